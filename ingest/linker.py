@@ -1,0 +1,42 @@
+"""Turning names into edges: references from parsers, and mentions of known names in prose and comments."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from trident.store.directory import PROSE_KINDS, EntityDirectory
+from trident.store.schema import Chunk, Relation, RelationType
+
+COMMENT_PREFIXES = ("#", "//", "/*", "*", '"""', "'''", "--")
+
+
+def mentionable_text(chunk: Chunk) -> str:
+    """Prose is read whole; in code only comments and docstrings count as mentions (calls are CALLS)."""
+    if chunk.kind in PROSE_KINDS:
+        return chunk.text
+    return "\n".join(line for line in chunk.text.splitlines() if line.lstrip().startswith(COMMENT_PREFIXES))
+
+
+def mention_relations(
+    directory: EntityDirectory, chunks: Sequence[Chunk], owners: dict[str, str], project: str
+) -> list[Relation]:
+    """MENTIONS edges from the entity owning each chunk to every other document's entity it names.
+
+    `owners` maps chunk id -> the most specific entity defined in that chunk (or the document's entity).
+    """
+    relations: list[Relation] = []
+    for chunk in chunks:
+        source = owners.get(chunk.id)
+        if source is None:
+            continue
+        for target_id in directory.mentioned_in(mentionable_text(chunk)):
+            target = directory.by_id[target_id]
+            if target.doc_id == chunk.doc_id or target_id == source:
+                continue
+            relations.append(
+                Relation(
+                    source=source, type=RelationType.MENTIONS, target=target_id, evidence=chunk.id,
+                    project=project, doc_id=chunk.doc_id, tenant=chunk.tenant,
+                )  # fmt: skip
+            )
+    return relations

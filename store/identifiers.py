@@ -1,0 +1,25 @@
+"""Splitting code identifiers into words, so `PaymentGateway` and `payment_gateway` match "payment gateway"."""
+
+from __future__ import annotations
+
+import re
+
+_WORD = re.compile(r"[A-Za-z0-9]+")
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+
+
+def split_identifier(name: str) -> list[str]:
+    """Lower-cased words of an identifier: `parseHTTPResponse_v2` -> ["parse", "http", "response", "v", "2"]."""
+    words: list[str] = []
+    for part in _WORD.findall(name):
+        words.extend(piece.lower() for piece in _CAMEL.findall(part))
+    return words
+
+
+def identifier_words(text: str) -> str:
+    """Every identifier in `text` expanded to its words, space-joined; plain words pass through lower-cased."""
+    out: list[str] = []
+    for token in _WORD.findall(text):
+        pieces = split_identifier(token)
+        out.extend(pieces if len(pieces) > 1 else [token.lower()])
+    return " ".join(out)

@@ -1,0 +1,205 @@
+"""The property graph in Kùzu: chunks and entities as nodes, typed relations with their evidence chunk."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import kuzu
+
+from trident.store.schema import Chunk, DocumentKind, Entity, Relation
+
+BUFFER_POOL_BYTES = 512 * 1024 * 1024
+WRITE_BATCH = 2_000
+
+_DDL = (
+    "CREATE NODE TABLE IF NOT EXISTS Chunk(id STRING PRIMARY KEY, doc_id STRING, project STRING, tenant STRING,"
+    " path STRING, start_line INT64, end_line INT64, text STRING, title STRING, kind STRING, language STRING,"
+    " symbols STRING[])",
+    "CREATE NODE TABLE IF NOT EXISTS Entity(id STRING PRIMARY KEY, name STRING, type STRING, project STRING,"
+    " tenant STRING, qualified_name STRING, aliases STRING[], description STRING, chunk_id STRING,"
+    " doc_id STRING, path STRING)",
+    "CREATE REL TABLE IF NOT EXISTS RELATES(FROM Entity TO Entity, type STRING, weight DOUBLE, evidence STRING,"
+    " project STRING, doc_id STRING)",
+)
+
+_ENTITY_COLUMNS = "e.id, e.name, e.type, e.project, e.tenant, e.qualified_name, e.aliases, e.description, e.chunk_id, e.doc_id, e.path"
+_CHUNK_COLUMNS = (
+    "c.id, c.doc_id, c.project, c.tenant, c.path, c.start_line, c.end_line, c.text, c.title, c.kind, c.language,"
+    " c.symbols"
+)
+_RELATION_COLUMNS = "a.id, r.type, b.id, r.weight, r.evidence, r.project, r.doc_id, a.tenant"
+
+
+def _entity(row: list[Any]) -> Entity:
+    id_, name, type_, project, tenant, qname, aliases, description, chunk_id, doc_id, path = row
+    return Entity(
+        id=id_, name=name, type=type_, project=project, tenant=tenant, qualified_name=qname or "",
+        aliases=tuple(aliases or ()), description=description or "", chunk_id=chunk_id, doc_id=doc_id, path=path,
+    )  # fmt: skip
+
+
+def _chunk(row: list[Any]) -> Chunk:
+    id_, doc_id, project, tenant, path, start, end, text, title, kind, language, symbols = row
+    return Chunk(
+        id=id_, doc_id=doc_id, project=project, tenant=tenant, path=path, start_line=start, end_line=end,
+        text=text, title=title or "", kind=DocumentKind(kind), language=language or None, symbols=tuple(symbols or ()),
+    )  # fmt: skip
+
+
+def _relation(row: list[Any]) -> Relation:
+    source, type_, target, weight, evidence, project, doc_id, tenant = row
+    return Relation(
+        source=source, type=type_, target=target, weight=weight, evidence=evidence,
+        project=project, doc_id=doc_id, tenant=tenant,
+    )  # fmt: skip
+
+
+class KuzuGraphStore:
+    """A Kùzu database; calls are serialised because one connection is shared by worker threads."""
+
+    def __init__(self, path: Path, *, read_only: bool = False) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = kuzu.Database(str(path), buffer_pool_size=BUFFER_POOL_BYTES, read_only=read_only)
+        self._conn = kuzu.Connection(self._db)
+        self._lock = threading.Lock()
+        if not read_only:
+            for statement in _DDL:
+                self._conn.execute(statement)
+
+    def _rows(self, query: str, params: dict[str, Any] | None = None) -> list[list[Any]]:
+        with self._lock:
+            result = self._conn.execute(query, params or {})
+            assert isinstance(result, kuzu.QueryResult)
+            rows = []
+            while result.has_next():
+                rows.append(result.get_next())
+            return rows
+
+    def _batched(self, query: str, rows: list[dict[str, Any]]) -> None:
+        for start in range(0, len(rows), WRITE_BATCH):
+            self._rows(query, {"rows": rows[start : start + WRITE_BATCH]})
+
+    def upsert(self, chunks: Sequence[Chunk], entities: Sequence[Entity], relations: Sequence[Relation]) -> None:
+        """Merge nodes by id and relations by (source, type, target, evidence); re-running is harmless."""
+        self._batched(
+            "UNWIND $rows AS r MERGE (c:Chunk {id: r.id}) SET c.doc_id = r.doc_id, c.project = r.project,"
+            " c.tenant = r.tenant, c.path = r.path, c.start_line = r.start_line, c.end_line = r.end_line,"
+            " c.text = r.text, c.title = r.title, c.kind = r.kind, c.language = r.language, c.symbols = r.symbols",
+            [
+                {"id": c.id, "doc_id": c.doc_id, "project": c.project, "tenant": c.tenant, "path": c.path,
+                 "start_line": c.start_line, "end_line": c.end_line, "text": c.text, "title": c.title,
+                 "kind": str(c.kind), "language": c.language or "", "symbols": list(c.symbols)}
+                for c in chunks
+            ],
+        )  # fmt: skip
+        self._batched(
+            "UNWIND $rows AS r MERGE (e:Entity {id: r.id}) SET e.name = r.name, e.type = r.type,"
+            " e.project = r.project, e.tenant = r.tenant, e.qualified_name = r.qualified_name,"
+            " e.aliases = r.aliases, e.description = r.description, e.chunk_id = r.chunk_id,"
+            " e.doc_id = r.doc_id, e.path = r.path",
+            [
+                {"id": e.id, "name": e.name, "type": e.type, "project": e.project, "tenant": e.tenant,
+                 "qualified_name": e.qualified_name, "aliases": list(e.aliases), "description": e.description,
+                 "chunk_id": e.chunk_id or "", "doc_id": e.doc_id or "", "path": e.path or ""}
+                for e in entities
+            ],
+        )  # fmt: skip
+        self._batched(
+            "UNWIND $rows AS r MATCH (a:Entity {id: r.source}), (b:Entity {id: r.target})"
+            " MERGE (a)-[x:RELATES {type: r.type, evidence: r.evidence}]->(b)"
+            " SET x.weight = r.weight, x.project = r.project, x.doc_id = r.doc_id",
+            [
+                {"source": r.source, "target": r.target, "type": r.type, "evidence": r.evidence or "",
+                 "weight": r.weight, "project": r.project, "doc_id": r.doc_id or ""}
+                for r in relations
+            ],
+        )  # fmt: skip
+
+    def delete_documents(self, doc_ids: Iterable[str], keep_entities: Iterable[str] = ()) -> None:
+        """Remove the documents' chunks, the relations they own, and their entities except `keep_entities`.
+
+        Kept entities are the ones a re-indexed document still defines: keeping the node keeps the edges that
+        other documents point at it.
+        """
+        ids = sorted(set(doc_ids))
+        if not ids:
+            return
+        keep = sorted(set(keep_entities))
+        self._rows("MATCH ()-[r:RELATES]->() WHERE r.doc_id IN $ids DELETE r", {"ids": ids})
+        self._rows("MATCH (c:Chunk) WHERE c.doc_id IN $ids DELETE c", {"ids": ids})
+        self._rows(
+            "MATCH (e:Entity) WHERE e.doc_id IN $ids AND NOT e.id IN $keep DETACH DELETE e",
+            {"ids": ids, "keep": keep},
+        )
+
+    def delete_orphans(self, entity_types: Sequence[str]) -> None:
+        """Drop shared entities (tags, concepts) that no relation touches any more."""
+        self._rows(
+            "MATCH (e:Entity) WHERE e.doc_id = '' AND e.type IN $types AND NOT EXISTS { MATCH (e)-[:RELATES]-() }"
+            " DELETE e",
+            {"types": list(entity_types)},
+        )
+
+    def entities(self, tenant: str) -> list[Entity]:
+        rows = self._rows(
+            f"MATCH (e:Entity) WHERE e.tenant = $tenant RETURN {_ENTITY_COLUMNS} ORDER BY e.id", {"tenant": tenant}
+        )
+        return [_entity(row) for row in rows]
+
+    def get_entities(self, ids: Sequence[str]) -> list[Entity]:
+        rows = self._rows(f"MATCH (e:Entity) WHERE e.id IN $ids RETURN {_ENTITY_COLUMNS} ORDER BY e.id", {"ids": list(ids)})
+        return [_entity(row) for row in rows]
+
+    def neighbours(self, entity_ids: Sequence[str], tenant: str, limit: int) -> list[Relation]:
+        """Relations touching any of the entities, in either direction, ordered deterministically."""
+        params = {"ids": list(entity_ids), "tenant": tenant, "limit": limit}
+        rows = self._rows(
+            "MATCH (a:Entity)-[r:RELATES]->(b:Entity) WHERE (a.id IN $ids OR b.id IN $ids) AND a.tenant = $tenant"
+            f" RETURN {_RELATION_COLUMNS} ORDER BY a.id, r.type, b.id, r.evidence LIMIT $limit",
+            params,
+        )
+        return [_relation(row) for row in rows]
+
+    def relations(self, tenant: str) -> list[Relation]:
+        rows = self._rows(
+            f"MATCH (a:Entity)-[r:RELATES]->(b:Entity) WHERE a.tenant = $tenant RETURN {_RELATION_COLUMNS}"
+            " ORDER BY a.id, r.type, b.id, r.evidence",
+            {"tenant": tenant},
+        )
+        return [_relation(row) for row in rows]
+
+    def get_chunks(self, ids: Sequence[str]) -> dict[str, Chunk]:
+        rows = self._rows(f"MATCH (c:Chunk) WHERE c.id IN $ids RETURN {_CHUNK_COLUMNS}", {"ids": list(ids)})
+        return {row[0]: _chunk(row) for row in rows}
+
+    def chunk_ids(self, tenant: str) -> set[str]:
+        return {row[0] for row in self._rows("MATCH (c:Chunk) WHERE c.tenant = $t RETURN c.id", {"t": tenant})}
+
+    def counts(self, tenant: str) -> dict[str, int]:
+        chunks = self._rows("MATCH (c:Chunk) WHERE c.tenant = $t RETURN count(c)", {"t": tenant})[0][0]
+        entities = self._rows("MATCH (e:Entity) WHERE e.tenant = $t RETURN count(e)", {"t": tenant})[0][0]
+        relations = self._rows(
+            "MATCH (a:Entity)-[r:RELATES]->() WHERE a.tenant = $t RETURN count(r)", {"t": tenant}
+        )[0][0]
+        return {"chunks": int(chunks), "entities": int(entities), "relations": int(relations)}
+
+    def project_counts(self, tenant: str) -> dict[str, dict[str, int]]:
+        """Per project: entities and relations (relations counted by the project that owns them)."""
+        out: dict[str, dict[str, int]] = {}
+        for project, n in self._rows(
+            "MATCH (e:Entity) WHERE e.tenant = $t RETURN e.project, count(e)", {"t": tenant}
+        ):
+            out.setdefault(project, {"entities": 0, "relations": 0})["entities"] = int(n)
+        for project, n in self._rows(
+            "MATCH (a:Entity)-[r:RELATES]->() WHERE a.tenant = $t RETURN r.project, count(r)", {"t": tenant}
+        ):
+            out.setdefault(project, {"entities": 0, "relations": 0})["relations"] = int(n)
+        return out
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+            self._db.close()

@@ -1,0 +1,113 @@
+"""Dense retrieval over chunk vectors with LanceDB, pre-filtered by tenant and project."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+import lancedb
+import numpy as np
+import pyarrow as pa
+
+from trident.store.protocols import ScoredId, SearchFilter
+from trident.store.schema import Chunk
+
+CHUNKS_TABLE = "chunks"
+DELETE_BATCH = 500
+TIE_MARGIN = 16
+
+
+def sql_string(value: str) -> str:
+    """A SQL string literal; LanceDB filters are SQL, so quotes in ids or project names must be doubled."""
+    return "'" + value.replace("'", "''") + "'"
+
+
+def sql_in(column: str, values: Iterable[str]) -> str:
+    return f"{column} IN ({', '.join(sql_string(v) for v in values)})"
+
+
+class LanceVectorIndex:
+    """One LanceDB table of chunk vectors; cosine distance on L2-normalised vectors."""
+
+    def __init__(self, path: Path, dim: int) -> None:
+        path.mkdir(parents=True, exist_ok=True)
+        self._db = lancedb.connect(str(path))
+        self._dim = dim
+        self._schema = pa.schema(
+            [
+                pa.field("id", pa.string()),
+                pa.field("doc_id", pa.string()),
+                pa.field("project", pa.string()),
+                pa.field("tenant", pa.string()),
+                pa.field("kind", pa.string()),
+                pa.field("vector", pa.list_(pa.float32(), dim)),
+            ]
+        )
+        self._table = self._db.create_table(CHUNKS_TABLE, schema=self._schema, exist_ok=True)
+
+    def upsert(self, chunks: Sequence[Chunk], vectors: np.ndarray) -> None:
+        if not chunks:
+            return
+        if vectors.shape != (len(chunks), self._dim):
+            raise ValueError(f"expected vectors of shape ({len(chunks)}, {self._dim}), got {vectors.shape}")
+        self._delete_where(sql_in("id", [c.id for c in chunks]))
+        flat = pa.array(np.ascontiguousarray(vectors, dtype=np.float32).reshape(-1))
+        table = pa.table(
+            {
+                "id": [c.id for c in chunks],
+                "doc_id": [c.doc_id for c in chunks],
+                "project": [c.project for c in chunks],
+                "tenant": [c.tenant for c in chunks],
+                "kind": [str(c.kind) for c in chunks],
+                "vector": pa.FixedSizeListArray.from_arrays(flat, self._dim),
+            },
+            schema=self._schema,
+        )
+        self._table.add(table)
+
+    def delete_documents(self, doc_ids: Iterable[str]) -> None:
+        ids = list(doc_ids)
+        for start in range(0, len(ids), DELETE_BATCH):
+            self._delete_where(sql_in("doc_id", ids[start : start + DELETE_BATCH]))
+
+    def _delete_where(self, predicate: str) -> None:
+        self._table.delete(predicate)
+
+    def search(self, vector: np.ndarray, limit: int, where: SearchFilter) -> list[ScoredId]:
+        """Nearest chunks by cosine similarity, best first, ties ordered by id."""
+        if limit <= 0 or where.projects == ():
+            return []
+        predicate = f"tenant = {sql_string(where.tenant)}"
+        if where.projects is not None:
+            predicate += f" AND {sql_in('project', where.projects)}"
+        rows = (
+            self._table.search(np.asarray(vector, dtype=np.float32), vector_column_name="vector")
+            .distance_type("cosine")
+            .where(predicate, prefilter=True)
+            .select(["id", "_distance"])
+            .limit(limit + TIE_MARGIN)
+            .to_arrow()
+        )
+        scored = [
+            ScoredId(id_, 1.0 - float(distance))
+            for id_, distance in zip(rows["id"].to_pylist(), rows["_distance"].to_pylist(), strict=True)
+        ]
+        return sorted(scored, key=lambda hit: (-hit.score, hit.id))[:limit]
+
+    def vectors(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
+        if not ids:
+            return {}
+        rows = self._table.search().where(sql_in("id", ids)).select(["id", "vector"]).limit(len(ids)).to_arrow()
+        return {
+            id_: np.asarray(vec, dtype=np.float32)
+            for id_, vec in zip(rows["id"].to_pylist(), rows["vector"].to_pylist(), strict=True)
+        }
+
+    def count(self, tenant: str | None = None) -> int:
+        if tenant is None:
+            return int(self._table.count_rows())
+        return int(self._table.count_rows(f"tenant = {sql_string(tenant)}"))
+
+    def compact(self) -> None:
+        """Merge small fragments left by many small writes; safe to skip, good for query speed."""
+        self._table.optimize()

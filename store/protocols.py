@@ -1,0 +1,73 @@
+"""The seams between Trident and its engines: one small Protocol each."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+from trident.store.schema import Chunk, Entity, Relation
+
+
+@dataclass(frozen=True)
+class ScoredId:
+    id: str
+    score: float
+
+
+@dataclass(frozen=True)
+class SearchFilter:
+    """Restricts a search to some projects (None = all) inside one tenant."""
+
+    tenant: str
+    projects: tuple[str, ...] | None = None
+
+
+class Embedder(Protocol):
+    @property
+    def model_name(self) -> str: ...
+
+    @property
+    def dim(self) -> int: ...
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed documents; returns a float32 array of shape (len(texts), dim), rows L2-normalised."""
+        ...
+
+    def embed_query(self, text: str) -> np.ndarray: ...
+
+
+class TextIndex(Protocol):
+    def upsert(self, chunks: Sequence[Chunk]) -> None: ...
+
+    def delete_documents(self, doc_ids: Iterable[str]) -> None: ...
+
+    def search(self, query: str, limit: int, where: SearchFilter) -> list[ScoredId]: ...
+
+    def count(self) -> int: ...
+
+    def commit(self) -> None: ...
+
+
+class VectorIndex(Protocol):
+    def upsert(self, chunks: Sequence[Chunk], vectors: np.ndarray) -> None: ...
+
+    def delete_documents(self, doc_ids: Iterable[str]) -> None: ...
+
+    def search(self, vector: np.ndarray, limit: int, where: SearchFilter) -> list[ScoredId]: ...
+
+    def count(self) -> int: ...
+
+
+class GraphStore(Protocol):
+    def upsert(self, chunks: Sequence[Chunk], entities: Sequence[Entity], relations: Sequence[Relation]) -> None: ...
+
+    def delete_documents(self, doc_ids: Iterable[str]) -> None: ...
+
+    def entities(self, tenant: str) -> list[Entity]: ...
+
+    def neighbours(self, entity_ids: Sequence[str], tenant: str, limit: int) -> list[Relation]: ...
+
+    def counts(self, tenant: str) -> dict[str, int]: ...

@@ -1,0 +1,125 @@
+"""The records every engine stores: documents, chunks, entities and relations, keyed by stable ids."""
+
+from __future__ import annotations
+
+import hashlib
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field
+
+SCHEMA_VERSION = 1
+DEFAULT_TENANT = "default"
+
+
+class DocumentKind(StrEnum):
+    CODE = "code"
+    MARKDOWN = "markdown"
+    TEXT = "text"
+    CONFIG = "config"
+    PASSAGE = "passage"
+
+
+class EntityType(StrEnum):
+    PROJECT = "Project"
+    MODULE = "Module"
+    CLASS = "Class"
+    FUNCTION = "Function"
+    METHOD = "Method"
+    DOCUMENT = "Document"
+    SECTION = "Section"
+    CONCEPT = "Concept"
+    TAG = "Tag"
+    SERVICE = "Service"
+
+
+class RelationType(StrEnum):
+    CONTAINS = "CONTAINS"
+    DEFINES = "DEFINES"
+    IMPORTS = "IMPORTS"
+    CALLS = "CALLS"
+    INHERITS = "INHERITS"
+    MENTIONS = "MENTIONS"
+    LINKS_TO = "LINKS_TO"
+    DEPENDS_ON = "DEPENDS_ON"
+    TAGGED = "TAGGED"
+    RELATED_TO = "RELATED_TO"
+
+
+def stable_hash(*parts: str | int, length: int = 16) -> str:
+    """Hex digest of the parts joined by NUL; the same parts always give the same id."""
+    joined = "\x00".join(str(part) for part in parts)
+    return hashlib.sha1(joined.encode("utf-8")).hexdigest()[:length]
+
+
+def document_id(project: str, path: str) -> str:
+    return f"{project}/{path}"
+
+
+def chunk_id(project: str, path: str, start_line: int, end_line: int, ordinal: int = 0) -> str:
+    return stable_hash(project, path, start_line, end_line, ordinal)
+
+
+def entity_id(entity_type: str, project: str, qualified_name: str) -> str:
+    return f"{entity_type.lower()}:{project}:{qualified_name}"
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class Document(_Record):
+    id: str
+    project: str
+    path: str
+    kind: DocumentKind
+    language: str | None = None
+    content_hash: str
+    tenant: str = DEFAULT_TENANT
+
+
+class Chunk(_Record):
+    id: str
+    doc_id: str
+    project: str
+    path: str
+    text: str
+    start_line: int
+    end_line: int
+    kind: DocumentKind
+    language: str | None = None
+    title: str = Field("", description="Section heading path or qualified symbol name")
+    symbols: tuple[str, ...] = Field((), description="Names of the symbols this chunk defines")
+    tenant: str = DEFAULT_TENANT
+
+    @property
+    def citation(self) -> str:
+        return f"{self.project}/{self.path}:L{self.start_line}-L{self.end_line}"
+
+
+class Entity(_Record):
+    id: str
+    name: str
+    type: str
+    project: str
+    qualified_name: str = ""
+    aliases: tuple[str, ...] = ()
+    description: str = ""
+    chunk_id: str | None = Field(None, description="The chunk that defines this entity")
+    doc_id: str | None = Field(None, description="The document that owns this entity; None for shared ones")
+    path: str | None = None
+    tenant: str = DEFAULT_TENANT
+
+
+class Relation(_Record):
+    source: str
+    type: str
+    target: str
+    weight: float = 1.0
+    evidence: str | None = Field(None, description="Id of the chunk that shows this relation")
+    project: str
+    doc_id: str | None = None
+    tenant: str = DEFAULT_TENANT
+
+    @property
+    def id(self) -> str:
+        return stable_hash(self.source, self.type, self.target, self.evidence or "")

@@ -1,0 +1,122 @@
+"""BM25 over chunks with Tantivy: body, title, split identifiers and path as separately boosted fields."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+import tantivy
+
+from trident.store.identifiers import identifier_words
+from trident.store.protocols import ScoredId, SearchFilter
+from trident.store.schema import Chunk
+
+# Title and symbol hits say more about what a chunk is *about* than a body hit; path words least of all.
+FIELD_BOOSTS = {"body": 1.0, "title": 2.0, "symbols": 2.5, "path": 0.7}
+PHRASE_BOOST = 1.5
+WRITER_HEAP_BYTES = 64 * 1024 * 1024
+TIE_MARGIN = 16
+
+_QUERY_WORD = re.compile(r"[A-Za-z0-9]+")
+
+
+def _schema() -> tantivy.Schema:
+    builder = tantivy.SchemaBuilder()
+    for raw in ("id", "doc_id", "project", "tenant"):
+        builder.add_text_field(raw, stored=raw == "id", tokenizer_name="raw")
+    builder.add_text_field("body", tokenizer_name="en_stem")
+    builder.add_text_field("title", tokenizer_name="en_stem")
+    builder.add_text_field("symbols", tokenizer_name="en_stem")
+    builder.add_text_field("path", tokenizer_name="default")
+    return builder.build()
+
+
+class TantivyTextIndex:
+    """A Tantivy index of chunks; one writer at a time, opened only while writing."""
+
+    def __init__(self, path: Path) -> None:
+        path.mkdir(parents=True, exist_ok=True)
+        self._schema = _schema()
+        self._index = tantivy.Index(self._schema, path=str(path), reuse=True)
+        self._writer: tantivy.IndexWriter | None = None
+
+    def _get_writer(self) -> tantivy.IndexWriter:
+        if self._writer is None:
+            self._writer = self._index.writer(heap_size=WRITER_HEAP_BYTES, num_threads=1)
+        return self._writer
+
+    def upsert(self, chunks: Sequence[Chunk]) -> None:
+        writer = self._get_writer()
+        for chunk in chunks:
+            writer.delete_documents_by_term("id", chunk.id)
+            writer.add_document(
+                tantivy.Document(
+                    id=chunk.id,
+                    doc_id=chunk.doc_id,
+                    project=chunk.project,
+                    tenant=chunk.tenant,
+                    body=chunk.text + "\n" + identifier_words(chunk.text),
+                    title=chunk.title + " " + identifier_words(chunk.title),
+                    symbols=identifier_words(" ".join(chunk.symbols)),
+                    path=identifier_words(chunk.path),
+                )
+            )
+
+    def delete_documents(self, doc_ids: Iterable[str]) -> None:
+        writer = self._get_writer()
+        for doc_id in doc_ids:
+            writer.delete_documents_by_term("doc_id", doc_id)
+
+    def commit(self) -> None:
+        if self._writer is not None:
+            self._writer.commit()
+            self._writer.wait_merging_threads()
+            self._writer = None
+        self._index.reload()
+
+    def rollback(self) -> None:
+        if self._writer is not None:
+            self._writer.rollback()
+            self._writer = None
+
+    def _text_query(self, query: str) -> tantivy.Query | None:
+        words = identifier_words(" ".join(_QUERY_WORD.findall(query))).split()
+        if not words:
+            return None
+        terms = self._index.parse_query(" ".join(words), list(FIELD_BOOSTS), field_boosts=FIELD_BOOSTS)
+        if len(words) < 2:
+            return terms
+        phrase = tantivy.Query.boost_query(
+            self._index.parse_query('"' + " ".join(words) + '"', ["body", "title"]), PHRASE_BOOST
+        )
+        return tantivy.Query.boolean_query([(tantivy.Occur.Should, terms), (tantivy.Occur.Should, phrase)])
+
+    def _filter(self, where: SearchFilter) -> list[tuple[tantivy.Occur, tantivy.Query]]:
+        clauses = [(tantivy.Occur.Must, tantivy.Query.term_query(self._schema, "tenant", where.tenant))]
+        if where.projects is not None:
+            projects = [
+                (tantivy.Occur.Should, tantivy.Query.term_query(self._schema, "project", project))
+                for project in where.projects
+            ]
+            clauses.append((tantivy.Occur.Must, tantivy.Query.boolean_query(projects)))
+        return clauses
+
+    def search(self, query: str, limit: int, where: SearchFilter) -> list[ScoredId]:
+        """BM25 hits, best first; equal scores are ordered by id so results never depend on segment layout."""
+        text = self._text_query(query)
+        if text is None or limit <= 0 or where.projects == ():
+            return []
+        full = tantivy.Query.boolean_query([(tantivy.Occur.Must, text), *self._filter(where)])
+        searcher = self._index.searcher()
+        # Over-fetch so that ties at the cut-off are broken by id, not by whichever segment Tantivy read first.
+        hits = searcher.search(full, limit + TIE_MARGIN, count=False).hits
+        scored = [ScoredId(searcher.doc(address)["id"][0], float(score)) for score, address in hits]
+        return sorted(scored, key=lambda hit: (-hit.score, hit.id))[:limit]
+
+    def count(self, tenant: str | None = None) -> int:
+        searcher = self._index.searcher()
+        if tenant is None:
+            return int(searcher.num_docs)
+        query = tantivy.Query.term_query(self._schema, "tenant", tenant)
+        return int(searcher.search(query, 0, count=True).count or 0)
