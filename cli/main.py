@@ -14,7 +14,6 @@ from typing import Annotated
 import typer
 from rich.console import Console
 from rich.table import Table
-
 from trident.cli.progress import RichProgress
 from trident.store.catalog import Catalog, TridentIndexError, write_lock
 from trident.store.embedder import EmbedderUnavailable
@@ -30,7 +29,9 @@ err = Console(stderr=True)
 @app.callback()
 def _main(verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log details to stderr.")] = False) -> None:
     logging.basicConfig(
-        level=logging.INFO if verbose else logging.WARNING, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s"
+        level=logging.INFO if verbose else logging.WARNING,
+        stream=sys.stderr,
+        format="%(levelname)s %(name)s: %(message)s",
     )
 
 

@@ -35,8 +35,13 @@ def mention_relations(
                 continue
             relations.append(
                 Relation(
-                    source=source, type=RelationType.MENTIONS, target=target_id, evidence=chunk.id,
-                    project=project, doc_id=chunk.doc_id, tenant=chunk.tenant,
-                )  # fmt: skip
+                    source=source,
+                    type=RelationType.MENTIONS,
+                    target=target_id,
+                    evidence=chunk.id,
+                    project=project,
+                    doc_id=chunk.doc_id,
+                    tenant=chunk.tenant,
+                )
             )
     return relations

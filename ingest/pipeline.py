@@ -70,11 +70,15 @@ class _Parsed:
 
 def project_entity(project: str, tenant: str) -> Entity:
     return Entity(
-        id=entity_id(EntityType.PROJECT, project, project), name=project, type=EntityType.PROJECT,
-        project=project, qualified_name=project, tenant=tenant,
+        id=entity_id(EntityType.PROJECT, project, project),
+        name=project,
+        type=EntityType.PROJECT,
+        project=project,
+        qualified_name=project,
+        tenant=tenant,
         aliases=(f"{project}-service", f"{project} service", f"{project}_service"),
         description=f"The {project} project",
-    )  # fmt: skip
+    )
 
 
 def parse_source(project: str, source: SourceFile, tenant: str) -> Extraction:
@@ -106,9 +110,14 @@ def index_folder(
     parsed: list[_Parsed] = []
     for source in changed:
         doc = Document(
-            id=document_id(project, source.rel), project=project, path=source.rel, kind=source.kind,
-            language=source.language, content_hash=source.content_hash, tenant=catalog.tenant,
-        )  # fmt: skip
+            id=document_id(project, source.rel),
+            project=project,
+            path=source.rel,
+            kind=source.kind,
+            language=source.language,
+            content_hash=source.content_hash,
+            tenant=catalog.tenant,
+        )
         parsed.append(_Parsed(doc, parse_source(project, source, catalog.tenant)))
         progress.advance()
     if removed:
@@ -137,9 +146,13 @@ def index_beir(catalog: Catalog, folder: Path, project: str, *, progress: Progre
         if doc_id in known and known[doc_id].content_hash == content_hash:
             continue
         doc = Document(
-            id=doc_id, project=project, path=beir_doc.id, kind=DocumentKind.PASSAGE,
-            content_hash=content_hash, tenant=catalog.tenant,
-        )  # fmt: skip
+            id=doc_id,
+            project=project,
+            path=beir_doc.id,
+            kind=DocumentKind.PASSAGE,
+            content_hash=content_hash,
+            tenant=catalog.tenant,
+        )
         parsed.append(_Parsed(doc, extraction))
     report.unchanged = report.files_seen - len(parsed)
     removed = sorted(set(known) - seen)
@@ -156,9 +169,7 @@ def _changed(known: dict, project: str, source: SourceFile) -> bool:
     return entry is None or entry.content_hash != source.content_hash
 
 
-def _write(
-    catalog: Catalog, project: str, parsed: list[_Parsed], report: IndexReport, progress: Progress
-) -> None:
+def _write(catalog: Catalog, project: str, parsed: list[_Parsed], report: IndexReport, progress: Progress) -> None:
     """Resolve references and mentions over the whole run, then write in batches of about 512 chunks."""
     replaced = {p.document.id for p in parsed}
     new_entities = _dedupe(e for p in parsed for e in p.extraction.entities)
@@ -216,9 +227,14 @@ def _resolve(parsed: _Parsed, directory: EntityDirectory, project: Entity) -> Do
     if owner is not None and ex.chunks:
         relations.append(
             Relation(
-                source=project.id, type=RelationType.CONTAINS, target=owner.id, evidence=ex.chunks[0].id,
-                project=doc.project, doc_id=doc.id, tenant=doc.tenant,
-            )  # fmt: skip
+                source=project.id,
+                type=RelationType.CONTAINS,
+                target=owner.id,
+                evidence=ex.chunks[0].id,
+                project=doc.project,
+                doc_id=doc.id,
+                tenant=doc.tenant,
+            )
         )
     owners = {e.chunk_id: e.id for e in owned if e.chunk_id}
     if owner is not None:
@@ -242,9 +258,15 @@ def _pending(ref: Reference) -> PendingReference:
 
 def _relation(ref: Reference | PendingReference, target: str, doc: Document, weight: float) -> Relation:
     return Relation(
-        source=ref.source, type=ref.type, target=target, weight=weight, evidence=ref.evidence,
-        project=doc.project, doc_id=doc.id, tenant=doc.tenant,
-    )  # fmt: skip
+        source=ref.source,
+        type=ref.type,
+        target=target,
+        weight=weight,
+        evidence=ref.evidence,
+        project=doc.project,
+        doc_id=doc.id,
+        tenant=doc.tenant,
+    )
 
 
 def relink(catalog: Catalog) -> int:
@@ -257,15 +279,22 @@ def relink(catalog: Catalog) -> int:
     still: dict[str, list[PendingReference]] = {}
     for doc_id, entry in sorted(pending_docs.items()):
         doc = Document(
-            id=doc_id, project=entry.project, path=entry.path, kind=DocumentKind(entry.kind),
-            content_hash=entry.content_hash, tenant=catalog.tenant,
-        )  # fmt: skip
+            id=doc_id,
+            project=entry.project,
+            path=entry.path,
+            kind=DocumentKind(entry.kind),
+            content_hash=entry.content_hash,
+            tenant=catalog.tenant,
+        )
         remaining: list[PendingReference] = []
         for pending in entry.unresolved:
             targets = directory.resolve(
-                pending.target, target_types=pending.target_types, source=pending.source,
-                project=entry.project, doc_id=doc_id,
-            )  # fmt: skip
+                pending.target,
+                target_types=pending.target_types,
+                source=pending.source,
+                project=entry.project,
+                doc_id=doc_id,
+            )
             if not targets:
                 remaining.append(pending)
             added.extend(_relation(pending, t.id, doc, 1.0 / len(targets)) for t in targets)

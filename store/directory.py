@@ -8,7 +8,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 import ahocorasick
-
 from trident.store.identifiers import split_identifier
 from trident.store.schema import DocumentKind, Entity, EntityType
 
@@ -17,9 +16,17 @@ MIN_MENTION_LENGTH = 4
 # A one-word function name ("run", "charge") is too common in prose to mean the symbol; classes, documents
 # and titled concepts are named to be referred to.
 MENTIONABLE_TYPES = frozenset(
-    {EntityType.CLASS, EntityType.FUNCTION, EntityType.METHOD, EntityType.MODULE, EntityType.DOCUMENT,
-     EntityType.CONCEPT, EntityType.SERVICE, EntityType.PROJECT}
-)  # fmt: skip
+    {
+        EntityType.CLASS,
+        EntityType.FUNCTION,
+        EntityType.METHOD,
+        EntityType.MODULE,
+        EntityType.DOCUMENT,
+        EntityType.CONCEPT,
+        EntityType.SERVICE,
+        EntityType.PROJECT,
+    }
+)
 MULTIWORD_ONLY_TYPES = frozenset({EntityType.FUNCTION, EntityType.METHOD, EntityType.MODULE, EntityType.PROJECT})
 PROSE_KINDS = frozenset({DocumentKind.MARKDOWN, DocumentKind.TEXT, DocumentKind.PASSAGE})
 
@@ -168,5 +175,3 @@ class EntityDirectory:
                 if not form.case_sensitive or original == form.text:
                     found.setdefault(form.entity_id, None)
         return list(found)
-
-

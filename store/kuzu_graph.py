@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 import kuzu
-
 from trident.store.schema import Chunk, DocumentKind, Entity, Relation
 
 BUFFER_POOL_BYTES = 512 * 1024 * 1024
@@ -25,7 +24,10 @@ _DDL = (
     " project STRING, doc_id STRING)",
 )
 
-_ENTITY_COLUMNS = "e.id, e.name, e.type, e.project, e.tenant, e.qualified_name, e.aliases, e.description, e.chunk_id, e.doc_id, e.path"
+_ENTITY_COLUMNS = (
+    "e.id, e.name, e.type, e.project, e.tenant, e.qualified_name, e.aliases, e.description, e.chunk_id,"
+    " e.doc_id, e.path"
+)
 _CHUNK_COLUMNS = (
     "c.id, c.doc_id, c.project, c.tenant, c.path, c.start_line, c.end_line, c.text, c.title, c.kind, c.language,"
     " c.symbols"
@@ -36,25 +38,50 @@ _RELATION_COLUMNS = "a.id, r.type, b.id, r.weight, r.evidence, r.project, r.doc_
 def _entity(row: list[Any]) -> Entity:
     id_, name, type_, project, tenant, qname, aliases, description, chunk_id, doc_id, path = row
     return Entity(
-        id=id_, name=name, type=type_, project=project, tenant=tenant, qualified_name=qname or "",
-        aliases=tuple(aliases or ()), description=description or "", chunk_id=chunk_id, doc_id=doc_id, path=path,
-    )  # fmt: skip
+        id=id_,
+        name=name,
+        type=type_,
+        project=project,
+        tenant=tenant,
+        qualified_name=qname or "",
+        aliases=tuple(aliases or ()),
+        description=description or "",
+        chunk_id=chunk_id,
+        doc_id=doc_id,
+        path=path,
+    )
 
 
 def _chunk(row: list[Any]) -> Chunk:
     id_, doc_id, project, tenant, path, start, end, text, title, kind, language, symbols = row
     return Chunk(
-        id=id_, doc_id=doc_id, project=project, tenant=tenant, path=path, start_line=start, end_line=end,
-        text=text, title=title or "", kind=DocumentKind(kind), language=language or None, symbols=tuple(symbols or ()),
-    )  # fmt: skip
+        id=id_,
+        doc_id=doc_id,
+        project=project,
+        tenant=tenant,
+        path=path,
+        start_line=start,
+        end_line=end,
+        text=text,
+        title=title or "",
+        kind=DocumentKind(kind),
+        language=language or None,
+        symbols=tuple(symbols or ()),
+    )
 
 
 def _relation(row: list[Any]) -> Relation:
     source, type_, target, weight, evidence, project, doc_id, tenant = row
     return Relation(
-        source=source, type=type_, target=target, weight=weight, evidence=evidence,
-        project=project, doc_id=doc_id, tenant=tenant,
-    )  # fmt: skip
+        source=source,
+        type=type_,
+        target=target,
+        weight=weight,
+        evidence=evidence,
+        project=project,
+        doc_id=doc_id,
+        tenant=tenant,
+    )
 
 
 class KuzuGraphStore:
@@ -89,34 +116,62 @@ class KuzuGraphStore:
             " c.tenant = r.tenant, c.path = r.path, c.start_line = r.start_line, c.end_line = r.end_line,"
             " c.text = r.text, c.title = r.title, c.kind = r.kind, c.language = r.language, c.symbols = r.symbols",
             [
-                {"id": c.id, "doc_id": c.doc_id, "project": c.project, "tenant": c.tenant, "path": c.path,
-                 "start_line": c.start_line, "end_line": c.end_line, "text": c.text, "title": c.title,
-                 "kind": str(c.kind), "language": c.language or "", "symbols": list(c.symbols)}
+                {
+                    "id": c.id,
+                    "doc_id": c.doc_id,
+                    "project": c.project,
+                    "tenant": c.tenant,
+                    "path": c.path,
+                    "start_line": c.start_line,
+                    "end_line": c.end_line,
+                    "text": c.text,
+                    "title": c.title,
+                    "kind": str(c.kind),
+                    "language": c.language or "",
+                    "symbols": list(c.symbols),
+                }
                 for c in chunks
             ],
-        )  # fmt: skip
+        )
         self._batched(
             "UNWIND $rows AS r MERGE (e:Entity {id: r.id}) SET e.name = r.name, e.type = r.type,"
             " e.project = r.project, e.tenant = r.tenant, e.qualified_name = r.qualified_name,"
             " e.aliases = r.aliases, e.description = r.description, e.chunk_id = r.chunk_id,"
             " e.doc_id = r.doc_id, e.path = r.path",
             [
-                {"id": e.id, "name": e.name, "type": e.type, "project": e.project, "tenant": e.tenant,
-                 "qualified_name": e.qualified_name, "aliases": list(e.aliases), "description": e.description,
-                 "chunk_id": e.chunk_id or "", "doc_id": e.doc_id or "", "path": e.path or ""}
+                {
+                    "id": e.id,
+                    "name": e.name,
+                    "type": e.type,
+                    "project": e.project,
+                    "tenant": e.tenant,
+                    "qualified_name": e.qualified_name,
+                    "aliases": list(e.aliases),
+                    "description": e.description,
+                    "chunk_id": e.chunk_id or "",
+                    "doc_id": e.doc_id or "",
+                    "path": e.path or "",
+                }
                 for e in entities
             ],
-        )  # fmt: skip
+        )
         self._batched(
             "UNWIND $rows AS r MATCH (a:Entity {id: r.source}), (b:Entity {id: r.target})"
             " MERGE (a)-[x:RELATES {type: r.type, evidence: r.evidence}]->(b)"
             " SET x.weight = r.weight, x.project = r.project, x.doc_id = r.doc_id",
             [
-                {"source": r.source, "target": r.target, "type": r.type, "evidence": r.evidence or "",
-                 "weight": r.weight, "project": r.project, "doc_id": r.doc_id or ""}
+                {
+                    "source": r.source,
+                    "target": r.target,
+                    "type": r.type,
+                    "evidence": r.evidence or "",
+                    "weight": r.weight,
+                    "project": r.project,
+                    "doc_id": r.doc_id or "",
+                }
                 for r in relations
             ],
-        )  # fmt: skip
+        )
 
     def delete_documents(self, doc_ids: Iterable[str], keep_entities: Iterable[str] = ()) -> None:
         """Remove the documents' chunks, the relations they own, and their entities except `keep_entities`.
@@ -150,7 +205,9 @@ class KuzuGraphStore:
         return [_entity(row) for row in rows]
 
     def get_entities(self, ids: Sequence[str]) -> list[Entity]:
-        rows = self._rows(f"MATCH (e:Entity) WHERE e.id IN $ids RETURN {_ENTITY_COLUMNS} ORDER BY e.id", {"ids": list(ids)})
+        rows = self._rows(
+            f"MATCH (e:Entity) WHERE e.id IN $ids RETURN {_ENTITY_COLUMNS} ORDER BY e.id", {"ids": list(ids)}
+        )
         return [_entity(row) for row in rows]
 
     def neighbours(self, entity_ids: Sequence[str], tenant: str, limit: int) -> list[Relation]:
@@ -181,17 +238,15 @@ class KuzuGraphStore:
     def counts(self, tenant: str) -> dict[str, int]:
         chunks = self._rows("MATCH (c:Chunk) WHERE c.tenant = $t RETURN count(c)", {"t": tenant})[0][0]
         entities = self._rows("MATCH (e:Entity) WHERE e.tenant = $t RETURN count(e)", {"t": tenant})[0][0]
-        relations = self._rows(
-            "MATCH (a:Entity)-[r:RELATES]->() WHERE a.tenant = $t RETURN count(r)", {"t": tenant}
-        )[0][0]
+        relations = self._rows("MATCH (a:Entity)-[r:RELATES]->() WHERE a.tenant = $t RETURN count(r)", {"t": tenant})[
+            0
+        ][0]
         return {"chunks": int(chunks), "entities": int(entities), "relations": int(relations)}
 
     def project_counts(self, tenant: str) -> dict[str, dict[str, int]]:
         """Per project: entities and relations (relations counted by the project that owns them)."""
         out: dict[str, dict[str, int]] = {}
-        for project, n in self._rows(
-            "MATCH (e:Entity) WHERE e.tenant = $t RETURN e.project, count(e)", {"t": tenant}
-        ):
+        for project, n in self._rows("MATCH (e:Entity) WHERE e.tenant = $t RETURN e.project, count(e)", {"t": tenant}):
             out.setdefault(project, {"entities": 0, "relations": 0})["entities"] = int(n)
         for project, n in self._rows(
             "MATCH (a:Entity)-[r:RELATES]->() WHERE a.tenant = $t RETURN r.project, count(r)", {"t": tenant}

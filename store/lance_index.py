@@ -8,7 +8,6 @@ from pathlib import Path
 import lancedb
 import numpy as np
 import pyarrow as pa
-
 from trident.store.protocols import ScoredId, SearchFilter
 from trident.store.schema import Chunk
 

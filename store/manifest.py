@@ -8,7 +8,6 @@ import tempfile
 from pathlib import Path
 
 from pydantic import BaseModel, Field
-
 from trident.store.schema import SCHEMA_VERSION
 
 MANIFEST_FILE = "manifest.json"

@@ -57,4 +57,6 @@ class IngestSettings(BaseSettings):
 
     model_config = SettingsConfigDict(env_prefix="TRIDENT_", extra="ignore")
 
-    max_file_bytes: int = Field(1_000_000, ge=1_000, description="Skip files larger than this (TRIDENT_MAX_FILE_BYTES).")
+    max_file_bytes: int = Field(
+        1_000_000, ge=1_000, description="Skip files larger than this (TRIDENT_MAX_FILE_BYTES)."
+    )

@@ -7,7 +7,6 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import tantivy
-
 from trident.store.identifiers import identifier_words
 from trident.store.protocols import ScoredId, SearchFilter
 from trident.store.schema import Chunk

@@ -7,7 +7,6 @@ import time
 from collections.abc import Sequence
 
 from pydantic import BaseModel, Field
-
 from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
 from trident.store.protocols import SearchFilter
@@ -135,10 +134,18 @@ def search(
             continue
         hits.append(
             SearchHit(
-                rank=len(hits) + 1, id=chunk.id, project=chunk.project, path=chunk.path,
-                start_line=chunk.start_line, end_line=chunk.end_line, score=round(item.score, 6),
-                snippet=snippet(chunk), title=chunk.title, citation=chunk.citation, sources=item.ranks,
-            )  # fmt: skip
+                rank=len(hits) + 1,
+                id=chunk.id,
+                project=chunk.project,
+                path=chunk.path,
+                start_line=chunk.start_line,
+                end_line=chunk.end_line,
+                score=round(item.score, 6),
+                snippet=snippet(chunk),
+                title=chunk.title,
+                citation=chunk.citation,
+                sources=item.ranks,
+            )
         )
         if len(hits) == top_k:
             break

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pydantic import BaseModel
-
 from trident.store.catalog import Catalog
 from trident.store.manifest import SkippedFile
 

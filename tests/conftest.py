@@ -1,0 +1,61 @@
+"""Shared fixtures: the real embedding model, a plumbing-only fake, and real stores in temporary folders."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import numpy as np
+import pytest
+from trident.store.catalog import Catalog
+from trident.store.embedder import open_embedder
+from trident.store.protocols import Embedder
+from trident.store.settings import ModelSettings
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+SAMPLE_PROJECTS = ("billing", "auth", "storefront")
+
+
+class HashEmbedder:
+    """Deterministic stand-in for plumbing tests only: equal texts get equal vectors, nothing more."""
+
+    model_name = "test/hash-embedder"
+    dim = 16
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        rows = [np.frombuffer(hashlib.sha256(t.encode()).digest()[: self.dim], dtype=np.uint8) for t in texts]
+        matrix = np.array(rows, dtype=np.float32).reshape(len(texts), self.dim) + 1.0
+        return matrix / np.linalg.norm(matrix, axis=1, keepdims=True)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return self.embed([text])[0]
+
+
+@pytest.fixture(scope="session")
+def embedder() -> Embedder:
+    return open_embedder(ModelSettings())
+
+
+@pytest.fixture
+def fake_embedder() -> HashEmbedder:
+    return HashEmbedder()
+
+
+@pytest.fixture
+def catalog(tmp_path: Path, embedder: Embedder) -> Iterator[Catalog]:
+    cat = Catalog(tmp_path / "index", "default", embedder)
+    yield cat
+    cat.close()
+
+
+@pytest.fixture(scope="session")
+def sample_catalog(tmp_path_factory: pytest.TempPathFactory, embedder: Embedder) -> Iterator[Catalog]:
+    """The three sample projects indexed once with the real model; tests must only read it."""
+    from trident.ingest.pipeline import index_folder
+
+    cat = Catalog(tmp_path_factory.mktemp("sample") / "index", "default", embedder)
+    for project in SAMPLE_PROJECTS:
+        index_folder(cat, EXAMPLES / project, project, max_file_bytes=1_000_000)
+    yield cat
+    cat.close()

@@ -1,0 +1,70 @@
+"""The `trident` command as a user runs it: a real subprocess with its own TRIDENT_HOME."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import EXAMPLES
+
+
+def _run(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "TRIDENT_HOME": str(home)}
+    return subprocess.run(
+        [sys.executable, "-m", "trident.cli.main", *args], env=env, capture_output=True, text=True, timeout=600
+    )
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    home = tmp_path_factory.mktemp("home")
+    result = _run(home, "index", str(EXAMPLES / "auth"), str(EXAMPLES / "billing"))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "", "indexing must keep stdout clean; progress goes to stderr"
+    assert "auth:" in result.stderr and "chunks" in result.stderr
+    return home
+
+
+def test_status_json_has_the_stable_shape_and_equal_counts(home: Path) -> None:
+    data = json.loads(_run(home, "status", "--json").stdout)
+    assert {p["name"] for p in data["projects"]} == {"auth", "billing"}
+    assert set(data["projects"][0]) >= {"name", "documents", "chunks", "entities", "relations"}
+    engines = data["engines"]
+    assert engines["lexical"]["chunks"] == engines["semantic"]["chunks"] == engines["graph"]["chunks"] > 0
+    assert set(engines["graph"]) == {"chunks", "entities", "relations"}
+    assert data["model"] == {"name": "sentence-transformers/all-MiniLM-L6-v2", "dim": 384}
+
+
+def test_search_json_has_the_stable_shape(home: Path) -> None:
+    result = _run(home, "search", "token verifier", "--json", "--top-k", "3", "--project", "auth")
+    data = json.loads(result.stdout)
+    assert data["query"] == "token verifier"
+    assert 1 <= len(data["hits"]) <= 3
+    hit = data["hits"][0]
+    assert set(hit) >= {"rank", "id", "project", "path", "start_line", "end_line", "score", "snippet", "sources"}
+    assert set(hit["sources"]) == {"lexical", "semantic", "graph"}
+    assert {h["project"] for h in data["hits"]} == {"auth"}
+
+
+def test_indexing_again_changes_nothing(home: Path) -> None:
+    result = _run(home, "index", str(EXAMPLES / "auth"))
+    assert result.returncode == 0, result.stderr
+    assert " 0 indexed" in result.stderr
+
+
+def test_indexing_a_missing_folder_says_what_to_give(tmp_path: Path) -> None:
+    result = _run(tmp_path, "index", str(tmp_path / "nope"))
+    assert result.returncode == 2
+    assert "is not a folder" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_a_bad_top_k_is_refused_before_any_work(home: Path) -> None:
+    result = _run(home, "search", "x", "--top-k", "0")
+    assert result.returncode == 2
+    assert "top-k" in result.stderr.lower()

@@ -1,0 +1,64 @@
+"""The plain hybrid search over the sample corpus with the real model."""
+
+from __future__ import annotations
+
+import pytest
+from trident.store.catalog import Catalog
+from trident.tools.fusion import RRF
+from trident.tools.search import search
+
+
+def _top_paths(catalog: Catalog, query: str, k: int = 3) -> list[str]:
+    return [f"{h.project}/{h.path}" for h in search(catalog, query, top_k=k).hits]
+
+
+def test_search_finds_a_symbol_by_its_split_identifier(sample_catalog: Catalog) -> None:
+    result = search(sample_catalog, "payment gateway", top_k=3)
+    assert result.hits[0].path == "billing/gateway.py"
+    assert result.hits[0].sources["lexical"] is not None
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("How does OrderService connect to PaymentGateway?", "billing/billing/orders.py"),
+        ("verify a token's signature and claims", "auth/internal/tokens/verifier.go"),
+        ("rotate signing keys", "auth/internal/tokens/keystore.go"),
+        ("compute the cart total", "storefront/src/cart/cart.ts"),
+        ("money amounts are integer cents", "billing/docs/adr/0001-use-integer-cents.md"),
+    ],
+)
+def test_search_puts_the_right_file_in_the_top_three(sample_catalog: Catalog, query: str, expected: str) -> None:
+    assert expected in _top_paths(sample_catalog, query)
+
+
+def test_hits_carry_citations_and_per_path_ranks(sample_catalog: Catalog) -> None:
+    hit = search(sample_catalog, "PaymentAdapter.process", top_k=1).hits[0]
+    assert hit.citation == f"{hit.project}/{hit.path}:L{hit.start_line}-L{hit.end_line}"
+    assert set(hit.sources) == {"lexical", "semantic", "graph"}
+    assert hit.sources["graph"] is not None
+
+
+def test_search_can_be_limited_to_projects(sample_catalog: Catalog) -> None:
+    hits = search(sample_catalog, "checkout", top_k=10, projects=["storefront"]).hits
+    assert hits and {h.project for h in hits} == {"storefront"}
+
+
+def test_search_is_deterministic(sample_catalog: Catalog) -> None:
+    first = search(sample_catalog, "how are refunds issued", top_k=10)
+    second = search(sample_catalog, "how are refunds issued", top_k=10)
+    assert first.model_dump_json(exclude={"diagnostics"}) == second.model_dump_json(exclude={"diagnostics"})
+
+
+def test_bad_arguments_are_refused_with_the_allowed_range(sample_catalog: Catalog) -> None:
+    with pytest.raises(ValueError, match="between 1 and 100"):
+        search(sample_catalog, "x", top_k=0)
+    with pytest.raises(ValueError, match="empty"):
+        search(sample_catalog, "   ")
+    with pytest.raises(ValueError, match="k must be > 0"):
+        RRF(k=0)
+
+
+def test_query_syntax_characters_are_searched_as_text(sample_catalog: Catalog) -> None:
+    result = search(sample_catalog, 'charge( AND "unbalanced OR -- ]', top_k=3)
+    assert len(result.hits) == 3
