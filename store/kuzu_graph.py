@@ -100,9 +100,9 @@ class KuzuGraphStore:
         with self._lock:
             result = self._conn.execute(query, params or {})
             assert isinstance(result, kuzu.QueryResult)
-            rows = []
+            rows: list[list[Any]] = []
             while result.has_next():
-                rows.append(result.get_next())
+                rows.append(list(result.get_next()))
             return rows
 
     def _batched(self, query: str, rows: list[dict[str, Any]]) -> None:

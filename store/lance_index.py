@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import cast
 
 import lancedb
 import numpy as np
 import pyarrow as pa
+from lancedb.query import LanceVectorQueryBuilder
 from trident.store.protocols import ScoredId, SearchFilter
 from trident.store.schema import Chunk
 
@@ -79,9 +81,9 @@ class LanceVectorIndex:
         predicate = f"tenant = {sql_string(where.tenant)}"
         if where.projects is not None:
             predicate += f" AND {sql_in('project', where.projects)}"
+        query = cast(LanceVectorQueryBuilder, self._table.search(np.asarray(vector, dtype=np.float32), "vector"))
         rows = (
-            self._table.search(np.asarray(vector, dtype=np.float32), vector_column_name="vector")
-            .distance_type("cosine")
+            query.distance_type("cosine")
             .where(predicate, prefilter=True)
             .select(["id", "_distance"])
             .limit(limit + TIE_MARGIN)
