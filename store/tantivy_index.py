@@ -118,4 +118,4 @@ class TantivyTextIndex:
         if tenant is None:
             return int(searcher.num_docs)
         query = tantivy.Query.term_query(self._schema, "tenant", tenant)
-        return int(searcher.search(query, 0, count=True).count or 0)  # type: ignore[attr-defined]  # stub lacks it
+        return int(searcher.search(query, 1, count=True).count or 0)  # type: ignore[attr-defined]  # stub lacks it
