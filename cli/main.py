@@ -152,6 +152,32 @@ def reset(yes: Annotated[bool, typer.Option("--yes", help="Do not ask for confir
     err.print(f"deleted the index at {store.index_dir}")
 
 
+@app.command()
+def serve(
+    transport: Annotated[
+        str | None, typer.Option(help="stdio (default), streamable-http, or sse for older clients.")
+    ] = None,
+    host: Annotated[str | None, typer.Option(help="Bind address for HTTP (default 127.0.0.1).")] = None,
+    port: Annotated[int | None, typer.Option(help="Port for HTTP (default 8765).")] = None,
+    read_only: Annotated[bool, typer.Option("--read-only", help="Register no write tools.")] = False,
+) -> None:
+    """Run the MCP server. On stdio nothing but protocol messages is written to stdout."""
+    from pydantic import ValidationError
+    from trident.server.app import build_server
+    from trident.server.settings import ServerSettings
+    from trident.server.transport import run
+
+    overrides = {"transport": transport, "host": host, "port": port, "read_only": read_only or None}
+    try:
+        settings = ServerSettings(**{k: v for k, v in overrides.items() if v is not None})
+    except ValidationError as exc:
+        err.print(f"[red]error:[/red] {exc.errors()[0]['msg']}")
+        raise typer.Exit(2) from None
+    with _user_errors():
+        catalog = open_catalog(StoreSettings(), ModelSettings())  # fail before serving if unusable
+    run(build_server(settings, lambda: catalog), settings)
+
+
 @model_app.command("build-offline")
 def build_offline(
     dest: Annotated[Path | None, typer.Option(help="Output folder (default: the model cache).")] = None,

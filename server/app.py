@@ -1,0 +1,235 @@
+"""The MCP server: thin wrappers that validate, call a plain function in tools/, and map errors."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, Literal, TypeVar
+
+import anyio
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.shared.exceptions import MCPError
+from mcp_types import INVALID_PARAMS, ToolAnnotations
+from pydantic import Field
+from trident.server.context import TridentContext, make_lifespan
+from trident.server.settings import ServerSettings
+from trident.store.catalog import Catalog
+from trident.tools import entities as entity_tools
+from trident.tools import explain, knowledge, search, similar, status, trace
+from trident.tools.jobs import JobStatus
+
+T = TypeVar("T")
+READ = ToolAnnotations(readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False)
+WRITE = ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=True, openWorldHint=False)
+DESTRUCTIVE = ToolAnnotations(readOnlyHint=False, destructiveHint=True, idempotentHint=True, openWorldHint=False)
+
+INSTRUCTIONS = (
+    "Trident retrieves evidence from the user's indexed code and documents. Call `search` first for most "
+    "questions; `trace_relationships` for what calls / uses / depends on something; `explain_path` for how two "
+    "things connect; `get_entity` to describe one named thing; `find_similar` for examples like a given one. "
+    "Answer from the returned evidence and cite it as project/path:Lstart-Lend."
+)
+
+
+def _ctx(ctx: Context) -> TridentContext:
+    return ctx.request_context.lifespan_context  # type: ignore[no-any-return]
+
+
+async def _call(fn: Callable[[], T]) -> T:
+    """Run a blocking engine call in a worker thread and turn failures into the two kinds of MCP error."""
+    try:
+        return await anyio.to_thread.run_sync(fn)
+    except entity_tools.EntityNotFoundError as exc:
+        raise ToolError(str(exc)) from None
+    except similar.SimilarInputError as exc:
+        raise MCPError(INVALID_PARAMS, str(exc)) from None
+    except ValueError as exc:
+        raise MCPError(INVALID_PARAMS, str(exc)) from None
+
+
+def _confine(path: str, roots: list[Path]) -> Path:
+    if not roots:
+        raise ToolError("indexing from a client is off: start the server with TRIDENT_ALLOWED_ROOTS=/some/folder")
+    resolved = Path(path).expanduser().resolve()
+    for root in roots:
+        if resolved == root or root in resolved.parents:
+            if not resolved.is_dir():
+                raise MCPError(INVALID_PARAMS, f"path: {path} is not a folder")
+            return resolved
+    allowed = ", ".join(str(r) for r in roots)
+    raise MCPError(INVALID_PARAMS, f"path: {path} is outside the allowed roots ({allowed})")
+
+
+def build_server(settings: ServerSettings, open_catalog: Callable[[], Catalog]) -> MCPServer[Any]:
+    """The Trident MCP server; `open_catalog` is called once, in the lifespan."""
+    server: MCPServer[Any] = MCPServer(
+        name="trident", instructions=INSTRUCTIONS, lifespan=make_lifespan(settings, open_catalog)
+    )
+    _register_read_tools(server)
+    if not settings.read_only:
+        _register_write_tools(server)
+    return server
+
+
+def _register_read_tools(server: MCPServer[Any]) -> None:
+    @server.tool(name="search", annotations=READ)
+    async def search_tool(
+        ctx: Context,
+        query: Annotated[str, Field(min_length=1, max_length=4_000, description="What to look for, in words or code")],
+        top_k: Annotated[int, Field(ge=1, le=100, description="Number of hits to return")] = 10,
+        projects: Annotated[list[str] | None, Field(description="Only these projects; null = all")] = None,
+    ) -> search.SearchResult:
+        """Search everything indexed (code and docs) with BM25, embeddings and the entity graph fused together.
+        Returns ranked chunks with citations (project/path:Lstart-Lend) and the rank each retrieval path gave."""
+        app = _ctx(ctx)
+        return await _call(lambda: search.search(app.catalog, query, top_k=top_k, projects=projects, names=app.names))
+
+    @server.tool(annotations=READ)
+    async def trace_relationships(
+        ctx: Context,
+        entity: Annotated[str, Field(min_length=1, description="Entity name, qualified name or id")],
+        direction: Annotated[trace.Direction, Field(description="out, in or both")] = trace.Direction.BOTH,
+        relation_types: Annotated[
+            list[str] | None, Field(description="Only these relation types, e.g. CALLS, IMPORTS, DEPENDS_ON")
+        ] = None,
+        max_hops: Annotated[int, Field(ge=1, le=4, description="How far to walk (1-4)")] = 2,
+        limit: Annotated[int, Field(ge=1, le=500, description="Most edges to return")] = 50,
+    ) -> trace.TraceResult:
+        """What an entity calls, uses, imports, depends on, or is used by: a bounded walk of the graph with the
+        evidence chunk of every edge."""
+        app = _ctx(ctx)
+        return await _call(
+            lambda: trace.trace_relationships(
+                app.catalog,
+                app.directory(),
+                entity,
+                direction=direction,
+                relation_types=relation_types,
+                max_hops=max_hops,
+                limit=limit,
+            )
+        )
+
+    @server.tool(annotations=READ)
+    async def explain_path(
+        ctx: Context,
+        source: Annotated[str, Field(min_length=1, description="Start entity: name, qualified name or id")],
+        target: Annotated[str, Field(min_length=1, description="End entity: name, qualified name or id")],
+        max_hops: Annotated[int, Field(ge=1, le=6, description="Longest path considered")] = 4,
+        max_paths: Annotated[int, Field(ge=1, le=10, description="Most paths returned")] = 3,
+        relation_types: Annotated[list[str] | None, Field(description="Only walk these relation types")] = None,
+    ) -> explain.ExplainResult:
+        """How two things connect: the shortest paths between two entities, each hop with its evidence and each
+        path as a sentence you can quote."""
+        app = _ctx(ctx)
+        return await _call(
+            lambda: explain.explain_path(
+                app.catalog,
+                app.directory(),
+                source,
+                target,
+                max_hops=max_hops,
+                max_paths=max_paths,
+                relation_types=relation_types,
+            )
+        )
+
+    @server.tool(annotations=READ)
+    async def find_similar(
+        ctx: Context,
+        text: Annotated[str | None, Field(max_length=20_000, description="An example text or snippet")] = None,
+        chunk_id: Annotated[str | None, Field(description="Id of an indexed chunk (from search hits)")] = None,
+        entity: Annotated[str | None, Field(description="An entity whose definition is the example")] = None,
+        top_k: Annotated[int, Field(ge=1, le=100)] = 10,
+        projects: Annotated[list[str] | None, Field(description="Only these projects")] = None,
+        kinds: Annotated[list[Literal["code", "markdown", "text", "config", "passage"]] | None, Field()] = None,
+    ) -> list[search.SearchHit]:
+        """Chunks most like an example: give exactly one of text, chunk_id or entity."""
+        app = _ctx(ctx)
+        return await _call(
+            lambda: similar.find_similar(
+                app.catalog,
+                app.directory(),
+                text=text,
+                chunk_id=chunk_id,
+                entity=entity,
+                top_k=top_k,
+                projects=projects,
+                kinds=kinds,
+            )
+        )
+
+    @server.tool(annotations=READ)
+    async def get_entity(
+        ctx: Context,
+        name_or_id: Annotated[str, Field(min_length=1, description="Entity name, qualified name, alias or id")],
+    ) -> entity_tools.EntityResult:
+        """Describe one named thing: what it is, where it is defined, its aliases and relation counts."""
+        app = _ctx(ctx)
+        return await _call(lambda: entity_tools.get_entity(app.catalog, app.directory(), name_or_id))
+
+    @server.tool(annotations=READ)
+    async def index_status(
+        ctx: Context, job_id: Annotated[str | None, Field(description="A job id; null lists all jobs")] = None
+    ) -> list[JobStatus]:
+        """Progress of background indexing jobs started with index_path."""
+        app = _ctx(ctx)
+        if job_id is None:
+            return app.jobs.all()
+        job = app.jobs.get(job_id)
+        if job is None:
+            raise MCPError(INVALID_PARAMS, f"job_id: no job '{job_id}'; call index_status() to list jobs")
+        return [job]
+
+    @server.tool(name="status", annotations=READ)
+    async def status_tool(ctx: Context) -> status.StatusResult:
+        """What is indexed: projects, counts per engine, the embedding model, skipped files, index health."""
+        app = _ctx(ctx)
+        return await _call(lambda: status.status(app.catalog))
+
+
+def _register_write_tools(server: MCPServer[Any]) -> None:
+    @server.tool(annotations=WRITE)
+    async def index_path(
+        ctx: Context,
+        path: Annotated[str, Field(min_length=1, description="Folder to index, under the allowed roots")],
+        project: Annotated[str | None, Field(description="Project name; default: the folder name")] = None,
+    ) -> JobStatus:
+        """Index (or re-index) a folder in the background; returns a job id at once. Poll index_status."""
+        app = _ctx(ctx)
+        folder = _confine(path, app.settings.resolved_roots())
+        return app.jobs.start(folder, project or folder.name)
+
+    @server.tool(annotations=DESTRUCTIVE)
+    async def remove(
+        ctx: Context,
+        project: Annotated[str, Field(min_length=1, description="Project to remove from the index")],
+        path: Annotated[
+            str | None, Field(description="Only this file (project-relative); null = whole project")
+        ] = None,
+    ) -> status.StatusResult:
+        """Remove a project, or one file of it, from all three engines."""
+        app = _ctx(ctx)
+        docs = app.catalog.manifest.project_documents(project)
+        if not docs:
+            known = ", ".join(app.catalog.manifest.projects()) or "none"
+            raise MCPError(INVALID_PARAMS, f"project: no project '{project}' (known: {known})")
+        doc_ids = [d for d, e in docs.items() if path is None or e.path == path]
+        if not doc_ids:
+            raise MCPError(INVALID_PARAMS, f"path: '{path}' is not indexed in project '{project}'")
+        return await _call(lambda: (app.catalog.delete(doc_ids), status.status(app.catalog))[1])
+
+    @server.tool(annotations=WRITE)
+    async def add_knowledge(
+        ctx: Context,
+        entities: Annotated[list[knowledge.NewEntity], Field(max_length=100, description="Entities to add")] = [],  # noqa: B006
+        relations: Annotated[list[knowledge.NewRelation], Field(max_length=200, description="Relations to add")] = [],  # noqa: B006
+        author: Annotated[str, Field(max_length=100, description="Who states these facts")] = "agent",
+    ) -> knowledge.KnowledgeResult:
+        """Record facts you learned (entities and relations between them) so later searches and traces find
+        them; each fact is attributed and cited."""
+        app = _ctx(ctx)
+        return await _call(
+            lambda: knowledge.add_knowledge(app.catalog, app.directory(), entities, relations, author=author)
+        )

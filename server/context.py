@@ -1,0 +1,58 @@
+"""What the server's lifespan opens once and every tool reads: the catalog, the name directory, the job queue."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from trident.ingest.pipeline import IndexReport, Progress, index_folder
+from trident.server.settings import ServerSettings
+from trident.store.catalog import Catalog, write_lock
+from trident.store.directory import EntityDirectory
+from trident.store.settings import IngestSettings
+from trident.tools.jobs import IndexJobs
+from trident.tools.search import EntityNames
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class TridentContext:
+    catalog: Catalog
+    settings: ServerSettings
+    names: EntityNames
+    jobs: IndexJobs
+
+    def directory(self) -> EntityDirectory:
+        return self.names.get(self.catalog)
+
+
+def _runner(catalog: Catalog) -> Callable[[Path, str, Progress], IndexReport]:
+    def run(path: Path, project: str, progress: Progress) -> IndexReport:
+        with write_lock(catalog.index_dir):
+            return index_folder(
+                catalog, path, project, max_file_bytes=IngestSettings().max_file_bytes, progress=progress
+            )
+
+    return run
+
+
+def make_lifespan(settings: ServerSettings, open_catalog: Callable[[], Catalog]) -> Callable[[Any], Any]:
+    """A lifespan that opens the stores once per server and closes them on shutdown."""
+
+    @asynccontextmanager
+    async def lifespan(_server: Any) -> AsyncIterator[TridentContext]:
+        catalog = open_catalog()
+        jobs = IndexJobs(_runner(catalog))
+        log.info("trident serving %s (tenant %s)", catalog.index_dir, catalog.tenant)
+        try:
+            yield TridentContext(catalog=catalog, settings=settings, names=EntityNames(), jobs=jobs)
+        finally:
+            jobs.shutdown()
+            catalog.close()
+
+    return lifespan

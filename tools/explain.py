@@ -1,0 +1,167 @@
+"""Paths between two entities, each hop with its evidence and the whole path as one sentence a person can check."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+
+from pydantic import BaseModel, Field
+from trident.store.catalog import Catalog
+from trident.store.directory import EntityDirectory
+from trident.store.schema import Entity, Relation
+from trident.tools.entities import EntityRef, entity_ref, resolve_entity
+
+EDGES_PER_HOP = 2_000
+MAX_HOPS = 6
+
+# How each relation reads forwards and backwards, so a path can be told in the order it is walked.
+PHRASES: dict[str, tuple[str, str]] = {
+    "CALLS": ("calls", "is called by"),
+    "IMPORTS": ("imports", "is imported by"),
+    "DEFINES": ("defines", "is defined in"),
+    "CONTAINS": ("contains", "is part of"),
+    "INHERITS": ("inherits from", "is the base of"),
+    "MENTIONS": ("mentions", "is mentioned in"),
+    "LINKS_TO": ("links to", "is linked from"),
+    "DEPENDS_ON": ("depends on", "is a dependency of"),
+    "TAGGED": ("is tagged", "is the tag of"),
+    "RELATED_TO": ("is related to", "is related to"),
+}
+
+
+class Hop(BaseModel):
+    source: str
+    type: str
+    target: str
+    forward: bool = Field(description="False when the path walks this relation against its direction")
+    evidence: str | None = Field(None, description="Citation of the chunk that shows this relation")
+
+
+class PathResult(BaseModel):
+    hops: list[Hop]
+    sentence: str
+
+
+class ExplainResult(BaseModel):
+    source: EntityRef
+    target: EntityRef
+    paths: list[PathResult]
+    message: str | None = None
+
+
+def _adjacency(
+    catalog: Catalog, start: str, max_hops: int, types: set[str] | None
+) -> dict[str, list[tuple[str, Relation]]]:
+    adjacency: dict[str, list[tuple[str, Relation]]] = defaultdict(list)
+    seen_nodes = {start}
+    frontier = {start}
+    seen_edges: set[tuple[str, str, str, str]] = set()
+    for _ in range(max_hops):
+        relations = catalog.graph.neighbours(sorted(frontier), catalog.tenant, EDGES_PER_HOP)
+        next_frontier: set[str] = set()
+        for r in relations:
+            key = (r.source, r.type, r.target, r.evidence or "")
+            if key in seen_edges or (types is not None and r.type not in types):
+                continue
+            seen_edges.add(key)
+            adjacency[r.source].append((r.target, r))
+            adjacency[r.target].append((r.source, r))
+            for node in (r.source, r.target):
+                if node not in seen_nodes:
+                    seen_nodes.add(node)
+                    next_frontier.add(node)
+        if not next_frontier:
+            break
+        frontier = next_frontier
+    for edges in adjacency.values():
+        edges.sort(key=lambda e: (e[1].type, e[0], e[1].evidence or ""))
+    return adjacency
+
+
+def _shortest_paths(
+    adjacency: dict[str, list[tuple[str, Relation]]], source: str, target: str, max_hops: int, max_paths: int
+) -> list[list[Relation]]:
+    """Simple paths from source to target, shortest first, found breadth-first in a deterministic order."""
+    found: list[list[Relation]] = []
+    layer: list[tuple[str, list[Relation], frozenset[str]]] = [(source, [], frozenset({source}))]
+    for _ in range(max_hops):
+        next_layer = []
+        for node, path, visited in layer:
+            for neighbour, relation in adjacency.get(node, []):
+                if neighbour in visited:
+                    continue
+                if neighbour == target:
+                    found.append([*path, relation])
+                    if len(found) == max_paths:
+                        return found
+                else:
+                    next_layer.append((neighbour, [*path, relation], visited | {neighbour}))
+        if found or not next_layer:
+            return found
+        layer = next_layer[:20_000]
+    return found
+
+
+def _sentence(path: Sequence[Hop], names: dict[str, str]) -> str:
+    parts: list[str] = []
+    for i, hop in enumerate(path):
+        start, end = (hop.source, hop.target) if hop.forward else (hop.target, hop.source)
+        verb = PHRASES.get(hop.type, (hop.type.lower().replace("_", " "),) * 2)[0 if hop.forward else 1]
+        where = f" ({hop.evidence})" if hop.evidence else ""
+        subject = f"`{names.get(start, start)}` " if i == 0 else ", which "
+        parts.append(f"{subject}{verb} `{names.get(end, end)}`{where}")
+    return "".join(parts) + "."
+
+
+def _display_name(entity: Entity) -> str:
+    return entity.aliases[0] if entity.type == "Method" and entity.aliases else entity.name
+
+
+def explain_path(
+    catalog: Catalog,
+    directory: EntityDirectory,
+    source: str,
+    target: str,
+    *,
+    max_hops: int = 4,
+    max_paths: int = 3,
+    relation_types: Sequence[str] | None = None,
+) -> ExplainResult:
+    """Up to `max_paths` shortest paths between two entities, walking relations in either direction.
+
+    Raises:
+        ValueError: max_hops outside 1..6 or max_paths outside 1..10.
+        EntityNotFoundError: an endpoint is unknown or ambiguous (with suggestions).
+    """
+    if not 1 <= max_hops <= MAX_HOPS:
+        raise ValueError(f"max_hops must be between 1 and {MAX_HOPS}, got {max_hops}")
+    if not 1 <= max_paths <= 10:
+        raise ValueError(f"max_paths must be between 1 and 10, got {max_paths}")
+    start = resolve_entity(directory, source)
+    end = resolve_entity(directory, target)
+    types = set(relation_types) if relation_types else None
+    adjacency = _adjacency(catalog, start.id, max_hops, types)
+    relation_paths = _shortest_paths(adjacency, start.id, end.id, max_hops, max_paths)
+    involved = sorted({n for p in relation_paths for r in p for n in (r.source, r.target)})
+    names = {e.id: _display_name(e) for e in catalog.graph.get_entities(involved)}
+    chunks = catalog.graph.get_chunks(sorted({r.evidence for p in relation_paths for r in p if r.evidence}))
+    results = []
+    for relations in relation_paths:
+        hops: list[Hop] = []
+        at = start.id
+        for r in relations:
+            forward = r.source == at
+            at = r.target if forward else r.source
+            citation = chunks[r.evidence].citation if r.evidence in chunks else None
+            hops.append(Hop(source=r.source, type=r.type, target=r.target, forward=forward, evidence=citation))
+        results.append(PathResult(hops=hops, sentence=_sentence(hops, names)))
+    message = None
+    if not results:
+        message = (
+            f"no path of at most {max_hops} hops between {start.id} and {end.id}"
+            + (f" over {sorted(types)}" if types else "")
+            + "; try a larger max_hops, fewer relation_types, or trace_relationships from either end"
+        )
+    return ExplainResult(
+        source=entity_ref(catalog, start), target=entity_ref(catalog, end), paths=results, message=message
+    )

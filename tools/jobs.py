@@ -1,0 +1,107 @@
+"""Background indexing jobs: a tool call starts one and returns at once; the status is polled."""
+
+from __future__ import annotations
+
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from enum import StrEnum
+from pathlib import Path
+
+from pydantic import BaseModel
+from trident.ingest.pipeline import IndexReport, Progress
+
+
+class JobState(StrEnum):
+    QUEUED = "queued"
+    RUNNING = "running"
+    DONE = "done"
+    FAILED = "failed"
+
+
+class JobStatus(BaseModel):
+    job_id: str
+    path: str
+    project: str
+    state: JobState
+    stage: str = ""
+    done: int = 0
+    total: int = 0
+    started_at: float | None = None
+    finished_at: float | None = None
+    summary: str | None = None
+    error: str | None = None
+
+
+IndexRunner = Callable[[Path, str, Progress], IndexReport]
+
+
+class _JobProgress:
+    def __init__(self, job: JobStatus, lock: threading.Lock) -> None:
+        self._job = job
+        self._lock = lock
+
+    def stage(self, name: str, total: int) -> None:
+        with self._lock:
+            self._job.stage, self._job.total, self._job.done = name, total, 0
+
+    def advance(self, n: int = 1) -> None:
+        with self._lock:
+            self._job.done += n
+
+
+class IndexJobs:
+    """One indexing job runs at a time (the index has one writer); later ones queue behind it."""
+
+    def __init__(self, runner: IndexRunner) -> None:
+        self._runner = runner
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="trident-index")
+        self._jobs: dict[str, JobStatus] = {}
+        self._lock = threading.Lock()
+
+    def start(self, path: Path, project: str) -> JobStatus:
+        job = JobStatus(job_id=uuid.uuid4().hex[:12], path=str(path), project=project, state=JobState.QUEUED)
+        with self._lock:
+            self._jobs[job.job_id] = job
+        self._pool.submit(self._run, job)
+        return job.model_copy()
+
+    def _run(self, job: JobStatus) -> None:
+        with self._lock:
+            job.state, job.started_at = JobState.RUNNING, time.time()
+        try:
+            report = self._runner(Path(job.path), job.project, _JobProgress(job, self._lock))
+        except Exception as exc:  # the job's owner reads the failure from index_status
+            with self._lock:
+                job.state, job.error, job.finished_at = JobState.FAILED, f"{type(exc).__name__}: {exc}", time.time()
+            return
+        with self._lock:
+            job.state, job.finished_at = JobState.DONE, time.time()
+            job.summary = (
+                f"{report.files_seen} files, {report.indexed} indexed, {report.unchanged} unchanged, "
+                f"{report.deleted} removed, {len(report.skipped)} skipped; {report.chunks} chunks"
+            )
+
+    def get(self, job_id: str) -> JobStatus | None:
+        with self._lock:
+            job = self._jobs.get(job_id)
+            return job.model_copy() if job else None
+
+    def all(self) -> list[JobStatus]:
+        with self._lock:
+            return [job.model_copy() for job in self._jobs.values()]
+
+    def wait(self, job_id: str, timeout: float) -> JobStatus | None:
+        """Poll until the job ends or `timeout` passes (for tests and the CLI)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            job = self.get(job_id)
+            if job is None or job.state in (JobState.DONE, JobState.FAILED):
+                return job
+            time.sleep(0.05)
+        return self.get(job_id)
+
+    def shutdown(self) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=True)

@@ -1,0 +1,86 @@
+"""Nearest neighbours of a text, an indexed chunk, or an entity's defining chunk."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from trident.store.catalog import Catalog, embedding_text
+from trident.store.directory import EntityDirectory
+from trident.store.protocols import SearchFilter
+from trident.tools.entities import resolve_entity
+from trident.tools.search import SearchHit, snippet
+
+OVERFETCH = 4
+
+
+class SimilarInputError(ValueError):
+    pass
+
+
+def find_similar(
+    catalog: Catalog,
+    directory: EntityDirectory,
+    *,
+    text: str | None = None,
+    chunk_id: str | None = None,
+    entity: str | None = None,
+    top_k: int = 10,
+    projects: Sequence[str] | None = None,
+    kinds: Sequence[str] | None = None,
+) -> list[SearchHit]:
+    """Chunks closest in meaning to exactly one of: a text, a chunk id, an entity. The example itself is left out.
+
+    Raises:
+        SimilarInputError: not exactly one input given, or an unknown chunk id.
+        EntityNotFoundError: the entity is unknown or ambiguous.
+    """
+    given = [name for name, value in (("text", text), ("chunk_id", chunk_id), ("entity", entity)) if value]
+    if len(given) != 1:
+        raise SimilarInputError(f"give exactly one of text, chunk_id or entity (got {given or 'none'})")
+    if not 1 <= top_k <= 100:
+        raise SimilarInputError(f"top_k must be between 1 and 100, got {top_k}")
+    if catalog.embedder is None:
+        raise RuntimeError("find_similar needs an embedder; open the catalog with one")
+    exclude: set[str] = set()
+    if text:
+        vector = catalog.embedder.embed_query(text)
+    else:
+        if entity:
+            found = resolve_entity(directory, entity)
+            if not found.chunk_id:
+                raise SimilarInputError(f"entity {found.id} has no defining chunk; pass text instead")
+            chunk_id = found.chunk_id
+        assert chunk_id is not None
+        chunk = catalog.graph.get_chunks([chunk_id]).get(chunk_id)
+        if chunk is None:
+            raise SimilarInputError(f"no chunk with id '{chunk_id}'; take ids from search results")
+        exclude.add(chunk.id)
+        stored = catalog.vectors.vectors([chunk.id]).get(chunk.id)
+        vector = stored if stored is not None else catalog.embedder.embed([embedding_text(chunk)])[0]
+    where = SearchFilter(catalog.tenant, tuple(projects) if projects is not None else None)
+    scored = catalog.vectors.search(np.asarray(vector), top_k * OVERFETCH + len(exclude), where)
+    chunks = catalog.graph.get_chunks([s.id for s in scored if s.id not in exclude])
+    hits: list[SearchHit] = []
+    for s in scored:
+        found_chunk = chunks.get(s.id)
+        if found_chunk is None or (kinds and str(found_chunk.kind) not in kinds):
+            continue
+        hits.append(
+            SearchHit(
+                rank=len(hits) + 1,
+                id=found_chunk.id,
+                project=found_chunk.project,
+                path=found_chunk.path,
+                start_line=found_chunk.start_line,
+                end_line=found_chunk.end_line,
+                score=round(s.score, 6),
+                snippet=snippet(found_chunk),
+                title=found_chunk.title,
+                citation=found_chunk.citation,
+                sources={"semantic": len(hits) + 1},
+            )
+        )
+        if len(hits) == top_k:
+            break
+    return hits

@@ -1,0 +1,125 @@
+"""Bounded traversal from one entity: nodes, edges with their evidence, and the path to each node."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from enum import StrEnum
+
+from pydantic import BaseModel, Field
+from trident.store.catalog import Catalog
+from trident.store.directory import EntityDirectory
+from trident.store.schema import Relation
+from trident.tools.entities import EntityRef, entity_ref, resolve_entity
+
+MAX_HOPS = 4
+EDGES_PER_HOP = 2_000
+
+
+class Direction(StrEnum):
+    OUT = "out"
+    IN = "in"
+    BOTH = "both"
+
+
+class Edge(BaseModel):
+    source: str
+    type: str
+    target: str
+    evidence: str | None = Field(None, description="Citation of the chunk that shows this relation")
+    evidence_id: str | None = None
+
+
+class TraceResult(BaseModel):
+    root: EntityRef
+    nodes: list[EntityRef]
+    edges: list[Edge]
+    paths: list[list[str]] = Field(description="For each node reached, the entity ids from the root to it")
+    truncated: bool = False
+    next_call: str | None = Field(None, description="When truncated, the call that gets the rest")
+
+
+def _step(relations: Sequence[Relation], frontier: set[str], direction: Direction) -> list[tuple[str, Relation]]:
+    """(node reached, via relation) pairs one hop from the frontier in the allowed direction."""
+    steps: list[tuple[str, Relation]] = []
+    for r in relations:
+        if direction != Direction.IN and r.source in frontier:
+            steps.append((r.target, r))
+        if direction != Direction.OUT and r.target in frontier:
+            steps.append((r.source, r))
+    return steps
+
+
+def trace_relationships(
+    catalog: Catalog,
+    directory: EntityDirectory,
+    entity: str,
+    *,
+    direction: Direction = Direction.BOTH,
+    relation_types: Sequence[str] | None = None,
+    max_hops: int = 2,
+    limit: int = 50,
+) -> TraceResult:
+    """Breadth-first from `entity`, at most `max_hops` hops and `limit` edges, in a deterministic order.
+
+    Raises:
+        ValueError: max_hops outside 1..4 or limit outside 1..500.
+        EntityNotFoundError: the entity is unknown or ambiguous.
+    """
+    if not 1 <= max_hops <= MAX_HOPS:
+        raise ValueError(f"max_hops must be between 1 and {MAX_HOPS}, got {max_hops}")
+    if not 1 <= limit <= 500:
+        raise ValueError(f"limit must be between 1 and 500, got {limit}")
+    root = resolve_entity(directory, entity)
+    types = set(relation_types) if relation_types else None
+    paths: dict[str, list[str]] = {root.id: [root.id]}
+    edges: list[Relation] = []
+    seen_edges: set[tuple[str, str, str, str]] = set()
+    frontier = {root.id}
+    truncated = False
+    for _ in range(max_hops):
+        relations = catalog.graph.neighbours(sorted(frontier), catalog.tenant, EDGES_PER_HOP)
+        steps = [(node, r) for node, r in _step(relations, frontier, direction) if types is None or r.type in types]
+        next_frontier: set[str] = set()
+        for node, r in sorted(steps, key=lambda s: (s[1].type, s[1].source, s[1].target, s[1].evidence or "")):
+            key = (r.source, r.type, r.target, r.evidence or "")
+            if key in seen_edges:
+                continue
+            if len(edges) >= limit:
+                truncated = True
+                break
+            seen_edges.add(key)
+            edges.append(r)
+            if node not in paths:
+                origin = r.source if node == r.target else r.target
+                paths[node] = [*paths[origin], node]
+                next_frontier.add(node)
+        if truncated or not next_frontier:
+            break
+        frontier = next_frontier
+    entities = {e.id: e for e in catalog.graph.get_entities(sorted(paths))}
+    chunks = catalog.graph.get_chunks(sorted({r.evidence for r in edges if r.evidence}))
+    nodes = [entity_ref(catalog, entities[i]) for i in paths if i in entities and i != root.id]
+    next_call = None
+    if truncated:
+        next_call = (
+            f"trace_relationships(entity={root.id!r}, max_hops={max_hops}, limit={min(limit * 2, 500)}"
+            + (f", relation_types={sorted(types)!r}" if types else "")
+            + ")"
+        )
+    return TraceResult(
+        root=entity_ref(catalog, root),
+        nodes=nodes,
+        edges=[
+            Edge(
+                source=r.source,
+                type=r.type,
+                target=r.target,
+                evidence=chunks[r.evidence].citation if r.evidence in chunks else None,
+                evidence_id=r.evidence,
+            )
+            for r in edges
+        ],
+        paths=[path for node, path in paths.items() if node != root.id],
+        truncated=truncated,
+        next_call=next_call,
+    )
