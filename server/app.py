@@ -61,11 +61,12 @@ def _confine(path: str, roots: list[Path]) -> Path:
     raise MCPError(INVALID_PARAMS, f"path: {path} is outside the allowed roots ({allowed})")
 
 
-def build_server(settings: ServerSettings, open_catalog: Callable[[], Catalog]) -> MCPServer[Any]:
+def build_server(
+    settings: ServerSettings, open_catalog: Callable[[], Catalog], *, close_catalog: bool = True
+) -> MCPServer[Any]:
     """The Trident MCP server; `open_catalog` is called once, in the lifespan."""
-    server: MCPServer[Any] = MCPServer(
-        name="trident", instructions=INSTRUCTIONS, lifespan=make_lifespan(settings, open_catalog)
-    )
+    lifespan = make_lifespan(settings, open_catalog, close_catalog=close_catalog)
+    server: MCPServer[Any] = MCPServer(name="trident", instructions=INSTRUCTIONS, lifespan=lifespan)
     _register_read_tools(server)
     if not settings.read_only:
         _register_write_tools(server)

@@ -41,8 +41,10 @@ def _runner(catalog: Catalog) -> Callable[[Path, str, Progress], IndexReport]:
     return run
 
 
-def make_lifespan(settings: ServerSettings, open_catalog: Callable[[], Catalog]) -> Callable[[Any], Any]:
-    """A lifespan that opens the stores once per server and closes them on shutdown."""
+def make_lifespan(
+    settings: ServerSettings, open_catalog: Callable[[], Catalog], *, close_catalog: bool = True
+) -> Callable[[Any], Any]:
+    """A lifespan that opens the stores once per server and (unless told not to) closes them on shutdown."""
 
     @asynccontextmanager
     async def lifespan(_server: Any) -> AsyncIterator[TridentContext]:
@@ -53,6 +55,7 @@ def make_lifespan(settings: ServerSettings, open_catalog: Callable[[], Catalog])
             yield TridentContext(catalog=catalog, settings=settings, names=EntityNames(), jobs=jobs)
         finally:
             jobs.shutdown()
-            catalog.close()
+            if close_catalog:
+                catalog.close()
 
     return lifespan

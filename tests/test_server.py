@@ -1,0 +1,127 @@
+"""The MCP surface through a real client: in memory over the sample index, and over stdio in a subprocess."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp.client import Client
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.shared.exceptions import MCPError
+from trident.server.app import build_server
+from trident.server.settings import ServerSettings
+from trident.store.catalog import Catalog
+
+from tests.conftest import EXAMPLES
+
+pytestmark = pytest.mark.anyio
+
+READ_TOOLS = {"search", "trace_relationships", "explain_path", "find_similar", "get_entity", "index_status", "status"}
+WRITE_TOOLS = {"index_path", "remove", "add_knowledge"}
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture
+async def client(sample_catalog: Catalog) -> AsyncIterator[Client]:
+    server = build_server(ServerSettings(read_only=True), lambda: sample_catalog, close_catalog=False)
+    async with Client(server) as connected:
+        yield connected
+
+
+def _data(result: Any) -> Any:
+    assert not result.is_error, result.content[0].text
+    return result.structured_content
+
+
+async def test_read_only_server_lists_only_retrieval_tools_marked_read_only(client: Client) -> None:
+    tools = (await client.list_tools()).tools
+    assert {t.name for t in tools} == READ_TOOLS
+    for tool in tools:
+        assert tool.annotations is not None and tool.annotations.read_only_hint is True
+        assert tool.description and tool.output_schema
+
+
+async def test_search_tool_returns_cited_hits(client: Client) -> None:
+    data = _data(await client.call_tool("search", {"query": "payment gateway", "top_k": 3}))
+    top = data["hits"][0]
+    assert top["path"] == "billing/gateway.py"
+    assert top["citation"].startswith("billing/billing/gateway.py:L")
+
+
+async def test_explain_path_connects_order_service_to_payment_gateway(client: Client) -> None:
+    data = _data(
+        await client.call_tool("explain_path", {"source": "OrderService", "target": "PaymentGateway", "max_hops": 4})
+    )
+    assert data["paths"], data.get("message")
+    sentence = data["paths"][0]["sentence"]
+    assert "OrderService" in sentence and "PaymentGateway" in sentence
+    assert all(hop["evidence"] for hop in data["paths"][0]["hops"])
+
+
+async def test_trace_relationships_finds_what_a_method_calls(client: Client) -> None:
+    data = _data(
+        await client.call_tool(
+            "trace_relationships",
+            {"entity": "PaymentAdapter.process", "direction": "out", "relation_types": ["CALLS"], "max_hops": 1},
+        )
+    )
+    targets = {node["name"] for node in data["nodes"]}
+    assert "charge" in targets
+    assert all(edge["type"] == "CALLS" and edge["evidence"] for edge in data["edges"])
+
+
+async def test_an_unknown_entity_gets_a_tool_error_naming_the_closest(client: Client) -> None:
+    result = await client.call_tool("get_entity", {"name_or_id": "PaymentGatway"})
+    assert result.is_error
+    assert "PaymentGateway" in result.content[0].text
+
+
+async def test_out_of_range_arguments_are_invalid_params(client: Client) -> None:
+    with pytest.raises(MCPError) as excinfo:
+        await client.call_tool("trace_relationships", {"entity": "OrderService", "max_hops": 9})
+    assert "max_hops" in str(excinfo.value)
+    with pytest.raises(MCPError):
+        await client.call_tool("find_similar", {"text": "x", "chunk_id": "y"})
+
+
+async def test_find_similar_leaves_the_example_out(client: Client) -> None:
+    hit = _data(await client.call_tool("search", {"query": "RotatingKeyStore", "top_k": 1}))["hits"][0]
+    similar = _data(await client.call_tool("find_similar", {"chunk_id": hit["id"], "top_k": 5}))
+    ids = [h["id"] for h in similar["result"]]
+    assert hit["id"] not in ids and len(ids) == 5
+
+
+async def test_stdio_server_answers_and_keeps_stdout_for_protocol_only(tmp_path: Path) -> None:
+    env = {
+        **os.environ,
+        "TRIDENT_HOME": str(tmp_path / "home"),
+        "TRIDENT_ALLOWED_ROOTS": str(EXAMPLES),
+    }
+    params = StdioServerParameters(command=sys.executable, args=["-m", "trident.cli.main", "serve"], env=env)
+    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        names = {t.name for t in (await session.list_tools()).tools}
+        assert names == READ_TOOLS | WRITE_TOOLS
+        started = await session.call_tool("index_path", {"path": str(EXAMPLES / "auth")})
+        job = started.structured_content
+        assert job["state"] in {"queued", "running", "done"}
+        for _ in range(600):
+            status = (await session.call_tool("index_status", {"job_id": job["job_id"]})).structured_content
+            if status["result"][0]["state"] in {"done", "failed"}:
+                break
+            await anyio.sleep(0.1)
+        assert status["result"][0]["state"] == "done", status
+        hits = (await session.call_tool("search", {"query": "token verifier", "top_k": 2})).structured_content
+        assert hits["hits"][0]["project"] == "auth"
+        with pytest.raises(MCPError, match="outside the allowed roots"):
+            await session.call_tool("index_path", {"path": str(tmp_path)})
