@@ -104,6 +104,6 @@ def parse_beir_document(project: str, doc: BeirDocument, tenant: str = "default"
                 doc_id=doc_id,
                 path=path,
                 tenant=tenant,
-            )  # fmt: skip
+            )
         )
     return Extraction(chunks=chunks, entities=entities)

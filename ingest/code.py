@@ -105,10 +105,17 @@ def _description(node: ts.Node, outer: ts.Node, spec: LanguageSpec) -> str:
 def _entity(state: _State, etype: str, local_q: str, name: str, description: str) -> Entity:
     aliases = (local_q,) if local_q != name else ()
     return Entity(
-        id=entity_id(etype, state.project, f"{state.module_q}.{local_q}"), name=name, type=etype,
-        project=state.project, qualified_name=f"{state.module_q}.{local_q}", aliases=aliases,
-        description=description, doc_id=state.doc_id, path=state.path, tenant=state.tenant,
-    )  # fmt: skip
+        id=entity_id(etype, state.project, f"{state.module_q}.{local_q}"),
+        name=name,
+        type=etype,
+        project=state.project,
+        qualified_name=f"{state.module_q}.{local_q}",
+        aliases=aliases,
+        description=description,
+        doc_id=state.doc_id,
+        path=state.path,
+        tenant=state.tenant,
+    )
 
 
 def _go_receiver(node: ts.Node) -> str:
@@ -130,8 +137,13 @@ def _bases(node: ts.Node, spec: LanguageSpec) -> list[str]:
             targets = holder.named_children or [holder]
             names.extend(_last_identifier(t) for t in targets)
     for child in node.named_children:
-        if child.type in ("class_heritage", "extends_clause", "implements_clause", "super_interfaces",
-                          "extends_interfaces"):  # fmt: skip
+        if child.type in (
+            "class_heritage",
+            "extends_clause",
+            "implements_clause",
+            "super_interfaces",
+            "extends_interfaces",
+        ):
             stack = list(child.named_children)
             while stack:
                 item = stack.pop(0)
@@ -146,9 +158,11 @@ def _function_value(node: ts.Node) -> tuple[str, ts.Node] | None:
     """`const f = (...) => ...` / `= function ...` at the top of a JS/TS file is a function named f."""
     for declarator in node.named_children:
         value = declarator.child_by_field_name("value")
-        if declarator.type == "variable_declarator" and value is not None and value.type in (
-            "arrow_function", "function_expression", "function"
-        ):  # fmt: skip
+        if (
+            declarator.type == "variable_declarator"
+            and value is not None
+            and value.type in ("arrow_function", "function_expression", "function")
+        ):
             return _name(declarator), value
     return None
 
@@ -171,7 +185,7 @@ def _visit(node: ts.Node, state: _State, scope: str, owner: _Symbol | None, clas
                 _define(found[1], outer, state, "function", found[0], owner, "", scope, in_function)
                 continue
         if kind in ("class", "function") and not in_function:
-            name = _name(target) if spec.name != "go" or kind == "class" else _name(target)
+            name = _name(target)
             receiver = _go_receiver(target) if target.type == "method_declaration" else ""
             _define(target, outer, state, kind, name, owner, receiver or class_name, scope, in_function)
             continue
@@ -180,9 +194,12 @@ def _visit(node: ts.Node, state: _State, scope: str, owner: _Symbol | None, clas
             trait = _last_identifier(target.child_by_field_name("trait"))
             if trait and type_name:
                 state.inherits.append(
-                    (entity_id(EntityType.CLASS, state.project, f"{state.module_q}.{type_name}"), trait,
-                     target.start_point.row)
-                )  # fmt: skip
+                    (
+                        entity_id(EntityType.CLASS, state.project, f"{state.module_q}.{type_name}"),
+                        trait,
+                        target.start_point.row,
+                    )
+                )
             _visit(target, state, scope, None, type_name, in_function)
             continue
         _record(child, state, scope)
@@ -202,9 +219,16 @@ def _kind(node: ts.Node, spec: LanguageSpec) -> str | None:
 
 
 def _define(
-    node: ts.Node, outer: ts.Node, state: _State, kind: str, name: str, owner: _Symbol | None, class_name: str,
-    scope: str, in_function: bool,
-) -> None:  # fmt: skip
+    node: ts.Node,
+    outer: ts.Node,
+    state: _State,
+    kind: str,
+    name: str,
+    owner: _Symbol | None,
+    class_name: str,
+    scope: str,
+    in_function: bool,
+) -> None:
     spec = state.spec
     if not name:
         _visit(node, state, scope, owner, class_name, in_function)
@@ -316,9 +340,16 @@ def parse_code(project: str, path: str, text: str, language: str, doc_id: str, t
     tree = parser_for(language).parse(text.encode("utf-8"))
     module_q = module_name(path)
     module = Entity(
-        id=entity_id(EntityType.MODULE, project, module_q), name=module_q.rsplit(".", 1)[-1], type=EntityType.MODULE,
-        project=project, qualified_name=module_q, aliases=(path,), doc_id=doc_id, path=path, tenant=tenant,
-    )  # fmt: skip
+        id=entity_id(EntityType.MODULE, project, module_q),
+        name=module_q.rsplit(".", 1)[-1],
+        type=EntityType.MODULE,
+        project=project,
+        qualified_name=module_q,
+        aliases=(path,),
+        doc_id=doc_id,
+        path=path,
+        tenant=tenant,
+    )
     state = _State(spec, project, path, doc_id, tenant, module_q, module.id)
     _visit(tree.root_node, state, module.id, None, "", False)
     lines = text.splitlines()
@@ -355,7 +386,7 @@ def parse_code(project: str, path: str, text: str, language: str, doc_id: str, t
                 title=title,
                 symbols=names,
                 tenant=tenant,
-            )  # fmt: skip
+            )
         )
         for s in defined:
             chunk_of.setdefault(s.entity.id, cid)
@@ -381,7 +412,7 @@ def parse_code(project: str, path: str, text: str, language: str, doc_id: str, t
             project=project,
             doc_id=doc_id,
             tenant=tenant,
-        )  # fmt: skip
+        )
         for parent, rtype, child, row in state.contains
         if parent in known and child in known
     ]

@@ -15,11 +15,18 @@ from trident.store.schema import Chunk, DocumentKind, Entity, EntityType, Relati
 
 # Front matter keys that state relations, and the relation each becomes.
 FRONT_MATTER_RELATIONS: dict[str, str] = {
-    "depends_on": RelationType.DEPENDS_ON, "depends-on": RelationType.DEPENDS_ON, "requires": RelationType.DEPENDS_ON,
-    "tags": RelationType.TAGGED, "files": RelationType.MENTIONS, "related": RelationType.RELATED_TO,
-    "see_also": RelationType.RELATED_TO, "links": RelationType.LINKS_TO, "owner": RelationType.RELATED_TO,
-    "owners": RelationType.RELATED_TO, "service": RelationType.RELATED_TO,
-}  # fmt: skip
+    "depends_on": RelationType.DEPENDS_ON,
+    "depends-on": RelationType.DEPENDS_ON,
+    "requires": RelationType.DEPENDS_ON,
+    "tags": RelationType.TAGGED,
+    "files": RelationType.MENTIONS,
+    "related": RelationType.RELATED_TO,
+    "see_also": RelationType.RELATED_TO,
+    "links": RelationType.LINKS_TO,
+    "owner": RelationType.RELATED_TO,
+    "owners": RelationType.RELATED_TO,
+    "service": RelationType.RELATED_TO,
+}
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.DOTALL)
 _LINK = re.compile(r"(?<!!)\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 _PARSER = MarkdownIt("commonmark")
@@ -95,11 +102,17 @@ def parse_markdown(project: str, path: str, text: str, doc_id: str, tenant: str 
         chunks.extend(new)
         if heading is not None and new:
             section = Entity(
-                id=entity_id(EntityType.SECTION, project, f"{path}#{_slug(heading[2])}"), name=heading[2],
-                type=EntityType.SECTION, project=project, qualified_name=f"{path}#{_slug(heading[2])}",
-                chunk_id=new[0].id, doc_id=doc_id, path=path, tenant=tenant,
+                id=entity_id(EntityType.SECTION, project, f"{path}#{_slug(heading[2])}"),
+                name=heading[2],
+                type=EntityType.SECTION,
+                project=project,
+                qualified_name=f"{path}#{_slug(heading[2])}",
+                chunk_id=new[0].id,
+                doc_id=doc_id,
+                path=path,
+                tenant=tenant,
                 description=" ".join(line.strip() for line in local[1:4] if line.strip())[:300],
-            )  # fmt: skip
+            )
             section_entities.append(section)
             relations.append(_rel(doc_entity_id, RelationType.CONTAINS, section.id, new[0].id, project, doc_id, tenant))
     if not chunks:
@@ -146,9 +159,13 @@ def _front_matter_relations(
         for value in _values(meta.get(key)):
             if rel_type == RelationType.TAGGED:
                 tag = Entity(
-                    id=entity_id(EntityType.TAG, project, value.lower()), name=value, type=EntityType.TAG,
-                    project=project, qualified_name=value.lower(), tenant=tenant,
-                )  # fmt: skip
+                    id=entity_id(EntityType.TAG, project, value.lower()),
+                    name=value,
+                    type=EntityType.TAG,
+                    project=project,
+                    qualified_name=value.lower(),
+                    tenant=tenant,
+                )
                 extraction.entities.append(tag)
                 extraction.relations.append(
                     _rel(document.id, rel_type, tag.id, evidence, project, document.doc_id or "", tenant)

@@ -53,9 +53,16 @@ def group_blocks(lines: list[str], blocks: list[range], budget: int = CHUNK_TOKE
 
 
 def make_chunks(
-    project: str, path: str, doc_id: str, lines: list[str], spans: list[range], kind: DocumentKind, title: str,
-    tenant: str, language: str | None = None,
-) -> list[Chunk]:  # fmt: skip
+    project: str,
+    path: str,
+    doc_id: str,
+    lines: list[str],
+    spans: list[range],
+    kind: DocumentKind,
+    title: str,
+    tenant: str,
+    language: str | None = None,
+) -> list[Chunk]:
     chunks: list[Chunk] = []
     for ordinal, span in enumerate(spans):
         start, end = span.start + 1, span.stop
@@ -72,7 +79,7 @@ def make_chunks(
                 language=language,
                 title=title,
                 tenant=tenant,
-            )  # fmt: skip
+            )
         )
     return chunks
 
@@ -81,16 +88,29 @@ def document_entity(
     project: str, path: str, doc_id: str, name: str, description: str, chunk: str | None, tenant: str
 ) -> Entity:
     return Entity(
-        id=entity_id(EntityType.DOCUMENT, project, path), name=name, type=EntityType.DOCUMENT, project=project,
-        qualified_name=path, aliases=(PurePosixPath(path).stem, path), description=description[:DESCRIPTION_CHARS],
-        chunk_id=chunk, doc_id=doc_id, path=path, tenant=tenant,
-    )  # fmt: skip
+        id=entity_id(EntityType.DOCUMENT, project, path),
+        name=name,
+        type=EntityType.DOCUMENT,
+        project=project,
+        qualified_name=path,
+        aliases=(PurePosixPath(path).stem, path),
+        description=description[:DESCRIPTION_CHARS],
+        chunk_id=chunk,
+        doc_id=doc_id,
+        path=path,
+        tenant=tenant,
+    )
 
 
 def parse_text(
-    project: str, path: str, text: str, doc_id: str, kind: DocumentKind, tenant: str = "default",
+    project: str,
+    path: str,
+    text: str,
+    doc_id: str,
+    kind: DocumentKind,
+    tenant: str = "default",
     language: str | None = None,
-) -> Extraction:  # fmt: skip
+) -> Extraction:
     """Chunks by paragraph and one Document entity; empty text gives nothing."""
     lines = text.splitlines()
     spans = group_blocks(lines, paragraphs(lines))

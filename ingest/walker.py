@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 from dataclasses import dataclass
@@ -11,19 +12,75 @@ import pathspec
 from trident.store.schema import DocumentKind
 
 DEFAULT_IGNORES = (
-    ".git/", ".hg/", ".svn/", "node_modules/", ".venv/", "venv/", "env/", "__pycache__/", "dist/", "build/",
-    "target/", ".mypy_cache/", ".pytest_cache/", ".ruff_cache/", ".tox/", ".idea/", ".vscode/", ".trident/",
-    "*.pyc", "*.min.js", "*.map", "package-lock.json", "yarn.lock", "pnpm-lock.yaml", "poetry.lock",
-    "Cargo.lock", "uv.lock", ".DS_Store",
-)  # fmt: skip
+    ".git/",
+    ".hg/",
+    ".svn/",
+    "node_modules/",
+    ".venv/",
+    "venv/",
+    "env/",
+    "__pycache__/",
+    "dist/",
+    "build/",
+    "target/",
+    ".mypy_cache/",
+    ".pytest_cache/",
+    ".ruff_cache/",
+    ".tox/",
+    ".idea/",
+    ".vscode/",
+    ".trident/",
+    "*.pyc",
+    "*.min.js",
+    "*.map",
+    "package-lock.json",
+    "yarn.lock",
+    "pnpm-lock.yaml",
+    "poetry.lock",
+    "Cargo.lock",
+    "uv.lock",
+    ".DS_Store",
+)
 
 GRAMMAR_LANGUAGES = {
-    ".py": "python", ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascript",
-    ".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "tsx", ".go": "go", ".rs": "rust",
+    ".py": "python",
+    ".js": "javascript",
+    ".mjs": "javascript",
+    ".cjs": "javascript",
+    ".jsx": "javascript",
+    ".ts": "typescript",
+    ".mts": "typescript",
+    ".cts": "typescript",
+    ".tsx": "tsx",
+    ".go": "go",
+    ".rs": "rust",
     ".java": "java",
-}  # fmt: skip
+}
 OTHER_CODE = frozenset(
-    [".c", ".h", ".cc", ".cpp", ".hpp", ".cs", ".rb", ".php", ".kt", ".kts", ".swift", ".scala", ".sh", ".bash", ".sql", ".lua", ".r", ".pl", ".m", ".dart", ".ex", ".exs"]
+    [
+        ".c",
+        ".h",
+        ".cc",
+        ".cpp",
+        ".hpp",
+        ".cs",
+        ".rb",
+        ".php",
+        ".kt",
+        ".kts",
+        ".swift",
+        ".scala",
+        ".sh",
+        ".bash",
+        ".sql",
+        ".lua",
+        ".r",
+        ".pl",
+        ".m",
+        ".dart",
+        ".ex",
+        ".exs",
+    ]
 )
 MARKDOWN = frozenset({".md", ".markdown", ".mdx"})
 CONFIG = frozenset({".toml", ".yaml", ".yml", ".json", ".ini", ".cfg"})
@@ -122,10 +179,8 @@ def _walk_dir(
     visited.add((stat.st_dev, stat.st_ino))
     gitignore = folder / ".gitignore"
     if gitignore.is_file():
-        try:
+        with contextlib.suppress(OSError):
             specs = [*specs, (rel_dir, _spec(gitignore.read_text(encoding="utf-8", errors="replace").splitlines()))]
-        except OSError:
-            pass
     for entry in entries:
         rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
         path = Path(entry.path)

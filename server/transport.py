@@ -25,9 +25,12 @@ class BearerTokenGuard:
             given = dict(scope.get("headers") or []).get(b"authorization", b"")
             if not hmac.compare_digest(given, self._expected):
                 await send(
-                    {"type": "http.response.start", "status": 401,
-                     "headers": [(b"content-type", b"text/plain"), (b"www-authenticate", b"Bearer")]}
-                )  # fmt: skip
+                    {
+                        "type": "http.response.start",
+                        "status": 401,
+                        "headers": [(b"content-type", b"text/plain"), (b"www-authenticate", b"Bearer")],
+                    }
+                )
                 await send({"type": "http.response.body", "body": b"missing or wrong bearer token\n"})
                 return
         await self._app(scope, receive, send)
