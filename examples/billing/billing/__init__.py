@@ -1,0 +1,1 @@
+"""Billing: orders, payments, invoices and refunds."""
