@@ -23,7 +23,7 @@ from trident.store.settings import IngestSettings, ModelSettings, StoreSettings
 app = typer.Typer(no_args_is_help=True, add_completion=False, help="Trident: local hybrid retrieval for code and docs.")
 model_app = typer.Typer(no_args_is_help=True, help="Manage the embedding model.")
 app.add_typer(model_app, name="model")
-err = Console(stderr=True)
+err = Console(stderr=True, soft_wrap=True)
 
 
 @app.callback()

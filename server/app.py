@@ -11,7 +11,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS, ToolAnnotations
-from pydantic import Field
+from pydantic import Field, ValidationError
 from trident.server.context import TridentContext, make_lifespan
 from trident.server.settings import ServerSettings
 from trident.store.catalog import Catalog
@@ -61,12 +61,30 @@ def _confine(path: str, roots: list[Path]) -> Path:
     raise MCPError(INVALID_PARAMS, f"path: {path} is outside the allowed roots ({allowed})")
 
 
+class TridentServer(MCPServer[Any]):
+    """MCPServer whose argument-validation failures are protocol errors (invalid params), not tool results."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            cause = exc.__cause__
+            if isinstance(cause, ValidationError):
+                problems = "; ".join(
+                    f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in cause.errors()
+                )
+                raise MCPError(INVALID_PARAMS, f"invalid arguments for {name}: {problems}") from None
+            if str(exc).startswith("Unknown tool"):
+                raise MCPError(INVALID_PARAMS, f"{exc}; call tools/list for the tools this server has") from None
+            raise
+
+
 def build_server(
     settings: ServerSettings, open_catalog: Callable[[], Catalog], *, close_catalog: bool = True
 ) -> MCPServer[Any]:
     """The Trident MCP server; `open_catalog` is called once, in the lifespan."""
     lifespan = make_lifespan(settings, open_catalog, close_catalog=close_catalog)
-    server: MCPServer[Any] = MCPServer(name="trident", instructions=INSTRUCTIONS, lifespan=lifespan)
+    server = TridentServer(name="trident", instructions=INSTRUCTIONS, lifespan=lifespan)
     _register_read_tools(server)
     if not settings.read_only:
         _register_write_tools(server)
