@@ -203,7 +203,10 @@ def _walk_dir(
             _walk_dir(root, path, rel, specs, visited, files, skipped, max_file_bytes)
             continue
         result = _read(path, rel, max_file_bytes)
-        (files if isinstance(result, SourceFile) else skipped).append(result)
+        if isinstance(result, SourceFile):
+            files.append(result)
+        else:
+            skipped.append(result)
 
 
 def _read(path: Path, rel: str, max_file_bytes: int) -> SourceFile | Skipped:

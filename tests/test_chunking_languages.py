@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from trident.ingest.code import parse_code
 from trident.ingest.model import Extraction
 from trident.ingest.tokens import CHUNK_TOKEN_BUDGET, estimate_tokens

@@ -6,7 +6,6 @@ import os
 from pathlib import Path
 
 import pytest
-
 from trident.ingest.beir import iter_corpus, load_qrels, load_queries, parse_beir_document
 from trident.ingest.markdown import parse_markdown
 from trident.ingest.text import parse_text
