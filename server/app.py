@@ -70,9 +70,7 @@ class TridentServer(MCPServer[Any]):
         except ToolError as exc:
             cause = exc.__cause__
             if isinstance(cause, ValidationError):
-                problems = "; ".join(
-                    f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in cause.errors()
-                )
+                problems = "; ".join(f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in cause.errors())
                 raise MCPError(INVALID_PARAMS, f"invalid arguments for {name}: {problems}") from None
             if str(exc).startswith("Unknown tool"):
                 raise MCPError(INVALID_PARAMS, f"{exc}; call tools/list for the tools this server has") from None
