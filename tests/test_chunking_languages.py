@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from trident.ingest.code import parse_code
 from trident.ingest.model import Extraction
@@ -182,7 +184,7 @@ def test_an_oversized_function_is_split_into_overlapping_pieces_within_budget() 
     assert len(chunks) > 1
     assert all(estimate_tokens(c.text) <= CHUNK_TOKEN_BUDGET for c in chunks)
     assert all(c.title == "big" for c in chunks)
-    for before, after in zip(chunks, chunks[1:], strict=False):
+    for before, after in itertools.pairwise(chunks):
         assert after.start_line <= before.end_line, "split pieces must overlap"
     assert chunks[0].start_line == 1 and chunks[-1].end_line == source.count("\n")
 

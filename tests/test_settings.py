@@ -6,7 +6,6 @@ from pathlib import Path
 
 import pytest
 from pydantic import ValidationError
-
 from trident.server.settings import ServerSettings
 from trident.store.settings import IngestSettings, ModelSettings, StoreSettings
 

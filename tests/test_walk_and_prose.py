@@ -147,7 +147,7 @@ def test_an_oversized_markdown_section_is_split_within_budget() -> None:
 def test_text_paragraphs_are_grouped_with_exact_line_spans() -> None:
     text = "one\ntwo\n\nthree\n\n\n" + "\n".join(["long " * 60] * 4) + "\n"
     ex = parse_text("p", "notes.txt", text, "p/notes.txt", DocumentKind.TEXT)
-    assert [(c.start_line, c.end_line) for c in ex.chunks][0] == (1, 4)
+    assert (ex.chunks[0].start_line, ex.chunks[0].end_line) == (1, 4)
     assert ex.chunks[-1].end_line == 10
 
 
