@@ -13,6 +13,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS, ToolAnnotations
 from pydantic import Field, ValidationError
 from trident.server.context import TridentContext, make_lifespan
+from trident.server.guidance import register_guidance
 from trident.server.settings import ServerSettings
 from trident.store.catalog import Catalog
 from trident.tools import entities as entity_tools
@@ -84,6 +85,7 @@ def build_server(
     lifespan = make_lifespan(settings, open_catalog, close_catalog=close_catalog)
     server = TridentServer(name="trident", instructions=INSTRUCTIONS, lifespan=lifespan)
     _register_read_tools(server)
+    register_guidance(server)
     if not settings.read_only:
         _register_write_tools(server)
     return server

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from collections.abc import AsyncIterator
@@ -125,3 +126,14 @@ async def test_stdio_server_answers_and_keeps_stdout_for_protocol_only(tmp_path:
         assert hits["hits"][0]["project"] == "auth"
         with pytest.raises(MCPError, match="outside the allowed roots"):
             await session.call_tool("index_path", {"path": str(tmp_path)})
+
+
+async def test_the_answer_prompt_and_the_resources_are_served(client: Client) -> None:
+    prompts = (await client.list_prompts()).prompts
+    assert [p.name for p in prompts] == ["answer_with_evidence"]
+    prompt = await client.get_prompt("answer_with_evidence", {"question": "what calls charge?"})
+    assert "what calls charge?" in prompt.messages[0].content.text
+    project = await client.read_resource("trident://projects/billing")
+    assert json.loads(project.contents[0].text)["name"] == "billing"
+    entity = await client.read_resource("trident://entities/class:billing:billing.gateway.PaymentGateway")
+    assert json.loads(entity.contents[0].text)["entity"]["name"] == "PaymentGateway"

@@ -1,0 +1,47 @@
+"""The prompt that tells a client how to answer from Trident's evidence, and resources for projects and entities."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from mcp.server.mcpserver import Context, MCPServer
+
+from trident.server.context import TridentContext
+from trident.tools import entities as entity_tools
+from trident.tools import status
+
+ANSWER_PROMPT = """Answer the question below from the user's indexed code and documents, using Trident's tools.
+
+1. Call `search` with the question (add `expansions` in your own words if the first results miss).
+   For "what calls / uses / depends on X" call `trace_relationships`; for "how does A connect to B" call
+   `explain_path`; for "what is X" call `get_entity`.
+2. Answer only from the evidence returned. Cite every claim as project/path:Lstart-Lend, exactly as given.
+3. Say plainly what the evidence does not cover, and which call would find it, instead of guessing.
+
+Question: {question}"""
+
+
+def register_guidance(server: MCPServer[Any]) -> None:
+    @server.prompt(name="answer_with_evidence", description="How to answer a question from Trident's evidence")
+    def answer_with_evidence(question: str) -> str:
+        return ANSWER_PROMPT.format(question=question)
+
+    @server.resource("trident://projects/{name}", name="project", mime_type="application/json")
+    def project_summary(name: str, ctx: Context) -> str:
+        """Counts and skipped files of one indexed project."""
+        app: TridentContext = ctx.request_context.lifespan_context
+        for project in status.status(app.catalog).projects:
+            if project.name == name:
+                return project.model_dump_json(indent=2)
+        known = ", ".join(app.catalog.manifest.projects()) or "none"
+        return json.dumps({"error": f"no project '{name}'", "known": known})
+
+    @server.resource("trident://entities/{entity_id}", name="entity", mime_type="application/json")
+    def entity_resource(entity_id: str, ctx: Context) -> str:
+        """One entity: description, where defined, relation counts."""
+        app: TridentContext = ctx.request_context.lifespan_context
+        try:
+            return entity_tools.get_entity(app.catalog, app.directory(), entity_id).model_dump_json(indent=2)
+        except entity_tools.EntityNotFoundError as exc:
+            return json.dumps({"error": str(exc), "suggestions": exc.suggestions})
