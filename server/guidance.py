@@ -6,7 +6,6 @@ import json
 from typing import Any
 
 from mcp.server.mcpserver import Context, MCPServer
-
 from trident.server.context import TridentContext
 from trident.tools import entities as entity_tools
 from trident.tools import status
