@@ -1,0 +1,102 @@
+"""The streamable HTTP transport: a real server process on loopback, its refusals, and a real client session."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import httpx2
+import pytest
+from mcp.client.session import ClientSession
+from mcp.client.streamable_http import streamable_http_client
+
+TOKEN = "test-token-0123456789"
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    port = _free_port()
+    env = {**os.environ, "TRIDENT_HOME": str(tmp_path_factory.mktemp("http-home")), "TRIDENT_TOKEN": TOKEN}
+    command = [sys.executable, "-m", "trident.cli.main", "serve", "--transport", "streamable-http", "--port", str(port)]
+    process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                break
+        except OSError:
+            if process.poll() is not None:
+                raise RuntimeError(process.stderr.read().decode() if process.stderr else "server exited") from None
+            time.sleep(0.2)
+    yield f"http://127.0.0.1:{port}/mcp"
+    process.terminate()
+    process.wait(timeout=30)
+
+
+def _initialize(url: str, headers: dict[str, str]) -> httpx.Response:
+    body = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}},
+    }
+    base = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+    return httpx.post(url, json=body, headers={**base, **headers}, timeout=10)
+
+
+def test_a_request_without_the_bearer_token_is_refused(server_url: str) -> None:
+    assert _initialize(server_url, {}).status_code == 401
+    assert _initialize(server_url, {"Authorization": "Bearer wrong"}).status_code == 401
+
+
+def test_a_foreign_host_header_is_refused(server_url: str) -> None:
+    response = _initialize(server_url, {"Authorization": f"Bearer {TOKEN}", "Host": "evil.example:80"})
+    assert response.status_code in (400, 403, 421)
+
+
+def test_a_foreign_origin_is_refused(server_url: str) -> None:
+    response = _initialize(server_url, {"Authorization": f"Bearer {TOKEN}", "Origin": "http://evil.example"})
+    assert response.status_code in (400, 403)
+
+
+@pytest.mark.anyio
+async def test_a_client_with_the_token_lists_the_tools(server_url: str) -> None:
+    async with (
+        httpx2.AsyncClient(headers={"Authorization": f"Bearer {TOKEN}"}) as http,
+        streamable_http_client(server_url, http_client=http) as (read, write),
+        ClientSession(read, write) as session,
+    ):
+        await session.initialize()
+        names = {tool.name for tool in (await session.list_tools()).tools}
+    assert {"search", "status", "trace_relationships"} <= names
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+def test_the_server_refuses_to_bind_off_loopback_without_a_token(tmp_path: Path) -> None:
+    env = {**os.environ, "TRIDENT_HOME": str(tmp_path)}
+    env.pop("TRIDENT_TOKEN", None)
+    result = subprocess.run(
+        [sys.executable, "-m", "trident.cli.main", "serve", "--transport", "streamable-http", "--host", "0.0.0.0"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 2
+    assert "TRIDENT_TOKEN" in result.stderr
