@@ -13,6 +13,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 from trident.cli.progress import RichProgress
 from trident.store.catalog import Catalog, TridentIndexError, write_lock
@@ -113,8 +114,9 @@ def search(
         out.print("no hits")
     for hit in result.hits:
         ranks = " ".join(f"{name[:3]}={rank}" for name, rank in hit.sources.items() if rank is not None)
-        out.print(f"[bold]{hit.rank:>2}. {hit.citation}[/bold]  {hit.title}  [dim]{hit.score:.4f} {ranks}[/dim]")
-        out.print("    " + hit.snippet.replace("\n", "\n    ")[:400], highlight=False)
+        title = escape(hit.title)
+        out.print(f"[bold]{hit.rank:>2}. {escape(hit.citation)}[/bold]  {title}  [dim]{hit.score:.4f} {ranks}[/dim]")
+        out.print("    " + hit.snippet.replace("\n", "\n    ")[:400], markup=False, highlight=False)
 
 
 @app.command()
