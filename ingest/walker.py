@@ -40,6 +40,11 @@ DEFAULT_IGNORES = (
     "Cargo.lock",
     "uv.lock",
     ".DS_Store",
+    ".gitignore",
+    ".gitattributes",
+    ".dockerignore",
+    ".editorconfig",
+    "go.sum",
 )
 
 GRAMMAR_LANGUAGES = {
@@ -84,6 +89,7 @@ OTHER_CODE = frozenset(
 )
 MARKDOWN = frozenset({".md", ".markdown", ".mdx"})
 CONFIG = frozenset({".toml", ".yaml", ".yml", ".json", ".ini", ".cfg"})
+CONFIG_NAMES = frozenset({"go.mod", "Gemfile", "requirements.txt", "Pipfile"})
 TEXT = frozenset({".txt", ".rst"})
 TEXT_NAMES = frozenset({"README", "LICENSE", "Makefile", "Dockerfile", "CHANGELOG", "CONTRIBUTING", "NOTICE"})
 BINARY_PROBE_BYTES = 8192
@@ -120,7 +126,7 @@ def classify(name: str) -> tuple[DocumentKind, str | None] | None:
         return DocumentKind.CODE, None
     if suffix in MARKDOWN:
         return DocumentKind.MARKDOWN, None
-    if suffix in CONFIG:
+    if suffix in CONFIG or name.rsplit("/", 1)[-1] in CONFIG_NAMES:
         return DocumentKind.CONFIG, None
     if suffix in TEXT or (PurePosixPath(name).stem in TEXT_NAMES and suffix in ("", ".txt")):
         return DocumentKind.TEXT, None
