@@ -18,7 +18,7 @@ from trident.server.settings import ServerSettings
 from trident.store.catalog import Catalog
 from trident.tools import entities as entity_tools
 from trident.tools import explain, knowledge, search, similar, status, trace
-from trident.tools.jobs import JobStatus
+from trident.tools.jobs import JobState, JobStatus
 
 T = TypeVar("T")
 READ = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
@@ -214,11 +214,23 @@ def _register_write_tools(server: MCPServer[Any]) -> None:
         ctx: Context,
         path: Annotated[str, Field(min_length=1, description="Folder to index, under the allowed roots")],
         project: Annotated[str | None, Field(description="Project name; default: the folder name")] = None,
+        wait_seconds: Annotated[
+            float, Field(ge=0, le=50, description="Wait up to this long, sending progress notifications")
+        ] = 0,
     ) -> JobStatus:
-        """Index (or re-index) a folder in the background; returns a job id at once. Poll index_status."""
+        """Index (or re-index) a folder in the background and return its job at once (or after wait_seconds,
+        reporting progress meanwhile). Unchanged files are skipped. Poll index_status(job_id) until done."""
         app = _ctx(ctx)
         folder = _confine(path, app.settings.resolved_roots())
-        return app.jobs.start(folder, project or folder.name)
+        job = app.jobs.start(folder, project or folder.name)
+        deadline = anyio.current_time() + wait_seconds
+        while wait_seconds and anyio.current_time() < deadline:
+            current = app.jobs.get(job.job_id)
+            if current is None or current.state in (JobState.DONE, JobState.FAILED):
+                break
+            await ctx.report_progress(current.done, current.total or None, f"{current.stage} {current.project}")
+            await anyio.sleep(0.25)
+        return app.jobs.get(job.job_id) or job
 
     @server.tool(annotations=DESTRUCTIVE)
     async def remove(

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import threading
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -102,30 +104,99 @@ async def test_find_similar_leaves_the_example_out(client: Client) -> None:
     assert hit["id"] not in ids and len(ids) == 5
 
 
-async def test_stdio_server_answers_and_keeps_stdout_for_protocol_only(tmp_path: Path) -> None:
-    env = {
-        **os.environ,
-        "TRIDENT_HOME": str(tmp_path / "home"),
-        "TRIDENT_ALLOWED_ROOTS": str(EXAMPLES),
-    }
-    params = StdioServerParameters(command=sys.executable, args=["-m", "trident.cli.main", "serve"], env=env)
+async def test_a_stdio_session_started_like_claude_desktop_indexes_and_runs_every_tool(tmp_path: Path) -> None:
+    trident = str(Path(sys.executable).parent / "trident")
+    env = {**os.environ, "TRIDENT_HOME": str(tmp_path / "home"), "TRIDENT_ALLOWED_ROOTS": str(EXAMPLES)}
+    params = StdioServerParameters(command=trident, args=["serve"], env=env)
+    progress: list[float] = []
+
+    async def on_progress(done: float, total: float | None, message: str | None) -> None:
+        progress.append(done)
+
     async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
-        names = {t.name for t in (await session.list_tools()).tools}
-        assert names == READ_TOOLS | WRITE_TOOLS
-        started = await session.call_tool("index_path", {"path": str(EXAMPLES / "auth")})
-        job = started.structured_content
-        assert job["state"] in {"queued", "running", "done"}
-        for _ in range(600):
-            status = (await session.call_tool("index_status", {"job_id": job["job_id"]})).structured_content
-            if status["result"][0]["state"] in {"done", "failed"}:
-                break
-            await anyio.sleep(0.1)
-        assert status["result"][0]["state"] == "done", status
-        hits = (await session.call_tool("search", {"query": "token verifier", "top_k": 2})).structured_content
-        assert hits["hits"][0]["project"] == "auth"
+        tools = (await session.list_tools()).tools
+        assert {t.name for t in tools} == READ_TOOLS | WRITE_TOOLS
+        assert all(t.output_schema for t in tools)
+        for project in ("billing", "auth", "storefront"):
+            args = {"path": str(EXAMPLES / project), "wait_seconds": 50}
+            job = (await session.call_tool("index_path", args, progress_callback=on_progress)).structured_content
+            for _ in range(600):
+                if job["state"] in {"done", "failed"}:
+                    break
+                await anyio.sleep(0.1)
+                job = (await session.call_tool("index_status", {"job_id": job["job_id"]})).structured_content["result"][
+                    0
+                ]
+            assert job["state"] == "done", job
+
+        async def call(name: str, args: dict[str, Any]) -> Any:
+            result = await session.call_tool(name, args)
+            assert not result.is_error, result.content[0].text
+            return result.structured_content
+
+        hits = await call("search", {"query": "payment gateway", "top_k": 3})
+        assert hits["hits"][0]["citation"].startswith("billing/billing/gateway.py:L")
+        trace = await call("trace_relationships", {"entity": "OrderService.checkout", "direction": "out"})
+        assert "process" in {n["name"] for n in trace["nodes"]}
+        path = await call("explain_path", {"source": "OrderService", "target": "PaymentGateway"})
+        assert path["paths"] and "PaymentGateway" in path["paths"][0]["sentence"]
+        similar = await call("find_similar", {"text": "rotate the signing key", "top_k": 2})
+        assert similar["result"][0]["project"] == "auth"
+        entity = await call("get_entity", {"name_or_id": "TokenVerifier"})
+        assert entity["entity"]["citation"].startswith("auth/internal/tokens/verifier.go:L")
+        fact = {"name": "Payments team", "type": "Team", "description": "Owns billing"}
+        relation = {"source": "Payments team", "type": "OWNS", "target": "PaymentGateway"}
+        added = await call("add_knowledge", {"entities": [fact], "relations": [relation], "author": "test"})
+        assert added["relations"] == 1
+        owners = await call("trace_relationships", {"entity": "PaymentGateway", "relation_types": ["OWNS"]})
+        assert {n["name"] for n in owners["nodes"]} == {"Payments team"}
+        status = await call("status", {})
+        assert status["consistent"] and {p["name"] for p in status["projects"]} >= {"billing", "auth", "storefront"}
+        removed = await call("remove", {"project": "storefront"})
+        assert "storefront" not in {p["name"] for p in removed["projects"]} and removed["consistent"]
         with pytest.raises(MCPError, match="outside the allowed roots"):
             await session.call_tool("index_path", {"path": str(tmp_path)})
+    assert progress, "index_path with wait_seconds sends progress notifications"
+
+
+def test_stdout_of_the_stdio_server_carries_only_json_rpc(tmp_path: Path) -> None:
+    env = {**os.environ, "TRIDENT_HOME": str(tmp_path)}
+    messages = [
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "t", "version": "0"},
+            },
+        },
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+        {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "status", "arguments": {}}},
+    ]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "trident.cli.main", "serve"],
+        env=env,
+        text=True,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdin is not None and process.stdout is not None
+    watchdog = threading.Timer(120, process.kill)  # a hung server fails the test instead of hanging it
+    watchdog.start()
+    process.stdin.write("".join(json.dumps(m) + "\n" for m in messages))
+    process.stdin.flush()
+    lines = [process.stdout.readline() for _ in range(3)]
+    process.stdin.close()
+    process.wait(timeout=60)
+    watchdog.cancel()
+    assert process.stdout.read().strip() == "", "nothing but responses may reach stdout"
+    assert all(json.loads(line)["jsonrpc"] == "2.0" for line in lines)
+    assert {json.loads(line)["id"] for line in lines} == {1, 2, 3}
 
 
 async def test_the_answer_prompt_and_the_resources_are_served(client: Client) -> None:
