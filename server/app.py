@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
@@ -21,6 +22,7 @@ from trident.tools import explain, knowledge, search, similar, status, trace
 from trident.tools.jobs import JobState, JobStatus
 
 T = TypeVar("T")
+F = TypeVar("F", bound=Callable[..., Any])
 READ = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
 WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
 DESTRUCTIVE = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False)
@@ -31,6 +33,16 @@ INSTRUCTIONS = (
     "things connect; `get_entity` to describe one named thing; `find_similar` for examples like a given one. "
     "Answer from the returned evidence and cite it as project/path:Lstart-Lend."
 )
+
+
+def _tool(server: MCPServer[Any], annotations: ToolAnnotations, name: str | None = None) -> Callable[[F], F]:
+    """Register a tool with its docstring, dedented, as the description a model reads."""
+
+    def register(fn: F) -> F:
+        server.add_tool(fn, name=name, description=inspect.cleandoc(fn.__doc__ or ""), annotations=annotations)
+        return fn
+
+    return register
 
 
 def _ctx(ctx: Context) -> TridentContext:
@@ -92,7 +104,7 @@ def build_server(
 
 
 def _register_read_tools(server: MCPServer[Any]) -> None:
-    @server.tool(name="search", annotations=READ)
+    @_tool(server, READ, name="search")
     async def search_tool(
         ctx: Context,
         query: Annotated[str, Field(min_length=1, max_length=4_000, description="What to look for, in words or code")],
@@ -104,7 +116,7 @@ def _register_read_tools(server: MCPServer[Any]) -> None:
         app = _ctx(ctx)
         return await _call(lambda: search.search(app.catalog, query, top_k=top_k, projects=projects, names=app.names))
 
-    @server.tool(annotations=READ)
+    @_tool(server, READ)
     async def trace_relationships(
         ctx: Context,
         entity: Annotated[str, Field(min_length=1, description="Entity name, qualified name or id")],
@@ -130,7 +142,7 @@ def _register_read_tools(server: MCPServer[Any]) -> None:
             )
         )
 
-    @server.tool(annotations=READ)
+    @_tool(server, READ)
     async def explain_path(
         ctx: Context,
         source: Annotated[str, Field(min_length=1, description="Start entity: name, qualified name or id")],
@@ -154,7 +166,7 @@ def _register_read_tools(server: MCPServer[Any]) -> None:
             )
         )
 
-    @server.tool(annotations=READ)
+    @_tool(server, READ)
     async def find_similar(
         ctx: Context,
         text: Annotated[str | None, Field(max_length=20_000, description="An example text or snippet")] = None,
@@ -179,7 +191,7 @@ def _register_read_tools(server: MCPServer[Any]) -> None:
             )
         )
 
-    @server.tool(annotations=READ)
+    @_tool(server, READ)
     async def get_entity(
         ctx: Context,
         name_or_id: Annotated[str, Field(min_length=1, description="Entity name, qualified name, alias or id")],
@@ -188,7 +200,7 @@ def _register_read_tools(server: MCPServer[Any]) -> None:
         app = _ctx(ctx)
         return await _call(lambda: entity_tools.get_entity(app.catalog, app.directory(), name_or_id))
 
-    @server.tool(annotations=READ)
+    @_tool(server, READ)
     async def index_status(
         ctx: Context, job_id: Annotated[str | None, Field(description="A job id; null lists all jobs")] = None
     ) -> list[JobStatus]:
@@ -201,7 +213,7 @@ def _register_read_tools(server: MCPServer[Any]) -> None:
             raise MCPError(INVALID_PARAMS, f"job_id: no job '{job_id}'; call index_status() to list jobs")
         return [job]
 
-    @server.tool(name="status", annotations=READ)
+    @_tool(server, READ, name="status")
     async def status_tool(ctx: Context) -> status.StatusResult:
         """What is indexed: projects, counts per engine, the embedding model, skipped files, index health."""
         app = _ctx(ctx)
@@ -209,7 +221,7 @@ def _register_read_tools(server: MCPServer[Any]) -> None:
 
 
 def _register_write_tools(server: MCPServer[Any]) -> None:
-    @server.tool(annotations=WRITE)
+    @_tool(server, WRITE)
     async def index_path(
         ctx: Context,
         path: Annotated[str, Field(min_length=1, description="Folder to index, under the allowed roots")],
@@ -232,7 +244,7 @@ def _register_write_tools(server: MCPServer[Any]) -> None:
             await anyio.sleep(0.25)
         return app.jobs.get(job.job_id) or job
 
-    @server.tool(annotations=DESTRUCTIVE)
+    @_tool(server, DESTRUCTIVE)
     async def remove(
         ctx: Context,
         project: Annotated[str, Field(min_length=1, description="Project to remove from the index")],
@@ -251,7 +263,7 @@ def _register_write_tools(server: MCPServer[Any]) -> None:
             raise MCPError(INVALID_PARAMS, f"path: '{path}' is not indexed in project '{project}'")
         return await _call(lambda: (app.catalog.delete(doc_ids), status.status(app.catalog))[1])
 
-    @server.tool(annotations=WRITE)
+    @_tool(server, WRITE)
     async def add_knowledge(
         ctx: Context,
         entities: Annotated[list[knowledge.NewEntity], Field(max_length=100, description="Entities to add")] = [],  # noqa: B006
