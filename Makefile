@@ -29,8 +29,10 @@ $(VENV)/.test-deps: $(VENV)/.installed
 
 test-deps: $(VENV)/.test-deps
 
+# The suite, then the MCP Inspector's CLI (an independent client from the npm registry) against `trident serve`.
 test: test-deps model
 	$(VENV)/bin/pytest -q
+	VENV=$(VENV) bash scripts/inspector-check.sh
 
 lint: venv
 	$(VENV)/bin/ruff check .

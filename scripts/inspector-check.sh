@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Drive `trident serve` with the MCP Inspector's CLI mode, an independent client from the npm registry:
+# list the tools, then call search on the auth sample project and check the cited answer.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+VENV=${VENV:-.venv}
+INSPECTOR_VERSION=0.15.0
+INSPECTOR_DIR=${INSPECTOR_DIR:-$HOME/.cache/trident/inspector-$INSPECTOR_VERSION}
+if [ ! -x "$INSPECTOR_DIR/node_modules/.bin/mcp-inspector" ]; then
+  mkdir -p "$INSPECTOR_DIR"
+  npm install --prefix "$INSPECTOR_DIR" --no-audit --no-fund --silent "@modelcontextprotocol/inspector@$INSPECTOR_VERSION" >&2
+fi
+INSPECTOR="$INSPECTOR_DIR/node_modules/.bin/mcp-inspector"
+HOME_DIR=$(mktemp -d)
+trap 'rm -rf "$HOME_DIR"' EXIT
+TRIDENT_HOME=$HOME_DIR "$VENV/bin/trident" index examples/auth 2>/dev/null
+export TRIDENT_HOME=$HOME_DIR
+"$INSPECTOR" --cli "$VENV/bin/trident" serve --method tools/list >"$HOME_DIR/tools.json"
+"$INSPECTOR" --cli "$VENV/bin/trident" serve --method tools/call --tool-name search \
+  --tool-arg query="verify a token" --tool-arg top_k=1 >"$HOME_DIR/search.json"
+"$VENV/bin/python" - "$HOME_DIR" <<'PY'
+import json, sys
+from pathlib import Path
+
+home = Path(sys.argv[1])
+tools = {t["name"] for t in json.loads((home / "tools.json").read_text())["tools"]}
+expected = {"search", "trace_relationships", "explain_path", "find_similar", "get_entity", "status"}
+assert expected <= tools, f"missing tools: {expected - tools}"
+hit = json.loads((home / "search.json").read_text())["structuredContent"]["hits"][0]
+assert hit["citation"].startswith("auth/internal/tokens/verifier.go:L"), hit
+print(f"inspector: {len(tools)} tools listed; search -> {hit['citation']}")
+PY
