@@ -100,3 +100,26 @@ def test_the_server_refuses_to_bind_off_loopback_without_a_token(tmp_path: Path)
     )
     assert result.returncode == 2
     assert "TRIDENT_TOKEN" in result.stderr
+
+
+def test_the_sse_transport_serves_older_clients(tmp_path: Path) -> None:
+    port = _free_port()
+    env = {**os.environ, "TRIDENT_HOME": str(tmp_path)}
+    env.pop("TRIDENT_TOKEN", None)
+    command = [sys.executable, "-m", "trident.cli.main", "serve", "--transport", "sse", "--port", str(port)]
+    process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            try:
+                with httpx.stream("GET", f"http://127.0.0.1:{port}/sse", timeout=5) as response:
+                    assert response.status_code == 200
+                    first = next(response.iter_lines())
+                    assert first.startswith("event: endpoint")
+                    return
+            except httpx.TransportError:
+                time.sleep(0.3)
+        raise AssertionError("the SSE server did not answer")
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
