@@ -138,7 +138,8 @@ class EntityDirectory:
                 if len(name) < MIN_MENTION_LENGTH or not words:
                     continue
                 multiword = len(words) > 1
-                if entity.type in MULTIWORD_ONLY_TYPES and not multiword:
+                if not multiword and (entity.type in MULTIWORD_ONLY_TYPES or name.islower()):
+                    # A lower-case single word ("billing", "session") is ordinary prose, not a reference.
                     continue
                 yield _Form(name, case_sensitive=not multiword, entity_id=entity.id)
                 if multiword and " ".join(words) != name.lower():

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import threading
 import sys
+import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -66,8 +66,9 @@ async def test_explain_path_connects_order_service_to_payment_gateway(client: Cl
         await client.call_tool("explain_path", {"source": "OrderService", "target": "PaymentGateway", "max_hops": 4})
     )
     assert data["paths"], data.get("message")
-    sentence = data["paths"][0]["sentence"]
-    assert "OrderService" in sentence and "PaymentGateway" in sentence
+    best = data["paths"][0]
+    assert [hop["type"] for hop in best["hops"]] == ["CONTAINS", "CALLS", "CALLS", "CONTAINS"]
+    assert "calls `PaymentAdapter.process`" in best["sentence"] and "`PaymentGateway.charge`" in best["sentence"]
     assert all(hop["evidence"] for hop in data["paths"][0]["hops"])
 
 
