@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass, field
 
 import tree_sitter as ts
+from trident.ingest.code_syntax import base_names, import_targets, last_identifier, node_text
 from trident.ingest.languages import SPECS, SUPPORTED_LANGUAGES, LanguageSpec, parser_for
 from trident.ingest.model import Extraction, Reference
 from trident.ingest.text import group_blocks, paragraphs
@@ -26,23 +27,6 @@ def module_name(path: str) -> str:
     if root.endswith("/__init__"):
         root = root[: -len("/__init__")]
     return root.replace("/", ".")
-
-
-def _text(node: ts.Node | None) -> str:
-    return node.text.decode("utf-8", "replace") if node is not None and node.text is not None else ""
-
-
-def _last_identifier(node: ts.Node | None) -> str:
-    """The name a call is made by: `self.gateway.charge` -> `charge`, `new Foo<T>()` -> `Foo`."""
-    while node is not None and node.named_child_count:
-        if node.type in ("generic_type", "generic_function", "type_arguments"):
-            node = node.named_children[0]
-            continue
-        if node.type in ("arguments", "argument_list"):
-            return ""
-        node = node.named_children[-1]
-    name = _text(node)
-    return name if re.fullmatch(r"[A-Za-z_$][\w$]*", name) else ""
 
 
 @dataclass
@@ -71,7 +55,7 @@ class _State:
 
 def _name(node: ts.Node) -> str:
     named = node.child_by_field_name("name")
-    return _text(named) if named is not None else ""
+    return node_text(named) if named is not None else ""
 
 
 def _doc_start(node: ts.Node, spec: LanguageSpec) -> int:
@@ -89,13 +73,13 @@ def _description(node: ts.Node, outer: ts.Node, spec: LanguageSpec) -> str:
     if spec.name == "python" and body is not None and body.named_child_count:
         first = body.named_children[0]
         if first.type == "expression_statement" and first.named_children and first.named_children[0].type == "string":
-            raw = _text(first.named_children[0]).strip("\"' \n\r\t")
+            raw = node_text(first.named_children[0]).strip("\"' \n\r\t")
             return raw.split("\n\n")[0].strip()[:DESCRIPTION_CHARS]
     lines: list[str] = []
     prev = outer.prev_named_sibling
     row = outer.start_point.row
     while prev is not None and prev.type in spec.comments and prev.end_point.row >= row - 1:
-        lines = [*_text(prev).splitlines(), *lines]
+        lines = [*node_text(prev).splitlines(), *lines]
         row = prev.start_point.row
         prev = prev.prev_named_sibling
     cleaned = " ".join(_STRIP_COMMENT.sub("", line).strip() for line in lines).strip()
@@ -124,34 +108,9 @@ def _go_receiver(node: ts.Node) -> str:
     while stack:
         current = stack.pop(0)
         if current.type == "type_identifier":
-            return _text(current)
+            return node_text(current)
         stack.extend(current.named_children)
     return ""
-
-
-def _bases(node: ts.Node, spec: LanguageSpec) -> list[str]:
-    names: list[str] = []
-    for field_name in ("superclasses", "superclass", "interfaces"):
-        holder = node.child_by_field_name(field_name)
-        if holder is not None:
-            targets = holder.named_children or [holder]
-            names.extend(_last_identifier(t) for t in targets)
-    for child in node.named_children:
-        if child.type in (
-            "class_heritage",
-            "extends_clause",
-            "implements_clause",
-            "super_interfaces",
-            "extends_interfaces",
-        ):
-            stack = list(child.named_children)
-            while stack:
-                item = stack.pop(0)
-                if item.type in ("identifier", "type_identifier", "member_expression", "scoped_type_identifier"):
-                    names.append(_last_identifier(item) if item.named_child_count else _text(item))
-                elif item.type not in ("type_arguments",):
-                    stack.extend(item.named_children)
-    return [n for n in dict.fromkeys(names) if n and n != "object"]
 
 
 def _function_value(node: ts.Node) -> tuple[str, ts.Node] | None:
@@ -190,8 +149,8 @@ def _visit(node: ts.Node, state: _State, scope: str, owner: _Symbol | None, clas
             _define(target, outer, state, kind, name, owner, receiver or class_name, scope, in_function)
             continue
         if kind == "impl" and not in_function:
-            type_name = _last_identifier(target.child_by_field_name("type"))
-            trait = _last_identifier(target.child_by_field_name("trait"))
+            type_name = last_identifier(target.child_by_field_name("type"))
+            trait = last_identifier(target.child_by_field_name("trait"))
             if trait and type_name:
                 state.inherits.append(
                     (
@@ -238,7 +197,7 @@ def _define(
     if kind == "class":
         entity = _entity(state, EntityType.CLASS, name, name, description)
         symbol = _Symbol(entity, start, end)
-        for base in _bases(node, spec):
+        for base in base_names(node):
             state.inherits.append((entity.id, base, node.start_point.row))
         _attach(state, symbol, owner, RelationType.DEFINES)
         _visit(node, state, entity.id, symbol, name, False)
@@ -269,41 +228,12 @@ def _attach(state: _State, symbol: _Symbol, owner: _Symbol | None, top_relation:
 def _record(node: ts.Node, state: _State, scope: str) -> None:
     spec = state.spec
     if node.type in spec.calls:
-        callee = _last_identifier(node.child_by_field_name(spec.calls[node.type]))
+        callee = last_identifier(node.child_by_field_name(spec.calls[node.type]))
         if callee and callee not in spec.skip_calls:
             state.calls.append((scope, callee, node.start_point.row))
     elif node.type in spec.imports:
-        for target in _import_targets(node, state):
+        for target in import_targets(node, state.spec.name, state.path, state.module_q):
             state.imports.append((target, node.start_point.row))
-
-
-def _import_targets(node: ts.Node, state: _State) -> list[str]:
-    lang = state.spec.name
-    if lang == "python":
-        if node.type == "import_from_statement":
-            module = node.child_by_field_name("module_name")
-            raw = _text(module)
-            if raw.startswith("."):
-                dots = len(raw) - len(raw.lstrip("."))
-                base = state.module_q.split(".")
-                base = (
-                    base[: len(base) - dots] if not state.path.endswith("__init__.py") else base[: len(base) - dots + 1]
-                )
-                rest = raw.lstrip(".")
-                return [".".join([*base, rest] if rest else base)] if base or rest else []
-            return [raw] if raw else []
-        return [_text(c) for c in node.named_children if c.type in ("dotted_name", "aliased_import")]
-    if lang in ("javascript", "typescript", "tsx"):
-        source = _text(node.child_by_field_name("source")).strip("'\"`")
-        if source.startswith("."):
-            return [posixpath.normpath(posixpath.join(posixpath.dirname(state.path), source))]
-        return [source] if source else []
-    if lang == "go":
-        return [_text(node.child_by_field_name("path")).strip('"`')]
-    if lang == "rust":
-        arg = _text(node.child_by_field_name("argument")).replace("crate::", "").split("::{")[0]
-        return [arg.replace("::", ".")] if arg else []
-    return [_text(c) for c in node.named_children if c.type in ("scoped_identifier", "identifier")][:1]
 
 
 def _spans(symbols: list[_Symbol], lines: list[str]) -> list[tuple[range, str, list[_Symbol]]]:

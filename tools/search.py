@@ -33,6 +33,22 @@ class SearchHit(BaseModel):
     citation: str
     sources: dict[str, int | None] = Field(description="Rank of this hit in each retrieval path, null if absent")
 
+    @classmethod
+    def from_chunk(cls, chunk: Chunk, rank: int, score: float, sources: dict[str, int | None]) -> SearchHit:
+        return cls(
+            rank=rank,
+            id=chunk.id,
+            project=chunk.project,
+            path=chunk.path,
+            start_line=chunk.start_line,
+            end_line=chunk.end_line,
+            score=round(score, 6),
+            snippet=snippet(chunk),
+            title=chunk.title,
+            citation=chunk.citation,
+            sources=sources,
+        )
+
 
 class SearchResult(BaseModel):
     query: str
@@ -132,21 +148,7 @@ def search(
         chunk = chunks.get(item.id)
         if chunk is None or (allowed is not None and chunk.project not in allowed):
             continue
-        hits.append(
-            SearchHit(
-                rank=len(hits) + 1,
-                id=chunk.id,
-                project=chunk.project,
-                path=chunk.path,
-                start_line=chunk.start_line,
-                end_line=chunk.end_line,
-                score=round(item.score, 6),
-                snippet=snippet(chunk),
-                title=chunk.title,
-                citation=chunk.citation,
-                sources=item.ranks,
-            )
-        )
+        hits.append(SearchHit.from_chunk(chunk, len(hits) + 1, item.score, item.ranks))
         if len(hits) == top_k:
             break
     diagnostics: dict[str, object] = {

@@ -9,7 +9,7 @@ from trident.store.catalog import Catalog, embedding_text
 from trident.store.directory import EntityDirectory
 from trident.store.protocols import SearchFilter
 from trident.tools.entities import resolve_entity
-from trident.tools.search import SearchHit, snippet
+from trident.tools.search import SearchHit
 
 OVERFETCH = 4
 
@@ -66,21 +66,7 @@ def find_similar(
         found_chunk = chunks.get(s.id)
         if found_chunk is None or (kinds and str(found_chunk.kind) not in kinds):
             continue
-        hits.append(
-            SearchHit(
-                rank=len(hits) + 1,
-                id=found_chunk.id,
-                project=found_chunk.project,
-                path=found_chunk.path,
-                start_line=found_chunk.start_line,
-                end_line=found_chunk.end_line,
-                score=round(s.score, 6),
-                snippet=snippet(found_chunk),
-                title=found_chunk.title,
-                citation=found_chunk.citation,
-                sources={"semantic": len(hits) + 1},
-            )
-        )
+        hits.append(SearchHit.from_chunk(found_chunk, len(hits) + 1, s.score, {"semantic": len(hits) + 1}))
         if len(hits) == top_k:
             break
     return hits

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
@@ -25,46 +26,22 @@ class LanguageSpec:
     variable_functions: frozenset[str] = frozenset()
 
 
-def _py() -> Any:
-    import tree_sitter_python
+def _grammar(module: str, function: str = "language") -> Callable[[], Any]:
+    """A loader that imports the grammar package only when its language is first parsed."""
 
-    return tree_sitter_python.language()
+    def load() -> Any:
+        return getattr(importlib.import_module(module), function)()
 
-
-def _js() -> Any:
-    import tree_sitter_javascript
-
-    return tree_sitter_javascript.language()
+    return load
 
 
-def _ts() -> Any:
-    import tree_sitter_typescript
-
-    return tree_sitter_typescript.language_typescript()
-
-
-def _tsx() -> Any:
-    import tree_sitter_typescript
-
-    return tree_sitter_typescript.language_tsx()
-
-
-def _go() -> Any:
-    import tree_sitter_go
-
-    return tree_sitter_go.language()
-
-
-def _rust() -> Any:
-    import tree_sitter_rust
-
-    return tree_sitter_rust.language()
-
-
-def _java() -> Any:
-    import tree_sitter_java
-
-    return tree_sitter_java.language()
+_py = _grammar("tree_sitter_python")
+_js = _grammar("tree_sitter_javascript")
+_ts = _grammar("tree_sitter_typescript", "language_typescript")
+_tsx = _grammar("tree_sitter_typescript", "language_tsx")
+_go = _grammar("tree_sitter_go")
+_rust = _grammar("tree_sitter_rust")
+_java = _grammar("tree_sitter_java")
 
 
 PYTHON_BUILTINS = frozenset(
