@@ -99,13 +99,26 @@ def search(
     query: Annotated[str, typer.Argument(help="What to look for.")],
     project: Annotated[list[str] | None, typer.Option(help="Only these projects (repeatable).")] = None,
     top_k: Annotated[int, typer.Option("--top-k", "-k", min=1, max=100, help="Number of hits.")] = 10,
+    strategy: Annotated[str, typer.Option(help="auto, hybrid, lexical, semantic or graph.")] = "auto",
+    fusion: Annotated[str, typer.Option(help="rrf, weighted_sum, max or intersection.")] = "rrf",
+    expansion: Annotated[list[str] | None, typer.Option(help="An alternative phrasing (repeatable).")] = None,
+    explain: Annotated[bool, typer.Option(help="Add the route and each path's top hits.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Hybrid search (BM25 + dense + graph) over everything indexed, with citations."""
     from trident.tools.search import search as run_search
 
     with _catalog() as catalog, _user_errors():
-        result = run_search(catalog, query, top_k=top_k, projects=project)
+        result = run_search(
+            catalog,
+            query,
+            top_k=top_k,
+            projects=project,
+            strategy=strategy,
+            fusion=fusion,
+            expansions=expansion,
+            explain=explain,
+        )
     if as_json:
         typer.echo(result.model_dump_json(indent=2))
         return

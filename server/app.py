@@ -19,6 +19,7 @@ from trident.server.settings import ServerSettings
 from trident.store.catalog import Catalog
 from trident.tools import entities as entity_tools
 from trident.tools import explain, knowledge, search, similar, status, trace
+from trident.tools.fusion import FusionMethod
 from trident.tools.jobs import JobState, JobStatus
 
 T = TypeVar("T")
@@ -110,11 +111,39 @@ def _register_read_tools(server: MCPServer[Any]) -> None:
         query: Annotated[str, Field(min_length=1, max_length=4_000, description="What to look for, in words or code")],
         top_k: Annotated[int, Field(ge=1, le=100, description="Number of hits to return")] = 10,
         projects: Annotated[list[str] | None, Field(description="Only these projects; null = all")] = None,
+        strategy: Annotated[
+            search.Strategy,
+            Field(description="auto (recommended), or force one path to compare: hybrid, lexical, semantic, graph"),
+        ] = search.Strategy.AUTO,
+        expansions: Annotated[
+            list[str] | None,
+            Field(max_length=5, description="Up to 5 alternative phrasings or terms, searched too and fused in"),
+        ] = None,
+        fusion: Annotated[FusionMethod, Field(description="rrf (default), weighted_sum, max or intersection")] = (
+            FusionMethod.RRF
+        ),
+        max_tokens: Annotated[
+            int | None, Field(ge=50, le=100_000, description="Cap on the snippets' size; the result says if cut")
+        ] = None,
+        explain: Annotated[bool, Field(description="Add the route and each path's top hits to diagnostics")] = False,
     ) -> search.SearchResult:
         """Search everything indexed (code and docs) with BM25, embeddings and the entity graph fused together.
         Returns ranked chunks with citations (project/path:Lstart-Lend) and the rank each retrieval path gave."""
         app = _ctx(ctx)
-        return await _call(lambda: search.search(app.catalog, query, top_k=top_k, projects=projects, names=app.names))
+        return await _call(
+            lambda: search.search(
+                app.catalog,
+                query,
+                top_k=top_k,
+                projects=projects,
+                strategy=strategy,
+                expansions=expansions,
+                fusion=fusion,
+                max_tokens=max_tokens,
+                explain=explain,
+                names=app.names,
+            )
+        )
 
     @_tool(server, READ)
     async def trace_relationships(

@@ -62,3 +62,29 @@ def test_bad_arguments_are_refused_with_the_allowed_range(sample_catalog: Catalo
 def test_query_syntax_characters_are_searched_as_text(sample_catalog: Catalog) -> None:
     result = search(sample_catalog, 'charge( AND "unbalanced OR -- ]', top_k=3)
     assert len(result.hits) == 3
+
+
+def test_a_forced_strategy_runs_only_that_path(sample_catalog: Catalog) -> None:
+    result = search(sample_catalog, "payment gateway", top_k=5, strategy="lexical")
+    assert set(result.diagnostics["candidates"]) == {"lexical"}
+    assert all(h.sources["semantic"] is None and h.sources["graph"] is None for h in result.hits)
+
+
+def test_expansions_are_searched_and_fused_in(sample_catalog: Catalog) -> None:
+    plain = search(sample_catalog, "zzqx", top_k=5, strategy="lexical")
+    expanded = search(sample_catalog, "zzqx", top_k=5, strategy="lexical", expansions=["RotatingKeyStore"])
+    assert not plain.hits
+    assert expanded.hits[0].path == "internal/tokens/keystore.go"
+    assert "lexical#1" in expanded.diagnostics["candidates"]
+
+
+def test_intersection_keeps_only_hits_every_path_found(sample_catalog: Catalog) -> None:
+    result = search(sample_catalog, "PaymentGateway charge", top_k=10, fusion="intersection")
+    assert result.hits
+    assert all(all(rank is not None for rank in h.sources.values()) for h in result.hits)
+
+
+def test_a_token_budget_truncates_and_says_how_to_get_more(sample_catalog: Catalog) -> None:
+    result = search(sample_catalog, "payment", top_k=10, max_tokens=120)
+    assert result.truncated and 0 < len(result.hits) < 10
+    assert result.next_call == "search(query='payment', top_k=10, max_tokens=240)"

@@ -209,3 +209,52 @@ async def test_the_answer_prompt_and_the_resources_are_served(client: Client) ->
     assert json.loads(project.contents[0].text)["name"] == "billing"
     entity = await client.read_resource("trident://entities/class:billing:billing.gateway.PaymentGateway")
     assert json.loads(entity.contents[0].text)["entity"]["name"] == "PaymentGateway"
+
+
+BAD_CALLS = [
+    ("search", {"top_k": 3}, "query"),
+    ("search", {"query": ""}, "query"),
+    ("search", {"query": "x", "top_k": 0}, "top_k"),
+    ("search", {"query": "x", "strategy": "psychic"}, "strategy"),
+    ("search", {"query": "x", "fusion": "average"}, "fusion"),
+    ("search", {"query": "x", "expansions": ["a"] * 6}, "expansions"),
+    ("search", {"query": "x", "max_tokens": 10}, "max_tokens"),
+    ("trace_relationships", {"entity": "OrderService", "max_hops": 9}, "max_hops"),
+    ("trace_relationships", {"entity": "OrderService", "direction": "sideways"}, "direction"),
+    ("trace_relationships", {"entity": "OrderService", "limit": 0}, "limit"),
+    ("explain_path", {"source": "OrderService", "target": "PaymentGateway", "max_paths": 0}, "max_paths"),
+    ("explain_path", {"source": "OrderService"}, "target"),
+    ("find_similar", {}, "exactly one"),
+    ("find_similar", {"text": "x", "entity": "OrderService"}, "exactly one"),
+    ("find_similar", {"chunk_id": "no-such-chunk"}, "no chunk"),
+    ("find_similar", {"text": "x", "kinds": ["video"]}, "kinds"),
+    ("get_entity", {"name_or_id": ""}, "name_or_id"),
+    ("index_status", {"job_id": "no-such-job"}, "job_id"),
+    ("no_such_tool", {}, "tools/list"),
+]
+
+
+@pytest.mark.parametrize(("tool", "arguments", "named"), BAD_CALLS)
+async def test_bad_arguments_are_invalid_params_naming_the_argument(
+    client: Client, tool: str, arguments: dict[str, Any], named: str
+) -> None:
+    with pytest.raises(MCPError) as excinfo:
+        await client.call_tool(tool, arguments)
+    assert excinfo.value.code == -32602
+    assert named in str(excinfo.value)
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments"),
+    [
+        ("trace_relationships", {"entity": "NoSuchThing"}),
+        ("explain_path", {"source": "OrderService", "target": "PaymentGatewy"}),
+        ("find_similar", {"entity": "PaymentGatewy"}),
+    ],
+)
+async def test_unknown_entities_are_tool_errors_with_suggestions(
+    client: Client, tool: str, arguments: dict[str, Any]
+) -> None:
+    result = await client.call_tool(tool, arguments)
+    assert result.is_error
+    assert "no entity named" in result.content[0].text

@@ -1,13 +1,24 @@
-"""Fusing ranked lists: Reciprocal Rank Fusion, with a stable tie-break by id."""
+"""Fusing ranked lists behind one Fuser protocol: RRF (default), weighted sum, max, intersection."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
+from typing import Protocol
+
+from trident.store.protocols import ScoredId
 
 # k=60 is the value of the original RRF paper (Cormack et al., 2009): it damps the head of each list so that
 # agreement between lists outweighs one list's top rank.
 DEFAULT_RRF_K = 60.0
+
+
+class FusionMethod(StrEnum):
+    RRF = "rrf"
+    WEIGHTED_SUM = "weighted_sum"
+    MAX = "max"
+    INTERSECTION = "intersection"
 
 
 @dataclass(frozen=True)
@@ -15,6 +26,36 @@ class FusedItem:
     id: str
     score: float
     ranks: dict[str, int | None]
+
+
+Lists = Mapping[str, Sequence[ScoredId]]
+
+
+class Fuser(Protocol):
+    def fuse(self, lists: Lists, weights: Mapping[str, float] | None = None) -> list[FusedItem]: ...
+
+
+def _ranks(lists: Lists) -> dict[str, dict[str, int | None]]:
+    ranks: dict[str, dict[str, int | None]] = {}
+    for name, hits in lists.items():
+        for rank, hit in enumerate(hits, start=1):
+            entry = ranks.setdefault(hit.id, dict.fromkeys(lists))
+            if entry[name] is None:
+                entry[name] = rank
+    return ranks
+
+
+def _sorted(scores: dict[str, float], ranks: dict[str, dict[str, int | None]]) -> list[FusedItem]:
+    return sorted((FusedItem(i, s, ranks[i]) for i, s in scores.items()), key=lambda item: (-item.score, item.id))
+
+
+def _normalised(hits: Sequence[ScoredId]) -> dict[str, float]:
+    """Scores mapped to 0..1 within their list; engines' raw scales (BM25, cosine) are not comparable."""
+    if not hits:
+        return {}
+    high, low = max(h.score for h in hits), min(h.score for h in hits)
+    span = high - low
+    return {h.id: (h.score - low) / span if span > 0 else 1.0 for h in hits}
 
 
 @dataclass(frozen=True)
@@ -28,14 +69,73 @@ class RRF:
     def __str__(self) -> str:
         return f"rrf(k={self.k:g})"
 
-    def fuse(self, lists: Mapping[str, Sequence[str]], weights: Mapping[str, float] | None = None) -> list[FusedItem]:
+    def fuse(self, lists: Lists, weights: Mapping[str, float] | None = None) -> list[FusedItem]:
         """Sum of weight / (k + rank) over the lists each id appears in; rank is 1-based."""
         scores: dict[str, float] = {}
-        ranks: dict[str, dict[str, int | None]] = {}
-        for name, ids in lists.items():
+        for name, hits in lists.items():
             weight = 1.0 if weights is None else weights.get(name, 1.0)
-            for rank, id_ in enumerate(ids, start=1):
-                scores[id_] = scores.get(id_, 0.0) + weight / (self.k + rank)
-                ranks.setdefault(id_, dict.fromkeys(lists))[name] = rank
-        fused = [FusedItem(id_, score, ranks[id_]) for id_, score in scores.items()]
-        return sorted(fused, key=lambda item: (-item.score, item.id))
+            for rank, hit in enumerate(hits, start=1):
+                scores[hit.id] = scores.get(hit.id, 0.0) + weight / (self.k + rank)
+        return _sorted(scores, _ranks(lists))
+
+
+@dataclass(frozen=True)
+class WeightedSum:
+    def __str__(self) -> str:
+        return "weighted_sum(min-max normalised)"
+
+    def fuse(self, lists: Lists, weights: Mapping[str, float] | None = None) -> list[FusedItem]:
+        scores: dict[str, float] = {}
+        for name, hits in lists.items():
+            weight = 1.0 if weights is None else weights.get(name, 1.0)
+            for id_, value in _normalised(hits).items():
+                scores[id_] = scores.get(id_, 0.0) + weight * value
+        return _sorted(scores, _ranks(lists))
+
+
+@dataclass(frozen=True)
+class MaxScore:
+    def __str__(self) -> str:
+        return "max(min-max normalised)"
+
+    def fuse(self, lists: Lists, weights: Mapping[str, float] | None = None) -> list[FusedItem]:
+        scores: dict[str, float] = {}
+        for name, hits in lists.items():
+            weight = 1.0 if weights is None else weights.get(name, 1.0)
+            for id_, value in _normalised(hits).items():
+                scores[id_] = max(scores.get(id_, 0.0), weight * value)
+        return _sorted(scores, _ranks(lists))
+
+
+@dataclass(frozen=True)
+class Intersection:
+    """Only items every non-empty list found, ordered by RRF."""
+
+    inner: RRF = RRF()
+
+    def __str__(self) -> str:
+        return f"intersection({self.inner})"
+
+    def fuse(self, lists: Lists, weights: Mapping[str, float] | None = None) -> list[FusedItem]:
+        present = [{h.id for h in hits} for hits in lists.values() if hits]
+        common = set.intersection(*present) if present else set()
+        return [item for item in self.inner.fuse(lists, weights) if item.id in common]
+
+
+def make_fuser(method: FusionMethod | str = FusionMethod.RRF, *, k: float = DEFAULT_RRF_K) -> Fuser:
+    """The fuser for a method name.
+
+    Raises:
+        ValueError: an unknown method (the message lists the known ones) or k <= 0.
+    """
+    try:
+        chosen = FusionMethod(method)
+    except ValueError:
+        raise ValueError(f"unknown fusion '{method}'; known: {', '.join(m.value for m in FusionMethod)}") from None
+    if chosen is FusionMethod.RRF:
+        return RRF(k)
+    if chosen is FusionMethod.WEIGHTED_SUM:
+        return WeightedSum()
+    if chosen is FusionMethod.MAX:
+        return MaxScore()
+    return Intersection(RRF(k))

@@ -5,13 +5,15 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Sequence
+from enum import StrEnum
 
 from pydantic import BaseModel, Field
+from trident.ingest.tokens import estimate_tokens
 from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
-from trident.store.protocols import SearchFilter
+from trident.store.protocols import ScoredId, SearchFilter
 from trident.store.schema import Chunk, Entity
-from trident.tools.fusion import RRF
+from trident.tools.fusion import FusionMethod, make_fuser
 
 CANDIDATES_PER_PATH = 50
 GRAPH_EDGES = 60
@@ -54,6 +56,8 @@ class SearchResult(BaseModel):
     query: str
     hits: list[SearchHit]
     diagnostics: dict[str, object]
+    truncated: bool = Field(False, description="True when max_tokens cut the hits short")
+    next_call: str | None = Field(None, description="When truncated, the call that returns more")
 
 
 class EntityNames:
@@ -101,60 +105,134 @@ def snippet(chunk: Chunk) -> str:
     return text if len(text) <= SNIPPET_CHARS else text[:SNIPPET_CHARS].rstrip() + " …"
 
 
+class Strategy(StrEnum):
+    AUTO = "auto"
+    HYBRID = "hybrid"
+    LEXICAL = "lexical"
+    SEMANTIC = "semantic"
+    GRAPH = "graph"
+
+
+# Until the router lands, `auto` is the plain hybrid; a forced strategy runs one path for comparison.
+STRATEGY_PATHS: dict[Strategy, tuple[str, ...]] = {
+    Strategy.AUTO: PATHS,
+    Strategy.HYBRID: PATHS,
+    Strategy.LEXICAL: ("lexical",),
+    Strategy.SEMANTIC: ("semantic",),
+    Strategy.GRAPH: ("graph",),
+}
+MAX_EXPANSIONS = 5
+
+
+def _run_path(
+    catalog: Catalog,
+    path: str,
+    text: str,
+    where: SearchFilter,
+    directory: EntityDirectory,
+    projects: Sequence[str] | None,
+) -> tuple[list[ScoredId], list[Entity]]:
+    if path == "lexical":
+        return catalog.text.search(text, CANDIDATES_PER_PATH, where), []
+    if path == "semantic":
+        assert catalog.embedder is not None
+        return catalog.vectors.search(catalog.embedder.embed_query(text), CANDIDATES_PER_PATH, where), []
+    seeds = [e for e in query_entities(directory, text) if projects is None or e.project in projects]
+    ids = graph_candidates(catalog, seeds, CANDIDATES_PER_PATH)
+    return [ScoredId(id_, 1.0 / rank) for rank, id_ in enumerate(ids, start=1)], seeds
+
+
+def _validate(query: str, top_k: int, expansions: Sequence[str] | None, max_tokens: int | None) -> None:
+    if not query.strip():
+        raise ValueError("query must not be empty")
+    if not 1 <= top_k <= 100:
+        raise ValueError(f"top_k must be between 1 and 100, got {top_k}")
+    if expansions is not None and len(expansions) > MAX_EXPANSIONS:
+        raise ValueError(f"expansions: at most {MAX_EXPANSIONS} alternative phrasings, got {len(expansions)}")
+    if max_tokens is not None and max_tokens < 50:
+        raise ValueError(f"max_tokens must be at least 50, got {max_tokens}")
+
+
 def search(
     catalog: Catalog,
     query: str,
     *,
     top_k: int = 10,
     projects: Sequence[str] | None = None,
+    strategy: Strategy | str = Strategy.AUTO,
+    expansions: Sequence[str] | None = None,
+    fusion: FusionMethod | str = FusionMethod.RRF,
+    max_tokens: int | None = None,
+    explain: bool = False,
     names: EntityNames | None = None,
-    fuser: RRF | None = None,
 ) -> SearchResult:
-    """Ranked, cited chunks for a query over one tenant's index.
+    """Ranked, cited chunks for a query (and its expansions) over one tenant's index.
 
     Raises:
-        ValueError: for an empty query or a top_k outside 1..100.
+        ValueError: an empty query, top_k outside 1..100, an unknown strategy or fusion, too many expansions,
+            or max_tokens below 50.
     """
-    if not query.strip():
-        raise ValueError("query must not be empty")
-    if not 1 <= top_k <= 100:
-        raise ValueError(f"top_k must be between 1 and 100, got {top_k}")
+    _validate(query, top_k, expansions, max_tokens)
+    try:
+        chosen = Strategy(strategy)
+    except ValueError:
+        raise ValueError(f"unknown strategy '{strategy}'; known: {', '.join(s.value for s in Strategy)}") from None
+    fuser = make_fuser(fusion)
     if catalog.embedder is None:
         raise RuntimeError("search needs an embedder; open the catalog with one")
-    fuser = fuser or RRF()
     where = SearchFilter(catalog.tenant, tuple(projects) if projects is not None else None)
+    directory = (names or EntityNames()).get(catalog)
+    texts = [query, *(e for e in (expansions or []) if e.strip())]
+    lists: dict[str, list[ScoredId]] = {}
     timings: dict[str, float] = {}
+    seeds: list[Entity] = []
+    for index, text in enumerate(texts):
+        for path in STRATEGY_PATHS[chosen]:
+            started = time.perf_counter()
+            hits, found = _run_path(catalog, path, text, where, directory, projects)
+            key = path if index == 0 else f"{path}#{index}"
+            lists[key], timings[key] = hits, time.perf_counter() - started
+            seeds.extend(e for e in found if e not in seeds)
 
-    started = time.perf_counter()
-    lexical = [h.id for h in catalog.text.search(query, CANDIDATES_PER_PATH, where)]
-    timings["lexical"] = time.perf_counter() - started
-
-    started = time.perf_counter()
-    semantic = [h.id for h in catalog.vectors.search(catalog.embedder.embed_query(query), CANDIDATES_PER_PATH, where)]
-    timings["semantic"] = time.perf_counter() - started
-
-    started = time.perf_counter()
-    seeds = query_entities((names or EntityNames()).get(catalog), query)
-    if projects is not None:
-        seeds = [e for e in seeds if e.project in projects]
-    graph_ids = graph_candidates(catalog, seeds, CANDIDATES_PER_PATH)
-    timings["graph"] = time.perf_counter() - started
-
-    fused = fuser.fuse({"lexical": lexical, "semantic": semantic, "graph": graph_ids})
+    fused = fuser.fuse(lists)
     chunks = catalog.graph.get_chunks([item.id for item in fused[: top_k * 3]])
     allowed = set(projects) if projects is not None else None
-    hits: list[SearchHit] = []
+    hits_out: list[SearchHit] = []
+    used_tokens, truncated = 0, False
     for item in fused:
         chunk = chunks.get(item.id)
         if chunk is None or (allowed is not None and chunk.project not in allowed):
             continue
-        hits.append(SearchHit.from_chunk(chunk, len(hits) + 1, item.score, item.ranks))
-        if len(hits) == top_k:
+        hit = SearchHit.from_chunk(chunk, len(hits_out) + 1, item.score, _path_ranks(item.ranks))
+        cost = estimate_tokens(hit.snippet) + 20
+        if max_tokens is not None and used_tokens + cost > max_tokens:
+            truncated = True
+            break
+        used_tokens += cost
+        hits_out.append(hit)
+        if len(hits_out) == top_k:
             break
     diagnostics: dict[str, object] = {
         "fusion": str(fuser),
-        "candidates": {"lexical": len(lexical), "semantic": len(semantic), "graph": len(graph_ids)},
+        "strategy": chosen.value,
+        "candidates": {key: len(value) for key, value in lists.items()},
         "entities": [e.id for e in seeds[:10]],
         "timings_ms": {k: round(v * 1000, 2) for k, v in timings.items()},
     }
-    return SearchResult(query=query, hits=hits, diagnostics=diagnostics)
+    if explain:
+        diagnostics["route"] = {"query_type": "general", "paths": list(STRATEGY_PATHS[chosen]), "rules_fired": []}
+        diagnostics["top_per_path"] = {key: [h.id for h in value[:5]] for key, value in lists.items()}
+    next_call = None
+    if truncated:
+        next_call = f"search(query={query!r}, top_k={top_k}, max_tokens={max_tokens * 2 if max_tokens else None})"
+    return SearchResult(query=query, hits=hits_out, diagnostics=diagnostics, truncated=truncated, next_call=next_call)
+
+
+def _path_ranks(ranks: dict[str, int | None]) -> dict[str, int | None]:
+    """Each path's best rank for a hit, over the query and its expansions (keys like `semantic#2`)."""
+    out: dict[str, int | None] = dict.fromkeys(PATHS)
+    for key, rank in ranks.items():
+        path, current = key.split("#", 1)[0], out.get(key.split("#", 1)[0])
+        if rank is not None and (current is None or rank < current):
+            out[path] = rank
+    return out
