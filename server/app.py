@@ -119,9 +119,9 @@ def _register_read_tools(server: MCPServer[Any]) -> None:
             list[str] | None,
             Field(max_length=5, description="Up to 5 alternative phrasings or terms, searched too and fused in"),
         ] = None,
-        fusion: Annotated[FusionMethod, Field(description="rrf (default), weighted_sum, max or intersection")] = (
-            FusionMethod.RRF
-        ),
+        fusion: Annotated[
+            FusionMethod | None, Field(description="null = the route's choice; or rrf, weighted_sum, max, intersection")
+        ] = None,
         max_tokens: Annotated[
             int | None, Field(ge=50, le=100_000, description="Cap on the snippets' size; the result says if cut")
         ] = None,

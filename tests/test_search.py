@@ -88,3 +88,9 @@ def test_a_token_budget_truncates_and_says_how_to_get_more(sample_catalog: Catal
     result = search(sample_catalog, "payment", top_k=10, max_tokens=120)
     assert result.truncated and 0 < len(result.hits) < 10
     assert result.next_call == "search(query='payment', top_k=10, max_tokens=240)"
+
+
+def test_results_name_the_entities_the_query_and_each_hit_are_about(sample_catalog: Catalog) -> None:
+    result = search(sample_catalog, "What does RotatingKeyStore.Rotate do?", top_k=3)
+    assert "method:auth:internal.tokens.keystore.RotatingKeyStore.Rotate" in result.entities
+    assert any("RotatingKeyStore.Rotate" in h.entities for h in result.hits)

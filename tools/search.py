@@ -34,6 +34,7 @@ class SearchHit(BaseModel):
     title: str = ""
     citation: str
     sources: dict[str, int | None] = Field(description="Rank of this hit in each retrieval path, null if absent")
+    entities: list[str] = Field(default_factory=list, description="Names of the symbols this chunk defines")
 
     @classmethod
     def from_chunk(cls, chunk: Chunk, rank: int, score: float, sources: dict[str, int | None]) -> SearchHit:
@@ -49,6 +50,7 @@ class SearchHit(BaseModel):
             title=chunk.title,
             citation=chunk.citation,
             sources=sources,
+            entities=list(chunk.symbols[:10]),
         )
 
 
@@ -56,6 +58,7 @@ class SearchResult(BaseModel):
     query: str
     hits: list[SearchHit]
     diagnostics: dict[str, object]
+    entities: list[str] = Field(default_factory=list, description="Ids of the indexed entities the query names")
     truncated: bool = Field(False, description="True when max_tokens cut the hits short")
     next_call: str | None = Field(None, description="When truncated, the call that returns more")
 
@@ -161,7 +164,7 @@ def search(
     projects: Sequence[str] | None = None,
     strategy: Strategy | str = Strategy.AUTO,
     expansions: Sequence[str] | None = None,
-    fusion: FusionMethod | str = FusionMethod.RRF,
+    fusion: FusionMethod | str | None = None,
     max_tokens: int | None = None,
     explain: bool = False,
     names: EntityNames | None = None,
@@ -177,7 +180,7 @@ def search(
         chosen = Strategy(strategy)
     except ValueError:
         raise ValueError(f"unknown strategy '{strategy}'; known: {', '.join(s.value for s in Strategy)}") from None
-    fuser = make_fuser(fusion)
+    fuser = make_fuser(fusion or FusionMethod.RRF)  # None: the route's choice, RRF until routing lands
     if catalog.embedder is None:
         raise RuntimeError("search needs an embedder; open the catalog with one")
     where = SearchFilter(catalog.tenant, tuple(projects) if projects is not None else None)
@@ -225,7 +228,14 @@ def search(
     next_call = None
     if truncated:
         next_call = f"search(query={query!r}, top_k={top_k}, max_tokens={max_tokens * 2 if max_tokens else None})"
-    return SearchResult(query=query, hits=hits_out, diagnostics=diagnostics, truncated=truncated, next_call=next_call)
+    return SearchResult(
+        query=query,
+        hits=hits_out,
+        diagnostics=diagnostics,
+        entities=[e.id for e in seeds[:20]],
+        truncated=truncated,
+        next_call=next_call,
+    )
 
 
 def _path_ranks(ranks: dict[str, int | None]) -> dict[str, int | None]:
