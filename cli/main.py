@@ -151,6 +151,36 @@ def status(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] 
     out.print(f"model: {result.model.name} ({result.model.dim}-d)  index: {result.index}")
 
 
+@app.command("eval")
+def eval_command(
+    dataset: Annotated[Path, typer.Argument(help="A BEIR folder: corpus.jsonl, queries.jsonl, qrels/<split>.tsv.")],
+    split: Annotated[str, typer.Option(help="Which qrels/<split>.tsv to score.")] = "test",
+    strategy: Annotated[str, typer.Option(help="auto, hybrid, lexical, semantic or graph.")] = "auto",
+    limit: Annotated[int | None, typer.Option(min=1, help="Only the first N judged queries.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Score retrieval on a BEIR dataset: nDCG@10, MRR@10, Recall@1..100, per query type and per path."""
+    from trident.cli.evaluation import run_eval
+
+    with _user_errors():
+        report = run_eval(dataset, split=split, strategy=strategy, limit=limit, console=err)
+    if as_json:
+        typer.echo(report.model_dump_json(indent=2))
+        return
+    out = Console()
+    out.print(
+        f"[bold]{report.dataset}[/bold] {report.split}, strategy {report.strategy}, {report.queries} queries, "
+        f"{report.seconds:.1f}s"
+    )
+    out.print("  " + "  ".join(f"{k}={v:.4f}" for k, v in report.metrics.items()))
+    for name, metrics in report.by_type.items():
+        out.print(f"  {name}: " + "  ".join(f"{k}={v:.4f}" for k, v in metrics.items() if k in SHOWN_BY_TYPE))
+    out.print(f"  attribution (relevant in top 10, by path): {json.dumps(report.attribution)}")
+
+
+SHOWN_BY_TYPE = ("ndcg@10", "recall@2", "recall@5", "recall@10")
+
+
 @app.command()
 def reset(yes: Annotated[bool, typer.Option("--yes", help="Do not ask for confirmation.")] = False) -> None:
     """Delete this tenant's index (all projects). Use it to rebuild with another model."""

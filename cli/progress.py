@@ -33,7 +33,7 @@ class RichProgress:
         self._bar.stop()
 
     def stage(self, name: str, total: int) -> None:
-        unit = "files" if name == "parsing" else "chunks"
+        unit = {"parsing": "files", "embedding": "chunks"}.get(name, "")
         self._task = self._bar.add_task(f"{self._project}: {name} {unit}", total=max(total, 0), rate="")
 
     def advance(self, n: int = 1) -> None:

@@ -21,6 +21,10 @@ class StoreSettings(BaseSettings):
         description="Folder holding the three engines and the manifest (TRIDENT_HOME).",
     )
     tenant: str = Field("default", description="Index namespace this process reads and writes (TRIDENT_TENANT).")
+    eval_cache: Path = Field(
+        default_factory=lambda: Path(user_cache_dir("trident")) / "eval",
+        description="Where `trident eval` keeps its per-dataset indexes (TRIDENT_EVAL_CACHE).",
+    )
 
     @field_validator("tenant")
     @classmethod

@@ -1,0 +1,63 @@
+"""`trident eval`: index a BEIR dataset once into a cache keyed by its content and configuration, then score it."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from rich.console import Console
+from trident.cli.progress import RichProgress
+from trident.ingest.beir import is_beir_folder, load_qrels, load_queries
+from trident.ingest.pipeline import index_beir
+from trident.ingest.tokens import CHUNK_TOKEN_BUDGET
+from trident.store.catalog import Catalog, write_lock
+from trident.store.embedder import open_embedder
+from trident.store.schema import SCHEMA_VERSION
+from trident.store.settings import ModelSettings, StoreSettings
+from trident.tools.evaluate import EvalReport, evaluate
+from trident.tools.search import Strategy
+
+
+def cache_key(dataset: Path, model: str) -> str:
+    """Changes whenever the corpus, the model, the schema or the chunking would change the index."""
+    corpus = dataset / "corpus.jsonl"
+    stat = corpus.stat()
+    parts = [
+        str(corpus.resolve()),
+        str(stat.st_size),
+        str(stat.st_mtime_ns),
+        model,
+        str(SCHEMA_VERSION),
+        str(CHUNK_TOKEN_BUDGET),
+    ]
+    return hashlib.sha256("\x00".join(parts).encode()).hexdigest()[:12]
+
+
+def run_eval(dataset: Path, *, split: str, strategy: str, limit: int | None, console: Console) -> EvalReport:
+    """Index (or reuse) the dataset's cached index and evaluate one strategy on one split.
+
+    Raises:
+        ValueError: not a BEIR folder, or an unknown strategy.
+        FileNotFoundError: no qrels for the split.
+    """
+    if not is_beir_folder(dataset):
+        raise ValueError(f"{dataset} has no corpus.jsonl; give a BEIR folder (corpus.jsonl, queries.jsonl, qrels/)")
+    try:
+        chosen = Strategy(strategy)
+    except ValueError:
+        raise ValueError(f"unknown strategy '{strategy}'; known: {', '.join(s.value for s in Strategy)}") from None
+    qrels = load_qrels(dataset, split)
+    queries = [q for q in load_queries(dataset) if q.id in qrels][:limit]
+    model = ModelSettings()
+    embedder = open_embedder(model)
+    name = dataset.resolve().name
+    index_dir = StoreSettings().eval_cache / f"{name}-{cache_key(dataset, embedder.model_name)}"
+    catalog = Catalog(index_dir, "default", embedder)
+    try:
+        with write_lock(index_dir), RichProgress(console, name) as progress:
+            index_beir(catalog, dataset, name, progress=progress)  # incremental: a no-op once cached
+        with RichProgress(console, name) as progress:
+            progress.stage("queries", len(queries))
+            return evaluate(catalog, name, queries, qrels, split=split, strategy=chosen, on_query=progress.advance)
+    finally:
+        catalog.close()
