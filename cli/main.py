@@ -151,6 +151,21 @@ def status(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] 
     out.print(f"model: {result.model.name} ({result.model.dim}-d)  index: {result.index}")
 
 
+@app.command("route")
+def route_command(
+    query: Annotated[str, typer.Argument(help="The query to plan.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Show the plan the router makes for a query: type, weights, strategies, and the rules that fired."""
+    from trident.tools.router import route
+
+    plan = route(query)
+    data = plan.model_dump(
+        mode="json", include={"query_type", "weights", "strategies", "graph_scopes_vector", "rules_fired"}
+    )
+    typer.echo(json.dumps(data, indent=2) if as_json else f"{plan}  (rules: {', '.join(plan.rules_fired) or 'none'})")
+
+
 @app.command("eval")
 def eval_command(
     dataset: Annotated[Path, typer.Argument(help="A BEIR folder: corpus.jsonl, queries.jsonl, qrels/<split>.tsv.")],

@@ -14,6 +14,7 @@ from trident.store.directory import EntityDirectory
 from trident.store.protocols import ScoredId, SearchFilter
 from trident.store.schema import Chunk, Entity
 from trident.tools.fusion import FusionMethod, make_fuser
+from trident.tools.router import route
 
 CANDIDATES_PER_PATH = 50
 GRAPH_EDGES = 60
@@ -180,7 +181,9 @@ def search(
         chosen = Strategy(strategy)
     except ValueError:
         raise ValueError(f"unknown strategy '{strategy}'; known: {', '.join(s.value for s in Strategy)}") from None
-    fuser = make_fuser(fusion or FusionMethod.RRF)  # None: the route's choice, RRF until routing lands
+    fuser = make_fuser(fusion or FusionMethod.RRF)  # None: the route's choice; every route uses RRF for now
+    plan = route(query) if chosen is Strategy.AUTO else None
+    paths = plan.strategies if plan is not None else STRATEGY_PATHS[chosen]
     if catalog.embedder is None:
         raise RuntimeError("search needs an embedder; open the catalog with one")
     where = SearchFilter(catalog.tenant, tuple(projects) if projects is not None else None)
@@ -190,14 +193,15 @@ def search(
     timings: dict[str, float] = {}
     seeds: list[Entity] = []
     for index, text in enumerate(texts):
-        for path in STRATEGY_PATHS[chosen]:
+        for path in paths:
             started = time.perf_counter()
             hits, found = _run_path(catalog, path, text, where, directory, projects)
             key = path if index == 0 else f"{path}#{index}"
             lists[key], timings[key] = hits, time.perf_counter() - started
             seeds.extend(e for e in found if e not in seeds)
 
-    fused = fuser.fuse(lists)
+    weights = {key: plan.weights.get(key.split("#", 1)[0], 1.0) for key in lists} if plan is not None else None
+    fused = fuser.fuse(lists, weights)
     chunks = catalog.graph.get_chunks([item.id for item in fused[: top_k * 3]])
     allowed = set(projects) if projects is not None else None
     hits_out: list[SearchHit] = []
@@ -222,8 +226,10 @@ def search(
         "entities": [e.id for e in seeds[:10]],
         "timings_ms": {k: round(v * 1000, 2) for k, v in timings.items()},
     }
+    if plan is not None:
+        diagnostics["route"] = str(plan)
     if explain:
-        diagnostics["route"] = {"query_type": "general", "paths": list(STRATEGY_PATHS[chosen]), "rules_fired": []}
+        diagnostics["route"] = (plan or route(query)).model_dump(mode="json") | {"applied": plan is not None}
         diagnostics["top_per_path"] = {key: [h.id for h in value[:5]] for key, value in lists.items()}
     next_call = None
     if truncated:
