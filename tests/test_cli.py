@@ -68,3 +68,10 @@ def test_a_bad_top_k_is_refused_before_any_work(home: Path) -> None:
     result = _run(home, "search", "x", "--top-k", "0")
     assert result.returncode == 2
     assert "top-k" in result.stderr.lower()
+
+
+def test_route_prints_the_plan_as_json(tmp_path: Path) -> None:
+    result = _run(tmp_path, "route", "what calls the service that uses Customer", "--json")
+    plan = json.loads(result.stdout)
+    assert set(plan) == {"query_type", "weights", "strategies", "graph_scopes_vector", "rules_fired"}
+    assert plan["query_type"] == "multi_hop"

@@ -94,3 +94,14 @@ def test_results_name_the_entities_the_query_and_each_hit_are_about(sample_catal
     result = search(sample_catalog, "What does RotatingKeyStore.Rotate do?", top_k=3)
     assert "method:auth:internal.tokens.keystore.RotatingKeyStore.Rotate" in result.entities
     assert any("RotatingKeyStore.Rotate" in h.entities for h in result.hits)
+
+
+def test_explain_shows_the_route_and_why_each_hit_ranked_where_it_did(sample_catalog: Catalog) -> None:
+    result = search(sample_catalog, "what calls PaymentGateway.charge", top_k=5, explain=True)
+    route = result.diagnostics["route"]
+    assert route["query_type"] == "relationship" and route["applied"] is True
+    assert "relation-word" in route["rules_fired"]
+    for hit in result.hits:
+        assert hit.explanation is not None
+        assert sum(hit.explanation.values()) == pytest.approx(hit.score, abs=1e-5)
+        assert set(hit.explanation) == {path for path, rank in hit.sources.items() if rank is not None}

@@ -13,7 +13,7 @@ from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
 from trident.store.protocols import ScoredId, SearchFilter
 from trident.store.schema import Chunk, Entity
-from trident.tools.fusion import FusionMethod, make_fuser
+from trident.tools.fusion import DEFAULT_RRF_K, RRF, Fuser, FusionMethod, make_fuser
 from trident.tools.router import route
 
 CANDIDATES_PER_PATH = 50
@@ -36,6 +36,9 @@ class SearchHit(BaseModel):
     citation: str
     sources: dict[str, int | None] = Field(description="Rank of this hit in each retrieval path, null if absent")
     entities: list[str] = Field(default_factory=list, description="Names of the symbols this chunk defines")
+    explanation: dict[str, float] | None = Field(
+        default=None, description="With explain: each path's (and expansion's) contribution to the fused score"
+    )
 
     @classmethod
     def from_chunk(cls, chunk: Chunk, rank: int, score: float, sources: dict[str, int | None]) -> SearchHit:
@@ -211,6 +214,8 @@ def search(
         if chunk is None or (allowed is not None and chunk.project not in allowed):
             continue
         hit = SearchHit.from_chunk(chunk, len(hits_out) + 1, item.score, _path_ranks(item.ranks))
+        if explain:
+            hit.explanation = _contributions(fuser, item.ranks, weights)
         cost = estimate_tokens(hit.snippet) + 20
         if max_tokens is not None and used_tokens + cost > max_tokens:
             truncated = True
@@ -252,3 +257,11 @@ def _path_ranks(ranks: dict[str, int | None]) -> dict[str, int | None]:
         if rank is not None and (current is None or rank < current):
             out[path] = rank
     return out
+
+
+def _contributions(fuser: Fuser, ranks: dict[str, int | None], weights: dict[str, float] | None) -> dict[str, float]:
+    """Each list's term in the fused score; for RRF that is weight / (k + rank)."""
+    k = fuser.k if isinstance(fuser, RRF) else DEFAULT_RRF_K
+    return {
+        key: round((weights or {}).get(key, 1.0) / (k + rank), 6) for key, rank in ranks.items() if rank is not None
+    }
