@@ -11,8 +11,9 @@ from trident.store.identifiers import identifier_words
 from trident.store.protocols import ScoredId, SearchFilter
 from trident.store.schema import Chunk
 
-# Title and symbol hits say more about what a chunk is *about* than a body hit; path words least of all.
-FIELD_BOOSTS = {"body": 1.0, "title": 2.0, "symbols": 2.5, "path": 0.7}
+# Symbol names say most about what a chunk is about. Titles (headings, passage titles) help less than body text:
+# at 2.0 they cost 0.08 nDCG@10 on SciFact train (0.617 -> 0.699 at 0.5); paths carry code folder words.
+FIELD_BOOSTS = {"body": 1.0, "title": 0.5, "symbols": 2.5, "path": 0.7}
 PHRASE_BOOST = 1.5
 WRITER_HEAP_BYTES = 64 * 1024 * 1024
 TIE_MARGIN = 16
