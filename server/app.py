@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -50,16 +51,26 @@ def _ctx(ctx: Context) -> TridentContext:
     return ctx.request_context.lifespan_context  # type: ignore[no-any-return]
 
 
-async def _call(fn: Callable[[], T]) -> T:
-    """Run a blocking engine call in a worker thread and turn failures into the two kinds of MCP error."""
+@contextmanager
+def _errors() -> Iterator[None]:
+    """Map failures to the two kinds of MCP error: invalid params for bad arguments, tool errors otherwise."""
     try:
-        return await anyio.to_thread.run_sync(fn)
+        yield
     except entity_tools.EntityNotFoundError as exc:
         raise ToolError(str(exc)) from None
-    except similar.SimilarInputError as exc:
+    except (similar.SimilarInputError, ValueError) as exc:
         raise MCPError(INVALID_PARAMS, str(exc)) from None
-    except ValueError as exc:
-        raise MCPError(INVALID_PARAMS, str(exc)) from None
+
+
+async def _call(fn: Callable[[], T]) -> T:
+    """Run a blocking engine call in a worker thread, mapping its failures."""
+    with _errors():
+        return await anyio.to_thread.run_sync(fn)
+
+
+async def _await(work: Awaitable[T]) -> T:
+    with _errors():
+        return await work
 
 
 def _confine(path: str, roots: list[Path]) -> Path:
@@ -130,8 +141,8 @@ def _register_read_tools(server: MCPServer[Any]) -> None:
         """Search everything indexed (code and docs) with BM25, embeddings and the entity graph fused together.
         Returns ranked chunks with citations (project/path:Lstart-Lend) and the rank each retrieval path gave."""
         app = _ctx(ctx)
-        return await _call(
-            lambda: search.search(
+        return await _await(
+            search.search_async(
                 app.catalog,
                 query,
                 top_k=top_k,

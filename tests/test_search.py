@@ -105,3 +105,30 @@ def test_explain_shows_the_route_and_why_each_hit_ranked_where_it_did(sample_cat
         assert hit.explanation is not None
         assert sum(hit.explanation.values()) == pytest.approx(hit.score, abs=1e-5)
         assert set(hit.explanation) == {path for path, rank in hit.sources.items() if rank is not None}
+
+
+def test_a_failing_path_is_reported_and_the_other_paths_still_answer(
+    sample_catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*args: object, **kwargs: object) -> list[object]:
+        raise RuntimeError("lexical engine unavailable")
+
+    monkeypatch.setattr(sample_catalog.text, "search", broken)
+    result = search(sample_catalog, "payment gateway", top_k=3)
+    assert result.diagnostics["failed_paths"] == {"lexical": "RuntimeError: lexical engine unavailable"}
+    assert result.hits and all(h.sources["lexical"] is None for h in result.hits)
+
+
+def test_a_path_slower_than_its_timeout_is_cut_off(sample_catalog: Catalog, monkeypatch: pytest.MonkeyPatch) -> None:
+    import time as clock
+
+    original = sample_catalog.text.search
+
+    def slow(*args: object, **kwargs: object) -> object:
+        clock.sleep(1.0)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(sample_catalog.text, "search", slow)
+    result = search(sample_catalog, "payment gateway", top_k=3, path_timeout=0.2)
+    assert result.diagnostics["failed_paths"] == {"lexical": "timed out after 0.2 s"}
+    assert result.hits

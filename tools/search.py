@@ -6,7 +6,10 @@ import re
 import time
 from collections.abc import Sequence
 from enum import StrEnum
+from functools import partial
+from typing import Any
 
+import anyio
 from pydantic import BaseModel, Field
 from trident.ingest.tokens import estimate_tokens
 from trident.store.catalog import Catalog
@@ -129,6 +132,7 @@ STRATEGY_PATHS: dict[Strategy, tuple[str, ...]] = {
     Strategy.GRAPH: ("graph",),
 }
 MAX_EXPANSIONS = 5
+PATH_TIMEOUT_S = 10.0
 
 
 def _run_path(
@@ -160,7 +164,12 @@ def _validate(query: str, top_k: int, expansions: Sequence[str] | None, max_toke
         raise ValueError(f"max_tokens must be at least 50, got {max_tokens}")
 
 
-def search(
+def search(catalog: Catalog, query: str, **options: Any) -> SearchResult:
+    """Blocking form of `search_async` for scripts and the CLI (not for use inside an event loop)."""
+    return anyio.run(partial(search_async, catalog, query, **options))
+
+
+async def search_async(
     catalog: Catalog,
     query: str,
     *,
@@ -172,8 +181,12 @@ def search(
     max_tokens: int | None = None,
     explain: bool = False,
     names: EntityNames | None = None,
+    path_timeout: float = PATH_TIMEOUT_S,
 ) -> SearchResult:
     """Ranked, cited chunks for a query (and its expansions) over one tenant's index.
+
+    The planned paths run concurrently in worker threads; a path that fails or times out is reported in
+    diagnostics["failed_paths"] and the others' results stand.
 
     Raises:
         ValueError: an empty query, top_k outside 1..100, an unknown strategy or fusion, too many expansions,
@@ -190,22 +203,38 @@ def search(
     if catalog.embedder is None:
         raise RuntimeError("search needs an embedder; open the catalog with one")
     where = SearchFilter(catalog.tenant, tuple(projects) if projects is not None else None)
-    directory = (names or EntityNames()).get(catalog)
+    directory = await anyio.to_thread.run_sync((names or EntityNames()).get, catalog)
     texts = [query, *(e for e in (expansions or []) if e.strip())]
-    lists: dict[str, list[ScoredId]] = {}
+    jobs = [(path if i == 0 else f"{path}#{i}", path, text) for i, text in enumerate(texts) for path in paths]
+    results: dict[str, tuple[list[ScoredId], list[Entity]]] = {}
     timings: dict[str, float] = {}
+    failures: dict[str, str] = {}
+
+    async def run(key: str, path: str, text: str) -> None:
+        started = time.perf_counter()
+        with anyio.move_on_after(path_timeout) as scope:
+            try:
+                results[key] = await anyio.to_thread.run_sync(
+                    _run_path, catalog, path, text, where, directory, projects, abandon_on_cancel=True
+                )
+            except Exception as exc:  # one failing engine must not sink the other paths; it is reported
+                failures[key] = f"{type(exc).__name__}: {exc}"
+        if scope.cancelled_caught:
+            failures[key] = f"timed out after {path_timeout:g} s"
+        timings[key] = time.perf_counter() - started
+
+    async with anyio.create_task_group() as group:
+        for key, path, text in jobs:
+            group.start_soon(run, key, path, text)
+    # Fuse in plan order, whatever order the threads finished in, so output stays byte-for-byte stable.
+    lists = {key: results[key][0] for key, _, _ in jobs if key in results}
     seeds: list[Entity] = []
-    for index, text in enumerate(texts):
-        for path in paths:
-            started = time.perf_counter()
-            hits, found = _run_path(catalog, path, text, where, directory, projects)
-            key = path if index == 0 else f"{path}#{index}"
-            lists[key], timings[key] = hits, time.perf_counter() - started
-            seeds.extend(e for e in found if e not in seeds)
+    for key, _, _ in jobs:
+        seeds.extend(e for e in results.get(key, ([], []))[1] if e not in seeds)
 
     weights = {key: plan.weights.get(key.split("#", 1)[0], 1.0) for key in lists} if plan is not None else None
     fused = fuser.fuse(lists, weights)
-    chunks = catalog.graph.get_chunks([item.id for item in fused[: top_k * 3]])
+    chunks = await anyio.to_thread.run_sync(catalog.graph.get_chunks, [item.id for item in fused[: top_k * 3]])
     allowed = set(projects) if projects is not None else None
     hits_out: list[SearchHit] = []
     used_tokens, truncated = 0, False
@@ -229,8 +258,10 @@ def search(
         "strategy": chosen.value,
         "candidates": {key: len(value) for key, value in lists.items()},
         "entities": [e.id for e in seeds[:10]],
-        "timings_ms": {k: round(v * 1000, 2) for k, v in timings.items()},
+        "timings_ms": {k: round(timings[k] * 1000, 2) for k, _, _ in jobs},
     }
+    if failures:
+        diagnostics["failed_paths"] = failures
     if plan is not None:
         diagnostics["route"] = str(plan)
     if explain:
