@@ -232,6 +232,20 @@ class KuzuGraphStore:
         rows = self._rows(f"MATCH (c:Chunk) WHERE c.id IN $ids RETURN {_CHUNK_COLUMNS}", {"ids": list(ids)})
         return {row[0]: _chunk(row) for row in rows}
 
+    def chunks_of_files(self, tenant: str, names: Sequence[str], projects: Sequence[str] | None) -> list[str]:
+        """Ids of the chunks of files with these base names (case-insensitive), optionally in some projects."""
+        rows = self._rows(
+            "MATCH (c:Chunk) WHERE c.tenant = $t AND lower(regexp_extract(c.path, '[^/]*$')) IN $names"
+            " AND ($everywhere OR c.project IN $projects) RETURN c.id ORDER BY c.id",
+            {
+                "t": tenant,
+                "names": [n.lower() for n in names],
+                "everywhere": projects is None,
+                "projects": list(projects or []),
+            },
+        )
+        return [row[0] for row in rows]
+
     def chunk_ids(self, tenant: str) -> set[str]:
         return {row[0] for row in self._rows("MATCH (c:Chunk) WHERE c.tenant = $t RETURN c.id", {"t": tenant})}
 

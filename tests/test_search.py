@@ -132,3 +132,11 @@ def test_a_path_slower_than_its_timeout_is_cut_off(sample_catalog: Catalog, monk
     result = search(sample_catalog, "payment gateway", top_k=3, path_timeout=0.2)
     assert result.diagnostics["failed_paths"] == {"lexical": "timed out after 0.2 s"}
     assert result.hits
+
+
+def test_a_local_only_query_takes_the_instruction_file_fast_path(sample_catalog: Catalog) -> None:
+    result = search(sample_catalog, "what does CLAUDE.md say about money amounts", top_k=3, explain=True)
+    assert result.diagnostics["route"]["query_type"] == "local_only"
+    top = result.hits[0]
+    assert (top.project, top.path) == ("billing", "CLAUDE.md")
+    assert top.sources["local"] == 1

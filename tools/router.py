@@ -194,7 +194,9 @@ PRESETS: dict[QueryType, Preset] = {
     QueryType.SIMILARITY: Preset({"lexical": 0.4, "semantic": 1.2, "graph": 0.2}, _HYBRID),
     QueryType.PATTERN: Preset({"lexical": 0.7, "semantic": 1.0, "graph": 0.3}, _HYBRID, graph_scopes_vector=True),
     QueryType.CROSS_PROJECT: Preset({"lexical": 0.7, "semantic": 1.0, "graph": 0.6}, _HYBRID, graph_scopes_vector=True),
-    QueryType.LOCAL_ONLY: Preset({"lexical": 1.0, "semantic": 0.8, "graph": 0.2}, _HYBRID, scope="local"),
+    QueryType.LOCAL_ONLY: Preset(
+        {"local": 1.5, "lexical": 0.8, "semantic": 0.6}, ("local", "lexical", "semantic"), scope="local"
+    ),
     QueryType.OVERVIEW: Preset({"lexical": 0.6, "semantic": 1.0, "graph": 0.5}, _HYBRID),
     QueryType.GENERAL: Preset({"lexical": 1.0, "semantic": 1.0, "graph": 0.5}, _HYBRID),
 }

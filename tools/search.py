@@ -23,6 +23,19 @@ CANDIDATES_PER_PATH = 50
 GRAPH_EDGES = 60
 SNIPPET_CHARS = 320
 PATHS = ("lexical", "semantic", "graph")
+# A project's own instructions: the fast path for "what does CLAUDE.md / our README say".
+INSTRUCTION_FILES = (
+    "CLAUDE.md",
+    "AGENTS.md",
+    "README.md",
+    "README",
+    "README.rst",
+    "CONTRIBUTING.md",
+    "CONTRIBUTING",
+    "CODEOWNERS",
+    ".cursorrules",
+    "copilot-instructions.md",
+)
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 
 
@@ -145,6 +158,13 @@ def _run_path(
 ) -> tuple[list[ScoredId], list[Entity]]:
     if path == "lexical":
         return catalog.text.search(text, CANDIDATES_PER_PATH, where), []
+    if path == "local":
+        assert catalog.embedder is not None
+        ids = catalog.graph.chunks_of_files(catalog.tenant, INSTRUCTION_FILES, projects)
+        stored = catalog.vectors.vectors(ids)
+        query_vector = catalog.embedder.embed_query(text)
+        scored = [ScoredId(i, float(stored[i] @ query_vector)) for i in ids if i in stored]
+        return sorted(scored, key=lambda hit: (-hit.score, hit.id))[:CANDIDATES_PER_PATH], []
     if path == "semantic":
         assert catalog.embedder is not None
         return catalog.vectors.search(catalog.embedder.embed_query(text), CANDIDATES_PER_PATH, where), []
@@ -283,6 +303,8 @@ async def search_async(
 def _path_ranks(ranks: dict[str, int | None]) -> dict[str, int | None]:
     """Each path's best rank for a hit, over the query and its expansions (keys like `semantic#2`)."""
     out: dict[str, int | None] = dict.fromkeys(PATHS)
+    if any(key.split("#", 1)[0] == "local" for key in ranks):
+        out["local"] = None
     for key, rank in ranks.items():
         path, current = key.split("#", 1)[0], out.get(key.split("#", 1)[0])
         if rank is not None and (current is None or rank < current):
