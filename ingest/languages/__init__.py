@@ -1,171 +1,168 @@
-"""Per-language tree-sitter specs as data: which nodes define, call, import and inherit."""
+"""Per-language tree-sitter specs as data: which nodes define, call, import and inherit.
+
+Each language module (``python``, ``javascript``, ``go``, ``rust``, ``java``) exports ``SPECS``; they are
+imported on first use, so a run over Go code never loads the Java grammar. The few things that no table of
+node types can say (how an import names a module, which types a class extends, a Go method's receiver)
+are small functions the spec carries.
+"""
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
 
 import tree_sitter as ts
+
+__all__ = [
+    "SUPPORTED_LANGUAGES",
+    "LanguageSpec",
+    "node_text",
+    "parser_for",
+    "spec_for",
+    "terminal_name",
+]
+
+# language -> the module under trident.ingest.languages whose SPECS describe it
+_MODULES: Mapping[str, str] = {
+    "python": "python",
+    "javascript": "javascript",
+    "typescript": "javascript",
+    "tsx": "javascript",
+    "go": "go",
+    "rust": "rust",
+    "java": "java",
+}
+SUPPORTED_LANGUAGES = frozenset(_MODULES)
+
+# (import node, file path, file's module name) -> modules it names, relative ones made absolute
+ImportReader = Callable[[ts.Node, str, str], list[str]]
+# class-like node -> the type names it extends or implements, as written (last identifier)
+BaseReader = Callable[[ts.Node], list[str]]
+# method declared outside its type (Go receivers) -> that type's name, "" for a plain function
+OwnerReader = Callable[[ts.Node], str]
+# (callee node, enclosing type name) -> the name a call is made by
+CalleeReader = Callable[[ts.Node, str], str]
+
+
+def node_text(node: ts.Node | None) -> str:
+    return node.text.decode("utf-8", "replace") if node is not None and node.text is not None else ""
+
+
+_IDENTIFIER = re.compile(r"[A-Za-z_$#][\w$]*")
+# Fields that hold the member actually named: `a.b.charge` -> charge, `pkg.Type` -> Type.
+_MEMBER_FIELDS = ("name", "attribute", "property", "field")
+# Wrappers whose first named child is the name: `Foo<T>`, `New[int]`, `*Adapter`, `Base[T]`, `(f)`.
+_UNWRAP = frozenset(
+    {
+        "generic_type",
+        "generic_function",
+        "index_expression",
+        "subscript",
+        "pointer_type",
+        "parenthesized_expression",
+        "non_null_expression",
+        "type_instantiation_expression",
+        "instantiation_expression",
+        "reference_type",
+    }
+)
+# Paths whose last named child is the name, in grammars that give them no field (Java `a.b.Foo`).
+_PATHS = frozenset({"scoped_type_identifier", "scoped_identifier", "qualified_type", "nested_identifier"})
+
+
+def terminal_name(node: ts.Node | None) -> str:
+    """The last identifier of a name as written: `self.gateway.charge` -> `charge`, `Foo<T>` -> `Foo`.
+
+    Anything that is not a name (a call's result, a literal, a lambda) gives "", so callers can skip it.
+    """
+    while node is not None:
+        if node.named_child_count == 0:
+            text = node_text(node)
+            return text if _IDENTIFIER.fullmatch(text) else ""
+        member = next((m for f in _MEMBER_FIELDS if (m := node.child_by_field_name(f)) is not None), None)
+        if member is not None:
+            node = member
+        elif node.type in _UNWRAP:
+            node = node.named_children[0]
+        elif node.type in _PATHS:
+            node = node.named_children[-1]
+        else:
+            return ""
+    return ""
+
+
+def _no_imports(node: ts.Node, path: str, module: str) -> list[str]:
+    return []
+
+
+def _no_bases(node: ts.Node) -> list[str]:
+    return []
+
+
+def _callee(node: ts.Node, self_type: str) -> str:
+    return terminal_name(node)
+
+
+def _any_class(node: ts.Node) -> bool:
+    return True
 
 
 @dataclass(frozen=True)
 class LanguageSpec:
+    """How one grammar spells definitions, calls and imports.
+
+    `functions` define a function at the top level and a method inside a class; `methods` only count inside
+    a class (JS `method_definition` also appears in object literals). `containers` are blocks that are one
+    chunk but no entity: a Rust `impl` (its field names the type whose methods it holds) or inline `mod`.
+    `assignments` are declarations like `const f = () => ...` whose value may be a function or a class.
+    """
+
     name: str
-    grammar: Callable[[], Any]
+    grammar: Callable[[], object]
     classes: frozenset[str]
-    functions: frozenset[str]
+    functions: frozenset[str] = frozenset()
+    methods: frozenset[str] = frozenset()
     wrappers: frozenset[str] = frozenset()
+    containers: Mapping[str, str] = field(default_factory=dict)
     impls: frozenset[str] = frozenset()
-    calls: dict[str, str] = field(default_factory=dict)
+    assignments: frozenset[str] = frozenset()
+    function_values: frozenset[str] = frozenset()
+    class_values: frozenset[str] = frozenset()
+    calls: Mapping[str, str] = field(default_factory=dict)
     imports: frozenset[str] = frozenset()
     comments: frozenset[str] = frozenset({"comment"})
+    attributes: frozenset[str] = frozenset()
     skip_calls: frozenset[str] = frozenset()
-    variable_functions: frozenset[str] = frozenset()
+    docstrings: bool = False
+    accepts_class: Callable[[ts.Node], bool] = _any_class
+    read_imports: ImportReader = _no_imports
+    read_bases: BaseReader = _no_bases
+    read_owner: OwnerReader | None = None
+    read_callee: CalleeReader = _callee
 
 
-def _grammar(module: str, function: str = "language") -> Callable[[], Any]:
-    """A loader that imports the grammar package only when its language is first parsed."""
+def spec_for(language: str) -> LanguageSpec:
+    """The spec for a language name as the walker reports it.
 
-    def load() -> Any:
-        return getattr(importlib.import_module(module), function)()
-
-    return load
-
-
-_py = _grammar("tree_sitter_python")
-_js = _grammar("tree_sitter_javascript")
-_ts = _grammar("tree_sitter_typescript", "language_typescript")
-_tsx = _grammar("tree_sitter_typescript", "language_tsx")
-_go = _grammar("tree_sitter_go")
-_rust = _grammar("tree_sitter_rust")
-_java = _grammar("tree_sitter_java")
+    Raises:
+        ValueError: the language has no grammar here; the message lists the ones that do.
+    """
+    module = _MODULES.get(language)
+    if module is None:
+        raise ValueError(f"no grammar for language {language!r}; supported: {', '.join(sorted(_MODULES))}")
+    return _load_specs(module)[language]
 
 
-PYTHON_BUILTINS = frozenset(
-    [
-        "print",
-        "len",
-        "isinstance",
-        "issubclass",
-        "str",
-        "int",
-        "float",
-        "bool",
-        "dict",
-        "list",
-        "set",
-        "tuple",
-        "range",
-        "super",
-        "type",
-        "getattr",
-        "setattr",
-        "hasattr",
-        "enumerate",
-        "zip",
-        "map",
-        "filter",
-        "sorted",
-        "reversed",
-        "min",
-        "max",
-        "sum",
-        "abs",
-        "any",
-        "all",
-        "repr",
-        "open",
-        "iter",
-        "next",
-        "id",
-        "hash",
-        "round",
-        "format",
-        "vars",
-        "object",
-        "staticmethod",
-        "classmethod",
-        "property",
-        "ValueError",
-        "TypeError",
-        "KeyError",
-        "RuntimeError",
-        "Exception",
-    ]
-)
-
-_JS_CLASSES = frozenset({"class_declaration", "class", "abstract_class_declaration", "interface_declaration"})
-_JS_CALLS = {"call_expression": "function", "new_expression": "constructor"}
-
-SPECS: dict[str, LanguageSpec] = {
-    "python": LanguageSpec(
-        "python",
-        _py,
-        frozenset({"class_definition"}),
-        frozenset({"function_definition"}),
-        wrappers=frozenset({"decorated_definition"}),
-        calls={"call": "function"},
-        imports=frozenset({"import_statement", "import_from_statement"}),
-        skip_calls=PYTHON_BUILTINS,
-    ),
-    "javascript": LanguageSpec(
-        "javascript",
-        _js,
-        _JS_CLASSES,
-        frozenset({"function_declaration", "method_definition", "generator_function_declaration"}),
-        wrappers=frozenset({"export_statement"}),
-        calls=_JS_CALLS,
-        imports=frozenset({"import_statement"}),
-        variable_functions=frozenset({"lexical_declaration", "variable_declaration"}),
-    ),
-    "typescript": LanguageSpec(
-        "typescript",
-        _ts,
-        _JS_CLASSES,
-        frozenset({"function_declaration", "method_definition", "generator_function_declaration"}),
-        wrappers=frozenset({"export_statement"}),
-        calls=_JS_CALLS,
-        imports=frozenset({"import_statement"}),
-        variable_functions=frozenset({"lexical_declaration", "variable_declaration"}),
-    ),
-    "go": LanguageSpec(
-        "go",
-        _go,
-        frozenset({"type_spec"}),
-        frozenset({"function_declaration", "method_declaration"}),
-        wrappers=frozenset({"type_declaration"}),
-        calls={"call_expression": "function"},
-        imports=frozenset({"import_spec"}),
-    ),
-    "rust": LanguageSpec(
-        "rust",
-        _rust,
-        frozenset({"struct_item", "enum_item", "trait_item"}),
-        frozenset({"function_item"}),
-        impls=frozenset({"impl_item"}),
-        calls={"call_expression": "function"},
-        imports=frozenset({"use_declaration"}),
-        comments=frozenset({"line_comment", "block_comment"}),
-    ),
-    "java": LanguageSpec(
-        "java",
-        _java,
-        frozenset({"class_declaration", "interface_declaration", "enum_declaration", "record_declaration"}),
-        frozenset({"method_declaration", "constructor_declaration"}),
-        calls={"method_invocation": "name", "object_creation_expression": "type"},
-        imports=frozenset({"import_declaration"}),
-        comments=frozenset({"line_comment", "block_comment"}),
-    ),
-}
-SPECS["tsx"] = LanguageSpec(**{**SPECS["typescript"].__dict__, "name": "tsx", "grammar": _tsx})
-
-SUPPORTED_LANGUAGES = frozenset(SPECS)
+@cache
+def _load_specs(module: str) -> Mapping[str, LanguageSpec]:
+    specs: Mapping[str, LanguageSpec] = importlib.import_module(f"{__name__}.{module}").SPECS
+    return specs
 
 
 @cache
 def parser_for(language: str) -> ts.Parser:
-    """A parser per language, built once (tree-sitter parsers are cheap to reuse, costly to build)."""
-    return ts.Parser(ts.Language(SPECS[language].grammar()))
+    """One parser per language, built on first use: loading a grammar costs far more than a parse."""
+    return ts.Parser(ts.Language(spec_for(language).grammar()))

@@ -1,0 +1,96 @@
+"""Go: struct and interface types, functions, methods hung on their receiver type, embedding as inheritance."""
+
+from __future__ import annotations
+
+import tree_sitter as ts
+from trident.ingest.languages import LanguageSpec, node_text, terminal_name
+
+# Predeclared functions: calls to them name no project symbol.
+BUILTINS = frozenset(
+    {
+        "append",
+        "cap",
+        "clear",
+        "close",
+        "complex",
+        "copy",
+        "delete",
+        "imag",
+        "len",
+        "make",
+        "max",
+        "min",
+        "new",
+        "panic",
+        "print",
+        "println",
+        "real",
+        "recover",
+        "",
+    }
+)
+_CLASS_TYPES = frozenset({"struct_type", "interface_type"})
+
+
+def _grammar() -> object:
+    import tree_sitter_go
+
+    return tree_sitter_go.language()
+
+
+def is_class(node: ts.Node) -> bool:
+    """Only `type X struct` and `type X interface` are class-like; `type ID string` is not."""
+    body = node.child_by_field_name("type")
+    return body is not None and body.type in _CLASS_TYPES
+
+
+def read_imports(node: ts.Node, path: str, module: str) -> list[str]:
+    target = node_text(node.child_by_field_name("path")).strip('"`')
+    return [target] if target else []
+
+
+def read_owner(node: ts.Node) -> str:
+    """`func (a *Adapter[T]) Process()` -> Adapter; a function without a receiver -> ""."""
+    receiver = node.child_by_field_name("receiver")
+    if receiver is None:
+        return ""
+    parameter = next((p for p in receiver.named_children if p.type == "parameter_declaration"), None)
+    return terminal_name(parameter.child_by_field_name("type")) if parameter is not None else ""
+
+
+def read_bases(node: ts.Node) -> list[str]:
+    """Embedded types: a struct's unnamed fields and an interface's embedded interfaces."""
+    body = node.child_by_field_name("type")
+    if body is None:
+        return []
+    names: list[str] = []
+    if body.type == "struct_type":
+        fields = next((c for c in body.named_children if c.type == "field_declaration_list"), None)
+        for declaration in fields.named_children if fields is not None else []:
+            if declaration.type == "field_declaration" and declaration.child_by_field_name("name") is None:
+                names.append(terminal_name(declaration.child_by_field_name("type")))
+    elif body.type == "interface_type":
+        for element in body.named_children:
+            if element.type == "type_elem" and element.named_child_count == 1:
+                names.append(terminal_name(element.named_children[0]))
+    return [n for n in dict.fromkeys(names) if n]
+
+
+SPECS = {
+    "go": LanguageSpec(
+        name="go",
+        grammar=_grammar,
+        classes=frozenset({"type_spec"}),
+        functions=frozenset({"function_declaration", "method_declaration"}),
+        methods=frozenset({"method_elem"}),
+        wrappers=frozenset({"type_declaration"}),
+        # A conversion `T(x)` and a literal `T{...}` construct a T, as a constructor call would.
+        calls={"call_expression": "function", "type_conversion_expression": "type", "composite_literal": "type"},
+        imports=frozenset({"import_spec"}),
+        skip_calls=BUILTINS,
+        accepts_class=is_class,
+        read_imports=read_imports,
+        read_bases=read_bases,
+        read_owner=read_owner,
+    )
+}

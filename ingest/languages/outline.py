@@ -1,0 +1,221 @@
+"""The outline of one source file: its definitions, nested as written, and the calls, imports and bases in it.
+
+A single walk over the tree-sitter tree, driven by a LanguageSpec; the chunker lays the outline out and turns
+its names into entity ids. Rows are 0-based, as tree-sitter counts them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import tree_sitter as ts
+from trident.ingest.languages import LanguageSpec, node_text, terminal_name
+from trident.store.schema import EntityType
+
+DESCRIPTION_CHARS = 300
+_NAME = re.compile(r"[\w$#]+")
+_COMMENT_OPEN = re.compile(r"^\s*(?:/\*+!?|//[/!]?|#+|\*+(?!/))")
+_COMMENT_CLOSE = re.compile(r"\*+/\s*$")
+
+
+@dataclass(eq=False)
+class Symbol:
+    """A definition in the outline; `kind` None marks a container (Rust `impl`/`mod`): a chunk, no entity."""
+
+    kind: str | None
+    name: str
+    local: str  # qualified within the file: "OrderService.checkout"
+    owner: str  # local name of the class it belongs to, "" if none
+    start: int  # 0-based first row, decorators, attributes and the doc comment above included
+    end: int  # 0-based last row
+    description: str = ""
+    children: list[Symbol] = field(default_factory=list)
+
+    def names(self) -> tuple[str, ...]:
+        if self.kind is None:
+            return ()
+        owned = f"{self.owner.rsplit('.', 1)[-1]}.{self.name}" if self.owner else self.name
+        return tuple(dict.fromkeys((self.name, owned, self.local)))
+
+    def walk(self) -> Iterator[Symbol]:
+        yield self
+        for child in self.children:
+            yield from child.walk()
+
+
+@dataclass(frozen=True)
+class _Scope:
+    parent: Symbol | None  # where definitions found here attach; None is the file's top level
+    prefix: str = ""  # local name that qualifies definitions found here
+    owner: str = ""  # local name of the class whose methods are defined here
+    caller: str = ""  # local name of the entity calls here are made from; "" is the module
+    self_type: str = ""  # the type `Self` / the receiver means here
+    in_function: bool = False
+
+
+def _name(node: ts.Node) -> str:
+    text = node_text(node.child_by_field_name("name") or node.child_by_field_name("property"))
+    return text if _NAME.fullmatch(text) else ""
+
+
+def _last_row(node: ts.Node) -> int:
+    """A node that ends with its newline (Rust `///` comments) ends on the row before."""
+    end = node.end_point
+    return end.row - 1 if end.column == 0 and end.row > node.start_point.row else end.row
+
+
+def _first_paragraph(lines: list[str]) -> str:
+    """The first paragraph of a docstring or doc comment, stopping at `@param`-style tags."""
+    kept: list[str] = []
+    for line in (raw.strip() for raw in lines):
+        if not line and not kept:
+            continue
+        if not line or line.startswith("@"):
+            break
+        kept.append(line)
+    return " ".join(" ".join(kept).split())[:DESCRIPTION_CHARS].rstrip()
+
+
+def docstring(body: ts.Node | None) -> str:
+    """First paragraph of the string a Python block (or module) opens with, "" without one."""
+    first = body.named_children[0] if body is not None and body.named_child_count else None
+    while first is not None and first.type == "comment":
+        first = first.next_named_sibling
+    if first is None or first.type != "expression_statement" or first.named_child_count != 1:
+        return ""
+    string = first.named_children[0]
+    if string.type != "string":
+        return ""
+    content = "".join(node_text(c) for c in string.named_children if c.type == "string_content")
+    return _first_paragraph(content.splitlines())
+
+
+def _comment_lines(comments: list[ts.Node]) -> list[str]:
+    lines = (line for c in comments for line in node_text(c).splitlines())
+    return [_COMMENT_CLOSE.sub("", _COMMENT_OPEN.sub("", line, count=1)) for line in lines]
+
+
+class Outline:
+    """The definitions of one file and the calls, imports and bases found on the way, by row."""
+
+    def __init__(self, spec: LanguageSpec, source: bytes, path: str, module: str) -> None:
+        self.spec, self.source, self.path, self.module = spec, source, path, module
+        self.units: list[Symbol] = []
+        self.calls: list[tuple[str, str, int]] = []  # (caller local, callee, row)
+        self.imports: list[tuple[str, int]] = []
+        self.bases: list[tuple[str, str, int]] = []  # (class local, base, row)
+
+    def walk(self, root: ts.Node) -> None:
+        # Iterative: deeply nested expressions (long `a + b + ...` chains) would overflow recursion.
+        stack = [(child, _Scope(None)) for child in reversed(root.named_children)]
+        while stack:
+            node, scope = stack.pop()
+            stack.extend(reversed(self._visit(node, scope)))
+
+    def _visit(self, node: ts.Node, scope: _Scope) -> list[tuple[ts.Node, _Scope]]:
+        if not scope.in_function:
+            if node.type in self.spec.wrappers:
+                inner = [(c, k) for c in node.named_children if (k := self._kind(c, scope))]
+                if len(inner) == 1:
+                    definition, kind = inner[0]
+                    defined, children = self._define(definition, kind, node, scope)
+                    # Decorators and the like are walked as part of what they decorate.
+                    return [(c, defined) for c in node.named_children if c.id != definition.id] + children
+            elif found := self._kind(node, scope):
+                return self._define(node, found, node, scope)[1]
+        self._record(node, scope)
+        return [(c, scope) for c in node.named_children]
+
+    def _kind(self, node: ts.Node, scope: _Scope) -> str | None:
+        spec = self.spec
+        if node.type in spec.classes and spec.accepts_class(node) and _name(node):
+            return "class"
+        if (node.type in spec.functions or (scope.owner and node.type in spec.methods)) and _name(node):
+            return "function"
+        if node.type in spec.containers and node.child_by_field_name("body") is not None:
+            return "container" if terminal_name(node.child_by_field_name(spec.containers[node.type])) else None
+        if node.type in spec.assignments and len(self._assigned(node)) == 1:
+            return "assignment"
+        return None
+
+    def _assigned(self, node: ts.Node) -> list[tuple[str, ts.Node]]:
+        """(name, value) for each function or class bound by `const f = () => ...` or a class field."""
+        if node.child_by_field_name("value") is not None:
+            declarators = [node]
+        else:
+            declarators = [d for d in node.named_children if d.type == "variable_declarator"]
+        kinds = self.spec.function_values | self.spec.class_values
+        found: list[tuple[str, ts.Node]] = []
+        for declarator in declarators:
+            value, name = declarator.child_by_field_name("value"), _name(declarator)
+            if value is not None and value.type in kinds and name:
+                found.append((name, value))
+        return found
+
+    def _leading(self, outer: ts.Node) -> tuple[int, list[ts.Node]]:
+        """First row of the comments and attributes directly above a definition, and those comments."""
+        start, comments = outer.start_point.row, list[ts.Node]()
+        kinds = self.spec.comments | self.spec.attributes
+        prev = outer.prev_named_sibling
+        while prev is not None and prev.type in kinds and _last_row(prev) >= start - 1 and self._alone(prev):
+            if prev.type in self.spec.comments:
+                comments.insert(0, prev)
+            start, prev = prev.start_point.row, prev.prev_named_sibling
+        return start, comments
+
+    def _alone(self, node: ts.Node) -> bool:
+        """Whether nothing precedes the node on its line (a trailing comment belongs to the code before it)."""
+        line_start = self.source.rfind(b"\n", 0, node.start_byte) + 1
+        return not self.source[line_start : node.start_byte].strip()
+
+    def _define(
+        self, node: ts.Node, kind: str, outer: ts.Node, scope: _Scope
+    ) -> tuple[_Scope, list[tuple[ts.Node, _Scope]]]:
+        """Add the definition to the outline; returns its scope and the children to walk in it."""
+        spec, body, name = self.spec, node, _name(node)
+        if kind == "assignment":
+            name, body = self._assigned(node)[0]
+            kind = "class" if body.type in spec.class_values else "function"
+        start, comments = self._leading(outer)
+        end, row = _last_row(outer), node.start_point.row
+        if kind == "container":
+            name = terminal_name(node.child_by_field_name(spec.containers[node.type]))
+            impl = node.type in spec.impls
+            symbol = Symbol(None, name, name if impl else _join(scope.prefix, name), scope.owner, start, end)
+            trait = terminal_name(node.child_by_field_name("trait")) if impl else ""
+            if trait:
+                self.bases.append((name, trait, row))
+            inner = _Scope(symbol, symbol.local, name if impl else "", scope.caller, name if impl else "")
+        else:
+            described = docstring(body.child_by_field_name("body")) if spec.docstrings else ""
+            description = described or _first_paragraph(_comment_lines(comments))
+            if kind == "class":
+                local = _join(scope.prefix, name)
+                symbol = Symbol(EntityType.CLASS, name, local, scope.owner, start, end, description)
+                self.bases.extend((local, base, row) for base in spec.read_bases(body))
+                inner = _Scope(symbol, local, local, local, name)
+            else:
+                owner = scope.owner or (spec.read_owner(node) if spec.read_owner else "")
+                local = f"{owner}.{name}" if owner else _join(scope.prefix, name)
+                etype = EntityType.METHOD if owner else EntityType.FUNCTION
+                symbol = Symbol(etype, name, local, owner, start, end, description)
+                self_type = owner.rsplit(".", 1)[-1] if owner else scope.self_type
+                inner = _Scope(symbol, local, "", local, self_type, in_function=True)
+        (scope.parent.children if scope.parent is not None else self.units).append(symbol)
+        return inner, [(c, inner) for c in body.named_children]
+
+    def _record(self, node: ts.Node, scope: _Scope) -> None:
+        spec, row = self.spec, node.start_point.row
+        if node.type in spec.calls:
+            target = node.child_by_field_name(spec.calls[node.type])
+            callee = spec.read_callee(target, scope.self_type) if target is not None else ""
+            if callee and callee not in spec.skip_calls:
+                self.calls.append((scope.caller, callee, row))
+        if node.type in spec.imports:
+            self.imports.extend((t, row) for t in spec.read_imports(node, self.path, self.module))
+
+
+def _join(prefix: str, name: str) -> str:
+    return f"{prefix}.{name}" if prefix else name
