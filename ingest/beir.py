@@ -2,96 +2,138 @@
 
 from __future__ import annotations
 
-import csv
 import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 from trident.ingest.model import Extraction
-from trident.ingest.text import make_chunks
+from trident.ingest.text import DESCRIPTION_CHARS, make_chunks, source_lines
 from trident.ingest.tokens import split_lines_by_budget
 from trident.store.schema import DocumentKind, Entity, EntityType, document_id, entity_id
 
-DESCRIPTION_CHARS = 300
+CORPUS_FILE = "corpus.jsonl"
+QUERIES_FILE = "queries.jsonl"
+QRELS_FOLDER = "qrels"
 
 
 class BeirDocument(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
     id: str
     title: str = ""
     text: str = ""
 
 
 class BeirQuery(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
     id: str
     text: str
     metadata: dict[str, Any] = Field(default_factory=dict)
 
 
 def is_beir_folder(path: Path) -> bool:
-    return (path / "corpus.jsonl").is_file()
+    """A folder is a BEIR collection when it holds a corpus.jsonl; queries and qrels are only needed to score."""
+    return (path / CORPUS_FILE).is_file()
 
 
-def _jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    with path.open(encoding="utf-8") as handle:
+def _jsonl(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
+    """(id, record) for each non-blank line; every failure names the file and the 1-based line."""
+    with path.open(encoding="utf-8-sig") as handle:
         for number, line in enumerate(handle, start=1):
             if not line.strip():
                 continue
             try:
                 record = json.loads(line)
             except json.JSONDecodeError as exc:
-                raise ValueError(f"{path}:{number}: not valid JSON ({exc.msg})") from None
-            if not isinstance(record, dict) or "_id" not in record:
-                raise ValueError(f"{path}:{number}: each line must be an object with an '_id'")
-            yield number, record
+                raise ValueError(f"{path}:{number}: not valid JSON ({exc.msg} at column {exc.colno})") from None
+            if not isinstance(record, dict):
+                raise ValueError(f"{path}:{number}: expected a JSON object, got {type(record).__name__}")
+            raw_id = record.get("_id")
+            if raw_id is None or str(raw_id).strip() == "":
+                raise ValueError(f"{path}:{number}: the record has no '_id'")
+            yield str(raw_id), record
+
+
+def _text(record: dict[str, Any], key: str) -> str:
+    value = record.get(key)
+    return value if isinstance(value, str) else ""
 
 
 def iter_corpus(folder: Path) -> Iterator[BeirDocument]:
-    """Documents of `corpus.jsonl` in file order.
+    """Documents of `corpus.jsonl` in file order, read lazily since corpora run to millions of lines.
 
     Raises:
-        ValueError: a malformed line (the message gives file and line number).
+        FileNotFoundError: the folder has no corpus.jsonl.
+        ValueError: a line is not a JSON object with an `_id` (the message gives file and line number).
     """
-    for _, record in _jsonl(folder / "corpus.jsonl"):
-        yield BeirDocument(id=str(record["_id"]), title=record.get("title") or "", text=record.get("text") or "")
+    for doc_id, record in _jsonl(folder / CORPUS_FILE):
+        yield BeirDocument(id=doc_id, title=_text(record, "title"), text=_text(record, "text"))
 
 
 def load_queries(folder: Path) -> list[BeirQuery]:
-    return [
-        BeirQuery(id=str(r["_id"]), text=r.get("text") or "", metadata=r.get("metadata") or {})
-        for _, r in _jsonl(folder / "queries.jsonl")
-    ]
+    """Every query of `queries.jsonl`; `metadata` is kept when it is an object (some sets carry answers there).
+
+    Raises:
+        FileNotFoundError: the folder has no queries.jsonl.
+        ValueError: a line is not a JSON object with an `_id` (the message gives file and line number).
+    """
+    queries = []
+    for query_id, record in _jsonl(folder / QUERIES_FILE):
+        metadata = record.get("metadata")
+        queries.append(
+            BeirQuery(id=query_id, text=_text(record, "text"), metadata=metadata if isinstance(metadata, dict) else {})
+        )
+    return queries
 
 
 def load_qrels(folder: Path, split: str) -> dict[str, dict[str, int]]:
-    """query id -> {corpus id: relevance} from `qrels/<split>.tsv` (header line skipped)."""
-    path = folder / "qrels" / f"{split}.tsv"
+    """query id -> {corpus id: relevance} from `qrels/<split>.tsv`; a header line is skipped when present.
+
+    Raises:
+        FileNotFoundError: no such split (the message lists the splits there are).
+        ValueError: a row without three tab-separated columns or with a non-integer score (file and line given).
+    """
+    path = folder / QRELS_FOLDER / f"{split}.tsv"
     if not path.is_file():
-        raise FileNotFoundError(
-            f"no judgments at {path}; splits here: {sorted(p.stem for p in path.parent.glob('*.tsv'))}"
-        )
+        splits = sorted(p.stem for p in path.parent.glob("*.tsv")) if path.parent.is_dir() else []
+        raise FileNotFoundError(f"no judgments at {path}; splits here: {splits}")
     qrels: dict[str, dict[str, int]] = {}
-    with path.open(encoding="utf-8", newline="") as handle:
-        rows = csv.reader(handle, delimiter="\t")
-        next(rows, None)
-        for row in rows:
-            if len(row) >= 3:
-                qrels.setdefault(row[0], {})[row[1]] = int(row[2])
+    with path.open(encoding="utf-8-sig") as handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            row = line.rstrip("\r\n").split("\t")
+            if len(row) < 3:
+                raise ValueError(f"{path}:{number}: expected query-id, corpus-id and score separated by tabs")
+            try:
+                score = int(row[2])
+            except ValueError:
+                if number == 1:
+                    continue  # the header: query-id, corpus-id, score
+                raise ValueError(f"{path}:{number}: score {row[2]!r} is not an integer") from None
+            qrels.setdefault(row[0], {})[row[1]] = score
     return qrels
 
 
 def parse_beir_document(project: str, doc: BeirDocument, tenant: str = "default") -> Extraction:
-    """A passage as a document at path = its id; its title, when present, becomes a Concept entity."""
+    """A passage as a document at path = its id, so its citation is `project/<id>:L1-L1` for one-line text.
+
+    The passage is split by lines only when over budget; a single long line stays one chunk, which the
+    embedder truncates. A non-empty title becomes a Concept entity (several passages may share one title,
+    hence one id; the indexer keeps the first).
+    """
     path = doc.id
     doc_id = document_id(project, path)
-    lines = doc.text.splitlines() or [""]
+    if not doc.text.strip() and not doc.title.strip():
+        return Extraction()
+    lines = source_lines(doc.text) or [""]
     spans = split_lines_by_budget(lines)
     chunks = make_chunks(project, path, doc_id, lines, spans, DocumentKind.PASSAGE, doc.title, tenant)
-    if not doc.text.strip() and not doc.title:
-        return Extraction()
     entities = []
-    if doc.title:
+    if doc.title.strip():
         entities.append(
             Entity(
                 id=entity_id(EntityType.CONCEPT, project, doc.title),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import PurePosixPath
 
 from trident.ingest.model import Extraction
@@ -9,6 +10,20 @@ from trident.ingest.tokens import CHUNK_TOKEN_BUDGET, estimate_tokens, split_lin
 from trident.store.schema import Chunk, DocumentKind, Entity, EntityType, chunk_id, entity_id
 
 DESCRIPTION_CHARS = 300
+
+# The line breaks of Python's universal-newline reading and of markdown-it. `str.splitlines` also breaks on
+# form feeds, U+2028 and other separators, which would shift every later line number of a citation.
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def source_lines(text: str) -> list[str]:
+    """The lines of `text` as an editor numbers them (index 0 is line 1), without their line breaks."""
+    if not text:
+        return []
+    lines = _LINE_BREAK.split(text)
+    if lines[-1] == "":
+        lines.pop()
+    return lines
 
 
 def paragraphs(lines: list[str]) -> list[range]:
@@ -28,7 +43,11 @@ def paragraphs(lines: list[str]) -> list[range]:
 
 
 def group_blocks(lines: list[str], blocks: list[range], budget: int = CHUNK_TOKEN_BUDGET) -> list[range]:
-    """Consecutive blocks merged greedily up to `budget`; a block over budget is split by lines."""
+    """Consecutive blocks merged greedily up to `budget`; a block over budget is split by lines.
+
+    A merged span runs from its first block's first line to its last block's last line, so the blank lines
+    between paragraphs stay inside the chunk and its line span is what an editor shows.
+    """
     spans: list[range] = []
     current: range | None = None
     used = 0
@@ -62,9 +81,11 @@ def make_chunks(
     title: str,
     tenant: str,
     language: str | None = None,
+    first_ordinal: int = 0,
 ) -> list[Chunk]:
+    """Chunks for 0-based line ranges; `first_ordinal` keeps ids unique when a document is chunked in parts."""
     chunks: list[Chunk] = []
-    for ordinal, span in enumerate(spans):
+    for ordinal, span in enumerate(spans, start=first_ordinal):
         start, end = span.start + 1, span.stop
         chunks.append(
             Chunk(
@@ -87,6 +108,7 @@ def make_chunks(
 def document_entity(
     project: str, path: str, doc_id: str, name: str, description: str, chunk: str | None, tenant: str
 ) -> Entity:
+    """The entity standing for a whole file, findable by its name, its file stem and its path."""
     return Entity(
         id=entity_id(EntityType.DOCUMENT, project, path),
         name=name,
@@ -102,6 +124,12 @@ def document_entity(
     )
 
 
+def first_paragraph(lines: list[str]) -> str:
+    """The first blank-line separated block, joined into one line."""
+    block = next(iter(paragraphs(lines)), range(0))
+    return " ".join(lines[i].strip() for i in block)
+
+
 def parse_text(
     project: str,
     path: str,
@@ -111,14 +139,12 @@ def parse_text(
     tenant: str = "default",
     language: str | None = None,
 ) -> Extraction:
-    """Chunks by paragraph and one Document entity; empty text gives nothing."""
-    lines = text.splitlines()
+    """Chunks by paragraph and one Document entity named after the file; blank text gives nothing."""
+    lines = source_lines(text)
     spans = group_blocks(lines, paragraphs(lines))
     if not spans:
         return Extraction()
     chunks = make_chunks(project, path, doc_id, lines, spans, kind, path, tenant, language)
-    first = next((" ".join(lines[i].strip() for i in b) for b in paragraphs(lines)), "")
     name = PurePosixPath(path).name
-    return Extraction(
-        chunks=chunks, entities=[document_entity(project, path, doc_id, name, first, chunks[0].id, tenant)]
-    )
+    document = document_entity(project, path, doc_id, name, first_paragraph(lines), chunks[0].id, tenant)
+    return Extraction(chunks=chunks, entities=[document])
