@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from trident.ingest.pipeline import index_folder
 from trident.store.catalog import Catalog
 from trident.tools.fusion import RRF
 from trident.tools.search import search
@@ -140,3 +143,19 @@ def test_a_local_only_query_takes_the_instruction_file_fast_path(sample_catalog:
     top = result.hits[0]
     assert (top.project, top.path) == ("billing", "CLAUDE.md")
     assert top.sources["local"] == 1
+
+
+def test_identical_chunks_in_two_files_are_one_hit_that_cites_both(tmp_path: Path, catalog: Catalog) -> None:
+    source = 'def convert_currency(amount_cents, rate):\n    """Convert an amount with an exchange rate."""\n'
+    source += "    return round(amount_cents * rate)\n"
+    for folder in ("pkg", "legacy"):
+        (tmp_path / "proj" / folder).mkdir(parents=True)
+        (tmp_path / "proj" / folder / "rates.py").write_text(source)
+    (tmp_path / "proj" / "other.py").write_text("def unrelated():\n    return 'weather report'\n")
+    index_folder(catalog, tmp_path / "proj", "proj", max_file_bytes=1_000_000)
+    result = search(catalog, "convert currency exchange rate", top_k=5)
+    top = result.hits[0]
+    assert top.path in {"pkg/rates.py", "legacy/rates.py"}
+    other = "legacy/rates.py" if top.path == "pkg/rates.py" else "pkg/rates.py"
+    assert [d.split(":")[0] for d in top.duplicates] == [f"proj/{other}"]
+    assert all(h.path != other for h in result.hits)

@@ -52,6 +52,9 @@ class SearchHit(BaseModel):
     citation: str
     sources: dict[str, int | None] = Field(description="Rank of this hit in each retrieval path, null if absent")
     entities: list[str] = Field(default_factory=list, description="Names of the symbols this chunk defines")
+    duplicates: list[str] = Field(
+        default_factory=list, description="Citations of near-identical chunks merged into this hit"
+    )
     explanation: dict[str, float] | None = Field(
         default=None, description="With explain: each path's (and expansion's) contribution to the fused score"
     )
@@ -257,10 +260,17 @@ async def search_async(
     chunks = await anyio.to_thread.run_sync(catalog.graph.get_chunks, [item.id for item in fused[: top_k * 3]])
     allowed = set(projects) if projects is not None else None
     hits_out: list[SearchHit] = []
+    by_text: dict[str, SearchHit] = {}
     used_tokens, truncated = 0, False
     for item in fused:
         chunk = chunks.get(item.id)
         if chunk is None or (allowed is not None and chunk.project not in allowed):
+            continue
+        first = by_text.get(_fingerprint(chunk.text))
+        if first is not None:
+            # The same text in another file (a copy, a vendored module): one hit, the copy kept as corroboration.
+            first.duplicates.append(chunk.citation)
+            first.sources = _best_ranks(first.sources, _path_ranks(item.ranks))
             continue
         hit = SearchHit.from_chunk(chunk, len(hits_out) + 1, item.score, _path_ranks(item.ranks))
         if explain:
@@ -271,6 +281,7 @@ async def search_async(
             break
         used_tokens += cost
         hits_out.append(hit)
+        by_text[_fingerprint(chunk.text)] = hit
         if len(hits_out) == top_k:
             break
     diagnostics: dict[str, object] = {
@@ -318,3 +329,15 @@ def _contributions(fuser: Fuser, ranks: dict[str, int | None], weights: dict[str
     return {
         key: round((weights or {}).get(key, 1.0) / (k + rank), 6) for key, rank in ranks.items() if rank is not None
     }
+
+
+_SPACE = re.compile(r"\s+")
+
+
+def _fingerprint(text: str) -> str:
+    """Chunks equal up to whitespace and case count as one (copied or vendored code, duplicated docs)."""
+    return _SPACE.sub(" ", text).strip().lower()
+
+
+def _best_ranks(a: dict[str, int | None], b: dict[str, int | None]) -> dict[str, int | None]:
+    return {k: min((r for r in (a.get(k), b.get(k)) if r is not None), default=None) for k in {**a, **b}}
