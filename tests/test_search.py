@@ -159,3 +159,12 @@ def test_identical_chunks_in_two_files_are_one_hit_that_cites_both(tmp_path: Pat
     other = "legacy/rates.py" if top.path == "pkg/rates.py" else "pkg/rates.py"
     assert [d.split(":")[0] for d in top.duplicates] == [f"proj/{other}"]
     assert all(h.path != other for h in result.hits)
+
+
+def test_cross_project_queries_scope_the_vectors_to_projects_the_graph_finds(sample_catalog: Catalog) -> None:
+    result = search(sample_catalog, "how do other teams use RotatingKeyStore", top_k=5)
+    assert result.diagnostics["semantic_scope"] == ["auth"]
+    semantic_hits = [h for h in result.hits if h.sources["semantic"] is not None]
+    assert semantic_hits and {h.project for h in semantic_hits} == {"auth"}
+    unscoped = search(sample_catalog, "how do other teams use RotatingKeyStore", top_k=5, strategy="hybrid")
+    assert "semantic_scope" not in unscoped.diagnostics

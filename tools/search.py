@@ -17,7 +17,7 @@ from trident.store.directory import EntityDirectory
 from trident.store.protocols import ScoredId, SearchFilter
 from trident.store.schema import Chunk, Entity
 from trident.tools.fusion import DEFAULT_RRF_K, RRF, Fuser, FusionMethod, make_fuser
-from trident.tools.router import route
+from trident.tools.router import Plan, route
 
 CANDIDATES_PER_PATH = 50
 GRAPH_EDGES = 60
@@ -227,6 +227,7 @@ async def search_async(
         raise RuntimeError("search needs an embedder; open the catalog with one")
     where = SearchFilter(catalog.tenant, tuple(projects) if projects is not None else None)
     directory = await anyio.to_thread.run_sync((names or EntityNames()).get, catalog)
+    scoped = _graph_scope(plan, directory, query, projects, catalog.tenant) if plan is not None else None
     texts = [query, *(e for e in (expansions or []) if e.strip())]
     jobs = [(path if i == 0 else f"{path}#{i}", path, text) for i, text in enumerate(texts) for path in paths]
     results: dict[str, tuple[list[ScoredId], list[Entity]]] = {}
@@ -237,8 +238,9 @@ async def search_async(
         started = time.perf_counter()
         with anyio.move_on_after(path_timeout) as scope:
             try:
+                path_where = scoped if scoped is not None and path == "semantic" else where
                 results[key] = await anyio.to_thread.run_sync(
-                    _run_path, catalog, path, text, where, directory, projects, abandon_on_cancel=True
+                    _run_path, catalog, path, text, path_where, directory, projects, abandon_on_cancel=True
                 )
             except Exception as exc:  # one failing engine must not sink the other paths; it is reported
                 failures[key] = f"{type(exc).__name__}: {exc}"
@@ -293,6 +295,8 @@ async def search_async(
     }
     if failures:
         diagnostics["failed_paths"] = failures
+    if scoped is not None:
+        diagnostics["semantic_scope"] = list(scoped.projects or ())
     if plan is not None:
         diagnostics["route"] = str(plan)
     if explain:
@@ -341,3 +345,15 @@ def _fingerprint(text: str) -> str:
 
 def _best_ranks(a: dict[str, int | None], b: dict[str, int | None]) -> dict[str, int | None]:
     return {k: min((r for r in (a.get(k), b.get(k)) if r is not None), default=None) for k in {**a, **b}}
+
+
+def _graph_scope(
+    plan: Plan, directory: EntityDirectory, query: str, projects: Sequence[str] | None, tenant: str
+) -> SearchFilter | None:
+    """For cross-project and pattern questions, the projects where the query's entities live scope the vectors."""
+    if not plan.graph_scopes_vector:
+        return None
+    found = sorted({e.project for e in query_entities(directory, query) if projects is None or e.project in projects})
+    if not found:
+        return None
+    return SearchFilter(tenant, tuple(found))
