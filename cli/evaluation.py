@@ -15,6 +15,7 @@ from trident.store.embedder import open_embedder
 from trident.store.schema import SCHEMA_VERSION
 from trident.store.settings import ModelSettings, StoreSettings
 from trident.tools.evaluate import EvalReport, evaluate
+from trident.tools.fusion import FusionMethod
 from trident.tools.search import Strategy
 
 
@@ -33,8 +34,11 @@ def cache_key(dataset: Path, model: str) -> str:
     return hashlib.sha256("\x00".join(parts).encode()).hexdigest()[:12]
 
 
-def run_eval(dataset: Path, *, split: str, strategy: str, limit: int | None, console: Console) -> EvalReport:
-    """Index (or reuse) the dataset's cached index and evaluate one strategy on one split.
+def run_eval(
+    dataset: Path, *, split: str, strategy: str, limit: int | None, console: Console, grid: bool = False
+) -> list[EvalReport]:
+    """Index (or reuse) the dataset's cached index and evaluate one strategy on one split (with `grid`, once per
+    fusion method).
 
     Raises:
         ValueError: not a BEIR folder, or an unknown strategy.
@@ -56,8 +60,22 @@ def run_eval(dataset: Path, *, split: str, strategy: str, limit: int | None, con
     try:
         with write_lock(index_dir), RichProgress(console, name) as progress:
             index_beir(catalog, dataset, name, progress=progress)  # incremental: a no-op once cached
-        with RichProgress(console, name) as progress:
-            progress.stage("queries", len(queries))
-            return evaluate(catalog, name, queries, qrels, split=split, strategy=chosen, on_query=progress.advance)
+        reports = []
+        for fusion in [*FusionMethod] if grid else [None]:
+            with RichProgress(console, name) as progress:
+                progress.stage("queries", len(queries))
+                reports.append(
+                    evaluate(
+                        catalog,
+                        name,
+                        queries,
+                        qrels,
+                        split=split,
+                        strategy=chosen,
+                        fusion=fusion,
+                        on_query=progress.advance,
+                    )
+                )
+        return reports
     finally:
         catalog.close()

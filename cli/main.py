@@ -9,7 +9,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -20,6 +20,9 @@ from trident.store.catalog import Catalog, TridentIndexError, write_lock
 from trident.store.embedder import EmbedderUnavailable
 from trident.store.factory import open_catalog
 from trident.store.settings import IngestSettings, ModelSettings, StoreSettings
+
+if TYPE_CHECKING:
+    from trident.tools.evaluate import EvalReport
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, help="Trident: local hybrid retrieval for code and docs.")
 model_app = typer.Typer(no_args_is_help=True, help="Manage the embedding model.")
@@ -172,13 +175,18 @@ def eval_command(
     split: Annotated[str, typer.Option(help="Which qrels/<split>.tsv to score.")] = "test",
     strategy: Annotated[str, typer.Option(help="auto, hybrid, lexical, semantic or graph.")] = "auto",
     limit: Annotated[int | None, typer.Option(min=1, help="Only the first N judged queries.")] = None,
+    grid: Annotated[bool, typer.Option("--grid", help="Sweep the fusion methods and print a table.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Score retrieval on a BEIR dataset: nDCG@10, MRR@10, Recall@1..100, per query type and per path."""
     from trident.cli.evaluation import run_eval
 
     with _user_errors():
-        report = run_eval(dataset, split=split, strategy=strategy, limit=limit, console=err)
+        reports = run_eval(dataset, split=split, strategy=strategy, limit=limit, console=err, grid=grid)
+    if grid:
+        _print_grid(reports, as_json)
+        return
+    report = reports[0]
     if as_json:
         typer.echo(report.model_dump_json(indent=2))
         return
@@ -194,6 +202,17 @@ def eval_command(
 
 
 SHOWN_BY_TYPE = ("ndcg@10", "recall@2", "recall@5", "recall@10")
+GRID_COLUMNS = ("ndcg@10", "mrr@10", "recall@2", "recall@5", "recall@10", "recall@100")
+
+
+def _print_grid(reports: list[EvalReport], as_json: bool) -> None:
+    if as_json:
+        typer.echo(json.dumps([r.model_dump(mode="json") for r in reports], indent=2))
+        return
+    table = Table("fusion", *GRID_COLUMNS, title=f"{reports[0].dataset} {reports[0].split}, {reports[0].strategy}")
+    for report in reports:
+        table.add_row(report.fusion, *(f"{report.metrics[c]:.4f}" for c in GRID_COLUMNS))
+    Console().print(table)
 
 
 @app.command()

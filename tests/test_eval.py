@@ -106,3 +106,11 @@ def test_trident_eval_refuses_a_folder_that_is_not_beir(tmp_path: Path) -> None:
     result = _eval(tmp_path, tmp_path)
     assert result.returncode == 2
     assert "corpus.jsonl" in result.stderr
+
+
+def test_trident_eval_grid_sweeps_every_fusion_method(beir: Path, tmp_path: Path) -> None:
+    result = _eval(beir, tmp_path, "--grid")
+    assert result.returncode == 0, result.stderr
+    reports = json.loads(result.stdout)
+    assert [r["fusion"] for r in reports] == ["rrf", "weighted_sum", "max", "intersection"]
+    assert all(0.0 <= r["metrics"]["ndcg@10"] <= 1.0 for r in reports)

@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pydantic import BaseModel, Field
 from trident.ingest.beir import BeirQuery
 from trident.store.catalog import Catalog
+from trident.tools.fusion import FusionMethod
 from trident.tools.metrics import mean, query_metrics
 from trident.tools.search import PATHS, EntityNames, Strategy, search
 
@@ -19,6 +20,7 @@ class EvalReport(BaseModel):
     dataset: str
     split: str
     strategy: str
+    fusion: str = "route"
     queries: int
     metrics: dict[str, float]
     by_type: dict[str, dict[str, float]] = Field(default_factory=dict)
@@ -28,9 +30,11 @@ class EvalReport(BaseModel):
     seconds: float = 0.0
 
 
-def ranked_documents(catalog: Catalog, query: str, strategy: Strategy, names: EntityNames) -> tuple[list[str], dict]:
+def ranked_documents(
+    catalog: Catalog, query: str, strategy: Strategy, names: EntityNames, fusion: FusionMethod | None = None
+) -> tuple[list[str], dict]:
     """Document ids in rank order (a document's best chunk counts) and each document's per-path ranks."""
-    result = search(catalog, query, top_k=EVAL_TOP_K, strategy=strategy, names=names)
+    result = search(catalog, query, top_k=EVAL_TOP_K, strategy=strategy, names=names, fusion=fusion)
     ranked: list[str] = []
     sources: dict[str, dict[str, int | None]] = {}
     for hit in result.hits:
@@ -48,6 +52,7 @@ def evaluate(
     *,
     split: str,
     strategy: Strategy = Strategy.AUTO,
+    fusion: FusionMethod | None = None,
     on_query: Callable[[], None] | None = None,
 ) -> EvalReport:
     """Search every judged query and average the metrics; queries without judgments are left out."""
@@ -60,7 +65,7 @@ def evaluate(
         relevant = qrels.get(query.id)
         if not relevant:
             continue
-        ranked, sources = ranked_documents(catalog, query.text, strategy, names)
+        ranked, sources = ranked_documents(catalog, query.text, strategy, names, fusion)
         row = query_metrics(ranked, relevant)
         rows.append(row)
         query_type = query.metadata.get("type")
@@ -76,6 +81,7 @@ def evaluate(
         dataset=dataset,
         split=split,
         strategy=strategy.value,
+        fusion=fusion.value if fusion is not None else "route",
         queries=len(rows),
         metrics=mean(rows),
         by_type={name: mean(type_rows) for name, type_rows in sorted(by_type.items())},
