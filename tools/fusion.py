@@ -34,6 +34,10 @@ Lists = Mapping[str, Sequence[ScoredId]]
 class Fuser(Protocol):
     def fuse(self, lists: Lists, weights: Mapping[str, float] | None = None) -> list[FusedItem]: ...
 
+    def terms(self, lists: Lists, weights: Mapping[str, float] | None = None) -> dict[str, dict[str, float]]:
+        """Per id, each list's term in its fused score (what `explain` shows)."""
+        ...
+
 
 def _ranks(lists: Lists) -> dict[str, dict[str, int | None]]:
     ranks: dict[str, dict[str, int | None]] = {}
@@ -58,6 +62,15 @@ def _normalised(hits: Sequence[ScoredId]) -> dict[str, float]:
     return {h.id: (h.score - low) / span if span > 0 else 1.0 for h in hits}
 
 
+def _normalised_terms(lists: Lists, weights: Mapping[str, float] | None) -> dict[str, dict[str, float]]:
+    out: dict[str, dict[str, float]] = {}
+    for name, hits in lists.items():
+        weight = 1.0 if weights is None else weights.get(name, 1.0)
+        for id_, value in _normalised(hits).items():
+            out.setdefault(id_, {})[name] = weight * value
+    return out
+
+
 @dataclass(frozen=True)
 class RRF:
     k: float = DEFAULT_RRF_K
@@ -69,13 +82,17 @@ class RRF:
     def __str__(self) -> str:
         return f"rrf(k={self.k:g})"
 
-    def fuse(self, lists: Lists, weights: Mapping[str, float] | None = None) -> list[FusedItem]:
-        """Sum of weight / (k + rank) over the lists each id appears in; rank is 1-based."""
-        scores: dict[str, float] = {}
+    def terms(self, lists: Lists, weights: Mapping[str, float] | None = None) -> dict[str, dict[str, float]]:
+        out: dict[str, dict[str, float]] = {}
         for name, hits in lists.items():
             weight = 1.0 if weights is None else weights.get(name, 1.0)
             for rank, hit in enumerate(hits, start=1):
-                scores[hit.id] = scores.get(hit.id, 0.0) + weight / (self.k + rank)
+                out.setdefault(hit.id, {}).setdefault(name, weight / (self.k + rank))
+        return out
+
+    def fuse(self, lists: Lists, weights: Mapping[str, float] | None = None) -> list[FusedItem]:
+        """Sum of weight / (k + rank) over the lists each id appears in; rank is 1-based."""
+        scores = {id_: sum(t.values()) for id_, t in self.terms(lists, weights).items()}
         return _sorted(scores, _ranks(lists))
 
 
@@ -84,12 +101,11 @@ class WeightedSum:
     def __str__(self) -> str:
         return "weighted_sum(min-max normalised)"
 
+    def terms(self, lists: Lists, weights: Mapping[str, float] | None = None) -> dict[str, dict[str, float]]:
+        return _normalised_terms(lists, weights)
+
     def fuse(self, lists: Lists, weights: Mapping[str, float] | None = None) -> list[FusedItem]:
-        scores: dict[str, float] = {}
-        for name, hits in lists.items():
-            weight = 1.0 if weights is None else weights.get(name, 1.0)
-            for id_, value in _normalised(hits).items():
-                scores[id_] = scores.get(id_, 0.0) + weight * value
+        scores = {id_: sum(t.values()) for id_, t in self.terms(lists, weights).items()}
         return _sorted(scores, _ranks(lists))
 
 
@@ -98,12 +114,11 @@ class MaxScore:
     def __str__(self) -> str:
         return "max(min-max normalised)"
 
+    def terms(self, lists: Lists, weights: Mapping[str, float] | None = None) -> dict[str, dict[str, float]]:
+        return _normalised_terms(lists, weights)
+
     def fuse(self, lists: Lists, weights: Mapping[str, float] | None = None) -> list[FusedItem]:
-        scores: dict[str, float] = {}
-        for name, hits in lists.items():
-            weight = 1.0 if weights is None else weights.get(name, 1.0)
-            for id_, value in _normalised(hits).items():
-                scores[id_] = max(scores.get(id_, 0.0), weight * value)
+        scores = {id_: max(t.values()) for id_, t in self.terms(lists, weights).items()}
         return _sorted(scores, _ranks(lists))
 
 
@@ -115,6 +130,9 @@ class Intersection:
 
     def __str__(self) -> str:
         return f"intersection({self.inner})"
+
+    def terms(self, lists: Lists, weights: Mapping[str, float] | None = None) -> dict[str, dict[str, float]]:
+        return self.inner.terms(lists, weights)
 
     def fuse(self, lists: Lists, weights: Mapping[str, float] | None = None) -> list[FusedItem]:
         present = [{h.id for h in hits} for hits in lists.values() if hits]

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict
+from trident.tools.fusion import FusionMethod
 
 
 class QueryType(StrEnum):
@@ -171,6 +172,7 @@ class Plan(BaseModel):
     strategies: tuple[str, ...]
     graph_scopes_vector: bool = False
     scope: str | None = None
+    fusion: FusionMethod = FusionMethod.WEIGHTED_SUM
     rules_fired: tuple[str, ...] = ()
 
     def __str__(self) -> str:
@@ -182,6 +184,9 @@ class Plan(BaseModel):
 class Preset:
     weights: dict[str, float]
     strategies: tuple[str, ...]
+    # Weighted sum of min-max normalised scores beat RRF k=60 on SciFact train (nDCG@10 0.733 vs 0.723) and on
+    # CoSQA dev (MRR@10 0.488 vs 0.462): it keeps how far ahead a path's top hit is, which RRF's ranks discard.
+    fusion: FusionMethod = FusionMethod.WEIGHTED_SUM
     graph_scopes_vector: bool = False
     scope: str | None = None
 
@@ -214,5 +219,6 @@ def route(query: str) -> Plan:
         strategies=preset.strategies,
         graph_scopes_vector=preset.graph_scopes_vector,
         scope=preset.scope,
+        fusion=preset.fusion,
         rules_fired=tuple(rule.name for rule in fired),
     )

@@ -16,7 +16,7 @@ from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
 from trident.store.protocols import ScoredId, SearchFilter
 from trident.store.schema import Chunk, Entity
-from trident.tools.fusion import DEFAULT_RRF_K, RRF, Fuser, FusionMethod, make_fuser
+from trident.tools.fusion import FusionMethod, make_fuser
 from trident.tools.router import Plan, route
 
 CANDIDATES_PER_PATH = 50
@@ -220,8 +220,8 @@ async def search_async(
         chosen = Strategy(strategy)
     except ValueError:
         raise ValueError(f"unknown strategy '{strategy}'; known: {', '.join(s.value for s in Strategy)}") from None
-    fuser = make_fuser(fusion or FusionMethod.RRF)  # None: the route's choice; every route uses RRF for now
     plan = route(query) if chosen is Strategy.AUTO else None
+    fuser = make_fuser(fusion or (plan.fusion if plan is not None else FusionMethod.RRF))
     paths = plan.strategies if plan is not None else STRATEGY_PATHS[chosen]
     if catalog.embedder is None:
         raise RuntimeError("search needs an embedder; open the catalog with one")
@@ -259,6 +259,7 @@ async def search_async(
 
     weights = {key: plan.weights.get(key.split("#", 1)[0], 1.0) for key in lists} if plan is not None else None
     fused = fuser.fuse(lists, weights)
+    terms = fuser.terms(lists, weights) if explain else {}
     chunks = await anyio.to_thread.run_sync(catalog.graph.get_chunks, [item.id for item in fused[: top_k * 3]])
     allowed = set(projects) if projects is not None else None
     hits_out: list[SearchHit] = []
@@ -276,7 +277,7 @@ async def search_async(
             continue
         hit = SearchHit.from_chunk(chunk, len(hits_out) + 1, item.score, _path_ranks(item.ranks))
         if explain:
-            hit.explanation = _contributions(fuser, item.ranks, weights)
+            hit.explanation = {key: round(value, 6) for key, value in terms.get(item.id, {}).items()}
         cost = estimate_tokens(hit.snippet) + 20
         if max_tokens is not None and used_tokens + cost > max_tokens:
             truncated = True
@@ -325,14 +326,6 @@ def _path_ranks(ranks: dict[str, int | None]) -> dict[str, int | None]:
         if rank is not None and (current is None or rank < current):
             out[path] = rank
     return out
-
-
-def _contributions(fuser: Fuser, ranks: dict[str, int | None], weights: dict[str, float] | None) -> dict[str, float]:
-    """Each list's term in the fused score; for RRF that is weight / (k + rank)."""
-    k = fuser.k if isinstance(fuser, RRF) else DEFAULT_RRF_K
-    return {
-        key: round((weights or {}).get(key, 1.0) / (k + rank), 6) for key, rank in ranks.items() if rank is not None
-    }
 
 
 _SPACE = re.compile(r"\s+")
