@@ -218,7 +218,12 @@ def _resolve(parsed: _Parsed, directory: EntityDirectory, project: Entity) -> Do
     unresolved: list[PendingReference] = []
     for ref in ex.references:
         targets = directory.resolve(
-            ref.target, target_types=ref.target_types, source=ref.source, project=doc.project, doc_id=doc.id
+            ref.target,
+            target_types=ref.target_types,
+            source=ref.source,
+            project=doc.project,
+            doc_id=doc.id,
+            relation=ref.type,
         )
         if not targets:
             unresolved.append(_pending(ref))
@@ -294,6 +299,7 @@ def relink(catalog: Catalog) -> int:
                 source=pending.source,
                 project=entry.project,
                 doc_id=doc_id,
+                relation=pending.type,
             )
             if not targets:
                 remaining.append(pending)

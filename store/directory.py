@@ -12,6 +12,7 @@ from trident.store.identifiers import split_identifier
 from trident.store.schema import DocumentKind, Entity, EntityType
 
 MAX_TARGETS = 3
+PROJECT_LOCAL_RELATIONS = frozenset({"CALLS", "INHERITS"})
 MIN_MENTION_LENGTH = 4
 # A one-word function name ("run", "charge") is too common in prose to mean the symbol; classes, documents
 # and titled concepts are named to be referred to.
@@ -70,12 +71,26 @@ class EntityDirectory:
     # ---- references -------------------------------------------------------------------------------------
 
     def resolve(
-        self, target: str, *, target_types: Iterable[str] = (), source: str = "", project: str = "", doc_id: str = ""
+        self,
+        target: str,
+        *,
+        target_types: Iterable[str] = (),
+        source: str = "",
+        project: str = "",
+        doc_id: str = "",
+        relation: str = "",
     ) -> list[Entity]:
-        """The entities a name most plausibly means: same document, then same project, then any."""
+        """The entities a name most plausibly means: same document, then same project, then any.
+
+        A call or base class in code names a symbol its own project can see, written exactly: `.get()` in Python
+        is not Go's `Get` in another repository, so those relations resolve by exact name inside the project.
+        """
+        in_code = relation in PROJECT_LOCAL_RELATIONS
         candidates = self._path_candidates(target, project) or self._module_candidates(target)
         if not candidates:
-            candidates = self.named(target)
+            candidates = self._by_name.get(target, []) if in_code else self.named(target)
+        if in_code:
+            candidates = [e for e in candidates if e.project == project]
         types = set(target_types)
         if types:
             candidates = [e for e in candidates if e.type in types]

@@ -7,8 +7,9 @@ from pathlib import Path
 
 from trident.ingest.pipeline import index_folder
 from trident.store.catalog import Catalog
+from trident.store.directory import EntityDirectory
 from trident.store.protocols import Embedder
-from trident.store.schema import Relation
+from trident.store.schema import Entity, Relation
 from trident.tools.status import status
 
 from tests.conftest import EXAMPLES
@@ -100,3 +101,35 @@ def test_reindexing_embeds_only_the_changed_file_and_drops_the_deleted_one(tmp_p
     third = index_folder(cat, project, "billing", max_file_bytes=1_000_000)
     assert third.indexed == 0 and third.deleted == 0
     cat.close()
+
+
+def test_calls_resolve_only_to_exactly_named_symbols_of_the_same_project(sample_catalog: Catalog) -> None:
+    entities = {e.id: e for e in sample_catalog.entities()}
+    calls = [(entities[s], entities[t]) for s, t in _edges(sample_catalog, "CALLS")]
+    assert calls
+    assert all(src.project == dst.project for src, dst in calls)
+
+
+def test_a_call_does_not_resolve_to_another_projects_symbol_or_a_different_case() -> None:
+    go_get = Entity(
+        id="method:auth:session.SessionManager.Get",
+        name="Get",
+        type="Method",
+        project="auth",
+        aliases=("SessionManager.Get",),
+    )
+    py_process = Entity(
+        id="method:billing:payments.PaymentAdapter.process",
+        name="process",
+        type="Method",
+        project="billing",
+        aliases=("PaymentAdapter.process",),
+    )
+    directory = EntityDirectory([go_get, py_process])
+    types = ("Function", "Method", "Class")
+    assert directory.resolve("get", target_types=types, project="billing", relation="CALLS") == []
+    assert directory.resolve("Get", target_types=types, project="billing", relation="CALLS") == []
+    assert directory.resolve("Get", target_types=types, project="auth", relation="CALLS") == [go_get]
+    assert directory.resolve("process", target_types=types, project="billing", relation="CALLS") == [py_process]
+    # Documents may name things anywhere and loosely: a DEPENDS_ON still crosses projects.
+    assert directory.resolve("get", project="billing", relation="DEPENDS_ON") == [go_get]
