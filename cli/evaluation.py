@@ -20,13 +20,14 @@ from trident.tools.search import Strategy
 
 
 def cache_key(dataset: Path, model: str) -> str:
-    """Changes whenever the corpus, the model, the schema or the chunking would change the index."""
-    corpus = dataset / "corpus.jsonl"
-    stat = corpus.stat()
+    """Changes whenever the corpus content, the model, the schema or the chunking would change the index (not when
+    the same corpus is copied or checked out elsewhere)."""
+    digest = hashlib.sha256()
+    with open(dataset / "corpus.jsonl", "rb") as corpus:
+        for block in iter(lambda: corpus.read(1 << 20), b""):
+            digest.update(block)
     parts = [
-        str(corpus.resolve()),
-        str(stat.st_size),
-        str(stat.st_mtime_ns),
+        digest.hexdigest(),
         model,
         str(SCHEMA_VERSION),
         str(CHUNK_TOKEN_BUDGET),

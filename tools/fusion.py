@@ -140,6 +140,53 @@ class Intersection:
         return [item for item in self.inner.fuse(lists, weights) if item.id in common]
 
 
+@dataclass(frozen=True)
+class PrimaryFirst:
+    """The route's primary path leads: its top `depth` hits come first, in its own order, then everything else in
+    the inner fusion's order.
+
+    No second list can push a hit the primary path is sure of below one it never found (RRF's flat 1/(k+rank) does
+    exactly that to a precise graph walk). With `reorder`, the head is ordered by the inner fusion instead, so the
+    other paths may reorder, but never displace, the primary's head. A primary path that found nothing (the graph
+    when the query names no indexed entity) leaves the inner fusion unchanged.
+    """
+
+    inner: Fuser
+    primary: str
+    depth: int = 5
+    reorder: bool = False
+
+    def __post_init__(self) -> None:
+        if self.depth < 1:
+            raise ValueError(f"primary depth must be >= 1, got {self.depth}")
+
+    def __str__(self) -> str:
+        order = ", reordered" if self.reorder else ""
+        return f"{self.inner} with {self.primary} leading (top {self.depth}{order})"
+
+    def terms(self, lists: Lists, weights: Mapping[str, float] | None = None) -> dict[str, dict[str, float]]:
+        return self.inner.terms(lists, weights)
+
+    def head(self, lists: Lists) -> list[str]:
+        """The primary path's top ids, over the query and its expansions (keys like `ppr#1`), in rank order."""
+        firsts = [hits[: self.depth] for key, hits in lists.items() if key.split("#", 1)[0] == self.primary]
+        by_rank = [hits[rank].id for rank in range(self.depth) for hits in firsts if rank < len(hits)]
+        return list(dict.fromkeys(by_rank))
+
+    def fuse(self, lists: Lists, weights: Mapping[str, float] | None = None) -> list[FusedItem]:
+        fused = self.inner.fuse(lists, weights)
+        head = self.head(lists)
+        if not head:
+            return fused
+        chosen = set(head)
+        if self.reorder:
+            leading = [item for item in fused if item.id in chosen]
+        else:
+            by_id = {item.id: item for item in fused}
+            leading = [by_id[id_] for id_ in head]
+        return leading + [item for item in fused if item.id not in chosen]
+
+
 def make_fuser(method: FusionMethod | str = FusionMethod.RRF, *, k: float = DEFAULT_RRF_K) -> Fuser:
     """The fuser for a method name.
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import threading
 import time
 from collections.abc import Sequence
 from enum import StrEnum
@@ -16,13 +17,14 @@ from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
 from trident.store.protocols import ScoredId, SearchFilter
 from trident.store.schema import Chunk, Entity
-from trident.tools.fusion import FusionMethod, make_fuser
+from trident.tools.fusion import FusionMethod, PrimaryFirst, make_fuser
+from trident.tools.pagerank import EntityChunkGraph
 from trident.tools.router import Plan, route
 
 CANDIDATES_PER_PATH = 50
 GRAPH_EDGES = 60
 SNIPPET_CHARS = 320
-PATHS = ("lexical", "semantic", "graph")
+PATHS = ("lexical", "semantic", "graph", "ppr")
 # A project's own instructions: the fast path for "what does CLAUDE.md / our README say".
 INSTRUCTION_FILES = (
     "CLAUDE.md",
@@ -87,17 +89,30 @@ class SearchResult(BaseModel):
 
 
 class EntityNames:
-    """The entity directory of one index generation, built once and reused until the index changes."""
+    """The entity directory and the PageRank graph of one index generation, built once (the graph on first use)
+    and reused until the index changes."""
 
     def __init__(self) -> None:
         self._generation = -1
         self._directory = EntityDirectory(())
+        self._graph: EntityChunkGraph | None = None
+        self._lock = threading.Lock()
 
     def get(self, catalog: Catalog) -> EntityDirectory:
-        if self._generation != catalog.manifest.generation:
-            self._directory = EntityDirectory(catalog.entities())
-            self._generation = catalog.manifest.generation
-        return self._directory
+        with self._lock:
+            if self._generation != catalog.manifest.generation:
+                self._directory = EntityDirectory(catalog.entities())
+                self._graph = None
+                self._generation = catalog.manifest.generation
+            return self._directory
+
+    def graph(self, catalog: Catalog) -> EntityChunkGraph:
+        directory = self.get(catalog)
+        with self._lock:
+            if self._graph is None:
+                relations = catalog.graph.relations(catalog.tenant)
+                self._graph = EntityChunkGraph.build(list(directory.by_id.values()), relations)
+            return self._graph
 
 
 def query_entities(directory: EntityDirectory, query: str) -> list[Entity]:
@@ -137,15 +152,17 @@ class Strategy(StrEnum):
     LEXICAL = "lexical"
     SEMANTIC = "semantic"
     GRAPH = "graph"
+    PPR = "ppr"
 
 
 # Until the router lands, `auto` is the plain hybrid; a forced strategy runs one path for comparison.
 STRATEGY_PATHS: dict[Strategy, tuple[str, ...]] = {
-    Strategy.AUTO: PATHS,
-    Strategy.HYBRID: PATHS,
+    Strategy.AUTO: ("lexical", "semantic", "graph"),
+    Strategy.HYBRID: ("lexical", "semantic", "graph"),
     Strategy.LEXICAL: ("lexical",),
     Strategy.SEMANTIC: ("semantic",),
     Strategy.GRAPH: ("graph",),
+    Strategy.PPR: ("ppr",),
 }
 MAX_EXPANSIONS = 5
 PATH_TIMEOUT_S = 10.0
@@ -156,7 +173,7 @@ def _run_path(
     path: str,
     text: str,
     where: SearchFilter,
-    directory: EntityDirectory,
+    names: EntityNames,
     projects: Sequence[str] | None,
 ) -> tuple[list[ScoredId], list[Entity]]:
     if path == "lexical":
@@ -171,7 +188,10 @@ def _run_path(
     if path == "semantic":
         assert catalog.embedder is not None
         return catalog.vectors.search(catalog.embedder.embed_query(text), CANDIDATES_PER_PATH, where), []
+    directory = names.get(catalog)
     seeds = [e for e in query_entities(directory, text) if projects is None or e.project in projects]
+    if path == "ppr":
+        return names.graph(catalog).rank(seeds, CANDIDATES_PER_PATH), seeds
     ids = graph_candidates(catalog, seeds, CANDIDATES_PER_PATH)
     return [ScoredId(id_, 1.0 / rank) for rank, id_ in enumerate(ids, start=1)], seeds
 
@@ -222,11 +242,14 @@ async def search_async(
         raise ValueError(f"unknown strategy '{strategy}'; known: {', '.join(s.value for s in Strategy)}") from None
     plan = route(query) if chosen is Strategy.AUTO else None
     fuser = make_fuser(fusion or (plan.fusion if plan is not None else FusionMethod.RRF))
+    if plan is not None and plan.primary is not None:
+        fuser = PrimaryFirst(fuser, plan.primary, plan.primary_depth, plan.primary_reorders)
     paths = plan.strategies if plan is not None else STRATEGY_PATHS[chosen]
     if catalog.embedder is None:
         raise RuntimeError("search needs an embedder; open the catalog with one")
     where = SearchFilter(catalog.tenant, tuple(projects) if projects is not None else None)
-    directory = await anyio.to_thread.run_sync((names or EntityNames()).get, catalog)
+    names = names or EntityNames()
+    directory = await anyio.to_thread.run_sync(names.get, catalog)
     scoped = _graph_scope(plan, directory, query, projects, catalog.tenant) if plan is not None else None
     texts = [query, *(e for e in (expansions or []) if e.strip())]
     jobs = [(path if i == 0 else f"{path}#{i}", path, text) for i, text in enumerate(texts) for path in paths]
@@ -240,7 +263,7 @@ async def search_async(
             try:
                 path_where = scoped if scoped is not None and path == "semantic" else where
                 results[key] = await anyio.to_thread.run_sync(
-                    _run_path, catalog, path, text, path_where, directory, projects, abandon_on_cancel=True
+                    _run_path, catalog, path, text, path_where, names, projects, abandon_on_cancel=True
                 )
             except Exception as exc:  # one failing engine must not sink the other paths; it is reported
                 failures[key] = f"{type(exc).__name__}: {exc}"
@@ -273,9 +296,9 @@ async def search_async(
         if first is not None:
             # The same text in another file (a copy, a vendored module): one hit, the copy kept as corroboration.
             first.duplicates.append(chunk.citation)
-            first.sources = _best_ranks(first.sources, _path_ranks(item.ranks))
+            first.sources = _best_ranks(first.sources, _path_ranks(item.ranks, paths))
             continue
-        hit = SearchHit.from_chunk(chunk, len(hits_out) + 1, item.score, _path_ranks(item.ranks))
+        hit = SearchHit.from_chunk(chunk, len(hits_out) + 1, item.score, _path_ranks(item.ranks, paths))
         if explain:
             hit.explanation = {key: round(value, 6) for key, value in terms.get(item.id, {}).items()}
         cost = estimate_tokens(hit.snippet) + 20
@@ -300,6 +323,8 @@ async def search_async(
         diagnostics["semantic_scope"] = list(scoped.projects or ())
     if plan is not None:
         diagnostics["route"] = str(plan)
+    if isinstance(fuser, PrimaryFirst):
+        diagnostics["primary_led"] = bool(fuser.head(lists))
     if explain:
         diagnostics["route"] = (plan or route(query)).model_dump(mode="json") | {"applied": plan is not None}
         diagnostics["top_per_path"] = {key: [h.id for h in value[:5]] for key, value in lists.items()}
@@ -316,11 +341,10 @@ async def search_async(
     )
 
 
-def _path_ranks(ranks: dict[str, int | None]) -> dict[str, int | None]:
-    """Each path's best rank for a hit, over the query and its expansions (keys like `semantic#2`)."""
-    out: dict[str, int | None] = dict.fromkeys(PATHS)
-    if any(key.split("#", 1)[0] == "local" for key in ranks):
-        out["local"] = None
+def _path_ranks(ranks: dict[str, int | None], planned: Sequence[str]) -> dict[str, int | None]:
+    """Each planned path's best rank for a hit over the query and its expansions (keys like `semantic#2`); None
+    where the path did not find it, failed or timed out."""
+    out: dict[str, int | None] = dict.fromkeys(planned)
     for key, rank in ranks.items():
         path, current = key.split("#", 1)[0], out.get(key.split("#", 1)[0])
         if rank is not None and (current is None or rank < current):

@@ -1,0 +1,112 @@
+"""The fusers on hand-built ranked lists: RRF, weighted sum, max, intersection, and the primary path leading."""
+
+from __future__ import annotations
+
+import pytest
+from trident.store.protocols import ScoredId
+from trident.tools.fusion import RRF, FusionMethod, MaxScore, PrimaryFirst, WeightedSum, make_fuser
+from trident.tools.router import QueryType, route
+
+
+def ranked(*ids: str) -> list[ScoredId]:
+    """A list scored like an engine would: descending, 10, 9, 8, ..."""
+    return [ScoredId(id_, 10.0 - i) for i, id_ in enumerate(ids)]
+
+
+def test_rrf_rewards_agreement_and_breaks_ties_by_id() -> None:
+    fused = RRF().fuse({"a": ranked("x", "y"), "b": ranked("y", "x")})
+    assert [item.id for item in fused] == ["x", "y"]  # equal scores: the smaller id first
+    assert fused[0].score == pytest.approx(fused[1].score)
+    fused = RRF().fuse({"a": ranked("x", "y", "z"), "b": ranked("y", "z")})
+    assert fused[0].id == "y"
+
+
+def test_rrf_refuses_a_k_that_is_not_positive() -> None:
+    with pytest.raises(ValueError, match="k must be > 0"):
+        make_fuser("rrf", k=0)
+
+
+def test_weighted_sum_keeps_a_clear_winner_that_rrf_would_flatten() -> None:
+    lists = {
+        "lexical": [ScoredId("sure", 50.0), ScoredId("b", 5.0), ScoredId("c", 4.9)],
+        "semantic": [ScoredId("b", 0.60), ScoredId("c", 0.59), ScoredId("sure", 0.58), ScoredId("d", 0.10)],
+    }
+    assert WeightedSum().fuse(lists)[0].id == "sure"
+    assert RRF().fuse(lists)[0].id != "sure"
+
+
+def test_weights_change_which_path_wins() -> None:
+    lists = {"lexical": ranked("l1", "l2"), "semantic": ranked("s1", "s2")}
+    assert WeightedSum().fuse(lists, {"lexical": 1.0, "semantic": 0.2})[0].id == "l1"
+    assert WeightedSum().fuse(lists, {"lexical": 0.2, "semantic": 1.0})[0].id == "s1"
+    assert MaxScore().fuse(lists, {"lexical": 0.2, "semantic": 1.0})[0].id == "s1"
+
+
+def test_the_primary_head_leads_even_when_other_lists_agree_on_something_else() -> None:
+    lists = {
+        "graph": ranked("g1", "g2", "g3"),
+        "lexical": [ScoredId("noise", 10.0), ScoredId("g2", 9.5), ScoredId("z", 0.0)],
+        "semantic": ranked("noise", "g3"),
+    }
+    plain = WeightedSum().fuse(lists)
+    assert plain[0].id == "noise"
+    led = PrimaryFirst(WeightedSum(), "graph", depth=2).fuse(lists)
+    # The head is the primary's top two in its own order; the rest follows in the inner fusion's order.
+    assert [item.id for item in led] == ["g1", "g2", "noise", "g3", "z"]
+    assert sorted(i.id for i in led) == sorted(i.id for i in plain)
+    reordered = PrimaryFirst(WeightedSum(), "graph", depth=2, reorder=True).fuse(lists)
+    # Reordering lets the others order the head (g2 gains from lexical) but not displace it.
+    assert [item.id for item in reordered] == ["g2", "g1", "noise", "g3", "z"]
+
+
+def test_a_primary_path_that_found_nothing_leaves_the_fusion_unchanged() -> None:
+    lists = {"graph": [], "lexical": ranked("a", "b"), "semantic": ranked("b", "c")}
+    inner = WeightedSum()
+    assert PrimaryFirst(inner, "graph").fuse(lists) == inner.fuse(lists)
+
+
+def test_the_primary_head_counts_its_expansions_too() -> None:
+    lists = {"graph": ranked("g1"), "graph#1": ranked("g9"), "lexical": ranked("x", "y")}
+    led = PrimaryFirst(WeightedSum(), "graph", depth=1).fuse(lists)
+    assert [item.id for item in led[:2]] == ["g1", "g9"]
+
+
+def test_primary_depth_must_be_positive() -> None:
+    with pytest.raises(ValueError, match="depth"):
+        PrimaryFirst(WeightedSum(), "graph", depth=0)
+
+
+def test_unknown_fusion_names_list_the_known_ones() -> None:
+    with pytest.raises(ValueError, match="known: rrf, weighted_sum, max, intersection"):
+        make_fuser("borda")
+    assert str(make_fuser(FusionMethod.INTERSECTION)).startswith("intersection(rrf")
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "python check if a variable is iterable",
+        "how to join two data frames",
+        "remove a directory recursively in golang",
+    ],
+)
+def test_a_programming_task_in_words_lets_the_dense_path_lead(query: str) -> None:
+    plan = route(query)
+    assert plan.query_type == QueryType.GENERAL
+    assert "code-task-in-words" in plan.rules_fired
+    assert plan.primary == "semantic"
+    assert plan.weights["lexical"] < plan.weights["semantic"]
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "python retry_with_backoff helper",  # a code name BM25 can match exactly
+        "where is PaymentGateway.charge defined",
+        "protein misfolding causes amyloid plaques",
+    ],
+)
+def test_queries_with_code_names_or_no_code_keep_their_preset(query: str) -> None:
+    plan = route(query)
+    assert "code-task-in-words" not in plan.rules_fired
+    assert plan.primary != "semantic"

@@ -1,0 +1,78 @@
+"""Personalized PageRank on small hand-built graphs: what a walk from the query's entities reaches first."""
+
+from __future__ import annotations
+
+import pytest
+from trident.store.schema import Entity, EntityType, Relation
+from trident.tools.pagerank import EntityChunkGraph
+
+
+def concept(name: str) -> Entity:
+    """A titled passage's entity, defined by the chunk `c-<name>` (as a BEIR passage title is)."""
+    return Entity(id=f"concept:wiki:{name}", name=name, type=EntityType.CONCEPT, project="wiki", chunk_id=f"c-{name}")
+
+
+def mentions(source: str, target: str) -> Relation:
+    """`source`'s passage names `target`."""
+    return Relation(
+        source=f"concept:wiki:{source}",
+        type="MENTIONS",
+        target=f"concept:wiki:{target}",
+        evidence=f"c-{source}",
+        project="wiki",
+    )
+
+
+@pytest.fixture
+def song_graph() -> EntityChunkGraph:
+    """ "Who performed the song Changed It, and where was she born?": the song's passage names the singer; an album
+    passage and a chart passage merely mention the song; the singer's passage is two hops from the question."""
+    names = ["Changed It", "Nicki Minaj", "Queen album", "Chart 2014", "Trinidad", "Lil Wayne"]
+    relations = [
+        mentions("Changed It", "Nicki Minaj"),
+        mentions("Changed It", "Lil Wayne"),
+        mentions("Queen album", "Changed It"),
+        mentions("Queen album", "Nicki Minaj"),
+        mentions("Chart 2014", "Changed It"),
+        mentions("Nicki Minaj", "Trinidad"),
+    ]
+    return EntityChunkGraph.build([concept(n) for n in names], relations)
+
+
+def test_the_seed_passage_comes_first_and_a_two_hop_passage_beats_a_one_hop_distractor(
+    song_graph: EntityChunkGraph,
+) -> None:
+    ranked = [hit.id for hit in song_graph.rank([concept("Changed It")], limit=10)]
+    assert ranked[0] == "c-Changed It"
+    # The singer's passage is two hops away (song -> its passage -> the singer it names -> her passage); the chart
+    # passage is one hop away but only mentions the song in passing.
+    assert ranked.index("c-Nicki Minaj") < ranked.index("c-Chart 2014")
+
+
+def test_rare_seeds_weigh_more_than_common_ones(song_graph: EntityChunkGraph) -> None:
+    weights = song_graph.seed_weights([concept("Trinidad"), concept("Nicki Minaj")])
+    by_name = {song_graph.nodes[i]: w for i, w in weights.items()}
+    assert by_name["e:concept:wiki:Trinidad"] > by_name["e:concept:wiki:Nicki Minaj"]
+
+
+def test_without_a_known_seed_the_walk_returns_nothing(song_graph: EntityChunkGraph) -> None:
+    assert song_graph.rank([concept("Unknown")], limit=10) == []
+    assert song_graph.rank([], limit=10) == []
+
+
+def test_the_ranking_is_deterministic_and_respects_the_limit(song_graph: EntityChunkGraph) -> None:
+    first = song_graph.rank([concept("Changed It"), concept("Trinidad")], limit=3)
+    assert first == song_graph.rank([concept("Changed It"), concept("Trinidad")], limit=3)
+    assert len(first) == 3
+    assert [h.score for h in first] == sorted((h.score for h in first), reverse=True)
+
+
+def test_damping_outside_zero_to_one_is_refused(song_graph: EntityChunkGraph) -> None:
+    with pytest.raises(ValueError, match="damping"):
+        song_graph.rank([concept("Changed It")], limit=5, damping=1.0)
+
+
+def test_project_hubs_are_left_out_of_the_walk() -> None:
+    hub = Entity(id="project:wiki:wiki", name="wiki", type=EntityType.PROJECT, project="wiki")
+    graph = EntityChunkGraph.build([concept("A"), hub], [])
+    assert "e:project:wiki:wiki" not in graph.index
