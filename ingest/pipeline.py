@@ -10,9 +10,11 @@ from typing import Protocol
 
 from trident.ingest.beir import iter_corpus, parse_beir_document
 from trident.ingest.code import SUPPORTED_LANGUAGES, parse_code
+from trident.ingest.graph_vectors import sync_graph_vectors
 from trident.ingest.linker import mention_relations
 from trident.ingest.markdown import parse_markdown
 from trident.ingest.model import Extraction, Reference
+from trident.ingest.shared_names import link_shared_names
 from trident.ingest.text import parse_text
 from trident.ingest.walker import SourceFile, walk
 from trident.store.catalog import Catalog, DocumentWrite
@@ -201,6 +203,8 @@ def _write(catalog: Catalog, project: str, parsed: list[_Parsed], report: IndexR
     if deferred:
         catalog.add_relations(deferred, {})
     relink(catalog)
+    link_shared_names(catalog)
+    sync_graph_vectors(catalog)
 
 
 def _dedupe(entities: Iterable[Entity]) -> list[Entity]:

@@ -43,6 +43,7 @@ class RelationType(StrEnum):
     DEPENDS_ON = "DEPENDS_ON"
     TAGGED = "TAGGED"
     RELATED_TO = "RELATED_TO"
+    INSTANCE_OF = "INSTANCE_OF"  # a project's entity -> the shared concept of its name, across projects
 
 
 def stable_hash(*parts: str | int, length: int = 16) -> str:

@@ -1,4 +1,4 @@
-"""The plain hybrid search over the sample corpus with the real model."""
+"""Search over the sample corpus with the real model: paths, fusion, routing effects, explanations."""
 
 from __future__ import annotations
 
@@ -169,3 +169,16 @@ def test_cross_project_queries_scope_the_vectors_to_projects_the_graph_finds(sam
     assert semantic_hits and {h.project for h in semantic_hits} == {"auth"}
     unscoped = search(sample_catalog, "how do other teams use RotatingKeyStore", top_k=5, strategy="hybrid")
     assert "semantic_scope" not in unscoped.diagnostics
+
+
+def test_a_thing_named_loosely_is_found_through_entity_vectors(sample_catalog: Catalog) -> None:
+    result = search(sample_catalog, "what is the component that talks to the payment provider", top_k=3)
+    # No entity is named exactly; the nearest entity vectors seed the walk, and the gateway module leads.
+    assert result.entities and result.entities[0] == "module:billing:billing.gateway"
+    assert result.hits[0].path == "billing/gateway.py" and result.hits[0].sources["ppr"] == 1
+
+
+def test_a_query_about_nothing_indexed_seeds_no_walk(sample_catalog: Catalog) -> None:
+    result = search(sample_catalog, "what is protein folding in yeast", top_k=3)
+    assert result.entities == [] and result.diagnostics["primary_led"] is False
+    assert all(h.sources["ppr"] is None for h in result.hits)

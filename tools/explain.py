@@ -27,6 +27,7 @@ PHRASES: dict[str, tuple[str, str]] = {
     "DEPENDS_ON": ("depends on", "is a dependency of"),
     "TAGGED": ("is tagged", "is the tag of"),
     "RELATED_TO": ("is related to", "is related to"),
+    "INSTANCE_OF": ("is an instance of the shared name", "is the shared name of"),
 }
 
 
@@ -83,7 +84,7 @@ def _adjacency(
 # says less, so a path through one must be shorter to win. Walking a relation backwards costs a little extra.
 HOP_COST: dict[str, float] = {
     "CONTAINS": 0.5, "DEFINES": 0.5, "CALLS": 1.0, "INHERITS": 1.0, "IMPORTS": 1.0, "DEPENDS_ON": 1.0,
-    "LINKS_TO": 1.5, "MENTIONS": 2.0, "RELATED_TO": 2.0, "TAGGED": 2.5,
+    "LINKS_TO": 1.5, "MENTIONS": 2.0, "RELATED_TO": 2.0, "TAGGED": 2.5, "INSTANCE_OF": 1.5,
 }  # fmt: skip
 DEFAULT_HOP_COST = 1.5
 BACKWARD_COST = 0.25

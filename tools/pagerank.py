@@ -34,6 +34,7 @@ RELATION_WEIGHTS: Mapping[str, tuple[float, float]] = {
     "DEFINES": (0.3, 0.3),
     "MENTIONS": (0.5, 0.05),
     "TAGGED": (0.2, 0.02),
+    "INSTANCE_OF": (0.3, 0.3),
 }
 DEFAULT_RELATION_WEIGHTS = (0.4, 0.1)
 # Projects are hubs joined to everything they hold: a walk through one says nothing about the query.

@@ -176,6 +176,7 @@ class Plan(BaseModel):
     primary: str | None = None
     primary_depth: int = 5
     primary_reorders: bool = False
+    seed_by_vectors: bool = False
     rules_fired: tuple[str, ...] = ()
 
     def __str__(self) -> str:
@@ -199,6 +200,9 @@ class Preset:
     primary: str | None = None
     primary_depth: int = 5
     primary_reorders: bool = False
+    # When the query names no entity exactly, seed the walk from the entities and relation sentences nearest its
+    # meaning (entity lookups and relationship questions are about things, even when named loosely).
+    seed_by_vectors: bool = False
 
 
 _HYBRID = ("lexical", "semantic", "graph")
@@ -206,8 +210,12 @@ _HYBRID = ("lexical", "semantic", "graph")
 # taking one hop: the walk's first hits are the same (the entities' own chunks), the rest ranked by structure.
 _WALK = ("lexical", "semantic", "ppr")
 PRESETS: dict[QueryType, Preset] = {
-    QueryType.ENTITY_LOOKUP: Preset({"lexical": 1.0, "semantic": 0.6, "ppr": 1.0}, _WALK, primary="ppr"),
-    QueryType.RELATIONSHIP: Preset({"lexical": 0.7, "semantic": 0.5, "ppr": 1.2}, _WALK, primary="ppr"),
+    QueryType.ENTITY_LOOKUP: Preset(
+        {"lexical": 1.0, "semantic": 0.6, "ppr": 1.0}, _WALK, primary="ppr", seed_by_vectors=True
+    ),
+    QueryType.RELATIONSHIP: Preset(
+        {"lexical": 0.7, "semantic": 0.5, "ppr": 1.2}, _WALK, primary="ppr", seed_by_vectors=True
+    ),
     QueryType.MULTI_HOP: Preset({"lexical": 0.6, "semantic": 0.8, "ppr": 1.2}, _WALK, primary="ppr"),
     QueryType.SIMILARITY: Preset({"lexical": 0.4, "semantic": 1.2, "graph": 0.2}, _HYBRID),
     QueryType.PATTERN: Preset({"lexical": 0.7, "semantic": 1.0, "graph": 0.3}, _HYBRID, graph_scopes_vector=True),
@@ -292,5 +300,6 @@ def route(query: str) -> Plan:
         primary=primary,
         primary_depth=depth,
         primary_reorders=reorders,
+        seed_by_vectors=preset.seed_by_vectors,
         rules_fired=tuple(names),
     )

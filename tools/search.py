@@ -12,9 +12,11 @@ from typing import Any
 
 import anyio
 from pydantic import BaseModel, Field
+from trident.ingest.graph_vectors import open_graph_vectors
 from trident.ingest.tokens import estimate_tokens
 from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
+from trident.store.graph_vectors import GraphVectorIndex
 from trident.store.protocols import ScoredId, SearchFilter
 from trident.store.schema import Chunk, Entity
 from trident.tools.fusion import FusionMethod, PrimaryFirst, make_fuser
@@ -96,6 +98,7 @@ class EntityNames:
         self._generation = -1
         self._directory = EntityDirectory(())
         self._graph: EntityChunkGraph | None = None
+        self._vectors: GraphVectorIndex | None = None
         self._lock = threading.Lock()
 
     def get(self, catalog: Catalog) -> EntityDirectory:
@@ -103,8 +106,16 @@ class EntityNames:
             if self._generation != catalog.manifest.generation:
                 self._directory = EntityDirectory(catalog.entities())
                 self._graph = None
+                self._vectors = None
                 self._generation = catalog.manifest.generation
             return self._directory
+
+    def vectors(self, catalog: Catalog) -> GraphVectorIndex:
+        self.get(catalog)
+        with self._lock:
+            if self._vectors is None:
+                self._vectors = open_graph_vectors(catalog)
+            return self._vectors
 
     def graph(self, catalog: Catalog) -> EntityChunkGraph:
         directory = self.get(catalog)
@@ -155,16 +166,21 @@ class Strategy(StrEnum):
     PPR = "ppr"
 
 
-# Until the router lands, `auto` is the plain hybrid; a forced strategy runs one path for comparison.
+# `auto` runs what the route plans; `hybrid` is BM25 + dense fused as the route would fuse them; a forced single
+# strategy runs one path, unfused, for comparison.
 STRATEGY_PATHS: dict[Strategy, tuple[str, ...]] = {
     Strategy.AUTO: ("lexical", "semantic", "graph"),
-    Strategy.HYBRID: ("lexical", "semantic", "graph"),
+    Strategy.HYBRID: ("lexical", "semantic"),
     Strategy.LEXICAL: ("lexical",),
     Strategy.SEMANTIC: ("semantic",),
     Strategy.GRAPH: ("graph",),
     Strategy.PPR: ("ppr",),
 }
 MAX_EXPANSIONS = 5
+# Vector seeding: how many entity/relation neighbours to look at, how close one must be, and how many seeds to keep.
+VECTOR_SEED_CANDIDATES = 10
+VECTOR_SEED_MIN_SCORE = 0.5
+VECTOR_SEEDS = 3
 PATH_TIMEOUT_S = 10.0
 
 
@@ -175,6 +191,7 @@ def _run_path(
     where: SearchFilter,
     names: EntityNames,
     projects: Sequence[str] | None,
+    seed_by_vectors: bool = False,
 ) -> tuple[list[ScoredId], list[Entity]]:
     if path == "lexical":
         return catalog.text.search(text, CANDIDATES_PER_PATH, where), []
@@ -191,9 +208,27 @@ def _run_path(
     directory = names.get(catalog)
     seeds = [e for e in query_entities(directory, text) if projects is None or e.project in projects]
     if path == "ppr":
+        if not seeds and seed_by_vectors:
+            seeds = vector_seeds(catalog, names, text, projects)
         return names.graph(catalog).rank(seeds, CANDIDATES_PER_PATH), seeds
     ids = graph_candidates(catalog, seeds, CANDIDATES_PER_PATH)
     return [ScoredId(id_, 1.0 / rank) for rank, id_ in enumerate(ids, start=1)], seeds
+
+
+def vector_seeds(catalog: Catalog, names: EntityNames, text: str, projects: Sequence[str] | None) -> list[Entity]:
+    """The entities nearest the query's meaning (their own vectors, or a relation sentence they take part in), for a
+    query that names none of them exactly; only close matches count, so an unrelated query seeds nothing."""
+    assert catalog.embedder is not None
+    hits = names.vectors(catalog).search(catalog.embedder.embed_query(text), VECTOR_SEED_CANDIDATES, catalog.tenant)
+    by_id = names.get(catalog).by_id
+    seeds: list[Entity] = []
+    for hit in hits:
+        if hit.score < VECTOR_SEED_MIN_SCORE:
+            break
+        for entity in (by_id[i] for i in hit.entities if i in by_id):
+            if entity not in seeds and (projects is None or entity.project in projects):
+                seeds.append(entity)
+    return seeds[:VECTOR_SEEDS]
 
 
 def _validate(query: str, top_k: int, expansions: Sequence[str] | None, max_tokens: int | None) -> None:
@@ -240,9 +275,9 @@ async def search_async(
         chosen = Strategy(strategy)
     except ValueError:
         raise ValueError(f"unknown strategy '{strategy}'; known: {', '.join(s.value for s in Strategy)}") from None
-    plan = route(query) if chosen is Strategy.AUTO else None
+    plan = _plan(query, chosen)
     fuser = make_fuser(fusion or (plan.fusion if plan is not None else FusionMethod.RRF))
-    if plan is not None and plan.primary is not None:
+    if plan is not None and plan.primary in plan.strategies:
         fuser = PrimaryFirst(fuser, plan.primary, plan.primary_depth, plan.primary_reorders)
     paths = plan.strategies if plan is not None else STRATEGY_PATHS[chosen]
     if catalog.embedder is None:
@@ -263,7 +298,15 @@ async def search_async(
             try:
                 path_where = scoped if scoped is not None and path == "semantic" else where
                 results[key] = await anyio.to_thread.run_sync(
-                    _run_path, catalog, path, text, path_where, names, projects, abandon_on_cancel=True
+                    _run_path,
+                    catalog,
+                    path,
+                    text,
+                    path_where,
+                    names,
+                    projects,
+                    plan is not None and plan.seed_by_vectors,
+                    abandon_on_cancel=True,
                 )
             except Exception as exc:  # one failing engine must not sink the other paths; it is reported
                 failures[key] = f"{type(exc).__name__}: {exc}"
@@ -339,6 +382,24 @@ async def search_async(
         truncated=truncated,
         next_call=next_call,
     )
+
+
+def _plan(query: str, strategy: Strategy) -> Plan | None:
+    """The route's plan for `auto`; for `hybrid`, the same plan narrowed to the lexical and semantic paths (no
+    graph, so no graph-scoped vectors)."""
+    if strategy is Strategy.AUTO:
+        return route(query)
+    if strategy is Strategy.HYBRID:
+        plan = route(query)
+        paths = STRATEGY_PATHS[Strategy.HYBRID]
+        return plan.model_copy(
+            update={
+                "strategies": paths,
+                "weights": {p: w for p, w in plan.weights.items() if p in paths},
+                "graph_scopes_vector": False,
+            }
+        )
+    return None
 
 
 def _path_ranks(ranks: dict[str, int | None], planned: Sequence[str]) -> dict[str, int | None]:

@@ -1,0 +1,106 @@
+"""Vectors of entities and relation sentences (LightRAG's dual index), to seed graph walks from inexact names.
+
+A query that says "the thing that retries failed charges" names no entity exactly; its nearest entity
+("PaymentAdapter (Class in billing): retries failed charges ...") or relation sentence ("OrderService.checkout
+calls PaymentAdapter.process") does. Rows are keyed by a hash of the item's id and text, so an edited description
+gets a new row and the stale one is dropped by the next sync.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import cast
+
+import lancedb
+import numpy as np
+import pyarrow as pa
+from lancedb.query import LanceVectorQueryBuilder
+from trident.store.lance_index import sql_in, sql_string
+
+TABLE = "graph_items"
+DELETE_BATCH = 500
+
+
+@dataclass(frozen=True)
+class GraphItem:
+    """One embedded entity (`entities` = its id) or relation (`entities` = source and target ids)."""
+
+    key: str
+    kind: str  # "entity" or "relation"
+    entities: tuple[str, ...]
+    text: str
+    tenant: str
+
+
+@dataclass(frozen=True)
+class GraphItemHit:
+    key: str
+    kind: str
+    entities: tuple[str, ...]
+    score: float
+
+
+class GraphVectorIndex:
+    """One LanceDB table of entity and relation vectors; cosine on normalised vectors, exact below ANN sizes."""
+
+    def __init__(self, path: Path, dim: int) -> None:
+        path.mkdir(parents=True, exist_ok=True)
+        self._dim = dim
+        self._schema = pa.schema(
+            [
+                pa.field("key", pa.string()),
+                pa.field("kind", pa.string()),
+                pa.field("entities", pa.list_(pa.string())),
+                pa.field("tenant", pa.string()),
+                pa.field("vector", pa.list_(pa.float32(), dim)),
+            ]
+        )
+        self._table = lancedb.connect(str(path)).create_table(TABLE, schema=self._schema, exist_ok=True)
+
+    def keys(self, tenant: str) -> set[str]:
+        rows = self._table.search().where(f"tenant = {sql_string(tenant)}").select(["key"]).limit(None).to_arrow()
+        return set(rows["key"].to_pylist())
+
+    def add(self, items: Sequence[GraphItem], vectors: np.ndarray) -> None:
+        if not items:
+            return
+        if vectors.shape != (len(items), self._dim):
+            raise ValueError(f"expected vectors of shape ({len(items)}, {self._dim}), got {vectors.shape}")
+        flat = pa.array(np.ascontiguousarray(vectors, dtype=np.float32).reshape(-1))
+        self._table.add(
+            pa.table(
+                {
+                    "key": [i.key for i in items],
+                    "kind": [i.kind for i in items],
+                    "entities": [list(i.entities) for i in items],
+                    "tenant": [i.tenant for i in items],
+                    "vector": pa.FixedSizeListArray.from_arrays(flat, self._dim),
+                },
+                schema=self._schema,
+            )
+        )
+
+    def delete(self, keys: Sequence[str]) -> None:
+        for start in range(0, len(keys), DELETE_BATCH):
+            self._table.delete(sql_in("key", keys[start : start + DELETE_BATCH]))
+
+    def search(self, vector: np.ndarray, limit: int, tenant: str) -> list[GraphItemHit]:
+        """Nearest entities and relations, best first, ties by key."""
+        if limit <= 0 or self._table.count_rows() == 0:
+            return []
+        query = cast(LanceVectorQueryBuilder, self._table.search(np.asarray(vector, dtype=np.float32), "vector"))
+        rows = (
+            query.distance_type("cosine")
+            .where(f"tenant = {sql_string(tenant)}", prefilter=True)
+            .select(["key", "kind", "entities", "_distance"])
+            .limit(limit)
+            .to_arrow()
+            .to_pylist()
+        )
+        hits = [GraphItemHit(r["key"], r["kind"], tuple(r["entities"]), 1.0 - float(r["_distance"])) for r in rows]
+        return sorted(hits, key=lambda hit: (-hit.score, hit.key))
+
+    def count(self, tenant: str) -> int:
+        return int(self._table.count_rows(f"tenant = {sql_string(tenant)}"))

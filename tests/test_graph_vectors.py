@@ -1,0 +1,38 @@
+"""Entity and relation vectors stay in step with the graph: new items embedded once, removed ones dropped."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from trident.ingest.graph_vectors import graph_items, open_graph_vectors, sync_graph_vectors
+from trident.ingest.pipeline import index_folder
+from trident.store.catalog import Catalog
+from trident.store.schema import Entity, EntityType, Relation
+
+
+def test_items_are_entities_and_one_sentence_per_embedded_relation() -> None:
+    a = Entity(id="class:p:A", name="A", type=EntityType.CLASS, project="p", description="does a")
+    b = Entity(id="function:p:b", name="b", type=EntityType.FUNCTION, project="p", qualified_name="m.b")
+    hub = Entity(id="project:p:p", name="p", type=EntityType.PROJECT, project="p")
+    calls = [Relation(source=a.id, type="CALLS", target=b.id, evidence=f"c{i}", project="p") for i in range(3)]
+    mention = Relation(source=b.id, type="MENTIONS", target=a.id, evidence="c9", project="p")
+    items = graph_items([a, b, hub], [*calls, mention], "default")
+    assert [i.text for i in items] == ["A (Class in p): does a", "b (Function in p): m.b", "A calls m.b"]
+    assert items[2].entities == (a.id, b.id)
+
+
+def test_sync_embeds_new_items_once_and_drops_removed_ones(tmp_path: Path, catalog: Catalog) -> None:
+    project = tmp_path / "proj"
+    project.mkdir()
+    (project / "shop.py").write_text("class Basket:\n    def total(self):\n        return price_of(self)\n")
+    (project / "prices.py").write_text("def price_of(basket):\n    return 1\n")
+    index_folder(catalog, project, "proj", max_file_bytes=100_000)
+    vectors = open_graph_vectors(catalog)
+    first = vectors.count(catalog.tenant)
+    assert first > 0
+    assert sync_graph_vectors(catalog) == 0  # nothing new: nothing embedded again
+    (project / "prices.py").unlink()
+    index_folder(catalog, project, "proj", max_file_bytes=100_000)
+    assert open_graph_vectors(catalog).count(catalog.tenant) < first
+    texts = " ".join(i.text for i in graph_items(catalog.entities(), [], catalog.tenant))
+    assert "price_of" not in texts
