@@ -64,3 +64,17 @@ class IngestSettings(BaseSettings):
     max_file_bytes: int = Field(
         1_000_000, ge=1_000, description="Skip files larger than this (TRIDENT_MAX_FILE_BYTES)."
     )
+
+
+class RetrievalSettings(BaseSettings):
+    """How the graph walk spreads."""
+
+    model_config = SettingsConfigDict(env_prefix="TRIDENT_", extra="ignore")
+
+    ppr_damping: float = Field(
+        0.85,
+        gt=0.0,
+        lt=1.0,
+        description="Personalized PageRank: probability of continuing the walk at each step (TRIDENT_PPR_DAMPING); "
+        "lower keeps the mass nearer the query's entities.",
+    )

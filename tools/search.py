@@ -1,4 +1,4 @@
-"""Plain hybrid search: BM25 + dense + one graph hop from the entities the query names, fused with RRF."""
+"""Search: the routed paths (BM25, dense, graph walk or hop, instruction files) run concurrently, then fuse."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from trident.store.directory import EntityDirectory
 from trident.store.graph_vectors import GraphVectorIndex
 from trident.store.protocols import ScoredId, SearchFilter
 from trident.store.schema import Chunk, Entity
+from trident.store.settings import RetrievalSettings
 from trident.tools.fusion import FusionMethod, PrimaryFirst, make_fuser
 from trident.tools.pagerank import EntityChunkGraph
 from trident.tools.router import Plan, route
@@ -94,7 +95,8 @@ class EntityNames:
     """The entity directory and the PageRank graph of one index generation, built once (the graph on first use)
     and reused until the index changes."""
 
-    def __init__(self) -> None:
+    def __init__(self, settings: RetrievalSettings | None = None) -> None:
+        self.settings = settings or RetrievalSettings()
         self._generation = -1
         self._directory = EntityDirectory(())
         self._graph: EntityChunkGraph | None = None
@@ -210,7 +212,7 @@ def _run_path(
     if path == "ppr":
         if not seeds and seed_by_vectors:
             seeds = vector_seeds(catalog, names, text, projects)
-        return names.graph(catalog).rank(seeds, CANDIDATES_PER_PATH), seeds
+        return names.graph(catalog).rank(seeds, CANDIDATES_PER_PATH, damping=names.settings.ppr_damping), seeds
     ids = graph_candidates(catalog, seeds, CANDIDATES_PER_PATH)
     return [ScoredId(id_, 1.0 / rank) for rank, id_ in enumerate(ids, start=1)], seeds
 

@@ -1,0 +1,84 @@
+"""Bounded traversal and explained paths on the sample corpus: hop bounds, direction, type filters, evidence."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from trident.store.catalog import Catalog
+from trident.store.directory import EntityDirectory
+from trident.tools.explain import explain_path
+from trident.tools.trace import Direction, trace_relationships
+
+
+@pytest.fixture(scope="module")
+def directory(sample_catalog: Catalog) -> EntityDirectory:
+    return EntityDirectory(sample_catalog.entities())
+
+
+def _covers(citation: str | None, path: str, line: int) -> bool:
+    """Whether a citation like `billing/billing/gateway.py:L27-L35` is in `path` and spans `line`."""
+    match = re.fullmatch(r"(.+):L(\d+)-L(\d+)", citation or "")
+    return bool(match) and match.group(1).endswith(path) and int(match.group(2)) <= line <= int(match.group(3))
+
+
+def test_a_three_hop_call_chain_cites_the_line_of_every_call(
+    sample_catalog: Catalog, directory: EntityDirectory
+) -> None:
+    result = explain_path(
+        sample_catalog, directory, "OrderService.checkout", "sign_request", relation_types=["CALLS"], max_hops=3
+    )
+    assert result.paths, result.message
+    hops = result.paths[0].hops
+    assert [h.target.rsplit(".", 1)[-1] for h in hops] == ["process", "charge", "sign_request"]
+    assert all(h.forward and h.type == "CALLS" for h in hops)
+    # Each hop's evidence is the caller's chunk holding the call (lines from examples/billing).
+    assert _covers(hops[0].evidence, "billing/orders.py", 24)
+    assert _covers(hops[1].evidence, "billing/payments.py", 24)
+    assert _covers(hops[2].evidence, "billing/gateway.py", 32)
+    sentence = result.paths[0].sentence
+    assert (
+        sentence.index("PaymentAdapter.process")
+        < sentence.index("PaymentGateway.charge")
+        < sentence.index("sign_request")
+    )
+
+
+def test_a_path_longer_than_the_hop_bound_is_not_returned(sample_catalog: Catalog, directory: EntityDirectory) -> None:
+    result = explain_path(
+        sample_catalog, directory, "OrderService.checkout", "sign_request", relation_types=["CALLS"], max_hops=2
+    )
+    assert result.paths == [] and result.message and "max_hops" in result.message
+
+
+def test_traversal_stays_within_its_hop_bound(sample_catalog: Catalog, directory: EntityDirectory) -> None:
+    one = trace_relationships(sample_catalog, directory, "OrderService.checkout", direction=Direction.OUT, max_hops=1)
+    two = trace_relationships(sample_catalog, directory, "OrderService.checkout", direction=Direction.OUT, max_hops=2)
+    assert all(len(path) == 2 for path in one.paths)
+    assert max(len(path) for path in two.paths) == 3
+    assert {n.id for n in one.nodes} < {n.id for n in two.nodes}
+
+
+def test_direction_and_type_filters_are_respected(sample_catalog: Catalog, directory: EntityDirectory) -> None:
+    callers = trace_relationships(
+        sample_catalog, directory, "PaymentGateway.charge", direction=Direction.IN, relation_types=["CALLS"]
+    )
+    assert callers.edges and all(e.type == "CALLS" for e in callers.edges)
+    first_hop = [e for e in callers.edges if e.target.endswith("PaymentGateway.charge")]
+    assert {e.source.rsplit(".", 1)[-1] for e in first_hop} == {"process"}
+    callees = trace_relationships(
+        sample_catalog,
+        directory,
+        "PaymentGateway.charge",
+        direction=Direction.OUT,
+        relation_types=["CALLS"],
+        max_hops=1,
+    )
+    assert all(e.source.endswith("PaymentGateway.charge") for e in callees.edges)
+    assert "function:billing:billing.gateway.sign_request" in {e.target for e in callees.edges}
+
+
+def test_a_limit_truncates_and_says_how_to_get_the_rest(sample_catalog: Catalog, directory: EntityDirectory) -> None:
+    result = trace_relationships(sample_catalog, directory, "OrderService", max_hops=3, limit=2)
+    assert len(result.edges) == 2 and result.truncated
+    assert result.next_call and "limit=4" in result.next_call
