@@ -176,6 +176,8 @@ def test_a_thing_named_loosely_is_found_through_entity_vectors(sample_catalog: C
     # No entity is named exactly; the nearest entity vectors seed the walk, and the gateway module leads.
     assert result.entities and result.entities[0] == "module:billing:billing.gateway"
     assert result.hits[0].path == "billing/gateway.py" and result.hits[0].sources["ppr"] == 1
+    # A walk from guessed seeds joins the fusion at a reduced weight and is never put in front of it.
+    assert result.diagnostics["primary_led"] is False
 
 
 def test_a_query_about_nothing_indexed_seeds_no_walk(sample_catalog: Catalog) -> None:

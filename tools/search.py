@@ -6,6 +6,7 @@ import re
 import threading
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import partial
 from typing import Any
@@ -183,7 +184,19 @@ MAX_EXPANSIONS = 5
 VECTOR_SEED_CANDIDATES = 10
 VECTOR_SEED_MIN_SCORE = 0.5
 VECTOR_SEEDS = 3
+# A walk from entities only near the query's meaning is a guess: it keeps this share of its planned weight.
+GUESSED_WALK_SHARE = 0.25
 PATH_TIMEOUT_S = 10.0
+
+
+@dataclass(frozen=True)
+class PathHits:
+    """One path's ranked chunks, the entities it started from, and whether the query named them exactly (a walk
+    from entities merely near the query's meaning is a guess, so it joins the fusion but does not lead it)."""
+
+    hits: list[ScoredId]
+    seeds: list[Entity] = field(default_factory=list)
+    named: bool = True
 
 
 def _run_path(
@@ -194,27 +207,29 @@ def _run_path(
     names: EntityNames,
     projects: Sequence[str] | None,
     seed_by_vectors: bool = False,
-) -> tuple[list[ScoredId], list[Entity]]:
+) -> PathHits:
     if path == "lexical":
-        return catalog.text.search(text, CANDIDATES_PER_PATH, where), []
+        return PathHits(catalog.text.search(text, CANDIDATES_PER_PATH, where))
     if path == "local":
         assert catalog.embedder is not None
         ids = catalog.graph.chunks_of_files(catalog.tenant, INSTRUCTION_FILES, projects)
         stored = catalog.vectors.vectors(ids)
         query_vector = catalog.embedder.embed_query(text)
         scored = [ScoredId(i, float(stored[i] @ query_vector)) for i in ids if i in stored]
-        return sorted(scored, key=lambda hit: (-hit.score, hit.id))[:CANDIDATES_PER_PATH], []
+        return PathHits(sorted(scored, key=lambda hit: (-hit.score, hit.id))[:CANDIDATES_PER_PATH])
     if path == "semantic":
         assert catalog.embedder is not None
-        return catalog.vectors.search(catalog.embedder.embed_query(text), CANDIDATES_PER_PATH, where), []
+        return PathHits(catalog.vectors.search(catalog.embedder.embed_query(text), CANDIDATES_PER_PATH, where))
     directory = names.get(catalog)
     seeds = [e for e in query_entities(directory, text) if projects is None or e.project in projects]
     if path == "ppr":
+        named = bool(seeds)
         if not seeds and seed_by_vectors:
             seeds = vector_seeds(catalog, names, text, projects)
-        return names.graph(catalog).rank(seeds, CANDIDATES_PER_PATH, damping=names.settings.ppr_damping), seeds
+        ranked = names.graph(catalog).rank(seeds, CANDIDATES_PER_PATH, damping=names.settings.ppr_damping)
+        return PathHits(ranked, seeds, named)
     ids = graph_candidates(catalog, seeds, CANDIDATES_PER_PATH)
-    return [ScoredId(id_, 1.0 / rank) for rank, id_ in enumerate(ids, start=1)], seeds
+    return PathHits([ScoredId(id_, 1.0 / rank) for rank, id_ in enumerate(ids, start=1)], seeds)
 
 
 def vector_seeds(catalog: Catalog, names: EntityNames, text: str, projects: Sequence[str] | None) -> list[Entity]:
@@ -290,7 +305,7 @@ async def search_async(
     scoped = _graph_scope(plan, directory, query, projects, catalog.tenant) if plan is not None else None
     texts = [query, *(e for e in (expansions or []) if e.strip())]
     jobs = [(path if i == 0 else f"{path}#{i}", path, text) for i, text in enumerate(texts) for path in paths]
-    results: dict[str, tuple[list[ScoredId], list[Entity]]] = {}
+    results: dict[str, PathHits] = {}
     timings: dict[str, float] = {}
     failures: dict[str, str] = {}
 
@@ -320,12 +335,21 @@ async def search_async(
         for key, path, text in jobs:
             group.start_soon(run, key, path, text)
     # Fuse in plan order, whatever order the threads finished in, so output stays byte-for-byte stable.
-    lists = {key: results[key][0] for key, _, _ in jobs if key in results}
+    lists = {key: results[key].hits for key, _, _ in jobs if key in results}
     seeds: list[Entity] = []
     for key, _, _ in jobs:
-        seeds.extend(e for e in results.get(key, ([], []))[1] if e not in seeds)
+        seeds.extend(e for e in (results[key].seeds if key in results else []) if e not in seeds)
 
-    weights = {key: plan.weights.get(key.split("#", 1)[0], 1.0) for key in lists} if plan is not None else None
+    weights = None
+    if plan is not None:
+        weights = {
+            key: plan.weights.get(key.split("#", 1)[0], 1.0) * (1.0 if results[key].named else GUESSED_WALK_SHARE)
+            for key in lists
+        }
+    if isinstance(fuser, PrimaryFirst) and not any(
+        results[key].named for key in lists if key.split("#", 1)[0] == fuser.primary
+    ):
+        fuser = fuser.inner
     fused = fuser.fuse(lists, weights)
     terms = fuser.terms(lists, weights) if explain else {}
     chunks = await anyio.to_thread.run_sync(catalog.graph.get_chunks, [item.id for item in fused[: top_k * 3]])
@@ -368,8 +392,8 @@ async def search_async(
         diagnostics["semantic_scope"] = list(scoped.projects or ())
     if plan is not None:
         diagnostics["route"] = str(plan)
-    if isinstance(fuser, PrimaryFirst):
-        diagnostics["primary_led"] = bool(fuser.head(lists))
+    if plan is not None and plan.primary is not None:
+        diagnostics["primary_led"] = isinstance(fuser, PrimaryFirst) and bool(fuser.head(lists))
     if explain:
         diagnostics["route"] = (plan or route(query)).model_dump(mode="json") | {"applied": plan is not None}
         diagnostics["top_per_path"] = {key: [h.id for h in value[:5]] for key, value in lists.items()}
