@@ -102,8 +102,10 @@ def search(
     query: Annotated[str, typer.Argument(help="What to look for.")],
     project: Annotated[list[str] | None, typer.Option(help="Only these projects (repeatable).")] = None,
     top_k: Annotated[int, typer.Option("--top-k", "-k", min=1, max=100, help="Number of hits.")] = 10,
-    strategy: Annotated[str, typer.Option(help="auto, hybrid, lexical, semantic or graph.")] = "auto",
-    fusion: Annotated[str, typer.Option(help="rrf, weighted_sum, max or intersection.")] = "rrf",
+    strategy: Annotated[str, typer.Option(help="auto, hybrid, lexical, semantic, graph or ppr.")] = "auto",
+    fusion: Annotated[
+        str | None, typer.Option(help="rrf, weighted_sum, max or intersection (default: the route's).")
+    ] = None,
     expansion: Annotated[list[str] | None, typer.Option(help="An alternative phrasing (repeatable).")] = None,
     explain: Annotated[bool, typer.Option(help="Add the route and each path's top hits.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
@@ -173,7 +175,7 @@ def route_command(
 def eval_command(
     dataset: Annotated[Path, typer.Argument(help="A BEIR folder: corpus.jsonl, queries.jsonl, qrels/<split>.tsv.")],
     split: Annotated[str, typer.Option(help="Which qrels/<split>.tsv to score.")] = "test",
-    strategy: Annotated[str, typer.Option(help="auto, hybrid, lexical, semantic or graph.")] = "auto",
+    strategy: Annotated[str, typer.Option(help="auto, hybrid, lexical, semantic, graph or ppr.")] = "auto",
     limit: Annotated[int | None, typer.Option(min=1, help="Only the first N judged queries.")] = None,
     grid: Annotated[bool, typer.Option("--grid", help="Sweep the fusion methods and print a table.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,

@@ -51,6 +51,12 @@ def test_search_json_has_the_stable_shape(home: Path) -> None:
     assert {h["project"] for h in data["hits"]} == {"auth"}
 
 
+def test_search_fuses_as_the_route_says_unless_told_otherwise(home: Path) -> None:
+    routed = json.loads(_run(home, "search", "token verifier", "--json").stdout)["diagnostics"]["fusion"]
+    forced = json.loads(_run(home, "search", "token verifier", "--json", "--fusion", "rrf").stdout)
+    assert routed.startswith("weighted_sum") and forced["diagnostics"]["fusion"].startswith("rrf")
+
+
 def test_indexing_again_changes_nothing(home: Path) -> None:
     result = _run(home, "index", str(EXAMPLES / "auth"))
     assert result.returncode == 0, result.stderr
