@@ -10,6 +10,7 @@ from typing import Protocol
 
 from trident.ingest.beir import iter_corpus, parse_beir_document
 from trident.ingest.code import SUPPORTED_LANGUAGES, parse_code
+from trident.ingest.communities import sync_communities
 from trident.ingest.graph_vectors import sync_graph_vectors
 from trident.ingest.linker import mention_relations
 from trident.ingest.markdown import parse_markdown
@@ -205,6 +206,7 @@ def _write(catalog: Catalog, project: str, parsed: list[_Parsed], report: IndexR
     relink(catalog)
     link_shared_names(catalog)
     sync_graph_vectors(catalog)
+    sync_communities(catalog)
 
 
 def _dedupe(entities: Iterable[Entity]) -> list[Entity]:

@@ -227,7 +227,15 @@ PRESETS: dict[QueryType, Preset] = {
         primary="local",
         primary_depth=3,
     ),
-    QueryType.OVERVIEW: Preset({"lexical": 0.6, "semantic": 1.0, "graph": 0.5}, _HYBRID),
+    # A broad question is about a part of the system: the communities nearest it lead with the prose and central
+    # definitions of that part (in the fused order), and BM25 and dense fill in the rest.
+    QueryType.OVERVIEW: Preset(
+        {"lexical": 0.6, "semantic": 1.0, "community": 0.8},
+        ("lexical", "semantic", "community"),
+        primary="community",
+        primary_depth=3,
+        primary_reorders=True,
+    ),
     QueryType.GENERAL: Preset({"lexical": 1.0, "semantic": 1.0, "ppr": 0.5}, _WALK, primary="ppr"),
 }
 

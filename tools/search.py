@@ -13,14 +13,17 @@ from typing import Any
 
 import anyio
 from pydantic import BaseModel, Field
+from trident.ingest.communities import open_communities
 from trident.ingest.graph_vectors import open_graph_vectors
 from trident.ingest.tokens import estimate_tokens
 from trident.store.catalog import Catalog
+from trident.store.community_index import CommunityIndex
 from trident.store.directory import EntityDirectory
 from trident.store.graph_vectors import GraphVectorIndex
 from trident.store.protocols import ScoredId, SearchFilter
 from trident.store.schema import Chunk, Entity
 from trident.store.settings import RetrievalSettings
+from trident.tools.communities import CommunityMatch, community_hits, community_of
 from trident.tools.fusion import FusionMethod, PrimaryFirst, make_fuser
 from trident.tools.pagerank import EntityChunkGraph
 from trident.tools.router import Plan, route
@@ -28,7 +31,7 @@ from trident.tools.router import Plan, route
 CANDIDATES_PER_PATH = 50
 GRAPH_EDGES = 60
 SNIPPET_CHARS = 320
-PATHS = ("lexical", "semantic", "graph", "ppr")
+PATHS = ("lexical", "semantic", "graph", "ppr", "community")
 # A project's own instructions: the fast path for "what does CLAUDE.md / our README say".
 INSTRUCTION_FILES = (
     "CLAUDE.md",
@@ -102,6 +105,7 @@ class EntityNames:
         self._directory = EntityDirectory(())
         self._graph: EntityChunkGraph | None = None
         self._vectors: GraphVectorIndex | None = None
+        self._communities: CommunityIndex | None = None
         self._lock = threading.Lock()
 
     def get(self, catalog: Catalog) -> EntityDirectory:
@@ -127,6 +131,14 @@ class EntityNames:
                 relations = catalog.graph.relations(catalog.tenant)
                 self._graph = EntityChunkGraph.build(list(directory.by_id.values()), relations)
             return self._graph
+
+    def communities(self, catalog: Catalog) -> CommunityIndex:
+        """The community reports, reopened once a sync has stored new ones (an open LanceDB table does not see
+        later writes, and the sync runs after the index generation has already moved)."""
+        with self._lock:
+            if self._communities is None or self._communities.changed_since_open():
+                self._communities = open_communities(catalog)
+            return self._communities
 
 
 def query_entities(directory: EntityDirectory, query: str) -> list[Entity]:
@@ -167,6 +179,7 @@ class Strategy(StrEnum):
     SEMANTIC = "semantic"
     GRAPH = "graph"
     PPR = "ppr"
+    COMMUNITY = "community"
 
 
 # `auto` runs what the route plans; `hybrid` is BM25 + dense fused as the route would fuse them; a forced single
@@ -178,6 +191,7 @@ STRATEGY_PATHS: dict[Strategy, tuple[str, ...]] = {
     Strategy.SEMANTIC: ("semantic",),
     Strategy.GRAPH: ("graph",),
     Strategy.PPR: ("ppr",),
+    Strategy.COMMUNITY: ("community",),
 }
 MAX_EXPANSIONS = 5
 # Vector seeding: how many entity/relation neighbours to look at, how close one must be, and how many seeds to keep.
@@ -197,6 +211,7 @@ class PathHits:
     hits: list[ScoredId]
     seeds: list[Entity] = field(default_factory=list)
     named: bool = True
+    communities: list[CommunityMatch] = field(default_factory=list)
 
 
 def _run_path(
@@ -220,6 +235,13 @@ def _run_path(
     if path == "semantic":
         assert catalog.embedder is not None
         return PathHits(catalog.vectors.search(catalog.embedder.embed_query(text), CANDIDATES_PER_PATH, where))
+    if path == "community":
+        assert catalog.embedder is not None
+        vector = catalog.embedder.embed_query(text)
+        hits, matches = community_hits(
+            names.communities(catalog), vector, catalog.tenant, projects, CANDIDATES_PER_PATH
+        )
+        return PathHits(hits, communities=matches)
     directory = names.get(catalog)
     seeds = [e for e in query_entities(directory, text) if projects is None or e.project in projects]
     if path == "ppr":
@@ -388,6 +410,15 @@ async def search_async(
     }
     if failures:
         diagnostics["failed_paths"] = failures
+    matches = [m for key, _, _ in jobs if key in results for m in results[key].communities]
+    if matches:
+        # Which part of the index each community hit stands for: the reports matched and each hit's community.
+        summaries: dict[str, dict[str, object]] = {}
+        for match in matches:
+            summaries.setdefault(match.report.id, match.summary())
+        diagnostics["communities"] = list(summaries.values())
+        drawn = {hit.id: community_of(matches, hit.id) for hit in hits_out}
+        diagnostics["hit_communities"] = {i: m.report.id for i, m in drawn.items() if m is not None}
     if scoped is not None:
         diagnostics["semantic_scope"] = list(scoped.projects or ())
     if plan is not None:

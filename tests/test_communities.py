@@ -1,0 +1,177 @@
+"""Communities: the same on every run, grouping what belongs together, searchable, and recomputed only on change."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from trident.ingest.communities import detect_communities, open_communities, sync_communities
+from trident.ingest.pipeline import index_folder
+from trident.store.catalog import Catalog
+from trident.store.community_index import CommunityReport
+from trident.store.protocols import Embedder
+from trident.store.schema import Entity, EntityType, Relation
+from trident.tools.router import QueryType, route
+from trident.tools.search import Strategy, search
+
+from tests.conftest import EXAMPLES, SAMPLE_PROJECTS
+
+GATEWAY = "class:billing:billing.gateway.PaymentGateway"
+VERIFIER = "class:auth:internal.tokens.verifier.TokenVerifier"
+
+
+def _reports(catalog: Catalog) -> list[CommunityReport]:
+    return open_communities(catalog).reports(catalog.tenant)
+
+
+def _community_of(reports: list[CommunityReport], entity_id: str) -> CommunityReport:
+    return next(r for r in reports if r.level == 0 and entity_id in r.members)
+
+
+def test_community_detection_is_the_same_on_two_indexing_runs(
+    sample_catalog: Catalog, tmp_path: Path, embedder: Embedder
+) -> None:
+    again = Catalog(tmp_path / "index", "default", embedder)
+    try:
+        for project in SAMPLE_PROJECTS:
+            index_folder(again, EXAMPLES / project, project, max_file_bytes=1_000_000)
+        first, second = _reports(sample_catalog), _reports(again)
+    finally:
+        again.close()
+    assert len(first) >= 4
+    assert [r.id for r in first] == [r.id for r in second]
+    assert [r.members for r in first] == [r.members for r in second]
+    assert [r.model_dump_json() for r in first] == [r.model_dump_json() for r in second]
+
+
+def test_detection_ignores_input_order_and_leaves_project_hubs_out(sample_catalog: Catalog) -> None:
+    entities = sample_catalog.entities()
+    relations = sample_catalog.graph.relations(sample_catalog.tenant)
+    reports = detect_communities(entities, relations)
+    for turn in range(5):  # Leiden is randomised: only the fixed seed makes every call agree
+        shuffled = random.Random(turn).sample(relations, len(relations))
+        again = detect_communities(random.Random(turn).sample(entities, len(entities)), shuffled)
+        assert [r.model_dump_json() for r in again] == [r.model_dump_json() for r in reports]
+    assert not any(m.startswith("project:") for r in reports for m in r.members)
+    level0 = [set(r.members) for r in reports if r.level == 0]
+    assert all(a.isdisjoint(b) for i, a in enumerate(level0) for b in level0[i + 1 :])
+
+
+def test_billing_entities_land_together_and_apart_from_auth(sample_catalog: Catalog) -> None:
+    reports = _reports(sample_catalog)
+    billing = _community_of(reports, GATEWAY)
+    auth = _community_of(reports, VERIFIER)
+    assert billing.id != auth.id
+    assert {
+        "method:billing:billing.gateway.PaymentGateway.charge",
+        "method:billing:billing.gateway.PaymentGateway.refund",
+        "class:billing:billing.gateway.StripeGateway",
+        "module:billing:billing.gateway",
+    } <= set(billing.members)
+    assert {
+        "method:auth:internal.tokens.verifier.TokenVerifier.Verify",
+        "function:auth:internal.tokens.verifier.parseClaims",
+        "module:auth:internal.tokens.verifier",
+    } <= set(auth.members)
+    assert set(billing.projects) == {"billing"}
+    assert set(auth.projects) == {"auth"}
+
+
+def test_a_report_names_its_central_entities_relations_and_defining_chunks(sample_catalog: Catalog) -> None:
+    billing = _community_of(_reports(sample_catalog), GATEWAY)
+    gateway = next(e for e in sample_catalog.entities() if e.id == GATEWAY)
+    assert "PaymentGateway" in billing.title
+    assert billing.entities[0].centrality >= billing.entities[-1].centrality
+    assert billing.relation_types.get("CALLS", 0) > 0
+    assert gateway.chunk_id in billing.chunks
+    stored = sample_catalog.graph.get_chunks(billing.chunks)
+    assert set(stored) == set(billing.chunks)
+    assert "PaymentGateway" in billing.text and "billing" in billing.text
+
+
+def test_large_communities_are_split_into_parts_of_their_own(sample_catalog: Catalog) -> None:
+    entities = sample_catalog.entities()
+    relations = sample_catalog.graph.relations(sample_catalog.tenant)
+    reports = detect_communities(entities, relations, split_size=12)
+    parents = {r.id: r for r in reports if r.level == 0}
+    parts = [r for r in reports if r.level == 1]
+    assert parts
+    for part in parts:
+        assert part.parent in parents
+        assert set(part.members) < set(parents[part.parent].members)
+
+
+def test_an_overview_question_is_answered_from_the_community_path(sample_catalog: Catalog) -> None:
+    query = "give me an overview of the billing system"
+    assert route(query).query_type == QueryType.OVERVIEW
+    result = search(sample_catalog, query, top_k=5)
+    assert "community" in str(result.diagnostics["route"])
+    head = result.hits[:3]
+    assert all(hit.sources["community"] is not None for hit in head)
+    assert all(hit.project == "billing" for hit in head)
+    communities = result.diagnostics["communities"]
+    assert isinstance(communities, list) and "billing" in communities[0]["projects"]
+    drawn = result.diagnostics["hit_communities"]
+    assert isinstance(drawn, dict) and all(hit.id in drawn for hit in head)
+
+
+def test_the_community_strategy_can_be_forced_and_scoped_to_projects(sample_catalog: Catalog) -> None:
+    result = search(sample_catalog, "how are customer tokens verified", strategy=Strategy.COMMUNITY, projects=["auth"])
+    assert result.hits
+    assert all(set(hit.sources) == {"community"} for hit in result.hits)
+    assert all(hit.project == "auth" for hit in result.hits)
+    communities = result.diagnostics["communities"]
+    assert isinstance(communities, list)
+    assert all("auth" in c["projects"] for c in communities)
+
+
+def test_an_unchanged_reindex_does_not_recompute_and_a_change_does(tmp_path: Path, catalog: Catalog) -> None:
+    project = tmp_path / "shop"
+    project.mkdir()
+    (project / "cart.py").write_text(
+        '"""Baskets."""\n\nfrom prices import price_of\n\n\nclass Basket:\n    def total(self):\n'
+        "        return sum(price_of(item) for item in self.items)\n\n"
+        "    def empty(self):\n        return not self.items\n"
+    )
+    (project / "prices.py").write_text(
+        '"""Prices."""\n\n\ndef price_of(item):\n    return discount(item.price)\n\n\n'
+        "def discount(amount):\n    return amount\n"
+    )
+    index_folder(catalog, project, "shop", max_file_bytes=100_000)
+    store = open_communities(catalog)
+    before = (store.version(), store.graph_hash(catalog.tenant), _reports(catalog))
+    assert before[2], "the small project forms at least one community"
+
+    index_folder(catalog, project, "shop", max_file_bytes=100_000)
+    store = open_communities(catalog)
+    assert (store.version(), store.graph_hash(catalog.tenant), _reports(catalog)) == before
+    assert not sync_communities(catalog).recomputed
+
+    (project / "prices.py").write_text(
+        '"""Prices."""\n\n\ndef price_of(item):\n    return discount(item.price)\n\n\n'
+        "def discount(amount):\n    return round_cents(amount)\n\n\ndef round_cents(amount):\n    return amount\n"
+    )
+    index_folder(catalog, project, "shop", max_file_bytes=100_000)
+    store = open_communities(catalog)
+    assert store.version() != before[0]
+    assert store.graph_hash(catalog.tenant) != before[1]
+    members = {m for r in _reports(catalog) for m in r.members}
+    assert "function:shop:prices.round_cents" in members
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_two_tight_groups_joined_by_one_mention_are_two_communities(seed: int) -> None:
+    def entity(name: str) -> Entity:
+        return Entity(id=f"class:p:{name}", name=name, type=EntityType.CLASS, project="p", chunk_id=f"chunk-{name}")
+
+    left, right = [entity(f"L{i}") for i in range(4)], [entity(f"R{i}") for i in range(4)]
+    hub = Entity(id="project:p:p", name="p", type=EntityType.PROJECT, project="p")
+
+    def calls(group: list[Entity]) -> list[Relation]:
+        return [Relation(source=a.id, type="CALLS", target=b.id, project="p") for a in group for b in group if a != b]
+
+    bridge = Relation(source=left[0].id, type="MENTIONS", target=right[0].id, project="p")
+    contains = [Relation(source=hub.id, type="CONTAINS", target=e.id, project="p") for e in left + right]
+    reports = detect_communities([hub, *left, *right], [*calls(left), *calls(right), bridge, *contains], seed=seed)
+    assert sorted(r.members for r in reports) == [[e.id for e in left], [e.id for e in right]]
