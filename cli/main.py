@@ -1,4 +1,4 @@
-"""The `trident` command line: index, search, status, model and reset."""
+"""The `trident` command line: index, watch, search, status, model and reset."""
 
 from __future__ import annotations
 
@@ -95,6 +95,55 @@ def index(
                 err.print(f"  skipped {skipped.path}: {skipped.reason}")
             if len(report.skipped) > 10:
                 err.print(f"  … and {len(report.skipped) - 10} more (see `trident status`)")
+
+
+@app.command()
+def watch(
+    path: Annotated[Path, typer.Argument(help="Folder to keep indexed.")],
+    project: Annotated[str | None, typer.Option(help="Project name (default: the folder name).")] = None,
+) -> None:
+    """Index a folder, then re-index it within seconds of any file being added, changed, renamed or deleted.
+
+    Runs until Ctrl-C. The index is opened only while writing, under the write lock, so other commands and
+    servers can use it in between.
+    """
+    from trident.ingest.pipeline import IndexReport, index_folder
+    from trident.ingest.watch import FolderWatcher, WatchedFolder
+    from trident.store.embedder import open_embedder
+
+    if not path.is_dir():
+        err.print(f"[red]error:[/red] {path} is not a folder; give the folder that holds the project")
+        raise typer.Exit(2)
+    store = StoreSettings()
+    max_file_bytes = IngestSettings().max_file_bytes
+    with _user_errors():
+        embedder = open_embedder(ModelSettings())
+
+    def reindex(folder: WatchedFolder) -> IndexReport:
+        with write_lock(store.index_dir):
+            catalog = Catalog(store.index_dir, store.tenant, embedder)
+            try:
+                return index_folder(catalog, folder.root, folder.project, max_file_bytes=max_file_bytes)
+            finally:
+                catalog.close()
+
+    def show(folder: WatchedFolder, report: IndexReport) -> None:
+        err.print(
+            f"[bold]{folder.project}[/bold]: {report.indexed} indexed, {report.deleted} removed, "
+            f"{report.unchanged} unchanged, {len(report.skipped)} skipped in {report.seconds:.1f}s"
+        )
+
+    folder = WatchedFolder(path.resolve(), project or path.resolve().name)
+    watcher = FolderWatcher(reindex, exclude=[store.index_dir], on_report=show)
+    with _user_errors():
+        show(folder, reindex(folder))
+    err.print(f"watching {folder.root} (Ctrl-C to stop)")
+    try:
+        watcher.run(folder)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        watcher.stop()
 
 
 @app.command()

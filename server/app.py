@@ -3,21 +3,28 @@
 from __future__ import annotations
 
 import inspect
-from collections.abc import Awaitable, Callable, Iterator
-from contextlib import contextmanager
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import AsyncExitStack, asynccontextmanager, contextmanager
+from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
 
 import anyio
+from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.shared.exceptions import MCPError
-from mcp_types import INVALID_PARAMS, ToolAnnotations
+from mcp_types import INTERNAL_ERROR, INVALID_PARAMS, ToolAnnotations
 from pydantic import Field, ValidationError
+from trident.ingest.watch import FolderWatcher, catalog_reindexer
 from trident.server.context import TridentContext, make_lifespan
 from trident.server.guidance import register_guidance
 from trident.server.settings import ServerSettings
-from trident.store.catalog import Catalog
+from trident.server.transport import TENANT_SCOPE_KEY
+from trident.store.catalog import Catalog, IndexLockedError, TridentIndexError, write_lock
+from trident.store.settings import IngestSettings
 from trident.tools import entities as entity_tools
 from trident.tools import explain, knowledge, search, similar, status, trace
 from trident.tools.fusion import FusionMethod
@@ -25,6 +32,9 @@ from trident.tools.jobs import JobState, JobStatus
 
 T = TypeVar("T")
 F = TypeVar("F", bound=Callable[..., Any])
+# add_knowledge and remove wait this long for an indexing job to release the write lock before giving up.
+WRITE_WAIT_SECONDS = 10.0
+PROJECT_NAME = r"^[^\x00-\x1f/\\]+$"
 READ = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
 WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
 DESTRUCTIVE = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False)
@@ -56,7 +66,7 @@ def _errors() -> Iterator[None]:
     """Map failures to the two kinds of MCP error: invalid params for bad arguments, tool errors otherwise."""
     try:
         yield
-    except entity_tools.EntityNotFoundError as exc:
+    except (entity_tools.EntityNotFoundError, TridentIndexError) as exc:
         raise ToolError(str(exc)) from None
     except (similar.SimilarInputError, ValueError) as exc:
         raise MCPError(INVALID_PARAMS, str(exc)) from None
@@ -74,16 +84,38 @@ async def _await(work: Awaitable[T]) -> T:
 
 
 def _confine(path: str, roots: list[Path]) -> Path:
+    """The real folder `path` names, if it lies under an allowed root (symlinks and `..` resolved first)."""
     if not roots:
         raise ToolError("indexing from a client is off: start the server with TRIDENT_ALLOWED_ROOTS=/some/folder")
-    resolved = Path(path).expanduser().resolve()
+    try:
+        resolved = Path(path).expanduser().resolve()
+        is_dir = resolved.is_dir()
+    except (OSError, RuntimeError, ValueError) as exc:  # NUL bytes, ~nosuchuser, names too long, link loops
+        raise MCPError(INVALID_PARAMS, f"path: not a usable folder path ({exc})") from None
     for root in roots:
         if resolved == root or root in resolved.parents:
-            if not resolved.is_dir():
+            if not is_dir:
                 raise MCPError(INVALID_PARAMS, f"path: {path} is not a folder")
             return resolved
     allowed = ", ".join(str(r) for r in roots)
     raise MCPError(INVALID_PARAMS, f"path: {path} is outside the allowed roots ({allowed})")
+
+
+def _locked_write(catalog: Catalog, write: Callable[[], T]) -> T:
+    """Run a write from a tool under the index's write lock, waiting a little for a running indexing job.
+
+    Raises:
+        IndexLockedError: the lock stayed taken for WRITE_WAIT_SECONDS.
+    """
+    deadline = time.monotonic() + WRITE_WAIT_SECONDS
+    while True:
+        try:
+            with write_lock(catalog.index_dir):
+                return write()
+        except IndexLockedError:
+            if time.monotonic() >= deadline:
+                raise
+        time.sleep(0.2)
 
 
 class TridentServer(MCPServer[Any]):
@@ -102,16 +134,86 @@ class TridentServer(MCPServer[Any]):
             raise
 
 
+class _Runtime:
+    """What a server keeps beside each lifespan context: the contexts of the other tenants named in
+    TRIDENT_TOKENS, and (with TRIDENT_WATCH) one folder watcher per tenant."""
+
+    def __init__(
+        self,
+        settings: ServerSettings,
+        open_catalog: Callable[[], Catalog],
+        close_catalog: bool,
+        open_tenant: Callable[[str], Catalog] | None,
+    ) -> None:
+        self.settings = settings
+        self._open_catalog = open_catalog
+        self._close_catalog = close_catalog
+        self._open_tenant = open_tenant
+        self._tenants: dict[int, dict[str, TridentContext]] = {}
+        self._watchers: dict[int, FolderWatcher] = {}
+
+    @asynccontextmanager
+    async def lifespan(self, server: Any) -> AsyncIterator[TridentContext]:
+        async with AsyncExitStack() as stack:
+            main_lifespan = make_lifespan(self.settings, self._open_catalog, close_catalog=self._close_catalog)
+            main = await stack.enter_async_context(main_lifespan(server))
+            contexts = {main.catalog.tenant: main}
+            open_tenant = self._open_tenant or partial(_open_beside, main.catalog)
+            by_token = set(self.settings.tokens.values()) if self.settings.transport != "stdio" else set()
+            for tenant in sorted(by_token - {main.catalog.tenant}):  # stdio has no tokens: leave their indexes be
+                lifespan = make_lifespan(self.settings, partial(open_tenant, tenant))
+                contexts[tenant] = await stack.enter_async_context(lifespan(server))
+            if self.settings.watch:
+                for context in contexts.values():
+                    reindex = catalog_reindexer(context.catalog, IngestSettings().max_file_bytes)
+                    watcher = FolderWatcher(reindex, exclude=[context.catalog.index_dir])
+                    self._watchers[id(context)] = watcher
+                    stack.callback(self._watchers.pop, id(context), None)
+                    stack.callback(watcher.stop)  # before the catalogs close: the stack unwinds in reverse
+            self._tenants[id(main)] = contexts
+            stack.callback(self._tenants.pop, id(main), None)
+            yield main
+
+    async def route_tenant(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
+        """Middleware: answer an HTTP request from the tenant its bearer token names (set by the token guard)."""
+        scope = getattr(ctx.request, "scope", None) or {}
+        tenant = scope.get(TENANT_SCOPE_KEY)
+        if tenant is None:
+            return await call_next(ctx)
+        chosen = self._tenants.get(id(ctx.lifespan_context), {}).get(tenant)
+        if chosen is None:  # never fall back to another tenant's index
+            raise MCPError(INTERNAL_ERROR, f"tenant '{tenant}' is not open on this server")
+        return await call_next(replace(ctx, lifespan_context=chosen))
+
+    def watcher(self, context: TridentContext) -> FolderWatcher | None:
+        return self._watchers.get(id(context))
+
+
+def _open_beside(catalog: Catalog, tenant: str) -> Catalog:
+    """Another tenant's index next to this one (TRIDENT_HOME/tenants/<tenant>), sharing the loaded model."""
+    return Catalog(catalog.index_dir.parent / tenant, tenant, catalog.embedder)
+
+
 def build_server(
-    settings: ServerSettings, open_catalog: Callable[[], Catalog], *, close_catalog: bool = True
+    settings: ServerSettings,
+    open_catalog: Callable[[], Catalog],
+    *,
+    close_catalog: bool = True,
+    open_tenant: Callable[[str], Catalog] | None = None,
 ) -> MCPServer[Any]:
-    """The Trident MCP server; `open_catalog` is called once, in the lifespan."""
-    lifespan = make_lifespan(settings, open_catalog, close_catalog=close_catalog)
-    server = TridentServer(name="trident", instructions=INSTRUCTIONS, lifespan=lifespan)
+    """The Trident MCP server; `open_catalog` is called once, in the lifespan.
+
+    Each tenant named in `settings.tokens` gets its own index, opened with `open_tenant(name)` (default: the
+    folder beside the main index); an HTTP request is answered from the tenant of its bearer token.
+    """
+    runtime = _Runtime(settings, open_catalog, close_catalog, open_tenant)
+    server = TridentServer(
+        name="trident", instructions=INSTRUCTIONS, lifespan=runtime.lifespan, middleware=[runtime.route_tenant]
+    )
     _register_read_tools(server)
     register_guidance(server)
     if not settings.read_only:
-        _register_write_tools(server)
+        _register_write_tools(server, runtime)
     return server
 
 
@@ -260,12 +362,20 @@ def _register_read_tools(server: MCPServer[Any]) -> None:
         return await _call(lambda: status.status(app.catalog))
 
 
-def _register_write_tools(server: MCPServer[Any]) -> None:
+def _register_write_tools(server: MCPServer[Any], runtime: _Runtime) -> None:
     @_tool(server, WRITE)
     async def index_path(
         ctx: Context,
         path: Annotated[str, Field(min_length=1, description="Folder to index, under the allowed roots")],
-        project: Annotated[str | None, Field(description="Project name; default: the folder name")] = None,
+        project: Annotated[
+            str | None,
+            Field(
+                min_length=1,
+                max_length=100,
+                pattern=PROJECT_NAME,
+                description="Project name (no '/' or control characters); default: the folder name",
+            ),
+        ] = None,
         wait_seconds: Annotated[
             float, Field(ge=0, le=50, description="Wait up to this long, sending progress notifications")
         ] = 0,
@@ -275,6 +385,9 @@ def _register_write_tools(server: MCPServer[Any]) -> None:
         app = _ctx(ctx)
         folder = _confine(path, app.settings.resolved_roots())
         job = app.jobs.start(folder, project or folder.name)
+        watcher = runtime.watcher(app)
+        if watcher is not None:  # TRIDENT_WATCH: from now on, changes under the folder re-index it
+            watcher.add(folder, project or folder.name)
         deadline = anyio.current_time() + wait_seconds
         while wait_seconds and anyio.current_time() < deadline:
             current = app.jobs.get(job.job_id)
@@ -301,7 +414,11 @@ def _register_write_tools(server: MCPServer[Any]) -> None:
         doc_ids = [d for d, e in docs.items() if path is None or e.path == path]
         if not doc_ids:
             raise MCPError(INVALID_PARAMS, f"path: '{path}' is not indexed in project '{project}'")
-        return await _call(lambda: (app.catalog.delete(doc_ids), status.status(app.catalog))[1])
+        watcher = runtime.watcher(app)
+        if watcher is not None and path is None:  # a removed project stays removed
+            watcher.forget(project)
+        await _call(lambda: _locked_write(app.catalog, lambda: app.catalog.delete(doc_ids)))
+        return await _call(lambda: status.status(app.catalog))
 
     @_tool(server, WRITE)
     async def add_knowledge(
@@ -314,5 +431,8 @@ def _register_write_tools(server: MCPServer[Any]) -> None:
         them; each fact is attributed and cited."""
         app = _ctx(ctx)
         return await _call(
-            lambda: knowledge.add_knowledge(app.catalog, app.directory(), entities, relations, author=author)
+            lambda: _locked_write(
+                app.catalog,
+                lambda: knowledge.add_knowledge(app.catalog, app.directory(), entities, relations, author=author),
+            )
         )

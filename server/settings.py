@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import ipaddress
+import re
 from pathlib import Path
 from typing import Annotated, Literal
 
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+TENANT_NAME = re.compile(r"[A-Za-z0-9_-]+")
 
 
 def is_loopback(host: str) -> bool:
@@ -22,18 +25,28 @@ def is_loopback(host: str) -> bool:
 class ServerSettings(BaseSettings):
     """How `trident serve` listens and what it lets clients do."""
 
-    model_config = SettingsConfigDict(env_prefix="TRIDENT_", extra="ignore")
+    # Errors name the setting, never echo its value: a rejected TRIDENT_TOKENS must not print the tokens.
+    model_config = SettingsConfigDict(env_prefix="TRIDENT_", extra="ignore", hide_input_in_errors=True)
 
     transport: Literal["stdio", "streamable-http", "sse"] = Field("stdio", description="TRIDENT_TRANSPORT")
     host: str = Field("127.0.0.1", description="Bind address for HTTP transports (TRIDENT_HOST).")
     port: int = Field(8765, ge=1, le=65535, description="Port for HTTP transports (TRIDENT_PORT).")
     token: SecretStr | None = Field(None, description="Bearer token HTTP clients must send (TRIDENT_TOKEN).")
+    tokens: dict[str, str] = Field(
+        default_factory=dict,
+        repr=False,
+        description='More bearer tokens, each answering from its own tenant: JSON {"token": "tenant"} '
+        "(TRIDENT_TOKENS). TRIDENT_TOKEN answers from TRIDENT_TENANT.",
+    )
     read_only: bool = Field(False, description="Register no write tools (TRIDENT_READ_ONLY).")
     allowed_roots: Annotated[list[Path], NoDecode] = Field(
         default_factory=list,
         description="Folders index_path may read, separated by ':' (TRIDENT_ALLOWED_ROOTS); empty = none.",
     )
     max_body_bytes: int = Field(1_000_000, ge=1_000, description="Largest HTTP request body accepted.")
+    watch: bool = Field(
+        False, description="Re-index folders indexed through index_path as their files change (TRIDENT_WATCH)."
+    )
 
     @field_validator("allowed_roots", mode="before")
     @classmethod
@@ -42,14 +55,39 @@ class ServerSettings(BaseSettings):
             return [Path(part).expanduser() for part in value.split(":") if part]
         return value
 
+    @field_validator("tokens")
+    @classmethod
+    def _tokens_name_tenants(cls, value: dict[str, str]) -> dict[str, str]:
+        for token, tenant in value.items():
+            if not token.strip():
+                raise ValueError("TRIDENT_TOKENS: a token cannot be empty")
+            if not TENANT_NAME.fullmatch(tenant):
+                raise ValueError(f"TRIDENT_TOKENS: tenant {tenant!r} must be letters, digits, '-' or '_'")
+        return value
+
+    @model_validator(mode="after")
+    def _no_contradictions(self) -> ServerSettings:
+        if self.token is not None and self.token.get_secret_value() in self.tokens:
+            raise ValueError("TRIDENT_TOKEN is also a key of TRIDENT_TOKENS; give each token one tenant")
+        if self.watch and self.read_only:
+            raise ValueError("TRIDENT_WATCH re-indexes, which a read-only server cannot do; unset one of them")
+        return self
+
     @model_validator(mode="after")
     def _token_off_loopback(self) -> ServerSettings:
-        if self.transport != "stdio" and not is_loopback(self.host) and self.token is None:
+        if self.transport != "stdio" and not is_loopback(self.host) and not self.tenant_tokens():
             raise ValueError(
                 f"binding to {self.host} exposes the index beyond this machine; set TRIDENT_TOKEN to a secret "
                 "bearer token, or bind to 127.0.0.1"
             )
         return self
+
+    def tenant_tokens(self) -> dict[str, str | None]:
+        """Every accepted bearer token and the tenant it answers from; None is the server's own tenant."""
+        accepted: dict[str, str | None] = dict(self.tokens)
+        if self.token is not None:
+            accepted[self.token.get_secret_value()] = None
+        return accepted
 
     def resolved_roots(self) -> list[Path]:
         return [root.resolve() for root in self.allowed_roots]

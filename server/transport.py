@@ -13,17 +13,34 @@ from trident.server.settings import ServerSettings, is_loopback
 Scope = dict[str, Any]
 
 
-class BearerTokenGuard:
-    """ASGI middleware: every HTTP request must carry `Authorization: Bearer <token>`."""
+TENANT_SCOPE_KEY = "trident.tenant"
 
-    def __init__(self, app: Any, token: str) -> None:
+
+class BearerTokenGuard:
+    """ASGI middleware: every HTTP request must carry `Authorization: Bearer <token>` with a known token.
+
+    The token also picks the tenant: its name goes into the request's scope under TENANT_SCOPE_KEY (None for the
+    server's own tenant), where the MCP layer reads it.
+    """
+
+    def __init__(self, app: Any, tokens: dict[str, str | None]) -> None:
+        if not tokens:
+            raise ValueError("BearerTokenGuard needs at least one token")
         self._app = app
-        self._expected = f"Bearer {token}".encode()
+        self._tenants = [(f"Bearer {token}".encode(), tenant) for token, tenant in tokens.items()]
+
+    def _tenant_of(self, given: bytes) -> tuple[bool, str | None]:
+        found: tuple[bool, str | None] = (False, None)
+        for expected, tenant in self._tenants:  # compare with every token, so timing tells nothing
+            if hmac.compare_digest(given, expected):
+                found = (True, tenant)
+        return found
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
         if scope["type"] == "http":
             given = dict(scope.get("headers") or []).get(b"authorization", b"")
-            if not hmac.compare_digest(given, self._expected):
+            known, tenant = self._tenant_of(given)
+            if not known:
                 await send(
                     {
                         "type": "http.response.start",
@@ -33,6 +50,7 @@ class BearerTokenGuard:
                 )
                 await send({"type": "http.response.body", "body": b"missing or wrong bearer token\n"})
                 return
+            scope = {**scope, TENANT_SCOPE_KEY: tenant}
         await self._app(scope, receive, send)
 
 
@@ -59,8 +77,9 @@ def http_app(server: MCPServer[Any], settings: ServerSettings) -> Any:
         app = server.streamable_http_app(
             max_request_body_size=settings.max_body_bytes, transport_security=security, host=settings.host
         )
-    if settings.token is not None:
-        return BearerTokenGuard(app, settings.token.get_secret_value())
+    tokens = settings.tenant_tokens()
+    if tokens:
+        return BearerTokenGuard(app, tokens)
     return app
 
 

@@ -61,6 +61,31 @@ def test_a_request_without_the_bearer_token_is_refused(server_url: str) -> None:
     assert _initialize(server_url, {"Authorization": "Bearer wrong"}).status_code == 401
 
 
+def test_a_token_sent_any_other_way_is_refused(server_url: str) -> None:
+    assert _initialize(server_url, {"Authorization": f"Basic {TOKEN}"}).status_code == 401
+    assert _initialize(server_url, {"Authorization": f"Bearer {TOKEN}x"}).status_code == 401
+    assert _initialize(server_url, {"Authorization": f"Bearer {TOKEN[:-1]}"}).status_code == 401
+    assert _initialize(server_url, {"X-Token": TOKEN}).status_code == 401
+
+
+def test_an_oversized_body_is_refused_before_it_is_read(server_url: str) -> None:
+    headers = {"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"}
+    headers["Accept"] = "application/json, text/event-stream"
+    big = b'{"jsonrpc": "2.0", "id": 1, "method": "ping", "params": {"pad": "' + b"x" * 1_100_000 + b'"}}'
+    assert httpx.post(server_url, content=big, headers=headers, timeout=30).status_code == 413
+
+    def chunks() -> Iterator[bytes]:  # no Content-Length: the limit holds for a streamed body too
+        yield big[:500_000]
+        yield big[500_000:]
+
+    assert httpx.post(server_url, content=chunks(), headers=headers, timeout=30).status_code == 413
+
+
+def test_a_body_under_the_limit_is_served(server_url: str) -> None:
+    response = _initialize(server_url, {"Authorization": f"Bearer {TOKEN}"})
+    assert response.status_code == 200, response.text
+
+
 def test_a_foreign_host_header_is_refused(server_url: str) -> None:
     response = _initialize(server_url, {"Authorization": f"Bearer {TOKEN}", "Host": "evil.example:80"})
     assert response.status_code in (400, 403, 421)
@@ -102,6 +127,18 @@ def test_the_server_refuses_to_bind_off_loopback_without_a_token(tmp_path: Path)
     assert "TRIDENT_TOKEN" in result.stderr
 
 
+def test_the_server_binds_to_loopback_by_default(server_url: str) -> None:
+    port = int(server_url.rsplit(":", 1)[1].split("/")[0])
+    listening = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            local, state = line.split()[1], line.split()[3]
+            address, local_port = local.split(":")
+            if state == "0A" and int(local_port, 16) == port:  # 0A: LISTEN
+                listening.add(address)
+    assert listening == {"0100007F"}, f"listening on {listening}, expected 127.0.0.1 only"
+
+
 def test_the_sse_transport_serves_older_clients(tmp_path: Path) -> None:
     port = _free_port()
     env = {**os.environ, "TRIDENT_HOME": str(tmp_path)}
@@ -116,7 +153,10 @@ def test_the_sse_transport_serves_older_clients(tmp_path: Path) -> None:
                     assert response.status_code == 200
                     first = next(response.iter_lines())
                     assert first.startswith("event: endpoint")
-                    return
+                for foreign in ({"Host": "evil.example"}, {"Origin": "http://evil.example"}):
+                    with httpx.stream("GET", f"http://127.0.0.1:{port}/sse", headers=foreign, timeout=5) as refused:
+                        assert refused.status_code in (400, 403, 421), foreign
+                return
             except httpx.TransportError:
                 time.sleep(0.3)
         raise AssertionError("the SSE server did not answer")

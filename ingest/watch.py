@@ -1,0 +1,200 @@
+"""Live re-indexing: watch project folders and re-index each one as soon as a burst of changes settles."""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from trident.ingest.pipeline import IndexReport, index_folder
+from trident.ingest.walker import ALWAYS_IGNORED
+from trident.store.catalog import Catalog, IndexLockedError, write_lock
+from watchfiles import Change, DefaultFilter, watch
+
+log = logging.getLogger(__name__)
+
+# A burst of edits (a save, a git checkout, a rename) is over when nothing has changed for QUIET_MS; changes are
+# never held longer than MAX_WAIT_MS, so a folder that changes constantly is still re-indexed every few seconds.
+QUIET_MS = 300
+MAX_WAIT_MS = 2_000
+# Another writer (`trident index`, an index_path job) holds the lock: try again this often until it is free.
+RETRY_SECONDS = 1.0
+# Any other failure (an engine that another process has open, a file vanishing mid-run) is retried this many times,
+# a little later each time, before the watch waits for the next change.
+FAILED_RUN_ATTEMPTS = 5
+IGNORED_DIRS = frozenset({*DefaultFilter.ignore_dirs, *ALWAYS_IGNORED})
+_EDITOR_NOISE = tuple(re.compile(p) for p in DefaultFilter.ignore_entity_patterns)
+
+
+class _Stop:
+    """Set when its own watch is forgotten or when the whole watcher stops (watchfiles polls `is_set`)."""
+
+    def __init__(self, everything: threading.Event) -> None:
+        self._everything = everything
+        self._mine = threading.Event()
+
+    def set(self) -> None:
+        self._mine.set()
+
+    def is_set(self) -> bool:
+        return self._mine.is_set() or self._everything.is_set()
+
+
+@dataclass(frozen=True)
+class WatchedFolder:
+    root: Path
+    project: str
+
+
+Reindex = Callable[[WatchedFolder], IndexReport]
+OnReport = Callable[[WatchedFolder, IndexReport], None]
+
+
+def catalog_reindexer(catalog: Catalog, max_file_bytes: int) -> Reindex:
+    """Re-index a folder into an open catalog under the write lock (the server's catalog, shared with queries)."""
+
+    def reindex(folder: WatchedFolder) -> IndexReport:
+        with write_lock(catalog.index_dir):
+            return index_folder(catalog, folder.root, folder.project, max_file_bytes=max_file_bytes)
+
+    return reindex
+
+
+def _relevant(root: Path, exclude: tuple[Path, ...]) -> Callable[[Change, str], bool]:
+    """Changes that can alter what is indexed: not in version-control, cache or dependency folders, not editor
+    swap files, and never inside the index itself (an index under the watched folder would re-trigger forever)."""
+
+    def keep(_change: Change, raw: str) -> bool:
+        path = Path(raw)
+        if any(path == e or e in path.parents for e in exclude):
+            return False
+        try:
+            parts = path.relative_to(root).parts
+        except ValueError:
+            return False
+        if any(part in IGNORED_DIRS for part in parts[:-1]) or (parts and parts[-1] in IGNORED_DIRS):
+            return False
+        return not (parts and any(r.search(parts[-1]) for r in _EDITOR_NOISE))
+
+    return keep
+
+
+class FolderWatcher:
+    """Keeps projects current as their files change: one thread per folder collects changes until they settle,
+    then re-indexes that project with the incremental indexer (only changed files are parsed and embedded).
+
+    Re-index runs are serialised, so the index keeps one writer; queries are not blocked, because they never
+    wait for the writer. A run refused because another process holds the write lock is retried until it
+    succeeds, so edits made during a `trident index` are not lost.
+    """
+
+    def __init__(
+        self,
+        reindex: Reindex,
+        *,
+        exclude: Iterable[Path] = (),
+        on_report: OnReport | None = None,
+        quiet_ms: int = QUIET_MS,
+        max_wait_ms: int = MAX_WAIT_MS,
+    ) -> None:
+        self._reindex = reindex
+        self._exclude = tuple(p.resolve() for p in exclude)
+        self._on_report = on_report
+        self._quiet_ms = quiet_ms
+        self._max_wait_ms = max_wait_ms
+        self._stop = threading.Event()
+        self._writing = threading.Lock()
+        self._lock = threading.Lock()
+        self._threads: dict[Path, tuple[WatchedFolder, threading.Thread, _Stop]] = {}
+
+    def add(self, root: Path, project: str) -> WatchedFolder:
+        """Start watching `root` as `project` (again, if its watch ended); a folder already watched is kept.
+
+        Raises:
+            NotADirectoryError: `root` is not a folder.
+        """
+        root = root.resolve()
+        if not root.is_dir():
+            raise NotADirectoryError(f"not a folder: {root}")
+        folder = WatchedFolder(root, project)
+        with self._lock:
+            current = self._threads.get(root)
+            if current is not None and current[1].is_alive() and current[0] == folder:
+                return folder
+            if current is not None:
+                current[2].set()  # the same folder under another project name: the new name wins
+            stop = _Stop(self._stop)
+            name = f"trident-watch-{project}"
+            thread = threading.Thread(target=self.run, args=(folder, stop), name=name, daemon=True)
+            self._threads[root] = (folder, thread, stop)
+            thread.start()
+        log.info("watching %s as project %s", root, project)
+        return folder
+
+    def forget(self, project: str) -> list[WatchedFolder]:
+        """Stop watching the folders of a project (it was removed from the index); returns them."""
+        with self._lock:
+            gone = [root for root, (folder, _, _) in self._threads.items() if folder.project == project]
+            entries = [self._threads.pop(root) for root in gone]
+        for _, _, stop in entries:
+            stop.set()
+        return [folder for folder, _, _ in entries]
+
+    def folders(self) -> list[WatchedFolder]:
+        with self._lock:
+            return [folder for folder, thread, _ in self._threads.values() if thread.is_alive()]
+
+    def run(self, folder: WatchedFolder, stop: _Stop | None = None) -> None:
+        """Watch one folder until `stop()` (blocking; `add` runs this in a thread, the CLI in its main thread)."""
+        stop = stop or _Stop(self._stop)
+        for changes in watch(
+            folder.root,
+            watch_filter=_relevant(folder.root, self._exclude),
+            debounce=self._max_wait_ms,
+            step=self._quiet_ms,
+            stop_event=stop,
+            raise_interrupt=False,
+        ):
+            if stop.is_set():  # forgotten while the changes settled: the project is no longer indexed
+                return
+            log.debug("%d changes under %s", len(changes), folder.root)
+            self.reindex_now(folder, stop)
+
+    def reindex_now(self, folder: WatchedFolder, stop: _Stop | None = None) -> IndexReport | None:
+        """Re-index one folder, waiting out other writers; None when stopped first or the run failed."""
+        stop = stop or _Stop(self._stop)
+        failures = 0
+        while not stop.is_set():
+            try:
+                with self._writing:
+                    if stop.is_set():
+                        return None
+                    report = self._reindex(folder)
+            except IndexLockedError as exc:
+                log.info("re-index of %s waits: %s", folder.project, exc)
+                self._stop.wait(RETRY_SECONDS)
+                continue
+            except Exception:  # the watch thread's top-level handler: one failed run must not end the watch
+                failures += 1
+                if failures >= FAILED_RUN_ATTEMPTS:
+                    log.exception("re-indexing %s failed %d times; the next change retries", folder.root, failures)
+                    return None
+                log.warning("re-indexing %s failed; retrying", folder.root, exc_info=True)
+                self._stop.wait(RETRY_SECONDS * failures)
+                continue
+            if self._on_report is not None:
+                self._on_report(folder, report)
+            return report
+        return None
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Stop every watch and wait for a re-index in progress to finish."""
+        self._stop.set()
+        with self._lock:
+            threads = [thread for _, thread, _ in self._threads.values()]
+        for thread in threads:
+            if thread is not threading.current_thread():
+                thread.join(timeout)
