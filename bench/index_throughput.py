@@ -1,11 +1,16 @@
-"""Indexing throughput: chunks/s of a full index run against raw embedding of the same chunks.
+"""Indexing throughput: chunks/s of a full index run against raw embedding of the same chunks, split by stage.
 
 Usage: python bench/index_throughput.py [FOLDER ...]   (default: the three sample projects in examples/)
-Prints one line per figure; nothing is timed inside the test suite.
+    e.g. python bench/index_throughput.py ~/.cache/trident/bench/corpus-10k/*   (after `bench/corpus.py subsets`)
+Each folder is one project (a BEIR folder is indexed as a collection). The model is TRIDENT_MODEL's. Prints one
+line per figure and writes ~/.cache/trident/bench/results/index-throughput-<model>.json; nothing is timed inside
+the test suite.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import sys
 import tempfile
 import time
@@ -17,43 +22,97 @@ from trident.store.catalog import Catalog, embedding_text
 from trident.store.embedder import open_embedder
 from trident.store.settings import ModelSettings
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from corpus import bench_home, model_slug
+from instrument import StageClock, instrument_pipeline, peak_rss_mb
+
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
+class ClockedEmbedder:
+    """Books the model's time as "embed: <stage>" on the clock, so parse and engine stages exclude it."""
+
+    def __init__(self, inner: object, clock: StageClock) -> None:
+        self.inner = inner
+        self.clock = clock
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.inner, name)
+
+    def embed(self, texts: object) -> object:
+        with self.clock.stage(f"embed: {self.clock.current}"):
+            return self.inner.embed(texts)  # type: ignore[attr-defined]
+
+
+def index_all(catalog: Catalog, folders: list[Path]) -> int:
+    chunks = 0
+    for folder in folders:
+        if is_beir_folder(folder):
+            report = index_beir(catalog, folder, folder.name)
+        else:
+            report = index_folder(catalog, folder, folder.name, max_file_bytes=1_000_000)
+        chunks += report.chunks
+    return chunks
+
+
 def main(folders: list[Path]) -> None:
-    embedder = open_embedder(ModelSettings())
+    settings = ModelSettings()
+    model = open_embedder(settings)
+    clock = StageClock()
+    embedder = ClockedEmbedder(model, clock)
     with tempfile.TemporaryDirectory() as tmp:
-        catalog = Catalog(Path(tmp) / "index", "default", embedder)
+        catalog = Catalog(Path(tmp) / "index", "default", embedder)  # type: ignore[arg-type]
         started = time.perf_counter()
-        chunks = 0
-        for folder in folders:
-            if is_beir_folder(folder):
-                report = index_beir(catalog, folder, folder.name)
-            else:
-                report = index_folder(catalog, folder, folder.name, max_file_bytes=1_000_000)
-            chunks += report.chunks
+        with instrument_pipeline(clock), clock.stage("other"):
+            chunks = index_all(catalog, folders)
         full = time.perf_counter() - started
+        rss_indexing = peak_rss_mb()
 
         ids = [cid for entry in catalog.manifest.documents.values() for cid in entry.chunk_ids]
-        texts = [embedding_text(c) for c in catalog.graph.get_chunks(ids).values()]
+        got = catalog.graph.get_chunks(ids)
+        texts = [embedding_text(got[i]) for i in ids if i in got]
         started = time.perf_counter()
-        embedder.embed(texts)
+        model.embed(texts)
         raw = time.perf_counter() - started
 
         started = time.perf_counter()
-        for folder in folders:
-            if is_beir_folder(folder):
-                index_beir(catalog, folder, folder.name)
-            else:
-                index_folder(catalog, folder, folder.name, max_file_bytes=1_000_000)
+        index_all(catalog, folders)
         noop = time.perf_counter() - started
         catalog.close()
 
-    print(f"chunks indexed:            {chunks}")
-    print(f"full index:                {full:.2f} s  ({chunks / full:.1f} chunks/s)")
-    print(f"raw embedding, same texts: {raw:.2f} s  ({len(texts) / raw:.1f} chunks/s)")
-    print(f"indexing overhead:         {(full - raw) / full:.0%} of the run outside embedding")
-    print(f"no-change re-index:        {noop:.2f} s")
+    stages = {k: round(v, 2) for k, v in sorted(clock.seconds.items(), key=lambda kv: -kv[1])}
+    embedding = sum(v for k, v in clock.seconds.items() if k.startswith("embed"))
+    chunk_embedding = clock.seconds.get("embed: other", 0.0)
+    rest = full - embedding
+    result = {
+        "model": settings.model,
+        "folders": [str(f) for f in folders],
+        "chunks": chunks,
+        "full_s": round(full, 2),
+        "chunks_per_s": round(chunks / full, 1),
+        "raw_embedding_s": round(raw, 2),
+        "raw_chunks_per_s": round(len(texts) / raw, 1),
+        "embedding_in_index_s": round(embedding, 2),
+        "chunk_embedding_in_index_s": round(chunk_embedding, 2),
+        "everything_but_embedding_s": round(rest, 2),
+        "overhead_vs_raw": round(rest / raw, 3),
+        "noop_reindex_s": round(noop, 2),
+        "peak_rss_indexing_mb": round(rss_indexing),
+        "stages_s": stages,
+        "cpus": os.cpu_count(),
+        "load": os.getloadavg(),
+    }
+    print(f"chunks indexed:               {chunks}")
+    print(f"full index:                   {full:.1f} s  ({chunks / full:.1f} chunks/s)")
+    print(f"raw embedding, same texts:    {raw:.1f} s  ({len(texts) / raw:.1f} chunks/s)")
+    print(f"embedding inside the index:   {embedding:.1f} s (chunks {chunk_embedding:.1f} s, the rest graph items)")
+    print(f"everything but embedding:     {rest:.1f} s = {rest / raw:.1%} of raw embedding time")
+    print(f"no-change re-index:           {noop:.2f} s")
+    print(f"peak RSS while indexing:      {rss_indexing:.0f} MiB")
+    print("stages (s):", json.dumps(stages))
+    out = bench_home() / "results" / f"index-throughput-{model_slug(settings.model)}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=2) + "\n")
 
 
 if __name__ == "__main__":

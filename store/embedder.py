@@ -10,7 +10,13 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from trident.store.offline_model import default_offline_dir, read_build_record
+from trident.store.offline_model import (
+    OfflineBuildError,
+    build_quantized_model,
+    default_offline_dir,
+    quantized_dir,
+    read_build_record,
+)
 from trident.store.protocols import Embedder
 from trident.store.settings import DEFAULT_MODEL, ModelSettings
 
@@ -30,11 +36,15 @@ class SourceKind(StrEnum):
     MODEL_DIR = "model_dir"
     OFFLINE_BUILD = "offline_build"
     FASTEMBED = "fastembed"
+    QUANTIZED = "quantized"
 
 
 @dataclass(frozen=True)
 class ModelSource:
-    """Where a model's files come from: a local folder (`model_dir`, `offline_build`) or fastembed's cache."""
+    """Where a model's files come from: a local folder (`model_dir`, `offline_build`, `quantized`) or fastembed's cache.
+
+    `model` is the name the index records, variant included (`...:int8`); fastembed knows it as `base_model`.
+    """
 
     model: str
     kind: SourceKind
@@ -46,18 +56,23 @@ class ModelSource:
     def is_local(self) -> bool:
         return self.kind is not SourceKind.FASTEMBED
 
+    @property
+    def base_model(self) -> str:
+        return self.model.partition(":")[0]
+
     def __str__(self) -> str:
         where = f"folder {self.path}" if self.is_local else f"fastembed cache {self.path}"
         return f"{self.model} ({self.kind.value}, {where})"
 
 
 def resolve_model_source(settings: ModelSettings) -> ModelSource:
-    """Pick the model's source: TRIDENT_MODEL_DIR, then the verified offline build, then fastembed's cache/download.
+    """Pick the float32 model's source: TRIDENT_MODEL_DIR, then the verified offline build, then fastembed's cache.
 
     Raises:
         EmbedderUnavailable: fastembed does not know the model, or TRIDENT_MODEL_DIR is missing or incomplete.
     """
-    description = _fastembed_description(settings.model)
+    base = settings.base_model
+    description = _fastembed_description(base)
     model_file, dim = str(description["model_file"]), int(description["dim"])
     if settings.model_dir is not None:
         folder = settings.model_dir.expanduser()
@@ -65,14 +80,29 @@ def resolve_model_source(settings: ModelSettings) -> ModelSource:
             raise EmbedderUnavailable(f"TRIDENT_MODEL_DIR is {folder}, which is not a folder; {FIX_HINT}")
         if not (folder / model_file).is_file():
             raise EmbedderUnavailable(
-                f"TRIDENT_MODEL_DIR is {folder}, which has no {model_file} for {settings.model}; {FIX_HINT}"
+                f"TRIDENT_MODEL_DIR is {folder}, which has no {model_file} for {base}; {FIX_HINT}"
             )
-        return ModelSource(settings.model, SourceKind.MODEL_DIR, folder, model_file, dim)
-    if settings.model == DEFAULT_MODEL:
+        return ModelSource(base, SourceKind.MODEL_DIR, folder, model_file, dim)
+    if base == DEFAULT_MODEL:
         offline = default_offline_dir(settings.model_cache)
-        if read_build_record(offline, settings.model) is not None:
-            return ModelSource(settings.model, SourceKind.OFFLINE_BUILD, offline, model_file, dim)
-    return ModelSource(settings.model, SourceKind.FASTEMBED, settings.model_cache, model_file, dim)
+        if read_build_record(offline, base) is not None:
+            return ModelSource(base, SourceKind.OFFLINE_BUILD, offline, model_file, dim)
+    return ModelSource(base, SourceKind.FASTEMBED, settings.model_cache, model_file, dim)
+
+
+def quantized_source(settings: ModelSettings, source: ModelSource) -> ModelSource:
+    """The int8 copy of `source`'s model, quantized into the model cache on first use (a few seconds) and reused.
+
+    Raises:
+        EmbedderUnavailable: the float32 model cannot be found or its int8 copy fails the cosine check.
+    """
+    folder = source.path if source.is_local else _fastembed_download(source)
+    dest = quantized_dir(settings.model_cache, folder)
+    try:
+        built = build_quantized_model(folder, dest, model_name=source.base_model, model_file=source.model_file)
+    except OfflineBuildError as exc:
+        raise EmbedderUnavailable(f"could not quantize {source} to int8: {exc}") from exc
+    return ModelSource(settings.model, SourceKind.QUANTIZED, built, source.model_file, source.dim)
 
 
 class FastEmbedEmbedder:
@@ -91,13 +121,13 @@ class FastEmbedEmbedder:
             if source.is_local:
                 # specific_model_path makes fastembed read the folder and never the network.
                 self._model = TextEmbedding(
-                    model_name=source.model,
+                    model_name=source.base_model,
                     cache_dir=str(source.path),
                     threads=threads,
                     specific_model_path=str(source.path),
                 )
             else:
-                self._model = TextEmbedding(model_name=source.model, cache_dir=str(source.path), threads=threads)
+                self._model = TextEmbedding(model_name=source.base_model, cache_dir=str(source.path), threads=threads)
         except _load_errors() as exc:
             raise EmbedderUnavailable(f"could not load {source}: {exc}; {FIX_HINT}") from exc
         self._truncate_at(max_tokens)
@@ -169,6 +199,8 @@ def open_embedder(settings: ModelSettings) -> Embedder:
         EmbedderUnavailable: no source has the model; the message says how to provide one.
     """
     source = resolve_model_source(settings)
+    if settings.quantization is not None:
+        source = quantized_source(settings, source)
     log.info("loading embedding model %s", source)
     return FastEmbedEmbedder(
         source, max_tokens=settings.max_tokens, batch_size=settings.batch_size, threads=settings.threads
@@ -193,6 +225,18 @@ def _load_errors() -> tuple[type[Exception], ...]:
         ort_errors.NoSuchFile,
         ort_errors.RuntimeException,
     )
+
+
+def _fastembed_download(source: ModelSource) -> Path:
+    """The folder fastembed keeps `source`'s files in, downloading them first if they are not cached."""
+    from fastembed import TextEmbedding
+
+    try:
+        model = TextEmbedding(model_name=source.base_model, cache_dir=str(source.path))
+    except _load_errors() as exc:
+        raise EmbedderUnavailable(f"could not load {source}: {exc}; {FIX_HINT}") from exc
+    folder: Path = model.model._model_dir  # type: ignore[attr-defined]
+    return Path(folder)
 
 
 def _fastembed_description(model: str) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from trident.store.embedder import (
     open_embedder,
     resolve_model_source,
 )
+from trident.store.manifest import Manifest, ModelInfo
 from trident.store.offline_model import BUILD_RECORD, build_offline_model
 from trident.store.settings import DEFAULT_MODEL, ModelSettings
 
@@ -162,3 +163,62 @@ def test_a_model_missing_from_the_cache_without_network_says_how_to_fix_it(
     with pytest.raises(EmbedderUnavailable, match="build-offline") as excinfo:
         open_embedder(ModelSettings(model=DEFAULT_MODEL, model_dir=None, model_cache=tmp_path))
     assert "fastembed cache" in str(excinfo.value)
+
+
+@pytest.fixture(scope="module")
+def int8(model_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> FastEmbedEmbedder:
+    # The float32 build as TRIDENT_MODEL_DIR and a fresh cache, so the int8 copy is made here, not reused.
+    cache = tmp_path_factory.mktemp("model-cache")
+    embedder = open_embedder(ModelSettings(model=f"{DEFAULT_MODEL}:int8", model_dir=model_dir, model_cache=cache))
+    assert isinstance(embedder, FastEmbedEmbedder)
+    return embedder
+
+
+def test_the_int8_variant_loads_from_its_own_folder_with_the_same_dimension(int8: FastEmbedEmbedder) -> None:
+    assert int8.model_name == f"{DEFAULT_MODEL}:int8"
+    assert int8.source.kind is SourceKind.QUANTIZED
+    assert int8.dim == 384
+    assert int8.max_tokens == 256
+    vectors = int8.embed(["hello world", ""])
+    assert vectors.shape == (2, 384) and vectors.dtype == np.float32
+    np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+
+
+def test_int8_vectors_stay_within_cosine_098_of_float32(int8: FastEmbedEmbedder, minilm: FastEmbedEmbedder) -> None:
+    texts = [
+        "PaymentGateway retries failed charges three times before marking an invoice as overdue.",
+        "def charge(card, amount):\n    return gateway.capture(card, amount, retries=3)",
+        "Vitamin D supplementation reduced the rate of hip fractures in elderly women.",
+        " ".join(ASTRONOMY * 30),
+    ]
+    cosines = (int8.embed(texts) * minilm.embed(texts)).sum(axis=1)
+    assert cosines.min() > 0.98, cosines
+
+
+def test_an_index_built_with_int8_records_the_variant_and_refuses_float32(
+    int8: FastEmbedEmbedder, minilm: FastEmbedEmbedder, tmp_path: Path
+) -> None:
+    from trident.ingest.pipeline import index_folder
+    from trident.store.catalog import Catalog, ModelMismatchError
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "notes.md").write_text("# Payments\n\nThe gateway retries failed charges.\n", encoding="utf-8")
+    catalog = Catalog(tmp_path / "index", "default", int8)
+    index_folder(catalog, docs, "docs", max_file_bytes=100_000)
+    catalog.close()
+    assert Manifest.load(tmp_path / "index").model == ModelInfo(name=f"{DEFAULT_MODEL}:int8", dim=384)
+    with pytest.raises(ModelMismatchError, match=":int8"):
+        Catalog(tmp_path / "index", "default", minilm)
+
+
+def test_a_model_variant_other_than_int8_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown variant 'int4'"):
+        ModelSettings(model=f"{DEFAULT_MODEL}:int4")
+
+
+def test_the_variant_is_split_from_the_model_name() -> None:
+    quantized = ModelSettings(model=f"{DEFAULT_MODEL}:int8")
+    assert (quantized.base_model, quantized.quantization) == (DEFAULT_MODEL, "int8")
+    plain = ModelSettings(model=DEFAULT_MODEL)
+    assert (plain.base_model, plain.quantization) == (DEFAULT_MODEL, None)

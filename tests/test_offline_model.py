@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -10,12 +12,18 @@ import pytest
 from trident.store import offline_model
 from trident.store.offline_model import (
     BUILD_RECORD,
+    MIN_COSINE,
     ONNX_FILE,
+    QUANTIZED_RECORD,
     OfflineBuildError,
     build_offline_model,
+    build_quantized_model,
     default_offline_dir,
+    quantized_dir,
     read_build_record,
+    read_quantized_record,
 )
+from trident.store.settings import DEFAULT_MODEL
 
 
 @pytest.fixture(scope="module")
@@ -90,3 +98,29 @@ def test_missing_torch_names_the_pip_command(tmp_path: Path, monkeypatch: pytest
     with pytest.raises(OfflineBuildError, match=r"pip install torch==2\.13\.0 transformers onnx"):
         build_offline_model(tmp_path / "out")
     assert not (tmp_path / "out").exists()
+
+
+def test_an_int8_copy_is_verified_recorded_and_reused_until_its_source_changes(built: Path, tmp_path: Path) -> None:
+    source = tmp_path / "float32"
+    shutil.copytree(built, source)
+    dest = quantized_dir(tmp_path / "cache", source)
+    assert build_quantized_model(source, dest, model_name=DEFAULT_MODEL, model_file=ONNX_FILE) == dest
+    record = read_quantized_record(dest, DEFAULT_MODEL, source / ONNX_FILE)
+    assert record is not None and record.variant == "int8" and record.min_cosine >= MIN_COSINE
+    # The MatMul weights shrink 4x; the token embedding table (a Gather) stays float32.
+    assert (dest / ONNX_FILE).stat().st_size < 0.7 * (source / ONNX_FILE).stat().st_size
+    assert (dest / "tokenizer.json").is_file()
+    written = (dest / QUANTIZED_RECORD).stat().st_mtime_ns
+    build_quantized_model(source, dest, model_name=DEFAULT_MODEL, model_file=ONNX_FILE)
+    assert (dest / QUANTIZED_RECORD).stat().st_mtime_ns == written
+    os.utime(source / ONNX_FILE, ns=(written, written + 1))
+    assert read_quantized_record(dest, DEFAULT_MODEL, source / ONNX_FILE) is None
+
+
+def test_quantizing_refuses_to_replace_a_folder_that_is_not_an_int8_copy(built: Path, tmp_path: Path) -> None:
+    dest = tmp_path / "mine"
+    dest.mkdir()
+    (dest / "notes.txt").write_text("keep me")
+    with pytest.raises(OfflineBuildError, match="not an int8 model copy"):
+        build_quantized_model(built, dest, model_name=DEFAULT_MODEL, model_file=ONNX_FILE)
+    assert (dest / "notes.txt").read_text() == "keep me"
