@@ -82,3 +82,20 @@ def test_a_limit_truncates_and_says_how_to_get_the_rest(sample_catalog: Catalog,
     result = trace_relationships(sample_catalog, directory, "OrderService", max_hops=3, limit=2)
     assert len(result.edges) == 2 and result.truncated
     assert result.next_call and "limit=4" in result.next_call
+
+
+def test_a_relation_shown_by_two_chunks_is_one_path_and_never_breaks_the_search() -> None:
+    from trident.store.schema import Relation
+    from trident.tools.explain import _best_paths
+
+    def rel(source: str, target: str, evidence: str) -> Relation:
+        return Relation(source=source, type="MENTIONS", target=target, evidence=evidence, project="p")
+
+    edges = [rel("a", "b", "c1"), rel("a", "b", "c2"), rel("b", "t", "c3"), rel("b", "t", "c4"), rel("a", "t", "c5")]
+    adjacency: dict[str, list] = {}
+    for edge in edges:
+        adjacency.setdefault(edge.source, []).append((edge.target, edge))
+        adjacency.setdefault(edge.target, []).append((edge.source, edge))
+    paths = _best_paths(adjacency, "a", "t", max_hops=2, max_paths=5)
+    assert [[(r.source, r.target) for r in path] for path in paths] == [[("a", "t")], [("a", "b"), ("b", "t")]]
+    assert paths == _best_paths(dict(reversed(list(adjacency.items()))), "a", "t", max_hops=2, max_paths=5)

@@ -100,12 +100,17 @@ def _best_paths(
     """The cheapest simple paths from source to target (best-first), at most `max_hops` long, deterministic."""
     found: list[list[Relation]] = []
     queue: list[tuple[float, tuple[str, ...], str, list[Relation]]] = [(0.0, (), source, [])]
+    seen_routes: set[tuple[str, ...]] = set()
     expansions = 0
     while queue and len(found) < max_paths and expansions < MAX_EXPANSIONS:
         cost, key, node, path = heapq.heappop(queue)
         expansions += 1
         if node == target:
-            found.append(path)
+            # The same hops shown by other evidence (a relation seen in two chunks) are one path, not two.
+            route = key[0::3] + key[1::3]
+            if route not in seen_routes:
+                seen_routes.add(route)
+                found.append(path)
             continue
         if len(path) == max_hops:
             continue
@@ -116,7 +121,8 @@ def _best_paths(
             step = HOP_COST.get(relation.type, DEFAULT_HOP_COST) + (0.0 if relation.source == node else BACKWARD_COST)
             if relation.source.startswith(HUB_PREFIXES) or relation.target.startswith(HUB_PREFIXES):
                 step += HUB_COST
-            edge_key = (*key, relation.type, neighbour)
+            # The relation id breaks ties between parallel edges, so the heap never compares paths.
+            edge_key = (*key, relation.type, neighbour, relation.id)
             heapq.heappush(queue, (cost + step, edge_key, neighbour, [*path, relation]))
     return found
 
