@@ -3,49 +3,35 @@
 from __future__ import annotations
 
 import re
-import threading
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import partial
 from typing import Any
 
 import anyio
 from pydantic import BaseModel, Field
-from trident.ingest.communities import open_communities
-from trident.ingest.graph_vectors import open_graph_vectors
 from trident.ingest.tokens import estimate_tokens
 from trident.store.catalog import Catalog
-from trident.store.community_index import CommunityIndex
 from trident.store.directory import EntityDirectory
-from trident.store.graph_vectors import GraphVectorIndex
-from trident.store.protocols import ScoredId, SearchFilter
+from trident.store.protocols import SearchFilter
 from trident.store.schema import Chunk, Entity
-from trident.store.settings import RetrievalSettings
-from trident.tools.communities import CommunityMatch, community_hits, community_of
+from trident.tools.communities import community_of
 from trident.tools.fusion import FusionMethod, PrimaryFirst, make_fuser
-from trident.tools.pagerank import EntityChunkGraph
+from trident.tools.paths import (
+    GUESSED_WALK_SHARE,
+    PATHS,
+    EntityNames,
+    PathHits,
+    QueryVectors,
+    query_entities,
+    run_path,
+)
 from trident.tools.router import Plan, route
 
-CANDIDATES_PER_PATH = 50
-GRAPH_EDGES = 60
+__all__ = ["PATHS", "EntityNames", "SearchHit", "SearchResult", "Strategy", "search", "search_async"]
+
 SNIPPET_CHARS = 320
-PATHS = ("lexical", "semantic", "graph", "ppr", "community")
-# A project's own instructions: the fast path for "what does CLAUDE.md / our README say".
-INSTRUCTION_FILES = (
-    "CLAUDE.md",
-    "AGENTS.md",
-    "README.md",
-    "README",
-    "README.rst",
-    "CONTRIBUTING.md",
-    "CONTRIBUTING",
-    "CODEOWNERS",
-    ".cursorrules",
-    "copilot-instructions.md",
-)
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 
 
 class SearchHit(BaseModel):
@@ -95,78 +81,6 @@ class SearchResult(BaseModel):
     next_call: str | None = Field(None, description="When truncated, the call that returns more")
 
 
-class EntityNames:
-    """The entity directory and the PageRank graph of one index generation, built once (the graph on first use)
-    and reused until the index changes."""
-
-    def __init__(self, settings: RetrievalSettings | None = None) -> None:
-        self.settings = settings or RetrievalSettings()
-        self._generation = -1
-        self._directory = EntityDirectory(())
-        self._graph: EntityChunkGraph | None = None
-        self._vectors: GraphVectorIndex | None = None
-        self._communities: CommunityIndex | None = None
-        self._lock = threading.Lock()
-
-    def get(self, catalog: Catalog) -> EntityDirectory:
-        with self._lock:
-            if self._generation != catalog.manifest.generation:
-                self._directory = EntityDirectory(catalog.entities())
-                self._graph = None
-                self._vectors = None
-                self._generation = catalog.manifest.generation
-            return self._directory
-
-    def vectors(self, catalog: Catalog) -> GraphVectorIndex:
-        self.get(catalog)
-        with self._lock:
-            if self._vectors is None:
-                self._vectors = open_graph_vectors(catalog)
-            return self._vectors
-
-    def graph(self, catalog: Catalog) -> EntityChunkGraph:
-        directory = self.get(catalog)
-        with self._lock:
-            if self._graph is None:
-                relations = catalog.graph.relations(catalog.tenant)
-                self._graph = EntityChunkGraph.build(list(directory.by_id.values()), relations)
-            return self._graph
-
-    def communities(self, catalog: Catalog) -> CommunityIndex:
-        """The community reports, reopened once a sync has stored new ones (an open LanceDB table does not see
-        later writes, and the sync runs after the index generation has already moved)."""
-        with self._lock:
-            if self._communities is None or self._communities.changed_since_open():
-                self._communities = open_communities(catalog)
-            return self._communities
-
-
-def query_entities(directory: EntityDirectory, query: str) -> list[Entity]:
-    """Entities the query names, rarest name first (a name shared by many entities says less)."""
-    ids = directory.mentioned_in(query)
-    for token in _IDENTIFIER.findall(query):
-        looks_like_code = "_" in token or "." in token or any(c.isupper() for c in token[1:])
-        if looks_like_code:
-            ids.extend(e.id for e in directory.named(token.rsplit(".", 1)[-1]))
-            ids.extend(e.id for e in directory.named(token))
-    unique = list(dict.fromkeys(ids))
-    entities = [directory.by_id[i] for i in unique if i in directory.by_id]
-    return sorted(entities, key=lambda e: (len(directory.named(e.name)), unique.index(e.id)))
-
-
-def graph_candidates(catalog: Catalog, entities: Sequence[Entity], limit: int) -> list[str]:
-    """Chunks of the named entities first, then the evidence of their one-hop relations and their neighbours."""
-    ordered: list[str] = [e.chunk_id for e in entities if e.chunk_id]
-    if entities:
-        relations = catalog.graph.neighbours([e.id for e in entities], catalog.tenant, GRAPH_EDGES)
-        relations = sorted(relations, key=lambda r: (-r.weight, r.type, r.source, r.target, r.evidence or ""))
-        ordered.extend(r.evidence for r in relations if r.evidence)
-        neighbour_ids = {r.target for r in relations} | {r.source for r in relations}
-        neighbours = catalog.graph.get_entities(sorted(neighbour_ids - {e.id for e in entities}))
-        ordered.extend(n.chunk_id for n in neighbours if n.chunk_id)
-    return list(dict.fromkeys(c for c in ordered if c))[:limit]
-
-
 def snippet(chunk: Chunk) -> str:
     text = chunk.text.strip()
     return text if len(text) <= SNIPPET_CHARS else text[:SNIPPET_CHARS].rstrip() + " …"
@@ -194,80 +108,7 @@ STRATEGY_PATHS: dict[Strategy, tuple[str, ...]] = {
     Strategy.COMMUNITY: ("community",),
 }
 MAX_EXPANSIONS = 5
-# Vector seeding: how many entity/relation neighbours to look at, how close one must be, and how many seeds to keep.
-VECTOR_SEED_CANDIDATES = 10
-VECTOR_SEED_MIN_SCORE = 0.5
-VECTOR_SEEDS = 3
-# A walk from entities only near the query's meaning is a guess: it keeps this share of its planned weight.
-GUESSED_WALK_SHARE = 0.25
 PATH_TIMEOUT_S = 10.0
-
-
-@dataclass(frozen=True)
-class PathHits:
-    """One path's ranked chunks, the entities it started from, and whether the query named them exactly (a walk
-    from entities merely near the query's meaning is a guess, so it joins the fusion but does not lead it)."""
-
-    hits: list[ScoredId]
-    seeds: list[Entity] = field(default_factory=list)
-    named: bool = True
-    communities: list[CommunityMatch] = field(default_factory=list)
-
-
-def _run_path(
-    catalog: Catalog,
-    path: str,
-    text: str,
-    where: SearchFilter,
-    names: EntityNames,
-    projects: Sequence[str] | None,
-    seed_by_vectors: bool = False,
-) -> PathHits:
-    if path == "lexical":
-        return PathHits(catalog.text.search(text, CANDIDATES_PER_PATH, where))
-    if path == "local":
-        assert catalog.embedder is not None
-        ids = catalog.graph.chunks_of_files(catalog.tenant, INSTRUCTION_FILES, projects)
-        stored = catalog.vectors.vectors(ids)
-        query_vector = catalog.embedder.embed_query(text)
-        scored = [ScoredId(i, float(stored[i] @ query_vector)) for i in ids if i in stored]
-        return PathHits(sorted(scored, key=lambda hit: (-hit.score, hit.id))[:CANDIDATES_PER_PATH])
-    if path == "semantic":
-        assert catalog.embedder is not None
-        return PathHits(catalog.vectors.search(catalog.embedder.embed_query(text), CANDIDATES_PER_PATH, where))
-    if path == "community":
-        assert catalog.embedder is not None
-        vector = catalog.embedder.embed_query(text)
-        hits, matches = community_hits(
-            names.communities(catalog), vector, catalog.tenant, projects, CANDIDATES_PER_PATH
-        )
-        return PathHits(hits, communities=matches)
-    directory = names.get(catalog)
-    seeds = [e for e in query_entities(directory, text) if projects is None or e.project in projects]
-    if path == "ppr":
-        named = bool(seeds)
-        if not seeds and seed_by_vectors:
-            seeds = vector_seeds(catalog, names, text, projects)
-        ranked = names.graph(catalog).rank(seeds, CANDIDATES_PER_PATH, damping=names.settings.ppr_damping)
-        return PathHits(ranked, seeds, named)
-    ids = graph_candidates(catalog, seeds, CANDIDATES_PER_PATH)
-    return PathHits([ScoredId(id_, 1.0 / rank) for rank, id_ in enumerate(ids, start=1)], seeds)
-
-
-def vector_seeds(catalog: Catalog, names: EntityNames, text: str, projects: Sequence[str] | None) -> list[Entity]:
-    """The entities nearest the query's meaning (their own vectors, or a relation sentence they take part in), for a
-    query that names none of them exactly; only close matches count, so an unrelated query seeds nothing."""
-    assert catalog.embedder is not None
-    hits = names.vectors(catalog).search(catalog.embedder.embed_query(text), VECTOR_SEED_CANDIDATES, catalog.tenant)
-    by_id = names.get(catalog).by_id
-    seeds: list[Entity] = []
-    for hit in hits:
-        if hit.score < VECTOR_SEED_MIN_SCORE:
-            break
-        for entity in (by_id[i] for i in hit.entities if i in by_id):
-            if entity not in seeds and (projects is None or entity.project in projects):
-                seeds.append(entity)
-    return seeds[:VECTOR_SEEDS]
 
 
 def _validate(query: str, top_k: int, expansions: Sequence[str] | None, max_tokens: int | None) -> None:
@@ -327,6 +168,7 @@ async def search_async(
     scoped = _graph_scope(plan, directory, query, projects, catalog.tenant) if plan is not None else None
     texts = [query, *(e for e in (expansions or []) if e.strip())]
     jobs = [(path if i == 0 else f"{path}#{i}", path, text) for i, text in enumerate(texts) for path in paths]
+    embed = QueryVectors(catalog.embedder)
     results: dict[str, PathHits] = {}
     timings: dict[str, float] = {}
     failures: dict[str, str] = {}
@@ -337,13 +179,14 @@ async def search_async(
             try:
                 path_where = scoped if scoped is not None and path == "semantic" else where
                 results[key] = await anyio.to_thread.run_sync(
-                    _run_path,
+                    run_path,
                     catalog,
                     path,
                     text,
                     path_where,
                     names,
                     projects,
+                    embed,
                     plan is not None and plan.seed_by_vectors,
                     abandon_on_cancel=True,
                 )

@@ -1,0 +1,210 @@
+"""The retrieval paths (BM25, dense, instruction files, one graph hop, the PageRank walk, communities) as plain
+functions over one index, and what they share per index generation (names, walk graph, vectors)."""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from trident.ingest.communities import open_communities
+from trident.ingest.graph_vectors import open_graph_vectors
+from trident.store.catalog import Catalog
+from trident.store.community_index import CommunityIndex
+from trident.store.directory import EntityDirectory
+from trident.store.graph_vectors import GraphVectorIndex
+from trident.store.protocols import Embedder, ScoredId, SearchFilter
+from trident.store.schema import Entity
+from trident.store.settings import RetrievalSettings
+from trident.tools.communities import CommunityMatch, community_hits
+from trident.tools.pagerank import EntityChunkGraph
+
+CANDIDATES_PER_PATH = 50
+GRAPH_EDGES = 60
+PATHS = ("lexical", "semantic", "graph", "ppr", "community")
+# A project's own instructions: the fast path for "what does CLAUDE.md / our README say".
+INSTRUCTION_FILES = (
+    "CLAUDE.md",
+    "AGENTS.md",
+    "README.md",
+    "README",
+    "README.rst",
+    "CONTRIBUTING.md",
+    "CONTRIBUTING",
+    "CODEOWNERS",
+    ".cursorrules",
+    "copilot-instructions.md",
+)
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
+
+# Vector seeding: how many entity/relation neighbours to look at, how close one must be, and how many seeds to keep.
+VECTOR_SEED_CANDIDATES = 10
+VECTOR_SEED_MIN_SCORE = 0.5
+VECTOR_SEEDS = 3
+# A walk from entities only near the query's meaning is a guess: it keeps this share of its planned weight.
+GUESSED_WALK_SHARE = 0.25
+
+
+class EntityNames:
+    """The entity directory and the PageRank graph of one index generation, built once (the graph on first use)
+    and reused until the index changes."""
+
+    def __init__(self, settings: RetrievalSettings | None = None) -> None:
+        self.settings = settings or RetrievalSettings()
+        self._generation = -1
+        self._directory = EntityDirectory(())
+        self._graph: EntityChunkGraph | None = None
+        self._vectors: GraphVectorIndex | None = None
+        self._communities: CommunityIndex | None = None
+        self._instructions: dict[tuple[str, ...] | None, dict[str, np.ndarray]] = {}
+        self._lock = threading.Lock()
+
+    def get(self, catalog: Catalog) -> EntityDirectory:
+        with self._lock:
+            if self._generation != catalog.manifest.generation:
+                self._directory = EntityDirectory(catalog.entities())
+                self._graph = None
+                self._vectors = None
+                self._instructions = {}
+                self._generation = catalog.manifest.generation
+            return self._directory
+
+    def vectors(self, catalog: Catalog) -> GraphVectorIndex:
+        self.get(catalog)
+        with self._lock:
+            if self._vectors is None:
+                self._vectors = open_graph_vectors(catalog)
+            return self._vectors
+
+    def graph(self, catalog: Catalog) -> EntityChunkGraph:
+        directory = self.get(catalog)
+        with self._lock:
+            if self._graph is None:
+                relations = catalog.graph.relations(catalog.tenant)
+                self._graph = EntityChunkGraph.build(list(directory.by_id.values()), relations)
+            return self._graph
+
+    def instructions(self, catalog: Catalog, projects: Sequence[str] | None) -> dict[str, np.ndarray]:
+        """The stored vectors of the projects' instruction files (CLAUDE.md, README, ...), by chunk id."""
+        self.get(catalog)
+        key = tuple(sorted(projects)) if projects is not None else None
+        with self._lock:
+            if key not in self._instructions:
+                ids = catalog.graph.chunks_of_files(catalog.tenant, INSTRUCTION_FILES, projects)
+                self._instructions[key] = catalog.vectors.vectors(ids)
+            return self._instructions[key]
+
+    def communities(self, catalog: Catalog) -> CommunityIndex:
+        """The community reports, reopened once a sync has stored new ones (an open LanceDB table does not see
+        later writes, and the sync runs after the index generation has already moved)."""
+        with self._lock:
+            if self._communities is None or self._communities.changed_since_open():
+                self._communities = open_communities(catalog)
+            return self._communities
+
+
+def query_entities(directory: EntityDirectory, query: str) -> list[Entity]:
+    """Entities the query names, rarest name first (a name shared by many entities says less)."""
+    ids = directory.mentioned_in(query)
+    for token in _IDENTIFIER.findall(query):
+        looks_like_code = "_" in token or "." in token or any(c.isupper() for c in token[1:])
+        if looks_like_code:
+            ids.extend(e.id for e in directory.named(token.rsplit(".", 1)[-1]))
+            ids.extend(e.id for e in directory.named(token))
+    unique = list(dict.fromkeys(ids))
+    entities = [directory.by_id[i] for i in unique if i in directory.by_id]
+    return sorted(entities, key=lambda e: (len(directory.named(e.name)), unique.index(e.id)))
+
+
+def graph_candidates(catalog: Catalog, entities: Sequence[Entity], limit: int) -> list[str]:
+    """Chunks of the named entities first, then the evidence of their one-hop relations and their neighbours."""
+    ordered: list[str] = [e.chunk_id for e in entities if e.chunk_id]
+    if entities:
+        relations = catalog.graph.neighbours([e.id for e in entities], catalog.tenant, GRAPH_EDGES)
+        relations = sorted(relations, key=lambda r: (-r.weight, r.type, r.source, r.target, r.evidence or ""))
+        ordered.extend(r.evidence for r in relations if r.evidence)
+        neighbour_ids = {r.target for r in relations} | {r.source for r in relations}
+        neighbours = catalog.graph.get_entities(sorted(neighbour_ids - {e.id for e in entities}))
+        ordered.extend(n.chunk_id for n in neighbours if n.chunk_id)
+    return list(dict.fromkeys(c for c in ordered if c))[:limit]
+
+
+class QueryVectors:
+    """Each text's query vector, computed once per search however many paths need it."""
+
+    def __init__(self, embedder: Embedder) -> None:
+        self._embedder = embedder
+        self._vectors: dict[str, np.ndarray] = {}
+        self._lock = threading.Lock()
+
+    def __call__(self, text: str) -> np.ndarray:
+        with self._lock:
+            if text not in self._vectors:
+                self._vectors[text] = self._embedder.embed_query(text)
+            return self._vectors[text]
+
+
+@dataclass(frozen=True)
+class PathHits:
+    """One path's ranked chunks, the entities it started from, and whether the query named them exactly (a walk
+    from entities merely near the query's meaning is a guess, so it joins the fusion but does not lead it)."""
+
+    hits: list[ScoredId]
+    seeds: list[Entity] = field(default_factory=list)
+    named: bool = True
+    communities: list[CommunityMatch] = field(default_factory=list)
+
+
+def run_path(
+    catalog: Catalog,
+    path: str,
+    text: str,
+    where: SearchFilter,
+    names: EntityNames,
+    projects: Sequence[str] | None,
+    embed: Callable[[str], np.ndarray],
+    seed_by_vectors: bool = False,
+) -> PathHits:
+    """One path's ranked chunks for one text."""
+    if path == "lexical":
+        return PathHits(catalog.text.search(text, CANDIDATES_PER_PATH, where))
+    if path == "local":
+        query_vector = embed(text)
+        scored = [ScoredId(i, float(v @ query_vector)) for i, v in names.instructions(catalog, projects).items()]
+        return PathHits(sorted(scored, key=lambda hit: (-hit.score, hit.id))[:CANDIDATES_PER_PATH])
+    if path == "semantic":
+        return PathHits(catalog.vectors.search(embed(text), CANDIDATES_PER_PATH, where))
+    if path == "community":
+        hits, matches = community_hits(
+            names.communities(catalog), embed(text), catalog.tenant, projects, CANDIDATES_PER_PATH
+        )
+        return PathHits(hits, communities=matches)
+    directory = names.get(catalog)
+    seeds = [e for e in query_entities(directory, text) if projects is None or e.project in projects]
+    if path == "ppr":
+        named = bool(seeds)
+        if not seeds and seed_by_vectors:
+            seeds = vector_seeds(catalog, names, embed(text), projects)
+        ranked = names.graph(catalog).rank(seeds, CANDIDATES_PER_PATH, damping=names.settings.ppr_damping)
+        return PathHits(ranked, seeds, named)
+    ids = graph_candidates(catalog, seeds, CANDIDATES_PER_PATH)
+    return PathHits([ScoredId(id_, 1.0 / rank) for rank, id_ in enumerate(ids, start=1)], seeds)
+
+
+def vector_seeds(
+    catalog: Catalog, names: EntityNames, query_vector: np.ndarray, projects: Sequence[str] | None
+) -> list[Entity]:
+    """The entities nearest the query's meaning (their own vectors, or a relation sentence they take part in), for a
+    query that names none of them exactly; only close matches count, so an unrelated query seeds nothing."""
+    hits = names.vectors(catalog).search(query_vector, VECTOR_SEED_CANDIDATES, catalog.tenant)
+    by_id = names.get(catalog).by_id
+    seeds: list[Entity] = []
+    for hit in hits:
+        if hit.score < VECTOR_SEED_MIN_SCORE:
+            break
+        for entity in (by_id[i] for i in hit.entities if i in by_id):
+            if entity not in seeds and (projects is None or entity.project in projects):
+                seeds.append(entity)
+    return seeds[:VECTOR_SEEDS]
