@@ -4,27 +4,22 @@ from __future__ import annotations
 
 import inspect
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
-from contextlib import AsyncExitStack, asynccontextmanager, contextmanager
-from dataclasses import replace
-from functools import partial
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
 
 import anyio
-from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.shared.exceptions import MCPError
-from mcp_types import INTERNAL_ERROR, INVALID_PARAMS, ToolAnnotations
+from mcp_types import INVALID_PARAMS, ToolAnnotations
 from pydantic import Field, ValidationError
-from trident.ingest.watch import FolderWatcher, catalog_reindexer
-from trident.server.context import TridentContext, make_lifespan
+from trident.server.context import TridentContext
 from trident.server.guidance import register_guidance
+from trident.server.runtime import Runtime
 from trident.server.settings import ServerSettings
-from trident.server.transport import TENANT_SCOPE_KEY
 from trident.store.catalog import Catalog, IndexLockedError, TridentIndexError, write_lock
-from trident.store.settings import IngestSettings
 from trident.tools import entities as entity_tools
 from trident.tools import explain, knowledge, search, similar, status, trace
 from trident.tools.fusion import FusionMethod
@@ -134,66 +129,6 @@ class TridentServer(MCPServer[Any]):
             raise
 
 
-class _Runtime:
-    """What a server keeps beside each lifespan context: the contexts of the other tenants named in
-    TRIDENT_TOKENS, and (with TRIDENT_WATCH) one folder watcher per tenant."""
-
-    def __init__(
-        self,
-        settings: ServerSettings,
-        open_catalog: Callable[[], Catalog],
-        close_catalog: bool,
-        open_tenant: Callable[[str], Catalog] | None,
-    ) -> None:
-        self.settings = settings
-        self._open_catalog = open_catalog
-        self._close_catalog = close_catalog
-        self._open_tenant = open_tenant
-        self._tenants: dict[int, dict[str, TridentContext]] = {}
-        self._watchers: dict[int, FolderWatcher] = {}
-
-    @asynccontextmanager
-    async def lifespan(self, server: Any) -> AsyncIterator[TridentContext]:
-        async with AsyncExitStack() as stack:
-            main_lifespan = make_lifespan(self.settings, self._open_catalog, close_catalog=self._close_catalog)
-            main = await stack.enter_async_context(main_lifespan(server))
-            contexts = {main.catalog.tenant: main}
-            open_tenant = self._open_tenant or partial(_open_beside, main.catalog)
-            by_token = set(self.settings.tokens.values()) if self.settings.transport != "stdio" else set()
-            for tenant in sorted(by_token - {main.catalog.tenant}):  # stdio has no tokens: leave their indexes be
-                lifespan = make_lifespan(self.settings, partial(open_tenant, tenant))
-                contexts[tenant] = await stack.enter_async_context(lifespan(server))
-            if self.settings.watch:
-                for context in contexts.values():
-                    reindex = catalog_reindexer(context.catalog, IngestSettings().max_file_bytes)
-                    watcher = FolderWatcher(reindex, exclude=[context.catalog.index_dir])
-                    self._watchers[id(context)] = watcher
-                    stack.callback(self._watchers.pop, id(context), None)
-                    stack.callback(watcher.stop)  # before the catalogs close: the stack unwinds in reverse
-            self._tenants[id(main)] = contexts
-            stack.callback(self._tenants.pop, id(main), None)
-            yield main
-
-    async def route_tenant(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
-        """Middleware: answer an HTTP request from the tenant its bearer token names (set by the token guard)."""
-        scope = getattr(ctx.request, "scope", None) or {}
-        tenant = scope.get(TENANT_SCOPE_KEY)
-        if tenant is None:
-            return await call_next(ctx)
-        chosen = self._tenants.get(id(ctx.lifespan_context), {}).get(tenant)
-        if chosen is None:  # never fall back to another tenant's index
-            raise MCPError(INTERNAL_ERROR, f"tenant '{tenant}' is not open on this server")
-        return await call_next(replace(ctx, lifespan_context=chosen))
-
-    def watcher(self, context: TridentContext) -> FolderWatcher | None:
-        return self._watchers.get(id(context))
-
-
-def _open_beside(catalog: Catalog, tenant: str) -> Catalog:
-    """Another tenant's index next to this one (TRIDENT_HOME/tenants/<tenant>), sharing the loaded model."""
-    return Catalog(catalog.index_dir.parent / tenant, tenant, catalog.embedder)
-
-
 def build_server(
     settings: ServerSettings,
     open_catalog: Callable[[], Catalog],
@@ -206,7 +141,7 @@ def build_server(
     Each tenant named in `settings.tokens` gets its own index, opened with `open_tenant(name)` (default: the
     folder beside the main index); an HTTP request is answered from the tenant of its bearer token.
     """
-    runtime = _Runtime(settings, open_catalog, close_catalog, open_tenant)
+    runtime = Runtime(settings, open_catalog, close_catalog, open_tenant)
     server = TridentServer(
         name="trident", instructions=INSTRUCTIONS, lifespan=runtime.lifespan, middleware=[runtime.route_tenant]
     )
@@ -362,7 +297,7 @@ def _register_read_tools(server: MCPServer[Any]) -> None:
         return await _call(lambda: status.status(app.catalog))
 
 
-def _register_write_tools(server: MCPServer[Any], runtime: _Runtime) -> None:
+def _register_write_tools(server: MCPServer[Any], runtime: Runtime) -> None:
     @_tool(server, WRITE)
     async def index_path(
         ctx: Context,
