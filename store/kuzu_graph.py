@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 import kuzu
+from trident.store.crashpoints import crash_point
 from trident.store.schema import Chunk, DocumentKind, Entity, Relation
 
 BUFFER_POOL_BYTES = 512 * 1024 * 1024
+# Kùzu reserves address space for the largest database it may grow to (8 TiB by default); a server holds two or
+# three generations open for a moment when it moves to a new one, so a smaller reservation leaves room for many.
+MAX_DB_BYTES = 1 << 40
 WRITE_BATCH = 2_000
 
 _DDL = (
@@ -84,17 +88,53 @@ def _relation(row: list[Any]) -> Relation:
     )
 
 
-class KuzuGraphStore:
-    """A Kùzu database; calls are serialised because one connection is shared by worker threads."""
+WriteTarget = Callable[[], "KuzuGraphStore"]
 
-    def __init__(self, path: Path, *, read_only: bool = False) -> None:
+
+class KuzuGraphStore:
+    """A Kùzu database; calls are serialised because one connection is shared by worker threads.
+
+    Opened read-only, the store hands every write to `on_write()` (the catalog starts a write session there and
+    returns the store of the new generation), or refuses it when there is none.
+    """
+
+    def __init__(self, path: Path, *, read_only: bool = False, on_write: WriteTarget | None = None) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = kuzu.Database(str(path), buffer_pool_size=BUFFER_POOL_BYTES, read_only=read_only)
-        self._conn = kuzu.Connection(self._db)
+        self._path = path
         self._lock = threading.Lock()
+        self._on_write = on_write
+        self._open(read_only)
+
+    def _open(self, read_only: bool) -> None:
+        self._read_only = read_only
+        self._db = kuzu.Database(
+            str(self._path), buffer_pool_size=BUFFER_POOL_BYTES, max_db_size=MAX_DB_BYTES, read_only=read_only
+        )
+        self._conn = kuzu.Connection(self._db)
         if not read_only:
             for statement in _DDL:
                 self._conn.execute(statement)
+
+    @property
+    def read_only(self) -> bool:
+        return self._read_only
+
+    def reopen_read_only(self, on_write: WriteTarget | None = None) -> None:
+        """Checkpoint and close the read-write database, then go on reading the same file read-only; calls made
+        meanwhile by other threads wait for the switch, so none of them fails."""
+        with self._lock:
+            self._conn.close()
+            self._db.close()
+            self._on_write = on_write
+            self._open(read_only=True)
+
+    def _writer(self) -> KuzuGraphStore | None:
+        """None when this store takes the write itself; else the store that does."""
+        if not self._read_only:
+            return None
+        if self._on_write is None:
+            raise RuntimeError(f"the graph at {self._path} is open read-only; writes go through a write session")
+        return self._on_write()
 
     def _rows(self, query: str, params: dict[str, Any] | None = None) -> list[list[Any]]:
         with self._lock:
@@ -108,9 +148,13 @@ class KuzuGraphStore:
     def _batched(self, query: str, rows: list[dict[str, Any]]) -> None:
         for start in range(0, len(rows), WRITE_BATCH):
             self._rows(query, {"rows": rows[start : start + WRITE_BATCH]})
+            crash_point("graph.batch")
 
     def upsert(self, chunks: Sequence[Chunk], entities: Sequence[Entity], relations: Sequence[Relation]) -> None:
         """Merge nodes by id and relations by (source, type, target, evidence); re-running is harmless."""
+        if (writer := self._writer()) is not None:
+            writer.upsert(chunks, entities, relations)
+            return
         self._batched(
             "UNWIND $rows AS r MERGE (c:Chunk {id: r.id}) SET c.doc_id = r.doc_id, c.project = r.project,"
             " c.tenant = r.tenant, c.path = r.path, c.start_line = r.start_line, c.end_line = r.end_line,"
@@ -182,6 +226,9 @@ class KuzuGraphStore:
         ids = sorted(set(doc_ids))
         if not ids:
             return
+        if (writer := self._writer()) is not None:
+            writer.delete_documents(ids, keep_entities)
+            return
         keep = sorted(set(keep_entities))
         self._rows("MATCH ()-[r:RELATES]->() WHERE r.doc_id IN $ids DELETE r", {"ids": ids})
         self._rows("MATCH (c:Chunk) WHERE c.doc_id IN $ids DELETE c", {"ids": ids})
@@ -192,6 +239,9 @@ class KuzuGraphStore:
 
     def delete_orphans(self, entity_types: Sequence[str]) -> None:
         """Drop shared entities (tags, concepts) that no relation touches any more."""
+        if (writer := self._writer()) is not None:
+            writer.delete_orphans(entity_types)
+            return
         self._rows(
             "MATCH (e:Entity) WHERE e.doc_id = '' AND e.type IN $types AND NOT EXISTS { MATCH (e)-[:RELATES]-() }"
             " DELETE e",
@@ -272,3 +322,4 @@ class KuzuGraphStore:
         with self._lock:
             self._conn.close()
             self._db.close()
+            self._on_write = None

@@ -10,6 +10,7 @@ import lancedb
 import numpy as np
 import pyarrow as pa
 from lancedb.query import LanceVectorQueryBuilder
+from trident.store.crashpoints import crash_point
 from trident.store.protocols import ScoredId, SearchFilter
 from trident.store.schema import Chunk
 
@@ -28,9 +29,13 @@ def sql_in(column: str, values: Iterable[str]) -> str:
 
 
 class LanceVectorIndex:
-    """One LanceDB table of chunk vectors; cosine distance on L2-normalised vectors."""
+    """One LanceDB table of chunk vectors; cosine distance on L2-normalised vectors.
 
-    def __init__(self, path: Path, dim: int) -> None:
+    Every write makes a new table version. A reader pins the version its generation published (`version`), so
+    rows a writer adds before publishing stay out of its answers.
+    """
+
+    def __init__(self, path: Path, dim: int, *, version: int | None = None) -> None:
         path.mkdir(parents=True, exist_ok=True)
         self._db = lancedb.connect(str(path))
         self._dim = dim
@@ -44,7 +49,27 @@ class LanceVectorIndex:
                 pa.field("vector", pa.list_(pa.float32(), dim)),
             ]
         )
-        self._table = self._db.create_table(CHUNKS_TABLE, schema=self._schema, exist_ok=True)
+        try:  # an existing table keeps its own dimension (a reader without a model may not know it)
+            self._table = self._db.open_table(CHUNKS_TABLE)
+            self._dim = self._table.schema.field("vector").type.list_size
+            self._schema = self._table.schema
+        except ValueError:
+            self._table = self._db.create_table(CHUNKS_TABLE, schema=self._schema, exist_ok=True)
+        if version is not None:
+            self._table.checkout(version)
+
+    def version(self) -> int:
+        return int(self._table.version)
+
+    def pin(self, version: int) -> None:
+        """Read this version from now on (and write nothing)."""
+        self._table.checkout(version)
+
+    def roll_back_to(self, version: int) -> None:
+        """Make `version` the latest again: drops what a writer that died added after it (a new version that
+        equals the old one; nothing is copied)."""
+        if self.version() != version:
+            self._table.restore(version)
 
     def upsert(self, chunks: Sequence[Chunk], vectors: np.ndarray) -> None:
         if not chunks:
@@ -52,6 +77,7 @@ class LanceVectorIndex:
         if vectors.shape != (len(chunks), self._dim):
             raise ValueError(f"expected vectors of shape ({len(chunks)}, {self._dim}), got {vectors.shape}")
         self._delete_where(sql_in("id", [c.id for c in chunks]))
+        crash_point("semantic.add")
         flat = pa.array(np.ascontiguousarray(vectors, dtype=np.float32).reshape(-1))
         table = pa.table(
             {
@@ -103,6 +129,11 @@ class LanceVectorIndex:
             id_: np.asarray(vec, dtype=np.float32)
             for id_, vec in zip(rows["id"].to_pylist(), rows["vector"].to_pylist(), strict=True)
         }
+
+    def ids(self, tenant: str) -> set[str]:
+        """Every chunk id of a tenant (for consistency checks, not for queries)."""
+        rows = self._table.search().where(f"tenant = {sql_string(tenant)}").select(["id"]).limit(None).to_arrow()
+        return set(rows["id"].to_pylist())
 
     def count(self, tenant: str | None = None) -> int:
         if tenant is None:

@@ -1,4 +1,5 @@
-"""The manifest: schema version, embedding model, and what each indexed document contributed."""
+"""The manifest: schema version, embedding model, what each indexed document contributed, and where the published
+generation of the engines lives. Replacing this file is how a writer publishes a generation."""
 
 from __future__ import annotations
 
@@ -43,22 +44,40 @@ class SkippedFile(BaseModel):
     reason: str
 
 
+ManifestIdentity = tuple[int, int, int]
+
+
 class Manifest(BaseModel):
     schema_version: int = SCHEMA_VERSION
     model: ModelInfo | None = None
-    generation: int = 0
+    generation: int = Field(default=0, description="Moves on every change, so caches keyed by it are rebuilt")
+    generation_dir: str | None = Field(
+        default=None, description="Folder (relative to the index) of the published graph and lexical engines"
+    )
+    chunks_version: int | None = Field(
+        default=None, description="LanceDB version of the chunk vectors of this generation"
+    )
     documents: dict[str, DocumentEntry] = Field(default_factory=dict)
     pending: list[str] = Field(
-        default_factory=list, description="Documents being written when the last writer stopped; repaired on open"
+        default_factory=list,
+        description="Left by indexes written before generations: documents half-written by a crash, removed on open",
     )
     skipped: dict[str, list[SkippedFile]] = Field(default_factory=dict, description="Per project: files refused")
 
     @classmethod
     def load(cls, index_dir: Path) -> Manifest:
-        path = index_dir / MANIFEST_FILE
-        if not path.exists():
-            return cls()
-        return cls.model_validate_json(path.read_text(encoding="utf-8"))
+        return cls.load_with_identity(index_dir)[0]
+
+    @classmethod
+    def load_with_identity(cls, index_dir: Path) -> tuple[Manifest, ManifestIdentity | None]:
+        """The manifest and the identity of the file it was read from (None: there is no manifest yet)."""
+        try:
+            with open(index_dir / MANIFEST_FILE, "rb") as handle:
+                identity = _identity(os.fstat(handle.fileno()))
+                text = handle.read()
+        except FileNotFoundError:
+            return cls(), None
+        return cls.model_validate_json(text), identity
 
     def save(self, index_dir: Path) -> None:
         """Write atomically: a crash leaves either the old manifest or the new one, never half of one."""
@@ -73,9 +92,32 @@ class Manifest(BaseModel):
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
+        _sync_folder(index_dir)
 
     def project_documents(self, project: str) -> dict[str, DocumentEntry]:
         return {doc_id: entry for doc_id, entry in self.documents.items() if entry.project == project}
 
     def projects(self) -> list[str]:
         return sorted({entry.project for entry in self.documents.values()})
+
+
+def manifest_identity(index_dir: Path) -> ManifestIdentity | None:
+    """Inode, size and modification time of the manifest: one stat tells a reader whether it changed (every save
+    replaces the file, so the inode changes even within one clock tick)."""
+    try:
+        return _identity(os.stat(index_dir / MANIFEST_FILE))
+    except FileNotFoundError:
+        return None
+
+
+def _identity(stat: os.stat_result) -> ManifestIdentity:
+    return (stat.st_ino, stat.st_size, stat.st_mtime_ns)
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make the rename itself durable (a power cut, not only a crash of the process, keeps the new manifest)."""
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

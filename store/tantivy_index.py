@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import tantivy
+from trident.store.crashpoints import crash_point
 from trident.store.identifiers import identifier_words
 from trident.store.protocols import ScoredId, SearchFilter
 from trident.store.schema import Chunk
@@ -33,15 +34,24 @@ def _schema() -> tantivy.Schema:
 
 
 class TantivyTextIndex:
-    """A Tantivy index of chunks; one writer at a time, opened only while writing."""
+    """A Tantivy index of chunks; one writer at a time, opened only while writing.
 
-    def __init__(self, path: Path) -> None:
+    A read-only index is a published generation, which never changes: it reloads only when told to and refuses
+    writes.
+    """
+
+    def __init__(self, path: Path, *, read_only: bool = False) -> None:
         path.mkdir(parents=True, exist_ok=True)
+        self._path = path
+        self._read_only = read_only
         self._schema = _schema()
         self._index = tantivy.Index(self._schema, path=str(path), reuse=True)
+        self._index.config_reader("Manual", 0)  # no watcher thread polling meta.json: commit() reloads
         self._writer: tantivy.IndexWriter | None = None
 
     def _get_writer(self) -> tantivy.IndexWriter:
+        if self._read_only:
+            raise RuntimeError(f"the lexical index at {self._path} is a published generation; it is read-only")
         if self._writer is None:
             self._writer = self._index.writer(heap_size=WRITER_HEAP_BYTES, num_threads=1)
         return self._writer
@@ -70,6 +80,7 @@ class TantivyTextIndex:
 
     def commit(self) -> None:
         if self._writer is not None:
+            crash_point("lexical.commit")
             self._writer.commit()
             self._writer.wait_merging_threads()
             self._writer = None
@@ -113,6 +124,13 @@ class TantivyTextIndex:
         hits = searcher.search(full, limit + TIE_MARGIN, count=False).hits
         scored = [ScoredId(searcher.doc(address)["id"][0], float(score)) for score, address in hits]
         return sorted(scored, key=lambda hit: (-hit.score, hit.id))[:limit]
+
+    def ids(self, tenant: str) -> set[str]:
+        """Every chunk id of a tenant (for consistency checks, not for queries)."""
+        searcher = self._index.searcher()
+        query = tantivy.Query.term_query(self._schema, "tenant", tenant)
+        hits = searcher.search(query, max(int(searcher.num_docs), 1), count=False).hits
+        return {searcher.doc(address)["id"][0] for _, address in hits}
 
     def count(self, tenant: str | None = None) -> int:
         searcher = self._index.searcher()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 import uuid
@@ -36,6 +37,7 @@ class JobStatus(BaseModel):
 
 
 IndexRunner = Callable[[Path, str, Progress], IndexReport]
+log = logging.getLogger(__name__)
 
 
 class _JobProgress:
@@ -74,6 +76,7 @@ class IndexJobs:
         try:
             report = self._runner(Path(job.path), job.project, _JobProgress(job, self._lock))
         except Exception as exc:  # the job's owner reads the failure from index_status
+            log.warning("index job %s (%s) failed", job.job_id, job.path, exc_info=True)
             with self._lock:
                 job.state, job.error, job.finished_at = JobState.FAILED, f"{type(exc).__name__}: {exc}", time.time()
             return

@@ -1,0 +1,256 @@
+"""Generations: each published state of the graph (Kùzu) and lexical (Tantivy) engines in its own folder, and the
+engines opened on one (read-only, as published, or for writing, as a new generation).
+
+Kùzu lets one process open a database read-write and then nobody else may open it, not even read-only; so a
+writer never writes a folder that readers use. It starts a new generation as a copy of the published one (the
+Kùzu file is copied, the Tantivy files, which Tantivy never changes in place, are hard-linked), writes there, and
+publishes it by replacing the manifest. Readers hold a shared lock on the folder they read; a writer removes old
+folders only when it can lock them exclusively, so no reader ever loses its files.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import logging
+import os
+import shutil
+import weakref
+from dataclasses import dataclass
+from pathlib import Path
+
+from trident.store.crashpoints import crash_point
+from trident.store.kuzu_graph import KuzuGraphStore, WriteTarget
+from trident.store.lance_index import LanceVectorIndex
+from trident.store.manifest import Manifest, ManifestIdentity, manifest_identity
+from trident.store.tantivy_index import TantivyTextIndex
+
+log = logging.getLogger(__name__)
+
+GENERATIONS_DIR = "generations"
+GRAPH_FILE = "graph.kuzu"
+LEXICAL_DIR = "lexical"
+READERS_FILE = ".readers"
+SEMANTIC_DIR = "semantic"  # one LanceDB table for all generations: each pins its version
+LEGACY_GRAPH = "graph.kuzu"  # where indexes written before generations keep their graph and lexical engines
+LEGACY_LEXICAL = "lexical"
+# Kùzu keeps these beside its file while open; a cleanly closed database has none, a copy takes any there is.
+GRAPH_SIDE_FILES = (".wal", ".shadow")
+
+
+def generation_name(number: int) -> str:
+    """The folder of a generation, relative to the index folder (as the manifest records it)."""
+    return f"{GENERATIONS_DIR}/g{number:08d}"
+
+
+def create_generation(index_dir: Path, name: str, graph_from: Path | None, lexical_from: Path | None) -> Path:
+    """A new generation folder holding a copy of the given graph file and lexical folder (or nothing: empty).
+
+    A folder of that name left by a writer that died before publishing it is replaced.
+    """
+    folder = index_dir / name
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    (folder / READERS_FILE).touch()
+    if graph_from is not None and graph_from.exists():
+        shutil.copyfile(graph_from, folder / GRAPH_FILE)
+        for suffix in GRAPH_SIDE_FILES:
+            side = graph_from.with_name(graph_from.name + suffix)
+            if side.exists():
+                shutil.copyfile(side, folder / (GRAPH_FILE + suffix))
+    crash_point("generation.graph_copied")
+    lexical = folder / LEXICAL_DIR
+    lexical.mkdir()
+    if lexical_from is not None and lexical_from.is_dir():
+        for source in lexical_from.iterdir():
+            if source.is_file() and not source.name.endswith(".lock"):
+                _link_or_copy(source, lexical / source.name)
+    return folder
+
+
+def _link_or_copy(source: Path, target: Path) -> None:
+    """Tantivy replaces meta files by rename and never rewrites a segment, so a hard link is a safe copy."""
+    try:
+        os.link(source, target)
+    except OSError:  # another file system, or links not supported
+        shutil.copy2(source, target)
+
+
+class ReaderLock:
+    """A shared lock on one generation folder; writers leave a folder alone while anyone holds one."""
+
+    def __init__(self, fd: int) -> None:
+        self._release = weakref.finalize(self, os.close, fd)
+
+    @classmethod
+    def acquire(cls, folder: Path) -> ReaderLock | None:
+        """Lock the folder for reading; None when a writer removed it (read the manifest again)."""
+        path = folder / READERS_FILE
+        try:
+            fd = os.open(path, os.O_RDONLY)
+        except FileNotFoundError:
+            return None
+        fcntl.flock(fd, fcntl.LOCK_SH)  # waits only while a writer is removing this very folder
+        try:
+            still_there = os.stat(path).st_ino == os.fstat(fd).st_ino
+        except FileNotFoundError:
+            still_there = False
+        if not still_there:
+            os.close(fd)
+            return None
+        return cls(fd)
+
+    def release(self) -> None:
+        self._release()
+
+
+def remove_unused(index_dir: Path, keep: set[str]) -> list[str]:
+    """Delete the generation folders not in `keep` that no reader holds; returns the names deleted.
+
+    Only a writer (under the write lock) calls this, so a folder without a readers file is one a writer died
+    building and was never published.
+    """
+    root = index_dir / GENERATIONS_DIR
+    if not root.is_dir():
+        return []
+    removed: list[str] = []
+    for folder in sorted(root.iterdir()):
+        name = f"{GENERATIONS_DIR}/{folder.name}"
+        if name in keep or not folder.is_dir():
+            continue
+        try:
+            fd: int | None = os.open(folder / READERS_FILE, os.O_RDONLY)
+        except FileNotFoundError:
+            fd = None
+        try:
+            if fd is not None:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    continue  # a reader still uses it; a later writer removes it
+            _remove(folder)
+            removed.append(name)
+        finally:
+            if fd is not None:
+                os.close(fd)
+    if removed:
+        log.info("removed unused generations %s", ", ".join(removed))
+    return removed
+
+
+def _remove(folder: Path) -> None:
+    """Delete the engines first and the readers file last, so a half-removed folder is still recognised."""
+    for child in sorted(folder.iterdir(), key=lambda p: p.name == READERS_FILE):
+        if child.is_dir():
+            shutil.rmtree(child)
+        else:
+            child.unlink()
+        crash_point("generation.removing")
+    folder.rmdir()
+
+
+def remove_leftovers(index_dir: Path, keep: set[str]) -> None:
+    """Generation folders no one reads any more, manifest drafts of writers that died while saving, and the
+    engines of an index made before generations that a crash kept from being removed once moved in."""
+    remove_unused(index_dir, keep)
+    for draft in index_dir.glob(".manifest-*.json"):
+        draft.unlink(missing_ok=True)
+    _remove_legacy(index_dir)
+
+
+def _remove_legacy(index_dir: Path) -> None:
+    legacy_graph = index_dir / LEGACY_GRAPH
+    for old in (legacy_graph, *(legacy_graph.with_name(legacy_graph.name + s) for s in GRAPH_SIDE_FILES)):
+        old.unlink(missing_ok=True)
+    shutil.rmtree(index_dir / LEGACY_LEXICAL, ignore_errors=True)
+
+
+@dataclass
+class Engines:
+    """The three engines of one generation with its manifest: published (a view) or being written (a session)."""
+
+    manifest: Manifest
+    text: TantivyTextIndex
+    vectors: LanceVectorIndex
+    graph: KuzuGraphStore
+    folder: str
+    identity: ManifestIdentity | None = None  # views: the manifest file they were read from
+    reader_lock: ReaderLock | None = None  # views: keeps writers from removing the folder
+    failed: bool = False  # sessions: a write raised half-way, so the session must not be published
+
+    def close(self) -> None:
+        self.graph.close()
+        self.text.rollback()
+        if self.reader_lock is not None:
+            self.reader_lock.release()
+
+    def publish(self, index_dir: Path, reread_with: WriteTarget | None) -> None:
+        """Publish a written generation: close the writers, pin the vectors, replace the manifest. With
+        `reread_with` the graph stays open read-only (writes through it go there); else it is closed."""
+        self.text.commit()
+        crash_point("publish.begin")
+        if reread_with is None:
+            self.graph.close()  # readers of other processes can open it only once it is closed here
+        else:
+            self.graph.reopen_read_only(on_write=reread_with)
+        crash_point("publish.graph_closed")
+        self.vectors.pin(self.vectors.version())
+        self.manifest.generation += 1  # caches keyed by generation must not keep what they read mid-session
+        self.manifest.chunks_version = self.vectors.version()
+        self.reader_lock = ReaderLock.acquire(index_dir / self.folder)
+        crash_point("publish.ready")
+        self.manifest.save(index_dir)
+        crash_point("publish.saved")
+        self.identity = manifest_identity(index_dir)
+
+
+def open_published(
+    index_dir: Path, manifest: Manifest, identity: ManifestIdentity | None, dim: int, on_write: WriteTarget
+) -> Engines | None:
+    """The published generation the manifest names, read-only; None if a writer has already removed it."""
+    assert manifest.generation_dir is not None
+    folder = index_dir / manifest.generation_dir
+    reader_lock = ReaderLock.acquire(folder)
+    if reader_lock is None:
+        return None
+    try:
+        graph = KuzuGraphStore(folder / GRAPH_FILE, read_only=True, on_write=on_write)
+        text = TantivyTextIndex(folder / LEXICAL_DIR, read_only=True)
+        vectors = LanceVectorIndex(index_dir / SEMANTIC_DIR, dim, version=manifest.chunks_version)
+    except BaseException:
+        reader_lock.release()
+        raise
+    log.info("reading generation %s of %s", manifest.generation_dir, index_dir)
+    return Engines(manifest, text, vectors, graph, manifest.generation_dir, identity, reader_lock)
+
+
+def open_new(index_dir: Path, published: Manifest, dim: int) -> Engines:
+    """A new generation, copied from the published one, with its engines open for writing. Only a writer holding
+    the lock calls this; it first removes what writers that died left behind."""
+    assert published.generation_dir is not None
+    remove_leftovers(index_dir, keep={published.generation_dir})
+    manifest = published.model_copy(deep=True)
+    manifest.generation += 1
+    name = generation_name(manifest.generation)
+    source = index_dir / published.generation_dir
+    folder = create_generation(index_dir, name, source / GRAPH_FILE, source / LEXICAL_DIR)
+    crash_point("session.copied")
+    vectors = LanceVectorIndex(index_dir / SEMANTIC_DIR, dim)
+    if published.chunks_version is not None:
+        vectors.roll_back_to(published.chunks_version)
+    manifest.generation_dir = name
+    return Engines(manifest, TantivyTextIndex(folder / LEXICAL_DIR), vectors, KuzuGraphStore(folder / GRAPH_FILE), name)
+
+
+def publish_first(index_dir: Path, manifest: Manifest, dim: int) -> None:
+    """Publish a first generation: empty, or moved from the single folders of an index made before generations."""
+    name = generation_name(manifest.generation)
+    legacy_graph, legacy_lexical = index_dir / LEGACY_GRAPH, index_dir / LEGACY_LEXICAL
+    folder = create_generation(index_dir, name, legacy_graph, legacy_lexical)
+    KuzuGraphStore(folder / GRAPH_FILE).close()
+    TantivyTextIndex(folder / LEXICAL_DIR)
+    vectors = LanceVectorIndex(index_dir / SEMANTIC_DIR, dim)
+    crash_point("setup.created")
+    manifest.generation_dir, manifest.chunks_version = name, vectors.version()
+    manifest.save(index_dir)
+    _remove_legacy(index_dir)
