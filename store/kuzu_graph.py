@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import warnings
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -111,6 +112,7 @@ class KuzuGraphStore:
             str(self._path), buffer_pool_size=BUFFER_POOL_BYTES, max_db_size=MAX_DB_BYTES, read_only=read_only
         )
         self._conn = kuzu.Connection(self._db)
+        self._statements: dict[tuple[object, ...], kuzu.PreparedStatement] = {}
         if not read_only:
             for statement in _DDL:
                 self._conn.execute(statement)
@@ -123,6 +125,7 @@ class KuzuGraphStore:
         """Checkpoint and close the read-write database, then go on reading the same file read-only; calls made
         meanwhile by other threads wait for the switch, so none of them fails."""
         with self._lock:
+            self._statements.clear()
             self._conn.close()
             self._db.close()
             self._on_write = on_write
@@ -138,12 +141,25 @@ class KuzuGraphStore:
 
     def _rows(self, query: str, params: dict[str, Any] | None = None) -> list[list[Any]]:
         with self._lock:
-            result = self._conn.execute(query, params or {})
+            params = params or {}
+            result = self._conn.execute(self._prepared(query, params) if params else query, params)
             assert isinstance(result, kuzu.QueryResult)
             rows: list[list[Any]] = []
             while result.has_next():
                 rows.append(list(result.get_next()))
             return rows
+
+    def _prepared(self, query: str, params: dict[str, Any]) -> kuzu.PreparedStatement:
+        """One prepared statement per query text and parameter shape, kept for the connection's life: Kùzu 0.11
+        keeps about 1 MB for every statement it prepares, so preparing on each call grows a server without bound."""
+        key = (query, *((name, _shape(value)) for name, value in sorted(params.items())))
+        statement = self._statements.get(key)
+        if statement is None:
+            with warnings.catch_warnings():  # Kùzu deprecates prepare + execute; it is what bounds memory
+                warnings.simplefilter("ignore", DeprecationWarning)
+                statement = self._conn.prepare(query, params)
+            self._statements[key] = statement
+        return statement
 
     def _batched(self, query: str, rows: list[dict[str, Any]]) -> None:
         for start in range(0, len(rows), WRITE_BATCH):
@@ -320,6 +336,18 @@ class KuzuGraphStore:
 
     def close(self) -> None:
         with self._lock:
+            self._statements.clear()
             self._conn.close()
             self._db.close()
             self._on_write = None
+
+
+def _shape(value: Any) -> object:
+    """What a prepared statement's parameter types depend on: the Python type, and for lists whether they are empty
+    and the type (or struct keys) of their first item."""
+    if isinstance(value, list):
+        if not value:
+            return ("list", None)
+        first = value[0]
+        return ("list", tuple(sorted(first)) if isinstance(first, dict) else type(first).__name__)
+    return type(value).__name__
