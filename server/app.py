@@ -216,6 +216,7 @@ def _register_read_tools(server: MCPServer[Any]) -> None:
                 relation_types=relation_types,
                 max_hops=max_hops,
                 limit=limit,
+                relations=app.relations(),
             )
         )
 
@@ -240,6 +241,7 @@ def _register_read_tools(server: MCPServer[Any]) -> None:
                 max_hops=max_hops,
                 max_paths=max_paths,
                 relation_types=relation_types,
+                relations=app.relations(),
             )
         )
 

@@ -16,6 +16,7 @@ from trident.store.catalog import Catalog, IndexLockedError, write_lock
 from trident.store.directory import EntityDirectory
 from trident.store.settings import IngestSettings
 from trident.tools.jobs import IndexJobs
+from trident.tools.relation_index import RelationIndex
 from trident.tools.search import EntityNames
 
 log = logging.getLogger(__name__)
@@ -32,6 +33,9 @@ class TridentContext:
 
     def directory(self) -> EntityDirectory:
         return self.names.get(self.catalog)
+
+    def relations(self) -> RelationIndex:
+        return self.names.relations(self.catalog)
 
 
 def _runner(catalog: Catalog, stopping: threading.Event) -> Callable[[Path, str, Progress], IndexReport]:

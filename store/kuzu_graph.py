@@ -17,6 +17,8 @@ BUFFER_POOL_BYTES = 512 * 1024 * 1024
 # three generations open for a moment when it moves to a new one, so a smaller reservation leaves room for many.
 MAX_DB_BYTES = 1 << 40
 WRITE_BATCH = 2_000
+# Up to this many ids are fetched by primary key one at a time; more by one scan of the table.
+PK_LOOKUPS_MAX = 200
 
 _DDL = (
     "CREATE NODE TABLE IF NOT EXISTS Chunk(id STRING PRIMARY KEY, doc_id STRING, project STRING, tenant STRING,"
@@ -37,6 +39,7 @@ _CHUNK_COLUMNS = (
     "c.id, c.doc_id, c.project, c.tenant, c.path, c.start_line, c.end_line, c.text, c.title, c.kind, c.language,"
     " c.symbols"
 )
+_LOCATION_COLUMNS = "c.id, c.project, c.path, c.start_line, c.end_line"
 _RELATION_COLUMNS = "a.id, r.type, b.id, r.weight, r.evidence, r.project, r.doc_id, a.tenant"
 
 
@@ -73,6 +76,11 @@ def _chunk(row: list[Any]) -> Chunk:
         language=language or None,
         symbols=tuple(symbols or ()),
     )
+
+
+def _citation(row: list[Any]) -> str:
+    _, project, path, start, end = row
+    return f"{project}/{path}:L{start}-L{end}"  # as Chunk.citation
 
 
 def _relation(row: list[Any]) -> Relation:
@@ -141,13 +149,15 @@ class KuzuGraphStore:
 
     def _rows(self, query: str, params: dict[str, Any] | None = None) -> list[list[Any]]:
         with self._lock:
-            params = params or {}
-            result = self._conn.execute(self._prepared(query, params) if params else query, params)
-            assert isinstance(result, kuzu.QueryResult)
-            rows: list[list[Any]] = []
-            while result.has_next():
-                rows.append(list(result.get_next()))
-            return rows
+            return self._locked_rows(query, params or {})
+
+    def _locked_rows(self, query: str, params: dict[str, Any]) -> list[list[Any]]:
+        result = self._conn.execute(self._prepared(query, params) if params else query, params)
+        assert isinstance(result, kuzu.QueryResult)
+        rows: list[list[Any]] = []
+        while result.has_next():
+            rows.append(list(result.get_next()))
+        return rows
 
     def _prepared(self, query: str, params: dict[str, Any]) -> kuzu.PreparedStatement:
         """One prepared statement per query text and parameter shape, kept for the connection's life: Kùzu 0.11
@@ -271,20 +281,35 @@ class KuzuGraphStore:
         return [_entity(row) for row in rows]
 
     def get_entities(self, ids: Sequence[str]) -> list[Entity]:
-        rows = self._rows(
-            f"MATCH (e:Entity) WHERE e.id IN $ids RETURN {_ENTITY_COLUMNS} ORDER BY e.id", {"ids": list(ids)}
-        )
-        return [_entity(row) for row in rows]
+        rows = self._by_id("MATCH (e:Entity) WHERE e.id", _ENTITY_COLUMNS, ids)
+        return sorted((_entity(row) for row in rows), key=lambda e: e.id)
 
     def neighbours(self, entity_ids: Sequence[str], tenant: str, limit: int) -> list[Relation]:
-        """Relations touching any of the entities, in either direction, ordered deterministically."""
-        params = {"ids": list(entity_ids), "tenant": tenant, "limit": limit}
+        """Relations touching any of the entities, in either direction, ordered by (source, type, target,
+        evidence) and cut at `limit`.
+
+        The match starts from the entities' primary key and follows their edges both ways (one query, no scan of
+        all relations); each row's direction comes from the relation's source node id.
+        """
+        ids = sorted(set(entity_ids))
+        if not ids:
+            return []
         rows = self._rows(
-            "MATCH (a:Entity)-[r:RELATES]->(b:Entity) WHERE (a.id IN $ids OR b.id IN $ids) AND a.tenant = $tenant"
-            f" RETURN {_RELATION_COLUMNS} ORDER BY a.id, r.type, b.id, r.evidence LIMIT $limit",
-            params,
+            "MATCH (a:Entity)-[r:RELATES]-(b:Entity) WHERE a.id IN $ids AND a.tenant = $tenant"
+            " RETURN a.id, b.id, id(a), r, a.tenant",
+            {"ids": ids, "tenant": tenant},
         )
-        return [_relation(row) for row in rows]
+        found: dict[tuple[int, int], Relation] = {}
+        for a_id, b_id, a_node, rel, row_tenant in rows:
+            key = (rel["_id"]["table"], rel["_id"]["offset"])
+            if key in found:  # a relation between two of the entities is matched from both ends
+                continue
+            source, target = (a_id, b_id) if rel["_src"] == a_node else (b_id, a_id)
+            found[key] = _relation(
+                [source, rel["type"], target, rel["weight"], rel["evidence"], rel["project"], rel["doc_id"], row_tenant]
+            )
+        ordered = sorted(found.values(), key=lambda r: (r.source, r.type, r.target, r.evidence or ""))
+        return ordered[:limit]
 
     def relations(self, tenant: str) -> list[Relation]:
         rows = self._rows(
@@ -295,8 +320,29 @@ class KuzuGraphStore:
         return [_relation(row) for row in rows]
 
     def get_chunks(self, ids: Sequence[str]) -> dict[str, Chunk]:
-        rows = self._rows(f"MATCH (c:Chunk) WHERE c.id IN $ids RETURN {_CHUNK_COLUMNS}", {"ids": list(ids)})
+        rows = self._by_id("MATCH (c:Chunk) WHERE c.id", _CHUNK_COLUMNS, ids)
         return {row[0]: _chunk(row) for row in rows}
+
+    def citations(self, chunk_ids: Sequence[str]) -> dict[str, str]:
+        """`project/path:Lstart-Lend` of each chunk found."""
+        rows = self._by_id("MATCH (c:Chunk) WHERE c.id", _LOCATION_COLUMNS, chunk_ids)
+        return {row[0]: _citation(row) for row in rows}
+
+    def all_citations(self, tenant: str) -> dict[str, str]:
+        """The citation of every chunk of a tenant (one scan; for a reader that keeps them in memory)."""
+        rows = self._rows(f"MATCH (c:Chunk) WHERE c.tenant = $t RETURN {_LOCATION_COLUMNS}", {"t": tenant})
+        return {row[0]: _citation(row) for row in rows}
+
+    def _by_id(self, match: str, columns: str, ids: Sequence[str]) -> list[list[Any]]:
+        """Rows of the nodes with these ids. A few ids are looked up one by one through the primary-key index
+        (under a millisecond each); `IN $ids` scans the whole table (15-30 ms at 60K chunks), which only pays
+        for long lists."""
+        wanted = sorted(set(ids))
+        if len(wanted) > PK_LOOKUPS_MAX:
+            return self._rows(f"{match} IN $ids RETURN {columns}", {"ids": wanted})
+        query = f"{match} = $id RETURN {columns}"
+        with self._lock:
+            return [row for id_ in wanted for row in self._locked_rows(query, {"id": id_})]
 
     def chunks_of_files(self, tenant: str, names: Sequence[str], projects: Sequence[str] | None) -> list[str]:
         """Ids of the chunks of files with these base names (case-insensitive), optionally in some projects."""

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import difflib
 from collections import Counter
+from collections.abc import Sequence
 
 from pydantic import BaseModel, Field
 from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
 from trident.store.schema import Entity
+from trident.tools.relation_index import GraphWalk
 
 MAX_SUGGESTIONS = 5
 RELATION_SAMPLE = 500
@@ -48,7 +50,8 @@ def resolve_entity(directory: EntityDirectory, name_or_id: str, projects: list[s
     text = name_or_id.strip()
     if text in directory.by_id:
         return directory.by_id[text]
-    candidates = [e for e in directory.named(text) if projects is None or e.project in projects]
+    named = {e.id: e for e in directory.named(text)}  # a name and an alias of one entity may both match
+    candidates = [e for e in named.values() if projects is None or e.project in projects]
     if not candidates:
         candidates = [e for e in directory.by_id.values() if e.qualified_name == text]
     if len(candidates) == 1:
@@ -74,11 +77,22 @@ _SPECIFICITY = {"Class": 0, "Function": 0, "Method": 0, "Service": 0, "Concept":
 
 
 def entity_ref(catalog: Catalog, entity: Entity) -> EntityRef:
-    citation = None
-    if entity.chunk_id:
-        chunk = catalog.graph.get_chunks([entity.chunk_id]).get(entity.chunk_id)
-        citation = chunk.citation if chunk else None
-    return EntityRef(id=entity.id, name=entity.name, type=entity.type, project=entity.project, citation=citation)
+    return entity_refs(catalog.graph, [entity])[0]
+
+
+def entity_refs(graph: GraphWalk, entities: Sequence[Entity]) -> list[EntityRef]:
+    """References to the entities, in order, with the citations of their defining chunks fetched in one call."""
+    citations = graph.citations(sorted({e.chunk_id for e in entities if e.chunk_id}))
+    return [
+        EntityRef(
+            id=e.id,
+            name=e.name,
+            type=e.type,
+            project=e.project,
+            citation=citations.get(e.chunk_id) if e.chunk_id else None,
+        )
+        for e in entities
+    ]
 
 
 def get_entity(catalog: Catalog, directory: EntityDirectory, name_or_id: str) -> EntityResult:

@@ -10,7 +10,8 @@ from pydantic import BaseModel, Field
 from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
 from trident.store.schema import Entity, Relation
-from trident.tools.entities import EntityRef, entity_ref, resolve_entity
+from trident.tools.entities import EntityRef, entity_refs, resolve_entity
+from trident.tools.relation_index import GraphWalk
 
 EDGES_PER_HOP = 2_000
 MAX_HOPS = 6
@@ -52,29 +53,34 @@ class ExplainResult(BaseModel):
 
 
 def _adjacency(
-    catalog: Catalog, start: str, max_hops: int, types: set[str] | None
+    graph: GraphWalk, tenant: str, source: str, target: str, max_hops: int, types: set[str] | None
 ) -> dict[str, list[tuple[str, Relation]]]:
+    """Every relation within reach of a path of at most `max_hops` hops: a breadth-first walk of half the hops
+    from each end (a node on such a path lies within half of it from one end or the other), which reads far
+    fewer relations than walking all the hops from one end."""
     adjacency: dict[str, list[tuple[str, Relation]]] = defaultdict(list)
-    seen_nodes = {start}
-    frontier = {start}
     seen_edges: set[tuple[str, str, str, str]] = set()
-    for _ in range(max_hops):
-        relations = catalog.graph.neighbours(sorted(frontier), catalog.tenant, EDGES_PER_HOP)
-        next_frontier: set[str] = set()
-        for r in relations:
-            key = (r.source, r.type, r.target, r.evidence or "")
-            if key in seen_edges or (types is not None and r.type not in types):
-                continue
-            seen_edges.add(key)
-            adjacency[r.source].append((r.target, r))
-            adjacency[r.target].append((r.source, r))
-            for node in (r.source, r.target):
-                if node not in seen_nodes:
-                    seen_nodes.add(node)
-                    next_frontier.add(node)
-        if not next_frontier:
-            break
-        frontier = next_frontier
+    for start, hops in ((source, (max_hops + 1) // 2), (target, max_hops // 2)):
+        seen_nodes = {start}
+        frontier = {start}
+        for _ in range(hops):
+            relations = graph.neighbours(sorted(frontier), tenant, EDGES_PER_HOP)
+            next_frontier: set[str] = set()
+            for r in relations:
+                if types is not None and r.type not in types:
+                    continue
+                key = (r.source, r.type, r.target, r.evidence or "")
+                if key not in seen_edges:
+                    seen_edges.add(key)
+                    adjacency[r.source].append((r.target, r))
+                    adjacency[r.target].append((r.source, r))
+                for node in (r.source, r.target):
+                    if node not in seen_nodes:
+                        seen_nodes.add(node)
+                        next_frontier.add(node)
+            if not next_frontier:
+                break
+            frontier = next_frontier
     for edges in adjacency.values():
         edges.sort(key=lambda e: (e[1].type, e[0], e[1].evidence or ""))
     return adjacency
@@ -151,12 +157,16 @@ def explain_path(
     max_hops: int = 4,
     max_paths: int = 3,
     relation_types: Sequence[str] | None = None,
+    relations: GraphWalk | None = None,
 ) -> ExplainResult:
     """Up to `max_paths` best paths between two entities (calls and structure before mentions), either direction.
 
     Raises:
         ValueError: max_hops outside 1..6 or max_paths outside 1..10.
         EntityNotFoundError: an endpoint is unknown or ambiguous (with suggestions).
+
+    `relations` is where the walk reads the graph (the in-memory `RelationIndex` of a server); by default the
+    graph store.
     """
     if not 1 <= max_hops <= MAX_HOPS:
         raise ValueError(f"max_hops must be between 1 and {MAX_HOPS}, got {max_hops}")
@@ -165,11 +175,12 @@ def explain_path(
     start = resolve_entity(directory, source)
     end = resolve_entity(directory, target)
     types = set(relation_types) if relation_types else None
-    adjacency = _adjacency(catalog, start.id, max_hops, types)
+    graph = relations or catalog.graph
+    adjacency = _adjacency(graph, catalog.tenant, start.id, end.id, max_hops, types)
     relation_paths = _best_paths(adjacency, start.id, end.id, max_hops, max_paths)
     involved = sorted({n for p in relation_paths for r in p for n in (r.source, r.target)})
-    names = {e.id: _display_name(e) for e in catalog.graph.get_entities(involved)}
-    chunks = catalog.graph.get_chunks(sorted({r.evidence for p in relation_paths for r in p if r.evidence}))
+    names = {i: _display_name(directory.by_id[i]) for i in involved if i in directory.by_id}
+    citations = graph.citations(sorted({r.evidence for p in relation_paths for r in p if r.evidence}))
     results = []
     for relations in relation_paths:
         hops: list[Hop] = []
@@ -177,7 +188,7 @@ def explain_path(
         for r in relations:
             forward = r.source == at
             at = r.target if forward else r.source
-            citation = chunks[r.evidence].citation if r.evidence in chunks else None
+            citation = citations.get(r.evidence) if r.evidence else None
             hops.append(Hop(source=r.source, type=r.type, target=r.target, forward=forward, evidence=citation))
         results.append(PathResult(hops=hops, sentence=_sentence(hops, names)))
     message = None
@@ -187,6 +198,5 @@ def explain_path(
             + (f" over {sorted(types)}" if types else "")
             + "; try a larger max_hops, fewer relation_types, or trace_relationships from either end"
         )
-    return ExplainResult(
-        source=entity_ref(catalog, start), target=entity_ref(catalog, end), paths=results, message=message
-    )
+    source_ref, target_ref = entity_refs(graph, [start, end])
+    return ExplainResult(source=source_ref, target=target_ref, paths=results, message=message)

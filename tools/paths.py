@@ -20,6 +20,7 @@ from trident.store.schema import Entity
 from trident.store.settings import RetrievalSettings
 from trident.tools.communities import CommunityMatch, community_hits
 from trident.tools.pagerank import EntityChunkGraph
+from trident.tools.relation_index import GraphWalk, RelationIndex
 
 CANDIDATES_PER_PATH = 50
 GRAPH_EDGES = 60
@@ -56,6 +57,7 @@ class EntityNames:
         self._generation = -1
         self._directory = EntityDirectory(())
         self._graph: EntityChunkGraph | None = None
+        self._relations: RelationIndex | None = None
         self._vectors: GraphVectorIndex | None = None
         self._communities: CommunityIndex | None = None
         self._instructions: dict[tuple[str, ...] | None, dict[str, np.ndarray]] = {}
@@ -66,6 +68,7 @@ class EntityNames:
             if self._generation != catalog.manifest.generation:
                 self._directory = EntityDirectory(catalog.entities())
                 self._graph = None
+                self._relations = None
                 self._vectors = None
                 self._instructions = {}
                 self._generation = catalog.manifest.generation
@@ -80,11 +83,22 @@ class EntityNames:
 
     def graph(self, catalog: Catalog) -> EntityChunkGraph:
         directory = self.get(catalog)
+        relations = self.relations(catalog)
         with self._lock:
             if self._graph is None:
-                relations = catalog.graph.relations(catalog.tenant)
-                self._graph = EntityChunkGraph.build(list(directory.by_id.values()), relations)
+                self._graph = EntityChunkGraph.build(list(directory.by_id.values()), relations.all())
             return self._graph
+
+    def relations(self, catalog: Catalog) -> RelationIndex:
+        """The tenant's relations in memory, for walks that take many steps."""
+        self.get(catalog)
+        with self._lock:
+            if self._relations is None:
+                graph = catalog.graph
+                self._relations = RelationIndex.build(
+                    graph.relations(catalog.tenant), catalog.tenant, graph.all_citations(catalog.tenant)
+                )
+            return self._relations
 
     def instructions(self, catalog: Catalog, projects: Sequence[str] | None) -> dict[str, np.ndarray]:
         """The stored vectors of the projects' instruction files (CLAUDE.md, README, ...), by chunk id."""
@@ -118,15 +132,18 @@ def query_entities(directory: EntityDirectory, query: str) -> list[Entity]:
     return sorted(entities, key=lambda e: (len(directory.named(e.name)), unique.index(e.id)))
 
 
-def graph_candidates(catalog: Catalog, entities: Sequence[Entity], limit: int) -> list[str]:
+def graph_candidates(
+    catalog: Catalog, directory: EntityDirectory, graph: GraphWalk, entities: Sequence[Entity], limit: int
+) -> list[str]:
     """Chunks of the named entities first, then the evidence of their one-hop relations and their neighbours."""
     ordered: list[str] = [e.chunk_id for e in entities if e.chunk_id]
     if entities:
-        relations = catalog.graph.neighbours([e.id for e in entities], catalog.tenant, GRAPH_EDGES)
+        relations = graph.neighbours([e.id for e in entities], catalog.tenant, GRAPH_EDGES)
         relations = sorted(relations, key=lambda r: (-r.weight, r.type, r.source, r.target, r.evidence or ""))
         ordered.extend(r.evidence for r in relations if r.evidence)
         neighbour_ids = {r.target for r in relations} | {r.source for r in relations}
-        neighbours = catalog.graph.get_entities(sorted(neighbour_ids - {e.id for e in entities}))
+        others = sorted(neighbour_ids - {e.id for e in entities})
+        neighbours = [directory.by_id[i] for i in others if i in directory.by_id]
         ordered.extend(n.chunk_id for n in neighbours if n.chunk_id)
     return list(dict.fromkeys(c for c in ordered if c))[:limit]
 
@@ -189,7 +206,7 @@ def run_path(
             seeds = vector_seeds(catalog, names, embed(text), projects)
         ranked = names.graph(catalog).rank(seeds, CANDIDATES_PER_PATH, damping=names.settings.ppr_damping)
         return PathHits(ranked, seeds, named)
-    ids = graph_candidates(catalog, seeds, CANDIDATES_PER_PATH)
+    ids = graph_candidates(catalog, directory, names.relations(catalog), seeds, CANDIDATES_PER_PATH)
     return PathHits([ScoredId(id_, 1.0 / rank) for rank, id_ in enumerate(ids, start=1)], seeds)
 
 

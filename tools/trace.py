@@ -9,7 +9,8 @@ from pydantic import BaseModel, Field
 from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
 from trident.store.schema import Relation
-from trident.tools.entities import EntityRef, entity_ref, resolve_entity
+from trident.tools.entities import EntityRef, entity_refs, resolve_entity
+from trident.tools.relation_index import GraphWalk
 
 MAX_HOPS = 4
 EDGES_PER_HOP = 2_000
@@ -58,8 +59,12 @@ def trace_relationships(
     relation_types: Sequence[str] | None = None,
     max_hops: int = 2,
     limit: int = 50,
+    relations: GraphWalk | None = None,
 ) -> TraceResult:
     """Breadth-first from `entity`, at most `max_hops` hops and `limit` edges, in a deterministic order.
+
+    `relations` is where the walk reads the graph (the in-memory `RelationIndex` of a server); by default the
+    graph store.
 
     Raises:
         ValueError: max_hops outside 1..4 or limit outside 1..500.
@@ -70,6 +75,7 @@ def trace_relationships(
     if not 1 <= limit <= 500:
         raise ValueError(f"limit must be between 1 and 500, got {limit}")
     root = resolve_entity(directory, entity)
+    graph = relations or catalog.graph
     types = set(relation_types) if relation_types else None
     paths: dict[str, list[str]] = {root.id: [root.id]}
     edges: list[Relation] = []
@@ -77,8 +83,8 @@ def trace_relationships(
     frontier = {root.id}
     truncated = False
     for _ in range(max_hops):
-        relations = catalog.graph.neighbours(sorted(frontier), catalog.tenant, EDGES_PER_HOP)
-        steps = [(node, r) for node, r in _step(relations, frontier, direction) if types is None or r.type in types]
+        around = graph.neighbours(sorted(frontier), catalog.tenant, EDGES_PER_HOP)
+        steps = [(node, r) for node, r in _step(around, frontier, direction) if types is None or r.type in types]
         next_frontier: set[str] = set()
         for node, r in sorted(steps, key=lambda s: (s[1].type, s[1].source, s[1].target, s[1].evidence or "")):
             key = (r.source, r.type, r.target, r.evidence or "")
@@ -96,9 +102,9 @@ def trace_relationships(
         if truncated or not next_frontier:
             break
         frontier = next_frontier
-    entities = {e.id: e for e in catalog.graph.get_entities(sorted(paths))}
-    chunks = catalog.graph.get_chunks(sorted({r.evidence for r in edges if r.evidence}))
-    nodes = [entity_ref(catalog, entities[i]) for i in paths if i in entities and i != root.id]
+    entities = {i: directory.by_id[i] for i in paths if i in directory.by_id}
+    citations = graph.citations(sorted({r.evidence for r in edges if r.evidence}))
+    root_ref, *nodes = entity_refs(graph, [root, *(entities[i] for i in paths if i in entities and i != root.id)])
     next_call = None
     if truncated:
         next_call = (
@@ -107,14 +113,14 @@ def trace_relationships(
             + ")"
         )
     return TraceResult(
-        root=entity_ref(catalog, root),
+        root=root_ref,
         nodes=nodes,
         edges=[
             Edge(
                 source=r.source,
                 type=r.type,
                 target=r.target,
-                evidence=chunks[r.evidence].citation if r.evidence in chunks else None,
+                evidence=citations.get(r.evidence) if r.evidence else None,
                 evidence_id=r.evidence,
             )
             for r in edges

@@ -1,0 +1,76 @@
+"""The in-memory relation index answers every walk exactly as the graph store does, and the tools give the same
+results through either."""
+
+from __future__ import annotations
+
+from trident.store.catalog import Catalog
+from trident.store.schema import Relation
+from trident.tools.explain import explain_path
+from trident.tools.relation_index import RelationIndex
+from trident.tools.search import EntityNames
+from trident.tools.trace import Direction, trace_relationships
+
+
+def _index(catalog: Catalog) -> RelationIndex:
+    graph = catalog.graph
+    return RelationIndex.build(graph.relations(catalog.tenant), catalog.tenant, graph.all_citations(catalog.tenant))
+
+
+def test_neighbours_match_the_graph_store_for_every_entity_alone_and_in_groups(sample_catalog: Catalog) -> None:
+    index = _index(sample_catalog)
+    ids = sorted(e.id for e in sample_catalog.entities())
+    assert len(index) > 100 and len(ids) > 50
+    for entity_id in ids:
+        expected = sample_catalog.graph.neighbours([entity_id], sample_catalog.tenant, 500)
+        assert index.neighbours([entity_id], sample_catalog.tenant, 500) == expected, entity_id
+    for start in range(0, len(ids), 7):
+        group = ids[start : start + 7]
+        for limit in (3, 40, 2_000):
+            expected = sample_catalog.graph.neighbours(group, sample_catalog.tenant, limit)
+            assert index.neighbours(group, sample_catalog.tenant, limit) == expected, (group, limit)
+
+
+def test_every_relation_comes_back_once_in_the_graph_store_order(sample_catalog: Catalog) -> None:
+    index = _index(sample_catalog)
+    assert index.all() == sample_catalog.graph.relations(sample_catalog.tenant)
+
+
+def test_citations_match_the_chunks_of_the_graph_store(sample_catalog: Catalog) -> None:
+    index = _index(sample_catalog)
+    ids = sorted(sample_catalog.graph.chunk_ids(sample_catalog.tenant))
+    chunks = sample_catalog.graph.get_chunks(ids)
+    expected = {i: chunk.citation for i, chunk in chunks.items()}
+    assert index.citations([*ids, "missing"]) == expected == sample_catalog.graph.citations([*ids, "missing"])
+    assert len(expected) == len(ids) > 0
+
+
+def test_unknown_entities_and_other_tenants_get_nothing(sample_catalog: Catalog) -> None:
+    index = _index(sample_catalog)
+    some = sample_catalog.entities()[0].id
+    assert index.neighbours(["no-such-entity"], sample_catalog.tenant, 10) == []
+    assert index.neighbours([some], "another-tenant", 10) == []
+    assert index.neighbours([some], sample_catalog.tenant, 10) != []
+
+
+def test_relations_of_other_tenants_are_left_out_of_the_index() -> None:
+    mine = Relation(source="a", type="CALLS", target="b", project="p", tenant="t1", evidence="c1", doc_id="d1")
+    theirs = Relation(source="a", type="CALLS", target="x", project="p", tenant="t2", evidence="c2", doc_id="d2")
+    index = RelationIndex.build([mine, theirs], "t1", {"c1": "p/a.py:L1-L2"})
+    assert index.neighbours(["a"], "t1", 10) == [mine]
+    assert len(index) == 1
+
+
+def test_trace_and_explain_answer_the_same_through_the_index_and_the_store(sample_catalog: Catalog) -> None:
+    names = EntityNames()
+    directory = names.get(sample_catalog)
+    relations = names.relations(sample_catalog)
+    for entity in ("OrderService.checkout", "PaymentGateway", "AuthService"):
+        for direction in Direction:
+            store = trace_relationships(sample_catalog, directory, entity, direction=direction, max_hops=3)
+            memory = trace_relationships(
+                sample_catalog, directory, entity, direction=direction, max_hops=3, relations=relations
+            )
+            assert memory == store and store.edges, (entity, direction)
+    store_path = explain_path(sample_catalog, directory, "OrderService", "PaymentGateway")
+    memory_path = explain_path(sample_catalog, directory, "OrderService", "PaymentGateway", relations=relations)
+    assert memory_path == store_path and store_path.paths

@@ -1,0 +1,139 @@
+"""The relations of one index generation held in memory as compact arrays, for graph walks that take many small
+steps (`trace_relationships`, `explain_path`, the graph path of `search`).
+
+Kùzu answers one `neighbours` call in 5-50 ms; a two-hop trace makes a few and `explain_path` dozens. Here the
+same call is two array slices and a sort: the relations touching any entity, in either direction, ordered by
+(source, type, target, evidence) exactly as `GraphStore.neighbours` orders them, so either can serve a walk.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+from trident.store.schema import Relation
+
+
+class GraphWalk(Protocol):
+    """Where a walk reads the relations around a set of entities and the citations of their evidence."""
+
+    def neighbours(self, entity_ids: Sequence[str], tenant: str, limit: int) -> list[Relation]: ...
+
+    def citations(self, chunk_ids: Sequence[str]) -> dict[str, str]: ...
+
+
+def _codes(values: Sequence[str]) -> tuple[list[str], np.ndarray]:
+    """The distinct values in sorted order and each value's position among them (so codes sort as the strings)."""
+    names = sorted(set(values))
+    position = {name: i for i, name in enumerate(names)}
+    return names, np.fromiter((position[v] for v in values), dtype=np.int32, count=len(values))
+
+
+def _csr(keys: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """Row pointers and the relation numbers grouped by key (a node's relations are order[ptr[k]:ptr[k + 1]])."""
+    order = np.argsort(keys, kind="stable").astype(np.int32)
+    ptr = np.zeros(size + 1, dtype=np.int64)
+    np.cumsum(np.bincount(keys, minlength=size), out=ptr[1:])
+    return ptr, order
+
+
+@dataclass(frozen=True)
+class RelationIndex:
+    """One tenant's relations (endpoints, type, evidence, project and document as codes into sorted name lists)
+    and the citation of every chunk, so a walk and its answer need no call to the graph store."""
+
+    tenant: str
+    chunk_citations: dict[str, str]
+    entity_ids: list[str]
+    position: dict[str, int]
+    types: list[str]
+    evidence: list[str]
+    projects: list[str]
+    doc_ids: list[str]
+    source: np.ndarray
+    target: np.ndarray
+    type_code: np.ndarray
+    evidence_code: np.ndarray
+    project_code: np.ndarray
+    doc_code: np.ndarray
+    weight: np.ndarray
+    out_ptr: np.ndarray
+    out_order: np.ndarray
+    in_ptr: np.ndarray
+    in_order: np.ndarray
+
+    @classmethod
+    def build(cls, relations: Sequence[Relation], tenant: str, citations: dict[str, str]) -> RelationIndex:
+        mine = [r for r in relations if r.tenant == tenant]
+        endpoints = [r.source for r in mine] + [r.target for r in mine]
+        entity_ids, codes = _codes(endpoints)
+        source, target = codes[: len(mine)], codes[len(mine) :]
+        types, type_code = _codes([str(r.type) for r in mine])
+        evidence, evidence_code = _codes([r.evidence or "" for r in mine])
+        projects, project_code = _codes([r.project for r in mine])
+        doc_ids, doc_code = _codes([r.doc_id or "" for r in mine])
+        out_ptr, out_order = _csr(source, len(entity_ids))
+        in_ptr, in_order = _csr(target, len(entity_ids))
+        return cls(
+            tenant=tenant,
+            chunk_citations=citations,
+            entity_ids=entity_ids,
+            position={name: i for i, name in enumerate(entity_ids)},
+            types=types,
+            evidence=evidence,
+            projects=projects,
+            doc_ids=doc_ids,
+            source=source,
+            target=target,
+            type_code=type_code,
+            evidence_code=evidence_code,
+            project_code=project_code,
+            doc_code=doc_code,
+            weight=np.array([r.weight for r in mine], dtype=np.float64),
+            out_ptr=out_ptr,
+            out_order=out_order,
+            in_ptr=in_ptr,
+            in_order=in_order,
+        )
+
+    def __len__(self) -> int:
+        return len(self.source)
+
+    def neighbours(self, entity_ids: Sequence[str], tenant: str, limit: int) -> list[Relation]:
+        """Relations touching any of the entities, in either direction, ordered by (source, type, target,
+        evidence), at most `limit`. Another tenant's index answers nothing."""
+        if tenant != self.tenant:
+            return []
+        nodes = sorted({self.position[e] for e in entity_ids if e in self.position})
+        if not nodes:
+            return []
+        parts = [self.out_order[self.out_ptr[n] : self.out_ptr[n + 1]] for n in nodes]
+        parts += [self.in_order[self.in_ptr[n] : self.in_ptr[n + 1]] for n in nodes]
+        found = np.unique(np.concatenate(parts))
+        ranked = found[
+            np.lexsort((self.evidence_code[found], self.target[found], self.type_code[found], self.source[found]))
+        ][:limit]
+        return [self._relation(int(i)) for i in ranked]
+
+    def citations(self, chunk_ids: Sequence[str]) -> dict[str, str]:
+        return {i: self.chunk_citations[i] for i in chunk_ids if i in self.chunk_citations}
+
+    def all(self) -> list[Relation]:
+        """Every relation, ordered as `GraphStore.relations` orders them."""
+        ranked = np.lexsort((self.evidence_code, self.target, self.type_code, self.source))
+        return [self._relation(int(i)) for i in ranked]
+
+    def _relation(self, i: int) -> Relation:
+        # Built from values that were validated on the way in: no second validation (a walk builds thousands).
+        return Relation.model_construct(
+            source=self.entity_ids[self.source[i]],
+            type=self.types[self.type_code[i]],
+            target=self.entity_ids[self.target[i]],
+            weight=float(self.weight[i]),
+            evidence=self.evidence[self.evidence_code[i]],  # "" where the graph store has "" (no evidence chunk)
+            project=self.projects[self.project_code[i]],
+            doc_id=self.doc_ids[self.doc_code[i]],
+            tenant=self.tenant,
+        )
