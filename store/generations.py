@@ -194,6 +194,7 @@ class Engines:
         else:
             self.graph.reopen_read_only(on_write=reread_with)
         crash_point("publish.graph_closed")
+        self.vectors.optimize()  # before the pin: the published version must hold the ANN index readers search
         self.vectors.pin(self.vectors.version())
         self.manifest.generation += 1  # caches keyed by generation must not keep what they read mid-session
         self.manifest.chunks_version = self.vectors.version()
