@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import kuzu
+import pyarrow as pa
 from trident.store.crashpoints import crash_point
 from trident.store.schema import Chunk, DocumentKind, Entity, Relation
 
@@ -19,6 +20,7 @@ MAX_DB_BYTES = 1 << 40
 WRITE_BATCH = 2_000
 # Up to this many ids are fetched by primary key one at a time; more by one scan of the table.
 PK_LOOKUPS_MAX = 200
+ARROW_CHUNK_ROWS = 100_000
 
 _DDL = (
     "CREATE NODE TABLE IF NOT EXISTS Chunk(id STRING PRIMARY KEY, doc_id STRING, project STRING, tenant STRING,"
@@ -45,7 +47,7 @@ _RELATION_COLUMNS = "a.id, r.type, b.id, r.weight, r.evidence, r.project, r.doc_
 
 def _entity(row: list[Any]) -> Entity:
     id_, name, type_, project, tenant, qname, aliases, description, chunk_id, doc_id, path = row
-    return Entity(
+    return Entity.model_construct(  # validated when written; thousands are read at once
         id=id_,
         name=name,
         type=type_,
@@ -62,7 +64,7 @@ def _entity(row: list[Any]) -> Entity:
 
 def _chunk(row: list[Any]) -> Chunk:
     id_, doc_id, project, tenant, path, start, end, text, title, kind, language, symbols = row
-    return Chunk(
+    return Chunk.model_construct(  # validated when written; thousands are read at once
         id=id_,
         doc_id=doc_id,
         project=project,
@@ -85,7 +87,7 @@ def _citation(row: list[Any]) -> str:
 
 def _relation(row: list[Any]) -> Relation:
     source, type_, target, weight, evidence, project, doc_id, tenant = row
-    return Relation(
+    return Relation.model_construct(  # validated when written; thousands are read at once
         source=source,
         type=type_,
         target=target,
@@ -310,6 +312,19 @@ class KuzuGraphStore:
             )
         ordered = sorted(found.values(), key=lambda r: (r.source, r.type, r.target, r.evidence or ""))
         return ordered[:limit]
+
+    def relation_table(self, tenant: str) -> pa.Table:
+        """Every relation of a tenant as one Arrow table (columns as `Relation`'s fields), in the order of
+        `relations`: for readers that keep the graph in memory without building a Python object per relation."""
+        query = (
+            "MATCH (a:Entity)-[r:RELATES]->(b:Entity) WHERE a.tenant = $tenant RETURN a.id AS source, r.type AS type,"
+            " b.id AS target, r.weight AS weight, r.evidence AS evidence, r.project AS project, r.doc_id AS doc_id"
+            " ORDER BY a.id, r.type, b.id, r.evidence"
+        )
+        with self._lock:
+            result = self._conn.execute(self._prepared(query, {"tenant": tenant}), {"tenant": tenant})
+            assert isinstance(result, kuzu.QueryResult)
+            return result.get_as_arrow(ARROW_CHUNK_ROWS)
 
     def relations(self, tenant: str) -> list[Relation]:
         rows = self._rows(

@@ -6,6 +6,7 @@ from __future__ import annotations
 from trident.store.catalog import Catalog
 from trident.store.schema import Relation
 from trident.tools.explain import explain_path
+from trident.tools.pagerank import EntityChunkGraph
 from trident.tools.relation_index import RelationIndex
 from trident.tools.search import EntityNames
 from trident.tools.trace import Direction, trace_relationships
@@ -13,7 +14,9 @@ from trident.tools.trace import Direction, trace_relationships
 
 def _index(catalog: Catalog) -> RelationIndex:
     graph = catalog.graph
-    return RelationIndex.build(graph.relations(catalog.tenant), catalog.tenant, graph.all_citations(catalog.tenant))
+    return RelationIndex.from_table(
+        graph.relation_table(catalog.tenant), catalog.tenant, graph.all_citations(catalog.tenant)
+    )
 
 
 def test_neighbours_match_the_graph_store_for_every_entity_alone_and_in_groups(sample_catalog: Catalog) -> None:
@@ -74,3 +77,22 @@ def test_trace_and_explain_answer_the_same_through_the_index_and_the_store(sampl
     store_path = explain_path(sample_catalog, directory, "OrderService", "PaymentGateway")
     memory_path = explain_path(sample_catalog, directory, "OrderService", "PaymentGateway", relations=relations)
     assert memory_path == store_path and store_path.paths
+
+
+def test_the_walk_graph_built_from_the_index_ranks_as_the_one_built_from_relations(sample_catalog: Catalog) -> None:
+    index = _index(sample_catalog)
+    entities = sample_catalog.entities()
+    from_relations = EntityChunkGraph.build(entities, sample_catalog.graph.relations(sample_catalog.tenant))
+    from_index = EntityChunkGraph.from_edges(entities, index.edges())
+    assert from_index.nodes == from_relations.nodes
+    assert (from_index.transition != from_relations.transition).nnz == 0
+    seeds = [e for e in entities if e.name in ("OrderService", "PaymentGateway")]
+    assert seeds and from_index.rank(seeds, 20) == from_relations.rank(seeds, 20) != []
+
+
+def test_an_index_from_the_store_table_equals_one_from_relation_objects(sample_catalog: Catalog) -> None:
+    graph = sample_catalog.graph
+    citations = graph.all_citations(sample_catalog.tenant)
+    from_table = RelationIndex.from_table(graph.relation_table(sample_catalog.tenant), sample_catalog.tenant, citations)
+    from_objects = RelationIndex.build(graph.relations(sample_catalog.tenant), sample_catalog.tenant, citations)
+    assert from_table.all() == from_objects.all() == graph.relations(sample_catalog.tenant)

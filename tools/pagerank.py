@@ -10,7 +10,7 @@ graph: its edges are the index's parsed relations and exact name mentions.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -38,6 +38,8 @@ RELATION_WEIGHTS: Mapping[str, tuple[float, float]] = {
 }
 DEFAULT_RELATION_WEIGHTS = (0.4, 0.1)
 # Projects are hubs joined to everything they hold: a walk through one says nothing about the query.
+# (source, type, target, evidence chunk or "", weight)
+Edge = tuple[str, str, str, str, float]
 HUB_TYPES = frozenset({EntityType.PROJECT.value})
 DEFAULT_DAMPING = 0.85  # probability of continuing the walk; 1 - damping returns to the seeds
 # The walk is computed by pushing residual mass (Andersen, Chung and Lang's push, one vectorised round at a time):
@@ -62,6 +64,14 @@ class EntityChunkGraph:
     def build(cls, entities: Sequence[Entity], relations: Sequence[Relation]) -> EntityChunkGraph:
         """Directed weighted edges: entity <-> its defining chunk, evidence chunk <-> relation target (or source <->
         target when a relation has no evidence)."""
+        edges = ((r.source, str(r.type), r.target, r.evidence or "", r.weight) for r in relations)
+        return cls.from_edges(entities, edges)
+
+    @classmethod
+    def from_edges(
+        cls, entities: Sequence[Entity], edges: Iterable[tuple[str, str, str, str, float]]
+    ) -> EntityChunkGraph:
+        """As `build`, from (source, type, target, evidence, weight) tuples (what `RelationIndex.edges` gives)."""
         kept = {e.id: e for e in entities if e.type not in HUB_TYPES}
         nodes: list[str] = []
         index: dict[str, int] = {}
@@ -91,13 +101,13 @@ class EntityChunkGraph:
             if entity.chunk_id:
                 edge(here, node(f"c:{entity.chunk_id}", True), DEFINES_WEIGHT, DEFINES_WEIGHT)
         links = [0] * len(nodes)
-        for relation in relations:
-            if relation.source not in kept or relation.target not in kept:
+        for source, type_, target_id, evidence, weight in edges:
+            if source not in kept or target_id not in kept:
                 continue
-            forward, backward = RELATION_WEIGHTS.get(str(relation.type), DEFAULT_RELATION_WEIGHTS)
-            target = index[f"e:{relation.target}"]
-            origin = node(f"c:{relation.evidence}", True) if relation.evidence else index[f"e:{relation.source}"]
-            edge(origin, target, forward * relation.weight, backward * relation.weight)
+            forward, backward = RELATION_WEIGHTS.get(type_, DEFAULT_RELATION_WEIGHTS)
+            target = index[f"e:{target_id}"]
+            origin = node(f"c:{evidence}", True) if evidence else index[f"e:{source}"]
+            edge(origin, target, forward * weight, backward * weight)
             links.extend([0] * (len(nodes) - len(links)))
             links[target] += 1
         size = len(nodes)

@@ -86,7 +86,7 @@ class EntityNames:
         relations = self.relations(catalog)
         with self._lock:
             if self._graph is None:
-                self._graph = EntityChunkGraph.build(list(directory.by_id.values()), relations.all())
+                self._graph = EntityChunkGraph.from_edges(list(directory.by_id.values()), relations.edges())
             return self._graph
 
     def relations(self, catalog: Catalog) -> RelationIndex:
@@ -95,8 +95,8 @@ class EntityNames:
         with self._lock:
             if self._relations is None:
                 graph = catalog.graph
-                self._relations = RelationIndex.build(
-                    graph.relations(catalog.tenant), catalog.tenant, graph.all_citations(catalog.tenant)
+                self._relations = RelationIndex.from_table(
+                    graph.relation_table(catalog.tenant), catalog.tenant, graph.all_citations(catalog.tenant)
                 )
             return self._relations
 

@@ -8,12 +8,26 @@ same call is two array slices and a sort: the relations touching any entity, in 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
 from trident.store.schema import Relation
+
+RELATION_SCHEMA = pa.schema(
+    [
+        pa.field("source", pa.string()),
+        pa.field("type", pa.string()),
+        pa.field("target", pa.string()),
+        pa.field("weight", pa.float64()),
+        pa.field("evidence", pa.string()),
+        pa.field("project", pa.string()),
+        pa.field("doc_id", pa.string()),
+    ]
+)
 
 
 class GraphWalk(Protocol):
@@ -24,11 +38,14 @@ class GraphWalk(Protocol):
     def citations(self, chunk_ids: Sequence[str]) -> dict[str, str]: ...
 
 
-def _codes(values: Sequence[str]) -> tuple[list[str], np.ndarray]:
+def _codes(values: Sequence[str] | np.ndarray) -> tuple[list[str], np.ndarray]:
     """The distinct values in sorted order and each value's position among them (so codes sort as the strings)."""
-    names = sorted(set(values))
-    position = {name: i for i, name in enumerate(names)}
-    return names, np.fromiter((position[v] for v in values), dtype=np.int32, count=len(values))
+    names, inverse = np.unique(np.asarray(values, dtype=object), return_inverse=True)
+    return [str(name) for name in names], inverse.astype(np.int32).reshape(-1)
+
+
+def _strings(table: pa.Table, column: str) -> np.ndarray:
+    return np.asarray(pc.fill_null(table[column], "").to_pylist(), dtype=object)
 
 
 def _csr(keys: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
@@ -67,13 +84,22 @@ class RelationIndex:
     @classmethod
     def build(cls, relations: Sequence[Relation], tenant: str, citations: dict[str, str]) -> RelationIndex:
         mine = [r for r in relations if r.tenant == tenant]
-        endpoints = [r.source for r in mine] + [r.target for r in mine]
-        entity_ids, codes = _codes(endpoints)
-        source, target = codes[: len(mine)], codes[len(mine) :]
-        types, type_code = _codes([str(r.type) for r in mine])
-        evidence, evidence_code = _codes([r.evidence or "" for r in mine])
-        projects, project_code = _codes([r.project for r in mine])
-        doc_ids, doc_code = _codes([r.doc_id or "" for r in mine])
+        columns = ("source", "type", "target", "weight", "evidence", "project", "doc_id")
+        rows = {name: [getattr(r, name) for r in mine] for name in columns}
+        rows["type"] = [str(t) for t in rows["type"]]
+        table = pa.table(rows, schema=RELATION_SCHEMA)
+        return cls.from_table(table, tenant, citations)
+
+    @classmethod
+    def from_table(cls, table: pa.Table, tenant: str, citations: dict[str, str]) -> RelationIndex:
+        """From a graph store's `relation_table` (one tenant's relations), with no Python object per relation."""
+        count = table.num_rows
+        entity_ids, codes = _codes(np.concatenate([_strings(table, "source"), _strings(table, "target")]))
+        source, target = codes[:count], codes[count:]
+        types, type_code = _codes(_strings(table, "type"))
+        evidence, evidence_code = _codes(_strings(table, "evidence"))
+        projects, project_code = _codes(_strings(table, "project"))
+        doc_ids, doc_code = _codes(_strings(table, "doc_id"))
         out_ptr, out_order = _csr(source, len(entity_ids))
         in_ptr, in_order = _csr(target, len(entity_ids))
         return cls(
@@ -91,7 +117,7 @@ class RelationIndex:
             evidence_code=evidence_code,
             project_code=project_code,
             doc_code=doc_code,
-            weight=np.array([r.weight for r in mine], dtype=np.float64),
+            weight=pc.fill_null(table["weight"], 1.0).to_numpy().astype(np.float64) if count else np.zeros(0),
             out_ptr=out_ptr,
             out_order=out_order,
             in_ptr=in_ptr,
@@ -124,6 +150,18 @@ class RelationIndex:
         """Every relation, ordered as `GraphStore.relations` orders them."""
         ranked = np.lexsort((self.evidence_code, self.target, self.type_code, self.source))
         return [self._relation(int(i)) for i in ranked]
+
+    def edges(self) -> Iterator[tuple[str, str, str, str, float]]:
+        """(source, type, target, evidence, weight) of every relation in the order of `all`, as plain tuples."""
+        ranked = np.lexsort((self.evidence_code, self.target, self.type_code, self.source))
+        for i in ranked.tolist():
+            yield (
+                self.entity_ids[self.source[i]],
+                self.types[self.type_code[i]],
+                self.entity_ids[self.target[i]],
+                self.evidence[self.evidence_code[i]],
+                float(self.weight[i]),
+            )
 
     def _relation(self, i: int) -> Relation:
         # Built from values that were validated on the way in: no second validation (a walk builds thousands).
