@@ -8,6 +8,7 @@ gets a new row and the stale one is dropped by the next sync.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,7 +18,10 @@ import lancedb
 import numpy as np
 import pyarrow as pa
 from lancedb.query import LanceVectorQueryBuilder
+from trident.store import ann
 from trident.store.lance_index import sql_in, sql_string
+
+log = logging.getLogger(__name__)
 
 TABLE = "graph_items"
 DELETE_BATCH = 500
@@ -92,8 +96,7 @@ class GraphVectorIndex:
             return []
         query = cast(LanceVectorQueryBuilder, self._table.search(np.asarray(vector, dtype=np.float32), "vector"))
         rows = (
-            query.distance_type("cosine")
-            .where(f"tenant = {sql_string(tenant)}", prefilter=True)
+            ann.tuned(query.distance_type("cosine").where(f"tenant = {sql_string(tenant)}", prefilter=True))
             .select(["key", "kind", "entities", "_distance"])
             .limit(limit)
             .to_arrow()
@@ -101,6 +104,14 @@ class GraphVectorIndex:
         )
         hits = [GraphItemHit(r["key"], r["kind"], tuple(r["entities"]), 1.0 - float(r["_distance"])) for r in rows]
         return sorted(hits, key=lambda hit: (-hit.score, hit.key))
+
+    def optimize(self) -> None:
+        """After a sync: compact, and build or extend the ANN index once the table is large (`store/ann.py`); a
+        failure only leaves searches exact."""
+        try:
+            ann.optimize(self._table, ann.ANN_MIN_ROWS, ("tenant",))
+        except (RuntimeError, OSError) as error:  # lancedb reports its failures as RuntimeError
+            log.warning("could not optimize the entity and relation vectors (searches stay exact): %s", error)
 
     def count(self, tenant: str) -> int:
         return int(self._table.count_rows(f"tenant = {sql_string(tenant)}"))

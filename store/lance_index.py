@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Sequence
-from datetime import timedelta
 from pathlib import Path
-from typing import Any, cast
+from typing import cast
 
 import lancedb
 import numpy as np
 import pyarrow as pa
-from lancedb.index import Bitmap, HnswSq, IndexConfig
+from lancedb.index import IndexConfig
 from lancedb.query import LanceVectorQueryBuilder
+from trident.store import ann
+from trident.store.ann import ANN_MIN_ROWS
 from trident.store.crashpoints import crash_point
 from trident.store.protocols import ScoredId, SearchFilter
 from trident.store.schema import Chunk
@@ -22,21 +23,7 @@ log = logging.getLogger(__name__)
 CHUNKS_TABLE = "chunks"
 DELETE_BATCH = 500
 TIE_MARGIN = 16
-
-# The ANN index (IVF_HNSW_SQ, cosine) and what queries ask of it; figures from the 61K-chunk bench index.
-ANN_MIN_ROWS = 20_000  # below this a flat scan answers in ~15 ms, and an index costs more to build than it saves
-VECTOR_INDEX = "vector_idx"
 FILTER_COLUMNS = ("tenant", "project")  # bitmap-indexed: prefilters read a bitmap instead of scanning the column
-EF_CONSTRUCTION = 150  # half lancedb's 300: half the build time (15-30 s at 61K), recall unchanged once refined
-NPROBES = 20  # IVF partitions searched at least (lancedb's default); a narrow filter may search more, up to all
-REFINE_FACTOR = 5  # re-rank 5x the candidates on the full vectors: recall@10 1.0 on the bench, exact cosine scores
-REFRESH_FRACTION = 0.1  # fold new rows into the index once they are a tenth of it; until then they are scanned flat
-MAX_SEGMENTS = 8  # each fold adds an index segment that searches visit; past this (the table ~doubled) rebuild
-MAX_FRAGMENTS = 64  # every write adds a fragment; compact (which also folds) when there are more than this
-# lancedb's optimize() also deletes the versions older than 7 days by default. One of those may be the version
-# readers pin and a writer that dies rolls back to (the published one, if nothing was published since), so no
-# version is ever deleted here.
-KEEP_VERSIONS = timedelta(days=36_500)
 
 
 def sql_string(value: str) -> str:
@@ -144,14 +131,7 @@ class LanceVectorIndex:
         if where.projects is not None:
             predicate += f" AND {sql_in('project', where.projects)}"
         query = cast(LanceVectorQueryBuilder, self._table.search(np.asarray(vector, dtype=np.float32), "vector"))
-        return (
-            query.distance_type("cosine")
-            .where(predicate, prefilter=True)
-            .minimum_nprobes(NPROBES)
-            .maximum_nprobes(0)
-            .refine_factor(REFINE_FACTOR)
-            .limit(limit + TIE_MARGIN)
-        )
+        return ann.tuned(query.distance_type("cosine").where(predicate, prefilter=True)).limit(limit + TIE_MARGIN)
 
     def vectors(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
         if not ids:
@@ -174,7 +154,7 @@ class LanceVectorIndex:
 
     def ann_index(self) -> IndexConfig | None:
         """The ANN index of the version read (rows it covers, segments), or None: searches of it are exact."""
-        return self._vector_index()
+        return ann.vector_index(self._table)
 
     def optimize(self) -> None:
         """Ready the table for readers; a writer calls this before it pins the version it publishes, so that
@@ -186,40 +166,6 @@ class LanceVectorIndex:
         A failure is logged, not raised: the rows are all there as written, searches are only slower.
         """
         try:
-            self._optimize()
+            ann.optimize(self._table, self._ann_min_rows, FILTER_COLUMNS)
         except (RuntimeError, OSError) as error:  # lancedb reports its failures as RuntimeError
             log.warning("could not optimize the chunk vectors of %s (searches stay exact): %s", self._db.uri, error)
-
-    def _optimize(self) -> None:
-        rows = self._table.count_rows()
-        stats = cast(dict[str, Any], self._table.stats())  # typed as a dataclass, returned as a dict
-        fragments = int(stats["fragment_stats"]["num_fragments"])
-        vector_index = self._vector_index()
-        if vector_index is None:
-            build = rows >= self._ann_min_rows
-            if fragments > MAX_FRAGMENTS or (build and fragments > 1):
-                self._compact()
-            if build:
-                self._build_indexes()
-            return
-        unindexed, indexed = vector_index.num_unindexed_rows or 0, vector_index.num_indexed_rows or 0
-        if fragments > MAX_FRAGMENTS or unindexed > REFRESH_FRACTION * indexed:
-            self._compact()
-            folded = self._vector_index()
-            if folded is not None and (folded.num_segments or 1) > MAX_SEGMENTS:
-                self._build_indexes()  # retrained on today's rows, in one segment
-
-    def _vector_index(self) -> IndexConfig | None:
-        return next((index for index in self._table.list_indices() if index.name == VECTOR_INDEX), None)
-
-    def _compact(self) -> None:
-        """Merge small fragments, and add the rows no index covers yet to every index (as a new segment of it:
-        no retraining)."""
-        self._table.optimize(cleanup_older_than=KEEP_VERSIONS)
-
-    def _build_indexes(self) -> None:
-        config = HnswSq(distance_type="cosine", ef_construction=EF_CONSTRUCTION)
-        self._table.create_index("vector", config=config, name=VECTOR_INDEX)
-        for column in FILTER_COLUMNS:
-            self._table.create_index(column, config=Bitmap(), name=f"{column}_idx")
-        log.info("built the ANN index of %s over %d chunk vectors", self._db.uri, self._table.count_rows())

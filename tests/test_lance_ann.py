@@ -7,8 +7,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from trident.store import lance_index
+from trident.store import ann, lance_index
 from trident.store.catalog import Catalog, DocumentWrite
+from trident.store.graph_vectors import GraphItem, GraphVectorIndex
 from trident.store.lance_index import LanceVectorIndex
 from trident.store.protocols import SearchFilter
 from trident.store.schema import Chunk, Document, DocumentKind
@@ -221,7 +222,7 @@ def test_rows_written_after_the_index_are_found_then_folded_in_without_a_rebuild
 
 
 def test_an_index_split_by_folds_is_rebuilt_in_one_segment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(lance_index, "MAX_SEGMENTS", 1)
+    monkeypatch.setattr(ann, "MAX_SEGMENTS", 1)
     big = Corpus(ROWS + 600, seed=3)
     index = LanceVectorIndex(tmp_path, DIM, ann_min_rows=THRESHOLD)
     big.write(index, range(ROWS))
@@ -264,3 +265,28 @@ def test_a_published_generation_pins_a_version_that_holds_the_index(
     assert "ANNSubIndex" in reader.vectors.explain(query, 10, SearchFilter("default"))
     writer.close()
     reader.close()
+
+
+def test_the_entity_and_relation_vectors_get_the_same_index_and_answer_as_an_exact_search(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(ann, "ANN_MIN_ROWS", THRESHOLD)
+    corpus = Corpus(ROWS, seed=3)
+    index = GraphVectorIndex(tmp_path / "graph_vectors", DIM)
+    for start in range(0, ROWS, BATCH):
+        batch = range(start, min(start + BATCH, ROWS))
+        items = [
+            GraphItem(str(corpus.ids[i]), "entity", (str(corpus.ids[i]),), "", str(corpus.tenants[i])) for i in batch
+        ]
+        index.add(items, corpus.vectors[batch.start : batch.stop])
+    index.optimize()
+    assert ann.vector_index(index._table) is not None
+    rng = np.random.default_rng(7)
+    found = 0
+    for row in rng.choice(ROWS, 20, replace=False):
+        query = corpus.vectors[row]
+        hits = index.search(query, 10, "acme")
+        assert hits == index.search(query, 10, "acme"), "deterministic"
+        assert all(corpus.tenants[int(hit.key[1:])] == "acme" for hit in hits)
+        found += len({hit.key for hit in hits} & set(corpus.exact(query, 10, SearchFilter("acme", None))))
+    assert found / 200 >= 0.9
