@@ -7,7 +7,7 @@ proportion, by a hash of the document id), materialised as folders and BEIR file
 
 Usage:
     python bench/corpus.py build [--target 100000]      # the big index (hours of embedding on 2 cores; resumable)
-    python bench/corpus.py reindex                      # the no-change re-index of the big index, timed by stage
+    python bench/corpus.py reindex [--index COPY]       # the no-change re-index of the big index (or a copy of it)
     python bench/corpus.py subsets                      # 1K and 10K indexes, vectors reused from the big build
 Environment: TRIDENT_BENCH_CACHE (default ~/.cache/trident/bench), TRIDENT_MODEL (e.g. `...:int8`).
 """
@@ -122,10 +122,11 @@ def build(target: int) -> None:
     print(f"index at {index}: {chunk_count(index)} chunks", flush=True)
 
 
-def reindex() -> None:
-    """Index every project of the big index again with nothing changed: the no-change re-index figure."""
+def reindex(copy: Path | None = None) -> None:
+    """Index every project of the big index again with nothing changed: the no-change re-index figure. A run
+    that finds something to do writes, so `copy` (a copy of the big index's folder) keeps the cached one as built."""
     settings = ModelSettings()
-    index = index_dir("100k", settings.model)
+    index = copy or index_dir("100k", settings.model)
     clock = StageClock()
     embedder = CachedEmbedder(
         open_embedder(settings), bench_home() / f"vectors-{model_slug(settings.model)}.sqlite", clock
@@ -133,6 +134,7 @@ def reindex() -> None:
     log_path = index / "bench-build.jsonl"
     done = [json.loads(line)["project"] for line in log_path.open()]
     by_project = {s.project: s for s in sources()}
+    opened = time.perf_counter()
     catalog = Catalog(index, "default", embedder)
     started = time.perf_counter()
     with instrument_pipeline(clock):
@@ -141,9 +143,12 @@ def reindex() -> None:
     seconds = time.perf_counter() - started
     catalog.close()
     record = {
+        "index": str(index),
         "chunks": chunk_count(index),
         "projects": len(done),
         "seconds": round(seconds, 2),
+        "open_seconds": round(started - opened, 2),
+        "unstaged_seconds": round(seconds - sum(clock.seconds.values()), 2),
         "embedded": embedder.embedded,
         "stages": {k: round(v, 3) for k, v in sorted(clock.seconds.items(), key=lambda kv: -kv[1])},
         "peak_rss_mb": round(peak_rss_mb()),
@@ -214,11 +219,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("command", choices=("build", "reindex", "subsets"))
     parser.add_argument("--target", type=int, default=100_000)
+    parser.add_argument("--index", type=Path, help="reindex: a copy of the big index to run on instead of it")
     args = parser.parse_args()
     if args.command == "build":
         build(args.target)
     elif args.command == "reindex":
-        reindex()
+        reindex(args.index)
     else:
         subsets()
 

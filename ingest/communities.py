@@ -17,11 +17,14 @@ from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import igraph
 from trident.store.catalog import Catalog
 from trident.store.community_index import CentralEntity, CommunityIndex, CommunityReport
 from trident.store.schema import Entity, EntityType, Relation, stable_hash
+
+if TYPE_CHECKING:  # imported where communities are computed: a run with nothing to sync never loads it (~1 s)
+    import igraph
 
 COMMUNITIES_DIR = "communities"
 # Bump when detection or reports change, so that existing indexes compute their communities again.
@@ -70,6 +73,8 @@ class CommunitySync:
 
 @contextmanager
 def _seeded(seed: int) -> Iterator[None]:
+    import igraph
+
     with _RNG_LOCK:
         igraph.set_random_number_generator(random.Random(seed))
         try:
@@ -114,6 +119,8 @@ class _EntityGraph:
             key = (min(a, b), max(a, b))
             pairs[key] = pairs.get(key, 0.0) + RELATION_WEIGHTS.get(str(r.type), DEFAULT_RELATION_WEIGHT) * r.weight
         edges = sorted(p for p, w in pairs.items() if w > 0)
+        import igraph
+
         graph = igraph.Graph(n=len(nodes), edges=edges)
         graph.es["weight"] = [pairs[p] for p in edges]
         return cls(nodes, graph, typed)
@@ -223,15 +230,22 @@ def open_communities(catalog: Catalog) -> CommunityIndex:
     return CommunityIndex(catalog.index_dir / COMMUNITIES_DIR, catalog.embedder.dim)
 
 
-def sync_communities(catalog: Catalog) -> CommunitySync:
+def sync_communities(
+    catalog: Catalog, entities: Sequence[Entity] | None = None, relations: Sequence[Relation] | None = None
+) -> CommunitySync:
     """Compute the communities again when the graph changed since the last sync, embed the reports that are new
     and drop the ones gone. An unchanged graph costs one read of it and a hash. Idempotent, so an interrupted run
-    is finished by the next one."""
+    is finished by the next one.
+
+    `entities` and `relations`, when given, must be the whole graph as read (a run reads it once for all passes).
+    """
     if catalog.embedder is None:
         return CommunitySync(recomputed=False, communities=0, embedded=0)
     index = open_communities(catalog)
-    entities = catalog.entities()
-    relations = catalog.graph.relations(catalog.tenant)
+    if entities is None:
+        entities = catalog.entities()
+    if relations is None:
+        relations = catalog.graph.relations(catalog.tenant)
     digest = graph_hash(entities, relations)
     if index.graph_hash(catalog.tenant) == digest:
         return CommunitySync(recomputed=False, communities=index.count(catalog.tenant), embedded=0)

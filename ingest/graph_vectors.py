@@ -57,15 +57,22 @@ def open_graph_vectors(catalog: Catalog) -> GraphVectorIndex:
     return GraphVectorIndex(catalog.index_dir / GRAPH_VECTORS_DIR, catalog.embedder.dim)
 
 
-def sync_graph_vectors(catalog: Catalog) -> int:
+def sync_graph_vectors(
+    catalog: Catalog, entities: Sequence[Entity] | None = None, relations: Sequence[Relation] | None = None
+) -> int:
     """Embed the entities and relation sentences that have no vector yet and drop vectors of removed ones;
-    returns how many were embedded. Idempotent, so an interrupted run is finished by the next one."""
+    returns how many were embedded. Idempotent, so an interrupted run is finished by the next one.
+
+    `entities` and `relations`, when given, must be the whole graph as read (a run reads it once for all passes).
+    """
     if catalog.embedder is None:
         return 0
     index = open_graph_vectors(catalog)
-    wanted = {
-        i.key: i for i in graph_items(catalog.entities(), catalog.graph.relations(catalog.tenant), catalog.tenant)
-    }
+    if entities is None:
+        entities = catalog.entities()
+    if relations is None:
+        relations = catalog.graph.relations(catalog.tenant)
+    wanted = {i.key: i for i in graph_items(entities, relations, catalog.tenant)}
     stored = index.keys(catalog.tenant)
     missing = [wanted[key] for key in sorted(set(wanted) - stored)]
     if missing:

@@ -13,9 +13,19 @@ from trident.ingest.code import SUPPORTED_LANGUAGES, parse_code
 from trident.ingest.communities import sync_communities
 from trident.ingest.graph_vectors import sync_graph_vectors
 from trident.ingest.linker import mention_relations
+from trident.ingest.linking import (
+    forget_sync,
+    link_shared_names,
+    mark_synced,
+    reference_relation,
+    relink,
+    resolution_key,
+    syncing,
+    syncs_current,
+    tidy_generations,
+)
 from trident.ingest.markdown import parse_markdown
 from trident.ingest.model import Extraction, Reference
-from trident.ingest.shared_names import link_shared_names
 from trident.ingest.text import parse_text
 from trident.ingest.walker import SourceFile, walk
 from trident.store.catalog import Catalog, DocumentWrite
@@ -97,7 +107,8 @@ def parse_source(project: str, source: SourceFile, tenant: str) -> Extraction:
 def index_folder(
     catalog: Catalog, root: Path, project: str, *, max_file_bytes: int, progress: Progress | None = None
 ) -> IndexReport:
-    """Index a folder as one project: new and changed files are (re)written, deleted files removed."""
+    """Index a folder as one project: new and changed files are (re)written, deleted files removed. A run that
+    finds nothing changed, with the syncs of earlier runs complete, writes nothing and reads no graph."""
     progress = progress or _Silent()
     started = time.perf_counter()
     report = IndexReport(project)
@@ -109,6 +120,7 @@ def index_folder(
     removed = sorted(set(known) - seen)
     changed = [f for f in walked.files if _changed(known, project, f)]
     report.unchanged = len(walked.files) - len(changed)
+    current = syncs_current(catalog)
     progress.stage("parsing", len(changed))
     parsed: list[_Parsed] = []
     for source in changed:
@@ -126,8 +138,10 @@ def index_folder(
     if removed:
         catalog.delete(removed)
     report.deleted = len(removed)
-    _write(catalog, project, parsed, report, progress)
+    appeared = _write(catalog, project, parsed, report, progress)
     catalog.record_skipped(project, report.skipped)
+    _link_and_sync(catalog, wrote=bool(parsed or removed), was_current=current, appeared=appeared)
+    tidy_generations(catalog)
     report.seconds = time.perf_counter() - started
     return report
 
@@ -138,11 +152,11 @@ def index_beir(catalog: Catalog, folder: Path, project: str, *, progress: Progre
     started = time.perf_counter()
     report = IndexReport(project)
     known = catalog.manifest.project_documents(project)
+    current = syncs_current(catalog)
     parsed: list[_Parsed] = []
     seen: set[str] = set()
     for beir_doc in iter_corpus(folder):
         report.files_seen += 1
-        extraction = parse_beir_document(project, beir_doc, catalog.tenant)
         content_hash = stable_hash(beir_doc.title, beir_doc.text, length=40)
         doc_id = document_id(project, beir_doc.id)
         seen.add(doc_id)
@@ -156,13 +170,15 @@ def index_beir(catalog: Catalog, folder: Path, project: str, *, progress: Progre
             content_hash=content_hash,
             tenant=catalog.tenant,
         )
-        parsed.append(_Parsed(doc, extraction))
+        parsed.append(_Parsed(doc, parse_beir_document(project, beir_doc, catalog.tenant)))
     report.unchanged = report.files_seen - len(parsed)
     removed = sorted(set(known) - seen)
     if removed:
         catalog.delete(removed)
     report.deleted = len(removed)
-    _write(catalog, project, parsed, report, progress)
+    appeared = _write(catalog, project, parsed, report, progress)
+    _link_and_sync(catalog, wrote=bool(parsed or removed), was_current=current, appeared=appeared)
+    tidy_generations(catalog)
     report.seconds = time.perf_counter() - started
     return report
 
@@ -172,11 +188,17 @@ def _changed(known: dict, project: str, source: SourceFile) -> bool:
     return entry is None or entry.content_hash != source.content_hash
 
 
-def _write(catalog: Catalog, project: str, parsed: list[_Parsed], report: IndexReport, progress: Progress) -> None:
-    """Resolve references and mentions over the whole run, then write in batches of about 512 chunks."""
+def _write(
+    catalog: Catalog, project: str, parsed: list[_Parsed], report: IndexReport, progress: Progress
+) -> list[Entity]:
+    """Resolve references and mentions over the whole run, then write in batches of about 512 chunks; returns
+    the entities whose names the index did not have before (what pending references may now resolve to)."""
+    if not parsed:
+        return []
     replaced = {p.document.id for p in parsed}
     new_entities = _dedupe(e for p in parsed for e in p.extraction.entities)
-    existing = [e for e in catalog.entities() if e.doc_id not in replaced]
+    before = catalog.entities()
+    existing = [e for e in before if e.doc_id not in replaced]
     proj = project_entity(project, catalog.tenant)
     directory = EntityDirectory([*existing, *new_entities, proj])
     writes = [_resolve(p, directory, proj) for p in parsed]
@@ -203,10 +225,34 @@ def _write(catalog: Catalog, project: str, parsed: list[_Parsed], report: IndexR
             batch = []
     if deferred:
         catalog.add_relations(deferred, {})
-    relink(catalog)
-    link_shared_names(catalog)
-    sync_graph_vectors(catalog)
-    sync_communities(catalog)
+    known = {resolution_key(e) for e in before}
+    return [e for e in _dedupe([*shared, *(e for w in writes for e in w.entities)]) if resolution_key(e) not in known]
+
+
+def _link_and_sync(catalog: Catalog, *, wrote: bool, was_current: bool, appeared: list[Entity]) -> None:
+    """The passes over the whole graph after a run's writes, each skipped when it has nothing to do.
+
+    `was_current`: the syncs were complete when the run began, so only what this run wrote can need linking or
+    syncing; else an earlier run was cut short or another writer changed the graph, and everything is redone.
+    The entities and relations are read once for all passes (again only if linking wrote).
+    """
+    if was_current and not wrote:
+        if not syncs_current(catalog):  # only the skipped files were recorded: the graph is what was synced
+            mark_synced(catalog, catalog.manifest)
+        return
+    read_with = catalog.manifest
+    entities = catalog.entities()
+    relink(catalog, entities, appeared if was_current else None)
+    relations = catalog.graph.relations(catalog.tenant)
+    if link_shared_names(catalog, entities, relations):
+        read_with, entities, relations = catalog.manifest, catalog.entities(), catalog.graph.relations(catalog.tenant)
+    if catalog.embedder is None:
+        return  # nothing can be embedded: the syncs stay due
+    with syncing(catalog):
+        forget_sync(catalog)
+        sync_graph_vectors(catalog, entities, relations)
+        sync_communities(catalog, entities, relations)
+        mark_synced(catalog, read_with)
 
 
 def _dedupe(entities: Iterable[Entity]) -> list[Entity]:
@@ -233,7 +279,7 @@ def _resolve(parsed: _Parsed, directory: EntityDirectory, project: Entity) -> Do
         )
         if not targets:
             unresolved.append(_pending(ref))
-        relations.extend(_relation(ref, t.id, doc, 1.0 / len(targets)) for t in targets)
+        relations.extend(reference_relation(ref, t.id, doc, 1.0 / len(targets)) for t in targets)
     owner = next((e for e in owned if e.type in OWNER_TYPES), None)
     if owner is not None and ex.chunks:
         relations.append(
@@ -265,53 +311,3 @@ def _pending(ref: Reference) -> PendingReference:
     return PendingReference(
         source=ref.source, type=ref.type, target=ref.target, evidence=ref.evidence, target_types=list(ref.target_types)
     )
-
-
-def _relation(ref: Reference | PendingReference, target: str, doc: Document, weight: float) -> Relation:
-    return Relation(
-        source=ref.source,
-        type=ref.type,
-        target=target,
-        weight=weight,
-        evidence=ref.evidence,
-        project=doc.project,
-        doc_id=doc.id,
-        tenant=doc.tenant,
-    )
-
-
-def relink(catalog: Catalog) -> int:
-    """Retry every document's pending references against all entities now indexed; returns edges added."""
-    pending_docs = {doc_id: e for doc_id, e in catalog.manifest.documents.items() if e.unresolved}
-    if not pending_docs:
-        return 0
-    directory = EntityDirectory(catalog.entities())
-    added: list[Relation] = []
-    still: dict[str, list[PendingReference]] = {}
-    for doc_id, entry in sorted(pending_docs.items()):
-        doc = Document(
-            id=doc_id,
-            project=entry.project,
-            path=entry.path,
-            kind=DocumentKind(entry.kind),
-            content_hash=entry.content_hash,
-            tenant=catalog.tenant,
-        )
-        remaining: list[PendingReference] = []
-        for pending in entry.unresolved:
-            targets = directory.resolve(
-                pending.target,
-                target_types=pending.target_types,
-                source=pending.source,
-                project=entry.project,
-                doc_id=doc_id,
-                relation=pending.type,
-            )
-            if not targets:
-                remaining.append(pending)
-            added.extend(_relation(pending, t.id, doc, 1.0 / len(targets)) for t in targets)
-        if len(remaining) != len(entry.unresolved):
-            still[doc_id] = remaining
-    if still:
-        catalog.add_relations(added, still)
-    return len(added)

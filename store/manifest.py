@@ -12,6 +12,8 @@ from pydantic import BaseModel, Field
 from trident.store.schema import SCHEMA_VERSION
 
 MANIFEST_FILE = "manifest.json"
+# Beside the graph vectors and communities (which live outside generations): which graph they were last synced for.
+SYNC_STAMP_FILE = "synced.json"
 
 
 class ModelInfo(BaseModel):
@@ -39,6 +41,13 @@ class DocumentEntry(BaseModel):
     unresolved: list[PendingReference] = Field(default_factory=list)
 
 
+class SyncMark(BaseModel):
+    """Set in a write session's manifest once the graph vectors and communities are in step with its graph."""
+
+    token: str = Field(description="Random; the sync stamp records it too, so a sync never published is told apart")
+    generation: int = Field(description="The session's generation when the syncs finished; publishing adds one")
+
+
 class SkippedFile(BaseModel):
     path: str
     reason: str
@@ -63,6 +72,7 @@ class Manifest(BaseModel):
         description="Left by indexes written before generations: documents half-written by a crash, removed on open",
     )
     skipped: dict[str, list[SkippedFile]] = Field(default_factory=dict, description="Per project: files refused")
+    synced: SyncMark | None = Field(default=None, description="The syncs done for this generation's graph, if any")
 
     @classmethod
     def load(cls, index_dir: Path) -> Manifest:
@@ -108,6 +118,45 @@ def manifest_identity(index_dir: Path) -> ManifestIdentity | None:
         return _identity(os.stat(index_dir / MANIFEST_FILE))
     except FileNotFoundError:
         return None
+
+
+def read_sync_stamp(index_dir: Path, tenant: str) -> str | None:
+    """What the graph vectors and communities of a tenant were last synced for (None: unknown, or a sync was cut
+    short): a `SyncMark` token, or `published_stamp` of the generation they were synced against."""
+    try:
+        stamps = json.loads((index_dir / SYNC_STAMP_FILE).read_text(encoding="utf-8"))
+    except (FileNotFoundError, json.JSONDecodeError):
+        return None  # a damaged stamp only costs one sync
+    value = stamps.get(tenant) if isinstance(stamps, dict) else None
+    return value if isinstance(value, str) else None
+
+
+def write_sync_stamp(index_dir: Path, tenant: str, stamp: str | None) -> None:
+    """Record (or, with None, forget) what a tenant's syncs are in step with. Durable before it returns: a sync
+    forgets the stamp before it changes the stores, and that must not be undone by a power cut."""
+    path = index_dir / SYNC_STAMP_FILE
+    try:
+        stamps = json.loads(path.read_text(encoding="utf-8"))
+    except (FileNotFoundError, json.JSONDecodeError):
+        stamps = {}
+    if not isinstance(stamps, dict):
+        stamps = {}
+    if stamp is None:
+        stamps.pop(tenant, None)
+    else:
+        stamps[tenant] = stamp
+    partial = index_dir / f".{SYNC_STAMP_FILE}.tmp"
+    with open(partial, "w", encoding="utf-8") as handle:
+        json.dump(stamps, handle, sort_keys=True)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(partial, path)
+    _sync_folder(index_dir)
+
+
+def published_stamp(manifest: Manifest) -> str:
+    """The stamp of syncs done against a published generation: published generations never repeat a number."""
+    return f"published:{manifest.generation_dir}:{manifest.generation}"
 
 
 def _identity(stat: os.stat_result) -> ManifestIdentity:

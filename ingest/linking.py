@@ -1,0 +1,209 @@
+"""What follows a run's writes: references retried against names that appeared, shared names linked, and the mark
+that tells a later run whether the graph vectors and communities are in step with the graph.
+
+The sync stores live outside generations, so whether they match the published graph is recorded twice: a stamp
+beside them (`read_sync_stamp`) and, for syncs made in a write session, a `SyncMark` in the manifest that session
+publishes. A run may skip its syncs only when the two agree and nothing wrote to the graph since; anything else
+(a crash before publishing, a write by a tool, a sync cut short) makes the next run sync again.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+
+from trident.ingest.model import Reference
+from trident.ingest.shared_names import shared_concepts
+from trident.store import locking
+from trident.store.catalog import Catalog
+from trident.store.directory import EntityDirectory
+from trident.store.errors import IndexLockedError
+from trident.store.generations import GENERATIONS_DIR, remove_leftovers
+from trident.store.manifest import (
+    Manifest,
+    PendingReference,
+    SyncMark,
+    published_stamp,
+    read_sync_stamp,
+    write_sync_stamp,
+)
+from trident.store.schema import Document, DocumentKind, Entity, Relation
+
+# --- whether the syncs are up to date ---
+
+
+def _in_session(catalog: Catalog) -> bool:
+    """True while the catalog reads its own write session (a published generation is always opened read-only)."""
+    return not catalog.graph.read_only
+
+
+def syncs_current(catalog: Catalog) -> bool:
+    """Whether the graph vectors and communities are in step with the graph the catalog reads: one small file and
+    the manifest in memory, never the graph."""
+    stamp = read_sync_stamp(catalog.index_dir, catalog.tenant)
+    if stamp is None:
+        return False
+    manifest = catalog.manifest
+    mark = manifest.synced
+    if _in_session(catalog):
+        return mark is not None and mark.token == stamp and manifest.generation == mark.generation
+    if stamp == published_stamp(manifest):
+        return True
+    return mark is not None and mark.token == stamp and manifest.generation == mark.generation + 1
+
+
+def forget_sync(catalog: Catalog) -> None:
+    """Called before a sync changes the stores: if it is cut short, no run takes them for current."""
+    write_sync_stamp(catalog.index_dir, catalog.tenant, None)
+
+
+def mark_synced(catalog: Catalog, read_with: Manifest) -> None:
+    """Record that the syncs match the graph read along with `read_with`: in a session, by a mark its
+    publication carries; on a published generation, by that generation's stamp (no write to the index; if another
+    process published since, the stamp names the older generation and the next run syncs again)."""
+    if _in_session(catalog):
+        token = secrets.token_hex(8)
+        write_sync_stamp(catalog.index_dir, catalog.tenant, token)
+        manifest = catalog.manifest
+        manifest.synced = SyncMark(token=token, generation=manifest.generation)
+    else:
+        write_sync_stamp(catalog.index_dir, catalog.tenant, published_stamp(read_with))
+
+
+@contextmanager
+def syncing(catalog: Catalog) -> Iterator[None]:
+    """Hold the write lock while the sync stores change: a run that wrote nothing has not taken it."""
+    if _in_session(catalog):
+        yield
+        return
+    with locking.briefly(catalog.index_dir, catalog):
+        yield
+
+
+def tidy_generations(catalog: Catalog) -> None:
+    """Remove what a writer that died left behind (an unpublished or unused generation, a manifest draft). A new
+    session does this when it starts; a run that writes nothing starts none, so it looks (one listing) itself."""
+    hold = locking.HOLDS.get(catalog.index_dir)
+    if _in_session(catalog) or (hold is not None and hold.writers):  # a session of this hold did it (or is open)
+        return
+    published = catalog.manifest.generation_dir
+    folders = catalog.index_dir / GENERATIONS_DIR
+    others = folders.is_dir() and any(f"{GENERATIONS_DIR}/{f.name}" != published for f in folders.iterdir())
+    if not others and not any(catalog.index_dir.glob(".manifest-*.json")):
+        return
+    try:
+        with locking.briefly(catalog.index_dir, catalog):
+            remove_leftovers(catalog.index_dir, keep={str(catalog.manifest.generation_dir)})
+    except IndexLockedError:
+        pass  # another process is writing: its session removes them when it starts
+
+
+# --- references and shared names ---
+
+
+def resolution_key(entity: Entity) -> tuple[object, ...]:
+    """What reference resolution reads of an entity: a change here can make a pending reference resolve. (The
+    graph gives back a missing path as "", so both count as none.)"""
+    return (
+        entity.id,
+        entity.name,
+        entity.aliases,
+        entity.type,
+        entity.project,
+        entity.qualified_name,
+        entity.path or "",
+    )
+
+
+def relink(catalog: Catalog, entities: Sequence[Entity], appeared: Sequence[Entity] | None = None) -> int:
+    """Retry pending references against all `entities`; returns edges added.
+
+    With `appeared` (the entities new since the last retry), only references that one of them could answer are
+    retried, and none when nothing appeared: every other reference already failed against the rest.
+    """
+    pending_docs = {doc_id: e for doc_id, e in catalog.manifest.documents.items() if e.unresolved}
+    if not pending_docs or (appeared is not None and not appeared):
+        return 0
+    fresh = EntityDirectory(appeared) if appeared is not None else None
+    directory: EntityDirectory | None = None
+    added: list[Relation] = []
+    still: dict[str, list[PendingReference]] = {}
+    for doc_id, entry in sorted(pending_docs.items()):
+        doc = Document(
+            id=doc_id,
+            project=entry.project,
+            path=entry.path,
+            kind=DocumentKind(entry.kind),
+            content_hash=entry.content_hash,
+            tenant=catalog.tenant,
+        )
+        remaining: list[PendingReference] = []
+        for pending in entry.unresolved:
+            if fresh is not None and not _resolve(fresh, pending, doc):
+                remaining.append(pending)
+                continue
+            directory = directory or EntityDirectory(entities)
+            targets = _resolve(directory, pending, doc)
+            if not targets:
+                remaining.append(pending)
+            added.extend(reference_relation(pending, t.id, doc, 1.0 / len(targets)) for t in targets)
+        if len(remaining) != len(entry.unresolved):
+            still[doc_id] = remaining
+    if still:
+        catalog.add_relations(added, still)
+    return len(added)
+
+
+def _resolve(directory: EntityDirectory, pending: PendingReference, doc: Document) -> list[Entity]:
+    return directory.resolve(
+        pending.target,
+        target_types=pending.target_types,
+        source=pending.source,
+        project=doc.project,
+        doc_id=doc.id,
+        relation=pending.type,
+    )
+
+
+def reference_relation(ref: Reference | PendingReference, target: str, doc: Document, weight: float) -> Relation:
+    return Relation(
+        source=ref.source,
+        type=ref.type,
+        target=target,
+        weight=weight,
+        evidence=ref.evidence,
+        project=doc.project,
+        doc_id=doc.id,
+        tenant=doc.tenant,
+    )
+
+
+def link_shared_names(catalog: Catalog, entities: Sequence[Entity], relations: Sequence[Relation]) -> int:
+    """Add the shared concepts of the whole index and their INSTANCE_OF edges that the graph lacks; returns how
+    many nodes and edges were written (none when the graph has them all, so an unchanged index is not written)."""
+    concepts, links = shared_concepts(entities, catalog.tenant)
+    stored = {e.id: _entity_key(e) for e in entities}
+    have = {_relation_key(r) for r in relations}
+    new_concepts = [c for c in concepts if stored.get(c.id) != _entity_key(c)]
+    new_links = [r for r in links if _relation_key(r) not in have]
+    if new_concepts:
+        catalog.graph.upsert([], new_concepts, [])
+    if new_links:
+        catalog.add_relations(new_links, {})
+    return len(new_concepts) + len(new_links)
+
+
+def _entity_key(e: Entity) -> tuple[object, ...]:
+    """An entity as the graph gives it back (a missing chunk, document or path reads as "")."""
+    return (
+        *e.model_dump(exclude={"chunk_id", "doc_id", "path"}).values(),
+        e.chunk_id or "",
+        e.doc_id or "",
+        e.path or "",
+    )
+
+
+def _relation_key(r: Relation) -> tuple[str, str, str, str]:
+    """How the graph merges relations: one per source, type, target and evidence."""
+    return (r.source, str(r.type), r.target, r.evidence or "")
