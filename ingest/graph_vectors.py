@@ -77,5 +77,8 @@ def sync_graph_vectors(
     missing = [wanted[key] for key in sorted(set(wanted) - stored)]
     if missing:
         index.add(missing, catalog.embedder.embed([item.text for item in missing]))
-    index.delete(sorted(stored - set(wanted)))
+    removed = sorted(stored - set(wanted))
+    index.delete(removed)
+    if missing or removed:
+        index.optimize()  # the ANN index past 20K vectors, extended as rows are added (store/ann.py)
     return len(missing)
