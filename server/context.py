@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -56,6 +57,31 @@ def _runner(catalog: Catalog, stopping: threading.Event) -> Callable[[Path, str,
     return run
 
 
+def _warm_up(catalog: Catalog, names: EntityNames, stopping: threading.Event) -> None:
+    """Build what the first questions need (entity names, the in-memory graph, the walk graph, the community
+    vectors, one query embedding) while the client is still starting; each is built once per index generation
+    anyway, so a query arriving meanwhile only waits for the step under way."""
+    started = time.perf_counter()
+    steps: list[Callable[[], object]] = [
+        lambda: names.get(catalog),
+        lambda: names.relations(catalog),
+        lambda: names.graph(catalog),
+        lambda: names.communities(catalog),
+    ]
+    if catalog.embedder is not None:
+        embedder = catalog.embedder
+        steps.append(lambda: embedder.embed_query("warm up"))
+    try:
+        for step in steps:
+            if stopping.is_set():
+                return
+            step()
+    except Exception:  # a warm-up failure only means the first query builds these itself
+        log.warning("warming up the index at %s failed", catalog.index_dir, exc_info=True)
+        return
+    log.info("warmed up in %.1f s", time.perf_counter() - started)
+
+
 def make_lifespan(
     settings: ServerSettings, open_catalog: Callable[[], Catalog], *, close_catalog: bool = True
 ) -> Callable[[Any], Any]:
@@ -66,11 +92,17 @@ def make_lifespan(
         catalog = open_catalog()
         stopping = threading.Event()
         jobs = IndexJobs(_runner(catalog, stopping))
+        names = EntityNames()
+        warming = threading.Thread(target=_warm_up, args=(catalog, names, stopping), name="trident-warm-up")
+        if settings.warm_up:
+            warming.start()
         log.info("trident serving %s (tenant %s)", catalog.index_dir, catalog.tenant)
         try:
-            yield TridentContext(catalog=catalog, settings=settings, names=EntityNames(), jobs=jobs)
+            yield TridentContext(catalog=catalog, settings=settings, names=names, jobs=jobs)
         finally:
             stopping.set()
+            if warming.is_alive():
+                warming.join()  # it stops after the step under way; the stores must outlive it
             jobs.shutdown()
             if close_catalog:
                 catalog.close()

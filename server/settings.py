@@ -47,6 +47,11 @@ class ServerSettings(BaseSettings):
     watch: bool = Field(
         False, description="Re-index folders indexed through index_path as their files change (TRIDENT_WATCH)."
     )
+    warm_up: bool = Field(
+        True,
+        description="Build the entity directory, in-memory graph and walk graph in the background at start, so the "
+        "first graph question does not wait for them (TRIDENT_WARM_UP).",
+    )
 
     @field_validator("allowed_roots", mode="before")
     @classmethod

@@ -18,8 +18,10 @@ from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.shared.exceptions import MCPError
 from trident.server.app import build_server
+from trident.server.context import _warm_up
 from trident.server.settings import ServerSettings
 from trident.store.catalog import Catalog
+from trident.tools.search import EntityNames
 
 from tests.conftest import EXAMPLES
 
@@ -258,3 +260,19 @@ async def test_unknown_entities_are_tool_errors_with_suggestions(
     result = await client.call_tool(tool, arguments)
     assert result.is_error
     assert "no entity named" in result.content[0].text
+
+
+def test_the_warm_up_builds_what_graph_questions_need_before_any_query(sample_catalog: Catalog) -> None:
+    names = EntityNames()
+    _warm_up(sample_catalog, names, threading.Event())
+    assert names._relations is not None and len(names._relations) > 0
+    assert names._graph is not None and names._communities is not None
+    assert names.relations(sample_catalog) is names._relations, "queries reuse what the warm-up built"
+
+
+def test_a_server_stopping_during_the_warm_up_stops_it_before_the_next_step(sample_catalog: Catalog) -> None:
+    names = EntityNames()
+    stopping = threading.Event()
+    stopping.set()
+    _warm_up(sample_catalog, names, stopping)
+    assert names._relations is None and names._graph is None
