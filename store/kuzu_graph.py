@@ -11,7 +11,19 @@ from typing import Any
 import kuzu
 import pyarrow as pa
 from trident.store.crashpoints import crash_point
-from trident.store.schema import Chunk, DocumentKind, Entity, Relation
+from trident.store.kuzu_rows import (
+    CHUNK_COLUMNS,
+    DDL,
+    ENTITY_COLUMNS,
+    LOCATION_COLUMNS,
+    RELATION_COLUMNS,
+    chunk_from_row,
+    citation_from_row,
+    entity_from_row,
+    parameter_shape,
+    relation_from_row,
+)
+from trident.store.schema import Chunk, Entity, Relation
 
 BUFFER_POOL_BYTES = 512 * 1024 * 1024
 # Kùzu reserves address space for the largest database it may grow to (8 TiB by default); a server holds two or
@@ -21,83 +33,6 @@ WRITE_BATCH = 2_000
 # Up to this many ids are fetched by primary key one at a time; more by one scan of the table.
 PK_LOOKUPS_MAX = 200
 ARROW_CHUNK_ROWS = 100_000
-
-_DDL = (
-    "CREATE NODE TABLE IF NOT EXISTS Chunk(id STRING PRIMARY KEY, doc_id STRING, project STRING, tenant STRING,"
-    " path STRING, start_line INT64, end_line INT64, text STRING, title STRING, kind STRING, language STRING,"
-    " symbols STRING[])",
-    "CREATE NODE TABLE IF NOT EXISTS Entity(id STRING PRIMARY KEY, name STRING, type STRING, project STRING,"
-    " tenant STRING, qualified_name STRING, aliases STRING[], description STRING, chunk_id STRING,"
-    " doc_id STRING, path STRING)",
-    "CREATE REL TABLE IF NOT EXISTS RELATES(FROM Entity TO Entity, type STRING, weight DOUBLE, evidence STRING,"
-    " project STRING, doc_id STRING)",
-)
-
-_ENTITY_COLUMNS = (
-    "e.id, e.name, e.type, e.project, e.tenant, e.qualified_name, e.aliases, e.description, e.chunk_id,"
-    " e.doc_id, e.path"
-)
-_CHUNK_COLUMNS = (
-    "c.id, c.doc_id, c.project, c.tenant, c.path, c.start_line, c.end_line, c.text, c.title, c.kind, c.language,"
-    " c.symbols"
-)
-_LOCATION_COLUMNS = "c.id, c.project, c.path, c.start_line, c.end_line"
-_RELATION_COLUMNS = "a.id, r.type, b.id, r.weight, r.evidence, r.project, r.doc_id, a.tenant"
-
-
-def _entity(row: list[Any]) -> Entity:
-    id_, name, type_, project, tenant, qname, aliases, description, chunk_id, doc_id, path = row
-    return Entity.model_construct(  # validated when written; thousands are read at once
-        id=id_,
-        name=name,
-        type=type_,
-        project=project,
-        tenant=tenant,
-        qualified_name=qname or "",
-        aliases=tuple(aliases or ()),
-        description=description or "",
-        chunk_id=chunk_id,
-        doc_id=doc_id,
-        path=path,
-    )
-
-
-def _chunk(row: list[Any]) -> Chunk:
-    id_, doc_id, project, tenant, path, start, end, text, title, kind, language, symbols = row
-    return Chunk.model_construct(  # validated when written; thousands are read at once
-        id=id_,
-        doc_id=doc_id,
-        project=project,
-        tenant=tenant,
-        path=path,
-        start_line=start,
-        end_line=end,
-        text=text,
-        title=title or "",
-        kind=DocumentKind(kind),
-        language=language or None,
-        symbols=tuple(symbols or ()),
-    )
-
-
-def _citation(row: list[Any]) -> str:
-    _, project, path, start, end = row
-    return f"{project}/{path}:L{start}-L{end}"  # as Chunk.citation
-
-
-def _relation(row: list[Any]) -> Relation:
-    source, type_, target, weight, evidence, project, doc_id, tenant = row
-    return Relation.model_construct(  # validated when written; thousands are read at once
-        source=source,
-        type=type_,
-        target=target,
-        weight=weight,
-        evidence=evidence,
-        project=project,
-        doc_id=doc_id,
-        tenant=tenant,
-    )
-
 
 WriteTarget = Callable[[], "KuzuGraphStore"]
 
@@ -124,7 +59,7 @@ class KuzuGraphStore:
         self._conn = kuzu.Connection(self._db)
         self._statements: dict[tuple[object, ...], kuzu.PreparedStatement] = {}
         if not read_only:
-            for statement in _DDL:
+            for statement in DDL:
                 self._conn.execute(statement)
 
     @property
@@ -164,7 +99,7 @@ class KuzuGraphStore:
     def _prepared(self, query: str, params: dict[str, Any]) -> kuzu.PreparedStatement:
         """One prepared statement per query text and parameter shape, kept for the connection's life: Kùzu 0.11
         keeps about 1 MB for every statement it prepares, so preparing on each call grows a server without bound."""
-        key = (query, *((name, _shape(value)) for name, value in sorted(params.items())))
+        key = (query, *((name, parameter_shape(value)) for name, value in sorted(params.items())))
         statement = self._statements.get(key)
         if statement is None:
             with warnings.catch_warnings():  # Kùzu deprecates prepare + execute; it is what bounds memory
@@ -278,13 +213,13 @@ class KuzuGraphStore:
 
     def entities(self, tenant: str) -> list[Entity]:
         rows = self._rows(
-            f"MATCH (e:Entity) WHERE e.tenant = $tenant RETURN {_ENTITY_COLUMNS} ORDER BY e.id", {"tenant": tenant}
+            f"MATCH (e:Entity) WHERE e.tenant = $tenant RETURN {ENTITY_COLUMNS} ORDER BY e.id", {"tenant": tenant}
         )
-        return [_entity(row) for row in rows]
+        return [entity_from_row(row) for row in rows]
 
     def get_entities(self, ids: Sequence[str]) -> list[Entity]:
-        rows = self._by_id("MATCH (e:Entity) WHERE e.id", _ENTITY_COLUMNS, ids)
-        return sorted((_entity(row) for row in rows), key=lambda e: e.id)
+        rows = self._by_id("MATCH (e:Entity) WHERE e.id", ENTITY_COLUMNS, ids)
+        return sorted((entity_from_row(row) for row in rows), key=lambda e: e.id)
 
     def neighbours(self, entity_ids: Sequence[str], tenant: str, limit: int) -> list[Relation]:
         """Relations touching any of the entities, in either direction, ordered by (source, type, target,
@@ -307,7 +242,7 @@ class KuzuGraphStore:
             if key in found:  # a relation between two of the entities is matched from both ends
                 continue
             source, target = (a_id, b_id) if rel["_src"] == a_node else (b_id, a_id)
-            found[key] = _relation(
+            found[key] = relation_from_row(
                 [source, rel["type"], target, rel["weight"], rel["evidence"], rel["project"], rel["doc_id"], row_tenant]
             )
         ordered = sorted(found.values(), key=lambda r: (r.source, r.type, r.target, r.evidence or ""))
@@ -328,25 +263,25 @@ class KuzuGraphStore:
 
     def relations(self, tenant: str) -> list[Relation]:
         rows = self._rows(
-            f"MATCH (a:Entity)-[r:RELATES]->(b:Entity) WHERE a.tenant = $tenant RETURN {_RELATION_COLUMNS}"
+            f"MATCH (a:Entity)-[r:RELATES]->(b:Entity) WHERE a.tenant = $tenant RETURN {RELATION_COLUMNS}"
             " ORDER BY a.id, r.type, b.id, r.evidence",
             {"tenant": tenant},
         )
-        return [_relation(row) for row in rows]
+        return [relation_from_row(row) for row in rows]
 
     def get_chunks(self, ids: Sequence[str]) -> dict[str, Chunk]:
-        rows = self._by_id("MATCH (c:Chunk) WHERE c.id", _CHUNK_COLUMNS, ids)
-        return {row[0]: _chunk(row) for row in rows}
+        rows = self._by_id("MATCH (c:Chunk) WHERE c.id", CHUNK_COLUMNS, ids)
+        return {row[0]: chunk_from_row(row) for row in rows}
 
     def citations(self, chunk_ids: Sequence[str]) -> dict[str, str]:
         """`project/path:Lstart-Lend` of each chunk found."""
-        rows = self._by_id("MATCH (c:Chunk) WHERE c.id", _LOCATION_COLUMNS, chunk_ids)
-        return {row[0]: _citation(row) for row in rows}
+        rows = self._by_id("MATCH (c:Chunk) WHERE c.id", LOCATION_COLUMNS, chunk_ids)
+        return {row[0]: citation_from_row(row) for row in rows}
 
     def all_citations(self, tenant: str) -> dict[str, str]:
         """The citation of every chunk of a tenant (one scan; for a reader that keeps them in memory)."""
-        rows = self._rows(f"MATCH (c:Chunk) WHERE c.tenant = $t RETURN {_LOCATION_COLUMNS}", {"t": tenant})
-        return {row[0]: _citation(row) for row in rows}
+        rows = self._rows(f"MATCH (c:Chunk) WHERE c.tenant = $t RETURN {LOCATION_COLUMNS}", {"t": tenant})
+        return {row[0]: citation_from_row(row) for row in rows}
 
     def _by_id(self, match: str, columns: str, ids: Sequence[str]) -> list[list[Any]]:
         """Rows of the nodes with these ids. A few ids are looked up one by one through the primary-key index
@@ -401,14 +336,3 @@ class KuzuGraphStore:
             self._conn.close()
             self._db.close()
             self._on_write = None
-
-
-def _shape(value: Any) -> object:
-    """What a prepared statement's parameter types depend on: the Python type, and for lists whether they are empty
-    and the type (or struct keys) of their first item."""
-    if isinstance(value, list):
-        if not value:
-            return ("list", None)
-        first = value[0]
-        return ("list", tuple(sorted(first)) if isinstance(first, dict) else type(first).__name__)
-    return type(value).__name__
