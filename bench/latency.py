@@ -170,13 +170,18 @@ async def in_process(catalog: Catalog, repeat: int, by_tool: dict[str, list[dict
             results["search_by_type"] = {t: summary(s) for t, s in per_type.items()}
             results["auto_path_timings"] = {p: summary(s) for p, s in per_path.items()}
     directory = names.get(catalog)
+    relations = names.relations(catalog)  # what a server walks (built once per generation, like the directory)
     per_tool: dict[str, list[float]] = {}
     for figure, tool, args in tool_args(by_tool):
         fn: Callable[[], Any]
         if tool == "trace_relationships":
-            fn = lambda a=args: trace_relationships(catalog, directory, a["entity"], max_hops=a["max_hops"])  # noqa: E731
+            fn = lambda a=args: trace_relationships(  # noqa: E731
+                catalog, directory, a["entity"], max_hops=a["max_hops"], relations=relations
+            )
         elif tool == "explain_path":
-            fn = lambda a=args: explain_path(catalog, directory, a["source"], a["target"])  # noqa: E731
+            fn = lambda a=args: explain_path(  # noqa: E731
+                catalog, directory, a["source"], a["target"], relations=relations
+            )
         else:
             fn = lambda a=args: find_similar(catalog, directory, **a)  # noqa: E731
         try:

@@ -103,7 +103,15 @@ MAX_EXPANSIONS = 100_000
 def _best_paths(
     adjacency: dict[str, list[tuple[str, Relation]]], source: str, target: str, max_hops: int, max_paths: int
 ) -> list[list[Relation]]:
-    """The cheapest simple paths from source to target (best-first), at most `max_hops` long, deterministic."""
+    """The cheapest simple paths from source to target (best-first), at most `max_hops` long, deterministic.
+
+    A step is taken only towards a node from which the target is still within the hops left (hop distances to
+    the target, computed once), so a search never wanders through the neighbourhood of a hub it cannot leave in
+    time, and an unreachable target is known at once.
+    """
+    to_target = _hop_distances(adjacency, target, max_hops)
+    if to_target.get(source, max_hops + 1) > max_hops:
+        return []
     found: list[list[Relation]] = []
     queue: list[tuple[float, tuple[str, ...], str, list[Relation]]] = [(0.0, (), source, [])]
     seen_routes: set[tuple[str, ...]] = set()
@@ -124,6 +132,8 @@ def _best_paths(
         for neighbour, relation in adjacency.get(node, []):
             if neighbour in visited and neighbour != target:
                 continue
+            if len(path) + 1 + to_target.get(neighbour, max_hops + 1) > max_hops:
+                continue
             step = HOP_COST.get(relation.type, DEFAULT_HOP_COST) + (0.0 if relation.source == node else BACKWARD_COST)
             if relation.source.startswith(HUB_PREFIXES) or relation.target.startswith(HUB_PREFIXES):
                 step += HUB_COST
@@ -131,6 +141,21 @@ def _best_paths(
             edge_key = (*key, relation.type, neighbour, relation.id)
             heapq.heappush(queue, (cost + step, edge_key, neighbour, [*path, relation]))
     return found
+
+
+def _hop_distances(adjacency: dict[str, list[tuple[str, Relation]]], start: str, limit: int) -> dict[str, int]:
+    """Hops from `start` to every node within `limit` hops, in either direction."""
+    distance = {start: 0}
+    frontier = [start]
+    for hops in range(1, limit + 1):
+        following = []
+        for node in frontier:
+            for neighbour, _ in adjacency.get(node, []):
+                if neighbour not in distance:
+                    distance[neighbour] = hops
+                    following.append(neighbour)
+        frontier = following
+    return distance
 
 
 def _sentence(path: Sequence[Hop], names: dict[str, str]) -> str:
