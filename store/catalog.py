@@ -20,11 +20,12 @@ import threading
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from trident.store import locking
+from trident.store.compatibility import check_compatible
 from trident.store.crashpoints import crash_point
+from trident.store.document_write import DocumentWrite, embedding_text
 from trident.store.errors import (
     IndexLockedError,
     ModelMismatchError,
@@ -38,7 +39,7 @@ from trident.store.lance_index import LanceVectorIndex
 from trident.store.locking import LOCK_FILE, write_lock
 from trident.store.manifest import DocumentEntry, Manifest, ModelInfo, PendingReference, SkippedFile, manifest_identity
 from trident.store.protocols import Embedder
-from trident.store.schema import SCHEMA_VERSION, Chunk, Document, Entity, EntityType, Relation
+from trident.store.schema import Entity, EntityType, Relation
 from trident.store.tantivy_index import TantivyTextIndex
 
 __all__ = [  # the write lock and the errors are imported from here by callers that write
@@ -62,17 +63,6 @@ SETUP_WAIT_SECONDS = 60.0
 OPEN_ATTEMPTS = 20
 
 
-@dataclass
-class DocumentWrite:
-    """Everything one document contributes, with relations already resolved to entity ids."""
-
-    document: Document
-    chunks: list[Chunk] = field(default_factory=list)
-    entities: list[Entity] = field(default_factory=list)
-    relations: list[Relation] = field(default_factory=list)
-    unresolved: list[PendingReference] = field(default_factory=list)
-
-
 class Catalog:
     """The three engines of one tenant's index plus its manifest.
 
@@ -92,7 +82,7 @@ class Catalog:
         index_dir.mkdir(parents=True, exist_ok=True)
         locking.make_way(index_dir)  # another catalog of this process publishes what it wrote without the lock
         self._view = self._open_view()
-        self._check_compatible(self._view.manifest)
+        check_compatible(index_dir, self._view.manifest, embedder)
         if self._view.manifest.pending and not read_only:
             self._repair_legacy()
 
@@ -256,7 +246,7 @@ class Catalog:
         if published.generation_dir is None:
             publish_first(self.index_dir, published, self._dim(published))
             published = Manifest.load(self.index_dir)
-        self._check_compatible(published)
+        check_compatible(self.index_dir, published, self.embedder)
         session = open_new(self.index_dir, published, self._dim(published))
         manifest = session.manifest
         self._session = session
@@ -308,23 +298,6 @@ class Catalog:
                 locking.release_owned(self.index_dir)
 
     # --- writes ---
-
-    def _check_compatible(self, manifest: Manifest) -> None:
-        if manifest.documents and manifest.schema_version != SCHEMA_VERSION:
-            raise SchemaMismatchError(
-                f"the index at {self.index_dir} has schema version {manifest.schema_version}, this Trident "
-                f"writes version {SCHEMA_VERSION}; rebuild it with `trident reset` and index your folders again"
-            )
-        built = manifest.model
-        if built is None or self.embedder is None:
-            return
-        if (built.name, built.dim) != (self.embedder.model_name, self.embedder.dim):
-            raise ModelMismatchError(
-                f"the index at {self.index_dir} was built with {built.name} ({built.dim}-d) but the current "
-                f"model is {self.embedder.model_name} ({self.embedder.dim}-d). Either set "
-                f"TRIDENT_MODEL={built.name}, or rebuild the index with the new model: `trident reset` and then "
-                "`trident index PATH` for each project"
-            )
 
     def _changed(self, session: Engines) -> Manifest:
         manifest = session.manifest
@@ -420,8 +393,3 @@ class Catalog:
         with self._mutex:
             self._closed = True
             self._view.close()
-
-
-def embedding_text(chunk: Chunk) -> str:
-    """What the model sees: the title (symbol or heading path) gives a chunk its context."""
-    return f"{chunk.title}\n{chunk.text}" if chunk.title and chunk.title not in chunk.text[:200] else chunk.text
