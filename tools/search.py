@@ -109,6 +109,7 @@ STRATEGY_PATHS: dict[Strategy, tuple[str, ...]] = {
 }
 MAX_EXPANSIONS = 5
 PATH_TIMEOUT_S = 10.0
+FETCH_MARGIN = 5  # chunks fetched beyond top_k at first, for the duplicates and filtered ones a page may hold
 
 
 def _validate(query: str, top_k: int, expansions: Sequence[str] | None, max_tokens: int | None) -> None:
@@ -217,32 +218,40 @@ async def search_async(
         fuser = fuser.inner
     fused = fuser.fuse(lists, weights)
     terms = fuser.terms(lists, weights) if explain else {}
-    chunks = await anyio.to_thread.run_sync(catalog.graph.get_chunks, [item.id for item in fused[: top_k * 3]])
     allowed = set(projects) if projects is not None else None
     hits_out: list[SearchHit] = []
     by_text: dict[str, SearchHit] = {}
     used_tokens, truncated = 0, False
-    for item in fused:
-        chunk = chunks.get(item.id)
-        if chunk is None or (allowed is not None and chunk.project not in allowed):
-            continue
-        first = by_text.get(_fingerprint(chunk.text))
-        if first is not None:
-            # The same text in another file (a copy, a vendored module): one hit, the copy kept as corroboration.
-            first.duplicates.append(chunk.citation)
-            first.sources = _best_ranks(first.sources, _path_ranks(item.ranks, paths))
-            continue
-        hit = SearchHit.from_chunk(chunk, len(hits_out) + 1, item.score, _path_ranks(item.ranks, paths))
-        if explain:
-            hit.explanation = {key: round(value, 6) for key, value in terms.get(item.id, {}).items()}
-        cost = estimate_tokens(hit.snippet) + 20
-        if max_tokens is not None and used_tokens + cost > max_tokens:
-            truncated = True
-            break
-        used_tokens += cost
-        hits_out.append(hit)
-        by_text[_fingerprint(chunk.text)] = hit
-        if len(hits_out) == top_k:
+    considered = fused[: top_k * 3]
+    # Chunks are fetched a window at a time: most searches need little more than top_k of them, and each costs a
+    # lookup; a window more is fetched only when duplicates or the project filter used some up.
+    window = top_k + FETCH_MARGIN
+    for start in range(0, len(considered), window):
+        block = considered[start : start + window]
+        chunks = await anyio.to_thread.run_sync(catalog.graph.get_chunks, [item.id for item in block])
+        for item in block:
+            chunk = chunks.get(item.id)
+            if chunk is None or (allowed is not None and chunk.project not in allowed):
+                continue
+            first = by_text.get(_fingerprint(chunk.text))
+            if first is not None:
+                # The same text in another file (a copy, a vendored module): one hit, the copy kept as corroboration.
+                first.duplicates.append(chunk.citation)
+                first.sources = _best_ranks(first.sources, _path_ranks(item.ranks, paths))
+                continue
+            hit = SearchHit.from_chunk(chunk, len(hits_out) + 1, item.score, _path_ranks(item.ranks, paths))
+            if explain:
+                hit.explanation = {key: round(value, 6) for key, value in terms.get(item.id, {}).items()}
+            cost = estimate_tokens(hit.snippet) + 20
+            if max_tokens is not None and used_tokens + cost > max_tokens:
+                truncated = True
+                break
+            used_tokens += cost
+            hits_out.append(hit)
+            by_text[_fingerprint(chunk.text)] = hit
+            if len(hits_out) == top_k:
+                break
+        if truncated or len(hits_out) == top_k:
             break
     diagnostics: dict[str, object] = {
         "fusion": str(fuser),
