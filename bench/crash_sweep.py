@@ -34,7 +34,16 @@ from trident.store.crashpoints import CRASH_AT, CRASH_TRACE  # noqa: E402
 from trident.store.embedder import open_embedder  # noqa: E402
 from trident.store.settings import ModelSettings  # noqa: E402
 
-from tests.test_crash import CHILD, MemoEmbedder, Snapshot, index_projects, snapshot, tool_answers  # noqa: E402
+from tests.test_crash import (  # noqa: E402
+    CHILD,
+    PROJECT_END,
+    MemoEmbedder,
+    Snapshot,
+    committed_projects,
+    index_projects,
+    snapshot,
+    tool_answers,
+)
 
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
 SAMPLES = ("billing", "auth", "storefront")
@@ -57,8 +66,7 @@ class Scenario:
         return max(n for name, n in self.trace if name == point)
 
     def committed_at(self, point: str, nth: int) -> int:
-        at = self.trace.index((point, nth))
-        return sum(1 for name, _ in self.trace[: at + 1] if name == "publish.saved")
+        return committed_projects(self.trace, point, nth)
 
 
 @dataclass(frozen=True)
@@ -224,7 +232,7 @@ def main() -> None:
         {
             (s.name, point, 1 + round(where * (s.passes(point) - 1)))
             for s in scenarios
-            for point in dict.fromkeys(name for name, _ in s.trace)
+            for point in dict.fromkeys(name for name, _ in s.trace if name != PROJECT_END)
             for where in positions
         }
     )
