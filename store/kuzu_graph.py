@@ -32,6 +32,7 @@ MAX_DB_BYTES = 1 << 40
 WRITE_BATCH = 2_000
 # Up to this many ids are fetched by primary key one at a time; more by one scan of the table.
 PK_LOOKUPS_MAX = 200
+PK_GROUP_SIZES = (1, 4, 16)  # ids per primary-key query; a group is padded by repeating its last id
 ARROW_CHUNK_ROWS = 100_000
 
 WriteTarget = Callable[[], "KuzuGraphStore"]
@@ -284,15 +285,25 @@ class KuzuGraphStore:
         return {row[0]: citation_from_row(row) for row in rows}
 
     def _by_id(self, match: str, columns: str, ids: Sequence[str]) -> list[list[Any]]:
-        """Rows of the nodes with these ids. A few ids are looked up one by one through the primary-key index
-        (under a millisecond each); `IN $ids` scans the whole table (15-30 ms at 60K chunks), which only pays
-        for long lists."""
+        """Rows of the nodes with these ids. Up to PK_LOOKUPS_MAX ids are looked up through the primary-key index,
+        several per query (`... = $i0 UNION ALL ... = $i1 ...`, ids repeated up to a fixed group size so that
+        a few prepared statements serve every count): under half a millisecond per id. `IN $ids` scans the whole
+        table (15-30 ms at 60K chunks), which only pays for long lists."""
         wanted = sorted(set(ids))
         if len(wanted) > PK_LOOKUPS_MAX:
             return self._rows(f"{match} IN $ids RETURN {columns}", {"ids": wanted})
-        query = f"{match} = $id RETURN {columns}"
+        rows: list[list[Any]] = []
         with self._lock:
-            return [row for id_ in wanted for row in self._locked_rows(query, {"id": id_})]
+            start = 0
+            while start < len(wanted):
+                size = next(s for s in PK_GROUP_SIZES if s >= len(wanted) - start or s == PK_GROUP_SIZES[-1])
+                group = wanted[start : start + size]
+                params = {f"i{k}": group[min(k, len(group) - 1)] for k in range(size)}
+                query = " UNION ALL ".join(f"{match} = $i{k} RETURN {columns}" for k in range(size))
+                rows.extend(self._locked_rows(query, params))
+                start += size
+        unique = {row[0]: row for row in rows}  # a repeated id comes back once per repeat
+        return [unique[i] for i in wanted if i in unique]
 
     def chunks_of_files(self, tenant: str, names: Sequence[str], projects: Sequence[str] | None) -> list[str]:
         """Ids of the chunks of files with these base names (case-insensitive), optionally in some projects."""

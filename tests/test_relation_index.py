@@ -96,3 +96,15 @@ def test_an_index_from_the_store_table_equals_one_from_relation_objects(sample_c
     from_table = RelationIndex.from_table(graph.relation_table(sample_catalog.tenant), sample_catalog.tenant, citations)
     from_objects = RelationIndex.build(graph.relations(sample_catalog.tenant), sample_catalog.tenant, citations)
     assert from_table.all() == from_objects.all() == graph.relations(sample_catalog.tenant)
+
+
+def test_chunks_and_entities_by_id_come_back_whole_for_any_number_of_ids(sample_catalog: Catalog) -> None:
+    graph = sample_catalog.graph
+    ids = sorted(graph.chunk_ids(sample_catalog.tenant))
+    every = graph.get_chunks(ids + ["x"] * 300)  # past PK_LOOKUPS_MAX: one scan of the table
+    assert len(every) == len(ids) > 40
+    for count in (1, 2, 3, 4, 5, 16, 17, 21, 40):
+        picked = ids[::3][:count]
+        assert graph.get_chunks([*picked, "missing", picked[0]]) == {i: every[i] for i in picked}
+    entity_ids = sorted(e.id for e in sample_catalog.entities())[:19]
+    assert [e.id for e in graph.get_entities([*entity_ids, "missing"])] == entity_ids
