@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import shutil
+import signal
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -138,11 +139,20 @@ def watch(
     with _user_errors():
         show(folder, reindex(folder))
     err.print(f"watching {folder.root} (Ctrl-C to stop)")
+
+    def on_interrupt(_signal: int, _frame: object) -> None:
+        # The first Ctrl-C lets a re-index under way publish and end cleanly; a second one interrupts it.
+        err.print("stopping after the re-index under way (Ctrl-C again to interrupt it)")
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        watcher.request_stop()
+
+    previous = signal.signal(signal.SIGINT, on_interrupt)
     try:
         watcher.run(folder)
     except KeyboardInterrupt:
         pass
     finally:
+        signal.signal(signal.SIGINT, previous)
         watcher.stop()
 
 

@@ -190,6 +190,10 @@ class FolderWatcher:
             return report
         return None
 
+    def request_stop(self) -> None:
+        """Ask every watch to stop after the re-index in progress (safe to call from a signal handler)."""
+        self._stop.set()
+
     def stop(self, timeout: float = 10.0) -> None:
         """Stop every watch and wait for a re-index in progress to finish."""
         self._stop.set()
