@@ -61,6 +61,8 @@ def test_relations_of_other_tenants_are_left_out_of_the_index() -> None:
     index = RelationIndex.build([mine, theirs], "t1", {"c1": "p/a.py:L1-L2"})
     assert index.neighbours(["a"], "t1", 10) == [mine]
     assert len(index) == 1
+    empty = RelationIndex.build([], "t1", {})
+    assert (empty.neighbours(["a"], "t1", 10), empty.all(), list(empty.edges()), len(empty)) == ([], [], [], 0)
 
 
 def test_trace_and_explain_answer_the_same_through_the_index_and_the_store(sample_catalog: Catalog) -> None:
