@@ -26,7 +26,7 @@ from pathlib import Path
 
 from trident.ingest.beir import is_beir_folder
 from trident.ingest.pipeline import index_beir, index_folder
-from trident.store.catalog import Catalog
+from trident.store.catalog import Catalog, write_lock
 from trident.store.embedder import open_embedder
 from trident.store.manifest import Manifest
 from trident.store.settings import ModelSettings
@@ -92,7 +92,6 @@ def build(target: int) -> None:
         open_embedder(settings), bench_home() / f"vectors-{model_slug(settings.model)}.sqlite", clock
     )
     log_path = index / "bench-build.jsonl"
-    catalog = Catalog(index, "default", embedder)
     done = {json.loads(line)["project"] for line in log_path.open()} if log_path.exists() else set()
     with instrument_pipeline(clock):
         for source in sources():
@@ -103,7 +102,12 @@ def build(target: int) -> None:
                 continue
             before = dict(clock.seconds)
             started = time.perf_counter()
-            chunks = index_source(catalog, source)
+            with write_lock(index):  # one published generation per project, as `trident index` does
+                catalog = Catalog(index, "default", embedder)
+                try:
+                    chunks = index_source(catalog, source)
+                finally:
+                    catalog.close()
             record = {
                 "project": source.project,
                 "path": str(source.path),
@@ -118,7 +122,6 @@ def build(target: int) -> None:
             with log_path.open("a") as out:
                 out.write(json.dumps(record) + "\n")
             print(json.dumps(record), flush=True)
-    catalog.close()
     print(f"index at {index}: {chunk_count(index)} chunks", flush=True)
 
 
