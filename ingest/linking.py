@@ -140,11 +140,11 @@ def relink(catalog: Catalog, entities: Sequence[Entity], appeared: Sequence[Enti
         )
         remaining: list[PendingReference] = []
         for pending in entry.unresolved:
-            if fresh is not None and not _resolve(fresh, pending, doc):
+            if fresh is not None and not resolve_reference(fresh, pending, doc):
                 remaining.append(pending)
                 continue
             directory = directory or EntityDirectory(entities)
-            targets = _resolve(directory, pending, doc)
+            targets = resolve_reference(directory, pending, doc)
             if not targets:
                 remaining.append(pending)
             added.extend(reference_relation(pending, t.id, doc, 1.0 / len(targets)) for t in targets)
@@ -155,14 +155,15 @@ def relink(catalog: Catalog, entities: Sequence[Entity], appeared: Sequence[Enti
     return len(added)
 
 
-def _resolve(directory: EntityDirectory, pending: PendingReference, doc: Document) -> list[Entity]:
+def resolve_reference(directory: EntityDirectory, ref: Reference | PendingReference, doc: Document) -> list[Entity]:
+    """The entities a reference made in `doc` may point at."""
     return directory.resolve(
-        pending.target,
-        target_types=pending.target_types,
-        source=pending.source,
+        ref.target,
+        target_types=ref.target_types,
+        source=ref.source,
         project=doc.project,
         doc_id=doc.id,
-        relation=pending.type,
+        relation=ref.type,
     )
 
 

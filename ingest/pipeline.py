@@ -20,6 +20,7 @@ from trident.ingest.linking import (
     reference_relation,
     relink,
     resolution_key,
+    resolve_reference,
     syncing,
     syncs_current,
     tidy_generations,
@@ -269,14 +270,7 @@ def _resolve(parsed: _Parsed, directory: EntityDirectory, project: Entity) -> Do
     relations: list[Relation] = list(ex.relations)
     unresolved: list[PendingReference] = []
     for ref in ex.references:
-        targets = directory.resolve(
-            ref.target,
-            target_types=ref.target_types,
-            source=ref.source,
-            project=doc.project,
-            doc_id=doc.id,
-            relation=ref.type,
-        )
+        targets = resolve_reference(directory, ref, doc)
         if not targets:
             unresolved.append(_pending(ref))
         relations.extend(reference_relation(ref, t.id, doc, 1.0 / len(targets)) for t in targets)

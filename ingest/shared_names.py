@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 
-from trident.store.catalog import Catalog
 from trident.store.identifiers import split_identifier
 from trident.store.schema import Entity, EntityType, Relation, RelationType, entity_id
 
@@ -65,16 +64,3 @@ def shared_concepts(entities: Sequence[Entity], tenant: str) -> tuple[list[Entit
             for member in sorted(members, key=lambda m: m.id)
         )
     return concepts, relations
-
-
-def link_shared_names(catalog: Catalog) -> int:
-    """Add the shared concepts of the whole index (idempotent: nodes and edges merge by id); returns their count.
-
-    Edges belong to the member's document, so re-indexing or removing it drops them; a concept left without
-    members is removed with the other orphaned shared entities.
-    """
-    concepts, relations = shared_concepts(catalog.entities(), catalog.tenant)
-    if concepts:
-        catalog.graph.upsert([], concepts, [])
-        catalog.add_relations(relations, {})
-    return len(concepts)
