@@ -63,7 +63,7 @@ def _warm_up(catalog: Catalog, names: EntityNames, stopping: threading.Event) ->
     anyway, so a query arriving meanwhile only waits for the step under way."""
     started = time.perf_counter()
     steps: list[Callable[[], object]] = [
-        lambda: names.get(catalog),
+        lambda: names.get(catalog).mentioned_in("warm up"),  # the directory and its mention forms
         lambda: names.relations(catalog),
         lambda: names.graph(catalog),
         lambda: names.communities(catalog),

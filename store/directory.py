@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import posixpath
+import threading
 from collections import defaultdict
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator
+from typing import NamedTuple
 
 import ahocorasick
+from trident.store.gc_pause import paused_gc
 from trident.store.identifiers import split_identifier
 from trident.store.schema import DocumentKind, Entity, EntityType
 
 MAX_TARGETS = 3
 PROJECT_LOCAL_RELATIONS = frozenset({"CALLS", "INHERITS"})
 MIN_MENTION_LENGTH = 4
+SPAN_LOOKUP_MAX_CHARS = 1_000  # texts up to this long find mentions by looking spans up, longer ones by automaton
 # A one-word function name ("run", "charge") is too common in prose to mean the symbol; classes, documents
 # and titled concepts are named to be referred to.
 MENTIONABLE_TYPES = frozenset(
@@ -37,9 +40,9 @@ def _strip_ext(path: str) -> str:
     return root
 
 
-@dataclass(frozen=True)
-class _Form:
-    """One way of writing an entity's name; single words must match case, phrases match case-folded."""
+class _Form(NamedTuple):
+    """One way of writing an entity's name; single words must match case, phrases match case-folded (a tuple: a
+    large index has a hundred thousand of them, built before a first query can be answered)."""
 
     text: str
     case_sensitive: bool
@@ -57,16 +60,23 @@ class EntityDirectory:
         self._by_folded: dict[str, list[Entity]] = defaultdict(list)
         self._by_path: dict[tuple[str, str], list[Entity]] = defaultdict(list)
         self._modules: list[Entity] = []
+        self._words: dict[str, list[str]] = {}  # each name's split words, kept for the mention automaton
         for entity in sorted(self.by_id.values(), key=lambda e: e.id):
             for name in {entity.name, *entity.aliases}:
                 self._by_name[name].append(entity)
-                self._by_folded[" ".join(split_identifier(name)) or name.lower()].append(entity)
+                words = self._words.get(name)
+                if words is None:
+                    words = self._words[name] = split_identifier(name)
+                self._by_folded[" ".join(words) or name.lower()].append(entity)
             if entity.path:
                 self._by_path[(entity.project, entity.path)].append(entity)
                 self._by_path[(entity.project, _strip_ext(entity.path))].append(entity)
             if entity.type == EntityType.MODULE:
                 self._modules.append(entity)
         self._automaton: ahocorasick.Automaton | None = None
+        self._grouped: dict[str, tuple[_Form, ...]] | None = None
+        self._longest = 0
+        self._forms_lock = threading.Lock()  # the paths of one search look mentions up from several threads
 
     # ---- references -------------------------------------------------------------------------------------
 
@@ -149,43 +159,76 @@ class EntityDirectory:
             if entity.type not in MENTIONABLE_TYPES:
                 continue
             for name in {entity.name, *(a for a in entity.aliases if "/" not in a)}:
-                words = split_identifier(name)
+                words = self._words[name]
                 if len(name) < MIN_MENTION_LENGTH or not words:
                     continue
                 multiword = len(words) > 1
                 if not multiword and (entity.type in MULTIWORD_ONLY_TYPES or name.islower()):
                     # A lower-case single word ("billing", "session") is ordinary prose, not a reference.
                     continue
-                yield _Form(name, case_sensitive=not multiword, entity_id=entity.id)
-                if multiword and " ".join(words) != name.lower():
-                    yield _Form(" ".join(words), case_sensitive=False, entity_id=entity.id)
+                yield _Form(name, not multiword, entity.id)
+                if multiword:
+                    phrase = " ".join(words)
+                    if phrase != name.lower():
+                        yield _Form(phrase, False, entity.id)
+
+    def _get_forms(self) -> dict[str, tuple[_Form, ...]]:
+        """Every mentionable form by its case-folded text."""
+        with self._forms_lock, paused_gc():
+            if self._grouped is None:
+                grouped: dict[str, list[_Form]] = defaultdict(list)
+                for form in self._forms():
+                    grouped[form.text.lower()].append(form)
+                self._longest = max((len(key) for key in grouped), default=0)
+                self._grouped = {key: tuple(forms) for key, forms in grouped.items()}
+                self._words = {}  # only the forms needed them
+            return self._grouped
 
     def _get_automaton(self) -> ahocorasick.Automaton:
-        if self._automaton is None:
-            automaton = ahocorasick.Automaton()
-            grouped: dict[str, list[_Form]] = defaultdict(list)
-            for form in self._forms():
-                grouped[form.text.lower()].append(form)
-            for key, forms in grouped.items():
-                automaton.add_word(key, (key, tuple(forms)))
-            if grouped:
-                automaton.make_automaton()
-            self._automaton = automaton
-        return self._automaton
+        forms = self._get_forms()
+        with self._forms_lock, paused_gc():
+            if self._automaton is None:
+                automaton = ahocorasick.Automaton()
+                for key, found in forms.items():
+                    automaton.add_word(key, (key, found))
+                if len(automaton):
+                    automaton.make_automaton()
+                self._automaton = automaton
+            return self._automaton
+
+    def _matches(self, folded: str) -> Iterator[tuple[int, int, tuple[_Form, ...]]]:
+        """(start, end, forms) of every form occurring in `folded` as whole words, by end and then longest first.
+
+        A short text (a query) looks up each of its word-bounded spans in the forms; a long one (a chunk at
+        indexing) runs the Aho-Corasick automaton, which takes a second or more to build over a large index, time
+        a first query after a start should not wait for. Both find the same forms in the same order."""
+        boundary = [not (c.isalnum() or c == "_") for c in folded]
+        if len(folded) <= SPAN_LOOKUP_MAX_CHARS:
+            forms = self._get_forms()
+            starts = [i for i in range(len(folded)) if i == 0 or boundary[i - 1]]
+            for end in range(len(folded)):
+                if end + 1 < len(folded) and not boundary[end + 1]:
+                    continue
+                for start in starts:
+                    if start > end:
+                        break
+                    if end - start < self._longest:
+                        found = forms.get(folded[start : end + 1])
+                        if found is not None:
+                            yield start, end, found
+            return
+        automaton = self._get_automaton()
+        if automaton.kind != ahocorasick.AHOCORASICK:
+            return
+        for end, (key, found) in automaton.iter(folded):
+            start = end - len(key) + 1
+            if (start == 0 or boundary[start - 1]) and (end + 1 == len(folded) or boundary[end + 1]):
+                yield start, end, found
 
     def mentioned_in(self, text: str) -> list[str]:
         """Ids of entities named in `text`, as whole words, in order of first appearance."""
-        automaton = self._get_automaton()
-        if automaton.kind != ahocorasick.AHOCORASICK:
-            return []
-        folded = text.lower()
         found: dict[str, None] = {}
-        for end, (key, forms) in automaton.iter(folded):
-            start = end - len(key) + 1
-            if (start > 0 and (folded[start - 1].isalnum() or folded[start - 1] == "_")) or (
-                end + 1 < len(folded) and (folded[end + 1].isalnum() or folded[end + 1] == "_")
-            ):
-                continue
+        for start, end, forms in self._matches(text.lower()):
             original = text[start : end + 1]
             for form in forms:
                 if not form.case_sensitive or original == form.text:

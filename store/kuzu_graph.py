@@ -97,6 +97,17 @@ class KuzuGraphStore:
             rows.append(list(result.get_next()))
         return rows
 
+    def _scan_rows(self, query: str, params: dict[str, Any]) -> list[list[Any]]:
+        """As `_rows`, for queries that return a whole table: read as Arrow and converted a column at a time (half
+        the time of fetching tens of thousands of rows one by one)."""
+        with self._lock:
+            result = self._conn.execute(self._prepared(query, params), params)
+            assert isinstance(result, kuzu.QueryResult)
+            if not result.has_next():
+                return []
+            table = result.get_as_arrow(ARROW_CHUNK_ROWS)
+        return [list(row) for row in zip(*(column.to_pylist() for column in table.columns), strict=True)]
+
     def _prepared(self, query: str, params: dict[str, Any]) -> kuzu.PreparedStatement:
         """One prepared statement per query text and parameter shape, kept for the connection's life: Kùzu 0.11
         keeps about 1 MB for every statement it prepares, so preparing on each call grows a server without bound."""
@@ -213,7 +224,7 @@ class KuzuGraphStore:
         )
 
     def entities(self, tenant: str) -> list[Entity]:
-        rows = self._rows(
+        rows = self._scan_rows(
             f"MATCH (e:Entity) WHERE e.tenant = $tenant RETURN {ENTITY_COLUMNS} ORDER BY e.id", {"tenant": tenant}
         )
         return [entity_from_row(row) for row in rows]
@@ -250,12 +261,12 @@ class KuzuGraphStore:
         return ordered[:limit]
 
     def relation_table(self, tenant: str) -> pa.Table:
-        """Every relation of a tenant as one Arrow table (columns as `Relation`'s fields), in the order of
-        `relations`: for readers that keep the graph in memory without building a Python object per relation."""
+        """Every relation of a tenant as one Arrow table (columns as `Relation`'s fields), in no particular order
+        (sorting 180K rows in Kùzu takes longer than reading them): for readers that keep the graph in memory
+        without building a Python object per relation, and order it themselves."""
         query = (
             "MATCH (a:Entity)-[r:RELATES]->(b:Entity) WHERE a.tenant = $tenant RETURN a.id AS source, r.type AS type,"
             " b.id AS target, r.weight AS weight, r.evidence AS evidence, r.project AS project, r.doc_id AS doc_id"
-            " ORDER BY a.id, r.type, b.id, r.evidence"
         )
         with self._lock:
             result = self._conn.execute(self._prepared(query, {"tenant": tenant}), {"tenant": tenant})
@@ -281,7 +292,7 @@ class KuzuGraphStore:
 
     def all_citations(self, tenant: str) -> dict[str, str]:
         """The citation of every chunk of a tenant (one scan; for a reader that keeps them in memory)."""
-        rows = self._rows(f"MATCH (c:Chunk) WHERE c.tenant = $t RETURN {LOCATION_COLUMNS}", {"t": tenant})
+        rows = self._scan_rows(f"MATCH (c:Chunk) WHERE c.tenant = $t RETURN {LOCATION_COLUMNS}", {"t": tenant})
         return {row[0]: citation_from_row(row) for row in rows}
 
     def _by_id(self, match: str, columns: str, ids: Sequence[str]) -> list[list[Any]]:

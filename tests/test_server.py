@@ -265,9 +265,11 @@ async def test_unknown_entities_are_tool_errors_with_suggestions(
 def test_the_warm_up_builds_what_graph_questions_need_before_any_query(sample_catalog: Catalog) -> None:
     names = EntityNames()
     _warm_up(sample_catalog, names, threading.Event())
-    assert names._relations is not None and len(names._relations) > 0
-    assert names._graph is not None and names._communities is not None
-    assert names.relations(sample_catalog) is names._relations, "queries reuse what the warm-up built"
+    relations = names._relations.peek()
+    assert relations is not None and len(relations) > 0
+    assert names._directory.peek() is not None and names._directory.peek()._grouped is not None  # mention forms
+    assert names._graph.peek() is not None and names._communities is not None
+    assert names.relations(sample_catalog) is relations, "queries reuse what the warm-up built"
 
 
 def test_a_server_stopping_during_the_warm_up_stops_it_before_the_next_step(sample_catalog: Catalog) -> None:
@@ -275,4 +277,4 @@ def test_a_server_stopping_during_the_warm_up_stops_it_before_the_next_step(samp
     stopping = threading.Event()
     stopping.set()
     _warm_up(sample_catalog, names, stopping)
-    assert names._relations is None and names._graph is None
+    assert names._relations.peek() is None and names._graph.peek() is None

@@ -7,6 +7,7 @@ import re
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Generic, TypeVar
 
 import numpy as np
 from trident.ingest.communities import open_communities
@@ -14,6 +15,7 @@ from trident.ingest.graph_vectors import open_graph_vectors
 from trident.store.catalog import Catalog
 from trident.store.community_index import CommunityIndex
 from trident.store.directory import EntityDirectory
+from trident.store.gc_pause import paused_gc
 from trident.store.graph_vectors import GraphVectorIndex
 from trident.store.protocols import Embedder, ScoredId, SearchFilter
 from trident.store.schema import Entity
@@ -46,69 +48,74 @@ VECTOR_SEED_MIN_SCORE = 0.5
 VECTOR_SEEDS = 3
 # A walk from entities only near the query's meaning is a guess: it keeps this share of its planned weight.
 GUESSED_WALK_SHARE = 0.25
+T = TypeVar("T")
+
+
+class _PerGeneration(Generic[T]):
+    """One structure of an index generation, built once under its own lock (a query needing the directory does
+    not wait while another thread builds the walk graph) and rebuilt when the generation moves."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._built: tuple[int, T] | None = None
+
+    def get(self, generation: int, build: Callable[[], T]) -> T:
+        with self._lock:
+            if self._built is None or self._built[0] != generation:
+                with paused_gc():
+                    self._built = (generation, build())
+            return self._built[1]
+
+    def peek(self) -> T | None:
+        """What is built now (of whichever generation), or None."""
+        built = self._built
+        return built[1] if built is not None else None
 
 
 class EntityNames:
-    """The entity directory and the PageRank graph of one index generation, built once (the graph on first use)
-    and reused until the index changes."""
+    """The entity directory, the relations and the PageRank graph of one index generation, each built once on
+    first use and reused until the index changes."""
 
     def __init__(self, settings: RetrievalSettings | None = None) -> None:
         self.settings = settings or RetrievalSettings()
-        self._generation = -1
-        self._directory = EntityDirectory(())
-        self._graph: EntityChunkGraph | None = None
-        self._relations: RelationIndex | None = None
-        self._vectors: GraphVectorIndex | None = None
+        self._directory: _PerGeneration[EntityDirectory] = _PerGeneration()
+        self._graph: _PerGeneration[EntityChunkGraph] = _PerGeneration()
+        self._relations: _PerGeneration[RelationIndex] = _PerGeneration()
+        self._vectors: _PerGeneration[GraphVectorIndex] = _PerGeneration()
+        self._instructions: _PerGeneration[dict[tuple[str, ...] | None, dict[str, np.ndarray]]] = _PerGeneration()
         self._communities: CommunityIndex | None = None
-        self._instructions: dict[tuple[str, ...] | None, dict[str, np.ndarray]] = {}
         self._lock = threading.Lock()
 
     def get(self, catalog: Catalog) -> EntityDirectory:
-        with self._lock:
-            if self._generation != catalog.manifest.generation:
-                self._directory = EntityDirectory(catalog.entities())
-                self._graph = None
-                self._relations = None
-                self._vectors = None
-                self._instructions = {}
-                self._generation = catalog.manifest.generation
-            return self._directory
+        return self._directory.get(catalog.manifest.generation, lambda: EntityDirectory(catalog.entities()))
 
     def vectors(self, catalog: Catalog) -> GraphVectorIndex:
-        self.get(catalog)
-        with self._lock:
-            if self._vectors is None:
-                self._vectors = open_graph_vectors(catalog)
-            return self._vectors
+        return self._vectors.get(catalog.manifest.generation, lambda: open_graph_vectors(catalog))
 
     def graph(self, catalog: Catalog) -> EntityChunkGraph:
-        directory = self.get(catalog)
-        relations = self.relations(catalog)
-        with self._lock:
-            if self._graph is None:
-                self._graph = EntityChunkGraph.from_edges(list(directory.by_id.values()), relations.edges())
-            return self._graph
+        generation = catalog.manifest.generation
+        directory, relations = self.get(catalog), self.relations(catalog)
+        return self._graph.get(
+            generation, lambda: EntityChunkGraph.from_edges(list(directory.by_id.values()), relations.edges())
+        )
 
     def relations(self, catalog: Catalog) -> RelationIndex:
         """The tenant's relations in memory, for walks that take many steps."""
-        self.get(catalog)
-        with self._lock:
-            if self._relations is None:
-                graph = catalog.graph
-                self._relations = RelationIndex.from_table(
-                    graph.relation_table(catalog.tenant), catalog.tenant, graph.all_citations(catalog.tenant)
-                )
-            return self._relations
+        graph, tenant = catalog.graph, catalog.tenant
+        return self._relations.get(
+            catalog.manifest.generation,
+            lambda: RelationIndex.from_table(graph.relation_table(tenant), tenant, graph.all_citations(tenant)),
+        )
 
     def instructions(self, catalog: Catalog, projects: Sequence[str] | None) -> dict[str, np.ndarray]:
         """The stored vectors of the projects' instruction files (CLAUDE.md, README, ...), by chunk id."""
-        self.get(catalog)
+        known = self._instructions.get(catalog.manifest.generation, dict)
         key = tuple(sorted(projects)) if projects is not None else None
         with self._lock:
-            if key not in self._instructions:
+            if key not in known:
                 ids = catalog.graph.chunks_of_files(catalog.tenant, INSTRUCTION_FILES, projects)
-                self._instructions[key] = catalog.vectors.vectors(ids)
-            return self._instructions[key]
+                known[key] = catalog.vectors.vectors(ids)
+            return known[key]
 
     def communities(self, catalog: Catalog) -> CommunityIndex:
         """The community reports, reopened once a sync has stored new ones (an open LanceDB table does not see

@@ -38,14 +38,20 @@ class GraphWalk(Protocol):
     def citations(self, chunk_ids: Sequence[str]) -> dict[str, str]: ...
 
 
-def _codes(values: Sequence[str] | np.ndarray) -> tuple[list[str], np.ndarray]:
-    """The distinct values in sorted order and each value's position among them (so codes sort as the strings)."""
-    names, inverse = np.unique(np.asarray(values, dtype=object), return_inverse=True)
-    return [str(name) for name in names], inverse.astype(np.int32).reshape(-1)
+def _codes(values: pa.Array | pa.ChunkedArray) -> tuple[list[str], np.ndarray]:
+    """The distinct values in sorted order and each value's position among them (so codes sort as the strings).
+
+    Hash-based in Arrow: only the distinct values are sorted (UTF-8 byte order, which is code point order, as
+    Python sorts str), not the million values of a large index's relation columns."""
+    values = pc.fill_null(values, "")
+    distinct = pc.unique(values)
+    names = distinct.take(pc.sort_indices(distinct))
+    codes = pc.index_in(values, value_set=names)
+    return [str(name) for name in names.to_pylist()], np.asarray(codes, dtype=np.int32).reshape(-1)
 
 
-def _strings(table: pa.Table, column: str) -> np.ndarray:
-    return np.asarray(pc.fill_null(table[column], "").to_pylist(), dtype=object)
+def _column(table: pa.Table, column: str) -> pa.ChunkedArray:
+    return table[column].cast(pa.string())
 
 
 def _csr(keys: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
@@ -92,14 +98,21 @@ class RelationIndex:
 
     @classmethod
     def from_table(cls, table: pa.Table, tenant: str, citations: dict[str, str]) -> RelationIndex:
-        """From a graph store's `relation_table` (one tenant's relations), with no Python object per relation."""
+        """From a graph store's `relation_table` (one tenant's relations, in any order), with no Python object per
+        relation. The relations are put in (source, type, target, evidence, project, document, weight) order here,
+        so whatever order the store returned them in, every walk sees the same one."""
         count = table.num_rows
-        entity_ids, codes = _codes(np.concatenate([_strings(table, "source"), _strings(table, "target")]))
+        endpoints = pa.chunked_array([*_column(table, "source").chunks, *_column(table, "target").chunks], pa.string())
+        entity_ids, codes = _codes(endpoints)
         source, target = codes[:count], codes[count:]
-        types, type_code = _codes(_strings(table, "type"))
-        evidence, evidence_code = _codes(_strings(table, "evidence"))
-        projects, project_code = _codes(_strings(table, "project"))
-        doc_ids, doc_code = _codes(_strings(table, "doc_id"))
+        types, type_code = _codes(_column(table, "type"))
+        evidence, evidence_code = _codes(_column(table, "evidence"))
+        projects, project_code = _codes(_column(table, "project"))
+        doc_ids, doc_code = _codes(_column(table, "doc_id"))
+        weight = pc.fill_null(table["weight"], 1.0).to_numpy().astype(np.float64) if count else np.zeros(0)
+        order = np.lexsort((weight, doc_code, project_code, evidence_code, target, type_code, source))
+        source, target, type_code, evidence_code = source[order], target[order], type_code[order], evidence_code[order]
+        project_code, doc_code, weight = project_code[order], doc_code[order], weight[order]
         out_ptr, out_order = _csr(source, len(entity_ids))
         in_ptr, in_order = _csr(target, len(entity_ids))
         return cls(
@@ -117,7 +130,7 @@ class RelationIndex:
             evidence_code=evidence_code,
             project_code=project_code,
             doc_code=doc_code,
-            weight=pc.fill_null(table["weight"], 1.0).to_numpy().astype(np.float64) if count else np.zeros(0),
+            weight=weight,
             out_ptr=out_ptr,
             out_order=out_order,
             in_ptr=in_ptr,

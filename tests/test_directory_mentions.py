@@ -1,0 +1,68 @@
+"""Mentions of entity names in text: the span lookup that answers queries finds what the automaton finds."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from trident.store import directory as directory_module
+from trident.store.catalog import Catalog
+from trident.store.directory import EntityDirectory
+from trident.store.schema import Entity, EntityType
+
+
+def _entity(name: str, type_: EntityType, *aliases: str) -> Entity:
+    return Entity(id=f"p:{name}", name=name, type=type_, project="p", tenant="default", aliases=aliases, doc_id="p:doc")
+
+
+def _both_ways(directory: EntityDirectory, text: str, monkeypatch: pytest.MonkeyPatch) -> tuple[list[str], list[str]]:
+    spans = directory.mentioned_in(text)
+    with monkeypatch.context() as patched:
+        patched.setattr(directory_module, "SPAN_LOOKUP_MAX_CHARS", -1)  # every text goes through the automaton
+        automaton = directory.mentioned_in(text)
+    return spans, automaton
+
+
+def test_a_short_text_finds_whole_word_mentions_in_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    entities = [
+        _entity("PaymentGateway", EntityType.CLASS),
+        _entity("Gateway", EntityType.CLASS),
+        _entity("charge_card", EntityType.FUNCTION),
+        _entity("Billing Guide", EntityType.DOCUMENT),
+    ]
+    text = "Does PaymentGateway call charge card? See the billing guide; NotPaymentGateway and gateway do not count."
+    spans, automaton = _both_ways(EntityDirectory(entities), text, monkeypatch)
+    # A class named by one word matches its exact case only; phrases match case-folded; no match inside a word.
+    assert spans == ["p:PaymentGateway", "p:charge_card", "p:Billing Guide"]
+    assert spans == automaton
+
+
+def test_a_long_text_uses_the_automaton_and_finds_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    entities = [_entity("PaymentGateway", EntityType.CLASS), _entity("RefundPolicy", EntityType.CONCEPT)]
+    text = "filler words " * 100 + "RefundPolicy then PaymentGateway"
+    assert len(text) > directory_module.SPAN_LOOKUP_MAX_CHARS
+    directory = EntityDirectory(entities)
+    assert directory.mentioned_in(text) == ["p:RefundPolicy", "p:PaymentGateway"]
+    assert directory._automaton is not None  # the long text was read by the automaton
+
+
+def test_spans_and_automaton_agree_on_an_indexed_corpus(
+    sample_catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    entities = sample_catalog.entities()
+    directory = EntityDirectory(entities)
+    names = sorted({e.name for e in entities})
+    chunks = sample_catalog.graph.get_chunks(sorted({e.chunk_id for e in entities if e.chunk_id}))
+    texts = [chunk.text[:900] for _, chunk in sorted(chunks.items())]
+    rng = random.Random(7)
+    # Queries made of indexed names in other cases and with punctuation around them.
+    for _ in range(200):
+        picked = rng.sample(names, 3)
+        texts.append(f"how does {picked[0]} relate to {picked[1].lower()}, ({picked[2]})?")
+    compared = found = 0
+    for text in texts:
+        spans, automaton = _both_ways(directory, text, monkeypatch)
+        assert spans == automaton, text
+        compared += 1
+        found += bool(spans)
+    assert compared == len(texts) and found > len(texts) // 4
