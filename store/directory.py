@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import posixpath
 import threading
+from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from typing import NamedTuple
@@ -60,7 +61,7 @@ class EntityDirectory:
         self._by_folded: dict[str, list[Entity]] = defaultdict(list)
         self._by_path: dict[tuple[str, str], list[Entity]] = defaultdict(list)
         self._modules: list[Entity] = []
-        self._words: dict[str, list[str]] = {}  # each name's split words, kept for the mention automaton
+        self._words: dict[str, list[str]] = {}  # each name's split words, kept for the mention forms
         for entity in sorted(self.by_id.values(), key=lambda e: e.id):
             for name in {entity.name, *entity.aliases}:
                 self._by_name[name].append(entity)
@@ -209,13 +210,12 @@ class EntityDirectory:
             for end in range(len(folded)):
                 if end + 1 < len(folded) and not boundary[end + 1]:
                     continue
-                for start in starts:
+                for start in starts[bisect_left(starts, end - self._longest + 1) :]:  # spans no longer than a form
                     if start > end:
                         break
-                    if end - start < self._longest:
-                        found = forms.get(folded[start : end + 1])
-                        if found is not None:
-                            yield start, end, found
+                    found = forms.get(folded[start : end + 1])
+                    if found is not None:
+                        yield start, end, found
             return
         automaton = self._get_automaton()
         if automaton.kind != ahocorasick.AHOCORASICK:
