@@ -76,16 +76,23 @@ def index(
         if not path.is_dir():
             err.print(f"[red]error:[/red] {path} is not a folder; give the folder that holds the project")
             raise typer.Exit(2)
-    store = StoreSettings()
+    store, limits = StoreSettings(), IngestSettings()
     with _user_errors(), write_lock(store.index_dir), _catalog() as catalog:
         for path in paths:
             name = project or path.resolve().name
             with RichProgress(err, name) as progress:
                 if is_beir_folder(path):
-                    report = index_beir(catalog, path, name, progress=progress)
+                    report = index_beir(
+                        catalog, path, name, progress=progress, community_seconds=limits.community_seconds
+                    )
                 else:
                     report = index_folder(
-                        catalog, path, name, max_file_bytes=IngestSettings().max_file_bytes, progress=progress
+                        catalog,
+                        path,
+                        name,
+                        max_file_bytes=limits.max_file_bytes,
+                        progress=progress,
+                        community_seconds=limits.community_seconds,
                     )
             err.print(
                 f"[bold]{name}[/bold]: {report.files_seen} files, {report.indexed} indexed, {report.unchanged} "
@@ -115,8 +122,7 @@ def watch(
     if not path.is_dir():
         err.print(f"[red]error:[/red] {path} is not a folder; give the folder that holds the project")
         raise typer.Exit(2)
-    store = StoreSettings()
-    max_file_bytes = IngestSettings().max_file_bytes
+    store, limits = StoreSettings(), IngestSettings()
     with _user_errors():
         embedder = open_embedder(ModelSettings())
 
@@ -124,7 +130,13 @@ def watch(
         with write_lock(store.index_dir):
             catalog = Catalog(store.index_dir, store.tenant, embedder)
             try:
-                return index_folder(catalog, folder.root, folder.project, max_file_bytes=max_file_bytes)
+                return index_folder(
+                    catalog,
+                    folder.root,
+                    folder.project,
+                    max_file_bytes=limits.max_file_bytes,
+                    community_seconds=limits.community_seconds,
+                )
             finally:
                 catalog.close()
 
@@ -213,6 +225,8 @@ def status(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] 
     out.print(table)
     out.print(f"engines: {json.dumps(result.engines)}  consistent: {result.consistent}")
     out.print(f"model: {result.model.name} ({result.model.dim}-d)  index: {result.index}")
+    for store, why in result.stale.items():
+        out.print(f"[yellow]stale:[/yellow] {store}: {why}")
 
 
 @app.command("route")

@@ -33,8 +33,12 @@ class RichProgress:
         self._bar.stop()
 
     def stage(self, name: str, total: int) -> None:
+        """A new bar for the stage; one without a count (linking, graph vectors, communities) pulses while it runs,
+        so a slow stage shows by name."""
+        if self._task is not None and self._bar.tasks[self._task].total is None:
+            self._bar.update(self._task, total=1, completed=1)  # the stage before it is over
         unit = {"parsing": "files", "embedding": "chunks"}.get(name, "")
-        self._task = self._bar.add_task(f"{self._project}: {name} {unit}", total=max(total, 0), rate="")
+        self._task = self._bar.add_task(f"{self._project}: {name} {unit}".rstrip(), total=total or None, rate="")
 
     def advance(self, n: int = 1) -> None:
         if self._task is None:

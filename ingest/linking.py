@@ -1,10 +1,8 @@
 """What follows a run's writes: references retried against names that appeared, shared names linked, and the mark
 that tells a later run whether the graph vectors and communities are in step with the graph.
 
-The sync stores live outside generations, so whether they match the published graph is recorded twice: a stamp
-beside them (`read_sync_stamp`) and, for syncs made in a write session, a `SyncMark` in the manifest that session
-publishes. A run may skip its syncs only when the two agree and nothing wrote to the graph since; anything else
-(a crash before publishing, a write by a tool, a sync cut short) makes the next run sync again.
+How the mark is read is `trident.store.sync_state`; anything but a complete sync (a crash before publishing, a write
+by a tool, a sync cut short or given up) makes the next run sync again.
 """
 
 from __future__ import annotations
@@ -25,32 +23,14 @@ from trident.store.manifest import (
     PendingReference,
     SyncMark,
     published_stamp,
-    read_sync_stamp,
+    read_stale,
+    write_stale,
     write_sync_stamp,
 )
 from trident.store.schema import Document, DocumentKind, Entity, Relation
+from trident.store.sync_state import DerivedStore, in_session
 
 # --- whether the syncs are up to date ---
-
-
-def _in_session(catalog: Catalog) -> bool:
-    """True while the catalog reads its own write session (a published generation is always opened read-only)."""
-    return not catalog.graph.read_only
-
-
-def syncs_current(catalog: Catalog) -> bool:
-    """Whether the graph vectors and communities are in step with the graph the catalog reads: one small file and
-    the manifest in memory, never the graph."""
-    stamp = read_sync_stamp(catalog.index_dir, catalog.tenant)
-    if stamp is None:
-        return False
-    manifest = catalog.manifest
-    mark = manifest.synced
-    if _in_session(catalog):
-        return mark is not None and mark.token == stamp and manifest.generation == mark.generation
-    if stamp == published_stamp(manifest):
-        return True
-    return mark is not None and mark.token == stamp and manifest.generation == mark.generation + 1
 
 
 def forget_sync(catalog: Catalog) -> None:
@@ -61,8 +41,11 @@ def forget_sync(catalog: Catalog) -> None:
 def mark_synced(catalog: Catalog, read_with: Manifest) -> None:
     """Record that the syncs match the graph read along with `read_with`: in a session, by a mark its
     publication carries; on a published generation, by that generation's stamp (no write to the index; if another
-    process published since, the stamp names the older generation and the next run syncs again)."""
-    if _in_session(catalog):
+    process published since, the stamp names the older generation and the next run syncs again). Clears what an
+    earlier sync gave up on."""
+    if read_stale(catalog.index_dir, catalog.tenant):
+        write_stale(catalog.index_dir, catalog.tenant, {})
+    if in_session(catalog):
         token = secrets.token_hex(8)
         write_sync_stamp(catalog.index_dir, catalog.tenant, token)
         manifest = catalog.manifest
@@ -71,10 +54,16 @@ def mark_synced(catalog: Catalog, read_with: Manifest) -> None:
         write_sync_stamp(catalog.index_dir, catalog.tenant, published_stamp(read_with))
 
 
+def give_up_sync(catalog: Catalog, store: DerivedStore, doing: str) -> None:
+    """Record that a sync left `store` behind the graph (the index is published without it; status says so and the
+    next run syncs again)."""
+    write_stale(catalog.index_dir, catalog.tenant, {store.value: doing})
+
+
 @contextmanager
 def syncing(catalog: Catalog) -> Iterator[None]:
     """Hold the write lock while the sync stores change: a run that wrote nothing has not taken it."""
-    if _in_session(catalog):
+    if in_session(catalog):
         yield
         return
     with locking.briefly(catalog.index_dir, catalog):
@@ -85,7 +74,7 @@ def tidy_generations(catalog: Catalog) -> None:
     """Remove what a writer that died left behind (an unpublished or unused generation, a manifest draft). A new
     session does this when it starts; a run that writes nothing starts none, so it looks (one listing) itself."""
     hold = locking.HOLDS.get(catalog.index_dir)
-    if _in_session(catalog) or (hold is not None and hold.writers):  # a session of this hold did it (or is open)
+    if in_session(catalog) or (hold is not None and hold.writers):  # a session of this hold did it (or is open)
         return
     published = catalog.manifest.generation_dir
     folders = catalog.index_dir / GENERATIONS_DIR

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -10,11 +11,12 @@ from typing import Protocol
 
 from trident.ingest.beir import iter_corpus, parse_beir_document
 from trident.ingest.code import SUPPORTED_LANGUAGES, parse_code
-from trident.ingest.communities import sync_communities
+from trident.ingest.communities import DetectionTimeout, sync_communities
 from trident.ingest.graph_vectors import sync_graph_vectors
 from trident.ingest.linker import mention_relations
 from trident.ingest.linking import (
     forget_sync,
+    give_up_sync,
     link_shared_names,
     mark_synced,
     reference_relation,
@@ -22,7 +24,6 @@ from trident.ingest.linking import (
     resolution_key,
     resolve_reference,
     syncing,
-    syncs_current,
     tidy_generations,
 )
 from trident.ingest.markdown import parse_markdown
@@ -43,6 +44,10 @@ from trident.store.schema import (
     entity_id,
     stable_hash,
 )
+from trident.store.settings import DEFAULT_COMMUNITY_SECONDS
+from trident.store.sync_state import DerivedStore, syncs_current
+
+log = logging.getLogger(__name__)
 
 WRITE_BATCH_CHUNKS = 512
 OWNER_TYPES = (EntityType.MODULE, EntityType.DOCUMENT, EntityType.CONCEPT)
@@ -106,10 +111,17 @@ def parse_source(project: str, source: SourceFile, tenant: str) -> Extraction:
 
 
 def index_folder(
-    catalog: Catalog, root: Path, project: str, *, max_file_bytes: int, progress: Progress | None = None
+    catalog: Catalog,
+    root: Path,
+    project: str,
+    *,
+    max_file_bytes: int,
+    progress: Progress | None = None,
+    community_seconds: float = DEFAULT_COMMUNITY_SECONDS,
 ) -> IndexReport:
     """Index a folder as one project: new and changed files are (re)written, deleted files removed. A run that
-    finds nothing changed, with the syncs of earlier runs complete, writes nothing and reads no graph."""
+    finds nothing changed, with the syncs of earlier runs complete, writes nothing and reads no graph.
+    `community_seconds` bounds community detection (past it the run publishes without new communities)."""
     progress = progress or _Silent()
     started = time.perf_counter()
     report = IndexReport(project)
@@ -141,13 +153,20 @@ def index_folder(
     report.deleted = len(removed)
     appeared = _write(catalog, project, parsed, report, progress)
     catalog.record_skipped(project, report.skipped)
-    _link_and_sync(catalog, wrote=bool(parsed or removed), was_current=current, appeared=appeared)
+    _link_and_sync(catalog, _Run(bool(parsed or removed), current, appeared, progress, community_seconds))
     tidy_generations(catalog)
     report.seconds = time.perf_counter() - started
     return report
 
 
-def index_beir(catalog: Catalog, folder: Path, project: str, *, progress: Progress | None = None) -> IndexReport:
+def index_beir(
+    catalog: Catalog,
+    folder: Path,
+    project: str,
+    *,
+    progress: Progress | None = None,
+    community_seconds: float = DEFAULT_COMMUNITY_SECONDS,
+) -> IndexReport:
     """Index a BEIR collection (corpus.jsonl) as one project; each passage is a document."""
     progress = progress or _Silent()
     started = time.perf_counter()
@@ -178,7 +197,7 @@ def index_beir(catalog: Catalog, folder: Path, project: str, *, progress: Progre
         catalog.delete(removed)
     report.deleted = len(removed)
     appeared = _write(catalog, project, parsed, report, progress)
-    _link_and_sync(catalog, wrote=bool(parsed or removed), was_current=current, appeared=appeared)
+    _link_and_sync(catalog, _Run(bool(parsed or removed), current, appeared, progress, community_seconds))
     tidy_generations(catalog)
     report.seconds = time.perf_counter() - started
     return report
@@ -230,20 +249,33 @@ def _write(
     return [e for e in _dedupe([*shared, *(e for w in writes for e in w.entities)]) if resolution_key(e) not in known]
 
 
-def _link_and_sync(catalog: Catalog, *, wrote: bool, was_current: bool, appeared: list[Entity]) -> None:
+@dataclass(frozen=True)
+class _Run:
+    """What the passes after a run's writes need to know of it."""
+
+    wrote: bool
+    was_current: bool  # the syncs were complete when the run began
+    appeared: list[Entity]  # entities whose names the index did not have before
+    progress: Progress
+    community_seconds: float
+
+
+def _link_and_sync(catalog: Catalog, run: _Run) -> None:
     """The passes over the whole graph after a run's writes, each skipped when it has nothing to do.
 
-    `was_current`: the syncs were complete when the run began, so only what this run wrote can need linking or
-    syncing; else an earlier run was cut short or another writer changed the graph, and everything is redone.
-    The entities and relations are read once for all passes (again only if linking wrote).
+    When the syncs were current as the run began, only what this run wrote can need linking or syncing; else an
+    earlier run was cut short or another writer changed the graph, and everything is redone. The entities and
+    relations are read once for all passes (again only if linking wrote). Community detection past its bound is
+    given up, logged and recorded: the run still publishes, without new communities.
     """
-    if was_current and not wrote:
+    if run.was_current and not run.wrote:
         if not syncs_current(catalog):  # only the skipped files were recorded: the graph is what was synced
             mark_synced(catalog, catalog.manifest)
         return
+    run.progress.stage("linking", 0)
     read_with = catalog.manifest
     entities = catalog.entities()
-    relink(catalog, entities, appeared if was_current else None)
+    relink(catalog, entities, run.appeared if run.was_current else None)
     relations = catalog.graph.relations(catalog.tenant)
     if link_shared_names(catalog, entities, relations):
         read_with, entities, relations = catalog.manifest, catalog.entities(), catalog.graph.relations(catalog.tenant)
@@ -251,8 +283,19 @@ def _link_and_sync(catalog: Catalog, *, wrote: bool, was_current: bool, appeared
         return  # nothing can be embedded: the syncs stay due
     with syncing(catalog):
         forget_sync(catalog)
+        run.progress.stage("graph vectors", 0)
         sync_graph_vectors(catalog, entities, relations)
-        sync_communities(catalog, entities, relations)
+        run.progress.stage("communities", 0)
+        try:
+            sync_communities(catalog, entities, relations, max_seconds=run.community_seconds)
+        except DetectionTimeout as exc:
+            log.warning(
+                "%s; publishing without new communities (status lists them as stale, the next index run tries "
+                "again; TRIDENT_COMMUNITY_SECONDS raises the bound)",
+                exc,
+            )
+            give_up_sync(catalog, DerivedStore.COMMUNITIES, str(exc))
+            return
         mark_synced(catalog, read_with)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import re
 import threading
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,6 +13,7 @@ from pathlib import Path
 from trident.ingest.pipeline import IndexReport, index_folder
 from trident.ingest.walker import ALWAYS_IGNORED
 from trident.store.catalog import Catalog, IndexLockedError, write_lock
+from trident.store.settings import IngestSettings
 from watchfiles import Change, DefaultFilter, watch
 
 log = logging.getLogger(__name__)
@@ -25,6 +27,8 @@ RETRY_SECONDS = 1.0
 # Any other failure (an engine that another process has open, a file vanishing mid-run) is retried this many times,
 # a little later each time, before the watch waits for the next change.
 FAILED_RUN_ATTEMPTS = 5
+# Another writer holding the lock longer than this is stuck or far bigger than a change: give up until the next one.
+WRITER_WAIT_SECONDS = 30 * 60.0
 IGNORED_DIRS = frozenset({*DefaultFilter.ignore_dirs, *ALWAYS_IGNORED})
 _EDITOR_NOISE = tuple(re.compile(p) for p in DefaultFilter.ignore_entity_patterns)
 
@@ -53,12 +57,18 @@ Reindex = Callable[[WatchedFolder], IndexReport]
 OnReport = Callable[[WatchedFolder, IndexReport], None]
 
 
-def catalog_reindexer(catalog: Catalog, max_file_bytes: int) -> Reindex:
+def catalog_reindexer(catalog: Catalog, limits: IngestSettings) -> Reindex:
     """Re-index a folder into an open catalog under the write lock (the server's catalog, shared with queries)."""
 
     def reindex(folder: WatchedFolder) -> IndexReport:
         with write_lock(catalog.index_dir):
-            return index_folder(catalog, folder.root, folder.project, max_file_bytes=max_file_bytes)
+            return index_folder(
+                catalog,
+                folder.root,
+                folder.project,
+                max_file_bytes=limits.max_file_bytes,
+                community_seconds=limits.community_seconds,
+            )
 
     return reindex
 
@@ -167,6 +177,7 @@ class FolderWatcher:
         """Re-index one folder, waiting out other writers; None when stopped first or the run failed."""
         stop = stop or _Stop(self._stop)
         failures = 0
+        waiting_since: float | None = None
         while not stop.is_set():
             try:
                 with self._writing:
@@ -174,6 +185,15 @@ class FolderWatcher:
                         return None
                     report = self._reindex(folder)
             except IndexLockedError as exc:
+                waiting_since = waiting_since or time.monotonic()
+                if time.monotonic() - waiting_since > WRITER_WAIT_SECONDS:
+                    log.warning(
+                        "re-index of %s gave up after %.0f s waiting for another writer (%s); the next change retries",
+                        folder.project,
+                        WRITER_WAIT_SECONDS,
+                        exc,
+                    )
+                    return None
                 log.info("re-index of %s waits: %s", folder.project, exc)
                 self._stop.wait(RETRY_SECONDS)
                 continue

@@ -23,6 +23,8 @@ from trident.tools.search import EntityNames
 log = logging.getLogger(__name__)
 # An index job queued behind another process's writing waits this long for the lock before it fails.
 LOCK_WAIT_SECONDS = 30 * 60.0
+# Warm-up stops after the step under way; a step on a large index takes seconds, so this only caps a stuck one.
+WARM_UP_STOP_SECONDS = 60.0
 
 
 @dataclass
@@ -49,9 +51,15 @@ def _runner(catalog: Catalog, stopping: threading.Event) -> Callable[[Path, str,
                 raise locked
             progress.stage("waiting for another writer", 0)
 
+        limits = IngestSettings()
         with write_lock(catalog.index_dir, wait_seconds=LOCK_WAIT_SECONDS, on_wait=waiting):
             return index_folder(
-                catalog, path, project, max_file_bytes=IngestSettings().max_file_bytes, progress=progress
+                catalog,
+                path,
+                project,
+                max_file_bytes=limits.max_file_bytes,
+                progress=progress,
+                community_seconds=limits.community_seconds,
             )
 
     return run
@@ -102,9 +110,13 @@ def make_lifespan(
         finally:
             stopping.set()
             if warming.is_alive():
-                warming.join()  # it stops after the step under way; the stores must outlive it
+                warming.join(WARM_UP_STOP_SECONDS)
             jobs.shutdown()
-            if close_catalog:
+            if warming.is_alive():  # the stores must outlive it: leave them to the process's exit
+                log.warning(
+                    "warm-up still busy %g s after the server stopped; not closing the index", WARM_UP_STOP_SECONDS
+                )
+            elif close_catalog:
                 catalog.close()
 
     return lifespan

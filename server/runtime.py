@@ -51,7 +51,7 @@ class Runtime:
                 contexts[tenant] = await stack.enter_async_context(lifespan(server))
             if self.settings.watch:
                 for context in contexts.values():
-                    reindex = catalog_reindexer(context.catalog, IngestSettings().max_file_bytes)
+                    reindex = catalog_reindexer(context.catalog, IngestSettings())
                     watcher = FolderWatcher(reindex, exclude=[context.catalog.index_dir])
                     self._watchers[id(context)] = watcher
                     stack.callback(self._watchers.pop, id(context), None)

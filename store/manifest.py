@@ -14,6 +14,8 @@ from trident.store.schema import SCHEMA_VERSION
 MANIFEST_FILE = "manifest.json"
 # Beside the graph vectors and communities (which live outside generations): which graph they were last synced for.
 SYNC_STAMP_FILE = "synced.json"
+# Beside it: the derived stores a run's sync could not bring in step (one over its time bound), and why.
+STALE_FILE = "stale.json"
 
 
 class ModelInfo(BaseModel):
@@ -123,35 +125,49 @@ def manifest_identity(index_dir: Path) -> ManifestIdentity | None:
 def read_sync_stamp(index_dir: Path, tenant: str) -> str | None:
     """What the graph vectors and communities of a tenant were last synced for (None: unknown, or a sync was cut
     short): a `SyncMark` token, or `published_stamp` of the generation they were synced against."""
-    try:
-        stamps = json.loads((index_dir / SYNC_STAMP_FILE).read_text(encoding="utf-8"))
-    except (FileNotFoundError, json.JSONDecodeError):
-        return None  # a damaged stamp only costs one sync
-    value = stamps.get(tenant) if isinstance(stamps, dict) else None
+    value = _read_tenant_entries(index_dir / SYNC_STAMP_FILE).get(tenant)
     return value if isinstance(value, str) else None
 
 
 def write_sync_stamp(index_dir: Path, tenant: str, stamp: str | None) -> None:
     """Record (or, with None, forget) what a tenant's syncs are in step with. Durable before it returns: a sync
     forgets the stamp before it changes the stores, and that must not be undone by a power cut."""
-    path = index_dir / SYNC_STAMP_FILE
+    _write_tenant_entry(index_dir / SYNC_STAMP_FILE, tenant, stamp)
+
+
+def read_stale(index_dir: Path, tenant: str) -> dict[str, str]:
+    """The derived stores (by name) whose last sync was given up, each with what the run was doing then."""
+    value = _read_tenant_entries(index_dir / STALE_FILE).get(tenant)
+    return {str(k): str(v) for k, v in value.items()} if isinstance(value, dict) else {}
+
+
+def write_stale(index_dir: Path, tenant: str, stale: dict[str, str]) -> None:
+    """Record the derived stores a sync gave up on (an empty mapping: none)."""
+    _write_tenant_entry(index_dir / STALE_FILE, tenant, dict(sorted(stale.items())) or None)
+
+
+def _read_tenant_entries(path: Path) -> dict[str, object]:
     try:
-        stamps = json.loads(path.read_text(encoding="utf-8"))
+        entries = json.loads(path.read_text(encoding="utf-8"))
     except (FileNotFoundError, json.JSONDecodeError):
-        stamps = {}
-    if not isinstance(stamps, dict):
-        stamps = {}
-    if stamp is None:
-        stamps.pop(tenant, None)
+        return {}  # a damaged file only costs one sync
+    return entries if isinstance(entries, dict) else {}
+
+
+def _write_tenant_entry(path: Path, tenant: str, value: object | None) -> None:
+    """Replace one tenant's entry (None removes it), durably: written beside, flushed, renamed."""
+    entries = _read_tenant_entries(path)
+    if value is None:
+        entries.pop(tenant, None)
     else:
-        stamps[tenant] = stamp
-    partial = index_dir / f".{SYNC_STAMP_FILE}.tmp"
+        entries[tenant] = value
+    partial = path.with_name(f".{path.name}.tmp")
     with open(partial, "w", encoding="utf-8") as handle:
-        json.dump(stamps, handle, sort_keys=True)
+        json.dump(entries, handle, sort_keys=True)
         handle.flush()
         os.fsync(handle.fileno())
     os.replace(partial, path)
-    _sync_folder(index_dir)
+    _sync_folder(path.parent)
 
 
 def published_stamp(manifest: Manifest) -> str:

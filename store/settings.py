@@ -85,13 +85,23 @@ class ModelSettings(BaseSettings):
         return self.model.partition(":")[2] or None
 
 
+# Community detection takes 0.07 s on 2Wiki's 6,120 entities (docs/quality.md): the bound only stops a run gone wrong.
+DEFAULT_COMMUNITY_SECONDS = 120.0
+
+
 class IngestSettings(BaseSettings):
-    """What the walker reads."""
+    """What the walker reads, and how long the passes after a run's writes may take."""
 
     model_config = SettingsConfigDict(env_prefix="TRIDENT_", extra="ignore")
 
     max_file_bytes: int = Field(
         1_000_000, ge=1_000, description="Skip files larger than this (TRIDENT_MAX_FILE_BYTES)."
+    )
+    community_seconds: float = Field(
+        DEFAULT_COMMUNITY_SECONDS,
+        gt=0,
+        description="Give up community detection after this long; the index is published without new "
+        "communities and `trident status` lists them as stale (TRIDENT_COMMUNITY_SECONDS).",
     )
 
 

@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import random
+import threading
 from pathlib import Path
 
 import pytest
 from trident.ingest.communities import detect_communities, open_communities, sync_communities
+from trident.ingest.linking import forget_sync
 from trident.ingest.pipeline import index_folder
-from trident.store.catalog import Catalog
+from trident.store.catalog import Catalog, write_lock
 from trident.store.community_index import CommunityReport
 from trident.store.protocols import Embedder
 from trident.store.schema import Entity, EntityType, Relation
+from trident.store.sync_state import NOT_SYNCED
 from trident.tools.router import QueryType, route
 from trident.tools.search import Strategy, search
+from trident.tools.status import status
 
 from tests.conftest import EXAMPLES, SAMPLE_PROJECTS
 
@@ -175,3 +179,66 @@ def test_two_tight_groups_joined_by_one_mention_are_two_communities(seed: int) -
     contains = [Relation(source=hub.id, type="CONTAINS", target=e.id, project="p") for e in left + right]
     reports = detect_communities([hub, *left, *right], [*calls(left), *calls(right), bridge, *contains], seed=seed)
     assert sorted(r.members for r in reports) == [[e.id for e in left], [e.id for e in right]]
+
+
+def _calls(weights: dict[tuple[int, int], float]) -> tuple[list[Entity], list[Relation]]:
+    """Functions f0.. joined by CALLS relations of the given weights (CALLS counts in full toward communities)."""
+    names = sorted({n for pair in weights for n in pair})
+    entities = [
+        Entity(id=f"function:p:f{n}", name=f"f{n}", type=EntityType.FUNCTION, project="p", qualified_name=f"f{n}")
+        for n in names
+    ]
+    relations = [
+        Relation(source=f"function:p:f{a}", type="CALLS", target=f"function:p:f{b}", weight=w, project="p")
+        for (a, b), w in weights.items()
+    ]
+    return entities, relations
+
+
+def test_detection_ends_on_a_graph_whose_leiden_labels_never_settle() -> None:
+    # igraph 1.x relabels this partition on every pass, so Leiden "until stable" (n_iterations=-1) never returned.
+    weights = {(0, 5): 0.1, (0, 6): 0.1, (1, 5): 2.0, (2, 5): 1.0, (3, 6): 2.0, (4, 6): 1.0}
+    entities, relations = _calls(weights)
+    found: list[list[CommunityReport]] = []
+    worker = threading.Thread(target=lambda: found.append(detect_communities(entities, relations)), daemon=True)
+    worker.start()
+    worker.join(120)  # it takes milliseconds; a generous bound so that a hang fails instead of stalling the suite
+    assert found, "community detection did not return"
+    groups = [set(r.members) for r in found[0]]
+    assert len(groups) == 2
+    assert any({"function:p:f1", "function:p:f2", "function:p:f5"} <= g for g in groups)
+    assert any({"function:p:f3", "function:p:f4", "function:p:f6"} <= g for g in groups)
+
+
+def test_detection_past_its_bound_publishes_the_index_without_new_communities(
+    tmp_path: Path, fake_embedder: Embedder
+) -> None:
+    catalog = Catalog(tmp_path / "index", "default", fake_embedder)
+    try:
+        with write_lock(catalog.index_dir):
+            index_folder(catalog, EXAMPLES / "billing", "billing", max_file_bytes=1_000_000, community_seconds=1e-9)
+        given_up = status(catalog)
+        assert given_up.consistent and given_up.projects[0].chunks > 0
+        assert list(given_up.stale) == ["communities"]
+        assert "community detection exceeded" in given_up.stale["communities"]
+        assert _reports(catalog) == []
+        assert search(catalog, "PaymentGateway charge", top_k=3).hits  # the rest of the index answers
+
+        with write_lock(catalog.index_dir):  # nothing changed, but the next run finishes the sync it gave up
+            index_folder(catalog, EXAMPLES / "billing", "billing", max_file_bytes=1_000_000)
+        assert status(catalog).stale == {}
+        assert _reports(catalog)
+    finally:
+        catalog.close()
+
+
+def test_a_sync_cut_short_lists_both_derived_stores_as_stale(tmp_path: Path, fake_embedder: Embedder) -> None:
+    catalog = Catalog(tmp_path / "index", "default", fake_embedder)
+    try:
+        with write_lock(catalog.index_dir):
+            index_folder(catalog, EXAMPLES / "billing", "billing", max_file_bytes=1_000_000)
+        assert status(catalog).stale == {}
+        forget_sync(catalog)  # what a sync does first: a run killed after it leaves the stores unconfirmed
+        assert status(catalog).stale == {"graph_vectors": NOT_SYNCED, "communities": NOT_SYNCED}
+    finally:
+        catalog.close()

@@ -13,13 +13,13 @@ import pytest
 from trident.ingest import pipeline
 from trident.ingest.communities import open_communities
 from trident.ingest.graph_vectors import graph_items, open_graph_vectors
-from trident.ingest.linking import syncs_current
 from trident.ingest.pipeline import index_beir, index_folder
 from trident.store.catalog import Catalog, DocumentWrite, write_lock
 from trident.store.generations import GENERATIONS_DIR
 from trident.store.kuzu_graph import KuzuGraphStore
 from trident.store.manifest import manifest_identity, write_sync_stamp
 from trident.store.schema import Chunk, Document, DocumentKind, Entity, EntityType, Relation
+from trident.store.sync_state import syncs_current
 
 from tests.conftest import EXAMPLES, SAMPLE_PROJECTS, HashEmbedder
 

@@ -23,6 +23,7 @@ from trident.server.app import build_server
 from trident.server.settings import ServerSettings
 from trident.store.catalog import Catalog
 from trident.store.manifest import Manifest
+from trident.store.settings import IngestSettings
 from trident.tools.search import search
 
 from tests.conftest import EXAMPLES, HashEmbedder
@@ -96,7 +97,7 @@ def test_the_watcher_reindexes_added_changed_renamed_and_deleted_files_while_que
     project: Path, catalog: Catalog
 ) -> None:
     index_folder(catalog, project, "billing", max_file_bytes=1_000_000)
-    watcher = FolderWatcher(catalog_reindexer(catalog, 1_000_000), exclude=[catalog.index_dir])
+    watcher = FolderWatcher(catalog_reindexer(catalog, IngestSettings()), exclude=[catalog.index_dir])
     watcher.add(project, "billing")
     try:
         with _QueryLoop(catalog) as queries:
@@ -145,7 +146,7 @@ def test_a_burst_of_edits_is_debounced_into_few_index_runs(project: Path, catalo
     index_folder(catalog, project, "billing", max_file_bytes=1_000_000)
     before = len(catalog.manifest.project_documents("billing"))
     runs: list[int] = []
-    reindex = catalog_reindexer(catalog, 1_000_000)
+    reindex = catalog_reindexer(catalog, IngestSettings())
     watcher = FolderWatcher(reindex, exclude=[catalog.index_dir], on_report=lambda _f, r: runs.append(r.indexed))
     watcher.add(project, "billing")
     try:

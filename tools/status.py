@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 from trident.store.catalog import Catalog
 from trident.store.manifest import SkippedFile
+from trident.store.sync_state import stale_stores
 
 
 class ProjectStatus(BaseModel):
@@ -28,6 +29,11 @@ class StatusResult(BaseModel):
     index: str
     generation: int
     consistent: bool
+    stale: dict[str, str] = Field(
+        default_factory=dict,
+        description="Derived stores (graph_vectors, communities) not in step with the graph, each with why; "
+        "search still answers, without what they add",
+    )
 
 
 def status(catalog: Catalog) -> StatusResult:
@@ -64,4 +70,5 @@ def status(catalog: Catalog) -> StatusResult:
         index=str(catalog.index_dir),
         generation=manifest.generation,
         consistent=consistent,
+        stale=stale_stores(catalog),
     )

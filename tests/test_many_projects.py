@@ -1,0 +1,65 @@
+"""A hundred tiny projects indexed in one run (as `trident index` over a folder of small repositories): the run
+ends, the three engines agree, and every project is searchable."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from trident.ingest.communities import open_communities
+from trident.ingest.pipeline import index_folder
+from trident.store.catalog import Catalog, write_lock
+from trident.tools.search import search
+from trident.tools.status import status
+
+from tests.conftest import HashEmbedder
+from tests.many_projects import marker, project_name, write_projects
+
+PROJECTS = 100
+DEADLINE_SECONDS = 1_200.0  # about a minute here; a hang fails the test instead of stalling the suite
+
+
+class _Stages:
+    """Remembers the stage under way, so a run that does not end says where it stopped."""
+
+    def __init__(self) -> None:
+        self.now = "starting"
+
+    def stage(self, name: str, total: int) -> None:
+        self.now = name
+
+    def advance(self, n: int = 1) -> None:
+        pass
+
+
+def test_a_hundred_tiny_projects_index_in_one_run_and_each_is_searchable(tmp_path: Path) -> None:
+    folders = write_projects(tmp_path / "src", PROJECTS)
+    catalog = Catalog(tmp_path / "index", "default", HashEmbedder())  # plumbing: lexical search finds the markers
+    stages, failures, finished = _Stages(), [], threading.Event()
+
+    def index_all() -> None:
+        try:
+            with write_lock(catalog.index_dir):  # one writer's hold over the whole run, as `trident index` takes
+                for folder in folders:
+                    stages.now = f"{folder.name}: starting"
+                    index_folder(catalog, folder, folder.name, max_file_bytes=1_000_000, progress=stages)
+        except BaseException as exc:  # reported by the test below, not lost in the thread
+            failures.append(exc)
+        finally:
+            finished.set()
+
+    try:
+        threading.Thread(target=index_all, name="many-projects", daemon=True).start()
+        assert finished.wait(DEADLINE_SECONDS), f"indexing did not end within {DEADLINE_SECONDS:g} s ({stages.now})"
+        assert not failures, failures
+        result = status(catalog)
+        assert [p.name for p in result.projects] == [project_name(i) for i in range(PROJECTS)]
+        assert result.consistent and all(p.chunks > 0 and p.entities > 0 for p in result.projects)
+        assert result.stale == {}
+        assert open_communities(catalog).count(catalog.tenant) > 0
+        for index in range(PROJECTS):
+            hits = search(catalog, marker(index), top_k=3).hits
+            assert hits and hits[0].project == project_name(index), (marker(index), [h.project for h in hits])
+    finally:
+        if finished.is_set():
+            catalog.close()
