@@ -33,9 +33,9 @@ COMMUNITIES_DIR = "communities"
 ALGORITHM_VERSION = "2"
 SEED = 5  # any fixed value; what matters is that every run draws the same numbers
 # Leiden passes per partition. A pass that leaves the partition as it was ends detection early; igraph 1.x's own
-# "until stable" (n_iterations=-1) compares label vectors, which some graphs relabel on every pass forever. On the
-# shared eval sets' graphs every partition settles within 4 passes (docs/quality.md), so this bound changes nothing
-# there and still ends detection on a graph that never settles.
+# "until stable" (n_iterations=-1) compares label vectors, which some graphs relabel on every pass forever. On
+# 2Wiki's graph and a stdlib code graph every partition settled within 5 passes (`bench/communities.py`,
+# docs/quality.md), so this bound cuts none of them short and still ends detection on a graph that never settles.
 LEIDEN_PASSES = 10
 # How strongly a relation says two entities belong to one part of the system. Structure (containment, calls,
 # inheritance, declared dependencies) binds; a prose mention or a shared tag is a weaker hint; the cross-project
