@@ -145,12 +145,16 @@ class FolderWatcher:
         return folder
 
     def forget(self, project: str) -> list[WatchedFolder]:
-        """Stop watching the folders of a project (it was removed from the index); returns them."""
+        """Stop watching the folders of a project (it is being removed from the index); returns them once no
+        re-index of theirs is under way, so that none can write the project back after it is removed."""
         with self._lock:
             gone = [root for root, (folder, _, _) in self._threads.items() if folder.project == project]
             entries = [self._threads.pop(root) for root in gone]
         for _, _, stop in entries:
             stop.set()
+        if entries:
+            with self._writing:  # a re-index under way ends (a stopped watch starts no other)
+                pass
         return [folder for folder, _, _ in entries]
 
     def folders(self) -> list[WatchedFolder]:
