@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 
 from trident.ingest.languages import SUPPORTED_LANGUAGES, parser_for, spec_for
 from trident.ingest.languages.outline import Outline, Symbol, docstring
+from trident.ingest.languages.python_scope import Bindings, Target, bind_python
 from trident.ingest.model import Extraction, Reference
 from trident.ingest.text import group_blocks, paragraphs
 from trident.ingest.tokens import CHUNK_TOKEN_BUDGET, estimate_tokens, split_lines_by_budget
@@ -147,7 +148,8 @@ def parse_code(project: str, path: str, text: str, language: str, doc_id: str, t
     build = _Builder(project, path, doc_id, tenant, language, module_q)
     chunks = build.chunks(pieces, lines)
     description = docstring(tree.root_node) if spec.docstrings else ""
-    return build.extraction(chunks, [s for u in units for s in u.walk() if s.kind], outline, description)
+    bound = bind_python(tree.root_node, path, module_q) if language == "python" else None
+    return build.extraction(chunks, [s for u in units for s in u.walk() if s.kind], outline, description, bound)
 
 
 class _Builder:
@@ -200,7 +202,11 @@ class _Builder:
             tenant=self.tenant,
         )
 
-    def extraction(self, chunks: list[Chunk], symbols: list[Symbol], outline: Outline, doc: str) -> Extraction:
+    def extraction(
+        self, chunks: list[Chunk], symbols: list[Symbol], outline: Outline, doc: str, bound: Bindings | None
+    ) -> Extraction:
+        """The file's entities and in-file relations, and its references: calls and bases as `bound` (Python's
+        binder) describes them, else by the names the outline read."""
         by_row: dict[int, str] = {}
         for c in chunks:
             for row in range(c.start_line - 1, c.end_line):
@@ -241,19 +247,40 @@ class _Builder:
                     tenant=self.tenant,
                 ),
             )
-        refs: dict[tuple[str, str, str], Reference] = {}
+        refs: dict[tuple[str, ...], Reference] = {}
+
+        def add(ref: Reference) -> None:
+            refs.setdefault((ref.source, ref.type, ref.form, ref.owner, ref.target, str(ref.after_owner)), ref)
+
         for target, row in outline.imports:
             if target != self.module_q:
-                ref = Reference(module.id, RelationType.IMPORTS, target, at(row), ("Module",))
-                refs.setdefault((ref.source, ref.type, target), ref)
-        for caller, callee, row in outline.calls:
-            source = ids.get(caller, module.id)
-            refs.setdefault(
-                (source, RelationType.CALLS, callee),
-                Reference(source, RelationType.CALLS, callee, at(row), CALL_TARGETS),
-            )
-        for local, base, row in outline.bases:
-            if local in classes:
-                ref = Reference(classes[local], RelationType.INHERITS, base, at(row), ("Class",))
-                refs.setdefault((ref.source, ref.type, base), ref)
+                add(Reference(module.id, RelationType.IMPORTS, target, at(row), ("Module",)))
+        if bound is not None:
+            for call in bound.calls:
+                add(
+                    _bound(ids.get(call.caller, module.id), RelationType.CALLS, call.target, at(call.row), CALL_TARGETS)
+                )
+            for base in bound.bases:
+                if base.owner in classes:
+                    add(_bound(classes[base.owner], RelationType.INHERITS, base.target, at(base.row), ("Class",)))
+        else:
+            for caller, callee, row in outline.calls:
+                add(Reference(ids.get(caller, module.id), RelationType.CALLS, callee, at(row), CALL_TARGETS))
+            for local, base_name, row in outline.bases:
+                if local in classes:
+                    add(Reference(classes[local], RelationType.INHERITS, base_name, at(row), ("Class",)))
         return Extraction(chunks, list(entities.values()), list(relations.values()), list(refs.values()))
+
+
+def _bound(source: str, rtype: str, target: Target, evidence: str, types: tuple[str, ...]) -> Reference:
+    return Reference(
+        source,
+        rtype,
+        target.name,
+        evidence,
+        types,
+        form=target.form,
+        resolution=target.resolution,
+        owner=target.owner,
+        after_owner=target.after_owner,
+    )

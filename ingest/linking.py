@@ -11,7 +11,8 @@ import secrets
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
-from trident.ingest.model import Reference
+from trident.ingest.code_index import PYTHON_SUFFIXES, CodeIndex
+from trident.ingest.model import Reference, TargetForm
 from trident.ingest.shared_names import shared_concepts
 from trident.store import locking
 from trident.store.catalog import Catalog
@@ -19,6 +20,7 @@ from trident.store.directory import EntityDirectory
 from trident.store.errors import IndexLockedError
 from trident.store.generations import GENERATIONS_DIR, remove_leftovers
 from trident.store.manifest import (
+    DocumentEntry,
     Manifest,
     PendingReference,
     SyncMark,
@@ -27,8 +29,12 @@ from trident.store.manifest import (
     write_stale,
     write_sync_stamp,
 )
-from trident.store.schema import Document, DocumentKind, Entity, Relation
+from trident.store.schema import Document, DocumentKind, Entity, Relation, RelationType, Resolution
 from trident.store.sync_state import DerivedStore, in_session
+
+# Calls and bases: Python's binder describes them precisely; other languages' still resolve by name.
+CODE_REFERENCES = frozenset({RelationType.CALLS.value, RelationType.INHERITS.value})
+NAME_GUESS_WEIGHT = 0.5
 
 # --- whether the syncs are up to date ---
 
@@ -105,8 +111,14 @@ def resolution_key(entity: Entity) -> tuple[object, ...]:
     )
 
 
-def relink(catalog: Catalog, entities: Sequence[Entity], appeared: Sequence[Entity] | None = None) -> int:
-    """Retry pending references against all `entities`; returns edges added.
+def relink(
+    catalog: Catalog,
+    entities: Sequence[Entity],
+    appeared: Sequence[Entity] | None = None,
+    bases: Sequence[tuple[str, str]] = (),
+) -> int:
+    """Retry pending references against all `entities` (with `bases`, the graph's (class, base) pairs, for member
+    lookups); returns edges added.
 
     With `appeared` (the entities new since the last retry), only references that one of them could answer are
     retried, and none when nothing appeared: every other reference already failed against the rest.
@@ -114,29 +126,27 @@ def relink(catalog: Catalog, entities: Sequence[Entity], appeared: Sequence[Enti
     pending_docs = {doc_id: e for doc_id, e in catalog.manifest.documents.items() if e.unresolved}
     if not pending_docs or (appeared is not None and not appeared):
         return 0
-    fresh = EntityDirectory(appeared) if appeared is not None else None
-    directory: EntityDirectory | None = None
+    fresh = _Answerable(appeared) if appeared is not None else None
+    docs = {doc_id: _pending_document(doc_id, entry, catalog.tenant) for doc_id, entry in pending_docs.items()}
+    resolver = Resolver(EntityDirectory(entities), CodeIndex(entities, bases))
+    for doc_id, entry in sorted(pending_docs.items()):  # bases first: member lookups walk them
+        for pending in entry.unresolved:
+            if pending.type == RelationType.INHERITS:
+                targets, _ = resolver.resolve(pending, docs[doc_id])
+                resolver.code.add_bases((pending.source, t.id) for t in targets)
     added: list[Relation] = []
     still: dict[str, list[PendingReference]] = {}
     for doc_id, entry in sorted(pending_docs.items()):
-        doc = Document(
-            id=doc_id,
-            project=entry.project,
-            path=entry.path,
-            kind=DocumentKind(entry.kind),
-            content_hash=entry.content_hash,
-            tenant=catalog.tenant,
-        )
+        doc = docs[doc_id]
         remaining: list[PendingReference] = []
         for pending in entry.unresolved:
-            if fresh is not None and not resolve_reference(fresh, pending, doc):
+            if fresh is not None and not fresh.could_answer(pending, doc):
                 remaining.append(pending)
                 continue
-            directory = directory or EntityDirectory(entities)
-            targets = resolve_reference(directory, pending, doc)
+            targets, resolution = resolver.resolve(pending, doc)
             if not targets:
                 remaining.append(pending)
-            added.extend(reference_relation(pending, t.id, doc, 1.0 / len(targets)) for t in targets)
+            added.extend(reference_relation(pending, t.id, doc, 1.0 / len(targets), resolution) for t in targets)
         if len(remaining) != len(entry.unresolved):
             still[doc_id] = remaining
     if still:
@@ -144,28 +154,74 @@ def relink(catalog: Catalog, entities: Sequence[Entity], appeared: Sequence[Enti
     return len(added)
 
 
-def resolve_reference(directory: EntityDirectory, ref: Reference | PendingReference, doc: Document) -> list[Entity]:
-    """The entities a reference made in `doc` may point at."""
-    return directory.resolve(
-        ref.target,
-        target_types=ref.target_types,
-        source=ref.source,
-        project=doc.project,
-        doc_id=doc.id,
-        relation=ref.type,
+def _pending_document(doc_id: str, entry: DocumentEntry, tenant: str) -> Document:
+    return Document(
+        id=doc_id,
+        project=entry.project,
+        path=entry.path,
+        kind=DocumentKind(entry.kind),
+        content_hash=entry.content_hash,
+        tenant=tenant,
     )
 
 
-def reference_relation(ref: Reference | PendingReference, target: str, doc: Document, weight: float) -> Relation:
+def _bound_by_scope(ref: Reference | PendingReference, doc: Document) -> bool:
+    """Whether Python's binder described this reference (its calls and bases), so the code index resolves it."""
+    return ref.form != TargetForm.NAME or (ref.type in CODE_REFERENCES and doc.path.endswith(PYTHON_SUFFIXES))
+
+
+class Resolver:
+    """Binds references to entities: Python's calls and bases by scope and type (`CodeIndex`), everything else
+    by name, path or module (`EntityDirectory`)."""
+
+    def __init__(self, directory: EntityDirectory, code: CodeIndex) -> None:
+        self.directory, self.code = directory, code
+
+    def resolve(self, ref: Reference | PendingReference, doc: Document) -> tuple[list[Entity], Resolution]:
+        """The entities a reference made in `doc` points at, and how surely (other languages' calls and bases
+        are matched by name: `name`)."""
+        if _bound_by_scope(ref, doc):
+            return self.code.resolve(ref, doc.project)
+        found = self.directory.resolve(
+            ref.target,
+            target_types=ref.target_types,
+            source=ref.source,
+            project=doc.project,
+            doc_id=doc.id,
+            relation=ref.type,
+        )
+        return found, Resolution.NAME if ref.type in CODE_REFERENCES else Resolution.EXACT
+
+
+class _Answerable:
+    """Whether entities that just appeared could answer a pending reference: a cheap test before resolving it
+    against the whole index (it may say yes too often, never too rarely)."""
+
+    def __init__(self, appeared: Sequence[Entity]) -> None:
+        self.resolver = Resolver(EntityDirectory(appeared), CodeIndex([]))
+        self.words = {e.name for e in appeared} | {w for e in appeared for w in e.qualified_name.split(".")}
+
+    def could_answer(self, ref: Reference | PendingReference, doc: Document) -> bool:
+        if not _bound_by_scope(ref, doc):
+            return bool(self.resolver.resolve(ref, doc)[0])
+        return not self.words.isdisjoint({*ref.target.split("."), *ref.owner.split(".")})
+
+
+def reference_relation(
+    ref: Reference | PendingReference, target: str, doc: Document, weight: float, resolution: Resolution
+) -> Relation:
+    """A resolved reference as a relation; where Python's binder could only guess from the name, it weighs half as
+    much as a binding."""
     return Relation(
         source=ref.source,
         type=ref.type,
         target=target,
-        weight=weight,
+        weight=weight * (NAME_GUESS_WEIGHT if resolution is Resolution.NAME and _bound_by_scope(ref, doc) else 1.0),
         evidence=ref.evidence,
         project=doc.project,
         doc_id=doc.id,
         tenant=doc.tenant,
+        resolution=resolution,
     )
 
 

@@ -3,8 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 
-from trident.store.schema import Chunk, Entity, Relation
+from trident.store.schema import Chunk, Entity, Relation, Resolution
+
+
+class TargetForm(StrEnum):
+    """How a reference names its target."""
+
+    NAME = "name"  # as written (`charge`, `../auth/tokens.md`): matched against names, paths and modules
+    QUALIFIED = "qualified"  # a qualified name the source file binds (`billing.gateway.PaymentGateway`)
+    MEMBER = "member"  # member `target` of the class named by `owner`, looked up through its bases
 
 
 @dataclass(frozen=True)
@@ -12,7 +21,9 @@ class Reference:
     """A relation whose target is only known by name until every document's entities are known.
 
     `target` is the name as written in the source (``PaymentGateway``, ``gateway.charge``,
-    ``../auth/tokens.md``); the indexer resolves it against all entities and drops it if none match.
+    ``../auth/tokens.md``), or what `form` says; the indexer resolves it against all entities and drops it if
+    none match. `resolution` is how sure the parser is of the binding: `exact` when the source proves it,
+    `inferred` when it rests on a stated type, `name` when only the name is known.
     """
 
     source: str
@@ -20,6 +31,10 @@ class Reference:
     target: str
     evidence: str
     target_types: tuple[str, ...] = ()
+    form: TargetForm = TargetForm.NAME
+    resolution: Resolution = Resolution.NAME
+    owner: str = ""  # MEMBER: qualified name of the class
+    after_owner: bool = False  # MEMBER via super(): the owner's bases only
 
 
 @dataclass

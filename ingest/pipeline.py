@@ -11,10 +11,12 @@ from typing import Protocol
 
 from trident.ingest.beir import iter_corpus, parse_beir_document
 from trident.ingest.code import SUPPORTED_LANGUAGES, parse_code
+from trident.ingest.code_index import CodeIndex
 from trident.ingest.communities import DetectionTimeout, sync_communities
 from trident.ingest.graph_vectors import sync_graph_vectors
 from trident.ingest.linker import mention_relations
 from trident.ingest.linking import (
+    Resolver,
     forget_sync,
     give_up_sync,
     link_shared_names,
@@ -22,7 +24,6 @@ from trident.ingest.linking import (
     reference_relation,
     relink,
     resolution_key,
-    resolve_reference,
     syncing,
     tidy_generations,
 )
@@ -220,8 +221,12 @@ def _write(
     before = catalog.entities()
     existing = [e for e in before if e.doc_id not in replaced]
     proj = project_entity(project, catalog.tenant)
-    directory = EntityDirectory([*existing, *new_entities, proj])
-    writes = [_resolve(p, directory, proj) for p in parsed]
+    everything = [*existing, *new_entities, proj]
+    replaced_ids = {e.id for e in before if e.doc_id in replaced}
+    graph_bases = [b for b in catalog.graph.links(catalog.tenant, RelationType.INHERITS) if b[0] not in replaced_ids]
+    resolver = Resolver(EntityDirectory(everything), CodeIndex(everything, graph_bases))
+    resolver.code.add_bases(_bases(parsed, resolver))  # this run's classes' bases, before any member lookup
+    writes = [_resolve(p, resolver, proj) for p in parsed]
     report.indexed = len(writes)
     report.chunks = sum(len(w.chunks) for w in writes)
     report.entities = sum(len(w.entities) for w in writes)
@@ -275,7 +280,8 @@ def _link_and_sync(catalog: Catalog, run: _Run) -> None:
     run.progress.stage("linking", 0)
     read_with = catalog.manifest
     entities = catalog.entities()
-    relink(catalog, entities, run.appeared if run.was_current else None)
+    bases = catalog.graph.links(catalog.tenant, RelationType.INHERITS)
+    relink(catalog, entities, run.appeared if run.was_current else None, bases)
     relations = catalog.graph.relations(catalog.tenant)
     if link_shared_names(catalog, entities, relations):
         read_with, entities, relations = catalog.manifest, catalog.entities(), catalog.graph.relations(catalog.tenant)
@@ -306,17 +312,28 @@ def _dedupe(entities: Iterable[Entity]) -> list[Entity]:
     return list(seen.values())
 
 
-def _resolve(parsed: _Parsed, directory: EntityDirectory, project: Entity) -> DocumentWrite:
+def _bases(parsed: Sequence[_Parsed], resolver: Resolver) -> list[tuple[str, str]]:
+    """(class id, base id) of every base this run's classes declare, in declared order."""
+    found: list[tuple[str, str]] = []
+    for p in parsed:
+        for ref in p.extraction.references:
+            if ref.type == RelationType.INHERITS:
+                found.extend((ref.source, t.id) for t in resolver.resolve(ref, p.document)[0])
+    return found
+
+
+def _resolve(parsed: _Parsed, resolver: Resolver, project: Entity) -> DocumentWrite:
     doc = parsed.document
     ex = parsed.extraction
     owned = [e for e in _dedupe(ex.entities) if e.doc_id is not None]
     relations: list[Relation] = list(ex.relations)
     unresolved: list[PendingReference] = []
+    directory = resolver.directory
     for ref in ex.references:
-        targets = resolve_reference(directory, ref, doc)
+        targets, resolution = resolver.resolve(ref, doc)
         if not targets:
             unresolved.append(_pending(ref))
-        relations.extend(reference_relation(ref, t.id, doc, 1.0 / len(targets)) for t in targets)
+        relations.extend(reference_relation(ref, t.id, doc, 1.0 / len(targets), resolution) for t in targets)
     owner = next((e for e in owned if e.type in OWNER_TYPES), None)
     if owner is not None and ex.chunks:
         relations.append(
@@ -346,5 +363,13 @@ def _unique(relations: Sequence[Relation]) -> list[Relation]:
 
 def _pending(ref: Reference) -> PendingReference:
     return PendingReference(
-        source=ref.source, type=ref.type, target=ref.target, evidence=ref.evidence, target_types=list(ref.target_types)
+        source=ref.source,
+        type=ref.type,
+        target=ref.target,
+        evidence=ref.evidence,
+        target_types=list(ref.target_types),
+        form=ref.form,
+        resolution=ref.resolution,
+        owner=ref.owner,
+        after_owner=ref.after_owner,
     )

@@ -20,6 +20,7 @@ from trident.server.guidance import register_guidance
 from trident.server.runtime import Runtime
 from trident.server.settings import ServerSettings
 from trident.store.catalog import Catalog, IndexLockedError, TridentIndexError, write_lock
+from trident.store.schema import Resolution
 from trident.tools import entities as entity_tools
 from trident.tools import explain, knowledge, search, similar, status, trace
 from trident.tools.fusion import FusionMethod
@@ -76,6 +77,18 @@ async def _call(fn: Callable[[], T]) -> T:
 async def _await(work: Awaitable[T]) -> T:
     with _errors():
         return await work
+
+
+# Both graph tools take it: how surely a call or base edge must be bound to be walked.
+MinResolution = Annotated[
+    Resolution,
+    Field(
+        description="Only calls and bases bound at least this surely: exact (the code binds them: self.m(), "
+        "imports, super()), inferred (from a stated type: annotations, constructor assignments) or name (a guess "
+        "from the name alone; Python keeps one only when a single entity of the project has the name, other "
+        "languages' calls are all matched by name for now). Default name: every edge, each with its resolution"
+    ),
+]
 
 
 def _confine(path: str, roots: list[Path]) -> Path:
@@ -203,6 +216,7 @@ def _register_read_tools(server: MCPServer[Any]) -> None:
         ] = None,
         max_hops: Annotated[int, Field(ge=1, le=4, description="How far to walk (1-4)")] = 2,
         limit: Annotated[int, Field(ge=1, le=500, description="Most edges to return")] = 50,
+        min_resolution: MinResolution = Resolution.NAME,
     ) -> trace.TraceResult:
         """What an entity calls, uses, imports, depends on, or is used by: a bounded walk of the graph with the
         evidence chunk of every edge."""
@@ -217,6 +231,7 @@ def _register_read_tools(server: MCPServer[Any]) -> None:
                 max_hops=max_hops,
                 limit=limit,
                 relations=app.relations(),
+                min_resolution=min_resolution,
             )
         )
 
@@ -228,6 +243,7 @@ def _register_read_tools(server: MCPServer[Any]) -> None:
         max_hops: Annotated[int, Field(ge=1, le=6, description="Longest path considered")] = 4,
         max_paths: Annotated[int, Field(ge=1, le=10, description="Most paths returned")] = 3,
         relation_types: Annotated[list[str] | None, Field(description="Only walk these relation types")] = None,
+        min_resolution: MinResolution = Resolution.NAME,
     ) -> explain.ExplainResult:
         """How two things connect: the shortest paths between two entities, each hop with its evidence and each
         path as a sentence you can quote."""
@@ -242,6 +258,7 @@ def _register_read_tools(server: MCPServer[Any]) -> None:
                 max_paths=max_paths,
                 relation_types=relation_types,
                 relations=app.relations(),
+                min_resolution=min_resolution,
             )
         )
 

@@ -177,7 +177,7 @@ class KuzuGraphStore:
         self._batched(
             "UNWIND $rows AS r MATCH (a:Entity {id: r.source}), (b:Entity {id: r.target})"
             " MERGE (a)-[x:RELATES {type: r.type, evidence: r.evidence}]->(b)"
-            " SET x.weight = r.weight, x.project = r.project, x.doc_id = r.doc_id",
+            " SET x.weight = r.weight, x.project = r.project, x.doc_id = r.doc_id, x.resolution = r.resolution",
             [
                 {
                     "source": r.source,
@@ -187,6 +187,7 @@ class KuzuGraphStore:
                     "weight": r.weight,
                     "project": r.project,
                     "doc_id": r.doc_id or "",
+                    "resolution": str(r.resolution),
                 }
                 for r in relations
             ],
@@ -255,7 +256,17 @@ class KuzuGraphStore:
                 continue
             source, target = (a_id, b_id) if rel["_src"] == a_node else (b_id, a_id)
             found[key] = relation_from_row(
-                [source, rel["type"], target, rel["weight"], rel["evidence"], rel["project"], rel["doc_id"], row_tenant]
+                [
+                    source,
+                    rel["type"],
+                    target,
+                    rel["weight"],
+                    rel["evidence"],
+                    rel["project"],
+                    rel["doc_id"],
+                    row_tenant,
+                    rel.get("resolution"),
+                ]
             )
         ordered = sorted(found.values(), key=lambda r: (r.source, r.type, r.target, r.evidence or ""))
         return ordered[:limit]
@@ -266,12 +277,22 @@ class KuzuGraphStore:
         without building a Python object per relation, and order it themselves."""
         query = (
             "MATCH (a:Entity)-[r:RELATES]->(b:Entity) WHERE a.tenant = $tenant RETURN a.id AS source, r.type AS type,"
-            " b.id AS target, r.weight AS weight, r.evidence AS evidence, r.project AS project, r.doc_id AS doc_id"
+            " b.id AS target, r.weight AS weight, r.evidence AS evidence, r.project AS project, r.doc_id AS doc_id,"
+            " r.resolution AS resolution"
         )
         with self._lock:
             result = self._conn.execute(self._prepared(query, {"tenant": tenant}), {"tenant": tenant})
             assert isinstance(result, kuzu.QueryResult)
             return result.get_as_arrow(ARROW_CHUNK_ROWS)
+
+    def links(self, tenant: str, type_: str) -> list[tuple[str, str]]:
+        """(source, target) of every relation of one type, ordered: a narrow read for resolvers (class bases)."""
+        rows = self._rows(
+            "MATCH (a:Entity)-[r:RELATES]->(b:Entity) WHERE a.tenant = $tenant AND r.type = $type"
+            " RETURN DISTINCT a.id, b.id ORDER BY a.id, b.id",
+            {"tenant": tenant, "type": type_},
+        )
+        return [(str(source), str(target)) for source, target in rows]
 
     def relations(self, tenant: str) -> list[Relation]:
         rows = self._rows(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from trident.store.schema import Chunk, DocumentKind, Entity, Relation
+from trident.store.schema import Chunk, DocumentKind, Entity, Relation, Resolution
 
 DDL = (
     "CREATE NODE TABLE IF NOT EXISTS Chunk(id STRING PRIMARY KEY, doc_id STRING, project STRING, tenant STRING,"
@@ -14,7 +14,7 @@ DDL = (
     " tenant STRING, qualified_name STRING, aliases STRING[], description STRING, chunk_id STRING,"
     " doc_id STRING, path STRING)",
     "CREATE REL TABLE IF NOT EXISTS RELATES(FROM Entity TO Entity, type STRING, weight DOUBLE, evidence STRING,"
-    " project STRING, doc_id STRING)",
+    " project STRING, doc_id STRING, resolution STRING)",
 )
 
 ENTITY_COLUMNS = (
@@ -26,7 +26,7 @@ CHUNK_COLUMNS = (
     " c.symbols"
 )
 LOCATION_COLUMNS = "c.id, c.project, c.path, c.start_line, c.end_line"
-RELATION_COLUMNS = "a.id, r.type, b.id, r.weight, r.evidence, r.project, r.doc_id, a.tenant"
+RELATION_COLUMNS = "a.id, r.type, b.id, r.weight, r.evidence, r.project, r.doc_id, a.tenant, r.resolution"
 
 
 def entity_from_row(row: list[Any]) -> Entity:
@@ -70,7 +70,7 @@ def citation_from_row(row: list[Any]) -> str:
 
 
 def relation_from_row(row: list[Any]) -> Relation:
-    source, type_, target, weight, evidence, project, doc_id, tenant = row
+    source, type_, target, weight, evidence, project, doc_id, tenant, resolution = row
     return Relation.model_construct(  # validated when written; thousands are read at once
         source=source,
         type=type_,
@@ -80,6 +80,7 @@ def relation_from_row(row: list[Any]) -> Relation:
         project=project,
         doc_id=doc_id,
         tenant=tenant,
+        resolution=Resolution(resolution or Resolution.EXACT),
     )
 
 

@@ -31,6 +31,10 @@ class PendingReference(BaseModel):
     target: str
     evidence: str
     target_types: list[str] = Field(default_factory=list)
+    form: str = Field("name", description="How `target` names it: name, qualified or member (see ingest.model)")
+    resolution: str = Field("name", description="exact, inferred or name: how surely the source binds it")
+    owner: str = Field("", description="For a member: the qualified name of its class")
+    after_owner: bool = Field(False, description="For a member via super(): looked up in the class's bases only")
 
 
 class DocumentEntry(BaseModel):

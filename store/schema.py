@@ -7,7 +7,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: relations carry `resolution`
 DEFAULT_TENANT = "default"
 
 
@@ -44,6 +44,25 @@ class RelationType(StrEnum):
     TAGGED = "TAGGED"
     RELATED_TO = "RELATED_TO"
     INSTANCE_OF = "INSTANCE_OF"  # a project's entity -> the shared concept of its name, across projects
+
+
+class Resolution(StrEnum):
+    """How a code relation's target was bound, most certain first: proven by the source's own bindings, resting
+    on a type the code states, or a guess from the name alone."""
+
+    EXACT = "exact"
+    INFERRED = "inferred"
+    NAME = "name"
+
+    @property
+    def rank(self) -> int:
+        """0 for exact, 1 for inferred, 2 for name: lower is surer."""
+        return list(Resolution).index(self)
+
+
+RESOLUTION_HELP = "Calls and bases: exact (bound by the code), inferred (from a stated type) or name (a guess)"
+# Relations whose target a parser binds by scope and type, and so carry a meaningful `resolution`.
+BOUND_RELATION_TYPES = frozenset({RelationType.CALLS.value, RelationType.INHERITS.value})
 
 
 def stable_hash(*parts: str | int, length: int = 16) -> str:
@@ -120,6 +139,11 @@ class Relation(_Record):
     project: str
     doc_id: str | None = None
     tenant: str = DEFAULT_TENANT
+    resolution: Resolution = Field(Resolution.EXACT, description=RESOLUTION_HELP)
+
+    def resolved_at_least(self, least: Resolution) -> bool:
+        """Whether a call or base relation is bound at least as surely as `least` (other relations always are)."""
+        return self.type not in BOUND_RELATION_TYPES or Resolution(self.resolution).rank <= least.rank
 
     @property
     def id(self) -> str:

@@ -522,7 +522,8 @@ def test_one_reference_per_caller_and_callee_with_the_first_call_as_evidence() -
 def test_python_builtins_and_recursion() -> None:
     source = "def walk(node):\n    print(len(node))\n    return [walk(c) for c in sorted(node)]\n"
     ex = parse_code("shop", "tree.py", source, "python", "tree.py")
-    assert {r.target for r in ex.references if r.type == "CALLS"} == {"walk"}
+    calls = [r for r in ex.references if r.type == "CALLS"]
+    assert [(r.target, r.form, r.resolution) for r in calls] == [("tree.walk", "qualified", "exact")]
 
 
 def test_a_trailing_comment_stays_with_the_code_before_it() -> None:

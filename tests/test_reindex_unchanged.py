@@ -172,7 +172,7 @@ def test_syncs_cut_short_after_the_writes_were_published_are_finished_by_the_nex
         index_folder(catalog, projects / project, project, max_file_bytes=1_000_000)
     synced = open_communities(catalog).reports("default")
 
-    def killed(*_: object) -> None:
+    def killed(*_: object, **__: object) -> None:
         raise KeyboardInterrupt("killed while syncing")
 
     monkeypatch.setattr(pipeline, "sync_communities", killed)

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pydantic import BaseModel, Field
 from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
-from trident.store.schema import Entity, Relation
+from trident.store.schema import RESOLUTION_HELP, Entity, Relation, Resolution
 from trident.tools.entities import EntityRef, entity_refs, resolve_entity
 from trident.tools.relation_index import GraphWalk
 
@@ -38,6 +38,7 @@ class Hop(BaseModel):
     target: str
     forward: bool = Field(description="False when the path walks this relation against its direction")
     evidence: str | None = Field(None, description="Citation of the chunk that shows this relation")
+    resolution: Resolution = Field(Resolution.EXACT, description=RESOLUTION_HELP)
 
 
 class PathResult(BaseModel):
@@ -53,7 +54,13 @@ class ExplainResult(BaseModel):
 
 
 def _adjacency(
-    graph: GraphWalk, tenant: str, source: str, target: str, max_hops: int, types: set[str] | None
+    graph: GraphWalk,
+    tenant: str,
+    source: str,
+    target: str,
+    max_hops: int,
+    types: set[str] | None,
+    least: Resolution = Resolution.NAME,
 ) -> dict[str, list[tuple[str, Relation]]]:
     """Every relation within reach of a path of at most `max_hops` hops: a breadth-first walk of half the hops
     from each end (a node on such a path lies within half of it from one end or the other), which reads far
@@ -67,7 +74,7 @@ def _adjacency(
             relations = graph.neighbours(sorted(frontier), tenant, EDGES_PER_HOP)
             next_frontier: set[str] = set()
             for r in relations:
-                if types is not None and r.type not in types:
+                if (types is not None and r.type not in types) or not r.resolved_at_least(least):
                     continue
                 key = (r.source, r.type, r.target, r.evidence or "")
                 if key not in seen_edges:
@@ -86,13 +93,17 @@ def _adjacency(
     return adjacency
 
 
-# What a hop costs: code structure and calls are the connections people ask about; a mention or a shared tag
-# says less, so a path through one must be shorter to win. Walking a relation backwards costs a little extra.
+# What a hop costs: code structure and calls are the connections people ask about; an import joins whole modules,
+# so it says a little less than a call between two functions; a mention or a shared tag says less still, so a path
+# through one must be shorter to win. Walking a relation backwards costs a little extra.
 HOP_COST: dict[str, float] = {
-    "CONTAINS": 0.5, "DEFINES": 0.5, "CALLS": 1.0, "INHERITS": 1.0, "IMPORTS": 1.0, "DEPENDS_ON": 1.0,
+    "CONTAINS": 0.5, "DEFINES": 0.5, "CALLS": 1.0, "INHERITS": 1.0, "IMPORTS": 1.25, "DEPENDS_ON": 1.0,
     "LINKS_TO": 1.5, "MENTIONS": 2.0, "RELATED_TO": 2.0, "TAGGED": 2.5, "INSTANCE_OF": 1.5,
 }  # fmt: skip
 DEFAULT_HOP_COST = 1.5
+# A call or base bound only by its name is a guess, and one resting on an inferred type a little less sure than
+# one the code binds: either costs extra, so a path over bindings wins over an equally long one over guesses.
+RESOLUTION_COST: dict[Resolution, float] = {Resolution.EXACT: 0.0, Resolution.INFERRED: 0.1, Resolution.NAME: 1.0}
 BACKWARD_COST = 0.25
 # A project contains every file in it: a path through the project node connects anything to anything.
 HUB_COST = 3.0
@@ -135,6 +146,7 @@ def _best_paths(
             if len(path) + 1 + to_target.get(neighbour, max_hops + 1) > max_hops:
                 continue
             step = HOP_COST.get(relation.type, DEFAULT_HOP_COST) + (0.0 if relation.source == node else BACKWARD_COST)
+            step += RESOLUTION_COST.get(Resolution(relation.resolution), 0.0)
             if relation.source.startswith(HUB_PREFIXES) or relation.target.startswith(HUB_PREFIXES):
                 step += HUB_COST
             # The relation id breaks ties between parallel edges, so the heap never compares paths.
@@ -183,6 +195,7 @@ def explain_path(
     max_paths: int = 3,
     relation_types: Sequence[str] | None = None,
     relations: GraphWalk | None = None,
+    min_resolution: Resolution = Resolution.NAME,
 ) -> ExplainResult:
     """Up to `max_paths` best paths between two entities (calls and structure before mentions), either direction.
 
@@ -201,7 +214,7 @@ def explain_path(
     end = resolve_entity(directory, target)
     types = set(relation_types) if relation_types else None
     graph = relations or catalog.graph
-    adjacency = _adjacency(graph, catalog.tenant, start.id, end.id, max_hops, types)
+    adjacency = _adjacency(graph, catalog.tenant, start.id, end.id, max_hops, types, min_resolution)
     relation_paths = _best_paths(adjacency, start.id, end.id, max_hops, max_paths)
     involved = sorted({n for p in relation_paths for r in p for n in (r.source, r.target)})
     names = {i: _display_name(directory.by_id[i]) for i in involved if i in directory.by_id}
@@ -214,7 +227,16 @@ def explain_path(
             forward = r.source == at
             at = r.target if forward else r.source
             citation = citations.get(r.evidence) if r.evidence else None
-            hops.append(Hop(source=r.source, type=r.type, target=r.target, forward=forward, evidence=citation))
+            hops.append(
+                Hop(
+                    source=r.source,
+                    type=r.type,
+                    target=r.target,
+                    forward=forward,
+                    evidence=citation,
+                    resolution=r.resolution,
+                )
+            )
         results.append(PathResult(hops=hops, sentence=_sentence(hops, names)))
     message = None
     if not results:

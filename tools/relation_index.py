@@ -15,7 +15,9 @@ from typing import Protocol
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-from trident.store.schema import Relation
+from trident.store.schema import Relation, Resolution
+
+RESOLUTIONS = list(Resolution)  # by rank
 
 RELATION_SCHEMA = pa.schema(
     [
@@ -26,6 +28,7 @@ RELATION_SCHEMA = pa.schema(
         pa.field("evidence", pa.string()),
         pa.field("project", pa.string()),
         pa.field("doc_id", pa.string()),
+        pa.field("resolution", pa.string()),
     ]
 )
 
@@ -62,6 +65,15 @@ def _csr(keys: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
     return ptr, order
 
 
+def _resolution_ranks(table: pa.Table) -> np.ndarray:
+    """Each relation's Resolution.rank (a missing or empty value is exact: relations the parser wrote itself)."""
+    if table.num_rows == 0 or "resolution" not in table.column_names:
+        return np.zeros(table.num_rows, dtype=np.int8)
+    names, codes = _codes(_column(table, "resolution"))
+    ranks = {r.value: r.rank for r in Resolution}
+    return np.array([ranks.get(name, 0) for name in names], dtype=np.int8)[codes]
+
+
 @dataclass(frozen=True)
 class RelationIndex:
     """One tenant's relations (endpoints, type, evidence, project and document as codes into sorted name lists)
@@ -82,6 +94,7 @@ class RelationIndex:
     project_code: np.ndarray
     doc_code: np.ndarray
     weight: np.ndarray
+    resolution_rank: np.ndarray  # Resolution.rank of each relation: 0 exact, 1 inferred, 2 name
     out_ptr: np.ndarray
     out_order: np.ndarray
     in_ptr: np.ndarray
@@ -90,9 +103,10 @@ class RelationIndex:
     @classmethod
     def build(cls, relations: Sequence[Relation], tenant: str, citations: dict[str, str]) -> RelationIndex:
         mine = [r for r in relations if r.tenant == tenant]
-        columns = ("source", "type", "target", "weight", "evidence", "project", "doc_id")
+        columns = ("source", "type", "target", "weight", "evidence", "project", "doc_id", "resolution")
         rows = {name: [getattr(r, name) for r in mine] for name in columns}
         rows["type"] = [str(t) for t in rows["type"]]
+        rows["resolution"] = [str(t) for t in rows["resolution"]]
         table = pa.table(rows, schema=RELATION_SCHEMA)
         return cls.from_table(table, tenant, citations)
 
@@ -110,9 +124,10 @@ class RelationIndex:
         projects, project_code = _codes(_column(table, "project"))
         doc_ids, doc_code = _codes(_column(table, "doc_id"))
         weight = pc.fill_null(table["weight"], 1.0).to_numpy().astype(np.float64) if count else np.zeros(0)
+        rank = _resolution_ranks(table)
         order = np.lexsort((weight, doc_code, project_code, evidence_code, target, type_code, source))
         source, target, type_code, evidence_code = source[order], target[order], type_code[order], evidence_code[order]
-        project_code, doc_code, weight = project_code[order], doc_code[order], weight[order]
+        project_code, doc_code, weight, rank = project_code[order], doc_code[order], weight[order], rank[order]
         out_ptr, out_order = _csr(source, len(entity_ids))
         in_ptr, in_order = _csr(target, len(entity_ids))
         return cls(
@@ -131,6 +146,7 @@ class RelationIndex:
             project_code=project_code,
             doc_code=doc_code,
             weight=weight,
+            resolution_rank=rank,
             out_ptr=out_ptr,
             out_order=out_order,
             in_ptr=in_ptr,
@@ -187,4 +203,5 @@ class RelationIndex:
             project=self.projects[self.project_code[i]],
             doc_id=self.doc_ids[self.doc_code[i]],
             tenant=self.tenant,
+            resolution=RESOLUTIONS[int(self.resolution_rank[i])],
         )

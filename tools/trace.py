@@ -8,7 +8,7 @@ from enum import StrEnum
 from pydantic import BaseModel, Field
 from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
-from trident.store.schema import Relation
+from trident.store.schema import RESOLUTION_HELP, Relation, Resolution
 from trident.tools.entities import EntityRef, entity_refs, resolve_entity
 from trident.tools.relation_index import GraphWalk
 
@@ -28,6 +28,7 @@ class Edge(BaseModel):
     target: str
     evidence: str | None = Field(None, description="Citation of the chunk that shows this relation")
     evidence_id: str | None = None
+    resolution: Resolution = Field(Resolution.EXACT, description=RESOLUTION_HELP)
 
 
 class TraceResult(BaseModel):
@@ -60,6 +61,7 @@ def trace_relationships(
     max_hops: int = 2,
     limit: int = 50,
     relations: GraphWalk | None = None,
+    min_resolution: Resolution = Resolution.NAME,
 ) -> TraceResult:
     """Breadth-first from `entity`, at most `max_hops` hops and `limit` edges, in a deterministic order.
 
@@ -84,7 +86,11 @@ def trace_relationships(
     truncated = False
     for _ in range(max_hops):
         around = graph.neighbours(sorted(frontier), catalog.tenant, EDGES_PER_HOP)
-        steps = [(node, r) for node, r in _step(around, frontier, direction) if types is None or r.type in types]
+        steps = [
+            (node, r)
+            for node, r in _step(around, frontier, direction)
+            if (types is None or r.type in types) and r.resolved_at_least(min_resolution)
+        ]
         next_frontier: set[str] = set()
         for node, r in sorted(steps, key=lambda s: (s[1].type, s[1].source, s[1].target, s[1].evidence or "")):
             key = (r.source, r.type, r.target, r.evidence or "")
@@ -110,6 +116,7 @@ def trace_relationships(
         next_call = (
             f"trace_relationships(entity={root.id!r}, max_hops={max_hops}, limit={min(limit * 2, 500)}"
             + (f", relation_types={sorted(types)!r}" if types else "")
+            + (f", min_resolution={min_resolution.value!r}" if min_resolution is not Resolution.NAME else "")
             + ")"
         )
     return TraceResult(
@@ -122,6 +129,7 @@ def trace_relationships(
                 target=r.target,
                 evidence=citations.get(r.evidence) if r.evidence else None,
                 evidence_id=r.evidence,
+                resolution=r.resolution,
             )
             for r in edges
         ],

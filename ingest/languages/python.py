@@ -100,7 +100,7 @@ def _dotted(node: ts.Node) -> str:
     return node_text(node)
 
 
-def _package(path: str, dots: int) -> list[str] | None:
+def relative_package(path: str, dots: int) -> list[str] | None:
     """The package `from .` (one dot per level) names in this file, or None when it climbs past the root.
 
     A file's package is its folder, for `billing/__init__.py` as much as for `billing/orders.py`.
@@ -128,7 +128,7 @@ def read_imports(node: ts.Node, path: str, module: str) -> list[str]:
         return [node_text(source)]
     prefix = next((c for c in source.named_children if c.type == "import_prefix"), None)
     rest = next((node_text(c) for c in source.named_children if c.type == "dotted_name"), "")
-    package = _package(path, len(node_text(prefix).strip()))
+    package = relative_package(path, len(node_text(prefix).strip()))
     if package is None:
         return [node_text(source)]
     if rest:

@@ -1,0 +1,476 @@
+"""Python name binding: what each call and base class in a file refers to, by scope and stated type.
+
+A call is described as precisely as the file itself allows, for the indexer to finish against every indexed
+entity (`trident.ingest.code_index`):
+- `self.m()`, `cls.m()` in a method of class C: member `m` of C, looked up through C's bases (exact);
+  `super().m()`: the same lookup, starting after C (exact).
+- a name the file binds (a definition, `import a.b as c`, `from .x import y`, relative imports made absolute):
+  that qualified name, `mod.f()` as `a.b.f` (exact).
+- a receiver whose type the code states: `self._pool = lib.Pool(...)` or `self.x = param` with `param: Foo`
+  anywhere in the class, a class-level `x: Foo`, an annotated parameter, `x = Foo()` or `with Foo() as x` in the
+  same function, `Foo().m()`: member `m` of that type (inferred).
+- anything else (an untyped receiver, a name bound by `*` imports or at run time): the bare name, a guess the
+  indexer keeps only when one entity of the project has it.
+Names are qualified as the file's own entities are (from the path: `billing/orders.py` -> `billing.orders`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import tree_sitter as ts
+from trident.ingest.languages import node_text
+from trident.ingest.languages.python import BUILTINS, relative_package
+from trident.ingest.model import TargetForm
+from trident.store.schema import Resolution
+
+_FUNCTIONS = ("function_definition",)
+_DEFINITIONS = ("function_definition", "class_definition", "decorated_definition")
+_OPTIONAL = frozenset({"Optional", "Final", "ClassVar", "Annotated", "Type", "type"})
+
+
+@dataclass(frozen=True)
+class Target:
+    """What a call or base names: a qualified name, a member of a class, or only a bare name."""
+
+    form: TargetForm
+    name: str  # qualified name (QUALIFIED), member name (MEMBER) or bare name (NAME)
+    resolution: Resolution
+    owner: str = ""  # MEMBER: qualified name of the class whose member it is
+    after_owner: bool = False  # MEMBER via super(): look in the owner's bases only
+
+
+@dataclass(frozen=True)
+class BoundCall:
+    caller: str  # local name of the calling entity, as the outline names it ("" is the module)
+    row: int
+    target: Target
+
+
+@dataclass(frozen=True)
+class BoundBase:
+    owner: str  # local name of the class
+    row: int
+    target: Target
+
+
+@dataclass
+class Bindings:
+    calls: list[BoundCall] = field(default_factory=list)
+    bases: list[BoundBase] = field(default_factory=list)
+
+
+@dataclass
+class _Class:
+    local: str
+    qualified: str
+    attributes: dict[str, str] = field(default_factory=dict)  # attribute -> qualified type ("" when ambiguous)
+
+
+@dataclass(frozen=True)
+class _Scope:
+    caller: str  # local name calls here belong to
+    prefix: str  # local name definitions here are qualified by ("" at the top level)
+    cls: _Class | None = None  # the class whose methods are defined here, or whose method this is
+    receiver: str = ""  # `self` / `cls` in a method
+    types: dict[str, str] = field(default_factory=dict)  # variable -> qualified type, in this function
+    in_function: bool = False
+
+
+class PythonBinder:
+    """Binds one file's calls and bases. Rows are 0-based, as tree-sitter counts them."""
+
+    def __init__(self, path: str, module: str) -> None:
+        self.path, self.module = path, module
+        self.names: dict[str, str] = {}  # module-level name -> qualified name
+        self.classes: dict[str, _Class] = {}  # class local name -> class
+        self.result = Bindings()
+
+    def bind(self, root: ts.Node) -> Bindings:
+        for node in _statements(root):
+            self._bind_top_level(node, root)
+        self._collect_classes(root, "")
+        self._walk_block(root, _Scope(caller="", prefix=""))
+        return self.result
+
+    # --- first pass: what the module binds, and the attribute types of its classes ---
+
+    def _bind_top_level(self, node: ts.Node, root: ts.Node) -> None:
+        if node.type in ("import_statement", "import_from_statement"):
+            self.names.update(self._imported(node))
+        elif node.type in ("class_definition", *_FUNCTIONS):
+            name = node_text(node.child_by_field_name("name"))
+            if name:
+                self.names[name] = f"{self.module}.{name}"
+
+    def _imported(self, node: ts.Node) -> dict[str, str]:
+        """Local name -> qualified name for each name an import binds (`import a.b` binds `a`)."""
+        bound: dict[str, str] = {}
+        if node.type == "import_statement":
+            for item in node.children_by_field_name("name"):
+                if item.type == "aliased_import":
+                    bound[node_text(item.child_by_field_name("alias"))] = node_text(item.child_by_field_name("name"))
+                else:
+                    dotted = node_text(item)
+                    bound[dotted.split(".", 1)[0]] = dotted.split(".", 1)[0]
+            return bound
+        source = node.child_by_field_name("module_name")
+        if source is None:
+            return bound
+        if source.type == "relative_import":
+            prefix = next((c for c in source.named_children if c.type == "import_prefix"), None)
+            rest = next((node_text(c) for c in source.named_children if c.type == "dotted_name"), "")
+            package = relative_package(self.path, len(node_text(prefix).strip()))
+            if package is None:
+                return bound
+            base = ".".join([*package, rest] if rest else package)
+        else:
+            base = node_text(source)
+        for item in node.children_by_field_name("name"):
+            if item.type == "aliased_import":
+                name, alias = node_text(item.child_by_field_name("name")), node_text(item.child_by_field_name("alias"))
+            else:
+                name = alias = node_text(item)
+            if name and alias:
+                bound[alias] = f"{base}.{name}" if base else name
+        return bound
+
+    def _collect_classes(self, block: ts.Node, prefix: str) -> None:
+        """Every class the outline names (top level or nested in classes), with the attribute types it states."""
+        for node in _statements(block):
+            if node.type != "class_definition":
+                continue
+            name = node_text(node.child_by_field_name("name"))
+            if not name:
+                continue
+            local = f"{prefix}.{name}" if prefix else name
+            cls = self.classes[local] = _Class(local, f"{self.module}.{local}")
+            body = node.child_by_field_name("body")
+            if body is None:
+                continue
+            for statement in _statements(body):
+                if statement.type == "expression_statement" and statement.named_child_count == 1:
+                    self._class_attribute(cls, statement.named_children[0])
+                elif statement.type in _FUNCTIONS:
+                    self._method_attributes(cls, statement)
+            self._collect_classes(body, local)
+
+    def _class_attribute(self, cls: _Class, node: ts.Node) -> None:
+        """`x: Foo = ...` or `x = Foo()` in a class body."""
+        if node.type != "assignment":
+            return
+        left = node.child_by_field_name("left")
+        if left is not None and left.type == "identifier":
+            found = self._stated_type(node, {})
+            if found:
+                _note(cls.attributes, node_text(left), found)
+
+    def _method_attributes(self, cls: _Class, method: ts.Node) -> None:
+        """`self.x = Foo(...)`, `self.x: Foo = ...` and `self.x = param` (with `param: Foo`) in any method."""
+        parameters = self._parameters(method)
+        receiver = next(iter(parameters), "")
+        body = method.child_by_field_name("body")
+        if not receiver or body is None:
+            return
+        for node in _descendants(body, "assignment"):
+            left = node.child_by_field_name("left")
+            if left is None or left.type != "attribute":
+                continue
+            owner = left.child_by_field_name("object")
+            if owner is None or owner.type != "identifier" or node_text(owner) != receiver:
+                continue
+            found = self._stated_type(node, parameters)
+            if found:
+                _note(cls.attributes, node_text(left.child_by_field_name("attribute")), found)
+
+    # --- second pass: calls and bases, scope by scope ---
+
+    def _walk_block(self, block: ts.Node, scope: _Scope) -> None:
+        pending = list(reversed(block.named_children))
+        while pending:
+            node = pending.pop()
+            if node.type == "decorated_definition":
+                definition = node.child_by_field_name("definition")
+                for child in node.named_children:
+                    if definition is None or child.id != definition.id:
+                        self._calls_in(child, scope)
+                if definition is not None:
+                    pending.append(definition)
+            elif node.type == "class_definition" and not scope.in_function:
+                self._walk_class(node, scope)
+            elif node.type in _FUNCTIONS:
+                self._walk_function(node, scope)
+            elif node.type == "block" or node.type.endswith("_clause") or node.type.endswith("_statement"):
+                self._calls_in_statement(node, scope, pending)
+            else:
+                self._calls_in(node, scope)
+
+    def _calls_in_statement(self, node: ts.Node, scope: _Scope, pending: list[ts.Node]) -> None:
+        """Compound statements hold blocks (walked as blocks) and expressions (searched for calls)."""
+        if scope.in_function:
+            self._note_local_types(node, scope)
+        for child in reversed(node.named_children):
+            if child.type == "block" or child.type.endswith("_clause") or child.type in _DEFINITIONS:
+                pending.append(child)
+            else:
+                self._calls_in(child, scope)
+
+    def _walk_class(self, node: ts.Node, scope: _Scope) -> None:
+        name = node_text(node.child_by_field_name("name"))
+        local = f"{scope.prefix}.{name}" if scope.prefix else name
+        cls = self.classes.get(local)
+        if cls is None:
+            return
+        row = node.start_point.row
+        holder = node.child_by_field_name("superclasses")
+        for base in holder.named_children if holder is not None else []:
+            if base.type == "keyword_argument":
+                continue
+            target = self._expression_target(base, scope)
+            if target is not None and target.name != "object":
+                self.result.bases.append(BoundBase(local, row, target))
+        body = node.child_by_field_name("body")
+        if body is not None:
+            self._walk_block(body, _Scope(caller=local, prefix=local, cls=cls))
+
+    def _walk_function(self, node: ts.Node, scope: _Scope) -> None:
+        name = node_text(node.child_by_field_name("name"))
+        for part in ("parameters", "return_type"):  # defaults and annotations run where the def is
+            child = node.child_by_field_name(part)
+            if child is not None:
+                self._calls_in(child, scope)
+        body = node.child_by_field_name("body")
+        if body is None or not name:
+            return
+        parameters = self._parameters(node)
+        if scope.in_function:  # a nested function is part of the function it is in
+            inner = _Scope(scope.caller, scope.prefix, scope.cls, scope.receiver, {**scope.types}, True)
+        else:
+            method = scope.cls is not None and scope.prefix == scope.cls.local
+            caller = f"{scope.prefix}.{name}" if scope.prefix else name
+            receiver = next(iter(parameters), "") if method and not _is_static(node) else ""
+            inner = _Scope(caller, caller, scope.cls if method else None, receiver, {}, True)
+        inner.types.update({p: t for p, t in parameters.items() if t})
+        self._walk_block(body, inner)
+
+    def _parameters(self, function: ts.Node) -> dict[str, str]:
+        """Parameter -> its stated type ("" when none), in order."""
+        found: dict[str, str] = {}
+        holder = function.child_by_field_name("parameters")
+        for p in holder.named_children if holder is not None else []:
+            if p.type == "identifier":
+                found[node_text(p)] = ""
+            elif p.type in ("typed_parameter", "typed_default_parameter", "default_parameter"):
+                name_node = p.child_by_field_name("name") or next(
+                    (c for c in p.named_children if c.type == "identifier"), None
+                )
+                if name_node is not None and name_node.type == "identifier":
+                    found[node_text(name_node)] = self._annotation(p.child_by_field_name("type"))
+        return found
+
+    def _note_local_types(self, node: ts.Node, scope: _Scope) -> None:
+        """`x = Foo(...)`, `x: Foo = ...` and `with Foo() as x` in a function: x's type for the calls after."""
+        if node.type == "expression_statement" and node.named_child_count == 1:
+            inner = node.named_children[0]
+            left = inner.child_by_field_name("left") if inner.type == "assignment" else None
+            if left is not None and left.type == "identifier":
+                found = self._stated_type(inner, scope.types)
+                if found:
+                    scope.types[node_text(left)] = found
+                else:
+                    scope.types.pop(node_text(left), None)
+        elif node.type == "with_statement":
+            for pattern in _descendants(node, "as_pattern"):
+                value = pattern.named_children[0] if pattern.named_child_count else None
+                alias = pattern.child_by_field_name("alias")
+                if value is not None and value.type == "call" and alias is not None and alias.named_child_count == 1:
+                    made = self._constructed(value, scope)
+                    if made and alias.named_children[0].type == "identifier":
+                        scope.types[node_text(alias.named_children[0])] = made
+
+    def _calls_in(self, node: ts.Node, scope: _Scope) -> None:
+        for call in _descendants(node, "call"):
+            target = self._call_target(call, scope)
+            if target is not None:
+                self.result.calls.append(BoundCall(scope.caller, call.start_point.row, target))
+
+    # --- what an expression names ---
+
+    def _call_target(self, call: ts.Node, scope: _Scope) -> Target | None:
+        function = call.child_by_field_name("function")
+        if function is None:
+            return None
+        name = node_text(function) if function.type == "identifier" else ""
+        if name and name in BUILTINS and name not in self.names and name not in scope.types:
+            return None  # a builtin: nothing any project defines
+        return self._expression_target(function, scope)
+
+    def _expression_target(self, node: ts.Node, scope: _Scope) -> Target | None:
+        if node.type == "identifier":
+            name = node_text(node)
+            if name in scope.types or (scope.in_function and name == scope.receiver):
+                return Target(TargetForm.NAME, name, Resolution.NAME)
+            if name in self.names:
+                return Target(TargetForm.QUALIFIED, self.names[name], Resolution.EXACT)
+            return Target(TargetForm.NAME, name, Resolution.NAME) if name else None
+        if node.type != "attribute":
+            return None
+        member = node_text(node.child_by_field_name("attribute"))
+        owner = node.child_by_field_name("object")
+        if not member or owner is None:
+            return None
+        if owner.type == "identifier" and scope.cls is not None and node_text(owner) == scope.receiver:
+            return Target(TargetForm.MEMBER, member, Resolution.EXACT, owner=scope.cls.qualified)
+        if owner.type == "call" and _is_super(owner) and scope.cls is not None:
+            return Target(TargetForm.MEMBER, member, Resolution.EXACT, owner=scope.cls.qualified, after_owner=True)
+        typed = self._receiver_type(owner, scope)
+        if typed:
+            return Target(TargetForm.MEMBER, member, Resolution.INFERRED, owner=typed)
+        dotted = self._dotted(owner, scope)
+        if dotted:
+            return Target(TargetForm.QUALIFIED, f"{dotted}.{member}", Resolution.EXACT)
+        return Target(TargetForm.NAME, member, Resolution.NAME)
+
+    def _receiver_type(self, node: ts.Node, scope: _Scope) -> str:
+        """The stated type of a receiver expression, "" when the code does not state one."""
+        if node.type == "identifier":
+            return scope.types.get(node_text(node), "")
+        if node.type == "attribute" and scope.cls is not None:
+            owner = node.child_by_field_name("object")
+            if owner is not None and owner.type == "identifier" and node_text(owner) == scope.receiver:
+                return scope.cls.attributes.get(node_text(node.child_by_field_name("attribute")), "")
+        if node.type == "call":
+            return self._constructed(node, scope)
+        return ""
+
+    def _dotted(self, node: ts.Node, scope: _Scope) -> str:
+        """`mod.sub` where `mod` is a module-level binding (an import, a class) -> its qualified name."""
+        parts: list[str] = []
+        while node.type == "attribute":
+            parts.append(node_text(node.child_by_field_name("attribute")))
+            owner = node.child_by_field_name("object")
+            if owner is None:
+                return ""
+            node = owner
+        if node.type != "identifier":
+            return ""
+        name = node_text(node)
+        if name in scope.types or name == scope.receiver or name not in self.names:
+            return ""
+        return ".".join([self.names[name], *reversed(parts)])
+
+    def _constructed(self, call: ts.Node, scope: _Scope) -> str:
+        """`Foo(...)` / `lib.Pool(...)`: the qualified name called (a class, or a factory: the indexer tells)."""
+        function = call.child_by_field_name("function")
+        if function is None:
+            return ""
+        if function.type == "identifier":
+            name = node_text(function)
+            return self.names.get(name, "") if name not in scope.types else ""
+        return self._dotted(function, scope) if function.type == "attribute" else ""
+
+    def _stated_type(self, assignment: ts.Node, parameters: dict[str, str]) -> str:
+        """The type an assignment states: its annotation, a constructor call, or a typed parameter it copies."""
+        annotated = self._annotation(assignment.child_by_field_name("type"))
+        if annotated:
+            return annotated
+        right = assignment.child_by_field_name("right")
+        return self._value_type(right, parameters) if right is not None else ""
+
+    def _value_type(self, node: ts.Node, variables: dict[str, str]) -> str:
+        """The type of a value: a constructor call, a typed variable, or the one type both sides of `a or b` /
+        `a if c else b` have ("" when unknown or they differ)."""
+        if node.type == "call":
+            return self._constructed(node, _Scope("", "", types=dict(variables)))
+        if node.type == "identifier":
+            return variables.get(node_text(node), "")
+        if node.type == "parenthesized_expression" and node.named_child_count == 1:
+            return self._value_type(node.named_children[0], variables)
+        if node.type in ("boolean_operator", "conditional_expression"):
+            sides = [node.child_by_field_name("left"), node.child_by_field_name("right")]
+            if node.type == "conditional_expression":
+                sides = [node.named_children[0], node.named_children[-1]] if node.named_child_count == 3 else []
+            known = {self._value_type(side, variables) for side in sides if side is not None} - {""}
+            return known.pop() if len(known) == 1 else ""
+        return ""
+
+    def _annotation(self, node: ts.Node | None) -> str:
+        """`Foo`, `mod.Foo`, `"Foo"`, `Foo | None`, `Optional[Foo]` -> Foo's qualified name; "" otherwise."""
+        while node is not None:
+            if node.type == "type":
+                node = node.named_children[0] if node.named_child_count else None
+            elif node.type == "string":
+                content = "".join(node_text(c) for c in node.named_children if c.type == "string_content").strip()
+                return self._named_type(content)
+            elif node.type == "binary_operator":
+                sides = [node.child_by_field_name("left"), node.child_by_field_name("right")]
+                real = [s for s in sides if s is not None and s.type != "none"]
+                node = real[0] if len(real) == 1 else None
+            elif node.type == "generic_type" and node.named_child_count == 2:
+                head, args = node.named_children
+                if node_text(head) not in _OPTIONAL or args.named_child_count != 1:
+                    return ""
+                node = args.named_children[0]
+            elif node.type in ("identifier", "attribute"):
+                return self._named_type(node_text(node))
+            else:
+                return ""
+        return ""
+
+    def _named_type(self, text: str) -> str:
+        head, _, rest = text.partition(".")
+        if not head.isidentifier() or head not in self.names:
+            return ""
+        return f"{self.names[head]}.{rest}" if rest else self.names[head]
+
+
+def _note(types: dict[str, str], name: str, found: str) -> None:
+    """Two different stated types make a name's type unknown ("")."""
+    types[name] = found if types.get(name, found) == found else ""
+
+
+def _statements(block: ts.Node) -> Iterator[ts.Node]:
+    """The statements of a block, looking through `if`/`try`/`with` at the same level (TYPE_CHECKING imports)."""
+    for node in block.named_children:
+        if node.type == "decorated_definition":
+            definition = node.child_by_field_name("definition")
+            if definition is not None:
+                yield definition
+        elif node.type in ("if_statement", "try_statement", "with_statement", "else_clause", "elif_clause"):
+            for child in node.named_children:
+                if child.type == "block" or child.type.endswith("_clause"):
+                    yield from _statements(child)
+        elif node.type == "block":
+            yield from _statements(node)
+        else:
+            yield node
+
+
+def _descendants(node: ts.Node, kind: str) -> Iterator[ts.Node]:
+    """Nodes of one type under `node` (itself included), not inside nested definitions; iterative."""
+    pending = [node]
+    while pending:
+        current = pending.pop()
+        if current.type == kind:
+            yield current
+        if current is not node and current.type in ("class_definition", *_FUNCTIONS):
+            continue
+        pending.extend(reversed(current.named_children))
+
+
+def _is_super(call: ts.Node) -> bool:
+    function = call.child_by_field_name("function")
+    return function is not None and function.type == "identifier" and node_text(function) == "super"
+
+
+def _is_static(function: ts.Node) -> bool:
+    parent = function.parent
+    if parent is None or parent.type != "decorated_definition":
+        return False
+    return any(node_text(d).strip() == "@staticmethod" for d in parent.named_children if d.type == "decorator")
+
+
+def bind_python(root: ts.Node, path: str, module: str) -> Bindings:
+    """The calls and bases of one parsed Python file, each with the most precise target the file allows."""
+    return PythonBinder(path, module).bind(root)

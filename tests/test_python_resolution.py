@@ -1,0 +1,156 @@
+"""Python calls and bases bound by scope and stated type, across projects: a `CALLS` edge an agent can rely on."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from trident.ingest.pipeline import index_folder
+from trident.store.catalog import Catalog, write_lock
+from trident.store.directory import EntityDirectory
+from trident.store.schema import Relation, Resolution
+from trident.tools.explain import explain_path
+from trident.tools.trace import Direction, trace_relationships
+
+from tests.conftest import HashEmbedder
+
+# A transport library and the client that calls into it, as two projects (the shape of httpx over httpcore).
+PROJECTS: dict[str, dict[str, str]] = {
+    "pool": {
+        "pool/__init__.py": "from ._sync import ConnectionPool\n\n__all__ = ['ConnectionPool']\n",
+        "pool/_sync.py": (
+            "class ConnectionPool:\n"
+            "    def handle_request(self, request):\n"
+            "        return self._assign(request)\n\n"
+            "    def _assign(self, request):\n"
+            "        return request\n"
+        ),
+        "pool/base.py": (
+            "class BaseTransport:\n"
+            "    def handle_request(self, request):\n"
+            "        raise NotImplementedError\n\n"
+            "    def close(self):\n"
+            "        return None\n"
+        ),
+    },
+    "client": {
+        "client/__init__.py": "from ._client import AsyncClient, Client\n",
+        "client/_transports.py": (
+            "import pool\n"
+            "from pool.base import BaseTransport\n\n\n"
+            "class HTTPTransport(BaseTransport):\n"
+            "    def __init__(self):\n"
+            "        self._pool = pool.ConnectionPool()\n\n"
+            "    def handle_request(self, request):\n"
+            "        super().close()\n"
+            "        return self._pool.handle_request(request)\n"
+        ),
+        "client/_client.py": (
+            "from ._transports import HTTPTransport\n\n\n"
+            "class Client:\n"
+            "    def __init__(self, transport: HTTPTransport | None = None):\n"
+            "        self._transport = transport or HTTPTransport()\n\n"
+            "    def send(self, request):\n"
+            "        return self._send_single(request)\n\n"
+            "    def _send_single(self, request):\n"
+            "        return self._transport.handle_request(request)\n\n\n"
+            "class AsyncClient:\n"
+            "    async def send(self, request):\n"
+            "        return await self._send_single(request)\n\n"
+            "    async def _send_single(self, request):\n"
+            "        return request\n"
+        ),
+        "client/helpers.py": (
+            "def flush(stream):\n"
+            "    stream.drain()\n"
+            "    stream.close()\n\n\n"
+            "class Buffer:\n"
+            "    def drain(self):\n"
+            "        return None\n"
+        ),
+    },
+}
+
+SEND = "method:client:client._client.Client.send"
+SEND_SINGLE = "method:client:client._client.Client._send_single"
+ASYNC_SEND = "method:client:client._client.AsyncClient.send"
+ASYNC_SEND_SINGLE = "method:client:client._client.AsyncClient._send_single"
+TRANSPORT_HANDLE = "method:client:client._transports.HTTPTransport.handle_request"
+POOL_HANDLE = "method:pool:pool._sync.ConnectionPool.handle_request"
+BASE_CLOSE = "method:pool:pool.base.BaseTransport.close"
+
+
+@pytest.fixture(scope="module")
+def catalog(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Catalog]:
+    root = tmp_path_factory.mktemp("resolution")
+    for project, files in PROJECTS.items():
+        for rel, text in files.items():
+            (root / project / rel).parent.mkdir(parents=True, exist_ok=True)
+            (root / project / rel).write_text(text, encoding="utf-8")
+    cat = Catalog(root / "index", "default", HashEmbedder())  # graph plumbing: no retrieval quality here
+    with write_lock(cat.index_dir):  # the client first: its calls into the pool resolve when the pool arrives
+        for project in ("client", "pool"):
+            index_folder(cat, root / project, project, max_file_bytes=1_000_000)
+    yield cat
+    cat.close()
+
+
+def _calls(catalog: Catalog) -> dict[tuple[str, str], Relation]:
+    return {(r.source, r.target): r for r in catalog.graph.relations(catalog.tenant) if r.type == "CALLS"}
+
+
+def test_a_self_call_in_the_async_twin_never_links_to_the_sync_class(catalog: Catalog) -> None:
+    callers = trace_relationships(
+        catalog,
+        EntityDirectory(catalog.entities()),
+        SEND_SINGLE,
+        direction=Direction.IN,
+        relation_types=["CALLS"],
+        max_hops=1,
+    )
+    assert [(e.source, e.resolution) for e in callers.edges] == [(SEND, Resolution.EXACT)]
+    assert _calls(catalog)[(ASYNC_SEND, ASYNC_SEND_SINGLE)].resolution == Resolution.EXACT
+
+
+def test_super_reaches_a_base_class_in_another_project(catalog: Catalog) -> None:
+    edge = _calls(catalog)[(TRANSPORT_HANDLE, BASE_CLOSE)]
+    assert edge.resolution == Resolution.EXACT
+    bases = {(r.source, r.target) for r in catalog.graph.relations(catalog.tenant) if r.type == "INHERITS"}
+    assert ("class:client:client._transports.HTTPTransport", "class:pool:pool.base.BaseTransport") in bases
+
+
+def test_a_constructor_typed_attribute_through_a_reexport_gives_a_calls_path_across_projects(catalog: Catalog) -> None:
+    calls = _calls(catalog)
+    assert (
+        calls[(TRANSPORT_HANDLE, POOL_HANDLE)].resolution == Resolution.INFERRED
+    )  # self._pool = pool.ConnectionPool()
+    assert calls[(SEND_SINGLE, TRANSPORT_HANDLE)].resolution == Resolution.INFERRED  # transport: HTTPTransport | None
+    result = explain_path(
+        catalog,
+        EntityDirectory(catalog.entities()),
+        SEND,
+        POOL_HANDLE,
+        relation_types=["CALLS"],
+        max_hops=4,
+        min_resolution=Resolution.INFERRED,
+    )
+    assert result.paths, result.message
+    hops = result.paths[0].hops
+    assert [h.target for h in hops] == [SEND_SINGLE, TRANSPORT_HANDLE, POOL_HANDLE]
+    assert all(h.forward and h.evidence for h in hops)
+    assert [h.resolution for h in hops] == [Resolution.EXACT, Resolution.INFERRED, Resolution.INFERRED]
+
+
+def test_an_untyped_receiver_gives_a_name_edge_that_min_resolution_hides(catalog: Catalog) -> None:
+    flush = "function:client:client.helpers.flush"
+    drain = "method:client:client.helpers.Buffer.drain"
+    edge = _calls(catalog)[(flush, drain)]  # `stream.drain()`: one entity of the project is named drain
+    assert edge.resolution == Resolution.NAME
+    assert not any(target == BASE_CLOSE for source, target in _calls(catalog) if source == flush)  # close: two
+    directory = EntityDirectory(catalog.entities())
+    shown = trace_relationships(catalog, directory, flush, direction=Direction.OUT, relation_types=["CALLS"])
+    hidden = trace_relationships(
+        catalog, directory, flush, direction=Direction.OUT, relation_types=["CALLS"], min_resolution=Resolution.INFERRED
+    )
+    assert [e.target for e in shown.edges] == [drain]
+    assert hidden.edges == []
