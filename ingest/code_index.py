@@ -10,7 +10,8 @@ here, with every project's entities, is it known what `httpcore.ConnectionPool` 
   nearest first), or a name a package re-exports (the one definition of that name inside the package).
 - A member is looked up in its class, then its bases breadth first (each level in declared order when the bases
   are known from this run, else by id); never in an unrelated class that happens to define the same name.
-- A bare name (`form` NAME) is a guess, kept only when exactly one entity of the project has that name.
+- A bare name (`form` NAME) is a guess, kept only when exactly one entity of the project has that name (one in
+  test code counts only for a caller in test code).
 """
 
 from __future__ import annotations
@@ -135,8 +136,30 @@ class CodeIndex:
         return inside if len(inside) == 1 else []
 
     def _named(self, name: str, project: str, types: set[str], source: str) -> list[Entity]:
-        found = [e for e in self._by_short.get(name, []) if e.project == project and e.type in types and e.id != source]
+        """The one entity of the project with this name (test code only when the caller is test code too)."""
+        caller = self._by_id.get(source)
+        in_tests = caller is not None and is_test_path(caller.path or "")
+        found = [
+            e
+            for e in self._by_short.get(name, [])
+            if e.project == project
+            and e.type in types
+            and e.id != source
+            and (in_tests or not is_test_path(e.path or ""))
+        ]
         return found if len(found) == 1 else []
+
+
+def is_test_path(path: str) -> bool:
+    """Test code by the conventions of pytest and unittest: a `tests`/`test`/`testing` folder, `test_*.py`,
+    `*_test.py`, `conftest.py`."""
+    *folders, name = path.split("/")
+    return (
+        any(f in ("tests", "test", "testing") for f in folders)
+        or name.startswith("test_")
+        or name.endswith("_test.py")
+        or name == "conftest.py"
+    )
 
 
 def _prefer(found: Sequence[Entity], project: str) -> list[Entity]:

@@ -28,6 +28,12 @@ from trident.store.schema import Resolution
 _FUNCTIONS = ("function_definition",)
 _DEFINITIONS = ("function_definition", "class_definition", "decorated_definition")
 _OPTIONAL = frozenset({"Optional", "Final", "ClassVar", "Annotated", "Type", "type"})
+# Methods of the builtin types: called on a receiver of unknown type, the receiver is most likely one of them.
+BUILTIN_METHODS = frozenset(
+    name
+    for kind in (str, bytes, bytearray, list, dict, set, frozenset, tuple, int, float, complex, object)
+    for name in dir(kind)
+)
 
 
 @dataclass(frozen=True)
@@ -76,6 +82,7 @@ class _Scope:
     receiver: str = ""  # `self` / `cls` in a method
     types: dict[str, str] = field(default_factory=dict)  # variable -> qualified type, in this function
     in_function: bool = False
+    names: dict[str, str] = field(default_factory=dict)  # what imports inside this function bind
 
 
 class PythonBinder:
@@ -245,7 +252,9 @@ class PythonBinder:
             return
         parameters = self._parameters(node)
         if scope.in_function:  # a nested function is part of the function it is in
-            inner = _Scope(scope.caller, scope.prefix, scope.cls, scope.receiver, {**scope.types}, True)
+            inner = _Scope(
+                scope.caller, scope.prefix, scope.cls, scope.receiver, {**scope.types}, True, {**scope.names}
+            )
         else:
             method = scope.cls is not None and scope.prefix == scope.cls.local
             caller = f"{scope.prefix}.{name}" if scope.prefix else name
@@ -270,8 +279,11 @@ class PythonBinder:
         return found
 
     def _note_local_types(self, node: ts.Node, scope: _Scope) -> None:
-        """`x = Foo(...)`, `x: Foo = ...` and `with Foo() as x` in a function: x's type for the calls after."""
-        if node.type == "expression_statement" and node.named_child_count == 1:
+        """`x = Foo(...)`, `x: Foo = ...` and `with Foo() as x` in a function: x's type for the calls after; an
+        import inside the function binds its names for the calls after it."""
+        if node.type in ("import_statement", "import_from_statement"):
+            scope.names.update(self._imported(node))
+        elif node.type == "expression_statement" and node.named_child_count == 1:
             inner = node.named_children[0]
             left = inner.child_by_field_name("left") if inner.type == "assignment" else None
             if left is not None and left.type == "identifier":
@@ -302,17 +314,21 @@ class PythonBinder:
         if function is None:
             return None
         name = node_text(function) if function.type == "identifier" else ""
-        if name and name in BUILTINS and name not in self.names and name not in scope.types:
+        if name and name in BUILTINS and not self._bound(name, scope) and name not in scope.types:
             return None  # a builtin: nothing any project defines
         return self._expression_target(function, scope)
+
+    def _bound(self, name: str, scope: _Scope) -> str:
+        """The qualified name an import or definition binds `name` to here (function imports first), else ""."""
+        return scope.names.get(name) or self.names.get(name, "")
 
     def _expression_target(self, node: ts.Node, scope: _Scope) -> Target | None:
         if node.type == "identifier":
             name = node_text(node)
             if name in scope.types or (scope.in_function and name == scope.receiver):
                 return Target(TargetForm.NAME, name, Resolution.NAME)
-            if name in self.names:
-                return Target(TargetForm.QUALIFIED, self.names[name], Resolution.EXACT)
+            if self._bound(name, scope):
+                return Target(TargetForm.QUALIFIED, self._bound(name, scope), Resolution.EXACT)
             return Target(TargetForm.NAME, name, Resolution.NAME) if name else None
         if node.type != "attribute":
             return None
@@ -330,6 +346,8 @@ class PythonBinder:
         dotted = self._dotted(owner, scope)
         if dotted:
             return Target(TargetForm.QUALIFIED, f"{dotted}.{member}", Resolution.EXACT)
+        if member in BUILTIN_METHODS:
+            return None  # `x.join(...)` on an untyped x: a str's far more often than a project's join
         return Target(TargetForm.NAME, member, Resolution.NAME)
 
     def _receiver_type(self, node: ts.Node, scope: _Scope) -> str:
@@ -356,9 +374,10 @@ class PythonBinder:
         if node.type != "identifier":
             return ""
         name = node_text(node)
-        if name in scope.types or name == scope.receiver or name not in self.names:
+        bound = self._bound(name, scope)
+        if name in scope.types or name == scope.receiver or not bound:
             return ""
-        return ".".join([self.names[name], *reversed(parts)])
+        return ".".join([bound, *reversed(parts)])
 
     def _constructed(self, call: ts.Node, scope: _Scope) -> str:
         """`Foo(...)` / `lib.Pool(...)`: the qualified name called (a class, or a factory: the indexer tells)."""
@@ -367,7 +386,7 @@ class PythonBinder:
             return ""
         if function.type == "identifier":
             name = node_text(function)
-            return self.names.get(name, "") if name not in scope.types else ""
+            return self._bound(name, scope) if name not in scope.types else ""
         return self._dotted(function, scope) if function.type == "attribute" else ""
 
     def _stated_type(self, assignment: ts.Node, parameters: dict[str, str]) -> str:
