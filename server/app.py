@@ -370,8 +370,14 @@ def _register_write_tools(server: MCPServer[Any], runtime: Runtime) -> None:
             raise MCPError(INVALID_PARAMS, f"path: '{path}' is not indexed in project '{project}'")
         watcher = runtime.watcher(app)
         if watcher is not None and path is None:  # a removed project stays removed
-            watcher.forget(project)
-        await _call(lambda: _locked_write(app.catalog, lambda: app.catalog.delete(doc_ids)))
+            await _call(lambda: watcher.forget(project))  # returns once no re-index of it is under way
+
+        def delete() -> None:
+            # Read again under the lock: a re-index that ended meanwhile may have published more documents.
+            current = app.catalog.manifest.project_documents(project)
+            app.catalog.delete([d for d, e in current.items() if path is None or e.path == path])
+
+        await _call(lambda: _locked_write(app.catalog, delete))
         return await _call(lambda: status.status(app.catalog))
 
     @_tool(server, WRITE)
