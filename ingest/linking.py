@@ -128,19 +128,26 @@ def relink(
         return 0
     fresh = _Answerable(appeared) if appeared is not None else None
     docs = {doc_id: _pending_document(doc_id, entry, catalog.tenant) for doc_id, entry in pending_docs.items()}
+    retried = {
+        (doc_id, i)
+        for doc_id, entry in pending_docs.items()
+        for i, pending in enumerate(entry.unresolved)
+        if fresh is None or fresh.could_answer(pending, docs[doc_id])
+    }
+    if not retried:
+        return 0
     resolver = Resolver(EntityDirectory(entities), CodeIndex(entities, bases))
-    for doc_id, entry in sorted(pending_docs.items()):  # bases first: member lookups walk them
-        for pending in entry.unresolved:
-            if pending.type == RelationType.INHERITS:
-                targets, _ = resolver.resolve(pending, docs[doc_id])
-                resolver.code.add_bases((pending.source, t.id) for t in targets)
+    for doc_id, i in sorted(retried):  # bases first: member lookups walk them
+        pending = pending_docs[doc_id].unresolved[i]
+        if pending.type == RelationType.INHERITS:
+            resolver.code.add_bases((pending.source, t.id) for t in resolver.resolve(pending, docs[doc_id])[0])
     added: list[Relation] = []
     still: dict[str, list[PendingReference]] = {}
     for doc_id, entry in sorted(pending_docs.items()):
         doc = docs[doc_id]
         remaining: list[PendingReference] = []
-        for pending in entry.unresolved:
-            if fresh is not None and not fresh.could_answer(pending, doc):
+        for i, pending in enumerate(entry.unresolved):
+            if (doc_id, i) not in retried:
                 remaining.append(pending)
                 continue
             targets, resolution = resolver.resolve(pending, doc)
