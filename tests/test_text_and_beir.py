@@ -17,7 +17,9 @@ from trident.ingest.text import parse_text, source_lines
 from trident.ingest.tokens import CHUNK_TOKEN_BUDGET, estimate_tokens
 from trident.store.schema import DocumentKind, EntityType, chunk_id
 
-SCIFACT = Path("/work/shared/eval/scifact")
+from tests.conftest import SHARED_EVAL, needs_shared
+
+SCIFACT = SHARED_EVAL / "scifact"
 
 
 def _words(n: int, prefix: str = "w") -> str:
@@ -178,8 +180,9 @@ def test_a_qrels_row_with_a_bad_score_is_reported_with_its_line_number(tmp_path:
         load_qrels(tmp_path, "test")
 
 
+@needs_shared
 def test_the_shared_scifact_collection_has_300_judged_test_queries() -> None:
-    assert SCIFACT.is_dir(), f"the SciFact evaluation set is expected at {SCIFACT}; see /work/shared/eval"
+    assert SCIFACT.is_dir(), f"the SciFact evaluation set is expected at {SCIFACT}; see ../shared/eval"
     qrels = load_qrels(SCIFACT, "test")
     assert len(qrels) == 300
     assert sum(len(docs) for docs in qrels.values()) == 339

@@ -13,7 +13,7 @@ from trident.ingest.tokens import CHUNK_TOKEN_BUDGET, estimate_tokens
 from trident.ingest.walker import walk
 from trident.store.schema import DocumentKind
 
-SHARED_EVAL = Path(__file__).resolve().parents[2] / "shared" / "eval"
+from tests.conftest import SHARED_EVAL, needs_shared
 
 
 def _tree(root: Path, files: dict[str, bytes | str]) -> None:
@@ -175,9 +175,7 @@ def test_a_malformed_beir_line_is_reported_with_its_line_number(tmp_path: Path) 
         list(iter_corpus(tmp_path))
 
 
-# The evaluation data lives beside the workspace's clone (../shared), not in the repository: a clone on its own
-# has none to load. Where ../shared is present (the workspace, CI), a missing SciFact folder still fails.
-@pytest.mark.skipif(not SHARED_EVAL.parent.is_dir(), reason="no ../shared beside this clone (evaluation data)")
+@needs_shared
 def test_the_shared_scifact_judgments_load() -> None:
     folder = SHARED_EVAL / "scifact"
     assert folder.is_dir(), f"expected the evaluation data at {folder}"
