@@ -76,7 +76,8 @@ def index(
         if not path.is_dir():
             err.print(f"[red]error:[/red] {path} is not a folder; give the folder that holds the project")
             raise typer.Exit(2)
-    store, limits = StoreSettings(), IngestSettings()
+    with _user_errors():  # a bad TRIDENT_* value is a message, not a traceback
+        store, limits = StoreSettings(), IngestSettings()
     with _user_errors(), write_lock(store.index_dir), _catalog() as catalog:
         for path in paths:
             name = project or path.resolve().name
@@ -115,28 +116,22 @@ def watch(
     Runs until Ctrl-C. The index is opened only while writing, under the write lock, so other commands and
     servers can use it in between.
     """
-    from trident.ingest.pipeline import IndexReport, index_folder
-    from trident.ingest.watch import FolderWatcher, WatchedFolder
+    from trident.ingest.pipeline import IndexReport
+    from trident.ingest.watch import FolderWatcher, WatchedFolder, index_watched
     from trident.store.embedder import open_embedder
 
     if not path.is_dir():
         err.print(f"[red]error:[/red] {path} is not a folder; give the folder that holds the project")
         raise typer.Exit(2)
-    store, limits = StoreSettings(), IngestSettings()
     with _user_errors():
+        store, limits = StoreSettings(), IngestSettings()
         embedder = open_embedder(ModelSettings())
 
     def reindex(folder: WatchedFolder) -> IndexReport:
         with write_lock(store.index_dir):
             catalog = Catalog(store.index_dir, store.tenant, embedder)
             try:
-                return index_folder(
-                    catalog,
-                    folder.root,
-                    folder.project,
-                    max_file_bytes=limits.max_file_bytes,
-                    community_seconds=limits.community_seconds,
-                )
+                return index_watched(catalog, folder, limits)
             finally:
                 catalog.close()
 

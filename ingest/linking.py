@@ -29,11 +29,17 @@ from trident.store.manifest import (
     write_stale,
     write_sync_stamp,
 )
-from trident.store.schema import Document, DocumentKind, Entity, Relation, RelationType, Resolution
+from trident.store.schema import (
+    BOUND_RELATION_TYPES,
+    Document,
+    DocumentKind,
+    Entity,
+    Relation,
+    RelationType,
+    Resolution,
+)
 from trident.store.sync_state import DerivedStore, in_session
 
-# Calls and bases: Python's binder describes them precisely; other languages' still resolve by name.
-CODE_REFERENCES = frozenset({RelationType.CALLS.value, RelationType.INHERITS.value})
 NAME_GUESS_WEIGHT = 0.5
 
 # --- whether the syncs are up to date ---
@@ -174,7 +180,7 @@ def _pending_document(doc_id: str, entry: DocumentEntry, tenant: str) -> Documen
 
 def _bound_by_scope(ref: Reference | PendingReference, doc: Document) -> bool:
     """Whether Python's binder described this reference (its calls and bases), so the code index resolves it."""
-    return ref.form != TargetForm.NAME or (ref.type in CODE_REFERENCES and doc.path.endswith(PYTHON_SUFFIXES))
+    return ref.form != TargetForm.NAME or (ref.type in BOUND_RELATION_TYPES and doc.path.endswith(PYTHON_SUFFIXES))
 
 
 class Resolver:
@@ -197,7 +203,7 @@ class Resolver:
             doc_id=doc.id,
             relation=ref.type,
         )
-        return found, Resolution.NAME if ref.type in CODE_REFERENCES else Resolution.EXACT
+        return found, Resolution.NAME if ref.type in BOUND_RELATION_TYPES else Resolution.EXACT
 
 
 class _Answerable:

@@ -57,18 +57,23 @@ Reindex = Callable[[WatchedFolder], IndexReport]
 OnReport = Callable[[WatchedFolder, IndexReport], None]
 
 
+def index_watched(catalog: Catalog, folder: WatchedFolder, limits: IngestSettings) -> IndexReport:
+    """One index run over a watched folder, within the ingest limits (the caller holds the write lock)."""
+    return index_folder(
+        catalog,
+        folder.root,
+        folder.project,
+        max_file_bytes=limits.max_file_bytes,
+        community_seconds=limits.community_seconds,
+    )
+
+
 def catalog_reindexer(catalog: Catalog, limits: IngestSettings) -> Reindex:
     """Re-index a folder into an open catalog under the write lock (the server's catalog, shared with queries)."""
 
     def reindex(folder: WatchedFolder) -> IndexReport:
         with write_lock(catalog.index_dir):
-            return index_folder(
-                catalog,
-                folder.root,
-                folder.project,
-                max_file_bytes=limits.max_file_bytes,
-                community_seconds=limits.community_seconds,
-            )
+            return index_watched(catalog, folder, limits)
 
     return reindex
 

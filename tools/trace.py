@@ -51,6 +51,11 @@ def _step(relations: Sequence[Relation], frontier: set[str], direction: Directio
     return steps
 
 
+def _step_order(step: tuple[str, Relation]) -> tuple[str, int, str, str, str]:
+    r = step[1]
+    return (r.type, Resolution(r.resolution).rank, r.source, r.target, r.evidence or "")
+
+
 def trace_relationships(
     catalog: Catalog,
     directory: EntityDirectory,
@@ -92,7 +97,8 @@ def trace_relationships(
             if (types is None or r.type in types) and r.resolved_at_least(min_resolution)
         ]
         next_frontier: set[str] = set()
-        for node, r in sorted(steps, key=lambda s: (s[1].type, s[1].source, s[1].target, s[1].evidence or "")):
+        # Within a type, bound edges before guesses: a limit cuts the guesses first.
+        for node, r in sorted(steps, key=_step_order):
             key = (r.source, r.type, r.target, r.evidence or "")
             if key in seen_edges:
                 continue
