@@ -16,24 +16,23 @@ Names are qualified as the file's own entities are (from the path: `billing/orde
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import tree_sitter as ts
 from trident.ingest.languages import node_text
 from trident.ingest.languages.python import BUILTINS, relative_package
+from trident.ingest.languages.python_syntax import (
+    BUILTIN_METHODS,
+    DEFINITIONS,
+    FUNCTIONS,
+    annotated_name,
+    descendants,
+    is_static,
+    is_super,
+    statements,
+)
 from trident.ingest.model import TargetForm
 from trident.store.schema import Resolution
-
-_FUNCTIONS = ("function_definition",)
-_DEFINITIONS = ("function_definition", "class_definition", "decorated_definition")
-_OPTIONAL = frozenset({"Optional", "Final", "ClassVar", "Annotated", "Type", "type"})
-# Methods of the builtin types: called on a receiver of unknown type, the receiver is most likely one of them.
-BUILTIN_METHODS = frozenset(
-    name
-    for kind in (str, bytes, bytearray, list, dict, set, frozenset, tuple, int, float, complex, object)
-    for name in dir(kind)
-)
 
 
 @dataclass(frozen=True)
@@ -95,7 +94,7 @@ class PythonBinder:
         self.result = Bindings()
 
     def bind(self, root: ts.Node) -> Bindings:
-        for node in _statements(root):
+        for node in statements(root):
             self._bind_top_level(node, root)
         self._collect_classes(root, "")
         self._walk_block(root, _Scope(caller="", prefix=""))
@@ -106,7 +105,7 @@ class PythonBinder:
     def _bind_top_level(self, node: ts.Node, root: ts.Node) -> None:
         if node.type in ("import_statement", "import_from_statement"):
             self.names.update(self._imported(node))
-        elif node.type in ("class_definition", *_FUNCTIONS):
+        elif node.type in ("class_definition", *FUNCTIONS):
             name = node_text(node.child_by_field_name("name"))
             if name:
                 self.names[name] = f"{self.module}.{name}"
@@ -145,7 +144,7 @@ class PythonBinder:
 
     def _collect_classes(self, block: ts.Node, prefix: str) -> None:
         """Every class the outline names (top level or nested in classes), with the attribute types it states."""
-        for node in _statements(block):
+        for node in statements(block):
             if node.type != "class_definition":
                 continue
             name = node_text(node.child_by_field_name("name"))
@@ -156,10 +155,10 @@ class PythonBinder:
             body = node.child_by_field_name("body")
             if body is None:
                 continue
-            for statement in _statements(body):
+            for statement in statements(body):
                 if statement.type == "expression_statement" and statement.named_child_count == 1:
                     self._class_attribute(cls, statement.named_children[0])
-                elif statement.type in _FUNCTIONS:
+                elif statement.type in FUNCTIONS:
                     self._method_attributes(cls, statement)
             self._collect_classes(body, local)
 
@@ -180,7 +179,7 @@ class PythonBinder:
         body = method.child_by_field_name("body")
         if not receiver or body is None:
             return
-        for node in _descendants(body, "assignment"):
+        for node in descendants(body, "assignment"):
             left = node.child_by_field_name("left")
             if left is None or left.type != "attribute":
                 continue
@@ -206,7 +205,7 @@ class PythonBinder:
                     pending.append(definition)
             elif node.type == "class_definition" and not scope.in_function:
                 self._walk_class(node, scope)
-            elif node.type in _FUNCTIONS:
+            elif node.type in FUNCTIONS:
                 self._walk_function(node, scope)
             elif node.type == "block" or node.type.endswith("_clause") or node.type.endswith("_statement"):
                 self._calls_in_statement(node, scope, pending)
@@ -218,7 +217,7 @@ class PythonBinder:
         if scope.in_function:
             self._note_local_types(node, scope)
         for child in reversed(node.named_children):
-            if child.type == "block" or child.type.endswith("_clause") or child.type in _DEFINITIONS:
+            if child.type == "block" or child.type.endswith("_clause") or child.type in DEFINITIONS:
                 pending.append(child)
             else:
                 self._calls_in(child, scope)
@@ -258,7 +257,7 @@ class PythonBinder:
         else:
             method = scope.cls is not None and scope.prefix == scope.cls.local
             caller = f"{scope.prefix}.{name}" if scope.prefix else name
-            receiver = next(iter(parameters), "") if method and not _is_static(node) else ""
+            receiver = next(iter(parameters), "") if method and not is_static(node) else ""
             inner = _Scope(caller, caller, scope.cls if method else None, receiver, {}, True)
         inner.types.update({p: t for p, t in parameters.items() if t})
         self._walk_block(body, inner)
@@ -293,7 +292,7 @@ class PythonBinder:
                 else:
                     scope.types.pop(node_text(left), None)
         elif node.type == "with_statement":
-            for pattern in _descendants(node, "as_pattern"):
+            for pattern in descendants(node, "as_pattern"):
                 value = pattern.named_children[0] if pattern.named_child_count else None
                 alias = pattern.child_by_field_name("alias")
                 if value is not None and value.type == "call" and alias is not None and alias.named_child_count == 1:
@@ -302,7 +301,7 @@ class PythonBinder:
                         scope.types[node_text(alias.named_children[0])] = made
 
     def _calls_in(self, node: ts.Node, scope: _Scope) -> None:
-        for call in _descendants(node, "call"):
+        for call in descendants(node, "call"):
             target = self._call_target(call, scope)
             if target is not None:
                 self.result.calls.append(BoundCall(scope.caller, call.start_point.row, target))
@@ -338,7 +337,7 @@ class PythonBinder:
             return None
         if owner.type == "identifier" and scope.cls is not None and node_text(owner) == scope.receiver:
             return Target(TargetForm.MEMBER, member, Resolution.EXACT, owner=scope.cls.qualified)
-        if owner.type == "call" and _is_super(owner) and scope.cls is not None:
+        if owner.type == "call" and is_super(owner) and scope.cls is not None:
             return Target(TargetForm.MEMBER, member, Resolution.EXACT, owner=scope.cls.qualified, after_owner=True)
         typed = self._receiver_type(owner, scope)
         if typed:
@@ -415,27 +414,8 @@ class PythonBinder:
         return ""
 
     def _annotation(self, node: ts.Node | None) -> str:
-        """`Foo`, `mod.Foo`, `"Foo"`, `Foo | None`, `Optional[Foo]` -> Foo's qualified name; "" otherwise."""
-        while node is not None:
-            if node.type == "type":
-                node = node.named_children[0] if node.named_child_count else None
-            elif node.type == "string":
-                content = "".join(node_text(c) for c in node.named_children if c.type == "string_content").strip()
-                return self._named_type(content)
-            elif node.type == "binary_operator":
-                sides = [node.child_by_field_name("left"), node.child_by_field_name("right")]
-                real = [s for s in sides if s is not None and s.type != "none"]
-                node = real[0] if len(real) == 1 else None
-            elif node.type == "generic_type" and node.named_child_count == 2:
-                head, args = node.named_children
-                if node_text(head) not in _OPTIONAL or args.named_child_count != 1:
-                    return ""
-                node = args.named_children[0]
-            elif node.type in ("identifier", "attribute"):
-                return self._named_type(node_text(node))
-            else:
-                return ""
-        return ""
+        """The qualified name of the one type an annotation states ("" for none, a union or a container)."""
+        return self._named_type(annotated_name(node))
 
     def _named_type(self, text: str) -> str:
         head, _, rest = text.partition(".")
@@ -447,47 +427,6 @@ class PythonBinder:
 def _note(types: dict[str, str], name: str, found: str) -> None:
     """Two different stated types make a name's type unknown ("")."""
     types[name] = found if types.get(name, found) == found else ""
-
-
-def _statements(block: ts.Node) -> Iterator[ts.Node]:
-    """The statements of a block, looking through `if`/`try`/`with` at the same level (TYPE_CHECKING imports)."""
-    for node in block.named_children:
-        if node.type == "decorated_definition":
-            definition = node.child_by_field_name("definition")
-            if definition is not None:
-                yield definition
-        elif node.type in ("if_statement", "try_statement", "with_statement", "else_clause", "elif_clause"):
-            for child in node.named_children:
-                if child.type == "block" or child.type.endswith("_clause"):
-                    yield from _statements(child)
-        elif node.type == "block":
-            yield from _statements(node)
-        else:
-            yield node
-
-
-def _descendants(node: ts.Node, kind: str) -> Iterator[ts.Node]:
-    """Nodes of one type under `node` (itself included), not inside nested definitions; iterative."""
-    pending = [node]
-    while pending:
-        current = pending.pop()
-        if current.type == kind:
-            yield current
-        if current is not node and current.type in ("class_definition", *_FUNCTIONS):
-            continue
-        pending.extend(reversed(current.named_children))
-
-
-def _is_super(call: ts.Node) -> bool:
-    function = call.child_by_field_name("function")
-    return function is not None and function.type == "identifier" and node_text(function) == "super"
-
-
-def _is_static(function: ts.Node) -> bool:
-    parent = function.parent
-    if parent is None or parent.type != "decorated_definition":
-        return False
-    return any(node_text(d).strip() == "@staticmethod" for d in parent.named_children if d.type == "decorator")
 
 
 def bind_python(root: ts.Node, path: str, module: str) -> Bindings:
