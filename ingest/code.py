@@ -13,8 +13,8 @@ import re
 from dataclasses import dataclass, replace
 
 from trident.ingest.languages import SUPPORTED_LANGUAGES, parser_for, spec_for
+from trident.ingest.languages.binding import Bindings, Target
 from trident.ingest.languages.outline import Outline, Symbol, docstring
-from trident.ingest.languages.python_scope import Bindings, Target, bind_python
 from trident.ingest.model import Extraction, Reference
 from trident.ingest.text import group_blocks, paragraphs
 from trident.ingest.tokens import CHUNK_TOKEN_BUDGET, estimate_tokens, split_lines_by_budget
@@ -148,7 +148,10 @@ def parse_code(project: str, path: str, text: str, language: str, doc_id: str, t
     build = _Builder(project, path, doc_id, tenant, language, module_q)
     chunks = build.chunks(pieces, lines)
     description = docstring(tree.root_node) if spec.docstrings else ""
-    bound = bind_python(tree.root_node, path, module_q) if language == "python" else None
+    if spec.bind_file is not None:
+        bound: Bindings | None = spec.bind_file(tree.root_node, path, module_q)
+    else:
+        bound = outline.bound if spec.binder is not None else None
     return build.extraction(chunks, [s for u in units for s in u.walk() if s.kind], outline, description, bound)
 
 
@@ -205,8 +208,8 @@ class _Builder:
     def extraction(
         self, chunks: list[Chunk], symbols: list[Symbol], outline: Outline, doc: str, bound: Bindings | None
     ) -> Extraction:
-        """The file's entities and in-file relations, and its references: calls and bases as `bound` (Python's
-        binder) describes them, else by the names the outline read."""
+        """The file's entities and in-file relations, and its references: calls and bases as `bound` (the
+        language's binder) describes them, else by the names the outline read."""
         by_row: dict[int, str] = {}
         for c in chunks:
             for row in range(c.start_line - 1, c.end_line):

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 import tree_sitter as ts
+from trident.ingest.languages.binding import FileBinder, SiteBinderFactory
 
 __all__ = [
     "SUPPORTED_LANGUAGES",
@@ -118,6 +119,8 @@ class LanguageSpec:
     a class (JS `method_definition` also appears in object literals). `containers` are blocks that are one
     chunk but no entity: a Rust `impl` (its field names the type whose methods it holds) or inline `mod`.
     `assignments` are declarations like `const f = () => ...` whose value may be a function or a class.
+    Calls and bases are bound by scope and type by `bind_file` (the whole file at once) or `binder` (one site at a
+    time as the outline walks); a language with neither names them as written.
     """
 
     name: str
@@ -142,6 +145,8 @@ class LanguageSpec:
     read_bases: BaseReader = _no_bases
     read_owner: OwnerReader | None = None
     read_callee: CalleeReader = _callee
+    bind_file: FileBinder | None = None
+    binder: SiteBinderFactory | None = None
 
 
 def spec_for(language: str) -> LanguageSpec:

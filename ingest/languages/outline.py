@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 
 import tree_sitter as ts
 from trident.ingest.languages import LanguageSpec, node_text, terminal_name
+from trident.ingest.languages.binding import Bindings, BoundBase, BoundCall, SiteBinder
+from trident.ingest.model import TargetForm
 from trident.store.schema import EntityType
 
 DESCRIPTION_CHARS = 300
@@ -106,8 +108,12 @@ class Outline:
         self.calls: list[tuple[str, str, int]] = []  # (caller local, callee, row)
         self.imports: list[tuple[str, int]] = []
         self.bases: list[tuple[str, str, int]] = []  # (class local, base, row)
+        self.binder: SiteBinder | None = None
+        self.bound = Bindings()  # the calls and bases as the spec's site binder binds them, if it has one
 
     def walk(self, root: ts.Node) -> None:
+        if self.spec.binder is not None:
+            self.binder = self.spec.binder(root, self.path, self.module)
         # Iterative: deeply nested expressions (long `a + b + ...` chains) would overflow recursion.
         stack = [(child, _Scope(None)) for child in reversed(root.named_children)]
         while stack:
@@ -186,7 +192,7 @@ class Outline:
             symbol = Symbol(None, name, name if impl else _join(scope.prefix, name), scope.owner, start, end)
             trait = terminal_name(node.child_by_field_name("trait")) if impl else ""
             if trait:
-                self.bases.append((name, trait, row))
+                self._base(name, trait, node, row)
             inner = _Scope(symbol, symbol.local, name if impl else "", scope.caller, name if impl else "")
         else:
             described = docstring(body.child_by_field_name("body")) if spec.docstrings else ""
@@ -194,7 +200,8 @@ class Outline:
             if kind == "class":
                 local = _join(scope.prefix, name)
                 symbol = Symbol(EntityType.CLASS, name, local, scope.owner, start, end, description)
-                self.bases.extend((local, base, row) for base in spec.read_bases(body))
+                for base in spec.read_bases(body):
+                    self._base(local, base, node, row)
                 inner = _Scope(symbol, local, local, local, name)
             else:
                 owner = scope.owner or (spec.read_owner(node) if spec.read_owner else "")
@@ -206,6 +213,12 @@ class Outline:
         (scope.parent.children if scope.parent is not None else self.units).append(symbol)
         return inner, [(c, inner) for c in body.named_children]
 
+    def _base(self, local: str, base: str, node: ts.Node, row: int) -> None:
+        self.bases.append((local, base, row))
+        bound = self.binder.base(base, node) if self.binder is not None else None
+        if bound is not None:
+            self.bound.bases.append(BoundBase(local, row, bound))
+
     def _record(self, node: ts.Node, scope: _Scope) -> None:
         spec, row = self.spec, node.start_point.row
         if node.type in spec.calls:
@@ -213,6 +226,9 @@ class Outline:
             callee = spec.read_callee(target, scope.self_type) if target is not None else ""
             if callee and callee not in spec.skip_calls:
                 self.calls.append((scope.caller, callee, row))
+            bound = self.binder.call(node, target) if self.binder is not None and target is not None else None
+            if bound is not None and not (bound.form is TargetForm.NAME and bound.name in spec.skip_calls):
+                self.bound.calls.append(BoundCall(scope.caller, row, bound))
         if node.type in spec.imports:
             self.imports.extend((t, row) for t in spec.read_imports(node, self.path, self.module))
 

@@ -6,6 +6,7 @@ import posixpath
 
 import tree_sitter as ts
 from trident.ingest.languages import LanguageSpec, node_text, terminal_name
+from trident.ingest.languages.binding import Bindings
 
 # Calls to these name no project symbol; keeping them would only add edges the indexer must drop.
 BUILTINS = frozenset(
@@ -146,6 +147,12 @@ def read_bases(node: ts.Node) -> list[str]:
     return [n for n in names if n and n != "object"]
 
 
+def bind(root: ts.Node, path: str, module: str) -> Bindings:
+    from trident.ingest.languages.python_scope import bind_python  # it reads this module's tables
+
+    return bind_python(root, path, module)
+
+
 SPECS = {
     "python": LanguageSpec(
         name="python",
@@ -159,5 +166,6 @@ SPECS = {
         docstrings=True,
         read_imports=read_imports,
         read_bases=read_bases,
+        bind_file=bind,
     )
 }

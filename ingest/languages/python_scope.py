@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 import tree_sitter as ts
 from trident.ingest.languages import node_text
+from trident.ingest.languages.binding import Bindings, BoundBase, BoundCall, Target
 from trident.ingest.languages.python import BUILTINS, relative_package
 from trident.ingest.languages.python_syntax import (
     BUILTIN_METHODS,
@@ -33,37 +34,6 @@ from trident.ingest.languages.python_syntax import (
 )
 from trident.ingest.model import TargetForm
 from trident.store.schema import Resolution
-
-
-@dataclass(frozen=True)
-class Target:
-    """What a call or base names: a qualified name, a member of a class, or only a bare name."""
-
-    form: TargetForm
-    name: str  # qualified name (QUALIFIED), member name (MEMBER) or bare name (NAME)
-    resolution: Resolution
-    owner: str = ""  # MEMBER: qualified name of the class whose member it is
-    after_owner: bool = False  # MEMBER via super(): look in the owner's bases only
-
-
-@dataclass(frozen=True)
-class BoundCall:
-    caller: str  # local name of the calling entity, as the outline names it ("" is the module)
-    row: int
-    target: Target
-
-
-@dataclass(frozen=True)
-class BoundBase:
-    owner: str  # local name of the class
-    row: int
-    target: Target
-
-
-@dataclass
-class Bindings:
-    calls: list[BoundCall] = field(default_factory=list)
-    bases: list[BoundBase] = field(default_factory=list)
 
 
 @dataclass
