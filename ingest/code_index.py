@@ -1,17 +1,18 @@
-"""Finishing Python references against every indexed project: qualified names, re-exports and class bases.
+"""Finishing code references against every indexed project: qualified names, re-exports and class bases.
 
-A parser names a call's target as precisely as its file allows (`trident.ingest.languages.python_scope`); only
-here, with every project's entities, is it known what `httpcore.ConnectionPool` is: a class defined in
+A binder names a call's target as precisely as its file allows (`trident.ingest.languages.binding`); only here,
+with every project's entities, is it known what `httpcore.ConnectionPool` is: a class defined in
 `httpcore/_sync/connection_pool.py` of the project `httpcore` and re-exported by its `__init__`.
 
-- A qualified name matches an entity's qualified name, or its import name: the dotted path from the topmost
-  folder of its package (folders with an `__init__.py`), so `src/httpx/_client.py` is imported as `httpx._client`.
+- A qualified name matches an entity's qualified name or a name its language imports it by
+  (`trident.ingest.import_names`). Outside Python, a name written from outside the project (a Go import path, a
+  Java package) matches by its longest tail the index knows, of at least two parts, when one entity has it.
 - A name the entity lacks is looked up in what it stands for: a member of a class (through the class's bases,
   nearest first), or a name a package re-exports (the one definition of that name inside the package).
 - A member is looked up in its class, then its bases breadth first (each level in declared order when the bases
   are known from this run, else by id); never in an unrelated class that happens to define the same name.
-- A bare name (`form` NAME) is a guess, kept only when exactly one entity of the project has that name (one in
-  test code counts only for a caller in test code).
+- A bare name (`form` NAME) is a guess, kept only when exactly one entity of the project and language has that
+  name (one in test code counts only for a caller in test code).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from collections.abc import Iterable, Sequence
 from typing import TypeAlias
 
 from trident.ingest.code import module_name
+from trident.ingest.import_names import ImportNames, family, heads_folder
 from trident.ingest.model import Reference, TargetForm
 from trident.store.manifest import PendingReference
 from trident.store.schema import Entity, EntityType, Resolution
@@ -29,37 +31,41 @@ from trident.store.schema import Entity, EntityType, Resolution
 CODE_TYPES = frozenset(
     {EntityType.MODULE.value, EntityType.CLASS.value, EntityType.FUNCTION.value, EntityType.METHOD.value}
 )
-PYTHON_SUFFIXES = (".py", ".pyi")
 MAX_DEPTH = 8  # re-exports of re-exports and base chains deeper than this are not followed
 MAX_BASES = 64  # classes visited per member lookup
 
 AnyReference: TypeAlias = Reference | PendingReference
 
 
-def is_python(entity: Entity) -> bool:
-    return entity.type in CODE_TYPES and (entity.path or "").endswith(PYTHON_SUFFIXES)
+def is_code(entity: Entity) -> bool:
+    return entity.type in CODE_TYPES and bool(family(entity.path or ""))
 
 
 class CodeIndex:
-    """Python code entities by qualified and import name, with the bases of each class."""
+    """Code entities by qualified and import name, with the bases of each class."""
 
     def __init__(self, entities: Iterable[Entity], bases: Iterable[tuple[str, str]] = ()) -> None:
-        code = sorted((e for e in entities if is_python(e)), key=lambda e: e.id)
+        code = sorted((e for e in entities if is_code(e)), key=lambda e: e.id)
+        imports = ImportNames(code)
         self._by_id = {e.id: e for e in code}
+        self._names: dict[str, list[str]] = {}
         self._by_name: dict[str, list[Entity]] = defaultdict(list)
-        self._by_short: dict[str, list[Entity]] = defaultdict(list)
+        self._by_tail: dict[str, list[Entity]] = defaultdict(list)  # outside Python: proper tails of those names
+        self._by_short: dict[tuple[str, str], list[Entity]] = defaultdict(list)  # (family, name) -> entities
         self._top_level: dict[str, list[Entity]] = defaultdict(list)  # short name -> module-level definitions
         self._bases: dict[str, list[str]] = defaultdict(list)
-        import_names = _import_names([e for e in code if e.type == EntityType.MODULE.value])
         for e in code:
-            self._by_name[e.qualified_name].append(e)
-            self._by_short[e.name].append(e)
-            module_q = module_name(e.path or "")
-            if e.type != EntityType.MODULE.value and e.qualified_name == f"{module_q}.{e.name}":
+            names = self._names[e.id] = [e.qualified_name, *imports.of(e)]
+            language = family(e.path or "")
+            for name in names:
+                self._by_name[name].append(e)
+                if language != "python":
+                    parts = name.split(".")
+                    for i in range(1, len(parts) - 1):
+                        self._by_tail[".".join(parts[i:])].append(e)
+            self._by_short[(language, e.name)].append(e)
+            if e.type != EntityType.MODULE.value and e.qualified_name == f"{module_name(e.path or '')}.{e.name}":
                 self._top_level[e.name].append(e)
-            imported = import_names.get((e.project, e.path or ""), module_q)
-            if imported != module_q and e.qualified_name.startswith(module_q):
-                self._by_name[imported + e.qualified_name[len(module_q) :]].append(e)
         self.add_bases(bases)
 
     def add_bases(self, bases: Iterable[tuple[str, str]]) -> None:
@@ -68,45 +74,64 @@ class CodeIndex:
             if base not in self._bases[cls] and base != cls:
                 self._bases[cls].append(base)
 
-    def resolve(self, ref: AnyReference, project: str) -> tuple[list[Entity], Resolution]:
-        """The entities a Python reference binds to and how surely; ([], ...) when none in the index."""
+    def resolve(self, ref: AnyReference, project: str, path: str = "") -> tuple[list[Entity], Resolution]:
+        """The entities a reference made in the file `path` binds to and how surely; ([], ...) when none."""
         types = set(ref.target_types) or set(CODE_TYPES)
         form, resolution = TargetForm(ref.form), Resolution(ref.resolution)
+        by_tail = family(path) not in ("python", "")
         if form is TargetForm.QUALIFIED:
-            found = self._qualified(ref.target, project, 0)
+            found = self._qualified(ref.target, project, 0, by_tail)
         elif form is TargetForm.MEMBER:
-            owner = self._qualified(ref.owner, project, 0)
+            if by_tail and not ref.after_owner:  # a method defined apart from its type (Go, a Rust `impl`)
+                direct = self._qualified(f"{ref.owner}.{ref.target}", project, 0, by_tail)
+                if any(e.type in types and e.id != ref.source for e in direct):
+                    return [e for e in direct if e.type in types and e.id != ref.source], resolution
+            owner = self._qualified(ref.owner, project, 0, by_tail)
             classes = [e for e in owner if e.type == EntityType.CLASS.value]
             if not classes and owner:  # a factory's result: its type is not stated, so only the name is known
-                return self._named(ref.target, project, types, ref.source), Resolution.NAME
+                return self._named(ref.target, project, types, ref.source, path), Resolution.NAME
             found = self._member(classes[0], ref.target, skip_first=ref.after_owner) if classes else []
         else:
-            return self._named(ref.target, project, types, ref.source), Resolution.NAME
+            return self._named(ref.target, project, types, ref.source, path), Resolution.NAME
         found = [e for e in found if e.type in types and e.id != ref.source]
         return found, resolution
 
-    def _qualified(self, name: str, project: str, depth: int) -> list[Entity]:
+    def _qualified(self, name: str, project: str, depth: int, by_tail: bool) -> list[Entity]:
         if not name or depth > MAX_DEPTH:
             return []
         found = _prefer(self._by_name.get(name, []), project)
+        if not found and by_tail:
+            found = self._tail(name, project)
         if found:
             return found
         head, _, last = name.rpartition(".")
         if not head:
             return []
-        for owner in self._qualified(head, project, depth + 1)[:1]:
+        for owner in self._qualified(head, project, depth + 1, by_tail)[:1]:
             if owner.type == EntityType.CLASS.value:
                 return self._member(owner, last, skip_first=False)
             if owner.type == EntityType.MODULE.value:
                 return self._reexported(owner, last)
         return []
 
+    def _tail(self, name: str, project: str) -> list[Entity]:
+        """The one entity known by the longest tail of `name` (two parts at least) that the index knows."""
+        parts = name.split(".")
+        for i in range(len(parts) - 1):
+            key = ".".join(parts[i:])
+            found = _definitions([*(self._by_name.get(key, []) if i else []), *self._by_tail.get(key, [])])
+            if found:
+                mine = [e for e in found if e.project == project]
+                return (mine or found) if len(mine or found) == 1 else []
+        return []
+
     def _member(self, cls: Entity, name: str, *, skip_first: bool) -> list[Entity]:
         """`name` defined on the class or, nearest first, on its bases."""
         for current in self._lineage(cls)[1 if skip_first else 0 :]:
-            found = self._by_name.get(f"{current.qualified_name}.{name}", [])
-            if found:
-                return found[:1]
+            for known in self._names[current.id]:
+                found = self._by_name.get(f"{known}.{name}", [])
+                if found:
+                    return found[:1]
         return []
 
     def _lineage(self, cls: Entity) -> list[Entity]:
@@ -123,9 +148,9 @@ class CodeIndex:
         return order
 
     def _reexported(self, module: Entity, name: str) -> list[Entity]:
-        """The one module-level definition of `name` inside the package `module` heads (what `from .x import
-        name` in its `__init__` makes importable from it)."""
-        if not (module.path or "").endswith(("__init__.py", "__init__.pyi")):
+        """The one module-level definition of `name` inside the folder `module` heads (what `from .x import name`
+        in an `__init__`, `export ... from './x'` in an `index` or `pub use` in a `mod.rs` make importable)."""
+        if not heads_folder(module.path or ""):
             return []
         folder = posixpath.dirname(module.path or "")
         inside = [
@@ -135,13 +160,13 @@ class CodeIndex:
         ]
         return inside if len(inside) == 1 else []
 
-    def _named(self, name: str, project: str, types: set[str], source: str) -> list[Entity]:
-        """The one entity of the project with this name (test code only when the caller is test code too)."""
-        caller = self._by_id.get(source)
-        in_tests = caller is not None and is_test_path(caller.path or "")
+    def _named(self, name: str, project: str, types: set[str], source: str, path: str) -> list[Entity]:
+        """The one entity of the project and language with this name (test code only when the caller is test code
+        too)."""
+        in_tests = is_test_path(path or (self._by_id[source].path or "" if source in self._by_id else ""))
         found = [
             e
-            for e in self._by_short.get(name, [])
+            for e in self._by_short.get((family(path) if path else "python", name), [])
             if e.project == project
             and e.type in types
             and e.id != source
@@ -151,19 +176,28 @@ class CodeIndex:
 
 
 def is_test_path(path: str) -> bool:
-    """Test code by the conventions of pytest and unittest: a `tests`/`test`/`testing` folder, `test_*.py`,
-    `*_test.py`, `conftest.py`."""
+    """Test code by common conventions: a `tests`/`test`/`testing`/`__tests__` folder, `test_*.py`, `*_test.py`,
+    `conftest.py`, `*_test.go`, `*.test.ts`/`*.spec.js`, `*Test.java`."""
     *folders, name = path.split("/")
+    stem = posixpath.splitext(name)[0]
     return (
-        any(f in ("tests", "test", "testing") for f in folders)
+        any(f in ("tests", "test", "testing", "__tests__") for f in folders)
         or name.startswith("test_")
-        or name.endswith("_test.py")
+        or stem.endswith(("_test", ".test", ".spec", "Test", "Tests"))
         or name == "conftest.py"
     )
 
 
+def _definitions(found: Sequence[Entity]) -> list[Entity]:
+    """Distinct entities, a module dropped when something else has the same name (a Java class and its file)."""
+    unique = list({e.id: e for e in found}.values())
+    others = [e for e in unique if e.type != EntityType.MODULE.value]
+    return others if others and len(others) < len(unique) else unique
+
+
 def _prefer(found: Sequence[Entity], project: str) -> list[Entity]:
     """One project's entities for a name: the referring project's, else the only other project's."""
+    found = _definitions(found)
     if not found:
         return []
     mine = [e for e in found if e.project == project]
@@ -171,21 +205,3 @@ def _prefer(found: Sequence[Entity], project: str) -> list[Entity]:
         return mine[:1]
     projects = {e.project for e in found}
     return list(found[:1]) if len(projects) == 1 else []
-
-
-def _import_names(modules: Sequence[Entity]) -> dict[tuple[str, str], str]:
-    """(project, module path) -> the name the module is imported by: its path from the topmost folder of its
-    package (the folders above it that hold an `__init__.py`), so `src/httpx/_client.py` -> `httpx._client`."""
-    packages = {
-        (m.project, posixpath.dirname(m.path or ""))
-        for m in modules
-        if posixpath.basename(m.path or "") in ("__init__.py", "__init__.pyi")
-    }
-    names: dict[tuple[str, str], str] = {}
-    for m in modules:
-        path = m.path or ""
-        root = posixpath.dirname(path)
-        while root and (m.project, root) in packages:
-            root = posixpath.dirname(root)
-        names[(m.project, path)] = module_name(path[len(root) + 1 :] if root else path)
-    return names

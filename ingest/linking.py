@@ -11,9 +11,11 @@ import secrets
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
-from trident.ingest.code_index import PYTHON_SUFFIXES, CodeIndex
+from trident.ingest.code_index import CodeIndex
+from trident.ingest.languages import spec_for
 from trident.ingest.model import Reference, TargetForm
 from trident.ingest.shared_names import shared_concepts
+from trident.ingest.walker import code_language
 from trident.store import locking
 from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
@@ -179,22 +181,31 @@ def _pending_document(doc_id: str, entry: DocumentEntry, tenant: str) -> Documen
 
 
 def _bound_by_scope(ref: Reference | PendingReference, doc: Document) -> bool:
-    """Whether Python's binder described this reference (its calls and bases), so the code index resolves it."""
-    return ref.form != TargetForm.NAME or (ref.type in BOUND_RELATION_TYPES and doc.path.endswith(PYTHON_SUFFIXES))
+    """Whether a language's binder described this reference (its calls and bases), so the code index resolves it."""
+    return ref.form != TargetForm.NAME or (ref.type in BOUND_RELATION_TYPES and binds(doc.path))
+
+
+def binds(path: str) -> bool:
+    """Whether calls and bases in this file are bound by scope and type (its language has a binder)."""
+    language = code_language(path)
+    if language is None:
+        return False
+    spec = spec_for(language)
+    return spec.bind_file is not None or spec.binder is not None
 
 
 class Resolver:
-    """Binds references to entities: Python's calls and bases by scope and type (`CodeIndex`), everything else
-    by name, path or module (`EntityDirectory`)."""
+    """Binds references to entities: calls and bases by scope and type (`CodeIndex`) where the file's language has
+    a binder, everything else by name, path or module (`EntityDirectory`)."""
 
     def __init__(self, directory: EntityDirectory, code: CodeIndex) -> None:
         self.directory, self.code = directory, code
 
     def resolve(self, ref: Reference | PendingReference, doc: Document) -> tuple[list[Entity], Resolution]:
-        """The entities a reference made in `doc` points at, and how surely (other languages' calls and bases
-        are matched by name: `name`)."""
+        """The entities a reference made in `doc` points at, and how surely (calls and bases in a language
+        without a binder are matched by name: `name`)."""
         if _bound_by_scope(ref, doc):
-            return self.code.resolve(ref, doc.project)
+            return self.code.resolve(ref, doc.project, doc.path)
         found = self.directory.resolve(
             ref.target,
             target_types=ref.target_types,
@@ -223,8 +234,8 @@ class _Answerable:
 def reference_relation(
     ref: Reference | PendingReference, target: str, doc: Document, weight: float, resolution: Resolution
 ) -> Relation:
-    """A resolved reference as a relation; where Python's binder could only guess from the name, it weighs half as
-    much as a binding."""
+    """A resolved reference as a relation; where a binder could only guess from the name, it weighs half as much as
+    a binding."""
     return Relation(
         source=ref.source,
         type=ref.type,

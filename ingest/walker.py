@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import hashlib
 import os
+import posixpath
 import stat
 from collections import deque
 from dataclasses import dataclass, field
@@ -66,6 +67,13 @@ _CODE_LANGUAGES = {
     ".rs": "rust",
     ".java": "java",
 }
+
+
+def code_language(path: str) -> str | None:
+    """The grammar a source file is parsed with (`src/app.ts` -> typescript), None for any other file."""
+    return _CODE_LANGUAGES.get(posixpath.splitext(path)[1].lower())
+
+
 # Source files Trident has no grammar for: chunked as text, still kind CODE so filters find them.
 _OTHER_CODE = (
     *(".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".cs", ".m", ".mm", ".swift", ".dart"),

@@ -1,0 +1,83 @@
+"""The names a code entity is imported by, per language, beside its qualified name.
+
+An entity's qualified name is its file's module name (the path without extension, `/` as `.`) and its local name.
+Code elsewhere names it as its language imports it:
+- Python: the dotted path from the topmost folder of its package (folders with an `__init__.py`), so
+  `src/httpx/_client.py` is imported as `httpx._client`.
+- Go: a package is a folder, so `pkg/server/handler.go`'s `Server.Handle` is `pkg.server.Server.Handle`.
+- JavaScript/TypeScript: `dir/x/index.ts` is what `./x` imports: `dir.x`.
+- Rust: `dir/mod.rs`, `dir/lib.rs` and `dir/main.rs` are the module of their folder: `dir`.
+- Java: a file holds its class: `com/acme/Foo.java`'s class `Foo` is `com.acme.Foo`.
+A file that heads a folder this way (a Python `__init__`, a JS `index`, a Rust `mod`/`lib`/`main`) can re-export
+the folder's definitions; `heads_folder` says which.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Iterable
+
+from trident.ingest.code import module_name
+from trident.ingest.walker import code_language
+from trident.store.schema import Entity, EntityType
+
+PACKAGE_FILES = ("__init__.py", "__init__.pyi")
+_FOLDER_HEADS = {"javascript": {"index"}, "typescript": {"index"}, "tsx": {"index"}, "rust": {"mod", "lib", "main"}}
+_FAMILIES = {"typescript": "javascript", "tsx": "javascript"}
+
+
+def family(path: str) -> str:
+    """The language a file's names live among (TypeScript imports JavaScript): "" for a file with no grammar."""
+    language = code_language(path) or ""
+    return _FAMILIES.get(language, language)
+
+
+def heads_folder(path: str) -> bool:
+    """Whether the file is its folder's module, importable by the folder's name and re-exporting from it."""
+    stem = posixpath.splitext(posixpath.basename(path))[0]
+    if posixpath.basename(path) in PACKAGE_FILES:
+        return True
+    return stem in _FOLDER_HEADS.get(code_language(path) or "", set())
+
+
+class ImportNames:
+    """(project, path) -> the module name a file is imported by, from the Python packages of every project."""
+
+    def __init__(self, modules: Iterable[Entity]) -> None:
+        self._packages = {
+            (m.project, posixpath.dirname(m.path or ""))
+            for m in modules
+            if m.type == EntityType.MODULE.value and posixpath.basename(m.path or "") in PACKAGE_FILES
+        }
+
+    def of(self, entity: Entity) -> list[str]:
+        """The names `entity` is imported by other than its qualified name (none when it has no other)."""
+        path = entity.path or ""
+        module_q = module_name(path)
+        if not entity.qualified_name.startswith(module_q):
+            return []
+        local = entity.qualified_name[len(module_q) :]  # "" or ".Class.method"
+        folder = posixpath.dirname(path).replace("/", ".")
+        language = code_language(path) or ("python" if path.endswith(".pyi") else "")
+        if language == "python":
+            return _other(entity.qualified_name, self._python_module(entity.project, path) + local)
+        if language == "go" or (language != "java" and heads_folder(path)):
+            return _other(entity.qualified_name, _join(folder, local[1:])) if local or folder else []
+        stem = posixpath.splitext(posixpath.basename(path))[0]
+        if language == "java" and local.split(".")[1:2] == [stem]:
+            return _other(entity.qualified_name, _join(folder, local[1:]))
+        return []
+
+    def _python_module(self, project: str, path: str) -> str:
+        root = posixpath.dirname(path)
+        while root and (project, root) in self._packages:
+            root = posixpath.dirname(root)
+        return module_name(path[len(root) + 1 :] if root else path)
+
+
+def _join(folder: str, local: str) -> str:
+    return f"{folder}.{local}" if folder and local else folder or local
+
+
+def _other(qualified: str, name: str) -> list[str]:
+    return [name] if name and name != qualified else []
