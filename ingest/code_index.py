@@ -25,6 +25,7 @@ from typing import TypeAlias
 from trident.ingest.code import module_name
 from trident.ingest.import_names import ImportNames, family, heads_folder
 from trident.ingest.model import Reference, TargetForm
+from trident.store.code_paths import is_test_path
 from trident.store.manifest import PendingReference
 from trident.store.schema import Entity, EntityType, Resolution
 
@@ -173,19 +174,6 @@ class CodeIndex:
             and (in_tests or not is_test_path(e.path or ""))
         ]
         return found if len(found) == 1 else []
-
-
-def is_test_path(path: str) -> bool:
-    """Test code by common conventions: a `tests`/`test`/`testing`/`__tests__` folder, `test_*.py`, `*_test.py`,
-    `conftest.py`, `*_test.go`, `*.test.ts`/`*.spec.js`, `*Test.java`."""
-    *folders, name = path.split("/")
-    stem = posixpath.splitext(name)[0]
-    return (
-        any(f in ("tests", "test", "testing", "__tests__") for f in folders)
-        or name.startswith("test_")
-        or stem.endswith(("_test", ".test", ".spec", "Test", "Tests"))
-        or name == "conftest.py"
-    )
 
 
 def _definitions(found: Sequence[Entity]) -> list[Entity]:

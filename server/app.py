@@ -84,9 +84,10 @@ MinResolution = Annotated[
     Resolution,
     Field(
         description="Only calls and bases bound at least this surely: exact (the code binds them: self.m(), "
-        "imports, super()), inferred (from a stated type: annotations, constructor assignments) or name (a guess "
-        "from the name alone; Python keeps one only when a single entity of the project has the name, other "
-        "languages' calls are all matched by name for now). Default name: every edge, each with its resolution"
+        "this.m(), imports, super, qualified calls), inferred (from a stated type: annotations, declared types, "
+        "constructor assignments) or name (a guess from the name alone, kept only when a single entity of the "
+        "project has the name). Default inferred: calls an agent can rely on; pass name to see the guesses too. "
+        "Other relations (imports, mentions, links) are always walked"
     ),
 ]
 
@@ -216,7 +217,7 @@ def _register_read_tools(server: MCPServer[Any]) -> None:
         ] = None,
         max_hops: Annotated[int, Field(ge=1, le=4, description="How far to walk (1-4)")] = 2,
         limit: Annotated[int, Field(ge=1, le=500, description="Most edges to return")] = 50,
-        min_resolution: MinResolution = Resolution.NAME,
+        min_resolution: MinResolution = Resolution.INFERRED,
     ) -> trace.TraceResult:
         """What an entity calls, uses, imports, depends on, or is used by: a bounded walk of the graph with the
         evidence chunk of every edge."""
@@ -243,7 +244,7 @@ def _register_read_tools(server: MCPServer[Any]) -> None:
         max_hops: Annotated[int, Field(ge=1, le=6, description="Longest path considered")] = 4,
         max_paths: Annotated[int, Field(ge=1, le=10, description="Most paths returned")] = 3,
         relation_types: Annotated[list[str] | None, Field(description="Only walk these relation types")] = None,
-        min_resolution: MinResolution = Resolution.NAME,
+        min_resolution: MinResolution = Resolution.INFERRED,
     ) -> explain.ExplainResult:
         """How two things connect: the shortest paths between two entities, each hop with its evidence and each
         path as a sentence you can quote."""

@@ -99,3 +99,26 @@ def test_a_relation_shown_by_two_chunks_is_one_path_and_never_breaks_the_search(
     paths = _best_paths(adjacency, "a", "t", max_hops=2, max_paths=5)
     assert [[(r.source, r.target) for r in path] for path in paths] == [[("a", "t")], [("a", "b"), ("b", "t")]]
     assert paths == _best_paths(dict(reversed(list(adjacency.items()))), "a", "t", max_hops=2, max_paths=5)
+
+
+def test_a_long_path_over_calls_ranks_before_shorter_ones_through_prose_or_test_code() -> None:
+    from trident.store.schema import Relation
+    from trident.tools.explain import _best_paths
+
+    def rel(source: str, rtype: str, target: str) -> Relation:
+        return Relation(source=source, type=rtype, target=target, evidence=f"{source}-{target}", project="p")
+
+    edges = [
+        *(rel(a, "CALLS", b) for a, b in [("send", "c1"), ("c1", "c2"), ("c2", "c3"), ("c3", "pool")]),
+        rel("changelog", "MENTIONS", "send"),
+        rel("changelog", "MENTIONS", "pool"),
+        rel("send", "CALLS", "test_helper"),
+        rel("test_helper", "CALLS", "pool"),
+    ]
+    adjacency: dict[str, list] = {}
+    for edge in edges:
+        adjacency.setdefault(edge.source, []).append((edge.target, edge))
+        adjacency.setdefault(edge.target, []).append((edge.source, edge))
+    paths = _best_paths(adjacency, "send", "pool", 4, 3, in_tests=lambda node: node == "test_helper")
+    assert [r.target for r in paths[0]] == ["c1", "c2", "c3", "pool"]  # four calls before two hops aside
+    assert len(paths) == 3 and all(len(p) == 2 for p in paths[1:])

@@ -76,6 +76,10 @@ PROJECTS: dict[str, dict[str, str]] = {
             "        return parts\n"
         ),
         "tests/test_helpers.py": "def rewind():\n    return None\n",
+        "CHANGELOG.md": (
+            "# Changelog\n\n## 0.2 (2025-01-10)\n\n"
+            "- `Client.send` no longer retries; `HTTPTransport.handle_request` closes the pool first.\n"
+        ),
     },
 }
 
@@ -149,7 +153,7 @@ def test_a_constructor_typed_attribute_through_a_reexport_gives_a_calls_path_acr
     assert [h.resolution for h in hops] == [Resolution.EXACT, Resolution.INFERRED, Resolution.INFERRED]
 
 
-def test_an_untyped_receiver_gives_a_name_edge_that_min_resolution_hides(catalog: Catalog) -> None:
+def test_an_untyped_receiver_gives_a_name_edge_that_the_default_min_resolution_hides(catalog: Catalog) -> None:
     flush = "function:client:client.helpers.flush"
     drain = "method:client:client.helpers.Buffer.drain"
     edge = _calls(catalog)[(flush, drain)]  # `stream.drain()`: one entity of the project is named drain
@@ -157,12 +161,14 @@ def test_an_untyped_receiver_gives_a_name_edge_that_min_resolution_hides(catalog
     # Not guessed: close (no entity of the client project), rewind (only test code has one), join (a str method).
     assert [target for source, target in _calls(catalog) if source == flush] == [drain]
     directory = EntityDirectory(catalog.entities())
-    shown = trace_relationships(catalog, directory, flush, direction=Direction.OUT, relation_types=["CALLS"])
-    hidden = trace_relationships(
-        catalog, directory, flush, direction=Direction.OUT, relation_types=["CALLS"], min_resolution=Resolution.INFERRED
+    shown = trace_relationships(
+        catalog, directory, flush, direction=Direction.OUT, relation_types=["CALLS"], min_resolution=Resolution.NAME
     )
+    hidden = trace_relationships(catalog, directory, flush, direction=Direction.OUT, relation_types=["CALLS"])
     assert [e.target for e in shown.edges] == [drain]
-    assert hidden.edges == []
+    assert hidden.edges == [] and hidden.hidden_guesses == 1  # said, so "no callees" is not read as none
+    assert hidden.message is not None and "min_resolution='name'" in hidden.message
+    assert shown.hidden_guesses == 0 and shown.message is None
 
 
 def test_an_import_inside_a_function_binds_its_calls_into_the_other_project(catalog: Catalog) -> None:
@@ -170,3 +176,13 @@ def test_an_import_inside_a_function_binds_its_calls_into_the_other_project(cata
     calls = _calls(catalog)
     assert calls[(open_pool, "class:pool:pool._sync.ConnectionPool")].resolution == Resolution.EXACT
     assert calls[(open_pool, POOL_HANDLE)].resolution == Resolution.INFERRED
+
+
+def test_a_path_over_the_code_ranks_before_a_shorter_one_through_the_changelog(catalog: Catalog) -> None:
+    result = explain_path(catalog, EntityDirectory(catalog.entities()), SEND, TRANSPORT_HANDLE, max_paths=5)
+    assert result.paths, result.message
+    first, *others = result.paths
+    assert [h.target for h in first.hops] == [SEND_SINGLE, TRANSPORT_HANDLE]
+    assert first.code_only and first.relation_types == ["CALLS"]
+    prose = [p for p in others if "MENTIONS" in p.relation_types]
+    assert prose and not any(p.code_only for p in prose)  # the changelog path is there, after the code

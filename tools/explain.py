@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import heapq
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from pydantic import BaseModel, Field
 from trident.store.catalog import Catalog
+from trident.store.code_paths import is_test_path
 from trident.store.directory import EntityDirectory
 from trident.store.schema import RESOLUTION_HELP, Entity, Relation, Resolution
 from trident.tools.entities import EntityRef, entity_refs, resolve_entity
@@ -44,6 +45,11 @@ class Hop(BaseModel):
 class PathResult(BaseModel):
     hops: list[Hop]
     sentence: str
+    relation_types: list[str] = Field(description="The relation types the path walks, in the order it meets them")
+    code_only: bool = Field(
+        description="Every hop is a code relation (calls, bases, imports, definitions) and no step passes through "
+        "test code: such paths rank before any path over mentions, links or tests"
+    )
 
 
 class ExplainResult(BaseModel):
@@ -105,6 +111,11 @@ DEFAULT_HOP_COST = 1.5
 # one the code binds: either costs extra, so a path over bindings wins over an equally long one over guesses.
 RESOLUTION_COST: dict[Resolution, float] = {Resolution.EXACT: 0.0, Resolution.INFERRED: 0.1, Resolution.NAME: 1.0}
 BACKWARD_COST = 0.25
+# Prose says two things are related; code shows it. A hop over a prose relation, or into test code, costs more than
+# any path over code alone can (6 hops at most), so the library's own code ranks first and prose, a changelog or a
+# test helper only where the code has no path.
+CODE_RELATIONS = frozenset({"CALLS", "INHERITS", "IMPORTS", "DEFINES", "CONTAINS", "DEPENDS_ON"})
+ASIDE_COST = 100.0
 # A project contains every file in it: a path through the project node connects anything to anything.
 HUB_COST = 3.0
 HUB_PREFIXES = ("project:",)
@@ -112,7 +123,12 @@ MAX_EXPANSIONS = 100_000
 
 
 def _best_paths(
-    adjacency: dict[str, list[tuple[str, Relation]]], source: str, target: str, max_hops: int, max_paths: int
+    adjacency: dict[str, list[tuple[str, Relation]]],
+    source: str,
+    target: str,
+    max_hops: int,
+    max_paths: int,
+    in_tests: Callable[[str], bool] = lambda node: False,
 ) -> list[list[Relation]]:
     """The cheapest simple paths from source to target (best-first), at most `max_hops` long, deterministic.
 
@@ -147,12 +163,23 @@ def _best_paths(
                 continue
             step = HOP_COST.get(relation.type, DEFAULT_HOP_COST) + (0.0 if relation.source == node else BACKWARD_COST)
             step += RESOLUTION_COST.get(Resolution(relation.resolution), 0.0)
+            if relation.type not in CODE_RELATIONS or (neighbour != target and in_tests(neighbour)):
+                step += ASIDE_COST
             if relation.source.startswith(HUB_PREFIXES) or relation.target.startswith(HUB_PREFIXES):
                 step += HUB_COST
             # The relation id breaks ties between parallel edges, so the heap never compares paths.
             edge_key = (*key, relation.type, neighbour, relation.id)
             heapq.heappush(queue, (cost + step, edge_key, neighbour, [*path, relation]))
     return found
+
+
+def _steps(start: str, path: Sequence[Relation]) -> list[tuple[str, Relation]]:
+    """(node the hop leaves, hop) along a path from `start`."""
+    steps, at = [], start
+    for r in path:
+        steps.append((at, r))
+        at = r.target if r.source == at else r.source
+    return steps
 
 
 def _hop_distances(adjacency: dict[str, list[tuple[str, Relation]]], start: str, limit: int) -> dict[str, int]:
@@ -195,7 +222,7 @@ def explain_path(
     max_paths: int = 3,
     relation_types: Sequence[str] | None = None,
     relations: GraphWalk | None = None,
-    min_resolution: Resolution = Resolution.NAME,
+    min_resolution: Resolution = Resolution.INFERRED,
 ) -> ExplainResult:
     """Up to `max_paths` best paths between two entities (calls and structure before mentions), either direction.
 
@@ -215,7 +242,15 @@ def explain_path(
     types = set(relation_types) if relation_types else None
     graph = relations or catalog.graph
     adjacency = _adjacency(graph, catalog.tenant, start.id, end.id, max_hops, types, min_resolution)
-    relation_paths = _best_paths(adjacency, start.id, end.id, max_hops, max_paths)
+    tests: dict[str, bool] = {}
+
+    def in_tests(node: str) -> bool:
+        if node not in tests:
+            entity = directory.by_id.get(node)
+            tests[node] = entity is not None and is_test_path(entity.path or "")
+        return tests[node]
+
+    relation_paths = _best_paths(adjacency, start.id, end.id, max_hops, max_paths, in_tests)
     involved = sorted({n for p in relation_paths for r in p for n in (r.source, r.target)})
     names = {i: _display_name(directory.by_id[i]) for i in involved if i in directory.by_id}
     citations = graph.citations(sorted({r.evidence for p in relation_paths for r in p if r.evidence}))
@@ -237,7 +272,17 @@ def explain_path(
                     resolution=r.resolution,
                 )
             )
-        results.append(PathResult(hops=hops, sentence=_sentence(hops, names)))
+        code_only = all(h.type in CODE_RELATIONS for h in hops) and not any(
+            in_tests(r.target if r.source == n else r.source) for n, r in _steps(start.id, relations)[:-1]
+        )
+        results.append(
+            PathResult(
+                hops=hops,
+                sentence=_sentence(hops, names),
+                relation_types=list(dict.fromkeys(h.type for h in hops)),
+                code_only=code_only,
+            )
+        )
     message = None
     if not results:
         message = (

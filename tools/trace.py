@@ -38,6 +38,12 @@ class TraceResult(BaseModel):
     paths: list[list[str]] = Field(description="For each node reached, the entity ids from the root to it")
     truncated: bool = False
     next_call: str | None = Field(None, description="When truncated, the call that gets the rest")
+    hidden_guesses: int = Field(
+        0,
+        description="Call and base edges next to the nodes reached that min_resolution left out (bound less "
+        "surely); 0 means the answer is all there is at that resolution",
+    )
+    message: str | None = None
 
 
 def _step(relations: Sequence[Relation], frontier: set[str], direction: Direction) -> list[tuple[str, Relation]]:
@@ -66,7 +72,7 @@ def trace_relationships(
     max_hops: int = 2,
     limit: int = 50,
     relations: GraphWalk | None = None,
-    min_resolution: Resolution = Resolution.NAME,
+    min_resolution: Resolution = Resolution.INFERRED,
 ) -> TraceResult:
     """Breadth-first from `entity`, at most `max_hops` hops and `limit` edges, in a deterministic order.
 
@@ -89,13 +95,12 @@ def trace_relationships(
     seen_edges: set[tuple[str, str, str, str]] = set()
     frontier = {root.id}
     truncated = False
+    hidden: set[tuple[str, str, str]] = set()
     for _ in range(max_hops):
         around = graph.neighbours(sorted(frontier), catalog.tenant, EDGES_PER_HOP)
-        steps = [
-            (node, r)
-            for node, r in _step(around, frontier, direction)
-            if (types is None or r.type in types) and r.resolved_at_least(min_resolution)
-        ]
+        typed = [(node, r) for node, r in _step(around, frontier, direction) if types is None or r.type in types]
+        steps = [(node, r) for node, r in typed if r.resolved_at_least(min_resolution)]
+        hidden.update((r.source, r.type, r.target) for _, r in typed if not r.resolved_at_least(min_resolution))
         next_frontier: set[str] = set()
         # Within a type, bound edges before guesses: a limit cuts the guesses first.
         for node, r in sorted(steps, key=_step_order):
@@ -122,7 +127,7 @@ def trace_relationships(
         next_call = (
             f"trace_relationships(entity={root.id!r}, max_hops={max_hops}, limit={min(limit * 2, 500)}"
             + (f", relation_types={sorted(types)!r}" if types else "")
-            + (f", min_resolution={min_resolution.value!r}" if min_resolution is not Resolution.NAME else "")
+            + (f", min_resolution={min_resolution.value!r}" if min_resolution is not Resolution.INFERRED else "")
             + ")"
         )
     return TraceResult(
@@ -142,4 +147,17 @@ def trace_relationships(
         paths=[path for node, path in paths.items() if node != root.id],
         truncated=truncated,
         next_call=next_call,
+        hidden_guesses=len(hidden),
+        message=_hidden_note(len(hidden), root.id, min_resolution),
+    )
+
+
+def _hidden_note(hidden: int, root: str, least: Resolution) -> str | None:
+    """Say what min_resolution left out, so a short answer is not read as all there is."""
+    if not hidden:
+        return None
+    weaker = "name" if least is Resolution.INFERRED else "inferred"
+    return (
+        f"{hidden} call or base edge(s) bound less surely than {least.value!r} are not shown; "
+        f"trace_relationships(entity={root!r}, min_resolution={weaker!r}) shows them, each with its resolution"
     )
