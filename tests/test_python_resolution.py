@@ -25,6 +25,28 @@ PROJECTS: dict[str, dict[str, str]] = {
             "    def _assign(self, request):\n"
             "        return request\n"
         ),
+        "pool/_connection.py": (
+            "class HTTP11Connection:\n"
+            "    def is_idle(self):\n"
+            "        return True\n\n\n"
+            "class HTTP2Connection:\n"
+            "    def is_idle(self):\n"
+            "        return False\n\n\n"
+            "class Connection:\n"
+            "    def __init__(self, http2: bool):\n"
+            "        if http2:\n"
+            "            self._inner = HTTP2Connection()\n"
+            "        else:\n"
+            "            self._inner = HTTP11Connection()\n\n"
+            "    def is_idle(self):\n"
+            "        return self._inner.is_idle()\n\n\n"
+            "class Pool:\n"
+            "    def __init__(self):\n"
+            "        self._connections: list[Connection] = []\n\n"
+            "    def idle(self):\n"
+            "        for connection in self._connections:\n"
+            "            connection.is_idle()\n"
+        ),
         "pool/base.py": (
             "class BaseTransport:\n"
             "    def handle_request(self, request):\n"
@@ -186,3 +208,16 @@ def test_a_path_over_the_code_ranks_before_a_shorter_one_through_the_changelog(c
     assert first.code_only and first.relation_types == ["CALLS"]
     prose = [p for p in others if "MENTIONS" in p.relation_types]
     assert prose and not any(p.code_only for p in prose)  # the changelog path is there, after the code
+
+
+def test_an_attribute_given_two_classes_calls_both_and_a_loop_over_a_typed_list_calls_the_element_type(
+    catalog: Catalog,
+) -> None:
+    calls = _calls(catalog)
+    inner = "method:pool:pool._connection.Connection.is_idle"
+    called = {t: r.resolution for (s, t), r in calls.items() if s == inner}
+    assert called == {
+        "method:pool:pool._connection.HTTP11Connection.is_idle": Resolution.INFERRED,
+        "method:pool:pool._connection.HTTP2Connection.is_idle": Resolution.INFERRED,
+    }
+    assert calls[("method:pool:pool._connection.Pool.idle", inner)].resolution == Resolution.INFERRED

@@ -28,6 +28,7 @@ from trident.ingest.languages.python_syntax import (
     FUNCTIONS,
     annotated_name,
     descendants,
+    element_name,
     is_static,
     is_super,
     statements,
@@ -35,12 +36,15 @@ from trident.ingest.languages.python_syntax import (
 from trident.ingest.model import TargetForm
 from trident.store.schema import Resolution
 
+MAX_ATTRIBUTE_TYPES = 4  # an attribute given more types than this is not one thing a call can be bound to
+
 
 @dataclass
 class _Class:
     local: str
     qualified: str
-    attributes: dict[str, str] = field(default_factory=dict)  # attribute -> qualified type ("" when ambiguous)
+    attributes: dict[str, list[str]] = field(default_factory=dict)  # attribute -> the qualified types it is given
+    elements: dict[str, str] = field(default_factory=dict)  # container attribute -> qualified type of its elements
 
 
 @dataclass(frozen=True)
@@ -138,9 +142,7 @@ class PythonBinder:
             return
         left = node.child_by_field_name("left")
         if left is not None and left.type == "identifier":
-            found = self._stated_type(node, {})
-            if found:
-                _note(cls.attributes, node_text(left), found)
+            self._note_attribute(cls, node_text(left), node, {})
 
     def _method_attributes(self, cls: _Class, method: ts.Node) -> None:
         """`self.x = Foo(...)`, `self.x: Foo = ...` and `self.x = param` (with `param: Foo`) in any method."""
@@ -156,9 +158,18 @@ class PythonBinder:
             owner = left.child_by_field_name("object")
             if owner is None or owner.type != "identifier" or node_text(owner) != receiver:
                 continue
-            found = self._stated_type(node, parameters)
-            if found:
-                _note(cls.attributes, node_text(left.child_by_field_name("attribute")), found)
+            self._note_attribute(cls, node_text(left.child_by_field_name("attribute")), node, parameters)
+
+    def _note_attribute(self, cls: _Class, name: str, assignment: ts.Node, parameters: dict[str, str]) -> None:
+        """Every type the class states for an attribute (a branch may make it one class, another a second), and the
+        element type of a container it annotates."""
+        found = self._stated_type(assignment, parameters)
+        types = cls.attributes.setdefault(name, [])
+        if found and found not in types and len(types) < MAX_ATTRIBUTE_TYPES:
+            types.append(found)
+        element = self._named_type(element_name(assignment.child_by_field_name("type")))
+        if element:
+            cls.elements[name] = element
 
     # --- second pass: calls and bases, scope by scope ---
 
@@ -186,6 +197,7 @@ class PythonBinder:
         """Compound statements hold blocks (walked as blocks) and expressions (searched for calls)."""
         if scope.in_function:
             self._note_local_types(node, scope)
+            self._note_loop_variable(node, scope)
         for child in reversed(node.named_children):
             if child.type == "block" or child.type.endswith("_clause") or child.type in DEFINITIONS:
                 pending.append(child)
@@ -270,11 +282,46 @@ class PythonBinder:
                     if made and alias.named_children[0].type == "identifier":
                         scope.types[node_text(alias.named_children[0])] = made
 
+    def _note_loop_variable(self, node: ts.Node, scope: _Scope) -> None:
+        """`for x in self.items:` where the class states `items: list[Foo]`: x is a Foo in the loop."""
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if node.type != "for_statement" or left is None or right is None or left.type != "identifier":
+            return
+        scope.types.pop(node_text(left), None)
+        element = ""
+        if right.type == "attribute" and scope.cls is not None:
+            owner = right.child_by_field_name("object")
+            if owner is not None and owner.type == "identifier" and node_text(owner) == scope.receiver:
+                element = scope.cls.elements.get(node_text(right.child_by_field_name("attribute")), "")
+        if element:
+            scope.types[node_text(left)] = element
+
     def _calls_in(self, node: ts.Node, scope: _Scope) -> None:
         for call in descendants(node, "call"):
-            target = self._call_target(call, scope)
-            if target is not None:
+            for target in self._call_targets(call, scope):
                 self.result.calls.append(BoundCall(scope.caller, call.start_point.row, target))
+
+    def _call_targets(self, call: ts.Node, scope: _Scope) -> list[Target]:
+        """A call's target; one per type when the class gives the receiving attribute several (each inferred)."""
+        function = call.child_by_field_name("function")
+        owner = (
+            function.child_by_field_name("object") if function is not None and function.type == "attribute" else None
+        )
+        types = self._attribute_types(owner, scope) if owner is not None else []
+        if function is not None and len(types) > 1:
+            member = node_text(function.child_by_field_name("attribute"))
+            return [Target(TargetForm.MEMBER, member, Resolution.INFERRED, owner=t) for t in types]
+        target = self._call_target(call, scope)
+        return [target] if target is not None else []
+
+    def _attribute_types(self, node: ts.Node, scope: _Scope) -> list[str]:
+        """The types the class states for `self.<attribute>`; [] for anything else."""
+        if node.type != "attribute" or scope.cls is None:
+            return []
+        owner = node.child_by_field_name("object")
+        if owner is None or owner.type != "identifier" or node_text(owner) != scope.receiver:
+            return []
+        return scope.cls.attributes.get(node_text(node.child_by_field_name("attribute")), [])
 
     # --- what an expression names ---
 
@@ -323,10 +370,9 @@ class PythonBinder:
         """The stated type of a receiver expression, "" when the code does not state one."""
         if node.type == "identifier":
             return scope.types.get(node_text(node), "")
-        if node.type == "attribute" and scope.cls is not None:
-            owner = node.child_by_field_name("object")
-            if owner is not None and owner.type == "identifier" and node_text(owner) == scope.receiver:
-                return scope.cls.attributes.get(node_text(node.child_by_field_name("attribute")), "")
+        if node.type == "attribute":
+            types = self._attribute_types(node, scope)
+            return types[0] if len(types) == 1 else ""
         if node.type == "call":
             return self._constructed(node, scope)
         return ""
@@ -392,11 +438,6 @@ class PythonBinder:
         if not head.isidentifier() or head not in self.names:
             return ""
         return f"{self.names[head]}.{rest}" if rest else self.names[head]
-
-
-def _note(types: dict[str, str], name: str, found: str) -> None:
-    """Two different stated types make a name's type unknown ("")."""
-    types[name] = found if types.get(name, found) == found else ""
 
 
 def bind_python(root: ts.Node, path: str, module: str) -> Bindings:

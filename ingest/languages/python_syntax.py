@@ -11,6 +11,11 @@ from trident.ingest.languages import node_text
 FUNCTIONS = ("function_definition",)
 DEFINITIONS = ("function_definition", "class_definition", "decorated_definition")
 OPTIONAL = frozenset({"Optional", "Final", "ClassVar", "Annotated", "Type", "type"})
+# Containers whose one type argument is the type of each element a `for` loop takes from them.
+CONTAINERS = frozenset(
+    {"list", "List", "set", "Set", "frozenset", "FrozenSet", "AbstractSet", "MutableSet", "Sequence", "Collection"}
+    | {"MutableSequence", "Iterable", "Iterator", "AsyncIterable", "AsyncIterator", "deque", "Deque"}
+)
 # Methods of the builtin types: called on a receiver of unknown type, the receiver is most likely one of them.
 BUILTIN_METHODS = frozenset(
     name
@@ -79,6 +84,28 @@ def annotated_name(node: ts.Node | None) -> str:
             node = args.named_children[0]
         elif node.type in ("identifier", "attribute"):
             return node_text(node)
+        else:
+            return ""
+    return ""
+
+
+def element_name(node: ts.Node | None) -> str:
+    """`list[Foo]`, `Sequence["Foo"]`, `list[Foo] | None` -> the element type as written; "" otherwise."""
+    while node is not None:
+        if node.type == "type":
+            node = node.named_children[0] if node.named_child_count else None
+        elif node.type == "binary_operator":
+            sides = [node.child_by_field_name("left"), node.child_by_field_name("right")]
+            real = [s for s in sides if s is not None and s.type != "none"]
+            node = real[0] if len(real) == 1 else None
+        elif node.type == "generic_type" and node.named_child_count == 2:
+            head, args = node.named_children
+            if args.named_child_count != 1:
+                return ""
+            if node_text(head) in OPTIONAL:
+                node = args.named_children[0]
+            else:
+                return annotated_name(args.named_children[0]) if node_text(head) in CONTAINERS else ""
         else:
             return ""
     return ""
