@@ -45,7 +45,14 @@ PROJECTS: dict[str, dict[str, str]] = {
             "        self._connections: list[Connection] = []\n\n"
             "    def idle(self):\n"
             "        for connection in self._connections:\n"
-            "            connection.is_idle()\n"
+            "            connection.is_idle()\n\n"
+            "    def _first(self) -> Connection:\n"
+            "        return self._connections[0]\n\n"
+            "    def first_idle(self):\n"
+            "        connection = self._first()\n"
+            "        return connection.is_idle() or open_connection().is_idle()\n\n\n"
+            "def open_connection() -> 'Connection':\n"
+            "    return Connection(False)\n"
         ),
         "pool/base.py": (
             "class BaseTransport:\n"
@@ -221,3 +228,14 @@ def test_an_attribute_given_two_classes_calls_both_and_a_loop_over_a_typed_list_
         "method:pool:pool._connection.HTTP2Connection.is_idle": Resolution.INFERRED,
     }
     assert calls[("method:pool:pool._connection.Pool.idle", inner)].resolution == Resolution.INFERRED
+
+
+def test_a_value_returned_by_a_function_that_states_its_return_type_binds_the_calls_on_it(catalog: Catalog) -> None:
+    calls = _calls(catalog)
+    first_idle = "method:pool:pool._connection.Pool.first_idle"
+    called = {t: r.resolution for (s, t), r in calls.items() if s == first_idle}
+    assert called == {
+        "method:pool:pool._connection.Pool._first": Resolution.EXACT,
+        "function:pool:pool._connection.open_connection": Resolution.EXACT,
+        "method:pool:pool._connection.Connection.is_idle": Resolution.INFERRED,  # self._first() -> Connection
+    }

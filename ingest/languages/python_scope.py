@@ -65,11 +65,13 @@ class PythonBinder:
         self.path, self.module = path, module
         self.names: dict[str, str] = {}  # module-level name -> qualified name
         self.classes: dict[str, _Class] = {}  # class local name -> class
+        self.returns: dict[str, str] = {}  # qualified function or method -> the qualified type it returns
         self.result = Bindings()
 
     def bind(self, root: ts.Node) -> Bindings:
         for node in statements(root):
             self._bind_top_level(node, root)
+        self._collect_returns(root, self.module)
         self._collect_classes(root, "")
         self._walk_block(root, _Scope(caller="", prefix=""))
         return self.result
@@ -115,6 +117,19 @@ class PythonBinder:
             if name and alias:
                 bound[alias] = f"{base}.{name}" if base else name
         return bound
+
+    def _collect_returns(self, block: ts.Node, prefix: str) -> None:
+        """The return annotation of every function and method of the file (`def connect(self) -> Stream`)."""
+        for node in statements(block):
+            if node.type == "decorated_definition":
+                node = node.child_by_field_name("definition") or node
+            name = node_text(node.child_by_field_name("name"))
+            if node.type in FUNCTIONS and name:
+                returned = self._annotation(node.child_by_field_name("return_type"))
+                if returned:
+                    self.returns[f"{prefix}.{name}"] = returned
+            elif node.type == "class_definition" and name and (body := node.child_by_field_name("body")):
+                self._collect_returns(body, f"{prefix}.{name}")
 
     def _collect_classes(self, block: ts.Node, prefix: str) -> None:
         """Every class the outline names (top level or nested in classes), with the attribute types it states."""
@@ -268,7 +283,7 @@ class PythonBinder:
             inner = node.named_children[0]
             left = inner.child_by_field_name("left") if inner.type == "assignment" else None
             if left is not None and left.type == "identifier":
-                found = self._stated_type(inner, scope.types)
+                found = self._stated_type(inner, scope.types, scope)
                 if found:
                     scope.types[node_text(left)] = found
                 else:
@@ -278,7 +293,7 @@ class PythonBinder:
                 value = pattern.named_children[0] if pattern.named_child_count else None
                 alias = pattern.child_by_field_name("alias")
                 if value is not None and value.type == "call" and alias is not None and alias.named_child_count == 1:
-                    made = self._constructed(value, scope)
+                    made = self._made(value, scope)
                     if made and alias.named_children[0].type == "identifier":
                         scope.types[node_text(alias.named_children[0])] = made
 
@@ -374,7 +389,7 @@ class PythonBinder:
             types = self._attribute_types(node, scope)
             return types[0] if len(types) == 1 else ""
         if node.type == "call":
-            return self._constructed(node, scope)
+            return self._made(node, scope)
         return ""
 
     def _dotted(self, node: ts.Node, scope: _Scope) -> str:
@@ -394,6 +409,18 @@ class PythonBinder:
             return ""
         return ".".join([bound, *reversed(parts)])
 
+    def _made(self, call: ts.Node, scope: _Scope) -> str:
+        """What a call gives: the type a function of this file says it returns (`self.connect()`,
+        `make_pool()`), else what it calls (a class, or a factory: the indexer tells)."""
+        function = call.child_by_field_name("function")
+        if function is not None and function.type == "attribute" and scope.cls is not None:
+            owner = function.child_by_field_name("object")
+            if owner is not None and owner.type == "identifier" and node_text(owner) == scope.receiver:
+                method = node_text(function.child_by_field_name("attribute"))
+                return self.returns.get(f"{scope.cls.qualified}.{method}", "")
+        called = self._constructed(call, scope)
+        return self.returns.get(called, called)
+
     def _constructed(self, call: ts.Node, scope: _Scope) -> str:
         """`Foo(...)` / `lib.Pool(...)`: the qualified name called (a class, or a factory: the indexer tells)."""
         function = call.child_by_field_name("function")
@@ -404,28 +431,29 @@ class PythonBinder:
             return self._bound(name, scope) if name not in scope.types else ""
         return self._dotted(function, scope) if function.type == "attribute" else ""
 
-    def _stated_type(self, assignment: ts.Node, parameters: dict[str, str]) -> str:
+    def _stated_type(self, assignment: ts.Node, parameters: dict[str, str], scope: _Scope | None = None) -> str:
         """The type an assignment states: its annotation, a constructor call, or a typed parameter it copies."""
         annotated = self._annotation(assignment.child_by_field_name("type"))
         if annotated:
             return annotated
         right = assignment.child_by_field_name("right")
-        return self._value_type(right, parameters) if right is not None else ""
+        return self._value_type(right, parameters, scope) if right is not None else ""
 
-    def _value_type(self, node: ts.Node, variables: dict[str, str]) -> str:
-        """The type of a value: a constructor call, a typed variable, or the one type both sides of `a or b` /
-        `a if c else b` have ("" when unknown or they differ)."""
+    def _value_type(self, node: ts.Node, variables: dict[str, str], scope: _Scope | None = None) -> str:
+        """The type of a value: a constructor call or a call of a function that states its return type, a typed
+        variable, or the one type both sides of `a or b` / `a if c else b` have ("" when unknown or they differ).
+        `scope`, in a function, is where a call is made (what `self` is)."""
         if node.type == "call":
-            return self._constructed(node, _Scope("", "", types=dict(variables)))
+            return self._made(node, scope or _Scope("", "", types=dict(variables)))
         if node.type == "identifier":
             return variables.get(node_text(node), "")
         if node.type == "parenthesized_expression" and node.named_child_count == 1:
-            return self._value_type(node.named_children[0], variables)
+            return self._value_type(node.named_children[0], variables, scope)
         if node.type in ("boolean_operator", "conditional_expression"):
             sides = [node.child_by_field_name("left"), node.child_by_field_name("right")]
             if node.type == "conditional_expression":
                 sides = [node.named_children[0], node.named_children[-1]] if node.named_child_count == 3 else []
-            known = {self._value_type(side, variables) for side in sides if side is not None} - {""}
+            known = {self._value_type(side, variables, scope) for side in sides if side is not None} - {""}
             return known.pop() if len(known) == 1 else ""
         return ""
 
