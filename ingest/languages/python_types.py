@@ -1,0 +1,284 @@
+"""What one Python file declares and the types it states: the names it binds, its classes' attribute types, its
+functions' return types, and the type of an expression where the code states it.
+
+The first half of `python_scope`'s binder: reading types is here, walking scopes and binding calls there.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import tree_sitter as ts
+from trident.ingest.languages import node_text
+from trident.ingest.languages.python import relative_package
+from trident.ingest.languages.python_syntax import (
+    FUNCTIONS,
+    annotated_name,
+    descendants,
+    element_name,
+    statements,
+)
+
+MAX_ATTRIBUTE_TYPES = 4  # an attribute given more types than this is not one thing a call can be bound to
+
+
+@dataclass
+class ClassFacts:
+    local: str
+    qualified: str
+    attributes: dict[str, list[str]] = field(default_factory=dict)  # attribute -> the qualified types it is given
+    elements: dict[str, str] = field(default_factory=dict)  # container attribute -> qualified type of its elements
+
+
+@dataclass(frozen=True)
+class Scope:
+    caller: str  # local name calls here belong to
+    prefix: str  # local name definitions here are qualified by ("" at the top level)
+    cls: ClassFacts | None = None  # the class whose methods are defined here, or whose method this is
+    receiver: str = ""  # `self` / `cls` in a method
+    types: dict[str, str] = field(default_factory=dict)  # variable -> qualified type, in this function
+    in_function: bool = False
+    names: dict[str, str] = field(default_factory=dict)  # what imports inside this function bind
+
+
+class PythonTypes:
+    """The declarations and stated types of one file. Rows are 0-based, as tree-sitter counts them."""
+
+    def __init__(self, path: str, module: str) -> None:
+        self.path, self.module = path, module
+        self.names: dict[str, str] = {}  # module-level name -> qualified name
+        self.classes: dict[str, ClassFacts] = {}  # class local name -> class
+        self.returns: dict[str, str] = {}  # qualified function or method -> the qualified type it returns
+
+    def read(self, root: ts.Node) -> None:
+        """The first pass: what the module binds, then what its functions return and its classes' attributes are."""
+        for node in statements(root):
+            self._bind_top_level(node, root)
+        self._collect_returns(root, self.module)
+        self._collect_classes(root, "")
+
+    # --- first pass: what the module binds, and the attribute types of its classes ---
+
+    def _bind_top_level(self, node: ts.Node, root: ts.Node) -> None:
+        if node.type in ("import_statement", "import_from_statement"):
+            self.names.update(self._imported(node))
+        elif node.type in ("class_definition", *FUNCTIONS):
+            name = node_text(node.child_by_field_name("name"))
+            if name:
+                self.names[name] = f"{self.module}.{name}"
+
+    def _imported(self, node: ts.Node) -> dict[str, str]:
+        """Local name -> qualified name for each name an import binds (`import a.b` binds `a`)."""
+        bound: dict[str, str] = {}
+        if node.type == "import_statement":
+            for item in node.children_by_field_name("name"):
+                if item.type == "aliased_import":
+                    bound[node_text(item.child_by_field_name("alias"))] = node_text(item.child_by_field_name("name"))
+                else:
+                    dotted = node_text(item)
+                    bound[dotted.split(".", 1)[0]] = dotted.split(".", 1)[0]
+            return bound
+        source = node.child_by_field_name("module_name")
+        if source is None:
+            return bound
+        if source.type == "relative_import":
+            prefix = next((c for c in source.named_children if c.type == "import_prefix"), None)
+            rest = next((node_text(c) for c in source.named_children if c.type == "dotted_name"), "")
+            package = relative_package(self.path, len(node_text(prefix).strip()))
+            if package is None:
+                return bound
+            base = ".".join([*package, rest] if rest else package)
+        else:
+            base = node_text(source)
+        for item in node.children_by_field_name("name"):
+            if item.type == "aliased_import":
+                name, alias = node_text(item.child_by_field_name("name")), node_text(item.child_by_field_name("alias"))
+            else:
+                name = alias = node_text(item)
+            if name and alias:
+                bound[alias] = f"{base}.{name}" if base else name
+        return bound
+
+    def _collect_returns(self, block: ts.Node, prefix: str) -> None:
+        """The return annotation of every function and method of the file (`def connect(self) -> Stream`)."""
+        for node in statements(block):
+            if node.type == "decorated_definition":
+                node = node.child_by_field_name("definition") or node
+            name = node_text(node.child_by_field_name("name"))
+            if node.type in FUNCTIONS and name:
+                returned = self._annotation(node.child_by_field_name("return_type"))
+                if returned:
+                    self.returns[f"{prefix}.{name}"] = returned
+            elif node.type == "class_definition" and name and (body := node.child_by_field_name("body")):
+                self._collect_returns(body, f"{prefix}.{name}")
+
+    def _collect_classes(self, block: ts.Node, prefix: str) -> None:
+        """Every class the outline names (top level or nested in classes), with the attribute types it states."""
+        for node in statements(block):
+            if node.type != "class_definition":
+                continue
+            name = node_text(node.child_by_field_name("name"))
+            if not name:
+                continue
+            local = f"{prefix}.{name}" if prefix else name
+            cls = self.classes[local] = ClassFacts(local, f"{self.module}.{local}")
+            body = node.child_by_field_name("body")
+            if body is None:
+                continue
+            for statement in statements(body):
+                if statement.type == "expression_statement" and statement.named_child_count == 1:
+                    self._class_attribute(cls, statement.named_children[0])
+                elif statement.type in FUNCTIONS:
+                    self._method_attributes(cls, statement)
+            self._collect_classes(body, local)
+
+    def _class_attribute(self, cls: ClassFacts, node: ts.Node) -> None:
+        """`x: Foo = ...` or `x = Foo()` in a class body."""
+        if node.type != "assignment":
+            return
+        left = node.child_by_field_name("left")
+        if left is not None and left.type == "identifier":
+            self._note_attribute(cls, node_text(left), node, {})
+
+    def _method_attributes(self, cls: ClassFacts, method: ts.Node) -> None:
+        """`self.x = Foo(...)`, `self.x: Foo = ...` and `self.x = param` (with `param: Foo`) in any method."""
+        parameters = self._parameters(method)
+        receiver = next(iter(parameters), "")
+        body = method.child_by_field_name("body")
+        if not receiver or body is None:
+            return
+        for node in descendants(body, "assignment"):
+            left = node.child_by_field_name("left")
+            if left is None or left.type != "attribute":
+                continue
+            owner = left.child_by_field_name("object")
+            if owner is None or owner.type != "identifier" or node_text(owner) != receiver:
+                continue
+            self._note_attribute(cls, node_text(left.child_by_field_name("attribute")), node, parameters)
+
+    def _note_attribute(self, cls: ClassFacts, name: str, assignment: ts.Node, parameters: dict[str, str]) -> None:
+        """Every type the class states for an attribute (a branch may make it one class, another a second), and the
+        element type of a container it annotates."""
+        found = self._stated_type(assignment, parameters)
+        types = cls.attributes.setdefault(name, [])
+        if found and found not in types and len(types) < MAX_ATTRIBUTE_TYPES:
+            types.append(found)
+        element = self._named_type(element_name(assignment.child_by_field_name("type")))
+        if element:
+            cls.elements[name] = element
+
+    def _parameters(self, function: ts.Node) -> dict[str, str]:
+        """Parameter -> its stated type ("" when none), in order."""
+        found: dict[str, str] = {}
+        holder = function.child_by_field_name("parameters")
+        for p in holder.named_children if holder is not None else []:
+            if p.type == "identifier":
+                found[node_text(p)] = ""
+            elif p.type in ("typed_parameter", "typed_default_parameter", "default_parameter"):
+                name_node = p.child_by_field_name("name") or next(
+                    (c for c in p.named_children if c.type == "identifier"), None
+                )
+                if name_node is not None and name_node.type == "identifier":
+                    found[node_text(name_node)] = self._annotation(p.child_by_field_name("type"))
+        return found
+
+    # --- what an expression names ---
+
+    def _bound(self, name: str, scope: Scope) -> str:
+        """The qualified name an import or definition binds `name` to here (function imports first), else ""."""
+        return scope.names.get(name) or self.names.get(name, "")
+
+    def _attribute_types(self, node: ts.Node, scope: Scope) -> list[str]:
+        """The types the class states for `self.<attribute>`; [] for anything else."""
+        if node.type != "attribute" or scope.cls is None:
+            return []
+        owner = node.child_by_field_name("object")
+        if owner is None or owner.type != "identifier" or node_text(owner) != scope.receiver:
+            return []
+        return scope.cls.attributes.get(node_text(node.child_by_field_name("attribute")), [])
+
+    def _receiver_type(self, node: ts.Node, scope: Scope) -> str:
+        """The stated type of a receiver expression, "" when the code does not state one."""
+        if node.type == "identifier":
+            return scope.types.get(node_text(node), "")
+        if node.type == "attribute":
+            types = self._attribute_types(node, scope)
+            return types[0] if len(types) == 1 else ""
+        if node.type == "call":
+            return self._made(node, scope)
+        return ""
+
+    def _dotted(self, node: ts.Node, scope: Scope) -> str:
+        """`mod.sub` where `mod` is a module-level binding (an import, a class) -> its qualified name."""
+        parts: list[str] = []
+        while node.type == "attribute":
+            parts.append(node_text(node.child_by_field_name("attribute")))
+            owner = node.child_by_field_name("object")
+            if owner is None:
+                return ""
+            node = owner
+        if node.type != "identifier":
+            return ""
+        name = node_text(node)
+        bound = self._bound(name, scope)
+        if name in scope.types or name == scope.receiver or not bound:
+            return ""
+        return ".".join([bound, *reversed(parts)])
+
+    def _made(self, call: ts.Node, scope: Scope) -> str:
+        """What a call gives: the type a function of this file says it returns (`self.connect()`,
+        `make_pool()`), else what it calls (a class, or a factory: the indexer tells)."""
+        function = call.child_by_field_name("function")
+        if function is not None and function.type == "attribute" and scope.cls is not None:
+            owner = function.child_by_field_name("object")
+            if owner is not None and owner.type == "identifier" and node_text(owner) == scope.receiver:
+                method = node_text(function.child_by_field_name("attribute"))
+                return self.returns.get(f"{scope.cls.qualified}.{method}", "")
+        called = self._constructed(call, scope)
+        return self.returns.get(called, called)
+
+    def _constructed(self, call: ts.Node, scope: Scope) -> str:
+        """`Foo(...)` / `lib.Pool(...)`: the qualified name called (a class, or a factory: the indexer tells)."""
+        function = call.child_by_field_name("function")
+        if function is None:
+            return ""
+        if function.type == "identifier":
+            name = node_text(function)
+            return self._bound(name, scope) if name not in scope.types else ""
+        return self._dotted(function, scope) if function.type == "attribute" else ""
+
+    def _stated_type(self, assignment: ts.Node, parameters: dict[str, str], scope: Scope | None = None) -> str:
+        """The type an assignment states: its annotation, a constructor call, or a typed parameter it copies."""
+        annotated = self._annotation(assignment.child_by_field_name("type"))
+        if annotated:
+            return annotated
+        right = assignment.child_by_field_name("right")
+        return self._value_type(right, parameters, scope) if right is not None else ""
+
+    def _value_type(self, node: ts.Node, variables: dict[str, str], scope: Scope | None = None) -> str:
+        """The type of a value: a constructor call or a call of a function that states its return type, a typed
+        variable, or the one type both sides of `a or b` / `a if c else b` have ("" when unknown or they differ).
+        `scope`, in a function, is where a call is made (what `self` is)."""
+        if node.type == "call":
+            return self._made(node, scope or Scope("", "", types=dict(variables)))
+        if node.type == "identifier":
+            return variables.get(node_text(node), "")
+        if node.type == "parenthesized_expression" and node.named_child_count == 1:
+            return self._value_type(node.named_children[0], variables, scope)
+        if node.type in ("boolean_operator", "conditional_expression"):
+            sides = [node.child_by_field_name("left"), node.child_by_field_name("right")]
+            if node.type == "conditional_expression":
+                sides = [node.named_children[0], node.named_children[-1]] if node.named_child_count == 3 else []
+            known = {self._value_type(side, variables, scope) for side in sides if side is not None} - {""}
+            return known.pop() if len(known) == 1 else ""
+        return ""
+
+    def _annotation(self, node: ts.Node | None) -> str:
+        """The qualified name of the one type an annotation states ("" for none, a union or a container)."""
+        return self._named_type(annotated_name(node))
+
+    def _named_type(self, text: str) -> str:
+        head, _, rest = text.partition(".")
+        if not head.isidentifier() or head not in self.names:
+            return ""
+        return f"{self.names[head]}.{rest}" if rest else self.names[head]
