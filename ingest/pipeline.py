@@ -30,7 +30,7 @@ from trident.ingest.linking import (
 from trident.ingest.markdown import parse_markdown
 from trident.ingest.model import Extraction, Reference
 from trident.ingest.text import parse_text
-from trident.ingest.walker import SourceFile, walk
+from trident.ingest.walker import SourceFile, read_source, walk
 from trident.store.catalog import Catalog, DocumentWrite
 from trident.store.directory import EntityDirectory
 from trident.store.manifest import PendingReference, SkippedFile
@@ -51,6 +51,8 @@ from trident.store.sync_state import DerivedStore, syncs_current
 log = logging.getLogger(__name__)
 
 WRITE_BATCH_CHUNKS = 512
+# Relations read to find the documents pointing into changed ones; far above any real fan-in, it only bounds a read.
+MAX_DEPENDANT_EDGES = 1_000_000
 OWNER_TYPES = (EntityType.MODULE, EntityType.DOCUMENT, EntityType.CONCEPT)
 
 
@@ -78,6 +80,7 @@ class IndexReport:
     chunks: int = 0
     entities: int = 0
     relations: int = 0
+    rebound: int = 0  # unchanged documents (this or other projects) whose references were bound again
     skipped: list[SkippedFile] = field(default_factory=list)
     seconds: float = 0.0
 
@@ -149,10 +152,13 @@ def index_folder(
         )
         parsed.append(_Parsed(doc, parse_source(project, source, catalog.tenant)))
         progress.advance()
+    catalog.record_root(project, str(root.resolve()))
+    dependants = _dependants(catalog, {p.document.id for p in parsed} | set(removed))
     if removed:
         catalog.delete(removed)
     report.deleted = len(removed)
     appeared = _write(catalog, project, parsed, report, progress)
+    report.rebound = _rebind(catalog, dependants, max_file_bytes)
     catalog.record_skipped(project, report.skipped)
     _link_and_sync(catalog, _Run(bool(parsed or removed), current, appeared, progress, community_seconds))
     tidy_generations(catalog)
@@ -310,6 +316,51 @@ def _dedupe(entities: Iterable[Entity]) -> list[Entity]:
     for entity in entities:
         seen.setdefault(entity.id, entity)
     return list(seen.values())
+
+
+def _dependants(catalog: Catalog, doc_ids: set[str]) -> list[str]:
+    """Documents outside `doc_ids` whose relations point at entities those define (a call into a changed class, an
+    import of a removed module, a mention): once those change, their references may bind differently."""
+    documents = catalog.manifest.documents
+    defined = {e for d in doc_ids if d in documents for e in documents[d].entity_ids}
+    if not defined:
+        return []
+    touching = catalog.graph.neighbours(sorted(defined), catalog.tenant, MAX_DEPENDANT_EDGES)
+    return sorted({r.doc_id for r in touching if r.target in defined and r.doc_id and r.doc_id not in doc_ids})
+
+
+def _rebind(catalog: Catalog, doc_ids: Sequence[str], max_file_bytes: int) -> int:
+    """Bind the references of unchanged documents again, against the index as it is now, without re-embedding:
+    their files are read again from the folder their project was indexed from. A file that changed since (or is
+    gone) is left to its project's next run. Returns how many documents were bound again."""
+    manifest, parsed = catalog.manifest, list[_Parsed]()
+    for doc_id in doc_ids:
+        entry = manifest.documents.get(doc_id)
+        root = manifest.roots.get(entry.project) if entry is not None else None
+        if entry is None or root is None:
+            continue
+        source = read_source(Path(root) / entry.path, entry.path, max_file_bytes)
+        if not isinstance(source, SourceFile) or source.content_hash != entry.content_hash:
+            continue
+        doc = Document(
+            id=doc_id,
+            project=entry.project,
+            path=entry.path,
+            kind=source.kind,
+            language=source.language,
+            content_hash=source.content_hash,
+            tenant=catalog.tenant,
+        )
+        parsed.append(_Parsed(doc, parse_source(entry.project, source, catalog.tenant)))
+    if not parsed:
+        return 0
+    everything = catalog.entities()
+    resolver = Resolver(
+        EntityDirectory(everything), CodeIndex(everything, catalog.graph.links(catalog.tenant, RelationType.INHERITS))
+    )
+    resolver.code.add_bases(_bases(parsed, resolver))
+    catalog.rebind([_resolve(p, resolver, project_entity(p.document.project, catalog.tenant)) for p in parsed])
+    return len(parsed)
 
 
 def _bases(parsed: Sequence[_Parsed], resolver: Resolver) -> list[tuple[str, str]]:

@@ -378,6 +378,26 @@ class Catalog:
             for doc_id in ids:
                 manifest.documents.pop(doc_id, None)
 
+    def rebind(self, bound: Sequence[DocumentWrite]) -> None:
+        """Replace the relations of documents whose chunks and entities stay as they are (references bound again
+        after a project they point into changed), with what of their references is still pending."""
+        if not bound:
+            return
+        with self._writing() as session:
+            manifest = self._changed(session)
+            session.graph.delete_relations([w.document.id for w in bound])
+            session.graph.upsert([], [], [r for w in bound for r in w.relations])
+            for w in bound:
+                if w.document.id in manifest.documents:
+                    manifest.documents[w.document.id].unresolved = w.unresolved
+
+    def record_root(self, project: str, root: str) -> None:
+        """Where a project's files are: read again when references into another project are bound anew."""
+        if self.manifest.roots.get(project) == root:
+            return
+        with self._writing() as session:
+            self._changed(session).roots[project] = root
+
     def record_skipped(self, project: str, skipped: Sequence[SkippedFile]) -> None:
         if self.manifest.skipped.get(project, []) == list(skipped):
             return

@@ -213,6 +213,17 @@ class KuzuGraphStore:
             {"ids": ids, "keep": keep},
         )
 
+    def delete_relations(self, doc_ids: Iterable[str]) -> None:
+        """Remove the relations the documents own, keeping their chunks and entities (their references are bound
+        again)."""
+        ids = sorted(set(doc_ids))
+        if not ids:
+            return
+        if (writer := self._writer()) is not None:
+            writer.delete_relations(ids)
+            return
+        self._rows("MATCH ()-[r:RELATES]->() WHERE r.doc_id IN $ids DELETE r", {"ids": ids})
+
     def delete_orphans(self, entity_types: Sequence[str]) -> None:
         """Drop shared entities (tags, concepts) that no relation touches any more."""
         if (writer := self._writer()) is not None:

@@ -78,6 +78,11 @@ class Manifest(BaseModel):
         description="Left by indexes written before generations: documents half-written by a crash, removed on open",
     )
     skipped: dict[str, list[SkippedFile]] = Field(default_factory=dict, description="Per project: files refused")
+    roots: dict[str, str] = Field(
+        default_factory=dict,
+        description="Per project: the folder it was last indexed from, read again to bind its references anew when "
+        "a project they point into changes",
+    )
     synced: SyncMark | None = Field(default=None, description="The syncs done for this generation's graph, if any")
 
     @classmethod
