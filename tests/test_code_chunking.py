@@ -211,9 +211,9 @@ SAMPLES = [
         JAVA,
         {"com.shop.billing.OrderService": (1, 3), "OrderService": (5, 12), "Totals": (14, 18)},
         "OrderService.checkout",
-        frozenset({"charge", "Receipt"}),
+        frozenset({"charge", "com.shop.billing.Receipt"}),  # same-package types, named by the package
         frozenset({"com.shop.billing.gateway.PaymentGateway"}),
-        frozenset({"BaseService", "Checkout"}),
+        frozenset({"com.shop.billing.BaseService", "com.shop.billing.Checkout"}),
         "Checks orders out.",
         "Totals.total",
     ),

@@ -1,9 +1,11 @@
-"""Java: classes, interfaces, enums and records; methods and constructors; Javadoc as descriptions."""
+"""Java: classes, interfaces, enums and records; methods and constructors; Javadoc as descriptions; calls and
+bases bound by scope and stated type (`java_scope`)."""
 
 from __future__ import annotations
 
 import tree_sitter as ts
 from trident.ingest.languages import LanguageSpec, node_text, terminal_name
+from trident.ingest.languages.java_scope import bind_java
 
 
 def _grammar() -> object:
@@ -54,5 +56,6 @@ SPECS = {
         comments=frozenset({"line_comment", "block_comment"}),
         read_imports=read_imports,
         read_bases=read_bases,
+        binder=bind_java,
     )
 }
