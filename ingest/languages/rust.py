@@ -6,6 +6,7 @@ import posixpath
 
 import tree_sitter as ts
 from trident.ingest.languages import LanguageSpec, node_text, terminal_name
+from trident.ingest.languages.binding import SiteBinder
 
 # Variant constructors read as calls but name nothing in the project.
 _CONSTRUCTORS = frozenset({"Some", "Ok", "Err"})
@@ -104,6 +105,13 @@ def read_callee(node: ts.Node, self_type: str) -> str:
     return name
 
 
+def _binder(root: ts.Node, path: str, module: str) -> SiteBinder:
+    """The scope-aware binder (`rust_scope`), imported on first use: it builds on this module's path helpers."""
+    from trident.ingest.languages.rust_scope import bind_rust
+
+    return bind_rust(root, path, module)
+
+
 SPECS = {
     "rust": LanguageSpec(
         name="rust",
@@ -121,5 +129,6 @@ SPECS = {
         read_imports=read_imports,
         read_bases=read_bases,
         read_callee=read_callee,
+        binder=_binder,
     )
 }
