@@ -220,7 +220,8 @@ def _register_read_tools(server: MCPServer[Any]) -> None:
         min_resolution: MinResolution = Resolution.INFERRED,
     ) -> trace.TraceResult:
         """What an entity calls, uses, imports, depends on, or is used by: a bounded walk of the graph with the
-        evidence chunk of every edge."""
+        evidence chunk and resolution of every edge (calls guessed from a name alone are left out unless
+        min_resolution is name; the result counts them)."""
         app = _ctx(ctx)
         return await _call(
             lambda: trace.trace_relationships(
@@ -246,8 +247,9 @@ def _register_read_tools(server: MCPServer[Any]) -> None:
         relation_types: Annotated[list[str] | None, Field(description="Only walk these relation types")] = None,
         min_resolution: MinResolution = Resolution.INFERRED,
     ) -> explain.ExplainResult:
-        """How two things connect: the shortest paths between two entities, each hop with its evidence and each
-        path as a sentence you can quote."""
+        """How two things connect: the best paths between two entities (paths over code relations, i.e. calls,
+        bases, imports and definitions, rank before any through mentions, links or test code; then the shorter and
+        surer), each hop with its evidence and resolution and each path as a sentence you can quote."""
         app = _ctx(ctx)
         return await _call(
             lambda: explain.explain_path(
