@@ -386,3 +386,22 @@ def test_a_self_call_finds_a_default_method_through_the_trait_the_type_implement
 
 def test_a_type_from_a_glob_import_is_found_by_its_name_and_labelled_a_guess(catalog: Catalog) -> None:
     assert _edges(catalog)[("function:client:src.glob.make", POOL_NEW)].resolution == Resolution.NAME
+
+
+def test_an_impl_inside_an_inline_module_hangs_its_methods_and_trait_on_that_modules_type() -> None:
+    text = (
+        "pub trait Greet { fn hi(&self); }\n"
+        "mod inner {\n"
+        "    use super::Greet;\n"
+        "    pub struct Foo;\n"
+        "    impl Foo { pub fn m(&self) { self.n() } fn n(&self) {} }\n"
+        "    impl Greet for Foo { fn hi(&self) {} }\n"
+        "}\n"
+    )
+    extraction = parse_code("shop", "src/lib.rs", text, "rust", "doc")
+    assert {"method:shop:src.lib.inner.Foo.m", "method:shop:src.lib.inner.Foo.hi"} <= {
+        e.id for e in extraction.entities
+    }
+    assert _calls(text, "src/lib.rs") == {("inner.Foo.m", MEMBER, Resolution.EXACT, "src.inner.Foo", "n")}
+    bases = {(r.source, r.target) for r in _references(text, "src/lib.rs", "INHERITS")}
+    assert bases == {("class:shop:src.lib.inner.Foo", "src.Greet")}

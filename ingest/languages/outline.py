@@ -189,11 +189,13 @@ class Outline:
         if kind == "container":
             name = terminal_name(node.child_by_field_name(spec.containers[node.type]))
             impl = node.type in spec.impls
-            symbol = Symbol(None, name, name if impl else _join(scope.prefix, name), scope.owner, start, end)
+            # An impl inside an inline `mod` holds the methods of that module's type: `inner.Foo.m`.
+            symbol = Symbol(None, name, _join(scope.prefix, name), scope.owner, start, end)
             trait = terminal_name(node.child_by_field_name("trait")) if impl else ""
             if trait:
-                self._base(name, trait, node, row)
-            inner = _Scope(symbol, symbol.local, name if impl else "", scope.caller, name if impl else "")
+                self._base(symbol.local, trait, node, row)
+            owner = symbol.local if impl else ""
+            inner = _Scope(symbol, symbol.local, owner, scope.caller, name if impl else "")
         else:
             described = docstring(body.child_by_field_name("body")) if spec.docstrings else ""
             description = described or _first_paragraph(_comment_lines(comments))

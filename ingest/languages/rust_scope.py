@@ -382,11 +382,11 @@ class RustBinder:
         return None if name in BUILTIN_METHODS else Target(TargetForm.NAME, name, Resolution.NAME)
 
     def _self_owner(self, name: str, frame: _Frame) -> str:
-        """Where `self.name()` is found: the outline hangs an impl's methods on `{this file}.{type as written}`;
-        a method the file's impls lack is the type's own (defined where the type is)."""
+        """Where `self.name()` is found: the outline hangs an impl's methods on `{its module}.{type as written}`
+        (an inline `mod` included); a method the file's impls lack is the type's own (defined where the type is)."""
         local = frame.self_local
         if local and (name in self.methods.get(local, ()) or not frame.self_type):
-            return f"{self.own}.{local}"
+            return ".".join([*frame.module.parts, local])
         return frame.self_type
 
     @staticmethod
