@@ -79,14 +79,20 @@ class CodeIndex:
         """The entities a reference made in the file `path` binds to and how surely; ([], ...) when none."""
         types = set(ref.target_types) or set(CODE_TYPES)
         form, resolution = TargetForm(ref.form), Resolution(ref.resolution)
-        by_tail = family(path) not in ("python", "")
+        # A name written from outside the project is matched by its tail; one in the file's own folder (a Go
+        # package's other files, a relative import) is known exactly or not at all.
+        folder = posixpath.dirname(path).replace("/", ".")
+        written = ref.owner if form is TargetForm.MEMBER else ref.target
+        own_folder = family(path) not in ("python", "") and bool(folder) and written.startswith(f"{folder}.")
+        by_tail = family(path) not in ("python", "") and not own_folder
         if form is TargetForm.QUALIFIED:
             found = self._qualified(ref.target, project, 0, by_tail)
         elif form is TargetForm.MEMBER:
             if by_tail and not ref.after_owner:  # a method defined apart from its type (Go, a Rust `impl`)
                 direct = self._qualified(f"{ref.owner}.{ref.target}", project, 0, by_tail)
-                if any(e.type in types and e.id != ref.source for e in direct):
-                    return [e for e in direct if e.type in types and e.id != ref.source], resolution
+                direct = [e for e in direct if e.type in types and e.id != ref.source]
+                if direct and (not own_folder or all(e.project == project for e in direct)):
+                    return direct, resolution
             owner = self._qualified(ref.owner, project, 0, by_tail)
             classes = [e for e in owner if e.type == EntityType.CLASS.value]
             if not classes and owner:  # a factory's result: its type is not stated, so only the name is known
@@ -94,7 +100,9 @@ class CodeIndex:
             found = self._member(classes[0], ref.target, skip_first=ref.after_owner) if classes else []
         else:
             return self._named(ref.target, project, types, ref.source, path), Resolution.NAME
-        found = [e for e in found if e.type in types and e.id != ref.source]
+        found = [
+            e for e in found if e.type in types and e.id != ref.source and (e.project == project or not own_folder)
+        ]
         return found, resolution
 
     def _qualified(self, name: str, project: str, depth: int, by_tail: bool) -> list[Entity]:

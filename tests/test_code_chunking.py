@@ -187,9 +187,9 @@ SAMPLES = [
         GO,
         {"billing.orders": (1, 3), "OrderService": (5, 9), "OrderService.Checkout": (11, 15), "Total": (17, 19)},
         "OrderService.Checkout",
-        frozenset({"Charge", "Receipt"}),
+        frozenset({"Charge", "billing.Receipt"}),  # the package's types, named by its folder
         frozenset({"example.com/shop/billing/gateway"}),
-        frozenset({"BaseService"}),
+        frozenset({"billing.BaseService"}),
         "OrderService checks orders out.",
         "Total",
     ),

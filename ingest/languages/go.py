@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import tree_sitter as ts
 from trident.ingest.languages import LanguageSpec, node_text, terminal_name
+from trident.ingest.languages.binding import SiteBinder
 
 # Predeclared functions: calls to them name no project symbol.
 BUILTINS = frozenset(
@@ -76,6 +77,13 @@ def read_bases(node: ts.Node) -> list[str]:
     return [n for n in dict.fromkeys(names) if n]
 
 
+def bind(root: ts.Node, path: str, module: str) -> SiteBinder:
+    """The file's site binder; imported here on first use, as `go_scope` reads this module's BUILTINS."""
+    from trident.ingest.languages.go_scope import bind_go
+
+    return bind_go(root, path, module)
+
+
 SPECS = {
     "go": LanguageSpec(
         name="go",
@@ -92,5 +100,6 @@ SPECS = {
         read_imports=read_imports,
         read_bases=read_bases,
         read_owner=read_owner,
+        binder=bind,
     )
 }
