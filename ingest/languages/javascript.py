@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import tree_sitter as ts
 from trident.ingest.languages import LanguageSpec, node_text, terminal_name
+from trident.ingest.languages.binding import SiteBinder
 
 # Extensions an import may spell out; module entities are keyed by the path without one.
 SCRIPT_EXTENSIONS = frozenset({".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts"})
@@ -78,9 +79,9 @@ def read_bases(node: ts.Node) -> list[str]:
     return [n for n in dict.fromkeys(names) if n]
 
 
-_CLASSES = frozenset({"class_declaration", "abstract_class_declaration", "interface_declaration", "enum_declaration"})
-_FUNCTIONS = frozenset({"function_declaration", "generator_function_declaration", "function_signature"})
-_METHODS = frozenset({"method_definition", "method_signature", "abstract_method_signature"})
+CLASSES = frozenset({"class_declaration", "abstract_class_declaration", "interface_declaration", "enum_declaration"})
+FUNCTIONS = frozenset({"function_declaration", "generator_function_declaration", "function_signature"})
+METHODS = frozenset({"method_definition", "method_signature", "abstract_method_signature"})
 _ASSIGNMENTS = frozenset(
     {
         "lexical_declaration",
@@ -90,25 +91,33 @@ _ASSIGNMENTS = frozenset(
         "public_field_definition",
     }
 )
-_FUNCTION_VALUES = frozenset({"arrow_function", "function_expression", "function", "generator_function"})
+FUNCTION_VALUES = frozenset({"arrow_function", "function_expression", "function", "generator_function"})
+
+
+def _bind(root: ts.Node, path: str, module: str) -> SiteBinder:
+    """The scope binder, imported on first use: it reads this module's node types."""
+    from trident.ingest.languages.javascript_scope import bind_javascript
+
+    return bind_javascript(root, path, module)
 
 
 def _spec(name: str, grammar: Callable[[], object]) -> LanguageSpec:
     return LanguageSpec(
         name=name,
         grammar=grammar,
-        classes=_CLASSES,
-        functions=_FUNCTIONS,
-        methods=_METHODS,
+        classes=CLASSES,
+        functions=FUNCTIONS,
+        methods=METHODS,
         wrappers=frozenset({"export_statement"}),
         assignments=_ASSIGNMENTS,
-        function_values=_FUNCTION_VALUES,
+        function_values=FUNCTION_VALUES,
         class_values=frozenset({"class"}),
         calls={"call_expression": "function", "new_expression": "constructor"},
         imports=frozenset({"import_statement", "export_statement", "call_expression"}),
         skip_calls=frozenset({"require", "import", "super"}),
         read_imports=read_imports,
         read_bases=read_bases,
+        binder=_bind,
     )
 
 

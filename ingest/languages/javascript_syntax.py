@@ -1,0 +1,430 @@
+"""JavaScript/TypeScript syntax the binder reads: which definitions the outline makes entities, the names a
+pattern binds, the type an annotation states, the expressions a class extends, and what the language and its
+runtimes define themselves; and the bindings and scopes the binder keeps."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from enum import Enum
+from functools import cache
+
+import tree_sitter as ts
+from trident.ingest.languages import node_text, terminal_name
+from trident.ingest.languages.javascript import (
+    CLASSES,
+    FUNCTION_VALUES,
+    FUNCTIONS,
+    METHODS,
+    resolve_specifier,
+)
+from trident.store.schema import Resolution
+
+# Nodes with their own variables; all but arrow functions also rebind `this`.
+FUNCTION_LIKE = frozenset({*FUNCTION_VALUES, *FUNCTIONS, "function_expression", "method_definition"})
+FIELDS = frozenset({"field_definition", "public_field_definition"})
+# Values of the language's own types: their methods are the runtime's.
+LITERALS = frozenset({"string", "template_string", "number", "array", "regex", "true", "false"})
+# Statements and blocks that may declare a variable of the function they are in (expressions never do).
+_DECLARING = re.compile(r".*(_statement|_clause|_declaration|_block)|program|switch_body|switch_case|switch_default")
+# Wrappers whose one named child is the value itself: `(x)`, `x!`, `x satisfies T`.
+_TRANSPARENT = frozenset({"parenthesized_expression", "non_null_expression", "satisfies_expression"})
+_NAME = re.compile(r"[\w$#]+")
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# Called by bare name: the language's and the runtimes' own functions and constructors, test frameworks', and
+# the keywords a grammar reads as a call where it cannot know the function is async (`await (x as T).m()`).
+BUILTIN_FUNCTIONS = _words(
+    """
+    AbortController AggregateError Array ArrayBuffer BigInt BigInt64Array Blob Boolean Buffer CustomEvent
+    DataView Date Error EvalError Event EventTarget File FileReader Float32Array Float64Array FormData Function
+    Headers Image Int16Array Int32Array Int8Array IntersectionObserver Map MessageChannel MutationObserver
+    Number Object Promise Proxy RangeError ReferenceError RegExp Request ResizeObserver Response Set
+    SharedArrayBuffer String Symbol SyntaxError TextDecoder TextEncoder TypeError URIError URL URLSearchParams
+    Uint16Array Uint32Array Uint8Array Uint8ClampedArray WeakMap WeakRef WeakSet WebSocket Worker XMLHttpRequest
+    afterAll afterEach alert atob beforeAll beforeEach btoa cancelAnimationFrame clearImmediate clearInterval
+    clearTimeout confirm decodeURI decodeURIComponent describe encodeURI encodeURIComponent escape eval expect
+    fetch getComputedStyle isFinite isNaN it parseFloat parseInt prompt queueMicrotask requestAnimationFrame
+    require setImmediate setInterval setTimeout structuredClone test unescape
+    await yield
+    """
+)
+# Receivers that are the runtime's own objects: any call through them (or their results) is the runtime's.
+BUILTIN_OBJECTS = BUILTIN_FUNCTIONS | _words(
+    """
+    Atomics Intl JSON Math Reflect WebAssembly console crypto document exports globalThis history jest
+    localStorage location module navigator performance process sessionStorage vi window
+    """
+)
+# Types whose methods are the language's: a value of one of them calls nothing a project defines.
+BUILTIN_TYPES = BUILTIN_FUNCTIONS | _words(
+    """
+    ArrayLike Awaited Iterable Iterator Partial PromiseLike ReadonlyArray ReadonlyMap ReadonlySet Record
+    Required
+    """
+)
+# Builtin generics whose one type argument is the type of their items.
+_COLLECTIONS = frozenset({"Array", "ReadonlyArray", "Set", "ReadonlySet", "Iterable", "Iterator", "ArrayLike"})
+# Methods of Array, String, Promise, Map, Set, Object, Function, Number, Date and RegExp: called on a receiver
+# of unknown type, the receiver is most likely one of those.
+BUILTIN_METHODS = _words(
+    """
+    add apply at bind call catch charAt charCodeAt clear codePointAt concat delete endsWith entries every exec
+    fill filter finally find findIndex findLast findLastIndex flat flatMap forEach get getDate getDay
+    getFullYear getHours getMilliseconds getMinutes getMonth getSeconds getTime has hasOwnProperty includes
+    indexOf isPrototypeOf join keys lastIndexOf localeCompare map match matchAll normalize padEnd padStart pop
+    push reduce reduceRight repeat replace replaceAll reverse search set shift slice some sort splice split
+    startsWith substr substring test then toFixed toISOString toJSON toLocaleDateString toLocaleString
+    toLocaleTimeString toLowerCase toPrecision toString toUpperCase trim trimEnd trimStart unshift valueOf
+    values
+    """
+)
+
+
+class Kind(Enum):
+    """What a name or expression stands for, as far as the file says."""
+
+    VALUE = "value"  # a definition, an import or a module: what is reached through it is qualified by its name
+    CLASS = "class"  # a class the file defines: `Foo.m()` is its member
+    TYPE = "type"  # an instance of a stated type: `x.m()` is a member of the type
+    ARRAY = "array"  # an array (or set, iterable) of a stated type: its methods are the runtime's, its items typed
+    BUILTIN = "builtin"  # a value of the language's own types: its methods are the runtime's
+    LOCAL = "local"  # a function or class defined inside a function: no entity has it
+    UNKNOWN = "unknown"  # a variable of unstated type
+
+
+@dataclass(frozen=True)
+class Binding:
+    kind: Kind
+    name: str = ""  # qualified name (VALUE, CLASS) or qualified type (TYPE)
+    resolution: Resolution = Resolution.EXACT  # how surely a call through it is bound
+    external: bool = False  # reached through a package's import: what its calls return is the package's
+
+    def reach(self, member: str, resolution: Resolution | None = None) -> Binding:
+        """`ns.member`: a name reached through a module, namespace or definition."""
+        return Binding(Kind.VALUE, f"{self.name}.{member}", resolution or self.resolution, self.external)
+
+    @property
+    def reachable(self) -> bool:
+        """Whether members reached through it are named by it (a definition, module, class or stated type)."""
+        return self.kind in (Kind.VALUE, Kind.CLASS, Kind.TYPE)
+
+
+UNKNOWN = Binding(Kind.UNKNOWN)
+BUILTIN = Binding(Kind.BUILTIN)
+LOCAL = Binding(Kind.LOCAL)
+
+
+@dataclass
+class Scope:
+    """The names one function (or the module) declares; lookups fall back to the enclosing scopes.
+
+    A variable's binding is read on its first lookup (`defer`): most variables are never a call's receiver.
+    """
+
+    names: dict[str, Binding] = field(default_factory=dict)
+    parent: Scope | None = None
+    pending: dict[str, Callable[[], Binding]] = field(default_factory=dict)
+
+    def lookup(self, name: str) -> Binding | None:
+        scope: Scope | None = self
+        while scope is not None:
+            if name in scope.names:
+                return scope.names[name]
+            if name in scope.pending:
+                read = scope.pending.pop(name)
+                scope.names[name] = UNKNOWN  # while it is read: `const a = a.b` does not loop
+                scope.names[name] = found = read()
+                return found
+            scope = scope.parent
+        return None
+
+    def declare(self, name: str, binding: Binding) -> None:
+        """A name declared twice in one function with different meanings has no known meaning."""
+        if self.pending.pop(name, None) is not None:
+            binding = UNKNOWN
+        self.names[name] = binding if self.names.get(name, binding) == binding else UNKNOWN
+
+    def defer(self, name: str, read: Callable[[], Binding]) -> None:
+        """Declare `name` with the binding `read` gives when it is first looked up; twice, UNKNOWN."""
+        if name in self.names or name in self.pending:
+            self.declare(name, UNKNOWN)
+        else:
+            self.pending[name] = read
+
+
+def stated_type(node: ts.Node | None, scope: Scope) -> Binding:
+    """What a type annotation says a value is: one type the file names (`Foo`, `ns.Foo<T>`, `Foo | null`), an
+    array of one (`Foo[]`, `Array<Foo>`), one of the language's (`string`, `Promise<Foo>`), or UNKNOWN (a union,
+    a type parameter, a global)."""
+    while node is not None and node.type in ("type_annotation", "parenthesized_type", "generic_type"):
+        inner = node.child_by_field_name("name") if node.type == "generic_type" else None
+        if inner is not None and node_text(inner) in BUILTIN_TYPES and scope.lookup(node_text(inner)) is None:
+            arguments = node.child_by_field_name("type_arguments")
+            items = arguments.named_children if arguments is not None and node_text(inner) in _COLLECTIONS else []
+            return _array_of(items[0], scope) if len(items) == 1 else BUILTIN
+        node = inner or (node.named_children[0] if node.named_child_count else None)
+    if node is None:
+        return UNKNOWN
+    if node.type in ("type_identifier", "nested_type_identifier"):
+        return _named_type(node, scope)
+    if node.type == "union_type":
+        members = [m for m in _union_members(node) if node_text(m) not in ("null", "undefined", "void")]
+        return stated_type(members[0], scope) if len(members) == 1 else UNKNOWN
+    if node.type == "predefined_type":
+        return UNKNOWN if node_text(node) in ("any", "unknown", "object", "never") else BUILTIN
+    if node.type == "array_type" and node.named_child_count == 1:
+        return _array_of(node.named_children[0], scope)
+    return BUILTIN if node.type in ("array_type", "tuple_type", "literal_type") else UNKNOWN
+
+
+def _named_type(node: ts.Node, scope: Scope) -> Binding:
+    """`Foo` / `ns.Foo` as the file binds it: TYPE of its qualified name, BUILTIN for the language's, else UNKNOWN."""
+    head, _, rest = node_text(node).partition(".")
+    bound = scope.lookup(head)
+    if bound is None:
+        return BUILTIN if head in BUILTIN_TYPES and not rest else UNKNOWN
+    if bound.kind not in (Kind.VALUE, Kind.CLASS):
+        return UNKNOWN
+    return Binding(Kind.TYPE, f"{bound.name}.{rest}" if rest else bound.name, Resolution.INFERRED)
+
+
+def _array_of(item: ts.Node, scope: Scope) -> Binding:
+    """An array whose items are of one named type (`Foo[]`, `Array<Foo<T>>`), else just the runtime's."""
+    named = item.child_by_field_name("name") if item.type == "generic_type" else item
+    if named is None or named.type not in ("type_identifier", "nested_type_identifier"):
+        return BUILTIN
+    found = _named_type(named, scope)
+    return Binding(Kind.ARRAY, found.name, Resolution.INFERRED) if found.kind is Kind.TYPE else BUILTIN
+
+
+def _union_members(node: ts.Node) -> Iterator[ts.Node]:
+    """`A | B | null` nests as ((A | B) | null): its members, flat; iterative (a union may be long)."""
+    stack = list(reversed(node.named_children))
+    while stack:
+        member = stack.pop()
+        if member.type == "union_type":
+            stack.extend(reversed(member.named_children))
+        else:
+            yield member
+
+
+def is_parameter_property(parameter: ts.Node) -> bool:
+    """`constructor(private pool: Pool)`: a modifier makes the parameter a field too."""
+    return any(c.type in ("accessibility_modifier", "override_modifier", "readonly") for c in parameter.children)
+
+
+def name_of(node: ts.Node) -> str:
+    """The name a definition is given, as the outline reads it ("" for none or a pattern)."""
+    text = node_text(node.child_by_field_name("name") or node.child_by_field_name("property"))
+    return text if _NAME.fullmatch(text) else ""
+
+
+def unwrap(node: ts.Node) -> ts.Node:
+    """`(x)`, `x!`, `x satisfies T` -> x."""
+    while node.type in _TRANSPARENT and node.named_child_count:
+        node = node.named_children[0]
+    return node
+
+
+def declares(node: ts.Node) -> bool:
+    """Whether variables may be declared directly in `node` (a statement or block, not an expression)."""
+    return _declaring(node.type)
+
+
+@cache
+def _declaring(kind: str) -> bool:
+    return _DECLARING.fullmatch(kind) is not None
+
+
+def pattern_names(node: ts.Node) -> Iterator[str]:
+    """The variables a destructuring pattern binds: `{a, b: c, ...d}` -> a, c, d (not the keys, not defaults)."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.type in ("identifier", "shorthand_property_identifier_pattern"):
+            yield node_text(current)
+        elif current.type in ("pair_pattern", "assignment_pattern", "object_assignment_pattern"):
+            inner = current.child_by_field_name("value" if current.type == "pair_pattern" else "left")
+            stack.extend([inner] if inner is not None else current.named_children[:1])
+        elif current.type in ("object_pattern", "array_pattern", "rest_pattern"):
+            stack.extend(current.named_children)
+
+
+def module_of(specifier: str, path: str) -> str:
+    """The module name an import specifier names, as entities are qualified: `./gateway.js` in billing/orders.ts
+    -> billing.gateway; a package as written, `@scope/pkg/sub` -> scope.pkg.sub; "" above the project's root."""
+    resolved = resolve_specifier(specifier, path)
+    if specifier.startswith("."):
+        return "" if resolved.startswith("..") or resolved == "." else resolved.replace("/", ".")
+    return resolved.removeprefix("node:").lstrip("@~/#").replace("/", ".")
+
+
+def string_value(node: ts.Node | None) -> str:
+    """The text of a plain string literal, "" for anything else."""
+    if node is None or node.type != "string":
+        return ""
+    return "".join(node_text(c) for c in node.named_children if c.type == "string_fragment")
+
+
+def module_binding(specifier: str, path: str) -> Binding:
+    """The module an import specifier names; a package's (not `./x`, nor an alias like `@/x`) is external."""
+    module = module_of(specifier, path) if specifier else ""
+    if not module:
+        return Binding(Kind.UNKNOWN)
+    return Binding(Kind.VALUE, module, external=not specifier.startswith((".", "@/", "~/", "#")))
+
+
+def loaded_module(call: ts.Node, path: str) -> Binding | None:
+    """`require('./x')` / `import('./x')` -> the module it loads; None for any other call."""
+    function = call.child_by_field_name("function")
+    arguments = call.child_by_field_name("arguments")
+    if function is None or function.type not in ("identifier", "import") or arguments is None:
+        return None
+    if node_text(function) not in ("require", "import") or arguments.named_child_count != 1:
+        return None
+    specifier = string_value(arguments.named_children[0])
+    return module_binding(specifier, path) if specifier else None
+
+
+def this_member(node: ts.Node | None) -> str:
+    """`this.pool` -> pool; "" for any other expression."""
+    if node is None or node.type != "member_expression":
+        return ""
+    receiver = node.child_by_field_name("object")
+    return node_text(node.child_by_field_name("property")) if receiver and unwrap(receiver).type == "this" else ""
+
+
+def imported(item: ts.Node, module: Binding) -> list[tuple[str, Binding]]:
+    """(local name, binding) for one part of an import clause."""
+    if item.type == "identifier":  # a default import: named as the file calls it
+        return [(node_text(item), module.reach(node_text(item), Resolution.INFERRED))]
+    if item.type == "namespace_import":
+        return [(node_text(c), module) for c in item.named_children[:1]]
+    found: list[tuple[str, Binding]] = []
+    for specifier in item.named_children if item.type == "named_imports" else []:
+        name = node_text(specifier.child_by_field_name("name"))
+        local = node_text(specifier.child_by_field_name("alias")) or name
+        if name == "default":
+            found.append((local, module.reach(local, Resolution.INFERRED)))
+        elif name:
+            found.append((local, module.reach(name)))
+    return found
+
+
+def heritage(node: ts.Node) -> Iterator[ts.Node]:
+    """The expressions and types a class or interface extends or implements, as written."""
+    for child in node.named_children:
+        if child.type == "class_heritage":
+            clauses = [c for c in child.named_children if c.type in ("extends_clause", "implements_clause")]
+            yield from (t for c in clauses for t in c.named_children) if clauses else child.named_children
+        elif child.type == "extends_type_clause":
+            yield from child.named_children
+
+
+def base_expression(node: ts.Node, name: str) -> ts.Node | None:
+    """The expression naming base `name` (its last identifier) of a class-like node, generics stripped."""
+    for found in heritage(node):
+        if found.type != "type_arguments" and terminal_name(found) == name:
+            inner = found.child_by_field_name("name") if found.type == "generic_type" else found
+            return inner or found
+    return None
+
+
+@dataclass(frozen=True)
+class _Assignment:
+    """Inside `const f = () => ...` / `x = class {...}`: the outline defines the holder and walks the value's
+    children only (in the function, or in the class as `prefix`)."""
+
+    holder: int
+    value: int
+    local: str
+    is_class: bool
+
+
+class Definitions:
+    """Which functions and classes the outline makes entities, and their local names.
+
+    Replays `Outline._visit` down a node's ancestors (each ancestor read once for the file: a node's parent costs
+    its depth in tree-sitter): definitions are found anywhere outside a function the outline defines (a callback's
+    body at the top level counts as the top level), and a class's body qualifies what it defines.
+    """
+
+    def __init__(self) -> None:
+        # node id -> how the outline treats definitions directly inside it: their prefix, an assignment whose
+        # value alone is walked, or None (inside a function it defines, or a part it never walks)
+        self._inside: dict[int, str | _Assignment | None] = {}
+
+    def entity(self, node: ts.Node) -> tuple[str, bool] | None:
+        """(local name, is a class) when the outline makes `node` an entity, else None."""
+        parent = node.parent
+        outer = self._inside_of(parent) if parent is not None else None
+        if isinstance(outer, _Assignment):
+            return (outer.local, outer.is_class) if node.id in (outer.holder, outer.value) else None
+        inside = self._step(node, outer)
+        if outer is None or inside == outer:
+            return None
+        if isinstance(inside, _Assignment):
+            return (inside.local, inside.is_class) if inside.holder == node.id else None
+        if inside is not None:
+            return inside, True
+        return (f"{outer}.{name_of(node)}" if outer else name_of(node)), False
+
+    def _inside_of(self, node: ts.Node) -> str | _Assignment | None:
+        pending: list[ts.Node] = []
+        current: ts.Node | None = node
+        while current is not None and current.id not in self._inside:
+            pending.append(current)
+            current = current.parent
+        inside: str | _Assignment | None = ""
+        if current is None:  # the root: the top level
+            self._inside[pending.pop().id] = inside
+        else:
+            inside = self._inside[current.id]
+        for step in reversed(pending):
+            inside = self._inside[step.id] = self._step(step, inside)
+        return inside
+
+    @staticmethod
+    def _step(node: ts.Node, outer: str | _Assignment | None) -> str | _Assignment | None:
+        """How definitions inside `node` are treated, given how those around it are."""
+        if isinstance(outer, _Assignment):
+            if node.id == outer.value:
+                return outer.local if outer.is_class else None
+            return outer if node.id == outer.holder else None
+        kind = node.type
+        if outer is None:
+            return None
+        if kind in CLASSES and (name := name_of(node)):
+            return f"{outer}.{name}" if outer else name
+        if (kind in FUNCTIONS or (outer and kind in METHODS)) and name_of(node):
+            return None
+        if kind in _HOLDERS and (assigned := _assigned(node)) is not None:
+            holder, value = assigned
+            local = f"{outer}.{name_of(holder)}" if outer else name_of(holder)
+            return _Assignment(holder.id, value.id, local, value.type == "class")
+        return outer
+
+
+_HOLDERS = frozenset({"variable_declarator", "lexical_declaration", "variable_declaration", *FIELDS})
+
+
+def _assigned(node: ts.Node) -> tuple[ts.Node, ts.Node] | None:
+    """(declarator or field, value) when `node` binds exactly one function or class, as the outline counts."""
+    if node.type in ("lexical_declaration", "variable_declaration"):
+        holders = [d for d in node.named_children if d.type == "variable_declarator"]
+    else:
+        holders = [node]
+    bound = [
+        (holder, value)
+        for holder in holders
+        if (value := holder.child_by_field_name("value")) is not None
+        and (value.type in FUNCTION_VALUES or value.type == "class")
+        and name_of(holder)
+    ]
+    return bound[0] if len(bound) == 1 else None
