@@ -18,7 +18,17 @@ from trident.ingest.languages.outline import Outline, Symbol, docstring
 from trident.ingest.model import Extraction, Reference
 from trident.ingest.text import group_blocks, paragraphs
 from trident.ingest.tokens import CHUNK_TOKEN_BUDGET, estimate_tokens, split_lines_by_budget
-from trident.store.schema import Chunk, DocumentKind, Entity, EntityType, Relation, RelationType, chunk_id, entity_id
+from trident.store.schema import (
+    Chunk,
+    DocumentKind,
+    Entity,
+    EntityType,
+    Relation,
+    RelationType,
+    Resolution,
+    chunk_id,
+    entity_id,
+)
 
 __all__ = ["SUPPORTED_LANGUAGES", "module_name", "parse_code"]
 
@@ -253,7 +263,10 @@ class _Builder:
         refs: dict[tuple[str, ...], Reference] = {}
 
         def add(ref: Reference) -> None:
-            refs.setdefault((ref.source, ref.type, ref.form, ref.owner, ref.target, str(ref.after_owner)), ref)
+            """One reference per target from one source, the surest kept (`this.total()` beats `svc.total()`)."""
+            key = (ref.source, ref.type, ref.form, ref.owner, ref.target, str(ref.after_owner))
+            if key not in refs or Resolution(ref.resolution).rank < Resolution(refs[key].resolution).rank:
+                refs[key] = ref
 
         for target, row in outline.imports:
             if target != self.module_q:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import posixpath
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
+from enum import StrEnum
 from typing import TypeAlias
 
 from trident.ingest.code import module_name
@@ -36,6 +37,15 @@ MAX_DEPTH = 8  # re-exports of re-exports and base chains deeper than this are n
 MAX_BASES = 64  # classes visited per member lookup
 
 AnyReference: TypeAlias = Reference | PendingReference
+
+
+class _Tails(StrEnum):
+    """Whether a qualified name may match by its tail: never (Python, a name in the file's own folder), only from a
+    folder or file of the definition on (a binding), or from any part (a guess, labelled as one)."""
+
+    NONE = "none"
+    AT_FOLDER = "at_folder"
+    ANY = "any"
 
 
 def is_code(entity: Entity) -> bool:
@@ -84,16 +94,18 @@ class CodeIndex:
         folder = posixpath.dirname(path).replace("/", ".")
         written = ref.owner if form is TargetForm.MEMBER else ref.target
         own_folder = family(path) not in ("python", "") and bool(folder) and written.startswith(f"{folder}.")
-        by_tail = family(path) not in ("python", "") and not own_folder
+        tails = _Tails.NONE
+        if family(path) not in ("python", "") and not own_folder:
+            tails = _Tails.ANY if resolution is Resolution.NAME else _Tails.AT_FOLDER
         if form is TargetForm.QUALIFIED:
-            found = self._qualified(ref.target, project, 0, by_tail)
+            found = self._qualified(ref.target, project, 0, tails)
         elif form is TargetForm.MEMBER:
-            if by_tail and not ref.after_owner:  # a method defined apart from its type (Go, a Rust `impl`)
-                direct = self._qualified(f"{ref.owner}.{ref.target}", project, 0, by_tail)
+            if family(path) not in ("python", "") and not ref.after_owner:  # a method apart from its type (Go, Rust)
+                direct = self._qualified(f"{ref.owner}.{ref.target}", project, 0, tails)
                 direct = [e for e in direct if e.type in types and e.id != ref.source]
                 if direct and (not own_folder or all(e.project == project for e in direct)):
                     return direct, resolution
-            owner = self._qualified(ref.owner, project, 0, by_tail)
+            owner = self._qualified(ref.owner, project, 0, tails)
             classes = [e for e in owner if e.type == EntityType.CLASS.value]
             if not classes and owner:  # a factory's result: its type is not stated, so only the name is known
                 return self._named(ref.target, project, types, ref.source, path), Resolution.NAME
@@ -105,30 +117,34 @@ class CodeIndex:
         ]
         return found, resolution
 
-    def _qualified(self, name: str, project: str, depth: int, by_tail: bool) -> list[Entity]:
+    def _qualified(self, name: str, project: str, depth: int, tails: _Tails) -> list[Entity]:
         if not name or depth > MAX_DEPTH:
             return []
         found = _prefer(self._by_name.get(name, []), project)
-        if not found and by_tail:
-            found = self._tail(name, project)
+        if not found and tails is not _Tails.NONE:
+            found = self._tail(name, project, tails)
         if found:
             return found
         head, _, last = name.rpartition(".")
         if not head:
             return []
-        for owner in self._qualified(head, project, depth + 1, by_tail)[:1]:
+        for owner in self._qualified(head, project, depth + 1, tails)[:1]:
             if owner.type == EntityType.CLASS.value:
                 return self._member(owner, last, skip_first=False)
             if owner.type == EntityType.MODULE.value:
                 return self._reexported(owner, last)
         return []
 
-    def _tail(self, name: str, project: str) -> list[Entity]:
+    def _tail(self, name: str, project: str, tails: _Tails) -> list[Entity]:
         """The one entity known by the longest tail of `name` (two parts at least) that the index knows."""
         parts = name.split(".")
         for i in range(len(parts) - 1):
             key = ".".join(parts[i:])
             found = _definitions([*(self._by_name.get(key, []) if i else []), *self._by_tail.get(key, [])])
+            # The tail must start at a folder or file of the definition: `Pool.query` left of `pg.Pool.query` (a
+            # package not in the index) names a class and its method, which any project may have.
+            if tails is _Tails.AT_FOLDER:
+                found = [e for e in found if parts[i] in posixpath.splitext(e.path or "")[0].split("/")]
             if found:
                 mine = [e for e in found if e.project == project]
                 return (mine or found) if len(mine or found) == 1 else []

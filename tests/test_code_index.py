@@ -37,3 +37,21 @@ def test_python_names_are_never_matched_by_tail() -> None:
     handle = HANDLE.model_copy(update={"path": "billing/handler.py", "id": "function:lib:py"})
     found, _ = CodeIndex([handle]).resolve(_call("acme.billing.handler.Handle"), "app", "app/main.py")
     assert found == []
+
+
+def test_a_member_of_a_package_type_outside_the_index_is_not_matched_by_class_and_method_alone() -> None:
+    query = Entity(
+        id="method:db:src.pool.Pool.query",
+        name="query",
+        type="Method",
+        project="db",
+        qualified_name="src.pool.Pool.query",
+        path="src/pool.ts",
+    )
+    member = Reference("method:app:x", "CALLS", "query", "chunk", ("Method",), TargetForm.MEMBER, Resolution.INFERRED)
+    found, _ = CodeIndex([query]).resolve(member.__class__(**{**member.__dict__, "owner": "pg.Pool"}), "app", "a.ts")
+    assert found == []  # `import {Pool} from 'pg'`: pg is not indexed
+    found, _ = CodeIndex([query]).resolve(
+        member.__class__(**{**member.__dict__, "owner": "db.src.pool.Pool"}), "app", "a.ts"
+    )
+    assert [e.id for e in found] == [query.id]
