@@ -52,7 +52,21 @@ PROJECTS: dict[str, dict[str, str]] = {
             "        connection = self._first()\n"
             "        return connection.is_idle() or open_connection().is_idle()\n\n\n"
             "def open_connection() -> 'Connection':\n"
-            "    return Connection(False)\n"
+            "    return Connection(False)\n\n\n"
+            "class Tunnel:\n"
+            "    def __init__(self, hops: list[Connection]):\n"
+            "        self._inner: HTTP11Connection = HTTP2Connection()  # declared: the type the class promises\n"
+            "        self._hops = hops\n\n"
+            "    def is_idle(self):\n"
+            "        return self._inner.is_idle()\n\n"
+            "    async def idle_hops(self, check):\n"
+            "        for hop in self._hops:\n"
+            "            hop.is_idle()\n"
+            "        if check:\n"
+            "            fresh = await self._fresh()\n"
+            "            return fresh.is_idle()\n\n"
+            "    async def _fresh(self) -> HTTP2Connection:\n"
+            "        return HTTP2Connection()\n"
         ),
         "pool/base.py": (
             "class BaseTransport:\n"
@@ -238,4 +252,19 @@ def test_a_value_returned_by_a_function_that_states_its_return_type_binds_the_ca
         "method:pool:pool._connection.Pool._first": Resolution.EXACT,
         "function:pool:pool._connection.open_connection": Resolution.EXACT,
         "method:pool:pool._connection.Connection.is_idle": Resolution.INFERRED,  # self._first() -> Connection
+    }
+
+
+def test_a_declared_attribute_type_governs_and_locals_in_nested_blocks_and_awaited_results_are_typed(
+    catalog: Catalog,
+) -> None:
+    calls = _calls(catalog)
+    tunnel = "method:pool:pool._connection.Tunnel"
+    called = {t for (s, t) in calls if s == f"{tunnel}.is_idle"}
+    assert called == {"method:pool:pool._connection.HTTP11Connection.is_idle"}  # not the HTTP2 it happens to hold
+    hops = {t: r.resolution for (s, t), r in calls.items() if s == f"{tunnel}.idle_hops"}
+    assert hops == {
+        "method:pool:pool._connection.Connection.is_idle": Resolution.INFERRED,  # hops: list[Connection]
+        f"{tunnel}._fresh": Resolution.EXACT,
+        "method:pool:pool._connection.HTTP2Connection.is_idle": Resolution.INFERRED,  # inside `if`, awaited
     }

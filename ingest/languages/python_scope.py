@@ -64,7 +64,9 @@ class PythonBinder(PythonTypes):
                 self._walk_class(node, scope)
             elif node.type in FUNCTIONS:
                 self._walk_function(node, scope)
-            elif node.type == "block" or node.type.endswith("_clause") or node.type.endswith("_statement"):
+            elif node.type == "block":  # a nested block's statements, each with the local types it states
+                pending.extend(reversed(node.named_children))
+            elif node.type.endswith("_clause") or node.type.endswith("_statement"):
                 self._calls_in_statement(node, scope, pending)
             else:
                 self._calls_in(node, scope)

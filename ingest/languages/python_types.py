@@ -27,6 +27,7 @@ class ClassFacts:
     local: str
     qualified: str
     attributes: dict[str, list[str]] = field(default_factory=dict)  # attribute -> the qualified types it is given
+    declared: dict[str, str] = field(default_factory=dict)  # attribute -> the type its annotation declares
     elements: dict[str, str] = field(default_factory=dict)  # container attribute -> qualified type of its elements
 
 
@@ -143,6 +144,7 @@ class PythonTypes:
     def _method_attributes(self, cls: ClassFacts, method: ts.Node) -> None:
         """`self.x = Foo(...)`, `self.x: Foo = ...` and `self.x = param` (with `param: Foo`) in any method."""
         parameters = self._parameters(method)
+        elements = {name: self._named_type(element_name(t)) for name, t in self._parameter_nodes(method)}
         receiver = next(iter(parameters), "")
         body = method.child_by_field_name("body")
         if not receiver or body is None:
@@ -154,32 +156,52 @@ class PythonTypes:
             owner = left.child_by_field_name("object")
             if owner is None or owner.type != "identifier" or node_text(owner) != receiver:
                 continue
-            self._note_attribute(cls, node_text(left.child_by_field_name("attribute")), node, parameters)
+            self._note_attribute(cls, node_text(left.child_by_field_name("attribute")), node, parameters, elements)
 
-    def _note_attribute(self, cls: ClassFacts, name: str, assignment: ts.Node, parameters: dict[str, str]) -> None:
+    def _note_attribute(
+        self,
+        cls: ClassFacts,
+        name: str,
+        assignment: ts.Node,
+        parameters: dict[str, str],
+        elements: dict[str, str] | None = None,
+    ) -> None:
         """Every type the class states for an attribute (a branch may make it one class, another a second), and the
         element type of a container it annotates."""
+        annotation = assignment.child_by_field_name("type")
+        declared = self._annotation(annotation)
+        if declared:  # what the class declares governs what a branch happens to assign
+            cls.declared.setdefault(name, declared)
         found = self._stated_type(assignment, parameters)
         types = cls.attributes.setdefault(name, [])
         if found and found not in types and len(types) < MAX_ATTRIBUTE_TYPES:
             types.append(found)
-        element = self._named_type(element_name(assignment.child_by_field_name("type")))
+        elements = elements or {}
+        element = self._named_type(element_name(annotation))
+        right = assignment.child_by_field_name("right")
+        if not element and right is not None and right.type == "identifier":
+            element = elements.get(node_text(right), "")  # `self.children = children`, `children: list[Foo]`
         if element:
             cls.elements[name] = element
 
     def _parameters(self, function: ts.Node) -> dict[str, str]:
         """Parameter -> its stated type ("" when none), in order."""
-        found: dict[str, str] = {}
+        return {name: self._annotation(annotation) for name, annotation in self._parameter_nodes(function)}
+
+    @staticmethod
+    def _parameter_nodes(function: ts.Node) -> list[tuple[str, ts.Node | None]]:
+        """(name, annotation node or None) of each plain or typed parameter, in order."""
+        found: list[tuple[str, ts.Node | None]] = []
         holder = function.child_by_field_name("parameters")
         for p in holder.named_children if holder is not None else []:
             if p.type == "identifier":
-                found[node_text(p)] = ""
+                found.append((node_text(p), None))
             elif p.type in ("typed_parameter", "typed_default_parameter", "default_parameter"):
                 name_node = p.child_by_field_name("name") or next(
                     (c for c in p.named_children if c.type == "identifier"), None
                 )
                 if name_node is not None and name_node.type == "identifier":
-                    found[node_text(name_node)] = self._annotation(p.child_by_field_name("type"))
+                    found.append((node_text(name_node), p.child_by_field_name("type")))
         return found
 
     # --- what an expression names ---
@@ -195,7 +217,9 @@ class PythonTypes:
         owner = node.child_by_field_name("object")
         if owner is None or owner.type != "identifier" or node_text(owner) != scope.receiver:
             return []
-        return scope.cls.attributes.get(node_text(node.child_by_field_name("attribute")), [])
+        name = node_text(node.child_by_field_name("attribute"))
+        declared = scope.cls.declared.get(name)
+        return [declared] if declared else scope.cls.attributes.get(name, [])
 
     def _receiver_type(self, node: ts.Node, scope: Scope) -> str:
         """The stated type of a receiver expression, "" when the code does not state one."""
@@ -263,7 +287,7 @@ class PythonTypes:
             return self._made(node, scope or Scope("", "", types=dict(variables)))
         if node.type == "identifier":
             return variables.get(node_text(node), "")
-        if node.type == "parenthesized_expression" and node.named_child_count == 1:
+        if node.type in ("parenthesized_expression", "await") and node.named_child_count == 1:
             return self._value_type(node.named_children[0], variables, scope)
         if node.type in ("boolean_operator", "conditional_expression"):
             sides = [node.child_by_field_name("left"), node.child_by_field_name("right")]
