@@ -20,14 +20,13 @@ Specifiers become module names as files do: relative ones against the file's fol
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable
 from functools import partial
 
 import tree_sitter as ts
 from trident.ingest.languages import node_text
 from trident.ingest.languages.binding import Target
-from trident.ingest.languages.javascript import CLASSES, FUNCTION_VALUES
+from trident.ingest.languages.javascript import FUNCTION_VALUES
 from trident.ingest.languages.javascript_syntax import (
     BUILTIN,
     BUILTIN_METHODS,
@@ -37,6 +36,7 @@ from trident.ingest.languages.javascript_syntax import (
     FUNCTION_LIKE,
     LITERALS,
     LOCAL,
+    OPAQUE,
     UNKNOWN,
     Binding,
     Definitions,
@@ -44,17 +44,13 @@ from trident.ingest.languages.javascript_syntax import (
     Scope,
     base_expression,
     declares,
-    imported,
-    is_parameter_property,
+    imports,
     loaded_module,
-    module_binding,
     name_of,
     pattern_names,
-    stated_type,
-    string_value,
-    this_member,
     unwrap,
 )
+from trident.ingest.languages.javascript_types import ClassType, parameters, stated_type
 from trident.ingest.model import TargetForm
 from trident.store.schema import Resolution
 
@@ -63,15 +59,6 @@ _INVOKE = ("call", "apply")
 _NAMED = (Kind.VALUE, Kind.CLASS)
 _RUNTIME = (Kind.BUILTIN, Kind.ARRAY)
 _CHAINS = frozenset({"member_expression", "call_expression", "await_expression"})
-# Where `this.x = ...` no longer means the class's instance.
-_OPAQUE = frozenset({*(FUNCTION_LIKE - {"arrow_function"}), *CLASSES, "class"})
-
-
-@dataclass
-class _Class:
-    node: ts.Node
-    qualified: str
-    fields: dict[str, Binding] | None = None  # read on first use: field -> what it holds
 
 
 class JavaScriptBinder:
@@ -83,8 +70,8 @@ class JavaScriptBinder:
         self.functions: set[str] = set()  # qualified names of the functions found defined in the file
         self.top = Scope()
         self.scopes: dict[int, Scope] = {root.id: self.top}
-        self.classes: dict[int, _Class | None] = {}
-        self.this_of: dict[int, _Class | None] = {}  # node id -> the class `this` is an instance of in it
+        self.classes: dict[int, ClassType | None] = {}
+        self.this_of: dict[int, ClassType | None] = {}  # node id -> the class `this` is an instance of in it
         self.values: dict[int, Binding] = {}  # chain link (`a.b`, `a.b()`) -> what it stands for
         self.reading = 0  # variables being read, one inside another: `const b = a` reads a
         self._collect(root, self.top)
@@ -94,7 +81,7 @@ class JavaScriptBinder:
     def call(self, node: ts.Node, callee: ts.Node) -> Target | None:
         callee = unwrap(callee)
         if callee.type == "identifier":
-            return self._named(node_text(callee), self._scope_at(node))
+            return self._named(node_text(callee), self.scope_at(node))
         if callee.type != "member_expression":
             return None  # `super(...)`, `import(...)`, an IIFE, `a[i]()`, `f()()`
         if node.type == "new_expression":  # `new ns.Foo()`, `new this.Model()`
@@ -123,7 +110,7 @@ class JavaScriptBinder:
 
     def base(self, name: str, node: ts.Node) -> Target | None:
         expression = base_expression(node, name)
-        bound = self._base(expression, self._scope_at(node)) if expression is not None else UNKNOWN
+        bound = self._base(expression, self.scope_at(node)) if expression is not None else UNKNOWN
         if bound.kind in _NAMED:
             return self._reached(bound, "")
         return None if bound.kind is Kind.BUILTIN else Target(TargetForm.NAME, name, Resolution.NAME)
@@ -178,11 +165,11 @@ class JavaScriptBinder:
         if node.id in self.values:
             bound = self.values[node.id]
         else:
-            scope = scope or self._scope_at(at or node)
+            scope = scope or self.scope_at(at or node)
             self.scopes.update(dict.fromkeys((step.id for step in steps), scope))
             if node.type == "this" and steps and steps[-1].type == "member_expression":
-                step = steps.pop()
-                bound = self.values[step.id] = self._field(self._this_class(at or node), _property(step))
+                step, cls = steps.pop(), self._this_class(at or node)
+                bound = self.values[step.id] = cls.field(_property(step), self) if cls is not None else UNKNOWN
             else:
                 bound = self._root_value(node, scope, at)
         for step in reversed(steps):
@@ -233,11 +220,11 @@ class JavaScriptBinder:
 
     # --- classes ---
 
-    def _this_class(self, node: ts.Node) -> _Class | None:
+    def _this_class(self, node: ts.Node) -> ClassType | None:
         """The class `this` is an instance of at `node`: through arrow functions, up to a method or field. The
         nodes passed on the way remember it (each parent costs its depth)."""
         passed: list[int] = []
-        found: _Class | None = None
+        found: ClassType | None = None
         parent = node.parent
         while parent is not None:
             if parent.id in self.this_of:
@@ -248,78 +235,23 @@ class JavaScriptBinder:
                 body = parent.parent
                 found = self._class(body.parent) if body is not None and body.type == "class_body" else None
                 break
-            if parent.type in _OPAQUE:
+            if parent.type in OPAQUE:
                 break
             parent = parent.parent
         self.this_of.update(dict.fromkeys(passed, found))
         return found
 
-    def _class(self, node: ts.Node | None) -> _Class | None:
+    def _class(self, node: ts.Node | None) -> ClassType | None:
         if node is None:
             return None
         if node.id not in self.classes:
             bound = self._defined(node)
-            self.classes[node.id] = _Class(node, bound.name) if bound.kind is Kind.CLASS else None
+            self.classes[node.id] = ClassType(node, bound.name) if bound.kind is Kind.CLASS else None
         return self.classes[node.id]
-
-    def _field(self, cls: _Class | None, name: str) -> Binding:
-        if cls is None:
-            return UNKNOWN
-        if cls.fields is None:
-            cls.fields = {}  # before reading: `this.a = this.b` looks fields up while they are read
-            self._read_fields(cls, cls.fields)
-        return cls.fields.get(name, UNKNOWN)
-
-    def _read_fields(self, cls: _Class, fields: dict[str, Binding]) -> None:
-        """The type a field states (`pool: Pool`, `constructor(private pool: Pool)`), else what every known value
-        it is given says (`pool = new Pool()`, `this.pool = pool` in any method): one type, or UNKNOWN."""
-        body = cls.node.child_by_field_name("body")
-        outer = self._scope_at(cls.node)
-        assigned: list[tuple[str, Binding]] = []
-        for member in body.named_children if body is not None else []:
-            if member.type in FIELDS:
-                stated = stated_type(member.child_by_field_name("type"), outer)
-                value = member.child_by_field_name("value")
-                if stated.kind is not Kind.UNKNOWN:
-                    fields[name_of(member)] = stated
-                elif value is not None:
-                    assigned.append((name_of(member), self.value(value, outer)))
-            elif member.type == "method_definition":
-                if name_of(member) == "constructor":
-                    fields.update(self._parameter_properties(member))
-                assigned.extend(self._assignments(member))
-        given: dict[str, Binding] = {}
-        for name, bound in assigned:
-            if bound.kind is not Kind.UNKNOWN and name not in fields:
-                given[name] = bound if given.get(name, bound) == bound else UNKNOWN
-        fields.update(given)
-
-    def _parameter_properties(self, constructor: ts.Node) -> Iterator[tuple[str, Binding]]:
-        """`constructor(private readonly pool: Pool)` declares a field `pool` of type Pool."""
-        scope = self._scope_at(constructor.child_by_field_name("body") or constructor)
-        holder = constructor.child_by_field_name("parameters")
-        for parameter in holder.named_children if holder is not None else []:
-            pattern = parameter.child_by_field_name("pattern")
-            if is_parameter_property(parameter) and pattern is not None and pattern.type == "identifier":
-                bound = scope.lookup(node_text(pattern)) or UNKNOWN
-                if bound.kind is not Kind.UNKNOWN:
-                    yield node_text(pattern), bound
-
-    def _assignments(self, method: ts.Node) -> Iterator[tuple[str, Binding]]:
-        """`this.x = value` in a method (arrow functions inside it included): (x, what value stands for)."""
-        stack = [c for c in method.named_children if c.type == "statement_block"]
-        while stack:
-            node = stack.pop()
-            right = node.child_by_field_name("right")
-            if node.type == "assignment_expression" and right is not None:
-                member = this_member(node.child_by_field_name("left"))
-                if member:
-                    yield member, self.value(right, self._scope_at(node))
-            stack.extend(c for c in node.named_children if c.type not in _OPAQUE)
 
     # --- scopes ---
 
-    def _scope_at(self, node: ts.Node) -> Scope:
+    def scope_at(self, node: ts.Node) -> Scope:
         """The scope of the innermost function around `node`, reading each enclosing function once.
 
         The nodes passed on the way up remember it: a node's parent costs its depth in tree-sitter, and the
@@ -352,10 +284,11 @@ class JavaScriptBinder:
         while stack:
             node = stack.pop()
             if node.type == "import_statement":
-                self._import(node, scope)
+                for local, bound in imports(node, self.path):
+                    scope.declare(local, bound)
             elif node.type == "variable_declarator":
                 self._declarator(node, scope)
-            elif node.type in _OPAQUE or node.type == "arrow_function":
+            elif node.type in OPAQUE or node.type == "arrow_function":
                 # A declaration's name is its scope's; a function expression's is its own.
                 name = name_of(node) if node.type.endswith(("declaration", "signature")) else ""
                 if name:
@@ -383,19 +316,6 @@ class JavaScriptBinder:
         found = self.value(items, scope)
         return Binding(Kind.TYPE, found.name, found.resolution) if found.kind is Kind.ARRAY else UNKNOWN
 
-    def _import(self, node: ts.Node, scope: Scope) -> None:
-        """`import d, {a as b}, * as ns from 'x'` and `import fs = require('fs')`."""
-        for clause in node.named_children:
-            if clause.type == "import_require_clause":
-                module = module_binding(string_value(clause.child_by_field_name("source")), self.path)
-                for item in clause.named_children[:1]:
-                    scope.declare(node_text(item), module)
-            elif clause.type == "import_clause":
-                module = module_binding(string_value(node.child_by_field_name("source")), self.path)
-                for item in clause.named_children:
-                    for local, bound in imported(item, module):
-                        scope.declare(local, bound if module.kind is Kind.VALUE else UNKNOWN)
-
     def _declarator(self, node: ts.Node, scope: Scope) -> None:
         """`const x: T = v`, `const {a, b: c} = require('./x')`, `const [a, b] = v`."""
         target, value = node.child_by_field_name("name"), node.child_by_field_name("value")
@@ -421,17 +341,7 @@ class JavaScriptBinder:
 
     def _parameters(self, function: ts.Node, scope: Scope) -> None:
         """Parameters with the type each states (or its default constructs); destructured ones untyped."""
-        single = function.child_by_field_name("parameter")  # `x => ...`
-        holder = function.child_by_field_name("parameters")
-        for parameter in [single] if single is not None else holder.named_children if holder is not None else []:
-            pattern, default, stated = parameter, None, None
-            if parameter.type in ("required_parameter", "optional_parameter"):
-                pattern = parameter.child_by_field_name("pattern") or parameter
-                default = parameter.child_by_field_name("value")
-                stated = parameter.child_by_field_name("type")
-            elif parameter.type == "assignment_pattern":
-                pattern = parameter.child_by_field_name("left") or parameter
-                default = parameter.child_by_field_name("right")
+        for pattern, stated, default in parameters(function):
             if pattern.type == "identifier":
                 scope.defer(node_text(pattern), self._later(self._typed, stated, default, scope))
             elif pattern.type != "this":

@@ -1,6 +1,6 @@
 """JavaScript/TypeScript syntax the binder reads: which definitions the outline makes entities, the names a
-pattern binds, the type an annotation states, the expressions a class extends, and what the language and its
-runtimes define themselves; and the bindings and scopes the binder keeps."""
+pattern or an import binds, the expressions a class extends, and what the language and its runtimes define
+themselves; and the bindings and scopes the binder keeps."""
 
 from __future__ import annotations
 
@@ -24,6 +24,8 @@ from trident.store.schema import Resolution
 # Nodes with their own variables; all but arrow functions also rebind `this`.
 FUNCTION_LIKE = frozenset({*FUNCTION_VALUES, *FUNCTIONS, "function_expression", "method_definition"})
 FIELDS = frozenset({"field_definition", "public_field_definition"})
+# Where `this.x = ...` no longer means the class's instance.
+OPAQUE = frozenset({*(FUNCTION_LIKE - {"arrow_function"}), *CLASSES, "class"})
 # Values of the language's own types: their methods are the runtime's.
 LITERALS = frozenset({"string", "template_string", "number", "array", "regex", "true", "false"})
 # Statements and blocks that may declare a variable of the function they are in (expressions never do).
@@ -68,8 +70,6 @@ BUILTIN_TYPES = BUILTIN_FUNCTIONS | _words(
     Required
     """
 )
-# Builtin generics whose one type argument is the type of their items.
-_COLLECTIONS = frozenset({"Array", "ReadonlyArray", "Set", "ReadonlySet", "Iterable", "Iterator", "ArrayLike"})
 # Methods of Array, String, Promise, Map, Set, Object, Function, Number, Date and RegExp: called on a receiver
 # of unknown type, the receiver is most likely one of those.
 BUILTIN_METHODS = _words(
@@ -158,67 +158,6 @@ class Scope:
             self.pending[name] = read
 
 
-def stated_type(node: ts.Node | None, scope: Scope) -> Binding:
-    """What a type annotation says a value is: one type the file names (`Foo`, `ns.Foo<T>`, `Foo | null`), an
-    array of one (`Foo[]`, `Array<Foo>`), one of the language's (`string`, `Promise<Foo>`), or UNKNOWN (a union,
-    a type parameter, a global)."""
-    while node is not None and node.type in ("type_annotation", "parenthesized_type", "generic_type"):
-        inner = node.child_by_field_name("name") if node.type == "generic_type" else None
-        if inner is not None and node_text(inner) in BUILTIN_TYPES and scope.lookup(node_text(inner)) is None:
-            arguments = node.child_by_field_name("type_arguments")
-            items = arguments.named_children if arguments is not None and node_text(inner) in _COLLECTIONS else []
-            return _array_of(items[0], scope) if len(items) == 1 else BUILTIN
-        node = inner or (node.named_children[0] if node.named_child_count else None)
-    if node is None:
-        return UNKNOWN
-    if node.type in ("type_identifier", "nested_type_identifier"):
-        return _named_type(node, scope)
-    if node.type == "union_type":
-        members = [m for m in _union_members(node) if node_text(m) not in ("null", "undefined", "void")]
-        return stated_type(members[0], scope) if len(members) == 1 else UNKNOWN
-    if node.type == "predefined_type":
-        return UNKNOWN if node_text(node) in ("any", "unknown", "object", "never") else BUILTIN
-    if node.type == "array_type" and node.named_child_count == 1:
-        return _array_of(node.named_children[0], scope)
-    return BUILTIN if node.type in ("array_type", "tuple_type", "literal_type") else UNKNOWN
-
-
-def _named_type(node: ts.Node, scope: Scope) -> Binding:
-    """`Foo` / `ns.Foo` as the file binds it: TYPE of its qualified name, BUILTIN for the language's, else UNKNOWN."""
-    head, _, rest = node_text(node).partition(".")
-    bound = scope.lookup(head)
-    if bound is None:
-        return BUILTIN if head in BUILTIN_TYPES and not rest else UNKNOWN
-    if bound.kind not in (Kind.VALUE, Kind.CLASS):
-        return UNKNOWN
-    return Binding(Kind.TYPE, f"{bound.name}.{rest}" if rest else bound.name, Resolution.INFERRED)
-
-
-def _array_of(item: ts.Node, scope: Scope) -> Binding:
-    """An array whose items are of one named type (`Foo[]`, `Array<Foo<T>>`), else just the runtime's."""
-    named = item.child_by_field_name("name") if item.type == "generic_type" else item
-    if named is None or named.type not in ("type_identifier", "nested_type_identifier"):
-        return BUILTIN
-    found = _named_type(named, scope)
-    return Binding(Kind.ARRAY, found.name, Resolution.INFERRED) if found.kind is Kind.TYPE else BUILTIN
-
-
-def _union_members(node: ts.Node) -> Iterator[ts.Node]:
-    """`A | B | null` nests as ((A | B) | null): its members, flat; iterative (a union may be long)."""
-    stack = list(reversed(node.named_children))
-    while stack:
-        member = stack.pop()
-        if member.type == "union_type":
-            stack.extend(reversed(member.named_children))
-        else:
-            yield member
-
-
-def is_parameter_property(parameter: ts.Node) -> bool:
-    """`constructor(private pool: Pool)`: a modifier makes the parameter a field too."""
-    return any(c.type in ("accessibility_modifier", "override_modifier", "readonly") for c in parameter.children)
-
-
 def name_of(node: ts.Node) -> str:
     """The name a definition is given, as the outline reads it ("" for none or a pattern)."""
     text = node_text(node.child_by_field_name("name") or node.child_by_field_name("property"))
@@ -292,15 +231,22 @@ def loaded_module(call: ts.Node, path: str) -> Binding | None:
     return module_binding(specifier, path) if specifier else None
 
 
-def this_member(node: ts.Node | None) -> str:
-    """`this.pool` -> pool; "" for any other expression."""
-    if node is None or node.type != "member_expression":
-        return ""
-    receiver = node.child_by_field_name("object")
-    return node_text(node.child_by_field_name("property")) if receiver and unwrap(receiver).type == "this" else ""
+def imports(node: ts.Node, path: str) -> Iterator[tuple[str, Binding]]:
+    """(local name, binding) for each name an import statement binds: `import d, {a as b}, * as ns from 'x'` and
+    `import fs = require('fs')`."""
+    for clause in node.named_children:
+        if clause.type == "import_require_clause":
+            module = module_binding(string_value(clause.child_by_field_name("source")), path)
+            for item in clause.named_children[:1]:
+                yield node_text(item), module
+        elif clause.type == "import_clause":
+            module = module_binding(string_value(node.child_by_field_name("source")), path)
+            for item in clause.named_children:
+                for local, bound in _imported(item, module):
+                    yield local, bound if module.kind is Kind.VALUE else UNKNOWN
 
 
-def imported(item: ts.Node, module: Binding) -> list[tuple[str, Binding]]:
+def _imported(item: ts.Node, module: Binding) -> list[tuple[str, Binding]]:
     """(local name, binding) for one part of an import clause."""
     if item.type == "identifier":  # a default import: named as the file calls it
         return [(node_text(item), module.reach(node_text(item), Resolution.INFERRED))]
