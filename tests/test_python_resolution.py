@@ -26,6 +26,7 @@ PROJECTS: dict[str, dict[str, str]] = {
             "        return request\n"
         ),
         "pool/_connection.py": (
+            "from typing import Optional\n\n\n"
             "class HTTP11Connection:\n"
             "    def is_idle(self):\n"
             "        return True\n\n\n"
@@ -66,7 +67,18 @@ PROJECTS: dict[str, dict[str, str]] = {
             "            fresh = await self._fresh()\n"
             "            return fresh.is_idle()\n\n"
             "    async def _fresh(self) -> HTTP2Connection:\n"
-            "        return HTTP2Connection()\n"
+            "        return HTTP2Connection()\n\n\n"
+            "class Slot:\n"
+            "    def __init__(self):\n"
+            "        self._inner: Optional[Connection] = None\n\n"
+            "    def connect(self, http2):\n"
+            "        if http2:\n"
+            "            self._inner = HTTP2Connection()\n"
+            "        else:\n"
+            "            self._inner = HTTP11Connection()\n"
+            "        return self._inner.is_idle()\n\n"
+            "    def is_idle(self):\n"
+            "        return self._inner.is_idle()\n"
         ),
         "pool/base.py": (
             "class BaseTransport:\n"
@@ -268,3 +280,13 @@ def test_a_declared_attribute_type_governs_and_locals_in_nested_blocks_and_await
         f"{tunnel}._fresh": Resolution.EXACT,
         "method:pool:pool._connection.HTTP2Connection.is_idle": Resolution.INFERRED,  # inside `if`, awaited
     }
+
+
+def test_an_attribute_set_in_the_function_binds_the_calls_after_it_and_an_optional_slot_what_fills_it(
+    catalog: Catalog,
+) -> None:
+    calls = _calls(catalog)
+    slot, module = "method:pool:pool._connection.Slot", "pool:pool._connection"
+    http = {f"method:{module}.HTTP11Connection.is_idle", f"method:{module}.HTTP2Connection.is_idle"}
+    assert {t for (s, t) in calls if s == f"{slot}.connect" and t.startswith("method:")} == http
+    assert {t for (s, t) in calls if s == f"{slot}.is_idle"} == {f"method:{module}.Connection.is_idle", *http}

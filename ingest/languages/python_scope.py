@@ -30,7 +30,7 @@ from trident.ingest.languages.python_syntax import (
     is_static,
     is_super,
 )
-from trident.ingest.languages.python_types import PythonTypes, Scope
+from trident.ingest.languages.python_types import MAX_ATTRIBUTE_TYPES, PythonTypes, Scope
 from trident.ingest.model import TargetForm
 from trident.store.schema import Resolution
 
@@ -134,6 +134,8 @@ class PythonBinder(PythonTypes):
                     scope.types[node_text(left)] = found
                 else:
                     scope.types.pop(node_text(left), None)
+            elif left is not None and left.type == "attribute" and scope.cls is not None:
+                self._note_assigned(left, inner, scope)
         elif node.type == "with_statement":
             for pattern in descendants(node, "as_pattern"):
                 value = pattern.named_children[0] if pattern.named_child_count else None
@@ -142,6 +144,16 @@ class PythonBinder(PythonTypes):
                     made = self._made(value, scope)
                     if made and alias.named_children[0].type == "identifier":
                         scope.types[node_text(alias.named_children[0])] = made
+
+    def _note_assigned(self, left: ts.Node, assignment: ts.Node, scope: Scope) -> None:
+        """`self.x = Foo(...)` in this function: x holds a Foo for the calls after (every branch's type kept)."""
+        owner = left.child_by_field_name("object")
+        if owner is None or owner.type != "identifier" or node_text(owner) != scope.receiver:
+            return
+        found = self._stated_type(assignment, scope.types, scope)
+        types = scope.assigned.setdefault(node_text(left.child_by_field_name("attribute")), [])
+        if found and found not in types and len(types) < MAX_ATTRIBUTE_TYPES:
+            types.append(found)
 
     def _note_loop_variable(self, node: ts.Node, scope: Scope) -> None:
         """`for x in self.items:` where the class states `items: list[Foo]`: x is a Foo in the loop."""

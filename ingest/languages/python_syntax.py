@@ -109,3 +109,18 @@ def element_name(node: ts.Node | None) -> str:
         else:
             return ""
     return ""
+
+
+def is_optional(node: ts.Node | None) -> bool:
+    """`Foo | None` or `Optional[Foo]`: a declared slot that may be empty."""
+    while node is not None and node.type == "type" and node.named_child_count:
+        node = node.named_children[0]
+    if node is None:
+        return False
+    if node.type == "binary_operator":
+        return any(
+            side is not None and side.type == "none"
+            for side in (node.child_by_field_name("left"), node.child_by_field_name("right"))
+        )
+    head = node.named_children[0] if node.type == "generic_type" and node.named_child_count else None
+    return head is not None and node_text(head) in ("Optional", "typing.Optional")

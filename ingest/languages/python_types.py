@@ -16,6 +16,7 @@ from trident.ingest.languages.python_syntax import (
     annotated_name,
     descendants,
     element_name,
+    is_optional,
     statements,
 )
 
@@ -28,6 +29,7 @@ class ClassFacts:
     qualified: str
     attributes: dict[str, list[str]] = field(default_factory=dict)  # attribute -> the qualified types it is given
     declared: dict[str, str] = field(default_factory=dict)  # attribute -> the type its annotation declares
+    slots: set[str] = field(default_factory=set)  # attributes declared optional (`x: Foo | None = None`)
     elements: dict[str, str] = field(default_factory=dict)  # container attribute -> qualified type of its elements
 
 
@@ -40,6 +42,7 @@ class Scope:
     types: dict[str, str] = field(default_factory=dict)  # variable -> qualified type, in this function
     in_function: bool = False
     names: dict[str, str] = field(default_factory=dict)  # what imports inside this function bind
+    assigned: dict[str, list[str]] = field(default_factory=dict)  # attribute -> types this function gives it
 
 
 class PythonTypes:
@@ -172,6 +175,8 @@ class PythonTypes:
         declared = self._annotation(annotation)
         if declared:  # what the class declares governs what a branch happens to assign
             cls.declared.setdefault(name, declared)
+            if is_optional(annotation):  # a slot filled later: what fills it counts too
+                cls.slots.add(name)
         found = self._stated_type(assignment, parameters)
         types = cls.attributes.setdefault(name, [])
         if found and found not in types and len(types) < MAX_ATTRIBUTE_TYPES:
@@ -218,8 +223,12 @@ class PythonTypes:
         if owner is None or owner.type != "identifier" or node_text(owner) != scope.receiver:
             return []
         name = node_text(node.child_by_field_name("attribute"))
-        declared = scope.cls.declared.get(name)
-        return [declared] if declared else scope.cls.attributes.get(name, [])
+        if name in scope.assigned:  # this function set it before the call
+            return scope.assigned[name]
+        declared, assigned = scope.cls.declared.get(name), scope.cls.attributes.get(name, [])
+        if declared and name in scope.cls.slots:
+            return [declared, *(t for t in assigned if t != declared)][:MAX_ATTRIBUTE_TYPES]
+        return [declared] if declared else assigned
 
     def _receiver_type(self, node: ts.Node, scope: Scope) -> str:
         """The stated type of a receiver expression, "" when the code does not state one."""
