@@ -84,6 +84,14 @@ def test_a_limit_truncates_and_says_how_to_get_the_rest(sample_catalog: Catalog,
     assert result.next_call and "limit=4" in result.next_call
 
 
+def test_the_suggested_next_trace_keeps_the_direction(sample_catalog: Catalog, directory: EntityDirectory) -> None:
+    result = trace_relationships(
+        sample_catalog, directory, "OrderService", direction=Direction.OUT, max_hops=3, limit=1
+    )
+    assert result.truncated
+    assert result.next_call == (f"trace_relationships(entity={result.root.id!r}, direction='out', max_hops=3, limit=2)")
+
+
 def test_a_relation_shown_by_two_chunks_is_one_path_and_never_breaks_the_search() -> None:
     from trident.store.schema import Relation
     from trident.tools.explain import _best_paths

@@ -94,6 +94,24 @@ def test_a_token_budget_truncates_and_says_how_to_get_more(sample_catalog: Catal
     assert result.next_call == "search(query='payment', top_k=10, max_tokens=240)"
 
 
+def test_the_suggested_next_search_keeps_every_argument_the_caller_gave(sample_catalog: Catalog) -> None:
+    result = search(
+        sample_catalog,
+        "payment",
+        top_k=10,
+        projects=["billing"],
+        strategy="lexical",
+        expansions=["charge a card"],
+        fusion="rrf",
+        max_tokens=120,
+    )
+    assert result.truncated
+    assert result.next_call == (
+        "search(query='payment', top_k=10, projects=['billing'], strategy='lexical', "
+        "expansions=['charge a card'], fusion='rrf', max_tokens=240)"
+    )
+
+
 def test_results_name_the_entities_the_query_and_each_hit_are_about(sample_catalog: Catalog) -> None:
     result = search(sample_catalog, "What does RotatingKeyStore.Rotate do?", top_k=3)
     assert "method:auth:internal.tokens.keystore.RotatingKeyStore.Rotate" in result.entities

@@ -16,6 +16,7 @@ from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
 from trident.store.protocols import SearchFilter
 from trident.store.schema import Chunk, Entity
+from trident.tools.calls import suggest_call
 from trident.tools.communities import community_of
 from trident.tools.fusion import FusionMethod, PrimaryFirst, make_fuser
 from trident.tools.paths import (
@@ -282,7 +283,16 @@ async def search_async(
         diagnostics["top_per_path"] = {key: [h.id for h in value[:5]] for key, value in lists.items()}
     next_call = None
     if truncated:
-        next_call = f"search(query={query!r}, top_k={top_k}, max_tokens={max_tokens * 2 if max_tokens else None})"
+        next_call = suggest_call(
+            "search",
+            query=query,
+            top_k=top_k,
+            projects=list(projects) if projects is not None else None,
+            strategy=chosen if chosen is not Strategy.AUTO else None,
+            expansions=list(expansions) if expansions else None,
+            fusion=FusionMethod(fusion) if fusion else None,
+            max_tokens=max_tokens * 2 if max_tokens else None,
+        )
     return SearchResult(
         query=query,
         hits=hits_out,

@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field
 from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
 from trident.store.schema import RESOLUTION_HELP, Relation, Resolution
+from trident.tools.calls import suggest_call
 from trident.tools.entities import EntityRef, entity_refs, resolve_entity
 from trident.tools.relation_index import GraphWalk
 
@@ -124,11 +125,14 @@ def trace_relationships(
     root_ref, *nodes = entity_refs(graph, [root, *(entities[i] for i in paths if i in entities and i != root.id)])
     next_call = None
     if truncated:
-        next_call = (
-            f"trace_relationships(entity={root.id!r}, max_hops={max_hops}, limit={min(limit * 2, 500)}"
-            + (f", relation_types={sorted(types)!r}" if types else "")
-            + (f", min_resolution={min_resolution.value!r}" if min_resolution is not Resolution.INFERRED else "")
-            + ")"
+        next_call = suggest_call(
+            "trace_relationships",
+            entity=root.id,
+            direction=direction if direction is not Direction.BOTH else None,
+            relation_types=sorted(types) if types else None,
+            max_hops=max_hops,
+            limit=min(limit * 2, 500),
+            min_resolution=min_resolution if min_resolution is not Resolution.INFERRED else None,
         )
     return TraceResult(
         root=root_ref,
