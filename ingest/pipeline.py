@@ -158,7 +158,7 @@ def index_folder(
         catalog.delete(removed)
     report.deleted = len(removed)
     appeared = _write(catalog, project, parsed, report, progress)
-    report.rebound = _rebind(catalog, dependants, max_file_bytes)
+    report.rebound = _rebind(catalog, [d for d in dependants if d not in removed], max_file_bytes)
     catalog.record_skipped(project, report.skipped)
     _link_and_sync(catalog, _Run(bool(parsed or removed), current, appeared, progress, community_seconds))
     tidy_generations(catalog)
@@ -316,6 +316,14 @@ def _dedupe(entities: Iterable[Entity]) -> list[Entity]:
     for entity in entities:
         seen.setdefault(entity.id, entity)
     return list(seen.values())
+
+
+def remove_documents(catalog: Catalog, doc_ids: Sequence[str], max_file_bytes: int) -> int:
+    """Remove documents from the index and bind anew the references other documents made into them: what binds
+    nothing now waits as pending, to bind when its target is indexed again. Returns the documents bound again."""
+    dependants = _dependants(catalog, set(doc_ids))
+    catalog.delete(doc_ids)
+    return _rebind(catalog, dependants, max_file_bytes)
 
 
 def _dependants(catalog: Catalog, doc_ids: set[str]) -> list[str]:

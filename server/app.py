@@ -15,12 +15,14 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS, ToolAnnotations
 from pydantic import Field, ValidationError
+from trident.ingest.pipeline import remove_documents
 from trident.server.context import TridentContext
 from trident.server.guidance import register_guidance
 from trident.server.runtime import Runtime
 from trident.server.settings import ServerSettings
 from trident.store.catalog import Catalog, IndexLockedError, TridentIndexError, write_lock
 from trident.store.schema import Resolution
+from trident.store.settings import IngestSettings
 from trident.tools import entities as entity_tools
 from trident.tools import explain, knowledge, search, similar, status, trace
 from trident.tools.fusion import FusionMethod
@@ -378,7 +380,8 @@ def _register_write_tools(server: MCPServer[Any], runtime: Runtime) -> None:
         def delete() -> None:
             # Read again under the lock: a re-index that ended meanwhile may have published more documents.
             current = app.catalog.manifest.project_documents(project)
-            app.catalog.delete([d for d, e in current.items() if path is None or e.path == path])
+            gone = [d for d, e in current.items() if path is None or e.path == path]
+            remove_documents(app.catalog, gone, IngestSettings().max_file_bytes)  # callers into it wait as pending
 
         await _call(lambda: _locked_write(app.catalog, delete))
         return await _call(lambda: status.status(app.catalog))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from trident.ingest.pipeline import index_folder
+from trident.ingest.pipeline import index_folder, remove_documents
 from trident.store.catalog import Catalog, write_lock
 from trident.store.schema import Resolution
 
@@ -79,6 +79,30 @@ def test_a_call_into_a_removed_method_waits_and_binds_when_the_method_returns(tm
         pending = catalog.manifest.documents["app/app/main.py"].unresolved
         assert [(p.source, p.target) for p in pending if p.type == "CALLS"] == [(RUN, "get")]  # kept, to retry
         _write(tmp_path, {"lib/lib/core.py": "class Pool:\n    def get(self):\n        return 1\n"})
+        _index(catalog, tmp_path, "lib")
+        assert _callees(catalog, RUN)[get] == Resolution.INFERRED
+    finally:
+        catalog.close()
+
+
+def test_calls_into_a_removed_project_wait_and_bind_again_when_it_is_indexed_again(tmp_path: Path) -> None:
+    _write(
+        tmp_path,
+        {
+            "lib/lib/__init__.py": "",
+            "lib/lib/core.py": "class Pool:\n    def get(self):\n        return 1\n",
+            "app/app/main.py": "from lib.core import Pool\n\n\ndef run(pool: Pool):\n    return pool.get()\n",
+        },
+    )
+    catalog = Catalog(tmp_path / "index", "default", HashEmbedder())
+    try:
+        _index(catalog, tmp_path, "lib")
+        _index(catalog, tmp_path, "app")
+        get = "method:lib:lib.core.Pool.get"
+        with write_lock(catalog.index_dir):
+            lib_docs = list(catalog.manifest.project_documents("lib"))
+            assert remove_documents(catalog, lib_docs, max_file_bytes=1_000_000) == 1
+        assert _callees(catalog, RUN) == {}
         _index(catalog, tmp_path, "lib")
         assert _callees(catalog, RUN)[get] == Resolution.INFERRED
     finally:
