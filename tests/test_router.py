@@ -44,3 +44,20 @@ def test_plans_are_frozen_and_readable() -> None:
     with pytest.raises(ValueError):
         plan.query_type = QueryType.GENERAL  # type: ignore[misc]
     assert str(plan).startswith("relationship [")
+
+
+def test_every_retrieval_path_has_a_runner_and_an_unknown_name_is_refused() -> None:
+    from trident.tools.path_names import PathName
+    from trident.tools.paths import PATH_RUNNERS, PATHS
+
+    assert set(PATH_RUNNERS) == set(PathName) == set(PATHS)  # evaluation credits every path, `local` included
+    with pytest.raises(ValueError, match="unknown retrieval path 'semantc'; known: lexical, semantic"):
+        PathName.parse("semantc")
+
+
+def test_a_plan_naming_a_path_that_does_not_exist_is_refused() -> None:
+    from pydantic import ValidationError
+    from trident.tools.router import Plan, QueryType
+
+    with pytest.raises(ValidationError):
+        Plan(query_type=QueryType.GENERAL, weights={"lexicl": 1.0}, strategies=("lexicl",))

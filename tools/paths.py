@@ -22,11 +22,12 @@ from trident.store.schema import Entity
 from trident.store.settings import RetrievalSettings
 from trident.tools.communities import CommunityMatch, community_hits
 from trident.tools.pagerank import EntityChunkGraph
+from trident.tools.path_names import PathName
 from trident.tools.relation_index import GraphWalk, RelationIndex
 
 CANDIDATES_PER_PATH = 50
 GRAPH_EDGES = 60
-PATHS = ("lexical", "semantic", "graph", "ppr", "community")
+PATHS = tuple(PathName)
 # A project's own instructions: the fast path for "what does CLAUDE.md / our README say".
 INSTRUCTION_FILES = (
     "CLAUDE.md",
@@ -181,9 +182,22 @@ class PathHits:
     communities: list[CommunityMatch] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class PathQuery:
+    """One path's input: the text to answer over one index, and what the paths share."""
+
+    catalog: Catalog
+    text: str
+    where: SearchFilter
+    names: EntityNames
+    projects: Sequence[str] | None
+    embed: Callable[[str], np.ndarray]
+    seed_by_vectors: bool = False
+
+
 def run_path(
     catalog: Catalog,
-    path: str,
+    path: PathName | str,
     text: str,
     where: SearchFilter,
     names: EntityNames,
@@ -191,30 +205,65 @@ def run_path(
     embed: Callable[[str], np.ndarray],
     seed_by_vectors: bool = False,
 ) -> PathHits:
-    """One path's ranked chunks for one text."""
-    if path == "lexical":
-        return PathHits(catalog.text.search(text, CANDIDATES_PER_PATH, where))
-    if path == "local":
-        query_vector = embed(text)
-        scored = [ScoredId(i, float(v @ query_vector)) for i, v in names.instructions(catalog, projects).items()]
-        return PathHits(sorted(scored, key=lambda hit: (-hit.score, hit.id))[:CANDIDATES_PER_PATH])
-    if path == "semantic":
-        return PathHits(catalog.vectors.search(embed(text), CANDIDATES_PER_PATH, where))
-    if path == "community":
-        hits, matches = community_hits(
-            names.communities(catalog), embed(text), catalog.tenant, projects, CANDIDATES_PER_PATH
-        )
-        return PathHits(hits, communities=matches)
-    directory = names.get(catalog)
-    seeds = [e for e in query_entities(directory, text) if projects is None or e.project in projects]
-    if path == "ppr":
-        named = bool(seeds)
-        if not seeds and seed_by_vectors:
-            seeds = vector_seeds(catalog, names, embed(text), projects)
-        ranked = names.graph(catalog).rank(seeds, CANDIDATES_PER_PATH, damping=names.settings.ppr_damping)
-        return PathHits(ranked, seeds, named)
-    ids = graph_candidates(catalog, directory, names.relations(catalog), seeds, CANDIDATES_PER_PATH)
+    """One path's ranked chunks for one text.
+
+    Raises:
+        ValueError: no path has that name (the message lists the known ones).
+    """
+    runner = PATH_RUNNERS[PathName.parse(path)]
+    return runner(PathQuery(catalog, text, where, names, projects, embed, seed_by_vectors))
+
+
+def _lexical(q: PathQuery) -> PathHits:
+    return PathHits(q.catalog.text.search(q.text, CANDIDATES_PER_PATH, q.where))
+
+
+def _semantic(q: PathQuery) -> PathHits:
+    return PathHits(q.catalog.vectors.search(q.embed(q.text), CANDIDATES_PER_PATH, q.where))
+
+
+def _local(q: PathQuery) -> PathHits:
+    query_vector = q.embed(q.text)
+    scored = [ScoredId(i, float(v @ query_vector)) for i, v in q.names.instructions(q.catalog, q.projects).items()]
+    return PathHits(sorted(scored, key=lambda hit: (-hit.score, hit.id))[:CANDIDATES_PER_PATH])
+
+
+def _community(q: PathQuery) -> PathHits:
+    communities = q.names.communities(q.catalog)
+    hits, matches = community_hits(communities, q.embed(q.text), q.catalog.tenant, q.projects, CANDIDATES_PER_PATH)
+    return PathHits(hits, communities=matches)
+
+
+def _named_seeds(q: PathQuery) -> tuple[EntityDirectory, list[Entity]]:
+    directory = q.names.get(q.catalog)
+    seeds = [e for e in query_entities(directory, q.text) if q.projects is None or e.project in q.projects]
+    return directory, seeds
+
+
+def _ppr(q: PathQuery) -> PathHits:
+    _, seeds = _named_seeds(q)
+    named = bool(seeds)
+    if not seeds and q.seed_by_vectors:
+        seeds = vector_seeds(q.catalog, q.names, q.embed(q.text), q.projects)
+    ranked = q.names.graph(q.catalog).rank(seeds, CANDIDATES_PER_PATH, damping=q.names.settings.ppr_damping)
+    return PathHits(ranked, seeds, named)
+
+
+def _graph(q: PathQuery) -> PathHits:
+    directory, seeds = _named_seeds(q)
+    ids = graph_candidates(q.catalog, directory, q.names.relations(q.catalog), seeds, CANDIDATES_PER_PATH)
     return PathHits([ScoredId(id_, 1.0 / rank) for rank, id_ in enumerate(ids, start=1)], seeds)
+
+
+# Every path and the function that runs it: a new path is one function and one line here.
+PATH_RUNNERS: dict[PathName, Callable[[PathQuery], PathHits]] = {
+    PathName.LEXICAL: _lexical,
+    PathName.SEMANTIC: _semantic,
+    PathName.LOCAL: _local,
+    PathName.COMMUNITY: _community,
+    PathName.PPR: _ppr,
+    PathName.GRAPH: _graph,
+}
 
 
 def vector_seeds(

@@ -8,6 +8,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict
 from trident.tools.fusion import FusionMethod
+from trident.tools.path_names import PathName
 
 
 class QueryType(StrEnum):
@@ -168,12 +169,11 @@ class Plan(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     query_type: QueryType
-    weights: dict[str, float]
-    strategies: tuple[str, ...]
+    weights: dict[PathName, float]
+    strategies: tuple[PathName, ...]
     graph_scopes_vector: bool = False
-    scope: str | None = None
     fusion: FusionMethod = FusionMethod.WEIGHTED_SUM
-    primary: str | None = None
+    primary: PathName | None = None
     primary_depth: int = 5
     primary_reorders: bool = False
     seed_by_vectors: bool = False
@@ -187,17 +187,16 @@ class Plan(BaseModel):
 
 @dataclass(frozen=True)
 class Preset:
-    weights: dict[str, float]
-    strategies: tuple[str, ...]
+    weights: dict[PathName, float]
+    strategies: tuple[PathName, ...]
     # Weighted sum of min-max normalised scores beat RRF k=60 on SciFact train (nDCG@10 0.733 vs 0.723) and on
     # CoSQA dev (MRR@10 0.488 vs 0.462): it keeps how far ahead a path's top hit is, which RRF's ranks discard.
     fusion: FusionMethod = FusionMethod.WEIGHTED_SUM
     graph_scopes_vector: bool = False
-    scope: str | None = None
     # The path that is precise at the top for this type: its head leads the fused list (see fusion.PrimaryFirst).
     # The graph path only answers when the query names an indexed entity, and then its first hits are that
     # entity's definition and the evidence of its relations.
-    primary: str | None = None
+    primary: PathName | None = None
     primary_depth: int = 5
     primary_reorders: bool = False
     # When the query names no entity exactly, seed the walk from the entities and relation sentences nearest its
@@ -205,38 +204,51 @@ class Preset:
     seed_by_vectors: bool = False
 
 
-_HYBRID = ("lexical", "semantic", "graph")
+_HYBRID = (PathName.LEXICAL, PathName.SEMANTIC, PathName.GRAPH)
 # Questions about named things walk the graph (Personalized PageRank from the entities they name) instead of
 # taking one hop: the walk's first hits are the same (the entities' own chunks), the rest ranked by structure.
-_WALK = ("lexical", "semantic", "ppr")
+_WALK = (PathName.LEXICAL, PathName.SEMANTIC, PathName.PPR)
 PRESETS: dict[QueryType, Preset] = {
     QueryType.ENTITY_LOOKUP: Preset(
-        {"lexical": 1.0, "semantic": 0.6, "ppr": 1.0}, _WALK, primary="ppr", seed_by_vectors=True
+        {PathName.LEXICAL: 1.0, PathName.SEMANTIC: 0.6, PathName.PPR: 1.0},
+        _WALK,
+        primary=PathName.PPR,
+        seed_by_vectors=True,
     ),
     QueryType.RELATIONSHIP: Preset(
-        {"lexical": 0.7, "semantic": 0.5, "ppr": 1.2}, _WALK, primary="ppr", seed_by_vectors=True
+        {PathName.LEXICAL: 0.7, PathName.SEMANTIC: 0.5, PathName.PPR: 1.2},
+        _WALK,
+        primary=PathName.PPR,
+        seed_by_vectors=True,
     ),
-    QueryType.MULTI_HOP: Preset({"lexical": 0.6, "semantic": 0.8, "ppr": 1.2}, _WALK, primary="ppr"),
-    QueryType.SIMILARITY: Preset({"lexical": 0.4, "semantic": 1.2, "graph": 0.2}, _HYBRID),
-    QueryType.PATTERN: Preset({"lexical": 0.7, "semantic": 1.0, "graph": 0.3}, _HYBRID, graph_scopes_vector=True),
-    QueryType.CROSS_PROJECT: Preset({"lexical": 0.7, "semantic": 1.0, "graph": 0.6}, _HYBRID, graph_scopes_vector=True),
+    QueryType.MULTI_HOP: Preset(
+        {PathName.LEXICAL: 0.6, PathName.SEMANTIC: 0.8, PathName.PPR: 1.2}, _WALK, primary=PathName.PPR
+    ),
+    QueryType.SIMILARITY: Preset({PathName.LEXICAL: 0.4, PathName.SEMANTIC: 1.2, PathName.GRAPH: 0.2}, _HYBRID),
+    QueryType.PATTERN: Preset(
+        {PathName.LEXICAL: 0.7, PathName.SEMANTIC: 1.0, PathName.GRAPH: 0.3}, _HYBRID, graph_scopes_vector=True
+    ),
+    QueryType.CROSS_PROJECT: Preset(
+        {PathName.LEXICAL: 0.7, PathName.SEMANTIC: 1.0, PathName.GRAPH: 0.6}, _HYBRID, graph_scopes_vector=True
+    ),
     QueryType.LOCAL_ONLY: Preset(
-        {"local": 1.5, "lexical": 0.8, "semantic": 0.6},
-        ("local", "lexical", "semantic"),
-        scope="local",
-        primary="local",
+        {PathName.LOCAL: 1.5, PathName.LEXICAL: 0.8, PathName.SEMANTIC: 0.6},
+        (PathName.LOCAL, PathName.LEXICAL, PathName.SEMANTIC),
+        primary=PathName.LOCAL,
         primary_depth=3,
     ),
     # A broad question is about a part of the system: the communities nearest it lead with the prose and central
     # definitions of that part (in the fused order), and BM25 and dense fill in the rest.
     QueryType.OVERVIEW: Preset(
-        {"lexical": 0.6, "semantic": 1.0, "community": 0.8},
-        ("lexical", "semantic", "community"),
-        primary="community",
+        {PathName.LEXICAL: 0.6, PathName.SEMANTIC: 1.0, PathName.COMMUNITY: 0.8},
+        (PathName.LEXICAL, PathName.SEMANTIC, PathName.COMMUNITY),
+        primary=PathName.COMMUNITY,
         primary_depth=3,
         primary_reorders=True,
     ),
-    QueryType.GENERAL: Preset({"lexical": 1.0, "semantic": 1.0, "ppr": 0.5}, _WALK, primary="ppr"),
+    QueryType.GENERAL: Preset(
+        {PathName.LEXICAL: 1.0, PathName.SEMANTIC: 1.0, PathName.PPR: 0.5}, _WALK, primary=PathName.PPR
+    ),
 }
 
 
@@ -248,9 +260,9 @@ class Adjustment:
     name: str
     applies_to: frozenset[QueryType]
     pattern: re.Pattern[str]
-    scale: dict[str, float]
+    scale: dict[PathName, float]
     unless: re.Pattern[str] | None = None
-    primary: str | None = None
+    primary: PathName | None = None
     primary_depth: int = 5
     primary_reorders: bool = False
 
@@ -271,9 +283,9 @@ ADJUSTMENTS: tuple[Adjustment, ...] = (
         "code-task-in-words",
         frozenset({QueryType.GENERAL, QueryType.PATTERN}),
         re.compile(rf"(?:\b(?:{_CODE_LANGUAGE})(?=\W|$)|^\s*how (?:to|do i|can i|do you)\b)", re.IGNORECASE),
-        {"lexical": 0.2},
+        {PathName.LEXICAL: 0.2},
         unless=_CODE_NAME,
-        primary="semantic",
+        primary=PathName.SEMANTIC,
         primary_depth=20,
         primary_reorders=True,
     ),
@@ -303,7 +315,6 @@ def route(query: str) -> Plan:
         weights=weights,
         strategies=preset.strategies,
         graph_scopes_vector=preset.graph_scopes_vector,
-        scope=preset.scope,
         fusion=preset.fusion,
         primary=primary,
         primary_depth=depth,

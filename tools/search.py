@@ -19,6 +19,7 @@ from trident.store.schema import Chunk, Entity
 from trident.tools.calls import suggest_call
 from trident.tools.communities import community_of
 from trident.tools.fusion import FusionMethod, PrimaryFirst, make_fuser
+from trident.tools.path_names import PathName
 from trident.tools.paths import (
     GUESSED_WALK_SHARE,
     PATHS,
@@ -99,14 +100,14 @@ class Strategy(StrEnum):
 
 # `auto` runs what the route plans; `hybrid` is BM25 + dense fused as the route would fuse them; a forced single
 # strategy runs one path, unfused, for comparison.
-STRATEGY_PATHS: dict[Strategy, tuple[str, ...]] = {
-    Strategy.AUTO: ("lexical", "semantic", "graph"),
-    Strategy.HYBRID: ("lexical", "semantic"),
-    Strategy.LEXICAL: ("lexical",),
-    Strategy.SEMANTIC: ("semantic",),
-    Strategy.GRAPH: ("graph",),
-    Strategy.PPR: ("ppr",),
-    Strategy.COMMUNITY: ("community",),
+STRATEGY_PATHS: dict[Strategy, tuple[PathName, ...]] = {
+    Strategy.AUTO: (PathName.LEXICAL, PathName.SEMANTIC, PathName.GRAPH),
+    Strategy.HYBRID: (PathName.LEXICAL, PathName.SEMANTIC),
+    Strategy.LEXICAL: (PathName.LEXICAL,),
+    Strategy.SEMANTIC: (PathName.SEMANTIC,),
+    Strategy.GRAPH: (PathName.GRAPH,),
+    Strategy.PPR: (PathName.PPR,),
+    Strategy.COMMUNITY: (PathName.COMMUNITY,),
 }
 MAX_EXPANSIONS = 5
 PATH_TIMEOUT_S = 10.0
