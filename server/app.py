@@ -151,13 +151,15 @@ def build_server(
     *,
     close_catalog: bool = True,
     open_tenant: Callable[[str], Catalog] | None = None,
+    limits: IngestSettings | None = None,
 ) -> MCPServer[Any]:
-    """The Trident MCP server; `open_catalog` is called once, in the lifespan.
+    """The Trident MCP server; `open_catalog` is called once, in the lifespan. `limits` (default: read from the
+    environment once, here) bound what its index runs read.
 
     Each tenant named in `settings.tokens` gets its own index, opened with `open_tenant(name)` (default: the
     folder beside the main index); an HTTP request is answered from the tenant of its bearer token.
     """
-    runtime = Runtime(settings, open_catalog, close_catalog, open_tenant)
+    runtime = Runtime(settings, open_catalog, close_catalog, open_tenant, limits or IngestSettings())
     server = TridentServer(
         name="trident", instructions=INSTRUCTIONS, lifespan=runtime.lifespan, middleware=[runtime.route_tenant]
     )
@@ -381,7 +383,7 @@ def _register_write_tools(server: MCPServer[Any], runtime: Runtime) -> None:
             # Read again under the lock: a re-index that ended meanwhile may have published more documents.
             current = app.catalog.manifest.project_documents(project)
             gone = [d for d, e in current.items() if path is None or e.path == path]
-            remove_documents(app.catalog, gone, IngestSettings().max_file_bytes)  # callers into it wait as pending
+            remove_documents(app.catalog, gone, app.limits.max_file_bytes)  # callers into it wait as pending
 
         await _call(lambda: _locked_write(app.catalog, delete))
         return await _call(lambda: status.status(app.catalog))

@@ -33,6 +33,7 @@ class TridentContext:
     settings: ServerSettings
     names: EntityNames
     jobs: IndexJobs
+    limits: IngestSettings  # what index runs, re-binding and the watcher read files with
 
     def directory(self) -> EntityDirectory:
         return self.names.get(self.catalog)
@@ -41,7 +42,9 @@ class TridentContext:
         return self.names.relations(self.catalog)
 
 
-def _runner(catalog: Catalog, stopping: threading.Event) -> Callable[[Path, str, Progress], IndexReport]:
+def _runner(
+    catalog: Catalog, stopping: threading.Event, limits: IngestSettings
+) -> Callable[[Path, str, Progress], IndexReport]:
     """Index jobs write under the write lock; while another process (`trident index`, another server) holds it,
     a job waits its turn instead of failing (until the server stops), and its stage says so."""
 
@@ -51,7 +54,6 @@ def _runner(catalog: Catalog, stopping: threading.Event) -> Callable[[Path, str,
                 raise locked
             progress.stage("waiting for another writer", 0)
 
-        limits = IngestSettings()
         with write_lock(catalog.index_dir, wait_seconds=LOCK_WAIT_SECONDS, on_wait=waiting):
             return index_folder(
                 catalog,
@@ -91,7 +93,11 @@ def _warm_up(catalog: Catalog, names: EntityNames, stopping: threading.Event) ->
 
 
 def make_lifespan(
-    settings: ServerSettings, open_catalog: Callable[[], Catalog], *, close_catalog: bool = True
+    settings: ServerSettings,
+    open_catalog: Callable[[], Catalog],
+    limits: IngestSettings,
+    *,
+    close_catalog: bool = True,
 ) -> Callable[[Any], Any]:
     """A lifespan that opens the stores once per server and (unless told not to) closes them on shutdown."""
 
@@ -99,14 +105,14 @@ def make_lifespan(
     async def lifespan(_server: Any) -> AsyncIterator[TridentContext]:
         catalog = open_catalog()
         stopping = threading.Event()
-        jobs = IndexJobs(_runner(catalog, stopping))
+        jobs = IndexJobs(_runner(catalog, stopping, limits))
         names = EntityNames()
         warming = threading.Thread(target=_warm_up, args=(catalog, names, stopping), name="trident-warm-up")
         if settings.warm_up:
             warming.start()
         log.info("trident serving %s (tenant %s)", catalog.index_dir, catalog.tenant)
         try:
-            yield TridentContext(catalog=catalog, settings=settings, names=names, jobs=jobs)
+            yield TridentContext(catalog=catalog, settings=settings, names=names, jobs=jobs, limits=limits)
         finally:
             stopping.set()
             if warming.is_alive():

@@ -30,8 +30,9 @@ class Runtime:
         open_catalog: Callable[[], Catalog],
         close_catalog: bool,
         open_tenant: Callable[[str], Catalog] | None,
+        limits: IngestSettings,
     ) -> None:
-        self.settings = settings
+        self.settings, self.limits = settings, limits
         self._open_catalog = open_catalog
         self._close_catalog = close_catalog
         self._open_tenant = open_tenant
@@ -41,17 +42,19 @@ class Runtime:
     @asynccontextmanager
     async def lifespan(self, server: Any) -> AsyncIterator[TridentContext]:
         async with AsyncExitStack() as stack:
-            main_lifespan = make_lifespan(self.settings, self._open_catalog, close_catalog=self._close_catalog)
+            main_lifespan = make_lifespan(
+                self.settings, self._open_catalog, self.limits, close_catalog=self._close_catalog
+            )
             main = await stack.enter_async_context(main_lifespan(server))
             contexts = {main.catalog.tenant: main}
             open_tenant = self._open_tenant or partial(_open_beside, main.catalog)
             by_token = set(self.settings.tokens.values()) if self.settings.transport != "stdio" else set()
             for tenant in sorted(by_token - {main.catalog.tenant}):  # stdio has no tokens: leave their indexes be
-                lifespan = make_lifespan(self.settings, partial(open_tenant, tenant))
+                lifespan = make_lifespan(self.settings, partial(open_tenant, tenant), self.limits)
                 contexts[tenant] = await stack.enter_async_context(lifespan(server))
             if self.settings.watch:
                 for context in contexts.values():
-                    reindex = catalog_reindexer(context.catalog, IngestSettings())
+                    reindex = catalog_reindexer(context.catalog, context.limits)
                     watcher = FolderWatcher(reindex, exclude=[context.catalog.index_dir])
                     self._watchers[id(context)] = watcher
                     stack.callback(self._watchers.pop, id(context), None)
