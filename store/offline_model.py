@@ -184,6 +184,17 @@ def _import_build_tools() -> tuple[Any, Any, Any]:
     return torch, transformers, onnx
 
 
+class _DropRecords(logging.Filter):
+    """Drops the log records whose message contains `text`."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return self.text not in record.getMessage()
+
+
 def _load_torch_model(transformers: Any, source: Path) -> Any:
     # Eager attention traces to plain matmuls; the loading progress bar would write to the terminal.
     bars = transformers.utils.logging.is_progress_bar_enabled()
@@ -392,7 +403,9 @@ def build_quantized_model(
                 shutil.copyfile(item, work / item.name)
         (work / model_file).parent.mkdir(parents=True, exist_ok=True)
         # quantize_dynamic logs a "consider pre-processing" warning on the root logger; the check below decides.
-        logging.disable(logging.WARNING)
+        # Only that record is dropped: the rest of the process keeps logging as it was set up to.
+        hint = _DropRecords("pre-processing before quantization")
+        logging.getLogger().addFilter(hint)
         try:
             quantize_dynamic(
                 str(source_file),
@@ -402,7 +415,7 @@ def build_quantized_model(
                 weight_type=QuantType.QInt8,
             )
         finally:
-            logging.disable(logging.NOTSET)
+            logging.getLogger().removeFilter(hint)
         reference = _fastembed_embeddings(source_folder, model_name, _CHECK_TEXTS)
         quantized = _fastembed_embeddings(work, model_name, _CHECK_TEXTS)
         min_cosine = float((reference * quantized).sum(axis=1).min())
