@@ -21,14 +21,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from trident.store.catalog import Catalog
-from trident.store.community_index import CentralEntity, CommunityIndex, CommunityReport
+from trident.store.community_index import CentralEntity, CommunityReport, open_communities
 from trident.store.schema import Entity, EntityType, Relation, stable_hash
 from trident.store.settings import DEFAULT_COMMUNITY_SECONDS
 
 if TYPE_CHECKING:  # imported where communities are computed: a run with nothing to sync never loads it (~1 s)
     import igraph
 
-COMMUNITIES_DIR = "communities"
 # Bump when detection or reports change, so that existing indexes compute their communities again.
 ALGORITHM_VERSION = "2"
 SEED = 5  # any fixed value; what matters is that every run draws the same numbers
@@ -280,11 +279,6 @@ def _text(
 
 def report_key(report: CommunityReport) -> str:
     return stable_hash(report.model_dump_json(), length=24)
-
-
-def open_communities(catalog: Catalog) -> CommunityIndex:
-    assert catalog.embedder is not None
-    return CommunityIndex(catalog.index_dir / COMMUNITIES_DIR, catalog.embedder.dim)
 
 
 def sync_communities(

@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from trident.store.catalog import Catalog
-from trident.store.graph_vectors import GraphItem, GraphVectorIndex
+from trident.store.graph_vectors import GraphItem, open_graph_vectors
 from trident.store.schema import Entity, EntityType, Relation, RelationType, stable_hash
 
-GRAPH_VECTORS_DIR = "graph_vectors"
 # Relations that say something a name alone does not; mentions, containment and tags are too many and too weak.
 EMBEDDED_RELATIONS = frozenset(
     {
@@ -50,11 +49,6 @@ def graph_items(entities: Sequence[Entity], relations: Sequence[Relation], tenan
         for source, target, text in sorted(sentences)
     )
     return items
-
-
-def open_graph_vectors(catalog: Catalog) -> GraphVectorIndex:
-    assert catalog.embedder is not None
-    return GraphVectorIndex(catalog.index_dir / GRAPH_VECTORS_DIR, catalog.embedder.dim)
 
 
 def sync_graph_vectors(

@@ -13,6 +13,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import lancedb
 import numpy as np
@@ -21,6 +22,10 @@ from lancedb.table import Table as LanceTable
 from pydantic import BaseModel, ConfigDict, Field
 from trident.store.lance_index import sql_in, sql_string
 
+if TYPE_CHECKING:
+    from trident.store.catalog import Catalog
+
+COMMUNITIES_DIR = "communities"
 TABLE = "community_reports"
 STATE_FILE = "state.json"
 DELETE_BATCH = 500
@@ -184,3 +189,9 @@ class _TenantReports:
         scores = self.matrix @ (vector / norm if norm > 0 else vector)
         best = np.lexsort((np.arange(len(self.ids)), -scores))[:limit]  # ties: by id (rows are sorted by id)
         return [(CommunityReport.model_validate_json(self.texts[i]), float(scores[i])) for i in best]
+
+
+def open_communities(catalog: Catalog) -> CommunityIndex:
+    """The community reports of a catalog's index (what indexing syncs and the community path reads)."""
+    assert catalog.embedder is not None
+    return CommunityIndex(catalog.index_dir / COMMUNITIES_DIR, catalog.embedder.dim)

@@ -12,7 +12,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 import lancedb
 import numpy as np
@@ -21,8 +21,12 @@ from lancedb.query import LanceVectorQueryBuilder
 from trident.store import ann
 from trident.store.lance_index import sql_in, sql_string
 
+if TYPE_CHECKING:
+    from trident.store.catalog import Catalog
+
 log = logging.getLogger(__name__)
 
+GRAPH_VECTORS_DIR = "graph_vectors"
 TABLE = "graph_items"
 DELETE_BATCH = 500
 
@@ -115,3 +119,9 @@ class GraphVectorIndex:
 
     def count(self, tenant: str) -> int:
         return int(self._table.count_rows(f"tenant = {sql_string(tenant)}"))
+
+
+def open_graph_vectors(catalog: Catalog) -> GraphVectorIndex:
+    """The entity and relation vectors of a catalog's index (what indexing syncs and vector seeding reads)."""
+    assert catalog.embedder is not None
+    return GraphVectorIndex(catalog.index_dir / GRAPH_VECTORS_DIR, catalog.embedder.dim)

@@ -10,13 +10,11 @@ from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
 import numpy as np
-from trident.ingest.communities import open_communities
-from trident.ingest.graph_vectors import open_graph_vectors
 from trident.store.catalog import Catalog
-from trident.store.community_index import CommunityIndex
+from trident.store.community_index import CommunityIndex, open_communities
 from trident.store.directory import EntityDirectory
 from trident.store.gc_pause import paused_gc
-from trident.store.graph_vectors import GraphVectorIndex
+from trident.store.graph_vectors import GraphVectorIndex, open_graph_vectors
 from trident.store.protocols import Embedder, ScoredId, SearchFilter
 from trident.store.schema import Entity
 from trident.store.settings import RetrievalSettings
