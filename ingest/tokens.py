@@ -2,17 +2,11 @@
 
 from __future__ import annotations
 
-import re
+from trident.store.tokens import estimate_tokens
 
 # WordPiece splits long and mixed-case words further than this regex does; 200 estimated tokens lands close
 # to 256 real ones on code and prose, and the embedder truncates the rare overflow at 256 anyway.
 CHUNK_TOKEN_BUDGET = 200
-
-_TOKEN = re.compile(r"[A-Za-z]+|\d+|[^\sA-Za-z\d]")
-
-
-def estimate_tokens(text: str) -> int:
-    return len(_TOKEN.findall(text))
 
 
 def split_lines_by_budget(lines: list[str], budget: int = CHUNK_TOKEN_BUDGET, overlap: int = 2) -> list[range]:

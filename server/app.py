@@ -18,6 +18,7 @@ from pydantic import Field, ValidationError
 from trident.ingest.pipeline import remove_documents
 from trident.server.context import TridentContext
 from trident.server.guidance import register_guidance
+from trident.server.jobs import JobState, JobStatus
 from trident.server.runtime import Runtime
 from trident.server.settings import ServerSettings
 from trident.store.catalog import Catalog, IndexLockedError, TridentIndexError, write_lock
@@ -26,7 +27,6 @@ from trident.store.settings import IngestSettings
 from trident.tools import entities as entity_tools
 from trident.tools import explain, knowledge, search, similar, status, trace
 from trident.tools.fusion import FusionMethod
-from trident.tools.jobs import JobState, JobStatus
 
 T = TypeVar("T")
 F = TypeVar("F", bound=Callable[..., Any])

@@ -12,11 +12,11 @@ from pathlib import Path
 from typing import Any
 
 from trident.ingest.pipeline import IndexReport, Progress, index_folder
+from trident.server.jobs import IndexJobs
 from trident.server.settings import ServerSettings
 from trident.store.catalog import Catalog, IndexLockedError, write_lock
 from trident.store.directory import EntityDirectory
 from trident.store.settings import IngestSettings
-from trident.tools.jobs import IndexJobs
 from trident.tools.relation_index import RelationIndex
 from trident.tools.search import EntityNames
 

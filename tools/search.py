@@ -11,11 +11,11 @@ from typing import Any
 
 import anyio
 from pydantic import BaseModel, Field
-from trident.ingest.tokens import estimate_tokens
 from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
 from trident.store.protocols import SearchFilter
 from trident.store.schema import Chunk, Entity
+from trident.store.tokens import estimate_tokens
 from trident.tools.calls import suggest_call
 from trident.tools.communities import community_of
 from trident.tools.fusion import FusionMethod, PrimaryFirst, make_fuser
