@@ -3,19 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from trident.ingest.code import parse_code
 from trident.ingest.languages.go_syntax import default_names
 from trident.ingest.model import Reference, TargetForm
-from trident.ingest.pipeline import index_folder
-from trident.store.catalog import Catalog, write_lock
+from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
-from trident.store.schema import Relation, Resolution
+from trident.store.schema import Resolution
 from trident.tools.trace import Direction, trace_relationships
 
-from tests.conftest import HashEmbedder
+from tests.projects import call_edges, indexed_projects
 
 EXACT, INFERRED, NAME = Resolution.EXACT, Resolution.INFERRED, Resolution.NAME
 MEMBER, QUALIFIED, BARE = TargetForm.MEMBER, TargetForm.QUALIFIED, TargetForm.NAME
@@ -462,22 +460,10 @@ NEW_CLIENT = "function:lib:client.client.NewClient"
 
 @pytest.fixture(scope="module")
 def catalog(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Catalog]:
-    root = tmp_path_factory.mktemp("go_binding")
-    for project, files in PROJECTS.items():
-        for rel, text in files.items():
-            target: Path = root / project / rel
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(text, encoding="utf-8")
-    cat = Catalog(root / "index", "default", HashEmbedder())  # graph plumbing: no retrieval quality here
-    with write_lock(cat.index_dir):  # the app first: its calls into the library resolve when the library arrives
-        for project in ("app", "lib"):
-            index_folder(cat, root / project, project, max_file_bytes=1_000_000)
+    # the app first: its calls into the library resolve when the library arrives
+    cat = indexed_projects(tmp_path_factory.mktemp("go_binding"), PROJECTS, ("app", "lib"))
     yield cat
     cat.close()
-
-
-def _edges(catalog: Catalog) -> dict[tuple[str, str], Relation]:
-    return {(r.source, r.target): r for r in catalog.graph.relations(catalog.tenant) if r.type == "CALLS"}
 
 
 def test_a_receiver_call_in_each_twin_type_links_only_to_its_own_method(catalog: Catalog) -> None:
@@ -490,23 +476,23 @@ def test_a_receiver_call_in_each_twin_type_links_only_to_its_own_method(catalog:
         max_hops=1,
     )
     assert [(e.source, e.resolution) for e in callers.edges] == [(SYNC_WRITE, Resolution.EXACT)]
-    edges = _edges(catalog)
+    edges = call_edges(catalog)
     assert edges[(ASYNC_WRITE, ASYNC_FLUSH)].resolution == Resolution.EXACT
     assert (ASYNC_WRITE, SYNC_FLUSH) not in edges
 
 
 def test_a_typed_field_call_links_to_the_method_of_the_fields_package(catalog: Catalog) -> None:
-    edge = _edges(catalog)[(HANDLE, STORE_GET)]
+    edge = call_edges(catalog)[(HANDLE, STORE_GET)]
     assert edge.resolution == Resolution.INFERRED
 
 
 def test_an_imported_constructor_and_its_result_link_into_the_other_project(catalog: Catalog) -> None:
-    edges = _edges(catalog)
+    edges = call_edges(catalog)
     assert edges[(HANDLE, NEW_CLIENT)].resolution == Resolution.EXACT
     assert edges[(HANDLE, CLIENT_DO)].resolution == Resolution.INFERRED  # a method declared apart from its type
 
 
 def test_a_call_into_another_file_of_the_package_links_by_the_package_name(catalog: Catalog) -> None:
-    edges = _edges(catalog)
+    edges = call_edges(catalog)
     assert edges[(HANDLE, NORMALIZE)].resolution == Resolution.EXACT
     assert edges[("function:app:main.main", "function:app:serve.serve")].resolution == Resolution.EXACT  # root files

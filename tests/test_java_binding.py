@@ -8,13 +8,12 @@ from collections.abc import Iterator
 import pytest
 from trident.ingest.code import parse_code
 from trident.ingest.model import Reference, TargetForm
-from trident.ingest.pipeline import index_folder
-from trident.store.catalog import Catalog, write_lock
+from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
-from trident.store.schema import Relation, Resolution
+from trident.store.schema import Resolution
 from trident.tools.trace import Direction, trace_relationships
 
-from tests.conftest import HashEmbedder
+from tests.projects import call_edges, indexed_projects
 
 EXACT, INFERRED, NAME = Resolution.EXACT, Resolution.INFERRED, Resolution.NAME
 MEMBER, QUALIFIED, BARE = TargetForm.MEMBER, TargetForm.QUALIFIED, TargetForm.NAME
@@ -396,21 +395,10 @@ CLOSE = f"method:pool:{POOL}.BasePool.BasePool.close"
 
 @pytest.fixture(scope="module")
 def catalog(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Catalog]:
-    root = tmp_path_factory.mktemp("java")
-    for project, files in PROJECTS.items():
-        for rel, text in files.items():
-            (root / project / rel).parent.mkdir(parents=True, exist_ok=True)
-            (root / project / rel).write_text(text, encoding="utf-8")
-    cat = Catalog(root / "index", "default", HashEmbedder())  # graph plumbing: no retrieval quality here
-    with write_lock(cat.index_dir):  # the client first: its calls into the pool resolve when the pool arrives
-        for project in ("client", "pool"):
-            index_folder(cat, root / project, project, max_file_bytes=1_000_000)
+    # the client first: its calls into the pool resolve when the pool arrives
+    cat = indexed_projects(tmp_path_factory.mktemp("java"), PROJECTS, ("client", "pool"))
     yield cat
     cat.close()
-
-
-def _edges(catalog: Catalog) -> dict[tuple[str, str], Relation]:
-    return {(r.source, r.target): r for r in catalog.graph.relations(catalog.tenant) if r.type == "CALLS"}
 
 
 def test_each_twin_class_calls_its_own_method_of_the_shared_name(catalog: Catalog) -> None:
@@ -423,11 +411,11 @@ def test_each_twin_class_calls_its_own_method_of_the_shared_name(catalog: Catalo
         max_hops=1,
     )
     assert [(e.source, e.resolution) for e in callers.edges] == [(SEND, EXACT)]
-    assert _edges(catalog)[(ASYNC_SEND, ASYNC_SEND_SINGLE)].resolution == EXACT
+    assert call_edges(catalog)[(ASYNC_SEND, ASYNC_SEND_SINGLE)].resolution == EXACT
 
 
 def test_a_typed_field_call_links_to_the_method_of_another_file_and_project(catalog: Catalog) -> None:
-    edges = _edges(catalog)
+    edges = call_edges(catalog)
     assert edges[(SEND_SINGLE, FLUSH)].resolution == INFERRED  # a field of a type in the same package
     assert edges[(SEND_SINGLE, HANDLE)].resolution == INFERRED  # a field of an imported type, another project
     assert edges[(SEND_SINGLE, CLOSE)].resolution == INFERRED  # found through the pool's base class

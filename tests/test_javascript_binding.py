@@ -7,11 +7,10 @@ from dataclasses import dataclass
 
 import pytest
 from trident.ingest.code import parse_code
-from trident.ingest.pipeline import index_folder
-from trident.store.catalog import Catalog, write_lock
-from trident.store.schema import Relation, Resolution
+from trident.store.catalog import Catalog
+from trident.store.schema import Resolution
 
-from tests.conftest import HashEmbedder
+from tests.projects import call_edges, indexed_projects
 
 EXACT, INFERRED, NAME = Resolution.EXACT, Resolution.INFERRED, Resolution.NAME
 
@@ -473,32 +472,21 @@ POOL_HANDLE = "method:pool:pool.connection.ConnectionPool.handleRequest"
 
 @pytest.fixture(scope="module")
 def catalog(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Catalog]:
-    root = tmp_path_factory.mktemp("javascript")
-    for project, files in PROJECTS.items():
-        for rel, text in files.items():
-            (root / project / rel).parent.mkdir(parents=True, exist_ok=True)
-            (root / project / rel).write_text(text, encoding="utf-8")
-    cat = Catalog(root / "index", "default", HashEmbedder())
-    with write_lock(cat.index_dir):  # the client first: its calls into the pool resolve when the pool arrives
-        for project in ("client", "pool"):
-            index_folder(cat, root / project, project, max_file_bytes=1_000_000)
+    # the client first: its calls into the pool resolve when the pool arrives
+    cat = indexed_projects(tmp_path_factory.mktemp("javascript"), PROJECTS, ("client", "pool"))
     yield cat
     cat.close()
 
 
-def _edges(catalog: Catalog) -> dict[tuple[str, str], Relation]:
-    return {(r.source, r.target): r for r in catalog.graph.relations(catalog.tenant) if r.type == "CALLS"}
-
-
 def test_each_twin_class_calls_only_its_own_method(catalog: Catalog) -> None:
-    edges = _edges(catalog)
+    edges = call_edges(catalog)
     assert edges[(SEND, SEND_SINGLE)].resolution == Resolution.EXACT
     assert edges[(ASYNC_SEND, ASYNC_SEND_SINGLE)].resolution == Resolution.EXACT
     assert (SEND, ASYNC_SEND_SINGLE) not in edges and (ASYNC_SEND, SEND_SINGLE) not in edges
 
 
 def test_a_typed_field_calls_across_files_and_into_another_project(catalog: Catalog) -> None:
-    edges = _edges(catalog)
+    edges = call_edges(catalog)
     assert edges[(APP_RUN, TRANSPORT_HANDLE)].resolution == Resolution.INFERRED  # this.transport = new Transport()
     assert edges[(TRANSPORT_HANDLE, POOL_HANDLE)].resolution == Resolution.INFERRED  # private pool: ConnectionPool
     assert (TRANSPORT_HANDLE, TRANSPORT_HANDLE) not in edges

@@ -5,14 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from trident.ingest.pipeline import index_folder
-from trident.store.catalog import Catalog, write_lock
+from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
-from trident.store.schema import Relation, Resolution
+from trident.store.schema import Resolution
 from trident.tools.explain import explain_path
 from trident.tools.trace import Direction, trace_relationships
 
-from tests.conftest import HashEmbedder
+from tests.projects import call_edges, indexed_projects
 
 # A transport library and the client that calls into it, as two projects (the shape of httpx over httpcore).
 PROJECTS: dict[str, dict[str, str]] = {
@@ -149,21 +148,10 @@ BASE_CLOSE = "method:pool:pool.base.BaseTransport.close"
 
 @pytest.fixture(scope="module")
 def catalog(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Catalog]:
-    root = tmp_path_factory.mktemp("resolution")
-    for project, files in PROJECTS.items():
-        for rel, text in files.items():
-            (root / project / rel).parent.mkdir(parents=True, exist_ok=True)
-            (root / project / rel).write_text(text, encoding="utf-8")
-    cat = Catalog(root / "index", "default", HashEmbedder())  # graph plumbing: no retrieval quality here
-    with write_lock(cat.index_dir):  # the client first: its calls into the pool resolve when the pool arrives
-        for project in ("client", "pool"):
-            index_folder(cat, root / project, project, max_file_bytes=1_000_000)
+    # the client first: its calls into the pool resolve when the pool arrives
+    cat = indexed_projects(tmp_path_factory.mktemp("resolution"), PROJECTS, ("client", "pool"))
     yield cat
     cat.close()
-
-
-def _calls(catalog: Catalog) -> dict[tuple[str, str], Relation]:
-    return {(r.source, r.target): r for r in catalog.graph.relations(catalog.tenant) if r.type == "CALLS"}
 
 
 def test_a_self_call_in_the_async_twin_never_links_to_the_sync_class(catalog: Catalog) -> None:
@@ -176,18 +164,18 @@ def test_a_self_call_in_the_async_twin_never_links_to_the_sync_class(catalog: Ca
         max_hops=1,
     )
     assert [(e.source, e.resolution) for e in callers.edges] == [(SEND, Resolution.EXACT)]
-    assert _calls(catalog)[(ASYNC_SEND, ASYNC_SEND_SINGLE)].resolution == Resolution.EXACT
+    assert call_edges(catalog)[(ASYNC_SEND, ASYNC_SEND_SINGLE)].resolution == Resolution.EXACT
 
 
 def test_super_reaches_a_base_class_in_another_project(catalog: Catalog) -> None:
-    edge = _calls(catalog)[(TRANSPORT_HANDLE, BASE_CLOSE)]
+    edge = call_edges(catalog)[(TRANSPORT_HANDLE, BASE_CLOSE)]
     assert edge.resolution == Resolution.EXACT
     bases = {(r.source, r.target) for r in catalog.graph.relations(catalog.tenant) if r.type == "INHERITS"}
     assert ("class:client:client._transports.HTTPTransport", "class:pool:pool.base.BaseTransport") in bases
 
 
 def test_a_constructor_typed_attribute_through_a_reexport_gives_a_calls_path_across_projects(catalog: Catalog) -> None:
-    calls = _calls(catalog)
+    calls = call_edges(catalog)
     assert (
         calls[(TRANSPORT_HANDLE, POOL_HANDLE)].resolution == Resolution.INFERRED
     )  # self._pool = pool.ConnectionPool()
@@ -211,10 +199,10 @@ def test_a_constructor_typed_attribute_through_a_reexport_gives_a_calls_path_acr
 def test_an_untyped_receiver_gives_a_name_edge_that_the_default_min_resolution_hides(catalog: Catalog) -> None:
     flush = "function:client:client.helpers.flush"
     drain = "method:client:client.helpers.Buffer.drain"
-    edge = _calls(catalog)[(flush, drain)]  # `stream.drain()`: one entity of the project is named drain
+    edge = call_edges(catalog)[(flush, drain)]  # `stream.drain()`: one entity of the project is named drain
     assert edge.resolution == Resolution.NAME
     # Not guessed: close (no entity of the client project), rewind (only test code has one), join (a str method).
-    assert [target for source, target in _calls(catalog) if source == flush] == [drain]
+    assert [target for source, target in call_edges(catalog) if source == flush] == [drain]
     directory = EntityDirectory(catalog.entities())
     shown = trace_relationships(
         catalog, directory, flush, direction=Direction.OUT, relation_types=["CALLS"], min_resolution=Resolution.NAME
@@ -228,7 +216,7 @@ def test_an_untyped_receiver_gives_a_name_edge_that_the_default_min_resolution_h
 
 def test_an_import_inside_a_function_binds_its_calls_into_the_other_project(catalog: Catalog) -> None:
     open_pool = "function:client:client.helpers.open_pool"
-    calls = _calls(catalog)
+    calls = call_edges(catalog)
     assert calls[(open_pool, "class:pool:pool._sync.ConnectionPool")].resolution == Resolution.EXACT
     assert calls[(open_pool, POOL_HANDLE)].resolution == Resolution.INFERRED
 
@@ -246,7 +234,7 @@ def test_a_path_over_the_code_ranks_before_a_shorter_one_through_the_changelog(c
 def test_an_attribute_given_two_classes_calls_both_and_a_loop_over_a_typed_list_calls_the_element_type(
     catalog: Catalog,
 ) -> None:
-    calls = _calls(catalog)
+    calls = call_edges(catalog)
     inner = "method:pool:pool._connection.Connection.is_idle"
     called = {t: r.resolution for (s, t), r in calls.items() if s == inner}
     assert called == {
@@ -257,7 +245,7 @@ def test_an_attribute_given_two_classes_calls_both_and_a_loop_over_a_typed_list_
 
 
 def test_a_value_returned_by_a_function_that_states_its_return_type_binds_the_calls_on_it(catalog: Catalog) -> None:
-    calls = _calls(catalog)
+    calls = call_edges(catalog)
     first_idle = "method:pool:pool._connection.Pool.first_idle"
     called = {t: r.resolution for (s, t), r in calls.items() if s == first_idle}
     assert called == {
@@ -270,7 +258,7 @@ def test_a_value_returned_by_a_function_that_states_its_return_type_binds_the_ca
 def test_a_declared_attribute_type_governs_and_locals_in_nested_blocks_and_awaited_results_are_typed(
     catalog: Catalog,
 ) -> None:
-    calls = _calls(catalog)
+    calls = call_edges(catalog)
     tunnel = "method:pool:pool._connection.Tunnel"
     called = {t for (s, t) in calls if s == f"{tunnel}.is_idle"}
     assert called == {"method:pool:pool._connection.HTTP11Connection.is_idle"}  # not the HTTP2 it happens to hold
@@ -285,7 +273,7 @@ def test_a_declared_attribute_type_governs_and_locals_in_nested_blocks_and_await
 def test_an_attribute_set_in_the_function_binds_the_calls_after_it_and_an_optional_slot_what_fills_it(
     catalog: Catalog,
 ) -> None:
-    calls = _calls(catalog)
+    calls = call_edges(catalog)
     slot, module = "method:pool:pool._connection.Slot", "pool:pool._connection"
     http = {f"method:{module}.HTTP11Connection.is_idle", f"method:{module}.HTTP2Connection.is_idle"}
     assert {t for (s, t) in calls if s == f"{slot}.connect" and t.startswith("method:")} == http

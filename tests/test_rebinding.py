@@ -8,23 +8,22 @@ from trident.ingest.pipeline import index_folder, remove_documents
 from trident.store.catalog import Catalog, write_lock
 from trident.store.schema import Resolution
 
-from tests.conftest import HashEmbedder
+from tests.projects import call_edges, indexed_projects, write_files
 
 RUN = "function:app:app.main.run"
 
 
-def _write(root: Path, files: dict[str, str]) -> None:
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text, encoding="utf-8")
+POOL = "class Pool:\n    def get(self):\n        return 1\n"
+TYPED_CALL = "from lib.core import Pool\n\n\ndef run(pool: Pool):\n    return pool.get()\n"
+
+
+def _lib_and_app(root: Path, lib: dict[str, str], app: str) -> Catalog:
+    """The library indexed, then the app whose `run` calls into it."""
+    return indexed_projects(root, {"lib": lib, "app": {"app/main.py": app}}, ("lib", "app"))
 
 
 def _callees(catalog: Catalog, source: str) -> dict[str, str]:
-    return {
-        r.target: str(r.resolution)
-        for r in catalog.graph.relations(catalog.tenant)
-        if r.type == "CALLS" and r.source == source
-    }
+    return {target: str(r.resolution) for (caller, target), r in call_edges(catalog).items() if caller == source}
 
 
 def _index(catalog: Catalog, root: Path, project: str) -> int:
@@ -33,22 +32,16 @@ def _index(catalog: Catalog, root: Path, project: str) -> int:
 
 
 def test_a_class_moved_behind_its_reexport_keeps_its_callers_in_another_project(tmp_path: Path) -> None:
-    _write(
+    catalog = _lib_and_app(
         tmp_path,
-        {
-            "lib/lib/__init__.py": "from .core import Pool\n",
-            "lib/lib/core.py": "class Pool:\n    def get(self):\n        return 1\n",
-            "app/app/main.py": "import lib\n\n\ndef run():\n    return lib.Pool().get()\n",
-        },
+        {"lib/__init__.py": "from .core import Pool\n", "lib/core.py": POOL},
+        "import lib\n\n\ndef run():\n    return lib.Pool().get()\n",
     )
-    catalog = Catalog(tmp_path / "index", "default", HashEmbedder())
     try:
-        _index(catalog, tmp_path, "lib")
-        _index(catalog, tmp_path, "app")
         assert _callees(catalog, RUN)["method:lib:lib.core.Pool.get"] == Resolution.INFERRED
         (tmp_path / "lib/lib/core.py").unlink()  # the class moves; the package still exports it
-        _write(tmp_path, {"lib/lib/pool.py": "class Pool:\n    def get(self):\n        return 2\n"})
-        _write(tmp_path, {"lib/lib/__init__.py": "from .pool import Pool\n"})
+        write_files(tmp_path, {"lib/lib/pool.py": "class Pool:\n    def get(self):\n        return 2\n"})
+        write_files(tmp_path, {"lib/lib/__init__.py": "from .pool import Pool\n"})
         assert _index(catalog, tmp_path, "lib") == 1  # app/main.py, read again, not re-embedded
         assert _callees(catalog, RUN) == {
             "class:lib:lib.pool.Pool": Resolution.EXACT,
@@ -59,26 +52,16 @@ def test_a_class_moved_behind_its_reexport_keeps_its_callers_in_another_project(
 
 
 def test_a_call_into_a_removed_method_waits_and_binds_when_the_method_returns(tmp_path: Path) -> None:
-    _write(
-        tmp_path,
-        {
-            "lib/lib/__init__.py": "",
-            "lib/lib/core.py": "class Pool:\n    def get(self):\n        return 1\n",
-            "app/app/main.py": "from lib.core import Pool\n\n\ndef run(pool: Pool):\n    return pool.get()\n",
-        },
-    )
-    catalog = Catalog(tmp_path / "index", "default", HashEmbedder())
+    catalog = _lib_and_app(tmp_path, {"lib/__init__.py": "", "lib/core.py": POOL}, TYPED_CALL)
     try:
-        _index(catalog, tmp_path, "lib")
-        _index(catalog, tmp_path, "app")
         get = "method:lib:lib.core.Pool.get"
         assert get in _callees(catalog, RUN)
-        _write(tmp_path, {"lib/lib/core.py": "class Pool:\n    def put(self):\n        return 1\n"})
+        write_files(tmp_path, {"lib/lib/core.py": "class Pool:\n    def put(self):\n        return 1\n"})
         _index(catalog, tmp_path, "lib")
         assert get not in _callees(catalog, RUN)
         pending = catalog.manifest.documents["app/app/main.py"].unresolved
         assert [(p.source, p.target) for p in pending if p.type == "CALLS"] == [(RUN, "get")]  # kept, to retry
-        _write(tmp_path, {"lib/lib/core.py": "class Pool:\n    def get(self):\n        return 1\n"})
+        write_files(tmp_path, {"lib/lib/core.py": POOL})
         _index(catalog, tmp_path, "lib")
         assert _callees(catalog, RUN)[get] == Resolution.INFERRED
     finally:
@@ -86,18 +69,8 @@ def test_a_call_into_a_removed_method_waits_and_binds_when_the_method_returns(tm
 
 
 def test_calls_into_a_removed_project_wait_and_bind_again_when_it_is_indexed_again(tmp_path: Path) -> None:
-    _write(
-        tmp_path,
-        {
-            "lib/lib/__init__.py": "",
-            "lib/lib/core.py": "class Pool:\n    def get(self):\n        return 1\n",
-            "app/app/main.py": "from lib.core import Pool\n\n\ndef run(pool: Pool):\n    return pool.get()\n",
-        },
-    )
-    catalog = Catalog(tmp_path / "index", "default", HashEmbedder())
+    catalog = _lib_and_app(tmp_path, {"lib/__init__.py": "", "lib/core.py": POOL}, TYPED_CALL)
     try:
-        _index(catalog, tmp_path, "lib")
-        _index(catalog, tmp_path, "app")
         get = "method:lib:lib.core.Pool.get"
         with write_lock(catalog.index_dir):
             lib_docs = list(catalog.manifest.project_documents("lib"))

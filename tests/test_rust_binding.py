@@ -3,18 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from trident.ingest.code import parse_code
 from trident.ingest.model import Reference, TargetForm
-from trident.ingest.pipeline import index_folder
-from trident.store.catalog import Catalog, write_lock
+from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
-from trident.store.schema import Relation, Resolution
+from trident.store.schema import Resolution
 from trident.tools.trace import Direction, trace_relationships
 
-from tests.conftest import HashEmbedder
+from tests.projects import call_edges, indexed_projects
 
 EXACT, INFERRED, NAME = Resolution.EXACT, Resolution.INFERRED, Resolution.NAME
 MEMBER, QUALIFIED, BARE = TargetForm.MEMBER, TargetForm.QUALIFIED, TargetForm.NAME
@@ -341,21 +339,10 @@ TRANSPORT_SEND = "method:client:src.transport.Transport.send"
 
 @pytest.fixture(scope="module")
 def catalog(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Catalog]:
-    root: Path = tmp_path_factory.mktemp("rust")
-    for project, files in PROJECTS.items():
-        for rel, text in files.items():
-            (root / project / rel).parent.mkdir(parents=True, exist_ok=True)
-            (root / project / rel).write_text(text, encoding="utf-8")
-    cat = Catalog(root / "index", "default", HashEmbedder())  # graph plumbing: no retrieval quality here
-    with write_lock(cat.index_dir):  # the client first: its call into the pool resolves when the pool arrives
-        for project in ("client", "pool"):
-            index_folder(cat, root / project, project, max_file_bytes=1_000_000)
+    # the client first: its call into the pool resolves when the pool arrives
+    cat = indexed_projects(tmp_path_factory.mktemp("rust"), PROJECTS, ("client", "pool"))
     yield cat
     cat.close()
-
-
-def _edges(catalog: Catalog) -> dict[tuple[str, str], Relation]:
-    return {(r.source, r.target): r for r in catalog.graph.relations(catalog.tenant) if r.type == "CALLS"}
 
 
 def test_each_twin_impls_self_call_links_to_its_own_method_only(catalog: Catalog) -> None:
@@ -368,24 +355,24 @@ def test_each_twin_impls_self_call_links_to_its_own_method_only(catalog: Catalog
         max_hops=1,
     )
     assert [(e.source, e.resolution) for e in callers.edges] == [(SYNC_SEND, Resolution.EXACT)]
-    edges = _edges(catalog)
+    edges = call_edges(catalog)
     assert edges[(ASYNC_SEND, ASYNC_DISPATCH)].resolution == Resolution.EXACT
     assert (ASYNC_SEND, SYNC_DISPATCH) not in edges
 
 
 def test_a_typed_field_call_links_across_crates_to_the_right_method(catalog: Catalog) -> None:
-    edge = _edges(catalog)[(TRANSPORT_SEND, POOL_HANDLE)]  # self.pool: pool::conn::Pool
+    edge = call_edges(catalog)[(TRANSPORT_SEND, POOL_HANDLE)]  # self.pool: pool::conn::Pool
     assert edge.resolution == Resolution.INFERRED
 
 
 def test_a_self_call_finds_a_default_method_through_the_trait_the_type_implements(catalog: Catalog) -> None:
     inherits = {(r.source, r.target) for r in catalog.graph.relations(catalog.tenant) if r.type == "INHERITS"}
     assert ("class:pool:src.conn.Pool", "class:pool:src.api.Handler") in inherits
-    assert _edges(catalog)[(POOL_HANDLE, DESCRIBE)].resolution == Resolution.EXACT
+    assert call_edges(catalog)[(POOL_HANDLE, DESCRIBE)].resolution == Resolution.EXACT
 
 
 def test_a_type_from_a_glob_import_is_found_by_its_name_and_labelled_a_guess(catalog: Catalog) -> None:
-    assert _edges(catalog)[("function:client:src.glob.make", POOL_NEW)].resolution == Resolution.NAME
+    assert call_edges(catalog)[("function:client:src.glob.make", POOL_NEW)].resolution == Resolution.NAME
 
 
 def test_an_impl_inside_an_inline_module_hangs_its_methods_and_trait_on_that_modules_type() -> None:

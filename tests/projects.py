@@ -1,0 +1,37 @@
+"""Small multi-project code bases written to disk and indexed with the real engines, for the graph-binding tests."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from trident.ingest.pipeline import index_folder
+from trident.store.catalog import Catalog, write_lock
+from trident.store.schema import Relation
+
+from tests.conftest import HashEmbedder
+
+Files = Mapping[str, str]  # project-relative path -> text
+
+
+def write_files(root: Path, files: Files) -> None:
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+
+
+def indexed_projects(root: Path, projects: Mapping[str, Files], order: Sequence[str]) -> Catalog:
+    """Each project written under `root/<project>` and indexed in `order` (graph plumbing: a hash embedder). Put
+    the caller first to show that its calls bind when the project they call into arrives."""
+    for project, files in projects.items():
+        write_files(root / project, files)
+    catalog = Catalog(root / "index", "default", HashEmbedder())
+    with write_lock(catalog.index_dir):
+        for project in order:
+            index_folder(catalog, root / project, project, max_file_bytes=1_000_000)
+    return catalog
+
+
+def call_edges(catalog: Catalog) -> dict[tuple[str, str], Relation]:
+    """(caller id, callee id) -> the CALLS relation."""
+    return {(r.source, r.target): r for r in catalog.graph.relations(catalog.tenant) if r.type == "CALLS"}
