@@ -65,50 +65,45 @@ def is_static(function: ts.Node) -> bool:
     return any(node_text(d).strip() == "@staticmethod" for d in parent.named_children if d.type == "decorator")
 
 
-def annotated_name(node: ts.Node | None) -> str:
-    """`Foo`, `mod.Foo`, `"Foo"`, `Foo | None`, `Optional[Foo]` -> the name as written; "" otherwise."""
+def _declared(node: ts.Node | None) -> ts.Node | None:
+    """The one type an annotation declares, past `X | None`, `Optional[X]`, `Final[X]` and the like; None when it
+    declares a union of several types."""
     while node is not None:
         if node.type == "type":
             node = node.named_children[0] if node.named_child_count else None
-        elif node.type == "string":
-            content = "".join(node_text(c) for c in node.named_children if c.type == "string_content").strip()
-            return content
         elif node.type == "binary_operator":
             sides = [node.child_by_field_name("left"), node.child_by_field_name("right")]
             real = [s for s in sides if s is not None and s.type != "none"]
             node = real[0] if len(real) == 1 else None
-        elif node.type == "generic_type" and node.named_child_count == 2:
-            head, args = node.named_children
-            if node_text(head) not in OPTIONAL or args.named_child_count != 1:
-                return ""
-            node = args.named_children[0]
-        elif node.type in ("identifier", "attribute"):
-            return node_text(node)
+        elif (
+            node.type == "generic_type"
+            and node.named_child_count == 2
+            and node_text(node.named_children[0]) in OPTIONAL
+        ):
+            args = node.named_children[1]
+            node = args.named_children[0] if args.named_child_count == 1 else None
         else:
-            return ""
-    return ""
+            return node
+    return None
+
+
+def annotated_name(node: ts.Node | None) -> str:
+    """`Foo`, `mod.Foo`, `"Foo"`, `Foo | None`, `Optional[Foo]` -> the name as written; "" otherwise."""
+    node = _declared(node)
+    if node is not None and node.type == "string":
+        return "".join(node_text(c) for c in node.named_children if c.type == "string_content").strip()
+    return node_text(node) if node is not None and node.type in ("identifier", "attribute") else ""
 
 
 def element_name(node: ts.Node | None) -> str:
     """`list[Foo]`, `Sequence["Foo"]`, `list[Foo] | None` -> the element type as written; "" otherwise."""
-    while node is not None:
-        if node.type == "type":
-            node = node.named_children[0] if node.named_child_count else None
-        elif node.type == "binary_operator":
-            sides = [node.child_by_field_name("left"), node.child_by_field_name("right")]
-            real = [s for s in sides if s is not None and s.type != "none"]
-            node = real[0] if len(real) == 1 else None
-        elif node.type == "generic_type" and node.named_child_count == 2:
-            head, args = node.named_children
-            if args.named_child_count != 1:
-                return ""
-            if node_text(head) in OPTIONAL:
-                node = args.named_children[0]
-            else:
-                return annotated_name(args.named_children[0]) if node_text(head) in CONTAINERS else ""
-        else:
-            return ""
-    return ""
+    node = _declared(node)
+    if node is None or node.type != "generic_type" or node.named_child_count != 2:
+        return ""
+    head, args = node.named_children
+    if node_text(head) not in CONTAINERS or args.named_child_count != 1:
+        return ""
+    return annotated_name(args.named_children[0])
 
 
 def is_optional(node: ts.Node | None) -> bool:
