@@ -91,16 +91,17 @@ class CodeIndex:
         form, resolution = TargetForm(ref.form), Resolution(ref.resolution)
         # A name written from outside the project is matched by its tail; one in the file's own folder (a Go
         # package's other files, a relative import) is known exactly or not at all.
+        by_path = family(path) not in ("python", "")  # names from paths, not from Python's package roots
         folder = posixpath.dirname(path).replace("/", ".")
         written = ref.owner if form is TargetForm.MEMBER else ref.target
-        own_folder = family(path) not in ("python", "") and bool(folder) and written.startswith(f"{folder}.")
+        own_folder = by_path and bool(folder) and written.startswith(f"{folder}.")
         tails = _Tails.NONE
-        if family(path) not in ("python", "") and not own_folder:
+        if by_path and not own_folder:
             tails = _Tails.ANY if resolution is Resolution.NAME else _Tails.AT_FOLDER
         if form is TargetForm.QUALIFIED:
             found = self._qualified(ref.target, project, 0, tails)
         elif form is TargetForm.MEMBER:
-            if family(path) not in ("python", "") and not ref.after_owner:  # a method apart from its type (Go, Rust)
+            if by_path and not ref.after_owner:  # a method defined apart from its type (Go, a Rust `impl`)
                 direct = self._qualified(f"{ref.owner}.{ref.target}", project, 0, tails)
                 direct = [e for e in direct if e.type in types and e.id != ref.source]
                 if direct and (not own_folder or all(e.project == project for e in direct)):
