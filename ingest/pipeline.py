@@ -157,10 +157,10 @@ def index_folder(
     if removed:
         catalog.delete(removed)
     report.deleted = len(removed)
-    appeared = _write(catalog, project, parsed, report, progress)
-    report.rebound = _rebind(catalog, [d for d in dependants if d not in removed], max_file_bytes)
+    written = _write(catalog, project, parsed, report, progress)
+    report.rebound = _rebind(catalog, [d for d in dependants if d not in removed], max_file_bytes, written.resolver)
     catalog.record_skipped(project, report.skipped)
-    _link_and_sync(catalog, _Run(bool(parsed or removed), current, appeared, progress, community_seconds))
+    _link_and_sync(catalog, _Run(bool(parsed or removed), current, written.appeared, progress, community_seconds))
     tidy_generations(catalog)
     report.seconds = time.perf_counter() - started
     return report
@@ -203,7 +203,7 @@ def index_beir(
     if removed:
         catalog.delete(removed)
     report.deleted = len(removed)
-    appeared = _write(catalog, project, parsed, report, progress)
+    appeared = _write(catalog, project, parsed, report, progress).appeared
     _link_and_sync(catalog, _Run(bool(parsed or removed), current, appeared, progress, community_seconds))
     tidy_generations(catalog)
     report.seconds = time.perf_counter() - started
@@ -215,13 +215,18 @@ def _changed(known: dict, project: str, source: SourceFile) -> bool:
     return entry is None or entry.content_hash != source.content_hash
 
 
-def _write(
-    catalog: Catalog, project: str, parsed: list[_Parsed], report: IndexReport, progress: Progress
-) -> list[Entity]:
+@dataclass(frozen=True)
+class _Written:
+    appeared: list[Entity]  # entities whose names the index did not have before
+    resolver: Resolver | None  # what the run bound against: the index as written (None when nothing was)
+
+
+def _write(catalog: Catalog, project: str, parsed: list[_Parsed], report: IndexReport, progress: Progress) -> _Written:
     """Resolve references and mentions over the whole run, then write in batches of about 512 chunks; returns
-    the entities whose names the index did not have before (what pending references may now resolve to)."""
+    the entities whose names the index did not have before (what pending references may now resolve to) and the
+    resolver, which knows the index as written."""
     if not parsed:
-        return []
+        return _Written([], None)
     replaced = {p.document.id for p in parsed}
     new_entities = _dedupe(e for p in parsed for e in p.extraction.entities)
     before = catalog.entities()
@@ -257,7 +262,10 @@ def _write(
     if deferred:
         catalog.add_relations(deferred, {})
     known = {resolution_key(e) for e in before}
-    return [e for e in _dedupe([*shared, *(e for w in writes for e in w.entities)]) if resolution_key(e) not in known]
+    appeared = [
+        e for e in _dedupe([*shared, *(e for w in writes for e in w.entities)]) if resolution_key(e) not in known
+    ]
+    return _Written(appeared, resolver)
 
 
 @dataclass(frozen=True)
@@ -337,10 +345,11 @@ def _dependants(catalog: Catalog, doc_ids: set[str]) -> list[str]:
     return sorted({r.doc_id for r in touching if r.target in defined and r.doc_id and r.doc_id not in doc_ids})
 
 
-def _rebind(catalog: Catalog, doc_ids: Sequence[str], max_file_bytes: int) -> int:
+def _rebind(catalog: Catalog, doc_ids: Sequence[str], max_file_bytes: int, resolver: Resolver | None = None) -> int:
     """Bind the references of unchanged documents again, against the index as it is now, without re-embedding:
     their files are read again from the folder their project was indexed from. A file that changed since (or is
-    gone) is left to its project's next run. Returns how many documents were bound again."""
+    gone) is left to its project's next run. `resolver`, from the run that just wrote, saves reading the index
+    again. Returns how many documents were bound again."""
     manifest, parsed = catalog.manifest, list[_Parsed]()
     for doc_id in doc_ids:
         entry = manifest.documents.get(doc_id)
@@ -362,10 +371,10 @@ def _rebind(catalog: Catalog, doc_ids: Sequence[str], max_file_bytes: int) -> in
         parsed.append(_Parsed(doc, parse_source(entry.project, source, catalog.tenant)))
     if not parsed:
         return 0
-    everything = catalog.entities()
-    resolver = Resolver(
-        EntityDirectory(everything), CodeIndex(everything, catalog.graph.links(catalog.tenant, RelationType.INHERITS))
-    )
+    if resolver is None:  # a run that wrote nothing: read the index as it is
+        everything = catalog.entities()
+        bases = catalog.graph.links(catalog.tenant, RelationType.INHERITS)
+        resolver = Resolver(EntityDirectory(everything), CodeIndex(everything, bases))
     resolver.code.add_bases(_bases(parsed, resolver))
     catalog.rebind([_resolve(p, resolver, project_entity(p.document.project, catalog.tenant)) for p in parsed])
     return len(parsed)
