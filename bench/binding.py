@@ -79,6 +79,11 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=2_000, help="files per folder (default 2,000)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    missing = [str(f) for f in args.folders if not f.is_dir()]
+    if missing:
+        parser.error(f"not a folder: {', '.join(missing)} (give folders of source code to parse)")
+    if args.limit < 1:
+        parser.error(f"--limit must be at least 1, got {args.limit}")
     report = measure(args.folders, args.limit)
     if args.json:
         print(json.dumps(report, indent=2))
