@@ -104,6 +104,20 @@ def project_entity(project: str, tenant: str) -> Entity:
     )
 
 
+def _parse(project: str, source: SourceFile, tenant: str) -> _Parsed:
+    """A project's file as a document and what its parser extracts."""
+    doc = Document(
+        id=document_id(project, source.rel),
+        project=project,
+        path=source.rel,
+        kind=source.kind,
+        language=source.language,
+        content_hash=source.content_hash,
+        tenant=tenant,
+    )
+    return _Parsed(doc, parse_source(project, source, tenant))
+
+
 def parse_source(project: str, source: SourceFile, tenant: str) -> Extraction:
     """Pick the parser for a file by its kind and language."""
     doc_id = document_id(project, source.rel)
@@ -141,16 +155,7 @@ def index_folder(
     progress.stage("parsing", len(changed))
     parsed: list[_Parsed] = []
     for source in changed:
-        doc = Document(
-            id=document_id(project, source.rel),
-            project=project,
-            path=source.rel,
-            kind=source.kind,
-            language=source.language,
-            content_hash=source.content_hash,
-            tenant=catalog.tenant,
-        )
-        parsed.append(_Parsed(doc, parse_source(project, source, catalog.tenant)))
+        parsed.append(_parse(project, source, catalog.tenant))
         progress.advance()
     catalog.record_root(project, str(root.resolve()))
     dependants = _dependants(catalog, {p.document.id for p in parsed} | set(removed))
@@ -359,16 +364,7 @@ def _rebind(catalog: Catalog, doc_ids: Sequence[str], max_file_bytes: int, resol
         source = read_source(Path(root) / entry.path, entry.path, max_file_bytes)
         if not isinstance(source, SourceFile) or source.content_hash != entry.content_hash:
             continue
-        doc = Document(
-            id=doc_id,
-            project=entry.project,
-            path=entry.path,
-            kind=source.kind,
-            language=source.language,
-            content_hash=source.content_hash,
-            tenant=catalog.tenant,
-        )
-        parsed.append(_Parsed(doc, parse_source(entry.project, source, catalog.tenant)))
+        parsed.append(_parse(entry.project, source, catalog.tenant))
     if not parsed:
         return 0
     if resolver is None:  # a run that wrote nothing: read the index as it is
