@@ -4,45 +4,38 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
 from trident.ingest.beir import iter_corpus, parse_beir_document
-from trident.ingest.code import SUPPORTED_LANGUAGES, parse_code
 from trident.ingest.code_index import CodeIndex
 from trident.ingest.communities import DetectionTimeout, sync_communities
+from trident.ingest.documents import Parsed, bases_of, dedupe, parse_file, project_entity, resolve_document
 from trident.ingest.graph_vectors import sync_graph_vectors
-from trident.ingest.linker import mention_relations
 from trident.ingest.linking import (
     Resolver,
     forget_sync,
     give_up_sync,
     link_shared_names,
     mark_synced,
-    reference_relation,
     relink,
     resolution_key,
     syncing,
     tidy_generations,
 )
-from trident.ingest.markdown import parse_markdown
-from trident.ingest.model import Extraction, Reference
-from trident.ingest.text import parse_text
-from trident.ingest.walker import SourceFile, read_source, walk
+from trident.ingest.rebinding import find_dependants, rebind_documents
+from trident.ingest.walker import SourceFile, walk
 from trident.store.catalog import Catalog, DocumentWrite
 from trident.store.directory import EntityDirectory
-from trident.store.manifest import PendingReference, SkippedFile
+from trident.store.manifest import SkippedFile
 from trident.store.schema import (
     Document,
     DocumentKind,
     Entity,
-    EntityType,
     Relation,
     RelationType,
     document_id,
-    entity_id,
     stable_hash,
 )
 from trident.store.settings import DEFAULT_COMMUNITY_SECONDS
@@ -51,9 +44,6 @@ from trident.store.sync_state import DerivedStore, syncs_current
 log = logging.getLogger(__name__)
 
 WRITE_BATCH_CHUNKS = 512
-# Relations read to find the documents pointing into changed ones; far above any real fan-in, it only bounds a read.
-MAX_DEPENDANT_EDGES = 1_000_000
-OWNER_TYPES = (EntityType.MODULE, EntityType.DOCUMENT, EntityType.CONCEPT)
 
 
 class Progress(Protocol):
@@ -85,49 +75,6 @@ class IndexReport:
     seconds: float = 0.0
 
 
-@dataclass
-class _Parsed:
-    document: Document
-    extraction: Extraction
-
-
-def project_entity(project: str, tenant: str) -> Entity:
-    return Entity(
-        id=entity_id(EntityType.PROJECT, project, project),
-        name=project,
-        type=EntityType.PROJECT,
-        project=project,
-        qualified_name=project,
-        tenant=tenant,
-        aliases=(f"{project}-service", f"{project} service", f"{project}_service"),
-        description=f"The {project} project",
-    )
-
-
-def _parse(project: str, source: SourceFile, tenant: str) -> _Parsed:
-    """A project's file as a document and what its parser extracts."""
-    doc = Document(
-        id=document_id(project, source.rel),
-        project=project,
-        path=source.rel,
-        kind=source.kind,
-        language=source.language,
-        content_hash=source.content_hash,
-        tenant=tenant,
-    )
-    return _Parsed(doc, parse_source(project, source, tenant))
-
-
-def parse_source(project: str, source: SourceFile, tenant: str) -> Extraction:
-    """Pick the parser for a file by its kind and language."""
-    doc_id = document_id(project, source.rel)
-    if source.kind == DocumentKind.CODE and source.language in SUPPORTED_LANGUAGES:
-        return parse_code(project, source.rel, source.text, source.language, doc_id, tenant)
-    if source.kind == DocumentKind.MARKDOWN:
-        return parse_markdown(project, source.rel, source.text, doc_id, tenant)
-    return parse_text(project, source.rel, source.text, doc_id, source.kind, tenant)
-
-
 def index_folder(
     catalog: Catalog,
     root: Path,
@@ -153,17 +100,19 @@ def index_folder(
     report.unchanged = len(walked.files) - len(changed)
     current = syncs_current(catalog)
     progress.stage("parsing", len(changed))
-    parsed: list[_Parsed] = []
+    parsed: list[Parsed] = []
     for source in changed:
-        parsed.append(_parse(project, source, catalog.tenant))
+        parsed.append(parse_file(project, source, catalog.tenant))
         progress.advance()
     catalog.record_root(project, str(root.resolve()))
-    dependants = _dependants(catalog, {p.document.id for p in parsed} | set(removed))
+    dependants = find_dependants(catalog, {p.document.id for p in parsed} | set(removed))
     if removed:
         catalog.delete(removed)
     report.deleted = len(removed)
     written = _write(catalog, project, parsed, report, progress)
-    report.rebound = _rebind(catalog, [d for d in dependants if d not in removed], max_file_bytes, written.resolver)
+    report.rebound = rebind_documents(
+        catalog, [d for d in dependants if d not in removed], max_file_bytes, written.resolver
+    )
     catalog.record_skipped(project, report.skipped)
     _link_and_sync(catalog, _Run(bool(parsed or removed), current, written.appeared, progress, community_seconds))
     tidy_generations(catalog)
@@ -185,7 +134,7 @@ def index_beir(
     report = IndexReport(project)
     known = catalog.manifest.project_documents(project)
     current = syncs_current(catalog)
-    parsed: list[_Parsed] = []
+    parsed: list[Parsed] = []
     seen: set[str] = set()
     for beir_doc in iter_corpus(folder):
         report.files_seen += 1
@@ -202,7 +151,7 @@ def index_beir(
             content_hash=content_hash,
             tenant=catalog.tenant,
         )
-        parsed.append(_Parsed(doc, parse_beir_document(project, beir_doc, catalog.tenant)))
+        parsed.append(Parsed(doc, parse_beir_document(project, beir_doc, catalog.tenant)))
     report.unchanged = report.files_seen - len(parsed)
     removed = sorted(set(known) - seen)
     if removed:
@@ -226,14 +175,14 @@ class _Written:
     resolver: Resolver | None  # what the run bound against: the index as written (None when nothing was)
 
 
-def _write(catalog: Catalog, project: str, parsed: list[_Parsed], report: IndexReport, progress: Progress) -> _Written:
+def _write(catalog: Catalog, project: str, parsed: list[Parsed], report: IndexReport, progress: Progress) -> _Written:
     """Resolve references and mentions over the whole run, then write in batches of about 512 chunks; returns
     the entities whose names the index did not have before (what pending references may now resolve to) and the
     resolver, which knows the index as written."""
     if not parsed:
         return _Written([], None)
     replaced = {p.document.id for p in parsed}
-    new_entities = _dedupe(e for p in parsed for e in p.extraction.entities)
+    new_entities = dedupe(e for p in parsed for e in p.extraction.entities)
     before = catalog.entities()
     existing = [e for e in before if e.doc_id not in replaced]
     proj = project_entity(project, catalog.tenant)
@@ -241,13 +190,13 @@ def _write(catalog: Catalog, project: str, parsed: list[_Parsed], report: IndexR
     replaced_ids = {e.id for e in before if e.doc_id in replaced}
     graph_bases = [b for b in catalog.graph.links(catalog.tenant, RelationType.INHERITS) if b[0] not in replaced_ids]
     resolver = Resolver(EntityDirectory(everything), CodeIndex(everything, graph_bases))
-    resolver.code.add_bases(_bases(parsed, resolver))  # this run's classes' bases, before any member lookup
-    writes = [_resolve(p, resolver, proj) for p in parsed]
+    resolver.code.add_bases(bases_of(parsed, resolver))  # this run's classes' bases, before any member lookup
+    writes = [resolve_document(p, resolver, proj) for p in parsed]
     report.indexed = len(writes)
     report.chunks = sum(len(w.chunks) for w in writes)
     report.entities = sum(len(w.entities) for w in writes)
     report.relations = sum(len(w.relations) for w in writes)
-    shared = [proj, *_dedupe(e for p in parsed for e in p.extraction.entities if e.doc_id is None)]
+    shared = [proj, *dedupe(e for p in parsed for e in p.extraction.entities if e.doc_id is None)]
     progress.stage("embedding", report.chunks)
     # Kùzu can only draw an edge between nodes that exist, so edges into a later batch wait until the end.
     present = {e.id for e in existing} | {e.id for e in shared}
@@ -268,7 +217,7 @@ def _write(catalog: Catalog, project: str, parsed: list[_Parsed], report: IndexR
         catalog.add_relations(deferred, {})
     known = {resolution_key(e) for e in before}
     appeared = [
-        e for e in _dedupe([*shared, *(e for w in writes for e in w.entities)]) if resolution_key(e) not in known
+        e for e in dedupe([*shared, *(e for w in writes for e in w.entities)]) if resolution_key(e) not in known
     ]
     return _Written(appeared, resolver)
 
@@ -322,118 +271,3 @@ def _link_and_sync(catalog: Catalog, run: _Run) -> None:
             give_up_sync(catalog, DerivedStore.COMMUNITIES, str(exc))
             return
         mark_synced(catalog, read_with)
-
-
-def _dedupe(entities: Iterable[Entity]) -> list[Entity]:
-    seen: dict[str, Entity] = {}
-    for entity in entities:
-        seen.setdefault(entity.id, entity)
-    return list(seen.values())
-
-
-def remove_documents(catalog: Catalog, doc_ids: Sequence[str], max_file_bytes: int) -> int:
-    """Remove documents from the index and bind anew the references other documents made into them: what binds
-    nothing now waits as pending, to bind when its target is indexed again. Returns the documents bound again."""
-    dependants = _dependants(catalog, set(doc_ids))
-    catalog.delete(doc_ids)
-    return _rebind(catalog, dependants, max_file_bytes)
-
-
-def _dependants(catalog: Catalog, doc_ids: set[str]) -> list[str]:
-    """Documents outside `doc_ids` whose relations point at entities those define (a call into a changed class, an
-    import of a removed module, a mention): once those change, their references may bind differently."""
-    documents = catalog.manifest.documents
-    defined = {e for d in doc_ids if d in documents for e in documents[d].entity_ids}
-    if not defined:
-        return []
-    touching = catalog.graph.neighbours(sorted(defined), catalog.tenant, MAX_DEPENDANT_EDGES)
-    return sorted({r.doc_id for r in touching if r.target in defined and r.doc_id and r.doc_id not in doc_ids})
-
-
-def _rebind(catalog: Catalog, doc_ids: Sequence[str], max_file_bytes: int, resolver: Resolver | None = None) -> int:
-    """Bind the references of unchanged documents again, against the index as it is now, without re-embedding:
-    their files are read again from the folder their project was indexed from. A file that changed since (or is
-    gone) is left to its project's next run. `resolver`, from the run that just wrote, saves reading the index
-    again. Returns how many documents were bound again."""
-    manifest, parsed = catalog.manifest, list[_Parsed]()
-    for doc_id in doc_ids:
-        entry = manifest.documents.get(doc_id)
-        root = manifest.roots.get(entry.project) if entry is not None else None
-        if entry is None or root is None:
-            continue
-        source = read_source(Path(root) / entry.path, entry.path, max_file_bytes)
-        if not isinstance(source, SourceFile) or source.content_hash != entry.content_hash:
-            continue
-        parsed.append(_parse(entry.project, source, catalog.tenant))
-    if not parsed:
-        return 0
-    if resolver is None:  # a run that wrote nothing: read the index as it is
-        everything = catalog.entities()
-        bases = catalog.graph.links(catalog.tenant, RelationType.INHERITS)
-        resolver = Resolver(EntityDirectory(everything), CodeIndex(everything, bases))
-    resolver.code.add_bases(_bases(parsed, resolver))
-    catalog.rebind([_resolve(p, resolver, project_entity(p.document.project, catalog.tenant)) for p in parsed])
-    return len(parsed)
-
-
-def _bases(parsed: Sequence[_Parsed], resolver: Resolver) -> list[tuple[str, str]]:
-    """(class id, base id) of every base this run's classes declare, in declared order."""
-    found: list[tuple[str, str]] = []
-    for p in parsed:
-        for ref in p.extraction.references:
-            if ref.type == RelationType.INHERITS:
-                found.extend((ref.source, t.id) for t in resolver.resolve(ref, p.document)[0])
-    return found
-
-
-def _resolve(parsed: _Parsed, resolver: Resolver, project: Entity) -> DocumentWrite:
-    doc = parsed.document
-    ex = parsed.extraction
-    owned = [e for e in _dedupe(ex.entities) if e.doc_id is not None]
-    relations: list[Relation] = list(ex.relations)
-    unresolved: list[PendingReference] = []
-    directory = resolver.directory
-    for ref in ex.references:
-        targets, resolution = resolver.resolve(ref, doc)
-        if not targets:
-            unresolved.append(_pending(ref))
-        relations.extend(reference_relation(ref, t.id, doc, 1.0 / len(targets), resolution) for t in targets)
-    owner = next((e for e in owned if e.type in OWNER_TYPES), None)
-    if owner is not None and ex.chunks:
-        relations.append(
-            Relation(
-                source=project.id,
-                type=RelationType.CONTAINS,
-                target=owner.id,
-                evidence=ex.chunks[0].id,
-                project=doc.project,
-                doc_id=doc.id,
-                tenant=doc.tenant,
-            )
-        )
-    owners = {e.chunk_id: e.id for e in owned if e.chunk_id}
-    if owner is not None:
-        owners = {c.id: owners.get(c.id, owner.id) for c in ex.chunks}
-    relations.extend(mention_relations(directory, ex.chunks, owners, doc.project))
-    return DocumentWrite(doc, list(ex.chunks), owned, _unique(relations), unresolved)
-
-
-def _unique(relations: Sequence[Relation]) -> list[Relation]:
-    seen: dict[tuple[str, str, str, str], Relation] = {}
-    for r in relations:
-        seen.setdefault((r.source, r.type, r.target, r.evidence or ""), r)
-    return list(seen.values())
-
-
-def _pending(ref: Reference) -> PendingReference:
-    return PendingReference(
-        source=ref.source,
-        type=ref.type,
-        target=ref.target,
-        evidence=ref.evidence,
-        target_types=list(ref.target_types),
-        form=ref.form,
-        resolution=ref.resolution,
-        owner=ref.owner,
-        after_owner=ref.after_owner,
-    )

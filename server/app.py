@@ -15,7 +15,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS, ToolAnnotations
 from pydantic import Field, ValidationError
-from trident.ingest.pipeline import remove_documents
+from trident.ingest.rebinding import remove_documents
 from trident.server.context import TridentContext
 from trident.server.guidance import register_guidance
 from trident.server.jobs import JobState, JobStatus

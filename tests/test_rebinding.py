@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from trident.ingest.pipeline import index_folder, remove_documents
+from trident.ingest.pipeline import index_folder
+from trident.ingest.rebinding import remove_documents
 from trident.store.catalog import Catalog, write_lock
 from trident.store.schema import Resolution
 

@@ -1,0 +1,142 @@
+"""A file made a document of the index: parsed by its kind and language, and its references resolved against
+everything indexed (what an index run writes, and what a dependant is bound again with)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from trident.ingest.code import SUPPORTED_LANGUAGES, parse_code
+from trident.ingest.linker import mention_relations
+from trident.ingest.linking import Resolver, reference_relation
+from trident.ingest.markdown import parse_markdown
+from trident.ingest.model import Extraction, Reference
+from trident.ingest.text import parse_text
+from trident.ingest.walker import SourceFile
+from trident.store.catalog import DocumentWrite
+from trident.store.manifest import PendingReference
+from trident.store.schema import (
+    Document,
+    DocumentKind,
+    Entity,
+    EntityType,
+    Relation,
+    RelationType,
+    document_id,
+    entity_id,
+)
+
+OWNER_TYPES = (EntityType.MODULE, EntityType.DOCUMENT, EntityType.CONCEPT)
+
+
+@dataclass
+class Parsed:
+    document: Document
+    extraction: Extraction
+
+
+def project_entity(project: str, tenant: str) -> Entity:
+    return Entity(
+        id=entity_id(EntityType.PROJECT, project, project),
+        name=project,
+        type=EntityType.PROJECT,
+        project=project,
+        qualified_name=project,
+        tenant=tenant,
+        aliases=(f"{project}-service", f"{project} service", f"{project}_service"),
+        description=f"The {project} project",
+    )
+
+
+def parse_file(project: str, source: SourceFile, tenant: str) -> Parsed:
+    """A project's file as a document and what its parser extracts."""
+    doc = Document(
+        id=document_id(project, source.rel),
+        project=project,
+        path=source.rel,
+        kind=source.kind,
+        language=source.language,
+        content_hash=source.content_hash,
+        tenant=tenant,
+    )
+    return Parsed(doc, parse_source(project, source, tenant))
+
+
+def parse_source(project: str, source: SourceFile, tenant: str) -> Extraction:
+    """Pick the parser for a file by its kind and language."""
+    doc_id = document_id(project, source.rel)
+    if source.kind == DocumentKind.CODE and source.language in SUPPORTED_LANGUAGES:
+        return parse_code(project, source.rel, source.text, source.language, doc_id, tenant)
+    if source.kind == DocumentKind.MARKDOWN:
+        return parse_markdown(project, source.rel, source.text, doc_id, tenant)
+    return parse_text(project, source.rel, source.text, doc_id, source.kind, tenant)
+
+
+def bases_of(parsed: Sequence[Parsed], resolver: Resolver) -> list[tuple[str, str]]:
+    """(class id, base id) of every base this run's classes declare, in declared order."""
+    found: list[tuple[str, str]] = []
+    for p in parsed:
+        for ref in p.extraction.references:
+            if ref.type == RelationType.INHERITS:
+                found.extend((ref.source, t.id) for t in resolver.resolve(ref, p.document)[0])
+    return found
+
+
+def resolve_document(parsed: Parsed, resolver: Resolver, project: Entity) -> DocumentWrite:
+    doc = parsed.document
+    ex = parsed.extraction
+    owned = [e for e in dedupe(ex.entities) if e.doc_id is not None]
+    relations: list[Relation] = list(ex.relations)
+    unresolved: list[PendingReference] = []
+    directory = resolver.directory
+    for ref in ex.references:
+        targets, resolution = resolver.resolve(ref, doc)
+        if not targets:
+            unresolved.append(_pending(ref))
+        relations.extend(reference_relation(ref, t.id, doc, 1.0 / len(targets), resolution) for t in targets)
+    owner = next((e for e in owned if e.type in OWNER_TYPES), None)
+    if owner is not None and ex.chunks:
+        relations.append(
+            Relation(
+                source=project.id,
+                type=RelationType.CONTAINS,
+                target=owner.id,
+                evidence=ex.chunks[0].id,
+                project=doc.project,
+                doc_id=doc.id,
+                tenant=doc.tenant,
+            )
+        )
+    owners = {e.chunk_id: e.id for e in owned if e.chunk_id}
+    if owner is not None:
+        owners = {c.id: owners.get(c.id, owner.id) for c in ex.chunks}
+    relations.extend(mention_relations(directory, ex.chunks, owners, doc.project))
+    return DocumentWrite(doc, list(ex.chunks), owned, _unique(relations), unresolved)
+
+
+def _unique(relations: Sequence[Relation]) -> list[Relation]:
+    seen: dict[tuple[str, str, str, str], Relation] = {}
+    for r in relations:
+        seen.setdefault((r.source, r.type, r.target, r.evidence or ""), r)
+    return list(seen.values())
+
+
+def _pending(ref: Reference) -> PendingReference:
+    return PendingReference(
+        source=ref.source,
+        type=ref.type,
+        target=ref.target,
+        evidence=ref.evidence,
+        target_types=list(ref.target_types),
+        form=ref.form,
+        resolution=ref.resolution,
+        owner=ref.owner,
+        after_owner=ref.after_owner,
+    )
+
+
+def dedupe(entities: Iterable[Entity]) -> list[Entity]:
+    seen: dict[str, Entity] = {}
+    for entity in entities:
+        seen.setdefault(entity.id, entity)
+    return list(seen.values())

@@ -1,0 +1,66 @@
+"""Binding anew what other documents refer to when documents change or go: their files are read again from the folder
+their project was indexed from and only their relations replaced, without re-embedding; a reference that binds
+nothing waits as pending until its target is indexed again."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from trident.ingest.code_index import CodeIndex
+from trident.ingest.documents import Parsed, bases_of, parse_file, project_entity, resolve_document
+from trident.ingest.linking import Resolver
+from trident.ingest.walker import SourceFile, read_source
+from trident.store.catalog import Catalog
+from trident.store.directory import EntityDirectory
+from trident.store.schema import RelationType
+
+# Relations read to find the documents pointing into changed ones; far above any real fan-in, it only bounds a read.
+MAX_DEPENDANT_EDGES = 1_000_000
+
+
+def remove_documents(catalog: Catalog, doc_ids: Sequence[str], max_file_bytes: int) -> int:
+    """Remove documents from the index and bind anew the references other documents made into them: what binds
+    nothing now waits as pending, to bind when its target is indexed again. Returns the documents bound again."""
+    dependants = find_dependants(catalog, set(doc_ids))
+    catalog.delete(doc_ids)
+    return rebind_documents(catalog, dependants, max_file_bytes)
+
+
+def find_dependants(catalog: Catalog, doc_ids: set[str]) -> list[str]:
+    """Documents outside `doc_ids` whose relations point at entities those define (a call into a changed class, an
+    import of a removed module, a mention): once those change, their references may bind differently."""
+    documents = catalog.manifest.documents
+    defined = {e for d in doc_ids if d in documents for e in documents[d].entity_ids}
+    if not defined:
+        return []
+    touching = catalog.graph.neighbours(sorted(defined), catalog.tenant, MAX_DEPENDANT_EDGES)
+    return sorted({r.doc_id for r in touching if r.target in defined and r.doc_id and r.doc_id not in doc_ids})
+
+
+def rebind_documents(
+    catalog: Catalog, doc_ids: Sequence[str], max_file_bytes: int, resolver: Resolver | None = None
+) -> int:
+    """Bind the references of unchanged documents again, against the index as it is now, without re-embedding:
+    their files are read again from the folder their project was indexed from. A file that changed since (or is
+    gone) is left to its project's next run. `resolver`, from the run that just wrote, saves reading the index
+    again. Returns how many documents were bound again."""
+    manifest, parsed = catalog.manifest, list[Parsed]()
+    for doc_id in doc_ids:
+        entry = manifest.documents.get(doc_id)
+        root = manifest.roots.get(entry.project) if entry is not None else None
+        if entry is None or root is None:
+            continue
+        source = read_source(Path(root) / entry.path, entry.path, max_file_bytes)
+        if not isinstance(source, SourceFile) or source.content_hash != entry.content_hash:
+            continue
+        parsed.append(parse_file(entry.project, source, catalog.tenant))
+    if not parsed:
+        return 0
+    if resolver is None:  # a run that wrote nothing: read the index as it is
+        everything = catalog.entities()
+        bases = catalog.graph.links(catalog.tenant, RelationType.INHERITS)
+        resolver = Resolver(EntityDirectory(everything), CodeIndex(everything, bases))
+    resolver.code.add_bases(bases_of(parsed, resolver))
+    catalog.rebind([resolve_document(p, resolver, project_entity(p.document.project, catalog.tenant)) for p in parsed])
+    return len(parsed)
