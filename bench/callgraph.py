@@ -39,10 +39,10 @@ from pathlib import Path
 
 import jedi
 from jedi.api.classes import Name
+from trident.embedding.embedder import Embedder, open_embedder
 from trident.ingest.code import module_name
 from trident.ingest.pipeline import index_folder
 from trident.store.catalog import Catalog, write_lock
-from trident.store.embedder import Embedder, open_embedder
 from trident.store.schema import Entity, Relation
 from trident.store.settings import ModelSettings
 from trident.tools.status import status

@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 import igraph
+from trident.embedding.embedder import open_embedder
 from trident.ingest.communities import (
     LEIDEN_PASSES,
     SEED,
@@ -31,7 +32,6 @@ from trident.ingest.communities import (
 )
 from trident.ingest.pipeline import index_folder
 from trident.store.catalog import Catalog, write_lock
-from trident.store.embedder import open_embedder
 from trident.store.settings import ModelSettings
 
 

@@ -24,10 +24,10 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from trident.embedding.embedder import open_embedder
 from trident.ingest.beir import is_beir_folder
 from trident.ingest.pipeline import index_beir, index_folder
 from trident.store.catalog import Catalog, write_lock
-from trident.store.embedder import open_embedder
 from trident.store.manifest import Manifest
 from trident.store.settings import ModelSettings
 

@@ -18,8 +18,8 @@ import time
 from pathlib import Path
 
 import numpy as np
+from trident.embedding.embedder import FastEmbedEmbedder, open_embedder
 from trident.store.catalog import Catalog, embedding_text
-from trident.store.embedder import FastEmbedEmbedder, open_embedder
 from trident.store.manifest import Manifest
 from trident.store.settings import DEFAULT_MODEL, ModelSettings
 

@@ -16,10 +16,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from trident.embedding.embedder import open_embedder
 from trident.ingest.beir import is_beir_folder
 from trident.ingest.pipeline import index_beir, index_folder
 from trident.store.catalog import Catalog, embedding_text
-from trident.store.embedder import open_embedder
 from trident.store.settings import ModelSettings
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

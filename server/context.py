@@ -12,13 +12,13 @@ from pathlib import Path
 from typing import Any
 
 from trident.ingest.pipeline import IndexReport, Progress, index_folder
+from trident.retrieval.relation_index import RelationIndex
+from trident.retrieval.search import GenerationViews
 from trident.server.jobs import IndexJobs
 from trident.server.settings import ServerSettings
 from trident.store.catalog import Catalog, IndexLockedError, write_lock
 from trident.store.directory import EntityDirectory
 from trident.store.settings import IngestSettings
-from trident.tools.relation_index import RelationIndex
-from trident.tools.search import EntityNames
 
 log = logging.getLogger(__name__)
 # An index job queued behind another process's writing waits this long for the lock before it fails.
@@ -31,15 +31,15 @@ WARM_UP_STOP_SECONDS = 60.0
 class TridentContext:
     catalog: Catalog
     settings: ServerSettings
-    names: EntityNames
+    views: GenerationViews
     jobs: IndexJobs
     limits: IngestSettings  # what index runs, re-binding and the watcher read files with
 
     def directory(self) -> EntityDirectory:
-        return self.names.get(self.catalog)
+        return self.views.directory(self.catalog)
 
     def relations(self) -> RelationIndex:
-        return self.names.relations(self.catalog)
+        return self.views.relations(self.catalog)
 
 
 def _runner(
@@ -67,16 +67,16 @@ def _runner(
     return run
 
 
-def _warm_up(catalog: Catalog, names: EntityNames, stopping: threading.Event) -> None:
+def _warm_up(catalog: Catalog, views: GenerationViews, stopping: threading.Event) -> None:
     """Build what the first questions need (entity names, the in-memory graph, the walk graph, the community
     vectors, one query embedding) while the client is still starting; each is built once per index generation
     anyway, so a query arriving meanwhile only waits for the step under way."""
     started = time.perf_counter()
     steps: list[Callable[[], object]] = [
-        lambda: names.get(catalog).mentioned_in("warm up"),  # the directory and its mention forms
-        lambda: names.relations(catalog),
-        lambda: names.graph(catalog),
-        lambda: names.communities(catalog),
+        lambda: views.directory(catalog).mentioned_in("warm up"),  # the directory and its mention forms
+        lambda: views.relations(catalog),
+        lambda: views.graph(catalog),
+        lambda: views.communities(catalog),
     ]
     if catalog.embedder is not None:
         embedder = catalog.embedder
@@ -106,13 +106,13 @@ def make_lifespan(
         catalog = open_catalog()
         stopping = threading.Event()
         jobs = IndexJobs(_runner(catalog, stopping, limits))
-        names = EntityNames()
-        warming = threading.Thread(target=_warm_up, args=(catalog, names, stopping), name="trident-warm-up")
+        views = GenerationViews()
+        warming = threading.Thread(target=_warm_up, args=(catalog, views, stopping), name="trident-warm-up")
         if settings.warm_up:
             warming.start()
         log.info("trident serving %s (tenant %s)", catalog.index_dir, catalog.tenant)
         try:
-            yield TridentContext(catalog=catalog, settings=settings, names=names, jobs=jobs, limits=limits)
+            yield TridentContext(catalog=catalog, settings=settings, views=views, jobs=jobs, limits=limits)
         finally:
             stopping.set()
             if warming.is_alive():

@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from mcp.server.mcpserver import Context, MCPServer
+from trident.retrieval.entities import EntityNotFoundError
 from trident.server.context import TridentContext
 from trident.tools import entities as entity_tools
 from trident.tools import status
@@ -42,5 +43,5 @@ def register_guidance(server: MCPServer[Any]) -> None:
         app: TridentContext = ctx.request_context.lifespan_context
         try:
             return entity_tools.get_entity(app.catalog, app.directory(), entity_id).model_dump_json(indent=2)
-        except entity_tools.EntityNotFoundError as exc:
+        except EntityNotFoundError as exc:
             return json.dumps({"error": str(exc), "suggestions": exc.suggestions})

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from trident.embedding.embedder import open_embedder
+from trident.embedding.offline_model import build_offline_model, default_offline_dir, read_build_record
 from trident.store.catalog import Catalog
-from trident.store.embedder import open_embedder
-from trident.store.offline_model import build_offline_model, default_offline_dir, read_build_record
 from trident.store.protocols import Embedder
 from trident.store.settings import ModelSettings
 

@@ -10,13 +10,13 @@ import pytest
 from trident.ingest.communities import detect_communities, open_communities, sync_communities
 from trident.ingest.linking import forget_sync
 from trident.ingest.pipeline import index_folder
+from trident.retrieval.router import QueryType, route
+from trident.retrieval.search import Strategy, search
 from trident.store.catalog import Catalog, write_lock
 from trident.store.community_index import CommunityReport
 from trident.store.protocols import Embedder
 from trident.store.schema import Entity, EntityType, Relation
 from trident.store.sync_state import NOT_SYNCED
-from trident.tools.router import QueryType, route
-from trident.tools.search import Strategy, search
 from trident.tools.status import status
 
 from tests.conftest import EXAMPLES, SAMPLE_PROJECTS

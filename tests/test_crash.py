@@ -32,12 +32,12 @@ import pytest
 from trident.ingest.communities import open_communities
 from trident.ingest.graph_vectors import open_graph_vectors
 from trident.ingest.pipeline import index_folder
+from trident.retrieval.search import GenerationViews, search
 from trident.store.catalog import Catalog, write_lock
 from trident.store.crashpoints import CRASH_AT, CRASH_TRACE
 from trident.store.manifest import Manifest
 from trident.store.protocols import Embedder
 from trident.tools import explain, trace
-from trident.tools.search import EntityNames, search
 
 from tests.conftest import EXAMPLES, SAMPLE_PROJECTS, HashEmbedder
 
@@ -109,7 +109,7 @@ class MemoEmbedder:
         missing = [t for t in dict.fromkeys(texts) if self.key(t) not in self._memo]
         if missing:
             if self._real is None:  # not in the memo (an order of events the reference never saw): the model
-                from trident.store.embedder import open_embedder
+                from trident.embedding.embedder import open_embedder
                 from trident.store.settings import ModelSettings
 
                 self._real = open_embedder(ModelSettings())
@@ -179,7 +179,7 @@ def tool_answers(index_dir: Path, embedder: Embedder) -> dict[str, Any]:
     """What the retrieval tools answer; every one must work on a repaired index."""
     catalog = Catalog.open_reader(index_dir, TENANT, embedder)
     try:
-        directory = EntityNames().get(catalog)
+        directory = GenerationViews().directory(catalog)
         hits = search(catalog, "how does checkout charge the payment gateway", top_k=5).hits
         traced = trace.trace_relationships(catalog, directory, "OrderService.checkout", direction=trace.Direction.OUT)
         path = explain.explain_path(catalog, directory, "OrderService", "PaymentGateway")

@@ -8,15 +8,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 from tokenizers import Tokenizer
-from trident.store.embedder import (
+from trident.embedding.embedder import (
     EmbedderUnavailable,
     FastEmbedEmbedder,
     SourceKind,
     open_embedder,
     resolve_model_source,
 )
+from trident.embedding.offline_model import BUILD_RECORD, MIN_COSINE, build_offline_model
 from trident.store.manifest import Manifest, ModelInfo
-from trident.store.offline_model import BUILD_RECORD, MIN_COSINE, build_offline_model
 from trident.store.settings import DEFAULT_MODEL, ModelSettings
 
 COOKING = ("onion", "garlic", "butter", "salt", "pepper", "flour", "sugar", "milk", "bread", "soup", "oven")

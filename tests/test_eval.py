@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from trident.tools.metrics import mrr_at, ndcg_at, query_metrics, recall_at
+from trident.evaluation.metrics import mrr_at, ndcg_at, query_metrics, recall_at
 
 
 def test_ndcg_matches_a_hand_computed_value() -> None:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from trident.retrieval.fusion import RRF, FusionMethod, MaxScore, PrimaryFirst, WeightedSum, make_fuser
+from trident.retrieval.router import QueryType, route
 from trident.store.protocols import ScoredId
-from trident.tools.fusion import RRF, FusionMethod, MaxScore, PrimaryFirst, WeightedSum, make_fuser
-from trident.tools.router import QueryType, route
 
 
 def ranked(*ids: str) -> list[ScoredId]:

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from trident.ingest.communities import open_communities
 from trident.ingest.pipeline import index_folder
+from trident.retrieval.search import search
 from trident.store.catalog import Catalog, write_lock
-from trident.tools.search import search
 from trident.tools.status import status
 
 from tests.conftest import HashEmbedder

@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from trident.store import offline_model
-from trident.store.offline_model import (
+from trident.embedding import offline_model
+from trident.embedding.offline_model import (
     BUILD_RECORD,
     MIN_COSINE,
     ONNX_FILE,

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from trident.retrieval.pagerank import EntityChunkGraph
 from trident.store.schema import Entity, EntityType, Relation
-from trident.tools.pagerank import EntityChunkGraph
 
 
 def concept(name: str) -> Entity:

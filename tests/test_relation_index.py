@@ -3,12 +3,12 @@ results through either."""
 
 from __future__ import annotations
 
+from trident.retrieval.pagerank import EntityChunkGraph
+from trident.retrieval.relation_index import RelationIndex
+from trident.retrieval.search import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.schema import Relation
 from trident.tools.explain import explain_path
-from trident.tools.pagerank import EntityChunkGraph
-from trident.tools.relation_index import RelationIndex
-from trident.tools.search import EntityNames
 from trident.tools.trace import Direction, trace_relationships
 
 
@@ -66,9 +66,9 @@ def test_relations_of_other_tenants_are_left_out_of_the_index() -> None:
 
 
 def test_trace_and_explain_answer_the_same_through_the_index_and_the_store(sample_catalog: Catalog) -> None:
-    names = EntityNames()
-    directory = names.get(sample_catalog)
-    relations = names.relations(sample_catalog)
+    views = GenerationViews()
+    directory = views.directory(sample_catalog)
+    relations = views.relations(sample_catalog)
     for entity in ("OrderService.checkout", "PaymentGateway", "AuthService"):
         for direction in Direction:
             store = trace_relationships(sample_catalog, directory, entity, direction=direction, max_hops=3)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from trident.tools.router import PRECEDENCE, QueryType, route
+from trident.retrieval.router import PRECEDENCE, QueryType, route
 
 from tests.routing_cases import CASES
 
@@ -47,8 +47,8 @@ def test_plans_are_frozen_and_readable() -> None:
 
 
 def test_every_retrieval_path_has_a_runner_and_an_unknown_name_is_refused() -> None:
-    from trident.tools.path_names import PathName
-    from trident.tools.paths import PATH_RUNNERS, PATHS
+    from trident.retrieval.path_names import PathName
+    from trident.retrieval.paths import PATH_RUNNERS, PATHS
 
     assert set(PATH_RUNNERS) == set(PathName) == set(PATHS)  # evaluation credits every path, `local` included
     with pytest.raises(ValueError, match="unknown retrieval path 'semantc'; known: lexical, semantic"):
@@ -57,7 +57,7 @@ def test_every_retrieval_path_has_a_runner_and_an_unknown_name_is_refused() -> N
 
 def test_a_plan_naming_a_path_that_does_not_exist_is_refused() -> None:
     from pydantic import ValidationError
-    from trident.tools.router import Plan, QueryType
+    from trident.retrieval.router import Plan, QueryType
 
     with pytest.raises(ValidationError):
         Plan(query_type=QueryType.GENERAL, weights={"lexicl": 1.0}, strategies=("lexicl",))

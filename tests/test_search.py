@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 from trident.ingest.pipeline import index_folder
+from trident.retrieval.fusion import RRF
+from trident.retrieval.search import search
 from trident.store.catalog import Catalog
-from trident.tools.fusion import RRF
-from trident.tools.search import search
 
 
 def _top_paths(catalog: Catalog, query: str, k: int = 3) -> list[str]:

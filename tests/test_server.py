@@ -17,11 +17,11 @@ from mcp.client import Client
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.shared.exceptions import MCPError
+from trident.retrieval.search import GenerationViews
 from trident.server.app import build_server
 from trident.server.context import _warm_up
 from trident.server.settings import ServerSettings
 from trident.store.catalog import Catalog
-from trident.tools.search import EntityNames
 
 from tests.conftest import EXAMPLES
 
@@ -263,18 +263,18 @@ async def test_unknown_entities_are_tool_errors_with_suggestions(
 
 
 def test_the_warm_up_builds_what_graph_questions_need_before_any_query(sample_catalog: Catalog) -> None:
-    names = EntityNames()
-    _warm_up(sample_catalog, names, threading.Event())
-    relations = names._relations.peek()
+    views = GenerationViews()
+    _warm_up(sample_catalog, views, threading.Event())
+    relations = views._relations.peek()
     assert relations is not None and len(relations) > 0
-    assert names._directory.peek() is not None and names._directory.peek()._grouped is not None  # mention forms
-    assert names._graph.peek() is not None and names._communities is not None
-    assert names.relations(sample_catalog) is relations, "queries reuse what the warm-up built"
+    assert views._directory.peek() is not None and views._directory.peek()._grouped is not None  # mention forms
+    assert views._graph.peek() is not None and views._communities is not None
+    assert views.relations(sample_catalog) is relations, "queries reuse what the warm-up built"
 
 
 def test_a_server_stopping_during_the_warm_up_stops_it_before_the_next_step(sample_catalog: Catalog) -> None:
-    names = EntityNames()
+    views = GenerationViews()
     stopping = threading.Event()
     stopping.set()
-    _warm_up(sample_catalog, names, stopping)
-    assert names._relations.peek() is None and names._graph.peek() is None
+    _warm_up(sample_catalog, views, stopping)
+    assert views._relations.peek() is None and views._graph.peek() is None

@@ -19,12 +19,12 @@ from mcp.client import Client
 from pydantic import ValidationError
 from trident.ingest.pipeline import index_folder
 from trident.ingest.watch import FolderWatcher, catalog_reindexer
+from trident.retrieval.search import search
 from trident.server.app import build_server
 from trident.server.settings import ServerSettings
 from trident.store.catalog import Catalog
 from trident.store.manifest import Manifest
 from trident.store.settings import IngestSettings
-from trident.tools.search import search
 
 from tests.conftest import EXAMPLES, HashEmbedder
 

@@ -7,12 +7,12 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 
 from pydantic import BaseModel, Field
+from trident.retrieval.entities import EntityRef, entity_refs, resolve_entity
+from trident.retrieval.relation_index import GraphWalk
 from trident.store.catalog import Catalog
 from trident.store.code_paths import is_test_path
 from trident.store.directory import EntityDirectory
 from trident.store.schema import RESOLUTION_HELP, Entity, Relation, Resolution
-from trident.tools.entities import EntityRef, entity_refs, resolve_entity
-from trident.tools.relation_index import GraphWalk
 
 EDGES_PER_HOP = 2_000
 MAX_HOPS = 6

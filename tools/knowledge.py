@@ -7,10 +7,10 @@ import unicodedata
 from datetime import UTC, datetime
 
 from pydantic import BaseModel, Field, field_validator
+from trident.retrieval.entities import resolve_entity
 from trident.store.catalog import Catalog, DocumentWrite
 from trident.store.directory import EntityDirectory
 from trident.store.schema import Chunk, Document, DocumentKind, Entity, Relation, chunk_id, entity_id, stable_hash
-from trident.tools.entities import resolve_entity
 
 KNOWLEDGE_PROJECT = "knowledge"
 _RELATION_TYPE = re.compile(r"^[A-Z][A-Z0-9_]{1,39}$")

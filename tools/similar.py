@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+from trident.retrieval.entities import resolve_entity
+from trident.retrieval.search import SearchHit
 from trident.store.catalog import Catalog, embedding_text
 from trident.store.directory import EntityDirectory
 from trident.store.protocols import SearchFilter
-from trident.tools.entities import resolve_entity
-from trident.tools.search import SearchHit
 
 OVERFETCH = 4
 

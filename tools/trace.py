@@ -6,12 +6,12 @@ from collections.abc import Sequence
 from enum import StrEnum
 
 from pydantic import BaseModel, Field
+from trident.retrieval.entities import EntityRef, entity_refs, resolve_entity
+from trident.retrieval.relation_index import GraphWalk
 from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
 from trident.store.schema import RESOLUTION_HELP, Relation, Resolution
 from trident.tools.calls import suggest_call
-from trident.tools.entities import EntityRef, entity_refs, resolve_entity
-from trident.tools.relation_index import GraphWalk
 
 MAX_HOPS = 4
 EDGES_PER_HOP = 2_000

@@ -7,38 +7,20 @@ import re
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Generic, TypeVar
 
 import numpy as np
+from trident.retrieval.communities import CommunityMatch, community_hits
+from trident.retrieval.path_names import PathName
+from trident.retrieval.relation_index import GraphWalk
+from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
-from trident.store.community_index import CommunityIndex, open_communities
 from trident.store.directory import EntityDirectory
-from trident.store.gc_pause import paused_gc
-from trident.store.graph_vectors import GraphVectorIndex, open_graph_vectors
 from trident.store.protocols import Embedder, ScoredId, SearchFilter
 from trident.store.schema import Entity
-from trident.store.settings import RetrievalSettings
-from trident.tools.communities import CommunityMatch, community_hits
-from trident.tools.pagerank import EntityChunkGraph
-from trident.tools.path_names import PathName
-from trident.tools.relation_index import GraphWalk, RelationIndex
 
 CANDIDATES_PER_PATH = 50
 GRAPH_EDGES = 60
 PATHS = tuple(PathName)
-# A project's own instructions: the fast path for "what does CLAUDE.md / our README say".
-INSTRUCTION_FILES = (
-    "CLAUDE.md",
-    "AGENTS.md",
-    "README.md",
-    "README",
-    "README.rst",
-    "CONTRIBUTING.md",
-    "CONTRIBUTING",
-    "CODEOWNERS",
-    ".cursorrules",
-    "copilot-instructions.md",
-)
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 
 # Vector seeding: how many entity/relation neighbours to look at, how close one must be, and how many seeds to keep.
@@ -47,82 +29,6 @@ VECTOR_SEED_MIN_SCORE = 0.5
 VECTOR_SEEDS = 3
 # A walk from entities only near the query's meaning is a guess: it keeps this share of its planned weight.
 GUESSED_WALK_SHARE = 0.25
-T = TypeVar("T")
-
-
-class _PerGeneration(Generic[T]):
-    """One structure of an index generation, built once under its own lock (a query needing the directory does
-    not wait while another thread builds the walk graph) and rebuilt when the generation moves."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._built: tuple[int, T] | None = None
-
-    def get(self, generation: int, build: Callable[[], T]) -> T:
-        with self._lock:
-            if self._built is None or self._built[0] != generation:
-                with paused_gc():
-                    self._built = (generation, build())
-            return self._built[1]
-
-    def peek(self) -> T | None:
-        """What is built now (of whichever generation), or None."""
-        built = self._built
-        return built[1] if built is not None else None
-
-
-class EntityNames:
-    """The entity directory, the relations and the PageRank graph of one index generation, each built once on
-    first use and reused until the index changes."""
-
-    def __init__(self, settings: RetrievalSettings | None = None) -> None:
-        self.settings = settings or RetrievalSettings()
-        self._directory: _PerGeneration[EntityDirectory] = _PerGeneration()
-        self._graph: _PerGeneration[EntityChunkGraph] = _PerGeneration()
-        self._relations: _PerGeneration[RelationIndex] = _PerGeneration()
-        self._vectors: _PerGeneration[GraphVectorIndex] = _PerGeneration()
-        self._instructions: _PerGeneration[dict[tuple[str, ...] | None, dict[str, np.ndarray]]] = _PerGeneration()
-        self._communities: CommunityIndex | None = None
-        self._lock = threading.Lock()
-
-    def get(self, catalog: Catalog) -> EntityDirectory:
-        return self._directory.get(catalog.manifest.generation, lambda: EntityDirectory(catalog.entities()))
-
-    def vectors(self, catalog: Catalog) -> GraphVectorIndex:
-        return self._vectors.get(catalog.manifest.generation, lambda: open_graph_vectors(catalog))
-
-    def graph(self, catalog: Catalog) -> EntityChunkGraph:
-        generation = catalog.manifest.generation
-        directory, relations = self.get(catalog), self.relations(catalog)
-        return self._graph.get(
-            generation, lambda: EntityChunkGraph.from_edges(list(directory.by_id.values()), relations.edges())
-        )
-
-    def relations(self, catalog: Catalog) -> RelationIndex:
-        """The tenant's relations in memory, for walks that take many steps."""
-        graph, tenant = catalog.graph, catalog.tenant
-        return self._relations.get(
-            catalog.manifest.generation,
-            lambda: RelationIndex.from_table(graph.relation_table(tenant), tenant, graph.all_citations(tenant)),
-        )
-
-    def instructions(self, catalog: Catalog, projects: Sequence[str] | None) -> dict[str, np.ndarray]:
-        """The stored vectors of the projects' instruction files (CLAUDE.md, README, ...), by chunk id."""
-        known = self._instructions.get(catalog.manifest.generation, dict)
-        key = tuple(sorted(projects)) if projects is not None else None
-        with self._lock:
-            if key not in known:
-                ids = catalog.graph.chunks_of_files(catalog.tenant, INSTRUCTION_FILES, projects)
-                known[key] = catalog.vectors.vectors(ids)
-            return known[key]
-
-    def communities(self, catalog: Catalog) -> CommunityIndex:
-        """The community reports, reopened once a sync has stored new ones (an open LanceDB table does not see
-        later writes, and the sync runs after the index generation has already moved)."""
-        with self._lock:
-            if self._communities is None or self._communities.changed_since_open():
-                self._communities = open_communities(catalog)
-            return self._communities
 
 
 def query_entities(directory: EntityDirectory, query: str) -> list[Entity]:
@@ -187,7 +93,7 @@ class PathQuery:
     catalog: Catalog
     text: str
     where: SearchFilter
-    names: EntityNames
+    views: GenerationViews
     projects: Sequence[str] | None
     embed: Callable[[str], np.ndarray]
     seed_by_vectors: bool = False
@@ -198,7 +104,7 @@ def run_path(
     path: PathName | str,
     text: str,
     where: SearchFilter,
-    names: EntityNames,
+    views: GenerationViews,
     projects: Sequence[str] | None,
     embed: Callable[[str], np.ndarray],
     seed_by_vectors: bool = False,
@@ -209,7 +115,7 @@ def run_path(
         ValueError: no path has that name (the message lists the known ones).
     """
     runner = PATH_RUNNERS[PathName.parse(path)]
-    return runner(PathQuery(catalog, text, where, names, projects, embed, seed_by_vectors))
+    return runner(PathQuery(catalog, text, where, views, projects, embed, seed_by_vectors))
 
 
 def _lexical(q: PathQuery) -> PathHits:
@@ -222,18 +128,18 @@ def _semantic(q: PathQuery) -> PathHits:
 
 def _local(q: PathQuery) -> PathHits:
     query_vector = q.embed(q.text)
-    scored = [ScoredId(i, float(v @ query_vector)) for i, v in q.names.instructions(q.catalog, q.projects).items()]
+    scored = [ScoredId(i, float(v @ query_vector)) for i, v in q.views.instructions(q.catalog, q.projects).items()]
     return PathHits(sorted(scored, key=lambda hit: (-hit.score, hit.id))[:CANDIDATES_PER_PATH])
 
 
 def _community(q: PathQuery) -> PathHits:
-    communities = q.names.communities(q.catalog)
+    communities = q.views.communities(q.catalog)
     hits, matches = community_hits(communities, q.embed(q.text), q.catalog.tenant, q.projects, CANDIDATES_PER_PATH)
     return PathHits(hits, communities=matches)
 
 
 def _named_seeds(q: PathQuery) -> tuple[EntityDirectory, list[Entity]]:
-    directory = q.names.get(q.catalog)
+    directory = q.views.directory(q.catalog)
     seeds = [e for e in query_entities(directory, q.text) if q.projects is None or e.project in q.projects]
     return directory, seeds
 
@@ -242,14 +148,14 @@ def _ppr(q: PathQuery) -> PathHits:
     _, seeds = _named_seeds(q)
     named = bool(seeds)
     if not seeds and q.seed_by_vectors:
-        seeds = vector_seeds(q.catalog, q.names, q.embed(q.text), q.projects)
-    ranked = q.names.graph(q.catalog).rank(seeds, CANDIDATES_PER_PATH, damping=q.names.settings.ppr_damping)
+        seeds = vector_seeds(q.catalog, q.views, q.embed(q.text), q.projects)
+    ranked = q.views.graph(q.catalog).rank(seeds, CANDIDATES_PER_PATH, damping=q.views.settings.ppr_damping)
     return PathHits(ranked, seeds, named)
 
 
 def _graph(q: PathQuery) -> PathHits:
     directory, seeds = _named_seeds(q)
-    ids = graph_candidates(q.catalog, directory, q.names.relations(q.catalog), seeds, CANDIDATES_PER_PATH)
+    ids = graph_candidates(q.catalog, directory, q.views.relations(q.catalog), seeds, CANDIDATES_PER_PATH)
     return PathHits([ScoredId(id_, 1.0 / rank) for rank, id_ in enumerate(ids, start=1)], seeds)
 
 
@@ -265,12 +171,12 @@ PATH_RUNNERS: dict[PathName, Callable[[PathQuery], PathHits]] = {
 
 
 def vector_seeds(
-    catalog: Catalog, names: EntityNames, query_vector: np.ndarray, projects: Sequence[str] | None
+    catalog: Catalog, views: GenerationViews, query_vector: np.ndarray, projects: Sequence[str] | None
 ) -> list[Entity]:
     """The entities nearest the query's meaning (their own vectors, or a relation sentence they take part in), for a
     query that names none of them exactly; only close matches count, so an unrelated query seeds nothing."""
-    hits = names.vectors(catalog).search(query_vector, VECTOR_SEED_CANDIDATES, catalog.tenant)
-    by_id = names.get(catalog).by_id
+    hits = views.vectors(catalog).search(query_vector, VECTOR_SEED_CANDIDATES, catalog.tenant)
+    by_id = views.directory(catalog).by_id
     seeds: list[Entity] = []
     for hit in hits:
         if hit.score < VECTOR_SEED_MIN_SCORE:

@@ -7,11 +7,11 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping, Sequence
 
 from pydantic import BaseModel, Field
+from trident.evaluation.metrics import mean, query_metrics
 from trident.ingest.beir import BeirQuery
+from trident.retrieval.fusion import FusionMethod
+from trident.retrieval.search import PATHS, GenerationViews, Strategy, search
 from trident.store.catalog import Catalog
-from trident.tools.fusion import FusionMethod
-from trident.tools.metrics import mean, query_metrics
-from trident.tools.search import PATHS, EntityNames, Strategy, search
 
 EVAL_TOP_K = 100
 
@@ -31,10 +31,10 @@ class EvalReport(BaseModel):
 
 
 def ranked_documents(
-    catalog: Catalog, query: str, strategy: Strategy, names: EntityNames, fusion: FusionMethod | None = None
+    catalog: Catalog, query: str, strategy: Strategy, views: GenerationViews, fusion: FusionMethod | None = None
 ) -> tuple[list[str], dict]:
     """Document ids in rank order (a document's best chunk counts) and each document's per-path ranks."""
-    result = search(catalog, query, top_k=EVAL_TOP_K, strategy=strategy, names=names, fusion=fusion)
+    result = search(catalog, query, top_k=EVAL_TOP_K, strategy=strategy, views=views, fusion=fusion)
     ranked: list[str] = []
     sources: dict[str, dict[str, int | None]] = {}
     for hit in result.hits:
@@ -57,7 +57,7 @@ def evaluate(
 ) -> EvalReport:
     """Search every judged query and average the metrics; queries without judgments are left out."""
     started = time.perf_counter()
-    names = EntityNames()
+    views = GenerationViews()
     rows: list[dict[str, float]] = []
     by_type: dict[str, list[dict[str, float]]] = defaultdict(list)
     attribution: Counter[str] = Counter()
@@ -65,7 +65,7 @@ def evaluate(
         relevant = qrels.get(query.id)
         if not relevant:
             continue
-        ranked, sources = ranked_documents(catalog, query.text, strategy, names, fusion)
+        ranked, sources = ranked_documents(catalog, query.text, strategy, views, fusion)
         row = query_metrics(ranked, relevant)
         rows.append(row)
         query_type = query.metadata.get("type")

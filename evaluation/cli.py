@@ -7,16 +7,16 @@ from pathlib import Path
 
 from rich.console import Console
 from trident.cli.progress import RichProgress
+from trident.embedding.embedder import open_embedder
+from trident.evaluation.evaluate import EvalReport, evaluate
 from trident.ingest.beir import is_beir_folder, load_qrels, load_queries
 from trident.ingest.pipeline import index_beir
 from trident.ingest.tokens import CHUNK_TOKEN_BUDGET
+from trident.retrieval.fusion import FusionMethod
+from trident.retrieval.search import Strategy
 from trident.store.catalog import Catalog, write_lock
-from trident.store.embedder import open_embedder
 from trident.store.schema import SCHEMA_VERSION
 from trident.store.settings import ModelSettings, StoreSettings
-from trident.tools.evaluate import EvalReport, evaluate
-from trident.tools.fusion import FusionMethod
-from trident.tools.search import Strategy
 
 
 def cache_key(dataset: Path, model: str) -> str:

@@ -11,27 +11,27 @@ from typing import Any
 
 import anyio
 from pydantic import BaseModel, Field
+from trident.retrieval.communities import community_of
+from trident.retrieval.fusion import FusionMethod, PrimaryFirst, make_fuser
+from trident.retrieval.path_names import PathName
+from trident.retrieval.paths import (
+    GUESSED_WALK_SHARE,
+    PATHS,
+    PathHits,
+    QueryVectors,
+    query_entities,
+    run_path,
+)
+from trident.retrieval.router import Plan, route
+from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
 from trident.store.protocols import SearchFilter
 from trident.store.schema import Chunk, Entity
 from trident.store.tokens import estimate_tokens
 from trident.tools.calls import suggest_call
-from trident.tools.communities import community_of
-from trident.tools.fusion import FusionMethod, PrimaryFirst, make_fuser
-from trident.tools.path_names import PathName
-from trident.tools.paths import (
-    GUESSED_WALK_SHARE,
-    PATHS,
-    EntityNames,
-    PathHits,
-    QueryVectors,
-    query_entities,
-    run_path,
-)
-from trident.tools.router import Plan, route
 
-__all__ = ["PATHS", "EntityNames", "SearchHit", "SearchResult", "Strategy", "search", "search_async"]
+__all__ = ["PATHS", "GenerationViews", "SearchHit", "SearchResult", "Strategy", "search", "search_async"]
 
 SNIPPET_CHARS = 320
 
@@ -141,7 +141,7 @@ async def search_async(
     fusion: FusionMethod | str | None = None,
     max_tokens: int | None = None,
     explain: bool = False,
-    names: EntityNames | None = None,
+    views: GenerationViews | None = None,
     path_timeout: float = PATH_TIMEOUT_S,
 ) -> SearchResult:
     """Ranked, cited chunks for a query (and its expansions) over one tenant's index.
@@ -166,8 +166,8 @@ async def search_async(
     if catalog.embedder is None:
         raise RuntimeError("search needs an embedder; open the catalog with one")
     where = SearchFilter(catalog.tenant, tuple(projects) if projects is not None else None)
-    names = names or EntityNames()
-    directory = await anyio.to_thread.run_sync(names.get, catalog)
+    views = views or GenerationViews()
+    directory = await anyio.to_thread.run_sync(views.directory, catalog)
     scoped = _graph_scope(plan, directory, query, projects, catalog.tenant) if plan is not None else None
     texts = [query, *(e for e in (expansions or []) if e.strip())]
     jobs = [(path if i == 0 else f"{path}#{i}", path, text) for i, text in enumerate(texts) for path in paths]
@@ -187,7 +187,7 @@ async def search_async(
                     path,
                     text,
                     path_where,
-                    names,
+                    views,
                     projects,
                     embed,
                     plan is not None and plan.seed_by_vectors,

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict
-from trident.tools.fusion import FusionMethod
-from trident.tools.path_names import PathName
+from trident.retrieval.fusion import FusionMethod
+from trident.retrieval.path_names import PathName
 
 
 class QueryType(StrEnum):

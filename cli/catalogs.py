@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from trident.embedding.embedder import open_embedder
 from trident.store.catalog import Catalog
-from trident.store.embedder import open_embedder
 from trident.store.settings import ModelSettings, StoreSettings
 
 

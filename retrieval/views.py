@@ -1,0 +1,108 @@
+"""Views of one index generation that queries share: built once on first use, rebuilt when the generation moves."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from typing import Generic, TypeVar
+
+import numpy as np
+from trident.retrieval.pagerank import EntityChunkGraph
+from trident.retrieval.relation_index import RelationIndex
+from trident.store.catalog import Catalog
+from trident.store.community_index import CommunityIndex, open_communities
+from trident.store.directory import EntityDirectory
+from trident.store.gc_pause import paused_gc
+from trident.store.graph_vectors import GraphVectorIndex, open_graph_vectors
+from trident.store.settings import RetrievalSettings
+
+T = TypeVar("T")
+# A project's own instructions: the fast path for "what does CLAUDE.md / our README say".
+INSTRUCTION_FILES = (
+    "CLAUDE.md",
+    "AGENTS.md",
+    "README.md",
+    "README",
+    "README.rst",
+    "CONTRIBUTING.md",
+    "CONTRIBUTING",
+    "CODEOWNERS",
+    ".cursorrules",
+    "copilot-instructions.md",
+)
+
+
+class PerGeneration(Generic[T]):
+    """One structure of an index generation, built once under its own lock (a query needing the directory does
+    not wait while another thread builds the walk graph) and rebuilt when the generation moves."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._built: tuple[int, T] | None = None
+
+    def get(self, generation: int, build: Callable[[], T]) -> T:
+        with self._lock:
+            if self._built is None or self._built[0] != generation:
+                with paused_gc():
+                    self._built = (generation, build())
+            return self._built[1]
+
+    def peek(self) -> T | None:
+        """What is built now (of whichever generation), or None."""
+        built = self._built
+        return built[1] if built is not None else None
+
+
+class GenerationViews:
+    """What queries read of one index generation beside the engines (the entity directory, the relations in
+    memory, the PageRank graph, the graph vectors, the instruction files' vectors, the communities), each built
+    once on first use and reused until the index moves to another generation."""
+
+    def __init__(self, settings: RetrievalSettings | None = None) -> None:
+        self.settings = settings or RetrievalSettings()
+        self._directory: PerGeneration[EntityDirectory] = PerGeneration()
+        self._graph: PerGeneration[EntityChunkGraph] = PerGeneration()
+        self._relations: PerGeneration[RelationIndex] = PerGeneration()
+        self._vectors: PerGeneration[GraphVectorIndex] = PerGeneration()
+        self._instructions: PerGeneration[dict[tuple[str, ...] | None, dict[str, np.ndarray]]] = PerGeneration()
+        self._communities: CommunityIndex | None = None
+        self._lock = threading.Lock()
+
+    def directory(self, catalog: Catalog) -> EntityDirectory:
+        return self._directory.get(catalog.manifest.generation, lambda: EntityDirectory(catalog.entities()))
+
+    def vectors(self, catalog: Catalog) -> GraphVectorIndex:
+        return self._vectors.get(catalog.manifest.generation, lambda: open_graph_vectors(catalog))
+
+    def graph(self, catalog: Catalog) -> EntityChunkGraph:
+        generation = catalog.manifest.generation
+        directory, relations = self.directory(catalog), self.relations(catalog)
+        return self._graph.get(
+            generation, lambda: EntityChunkGraph.from_edges(list(directory.by_id.values()), relations.edges())
+        )
+
+    def relations(self, catalog: Catalog) -> RelationIndex:
+        """The tenant's relations in memory, for walks that take many steps."""
+        graph, tenant = catalog.graph, catalog.tenant
+        return self._relations.get(
+            catalog.manifest.generation,
+            lambda: RelationIndex.from_table(graph.relation_table(tenant), tenant, graph.all_citations(tenant)),
+        )
+
+    def instructions(self, catalog: Catalog, projects: Sequence[str] | None) -> dict[str, np.ndarray]:
+        """The stored vectors of the projects' instruction files (CLAUDE.md, README, ...), by chunk id."""
+        known = self._instructions.get(catalog.manifest.generation, dict)
+        key = tuple(sorted(projects)) if projects is not None else None
+        with self._lock:
+            if key not in known:
+                ids = catalog.graph.chunks_of_files(catalog.tenant, INSTRUCTION_FILES, projects)
+                known[key] = catalog.vectors.vectors(ids)
+            return known[key]
+
+    def communities(self, catalog: Catalog) -> CommunityIndex:
+        """The community reports, reopened once a sync has stored new ones (an open LanceDB table does not see
+        later writes, and the sync runs after the index generation has already moved)."""
+        with self._lock:
+            if self._communities is None or self._communities.changed_since_open():
+                self._communities = open_communities(catalog)
+            return self._communities
