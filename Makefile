@@ -40,8 +40,10 @@ $(VENV)/.test-deps: $(VENV)/.installed
 
 test-deps: $(VENV)/.test-deps
 
-# The suite, then the MCP Inspector's CLI (an independent client from the npm registry) against `trident serve`.
+# The import layers and function lengths, the suite, then the MCP Inspector's CLI (an independent client from the npm registry) against `trident serve`.
 test: test-deps model
+	VENV=$(VENV) bash scripts/check-imports.sh
+	$(PY) scripts/check_function_length.py
 	$(VENV)/bin/pytest -q
 	VENV=$(VENV) bash scripts/inspector-check.sh
 
@@ -58,7 +60,9 @@ lock: venv
 lint: venv
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/mypy server tools store ingest cli
+	VENV=$(VENV) bash scripts/typecheck.sh
+	VENV=$(VENV) bash scripts/check-imports.sh
+	$(PY) scripts/check_function_length.py
 
 demo: model
 	rm -rf $(DEMO_HOME)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import posixpath
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from trident.ingest.languages import SUPPORTED_LANGUAGES, parser_for, spec_for
@@ -220,23 +221,12 @@ class _Builder:
     ) -> Extraction:
         """The file's entities and in-file relations, and its references: calls and bases as `bound` (the
         language's binder) describes them, else by the names the outline read."""
-        by_row: dict[int, str] = {}
-        for c in chunks:
-            for row in range(c.start_line - 1, c.end_line):
-                by_row.setdefault(row, c.id)
-
-        def at(row: int) -> str:
-            """The first chunk showing a row; for a dropped row (a lone brace), the nearest chunk above it."""
-            if row in by_row:
-                return by_row[row]
-            return next((c.id for c in reversed(chunks) if c.start_line - 1 <= row), chunks[0].id)
-
+        at = _row_locator(chunks)
         module_name_ = self.module_q.rsplit(".", 1)[-1]
         module = self._entity(EntityType.MODULE, module_name_, self.module_q, (self.path,), doc)
         entities = {module.id: module.model_copy(update={"chunk_id": chunks[0].id})}
         ids: dict[str, str] = {"": module.id}
         classes: dict[str, str] = {}
-        relations: dict[tuple[str, str, str], Relation] = {}
         for s in symbols:
             qname = f"{self.module_q}.{s.local}"
             entity = self._entity(s.kind or "", s.name, qname, s.names()[1:], s.description)
@@ -244,14 +234,39 @@ class _Builder:
             ids.setdefault(s.local, entity.id)
             if s.kind == EntityType.CLASS:
                 classes.setdefault(s.local, entity.id)
+        relations = self._containment(symbols, entities, ids, classes)
+        refs = _References()
+        for target, row in outline.imports:
+            if target != self.module_q:
+                refs.add(Reference(module.id, RelationType.IMPORTS, target, at(row), ("Module",)))
+        if bound is not None:
+            for call in bound.calls:
+                source = ids.get(call.caller, module.id)
+                refs.add(_bound(source, RelationType.CALLS, call.target, at(call.row), CALL_TARGETS))
+            for base in bound.bases:
+                if base.owner in classes:
+                    refs.add(_bound(classes[base.owner], RelationType.INHERITS, base.target, at(base.row), ("Class",)))
+        else:
+            for caller, callee, row in outline.calls:
+                refs.add(Reference(ids.get(caller, module.id), RelationType.CALLS, callee, at(row), CALL_TARGETS))
+            for local, base_name, row in outline.bases:
+                if local in classes:
+                    refs.add(Reference(classes[local], RelationType.INHERITS, base_name, at(row), ("Class",)))
+        return Extraction(chunks, list(entities.values()), relations, refs.all())
+
+    def _containment(
+        self, symbols: list[Symbol], entities: dict[str, Entity], ids: dict[str, str], classes: dict[str, str]
+    ) -> list[Relation]:
+        """The module DEFINES its top-level symbols; a class CONTAINS its members."""
+        relations: dict[tuple[str, str, str], Relation] = {}
         for s in symbols:
             target = ids[s.local]
             parent = classes.get(s.owner) if s.owner else None
-            rtype = RelationType.CONTAINS if parent else RelationType.DEFINES
+            source, rtype = (parent, RelationType.CONTAINS) if parent else (ids[""], RelationType.DEFINES)
             relations.setdefault(
-                (parent or module.id, rtype, target),
+                (source, rtype, target),
                 Relation(
-                    source=parent or module.id,
+                    source=source,
                     type=rtype,
                     target=target,
                     evidence=entities[target].chunk_id,
@@ -260,32 +275,38 @@ class _Builder:
                     tenant=self.tenant,
                 ),
             )
-        refs: dict[tuple[str, ...], Reference] = {}
+        return list(relations.values())
 
-        def add(ref: Reference) -> None:
-            """One reference per target from one source, the surest kept (`this.total()` beats `svc.total()`)."""
-            key = (ref.source, ref.type, ref.form, ref.owner, ref.target, str(ref.after_owner))
-            if key not in refs or Resolution(ref.resolution).rank < Resolution(refs[key].resolution).rank:
-                refs[key] = ref
 
-        for target, row in outline.imports:
-            if target != self.module_q:
-                add(Reference(module.id, RelationType.IMPORTS, target, at(row), ("Module",)))
-        if bound is not None:
-            for call in bound.calls:
-                add(
-                    _bound(ids.get(call.caller, module.id), RelationType.CALLS, call.target, at(call.row), CALL_TARGETS)
-                )
-            for base in bound.bases:
-                if base.owner in classes:
-                    add(_bound(classes[base.owner], RelationType.INHERITS, base.target, at(base.row), ("Class",)))
-        else:
-            for caller, callee, row in outline.calls:
-                add(Reference(ids.get(caller, module.id), RelationType.CALLS, callee, at(row), CALL_TARGETS))
-            for local, base_name, row in outline.bases:
-                if local in classes:
-                    add(Reference(classes[local], RelationType.INHERITS, base_name, at(row), ("Class",)))
-        return Extraction(chunks, list(entities.values()), list(relations.values()), list(refs.values()))
+def _row_locator(chunks: list[Chunk]) -> Callable[[int], str]:
+    """The chunk showing a row: the first that does; for a dropped row (a lone brace), the nearest chunk above it."""
+    by_row: dict[int, str] = {}
+    for c in chunks:
+        for row in range(c.start_line - 1, c.end_line):
+            by_row.setdefault(row, c.id)
+
+    def at(row: int) -> str:
+        if row in by_row:
+            return by_row[row]
+        return next((c.id for c in reversed(chunks) if c.start_line - 1 <= row), chunks[0].id)
+
+    return at
+
+
+class _References:
+    """One reference per target from one source, the surest kept (`this.total()` beats `svc.total()`)."""
+
+    def __init__(self) -> None:
+        self._refs: dict[tuple[str, ...], Reference] = {}
+
+    def add(self, ref: Reference) -> None:
+        key = (ref.source, ref.type, ref.form, ref.owner, ref.target, str(ref.after_owner))
+        kept = self._refs.get(key)
+        if kept is None or Resolution(ref.resolution).rank < Resolution(kept.resolution).rank:
+            self._refs[key] = ref
+
+    def all(self) -> list[Reference]:
+        return list(self._refs.values())
 
 
 def _bound(source: str, rtype: str, target: Target, evidence: str, types: tuple[str, ...]) -> Reference:

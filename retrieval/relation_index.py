@@ -71,7 +71,7 @@ def _resolution_ranks(table: pa.Table) -> np.ndarray:
         return np.zeros(table.num_rows, dtype=np.int8)
     names, codes = _codes(_column(table, "resolution"))
     ranks = {r.value: r.rank for r in Resolution}
-    return np.array([ranks.get(name, 0) for name in names], dtype=np.int8)[codes]
+    return np.take(np.array([ranks.get(name, 0) for name in names], dtype=np.int8), codes)
 
 
 @dataclass(frozen=True)

@@ -168,6 +168,11 @@ def _load_specs(module: str) -> Mapping[str, LanguageSpec]:
 
 
 @cache
+def language_for(language: str) -> ts.Language:
+    """The tree-sitter grammar of a language, for queries over its trees."""
+    return ts.Language(spec_for(language).grammar())
+
+
 def parser_for(language: str) -> ts.Parser:
     """One parser per language, built on first use: loading a grammar costs far more than a parse."""
     return ts.Parser(ts.Language(spec_for(language).grammar()))

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 import tree_sitter as ts
-from trident.ingest.languages import node_text, parser_for
+from trident.ingest.languages import language_for, node_text
 
 # Top-level folders of the standard library: an import path starting with one of them (and no domain) names
 # code no project defines.
@@ -137,7 +137,7 @@ def scope_of(node: ts.Node) -> ts.Node:
 
 @cache
 def _declaring_query() -> ts.Query:
-    return ts.Query(parser_for("go").language, "[" + " ".join(f"({kind})" for kind in _DECLARING) + "] @declaring")
+    return ts.Query(language_for("go"), "[" + " ".join(f"({kind})" for kind in _DECLARING) + "] @declaring")
 
 
 class Declarations:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 import tree_sitter as ts
-from trident.ingest.languages import node_text, parser_for
+from trident.ingest.languages import language_for, node_text
 
 CLASSES = frozenset(
     {
@@ -319,7 +319,7 @@ def declarations(member: ts.Node) -> Locals:
 @cache
 def _declaring() -> ts.Query:
     kinds = " ".join(f"({kind})" for kind in sorted(_DECLARING | CLASSES))
-    return ts.Query(parser_for("java").language, f"[{kinds}] @declares")
+    return ts.Query(language_for("java"), f"[{kinds}] @declares")
 
 
 def _declare(node: ts.Node, found: Locals) -> None:

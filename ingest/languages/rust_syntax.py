@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from functools import cache
 
 import tree_sitter as ts
-from trident.ingest.languages import node_text, parser_for
+from trident.ingest.languages import language_for, node_text
 
 # Nodes whose scope a call is bound in: a function's variables, an impl's `Self`, a module's names.
 ANCHORS = frozenset({"function_item", "impl_item", "trait_item", "mod_item", "source_file"})
@@ -159,7 +159,7 @@ _BINDING_SITES = """[
 
 @cache
 def _binding_query() -> ts.Query:
-    return ts.Query(parser_for("rust").language, _BINDING_SITES)
+    return ts.Query(language_for("rust"), _BINDING_SITES)
 
 
 def binding_sites(body: ts.Node) -> list[ts.Node]:
