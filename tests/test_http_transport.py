@@ -30,19 +30,19 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = _free_port()
     env = {**os.environ, "TRIDENT_HOME": str(tmp_path_factory.mktemp("http-home")), "TRIDENT_TOKEN": TOKEN}
     command = [sys.executable, "-m", "trident.cli.main", "serve", "--transport", "streamable-http", "--port", str(port)]
-    process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                break
-        except OSError:
-            if process.poll() is not None:
-                raise RuntimeError(process.stderr.read().decode() if process.stderr else "server exited") from None
-            time.sleep(0.2)
-    yield f"http://127.0.0.1:{port}/mcp"
-    process.terminate()
-    process.wait(timeout=30)
+    # stdout stays empty (a stdio-safe server logs to stderr); the `with` closes the pipes once it has exited.
+    with subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE) as process:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                    break
+            except OSError:
+                if process.poll() is not None:
+                    raise RuntimeError(process.stderr.read().decode() if process.stderr else "server exited") from None
+                time.sleep(0.2)
+        yield f"http://127.0.0.1:{port}/mcp"
+        process.terminate()
 
 
 def _initialize(url: str, headers: dict[str, str]) -> httpx.Response:
@@ -144,22 +144,22 @@ def test_the_sse_transport_serves_older_clients(tmp_path: Path) -> None:
     env = {**os.environ, "TRIDENT_HOME": str(tmp_path)}
     env.pop("TRIDENT_TOKEN", None)
     command = [sys.executable, "-m", "trident.cli.main", "serve", "--transport", "sse", "--port", str(port)]
-    process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    try:
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            try:
-                with httpx.stream("GET", f"http://127.0.0.1:{port}/sse", timeout=5) as response:
-                    assert response.status_code == 200
-                    first = next(response.iter_lines())
-                    assert first.startswith("event: endpoint")
-                for foreign in ({"Host": "evil.example"}, {"Origin": "http://evil.example"}):
-                    with httpx.stream("GET", f"http://127.0.0.1:{port}/sse", headers=foreign, timeout=5) as refused:
-                        assert refused.status_code in (400, 403, 421), foreign
-                return
-            except httpx.TransportError:
-                time.sleep(0.3)
-        raise AssertionError("the SSE server did not answer")
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
+    with subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) as process:
+        try:
+            deadline = time.monotonic() + 120
+            while time.monotonic() < deadline:
+                try:
+                    with httpx.stream("GET", f"http://127.0.0.1:{port}/sse", timeout=5) as response:
+                        assert response.status_code == 200
+                        first = next(response.iter_lines())
+                        assert first.startswith("event: endpoint")
+                    for foreign in ({"Host": "evil.example"}, {"Origin": "http://evil.example"}):
+                        url = f"http://127.0.0.1:{port}/sse"
+                        with httpx.stream("GET", url, headers=foreign, timeout=5) as refused:
+                            assert refused.status_code in (400, 403, 421), foreign
+                    return
+                except httpx.TransportError:
+                    time.sleep(0.3)
+            raise AssertionError("the SSE server did not answer")
+        finally:
+            process.terminate()
