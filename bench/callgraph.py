@@ -42,7 +42,7 @@ from jedi.api.classes import Name
 from trident.embedding.embedder import Embedder, open_embedder
 from trident.ingest.code import module_name
 from trident.ingest.pipeline import index_folder
-from trident.store.catalog import Catalog, write_lock
+from trident.store.catalog import Catalog
 from trident.store.schema import Entity, Relation
 from trident.store.settings import ModelSettings
 from trident.tools.status import status
@@ -147,11 +147,11 @@ class Indexed:
 def index_packages(catalog: Catalog, packages: list[Package]) -> dict[str, Indexed]:
     """Index each package as a project, as a user indexing the checkouts would; timed per project."""
     seconds: dict[str, float] = {}
-    with write_lock(catalog.index_dir):
+    with catalog.writer() as writer:
         for package in packages:
             _log(f"indexing {package} ...")
             started = time.perf_counter()
-            index_folder(catalog, package.root, package.project, max_file_bytes=MAX_FILE_BYTES)
+            index_folder(writer, package.root, package.project, max_file_bytes=MAX_FILE_BYTES)
             seconds[package.project] = time.perf_counter() - started
     chunks = {p.name: p.chunks for p in status(catalog).projects}
     return {name: Indexed(round(s, 1), chunks.get(name, 0)) for name, s in seconds.items()}

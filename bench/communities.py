@@ -31,7 +31,7 @@ from trident.ingest.communities import (
     detect_communities,
 )
 from trident.ingest.pipeline import index_folder
-from trident.store.catalog import Catalog, write_lock
+from trident.store.catalog import Catalog
 from trident.store.settings import ModelSettings
 
 
@@ -93,9 +93,9 @@ def measure(index_dir: Path, max_passes: int) -> dict[str, object]:
 def index_folders(folders: list[Path], index_dir: Path) -> Path:
     catalog = Catalog(index_dir, "default", open_embedder(ModelSettings()))
     try:
-        with write_lock(index_dir):
+        with catalog.writer() as writer:
             for folder in folders:
-                index_folder(catalog, folder, folder.name, max_file_bytes=1_000_000)
+                index_folder(writer, folder, folder.name, max_file_bytes=1_000_000)
     finally:
         catalog.close()
     return index_dir

@@ -27,7 +27,7 @@ from pathlib import Path
 from trident.embedding.embedder import open_embedder
 from trident.ingest.beir import is_beir_folder
 from trident.ingest.pipeline import index_beir, index_folder
-from trident.store.catalog import Catalog, write_lock
+from trident.store.catalog import Catalog, Writer
 from trident.store.manifest import Manifest
 from trident.store.settings import ModelSettings
 
@@ -73,10 +73,10 @@ def sources() -> list[Source]:
     return found
 
 
-def index_source(catalog: Catalog, source: Source) -> int:
+def index_source(writer: Writer, source: Source) -> int:
     if source.beir:
-        return index_beir(catalog, source.path, source.project).chunks
-    return index_folder(catalog, source.path, source.project, max_file_bytes=MAX_FILE_BYTES).chunks
+        return index_beir(writer, source.path, source.project).chunks
+    return index_folder(writer, source.path, source.project, max_file_bytes=MAX_FILE_BYTES).chunks
 
 
 def chunk_count(index: Path) -> int:
@@ -102,12 +102,12 @@ def build(target: int) -> None:
                 continue
             before = dict(clock.seconds)
             started = time.perf_counter()
-            with write_lock(index):  # one published generation per project, as `trident index` does
-                catalog = Catalog(index, "default", embedder)
-                try:
-                    chunks = index_source(catalog, source)
-                finally:
-                    catalog.close()
+            catalog = Catalog(index, "default", embedder)
+            try:
+                with catalog.writer() as writer:  # one published generation per project, as `trident index` does
+                    chunks = index_source(writer, source)
+            finally:
+                catalog.close()
             record = {
                 "project": source.project,
                 "path": str(source.path),
@@ -140,9 +140,9 @@ def reindex(copy: Path | None = None) -> None:
     opened = time.perf_counter()
     catalog = Catalog(index, "default", embedder)
     started = time.perf_counter()
-    with instrument_pipeline(clock):
+    with instrument_pipeline(clock), catalog.writer() as writer:
         for project in done:
-            index_source(catalog, by_project[project])
+            index_source(writer, by_project[project])
     seconds = time.perf_counter() - started
     catalog.close()
     record = {
@@ -208,8 +208,9 @@ def subsets() -> None:
             shutil.rmtree(index)
         catalog = Catalog(index, "default", embedder)
         started = time.perf_counter()
-        for source in materialise_subset(size, settings.model):
-            index_source(catalog, source)
+        with catalog.writer() as writer:
+            for source in materialise_subset(size, settings.model):
+                index_source(writer, source)
         catalog.close()
         print(
             f"{size}: {chunk_count(index)} chunks in {time.perf_counter() - started:.0f}s "

@@ -4,13 +4,15 @@ next run completes it to exactly what an uninterrupted run builds.
 
 The corpus is the three sample projects plus six packages of the Python standard library (about 3,300 chunks),
 copied to a work folder. Two runs are swept: the first indexing of all nine projects, and a re-index after edits
-(a file changed, one deleted, one added, one renamed). Each project is one write-lock hold, like one
+(a file changed, one deleted, one added, one renamed). Each project is one writer block, like one
 `trident index` run. Vectors are the real model's, memoised by text in the work folder after the first
 (reference) run, so the sweep spends its time on indexing rather than embedding.
 
 Usage:
     python bench/crash_sweep.py [--positions 0,0.5,1] [--workers 2] [--work ~/.cache/trident/crash-sweep]
-Prints one line per crash and a summary; docs/reliability.md quotes a run.
+                                [--points publish.saved,write.graph] [--scenarios first,edit]
+Prints one line per crash and a summary; docs/reliability.md quotes a run. `--points` and `--scenarios` make a
+short sweep (the reference runs are still built in full).
 """
 
 from __future__ import annotations
@@ -222,7 +224,13 @@ def main() -> None:
     parser.add_argument("--positions", default="0,0.5,1", help="which passes of each point (0 first, 1 last)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--work", type=Path, default=Path.home() / ".cache" / "trident" / "crash-sweep")
+    parser.add_argument("--points", default="", help="only these crash points, comma-separated (default: all)")
+    parser.add_argument("--scenarios", default="first,edit", help="which runs to sweep: first, edit or both")
     args = parser.parse_args()
+    points = {p for p in args.points.split(",") if p}
+    wanted = {s for s in args.scenarios.split(",") if s}
+    if not wanted <= {"first", "edit"}:
+        parser.error(f"--scenarios: unknown {sorted(wanted - {'first', 'edit'})}; give first, edit or both")
     work: Path = args.work
     work.mkdir(parents=True, exist_ok=True)
     src = copy_corpus(work)
@@ -232,10 +240,14 @@ def main() -> None:
         {
             (s.name, point, 1 + round(where * (s.passes(point) - 1)))
             for s in scenarios
+            if s.name in wanted
             for point in dict.fromkeys(name for name, _ in s.trace if name != PROJECT_END)
+            if not points or point in points
             for where in positions
         }
     )
+    if not jobs:
+        parser.error(f"--points: none of {sorted(points)} is passed by the swept runs")
     by_name = {s.name: s for s in scenarios}
     print(f"{len(jobs)} crashes over {len({p for _, p, _ in jobs})} crash points, {args.workers} at a time")
     started = time.perf_counter()

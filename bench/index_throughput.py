@@ -18,8 +18,8 @@ from pathlib import Path
 
 from trident.embedding.embedder import open_embedder
 from trident.ingest.beir import is_beir_folder
-from trident.ingest.pipeline import index_beir, index_folder
-from trident.store.catalog import Catalog, embedding_text
+from trident.ingest.pipeline import IndexReport, index_beir, index_folder
+from trident.store.catalog import Catalog, Writer, embedding_text
 from trident.store.settings import ModelSettings
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -45,14 +45,18 @@ class ClockedEmbedder:
 
 
 def index_all(catalog: Catalog, folders: list[Path]) -> int:
+    """Index the folders in one writer block (one publication, as one `trident index` run); the chunks written."""
     chunks = 0
-    for folder in folders:
-        if is_beir_folder(folder):
-            report = index_beir(catalog, folder, folder.name)
-        else:
-            report = index_folder(catalog, folder, folder.name, max_file_bytes=1_000_000)
-        chunks += report.chunks
+    with catalog.writer() as writer:
+        for folder in folders:
+            chunks += _index_one(writer, folder).chunks
     return chunks
+
+
+def _index_one(writer: Writer, folder: Path) -> IndexReport:
+    if is_beir_folder(folder):
+        return index_beir(writer, folder, folder.name)
+    return index_folder(writer, folder, folder.name, max_file_bytes=1_000_000)
 
 
 def main(folders: list[Path]) -> None:

@@ -77,10 +77,10 @@ def instrument_pipeline(clock: StageClock) -> Iterator[None]:
 
     module_functions = {
         "walk": "walk",
-        "parse_source": "parse",
+        "parse_file": "parse",
         "parse_beir_document": "parse",
         "iter_corpus": "parse",
-        "_resolve": "resolve references and mentions",
+        "resolve_document": "resolve references and mentions",
         "relink": "relink",
         "link_shared_names": "shared names",
         "sync_graph_vectors": "graph vectors",

@@ -32,7 +32,7 @@ from trident.retrieval.entities import EntityNotFoundError
 from trident.retrieval.search import GenerationViews, Strategy, search_async
 from trident.store.catalog import Catalog
 from trident.store.protocols import Embedder, SearchFilter
-from trident.store.settings import ModelSettings
+from trident.store.settings import ModelSettings, RetrievalSettings
 from trident.tools.explain import explain_path
 from trident.tools.similar import find_similar
 from trident.tools.trace import trace_relationships
@@ -142,8 +142,9 @@ def tool_args(by_tool: dict[str, list[dict[str, Any]]]) -> list[tuple[str, str, 
     return calls
 
 
-async def in_process(catalog: Catalog, repeat: int, by_tool: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
-    views = GenerationViews()
+async def in_process(
+    catalog: Catalog, views: GenerationViews, repeat: int, by_tool: dict[str, list[dict[str, Any]]]
+) -> dict[str, Any]:
     views.directory(catalog)
     results: dict[str, Any] = {"search": {}, "search_by_type": {}, "tools": {}, "errors": []}
     searches = by_tool["search"]
@@ -161,9 +162,7 @@ async def in_process(catalog: Catalog, repeat: int, by_tool: dict[str, list[dict
                 spent = time.perf_counter() - started
                 samples.append(spent)
                 per_type.setdefault(item["type"], []).append(spent)
-                timings = found.diagnostics.get("timings_ms", {})
-                assert isinstance(timings, dict)
-                for path, ms in timings.items():
+                for path, ms in found.diagnostics.timings_ms.items():
                     per_path.setdefault(path, []).append(ms / 1000)
         results["search"][strategy.value] = summary(samples)
         if strategy is Strategy.AUTO:
@@ -395,7 +394,8 @@ def main() -> None:
     by_tool = load_queries()
     by_tool.update(graph_inputs(catalog, by_tool))
     result["graph_inputs"] = {k: v for k, v in by_tool.items() if k != "search"}
-    result["in_process"] = anyio.run(in_process, catalog, args.repeat, by_tool)
+    views = GenerationViews(RetrievalSettings())
+    result["in_process"] = anyio.run(in_process, catalog, views, args.repeat, by_tool)
     result["in_process_peak_rss_mb"] = round(peak_rss_mb())
     if not args.no_peers:
         result["peers"] = peers(catalog, embedder, args.size, settings.model, args.repeat)

@@ -7,12 +7,12 @@ from trident.store.catalog import Catalog
 from trident.store.settings import ModelSettings, StoreSettings
 
 
-def open_catalog(store: StoreSettings, model: ModelSettings | None = None, *, with_embedder: bool = True) -> Catalog:
+def open_catalog(store: StoreSettings, model: ModelSettings, *, with_embedder: bool = True) -> Catalog:
     """Open the tenant's index; with an embedder it can write and answer semantic queries.
 
     Raises:
         ModelMismatchError: the index was built with another model.
         EmbedderUnavailable: no model could be loaded.
     """
-    embedder = open_embedder(model or ModelSettings()) if with_embedder else None
+    embedder = open_embedder(model) if with_embedder else None
     return Catalog(store.index_dir, store.tenant, embedder)

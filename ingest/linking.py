@@ -8,19 +8,15 @@ by a tool, a sync cut short or given up) makes the next run sync again.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 
 from trident.ingest.code_index import CodeIndex
 from trident.ingest.languages import spec_for
 from trident.ingest.model import Reference, TargetForm
 from trident.ingest.shared_names import shared_concepts
 from trident.ingest.walker import code_language
-from trident.store import locking
-from trident.store.catalog import Catalog
+from trident.store.catalog import Writer
 from trident.store.directory import EntityDirectory
-from trident.store.errors import IndexLockedError
-from trident.store.generations import GENERATIONS_DIR, remove_leftovers
 from trident.store.manifest import (
     DocumentEntry,
     Manifest,
@@ -40,66 +36,37 @@ from trident.store.schema import (
     RelationType,
     Resolution,
 )
-from trident.store.sync_state import DerivedStore, in_session
+from trident.store.sync_state import DerivedStore
 
 NAME_GUESS_WEIGHT = 0.5
 
 # --- whether the syncs are up to date ---
 
 
-def forget_sync(catalog: Catalog) -> None:
+def forget_sync(writer: Writer) -> None:
     """Called before a sync changes the stores: if it is cut short, no run takes them for current."""
-    write_sync_stamp(catalog.index_dir, catalog.tenant, None)
+    write_sync_stamp(writer.index_dir, writer.tenant, None)
 
 
-def mark_synced(catalog: Catalog, read_with: Manifest) -> None:
+def mark_synced(writer: Writer, read_with: Manifest) -> None:
     """Record that the syncs match the graph read along with `read_with`: in a session, by a mark its
-    publication carries; on a published generation, by that generation's stamp (no write to the index; if another
-    process published since, the stamp names the older generation and the next run syncs again). Clears what an
-    earlier sync gave up on."""
-    if read_stale(catalog.index_dir, catalog.tenant):
-        write_stale(catalog.index_dir, catalog.tenant, {})
-    if in_session(catalog):
+    publication carries; on the published generation (the writer wrote nothing), by that generation's stamp (no
+    write to the index). Clears what an earlier sync gave up on."""
+    if read_stale(writer.index_dir, writer.tenant):
+        write_stale(writer.index_dir, writer.tenant, {})
+    if writer.session_open:
         token = secrets.token_hex(8)
-        write_sync_stamp(catalog.index_dir, catalog.tenant, token)
-        manifest = catalog.manifest
+        write_sync_stamp(writer.index_dir, writer.tenant, token)
+        manifest = writer.manifest
         manifest.synced = SyncMark(token=token, generation=manifest.generation)
     else:
-        write_sync_stamp(catalog.index_dir, catalog.tenant, published_stamp(read_with))
+        write_sync_stamp(writer.index_dir, writer.tenant, published_stamp(read_with))
 
 
-def give_up_sync(catalog: Catalog, store: DerivedStore, doing: str) -> None:
+def give_up_sync(writer: Writer, store: DerivedStore, doing: str) -> None:
     """Record that a sync left `store` behind the graph (the index is published without it; status says so and the
     next run syncs again)."""
-    write_stale(catalog.index_dir, catalog.tenant, {store.value: doing})
-
-
-@contextmanager
-def syncing(catalog: Catalog) -> Iterator[None]:
-    """Hold the write lock while the sync stores change: a run that wrote nothing has not taken it."""
-    if in_session(catalog):
-        yield
-        return
-    with locking.briefly(catalog.index_dir, catalog):
-        yield
-
-
-def tidy_generations(catalog: Catalog) -> None:
-    """Remove what a writer that died left behind (an unpublished or unused generation, a manifest draft). A new
-    session does this when it starts; a run that writes nothing starts none, so it looks (one listing) itself."""
-    hold = locking.HOLDS.get(catalog.index_dir)
-    if in_session(catalog) or (hold is not None and hold.writers):  # a session of this hold did it (or is open)
-        return
-    published = catalog.manifest.generation_dir
-    folders = catalog.index_dir / GENERATIONS_DIR
-    others = folders.is_dir() and any(f"{GENERATIONS_DIR}/{f.name}" != published for f in folders.iterdir())
-    if not others and not any(catalog.index_dir.glob(".manifest-*.json")):
-        return
-    try:
-        with locking.briefly(catalog.index_dir, catalog):
-            remove_leftovers(catalog.index_dir, keep={str(catalog.manifest.generation_dir)})
-    except IndexLockedError:
-        pass  # another process is writing: its session removes them when it starts
+    write_stale(writer.index_dir, writer.tenant, {store.value: doing})
 
 
 # --- references and shared names ---
@@ -120,7 +87,7 @@ def resolution_key(entity: Entity) -> tuple[object, ...]:
 
 
 def relink(
-    catalog: Catalog,
+    writer: Writer,
     entities: Sequence[Entity],
     appeared: Sequence[Entity] | None = None,
     bases: Sequence[tuple[str, str]] = (),
@@ -131,11 +98,11 @@ def relink(
     With `appeared` (the entities new since the last retry), only references that one of them could answer are
     retried, and none when nothing appeared: every other reference already failed against the rest.
     """
-    pending_docs = {doc_id: e for doc_id, e in catalog.manifest.documents.items() if e.unresolved}
+    pending_docs = {doc_id: e for doc_id, e in writer.manifest.documents.items() if e.unresolved}
     if not pending_docs or (appeared is not None and not appeared):
         return 0
     fresh = _Answerable(appeared) if appeared is not None else None
-    docs = {doc_id: _pending_document(doc_id, entry, catalog.tenant) for doc_id, entry in pending_docs.items()}
+    docs = {doc_id: _pending_document(doc_id, entry, writer.tenant) for doc_id, entry in pending_docs.items()}
     retried = {
         (doc_id, i)
         for doc_id, entry in pending_docs.items()
@@ -165,7 +132,7 @@ def relink(
         if len(remaining) != len(entry.unresolved):
             still[doc_id] = remaining
     if still:
-        catalog.add_relations(added, still)
+        writer.add_relations(added, still)
     return len(added)
 
 
@@ -249,18 +216,17 @@ def reference_relation(
     )
 
 
-def link_shared_names(catalog: Catalog, entities: Sequence[Entity], relations: Sequence[Relation]) -> int:
+def link_shared_names(writer: Writer, entities: Sequence[Entity], relations: Sequence[Relation]) -> int:
     """Add the shared concepts of the whole index and their INSTANCE_OF edges that the graph lacks; returns how
     many nodes and edges were written (none when the graph has them all, so an unchanged index is not written)."""
-    concepts, links = shared_concepts(entities, catalog.tenant)
+    concepts, links = shared_concepts(entities, writer.tenant)
     stored = {e.id: _entity_key(e) for e in entities}
     have = {_relation_key(r) for r in relations}
     new_concepts = [c for c in concepts if stored.get(c.id) != _entity_key(c)]
     new_links = [r for r in links if _relation_key(r) not in have]
-    if new_concepts:
-        catalog.graph.upsert([], new_concepts, [])
+    writer.add_entities(new_concepts)
     if new_links:
-        catalog.add_relations(new_links, {})
+        writer.add_relations(new_links, {})
     return len(new_concepts) + len(new_links)
 
 

@@ -1,4 +1,5 @@
-"""Indexing runs: folder or BEIR collection -> parsed documents -> resolved graph -> the catalog, incrementally."""
+"""Indexing runs: folder or BEIR collection -> parsed documents -> resolved graph -> a writer of the index,
+incrementally. The caller opens the writer (`with catalog.writer() as w:`); its block ending publishes the run."""
 
 from __future__ import annotations
 
@@ -21,12 +22,10 @@ from trident.ingest.linking import (
     mark_synced,
     relink,
     resolution_key,
-    syncing,
-    tidy_generations,
 )
 from trident.ingest.rebinding import find_dependants, rebind_documents
 from trident.ingest.walker import SourceFile, walk
-from trident.store.catalog import Catalog, DocumentWrite
+from trident.store.catalog import DocumentWrite, Writer
 from trident.store.directory import EntityDirectory
 from trident.store.manifest import SkippedFile
 from trident.store.schema import (
@@ -76,7 +75,7 @@ class IndexReport:
 
 
 def index_folder(
-    catalog: Catalog,
+    writer: Writer,
     root: Path,
     project: str,
     *,
@@ -93,35 +92,35 @@ def index_folder(
     walked = walk(root, max_file_bytes)
     report.files_seen = len(walked.files)
     report.skipped = [SkippedFile(path=s.rel, reason=s.reason) for s in walked.skipped]
-    known = catalog.manifest.project_documents(project)
+    known = writer.manifest.project_documents(project)
     seen = {document_id(project, f.rel) for f in walked.files}
     removed = sorted(set(known) - seen)
     changed = [f for f in walked.files if _changed(known, project, f)]
     report.unchanged = len(walked.files) - len(changed)
-    current = syncs_current(catalog)
+    current = syncs_current(writer)
     progress.stage("parsing", len(changed))
     parsed: list[Parsed] = []
     for source in changed:
-        parsed.append(parse_file(project, source, catalog.tenant))
+        parsed.append(parse_file(project, source, writer.tenant))
         progress.advance()
-    catalog.record_root(project, str(root.resolve()))
-    dependants = find_dependants(catalog, {p.document.id for p in parsed} | set(removed))
+    writer.record_root(project, str(root.resolve()))
+    dependants = find_dependants(writer, {p.document.id for p in parsed} | set(removed))
     if removed:
-        catalog.delete(removed)
+        writer.delete(removed)
     report.deleted = len(removed)
-    written = _write(catalog, project, parsed, report, progress)
+    written = _write(writer, project, parsed, report, progress)
     report.rebound = rebind_documents(
-        catalog, [d for d in dependants if d not in removed], max_file_bytes, written.resolver
+        writer, [d for d in dependants if d not in removed], max_file_bytes, written.resolver
     )
-    catalog.record_skipped(project, report.skipped)
-    _link_and_sync(catalog, _Run(bool(parsed or removed), current, written.appeared, progress, community_seconds))
-    tidy_generations(catalog)
+    writer.record_skipped(project, report.skipped)
+    _link_and_sync(writer, _Run(bool(parsed or removed), current, written.appeared, progress, community_seconds))
+    writer.tidy_generations()
     report.seconds = time.perf_counter() - started
     return report
 
 
 def index_beir(
-    catalog: Catalog,
+    writer: Writer,
     folder: Path,
     project: str,
     *,
@@ -132,8 +131,8 @@ def index_beir(
     progress = progress or _Silent()
     started = time.perf_counter()
     report = IndexReport(project)
-    known = catalog.manifest.project_documents(project)
-    current = syncs_current(catalog)
+    known = writer.manifest.project_documents(project)
+    current = syncs_current(writer)
     parsed: list[Parsed] = []
     seen: set[str] = set()
     for beir_doc in iter_corpus(folder):
@@ -149,17 +148,17 @@ def index_beir(
             path=beir_doc.id,
             kind=DocumentKind.PASSAGE,
             content_hash=content_hash,
-            tenant=catalog.tenant,
+            tenant=writer.tenant,
         )
-        parsed.append(Parsed(doc, parse_beir_document(project, beir_doc, catalog.tenant)))
+        parsed.append(Parsed(doc, parse_beir_document(project, beir_doc, writer.tenant)))
     report.unchanged = report.files_seen - len(parsed)
     removed = sorted(set(known) - seen)
     if removed:
-        catalog.delete(removed)
+        writer.delete(removed)
     report.deleted = len(removed)
-    appeared = _write(catalog, project, parsed, report, progress).appeared
-    _link_and_sync(catalog, _Run(bool(parsed or removed), current, appeared, progress, community_seconds))
-    tidy_generations(catalog)
+    appeared = _write(writer, project, parsed, report, progress).appeared
+    _link_and_sync(writer, _Run(bool(parsed or removed), current, appeared, progress, community_seconds))
+    writer.tidy_generations()
     report.seconds = time.perf_counter() - started
     return report
 
@@ -175,7 +174,7 @@ class _Written:
     resolver: Resolver | None  # what the run bound against: the index as written (None when nothing was)
 
 
-def _write(catalog: Catalog, project: str, parsed: list[Parsed], report: IndexReport, progress: Progress) -> _Written:
+def _write(writer: Writer, project: str, parsed: list[Parsed], report: IndexReport, progress: Progress) -> _Written:
     """Resolve references and mentions over the whole run, then write in batches of about 512 chunks; returns
     the entities whose names the index did not have before (what pending references may now resolve to) and the
     resolver, which knows the index as written."""
@@ -183,12 +182,12 @@ def _write(catalog: Catalog, project: str, parsed: list[Parsed], report: IndexRe
         return _Written([], None)
     replaced = {p.document.id for p in parsed}
     new_entities = dedupe(e for p in parsed for e in p.extraction.entities)
-    before = catalog.entities()
+    before = writer.entities()
     existing = [e for e in before if e.doc_id not in replaced]
-    proj = project_entity(project, catalog.tenant)
+    proj = project_entity(project, writer.tenant)
     everything = [*existing, *new_entities, proj]
     replaced_ids = {e.id for e in before if e.doc_id in replaced}
-    graph_bases = [b for b in catalog.graph.links(catalog.tenant, RelationType.INHERITS) if b[0] not in replaced_ids]
+    graph_bases = [b for b in writer.graph.links(writer.tenant, RelationType.INHERITS) if b[0] not in replaced_ids]
     resolver = Resolver(EntityDirectory(everything), CodeIndex(everything, graph_bases))
     resolver.code.add_bases(bases_of(parsed, resolver))  # this run's classes' bases, before any member lookup
     writes = [resolve_document(p, resolver, proj) for p in parsed]
@@ -210,11 +209,11 @@ def _write(catalog: Catalog, project: str, parsed: list[Parsed], report: IndexRe
                 ready = [r for r in w.relations if r.source in present and r.target in present]
                 deferred.extend(r for r in w.relations if r.source not in present or r.target not in present)
                 w.relations = ready
-            catalog.write(batch, shared)
+            writer.write(batch, shared)
             progress.advance(sum(len(w.chunks) for w in batch))
             batch = []
     if deferred:
-        catalog.add_relations(deferred, {})
+        writer.add_relations(deferred, {})
     known = {resolution_key(e) for e in before}
     appeared = [
         e for e in dedupe([*shared, *(e for w in writes for e in w.entities)]) if resolution_key(e) not in known
@@ -233,7 +232,7 @@ class _Run:
     community_seconds: float
 
 
-def _link_and_sync(catalog: Catalog, run: _Run) -> None:
+def _link_and_sync(writer: Writer, run: _Run) -> None:
     """The passes over the whole graph after a run's writes, each skipped when it has nothing to do.
 
     When the syncs were current as the run began, only what this run wrote can need linking or syncing; else an
@@ -242,32 +241,31 @@ def _link_and_sync(catalog: Catalog, run: _Run) -> None:
     given up, logged and recorded: the run still publishes, without new communities.
     """
     if run.was_current and not run.wrote:
-        if not syncs_current(catalog):  # only the skipped files were recorded: the graph is what was synced
-            mark_synced(catalog, catalog.manifest)
+        if not syncs_current(writer):  # only the skipped files were recorded: the graph is what was synced
+            mark_synced(writer, writer.manifest)
         return
     run.progress.stage("linking", 0)
-    read_with = catalog.manifest
-    entities = catalog.entities()
-    bases = catalog.graph.links(catalog.tenant, RelationType.INHERITS)
-    relink(catalog, entities, run.appeared if run.was_current else None, bases)
-    relations = catalog.graph.relations(catalog.tenant)
-    if link_shared_names(catalog, entities, relations):
-        read_with, entities, relations = catalog.manifest, catalog.entities(), catalog.graph.relations(catalog.tenant)
-    if catalog.embedder is None:
+    read_with = writer.manifest
+    entities = writer.entities()
+    bases = writer.graph.links(writer.tenant, RelationType.INHERITS)
+    relink(writer, entities, run.appeared if run.was_current else None, bases)
+    relations = writer.graph.relations(writer.tenant)
+    if link_shared_names(writer, entities, relations):
+        read_with, entities, relations = writer.manifest, writer.entities(), writer.graph.relations(writer.tenant)
+    if writer.embedder is None:
         return  # nothing can be embedded: the syncs stay due
-    with syncing(catalog):
-        forget_sync(catalog)
-        run.progress.stage("graph vectors", 0)
-        sync_graph_vectors(catalog, entities, relations)
-        run.progress.stage("communities", 0)
-        try:
-            sync_communities(catalog, entities, relations, max_seconds=run.community_seconds)
-        except DetectionTimeout as exc:
-            log.warning(
-                "%s; publishing without new communities (status lists them as stale, the next index run tries "
-                "again; TRIDENT_COMMUNITY_SECONDS raises the bound)",
-                exc,
-            )
-            give_up_sync(catalog, DerivedStore.COMMUNITIES, str(exc))
-            return
-        mark_synced(catalog, read_with)
+    forget_sync(writer)
+    run.progress.stage("graph vectors", 0)
+    sync_graph_vectors(writer, entities, relations)
+    run.progress.stage("communities", 0)
+    try:
+        sync_communities(writer, entities, relations, max_seconds=run.community_seconds)
+    except DetectionTimeout as exc:
+        log.warning(
+            "%s; publishing without new communities (status lists them as stale, the next index run tries "
+            "again; TRIDENT_COMMUNITY_SECONDS raises the bound)",
+            exc,
+        )
+        give_up_sync(writer, DerivedStore.COMMUNITIES, str(exc))
+        return
+    mark_synced(writer, read_with)

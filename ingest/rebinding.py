@@ -11,7 +11,7 @@ from trident.ingest.code_index import CodeIndex
 from trident.ingest.documents import Parsed, bases_of, parse_file, project_entity, resolve_document
 from trident.ingest.linking import Resolver
 from trident.ingest.walker import SourceFile, read_source
-from trident.store.catalog import Catalog
+from trident.store.catalog import Writer
 from trident.store.directory import EntityDirectory
 from trident.store.schema import RelationType
 
@@ -19,33 +19,33 @@ from trident.store.schema import RelationType
 MAX_DEPENDANT_EDGES = 1_000_000
 
 
-def remove_documents(catalog: Catalog, doc_ids: Sequence[str], max_file_bytes: int) -> int:
+def remove_documents(writer: Writer, doc_ids: Sequence[str], max_file_bytes: int) -> int:
     """Remove documents from the index and bind anew the references other documents made into them: what binds
     nothing now waits as pending, to bind when its target is indexed again. Returns the documents bound again."""
-    dependants = find_dependants(catalog, set(doc_ids))
-    catalog.delete(doc_ids)
-    return rebind_documents(catalog, dependants, max_file_bytes)
+    dependants = find_dependants(writer, set(doc_ids))
+    writer.delete(doc_ids)
+    return rebind_documents(writer, dependants, max_file_bytes)
 
 
-def find_dependants(catalog: Catalog, doc_ids: set[str]) -> list[str]:
+def find_dependants(writer: Writer, doc_ids: set[str]) -> list[str]:
     """Documents outside `doc_ids` whose relations point at entities those define (a call into a changed class, an
     import of a removed module, a mention): once those change, their references may bind differently."""
-    documents = catalog.manifest.documents
+    documents = writer.manifest.documents
     defined = {e for d in doc_ids if d in documents for e in documents[d].entity_ids}
     if not defined:
         return []
-    touching = catalog.graph.neighbours(sorted(defined), catalog.tenant, MAX_DEPENDANT_EDGES)
+    touching = writer.graph.neighbours(sorted(defined), writer.tenant, MAX_DEPENDANT_EDGES)
     return sorted({r.doc_id for r in touching if r.target in defined and r.doc_id and r.doc_id not in doc_ids})
 
 
 def rebind_documents(
-    catalog: Catalog, doc_ids: Sequence[str], max_file_bytes: int, resolver: Resolver | None = None
+    writer: Writer, doc_ids: Sequence[str], max_file_bytes: int, resolver: Resolver | None = None
 ) -> int:
     """Bind the references of unchanged documents again, against the index as it is now, without re-embedding:
     their files are read again from the folder their project was indexed from. A file that changed since (or is
     gone) is left to its project's next run. `resolver`, from the run that just wrote, saves reading the index
     again. Returns how many documents were bound again."""
-    manifest, parsed = catalog.manifest, list[Parsed]()
+    manifest, parsed = writer.manifest, list[Parsed]()
     for doc_id in doc_ids:
         entry = manifest.documents.get(doc_id)
         root = manifest.roots.get(entry.project) if entry is not None else None
@@ -54,13 +54,13 @@ def rebind_documents(
         source = read_source(Path(root) / entry.path, entry.path, max_file_bytes)
         if not isinstance(source, SourceFile) or source.content_hash != entry.content_hash:
             continue
-        parsed.append(parse_file(entry.project, source, catalog.tenant))
+        parsed.append(parse_file(entry.project, source, writer.tenant))
     if not parsed:
         return 0
     if resolver is None:  # a run that wrote nothing: read the index as it is
-        everything = catalog.entities()
-        bases = catalog.graph.links(catalog.tenant, RelationType.INHERITS)
+        everything = writer.entities()
+        bases = writer.graph.links(writer.tenant, RelationType.INHERITS)
         resolver = Resolver(EntityDirectory(everything), CodeIndex(everything, bases))
     resolver.code.add_bases(bases_of(parsed, resolver))
-    catalog.rebind([resolve_document(p, resolver, project_entity(p.document.project, catalog.tenant)) for p in parsed])
+    writer.rebind([resolve_document(p, resolver, project_entity(p.document.project, writer.tenant)) for p in parsed])
     return len(parsed)

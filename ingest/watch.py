@@ -12,7 +12,7 @@ from pathlib import Path
 
 from trident.ingest.pipeline import IndexReport, index_folder
 from trident.ingest.walker import ALWAYS_IGNORED
-from trident.store.catalog import Catalog, IndexLockedError, write_lock
+from trident.store.catalog import Catalog, IndexLockedError, Writer
 from trident.store.settings import IngestSettings
 from watchfiles import Change, DefaultFilter, watch
 
@@ -57,10 +57,10 @@ Reindex = Callable[[WatchedFolder], IndexReport]
 OnReport = Callable[[WatchedFolder, IndexReport], None]
 
 
-def index_watched(catalog: Catalog, folder: WatchedFolder, limits: IngestSettings) -> IndexReport:
-    """One index run over a watched folder, within the ingest limits (the caller holds the write lock)."""
+def index_watched(writer: Writer, folder: WatchedFolder, limits: IngestSettings) -> IndexReport:
+    """One index run over a watched folder, within the ingest limits, through the caller's writer."""
     return index_folder(
-        catalog,
+        writer,
         folder.root,
         folder.project,
         max_file_bytes=limits.max_file_bytes,
@@ -69,11 +69,13 @@ def index_watched(catalog: Catalog, folder: WatchedFolder, limits: IngestSetting
 
 
 def catalog_reindexer(catalog: Catalog, limits: IngestSettings) -> Reindex:
-    """Re-index a folder into an open catalog under the write lock (the server's catalog, shared with queries)."""
+    """Re-index a folder into an open catalog, one writer block a run (the server's catalog, shared with queries,
+    which see each run once it is published). A run finding another writer at work fails at once with
+    IndexLockedError, which the watcher retries."""
 
     def reindex(folder: WatchedFolder) -> IndexReport:
-        with write_lock(catalog.index_dir):
-            return index_watched(catalog, folder, limits)
+        with catalog.writer() as writer:
+            return index_watched(writer, folder, limits)
 
     return reindex
 

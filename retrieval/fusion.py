@@ -1,4 +1,5 @@
-"""Fusing ranked lists behind one Fuser protocol: RRF (default), weighted sum, max, intersection."""
+"""Fusing the ranked lists of a search's path runs behind one Fuser protocol: RRF (default), weighted sum, max,
+intersection, and the primary path leading."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
 
+from trident.retrieval.path_names import PathName, PathRun
+from trident.store.errors import ArgumentError
 from trident.store.protocols import ScoredId
 
 # k=60 is the value of the original RRF paper (Cormack et al., 2009): it damps the head of each list so that
@@ -20,27 +23,43 @@ class FusionMethod(StrEnum):
     MAX = "max"
     INTERSECTION = "intersection"
 
+    @classmethod
+    def parse(cls, name: str) -> FusionMethod:
+        """The method a name means.
+
+        Raises:
+            ArgumentError: no method has that name; the message lists the known ones.
+        """
+        try:
+            return cls(name)
+        except ValueError:
+            raise ArgumentError(f"unknown fusion '{name}'; known: {', '.join(m.value for m in cls)}") from None
+
 
 @dataclass(frozen=True)
 class FusedItem:
     id: str
     score: float
-    ranks: dict[str, int | None]
+    ranks: dict[PathRun, int | None]
 
 
-Lists = Mapping[str, Sequence[ScoredId]]
+# Each path run's ranked hits, and the weight of each run's list in the fusion (1.0 when absent).
+Lists = Mapping[PathRun, Sequence[ScoredId]]
+Weights = Mapping[PathRun, float]
+# Per hit id, each run's term in its fused score.
+Terms = dict[str, dict[PathRun, float]]
 
 
 class Fuser(Protocol):
-    def fuse(self, lists: Lists, weights: Mapping[str, float] | None = None) -> list[FusedItem]: ...
+    def fuse(self, lists: Lists, weights: Weights | None = None) -> list[FusedItem]: ...
 
-    def terms(self, lists: Lists, weights: Mapping[str, float] | None = None) -> dict[str, dict[str, float]]:
+    def terms(self, lists: Lists, weights: Weights | None = None) -> Terms:
         """Per id, each list's term in its fused score (what `explain` shows)."""
         ...
 
 
-def _ranks(lists: Lists) -> dict[str, dict[str, int | None]]:
-    ranks: dict[str, dict[str, int | None]] = {}
+def _ranks(lists: Lists) -> dict[str, dict[PathRun, int | None]]:
+    ranks: dict[str, dict[PathRun, int | None]] = {}
     for name, hits in lists.items():
         for rank, hit in enumerate(hits, start=1):
             entry = ranks.setdefault(hit.id, dict.fromkeys(lists))
@@ -49,7 +68,7 @@ def _ranks(lists: Lists) -> dict[str, dict[str, int | None]]:
     return ranks
 
 
-def _sorted(scores: dict[str, float], ranks: dict[str, dict[str, int | None]]) -> list[FusedItem]:
+def _sorted(scores: dict[str, float], ranks: dict[str, dict[PathRun, int | None]]) -> list[FusedItem]:
     return sorted((FusedItem(i, s, ranks[i]) for i, s in scores.items()), key=lambda item: (-item.score, item.id))
 
 
@@ -62,8 +81,8 @@ def _normalised(hits: Sequence[ScoredId]) -> dict[str, float]:
     return {h.id: (h.score - low) / span if span > 0 else 1.0 for h in hits}
 
 
-def _normalised_terms(lists: Lists, weights: Mapping[str, float] | None) -> dict[str, dict[str, float]]:
-    out: dict[str, dict[str, float]] = {}
+def _normalised_terms(lists: Lists, weights: Weights | None) -> Terms:
+    out: Terms = {}
     for name, hits in lists.items():
         weight = 1.0 if weights is None else weights.get(name, 1.0)
         for id_, value in _normalised(hits).items():
@@ -82,15 +101,15 @@ class RRF:
     def __str__(self) -> str:
         return f"rrf(k={self.k:g})"
 
-    def terms(self, lists: Lists, weights: Mapping[str, float] | None = None) -> dict[str, dict[str, float]]:
-        out: dict[str, dict[str, float]] = {}
+    def terms(self, lists: Lists, weights: Weights | None = None) -> Terms:
+        out: Terms = {}
         for name, hits in lists.items():
             weight = 1.0 if weights is None else weights.get(name, 1.0)
             for rank, hit in enumerate(hits, start=1):
                 out.setdefault(hit.id, {}).setdefault(name, weight / (self.k + rank))
         return out
 
-    def fuse(self, lists: Lists, weights: Mapping[str, float] | None = None) -> list[FusedItem]:
+    def fuse(self, lists: Lists, weights: Weights | None = None) -> list[FusedItem]:
         """Sum of weight / (k + rank) over the lists each id appears in; rank is 1-based."""
         scores = {id_: sum(t.values()) for id_, t in self.terms(lists, weights).items()}
         return _sorted(scores, _ranks(lists))
@@ -101,10 +120,10 @@ class WeightedSum:
     def __str__(self) -> str:
         return "weighted_sum(min-max normalised)"
 
-    def terms(self, lists: Lists, weights: Mapping[str, float] | None = None) -> dict[str, dict[str, float]]:
+    def terms(self, lists: Lists, weights: Weights | None = None) -> Terms:
         return _normalised_terms(lists, weights)
 
-    def fuse(self, lists: Lists, weights: Mapping[str, float] | None = None) -> list[FusedItem]:
+    def fuse(self, lists: Lists, weights: Weights | None = None) -> list[FusedItem]:
         scores = {id_: sum(t.values()) for id_, t in self.terms(lists, weights).items()}
         return _sorted(scores, _ranks(lists))
 
@@ -114,10 +133,10 @@ class MaxScore:
     def __str__(self) -> str:
         return "max(min-max normalised)"
 
-    def terms(self, lists: Lists, weights: Mapping[str, float] | None = None) -> dict[str, dict[str, float]]:
+    def terms(self, lists: Lists, weights: Weights | None = None) -> Terms:
         return _normalised_terms(lists, weights)
 
-    def fuse(self, lists: Lists, weights: Mapping[str, float] | None = None) -> list[FusedItem]:
+    def fuse(self, lists: Lists, weights: Weights | None = None) -> list[FusedItem]:
         scores = {id_: max(t.values()) for id_, t in self.terms(lists, weights).items()}
         return _sorted(scores, _ranks(lists))
 
@@ -131,10 +150,10 @@ class Intersection:
     def __str__(self) -> str:
         return f"intersection({self.inner})"
 
-    def terms(self, lists: Lists, weights: Mapping[str, float] | None = None) -> dict[str, dict[str, float]]:
+    def terms(self, lists: Lists, weights: Weights | None = None) -> Terms:
         return self.inner.terms(lists, weights)
 
-    def fuse(self, lists: Lists, weights: Mapping[str, float] | None = None) -> list[FusedItem]:
+    def fuse(self, lists: Lists, weights: Weights | None = None) -> list[FusedItem]:
         present = [{h.id for h in hits} for hits in lists.values() if hits]
         common = set.intersection(*present) if present else set()
         return [item for item in self.inner.fuse(lists, weights) if item.id in common]
@@ -142,8 +161,8 @@ class Intersection:
 
 @dataclass(frozen=True)
 class PrimaryFirst:
-    """The route's primary path leads: its top `depth` hits come first, in its own order, then everything else in
-    the inner fusion's order.
+    """The route's primary path leads: its top `depth` hits (over the query and its expansions) come first, in its
+    own order, then everything else in the inner fusion's order.
 
     No second list can push a hit the primary path is sure of below one it never found (RRF's flat 1/(k+rank) does
     exactly that to a precise graph walk). With `reorder`, the head is ordered by the inner fusion instead, so the
@@ -152,7 +171,7 @@ class PrimaryFirst:
     """
 
     inner: Fuser
-    primary: str
+    primary: PathName
     depth: int = 5
     reorder: bool = False
 
@@ -164,16 +183,16 @@ class PrimaryFirst:
         order = ", reordered" if self.reorder else ""
         return f"{self.inner} with {self.primary} leading (top {self.depth}{order})"
 
-    def terms(self, lists: Lists, weights: Mapping[str, float] | None = None) -> dict[str, dict[str, float]]:
+    def terms(self, lists: Lists, weights: Weights | None = None) -> Terms:
         return self.inner.terms(lists, weights)
 
     def head(self, lists: Lists) -> list[str]:
-        """The primary path's top ids, over the query and its expansions (keys like `ppr#1`), in rank order."""
-        firsts = [hits[: self.depth] for key, hits in lists.items() if key.split("#", 1)[0] == self.primary]
+        """The primary path's top ids, over the query and its expansions, in rank order."""
+        firsts = [hits[: self.depth] for run, hits in lists.items() if run.path == self.primary]
         by_rank = [hits[rank].id for rank in range(self.depth) for hits in firsts if rank < len(hits)]
         return list(dict.fromkeys(by_rank))
 
-    def fuse(self, lists: Lists, weights: Mapping[str, float] | None = None) -> list[FusedItem]:
+    def fuse(self, lists: Lists, weights: Weights | None = None) -> list[FusedItem]:
         fused = self.inner.fuse(lists, weights)
         head = self.head(lists)
         if not head:
@@ -191,12 +210,10 @@ def make_fuser(method: FusionMethod | str = FusionMethod.RRF, *, k: float = DEFA
     """The fuser for a method name.
 
     Raises:
-        ValueError: an unknown method (the message lists the known ones) or k <= 0.
+        ArgumentError: an unknown method (the message lists the known ones).
+        ValueError: k <= 0.
     """
-    try:
-        chosen = FusionMethod(method)
-    except ValueError:
-        raise ValueError(f"unknown fusion '{method}'; known: {', '.join(m.value for m in FusionMethod)}") from None
+    chosen = FusionMethod.parse(method)
     if chosen is FusionMethod.RRF:
         return RRF(k)
     if chosen is FusionMethod.WEIGHTED_SUM:

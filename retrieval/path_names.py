@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import StrEnum
 
 
@@ -24,3 +25,24 @@ class PathName(StrEnum):
             return cls(name)
         except ValueError:
             raise ValueError(f"unknown retrieval path {name!r}; known: {', '.join(cls)}") from None
+
+
+@dataclass(frozen=True)
+class PathRun:
+    """One path over one text of a search: the query itself (expansion 0) or its n-th alternative phrasing.
+
+    A search keys everything per run by it: the runs' results, timings and failures, the lists fused and their
+    weights.
+    """
+
+    path: PathName
+    expansion: int = 0
+
+    @property
+    def label(self) -> str:
+        """The run as results and diagnostics name it: `semantic` for the query, `semantic#2` for its second
+        expansion."""
+        return self.path.value if self.expansion == 0 else f"{self.path.value}#{self.expansion}"
+
+    def __str__(self) -> str:
+        return self.label

@@ -99,23 +99,17 @@ class PathQuery:
     seed_by_vectors: bool = False
 
 
-def run_path(
-    catalog: Catalog,
-    path: PathName | str,
-    text: str,
-    where: SearchFilter,
-    views: GenerationViews,
-    projects: Sequence[str] | None,
-    embed: Callable[[str], np.ndarray],
-    seed_by_vectors: bool = False,
-) -> PathHits:
+# A path: one text in, its ranked chunks out (plus what it started from).
+PathRunner = Callable[[PathQuery], PathHits]
+
+
+def run_path(path: PathName | str, query: PathQuery) -> PathHits:
     """One path's ranked chunks for one text.
 
     Raises:
         ValueError: no path has that name (the message lists the known ones).
     """
-    runner = PATH_RUNNERS[PathName.parse(path)]
-    return runner(PathQuery(catalog, text, where, views, projects, embed, seed_by_vectors))
+    return PATH_RUNNERS[PathName.parse(path)](query)
 
 
 def _lexical(q: PathQuery) -> PathHits:
@@ -159,8 +153,9 @@ def _graph(q: PathQuery) -> PathHits:
     return PathHits([ScoredId(id_, 1.0 / rank) for rank, id_ in enumerate(ids, start=1)], seeds)
 
 
-# Every path and the function that runs it: a new path is one function and one line here.
-PATH_RUNNERS: dict[PathName, Callable[[PathQuery], PathHits]] = {
+# Every path and the function that runs it. A new path is a PathName member, one runner function above and one
+# line here; the router's presets (or a forced Strategy) decide when a search plans it.
+PATH_RUNNERS: dict[PathName, PathRunner] = {
     PathName.LEXICAL: _lexical,
     PathName.SEMANTIC: _semantic,
     PathName.LOCAL: _local,

@@ -56,10 +56,11 @@ class PerGeneration(Generic[T]):
 class GenerationViews:
     """What queries read of one index generation beside the engines (the entity directory, the relations in
     memory, the PageRank graph, the graph vectors, the instruction files' vectors, the communities), each built
-    once on first use and reused until the index moves to another generation."""
+    once on first use and reused until the index moves to another generation. `settings` (how the graph walk
+    spreads) come from whoever made the process's settings: the server's lifespan, a CLI command, a test."""
 
-    def __init__(self, settings: RetrievalSettings | None = None) -> None:
-        self.settings = settings or RetrievalSettings()
+    def __init__(self, settings: RetrievalSettings) -> None:
+        self.settings = settings
         self._directory: PerGeneration[EntityDirectory] = PerGeneration()
         self._graph: PerGeneration[EntityChunkGraph] = PerGeneration()
         self._relations: PerGeneration[RelationIndex] = PerGeneration()

@@ -10,4 +10,4 @@ rm -rf "$TREE" && mkdir -p "$TREE/trident"
 for package in server tools retrieval evaluation embedding store ingest cli; do
     ln -s "$PWD/$package" "$TREE/trident/$package"
 done
-cd "$TREE" && PYTHONPATH="$PWD" "../../$VENV/bin/lint-imports" --config ../../pyproject.toml --no-cache
+cd "$TREE" && PYTHONPATH="$PWD" "../../$VENV/bin/lint-imports" ../../pyproject.toml --no-cache

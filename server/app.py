@@ -2,42 +2,28 @@
 
 from __future__ import annotations
 
-import inspect
-import time
-from collections.abc import Awaitable, Callable, Iterator
-from contextlib import contextmanager
-from pathlib import Path
-from typing import Annotated, Any, Literal, TypeVar
+import logging
+from collections.abc import Callable
+from typing import Annotated, Any, Literal
 
-import anyio
 from mcp.server.mcpserver import Context, MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.shared.exceptions import MCPError
-from mcp_types import INVALID_PARAMS, ToolAnnotations
+from mcp_types import INTERNAL_ERROR, INVALID_PARAMS
 from pydantic import Field, ValidationError
-from trident.ingest.rebinding import remove_documents
-from trident.retrieval import search
-from trident.retrieval.entities import EntityNotFoundError
 from trident.retrieval.fusion import FusionMethod
-from trident.server.context import TridentContext
 from trident.server.guidance import register_guidance
-from trident.server.jobs import JobState, JobStatus
+from trident.server.jobs import JobStatus
+from trident.server.registration import READ, app_of, in_worker, mapped, tool
 from trident.server.runtime import Runtime
-from trident.server.settings import ServerSettings
-from trident.store.catalog import Catalog, IndexLockedError, TridentIndexError, write_lock
+from trident.server.settings import TridentSettings
+from trident.server.write_tools import register_write_tools
+from trident.store.catalog import Catalog
 from trident.store.schema import Resolution
-from trident.store.settings import IngestSettings
 from trident.tools import entities as entity_tools
-from trident.tools import explain, knowledge, similar, status, trace
+from trident.tools import explain, search, similar, status, trace
 
-T = TypeVar("T")
-F = TypeVar("F", bound=Callable[..., Any])
-# add_knowledge and remove wait this long for an indexing job to release the write lock before giving up.
-WRITE_WAIT_SECONDS = 10.0
-PROJECT_NAME = r"^[^\x00-\x1f/\\]+$"
-READ = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
-WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
-DESTRUCTIVE = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False)
+log = logging.getLogger(__name__)
 
 INSTRUCTIONS = (
     "Trident retrieves evidence from the user's indexed code and documents. Call `search` first for most "
@@ -45,42 +31,6 @@ INSTRUCTIONS = (
     "things connect; `get_entity` to describe one named thing; `find_similar` for examples like a given one. "
     "Answer from the returned evidence and cite it as project/path:Lstart-Lend."
 )
-
-
-def _tool(server: MCPServer[Any], annotations: ToolAnnotations, name: str | None = None) -> Callable[[F], F]:
-    """Register a tool with its docstring, dedented, as the description a model reads."""
-
-    def register(fn: F) -> F:
-        server.add_tool(fn, name=name, description=inspect.cleandoc(fn.__doc__ or ""), annotations=annotations)
-        return fn
-
-    return register
-
-
-def _ctx(ctx: Context) -> TridentContext:
-    return ctx.request_context.lifespan_context  # type: ignore[no-any-return]
-
-
-@contextmanager
-def _errors() -> Iterator[None]:
-    """Map failures to the two kinds of MCP error: invalid params for bad arguments, tool errors otherwise."""
-    try:
-        yield
-    except (EntityNotFoundError, TridentIndexError) as exc:
-        raise ToolError(str(exc)) from None
-    except (similar.SimilarInputError, ValueError) as exc:
-        raise MCPError(INVALID_PARAMS, str(exc)) from None
-
-
-async def _call(fn: Callable[[], T]) -> T:
-    """Run a blocking engine call in a worker thread, mapping its failures."""
-    with _errors():
-        return await anyio.to_thread.run_sync(fn)
-
-
-async def _await(work: Awaitable[T]) -> T:
-    with _errors():
-        return await work
 
 
 # Both graph tools take it: how surely a call or base edge must be bound to be walked.
@@ -96,47 +46,18 @@ MinResolution = Annotated[
 ]
 
 
-def _confine(path: str, roots: list[Path]) -> Path:
-    """The real folder `path` names, if it lies under an allowed root (symlinks and `..` resolved first)."""
-    if not roots:
-        raise ToolError("indexing from a client is off: start the server with TRIDENT_ALLOWED_ROOTS=/some/folder")
-    try:
-        resolved = Path(path).expanduser().resolve()
-        is_dir = resolved.is_dir()
-    except (OSError, RuntimeError, ValueError) as exc:  # NUL bytes, ~nosuchuser, names too long, link loops
-        raise MCPError(INVALID_PARAMS, f"path: not a usable folder path ({exc})") from None
-    for root in roots:
-        if resolved == root or root in resolved.parents:
-            if not is_dir:
-                raise MCPError(INVALID_PARAMS, f"path: {path} is not a folder")
-            return resolved
-    allowed = ", ".join(str(r) for r in roots)
-    raise MCPError(INVALID_PARAMS, f"path: {path} is outside the allowed roots ({allowed})")
-
-
-def _locked_write(catalog: Catalog, write: Callable[[], T]) -> T:
-    """Run a write from a tool under the index's write lock, waiting a little for a running indexing job.
-
-    Raises:
-        IndexLockedError: the lock stayed taken for WRITE_WAIT_SECONDS.
-    """
-    deadline = time.monotonic() + WRITE_WAIT_SECONDS
-    while True:
-        try:
-            with write_lock(catalog.index_dir):
-                return write()
-        except IndexLockedError:
-            if time.monotonic() >= deadline:
-                raise
-        time.sleep(0.2)
-
-
 class TridentServer(MCPServer[Any]):
-    """MCPServer whose argument-validation failures are protocol errors (invalid params), not tool results."""
+    """MCPServer whose argument-validation failures are protocol errors (invalid params), not tool results, and
+    whose faults (a tool raising what `registration.mapped_errors` does not map) are internal errors, logged with
+    their traceback."""
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
         try:
             return await super().call_tool(name, arguments, context)
+        except UnexpectedToolError as exc:
+            # The engine's own message may hold paths or data and says nothing the caller can fix: it goes to the log.
+            log.error("tool %s failed", name, exc_info=exc.__cause__ or exc)
+            raise MCPError(INTERNAL_ERROR, f"internal error in {name}; the server log has the details") from None
         except ToolError as exc:
             cause = exc.__cause__
             if isinstance(cause, ValidationError):
@@ -148,36 +69,42 @@ class TridentServer(MCPServer[Any]):
 
 
 def build_server(
-    settings: ServerSettings,
+    settings: TridentSettings,
     open_catalog: Callable[[], Catalog],
     *,
     close_catalog: bool = True,
     open_tenant: Callable[[str], Catalog] | None = None,
-    limits: IngestSettings | None = None,
 ) -> MCPServer[Any]:
-    """The Trident MCP server; `open_catalog` is called once, in the lifespan. `limits` (default: read from the
-    environment once, here) bound what its index runs read.
+    """The Trident MCP server, whose behaviour `settings` determines; `open_catalog` is called once, in the lifespan.
 
-    Each tenant named in `settings.tokens` gets its own index, opened with `open_tenant(name)` (default: the
+    Each tenant named in `settings.server.tokens` gets its own index, opened with `open_tenant(name)` (default: the
     folder beside the main index); an HTTP request is answered from the tenant of its bearer token.
     """
-    runtime = Runtime(settings, open_catalog, close_catalog, open_tenant, limits or IngestSettings())
+    runtime = Runtime(settings, open_catalog, close_catalog, open_tenant)
     server = TridentServer(
         name="trident", instructions=INSTRUCTIONS, lifespan=runtime.lifespan, middleware=[runtime.route_tenant]
     )
     _register_read_tools(server)
     register_guidance(server)
-    if not settings.read_only:
-        _register_write_tools(server, runtime)
+    if not settings.server.read_only:
+        register_write_tools(server, runtime)
     return server
 
 
 def _register_read_tools(server: MCPServer[Any]) -> None:
-    @_tool(server, READ, name="search")
+    for register in (_register_search, _register_trace, _register_explain, _register_lookups, _register_status):
+        register(server)
+
+
+def _register_search(server: MCPServer[Any]) -> None:
+    @tool(server, READ, name="search")
     async def search_tool(
         ctx: Context,
-        query: Annotated[str, Field(min_length=1, max_length=4_000, description="What to look for, in words or code")],
-        top_k: Annotated[int, Field(ge=1, le=100, description="Number of hits to return")] = 10,
+        query: Annotated[
+            str,
+            Field(min_length=1, max_length=search.MAX_QUERY_CHARS, description="What to look for, in words or code"),
+        ],
+        top_k: Annotated[int, Field(ge=1, le=search.MAX_TOP_K, description="Number of hits to return")] = 10,
         projects: Annotated[list[str] | None, Field(description="Only these projects; null = all")] = None,
         strategy: Annotated[
             search.Strategy,
@@ -185,20 +112,28 @@ def _register_read_tools(server: MCPServer[Any]) -> None:
         ] = search.Strategy.AUTO,
         expansions: Annotated[
             list[str] | None,
-            Field(max_length=5, description="Up to 5 alternative phrasings or terms, searched too and fused in"),
+            Field(
+                max_length=search.MAX_EXPANSIONS,
+                description=f"Up to {search.MAX_EXPANSIONS} alternative phrasings or terms, searched too and fused in",
+            ),
         ] = None,
         fusion: Annotated[
             FusionMethod | None, Field(description="null = the route's choice; or rrf, weighted_sum, max, intersection")
         ] = None,
         max_tokens: Annotated[
-            int | None, Field(ge=50, le=100_000, description="Cap on the snippets' size; the result says if cut")
+            int | None,
+            Field(
+                ge=search.MIN_MAX_TOKENS,
+                le=search.MAX_MAX_TOKENS,
+                description="Cap on the snippets' size; the result says if cut",
+            ),
         ] = None,
         explain: Annotated[bool, Field(description="Add the route and each path's top hits to diagnostics")] = False,
     ) -> search.SearchResult:
         """Search everything indexed (code and docs) with BM25, embeddings and the entity graph fused together.
         Returns ranked chunks with citations (project/path:Lstart-Lend) and the rank each retrieval path gave."""
-        app = _ctx(ctx)
-        return await _await(
+        app = app_of(ctx)
+        return await mapped(
             search.search_async(
                 app.catalog,
                 query,
@@ -213,7 +148,9 @@ def _register_read_tools(server: MCPServer[Any]) -> None:
             )
         )
 
-    @_tool(server, READ)
+
+def _register_trace(server: MCPServer[Any]) -> None:
+    @tool(server, READ)
     async def trace_relationships(
         ctx: Context,
         entity: Annotated[str, Field(min_length=1, description="Entity name, qualified name or id")],
@@ -221,15 +158,17 @@ def _register_read_tools(server: MCPServer[Any]) -> None:
         relation_types: Annotated[
             list[str] | None, Field(description="Only these relation types, e.g. CALLS, IMPORTS, DEPENDS_ON")
         ] = None,
-        max_hops: Annotated[int, Field(ge=1, le=4, description="How far to walk (1-4)")] = 2,
-        limit: Annotated[int, Field(ge=1, le=500, description="Most edges to return")] = 50,
+        max_hops: Annotated[
+            int, Field(ge=1, le=trace.MAX_HOPS, description=f"How far to walk (1-{trace.MAX_HOPS})")
+        ] = 2,
+        limit: Annotated[int, Field(ge=1, le=trace.MAX_EDGES, description="Most edges to return")] = 50,
         min_resolution: MinResolution = Resolution.INFERRED,
     ) -> trace.TraceResult:
         """What an entity calls, uses, imports, depends on, or is used by: a bounded walk of the graph with the
         evidence chunk and resolution of every edge (calls guessed from a name alone are left out unless
         min_resolution is name; the result counts them)."""
-        app = _ctx(ctx)
-        return await _call(
+        app = app_of(ctx)
+        return await in_worker(
             lambda: trace.trace_relationships(
                 app.catalog,
                 app.directory(),
@@ -243,21 +182,23 @@ def _register_read_tools(server: MCPServer[Any]) -> None:
             )
         )
 
-    @_tool(server, READ)
+
+def _register_explain(server: MCPServer[Any]) -> None:
+    @tool(server, READ)
     async def explain_path(
         ctx: Context,
         source: Annotated[str, Field(min_length=1, description="Start entity: name, qualified name or id")],
         target: Annotated[str, Field(min_length=1, description="End entity: name, qualified name or id")],
-        max_hops: Annotated[int, Field(ge=1, le=6, description="Longest path considered")] = 4,
-        max_paths: Annotated[int, Field(ge=1, le=10, description="Most paths returned")] = 3,
+        max_hops: Annotated[int, Field(ge=1, le=explain.MAX_HOPS, description="Longest path considered")] = 4,
+        max_paths: Annotated[int, Field(ge=1, le=explain.MAX_PATHS, description="Most paths returned")] = 3,
         relation_types: Annotated[list[str] | None, Field(description="Only walk these relation types")] = None,
         min_resolution: MinResolution = Resolution.INFERRED,
     ) -> explain.ExplainResult:
         """How two things connect: the best paths between two entities (paths over code relations, i.e. calls,
         bases, imports and definitions, rank before any through mentions, links or test code; then the shorter and
         surer), each hop with its evidence and resolution and each path as a sentence you can quote."""
-        app = _ctx(ctx)
-        return await _call(
+        app = app_of(ctx)
+        return await in_worker(
             lambda: explain.explain_path(
                 app.catalog,
                 app.directory(),
@@ -271,19 +212,23 @@ def _register_read_tools(server: MCPServer[Any]) -> None:
             )
         )
 
-    @_tool(server, READ)
+
+def _register_lookups(server: MCPServer[Any]) -> None:
+    @tool(server, READ)
     async def find_similar(
         ctx: Context,
-        text: Annotated[str | None, Field(max_length=20_000, description="An example text or snippet")] = None,
+        text: Annotated[
+            str | None, Field(max_length=similar.MAX_TEXT_CHARS, description="An example text or snippet")
+        ] = None,
         chunk_id: Annotated[str | None, Field(description="Id of an indexed chunk (from search hits)")] = None,
         entity: Annotated[str | None, Field(description="An entity whose definition is the example")] = None,
-        top_k: Annotated[int, Field(ge=1, le=100)] = 10,
+        top_k: Annotated[int, Field(ge=1, le=similar.MAX_TOP_K)] = 10,
         projects: Annotated[list[str] | None, Field(description="Only these projects")] = None,
         kinds: Annotated[list[Literal["code", "markdown", "text", "config", "passage"]] | None, Field()] = None,
     ) -> list[search.SearchHit]:
         """Chunks most like an example: give exactly one of text, chunk_id or entity."""
-        app = _ctx(ctx)
-        return await _call(
+        app = app_of(ctx)
+        return await in_worker(
             lambda: similar.find_similar(
                 app.catalog,
                 app.directory(),
@@ -296,21 +241,23 @@ def _register_read_tools(server: MCPServer[Any]) -> None:
             )
         )
 
-    @_tool(server, READ)
+    @tool(server, READ)
     async def get_entity(
         ctx: Context,
         name_or_id: Annotated[str, Field(min_length=1, description="Entity name, qualified name, alias or id")],
     ) -> entity_tools.EntityResult:
         """Describe one named thing: what it is, where it is defined, its aliases and relation counts."""
-        app = _ctx(ctx)
-        return await _call(lambda: entity_tools.get_entity(app.catalog, app.directory(), name_or_id))
+        app = app_of(ctx)
+        return await in_worker(lambda: entity_tools.get_entity(app.catalog, app.directory(), name_or_id))
 
-    @_tool(server, READ)
+
+def _register_status(server: MCPServer[Any]) -> None:
+    @tool(server, READ)
     async def index_status(
         ctx: Context, job_id: Annotated[str | None, Field(description="A job id; null lists all jobs")] = None
     ) -> list[JobStatus]:
         """Progress of background indexing jobs started with index_path."""
-        app = _ctx(ctx)
+        app = app_of(ctx)
         if job_id is None:
             return app.jobs.all()
         job = app.jobs.get(job_id)
@@ -318,91 +265,8 @@ def _register_read_tools(server: MCPServer[Any]) -> None:
             raise MCPError(INVALID_PARAMS, f"job_id: no job '{job_id}'; call index_status() to list jobs")
         return [job]
 
-    @_tool(server, READ, name="status")
+    @tool(server, READ, name="status")
     async def status_tool(ctx: Context) -> status.StatusResult:
         """What is indexed: projects, counts per engine, the embedding model, skipped files, index health."""
-        app = _ctx(ctx)
-        return await _call(lambda: status.status(app.catalog))
-
-
-def _register_write_tools(server: MCPServer[Any], runtime: Runtime) -> None:
-    @_tool(server, WRITE)
-    async def index_path(
-        ctx: Context,
-        path: Annotated[str, Field(min_length=1, description="Folder to index, under the allowed roots")],
-        project: Annotated[
-            str | None,
-            Field(
-                min_length=1,
-                max_length=100,
-                pattern=PROJECT_NAME,
-                description="Project name (no '/' or control characters); default: the folder name",
-            ),
-        ] = None,
-        wait_seconds: Annotated[
-            float, Field(ge=0, le=50, description="Wait up to this long, sending progress notifications")
-        ] = 0,
-    ) -> JobStatus:
-        """Index (or re-index) a folder in the background and return its job at once (or after wait_seconds,
-        reporting progress meanwhile). Unchanged files are skipped. Poll index_status(job_id) until done."""
-        app = _ctx(ctx)
-        folder = _confine(path, app.settings.resolved_roots())
-        job = app.jobs.start(folder, project or folder.name)
-        watcher = runtime.watcher(app)
-        if watcher is not None:  # TRIDENT_WATCH: from now on, changes under the folder re-index it
-            watcher.add(folder, project or folder.name)
-        deadline = anyio.current_time() + wait_seconds
-        while wait_seconds and anyio.current_time() < deadline:
-            current = app.jobs.get(job.job_id)
-            if current is None or current.state in (JobState.DONE, JobState.FAILED):
-                break
-            await ctx.report_progress(current.done, current.total or None, f"{current.stage} {current.project}")
-            await anyio.sleep(0.25)
-        return app.jobs.get(job.job_id) or job
-
-    @_tool(server, DESTRUCTIVE)
-    async def remove(
-        ctx: Context,
-        project: Annotated[str, Field(min_length=1, description="Project to remove from the index")],
-        path: Annotated[
-            str | None, Field(description="Only this file (project-relative); null = whole project")
-        ] = None,
-    ) -> status.StatusResult:
-        """Remove a project, or one file of it, from all three engines."""
-        app = _ctx(ctx)
-        docs = app.catalog.manifest.project_documents(project)
-        if not docs:
-            known = ", ".join(app.catalog.manifest.projects()) or "none"
-            raise MCPError(INVALID_PARAMS, f"project: no project '{project}' (known: {known})")
-        doc_ids = [d for d, e in docs.items() if path is None or e.path == path]
-        if not doc_ids:
-            raise MCPError(INVALID_PARAMS, f"path: '{path}' is not indexed in project '{project}'")
-        watcher = runtime.watcher(app)
-        if watcher is not None and path is None:  # a removed project stays removed
-            await _call(lambda: watcher.forget(project))  # returns once no re-index of it is under way
-
-        def delete() -> None:
-            # Read again under the lock: a re-index that ended meanwhile may have published more documents.
-            current = app.catalog.manifest.project_documents(project)
-            gone = [d for d, e in current.items() if path is None or e.path == path]
-            remove_documents(app.catalog, gone, app.limits.max_file_bytes)  # callers into it wait as pending
-
-        await _call(lambda: _locked_write(app.catalog, delete))
-        return await _call(lambda: status.status(app.catalog))
-
-    @_tool(server, WRITE)
-    async def add_knowledge(
-        ctx: Context,
-        entities: Annotated[list[knowledge.NewEntity], Field(max_length=100, description="Entities to add")] = [],  # noqa: B006
-        relations: Annotated[list[knowledge.NewRelation], Field(max_length=200, description="Relations to add")] = [],  # noqa: B006
-        author: Annotated[str, Field(max_length=100, description="Who states these facts")] = "agent",
-    ) -> knowledge.KnowledgeResult:
-        """Record facts you learned (entities and relations between them) so later searches and traces find
-        them; each fact is attributed and cited."""
-        app = _ctx(ctx)
-        return await _call(
-            lambda: _locked_write(
-                app.catalog,
-                lambda: knowledge.add_knowledge(app.catalog, app.directory(), entities, relations, author=author),
-            )
-        )
+        app = app_of(ctx)
+        return await in_worker(lambda: status.status(app.catalog))

@@ -15,8 +15,8 @@ from trident.ingest.pipeline import IndexReport, Progress, index_folder
 from trident.retrieval.relation_index import RelationIndex
 from trident.retrieval.search import GenerationViews
 from trident.server.jobs import IndexJobs
-from trident.server.settings import ServerSettings
-from trident.store.catalog import Catalog, IndexLockedError, write_lock
+from trident.server.settings import ServerSettings, TridentSettings
+from trident.store.catalog import Catalog, IndexLockedError
 from trident.store.directory import EntityDirectory
 from trident.store.settings import IngestSettings
 
@@ -45,8 +45,9 @@ class TridentContext:
 def _runner(
     catalog: Catalog, stopping: threading.Event, limits: IngestSettings
 ) -> Callable[[Path, str, Progress], IndexReport]:
-    """Index jobs write under the write lock; while another process (`trident index`, another server) holds it,
-    a job waits its turn instead of failing (until the server stops), and its stage says so."""
+    """Index jobs write through a writer of the server's catalog, one block a job (queries see the job's run once
+    it is published); while another writer (`trident index`, another server, a write tool) holds the lock, a job
+    waits its turn instead of failing (until the server stops), and its stage says so."""
 
     def run(path: Path, project: str, progress: Progress) -> IndexReport:
         def waiting(locked: IndexLockedError) -> None:
@@ -54,9 +55,9 @@ def _runner(
                 raise locked
             progress.stage("waiting for another writer", 0)
 
-        with write_lock(catalog.index_dir, wait_seconds=LOCK_WAIT_SECONDS, on_wait=waiting):
+        with catalog.writer(wait_seconds=LOCK_WAIT_SECONDS, on_wait=waiting) as writer:
             return index_folder(
-                catalog,
+                writer,
                 path,
                 project,
                 max_file_bytes=limits.max_file_bytes,
@@ -93,26 +94,26 @@ def _warm_up(catalog: Catalog, views: GenerationViews, stopping: threading.Event
 
 
 def make_lifespan(
-    settings: ServerSettings,
+    settings: TridentSettings,
     open_catalog: Callable[[], Catalog],
-    limits: IngestSettings,
     *,
     close_catalog: bool = True,
 ) -> Callable[[Any], Any]:
     """A lifespan that opens the stores once per server and (unless told not to) closes them on shutdown."""
+    served, limits = settings.server, settings.ingest
 
     @asynccontextmanager
     async def lifespan(_server: Any) -> AsyncIterator[TridentContext]:
         catalog = open_catalog()
         stopping = threading.Event()
         jobs = IndexJobs(_runner(catalog, stopping, limits))
-        views = GenerationViews()
+        views = GenerationViews(settings.retrieval)
         warming = threading.Thread(target=_warm_up, args=(catalog, views, stopping), name="trident-warm-up")
-        if settings.warm_up:
+        if served.warm_up:
             warming.start()
         log.info("trident serving %s (tenant %s)", catalog.index_dir, catalog.tenant)
         try:
-            yield TridentContext(catalog=catalog, settings=settings, views=views, jobs=jobs, limits=limits)
+            yield TridentContext(catalog=catalog, settings=served, views=views, jobs=jobs, limits=limits)
         finally:
             stopping.set()
             if warming.is_alive():

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
 from mcp.server.mcpserver import Context, MCPServer
 from trident.retrieval.entities import EntityNotFoundError
@@ -30,7 +30,7 @@ def register_guidance(server: MCPServer[Any]) -> None:
     @server.resource("trident://projects/{name}", name="project", mime_type="application/json")
     def project_summary(name: str, ctx: Context) -> str:
         """Counts and skipped files of one indexed project."""
-        app: TridentContext = ctx.request_context.lifespan_context
+        app = cast(TridentContext, ctx.request_context.lifespan_context)
         for project in status.status(app.catalog).projects:
             if project.name == name:
                 return project.model_dump_json(indent=2)
@@ -40,7 +40,7 @@ def register_guidance(server: MCPServer[Any]) -> None:
     @server.resource("trident://entities/{entity_id}", name="entity", mime_type="application/json")
     def entity_resource(entity_id: str, ctx: Context) -> str:
         """One entity: description, where defined, relation counts."""
-        app: TridentContext = ctx.request_context.lifespan_context
+        app = cast(TridentContext, ctx.request_context.lifespan_context)
         try:
             return entity_tools.get_entity(app.catalog, app.directory(), entity_id).model_dump_json(indent=2)
         except EntityNotFoundError as exc:

@@ -14,10 +14,9 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import INTERNAL_ERROR
 from trident.ingest.watch import FolderWatcher, catalog_reindexer
 from trident.server.context import TridentContext, make_lifespan
-from trident.server.settings import ServerSettings
+from trident.server.settings import TridentSettings
 from trident.server.transport import TENANT_SCOPE_KEY
 from trident.store.catalog import Catalog
-from trident.store.settings import IngestSettings
 
 
 class Runtime:
@@ -26,13 +25,12 @@ class Runtime:
 
     def __init__(
         self,
-        settings: ServerSettings,
+        settings: TridentSettings,
         open_catalog: Callable[[], Catalog],
         close_catalog: bool,
         open_tenant: Callable[[str], Catalog] | None,
-        limits: IngestSettings,
     ) -> None:
-        self.settings, self.limits = settings, limits
+        self.settings = settings
         self._open_catalog = open_catalog
         self._close_catalog = close_catalog
         self._open_tenant = open_tenant
@@ -42,17 +40,16 @@ class Runtime:
     @asynccontextmanager
     async def lifespan(self, server: Any) -> AsyncIterator[TridentContext]:
         async with AsyncExitStack() as stack:
-            main_lifespan = make_lifespan(
-                self.settings, self._open_catalog, self.limits, close_catalog=self._close_catalog
-            )
+            main_lifespan = make_lifespan(self.settings, self._open_catalog, close_catalog=self._close_catalog)
             main = await stack.enter_async_context(main_lifespan(server))
             contexts = {main.catalog.tenant: main}
             open_tenant = self._open_tenant or partial(_open_beside, main.catalog)
-            by_token = set(self.settings.tokens.values()) if self.settings.transport != "stdio" else set()
+            served = self.settings.server
+            by_token = set(served.tokens.values()) if served.transport != "stdio" else set()
             for tenant in sorted(by_token - {main.catalog.tenant}):  # stdio has no tokens: leave their indexes be
-                lifespan = make_lifespan(self.settings, partial(open_tenant, tenant), self.limits)
+                lifespan = make_lifespan(self.settings, partial(open_tenant, tenant))
                 contexts[tenant] = await stack.enter_async_context(lifespan(server))
-            if self.settings.watch:
+            if served.watch:
                 for context in contexts.values():
                     reindex = catalog_reindexer(context.catalog, context.limits)
                     watcher = FolderWatcher(reindex, exclude=[context.catalog.index_dir])

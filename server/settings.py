@@ -1,4 +1,5 @@
-"""Server settings: transport, binding, access, and which folders index_path may read."""
+"""Server settings (transport, binding, access, which folders index_path may read), and the bundle of every
+setting a process runs with, read once where the process starts and passed down."""
 
 from __future__ import annotations
 
@@ -7,8 +8,9 @@ import re
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+from trident.store.settings import IngestSettings, ModelSettings, RetrievalSettings, StoreSettings
 
 TENANT_NAME = re.compile(r"[A-Za-z0-9_-]+")
 
@@ -96,3 +98,32 @@ class ServerSettings(BaseSettings):
 
     def resolved_roots(self) -> list[Path]:
         return [root.resolve() for root in self.allowed_roots]
+
+
+class TridentSettings(BaseModel):
+    """Every setting one process runs with, one object per concern. Whoever starts the process (a CLI command, a
+    test) reads them once, with `from_env`, and hands them down: nothing below reads a TRIDENT_* variable."""
+
+    model_config = ConfigDict(frozen=True)
+
+    store: StoreSettings
+    model: ModelSettings
+    ingest: IngestSettings
+    retrieval: RetrievalSettings
+    server: ServerSettings
+
+    @classmethod
+    def from_env(cls, server: ServerSettings | None = None) -> TridentSettings:
+        """Read every concern from the TRIDENT_* environment, except `server` when given (the serve command builds
+        it from its options over the environment).
+
+        Raises:
+            ValidationError: a variable holds a value its setting refuses (the error names the setting).
+        """
+        return cls(
+            store=StoreSettings(),
+            model=ModelSettings(),
+            ingest=IngestSettings(),
+            retrieval=RetrievalSettings(),
+            server=server if server is not None else ServerSettings(),
+        )

@@ -18,8 +18,9 @@ def check_compatible(index_dir: Path, manifest: Manifest, embedder: Embedder | N
     """
     if manifest.documents and manifest.schema_version != SCHEMA_VERSION:
         raise SchemaMismatchError(
-            f"the index at {index_dir} has schema version {manifest.schema_version}, this Trident "
-            f"writes version {SCHEMA_VERSION}; rebuild it with `trident reset` and index your folders again"
+            f"the index at {index_dir} has schema version {manifest.schema_version} but this Trident reads "
+            f"version {SCHEMA_VERSION}; re-index: run `trident reset --yes`, then `trident index PATH` for each "
+            "project"
         )
     built = manifest.model
     if built is None or embedder is None:

@@ -19,9 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from trident.store.crashpoints import crash_point
-from trident.store.kuzu_graph import KuzuGraphStore, WriteTarget
+from trident.store.kuzu_graph import KuzuGraphStore
 from trident.store.lance_index import LanceVectorIndex
 from trident.store.manifest import Manifest, ManifestIdentity, manifest_identity
+from trident.store.protocols import Embedder
 from trident.store.tantivy_index import TantivyTextIndex
 
 log = logging.getLogger(__name__)
@@ -31,10 +32,16 @@ GRAPH_FILE = "graph.kuzu"
 LEXICAL_DIR = "lexical"
 READERS_FILE = ".readers"
 SEMANTIC_DIR = "semantic"  # one LanceDB table for all generations: each pins its version
-LEGACY_GRAPH = "graph.kuzu"  # where indexes written before generations keep their graph and lexical engines
-LEGACY_LEXICAL = "lexical"
+DEFAULT_DIM = 384  # the default model's: what an index opened without a model, and recording none, assumes
 # Kùzu keeps these beside its file while open; a cleanly closed database has none, a copy takes any there is.
 GRAPH_SIDE_FILES = (".wal", ".shadow")
+
+
+def vector_dim(embedder: Embedder | None, manifest: Manifest) -> int:
+    """The dimension of the chunk vectors: the model's, else the one the index records."""
+    if embedder is not None:
+        return embedder.dim
+    return manifest.model.dim if manifest.model else DEFAULT_DIM
 
 
 def generation_name(number: int) -> str:
@@ -150,19 +157,17 @@ def _remove(folder: Path) -> None:
 
 
 def remove_leftovers(index_dir: Path, keep: set[str]) -> None:
-    """Generation folders no one reads any more, manifest drafts of writers that died while saving, and the
-    engines of an index made before generations that a crash kept from being removed once moved in."""
+    """Generation folders no one reads any more and manifest drafts of writers that died while saving."""
     remove_unused(index_dir, keep)
     for draft in index_dir.glob(".manifest-*.json"):
         draft.unlink(missing_ok=True)
-    _remove_legacy(index_dir)
 
 
-def _remove_legacy(index_dir: Path) -> None:
-    legacy_graph = index_dir / LEGACY_GRAPH
-    for old in (legacy_graph, *(legacy_graph.with_name(legacy_graph.name + s) for s in GRAPH_SIDE_FILES)):
-        old.unlink(missing_ok=True)
-    shutil.rmtree(index_dir / LEGACY_LEXICAL, ignore_errors=True)
+def has_leftovers(index_dir: Path, published: str | None) -> bool:
+    """Whether `remove_leftovers` would find anything (one listing of the generations folder)."""
+    folders = index_dir / GENERATIONS_DIR
+    others = folders.is_dir() and any(f"{GENERATIONS_DIR}/{f.name}" != published for f in folders.iterdir())
+    return others or any(index_dir.glob(".manifest-*.json"))
 
 
 @dataclass
@@ -184,15 +189,16 @@ class Engines:
         if self.reader_lock is not None:
             self.reader_lock.release()
 
-    def publish(self, index_dir: Path, reread_with: WriteTarget | None) -> None:
+    def publish(self, index_dir: Path, *, keep_reading: bool) -> None:
         """Publish a written generation: close the writers, pin the vectors, replace the manifest. With
-        `reread_with` the graph stays open read-only (writes through it go there); else it is closed."""
+        `keep_reading` the engines stay open read-only, as a view of what was published; else they are closed."""
         self.text.commit()
         crash_point("publish.begin")
-        if reread_with is None:
-            self.graph.close()  # readers of other processes can open it only once it is closed here
+        if keep_reading:
+            self.graph.reopen_read_only()
+            self.text = TantivyTextIndex(index_dir / self.folder / LEXICAL_DIR, read_only=True)
         else:
-            self.graph.reopen_read_only(on_write=reread_with)
+            self.graph.close()  # readers of other processes can open it only once it is closed here
         crash_point("publish.graph_closed")
         self.vectors.optimize()  # before the pin: the published version must hold the ANN index readers search
         self.vectors.pin(self.vectors.version())
@@ -205,9 +211,7 @@ class Engines:
         self.identity = manifest_identity(index_dir)
 
 
-def open_published(
-    index_dir: Path, manifest: Manifest, identity: ManifestIdentity | None, dim: int, on_write: WriteTarget
-) -> Engines | None:
+def open_published(index_dir: Path, manifest: Manifest, identity: ManifestIdentity | None, dim: int) -> Engines | None:
     """The published generation the manifest names, read-only; None if a writer has already removed it."""
     assert manifest.generation_dir is not None
     folder = index_dir / manifest.generation_dir
@@ -215,7 +219,7 @@ def open_published(
     if reader_lock is None:
         return None
     try:
-        graph = KuzuGraphStore(folder / GRAPH_FILE, read_only=True, on_write=on_write)
+        graph = KuzuGraphStore(folder / GRAPH_FILE, read_only=True)
         text = TantivyTextIndex(folder / LEXICAL_DIR, read_only=True)
         vectors = LanceVectorIndex(index_dir / SEMANTIC_DIR, dim, version=manifest.chunks_version)
     except BaseException:
@@ -244,14 +248,12 @@ def open_new(index_dir: Path, published: Manifest, dim: int) -> Engines:
 
 
 def publish_first(index_dir: Path, manifest: Manifest, dim: int) -> None:
-    """Publish a first generation: empty, or moved from the single folders of an index made before generations."""
+    """Publish a first, empty generation (only a holder of the write lock calls this)."""
     name = generation_name(manifest.generation)
-    legacy_graph, legacy_lexical = index_dir / LEGACY_GRAPH, index_dir / LEGACY_LEXICAL
-    folder = create_generation(index_dir, name, legacy_graph, legacy_lexical)
+    folder = create_generation(index_dir, name, None, None)
     KuzuGraphStore(folder / GRAPH_FILE).close()
     TantivyTextIndex(folder / LEXICAL_DIR)
     vectors = LanceVectorIndex(index_dir / SEMANTIC_DIR, dim)
     crash_point("setup.created")
     manifest.generation_dir, manifest.chunks_version = name, vectors.version()
     manifest.save(index_dir)
-    _remove_legacy(index_dir)

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import threading
 import warnings
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 import kuzu
 import pyarrow as pa
 from trident.store.crashpoints import crash_point
+from trident.store.errors import ReadOnlyIndexError
 from trident.store.kuzu_rows import (
     CHUNK_COLUMNS,
     DDL,
@@ -35,21 +36,17 @@ PK_LOOKUPS_MAX = 200
 PK_GROUP_SIZES = (1, 4, 16)  # ids per primary-key query; a group is padded by repeating its last id
 ARROW_CHUNK_ROWS = 100_000
 
-WriteTarget = Callable[[], "KuzuGraphStore"]
-
 
 class KuzuGraphStore:
     """A Kùzu database; calls are serialised because one connection is shared by worker threads.
 
-    Opened read-only, the store hands every write to `on_write()` (the catalog starts a write session there and
-    returns the store of the new generation), or refuses it when there is none.
+    Opened read-only (a published generation), it refuses every write: writes go through a writer's session.
     """
 
-    def __init__(self, path: Path, *, read_only: bool = False, on_write: WriteTarget | None = None) -> None:
+    def __init__(self, path: Path, *, read_only: bool = False) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         self._path = path
         self._lock = threading.Lock()
-        self._on_write = on_write
         self._open(read_only)
 
     def _open(self, read_only: bool) -> None:
@@ -67,23 +64,25 @@ class KuzuGraphStore:
     def read_only(self) -> bool:
         return self._read_only
 
-    def reopen_read_only(self, on_write: WriteTarget | None = None) -> None:
+    def reopen_read_only(self) -> None:
         """Checkpoint and close the read-write database, then go on reading the same file read-only; calls made
         meanwhile by other threads wait for the switch, so none of them fails."""
         with self._lock:
             self._statements.clear()
             self._conn.close()
             self._db.close()
-            self._on_write = on_write
             self._open(read_only=True)
 
-    def _writer(self) -> KuzuGraphStore | None:
-        """None when this store takes the write itself; else the store that does."""
-        if not self._read_only:
-            return None
-        if self._on_write is None:
-            raise RuntimeError(f"the graph at {self._path} is open read-only; writes go through a write session")
-        return self._on_write()
+    def _check_writable(self) -> None:
+        """
+        Raises:
+            ReadOnlyIndexError: this is a published generation, which never changes.
+        """
+        if self._read_only:
+            raise ReadOnlyIndexError(
+                f"the graph at {self._path} is a published generation and read-only; "
+                "open a writer: `with catalog.writer() as w:`"
+            )
 
     def _rows(self, query: str, params: dict[str, Any] | None = None) -> list[list[Any]]:
         with self._lock:
@@ -127,71 +126,10 @@ class KuzuGraphStore:
 
     def upsert(self, chunks: Sequence[Chunk], entities: Sequence[Entity], relations: Sequence[Relation]) -> None:
         """Merge nodes by id and relations by (source, type, target, evidence); re-running is harmless."""
-        if (writer := self._writer()) is not None:
-            writer.upsert(chunks, entities, relations)
-            return
-        self._batched(
-            "UNWIND $rows AS r MERGE (c:Chunk {id: r.id}) SET c.doc_id = r.doc_id, c.project = r.project,"
-            " c.tenant = r.tenant, c.path = r.path, c.start_line = r.start_line, c.end_line = r.end_line,"
-            " c.text = r.text, c.title = r.title, c.kind = r.kind, c.language = r.language, c.symbols = r.symbols",
-            [
-                {
-                    "id": c.id,
-                    "doc_id": c.doc_id,
-                    "project": c.project,
-                    "tenant": c.tenant,
-                    "path": c.path,
-                    "start_line": c.start_line,
-                    "end_line": c.end_line,
-                    "text": c.text,
-                    "title": c.title,
-                    "kind": str(c.kind),
-                    "language": c.language or "",
-                    "symbols": list(c.symbols),
-                }
-                for c in chunks
-            ],
-        )
-        self._batched(
-            "UNWIND $rows AS r MERGE (e:Entity {id: r.id}) SET e.name = r.name, e.type = r.type,"
-            " e.project = r.project, e.tenant = r.tenant, e.qualified_name = r.qualified_name,"
-            " e.aliases = r.aliases, e.description = r.description, e.chunk_id = r.chunk_id,"
-            " e.doc_id = r.doc_id, e.path = r.path",
-            [
-                {
-                    "id": e.id,
-                    "name": e.name,
-                    "type": e.type,
-                    "project": e.project,
-                    "tenant": e.tenant,
-                    "qualified_name": e.qualified_name,
-                    "aliases": list(e.aliases),
-                    "description": e.description,
-                    "chunk_id": e.chunk_id or "",
-                    "doc_id": e.doc_id or "",
-                    "path": e.path or "",
-                }
-                for e in entities
-            ],
-        )
-        self._batched(
-            "UNWIND $rows AS r MATCH (a:Entity {id: r.source}), (b:Entity {id: r.target})"
-            " MERGE (a)-[x:RELATES {type: r.type, evidence: r.evidence}]->(b)"
-            " SET x.weight = r.weight, x.project = r.project, x.doc_id = r.doc_id, x.resolution = r.resolution",
-            [
-                {
-                    "source": r.source,
-                    "target": r.target,
-                    "type": r.type,
-                    "evidence": r.evidence or "",
-                    "weight": r.weight,
-                    "project": r.project,
-                    "doc_id": r.doc_id or "",
-                    "resolution": str(r.resolution),
-                }
-                for r in relations
-            ],
-        )
+        self._check_writable()
+        self._batched(_MERGE_CHUNKS, [_chunk_row(c) for c in chunks])
+        self._batched(_MERGE_ENTITIES, [_entity_row(e) for e in entities])
+        self._batched(_MERGE_RELATIONS, [_relation_row(r) for r in relations])
 
     def delete_documents(self, doc_ids: Iterable[str], keep_entities: Iterable[str] = ()) -> None:
         """Remove the documents' chunks, the relations they own, and their entities except `keep_entities`.
@@ -202,9 +140,7 @@ class KuzuGraphStore:
         ids = sorted(set(doc_ids))
         if not ids:
             return
-        if (writer := self._writer()) is not None:
-            writer.delete_documents(ids, keep_entities)
-            return
+        self._check_writable()
         keep = sorted(set(keep_entities))
         self._rows("MATCH ()-[r:RELATES]->() WHERE r.doc_id IN $ids DELETE r", {"ids": ids})
         self._rows("MATCH (c:Chunk) WHERE c.doc_id IN $ids DELETE c", {"ids": ids})
@@ -219,16 +155,12 @@ class KuzuGraphStore:
         ids = sorted(set(doc_ids))
         if not ids:
             return
-        if (writer := self._writer()) is not None:
-            writer.delete_relations(ids)
-            return
+        self._check_writable()
         self._rows("MATCH ()-[r:RELATES]->() WHERE r.doc_id IN $ids DELETE r", {"ids": ids})
 
     def delete_orphans(self, entity_types: Sequence[str]) -> None:
         """Drop shared entities (tags, concepts) that no relation touches any more."""
-        if (writer := self._writer()) is not None:
-            writer.delete_orphans(entity_types)
-            return
+        self._check_writable()
         self._rows(
             "MATCH (e:Entity) WHERE e.doc_id = '' AND e.type IN $types AND NOT EXISTS { MATCH (e)-[:RELATES]-() }"
             " DELETE e",
@@ -389,4 +321,67 @@ class KuzuGraphStore:
             self._statements.clear()
             self._conn.close()
             self._db.close()
-            self._on_write = None
+
+
+_MERGE_CHUNKS = (
+    "UNWIND $rows AS r MERGE (c:Chunk {id: r.id}) SET c.doc_id = r.doc_id, c.project = r.project,"
+    " c.tenant = r.tenant, c.path = r.path, c.start_line = r.start_line, c.end_line = r.end_line,"
+    " c.text = r.text, c.title = r.title, c.kind = r.kind, c.language = r.language, c.symbols = r.symbols"
+)
+_MERGE_ENTITIES = (
+    "UNWIND $rows AS r MERGE (e:Entity {id: r.id}) SET e.name = r.name, e.type = r.type,"
+    " e.project = r.project, e.tenant = r.tenant, e.qualified_name = r.qualified_name,"
+    " e.aliases = r.aliases, e.description = r.description, e.chunk_id = r.chunk_id,"
+    " e.doc_id = r.doc_id, e.path = r.path"
+)
+_MERGE_RELATIONS = (
+    "UNWIND $rows AS r MATCH (a:Entity {id: r.source}), (b:Entity {id: r.target})"
+    " MERGE (a)-[x:RELATES {type: r.type, evidence: r.evidence}]->(b)"
+    " SET x.weight = r.weight, x.project = r.project, x.doc_id = r.doc_id, x.resolution = r.resolution"
+)
+
+
+def _chunk_row(c: Chunk) -> dict[str, Any]:
+    return {
+        "id": c.id,
+        "doc_id": c.doc_id,
+        "project": c.project,
+        "tenant": c.tenant,
+        "path": c.path,
+        "start_line": c.start_line,
+        "end_line": c.end_line,
+        "text": c.text,
+        "title": c.title,
+        "kind": str(c.kind),
+        "language": c.language or "",
+        "symbols": list(c.symbols),
+    }
+
+
+def _entity_row(e: Entity) -> dict[str, Any]:
+    return {
+        "id": e.id,
+        "name": e.name,
+        "type": e.type,
+        "project": e.project,
+        "tenant": e.tenant,
+        "qualified_name": e.qualified_name,
+        "aliases": list(e.aliases),
+        "description": e.description,
+        "chunk_id": e.chunk_id or "",
+        "doc_id": e.doc_id or "",
+        "path": e.path or "",
+    }
+
+
+def _relation_row(r: Relation) -> dict[str, Any]:
+    return {
+        "source": r.source,
+        "target": r.target,
+        "type": r.type,
+        "evidence": r.evidence or "",
+        "weight": r.weight,
+        "project": r.project,
+        "doc_id": r.doc_id or "",
+        "resolution": str(r.resolution),
+    }

@@ -73,10 +73,6 @@ class Manifest(BaseModel):
         default=None, description="LanceDB version of the chunk vectors of this generation"
     )
     documents: dict[str, DocumentEntry] = Field(default_factory=dict)
-    pending: list[str] = Field(
-        default_factory=list,
-        description="Left by indexes written before generations: documents half-written by a crash, removed on open",
-    )
     skipped: dict[str, list[SkippedFile]] = Field(default_factory=dict, description="Per project: files refused")
     roots: dict[str, str] = Field(
         default_factory=dict,

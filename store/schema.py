@@ -7,7 +7,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
 
-SCHEMA_VERSION = 2  # 2: relations carry `resolution`
+SCHEMA_VERSION = 3  # 2: relations carry `resolution`; 3: every index has generations (no repair of older ones)
 DEFAULT_TENANT = "default"
 
 

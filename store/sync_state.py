@@ -1,5 +1,5 @@
 """Whether the derived stores (graph vectors and communities, which live outside generations) are in step with the
-graph a catalog reads, and which of them a sync gave up on.
+graph a catalog (or a writer) reads, and which of them a sync gave up on.
 
 Whether they match the published graph is recorded twice: a stamp beside them (`read_sync_stamp`) and, for syncs
 made in a write session, a `SyncMark` in the manifest that session publishes. A run may skip its syncs only when the
@@ -12,6 +12,7 @@ from enum import StrEnum
 
 from trident.store.catalog import Catalog
 from trident.store.manifest import published_stamp, read_stale, read_sync_stamp
+from trident.store.writer import Writer
 
 
 class DerivedStore(StrEnum):
@@ -24,20 +25,15 @@ class DerivedStore(StrEnum):
 NOT_SYNCED = "not synced since the graph last changed; the next `trident index` run syncs it"
 
 
-def in_session(catalog: Catalog) -> bool:
-    """True while the catalog reads its own write session (a published generation is always opened read-only)."""
-    return not catalog.graph.read_only
-
-
-def syncs_current(catalog: Catalog) -> bool:
-    """Whether the graph vectors and communities are in step with the graph the catalog reads: one small file and
-    the manifest in memory, never the graph."""
-    stamp = read_sync_stamp(catalog.index_dir, catalog.tenant)
+def syncs_current(index: Catalog | Writer) -> bool:
+    """Whether the graph vectors and communities are in step with the graph read (a writer's session, once it has
+    written; else the published generation): one small file and the manifest in memory, never the graph."""
+    stamp = read_sync_stamp(index.index_dir, index.tenant)
     if stamp is None:
         return False
-    manifest = catalog.manifest
+    manifest = index.manifest
     mark = manifest.synced
-    if in_session(catalog):
+    if isinstance(index, Writer) and index.session_open:
         return mark is not None and mark.token == stamp and manifest.generation == mark.generation
     if stamp == published_stamp(manifest):
         return True

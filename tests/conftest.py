@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pytest
@@ -13,6 +14,9 @@ from trident.embedding.offline_model import build_offline_model, default_offline
 from trident.store.catalog import Catalog
 from trident.store.protocols import Embedder
 from trident.store.settings import ModelSettings
+
+if TYPE_CHECKING:
+    from trident.ingest.pipeline import IndexReport
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 SAMPLE_PROJECTS = ("billing", "auth", "storefront")
@@ -37,11 +41,21 @@ class HashEmbedder:
         return self.embed([text])[0]
 
 
+def index_into(catalog: Catalog, folder: Path, project: str, **options: Any) -> IndexReport:
+    """Index a folder as one project in a writer block of its own: one publication, as one `trident index` run."""
+    from trident.ingest.pipeline import index_folder
+
+    options.setdefault("max_file_bytes", 1_000_000)
+    with catalog.writer() as writer:
+        return index_folder(writer, folder, project, **options)
+
+
 @pytest.fixture(scope="session")
 def embedder() -> Embedder:
     settings = ModelSettings()
     if settings.model_dir is None and read_build_record(default_offline_dir(settings.model_cache)) is None:
-        build_offline_model()  # no hub here: the tests use the offline build of the default model
+        # No hub here: the tests use the offline build of the default model.
+        build_offline_model(default_offline_dir(settings.model_cache))
     return open_embedder(settings)
 
 
@@ -63,7 +77,8 @@ def sample_catalog(tmp_path_factory: pytest.TempPathFactory, embedder: Embedder)
     from trident.ingest.pipeline import index_folder
 
     cat = Catalog(tmp_path_factory.mktemp("sample") / "index", "default", embedder)
-    for project in SAMPLE_PROJECTS:
-        index_folder(cat, EXAMPLES / project, project, max_file_bytes=1_000_000)
+    with cat.writer() as writer:
+        for project in SAMPLE_PROJECTS:
+            index_folder(writer, EXAMPLES / project, project, max_file_bytes=1_000_000)
     yield cat
     cat.close()

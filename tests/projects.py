@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from trident.ingest.pipeline import index_folder
-from trident.store.catalog import Catalog, write_lock
+from trident.store.catalog import Catalog
 from trident.store.schema import Relation
 
 from tests.conftest import HashEmbedder
@@ -26,9 +26,9 @@ def indexed_projects(root: Path, projects: Mapping[str, Files], order: Sequence[
     for project, files in projects.items():
         write_files(root / project, files)
     catalog = Catalog(root / "index", "default", HashEmbedder())
-    with write_lock(catalog.index_dir):
+    with catalog.writer() as writer:
         for project in order:
-            index_folder(catalog, root / project, project, max_file_bytes=1_000_000)
+            index_folder(writer, root / project, project, max_file_bytes=1_000_000)
     return catalog
 
 

@@ -81,3 +81,13 @@ def test_route_prints_the_plan_as_json(tmp_path: Path) -> None:
     plan = json.loads(result.stdout)
     assert set(plan) == {"query_type", "weights", "strategies", "graph_scopes_vector", "rules_fired"}
     assert plan["query_type"] == "multi_hop"
+
+
+def test_a_refused_setting_ends_the_command_with_its_variable_and_why(tmp_path: Path) -> None:
+    env = {**os.environ, "TRIDENT_HOME": str(tmp_path), "TRIDENT_PPR_DAMPING": "1.5"}
+    result = subprocess.run(
+        [sys.executable, "-m", "trident.cli.main", "status"], env=env, capture_output=True, text=True, timeout=600
+    )
+    assert result.returncode == 2
+    assert "TRIDENT_PPR_DAMPING" in result.stderr and "less than 1" in result.stderr
+    assert "Traceback" not in result.stderr

@@ -12,14 +12,16 @@ from trident.ingest.linking import forget_sync
 from trident.ingest.pipeline import index_folder
 from trident.retrieval.router import QueryType, route
 from trident.retrieval.search import Strategy, search
-from trident.store.catalog import Catalog, write_lock
+from trident.retrieval.views import GenerationViews
+from trident.store.catalog import Catalog
 from trident.store.community_index import CommunityReport
 from trident.store.protocols import Embedder
 from trident.store.schema import Entity, EntityType, Relation
+from trident.store.settings import RetrievalSettings
 from trident.store.sync_state import NOT_SYNCED
 from trident.tools.status import status
 
-from tests.conftest import EXAMPLES, SAMPLE_PROJECTS
+from tests.conftest import EXAMPLES, SAMPLE_PROJECTS, index_into
 
 GATEWAY = "class:billing:billing.gateway.PaymentGateway"
 VERIFIER = "class:auth:internal.tokens.verifier.TokenVerifier"
@@ -38,8 +40,9 @@ def test_community_detection_is_the_same_on_two_indexing_runs(
 ) -> None:
     again = Catalog(tmp_path / "index", "default", embedder)
     try:
-        for project in SAMPLE_PROJECTS:
-            index_folder(again, EXAMPLES / project, project, max_file_bytes=1_000_000)
+        with again.writer() as writer:  # as the sample catalog is built
+            for project in SAMPLE_PROJECTS:
+                index_folder(writer, EXAMPLES / project, project, max_file_bytes=1_000_000)
         first, second = _reports(sample_catalog), _reports(again)
     finally:
         again.close()
@@ -109,25 +112,31 @@ def test_large_communities_are_split_into_parts_of_their_own(sample_catalog: Cat
 def test_an_overview_question_is_answered_from_the_community_path(sample_catalog: Catalog) -> None:
     query = "give me an overview of the billing system"
     assert route(query).query_type == QueryType.OVERVIEW
-    result = search(sample_catalog, query, top_k=5)
-    assert "community" in str(result.diagnostics["route"])
+    result = search(sample_catalog, query, top_k=5, views=GenerationViews(RetrievalSettings()))
+    assert "community" in str(result.diagnostics.route)
     head = result.hits[:3]
     assert all(hit.sources["community"] is not None for hit in head)
     assert all(hit.project == "billing" for hit in head)
-    communities = result.diagnostics["communities"]
-    assert isinstance(communities, list) and "billing" in communities[0]["projects"]
-    drawn = result.diagnostics["hit_communities"]
-    assert isinstance(drawn, dict) and all(hit.id in drawn for hit in head)
+    communities = result.diagnostics.communities
+    assert communities and "billing" in communities[0].projects
+    drawn = result.diagnostics.hit_communities
+    assert drawn is not None and all(hit.id in drawn for hit in head)
 
 
 def test_the_community_strategy_can_be_forced_and_scoped_to_projects(sample_catalog: Catalog) -> None:
-    result = search(sample_catalog, "how are customer tokens verified", strategy=Strategy.COMMUNITY, projects=["auth"])
+    result = search(
+        sample_catalog,
+        "how are customer tokens verified",
+        strategy=Strategy.COMMUNITY,
+        projects=["auth"],
+        views=GenerationViews(RetrievalSettings()),
+    )
     assert result.hits
     assert all(set(hit.sources) == {"community"} for hit in result.hits)
     assert all(hit.project == "auth" for hit in result.hits)
-    communities = result.diagnostics["communities"]
-    assert isinstance(communities, list)
-    assert all("auth" in c["projects"] for c in communities)
+    communities = result.diagnostics.communities
+    assert communities is not None
+    assert all("auth" in c.projects for c in communities)
 
 
 def test_an_unchanged_reindex_does_not_recompute_and_a_change_does(tmp_path: Path, catalog: Catalog) -> None:
@@ -142,21 +151,22 @@ def test_an_unchanged_reindex_does_not_recompute_and_a_change_does(tmp_path: Pat
         '"""Prices."""\n\n\ndef price_of(item):\n    return discount(item.price)\n\n\n'
         "def discount(amount):\n    return amount\n"
     )
-    index_folder(catalog, project, "shop", max_file_bytes=100_000)
+    index_into(catalog, project, "shop", max_file_bytes=100_000)
     store = open_communities(catalog)
     before = (store.version(), store.graph_hash(catalog.tenant), _reports(catalog))
     assert before[2], "the small project forms at least one community"
 
-    index_folder(catalog, project, "shop", max_file_bytes=100_000)
+    index_into(catalog, project, "shop", max_file_bytes=100_000)
     store = open_communities(catalog)
     assert (store.version(), store.graph_hash(catalog.tenant), _reports(catalog)) == before
-    assert not sync_communities(catalog).recomputed
+    with catalog.writer() as writer:
+        assert not sync_communities(writer).recomputed
 
     (project / "prices.py").write_text(
         '"""Prices."""\n\n\ndef price_of(item):\n    return discount(item.price)\n\n\n'
         "def discount(amount):\n    return round_cents(amount)\n\n\ndef round_cents(amount):\n    return amount\n"
     )
-    index_folder(catalog, project, "shop", max_file_bytes=100_000)
+    index_into(catalog, project, "shop", max_file_bytes=100_000)
     store = open_communities(catalog)
     assert store.version() != before[0]
     assert store.graph_hash(catalog.tenant) != before[1]
@@ -215,17 +225,16 @@ def test_detection_past_its_bound_publishes_the_index_without_new_communities(
 ) -> None:
     catalog = Catalog(tmp_path / "index", "default", fake_embedder)
     try:
-        with write_lock(catalog.index_dir):
-            index_folder(catalog, EXAMPLES / "billing", "billing", max_file_bytes=1_000_000, community_seconds=1e-9)
+        index_into(catalog, EXAMPLES / "billing", "billing", community_seconds=1e-9)
         given_up = status(catalog)
         assert given_up.consistent and given_up.projects[0].chunks > 0
         assert list(given_up.stale) == ["communities"]
         assert "community detection exceeded" in given_up.stale["communities"]
         assert _reports(catalog) == []
-        assert search(catalog, "PaymentGateway charge", top_k=3).hits  # the rest of the index answers
+        views = GenerationViews(RetrievalSettings())
+        assert search(catalog, "PaymentGateway charge", top_k=3, views=views).hits  # the rest of the index answers
 
-        with write_lock(catalog.index_dir):  # nothing changed, but the next run finishes the sync it gave up
-            index_folder(catalog, EXAMPLES / "billing", "billing", max_file_bytes=1_000_000)
+        index_into(catalog, EXAMPLES / "billing", "billing")  # nothing changed, but it finishes the sync given up
         assert status(catalog).stale == {}
         assert _reports(catalog)
     finally:
@@ -235,10 +244,10 @@ def test_detection_past_its_bound_publishes_the_index_without_new_communities(
 def test_a_sync_cut_short_lists_both_derived_stores_as_stale(tmp_path: Path, fake_embedder: Embedder) -> None:
     catalog = Catalog(tmp_path / "index", "default", fake_embedder)
     try:
-        with write_lock(catalog.index_dir):
-            index_folder(catalog, EXAMPLES / "billing", "billing", max_file_bytes=1_000_000)
+        index_into(catalog, EXAMPLES / "billing", "billing")
         assert status(catalog).stale == {}
-        forget_sync(catalog)  # what a sync does first: a run killed after it leaves the stores unconfirmed
+        with catalog.writer() as writer:
+            forget_sync(writer)  # what a sync does first: a run killed after it leaves the stores unconfirmed
         assert status(catalog).stale == {"graph_vectors": NOT_SYNCED, "communities": NOT_SYNCED}
     finally:
         catalog.close()

@@ -19,8 +19,9 @@ from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from trident.ingest.pipeline import index_folder
 from trident.server.app import build_server
-from trident.server.settings import ServerSettings
-from trident.store.catalog import Catalog, IndexLockedError, ReadOnlyIndexError, write_lock
+from trident.server.settings import ServerSettings, TridentSettings
+from trident.store import locking
+from trident.store.catalog import Catalog, IndexLockedError, ReadOnlyIndexError, Writer
 from trident.store.generations import GENERATIONS_DIR
 from trident.store.protocols import Embedder
 from trident.store.settings import StoreSettings
@@ -54,7 +55,7 @@ def _project(root: Path, name: str, files: dict[str, str]) -> Path:
     return folder
 
 
-def _counts(catalog: Catalog) -> tuple[int, int, int, int]:
+def _counts(catalog: Catalog | Writer) -> tuple[int, int, int, int]:
     """Chunks in each engine and documents in the manifest: always equal for a reader."""
     return (
         catalog.text.count("default"),
@@ -87,28 +88,29 @@ def test_kuzu_lets_no_other_process_open_a_database_that_one_process_writes(tmp_
 
 def test_a_reader_sees_only_whole_published_generations_while_a_writer_writes(tmp_path: Path, writer: Catalog) -> None:
     src = _project(tmp_path / "src", "p", {"a.py": "def alpha():\n    return 1\n"})
-    with write_lock(writer.index_dir):
-        index_folder(writer, src, "p", max_file_bytes=100_000)
+    with writer.writer() as w:
+        index_folder(w, src, "p", max_file_bytes=100_000)
     reader = Catalog.open_reader(writer.index_dir, "default")
     before = _counts(reader)
     assert before[0] > 0 and len(set(before)) == 1
     (src / "b.py").write_text("def beta():\n    return 2\n\n\ndef gamma():\n    return 3\n")
-    with write_lock(writer.index_dir):
-        index_folder(writer, src, "p", max_file_bytes=100_000)
+    with writer.writer() as w:
+        index_folder(w, src, "p", max_file_bytes=100_000)
         assert _counts(reader) == before, "nothing is visible before the writer publishes"
-        assert _counts(writer)[0] > before[0], "the writer reads its own writes"
+        assert _counts(writer) == before, "not even to the writing catalog's own readers"
+        assert _counts(w)[0] > before[0], "the writer reads its own writes"
     after = _counts(reader)
     assert after[0] > before[0] and len(set(after)) == 1
     assert {e.name for e in reader.entities()} >= {"alpha", "beta", "gamma"}
-    with pytest.raises(ReadOnlyIndexError):
-        reader.delete(["p/a.py"])
+    with pytest.raises(ReadOnlyIndexError), reader.writer():
+        pass
     reader.close()
 
 
 def test_a_write_block_that_raises_publishes_nothing(tmp_path: Path, writer: Catalog) -> None:
     src = _project(tmp_path / "src", "p", {"a.py": "def alpha():\n    return 1\n"})
-    with pytest.raises(KeyboardInterrupt), write_lock(writer.index_dir):
-        index_folder(writer, src, "p", max_file_bytes=100_000)
+    with pytest.raises(KeyboardInterrupt), writer.writer() as w:
+        index_folder(w, src, "p", max_file_bytes=100_000)
         raise KeyboardInterrupt
     assert _counts(writer) == (0, 0, 0, 0)
     assert sorted(p.name for p in (writer.index_dir / GENERATIONS_DIR).iterdir()) == ["g00000000"]
@@ -119,8 +121,8 @@ def test_a_reader_checks_for_a_new_generation_with_one_stat_and_moves_to_it(tmp_
     reader = Catalog.open_reader(writer.index_dir, "default")
     graph = reader.graph
     assert all(reader.graph is graph for _ in range(100)), "no reopening while nothing changed"
-    with write_lock(writer.index_dir):
-        index_folder(writer, src, "p", max_file_bytes=100_000)
+    with writer.writer() as w:
+        index_folder(w, src, "p", max_file_bytes=100_000)
     assert reader.graph is not graph
     assert reader.manifest.generation == writer.manifest.generation
     reader.close()
@@ -132,21 +134,21 @@ def test_old_generations_are_removed_once_no_reader_holds_them(tmp_path: Path, w
     held = reader.generation_folder
     for n in range(3):
         (src / f"m{n}.py").write_text(f"def f{n}():\n    return {n}\n")
-        with write_lock(writer.index_dir):
-            index_folder(writer, src, "p", max_file_bytes=100_000)
+        with writer.writer() as w:
+            index_folder(w, src, "p", max_file_bytes=100_000)
     folders = {p.name for p in (writer.index_dir / GENERATIONS_DIR).iterdir()}
     assert held.name in folders, "a folder a reader holds is kept"
     assert len(folders) == 2, folders
     reader.close()
-    with write_lock(writer.index_dir):
-        writer.delete(["p/m0.py"])
+    with writer.writer() as w:
+        w.delete(["p/m0.py"])
     assert [p for p in (writer.index_dir / GENERATIONS_DIR).iterdir()] == [writer.generation_folder]
 
 
 def test_a_second_writer_process_is_told_who_holds_the_lock(tmp_path: Path) -> None:
     home = tmp_path / "home"
     env = {**os.environ, "TRIDENT_HOME": str(home)}
-    with write_lock(StoreSettings(home=home).index_dir):
+    with locking.exclusive(StoreSettings(home=home).index_dir):
         result = subprocess.run(
             [sys.executable, "-m", "trident.cli.main", "index", str(EXAMPLES / "auth")],
             env=env,
@@ -160,12 +162,14 @@ def test_a_second_writer_process_is_told_who_holds_the_lock(tmp_path: Path) -> N
 
 def test_an_index_job_waits_while_another_process_writes_then_runs(tmp_path: Path) -> None:
     catalog = Catalog(tmp_path / "index", "default", HashEmbedder())
-    server = build_server(ServerSettings(allowed_roots=[EXAMPLES]), lambda: catalog, close_catalog=False)
+    server = build_server(
+        TridentSettings.from_env(ServerSettings(allowed_roots=[EXAMPLES])), lambda: catalog, close_catalog=False
+    )
     held = threading.Event()
     release = threading.Event()
 
     def other_writer() -> None:
-        with write_lock(catalog.index_dir):
+        with locking.exclusive(catalog.index_dir):  # as another process writing would
             held.set()
             release.wait(10)
 
@@ -202,8 +206,8 @@ def test_an_index_job_waits_while_another_process_writes_then_runs(tmp_path: Pat
     assert catalog.manifest.projects() == ["billing"]
     with (
         pytest.raises(IndexLockedError, match="another process"),
-        write_lock(catalog.index_dir),
-        write_lock(catalog.index_dir),
+        locking.exclusive(catalog.index_dir),
+        catalog.writer(),
     ):
         pass
     catalog.close()
@@ -259,10 +263,10 @@ class _Client:
 
 def _build_first_index(home: Path, src: Path, embedder: Embedder) -> None:
     index_dir = StoreSettings(home=home).index_dir
-    with write_lock(index_dir):
-        catalog = Catalog(index_dir, "default", embedder)
-        index_folder(catalog, src / "billing", "billing", max_file_bytes=1_000_000)
-        catalog.close()
+    catalog = Catalog(index_dir, "default", embedder)
+    with catalog.writer() as writer:
+        index_folder(writer, src / "billing", "billing", max_file_bytes=1_000_000)
+    catalog.close()
 
 
 def test_two_stdio_servers_answer_every_query_while_trident_index_runs_and_then_see_the_new_content(

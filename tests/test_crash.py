@@ -1,7 +1,7 @@
 """Crash consistency: an indexer killed with SIGKILL anywhere leaves an index that the next run completes to exactly
 what an uninterrupted run builds, and nothing published before the crash is lost.
 
-A child process indexes the three sample projects (one write-lock hold per project, like three `trident index`
+A child process indexes the three sample projects (one writer block per project, like three `trident index`
 runs) and is killed at one named crash point (store/crashpoints.py). The test then checks what a reader sees
 right after the crash (exactly the state after some number of whole projects), completes the indexing, and
 compares every engine with a reference index built without crashes: chunk ids in Tantivy, LanceDB and Kùzu,
@@ -33,35 +33,35 @@ from trident.ingest.communities import open_communities
 from trident.ingest.graph_vectors import open_graph_vectors
 from trident.ingest.pipeline import index_folder
 from trident.retrieval.search import GenerationViews, search
-from trident.store.catalog import Catalog, write_lock
+from trident.store.catalog import Catalog
 from trident.store.crashpoints import CRASH_AT, CRASH_TRACE
-from trident.store.manifest import Manifest
 from trident.store.protocols import Embedder
+from trident.store.settings import RetrievalSettings
 from trident.tools import explain, trace
 
-from tests.conftest import EXAMPLES, SAMPLE_PROJECTS, HashEmbedder
+from tests.conftest import EXAMPLES, SAMPLE_PROJECTS
 
 REPO = Path(__file__).resolve().parent.parent
 TENANT = "default"
 
-# The child: index the given projects one write-lock hold each, with memoised vectors that pass a crash point.
+# The child: index the given projects one writer block each, with memoised vectors that pass a crash point.
 CHILD = """
 import os
 import sys
 from pathlib import Path
 import numpy as np
 from trident.ingest.pipeline import index_folder
-from trident.store.catalog import Catalog, write_lock
+from trident.store.catalog import Catalog
 from trident.store.crashpoints import CRASH_TRACE
 from tests.test_crash import PROJECT_END, MemoEmbedder
 
 index_dir, memo, *folders = sys.argv[1:]
 embedder = MemoEmbedder.load(Path(memo))
 for number, folder in enumerate(folders, start=1):
-    with write_lock(Path(index_dir)):
-        catalog = Catalog(Path(index_dir), "default", embedder)
-        index_folder(catalog, Path(folder), Path(folder).name, max_file_bytes=1_000_000)
-        catalog.close()
+    catalog = Catalog(Path(index_dir), "default", embedder)
+    with catalog.writer() as writer:
+        index_folder(writer, Path(folder), Path(folder).name, max_file_bytes=1_000_000)
+    catalog.close()
     if os.environ.get(CRASH_TRACE):
         with open(os.environ[CRASH_TRACE], "a", encoding="utf-8") as trace:
             trace.write(f"{PROJECT_END}:{number}\\n")
@@ -169,18 +169,19 @@ def snapshot(index_dir: Path, embedder: Embedder) -> Snapshot:
 
 def index_projects(index_dir: Path, embedder: Embedder, folders: Sequence[Path]) -> None:
     for folder in folders:
-        with write_lock(index_dir):
-            catalog = Catalog(index_dir, TENANT, embedder)
-            index_folder(catalog, folder, folder.name, max_file_bytes=1_000_000)
-            catalog.close()
+        catalog = Catalog(index_dir, TENANT, embedder)
+        with catalog.writer() as writer:
+            index_folder(writer, folder, folder.name, max_file_bytes=1_000_000)
+        catalog.close()
 
 
 def tool_answers(index_dir: Path, embedder: Embedder) -> dict[str, Any]:
     """What the retrieval tools answer; every one must work on a repaired index."""
     catalog = Catalog.open_reader(index_dir, TENANT, embedder)
     try:
-        directory = GenerationViews().directory(catalog)
-        hits = search(catalog, "how does checkout charge the payment gateway", top_k=5).hits
+        directory = GenerationViews(RetrievalSettings()).directory(catalog)
+        views = GenerationViews(RetrievalSettings())
+        hits = search(catalog, "how does checkout charge the payment gateway", top_k=5, views=views).hits
         traced = trace.trace_relationships(catalog, directory, "OrderService.checkout", direction=trace.Direction.OUT)
         path = explain.explain_path(catalog, directory, "OrderService", "PaymentGateway")
         return {
@@ -334,31 +335,6 @@ def test_an_index_killed_mid_run_is_whole_and_the_next_run_completes_it_exactly(
     generations = sorted(p.name for p in (crash.index_dir / "generations").iterdir())
     assert len(generations) == 1, f"unpublished or unused generations left behind: {generations}"
     shutil.rmtree(crash.index_dir)
-
-
-def test_an_index_written_before_generations_opens_as_its_first_generation(tmp_path: Path) -> None:
-    """Indexes made by earlier versions kept one graph file and one lexical folder, and marked half-written
-    documents as pending; the first open moves them into a generation and removes the pending documents."""
-    index_dir = tmp_path / "index"
-    index_projects(index_dir, HashEmbedder(), [EXAMPLES / "billing", EXAMPLES / "auth"])
-    clean = Catalog.open_reader(index_dir, TENANT)
-    auth = sorted(doc for doc, e in clean.manifest.documents.items() if e.project == "auth")
-    billing_chunks = {c for e in clean.manifest.project_documents("billing").values() for c in e.chunk_ids}
-    folder = clean.generation_folder
-    clean.close()
-    shutil.move(folder / "graph.kuzu", index_dir / "graph.kuzu")
-    shutil.move(folder / "lexical", index_dir / "lexical")
-    shutil.rmtree(index_dir / "generations")
-    legacy = Manifest.load(index_dir)
-    legacy.generation_dir, legacy.chunks_version, legacy.pending = None, None, auth
-    legacy.save(index_dir)
-
-    reopened = Catalog(index_dir, TENANT, HashEmbedder())
-    assert reopened.manifest.pending == [] and reopened.manifest.projects() == ["billing"]
-    assert reopened.text.ids(TENANT) == reopened.vectors.ids(TENANT) == reopened.graph.chunk_ids(TENANT)
-    assert reopened.text.ids(TENANT) == billing_chunks
-    assert not (index_dir / "graph.kuzu").exists() and not (index_dir / "lexical").exists()
-    reopened.close()
 
 
 def test_a_crash_during_the_run_that_repairs_an_earlier_crash_is_repaired_too(

@@ -15,7 +15,7 @@ from trident.embedding.embedder import (
     open_embedder,
     resolve_model_source,
 )
-from trident.embedding.offline_model import BUILD_RECORD, MIN_COSINE, build_offline_model
+from trident.embedding.offline_model import BUILD_RECORD, MIN_COSINE, build_offline_model, default_offline_dir
 from trident.store.manifest import Manifest, ModelInfo
 from trident.store.settings import DEFAULT_MODEL, ModelSettings
 
@@ -25,7 +25,7 @@ ASTRONOMY = ("star", "planet", "moon", "orbit", "galaxy", "comet", "telescope", 
 
 @pytest.fixture(scope="module")
 def model_dir() -> Path:
-    return build_offline_model()
+    return build_offline_model(default_offline_dir(ModelSettings().model_cache))
 
 
 @pytest.fixture(scope="module")
@@ -203,14 +203,15 @@ def test_int8_vectors_stay_within_the_builds_cosine_bound_of_float32(
 def test_an_index_built_with_int8_records_the_variant_and_refuses_float32(
     int8: FastEmbedEmbedder, minilm: FastEmbedEmbedder, tmp_path: Path
 ) -> None:
-    from trident.ingest.pipeline import index_folder
     from trident.store.catalog import Catalog, ModelMismatchError
+
+    from tests.conftest import index_into
 
     docs = tmp_path / "docs"
     docs.mkdir()
     (docs / "notes.md").write_text("# Payments\n\nThe gateway retries failed charges.\n", encoding="utf-8")
     catalog = Catalog(tmp_path / "index", "default", int8)
-    index_folder(catalog, docs, "docs", max_file_bytes=100_000)
+    index_into(catalog, docs, "docs", max_file_bytes=100_000)
     catalog.close()
     assert Manifest.load(tmp_path / "index").model == ModelInfo(name=f"{DEFAULT_MODEL}:int8", dim=384)
     with pytest.raises(ModelMismatchError, match=":int8"):

@@ -5,8 +5,11 @@ from __future__ import annotations
 import re
 
 import pytest
+from trident.retrieval.connections import best_paths
 from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
+from trident.store.errors import ArgumentError
+from trident.store.schema import Relation, Resolution
 from trident.tools.explain import explain_path
 from trident.tools.trace import Direction, trace_relationships
 
@@ -84,18 +87,61 @@ def test_a_limit_truncates_and_says_how_to_get_the_rest(sample_catalog: Catalog,
     assert result.next_call and "limit=4" in result.next_call
 
 
-def test_the_suggested_next_trace_keeps_the_direction(sample_catalog: Catalog, directory: EntityDirectory) -> None:
+def test_the_suggested_next_trace_keeps_every_argument_and_doubles_the_limit(
+    sample_catalog: Catalog, directory: EntityDirectory
+) -> None:
     result = trace_relationships(
         sample_catalog, directory, "OrderService", direction=Direction.OUT, max_hops=3, limit=1
     )
     assert result.truncated
-    assert result.next_call == (f"trace_relationships(entity={result.root.id!r}, direction='out', max_hops=3, limit=2)")
+    assert result.next_call == (
+        f"trace_relationships(entity={result.root.id!r}, direction='out', max_hops=3, limit=2, "
+        "min_resolution='inferred')"
+    )
+
+
+def test_a_truncated_trace_of_callers_suggests_a_call_with_the_same_direction_and_types(
+    sample_catalog: Catalog, directory: EntityDirectory
+) -> None:
+    result = trace_relationships(
+        sample_catalog,
+        directory,
+        "PaymentGateway.charge",
+        direction=Direction.IN,
+        relation_types=["CALLS"],
+        max_hops=4,
+        limit=1,
+        min_resolution=Resolution.NAME,
+    )
+    assert result.truncated and result.next_call
+    assert "direction='in'" in result.next_call and "relation_types=['CALLS']" in result.next_call
+    assert "max_hops=4" in result.next_call and "limit=2" in result.next_call
+    assert "min_resolution='name'" in result.next_call
+
+
+@pytest.mark.parametrize(
+    ("arguments", "named"),
+    [({"max_hops": 0}, "max_hops must be between 1 and 4, got 0"), ({"limit": 501}, "limit must be between 1 and 500")],
+)
+def test_a_trace_out_of_its_limits_names_the_argument_the_value_and_the_range(
+    sample_catalog: Catalog, directory: EntityDirectory, arguments: dict[str, int], named: str
+) -> None:
+    with pytest.raises(ArgumentError, match=named):
+        trace_relationships(sample_catalog, directory, "OrderService", **arguments)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("arguments", "named"),
+    [({"max_hops": 7}, "max_hops must be between 1 and 6, got 7"), ({"max_paths": 0}, "max_paths must be between")],
+)
+def test_an_explanation_out_of_its_limits_names_the_argument_the_value_and_the_range(
+    sample_catalog: Catalog, directory: EntityDirectory, arguments: dict[str, int], named: str
+) -> None:
+    with pytest.raises(ArgumentError, match=named):
+        explain_path(sample_catalog, directory, "OrderService", "PaymentGateway", **arguments)  # type: ignore[arg-type]
 
 
 def test_a_relation_shown_by_two_chunks_is_one_path_and_never_breaks_the_search() -> None:
-    from trident.store.schema import Relation
-    from trident.tools.explain import _best_paths
-
     def rel(source: str, target: str, evidence: str) -> Relation:
         return Relation(source=source, type="MENTIONS", target=target, evidence=evidence, project="p")
 
@@ -104,15 +150,12 @@ def test_a_relation_shown_by_two_chunks_is_one_path_and_never_breaks_the_search(
     for edge in edges:
         adjacency.setdefault(edge.source, []).append((edge.target, edge))
         adjacency.setdefault(edge.target, []).append((edge.source, edge))
-    paths = _best_paths(adjacency, "a", "t", max_hops=2, max_paths=5)
+    paths = best_paths(adjacency, "a", "t", max_hops=2, max_paths=5)
     assert [[(r.source, r.target) for r in path] for path in paths] == [[("a", "t")], [("a", "b"), ("b", "t")]]
-    assert paths == _best_paths(dict(reversed(list(adjacency.items()))), "a", "t", max_hops=2, max_paths=5)
+    assert paths == best_paths(dict(reversed(list(adjacency.items()))), "a", "t", max_hops=2, max_paths=5)
 
 
 def test_a_long_path_over_calls_ranks_before_shorter_ones_through_prose_or_test_code() -> None:
-    from trident.store.schema import Relation
-    from trident.tools.explain import _best_paths
-
     def rel(source: str, rtype: str, target: str) -> Relation:
         return Relation(source=source, type=rtype, target=target, evidence=f"{source}-{target}", project="p")
 
@@ -127,6 +170,6 @@ def test_a_long_path_over_calls_ranks_before_shorter_ones_through_prose_or_test_
     for edge in edges:
         adjacency.setdefault(edge.source, []).append((edge.target, edge))
         adjacency.setdefault(edge.target, []).append((edge.source, edge))
-    paths = _best_paths(adjacency, "send", "pool", 4, 3, in_tests=lambda node: node == "test_helper")
+    paths = best_paths(adjacency, "send", "pool", 4, 3, in_tests=lambda node: node == "test_helper")
     assert [r.target for r in paths[0]] == ["c1", "c2", "c3", "pool"]  # four calls before two hops aside
     assert len(paths) == 3 and all(len(p) == 2 for p in paths[1:])

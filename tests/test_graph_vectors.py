@@ -5,9 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from trident.ingest.graph_vectors import graph_items, open_graph_vectors, sync_graph_vectors
-from trident.ingest.pipeline import index_folder
 from trident.store.catalog import Catalog
 from trident.store.schema import Entity, EntityType, Relation
+
+from tests.conftest import index_into
 
 
 def test_items_are_entities_and_one_sentence_per_embedded_relation() -> None:
@@ -26,13 +27,14 @@ def test_sync_embeds_new_items_once_and_drops_removed_ones(tmp_path: Path, catal
     project.mkdir()
     (project / "shop.py").write_text("class Basket:\n    def total(self):\n        return price_of(self)\n")
     (project / "prices.py").write_text("def price_of(basket):\n    return 1\n")
-    index_folder(catalog, project, "proj", max_file_bytes=100_000)
+    index_into(catalog, project, "proj", max_file_bytes=100_000)
     vectors = open_graph_vectors(catalog)
     first = vectors.count(catalog.tenant)
     assert first > 0
-    assert sync_graph_vectors(catalog) == 0  # nothing new: nothing embedded again
+    with catalog.writer() as writer:
+        assert sync_graph_vectors(writer) == 0  # nothing new: nothing embedded again
     (project / "prices.py").unlink()
-    index_folder(catalog, project, "proj", max_file_bytes=100_000)
+    index_into(catalog, project, "proj", max_file_bytes=100_000)
     assert open_graph_vectors(catalog).count(catalog.tenant) < first
     texts = " ".join(i.text for i in graph_items(catalog.entities(), [], catalog.tenant))
     assert "price_of" not in texts

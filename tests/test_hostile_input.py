@@ -23,12 +23,11 @@ from hypothesis import strategies as st
 from mcp.client import Client
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS
-from trident.ingest.pipeline import index_folder
 from trident.server.app import build_server
-from trident.server.settings import ServerSettings
+from trident.server.settings import ServerSettings, TridentSettings
 from trident.store.catalog import Catalog
 
-from tests.conftest import EXAMPLES, HashEmbedder
+from tests.conftest import EXAMPLES, HashEmbedder, index_into
 
 EXAMPLES_PER_TOOL = 100
 HYPOTHESIS = settings(
@@ -182,8 +181,8 @@ class Outcome(StrEnum):
 def call(portal: BlockingPortal, client: Client, tool: str, arguments: dict[str, Any]) -> tuple[Outcome, Any]:
     """One tool call, which must end in a result, a tool error with a message, or an invalid-params error.
 
-    A crash inside a tool reaches the client as the SDK's bare "Error executing tool <name>" with no reason:
-    that, any other error code, or a broken connection fails the test.
+    A crash inside a tool (an engine's ValueError included) reaches the client as an internal error, which names
+    no argument: that, any other error code, or a broken connection fails the test.
     """
     try:
         result = portal.call(client.call_tool, tool, arguments)
@@ -218,7 +217,7 @@ def assert_most_reach_the_tool(tool: str, outcomes: list[Outcome]) -> None:
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Catalog]:
     """A small real index: the billing sample (the fake embedder is enough for plumbing)."""
     catalog = Catalog(tmp_path_factory.mktemp("hostile") / "index", "default", HashEmbedder())
-    index_folder(catalog, EXAMPLES / "billing", "billing", max_file_bytes=1_000_000)
+    index_into(catalog, EXAMPLES / "billing", "billing")
     yield catalog
     catalog.close()
 
@@ -226,7 +225,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Catalog]:
 @pytest.fixture(scope="module")
 def session(corpus: Catalog) -> Iterator[tuple[BlockingPortal, Client]]:
     """One MCP client session to a read-only server over the corpus, driven from synchronous hypothesis tests."""
-    server = build_server(ServerSettings(read_only=True), lambda: corpus, close_catalog=False)
+    server = build_server(TridentSettings.from_env(ServerSettings(read_only=True)), lambda: corpus, close_catalog=False)
     with start_blocking_portal("asyncio") as portal, portal.wrap_async_context_manager(Client(server)) as client:
         yield portal, client
 
@@ -271,8 +270,10 @@ def scratch_session(tmp_path: Path) -> Iterator[tuple[Path, Catalog, BlockingPor
     shutil.copytree(EXAMPLES / "billing", roots / "billing")
     os.symlink(tmp_path, roots / "escape")
     catalog = Catalog(tmp_path / "index", "default", HashEmbedder())
-    index_folder(catalog, roots / "billing", "scratch", max_file_bytes=1_000_000)
-    server = build_server(ServerSettings(allowed_roots=[roots]), lambda: catalog, close_catalog=False)
+    index_into(catalog, roots / "billing", "scratch")
+    server = build_server(
+        TridentSettings.from_env(ServerSettings(allowed_roots=[roots])), lambda: catalog, close_catalog=False
+    )
     with start_blocking_portal("asyncio") as portal, portal.wrap_async_context_manager(Client(server)) as client:
         yield roots, catalog, portal, client
     catalog.close()
@@ -408,7 +409,8 @@ from trident.ingest.pipeline import index_folder
 from trident.store.catalog import Catalog
 
 catalog = Catalog(Path(sys.argv[2]), "default", HashEmbedder())
-index_folder(catalog, Path(sys.argv[1]), "broken", max_file_bytes=20_000)
+with catalog.writer() as writer:
+    index_folder(writer, Path(sys.argv[1]), "broken", max_file_bytes=20_000)
 catalog.close()
 """
 
@@ -452,7 +454,9 @@ def test_binary_huge_non_utf8_unreadable_and_looping_files_are_skipped_with_reas
         preexec_fn=_drop_root_file_access if os.geteuid() == 0 else None,
     )
     catalog = Catalog(index_dir, "default", HashEmbedder())
-    server = build_server(ServerSettings(read_only=True), lambda: catalog, close_catalog=False)
+    server = build_server(
+        TridentSettings.from_env(ServerSettings(read_only=True)), lambda: catalog, close_catalog=False
+    )
     try:
         with start_blocking_portal("asyncio") as portal, portal.wrap_async_context_manager(Client(server)) as client:
             status = answered(portal, client, "status", {})

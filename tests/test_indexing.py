@@ -5,14 +5,13 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from trident.ingest.pipeline import index_folder
 from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
 from trident.store.protocols import Embedder
 from trident.store.schema import Entity, Relation
 from trident.tools.status import status
 
-from tests.conftest import EXAMPLES
+from tests.conftest import EXAMPLES, index_into
 
 
 def _edges(cat: Catalog, rel_type: str) -> list[tuple[str, str]]:
@@ -81,13 +80,13 @@ def test_reindexing_embeds_only_the_changed_file_and_drops_the_deleted_one(tmp_p
     project = tmp_path / "billing"
     shutil.copytree(EXAMPLES / "billing", project)
     cat = Catalog(tmp_path / "index", "default", embedder)
-    first = index_folder(cat, project, "billing", max_file_bytes=1_000_000)
+    first = index_into(cat, project, "billing")
     before = {doc_id: list(e.chunk_ids) for doc_id, e in cat.manifest.documents.items()}
 
     gateway = project / "billing" / "gateway.py"
     gateway.write_text(gateway.read_text() + "\n\ndef audit_refund_ledger(entries):\n    return len(entries)\n")
     (project / "billing" / "refunds.py").unlink()
-    second = index_folder(cat, project, "billing", max_file_bytes=1_000_000)
+    second = index_into(cat, project, "billing")
 
     assert second.indexed == 1 and second.deleted == 1
     assert second.unchanged == first.files_seen - 2
@@ -98,7 +97,7 @@ def test_reindexing_embeds_only_the_changed_file_and_drops_the_deleted_one(tmp_p
     result = status(cat)
     assert result.consistent
     assert not [e for e in cat.entities() if e.path == "billing/refunds.py"]
-    third = index_folder(cat, project, "billing", max_file_bytes=1_000_000)
+    third = index_into(cat, project, "billing")
     assert third.indexed == 0 and third.deleted == 0
     cat.close()
 

@@ -256,8 +256,8 @@ def test_a_published_generation_pins_a_version_that_holds_the_index(
 ) -> None:
     monkeypatch.setattr(lance_index, "ANN_MIN_ROWS", 40)
     writer = Catalog(tmp_path, "default", HashEmbedder())
-    writer.write([module(i) for i in range(50)])
-    writer.commit()
+    with writer.writer() as w:
+        w.write([module(i) for i in range(50)])
     reader = Catalog.open_reader(tmp_path, "default")
     assert reader.manifest.chunks_version == reader.vectors.version()
     assert reader.vectors.ann_index() is not None

@@ -9,7 +9,9 @@ from pathlib import Path
 from trident.ingest.communities import open_communities
 from trident.ingest.pipeline import index_folder
 from trident.retrieval.search import search
-from trident.store.catalog import Catalog, write_lock
+from trident.retrieval.views import GenerationViews
+from trident.store.catalog import Catalog
+from trident.store.settings import RetrievalSettings
 from trident.tools.status import status
 
 from tests.conftest import HashEmbedder
@@ -39,10 +41,10 @@ def test_a_hundred_tiny_projects_index_in_one_run_and_each_is_searchable(tmp_pat
 
     def index_all() -> None:
         try:
-            with write_lock(catalog.index_dir):  # one writer's hold over the whole run, as `trident index` takes
+            with catalog.writer() as writer:  # one writer's block over the whole run, as `trident index` opens
                 for folder in folders:
                     stages.now = f"{folder.name}: starting"
-                    index_folder(catalog, folder, folder.name, max_file_bytes=1_000_000, progress=stages)
+                    index_folder(writer, folder, folder.name, max_file_bytes=1_000_000, progress=stages)
         except BaseException as exc:  # reported by the test below, not lost in the thread
             failures.append(exc)
         finally:
@@ -58,7 +60,7 @@ def test_a_hundred_tiny_projects_index_in_one_run_and_each_is_searchable(tmp_pat
         assert result.stale == {}
         assert open_communities(catalog).count(catalog.tenant) > 0
         for index in range(PROJECTS):
-            hits = search(catalog, marker(index), top_k=3).hits
+            hits = search(catalog, marker(index), top_k=3, views=GenerationViews(RetrievalSettings())).hits
             assert hits and hits[0].project == project_name(index), (marker(index), [h.project for h in hits])
     finally:
         if finished.is_set():

@@ -24,16 +24,16 @@ from trident.embedding.offline_model import (
     read_build_record,
     read_quantized_record,
 )
-from trident.store.settings import DEFAULT_MODEL
+from trident.store.settings import DEFAULT_MODEL, ModelSettings
 
 
 @pytest.fixture(scope="module")
 def built() -> Path:
-    return build_offline_model()
+    return build_offline_model(default_offline_dir(ModelSettings().model_cache))
 
 
 def test_offline_build_lands_in_the_model_cache(built: Path) -> None:
-    assert built == default_offline_dir()
+    assert built == default_offline_dir(ModelSettings().model_cache)
     assert (built / ONNX_FILE).is_file()
     for name in ("tokenizer.json", "tokenizer_config.json", "config.json", "special_tokens_map.json"):
         assert (built / name).is_file(), name
@@ -61,7 +61,7 @@ def test_second_build_returns_the_verified_folder_without_rebuilding(
         raise AssertionError("a verified build must not be rebuilt")
 
     monkeypatch.setattr(offline_model, "_import_build_tools", no_rebuild)
-    assert build_offline_model() == built
+    assert build_offline_model(built) == built
     assert {name: (built / name).stat().st_mtime_ns for name in (ONNX_FILE, BUILD_RECORD)} == before
 
 

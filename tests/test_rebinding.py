@@ -6,7 +6,7 @@ from pathlib import Path
 
 from trident.ingest.pipeline import index_folder
 from trident.ingest.rebinding import remove_documents
-from trident.store.catalog import Catalog, write_lock
+from trident.store.catalog import Catalog
 from trident.store.schema import Resolution
 
 from tests.projects import call_edges, indexed_projects, write_files
@@ -28,8 +28,8 @@ def _callees(catalog: Catalog, source: str) -> dict[str, str]:
 
 
 def _index(catalog: Catalog, root: Path, project: str) -> int:
-    with write_lock(catalog.index_dir):
-        return index_folder(catalog, root / project, project, max_file_bytes=1_000_000).rebound
+    with catalog.writer() as writer:
+        return index_folder(writer, root / project, project, max_file_bytes=1_000_000).rebound
 
 
 def test_a_class_moved_behind_its_reexport_keeps_its_callers_in_another_project(tmp_path: Path) -> None:
@@ -73,9 +73,9 @@ def test_calls_into_a_removed_project_wait_and_bind_again_when_it_is_indexed_aga
     catalog = _lib_and_app(tmp_path, {"lib/__init__.py": "", "lib/core.py": POOL}, TYPED_CALL)
     try:
         get = "method:lib:lib.core.Pool.get"
-        with write_lock(catalog.index_dir):
-            lib_docs = list(catalog.manifest.project_documents("lib"))
-            assert remove_documents(catalog, lib_docs, max_file_bytes=1_000_000) == 1
+        with catalog.writer() as writer:
+            lib_docs = list(writer.manifest.project_documents("lib"))
+            assert remove_documents(writer, lib_docs, max_file_bytes=1_000_000) == 1
         assert _callees(catalog, RUN) == {}
         _index(catalog, tmp_path, "lib")
         assert _callees(catalog, RUN)[get] == Resolution.INFERRED

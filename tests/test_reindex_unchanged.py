@@ -14,7 +14,7 @@ from trident.ingest import pipeline
 from trident.ingest.communities import open_communities
 from trident.ingest.graph_vectors import graph_items, open_graph_vectors
 from trident.ingest.pipeline import index_beir, index_folder
-from trident.store.catalog import Catalog, DocumentWrite, write_lock
+from trident.store.catalog import Catalog, DocumentWrite
 from trident.store.generations import GENERATIONS_DIR
 from trident.store.kuzu_graph import KuzuGraphStore
 from trident.store.manifest import manifest_identity, write_sync_stamp
@@ -81,8 +81,8 @@ def catalog(tmp_path: Path, counting: CountingEmbedder) -> Iterator[Catalog]:
 
 
 def _index(catalog: Catalog, root: Path, names: Sequence[str] = SAMPLE_PROJECTS) -> list[pipeline.IndexReport]:
-    with write_lock(catalog.index_dir):
-        return [index_folder(catalog, root / name, name, max_file_bytes=1_000_000) for name in names]
+    with catalog.writer() as writer:
+        return [index_folder(writer, root / name, name, max_file_bytes=1_000_000) for name in names]
 
 
 def _published(index_dir: Path) -> tuple[object, list[str]]:
@@ -168,16 +168,17 @@ def test_a_cross_project_link_resolves_when_its_target_project_is_indexed_later(
 def test_syncs_cut_short_after_the_writes_were_published_are_finished_by_the_next_unchanged_run(
     catalog: Catalog, projects: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    for project in SAMPLE_PROJECTS[:-1]:  # no write_lock: the catalog publishes what it wrote when closed
-        index_folder(catalog, projects / project, project, max_file_bytes=1_000_000)
-    synced = open_communities(catalog).reports("default")
-
     def killed(*_: object, **__: object) -> None:
         raise KeyboardInterrupt("killed while syncing")
 
-    monkeypatch.setattr(pipeline, "sync_communities", killed)
-    with pytest.raises(KeyboardInterrupt):
-        index_folder(catalog, projects / SAMPLE_PROJECTS[-1], SAMPLE_PROJECTS[-1], max_file_bytes=1_000_000)
+    with catalog.writer() as writer:  # the block goes on past the cut: its writes are published without the syncs
+        for project in SAMPLE_PROJECTS[:-1]:
+            index_folder(writer, projects / project, project, max_file_bytes=1_000_000)
+        synced = open_communities(catalog).reports("default")
+        monkeypatch.setattr(pipeline, "sync_communities", killed)
+        with pytest.raises(KeyboardInterrupt):
+            index_folder(writer, projects / SAMPLE_PROJECTS[-1], SAMPLE_PROJECTS[-1], max_file_bytes=1_000_000)
+    assert SAMPLE_PROJECTS[-1] in catalog.manifest.projects()
     catalog.close()
     monkeypatch.undo()
     assert open_communities(catalog).reports("default") == synced
@@ -239,8 +240,8 @@ def test_a_write_by_another_writer_is_synced_by_the_next_run_even_if_no_file_cha
         chunk_id=chunk.id,
         doc_id=doc.id,
     )
-    with write_lock(catalog.index_dir):
-        catalog.write([DocumentWrite(doc, [chunk], [ledger])])
+    with catalog.writer() as writer:
+        writer.write([DocumentWrite(doc, [chunk], [ledger])])
     assert not syncs_current(catalog)
 
     _index(catalog, projects)
@@ -253,8 +254,8 @@ def test_syncs_of_a_run_that_was_never_published_are_undone_by_the_next_run(cata
     gateway = projects / "billing" / "billing" / "gateway.py"
     original = gateway.read_text()
     gateway.write_text(original + "\n\nclass RefundLedgerAuditor:\n    pass\n")
-    with pytest.raises(RuntimeError), write_lock(catalog.index_dir):  # the run dies before its session publishes
-        index_folder(catalog, projects / "billing", "billing", max_file_bytes=1_000_000)
+    with pytest.raises(RuntimeError), catalog.writer() as writer:  # the run dies before its session publishes
+        index_folder(writer, projects / "billing", "billing", max_file_bytes=1_000_000)
         raise RuntimeError("killed before publishing")
     gateway.write_text(original)
     assert not syncs_current(catalog) and not _graph_vectors_match_the_graph(catalog)
@@ -285,10 +286,10 @@ def test_an_unchanged_beir_collection_is_not_written_again(
     folder.mkdir()
     rows = [{"_id": f"d{i}", "title": "Refunds", "text": f"Refund {i} is audited in the ledger."} for i in range(5)]
     (folder / "corpus.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
-    with write_lock(catalog.index_dir):
-        first = index_beir(catalog, folder, "beir")
+    with catalog.writer() as writer:
+        first = index_beir(writer, folder, "beir")
     before, embedded = _published(catalog.index_dir), counting.texts
-    with write_lock(catalog.index_dir):
-        second = index_beir(catalog, folder, "beir")
+    with catalog.writer() as writer:
+        second = index_beir(writer, folder, "beir")
     assert (first.indexed, second.indexed, second.unchanged) == (5, 0, 5)
     assert _published(catalog.index_dir) == before and counting.texts == embedded

@@ -8,6 +8,7 @@ from trident.retrieval.relation_index import RelationIndex
 from trident.retrieval.search import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.schema import Relation
+from trident.store.settings import RetrievalSettings
 from trident.tools.explain import explain_path
 from trident.tools.trace import Direction, trace_relationships
 
@@ -66,7 +67,7 @@ def test_relations_of_other_tenants_are_left_out_of_the_index() -> None:
 
 
 def test_trace_and_explain_answer_the_same_through_the_index_and_the_store(sample_catalog: Catalog) -> None:
-    views = GenerationViews()
+    views = GenerationViews(RetrievalSettings())
     directory = views.directory(sample_catalog)
     relations = views.relations(sample_catalog)
     for entity in ("OrderService.checkout", "PaymentGateway", "AuthService"):

@@ -2,13 +2,31 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 import pytest
-from trident.ingest.pipeline import index_folder
+from trident.retrieval import search as engine
 from trident.retrieval.fusion import RRF
-from trident.retrieval.search import search
+from trident.retrieval.search import SearchResult
+from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
+from trident.store.errors import ArgumentError
+from trident.store.settings import RetrievalSettings
+from trident.tools import search as search_tool
+
+from tests.conftest import index_into
+
+
+def search(catalog: Catalog, query: str, **options: Any) -> SearchResult:
+    """The engine's search as a script runs it, with views of the index of its own."""
+    return engine.search(catalog, query, views=GenerationViews(RetrievalSettings()), **options)
+
+
+def tool_search(catalog: Catalog, query: str, **options: Any) -> SearchResult:
+    """The search tool's function, as the server and the CLI call it."""
+    return search_tool.search(catalog, query, views=GenerationViews(RetrievalSettings()), **options)
 
 
 def _top_paths(catalog: Catalog, query: str, k: int = 3) -> list[str]:
@@ -55,12 +73,32 @@ def test_search_is_deterministic(sample_catalog: Catalog) -> None:
 
 
 def test_bad_arguments_are_refused_with_the_allowed_range(sample_catalog: Catalog) -> None:
-    with pytest.raises(ValueError, match="between 1 and 100"):
-        search(sample_catalog, "x", top_k=0)
-    with pytest.raises(ValueError, match="empty"):
-        search(sample_catalog, "   ")
+    with pytest.raises(ArgumentError, match="top_k must be between 1 and 100, got 0"):
+        tool_search(sample_catalog, "x", top_k=0)
+    with pytest.raises(ArgumentError, match="query must not be empty"):
+        tool_search(sample_catalog, "   ")
+    with pytest.raises(ArgumentError, match="query: at most 4000 characters"):
+        tool_search(sample_catalog, "x" * (search_tool.MAX_QUERY_CHARS + 1))
+    with pytest.raises(ArgumentError, match="expansions: at most 5"):
+        tool_search(sample_catalog, "x", expansions=["a"] * 6)
+    with pytest.raises(ArgumentError, match="max_tokens must be between 50 and 100000, got 10"):
+        tool_search(sample_catalog, "x", max_tokens=10)
     with pytest.raises(ValueError, match="k must be > 0"):
         RRF(k=0)
+
+
+@pytest.mark.parametrize(
+    ("option", "message"),
+    [
+        ({"strategy": "psychic"}, "unknown strategy 'psychic'; known: auto, hybrid, lexical"),
+        ({"fusion": "average"}, "unknown fusion 'average'; known: rrf, weighted_sum, max, intersection"),
+    ],
+)
+def test_the_engine_blames_the_arguments_it_cannot_parse(
+    sample_catalog: Catalog, option: dict[str, str], message: str
+) -> None:
+    with pytest.raises(ArgumentError, match=message):
+        search(sample_catalog, "payment gateway", **option)
 
 
 def test_query_syntax_characters_are_searched_as_text(sample_catalog: Catalog) -> None:
@@ -70,7 +108,7 @@ def test_query_syntax_characters_are_searched_as_text(sample_catalog: Catalog) -
 
 def test_a_forced_strategy_runs_only_that_path(sample_catalog: Catalog) -> None:
     result = search(sample_catalog, "payment gateway", top_k=5, strategy="lexical")
-    assert set(result.diagnostics["candidates"]) == {"lexical"}
+    assert set(result.diagnostics.candidates) == {"lexical"}
     assert result.hits and all(h.sources == {"lexical": h.sources["lexical"]} for h in result.hits)
 
 
@@ -79,7 +117,15 @@ def test_expansions_are_searched_and_fused_in(sample_catalog: Catalog) -> None:
     expanded = search(sample_catalog, "zzqx", top_k=5, strategy="lexical", expansions=["RotatingKeyStore"])
     assert not plain.hits
     assert expanded.hits[0].path == "internal/tokens/keystore.go"
-    assert "lexical#1" in expanded.diagnostics["candidates"]
+    assert "lexical#1" in expanded.diagnostics.candidates
+    assert set(expanded.diagnostics.timings_ms) == {"lexical", "lexical#1"}
+    # A hit's sources name the path once, its best rank over the query and the expansion.
+    assert all(set(h.sources) == {"lexical"} for h in expanded.hits)
+
+
+def test_a_blank_expansion_is_not_run(sample_catalog: Catalog) -> None:
+    result = search(sample_catalog, "RotatingKeyStore", top_k=3, strategy="lexical", expansions=["  ", "rotate keys"])
+    assert list(result.diagnostics.candidates) == ["lexical", "lexical#1"]
 
 
 def test_intersection_keeps_only_hits_every_path_found(sample_catalog: Catalog) -> None:
@@ -89,13 +135,21 @@ def test_intersection_keeps_only_hits_every_path_found(sample_catalog: Catalog) 
 
 
 def test_a_token_budget_truncates_and_says_how_to_get_more(sample_catalog: Catalog) -> None:
-    result = search(sample_catalog, "payment", top_k=10, max_tokens=120)
+    result = tool_search(sample_catalog, "payment", top_k=10, max_tokens=120)
     assert result.truncated and 0 < len(result.hits) < 10
     assert result.next_call == "search(query='payment', top_k=10, max_tokens=240)"
+    following = tool_search(sample_catalog, "payment", top_k=10, max_tokens=240)
+    assert [h.id for h in following.hits[: len(result.hits)]] == [h.id for h in result.hits]
+    assert len(following.hits) > len(result.hits)
+
+
+def test_the_engine_says_it_cut_the_hits_and_leaves_the_next_call_to_the_tool(sample_catalog: Catalog) -> None:
+    result = search(sample_catalog, "payment", top_k=10, max_tokens=120)
+    assert result.truncated and result.next_call is None
 
 
 def test_the_suggested_next_search_keeps_every_argument_the_caller_gave(sample_catalog: Catalog) -> None:
-    result = search(
+    result = tool_search(
         sample_catalog,
         "payment",
         top_k=10,
@@ -120,9 +174,10 @@ def test_results_name_the_entities_the_query_and_each_hit_are_about(sample_catal
 
 def test_explain_shows_the_route_and_why_each_hit_ranked_where_it_did(sample_catalog: Catalog) -> None:
     result = search(sample_catalog, "what calls PaymentGateway.charge", top_k=5, explain=True)
-    route = result.diagnostics["route"]
-    assert route["query_type"] == "relationship" and route["applied"] is True
-    assert "relation-word" in route["rules_fired"]
+    route = result.diagnostics.route
+    assert not isinstance(route, str) and route is not None
+    assert route.query_type == "relationship" and route.applied is True
+    assert "relation-word" in route.rules_fired
     for hit in result.hits:
         assert hit.explanation is not None
         assert sum(hit.explanation.values()) == pytest.approx(hit.score, abs=1e-5)
@@ -137,7 +192,7 @@ def test_a_failing_path_is_reported_and_the_other_paths_still_answer(
 
     monkeypatch.setattr(sample_catalog.text, "search", broken)
     result = search(sample_catalog, "payment gateway", top_k=3)
-    assert result.diagnostics["failed_paths"] == {"lexical": "RuntimeError: lexical engine unavailable"}
+    assert result.diagnostics.failed_paths == {"lexical": "RuntimeError: lexical engine unavailable"}
     assert result.hits and all(h.sources["lexical"] is None for h in result.hits)
 
 
@@ -152,13 +207,14 @@ def test_a_path_slower_than_its_timeout_is_cut_off(sample_catalog: Catalog, monk
 
     monkeypatch.setattr(sample_catalog.text, "search", slow)
     result = search(sample_catalog, "payment gateway", top_k=3, path_timeout=0.2)
-    assert result.diagnostics["failed_paths"] == {"lexical": "timed out after 0.2 s"}
+    assert result.diagnostics.failed_paths == {"lexical": "timed out after 0.2 s"}
     assert result.hits
 
 
 def test_a_local_only_query_takes_the_instruction_file_fast_path(sample_catalog: Catalog) -> None:
     result = search(sample_catalog, "what does CLAUDE.md say about money amounts", top_k=3, explain=True)
-    assert result.diagnostics["route"]["query_type"] == "local_only"
+    route = result.diagnostics.route
+    assert not isinstance(route, str) and route is not None and route.query_type == "local_only"
     top = result.hits[0]
     assert (top.project, top.path) == ("billing", "CLAUDE.md")
     assert top.sources["local"] == 1
@@ -171,7 +227,7 @@ def test_identical_chunks_in_two_files_are_one_hit_that_cites_both(tmp_path: Pat
         (tmp_path / "proj" / folder).mkdir(parents=True)
         (tmp_path / "proj" / folder / "rates.py").write_text(source)
     (tmp_path / "proj" / "other.py").write_text("def unrelated():\n    return 'weather report'\n")
-    index_folder(catalog, tmp_path / "proj", "proj", max_file_bytes=1_000_000)
+    index_into(catalog, tmp_path / "proj", "proj")
     result = search(catalog, "convert currency exchange rate", top_k=5)
     top = result.hits[0]
     assert top.path in {"pkg/rates.py", "legacy/rates.py"}
@@ -182,11 +238,12 @@ def test_identical_chunks_in_two_files_are_one_hit_that_cites_both(tmp_path: Pat
 
 def test_cross_project_queries_scope_the_vectors_to_projects_the_graph_finds(sample_catalog: Catalog) -> None:
     result = search(sample_catalog, "how do other teams use RotatingKeyStore", top_k=5)
-    assert result.diagnostics["semantic_scope"] == ["auth"]
+    assert result.diagnostics.semantic_scope == ["auth"]
     semantic_hits = [h for h in result.hits if h.sources["semantic"] is not None]
     assert semantic_hits and {h.project for h in semantic_hits} == {"auth"}
     unscoped = search(sample_catalog, "how do other teams use RotatingKeyStore", top_k=5, strategy="hybrid")
-    assert "semantic_scope" not in unscoped.diagnostics
+    assert unscoped.diagnostics.semantic_scope is None
+    assert "semantic_scope" not in json.loads(unscoped.model_dump_json())["diagnostics"]
 
 
 def test_a_thing_named_loosely_is_found_through_entity_vectors(sample_catalog: Catalog) -> None:
@@ -195,10 +252,30 @@ def test_a_thing_named_loosely_is_found_through_entity_vectors(sample_catalog: C
     assert result.entities and result.entities[0] == "module:billing:billing.gateway"
     assert result.hits[0].path == "billing/gateway.py" and result.hits[0].sources["ppr"] == 1
     # A walk from guessed seeds joins the fusion at a reduced weight and is never put in front of it.
-    assert result.diagnostics["primary_led"] is False
+    assert result.diagnostics.primary_led is False
 
 
 def test_a_query_about_nothing_indexed_seeds_no_walk(sample_catalog: Catalog) -> None:
     result = search(sample_catalog, "what is protein folding in yeast", top_k=3)
-    assert result.entities == [] and result.diagnostics["primary_led"] is False
+    assert result.entities == [] and result.diagnostics.primary_led is False
     assert all(h.sources["ppr"] is None for h in result.hits)
+
+
+def test_the_json_of_a_plain_search_leaves_out_the_diagnostics_that_do_not_apply(sample_catalog: Catalog) -> None:
+    data = json.loads(search(sample_catalog, "payment gateway", top_k=3).model_dump_json())
+    assert list(data) == ["query", "hits", "diagnostics", "entities", "truncated", "next_call"]
+    always = ["fusion", "strategy", "candidates", "entities", "timings_ms"]
+    assert list(data["diagnostics"]) == [*always, "route", "primary_led"]
+    assert data["diagnostics"]["route"].startswith("general [") and data["next_call"] is None
+    assert all(hit["explanation"] is None for hit in data["hits"])  # a hit's own fields are all kept
+    forced = json.loads(search(sample_catalog, "payment gateway", top_k=3, strategy="lexical").model_dump_json())
+    assert list(forced["diagnostics"]) == always
+
+
+def test_explain_adds_the_whole_route_and_each_runs_top_hits_to_the_json(sample_catalog: Catalog) -> None:
+    result = search(sample_catalog, "payment gateway", top_k=3, strategy="lexical", explain=True)
+    diagnostics = json.loads(result.model_dump_json())["diagnostics"]
+    assert list(diagnostics)[-2:] == ["route", "top_per_path"]
+    # A forced strategy sets the route aside: explain still shows what it would have planned.
+    assert diagnostics["route"]["applied"] is False and diagnostics["route"]["query_type"] == "general"
+    assert list(diagnostics["top_per_path"]) == ["lexical"]

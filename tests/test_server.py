@@ -17,11 +17,14 @@ from mcp.client import Client
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.shared.exceptions import MCPError
+from mcp_types import INTERNAL_ERROR
+from trident.retrieval.relation_index import RelationIndex
 from trident.retrieval.search import GenerationViews
 from trident.server.app import build_server
 from trident.server.context import _warm_up
-from trident.server.settings import ServerSettings
+from trident.server.settings import ServerSettings, TridentSettings
 from trident.store.catalog import Catalog
+from trident.store.settings import RetrievalSettings
 
 from tests.conftest import EXAMPLES
 
@@ -38,7 +41,8 @@ def anyio_backend() -> str:
 
 @pytest.fixture
 async def client(sample_catalog: Catalog) -> AsyncIterator[Client]:
-    server = build_server(ServerSettings(read_only=True), lambda: sample_catalog, close_catalog=False)
+    settings = TridentSettings.from_env(ServerSettings(read_only=True))
+    server = build_server(settings, lambda: sample_catalog, close_catalog=False)
     async with Client(server) as connected:
         yield connected
 
@@ -61,6 +65,9 @@ async def test_search_tool_returns_cited_hits(client: Client) -> None:
     top = data["hits"][0]
     assert top["path"] == "billing/gateway.py"
     assert top["citation"].startswith("billing/billing/gateway.py:L")
+    # Diagnostics that do not apply are left out, not sent as null.
+    shown = ["fusion", "strategy", "candidates", "entities", "timings_ms", "route", "primary_led"]
+    assert list(data["diagnostics"]) == shown and data["hits"][0]["explanation"] is None
 
 
 async def test_explain_path_connects_order_service_to_payment_gateway(client: Client) -> None:
@@ -154,6 +161,8 @@ async def test_a_stdio_session_started_like_claude_desktop_indexes_and_runs_ever
         assert added["relations"] == 1
         owners = await call("trace_relationships", {"entity": "PaymentGateway", "relation_types": ["OWNS"]})
         assert {n["name"] for n in owners["nodes"]} == {"Payments team"}
+        named = await call("trace_relationships", {"entity": "Payments team", "relation_types": ["MENTIONS"]})
+        assert "PaymentGateway" in {n["name"] for n in named["nodes"]}, "the note's text is resolved as indexing does"
         status = await call("status", {})
         assert status["consistent"] and {p["name"] for p in status["projects"]} >= {"billing", "auth", "storefront"}
         removed = await call("remove", {"project": "storefront"})
@@ -228,7 +237,7 @@ BAD_CALLS = [
     ("explain_path", {"source": "OrderService"}, "target"),
     ("find_similar", {}, "exactly one"),
     ("find_similar", {"text": "x", "entity": "OrderService"}, "exactly one"),
-    ("find_similar", {"chunk_id": "no-such-chunk"}, "no chunk"),
+    ("find_similar", {"chunk_id": "no-such-chunk"}, "chunk_id: no chunk"),
     ("find_similar", {"text": "x", "kinds": ["video"]}, "kinds"),
     ("get_entity", {"name_or_id": ""}, "name_or_id"),
     ("index_status", {"job_id": "no-such-job"}, "job_id"),
@@ -262,8 +271,25 @@ async def test_unknown_entities_are_tool_errors_with_suggestions(
     assert "no entity named" in result.content[0].text
 
 
+async def test_an_engine_failure_is_an_internal_error_that_does_not_blame_the_arguments(
+    client: Client, sample_catalog: Catalog, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    def boom(*args: object, **kwargs: object) -> None:
+        raise ValueError("boom: /var/secret/engine-state")
+
+    monkeypatch.setattr(RelationIndex, "neighbours", boom)
+    with pytest.raises(MCPError) as excinfo:
+        await client.call_tool("trace_relationships", {"entity": "OrderService"})
+    assert excinfo.value.code == INTERNAL_ERROR
+    message = str(excinfo.value)
+    assert "internal error in trace_relationships" in message and "server log" in message
+    assert "invalid" not in message.lower() and "boom" not in message
+    failure = next(r for r in caplog.records if r.name == "trident.server.app")
+    assert failure.exc_info is not None and "boom" in str(failure.exc_info[1]), "the log keeps what happened"
+
+
 def test_the_warm_up_builds_what_graph_questions_need_before_any_query(sample_catalog: Catalog) -> None:
-    views = GenerationViews()
+    views = GenerationViews(RetrievalSettings())
     _warm_up(sample_catalog, views, threading.Event())
     relations = views._relations.peek()
     assert relations is not None and len(relations) > 0
@@ -273,7 +299,7 @@ def test_the_warm_up_builds_what_graph_questions_need_before_any_query(sample_ca
 
 
 def test_a_server_stopping_during_the_warm_up_stops_it_before_the_next_step(sample_catalog: Catalog) -> None:
-    views = GenerationViews()
+    views = GenerationViews(RetrievalSettings())
     stopping = threading.Event()
     stopping.set()
     _warm_up(sample_catalog, views, stopping)

@@ -6,8 +6,12 @@ from pathlib import Path
 
 import pytest
 from pydantic import ValidationError
-from trident.server.settings import ServerSettings
+from trident.server.context import make_lifespan
+from trident.server.settings import ServerSettings, TridentSettings
+from trident.store.catalog import Catalog
 from trident.store.settings import IngestSettings, ModelSettings, RetrievalSettings, StoreSettings
+
+from tests.conftest import HashEmbedder
 
 README = (Path(__file__).resolve().parent.parent / "README.md").read_text()
 
@@ -39,3 +43,36 @@ def test_a_damping_outside_zero_to_one_is_refused(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setenv("TRIDENT_PPR_DAMPING", "1.5")
     with pytest.raises(ValidationError, match="ppr_damping"):
         RetrievalSettings()
+
+
+def test_the_settings_bundle_reads_every_concern_from_the_environment_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TRIDENT_PPR_DAMPING", "0.5")
+    monkeypatch.setenv("TRIDENT_MAX_FILE_BYTES", "5000")
+    monkeypatch.setenv("TRIDENT_READ_ONLY", "true")
+    settings = TridentSettings.from_env()
+    assert (settings.retrieval.ppr_damping, settings.ingest.max_file_bytes) == (0.5, 5000)
+    assert settings.server.read_only
+    assert not TridentSettings.from_env(ServerSettings(read_only=False)).server.read_only, "a given server wins"
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.mark.anyio
+async def test_a_server_runs_with_the_settings_it_was_given_not_the_environment_of_the_moment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TRIDENT_PPR_DAMPING", "0.5")
+    monkeypatch.setenv("TRIDENT_MAX_FILE_BYTES", "5000")
+    settings = TridentSettings.from_env(ServerSettings(warm_up=False))
+    monkeypatch.setenv("TRIDENT_PPR_DAMPING", "0.9")
+    monkeypatch.setenv("TRIDENT_MAX_FILE_BYTES", "9000")
+    catalog = Catalog(tmp_path / "index", "default", HashEmbedder())
+    try:
+        async with make_lifespan(settings, lambda: catalog, close_catalog=False)(None) as context:
+            assert context.views.settings.ppr_damping == 0.5
+            assert context.limits.max_file_bytes == 5000 and context.settings is settings.server
+    finally:
+        catalog.close()

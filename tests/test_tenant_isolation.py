@@ -25,7 +25,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 from pydantic import ValidationError
 from trident.server.app import build_server
-from trident.server.settings import ServerSettings
+from trident.server.settings import ServerSettings, TridentSettings
 from trident.store.catalog import Catalog
 from trident.store.settings import StoreSettings
 
@@ -193,7 +193,7 @@ def anyio_backend() -> str:
 async def test_two_tenants_on_their_own_servers_see_only_their_own_index(tmp_path: Path) -> None:
     roots = tmp_path / "roots"
     folders = {t.name: make_project(roots, t) for t in (ACME, GLOBEX)}
-    settings = ServerSettings(allowed_roots=[roots])
+    settings = TridentSettings.from_env(ServerSettings(allowed_roots=[roots]))
     catalogs = {
         t.name: Catalog(StoreSettings(home=tmp_path / "home", tenant=t.name).index_dir, t.name, HashEmbedder())
         for t in (ACME, GLOBEX)

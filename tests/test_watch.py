@@ -17,16 +17,16 @@ import anyio
 import pytest
 from mcp.client import Client
 from pydantic import ValidationError
-from trident.ingest.pipeline import index_folder
 from trident.ingest.watch import FolderWatcher, catalog_reindexer
 from trident.retrieval.search import search
+from trident.retrieval.views import GenerationViews
 from trident.server.app import build_server
-from trident.server.settings import ServerSettings
+from trident.server.settings import ServerSettings, TridentSettings
 from trident.store.catalog import Catalog
 from trident.store.manifest import Manifest
-from trident.store.settings import IngestSettings
+from trident.store.settings import IngestSettings, RetrievalSettings
 
-from tests.conftest import EXAMPLES, HashEmbedder
+from tests.conftest import EXAMPLES, HashEmbedder, index_into
 
 DEADLINE_SECONDS = 120.0  # a wait for a condition: ends as soon as it holds; generous for a loaded machine
 NEW_CODE = '''class SettlementBook:
@@ -49,7 +49,8 @@ def _eventually(check: Callable[[], bool], what: str, deadline: float = DEADLINE
 
 def _paths(catalog: Catalog, query: str) -> set[str]:
     """Where BM25 finds the words (the fake embedder's neighbours mean nothing, so only the lexical path)."""
-    return {hit.path for hit in search(catalog, query, top_k=10, strategy="lexical").hits}
+    views = GenerationViews(RetrievalSettings())
+    return {hit.path for hit in search(catalog, query, top_k=10, strategy="lexical", views=views).hits}
 
 
 @pytest.fixture
@@ -79,7 +80,7 @@ class _QueryLoop:
     def _run(self) -> None:
         while not self._stop.is_set():
             try:
-                search(self._catalog, "payment gateway charge", top_k=5)
+                search(self._catalog, "payment gateway charge", top_k=5, views=GenerationViews(RetrievalSettings()))
                 self.answered += 1
             except Exception as exc:  # collected and asserted on by the test
                 self.errors.append(exc)
@@ -96,7 +97,7 @@ class _QueryLoop:
 def test_the_watcher_reindexes_added_changed_renamed_and_deleted_files_while_queries_run(
     project: Path, catalog: Catalog
 ) -> None:
-    index_folder(catalog, project, "billing", max_file_bytes=1_000_000)
+    index_into(catalog, project, "billing")
     watcher = FolderWatcher(catalog_reindexer(catalog, IngestSettings()), exclude=[catalog.index_dir])
     watcher.add(project, "billing")
     try:
@@ -143,7 +144,7 @@ def test_the_watcher_reindexes_added_changed_renamed_and_deleted_files_while_que
 
 
 def test_a_burst_of_edits_is_debounced_into_few_index_runs(project: Path, catalog: Catalog) -> None:
-    index_folder(catalog, project, "billing", max_file_bytes=1_000_000)
+    index_into(catalog, project, "billing")
     before = len(catalog.manifest.project_documents("billing"))
     runs: list[int] = []
     reindex = catalog_reindexer(catalog, IngestSettings())
@@ -170,7 +171,7 @@ async def test_a_server_with_trident_watch_keeps_folders_indexed_through_index_p
 ) -> None:
     other = project.parent / "auth"
     shutil.copytree(EXAMPLES / "auth", other)
-    settings = ServerSettings(watch=True, allowed_roots=[project.parent])
+    settings = TridentSettings.from_env(ServerSettings(watch=True, allowed_roots=[project.parent]))
     server = build_server(settings, lambda: catalog, close_catalog=False)
     async with Client(server) as client:
         for folder in (project, other):

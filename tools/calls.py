@@ -1,8 +1,21 @@
-"""The call a tool suggests when it cut its answer short: the same call, every argument the caller gave kept."""
+"""A tool call's arguments: checked against the tool's limits on the way in, and carried into the call a tool
+suggests when it cut its answer short, every argument the caller gave kept."""
 
 from __future__ import annotations
 
 from enum import Enum
+
+from trident.store.errors import ArgumentError
+
+
+def check_range(name: str, value: int, low: int, high: int) -> None:
+    """Refuse an argument outside `low..high`, naming it, the value given and the range allowed.
+
+    Raises:
+        ArgumentError: `value` is below `low` or above `high`.
+    """
+    if not low <= value <= high:
+        raise ArgumentError(f"{name} must be between {low} and {high}, got {value}")
 
 
 def suggest_call(tool: str, **arguments: object) -> str:

@@ -1,4 +1,4 @@
-"""Nearest neighbours of a text, an indexed chunk, or an entity's defining chunk."""
+"""The find_similar tool: nearest neighbours of a text, an indexed chunk, or an entity's defining chunk."""
 
 from __future__ import annotations
 
@@ -9,13 +9,14 @@ from trident.retrieval.entities import resolve_entity
 from trident.retrieval.search import SearchHit
 from trident.store.catalog import Catalog, embedding_text
 from trident.store.directory import EntityDirectory
+from trident.store.errors import ArgumentError
 from trident.store.protocols import SearchFilter
+from trident.tools.calls import check_range
 
+MAX_TOP_K = 100
+MAX_TEXT_CHARS = 20_000
+# Neighbours fetched per hit wanted: the kinds filter and the example itself drop some.
 OVERFETCH = 4
-
-
-class SimilarInputError(ValueError):
-    pass
 
 
 def find_similar(
@@ -32,14 +33,16 @@ def find_similar(
     """Chunks closest in meaning to exactly one of: a text, a chunk id, an entity. The example itself is left out.
 
     Raises:
-        SimilarInputError: not exactly one input given, or an unknown chunk id.
+        ArgumentError: not exactly one input given, a text longer than MAX_TEXT_CHARS, top_k outside
+            1..MAX_TOP_K, an unknown chunk id, or an entity without a defining chunk.
         EntityNotFoundError: the entity is unknown or ambiguous.
     """
     given = [name for name, value in (("text", text), ("chunk_id", chunk_id), ("entity", entity)) if value]
     if len(given) != 1:
-        raise SimilarInputError(f"give exactly one of text, chunk_id or entity (got {given or 'none'})")
-    if not 1 <= top_k <= 100:
-        raise SimilarInputError(f"top_k must be between 1 and 100, got {top_k}")
+        raise ArgumentError(f"give exactly one of text, chunk_id or entity (got {given or 'none'})")
+    if text is not None and len(text) > MAX_TEXT_CHARS:
+        raise ArgumentError(f"text must be at most {MAX_TEXT_CHARS} characters, got {len(text)}")
+    check_range("top_k", top_k, 1, MAX_TOP_K)
     if catalog.embedder is None:
         raise RuntimeError("find_similar needs an embedder; open the catalog with one")
     exclude: set[str] = set()
@@ -49,12 +52,12 @@ def find_similar(
         if entity:
             found = resolve_entity(directory, entity)
             if not found.chunk_id:
-                raise SimilarInputError(f"entity {found.id} has no defining chunk; pass text instead")
+                raise ArgumentError(f"entity: {found.id} has no defining chunk; pass text instead")
             chunk_id = found.chunk_id
         assert chunk_id is not None
         chunk = catalog.graph.get_chunks([chunk_id]).get(chunk_id)
         if chunk is None:
-            raise SimilarInputError(f"no chunk with id '{chunk_id}'; take ids from search results")
+            raise ArgumentError(f"chunk_id: no chunk with id '{chunk_id}'; take ids from search results")
         exclude.add(chunk.id)
         stored = catalog.vectors.vectors([chunk.id]).get(chunk.id)
         vector = stored if stored is not None else catalog.embedder.embed([embedding_text(chunk)])[0]

@@ -1,26 +1,23 @@
-"""Bounded traversal from one entity: nodes, edges with their evidence, and the path to each node."""
+"""The trace_relationships tool: a bounded walk from one entity, each edge with its evidence, and the path to each
+node; the walk itself is `trident.retrieval.walks`."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from enum import StrEnum
 
 from pydantic import BaseModel, Field
 from trident.retrieval.entities import EntityRef, entity_refs, resolve_entity
 from trident.retrieval.relation_index import GraphWalk
+from trident.retrieval.walks import Direction, Walk, walk
 from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
 from trident.store.schema import RESOLUTION_HELP, Relation, Resolution
-from trident.tools.calls import suggest_call
+from trident.tools.calls import check_range, suggest_call
+
+__all__ = ["MAX_EDGES", "MAX_HOPS", "Direction", "Edge", "TraceResult", "trace_relationships"]
 
 MAX_HOPS = 4
-EDGES_PER_HOP = 2_000
-
-
-class Direction(StrEnum):
-    OUT = "out"
-    IN = "in"
-    BOTH = "both"
+MAX_EDGES = 500
 
 
 class Edge(BaseModel):
@@ -47,22 +44,6 @@ class TraceResult(BaseModel):
     message: str | None = None
 
 
-def _step(relations: Sequence[Relation], frontier: set[str], direction: Direction) -> list[tuple[str, Relation]]:
-    """(node reached, via relation) pairs one hop from the frontier in the allowed direction."""
-    steps: list[tuple[str, Relation]] = []
-    for r in relations:
-        if direction != Direction.IN and r.source in frontier:
-            steps.append((r.target, r))
-        if direction != Direction.OUT and r.target in frontier:
-            steps.append((r.source, r))
-    return steps
-
-
-def _step_order(step: tuple[str, Relation]) -> tuple[str, int, str, str, str]:
-    r = step[1]
-    return (r.type, Resolution(r.resolution).rank, r.source, r.target, r.evidence or "")
-
-
 def trace_relationships(
     catalog: Catalog,
     directory: EntityDirectory,
@@ -81,87 +62,75 @@ def trace_relationships(
     graph store.
 
     Raises:
-        ValueError: max_hops outside 1..4 or limit outside 1..500.
+        ArgumentError: max_hops outside 1..MAX_HOPS or limit outside 1..MAX_EDGES.
         EntityNotFoundError: the entity is unknown or ambiguous.
     """
-    if not 1 <= max_hops <= MAX_HOPS:
-        raise ValueError(f"max_hops must be between 1 and {MAX_HOPS}, got {max_hops}")
-    if not 1 <= limit <= 500:
-        raise ValueError(f"limit must be between 1 and 500, got {limit}")
+    check_range("max_hops", max_hops, 1, MAX_HOPS)
+    check_range("limit", limit, 1, MAX_EDGES)
     root = resolve_entity(directory, entity)
     graph = relations or catalog.graph
     types = set(relation_types) if relation_types else None
-    paths: dict[str, list[str]] = {root.id: [root.id]}
-    edges: list[Relation] = []
-    seen_edges: set[tuple[str, str, str, str]] = set()
-    frontier = {root.id}
-    truncated = False
-    hidden: set[tuple[str, str, str]] = set()
-    for _ in range(max_hops):
-        around = graph.neighbours(sorted(frontier), catalog.tenant, EDGES_PER_HOP)
-        typed = [(node, r) for node, r in _step(around, frontier, direction) if types is None or r.type in types]
-        steps = [(node, r) for node, r in typed if r.resolved_at_least(min_resolution)]
-        hidden.update((r.source, r.type, r.target) for _, r in typed if not r.resolved_at_least(min_resolution))
-        next_frontier: set[str] = set()
-        # Within a type, bound edges before guesses: a limit cuts the guesses first.
-        for node, r in sorted(steps, key=_step_order):
-            key = (r.source, r.type, r.target, r.evidence or "")
-            if key in seen_edges:
-                continue
-            if len(edges) >= limit:
-                truncated = True
-                break
-            seen_edges.add(key)
-            edges.append(r)
-            if node not in paths:
-                origin = r.source if node == r.target else r.target
-                paths[node] = [*paths[origin], node]
-                next_frontier.add(node)
-        if truncated or not next_frontier:
-            break
-        frontier = next_frontier
-    entities = {i: directory.by_id[i] for i in paths if i in directory.by_id}
-    citations = graph.citations(sorted({r.evidence for r in edges if r.evidence}))
-    root_ref, *nodes = entity_refs(graph, [root, *(entities[i] for i in paths if i in entities and i != root.id)])
-    next_call = None
-    if truncated:
-        next_call = suggest_call(
-            "trace_relationships",
-            entity=root.id,
-            direction=direction if direction is not Direction.BOTH else None,
-            relation_types=sorted(types) if types else None,
-            max_hops=max_hops,
-            limit=min(limit * 2, 500),
-            min_resolution=min_resolution if min_resolution is not Resolution.INFERRED else None,
-        )
+    found = walk(
+        graph,
+        catalog.tenant,
+        root.id,
+        direction=direction,
+        types=types,
+        max_hops=max_hops,
+        limit=limit,
+        least=min_resolution,
+    )
+    reached = [directory.by_id[i] for i in found.paths if i in directory.by_id and i != root.id]
+    root_ref, *nodes = entity_refs(graph, [root, *reached])
+    # What a suggested call keeps: every argument as the caller gave it (the entity by its id, unambiguous).
+    given: dict[str, object] = {
+        "entity": root.id,
+        "direction": direction,
+        "relation_types": list(relation_types) if relation_types else None,
+        "max_hops": max_hops,
+        "limit": limit,
+        "min_resolution": min_resolution,
+    }
     return TraceResult(
         root=root_ref,
         nodes=nodes,
-        edges=[
-            Edge(
-                source=r.source,
-                type=r.type,
-                target=r.target,
-                evidence=citations.get(r.evidence) if r.evidence else None,
-                evidence_id=r.evidence,
-                resolution=r.resolution,
-            )
-            for r in edges
-        ],
-        paths=[path for node, path in paths.items() if node != root.id],
-        truncated=truncated,
-        next_call=next_call,
-        hidden_guesses=len(hidden),
-        message=_hidden_note(len(hidden), root.id, min_resolution),
+        edges=_edges(graph, found),
+        paths=[path for node, path in found.paths.items() if node != root.id],
+        truncated=found.truncated,
+        next_call=_again(given, limit=min(limit * 2, MAX_EDGES)) if found.truncated else None,
+        hidden_guesses=found.hidden,
+        message=_hidden_note(found.hidden, min_resolution, given),
     )
 
 
-def _hidden_note(hidden: int, root: str, least: Resolution) -> str | None:
+def _again(given: dict[str, object], **changed: object) -> str:
+    """The same trace with `changed` arguments, every other one as given."""
+    return suggest_call("trace_relationships", **(given | changed))
+
+
+def _edges(graph: GraphWalk, found: Walk) -> list[Edge]:
+    """The walk's edges, each with the citation of its evidence chunk (fetched in one call)."""
+    citations = graph.citations(sorted({r.evidence for r in found.edges if r.evidence}))
+    return [_edge(r, citations) for r in found.edges]
+
+
+def _edge(r: Relation, citations: dict[str, str]) -> Edge:
+    return Edge(
+        source=r.source,
+        type=r.type,
+        target=r.target,
+        evidence=citations.get(r.evidence) if r.evidence else None,
+        evidence_id=r.evidence,
+        resolution=r.resolution,
+    )
+
+
+def _hidden_note(hidden: int, least: Resolution, given: dict[str, object]) -> str | None:
     """Say what min_resolution left out, so a short answer is not read as all there is."""
     if not hidden:
         return None
-    weaker = "name" if least is Resolution.INFERRED else "inferred"
+    weaker = Resolution.NAME if least is Resolution.INFERRED else Resolution.INFERRED
     return (
         f"{hidden} call or base edge(s) bound less surely than {least.value!r} are not shown; "
-        f"trace_relationships(entity={root!r}, min_resolution={weaker!r}) shows them, each with its resolution"
+        f"{_again(given, min_resolution=weaker)} shows them, each with its resolution"
     )

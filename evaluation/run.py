@@ -1,22 +1,23 @@
-"""`trident eval`: index a BEIR dataset once into a cache keyed by its content and configuration, then score it."""
+"""What `trident eval` runs: a BEIR dataset indexed once into a cache keyed by its content and configuration, then
+scored."""
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from pathlib import Path
 
-from rich.console import Console
-from trident.cli.progress import RichProgress
 from trident.embedding.embedder import open_embedder
 from trident.evaluation.evaluate import EvalReport, evaluate
 from trident.ingest.beir import is_beir_folder, load_qrels, load_queries
-from trident.ingest.pipeline import index_beir
+from trident.ingest.pipeline import Progress, index_beir
 from trident.ingest.tokens import CHUNK_TOKEN_BUDGET
 from trident.retrieval.fusion import FusionMethod
 from trident.retrieval.search import Strategy
-from trident.store.catalog import Catalog, write_lock
+from trident.store.catalog import Catalog
 from trident.store.schema import SCHEMA_VERSION
-from trident.store.settings import ModelSettings, StoreSettings
+from trident.store.settings import ModelSettings, RetrievalSettings, StoreSettings
 
 
 def cache_key(dataset: Path, model: str) -> str:
@@ -36,34 +37,40 @@ def cache_key(dataset: Path, model: str) -> str:
 
 
 def run_eval(
-    dataset: Path, *, split: str, strategy: str, limit: int | None, console: Console, grid: bool = False
+    dataset: Path,
+    *,
+    store: StoreSettings,
+    model: ModelSettings,
+    retrieval: RetrievalSettings,
+    split: str,
+    strategy: str,
+    limit: int | None,
+    progress_bar: Callable[[str], AbstractContextManager[Progress]],
+    grid: bool = False,
 ) -> list[EvalReport]:
-    """Index (or reuse) the dataset's cached index and evaluate one strategy on one split (with `grid`, once per
-    fusion method).
+    """Index (or reuse) the dataset's cached index under `store.eval_cache`, embedding with `model`, and evaluate
+    one strategy on one split (with `grid`, once per fusion method), showing each stage on a `progress_bar(name)`.
 
     Raises:
-        ValueError: not a BEIR folder, or an unknown strategy.
+        ValueError: not a BEIR folder.
+        ArgumentError: an unknown strategy.
         FileNotFoundError: no qrels for the split.
     """
     if not is_beir_folder(dataset):
         raise ValueError(f"{dataset} has no corpus.jsonl; give a BEIR folder (corpus.jsonl, queries.jsonl, qrels/)")
-    try:
-        chosen = Strategy(strategy)
-    except ValueError:
-        raise ValueError(f"unknown strategy '{strategy}'; known: {', '.join(s.value for s in Strategy)}") from None
+    chosen = Strategy.parse(strategy)
     qrels = load_qrels(dataset, split)
     queries = [q for q in load_queries(dataset) if q.id in qrels][:limit]
-    model = ModelSettings()
     embedder = open_embedder(model)
     name = dataset.resolve().name
-    index_dir = StoreSettings().eval_cache / f"{name}-{cache_key(dataset, embedder.model_name)}"
+    index_dir = store.eval_cache / f"{name}-{cache_key(dataset, embedder.model_name)}"
     catalog = Catalog(index_dir, "default", embedder)
     try:
-        with write_lock(index_dir), RichProgress(console, name) as progress:
-            index_beir(catalog, dataset, name, progress=progress)  # incremental: a no-op once cached
+        with catalog.writer() as writer, progress_bar(name) as progress:
+            index_beir(writer, dataset, name, progress=progress)  # incremental: a no-op once cached
         reports = []
         for fusion in [*FusionMethod] if grid else [None]:
-            with RichProgress(console, name) as progress:
+            with progress_bar(name) as progress:
                 progress.stage("queries", len(queries))
                 reports.append(
                     evaluate(
@@ -72,6 +79,7 @@ def run_eval(
                         queries,
                         qrels,
                         split=split,
+                        retrieval=retrieval,
                         strategy=chosen,
                         fusion=fusion,
                         on_query=progress.advance,

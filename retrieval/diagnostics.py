@@ -1,0 +1,124 @@
+"""Search, stage 5: the diagnostics, what a search did and why (the route, the runs, the fusion, the communities)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pydantic import BaseModel, Field
+from trident.retrieval.communities import community_of
+from trident.retrieval.fusion import PrimaryFirst
+from trident.retrieval.router import Plan, route
+from trident.retrieval.search_fuse import Fused
+from trident.retrieval.search_hits import SearchHit
+from trident.retrieval.search_plan import Scope, SearchPlan, Strategy
+from trident.retrieval.search_runs import PathRuns
+
+
+def _unset(value: object) -> bool:
+    return value is None
+
+
+class CommunitySummary(BaseModel):
+    """A community a search drew hits from."""
+
+    id: str = Field(description="The community's id: `community:<level>:<hash of its member ids>`")
+    title: str = Field(description="The project most members live in, then its most central members")
+    level: int = Field(description="0 for the whole graph's communities, 1 for the parts of a large one")
+    size: int = Field(description="Number of member entities")
+    score: float = Field(description="How near the query the community's report is")
+    projects: dict[str, int] = Field(description="Members per project")
+    chunks: list[str] = Field(description="Ids of the chunks the search drew from this community")
+
+
+class ExplainedRoute(Plan):
+    """The route's whole plan for a query, as `explain` shows it."""
+
+    applied: bool = Field(description="False when a forced strategy set the route aside")
+
+
+class Diagnostics(BaseModel):
+    """What a search did. Optional fields are left out of the JSON when they do not apply."""
+
+    fusion: str = Field(description="The fusion that ranked the hits, with its constants")
+    strategy: Strategy = Field(description="The strategy the search ran")
+    candidates: dict[str, int] = Field(
+        description="Candidates per run: a path over the query (`semantic`) or over an expansion (`semantic#2`)"
+    )
+    entities: list[str] = Field(description="Ids of the entities the graph paths started from (at most 10)")
+    timings_ms: dict[str, float] = Field(description="Milliseconds per run, failed ones included")
+    failed_paths: dict[str, str] | None = Field(
+        default=None, exclude_if=_unset, description="Runs that failed or timed out, and why; the others stand"
+    )
+    communities: list[CommunitySummary] | None = Field(
+        default=None, exclude_if=_unset, description="The communities the community path drew hits from"
+    )
+    hit_communities: dict[str, str] | None = Field(
+        default=None, exclude_if=_unset, description="For each hit drawn from a community, that community's id"
+    )
+    semantic_scope: list[str] | None = Field(
+        default=None,
+        exclude_if=_unset,
+        description="The projects the query's entities live in, to which the "
+        "dense path was narrowed (cross-project and pattern questions)",
+    )
+    route: str | ExplainedRoute | None = Field(
+        default=None,
+        exclude_if=_unset,
+        description="The route's plan in one line; with explain the whole plan, and whether it was applied",
+    )
+    primary_led: bool | None = Field(
+        default=None,
+        exclude_if=_unset,
+        description="When the route names a primary path: whether its head leads the hits (it does not when it "
+        "found nothing or started from guessed entities)",
+    )
+    top_per_path: dict[str, list[str]] | None = Field(
+        default=None, exclude_if=_unset, description="With explain: each run's top five chunk ids"
+    )
+
+
+def diagnose(
+    query: str, plan: SearchPlan, scope: Scope, runs: PathRuns, fused: Fused, hits: Sequence[SearchHit], explain: bool
+) -> Diagnostics:
+    """The diagnostics of one search, from what each stage gave."""
+    communities, hit_communities = _communities(runs, hits)
+    top_per_path = {run.label: [h.id for h in ranked[:5]] for run, ranked in fused.lists.items()} if explain else None
+    primary_led = None
+    if plan.route is not None and plan.route.primary is not None:
+        primary_led = isinstance(fused.fuser, PrimaryFirst) and bool(fused.fuser.head(fused.lists))
+    return Diagnostics(
+        fusion=str(fused.fuser),
+        strategy=plan.strategy,
+        candidates={run.label: len(hits) for run, hits in fused.lists.items()},
+        entities=[e.id for e in runs.seeds()[:10]],
+        timings_ms={run.label: round(runs.seconds[run] * 1000, 2) for run in plan.runs},
+        failed_paths={run.label: runs.failures[run] for run in plan.runs if run in runs.failures} or None,
+        communities=communities,
+        hit_communities=hit_communities,
+        semantic_scope=list(scope.semantic.projects or ()) if scope.semantic is not None else None,
+        route=_route(query, plan, explain),
+        primary_led=primary_led,
+        top_per_path=top_per_path,
+    )
+
+
+def _communities(
+    runs: PathRuns, hits: Sequence[SearchHit]
+) -> tuple[list[CommunitySummary] | None, dict[str, str] | None]:
+    """Which part of the index each community hit stands for: the reports matched and each hit's community."""
+    matches = runs.communities()
+    if not matches:
+        return None, None
+    summaries: dict[str, CommunitySummary] = {}
+    for match in matches:
+        summaries.setdefault(match.report.id, CommunitySummary.model_validate(match.summary()))
+    drawn = {hit.id: community_of(matches, hit.id) for hit in hits}
+    return list(summaries.values()), {i: m.report.id for i, m in drawn.items() if m is not None}
+
+
+def _route(query: str, plan: SearchPlan, explain: bool) -> str | ExplainedRoute | None:
+    """The route in one line; with explain, the whole plan, also when a forced strategy set it aside."""
+    if explain:
+        shown = plan.route or route(query)
+        return ExplainedRoute(**shown.model_dump(), applied=plan.route is not None)
+    return str(plan.route) if plan.route is not None else None

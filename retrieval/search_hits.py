@@ -1,0 +1,156 @@
+"""Search, stage 4: the fused ranking made hits. Chunks fetched a window at a time, near-identical ones merged, and
+the list cut at top_k or at the token budget."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import anyio
+from pydantic import BaseModel, Field
+from trident.retrieval.fusion import FusedItem, Terms
+from trident.retrieval.path_names import PathName, PathRun
+from trident.store.catalog import Catalog
+from trident.store.schema import Chunk
+from trident.store.tokens import estimate_tokens
+
+SNIPPET_CHARS = 320
+FETCH_MARGIN = 5  # chunks fetched beyond top_k at first, for the duplicates and filtered ones a page may hold
+CANDIDATES_PER_HIT = 3  # how deep into the fused ranking a search looks: top_k times this
+HIT_OVERHEAD_TOKENS = 20  # a hit's citation, ranks and fields, beside its snippet
+
+
+class SearchHit(BaseModel):
+    rank: int
+    id: str
+    project: str
+    path: str
+    start_line: int
+    end_line: int
+    score: float
+    snippet: str
+    title: str = ""
+    citation: str
+    sources: dict[str, int | None] = Field(description="Rank of this hit in each retrieval path, null if absent")
+    entities: list[str] = Field(default_factory=list, description="Names of the symbols this chunk defines")
+    duplicates: list[str] = Field(
+        default_factory=list, description="Citations of near-identical chunks merged into this hit"
+    )
+    explanation: dict[str, float] | None = Field(
+        default=None, description="With explain: each path's (and expansion's) contribution to the fused score"
+    )
+
+    @classmethod
+    def from_chunk(cls, chunk: Chunk, rank: int, score: float, sources: dict[str, int | None]) -> SearchHit:
+        return cls(
+            rank=rank,
+            id=chunk.id,
+            project=chunk.project,
+            path=chunk.path,
+            start_line=chunk.start_line,
+            end_line=chunk.end_line,
+            score=round(score, 6),
+            snippet=snippet(chunk),
+            title=chunk.title,
+            citation=chunk.citation,
+            sources=sources,
+            entities=list(chunk.symbols[:10]),
+        )
+
+
+def snippet(chunk: Chunk) -> str:
+    text = chunk.text.strip()
+    return text if len(text) <= SNIPPET_CHARS else text[:SNIPPET_CHARS].rstrip() + " …"
+
+
+@dataclass
+class Hits:
+    """The hits so far, built one fused item at a time, and whether the token budget cut them short."""
+
+    paths: tuple[PathName, ...]
+    top_k: int
+    max_tokens: int | None
+    terms: Terms | None  # with explain: each hit's terms per run
+    hits: list[SearchHit] = field(default_factory=list)
+    truncated: bool = False
+    used_tokens: int = 0
+    by_text: dict[str, SearchHit] = field(default_factory=dict)
+
+    @property
+    def done(self) -> bool:
+        return self.truncated or len(self.hits) == self.top_k
+
+    def add(self, item: FusedItem, chunk: Chunk) -> None:
+        """The item as the next hit, or as a duplicate of an earlier one; or, over the budget, the end."""
+        sources = _path_ranks(item.ranks, self.paths)
+        first = self.by_text.get(_fingerprint(chunk.text))
+        if first is not None:
+            # The same text in another file (a copy, a vendored module): one hit, the copy kept as corroboration.
+            first.duplicates.append(chunk.citation)
+            first.sources = _best_ranks(first.sources, sources)
+            return
+        hit = SearchHit.from_chunk(chunk, len(self.hits) + 1, item.score, sources)
+        if self.terms is not None:
+            hit.explanation = {run.label: round(value, 6) for run, value in self.terms.get(item.id, {}).items()}
+        cost = estimate_tokens(hit.snippet) + HIT_OVERHEAD_TOKENS
+        if self.max_tokens is not None and self.used_tokens + cost > self.max_tokens:
+            self.truncated = True
+            return
+        self.used_tokens += cost
+        self.hits.append(hit)
+        self.by_text[_fingerprint(chunk.text)] = hit
+
+
+async def collect_hits(
+    catalog: Catalog,
+    ranking: Sequence[FusedItem],
+    *,
+    paths: tuple[PathName, ...],
+    top_k: int,
+    projects: Sequence[str] | None,
+    max_tokens: int | None,
+    terms: Terms | None,
+) -> Hits:
+    """The ranking's chunks in the caller's projects as hits, up to top_k or the token budget; with `terms`, each
+    hit explained by its terms per run."""
+    hits = Hits(paths, top_k, max_tokens, terms)
+    allowed = set(projects) if projects is not None else None
+    considered = ranking[: top_k * CANDIDATES_PER_HIT]
+    # Chunks are fetched a window at a time: most searches need little more than top_k of them, and each costs a
+    # lookup; a window more is fetched only when duplicates or the project filter used some up.
+    window = top_k + FETCH_MARGIN
+    for start in range(0, len(considered), window):
+        block = considered[start : start + window]
+        chunks = await anyio.to_thread.run_sync(catalog.graph.get_chunks, [item.id for item in block])
+        for item in block:
+            chunk = chunks.get(item.id)
+            if chunk is None or (allowed is not None and chunk.project not in allowed):
+                continue
+            hits.add(item, chunk)
+            if hits.done:
+                return hits
+    return hits
+
+
+def _path_ranks(ranks: dict[PathRun, int | None], planned: Sequence[PathName]) -> dict[str, int | None]:
+    """Each planned path's best rank for a hit over the query and its expansions; None where the path did not
+    find it, failed or timed out."""
+    out: dict[str, int | None] = dict.fromkeys(planned)
+    for run, rank in ranks.items():
+        current = out.get(run.path)
+        if rank is not None and (current is None or rank < current):
+            out[run.path] = rank
+    return out
+
+
+_SPACE = re.compile(r"\s+")
+
+
+def _fingerprint(text: str) -> str:
+    """Chunks equal up to whitespace and case count as one (copied or vendored code, duplicated docs)."""
+    return _SPACE.sub(" ", text).strip().lower()
+
+
+def _best_ranks(a: dict[str, int | None], b: dict[str, int | None]) -> dict[str, int | None]:
+    return {k: min((r for r in (a.get(k), b.get(k)) if r is not None), default=None) for k in {**a, **b}}

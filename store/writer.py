@@ -1,0 +1,250 @@
+"""What `with catalog.writer() as w:` yields: the writes to one index, and its reads as of those writes.
+
+A writer exists only inside its block, which holds the index's write lock. Its first write opens a session: a new
+generation folder copied from the published one, its engines open for writing. Until then the writer reads the
+published generation (the catalog's); from then on the session's engines, so it sees what it wrote while readers
+see none of it. When the block ends the catalog publishes the session, or drops it (store/catalog.py).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from trident.store.compatibility import check_compatible
+from trident.store.crashpoints import crash_point
+from trident.store.document_write import DocumentWrite, embedding_text
+from trident.store.errors import TridentIndexError
+from trident.store.generations import (
+    Engines,
+    has_leftovers,
+    open_new,
+    publish_first,
+    remove_leftovers,
+    vector_dim,
+)
+from trident.store.kuzu_graph import KuzuGraphStore
+from trident.store.lance_index import LanceVectorIndex
+from trident.store.manifest import DocumentEntry, Manifest, ModelInfo, PendingReference, SkippedFile
+from trident.store.schema import SCHEMA_VERSION, Entity, EntityType, Relation
+from trident.store.tantivy_index import TantivyTextIndex
+
+if TYPE_CHECKING:
+    from trident.store.catalog import Catalog
+
+log = logging.getLogger(__name__)
+
+SHARED_ENTITY_TYPES = (EntityType.TAG.value, EntityType.CONCEPT.value)
+
+
+class Writer:
+    """Writes to one index inside a `catalog.writer()` block, and reads as of its own writes."""
+
+    def __init__(self, catalog: Catalog) -> None:
+        self.catalog = catalog  # what is published: readers' view, never this writer's session
+        self.index_dir = catalog.index_dir
+        self.tenant = catalog.tenant
+        self.embedder = catalog.embedder
+        self._session: Engines | None = None
+        self._ended = False
+
+    # --- reading, as of this writer's own writes ---
+
+    @property
+    def session_open(self) -> bool:
+        """Whether this writer has written: its reads are then of its session, not of the published generation."""
+        return self._session is not None
+
+    @property
+    def manifest(self) -> Manifest:
+        return self._session.manifest if self._session is not None else self.catalog.manifest
+
+    @property
+    def text(self) -> TantivyTextIndex:
+        return self._session.text if self._session is not None else self.catalog.text
+
+    @property
+    def vectors(self) -> LanceVectorIndex:
+        return self._session.vectors if self._session is not None else self.catalog.vectors
+
+    @property
+    def graph(self) -> KuzuGraphStore:
+        return self._session.graph if self._session is not None else self.catalog.graph
+
+    @property
+    def generation_folder(self) -> Path:
+        if self._session is None:
+            return self.catalog.generation_folder
+        return self.index_dir / self._session.folder
+
+    def entities(self) -> list[Entity]:
+        return self.graph.entities(self.tenant)
+
+    # --- the session ---
+
+    @contextmanager
+    def _writing(self) -> Iterator[Engines]:
+        """The session (opened here if need be). A write that raises may have left the engines half changed, so
+        the session is marked failed: the catalog drops it when the block ends, even if the block goes on.
+
+        Raises:
+            TridentIndexError: the writer's block has ended.
+        """
+        if self._ended:
+            raise TridentIndexError("this writer's block has ended; open another: `with catalog.writer() as w:`")
+        session = self._session or self._begin()
+        try:
+            yield session
+        except BaseException:
+            session.failed = True
+            raise
+
+    def _begin(self) -> Engines:
+        """A new generation folder copied from the published one, its engines open for writing."""
+        crash_point("session.begin")
+        published = Manifest.load(self.index_dir)
+        if published.generation_dir is None:  # the index was reset since the catalog opened it
+            publish_first(self.index_dir, published, vector_dim(self.embedder, published))
+            published = Manifest.load(self.index_dir)
+        check_compatible(self.index_dir, published, self.embedder)
+        session = open_new(self.index_dir, published, vector_dim(self.embedder, published))
+        session.manifest.schema_version = SCHEMA_VERSION  # compatible: the same, or an empty index of an older one
+        self._session = session
+        log.info("writing generation %s of %s", session.folder, self.index_dir)
+        return session
+
+    def end(self) -> Engines | None:
+        """Called by the catalog as the block ends: nothing is written through this writer after it. Returns the
+        session to publish or drop (None: nothing was written)."""
+        self._ended = True
+        session, self._session = self._session, None
+        return session
+
+    def tidy_generations(self) -> None:
+        """Remove what writers that died left behind (an unpublished or unused generation, a manifest draft). A
+        session does it as it opens; a block that writes nothing opens none, so this looks (one listing) itself."""
+        if self._session is not None:
+            return
+        published = self.catalog.manifest.generation_dir
+        if has_leftovers(self.index_dir, published):
+            remove_leftovers(self.index_dir, keep={str(published)})
+
+    # --- writes ---
+
+    def _changed(self, session: Engines) -> Manifest:
+        manifest = session.manifest
+        if self.embedder is not None and manifest.model is None:
+            manifest.model = ModelInfo(name=self.embedder.model_name, dim=self.embedder.dim)
+        manifest.generation += 1
+        return manifest
+
+    @staticmethod
+    def _delete_from(session: Engines, doc_ids: Sequence[str], keep_entities: Iterable[str]) -> None:
+        session.text.delete_documents(doc_ids)
+        session.text.commit()
+        session.vectors.delete_documents(doc_ids)
+        session.graph.delete_documents(doc_ids, keep_entities)
+
+    def write(self, writes: Sequence[DocumentWrite], shared_entities: Sequence[Entity] = ()) -> None:
+        """Replace the given documents in all three engines (with `shared_entities`, the entities no document owns
+        that their relations point at).
+
+        Raises:
+            RuntimeError: the catalog was opened without an embedder.
+            TridentIndexError: the block has ended.
+        """
+        if not writes:
+            return
+        if self.embedder is None:
+            raise RuntimeError("the catalog was opened without an embedder; it cannot write")
+        chunks = [chunk for w in writes for chunk in w.chunks]
+        vectors = self.embedder.embed([embedding_text(chunk) for chunk in chunks])
+        crash_point("write.embedded")
+        with self._writing() as session:
+            manifest = self._changed(session)
+            doc_ids = [w.document.id for w in writes]
+            entities = [entity for w in writes for entity in w.entities]
+            self._delete_from(session, doc_ids, keep_entities=[e.id for e in entities])
+            crash_point("write.deleted")
+            session.text.upsert(chunks)
+            session.text.commit()
+            crash_point("write.lexical")
+            session.vectors.upsert(chunks, vectors)
+            crash_point("write.semantic")
+            relations = [r for w in writes for r in w.relations]
+            session.graph.upsert(chunks, [*entities, *shared_entities], relations)
+            crash_point("write.graph")
+            for w in writes:
+                manifest.documents[w.document.id] = DocumentEntry(
+                    project=w.document.project,
+                    path=w.document.path,
+                    kind=str(w.document.kind),
+                    content_hash=w.document.content_hash,
+                    chunk_ids=[c.id for c in w.chunks],
+                    entity_ids=[e.id for e in w.entities],
+                    unresolved=w.unresolved,
+                )
+
+    def add_relations(self, relations: Sequence[Relation], still_unresolved: dict[str, list[PendingReference]]) -> None:
+        """Relations found after their documents were written (links into documents indexed later).
+
+        `still_unresolved` gives, per document, the references that remain pending after this pass.
+        """
+        with self._writing() as session:
+            manifest = self._changed(session)
+            session.graph.upsert([], [], relations)
+            crash_point("relations.graph")
+            for doc_id, pending in still_unresolved.items():
+                if doc_id in manifest.documents:
+                    manifest.documents[doc_id].unresolved = pending
+
+    def add_entities(self, entities: Sequence[Entity]) -> None:
+        """Entities no document owns (the shared concepts of names found in several projects), merged by id."""
+        if not entities:
+            return
+        with self._writing() as session:
+            self._changed(session)
+            session.graph.upsert([], entities, [])
+
+    def delete(self, doc_ids: Sequence[str]) -> None:
+        """Remove documents from all three engines and the manifest."""
+        ids = sorted(set(doc_ids))
+        if not ids:
+            return
+        with self._writing() as session:
+            manifest = self._changed(session)
+            self._delete_from(session, ids, keep_entities=())
+            crash_point("delete.engines")
+            session.graph.delete_orphans(SHARED_ENTITY_TYPES)
+            for doc_id in ids:
+                manifest.documents.pop(doc_id, None)
+
+    def rebind(self, bound: Sequence[DocumentWrite]) -> None:
+        """Replace the relations of documents whose chunks and entities stay as they are (references bound again
+        after a project they point into changed), with what of their references is still pending."""
+        if not bound:
+            return
+        with self._writing() as session:
+            manifest = self._changed(session)
+            session.graph.delete_relations([w.document.id for w in bound])
+            session.graph.upsert([], [], [r for w in bound for r in w.relations])
+            for w in bound:
+                if w.document.id in manifest.documents:
+                    manifest.documents[w.document.id].unresolved = w.unresolved
+
+    def record_root(self, project: str, root: str) -> None:
+        """Where a project's files are: read again when references into another project are bound anew."""
+        if self.manifest.roots.get(project) == root:
+            return
+        with self._writing() as session:
+            self._changed(session).roots[project] = root
+
+    def record_skipped(self, project: str, skipped: Sequence[SkippedFile]) -> None:
+        """The files of a project the walk refused, and why (status lists them)."""
+        if self.manifest.skipped.get(project, []) == list(skipped):
+            return
+        with self._writing() as session:
+            self._changed(session).skipped[project] = list(skipped)

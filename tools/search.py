@@ -1,0 +1,118 @@
+"""The `search` tool: the caller's arguments checked against the tool's limits, the search engine run, and, when
+the token budget cut the hits short, the call that returns more."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import partial
+from typing import Any
+
+import anyio
+from trident.retrieval import search as engine
+from trident.retrieval.fusion import FusionMethod
+from trident.retrieval.search import Diagnostics, SearchHit, SearchResult, Strategy
+from trident.retrieval.views import GenerationViews
+from trident.store.catalog import Catalog
+from trident.store.errors import ArgumentError
+from trident.tools.calls import check_range, suggest_call
+
+__all__ = [
+    "MAX_EXPANSIONS",
+    "MAX_MAX_TOKENS",
+    "MAX_QUERY_CHARS",
+    "MAX_TOP_K",
+    "MIN_MAX_TOKENS",
+    "Diagnostics",
+    "SearchHit",
+    "SearchResult",
+    "Strategy",
+    "check_arguments",
+    "search",
+    "search_async",
+]
+
+MAX_QUERY_CHARS = 4_000
+MAX_TOP_K = 100
+MAX_EXPANSIONS = 5
+# Below 50 tokens hardly one hit fits; top_k hits of at most SNIPPET_CHARS each stay far below the upper bound.
+MIN_MAX_TOKENS = 50
+MAX_MAX_TOKENS = 100_000
+
+
+def check_arguments(query: str, top_k: int, expansions: Sequence[str] | None, max_tokens: int | None) -> None:
+    """Refuse arguments outside the tool's limits.
+
+    Raises:
+        ArgumentError: a blank or overlong query, top_k outside 1..MAX_TOP_K, more than MAX_EXPANSIONS expansions,
+            or max_tokens outside MIN_MAX_TOKENS..MAX_MAX_TOKENS; the message names the argument.
+    """
+    if not query.strip():
+        raise ArgumentError("query must not be empty")
+    if len(query) > MAX_QUERY_CHARS:
+        raise ArgumentError(f"query: at most {MAX_QUERY_CHARS} characters, got {len(query)}")
+    check_range("top_k", top_k, 1, MAX_TOP_K)
+    if expansions is not None and len(expansions) > MAX_EXPANSIONS:
+        raise ArgumentError(f"expansions: at most {MAX_EXPANSIONS} alternative phrasings, got {len(expansions)}")
+    if max_tokens is not None:
+        check_range("max_tokens", max_tokens, MIN_MAX_TOKENS, MAX_MAX_TOKENS)
+
+
+async def search_async(
+    catalog: Catalog,
+    query: str,
+    *,
+    views: GenerationViews,
+    top_k: int = 10,
+    projects: Sequence[str] | None = None,
+    strategy: Strategy | str = Strategy.AUTO,
+    expansions: Sequence[str] | None = None,
+    fusion: FusionMethod | str | None = None,
+    max_tokens: int | None = None,
+    explain: bool = False,
+) -> SearchResult:
+    """Ranked, cited chunks for a query, as the `search` tool answers: when max_tokens cut the hits short,
+    `next_call` is the same call with twice the budget.
+
+    Raises:
+        ArgumentError: an argument outside the tool's limits (see `check_arguments`), an unknown strategy or fusion.
+        RuntimeError: the catalog has no embedder.
+    """
+    check_arguments(query, top_k, expansions, max_tokens)
+    chosen = Strategy.parse(strategy)
+    method = FusionMethod.parse(fusion) if fusion else None
+    result = await engine.search_async(
+        catalog,
+        query,
+        top_k=top_k,
+        projects=projects,
+        strategy=chosen,
+        expansions=expansions,
+        fusion=method,
+        max_tokens=max_tokens,
+        explain=explain,
+        views=views,
+    )
+    if not result.truncated:
+        return result
+    # Every argument the caller gave is kept, so the call pastes back as is; only the budget grows.
+    next_call = suggest_call(
+        "search",
+        query=query,
+        top_k=top_k,
+        projects=list(projects) if projects is not None else None,
+        strategy=chosen if chosen is not Strategy.AUTO else None,
+        expansions=list(expansions) if expansions else None,
+        fusion=method,
+        max_tokens=max_tokens * 2 if max_tokens else None,
+    )
+    return result.model_copy(update={"next_call": next_call})
+
+
+def search(catalog: Catalog, query: str, **options: Any) -> SearchResult:
+    """Blocking form of `search_async` for the CLI and scripts (not for use inside an event loop).
+
+    Raises:
+        ArgumentError: as `search_async`.
+        RuntimeError: as `search_async`.
+    """
+    return anyio.run(partial(search_async, catalog, query, **options))
