@@ -39,6 +39,7 @@ from pathlib import Path
 
 import jedi
 from jedi.api.classes import Name
+
 from trident.embedding.embedder import Embedder, open_embedder
 from trident.ingest.code import module_name
 from trident.ingest.pipeline import index_folder

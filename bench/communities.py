@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 import igraph
+
 from trident.embedding.embedder import open_embedder
 from trident.ingest.communities import (
     LEIDEN_PASSES,

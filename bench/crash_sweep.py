@@ -32,10 +32,6 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from trident.embedding.embedder import open_embedder  # noqa: E402
-from trident.store.crashpoints import CRASH_AT, CRASH_TRACE  # noqa: E402
-from trident.store.settings import ModelSettings  # noqa: E402
-
 from tests.test_crash import (  # noqa: E402
     CHILD,
     PROJECT_END,
@@ -46,6 +42,9 @@ from tests.test_crash import (  # noqa: E402
     snapshot,
     tool_answers,
 )
+from trident.embedding.embedder import open_embedder  # noqa: E402
+from trident.store.crashpoints import CRASH_AT, CRASH_TRACE  # noqa: E402
+from trident.store.settings import ModelSettings  # noqa: E402
 
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
 SAMPLES = ("billing", "auth", "storefront")

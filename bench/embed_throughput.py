@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+
 from trident.embedding.embedder import FastEmbedEmbedder, open_embedder
 from trident.store.catalog import Catalog, embedding_text
 from trident.store.manifest import Manifest

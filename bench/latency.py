@@ -27,6 +27,7 @@ from typing import Any
 
 import anyio
 import numpy as np
+
 from trident.embedding.embedder import open_embedder
 from trident.retrieval.entities import EntityNotFoundError
 from trident.retrieval.search import GenerationViews, Strategy, search_async

@@ -17,6 +17,7 @@ from pydantic import ValidationError
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+
 from trident.cli.catalogs import open_catalog
 from trident.cli.progress import RichProgress
 from trident.embedding.embedder import EmbedderUnavailable

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
 from trident.embedding.offline_model import (
     OfflineBuildError,
     build_quantized_model,

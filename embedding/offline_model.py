@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 from pydantic import BaseModel, ValidationError
+
 from trident.store.settings import DEFAULT_MODEL
 
 log = logging.getLogger(__name__)

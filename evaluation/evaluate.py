@@ -7,6 +7,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping, Sequence
 
 from pydantic import BaseModel, Field
+
 from trident.evaluation.metrics import mean, query_metrics
 from trident.ingest.beir import BeirQuery
 from trident.retrieval.fusion import FusionMethod

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
+
 from trident.ingest.model import Extraction
 from trident.ingest.text import DESCRIPTION_CHARS, make_chunks, source_lines
 from trident.ingest.tokens import split_lines_by_budget

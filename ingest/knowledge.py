@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from typing import Protocol
 
 from pydantic import BaseModel, Field, field_validator
+
 from trident.ingest.code_index import CodeIndex
 from trident.ingest.documents import Parsed, project_entity, resolve_document
 from trident.ingest.linking import Resolver

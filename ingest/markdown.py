@@ -14,6 +14,7 @@ import yaml
 from frontmatter.default_handlers import YAMLHandler
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
+
 from trident.ingest.model import Extraction, Reference
 from trident.ingest.text import DESCRIPTION_CHARS, document_entity, group_blocks, make_chunks, paragraphs, source_lines
 from trident.ingest.walker import classify

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 import pathspec
+
 from trident.store.schema import DocumentKind
 
 # Version-control and Trident's own folders: never content, and no .gitignore negation brings them back.

@@ -10,11 +10,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from watchfiles import Change, DefaultFilter, watch
+
 from trident.ingest.pipeline import IndexReport, index_folder
 from trident.ingest.walker import ALWAYS_IGNORED
 from trident.store.catalog import Catalog, IndexLockedError, Writer
 from trident.store.settings import IngestSettings
-from watchfiles import Change, DefaultFilter, watch
 
 log = logging.getLogger(__name__)
 

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+
 from trident.store.community_index import CommunityIndex, CommunityReport
 from trident.store.protocols import ScoredId
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pydantic import BaseModel, Field
+
 from trident.retrieval.communities import community_of
 from trident.retrieval.fusion import PrimaryFirst
 from trident.retrieval.router import Plan, route

@@ -6,6 +6,7 @@ import difflib
 from collections.abc import Sequence
 
 from pydantic import BaseModel, Field
+
 from trident.retrieval.relation_index import GraphWalk
 from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory

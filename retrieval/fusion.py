@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
 
+from trident.retrieval.enums import parse_member
 from trident.retrieval.path_names import PathName, PathRun
-from trident.store.errors import ArgumentError
 from trident.store.protocols import ScoredId
 
 # k=60 is the value of the original RRF paper (Cormack et al., 2009): it damps the head of each list so that
@@ -30,10 +30,7 @@ class FusionMethod(StrEnum):
         Raises:
             ArgumentError: no method has that name; the message lists the known ones.
         """
-        try:
-            return cls(name)
-        except ValueError:
-            raise ArgumentError(f"unknown fusion '{name}'; known: {', '.join(m.value for m in cls)}") from None
+        return parse_member(cls, name, "fusion")
 
 
 @dataclass(frozen=True)

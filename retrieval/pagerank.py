@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from scipy import sparse
+
 from trident.store.protocols import ScoredId
 from trident.store.schema import Entity, EntityType, Relation
 

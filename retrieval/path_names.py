@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from trident.retrieval.enums import parse_member
+
 
 class PathName(StrEnum):
     LEXICAL = "lexical"  # BM25 over the chunks (Tantivy)
@@ -21,10 +23,7 @@ class PathName(StrEnum):
         Raises:
             ValueError: no path has that name; the message lists the known ones.
         """
-        try:
-            return cls(name)
-        except ValueError:
-            raise ValueError(f"unknown retrieval path {name!r}; known: {', '.join(cls)}") from None
+        return parse_member(cls, name, "retrieval path", ValueError)
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
+
 from trident.retrieval.communities import CommunityMatch, community_hits
 from trident.retrieval.path_names import PathName
 from trident.retrieval.relation_index import GraphWalk

@@ -15,6 +15,7 @@ from typing import Protocol
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
+
 from trident.store.schema import Relation, Resolution
 
 RESOLUTIONS = list(Resolution)  # by rank

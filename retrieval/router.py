@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict
+
 from trident.retrieval.fusion import FusionMethod
 from trident.retrieval.path_names import PathName
 

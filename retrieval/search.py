@@ -12,6 +12,7 @@ from typing import Any
 
 import anyio
 from pydantic import BaseModel, Field
+
 from trident.retrieval.diagnostics import Diagnostics, diagnose
 from trident.retrieval.fusion import FusionMethod
 from trident.retrieval.search_fuse import fuse_runs

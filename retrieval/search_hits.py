@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 import anyio
 from pydantic import BaseModel, Field
+
 from trident.retrieval.fusion import FusedItem, Terms
 from trident.retrieval.path_names import PathName, PathRun
 from trident.store.catalog import Catalog

@@ -6,12 +6,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from trident.retrieval.enums import parse_member
 from trident.retrieval.fusion import Fuser, FusionMethod, PrimaryFirst, make_fuser
 from trident.retrieval.path_names import PathName, PathRun
 from trident.retrieval.paths import query_entities
 from trident.retrieval.router import Plan, route
 from trident.store.directory import EntityDirectory
-from trident.store.errors import ArgumentError
 from trident.store.protocols import SearchFilter
 
 
@@ -31,10 +31,7 @@ class Strategy(StrEnum):
         Raises:
             ArgumentError: no strategy has that name; the message lists the known ones.
         """
-        try:
-            return cls(name)
-        except ValueError:
-            raise ArgumentError(f"unknown strategy '{name}'; known: {', '.join(s.value for s in cls)}") from None
+        return parse_member(cls, name, "strategy")
 
 
 # `auto` runs what the route plans; `hybrid` is BM25 + dense fused as the route would fuse them; a forced single

@@ -6,6 +6,7 @@ import time
 from dataclasses import dataclass, field
 
 import anyio
+
 from trident.retrieval.communities import CommunityMatch
 from trident.retrieval.path_names import PathName, PathRun
 from trident.retrieval.paths import PathHits, PathQuery, QueryVectors, run_path

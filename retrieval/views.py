@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import Generic, TypeVar
 
 import numpy as np
+
 from trident.retrieval.pagerank import EntityChunkGraph
 from trident.retrieval.relation_index import RelationIndex
 from trident.store.catalog import Catalog

@@ -11,6 +11,7 @@ from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.shared.exceptions import MCPError
 from mcp_types import INTERNAL_ERROR, INVALID_PARAMS
 from pydantic import Field, ValidationError
+
 from trident.retrieval.fusion import FusionMethod
 from trident.server.guidance import register_guidance
 from trident.server.jobs import JobStatus

@@ -6,6 +6,7 @@ import json
 from typing import Any, cast
 
 from mcp.server.mcpserver import Context, MCPServer
+
 from trident.retrieval.entities import EntityNotFoundError
 from trident.server.context import TridentContext
 from trident.tools import entities as entity_tools

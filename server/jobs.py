@@ -12,6 +12,7 @@ from enum import StrEnum
 from pathlib import Path
 
 from pydantic import BaseModel
+
 from trident.ingest.pipeline import IndexReport, Progress
 
 

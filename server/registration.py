@@ -13,6 +13,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS, ToolAnnotations
+
 from trident.retrieval.entities import EntityNotFoundError
 from trident.server.context import TridentContext
 from trident.store.catalog import TridentIndexError

@@ -12,6 +12,7 @@ from typing import Any
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.shared.exceptions import MCPError
 from mcp_types import INTERNAL_ERROR
+
 from trident.ingest.watch import FolderWatcher, catalog_reindexer
 from trident.server.context import TridentContext, make_lifespan
 from trident.server.settings import TridentSettings

@@ -10,6 +10,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
 from trident.store.settings import IngestSettings, ModelSettings, RetrievalSettings, StoreSettings
 
 TENANT_NAME = re.compile(r"[A-Za-z0-9_-]+")

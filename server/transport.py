@@ -8,6 +8,7 @@ from typing import Any
 import anyio
 from mcp.server.mcpserver import MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
+
 from trident.server.settings import ServerSettings, is_loopback
 
 Scope = dict[str, Any]

@@ -12,6 +12,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS
 from pydantic import Field
+
 from trident.ingest import knowledge
 from trident.ingest.rebinding import remove_documents
 from trident.retrieval.entities import resolve_entity

@@ -20,6 +20,7 @@ import numpy as np
 import pyarrow as pa
 from lancedb.table import Table as LanceTable
 from pydantic import BaseModel, ConfigDict, Field
+
 from trident.store.lance_index import sql_in, sql_string
 
 if TYPE_CHECKING:

@@ -10,6 +10,7 @@ from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
 import ahocorasick
+
 from trident.store.gc_pause import paused_gc
 from trident.store.identifiers import split_identifier
 from trident.store.schema import DocumentKind, Entity, EntityType

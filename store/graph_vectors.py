@@ -18,6 +18,7 @@ import lancedb
 import numpy as np
 import pyarrow as pa
 from lancedb.query import LanceVectorQueryBuilder
+
 from trident.store import ann
 from trident.store.lance_index import sql_in, sql_string
 

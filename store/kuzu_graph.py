@@ -10,6 +10,7 @@ from typing import Any
 
 import kuzu
 import pyarrow as pa
+
 from trident.store.crashpoints import crash_point
 from trident.store.errors import ReadOnlyIndexError
 from trident.store.kuzu_rows import (

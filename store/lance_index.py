@@ -12,6 +12,7 @@ import numpy as np
 import pyarrow as pa
 from lancedb.index import IndexConfig
 from lancedb.query import LanceVectorQueryBuilder
+
 from trident.store import ann
 from trident.store.ann import ANN_MIN_ROWS
 from trident.store.crashpoints import crash_point

@@ -9,6 +9,7 @@ import tempfile
 from pathlib import Path
 
 from pydantic import BaseModel, Field
+
 from trident.store.schema import SCHEMA_VERSION
 
 MANIFEST_FILE = "manifest.json"

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
+
 from trident.store.schema import Chunk, Entity, Relation
 
 

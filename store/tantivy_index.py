@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import tantivy
+
 from trident.store.crashpoints import crash_point
 from trident.store.identifiers import identifier_words
 from trident.store.protocols import ScoredId, SearchFilter

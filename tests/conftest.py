@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pytest
+
 from trident.embedding.embedder import open_embedder
 from trident.embedding.offline_model import build_offline_model, default_offline_dir, read_build_record
 from trident.store.catalog import Catalog

@@ -5,11 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from tests.conftest import HashEmbedder
 from trident.ingest.pipeline import index_folder
 from trident.store.catalog import Catalog
 from trident.store.schema import Relation
-
-from tests.conftest import HashEmbedder
 
 Files = Mapping[str, str]  # project-relative path -> text
 

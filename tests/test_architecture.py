@@ -6,6 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
+from tests.conftest import HashEmbedder, index_into
 from trident.retrieval.path_names import PathName
 from trident.retrieval.paths import PATH_RUNNERS, PathHits, PathQuery, run_path
 from trident.retrieval.search import search
@@ -13,8 +15,6 @@ from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.protocols import ScoredId, SearchFilter
 from trident.store.settings import RetrievalSettings
-
-from tests.conftest import HashEmbedder, index_into
 
 NOTES = {
     "alpha.md": "# Alpha\n\nThe payment gateway charges cards.\n",

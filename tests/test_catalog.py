@@ -6,6 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
+from tests.conftest import HashEmbedder
 from trident.store import locking
 from trident.store.catalog import (
     Catalog,
@@ -21,8 +23,6 @@ from trident.store.kuzu_graph import KuzuGraphStore
 from trident.store.manifest import Manifest, manifest_identity
 from trident.store.protocols import SearchFilter
 from trident.store.schema import Chunk, Document, DocumentKind, Entity, Relation, chunk_id, entity_id
-
-from tests.conftest import HashEmbedder
 
 
 def _doc(project: str, path: str, body: str, symbol: str) -> DocumentWrite:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
+
 from trident.ingest.code import parse_code
 from trident.ingest.model import Extraction
 from trident.ingest.tokens import CHUNK_TOKEN_BUDGET, estimate_tokens

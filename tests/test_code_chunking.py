@@ -6,6 +6,7 @@ import itertools
 from dataclasses import dataclass
 
 import pytest
+
 from trident.ingest.code import SUPPORTED_LANGUAGES, parse_code
 from trident.ingest.model import Extraction
 from trident.ingest.tokens import CHUNK_TOKEN_BUDGET, estimate_tokens

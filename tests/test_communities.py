@@ -7,6 +7,8 @@ import threading
 from pathlib import Path
 
 import pytest
+
+from tests.conftest import EXAMPLES, SAMPLE_PROJECTS, index_into
 from trident.ingest.communities import detect_communities, open_communities, sync_communities
 from trident.ingest.linking import forget_sync
 from trident.ingest.pipeline import index_folder
@@ -20,8 +22,6 @@ from trident.store.schema import Entity, EntityType, Relation
 from trident.store.settings import RetrievalSettings
 from trident.store.sync_state import NOT_SYNCED
 from trident.tools.status import status
-
-from tests.conftest import EXAMPLES, SAMPLE_PROJECTS, index_into
 
 GATEWAY = "class:billing:billing.gateway.PaymentGateway"
 VERIFIER = "class:auth:internal.tokens.verifier.TokenVerifier"

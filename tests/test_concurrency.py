@@ -17,6 +17,8 @@ import pytest
 from mcp.client import Client
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
+
+from tests.conftest import EXAMPLES, HashEmbedder
 from trident.ingest.pipeline import index_folder
 from trident.server.app import build_server
 from trident.server.settings import ServerSettings, TridentSettings
@@ -25,8 +27,6 @@ from trident.store.catalog import Catalog, IndexLockedError, ReadOnlyIndexError,
 from trident.store.generations import GENERATIONS_DIR
 from trident.store.protocols import Embedder
 from trident.store.settings import StoreSettings
-
-from tests.conftest import EXAMPLES, HashEmbedder
 
 REPO = Path(__file__).resolve().parent.parent
 MARKER_CODE = '''class SettlementBook:

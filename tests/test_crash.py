@@ -29,6 +29,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+
+from tests.conftest import EXAMPLES, SAMPLE_PROJECTS
 from trident.ingest.communities import open_communities
 from trident.ingest.graph_vectors import open_graph_vectors
 from trident.ingest.pipeline import index_folder
@@ -38,8 +40,6 @@ from trident.store.crashpoints import CRASH_AT, CRASH_TRACE
 from trident.store.protocols import Embedder
 from trident.store.settings import RetrievalSettings
 from trident.tools import explain, trace
-
-from tests.conftest import EXAMPLES, SAMPLE_PROJECTS
 
 REPO = Path(__file__).resolve().parent.parent
 TENANT = "default"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+
 from trident.store import directory as directory_module
 from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory

@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from tokenizers import Tokenizer
+
 from trident.embedding.embedder import (
     EmbedderUnavailable,
     FastEmbedEmbedder,
@@ -203,9 +204,8 @@ def test_int8_vectors_stay_within_the_builds_cosine_bound_of_float32(
 def test_an_index_built_with_int8_records_the_variant_and_refuses_float32(
     int8: FastEmbedEmbedder, minilm: FastEmbedEmbedder, tmp_path: Path
 ) -> None:
-    from trident.store.catalog import Catalog, ModelMismatchError
-
     from tests.conftest import index_into
+    from trident.store.catalog import Catalog, ModelMismatchError
 
     docs = tmp_path / "docs"
     docs.mkdir()

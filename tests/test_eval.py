@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from trident.evaluation.metrics import mrr_at, ndcg_at, query_metrics, recall_at
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from trident.retrieval.fusion import RRF, FusionMethod, MaxScore, PrimaryFirst, WeightedSum, make_fuser
 from trident.retrieval.path_names import PathName, PathRun
 from trident.retrieval.router import QueryType, route

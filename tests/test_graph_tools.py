@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+
 from trident.retrieval.connections import best_paths
 from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory

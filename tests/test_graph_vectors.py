@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.conftest import index_into
 from trident.ingest.graph_vectors import graph_items, open_graph_vectors, sync_graph_vectors
 from trident.store.catalog import Catalog
 from trident.store.schema import Entity, EntityType, Relation
-
-from tests.conftest import index_into
 
 
 def test_items_are_entities_and_one_sentence_per_embedded_relation() -> None:

@@ -23,11 +23,11 @@ from hypothesis import strategies as st
 from mcp.client import Client
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS
+
+from tests.conftest import EXAMPLES, HashEmbedder, index_into
 from trident.server.app import build_server
 from trident.server.settings import ServerSettings, TridentSettings
 from trident.store.catalog import Catalog
-
-from tests.conftest import EXAMPLES, HashEmbedder, index_into
 
 EXAMPLES_PER_TOOL = 100
 HYPOTHESIS = settings(

@@ -5,13 +5,12 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from tests.conftest import EXAMPLES, index_into
 from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
 from trident.store.protocols import Embedder
 from trident.store.schema import Entity, Relation
 from trident.tools.status import status
-
-from tests.conftest import EXAMPLES, index_into
 
 
 def _edges(cat: Catalog, rel_type: str) -> list[tuple[str, str]]:

@@ -6,11 +6,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pytest
+
+from tests.projects import call_edges, indexed_projects
 from trident.ingest.code import parse_code
 from trident.store.catalog import Catalog
 from trident.store.schema import Resolution
-
-from tests.projects import call_edges, indexed_projects
 
 EXACT, INFERRED, NAME = Resolution.EXACT, Resolution.INFERRED, Resolution.NAME
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+from tests.conftest import HashEmbedder
+from tests.many_projects import marker, project_name, write_projects
 from trident.ingest.communities import open_communities
 from trident.ingest.pipeline import index_folder
 from trident.retrieval.search import search
@@ -13,9 +15,6 @@ from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.settings import RetrievalSettings
 from trident.tools.status import status
-
-from tests.conftest import HashEmbedder
-from tests.many_projects import marker, project_name, write_projects
 
 PROJECTS = 100
 DEADLINE_SECONDS = 1_200.0  # about a minute here; a hang fails the test instead of stalling the suite

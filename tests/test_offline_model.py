@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from trident.embedding import offline_model
 from trident.embedding.offline_model import (
     BUILD_RECORD,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from trident.retrieval.pagerank import EntityChunkGraph
 from trident.store.schema import Entity, EntityType, Relation
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+
+from tests.projects import call_edges, indexed_projects
 from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
 from trident.store.schema import Resolution
 from trident.tools.explain import explain_path
 from trident.tools.trace import Direction, trace_relationships
-
-from tests.projects import call_edges, indexed_projects
 
 # A transport library and the client that calls into it, as two projects (the shape of httpx over httpcore).
 PROJECTS: dict[str, dict[str, str]] = {

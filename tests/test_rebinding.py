@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.projects import call_edges, indexed_projects, write_files
 from trident.ingest.pipeline import index_folder
 from trident.ingest.rebinding import remove_documents
 from trident.store.catalog import Catalog
 from trident.store.schema import Resolution
-
-from tests.projects import call_edges, indexed_projects, write_files
 
 RUN = "function:app:app.main.run"
 

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
+from tests.conftest import EXAMPLES, SAMPLE_PROJECTS, HashEmbedder
 from trident.ingest import pipeline
 from trident.ingest.communities import open_communities
 from trident.ingest.graph_vectors import graph_items, open_graph_vectors
@@ -20,8 +22,6 @@ from trident.store.kuzu_graph import KuzuGraphStore
 from trident.store.manifest import manifest_identity, write_sync_stamp
 from trident.store.schema import Chunk, Document, DocumentKind, Entity, EntityType, Relation
 from trident.store.sync_state import syncs_current
-
-from tests.conftest import EXAMPLES, SAMPLE_PROJECTS, HashEmbedder
 
 GATEWAY = "billing/billing/gateway.py"
 

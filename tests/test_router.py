@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from trident.retrieval.router import PRECEDENCE, QueryType, route
 
 from tests.routing_cases import CASES
+from trident.retrieval.router import PRECEDENCE, QueryType, route
 
 REQUIRED_ACCURACY = 0.90
 
@@ -57,6 +57,7 @@ def test_every_retrieval_path_has_a_runner_and_an_unknown_name_is_refused() -> N
 
 def test_a_plan_naming_a_path_that_does_not_exist_is_refused() -> None:
     from pydantic import ValidationError
+
     from trident.retrieval.router import Plan, QueryType
 
     with pytest.raises(ValidationError):

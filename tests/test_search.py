@@ -7,6 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.conftest import index_into
 from trident.retrieval import search as engine
 from trident.retrieval.fusion import RRF
 from trident.retrieval.search import SearchResult
@@ -15,8 +17,6 @@ from trident.store.catalog import Catalog
 from trident.store.errors import ArgumentError
 from trident.store.settings import RetrievalSettings
 from trident.tools import search as search_tool
-
-from tests.conftest import index_into
 
 
 def search(catalog: Catalog, query: str, **options: Any) -> SearchResult:

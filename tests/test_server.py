@@ -18,6 +18,8 @@ from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.shared.exceptions import MCPError
 from mcp_types import INTERNAL_ERROR
+
+from tests.conftest import EXAMPLES
 from trident.retrieval.relation_index import RelationIndex
 from trident.retrieval.search import GenerationViews
 from trident.server.app import build_server
@@ -25,8 +27,6 @@ from trident.server.context import _warm_up
 from trident.server.settings import ServerSettings, TridentSettings
 from trident.store.catalog import Catalog
 from trident.store.settings import RetrievalSettings
-
-from tests.conftest import EXAMPLES
 
 pytestmark = pytest.mark.anyio
 

@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 from pydantic import ValidationError
+
+from tests.conftest import HashEmbedder
 from trident.server.context import make_lifespan
 from trident.server.settings import ServerSettings, TridentSettings
 from trident.store.catalog import Catalog
 from trident.store.settings import IngestSettings, ModelSettings, RetrievalSettings, StoreSettings
-
-from tests.conftest import HashEmbedder
 
 README = (Path(__file__).resolve().parent.parent / "README.md").read_text()
 

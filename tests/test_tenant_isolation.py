@@ -24,12 +24,12 @@ from mcp.client.session import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 from pydantic import ValidationError
+
+from tests.conftest import EXAMPLES, HashEmbedder
 from trident.server.app import build_server
 from trident.server.settings import ServerSettings, TridentSettings
 from trident.store.catalog import Catalog
 from trident.store.settings import StoreSettings
-
-from tests.conftest import EXAMPLES, HashEmbedder
 
 pytestmark = pytest.mark.anyio
 Call = Callable[[str, dict[str, Any]], Awaitable[Any]]

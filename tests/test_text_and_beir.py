@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
+from tests.conftest import SHARED_EVAL, needs_shared
 from trident.ingest.beir import (
     BeirDocument,
     is_beir_folder,
@@ -16,8 +18,6 @@ from trident.ingest.beir import (
 from trident.ingest.text import parse_text, source_lines
 from trident.ingest.tokens import CHUNK_TOKEN_BUDGET, estimate_tokens
 from trident.store.schema import DocumentKind, EntityType, chunk_id
-
-from tests.conftest import SHARED_EVAL, needs_shared
 
 SCIFACT = SHARED_EVAL / "scifact"
 

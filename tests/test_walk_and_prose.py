@@ -6,14 +6,14 @@ import os
 from pathlib import Path
 
 import pytest
+
+from tests.conftest import SHARED_EVAL, needs_shared
 from trident.ingest.beir import iter_corpus, load_qrels, load_queries, parse_beir_document
 from trident.ingest.markdown import parse_markdown
 from trident.ingest.text import parse_text
 from trident.ingest.tokens import CHUNK_TOKEN_BUDGET, estimate_tokens
 from trident.ingest.walker import walk
 from trident.store.schema import DocumentKind
-
-from tests.conftest import SHARED_EVAL, needs_shared
 
 
 def _tree(root: Path, files: dict[str, bytes | str]) -> None:

@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
+
 from trident.ingest import walker
 from trident.ingest.walker import classify, walk
 from trident.store.schema import DocumentKind

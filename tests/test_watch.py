@@ -17,6 +17,8 @@ import anyio
 import pytest
 from mcp.client import Client
 from pydantic import ValidationError
+
+from tests.conftest import EXAMPLES, HashEmbedder, index_into
 from trident.ingest.watch import FolderWatcher, catalog_reindexer
 from trident.retrieval.search import search
 from trident.retrieval.views import GenerationViews
@@ -25,8 +27,6 @@ from trident.server.settings import ServerSettings, TridentSettings
 from trident.store.catalog import Catalog
 from trident.store.manifest import Manifest
 from trident.store.settings import IngestSettings, RetrievalSettings
-
-from tests.conftest import EXAMPLES, HashEmbedder, index_into
 
 DEADLINE_SECONDS = 120.0  # a wait for a condition: ends as soon as it holds; generous for a loaded machine
 NEW_CODE = '''class SettlementBook:

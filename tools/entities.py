@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from pydantic import BaseModel, Field
+
 from trident.retrieval.entities import EntityRef, entity_ref, resolve_entity
 from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory

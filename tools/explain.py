@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pydantic import BaseModel, Field
+
 from trident.retrieval.connections import Connection, connections
 from trident.retrieval.entities import EntityRef, entity_refs, resolve_entity
 from trident.retrieval.relation_index import GraphWalk

@@ -8,6 +8,7 @@ from functools import partial
 from typing import Any
 
 import anyio
+
 from trident.retrieval import search as engine
 from trident.retrieval.fusion import FusionMethod
 from trident.retrieval.search import Diagnostics, SearchHit, SearchResult, Strategy

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+
 from trident.retrieval.entities import resolve_entity
 from trident.retrieval.search import SearchHit
 from trident.store.catalog import Catalog, embedding_text

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pydantic import BaseModel, Field
+
 from trident.store.catalog import Catalog
 from trident.store.manifest import SkippedFile
 from trident.store.sync_state import stale_stores

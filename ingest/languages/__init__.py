@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 import tree_sitter as ts
+
 from trident.ingest.languages.binding import FileBinder, SiteBinderFactory
 
 __all__ = [

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 import tree_sitter as ts
+
 from trident.ingest.model import TargetForm
 from trident.store.schema import Resolution
 

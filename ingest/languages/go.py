@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import tree_sitter as ts
+
 from trident.ingest.languages import LanguageSpec, node_text, terminal_name
 from trident.ingest.languages.binding import SiteBinder
 

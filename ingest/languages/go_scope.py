@@ -24,6 +24,7 @@ import posixpath
 from collections import defaultdict
 
 import tree_sitter as ts
+
 from trident.ingest.languages import node_text, terminal_name
 from trident.ingest.languages.binding import Target
 from trident.ingest.languages.go import BUILTINS

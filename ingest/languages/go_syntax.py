@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 import tree_sitter as ts
+
 from trident.ingest.languages import language_for, node_text
 
 # Top-level folders of the standard library: an import path starting with one of them (and no domain) names

@@ -4,6 +4,7 @@ bases bound by scope and stated type (`java_scope`)."""
 from __future__ import annotations
 
 import tree_sitter as ts
+
 from trident.ingest.languages import LanguageSpec, node_text, terminal_name
 from trident.ingest.languages.java_scope import bind_java
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 import tree_sitter as ts
+
 from trident.ingest.languages import node_text, terminal_name
 from trident.ingest.languages.binding import Target
 from trident.ingest.languages.java_syntax import (

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 import tree_sitter as ts
+
 from trident.ingest.languages import language_for, node_text
 
 CLASSES = frozenset(

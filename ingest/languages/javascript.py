@@ -6,6 +6,7 @@ import posixpath
 from collections.abc import Callable
 
 import tree_sitter as ts
+
 from trident.ingest.languages import LanguageSpec, node_text, terminal_name
 from trident.ingest.languages.binding import SiteBinder
 

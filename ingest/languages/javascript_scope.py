@@ -24,6 +24,7 @@ from collections.abc import Callable
 from functools import partial
 
 import tree_sitter as ts
+
 from trident.ingest.languages import node_text
 from trident.ingest.languages.binding import Target
 from trident.ingest.languages.javascript import FUNCTION_VALUES

@@ -11,6 +11,7 @@ from enum import Enum
 from functools import cache
 
 import tree_sitter as ts
+
 from trident.ingest.languages import node_text, terminal_name
 from trident.ingest.languages.javascript import (
     CLASSES,

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 import tree_sitter as ts
+
 from trident.ingest.languages import node_text
 from trident.ingest.languages.javascript_syntax import (
     BUILTIN,

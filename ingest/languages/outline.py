@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import tree_sitter as ts
+
 from trident.ingest.languages import LanguageSpec, node_text, terminal_name
 from trident.ingest.languages.binding import Bindings, BoundBase, BoundCall, SiteBinder
 from trident.ingest.model import TargetForm

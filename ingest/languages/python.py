@@ -5,6 +5,7 @@ from __future__ import annotations
 import posixpath
 
 import tree_sitter as ts
+
 from trident.ingest.languages import LanguageSpec, node_text, terminal_name
 from trident.ingest.languages.binding import Bindings
 

@@ -19,6 +19,7 @@ Names are qualified as the file's own entities are (from the path: `billing/orde
 from __future__ import annotations
 
 import tree_sitter as ts
+
 from trident.ingest.languages import node_text
 from trident.ingest.languages.binding import Bindings, BoundBase, BoundCall, Target
 from trident.ingest.languages.python import BUILTINS

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import tree_sitter as ts
+
 from trident.ingest.languages import node_text
 
 FUNCTIONS = ("function_definition",)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import tree_sitter as ts
+
 from trident.ingest.languages import node_text
 from trident.ingest.languages.python import relative_package
 from trident.ingest.languages.python_syntax import (

@@ -22,6 +22,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 import tree_sitter as ts
+
 from trident.ingest.languages import node_text, terminal_name
 from trident.ingest.languages.binding import Target
 from trident.ingest.languages.rust import crate_root, module_parts

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from functools import cache
 
 import tree_sitter as ts
+
 from trident.ingest.languages import language_for, node_text
 
 # Nodes whose scope a call is bound in: a function's variables, an impl's `Self`, a module's names.
