@@ -189,26 +189,26 @@ def test_stdout_of_the_stdio_server_carries_only_json_rpc(tmp_path: Path) -> Non
         {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
         {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "status", "arguments": {}}},
     ]
-    process = subprocess.Popen(
+    with subprocess.Popen(
         [sys.executable, "-m", "trident.cli.main", "serve"],
         env=env,
         text=True,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-    )
-    assert process.stdin is not None and process.stdout is not None
-    watchdog = threading.Timer(120, process.kill)  # a hung server fails the test instead of hanging it
-    watchdog.start()
-    process.stdin.write("".join(json.dumps(m) + "\n" for m in messages))
-    process.stdin.flush()
-    lines = [process.stdout.readline() for _ in range(3)]
-    process.stdin.close()
-    process.wait(timeout=60)
-    watchdog.cancel()
-    assert process.stdout.read().strip() == "", "nothing but responses may reach stdout"
-    assert all(json.loads(line)["jsonrpc"] == "2.0" for line in lines)
-    assert {json.loads(line)["id"] for line in lines} == {1, 2, 3}
+    ) as process:
+        assert process.stdin is not None and process.stdout is not None
+        watchdog = threading.Timer(120, process.kill)  # a hung server fails the test instead of hanging it
+        watchdog.start()
+        process.stdin.write("".join(json.dumps(m) + "\n" for m in messages))
+        process.stdin.flush()
+        lines = [process.stdout.readline() for _ in range(3)]
+        process.stdin.close()
+        process.wait(timeout=60)
+        watchdog.cancel()
+        assert process.stdout.read().strip() == "", "nothing but responses may reach stdout"
+        assert all(json.loads(line)["jsonrpc"] == "2.0" for line in lines)
+        assert {json.loads(line)["id"] for line in lines} == {1, 2, 3}
 
 
 async def test_the_answer_prompt_and_the_resources_are_served(client: Client) -> None:

@@ -237,22 +237,22 @@ def http_server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
         "TRIDENT_ALLOWED_ROOTS": str(roots),
     }
     command = [sys.executable, "-m", "trident.cli.main", "serve", "--transport", "streamable-http", "--port", str(port)]
-    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 120
-    while True:
+    with subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE) as process:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                    break
+            except OSError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    process.kill()
+                    raise RuntimeError(process.stderr.read().decode() if process.stderr else "no server") from None
+                time.sleep(0.2)
         try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                break
-        except OSError:
-            if process.poll() is not None or time.monotonic() > deadline:
-                process.kill()
-                raise RuntimeError(process.stderr.read().decode() if process.stderr else "no server") from None
-            time.sleep(0.2)
-    try:
-        yield f"http://127.0.0.1:{port}/mcp", roots
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
+            yield f"http://127.0.0.1:{port}/mcp", roots
+        finally:
+            process.terminate()
+            process.wait(timeout=30)
 
 
 @asynccontextmanager

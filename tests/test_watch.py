@@ -213,28 +213,29 @@ def test_trident_watch_indexes_the_folder_then_follows_its_changes(project: Path
     home = tmp_path / "home"
     env = {**os.environ, "TRIDENT_HOME": str(home)}
     command = [sys.executable, "-m", "trident.cli.main", "watch", str(project), "--project", "billing"]
-    process = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    lines: list[str] = []
-    reader = threading.Thread(target=lambda: lines.extend(iter(process.stderr.readline, "")), daemon=True)  # type: ignore[union-attr]
-    reader.start()
-    index_dir = home / "tenants" / "default"
+    with subprocess.Popen(command, env=env, stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True) as process:
+        lines: list[str] = []
+        reader = threading.Thread(target=lambda: lines.extend(iter(process.stderr.readline, "")), daemon=True)  # type: ignore[union-attr]
+        reader.start()
+        index_dir = home / "tenants" / "default"
 
-    def documents() -> set[str]:
-        manifest = Manifest.load(index_dir)  # written atomically: readable while the watcher runs
-        return {entry.path for entry in manifest.project_documents("billing").values()}
+        def documents() -> set[str]:
+            manifest = Manifest.load(index_dir)  # written atomically: readable while the watcher runs
+            return {entry.path for entry in manifest.project_documents("billing").values()}
 
-    try:
-        _eventually(lambda: any("watching" in line for line in lines), "the initial index run ends", 180)
-        assert "billing/gateway.py" in documents()
-        (project / "billing" / "ledger.py").write_text(NEW_CODE)
-        _eventually(lambda: "billing/ledger.py" in documents(), "the added file is indexed")
-        (project / "billing" / "ledger.py").rename(project / "billing" / "vault.py")
-        _eventually(lambda: "billing/vault.py" in documents() and "billing/ledger.py" not in documents(), "the rename")
-    finally:
-        process.send_signal(signal.SIGINT)
-        process.wait(timeout=60)
-    assert process.returncode == 0, "".join(lines)
-    assert process.stdout is not None and process.stdout.read() == "", "progress goes to stderr only"
+        try:
+            _eventually(lambda: any("watching" in line for line in lines), "the initial index run ends", 180)
+            assert "billing/gateway.py" in documents()
+            (project / "billing" / "ledger.py").write_text(NEW_CODE)
+            _eventually(lambda: "billing/ledger.py" in documents(), "the added file is indexed")
+            (project / "billing" / "ledger.py").rename(project / "billing" / "vault.py")
+            renamed = lambda: "billing/vault.py" in documents() and "billing/ledger.py" not in documents()  # noqa: E731
+            _eventually(renamed, "the rename")
+        finally:
+            process.send_signal(signal.SIGINT)
+            process.wait(timeout=60)
+        assert process.returncode == 0, "".join(lines)
+        assert process.stdout is not None and process.stdout.read() == "", "progress goes to stderr only"
     status = subprocess.run(
         [sys.executable, "-m", "trident.cli.main", "status", "--json"], env=env, capture_output=True, text=True
     )
