@@ -18,6 +18,9 @@ export TRIDENT_HOME=$HOME_DIR
 "$INSPECTOR" --cli "$VENV/bin/trident" serve --method tools/list >"$HOME_DIR/tools.json"
 "$INSPECTOR" --cli "$VENV/bin/trident" serve --method tools/call --tool-name search \
   --tool-arg query="verify a token" --tool-arg top_k=1 >"$HOME_DIR/search.json"
+# A bad argument is a tool result with isError (MCP 2025-11-25), which the Inspector prints like any result.
+"$INSPECTOR" --cli "$VENV/bin/trident" serve --method tools/call --tool-name search \
+  --tool-arg query="verify a token" --tool-arg top_k=0 >"$HOME_DIR/bad.json"
 "$VENV/bin/python" - "$HOME_DIR" <<'PY'
 import json, sys
 from pathlib import Path
@@ -28,5 +31,7 @@ expected = {"search", "trace_relationships", "explain_path", "find_similar", "ge
 assert expected <= tools, f"missing tools: {expected - tools}"
 hit = json.loads((home / "search.json").read_text())["structuredContent"]["hits"][0]
 assert hit["citation"].startswith("auth/internal/tokens/verifier.go:L"), hit
-print(f"inspector: {len(tools)} tools listed; search -> {hit['citation']}")
+bad = json.loads((home / "bad.json").read_text())
+assert bad.get("isError") is True and "top_k" in bad["content"][0]["text"], bad
+print(f"inspector: {len(tools)} tools listed; search -> {hit['citation']}; top_k=0 -> isError naming top_k")
 PY

@@ -48,9 +48,10 @@ MinResolution = Annotated[
 
 
 class TridentServer(MCPServer[Any]):
-    """MCPServer whose argument-validation failures are protocol errors (invalid params), not tool results, and
-    whose faults (a tool raising what `registration.mapped_errors` does not map) are internal errors, logged with
-    their traceback."""
+    """MCPServer following MCP 2025-11-25 (SEP-1303): arguments the schema rejects are tool results with `isError`
+    naming each argument, what is wrong and the value given, so the model can correct its call; an unknown tool stays
+    a protocol error (invalid params); a fault (a tool raising what `registration.mapped_errors` does not map) is an
+    internal error, logged with its traceback."""
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
         try:
@@ -62,11 +63,20 @@ class TridentServer(MCPServer[Any]):
         except ToolError as exc:
             cause = exc.__cause__
             if isinstance(cause, ValidationError):
-                problems = "; ".join(f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in cause.errors())
-                raise MCPError(INVALID_PARAMS, f"invalid arguments for {name}: {problems}") from None
+                raise ToolError(f"invalid arguments for {name}: {_problems(cause)}") from None
             if str(exc).startswith("Unknown tool"):
                 raise MCPError(INVALID_PARAMS, f"{exc}; call tools/list for the tools this server has") from None
             raise
+
+
+def _problems(error: ValidationError) -> str:
+    """Each rejected argument with why and (shortened) the value given, so the model can correct its call."""
+    problems = []
+    for err in error.errors():
+        where = ".".join(str(part) for part in err["loc"])
+        given = "" if err["type"] == "missing" else f" (got {err['input']!r:.80})"
+        problems.append(f"{where}: {err['msg']}{given}")
+    return "; ".join(problems)
 
 
 def build_server(
@@ -263,7 +273,7 @@ def _register_status(server: MCPServer[Any]) -> None:
             return app.jobs.all()
         job = app.jobs.get(job_id)
         if job is None:
-            raise MCPError(INVALID_PARAMS, f"job_id: no job '{job_id}'; call index_status() to list jobs")
+            raise ToolError(f"job_id: no job '{job_id}'; call index_status() to list jobs")
         return [job]
 
     @tool(server, READ, name="status")

@@ -11,8 +11,7 @@ from typing import Any, TypeVar, cast
 import anyio
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp.shared.exceptions import MCPError
-from mcp_types import INVALID_PARAMS, ToolAnnotations
+from mcp_types import ToolAnnotations
 
 from trident.retrieval.entities import EntityNotFoundError
 from trident.server.context import TridentContext
@@ -42,14 +41,13 @@ def app_of(ctx: Context) -> TridentContext:
 
 @contextmanager
 def mapped_errors() -> Iterator[None]:
-    """Map the failures a caller can act on: a bad argument is invalid params, an unknown entity or an index
-    problem a tool error. Anything else is the server's fault, answered by `TridentServer.call_tool` (server/app.py)."""
+    """Map the failures a caller can act on (a bad argument, an unknown entity, an index problem) to tool errors: a
+    result with `isError` whose message says what to do. Anything else is the server's fault, answered by
+    `TridentServer.call_tool` (server/app.py)."""
     try:
         yield
-    except (EntityNotFoundError, TridentIndexError) as exc:
+    except (ArgumentError, EntityNotFoundError, TridentIndexError) as exc:
         raise ToolError(str(exc)) from None
-    except ArgumentError as exc:
-        raise MCPError(INVALID_PARAMS, str(exc)) from None
 
 
 async def in_worker(fn: Callable[[], T]) -> T:

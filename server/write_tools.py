@@ -9,8 +9,6 @@ from typing import Annotated, Any, TypeVar
 import anyio
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp.shared.exceptions import MCPError
-from mcp_types import INVALID_PARAMS
 from pydantic import Field
 
 from trident.ingest import knowledge
@@ -36,14 +34,14 @@ def _confine(path: str, roots: list[Path]) -> Path:
         resolved = Path(path).expanduser().resolve()
         is_dir = resolved.is_dir()
     except (OSError, RuntimeError, ValueError) as exc:  # NUL bytes, ~nosuchuser, names too long, link loops
-        raise MCPError(INVALID_PARAMS, f"path: not a usable folder path ({exc})") from None
+        raise ToolError(f"path: not a usable folder path ({exc})") from None
     for root in roots:
         if resolved == root or root in resolved.parents:
             if not is_dir:
-                raise MCPError(INVALID_PARAMS, f"path: {path} is not a folder")
+                raise ToolError(f"path: {path} is not a folder")
             return resolved
     allowed = ", ".join(str(r) for r in roots)
-    raise MCPError(INVALID_PARAMS, f"path: {path} is outside the allowed roots ({allowed})")
+    raise ToolError(f"path: {path} is outside the allowed roots ({allowed})")
 
 
 def _locked_write(catalog: Catalog, write: Callable[[Writer], T]) -> T:
@@ -112,10 +110,10 @@ def _register_remove(server: MCPServer[Any], runtime: Runtime) -> None:
         docs = app.catalog.manifest.project_documents(project)
         if not docs:
             known = ", ".join(app.catalog.manifest.projects()) or "none"
-            raise MCPError(INVALID_PARAMS, f"project: no project '{project}' (known: {known})")
+            raise ToolError(f"project: no project '{project}' (known: {known})")
         doc_ids = [d for d, e in docs.items() if path is None or e.path == path]
         if not doc_ids:
-            raise MCPError(INVALID_PARAMS, f"path: '{path}' is not indexed in project '{project}'")
+            raise ToolError(f"path: '{path}' is not indexed in project '{project}'")
         watcher = runtime.watcher(app)
         if watcher is not None and path is None:  # a removed project stays removed
             await in_worker(lambda: watcher.forget(project))  # returns once no re-index of it is under way

@@ -22,7 +22,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mcp.client import Client
 from mcp.shared.exceptions import MCPError
-from mcp_types import INVALID_PARAMS
 
 from tests.conftest import EXAMPLES, HashEmbedder, index_into
 from trident.server.app import build_server
@@ -173,26 +172,24 @@ def index_fingerprint(index_dir: Path) -> dict[str, str]:
 
 class Outcome(StrEnum):
     ANSWERED = "answered"
-    TOOL_ERROR = "tool error"  # a domain failure explained to the model ("no entity named ...")
-    REFUSED = "refused"  # invalid params found by the tool itself ("no job ...", "give exactly one of ...")
-    MALFORMED = "malformed"  # invalid params found by the schema (wrong type, out of range)
+    TOOL_ERROR = "tool error"  # refused by the tool ("no job ...", "give exactly one of ...", "no entity named ...")
+    MALFORMED = "malformed"  # arguments the schema rejects (wrong type, out of range): a tool error naming them
 
 
 def call(portal: BlockingPortal, client: Client, tool: str, arguments: dict[str, Any]) -> tuple[Outcome, Any]:
-    """One tool call, which must end in a result, a tool error with a message, or an invalid-params error.
+    """One tool call, which must end in a result or a tool error with a message (MCP 2025-11-25: bad arguments too).
 
-    A crash inside a tool (an engine's ValueError included) reaches the client as an internal error, which names
-    no argument: that, any other error code, or a broken connection fails the test.
+    A crash inside a tool (an engine's ValueError included) reaches the client as an internal error, a protocol
+    error naming no argument: that, any other protocol error, or a broken connection fails the test.
     """
     try:
         result = portal.call(client.call_tool, tool, arguments)
     except MCPError as exc:
-        assert exc.error.code == INVALID_PARAMS, f"{tool}({arguments!r:.300}) -> {exc.error.code} {exc}"
-        assert str(exc).strip(), f"{tool}: an invalid-params error without a message"
-        malformed = str(exc).startswith(f"invalid arguments for {tool}:")
-        return (Outcome.MALFORMED if malformed else Outcome.REFUSED), str(exc)
+        raise AssertionError(f"{tool}({arguments!r:.300}) -> protocol error {exc.error.code}: {exc}") from None
     text = result.content[0].text if result.content else ""
     if result.is_error:
+        if text.startswith(f"invalid arguments for {tool}: ") and text[len(f"invalid arguments for {tool}: ") :]:
+            return Outcome.MALFORMED, text
         prefix = f"Error executing tool {tool}: "
         assert text.startswith(prefix) and text[len(prefix) :].strip(), f"{tool}({arguments!r:.300}) crashed: {text!r}"
         return Outcome.TOOL_ERROR, text
@@ -297,10 +294,8 @@ def test_index_path_refuses_paths_outside_the_allowed_roots_however_written(
         "~no-such-user-here/x",
     ]
     for path in escapes:
-        with pytest.raises(MCPError) as refused:
-            portal.call(client.call_tool, "index_path", {"path": path})
-        assert refused.value.error.code == INVALID_PARAMS, path
-        assert "path" in str(refused.value)
+        outcome, message = call(portal, client, "index_path", {"path": path})
+        assert outcome is Outcome.TOOL_ERROR and "path" in message, (path, message)
     assert catalog.manifest.projects() == ["scratch"]
     assert answered(portal, client, "index_status", {}) == {"result": []}, "no job was started"
 

@@ -17,7 +17,7 @@ from mcp.client import Client
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.shared.exceptions import MCPError
-from mcp_types import INTERNAL_ERROR
+from mcp_types import INTERNAL_ERROR, INVALID_PARAMS
 
 from tests.conftest import EXAMPLES
 from trident.retrieval.relation_index import RelationIndex
@@ -99,12 +99,12 @@ async def test_an_unknown_entity_gets_a_tool_error_naming_the_closest(client: Cl
     assert "PaymentGateway" in result.content[0].text
 
 
-async def test_out_of_range_arguments_are_invalid_params(client: Client) -> None:
-    with pytest.raises(MCPError) as excinfo:
-        await client.call_tool("trace_relationships", {"entity": "OrderService", "max_hops": 9})
-    assert "max_hops" in str(excinfo.value)
-    with pytest.raises(MCPError):
-        await client.call_tool("find_similar", {"text": "x", "chunk_id": "y"})
+async def test_out_of_range_arguments_are_tool_errors_the_model_can_read(client: Client) -> None:
+    out_of_range = await client.call_tool("trace_relationships", {"entity": "OrderService", "max_hops": 9})
+    assert out_of_range.is_error
+    assert "max_hops: Input should be less than or equal to 4 (got 9)" in out_of_range.content[0].text
+    both = await client.call_tool("find_similar", {"text": "x", "chunk_id": "y"})
+    assert both.is_error and "exactly one" in both.content[0].text
 
 
 async def test_find_similar_leaves_the_example_out(client: Client) -> None:
@@ -167,8 +167,8 @@ async def test_a_stdio_session_started_like_claude_desktop_indexes_and_runs_ever
         assert status["consistent"] and {p["name"] for p in status["projects"]} >= {"billing", "auth", "storefront"}
         removed = await call("remove", {"project": "storefront"})
         assert "storefront" not in {p["name"] for p in removed["projects"]} and removed["consistent"]
-        with pytest.raises(MCPError, match="outside the allowed roots"):
-            await session.call_tool("index_path", {"path": str(tmp_path)})
+        refused = await session.call_tool("index_path", {"path": str(tmp_path)})
+        assert refused.is_error and "outside the allowed roots" in refused.content[0].text
     assert progress, "index_path with wait_seconds sends progress notifications"
 
 
@@ -241,18 +241,24 @@ BAD_CALLS = [
     ("find_similar", {"text": "x", "kinds": ["video"]}, "kinds"),
     ("get_entity", {"name_or_id": ""}, "name_or_id"),
     ("index_status", {"job_id": "no-such-job"}, "job_id"),
-    ("no_such_tool", {}, "tools/list"),
 ]
 
 
 @pytest.mark.parametrize(("tool", "arguments", "named"), BAD_CALLS)
-async def test_bad_arguments_are_invalid_params_naming_the_argument(
+async def test_bad_arguments_are_tool_errors_naming_the_argument(
     client: Client, tool: str, arguments: dict[str, Any], named: str
 ) -> None:
+    """MCP 2025-11-25: a bad argument is a tool result with isError, which the model reads and corrects."""
+    result = await client.call_tool(tool, arguments)
+    assert result.is_error
+    assert named in result.content[0].text
+
+
+async def test_an_unknown_tool_stays_a_protocol_error(client: Client) -> None:
     with pytest.raises(MCPError) as excinfo:
-        await client.call_tool(tool, arguments)
-    assert excinfo.value.code == -32602
-    assert named in str(excinfo.value)
+        await client.call_tool("no_such_tool", {})
+    assert excinfo.value.code == INVALID_PARAMS
+    assert "tools/list" in str(excinfo.value)
 
 
 @pytest.mark.parametrize(
