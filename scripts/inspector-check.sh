@@ -6,9 +6,22 @@ cd "$(dirname "$0")/.."
 VENV=${VENV:-.venv}
 INSPECTOR_VERSION=0.15.0
 INSPECTOR_DIR=${INSPECTOR_DIR:-$HOME/.cache/trident/inspector-$INSPECTOR_VERSION}
+# Installing from the npm registry takes a minute at most here; a stalled registry ends the check, saying so.
+INSTALL_SECONDS=${INSTALL_SECONDS:-600}
+if ! command -v npm >/dev/null || ! command -v node >/dev/null; then
+  echo "inspector-check: Node.js and npm are needed (the MCP Inspector comes from the npm registry);" \
+    "install them (e.g. apt-get install nodejs npm) and run make test again" >&2
+  exit 1
+fi
 if [ ! -x "$INSPECTOR_DIR/node_modules/.bin/mcp-inspector" ]; then
   mkdir -p "$INSPECTOR_DIR"
-  npm install --prefix "$INSPECTOR_DIR" --no-audit --no-fund --silent "@modelcontextprotocol/inspector@$INSPECTOR_VERSION" >&2
+  if ! timeout "$INSTALL_SECONDS" npm install --prefix "$INSPECTOR_DIR" --no-audit --no-fund --silent \
+    "@modelcontextprotocol/inspector@$INSPECTOR_VERSION" >&2; then
+    echo "inspector-check: installing @modelcontextprotocol/inspector@$INSPECTOR_VERSION from the npm registry" \
+      "failed or took over ${INSTALL_SECONDS}s; check the registry is reachable (npm ping) and run make test again" >&2
+    rm -rf "$INSPECTOR_DIR"
+    exit 1
+  fi
 fi
 INSPECTOR="$INSPECTOR_DIR/node_modules/.bin/mcp-inspector"
 HOME_DIR=$(mktemp -d)

@@ -20,6 +20,7 @@ from trident.ingest.tokens import CHUNK_TOKEN_BUDGET, estimate_tokens
 from trident.store.schema import DocumentKind, EntityType, chunk_id
 
 SCIFACT = SHARED_EVAL / "scifact"
+SCIFACT_EXCERPT = Path(__file__).resolve().parent / "data" / "scifact-excerpt"
 
 
 def _words(n: int, prefix: str = "w") -> str:
@@ -178,6 +179,16 @@ def test_a_qrels_row_with_a_bad_score_is_reported_with_its_line_number(tmp_path:
     (tmp_path / "qrels" / "test.tsv").write_text("query-id\tcorpus-id\tscore\nq1\td1\t1\nq2\td2\thigh\n")
     with pytest.raises(ValueError, match=r"test\.tsv:3: score 'high'"):
         load_qrels(tmp_path, "test")
+
+
+def test_the_scifact_excerpt_in_the_repository_loads_whole() -> None:
+    qrels = load_qrels(SCIFACT_EXCERPT, "test")
+    assert (len(qrels), sum(len(docs) for docs in qrels.values())) == (8, 9)
+    queries = {q.id: q for q in load_queries(SCIFACT_EXCERPT)}
+    assert set(qrels) < set(queries), "every judged query has its text, and unjudged ones are kept"
+    corpus = {doc.id: doc for doc in iter_corpus(SCIFACT_EXCERPT)}
+    assert {doc for docs in qrels.values() for doc in docs} < set(corpus), "every judged abstract is in the corpus"
+    assert all(doc.title and doc.text for doc in corpus.values())
 
 
 @needs_shared

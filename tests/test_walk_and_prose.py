@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import SHARED_EVAL, needs_shared
 from trident.ingest.beir import iter_corpus, load_qrels, load_queries, parse_beir_document
 from trident.ingest.markdown import parse_markdown
 from trident.ingest.text import parse_text
@@ -173,11 +172,3 @@ def test_a_malformed_beir_line_is_reported_with_its_line_number(tmp_path: Path) 
     (tmp_path / "corpus.jsonl").write_text('{"_id": "d1", "text": "ok"}\n{not json}\n')
     with pytest.raises(ValueError, match=r"corpus.jsonl:2"):
         list(iter_corpus(tmp_path))
-
-
-@needs_shared
-def test_the_shared_scifact_judgments_load() -> None:
-    folder = SHARED_EVAL / "scifact"
-    assert folder.is_dir(), f"expected the evaluation data at {folder}"
-    assert len(load_qrels(folder, "test")) == 300
-    assert len(load_queries(folder)) >= 300
