@@ -30,7 +30,7 @@ class SearchResult(BaseModel):
     hits: list[SearchHit]
     diagnostics: Diagnostics
     entities: list[str] = Field(default_factory=list, description="Ids of the indexed entities the query names")
-    truncated: bool = Field(False, description="True when max_tokens cut the hits short")
+    truncated: bool = Field(False, description="True when the token budget (max_tokens) cut the hits short")
     # The engine leaves it empty: the search tool (tools/search.py) builds it from the call's own arguments.
     next_call: str | None = Field(None, description="When truncated, the call that returns more")
 
@@ -52,14 +52,16 @@ async def search_async(
     fusion: FusionMethod | str | None = None,
     max_tokens: int | None = None,
     explain: bool = False,
+    offset: int = 0,
     path_timeout: float = PATH_TIMEOUT_S,
 ) -> SearchResult:
     """Ranked, cited chunks for a query (and its expansions) over one tenant's index; `views` are what the
     searches of one process share of the index generation (built once, from its retrieval settings).
 
     The planned paths run concurrently in worker threads; a path that fails or times out is reported in
-    `diagnostics.failed_paths` and the others' results stand. The caller's limits (top_k, max_tokens, the number
-    of expansions) are the search tool's to check (tools/search.py).
+    `diagnostics.failed_paths` and the others' results stand. `offset` skips the ranking's first hits (a further
+    page); `max_tokens` caps the hits' JSON. The caller's limits (top_k, offset, max_tokens, the number of
+    expansions) are the search tool's to check (tools/search.py).
 
     Raises:
         ArgumentError: an unknown strategy or fusion.
@@ -78,6 +80,7 @@ async def search_async(
         projects=projects,
         max_tokens=max_tokens,
         terms=fused.terms if explain else None,
+        offset=offset,
     )
     return SearchResult(
         query=query,

@@ -1,5 +1,5 @@
-"""Search, stage 4: the fused ranking made hits. Chunks fetched a window at a time, near-identical ones merged, and
-the list cut at top_k or at the token budget."""
+"""Search, stage 4: the fused ranking made hits. Chunks fetched a window at a time, near-identical ones merged, the
+first `offset` hits skipped (a page further on), and the list cut at top_k or at the token budget."""
 
 from __future__ import annotations
 
@@ -14,12 +14,13 @@ from trident.retrieval.fusion import FusedItem, Terms
 from trident.retrieval.path_names import PathName, PathRun
 from trident.store.catalog import Catalog
 from trident.store.schema import Chunk
-from trident.store.tokens import estimate_tokens
+from trident.store.tokens import json_tokens
 
 SNIPPET_CHARS = 320
 FETCH_MARGIN = 5  # chunks fetched beyond top_k at first, for the duplicates and filtered ones a page may hold
-CANDIDATES_PER_HIT = 3  # how deep into the fused ranking a search looks: top_k times this
-HIT_OVERHEAD_TOKENS = 20  # a hit's citation, ranks and fields, beside its snippet
+CANDIDATES_PER_HIT = 3  # how deep into the fused ranking a search looks: (offset + top_k) times this
+DUPLICATE_MARGIN_TOKENS = 30
+HIT_DEPTH = 2  # a hit's place in the answer: {"hits": [{...}]}
 
 
 class SearchHit(BaseModel):
@@ -67,13 +68,17 @@ def snippet(chunk: Chunk) -> str:
 
 @dataclass
 class Hits:
-    """The hits so far, built one fused item at a time, and whether the token budget cut them short."""
+    """The hits so far, built one fused item at a time, and whether the token budget cut them short. A hit costs the
+    tokens of its JSON as a client receives it; the first hit of a page is kept whatever it costs, so a page always
+    moves on."""
 
     paths: tuple[PathName, ...]
     top_k: int
     max_tokens: int | None
     terms: Terms | None  # with explain: each hit's terms per run
+    offset: int = 0  # hits before this page: ranked and merged as usual, then left out
     hits: list[SearchHit] = field(default_factory=list)
+    skipped: int = 0
     truncated: bool = False
     used_tokens: int = 0
     by_text: dict[str, SearchHit] = field(default_factory=dict)
@@ -91,16 +96,20 @@ class Hits:
             first.duplicates.append(chunk.citation)
             first.sources = _best_ranks(first.sources, sources)
             return
-        hit = SearchHit.from_chunk(chunk, len(self.hits) + 1, item.score, sources)
+        hit = SearchHit.from_chunk(chunk, self.skipped + len(self.hits) + 1, item.score, sources)
         if self.terms is not None:
             hit.explanation = {run.label: round(value, 6) for run, value in self.terms.get(item.id, {}).items()}
-        cost = estimate_tokens(hit.snippet) + HIT_OVERHEAD_TOKENS
-        if self.max_tokens is not None and self.used_tokens + cost > self.max_tokens:
+        self.by_text[_fingerprint(chunk.text)] = hit
+        if self.skipped < self.offset:
+            self.skipped += 1
+            return
+        # Merged duplicates added later grow a hit a little: a margin of a citation's worth for each is kept free.
+        cost = json_tokens(hit, depth=HIT_DEPTH) + DUPLICATE_MARGIN_TOKENS
+        if self.max_tokens is not None and self.hits and self.used_tokens + cost > self.max_tokens:
             self.truncated = True
             return
         self.used_tokens += cost
         self.hits.append(hit)
-        self.by_text[_fingerprint(chunk.text)] = hit
 
 
 async def collect_hits(
@@ -112,15 +121,16 @@ async def collect_hits(
     projects: Sequence[str] | None,
     max_tokens: int | None,
     terms: Terms | None,
+    offset: int = 0,
 ) -> Hits:
-    """The ranking's chunks in the caller's projects as hits, up to top_k or the token budget; with `terms`, each
-    hit explained by its terms per run."""
-    hits = Hits(paths, top_k, max_tokens, terms)
+    """The ranking's chunks in the caller's projects as hits, after the first `offset` of them, up to top_k or the
+    token budget; with `terms`, each hit explained by its terms per run."""
+    hits = Hits(paths, top_k, max_tokens, terms, offset)
     allowed = set(projects) if projects is not None else None
-    considered = ranking[: top_k * CANDIDATES_PER_HIT]
-    # Chunks are fetched a window at a time: most searches need little more than top_k of them, and each costs a
-    # lookup; a window more is fetched only when duplicates or the project filter used some up.
-    window = top_k + FETCH_MARGIN
+    considered = ranking[: (offset + top_k) * CANDIDATES_PER_HIT]
+    # Chunks are fetched a window at a time: most searches need little more than offset + top_k of them, and each
+    # costs a lookup; a window more is fetched only when duplicates or the project filter used some up.
+    window = offset + top_k + FETCH_MARGIN
     for start in range(0, len(considered), window):
         block = considered[start : start + window]
         chunks = await anyio.to_thread.run_sync(catalog.graph.get_chunks, [item.id for item in block])

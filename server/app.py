@@ -23,6 +23,7 @@ from trident.store.catalog import Catalog
 from trident.store.schema import Resolution
 from trident.tools import entities as entity_tools
 from trident.tools import explain, search, similar, status, trace
+from trident.tools.calls import RESPONSE_TOKENS
 
 log = logging.getLogger(__name__)
 
@@ -116,6 +117,9 @@ def _register_search(server: MCPServer[Any]) -> None:
             Field(min_length=1, max_length=search.MAX_QUERY_CHARS, description="What to look for, in words or code"),
         ],
         top_k: Annotated[int, Field(ge=1, le=search.MAX_TOP_K, description="Number of hits to return")] = 10,
+        offset: Annotated[
+            int, Field(ge=0, le=search.MAX_OFFSET, description="Hits of the ranking to skip: a further page")
+        ] = 0,
         projects: Annotated[list[str] | None, Field(description="Only these projects; null = all")] = None,
         strategy: Annotated[
             search.Strategy,
@@ -136,13 +140,16 @@ def _register_search(server: MCPServer[Any]) -> None:
             Field(
                 ge=search.MIN_MAX_TOKENS,
                 le=search.MAX_MAX_TOKENS,
-                description="Cap on the snippets' size; the result says if cut",
+                description=f"Cap on the hits' size in tokens (null = {search.DEFAULT_MAX_TOKENS:,}); when it cuts, "
+                "truncated is true and next_call gets the rest",
             ),
         ] = None,
         explain: Annotated[bool, Field(description="Add the route and each path's top hits to diagnostics")] = False,
     ) -> search.SearchResult:
         """Search everything indexed (code and docs) with BM25, embeddings and the entity graph fused together.
-        Returns ranked chunks with citations (project/path:Lstart-Lend) and the rank each retrieval path gave."""
+        Returns ranked chunks with citations (project/path:Lstart-Lend) and the rank each retrieval path gave.
+        Size: about 150-250 tokens a hit; the hits stop at max_tokens (default 8,000), and then next_call is the
+        exact call for the next page."""
         app = app_of(ctx)
         return await mapped(
             search.search_async(
@@ -155,6 +162,7 @@ def _register_search(server: MCPServer[Any]) -> None:
                 fusion=fusion,
                 max_tokens=max_tokens,
                 explain=explain,
+                offset=offset,
                 views=app.views,
             )
         )
@@ -174,10 +182,23 @@ def _register_trace(server: MCPServer[Any]) -> None:
         ] = 2,
         limit: Annotated[int, Field(ge=1, le=trace.MAX_EDGES, description="Most edges to return")] = 50,
         min_resolution: MinResolution = Resolution.INFERRED,
+        offset: Annotated[
+            int, Field(ge=0, le=trace.MAX_OFFSET, description="Edges of the walk to skip: a further page")
+        ] = 0,
+        max_tokens: Annotated[
+            int,
+            Field(
+                ge=trace.MIN_MAX_TOKENS,
+                le=trace.MAX_MAX_TOKENS,
+                description="Cap on the answer's size in tokens; when it cuts, truncated is true and next_call "
+                "gets the next page",
+            ),
+        ] = RESPONSE_TOKENS,
     ) -> trace.TraceResult:
         """What an entity calls, uses, imports, depends on, or is used by: a bounded walk of the graph with the
         evidence chunk and resolution of every edge (calls guessed from a name alone are left out unless
-        min_resolution is name; the result counts them)."""
+        min_resolution is name; the result counts them). Size: about 200 tokens an edge with its node; the edges
+        stop at limit or max_tokens (default 8,000), and then next_call is the exact call for the next page."""
         app = app_of(ctx)
         return await in_worker(
             lambda: trace.trace_relationships(
@@ -190,6 +211,8 @@ def _register_trace(server: MCPServer[Any]) -> None:
                 limit=limit,
                 relations=app.relations(),
                 min_resolution=min_resolution,
+                offset=offset,
+                max_tokens=max_tokens,
             )
         )
 
@@ -207,7 +230,8 @@ def _register_explain(server: MCPServer[Any]) -> None:
     ) -> explain.ExplainResult:
         """How two things connect: the best paths between two entities (paths over code relations, i.e. calls,
         bases, imports and definitions, rank before any through mentions, links or test code; then the shorter and
-        surer), each hop with its evidence and resolution and each path as a sentence you can quote."""
+        surer), each hop with its evidence and resolution and each path as a sentence you can quote. Size: about
+        150 tokens a hop (max_paths 10 of 6 hops stay under 10,000)."""
         app = app_of(ctx)
         return await in_worker(
             lambda: explain.explain_path(
@@ -237,7 +261,8 @@ def _register_lookups(server: MCPServer[Any]) -> None:
         projects: Annotated[list[str] | None, Field(description="Only these projects")] = None,
         kinds: Annotated[list[Literal["code", "markdown", "text", "config", "passage"]] | None, Field()] = None,
     ) -> list[search.SearchHit]:
-        """Chunks most like an example: give exactly one of text, chunk_id or entity."""
+        """Chunks most like an example: give exactly one of text, chunk_id or entity. Size: about 250 tokens a
+        hit (top_k at most 30)."""
         app = app_of(ctx)
         return await in_worker(
             lambda: similar.find_similar(
@@ -257,7 +282,8 @@ def _register_lookups(server: MCPServer[Any]) -> None:
         ctx: Context,
         name_or_id: Annotated[str, Field(min_length=1, description="Entity name, qualified name, alias or id")],
     ) -> entity_tools.EntityResult:
-        """Describe one named thing: what it is, where it is defined, its aliases and relation counts."""
+        """Describe one named thing: what it is, where it is defined, its aliases and relation counts. Size: under
+        1,000 tokens."""
         app = app_of(ctx)
         return await in_worker(lambda: entity_tools.get_entity(app.catalog, app.directory(), name_or_id))
 
@@ -267,7 +293,8 @@ def _register_status(server: MCPServer[Any]) -> None:
     async def index_status(
         ctx: Context, job_id: Annotated[str | None, Field(description="A job id; null lists all jobs")] = None
     ) -> list[JobStatus]:
-        """Progress of background indexing jobs started with index_path."""
+        """Progress of background indexing jobs started with index_path (the server keeps the latest ones).
+        Size: about 150 tokens a job."""
         app = app_of(ctx)
         if job_id is None:
             return app.jobs.all()
@@ -277,7 +304,14 @@ def _register_status(server: MCPServer[Any]) -> None:
         return [job]
 
     @tool(server, READ, name="status")
-    async def status_tool(ctx: Context) -> status.StatusResult:
-        """What is indexed: projects, counts per engine, the embedding model, skipped files, index health."""
+    async def status_tool(
+        ctx: Context,
+        offset: Annotated[
+            int, Field(ge=0, le=status.MAX_OFFSET, description="Projects to skip (by name order): a further page")
+        ] = 0,
+    ) -> status.StatusResult:
+        """What is indexed: projects, counts per engine, the embedding model, skipped files, index health.
+        Size: about 70 tokens a project; the projects stop at 8,000 tokens, and then next_call is the exact call
+        for the next page."""
         app = app_of(ctx)
-        return await in_worker(lambda: status.status(app.catalog))
+        return await in_worker(lambda: status.status(app.catalog, offset))

@@ -32,9 +32,9 @@ def register_guidance(server: MCPServer[Any]) -> None:
     def project_summary(name: str, ctx: Context) -> str:
         """Counts and skipped files of one indexed project."""
         app = cast(TridentContext, ctx.request_context.lifespan_context)
-        for project in status.status(app.catalog).projects:
-            if project.name == name:
-                return project.model_dump_json(indent=2)
+        project = status.project_status(app.catalog, name)
+        if project is not None:
+            return project.model_dump_json(indent=2)
         known = ", ".join(app.catalog.manifest.projects()) or "none"
         return json.dumps({"error": f"no project '{name}'", "known": known})
 

@@ -39,6 +39,9 @@ class JobStatus(BaseModel):
 
 IndexRunner = Callable[[Path, str, Progress], IndexReport]
 log = logging.getLogger(__name__)
+# Ended jobs kept for index_status beyond the ones still queued or running: the oldest go first, so a long-lived
+# server's answer stays small (about 150 tokens a job).
+KEPT_ENDED_JOBS = 30
 
 
 class _JobProgress:
@@ -67,9 +70,16 @@ class IndexJobs:
     def start(self, path: Path, project: str) -> JobStatus:
         job = JobStatus(job_id=uuid.uuid4().hex[:12], path=str(path), project=project, state=JobState.QUEUED)
         with self._lock:
+            self._forget_old_jobs()
             self._jobs[job.job_id] = job
         self._pool.submit(self._run, job)
         return job.model_copy()
+
+    def _forget_old_jobs(self) -> None:
+        """Drop the oldest ended jobs past KEPT_ENDED_JOBS (the caller holds the lock)."""
+        ended = [job.job_id for job in self._jobs.values() if job.state in (JobState.DONE, JobState.FAILED)]
+        for job_id in ended[: max(0, len(ended) - KEPT_ENDED_JOBS)]:
+            del self._jobs[job_id]
 
     def _run(self, job: JobStatus) -> None:
         with self._lock:

@@ -79,7 +79,8 @@ def _register_index_path(server: MCPServer[Any], runtime: Runtime) -> None:
         ] = 0,
     ) -> JobStatus:
         """Index (or re-index) a folder in the background and return its job at once (or after wait_seconds,
-        reporting progress meanwhile). Unchanged files are skipped. Poll index_status(job_id) until done."""
+        reporting progress meanwhile). Unchanged files are skipped. Poll index_status(job_id) until done.
+        Size: about 150 tokens."""
         app = app_of(ctx)
         folder = _confine(path, app.settings.resolved_roots())
         job = app.jobs.start(folder, project or folder.name)
@@ -105,7 +106,8 @@ def _register_remove(server: MCPServer[Any], runtime: Runtime) -> None:
             str | None, Field(description="Only this file (project-relative); null = whole project")
         ] = None,
     ) -> status.StatusResult:
-        """Remove a project, or one file of it, from all three engines."""
+        """Remove a project, or one file of it, from all three engines; answers with the index's status (its
+        first page of projects). Size: as status, at most 8,000 tokens."""
         app = app_of(ctx)
         docs = app.catalog.manifest.project_documents(project)
         if not docs:
@@ -137,7 +139,7 @@ def _register_add_knowledge(server: MCPServer[Any], runtime: Runtime) -> None:
         author: Annotated[str, Field(max_length=100, description="Who states these facts")] = "agent",
     ) -> knowledge.KnowledgeResult:
         """Record facts you learned (entities and relations between them) so later searches and traces find
-        them; each fact is attributed and cited."""
+        them; each fact is attributed and cited. Size: about 100 tokens a fact recorded."""
         app = app_of(ctx)
         return await in_worker(
             lambda: _locked_write(

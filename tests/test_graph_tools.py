@@ -11,6 +11,7 @@ from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
 from trident.store.errors import ArgumentError
 from trident.store.schema import Relation, Resolution
+from trident.store.tokens import json_tokens
 from trident.tools.explain import explain_path
 from trident.tools.trace import Direction, trace_relationships
 
@@ -82,13 +83,34 @@ def test_direction_and_type_filters_are_respected(sample_catalog: Catalog, direc
     assert "function:billing:billing.gateway.sign_request" in {e.target for e in callees.edges}
 
 
-def test_a_limit_truncates_and_says_how_to_get_the_rest(sample_catalog: Catalog, directory: EntityDirectory) -> None:
-    result = trace_relationships(sample_catalog, directory, "OrderService", max_hops=3, limit=2)
-    assert len(result.edges) == 2 and result.truncated
-    assert result.next_call and "limit=4" in result.next_call
+def test_a_limit_truncates_and_the_next_call_gets_the_next_page(
+    sample_catalog: Catalog, directory: EntityDirectory
+) -> None:
+    whole = trace_relationships(sample_catalog, directory, "OrderService", max_hops=3, limit=6)
+    first = trace_relationships(sample_catalog, directory, "OrderService", max_hops=3, limit=2)
+    assert len(first.edges) == 2 and first.truncated
+    assert first.next_call and "limit=2, min_resolution='inferred', offset=2)" in first.next_call
+    second = trace_relationships(sample_catalog, directory, "OrderService", max_hops=3, limit=2, offset=2)
+    assert first.edges + second.edges == whole.edges[:4]
+    assert {n.id for n in second.nodes} <= {end for e in second.edges for end in (e.source, e.target)}
+    assert len(second.paths) == len(second.nodes)
 
 
-def test_the_suggested_next_trace_keeps_every_argument_and_doubles_the_limit(
+def test_a_token_budget_cuts_a_trace_into_pages_that_continue_the_walk(
+    sample_catalog: Catalog, directory: EntityDirectory
+) -> None:
+    whole = trace_relationships(sample_catalog, directory, "OrderService", max_hops=2, max_tokens=100_000)
+    assert len(whole.edges) > 4
+    first = trace_relationships(sample_catalog, directory, "OrderService", max_hops=2, max_tokens=400)
+    assert first.truncated and 0 < len(first.edges) < len(whole.edges)
+    assert json_tokens(first) <= 400
+    n = len(first.edges)
+    assert first.next_call is not None and first.next_call.endswith(f"offset={n}, max_tokens=400)")
+    second = trace_relationships(sample_catalog, directory, "OrderService", max_hops=2, max_tokens=400, offset=n)
+    assert (first.edges + second.edges)[: n + len(second.edges)] == whole.edges[: n + len(second.edges)]
+
+
+def test_the_suggested_next_trace_keeps_every_argument_and_moves_the_offset(
     sample_catalog: Catalog, directory: EntityDirectory
 ) -> None:
     result = trace_relationships(
@@ -96,8 +118,8 @@ def test_the_suggested_next_trace_keeps_every_argument_and_doubles_the_limit(
     )
     assert result.truncated
     assert result.next_call == (
-        f"trace_relationships(entity={result.root.id!r}, direction='out', max_hops=3, limit=2, "
-        "min_resolution='inferred')"
+        f"trace_relationships(entity={result.root.id!r}, direction='out', max_hops=3, limit=1, "
+        "min_resolution='inferred', offset=1)"
     )
 
 
@@ -116,7 +138,7 @@ def test_a_truncated_trace_of_callers_suggests_a_call_with_the_same_direction_an
     )
     assert result.truncated and result.next_call
     assert "direction='in'" in result.next_call and "relation_types=['CALLS']" in result.next_call
-    assert "max_hops=4" in result.next_call and "limit=2" in result.next_call
+    assert "max_hops=4" in result.next_call and "limit=1" in result.next_call and "offset=1" in result.next_call
     assert "min_resolution='name'" in result.next_call
 
 

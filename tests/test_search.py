@@ -16,7 +16,9 @@ from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.errors import ArgumentError
 from trident.store.settings import RetrievalSettings
+from trident.store.tokens import json_tokens
 from trident.tools import search as search_tool
+from trident.tools.search import DEFAULT_MAX_TOKENS
 
 
 def search(catalog: Catalog, query: str, **options: Any) -> SearchResult:
@@ -134,13 +136,30 @@ def test_intersection_keeps_only_hits_every_path_found(sample_catalog: Catalog) 
     assert all(all(rank is not None for rank in h.sources.values()) for h in result.hits)
 
 
-def test_a_token_budget_truncates_and_says_how_to_get_more(sample_catalog: Catalog) -> None:
-    result = tool_search(sample_catalog, "payment", top_k=10, max_tokens=120)
-    assert result.truncated and 0 < len(result.hits) < 10
-    assert result.next_call == "search(query='payment', top_k=10, max_tokens=240)"
-    following = tool_search(sample_catalog, "payment", top_k=10, max_tokens=240)
-    assert [h.id for h in following.hits[: len(result.hits)]] == [h.id for h in result.hits]
-    assert len(following.hits) > len(result.hits)
+def test_a_token_budget_cuts_the_hits_and_the_next_call_returns_the_next_page(sample_catalog: Catalog) -> None:
+    whole = tool_search(sample_catalog, "payment", top_k=10)
+    assert not whole.truncated and len(whole.hits) == 10
+    first = tool_search(sample_catalog, "payment", top_k=10, max_tokens=400)
+    assert first.truncated and 0 < len(first.hits) < 10
+    n = len(first.hits)
+    assert first.next_call == f"search(query='payment', top_k={10 - n}, offset={n}, max_tokens=400)"
+    assert sum(json_tokens(h, depth=2) for h in first.hits) <= 400
+    following = tool_search(sample_catalog, "payment", top_k=10 - n, offset=n, max_tokens=400)
+    pages = first.hits + following.hits
+    assert [h.id for h in pages] == [h.id for h in whole.hits[: len(pages)]], "pages continue the same ranking"
+    assert [h.rank for h in following.hits] == list(range(n + 1, len(pages) + 1))
+
+
+def test_by_default_a_hundred_hits_come_in_pages_within_the_default_budget(sample_catalog: Catalog) -> None:
+    first = tool_search(sample_catalog, "payment token order", top_k=100, max_tokens=None)
+    assert first.truncated and first.next_call is not None and "offset=" in first.next_call
+    assert DEFAULT_MAX_TOKENS // 2 < sum(json_tokens(h, depth=2) for h in first.hits) <= DEFAULT_MAX_TOKENS
+
+
+def test_a_page_always_holds_its_first_hit_however_small_the_budget(sample_catalog: Catalog) -> None:
+    result = tool_search(sample_catalog, "payment", top_k=5, max_tokens=50)
+    assert len(result.hits) == 1 and result.truncated
+    assert result.next_call == "search(query='payment', top_k=4, offset=1, max_tokens=50)"
 
 
 def test_the_engine_says_it_cut_the_hits_and_leaves_the_next_call_to_the_tool(sample_catalog: Catalog) -> None:
@@ -158,11 +177,12 @@ def test_the_suggested_next_search_keeps_every_argument_the_caller_gave(sample_c
         expansions=["charge a card"],
         fusion="rrf",
         max_tokens=120,
+        explain=True,
     )
-    assert result.truncated
+    assert result.truncated and len(result.hits) == 1
     assert result.next_call == (
-        "search(query='payment', top_k=10, projects=['billing'], strategy='lexical', "
-        "expansions=['charge a card'], fusion='rrf', max_tokens=240)"
+        "search(query='payment', top_k=9, offset=1, projects=['billing'], strategy='lexical', "
+        "expansions=['charge a card'], fusion='rrf', max_tokens=120, explain=True)"
     )
 
 

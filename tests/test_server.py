@@ -230,17 +230,22 @@ BAD_CALLS = [
     ("search", {"query": "x", "fusion": "average"}, "fusion"),
     ("search", {"query": "x", "expansions": ["a"] * 6}, "expansions"),
     ("search", {"query": "x", "max_tokens": 10}, "max_tokens"),
+    ("search", {"query": "x", "offset": -1}, "offset"),
     ("trace_relationships", {"entity": "OrderService", "max_hops": 9}, "max_hops"),
     ("trace_relationships", {"entity": "OrderService", "direction": "sideways"}, "direction"),
     ("trace_relationships", {"entity": "OrderService", "limit": 0}, "limit"),
+    ("trace_relationships", {"entity": "OrderService", "offset": -3}, "offset"),
+    ("trace_relationships", {"entity": "OrderService", "max_tokens": 10}, "max_tokens"),
     ("explain_path", {"source": "OrderService", "target": "PaymentGateway", "max_paths": 0}, "max_paths"),
     ("explain_path", {"source": "OrderService"}, "target"),
     ("find_similar", {}, "exactly one"),
     ("find_similar", {"text": "x", "entity": "OrderService"}, "exactly one"),
     ("find_similar", {"chunk_id": "no-such-chunk"}, "chunk_id: no chunk"),
     ("find_similar", {"text": "x", "kinds": ["video"]}, "kinds"),
+    ("find_similar", {"text": "x", "top_k": 31}, "top_k"),
     ("get_entity", {"name_or_id": ""}, "name_or_id"),
     ("index_status", {"job_id": "no-such-job"}, "job_id"),
+    ("status", {"offset": -1}, "offset"),
 ]
 
 

@@ -148,7 +148,7 @@ async def assert_isolated(call: Call, me: Tenant, other: Tenant, other_job: str,
 
     for strategy in STRATEGIES:
         for query in (f"{other.marker} {other.only_class}", "PaymentGateway charge card processor"):
-            await _ok(call, other, "search", {"query": query, "strategy": strategy, "top_k": 50})
+            await _ok(call, other, "search", {"query": query, "strategy": strategy, "top_k": 30})
     await _ok(call, other, "search", {"query": "ledger", "expansions": [other.marker], "projects": ["billing"]})
     mine = await _ok(call, other, "search", {"query": me.marker, "strategy": "lexical"})
     assert me.only_file in {hit["path"] for hit in mine["hits"]}
@@ -162,7 +162,12 @@ async def assert_isolated(call: Call, me: Tenant, other: Tenant, other_job: str,
         call, other, "trace_relationships", {"entity": "PaymentGateway.charge", "direction": "in", "max_hops": 2}
     )
     assert any(me.only_class in node["id"] for node in callers["nodes"]), callers["nodes"]
-    await _ok(call, other, "trace_relationships", {"entity": "PaymentGateway", "max_hops": 4, "limit": 500})
+    await _ok(
+        call,
+        other,
+        "trace_relationships",
+        {"entity": "PaymentGateway", "max_hops": 4, "limit": 500, "max_tokens": 100_000},
+    )
     owners = await _ok(call, other, "trace_relationships", {"entity": "PaymentGateway", "relation_types": ["OWNS"]})
     assert {node["name"] for node in owners["nodes"]} == {"Payments team"}
     await _refused(call, other, "trace_relationships", {"entity": other.only_class})
@@ -172,8 +177,8 @@ async def assert_isolated(call: Call, me: Tenant, other: Tenant, other_job: str,
     await _ok(call, other, "explain_path", {"source": "Payments team", "target": "OrderService", "max_hops": 6})
     await _refused(call, other, "explain_path", {"source": other.only_class, "target": "PaymentGateway"})
 
-    await _ok(call, other, "find_similar", {"text": f"the {other.marker} ledger of settled charges", "top_k": 50})
-    await _ok(call, other, "find_similar", {"entity": "PaymentGateway", "top_k": 50})
+    await _ok(call, other, "find_similar", {"text": f"the {other.marker} ledger of settled charges", "top_k": 30})
+    await _ok(call, other, "find_similar", {"entity": "PaymentGateway", "top_k": 30})
     await _refused(call, other, "find_similar", {"chunk_id": other_chunk})
 
     jobs = await _ok(call, other, "index_status", {})

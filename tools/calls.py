@@ -7,6 +7,10 @@ from enum import Enum
 
 from trident.store.errors import ArgumentError
 
+# Claude Code refuses a tool result above 25,000 tokens and warns above 10,000: a tool's answer stops at this budget
+# unless the caller gives another (max_tokens), says so, and names the call for the rest.
+RESPONSE_TOKENS = 8_000
+
 
 def check_range(name: str, value: int, low: int, high: int) -> None:
     """Refuse an argument outside `low..high`, naming it, the value given and the range allowed.

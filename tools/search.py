@@ -1,5 +1,5 @@
-"""The `search` tool: the caller's arguments checked against the tool's limits, the search engine run, and, when
-the token budget cut the hits short, the call that returns more."""
+"""The `search` tool: the caller's arguments checked against the tool's limits, the search engine run within a token
+budget, and, when the budget cut the hits short, the call that returns the rest (the next page)."""
 
 from __future__ import annotations
 
@@ -15,11 +15,13 @@ from trident.retrieval.search import Diagnostics, SearchHit, SearchResult, Strat
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.errors import ArgumentError
-from trident.tools.calls import check_range, suggest_call
+from trident.tools.calls import RESPONSE_TOKENS, check_range, suggest_call
 
 __all__ = [
+    "DEFAULT_MAX_TOKENS",
     "MAX_EXPANSIONS",
     "MAX_MAX_TOKENS",
+    "MAX_OFFSET",
     "MAX_QUERY_CHARS",
     "MAX_TOP_K",
     "MIN_MAX_TOKENS",
@@ -34,24 +36,32 @@ __all__ = [
 
 MAX_QUERY_CHARS = 4_000
 MAX_TOP_K = 100
+MAX_OFFSET = 1_000
 MAX_EXPANSIONS = 5
-# Below 50 tokens hardly one hit fits; top_k hits of at most SNIPPET_CHARS each stay far below the upper bound.
+# Unless the caller sets max_tokens, the hits stop at the answer budget of every tool (a hit costs 100-250 tokens,
+# so 10 hits always fit and top_k=100 comes in pages).
+DEFAULT_MAX_TOKENS = RESPONSE_TOKENS
+# Below 50 tokens not one hit fits (a page still returns its first); top_k hits stay far below the upper bound.
 MIN_MAX_TOKENS = 50
 MAX_MAX_TOKENS = 100_000
 
 
-def check_arguments(query: str, top_k: int, expansions: Sequence[str] | None, max_tokens: int | None) -> None:
+def check_arguments(
+    query: str, top_k: int, expansions: Sequence[str] | None, max_tokens: int | None, offset: int = 0
+) -> None:
     """Refuse arguments outside the tool's limits.
 
     Raises:
-        ArgumentError: a blank or overlong query, top_k outside 1..MAX_TOP_K, more than MAX_EXPANSIONS expansions,
-            or max_tokens outside MIN_MAX_TOKENS..MAX_MAX_TOKENS; the message names the argument.
+        ArgumentError: a blank or overlong query, top_k outside 1..MAX_TOP_K, offset outside 0..MAX_OFFSET, more
+            than MAX_EXPANSIONS expansions, or max_tokens outside MIN_MAX_TOKENS..MAX_MAX_TOKENS; the message names
+            the argument.
     """
     if not query.strip():
         raise ArgumentError("query must not be empty")
     if len(query) > MAX_QUERY_CHARS:
         raise ArgumentError(f"query: at most {MAX_QUERY_CHARS} characters, got {len(query)}")
     check_range("top_k", top_k, 1, MAX_TOP_K)
+    check_range("offset", offset, 0, MAX_OFFSET)
     if expansions is not None and len(expansions) > MAX_EXPANSIONS:
         raise ArgumentError(f"expansions: at most {MAX_EXPANSIONS} alternative phrasings, got {len(expansions)}")
     if max_tokens is not None:
@@ -70,15 +80,17 @@ async def search_async(
     fusion: FusionMethod | str | None = None,
     max_tokens: int | None = None,
     explain: bool = False,
+    offset: int = 0,
 ) -> SearchResult:
-    """Ranked, cited chunks for a query, as the `search` tool answers: when max_tokens cut the hits short,
-    `next_call` is the same call with twice the budget.
+    """Ranked, cited chunks for a query, as the `search` tool answers: the hits after the first `offset`, within
+    `max_tokens` (DEFAULT_MAX_TOKENS when None); when the budget cut them short, `next_call` is the same call for
+    the rest: the next page.
 
     Raises:
         ArgumentError: an argument outside the tool's limits (see `check_arguments`), an unknown strategy or fusion.
         RuntimeError: the catalog has no embedder.
     """
-    check_arguments(query, top_k, expansions, max_tokens)
+    check_arguments(query, top_k, expansions, max_tokens, offset)
     chosen = Strategy.parse(strategy)
     method = FusionMethod.parse(fusion) if fusion else None
     result = await engine.search_async(
@@ -89,22 +101,25 @@ async def search_async(
         strategy=chosen,
         expansions=expansions,
         fusion=method,
-        max_tokens=max_tokens,
+        max_tokens=max_tokens if max_tokens is not None else DEFAULT_MAX_TOKENS,
         explain=explain,
+        offset=offset,
         views=views,
     )
     if not result.truncated:
         return result
-    # Every argument the caller gave is kept, so the call pastes back as is; only the budget grows.
+    # Every argument the caller gave is kept, so the call pastes back as is; the page moves on past these hits.
     next_call = suggest_call(
         "search",
         query=query,
-        top_k=top_k,
+        top_k=top_k - len(result.hits),
+        offset=offset + len(result.hits),
         projects=list(projects) if projects is not None else None,
         strategy=chosen if chosen is not Strategy.AUTO else None,
         expansions=list(expansions) if expansions else None,
         fusion=method,
-        max_tokens=max_tokens * 2 if max_tokens else None,
+        max_tokens=max_tokens,
+        explain=explain or None,
     )
     return result.model_copy(update={"next_call": next_call})
 

@@ -14,7 +14,8 @@ from trident.store.errors import ArgumentError
 from trident.store.protocols import SearchFilter
 from trident.tools.calls import check_range
 
-MAX_TOP_K = 100
+# A hit costs about 250 tokens: 30 of them stay within the answer budget of every tool (tools.calls.RESPONSE_TOKENS).
+MAX_TOP_K = 30
 MAX_TEXT_CHARS = 20_000
 # Neighbours fetched per hit wanted: the kinds filter and the example itself drop some.
 OVERFETCH = 4
