@@ -1,4 +1,4 @@
-"""The `trident` command line: index, watch, search, status, model and reset."""
+"""The `trident` command line: index, watch, search, trace, explain, similar, entity, status, model and reset."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from trident.cli import graph_commands
 from trident.cli.catalogs import open_catalog
 from trident.cli.progress import RichProgress
 from trident.embedding.embedder import EmbedderUnavailable
@@ -190,6 +191,10 @@ def search(
     query: Annotated[str, typer.Argument(help="What to look for.")],
     project: Annotated[list[str] | None, typer.Option(help="Only these projects (repeatable).")] = None,
     top_k: Annotated[int, typer.Option("--top-k", "-k", min=1, max=100, help="Number of hits.")] = 10,
+    offset: Annotated[int, typer.Option(min=0, help="Hits of the ranking to skip: a further page.")] = 0,
+    max_tokens: Annotated[
+        int | None, typer.Option(help="Cap on the hits' size in tokens (default 8,000; the rest in pages).")
+    ] = None,
     strategy: Annotated[str, typer.Option(help="auto, hybrid, lexical, semantic, graph or ppr.")] = "auto",
     fusion: Annotated[
         str | None, typer.Option(help="rrf, weighted_sum, max or intersection (default: the route's).")
@@ -213,6 +218,8 @@ def search(
             fusion=fusion,
             expansions=expansion,
             explain=explain,
+            offset=offset,
+            max_tokens=max_tokens,
             views=GenerationViews(settings.retrieval),
         )
     if as_json:
@@ -226,24 +233,33 @@ def search(
         title = escape(hit.title)
         out.print(f"[bold]{hit.rank:>2}. {escape(hit.citation)}[/bold]  {title}  [dim]{hit.score:.4f} {ranks}[/dim]")
         out.print("    " + hit.snippet.replace("\n", "\n    ")[:400], markup=False, highlight=False)
+    if result.truncated:
+        shown = offset + len(result.hits)
+        out.print(f"[dim]cut at the token budget; the next page: --offset {shown} --top-k {top_k - len(result.hits)}")
 
 
 @app.command()
-def status(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
+def status(
+    offset: Annotated[int, typer.Option(min=0, help="Projects to skip (by name): a further page.")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
     """Projects, per-engine counts, the model, and files that were skipped."""
     from trident.tools.status import status as run_status
 
-    with _catalog(_settings(), with_embedder=False) as catalog:
-        result = run_status(catalog)
+    with _catalog(_settings(), with_embedder=False) as catalog, _user_errors():
+        result = run_status(catalog, offset)
     if as_json:
         typer.echo(result.model_dump_json(indent=2))
         return
     out = Console()
     table = Table("project", "documents", "chunks", "entities", "relations", "skipped")
     for p in result.projects:
-        table.add_row(p.name, str(p.documents), str(p.chunks), str(p.entities), str(p.relations), str(len(p.skipped)))
+        table.add_row(p.name, str(p.documents), str(p.chunks), str(p.entities), str(p.relations), str(p.skipped_total))
     out.print(table)
     out.print(f"engines: {json.dumps(result.engines)}  consistent: {result.consistent}")
+    if result.truncated:
+        shown = offset + len(result.projects)
+        out.print(f"{shown} of {result.projects_total} projects; the next: trident status --offset {shown}")
     out.print(f"model: {result.model.name} ({result.model.dim}-d)  index: {result.index}")
     for store, why in result.stale.items():
         out.print(f"[yellow]stale:[/yellow] {store}: {why}")
@@ -386,6 +402,8 @@ def model_info() -> None:
         embedder = open_embedder(settings.model)
     typer.echo(json.dumps({"name": embedder.model_name, "dim": embedder.dim}))
 
+
+graph_commands.register(app, settings=_settings, catalog=_catalog, user_errors=_user_errors, err=err)
 
 if __name__ == "__main__":
     app()

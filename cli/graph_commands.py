@@ -1,0 +1,328 @@
+"""`trident trace`, `explain`, `similar` and `entity`: the MCP tools `trace_relationships`, `explain_path`,
+`find_similar` and `get_entity` from the command line, with the tools' argument names (in kebab-case), defaults and
+limits.
+
+`--json` prints exactly what an MCP client gets as the tool's structured content; without it the result is rendered
+for a person. The result goes to stdout, nothing else does.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+from pydantic import BaseModel
+from rich.console import Console
+from rich.markup import escape
+
+from trident.retrieval.entities import EntityNotFoundError
+from trident.server.settings import TridentSettings
+from trident.store.catalog import Catalog
+from trident.store.schema import DocumentKind, Resolution
+from trident.tools import explain as explain_tool
+from trident.tools import trace as trace_tool
+from trident.tools.calls import RESPONSE_TOKENS
+from trident.tools.trace import Direction
+
+if TYPE_CHECKING:
+    from trident.retrieval.entities import EntityRef
+    from trident.retrieval.search import SearchHit
+    from trident.retrieval.views import GenerationViews
+    from trident.tools.entities import EntityResult
+    from trident.tools.explain import ExplainResult, Hop
+    from trident.tools.trace import Edge, TraceResult
+
+MIN_RESOLUTION_HELP = (
+    "Only calls and bases bound at least this surely: exact, inferred (from a stated type) or name (a guess from "
+    "the name alone). Other relations are always walked."
+)
+RelationTypes = Annotated[
+    list[str] | None, typer.Option("--relation-type", help="Only this relation type, e.g. CALLS (repeatable).")
+]
+MinResolution = Annotated[Resolution, typer.Option(help=MIN_RESOLUTION_HELP)]
+AsJson = Annotated[bool, typer.Option("--json", help="Print the tool's structured output as JSON.")]
+
+
+def register(
+    app: typer.Typer,
+    *,
+    settings: Callable[[], TridentSettings],
+    catalog: Callable[[TridentSettings, bool], AbstractContextManager[Catalog]],
+    user_errors: Callable[[], AbstractContextManager[None]],
+    err: Console,
+) -> None:
+    """Add the four commands to `app`, over the CLI's own ways to read the settings, open the index and end a
+    command on an error the user can fix (handed in, so this module never imports the CLI's entry module)."""
+    commands = GraphCommands(settings, catalog, user_errors, err)
+    app.command("trace")(commands.trace)
+    app.command("explain")(commands.explain)
+    app.command("similar")(commands.similar)
+    app.command("entity")(commands.entity)
+
+
+def _top_k_in_range(value: int) -> int:
+    """find_similar's own bound on top_k, checked before any work; read here rather than at start-up because the
+    tool's module loads the search pipeline (SciPy included), which only this command needs."""
+    from trident.tools.similar import MAX_TOP_K
+
+    if not 1 <= value <= MAX_TOP_K:
+        bound = "greater than or equal to 1" if value < 1 else f"less than or equal to {MAX_TOP_K}"
+        raise typer.BadParameter(f"Input should be {bound}")
+    return value
+
+
+class GraphCommands:
+    """The commands; each opens the index, calls the tool's function as the server does (the directory and the
+    relations of `GenerationViews`), and prints the result."""
+
+    def __init__(
+        self,
+        settings: Callable[[], TridentSettings],
+        catalog: Callable[[TridentSettings, bool], AbstractContextManager[Catalog]],
+        user_errors: Callable[[], AbstractContextManager[None]],
+        err: Console,
+    ) -> None:
+        self._settings = settings
+        self._catalog = catalog
+        self._user_errors = user_errors
+        self._err = err
+
+    @contextmanager
+    def _index(self, with_embedder: bool) -> Iterator[tuple[Catalog, GenerationViews]]:
+        """The index and its views; inside, an error the user can fix (a bad argument, an unknown or ambiguous
+        entity, an index problem) ends the command with its message and exit code 2."""
+        from trident.retrieval.views import GenerationViews
+
+        settings = self._settings()
+        with self._catalog(settings, with_embedder) as catalog, self._user_errors(), self._entity_errors():
+            yield catalog, GenerationViews(settings.retrieval)
+
+    @contextmanager
+    def _entity_errors(self) -> Iterator[None]:
+        """An entity the index does not know, or several it could be: the message names it and what to ask for."""
+        try:
+            yield
+        except EntityNotFoundError as exc:
+            self._err.print(f"[red]error:[/red] {escape(str(exc))}")
+            raise typer.Exit(2) from None
+
+    def trace(
+        self,
+        entity: Annotated[str, typer.Argument(help="Entity name, qualified name or id.")],
+        direction: Annotated[Direction, typer.Option(help="Relations out of it, into it, or both.")] = Direction.BOTH,
+        relation_type: RelationTypes = None,
+        max_hops: Annotated[int, typer.Option(min=1, max=trace_tool.MAX_HOPS, help="How far to walk.")] = 2,
+        limit: Annotated[int, typer.Option(min=1, max=trace_tool.MAX_EDGES, help="Most edges to return.")] = 50,
+        min_resolution: MinResolution = Resolution.INFERRED,
+        offset: Annotated[
+            int, typer.Option(min=0, max=trace_tool.MAX_OFFSET, help="Edges of the walk to skip: a further page.")
+        ] = 0,
+        max_tokens: Annotated[
+            int,
+            typer.Option(
+                min=trace_tool.MIN_MAX_TOKENS,
+                max=trace_tool.MAX_MAX_TOKENS,
+                help="Cap on the answer's size in tokens; a cut answer says how to get the next page.",
+            ),
+        ] = RESPONSE_TOKENS,
+        as_json: AsJson = False,
+    ) -> None:
+        """What an entity calls, uses, imports or depends on, or is used by (the MCP tool trace_relationships).
+
+        A bounded walk of the graph, with the evidence and resolution of every edge.
+        """
+        with self._index(with_embedder=False) as (catalog, views):
+            result = trace_tool.trace_relationships(
+                catalog,
+                views.directory(catalog),
+                entity,
+                direction=direction,
+                relation_types=relation_type,
+                max_hops=max_hops,
+                limit=limit,
+                relations=views.relations(catalog),
+                min_resolution=min_resolution,
+                offset=offset,
+                max_tokens=max_tokens,
+            )
+        if as_json:
+            _echo_json(result)
+        else:
+            _show_trace(Console(soft_wrap=True), result)
+
+    def explain(
+        self,
+        source: Annotated[str, typer.Argument(help="Start entity: name, qualified name or id.")],
+        target: Annotated[str, typer.Argument(help="End entity: name, qualified name or id.")],
+        max_hops: Annotated[int, typer.Option(min=1, max=explain_tool.MAX_HOPS, help="Longest path considered.")] = 4,
+        max_paths: Annotated[int, typer.Option(min=1, max=explain_tool.MAX_PATHS, help="Most paths returned.")] = 3,
+        relation_type: RelationTypes = None,
+        min_resolution: MinResolution = Resolution.INFERRED,
+        as_json: AsJson = False,
+    ) -> None:
+        """How two things connect: the best paths between two entities (the MCP tool explain_path).
+
+        Each path as a sentence you can quote, then its hops with their evidence.
+        """
+        with self._index(with_embedder=False) as (catalog, views):
+            result = explain_tool.explain_path(
+                catalog,
+                views.directory(catalog),
+                source,
+                target,
+                max_hops=max_hops,
+                max_paths=max_paths,
+                relation_types=relation_type,
+                relations=views.relations(catalog),
+                min_resolution=min_resolution,
+            )
+        if as_json:
+            _echo_json(result)
+        else:
+            _show_explain(Console(soft_wrap=True), result)
+
+    def similar(
+        self,
+        text: Annotated[str | None, typer.Option(help="An example text or snippet.")] = None,
+        chunk_id: Annotated[str | None, typer.Option(help="Id of an indexed chunk (from search hits).")] = None,
+        entity: Annotated[str | None, typer.Option(help="An entity whose definition is the example.")] = None,
+        top_k: Annotated[
+            int, typer.Option("--top-k", "-k", callback=_top_k_in_range, help="Number of hits, up to the tool's limit.")
+        ] = 10,
+        project: Annotated[list[str] | None, typer.Option(help="Only these projects (repeatable).")] = None,
+        kind: Annotated[list[DocumentKind] | None, typer.Option(help="Only chunks of this kind (repeatable).")] = None,
+        as_json: AsJson = False,
+    ) -> None:
+        """Chunks most like an example (the MCP tool find_similar).
+
+        Give exactly one of --text, --chunk-id or --entity; the example itself is left out.
+        """
+        from trident.tools.similar import find_similar
+
+        with self._index(with_embedder=True) as (catalog, views):
+            hits = find_similar(
+                catalog,
+                views.directory(catalog),
+                text=text,
+                chunk_id=chunk_id,
+                entity=entity,
+                top_k=top_k,
+                projects=project,
+                kinds=[k.value for k in kind] if kind else None,
+            )
+        if as_json:
+            _echo_json(hits)
+        else:
+            _show_hits(Console(soft_wrap=True), hits)
+
+    def entity(
+        self,
+        name_or_id: Annotated[str, typer.Argument(help="Entity name, qualified name, alias or id.")],
+        as_json: AsJson = False,
+    ) -> None:
+        """Describe one named thing (the MCP tool get_entity).
+
+        What it is, where it is defined, its aliases and how many relations of each type it has.
+        """
+        from trident.tools.entities import get_entity
+
+        with self._index(with_embedder=False) as (catalog, views):
+            result = get_entity(catalog, views.directory(catalog), name_or_id)
+        if as_json:
+            _echo_json(result)
+        else:
+            _show_entity(Console(soft_wrap=True), result)
+
+
+def _echo_json(result: BaseModel | list[SearchHit]) -> None:
+    """What an MCP client gets as the tool's structured content: a model as JSON, a list wrapped as `{"result": [...]}`
+    (the SDK wraps any output that is not an object)."""
+    structured: Any
+    if isinstance(result, BaseModel):
+        structured = result.model_dump(mode="json", by_alias=True)
+    else:
+        structured = {"result": [hit.model_dump(mode="json", by_alias=True) for hit in result]}
+    typer.echo(json.dumps(structured, indent=2, ensure_ascii=False))
+
+
+def _show_trace(out: Console, result: TraceResult) -> None:
+    """The root, then the edges hop by hop (in the walk's order within a hop), then what was cut or left out."""
+    out.print(_ref(result.root))
+    if not result.edges:
+        out.print("no relations found")
+    depth = {result.root.id: 0} | {path[-1]: len(path) - 1 for path in result.paths if path}
+    shown = 0
+    for edge in sorted(result.edges, key=lambda e: _hop(e, depth)):
+        if (hop := _hop(edge, depth)) != shown:
+            shown = hop
+            out.print(f"[bold]hop {hop}[/bold]")
+        out.print("  " + _relation(edge))
+    if result.truncated and result.next_call:
+        out.print(f"[yellow]truncated[/yellow] after {len(result.edges)} edges; the rest: {escape(result.next_call)}")
+    if result.message:
+        out.print(f"[yellow]note:[/yellow] {escape(result.message)}")
+
+
+def _hop(edge: Edge, depth: dict[str, int]) -> int:
+    """How many hops from the root the walk took this edge: one more than its nearer end."""
+    known = [depth[end] for end in (edge.source, edge.target) if end in depth]
+    return min(known) + 1 if known else 0
+
+
+def _show_explain(out: Console, result: ExplainResult) -> None:
+    """Each path's sentence, then its hops with their evidence."""
+    out.print(f"{_ref(result.source)}\n→ {_ref(result.target)}")
+    for number, path in enumerate(result.paths, 1):
+        code = "  [dim](code relations only)[/dim]" if path.code_only else ""
+        out.print(f"\n[bold]{number}.[/bold] {escape(path.sentence)}{code}")
+        for hop in path.hops:
+            out.print("   " + _relation(hop))
+    if result.message:
+        out.print(f"[yellow]note:[/yellow] {escape(result.message)}")
+
+
+def _relation(edge: Edge | Hop) -> str:
+    """`source —TYPE→ target  (resolution)  citation` of one relation, as stored (whichever way a path walks it)."""
+    where = escape(edge.evidence) if edge.evidence else "[dim]no evidence[/dim]"
+    return (
+        f"{escape(edge.source)} [cyan]—{escape(edge.type)}→[/cyan] {escape(edge.target)}  "
+        f"[dim]({edge.resolution.value})[/dim]  {where}"
+    )
+
+
+def _ref(ref: EntityRef) -> str:
+    where = escape(ref.citation) if ref.citation else "no definition indexed"
+    return f"[bold]{escape(ref.name)}[/bold] [dim]{escape(ref.type)} {escape(ref.id)}[/dim]  {where}"
+
+
+def _show_hits(out: Console, hits: list[SearchHit]) -> None:
+    """Hits as `trident search` prints them: rank, citation, title, score, then the snippet."""
+    if not hits:
+        out.print("no hits")
+    for hit in hits:
+        out.print(
+            f"[bold]{hit.rank:>2}. {escape(hit.citation)}[/bold]  {escape(hit.title)}  [dim]{hit.score:.4f}[/dim]"
+        )
+        out.print("    " + hit.snippet.replace("\n", "\n    ")[:400], markup=False, highlight=False)
+
+
+def _show_entity(out: Console, result: EntityResult) -> None:
+    """Name and kind, where it is defined, what it is, its aliases and how many relations of each type it has."""
+    ref = result.entity
+    out.print(f"[bold]{escape(ref.name)}[/bold]  {escape(ref.type)} in {escape(ref.project)}")
+    out.print(f"  id: {escape(ref.id)}")
+    out.print(f"  qualified name: {escape(result.qualified_name)}")
+    out.print(f"  defined at: {escape(ref.citation) if ref.citation else 'no definition indexed'}")
+    if result.description:
+        out.print(f"  {escape(result.description)}")
+    if result.aliases:
+        out.print(f"  aliases: {escape(', '.join(result.aliases))}")
+    out.print(f"  relations out: {_counts(result.relations_out)}")
+    out.print(f"  relations in: {_counts(result.relations_in)}")
+
+
+def _counts(counts: dict[str, int]) -> str:
+    return escape(", ".join(f"{kind} {n}" for kind, n in counts.items())) or "none"
