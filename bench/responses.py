@@ -2,9 +2,10 @@
 
 Every tool is called through the MCP SDK's in-memory client, as a model's client calls it: `search` with each bench
 query (default arguments, and `top_k=100`), the graph tools on the most connected entities (the largest answers),
-`status` and `index_status`; then each again with the arguments that make its answer largest. A response's size is the text content the client hands the model, in characters and in
-estimated tokens (`trident.store.tokens.response_tokens`, three characters a token: JSON and code tokenize denser
-than prose). Claude Code refuses a tool result above 25,000 tokens (and warns above 10,000).
+`status` and `index_status`; then each again with the arguments that make its answer largest. A response's size is
+the text content the client hands the model, in characters and in estimated tokens
+(`trident.store.tokens.response_tokens`, three characters a token: JSON and code tokenize denser than prose).
+Claude Code refuses a tool result above 25,000 tokens (and warns above 10,000).
 
 Usage:
     TRIDENT_HOME=DIR python bench/responses.py [--queries bench/queries.jsonl] [--entities 10] [--json]
@@ -15,6 +16,7 @@ measured there).
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 from collections import Counter
 from collections.abc import Iterator
@@ -73,7 +75,7 @@ def calls(queries: list[str], entities: list[str]) -> Iterator[tuple[str, dict[s
         for tool, key in (("trace_relationships", "entity"), ("find_similar", "entity")):
             yield tool, {key: entity}
             yield tool, {key: entity, **LARGEST[tool]}
-    for source, target in zip(entities, entities[1:], strict=False):
+    for source, target in itertools.pairwise(entities):
         yield "explain_path", {"source": source, "target": target}
         yield "explain_path", {"source": source, "target": target, **LARGEST["explain_path"]}
     yield "status", {}

@@ -1,167 +1,18 @@
-"""Deterministic query routing: a table of regex rules picks a query type; a preset per type makes the plan."""
+"""Deterministic query routing: the rules (data, in `routing_rules`) pick a query type; a preset per type makes the
+plan."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict
 
 from trident.retrieval.fusion import FusionMethod
 from trident.retrieval.path_names import PathName
+from trident.retrieval.routing_rules import PRECEDENCE, RULES, QueryType, Rule
 
-
-class QueryType(StrEnum):
-    ENTITY_LOOKUP = "entity_lookup"
-    RELATIONSHIP = "relationship"
-    MULTI_HOP = "multi_hop"
-    SIMILARITY = "similarity"
-    PATTERN = "pattern"
-    CROSS_PROJECT = "cross_project"
-    LOCAL_ONLY = "local_only"
-    OVERVIEW = "overview"
-    GENERAL = "general"
-
-
-# When several types fire, the first in this list wins.
-PRECEDENCE = (
-    QueryType.LOCAL_ONLY,
-    QueryType.SIMILARITY,
-    QueryType.MULTI_HOP,
-    QueryType.CROSS_PROJECT,
-    QueryType.RELATIONSHIP,
-    QueryType.OVERVIEW,
-    QueryType.PATTERN,
-    QueryType.ENTITY_LOOKUP,
-    QueryType.GENERAL,
-)
-
-
-@dataclass(frozen=True)
-class Rule:
-    name: str
-    query_type: QueryType
-    pattern: re.Pattern[str]
-
-
-def _rule(name: str, query_type: QueryType, pattern: str, flags: int = re.IGNORECASE) -> Rule:
-    return Rule(name, query_type, re.compile(pattern, flags))
-
-
-_REL_VERB = (
-    r"(?:call(?:s|ed|ing)?|uses?|used|using|depends? on|depend(?:s|ed)?|imports?|imported|inherits?|"
-    r"extend(?:s|ed|ing)?|implement(?:s|ed|ing)?|owns?|owned|blocks?|blocked|links? to|linked|references?|"
-    r"wraps|invokes?|triggers?|reads?|writes?|written|consumes?|produces?|publish(?:es|ed)|subscribes? to|"
-    r"covers?|covered)"
-)
-
-RULES: tuple[Rule, ...] = (
-    _rule(
-        "instruction-file",
-        QueryType.LOCAL_ONLY,
-        r"\b(?:claude\.md|agents\.md|readme(?:\.md)?|contributing(?:\.md| guide)?|codeowners|"
-        r"our (?:own )?(?:docs|documentation|instructions|guidelines|readme)|this (?:repo|project|codebase)'s "
-        r"(?:docs|instructions|rules|guidelines|readme)|project instructions|instructions? file|"
-        r"(?:agent|contributor) instructions|house rules for this repo)\b",
-    ),
-    _rule(
-        "similar-phrase",
-        QueryType.SIMILARITY,
-        r"\b(?:similar(?:ly)? to|similar|like this|like the following|looks? like (?:this|that|these|the following)|"
-        r"(?:that|which) looks? like|resembl\w*|examples? of|"
-        r"analogous|same shape as|more like|others like|code like|near[- ]duplicates?|lookalikes?)\b",
-    ),
-    _rule(
-        "pasted-code",
-        QueryType.SIMILARITY,
-        r"(?:\n\s*(?:def |class |function |func |fn |public |return |if |for |const |let |import |from )|"
-        r"Traceback \(most recent call last\)|^\s*at [\w.$<>]+\([\w.]+:\d+\)|Exception in thread|panic: |"
-        r"\w+Error: .+\n)",
-        re.MULTILINE,
-    ),
-    _rule(
-        "relation-chain",
-        QueryType.MULTI_HOP,
-        rf"\b{_REL_VERB}\b.*\b(?:that|which|who|whose)\b(?: \w+)? (?:is \w+ by|\w+s|\w+ed)\b|"
-        rf"\b(?:that|which|who|whose)\b.*\b{_REL_VERB}\b.*\b(?:that|which|who|whose)\b.*\b{_REL_VERB}\b",
-    ),
-    _rule("of-the-chain", QueryType.MULTI_HOP, r"\b(?:the )?\w+(?: \w+)? of the \w+(?: \w+)? (?:of|who|that|which)\b"),
-    _rule(
-        "two-hop-words",
-        QueryType.MULTI_HOP,
-        r"\b(?:indirectly|transitively|two hops?|2 hops?|chain of|through which|via the|by way of|"
-        r"in turn|end[- ]to[- ]end path|all the way (?:to|from))\b",
-    ),
-    _rule(
-        "comparison-of-facts",
-        QueryType.MULTI_HOP,
-        r"\b(?:which|who)\b.*\b(?:first|earlier|later|older|younger|longer|born first|died first|"
-        r"came out first|released first)\b.*\b(?:or|and)\b",
-    ),
-    _rule(
-        "other-teams",
-        QueryType.CROSS_PROJECT,
-        r"\b(?:other|another|different|all|every|each|across|multiple|several|sibling|neighbou?ring|the other)"
-        r" (?:projects?|teams?|services?|repos?|repositories|codebases?|squads?|products?|microservices?)\b|"
-        r"\b(?:which|what) (?:projects?|teams?|services?|repos?|repositories|codebases?)\b|"
-        r"\b(?:organi[sz]ation(?:-wide)?|org-wide|company-wide|across the (?:org|company)|cross[- ]"
-        r"(?:project|team|repo|service)|elsewhere in the (?:org|company)|monorepo-wide)\b",
-    ),
-    _rule(
-        "compare-named",
-        QueryType.CROSS_PROJECT,
-        r"\b(?:compare|comparison of|contrast|differences? between)\b.*\b(?:and|with|to|vs\.?|versus)\b|"
-        r"\b\w+ (?:vs\.?|versus) \w+|\b(?:differs?|different|differently) (?:from|than)\b",
-    ),
-    _rule(
-        "relation-word",
-        QueryType.RELATIONSHIP,
-        rf"\b(?:what|who|which|where|how)\b.*\b{_REL_VERB}\b|\b(?:callers?|callees?|dependen(?:ts|cies|cy)|"
-        r"upstream|downstream|consumers? of|clients? of|users? of|importers? of|subclass(?:es)? of|"
-        r"connect(?:s|ed|ion)?|relat(?:e|es|ed|ion|ionship)s? (?:to|between|with)|interacts? with|"
-        r"talks? to|traces? of|wired (?:to|up)|hooked up)\b",
-    ),
-    _rule(
-        "broad-summary",
-        QueryType.OVERVIEW,
-        r"\b(?:overview|summary|summari[sz]e|landscape|big picture|high[- ]level|architecture|tour of|"
-        r"bird'?s[- ]eye|outline|main (?:parts|components|modules|areas|pieces)|map of|lay of the land|"
-        r"walk me through (?:the|how)|what does the \w+ (?:system|subsystem|codebase|area) (?:look like|do))\b",
-    ),
-    _rule(
-        "how-we-do",
-        QueryType.PATTERN,
-        r"\b(?:how (?:do|does|should|would|did|are) (?:we|you|i|one|they|people|teams?|folks) "
-        r"(?:here |around here |in this (?:codebase|repo) )?(?:usually |"
-        r"typically |normally |generally |commonly )?(?:handle|do|write|implement|structure|organi[sz]e|test|"
-        r"deal with|approach|name|log|validate|configure|manage|retry|version|document|deploy)|conventions?|"
-        r"best practices?|common (?:approach|pattern|way|practice)s?|idiomatic|(?:usual|standard|typical|"
-        r"recommended|preferred|accepted) (?:way|approach|pattern|practice)|usually (?:done|handled)|"
-        r"style guide|rule of thumb|patterns? (?:for|of|used|we use))\b",
-    ),
-    _rule(
-        "what-is",
-        QueryType.ENTITY_LOOKUP,
-        r"^\s*(?:what(?: is|'s| are| does)|where(?: is|'s| are| does)|who is|describe|define|definition of|"
-        r"tell me about|explain(?: what)?|show me|find|look up|locate|details (?:of|on|about)|info on|"
-        r"signature of|docstring of|purpose of|meaning of)\b",
-    ),
-    _rule("defined-where", QueryType.ENTITY_LOOKUP, r"\b(?:defined|declared|implemented|located|lives?)\b\s*\??$"),
-    _rule(
-        "id-reference",
-        QueryType.ENTITY_LOOKUP,
-        r"\b(?i:plan|adr|rfc|ticket|issue|bug|pr|incident|spec|story|epic|decision)[\s#-]*\d+\b|"
-        r"(?:^|\s)#\d+\b|\b[A-Z][A-Z0-9]+-\d+\b",
-        0,
-    ),
-    _rule(
-        "bare-identifier",
-        QueryType.ENTITY_LOOKUP,
-        r"^\s*`?[A-Za-z_][\w]*(?:(?:\.|::)[A-Za-z_][\w]*)*(?:\(\))?`?\s*\??\s*$",
-        0,
-    ),
-)
+__all__ = ["PRECEDENCE", "PRESETS", "RULES", "Plan", "QueryType", "Rule", "route"]
 
 
 class Plan(BaseModel):
@@ -295,7 +146,7 @@ ADJUSTMENTS: tuple[Adjustment, ...] = (
 
 def route(query: str) -> Plan:
     """The plan for a query: every rule is tried; the fired type highest in PRECEDENCE decides."""
-    fired = [rule for rule in RULES if rule.pattern.search(query)]
+    fired = [rule for rule in RULES if rule.fires(query)]
     types = {rule.query_type for rule in fired}
     query_type = next((t for t in PRECEDENCE if t in types), QueryType.GENERAL)
     preset = PRESETS[query_type]
