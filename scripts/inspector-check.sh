@@ -31,9 +31,24 @@ export TRIDENT_HOME=$HOME_DIR
 "$INSPECTOR" --cli "$VENV/bin/trident" serve --method tools/list >"$HOME_DIR/tools.json"
 "$INSPECTOR" --cli "$VENV/bin/trident" serve --method tools/call --tool-name search \
   --tool-arg query="verify a token" --tool-arg top_k=1 >"$HOME_DIR/search.json"
-# A bad argument is a tool result with isError (MCP 2025-11-25), which the Inspector prints like any result.
-"$INSPECTOR" --cli "$VENV/bin/trident" serve --method tools/call --tool-name search \
-  --tool-arg query="verify a token" --tool-arg top_k=0 >"$HOME_DIR/bad.json"
+# A bad argument is a tool result with isError (MCP 2025-11-25), which the Inspector prints like any result: one
+# bad call per read tool, each line "tool what-the-message-names key=value...".
+BAD_CALLS=(
+  "search top_k query=token top_k=0"
+  "trace_relationships max_hops entity=TokenVerifier max_hops=0"
+  "explain_path max_paths source=TokenVerifier target=RotatingKeyStore max_paths=0"
+  "find_similar top_k text=token top_k=0"
+  "get_entity NoSuchThing name_or_id=NoSuchThing"
+  "status offset offset=-1"
+)
+for call in "${BAD_CALLS[@]}"; do
+  read -r tool named pairs <<<"$call"
+  args=()
+  for pair in $pairs; do args+=(--tool-arg "$pair"); done
+  "$INSPECTOR" --cli "$VENV/bin/trident" serve --method tools/call --tool-name "$tool" "${args[@]}" \
+    >"$HOME_DIR/bad-$tool.json"
+  echo "$tool $named" >>"$HOME_DIR/bad-calls.txt"
+done
 "$VENV/bin/python" - "$HOME_DIR" <<'PY'
 import json, sys
 from pathlib import Path
@@ -44,7 +59,10 @@ expected = {"search", "trace_relationships", "explain_path", "find_similar", "ge
 assert expected <= tools, f"missing tools: {expected - tools}"
 hit = json.loads((home / "search.json").read_text())["structuredContent"]["hits"][0]
 assert hit["citation"].startswith("auth/internal/tokens/verifier.go:L"), hit
-bad = json.loads((home / "bad.json").read_text())
-assert bad.get("isError") is True and "top_k" in bad["content"][0]["text"], bad
-print(f"inspector: {len(tools)} tools listed; search -> {hit['citation']}; top_k=0 -> isError naming top_k")
+calls = [line.split() for line in (home / "bad-calls.txt").read_text().splitlines()]
+for tool, named in calls:
+    bad = json.loads((home / f"bad-{tool}.json").read_text())
+    assert bad.get("isError") is True and named in bad["content"][0]["text"], (tool, bad)
+print(f"inspector: {len(tools)} tools listed; search -> {hit['citation']}; "
+      f"a bad argument to each of {len(calls)} tools -> isError naming it")
 PY
