@@ -118,7 +118,7 @@ def _lexical(q: PathQuery) -> PathHits:
 
 
 def _semantic(q: PathQuery) -> PathHits:
-    return PathHits(q.catalog.vectors.search(q.embed(q.text), CANDIDATES_PER_PATH, q.where))
+    return PathHits(q.views.chunk_vectors(q.catalog).search(q.embed(q.text), CANDIDATES_PER_PATH, q.where))
 
 
 def _local(q: PathQuery) -> PathHits:

@@ -8,6 +8,7 @@ from typing import Generic, TypeVar
 
 import numpy as np
 
+from trident.retrieval.chunk_vectors import ChunkVectors
 from trident.retrieval.pagerank import EntityChunkGraph
 from trident.retrieval.relation_index import RelationIndex
 from trident.store.catalog import Catalog
@@ -56,9 +57,9 @@ class PerGeneration(Generic[T]):
 
 class GenerationViews:
     """What queries read of one index generation beside the engines (the entity directory, the relations in
-    memory, the PageRank graph, the graph vectors, the instruction files' vectors, the communities), each built
-    once on first use and reused until the index moves to another generation. `settings` (how the graph walk
-    spreads) come from whoever made the process's settings: the server's lifespan, a CLI command, a test."""
+    memory, the PageRank graph, the chunk and graph vectors, the instruction files' vectors, the communities),
+    each built once on first use and reused until the index moves to another generation. `settings` (how the graph
+    walk spreads) come from whoever made the process's settings: the server's lifespan, a CLI command, a test."""
 
     def __init__(self, settings: RetrievalSettings) -> None:
         self.settings = settings
@@ -66,6 +67,7 @@ class GenerationViews:
         self._graph: PerGeneration[EntityChunkGraph] = PerGeneration()
         self._relations: PerGeneration[RelationIndex] = PerGeneration()
         self._vectors: PerGeneration[GraphVectorIndex] = PerGeneration()
+        self._chunk_vectors: PerGeneration[ChunkVectors] = PerGeneration()
         self._instructions: PerGeneration[dict[tuple[str, ...] | None, dict[str, np.ndarray]]] = PerGeneration()
         self._communities: CommunityIndex | None = None
         self._lock = threading.Lock()
@@ -75,6 +77,10 @@ class GenerationViews:
 
     def vectors(self, catalog: Catalog) -> GraphVectorIndex:
         return self._vectors.get(catalog.manifest.generation, lambda: open_graph_vectors(catalog))
+
+    def chunk_vectors(self, catalog: Catalog) -> ChunkVectors:
+        """Every chunk vector in memory: the dense path's search."""
+        return self._chunk_vectors.get(catalog.manifest.generation, lambda: ChunkVectors.load(catalog))
 
     def graph(self, catalog: Catalog) -> EntityChunkGraph:
         generation = catalog.manifest.generation

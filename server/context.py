@@ -70,14 +70,15 @@ def _runner(
 
 def _warm_up(catalog: Catalog, views: GenerationViews, stopping: threading.Event) -> None:
     """Build what the first questions need (entity names, the in-memory graph, the walk graph, the community
-    vectors, one query embedding) while the client is still starting; each is built once per index generation
-    anyway, so a query arriving meanwhile only waits for the step under way."""
+    vectors, the chunk vectors, one query embedding) while the client is still starting; each is built once per
+    index generation anyway, so a query arriving meanwhile only waits for the step under way."""
     started = time.perf_counter()
     steps: list[Callable[[], object]] = [
         lambda: views.directory(catalog).mentioned_in("warm up"),  # the directory and its mention forms
         lambda: views.relations(catalog),
         lambda: views.graph(catalog),
         lambda: views.communities(catalog),
+        lambda: views.chunk_vectors(catalog),
     ]
     if catalog.embedder is not None:
         embedder = catalog.embedder

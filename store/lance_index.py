@@ -143,6 +143,20 @@ class LanceVectorIndex:
             for id_, vec in zip(rows["id"].to_pylist(), rows["vector"].to_pylist(), strict=True)
         }
 
+    def matrix(self, tenant: str) -> tuple[list[str], list[str], np.ndarray]:
+        """Every chunk of a tenant in the version read: ids, projects, and the vectors as one (n, dim) float32 matrix
+        (one scan of the table, for a view that answers dense searches from memory)."""
+        rows = (
+            self._table.search()
+            .where(f"tenant = {sql_string(tenant)}")
+            .select(["id", "project", "vector"])
+            .limit(None)
+            .to_arrow()
+        )
+        vectors = rows["vector"].combine_chunks()
+        matrix = vectors.values.to_numpy(zero_copy_only=False).reshape(len(rows), self._dim)
+        return rows["id"].to_pylist(), rows["project"].to_pylist(), np.ascontiguousarray(matrix, dtype=np.float32)
+
     def ids(self, tenant: str) -> set[str]:
         """Every chunk id of a tenant (for consistency checks, not for queries)."""
         rows = self._table.search().where(f"tenant = {sql_string(tenant)}").select(["id"]).limit(None).to_arrow()

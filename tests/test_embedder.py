@@ -228,3 +228,12 @@ def test_the_variant_is_split_from_the_model_name() -> None:
     assert (quantized.base_model, quantized.quantization) == (DEFAULT_MODEL, "int8")
     plain = ModelSettings(model=DEFAULT_MODEL)
     assert (plain.base_model, plain.quantization) == (DEFAULT_MODEL, None)
+
+
+def test_the_model_threads_sleep_between_runs_so_a_query_leaves_the_cores_to_what_follows(
+    minilm: FastEmbedEmbedder,
+) -> None:
+    session = minilm._model.model.model
+    assert session.get_session_options().get_session_config_entry("session.intra_op.allow_spinning") == "0"
+    again = minilm.embed_query("verify a token")
+    assert again.shape == (384,) and abs(float(np.linalg.norm(again)) - 1.0) < 1e-5

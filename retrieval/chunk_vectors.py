@@ -1,0 +1,57 @@
+"""Dense search from memory: every chunk vector of an index generation in one matrix, so a query is one matrix
+product and a partial sort (exact, about a millisecond per 10K chunks) instead of a scan through the vector
+store per query. The vector store stays the record; this view is read from it once per generation."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from trident.store.catalog import Catalog
+from trident.store.protocols import ScoredId, SearchFilter
+
+
+class ChunkVectors:
+    """The chunk vectors of one tenant, rows in id order (so equal scores rank by id, as the vector store ranks
+    them), each scaled to unit length (a dot product is the cosine similarity)."""
+
+    def __init__(self, ids: list[str], projects: list[str], matrix: np.ndarray) -> None:
+        order = sorted(range(len(ids)), key=ids.__getitem__)
+        self._ids = [ids[i] for i in order]
+        names = sorted(set(projects))
+        self._project_codes = {name: code for code, name in enumerate(names)}
+        self._projects = np.array([self._project_codes[projects[i]] for i in order], dtype=np.int32)
+        rows = np.asarray(matrix, dtype=np.float32)[order] if len(order) else np.zeros((0, 0), np.float32)
+        norms = np.linalg.norm(rows, axis=1, keepdims=True) if len(order) else np.ones((0, 1), np.float32)
+        self._matrix = np.ascontiguousarray(rows / np.where(norms == 0, 1, norms), dtype=np.float32)
+
+    @classmethod
+    def load(cls, catalog: Catalog) -> ChunkVectors:
+        return cls(*catalog.vectors.matrix(catalog.tenant))
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+    def search(self, vector: np.ndarray, limit: int, where: SearchFilter) -> list[ScoredId]:
+        """Nearest chunks by cosine similarity in the projects `where` allows, best first, ties ordered by id."""
+        if limit <= 0 or not self._ids or where.projects == ():
+            return []
+        query = np.asarray(vector, dtype=np.float32)
+        scores = self._matrix @ (query / (np.linalg.norm(query) or 1.0))
+        allowed = self._allowed(where)
+        if allowed is not None:
+            scores = np.where(allowed, scores, -np.inf)
+        candidates = int(np.count_nonzero(scores > -np.inf))
+        if candidates == 0:
+            return []
+        k = min(limit, candidates)
+        # Every row scoring at least the k-th best, so rows tied at the cut are all seen and ordered by id.
+        threshold = np.partition(scores, len(scores) - k)[len(scores) - k]
+        rows = np.flatnonzero(scores >= threshold)
+        ranked = rows[np.lexsort((rows, -scores[rows]))][:k]
+        return [ScoredId(self._ids[row], float(scores[row])) for row in ranked]
+
+    def _allowed(self, where: SearchFilter) -> np.ndarray | None:
+        if where.projects is None:
+            return None
+        codes = [self._project_codes[name] for name in where.projects if name in self._project_codes]
+        return np.isin(self._projects, np.array(codes, dtype=np.int32))
