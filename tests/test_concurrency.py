@@ -148,6 +148,11 @@ def test_old_generations_are_removed_once_no_reader_holds_them(tmp_path: Path, w
 def test_a_second_writer_process_is_told_who_holds_the_lock(tmp_path: Path) -> None:
     home = tmp_path / "home"
     env = {**os.environ, "TRIDENT_HOME": str(home)}
+    # An index that exists already: a brand-new one would first wait for the holder to set it up (SETUP_WAIT_SECONDS).
+    made = subprocess.run(
+        [sys.executable, "-m", "trident.cli.main", "status"], env=env, capture_output=True, timeout=120
+    )
+    assert made.returncode == 0, made.stderr
     with locking.exclusive(StoreSettings(home=home).index_dir):
         result = subprocess.run(
             [sys.executable, "-m", "trident.cli.main", "index", str(EXAMPLES / "auth")],
