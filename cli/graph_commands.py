@@ -307,6 +307,8 @@ def _show_hits(out: Console, hits: list[SearchHit]) -> None:
             f"[bold]{hit.rank:>2}. {escape(hit.citation)}[/bold]  {escape(hit.title)}  [dim]{hit.score:.4f}[/dim]"
         )
         out.print("    " + hit.snippet.replace("\n", "\n    ")[:400], markup=False, highlight=False)
+        if hit.stale:
+            out.print(f"    [yellow]stale:[/yellow] {escape(hit.stale_reason or '')}")
 
 
 def _show_entity(out: Console, result: EntityResult) -> None:

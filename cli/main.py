@@ -233,6 +233,8 @@ def search(
         title = escape(hit.title)
         out.print(f"[bold]{hit.rank:>2}. {escape(hit.citation)}[/bold]  {title}  [dim]{hit.score:.4f} {ranks}[/dim]")
         out.print("    " + hit.snippet.replace("\n", "\n    ")[:400], markup=False, highlight=False)
+        if hit.stale:
+            out.print(f"    [yellow]stale:[/yellow] {escape(hit.stale_reason or '')}")
     if result.truncated:
         shown = offset + len(result.hits)
         out.print(f"[dim]cut at the token budget; the next page: --offset {shown} --top-k {top_k - len(result.hits)}")

@@ -76,6 +76,11 @@ class Diagnostics(BaseModel):
     top_per_path: dict[str, list[str]] | None = Field(
         default=None, exclude_if=_unset, description="With explain: each run's top five chunk ids"
     )
+    stale_hits: int | None = Field(
+        default=None,
+        exclude_if=_unset,
+        description="How many hits come from files changed on disk or gone since they were indexed (each says so)",
+    )
 
 
 def diagnose(

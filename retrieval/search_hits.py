@@ -17,6 +17,12 @@ from trident.store.schema import Chunk
 from trident.store.tokens import json_tokens
 
 SNIPPET_CHARS = 320
+
+
+def _unset(value: object) -> bool:
+    return value is None
+
+
 FETCH_MARGIN = 5  # chunks fetched beyond top_k at first, for the duplicates and filtered ones a page may hold
 CANDIDATES_PER_HIT = 3  # how deep into the fused ranking a search looks: (offset + top_k) times this
 DUPLICATE_MARGIN_TOKENS = 30
@@ -41,6 +47,12 @@ class SearchHit(BaseModel):
     )
     explanation: dict[str, float] | None = Field(
         default=None, description="With explain: each path's (and expansion's) contribution to the fused score"
+    )
+    stale: bool | None = Field(
+        default=None, exclude_if=_unset, description="True when the file changed on disk or is gone since indexing"
+    )
+    stale_reason: str | None = Field(
+        default=None, exclude_if=_unset, description="When stale: what changed, and the command that refreshes it"
     )
 
     @classmethod

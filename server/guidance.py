@@ -19,6 +19,8 @@ ANSWER_PROMPT = """Answer the question below from the user's indexed code and do
    `explain_path`; for "what is X" call `get_entity`.
 2. Answer only from the evidence returned. Cite every claim as project/path:Lstart-Lend, exactly as given.
 3. Say plainly what the evidence does not cover, and which call would find it, instead of guessing.
+4. A hit marked `stale` comes from a file changed or removed since it was indexed: say so where you use it, or
+   refresh the index first (its `stale_reason` gives the command; `index_path` does the same).
 
 Question: {question}"""
 

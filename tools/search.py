@@ -16,6 +16,7 @@ from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.errors import ArgumentError
 from trident.tools.calls import RESPONSE_TOKENS, check_range, suggest_call
+from trident.tools.freshness import mark_stale
 
 __all__ = [
     "DEFAULT_MAX_TOKENS",
@@ -106,6 +107,9 @@ async def search_async(
         offset=offset,
         views=views,
     )
+    stale = await anyio.to_thread.run_sync(mark_stale, catalog, result.hits)
+    if stale:
+        result.diagnostics.stale_hits = stale
     if not result.truncated:
         return result
     # Every argument the caller gave is kept, so the call pastes back as is; the page moves on past these hits.

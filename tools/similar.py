@@ -13,6 +13,7 @@ from trident.store.directory import EntityDirectory
 from trident.store.errors import ArgumentError
 from trident.store.protocols import SearchFilter
 from trident.tools.calls import check_range
+from trident.tools.freshness import mark_stale
 
 # A hit costs about 250 tokens: 30 of them stay within the answer budget of every tool (tools.calls.RESPONSE_TOKENS).
 MAX_TOP_K = 30
@@ -74,4 +75,5 @@ def find_similar(
         hits.append(SearchHit.from_chunk(found_chunk, len(hits) + 1, s.score, {"semantic": len(hits) + 1}))
         if len(hits) == top_k:
             break
+    mark_stale(catalog, hits)
     return hits
