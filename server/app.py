@@ -70,6 +70,18 @@ class TridentServer(MCPServer[Any]):
             raise
 
 
+    async def get_prompt(self, name: str, arguments: dict[str, Any] | None = None, context: Any = None) -> Any:
+        """An unknown prompt or a missing required argument is invalid params (-32602), naming what to send."""
+        prompt = self._prompt_manager.get_prompt(name)
+        if prompt is None:
+            known = ", ".join(p.name for p in self._prompt_manager.list_prompts())
+            raise MCPError(INVALID_PARAMS, f"unknown prompt {name!r}; prompts/list has: {known}")
+        missing = sorted(a.name for a in prompt.arguments or [] if a.required and a.name not in (arguments or {}))
+        if missing:
+            raise MCPError(INVALID_PARAMS, f"prompt {name!r} needs the argument(s): {', '.join(missing)}")
+        return await super().get_prompt(name, arguments, context)
+
+
 def _problems(error: ValidationError) -> str:
     """Each rejected argument with why and (shortened) the value given, so the model can correct its call."""
     problems = []
@@ -94,13 +106,27 @@ def build_server(
     """
     runtime = Runtime(settings, open_catalog, close_catalog, open_tenant)
     server = TridentServer(
-        name="trident", instructions=INSTRUCTIONS, lifespan=runtime.lifespan, middleware=[runtime.route_tenant]
+        name="trident",
+        version=_package_version(),
+        instructions=INSTRUCTIONS,
+        lifespan=runtime.lifespan,
+        middleware=[runtime.route_tenant],
     )
     _register_read_tools(server)
     register_guidance(server)
     if not settings.server.read_only:
         register_write_tools(server, runtime)
     return server
+
+
+def _package_version() -> str:
+    """The installed package's version, sent as serverInfo.version."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("trident-mcp")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "0+unknown"
 
 
 def _register_read_tools(server: MCPServer[Any]) -> None:

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any, cast
 
 from mcp.server.mcpserver import Context, MCPServer
+from mcp.shared.exceptions import MCPError
 
 from trident.retrieval.entities import EntityNotFoundError
 from trident.server.context import TridentContext
 from trident.tools import entities as entity_tools
 from trident.tools import status
+
+# MCP 2025-11-25: "Resource not found" (later protocol versions retire the code; this server speaks 2025-11-25).
+RESOURCE_NOT_FOUND = -32002
 
 ANSWER_PROMPT = """Answer the question below from the user's indexed code and documents, using Trident's tools.
 
@@ -38,7 +41,7 @@ def register_guidance(server: MCPServer[Any]) -> None:
         if project is not None:
             return project.model_dump_json(indent=2)
         known = ", ".join(app.catalog.manifest.projects()) or "none"
-        return json.dumps({"error": f"no project '{name}'", "known": known})
+        raise _not_found(f"trident://projects/{name}", f"no project '{name}' is indexed (known: {known})")
 
     @server.resource("trident://entities/{entity_id}", name="entity", mime_type="application/json")
     def entity_resource(entity_id: str, ctx: Context) -> str:
@@ -47,4 +50,9 @@ def register_guidance(server: MCPServer[Any]) -> None:
         try:
             return entity_tools.get_entity(app.catalog, app.directory(), entity_id).model_dump_json(indent=2)
         except EntityNotFoundError as exc:
-            return json.dumps({"error": str(exc), "suggestions": exc.suggestions})
+            raise _not_found(f"trident://entities/{entity_id}", str(exc), suggestions=exc.suggestions) from None
+
+
+def _not_found(uri: str, message: str, **data: object) -> MCPError:
+    """A resource that does not exist: the MCP 2025-11-25 resource-not-found error (-32002) with its URI."""
+    return MCPError(RESOURCE_NOT_FOUND, message, data={"uri": uri, **data})

@@ -222,6 +222,32 @@ async def test_the_answer_prompt_and_the_resources_are_served(client: Client) ->
     assert json.loads(entity.contents[0].text)["entity"]["name"] == "PaymentGateway"
 
 
+PROTOCOL_PROBES = [
+    ("get_prompt", ("no_such_prompt", {}), INVALID_PARAMS, "answer_with_evidence"),
+    ("get_prompt", ("answer_with_evidence", {}), INVALID_PARAMS, "question"),
+    ("read_resource", ("trident://projects/no-such-project",), -32002, "billing"),
+    ("read_resource", ("trident://entities/NoSuchThing",), -32002, "NoSuchThing"),
+]
+
+
+@pytest.mark.parametrize(("method", "arguments", "code", "named"), PROTOCOL_PROBES)
+async def test_an_unknown_prompt_a_missing_argument_or_an_unknown_resource_is_a_protocol_error_with_its_code(
+    client: Client, method: str, arguments: tuple[Any, ...], code: int, named: str
+) -> None:
+    with pytest.raises(MCPError) as raised:
+        await getattr(client, method)(*arguments)
+    assert raised.value.error.code == code and named in raised.value.error.message
+    if method == "read_resource":
+        assert raised.value.error.data["uri"] == arguments[0]
+
+
+async def test_server_info_carries_the_package_version(client: Client) -> None:
+    from importlib.metadata import version
+
+    assert client.server_info is not None
+    assert (client.server_info.name, client.server_info.version) == ("trident", version("trident-mcp"))
+
+
 BAD_CALLS = [
     ("search", {"top_k": 3}, "query"),
     ("search", {"query": ""}, "query"),

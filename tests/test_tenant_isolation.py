@@ -295,10 +295,11 @@ async def test_each_http_token_answers_from_its_own_tenant_through_every_tool_an
                 f"trident://entities/class:billing:billing.{t.name}_ledger.{t.only_class}"
             )
             assert json.loads(mine.contents[0].text)["entity"]["name"] == t.only_class
-            theirs = await session.read_resource(
-                f"trident://entities/class:billing:billing.{other.name}_ledger.{other.only_class}"
-            )
-            assert json.loads(theirs.contents[0].text)["suggestions"] == []
+            with pytest.raises(MCPError) as theirs:
+                await session.read_resource(
+                    f"trident://entities/class:billing:billing.{other.name}_ledger.{other.only_class}"
+                )
+            assert theirs.value.error.code == -32002 and theirs.value.error.data["suggestions"] == []
             project = await session.read_resource("trident://projects/billing")
             _clean(json.loads(project.contents[0].text), other)
 
