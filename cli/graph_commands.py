@@ -148,10 +148,7 @@ class GraphCommands:
                 offset=offset,
                 max_tokens=max_tokens,
             )
-        if as_json:
-            _echo_json(result)
-        else:
-            _show_trace(Console(soft_wrap=True), result)
+        _emit(result, as_json, _show_trace)
 
     def explain(
         self,
@@ -179,10 +176,7 @@ class GraphCommands:
                 relations=views.relations(catalog),
                 min_resolution=min_resolution,
             )
-        if as_json:
-            _echo_json(result)
-        else:
-            _show_explain(Console(soft_wrap=True), result)
+        _emit(result, as_json, _show_explain)
 
     def similar(
         self,
@@ -213,10 +207,7 @@ class GraphCommands:
                 projects=project,
                 kinds=[k.value for k in kind] if kind else None,
             )
-        if as_json:
-            _echo_json(hits)
-        else:
-            _show_hits(Console(soft_wrap=True), hits)
+        _emit(hits, as_json, _show_hits)
 
     def entity(
         self,
@@ -231,10 +222,15 @@ class GraphCommands:
 
         with self._index(with_embedder=False) as (catalog, views):
             result = get_entity(catalog, views.directory(catalog), name_or_id)
-        if as_json:
-            _echo_json(result)
-        else:
-            _show_entity(Console(soft_wrap=True), result)
+        _emit(result, as_json, _show_entity)
+
+
+def _emit(result: Any, as_json: bool, show: Callable[[Console, Any], None]) -> None:
+    """The result as the tool's structured content (`--json`), or rendered for a person."""
+    if as_json:
+        _echo_json(result)
+    else:
+        show(Console(soft_wrap=True), result)
 
 
 def _echo_json(result: BaseModel | list[SearchHit]) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -83,3 +83,21 @@ def sample_catalog(tmp_path_factory: pytest.TempPathFactory, embedder: Embedder)
             index_folder(writer, EXAMPLES / project, project, max_file_bytes=1_000_000)
     yield cat
     cat.close()
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture
+async def sample_client(sample_catalog: Catalog) -> AsyncIterator[Any]:
+    """An MCP client session, in memory, with a read-only server over the sample index."""
+    from mcp.client import Client
+
+    from trident.server.app import build_server
+    from trident.server.settings import ServerSettings, TridentSettings
+
+    settings = TridentSettings.from_env(ServerSettings(read_only=True))
+    async with Client(build_server(settings, lambda: sample_catalog, close_catalog=False)) as connected:
+        yield connected

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -40,15 +39,8 @@ LARGEST_CALLS: list[tuple[str, dict[str, Any]]] = [
 
 
 @pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture
-async def client(sample_catalog: Catalog) -> AsyncIterator[Client]:
-    settings = TridentSettings.from_env(ServerSettings(read_only=True))
-    async with Client(build_server(settings, lambda: sample_catalog, close_catalog=False)) as connected:
-        yield connected
+def client(sample_client: Client) -> Client:
+    return sample_client
 
 
 def _text(result: Any) -> str:

@@ -108,11 +108,6 @@ async def test_a_client_with_the_token_lists_the_tools(server_url: str) -> None:
     assert {"search", "status", "trace_relationships"} <= names
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 def test_the_server_refuses_to_bind_off_loopback_without_a_token(tmp_path: Path) -> None:
     env = {**os.environ, "TRIDENT_HOME": str(tmp_path)}
     env.pop("TRIDENT_TOKEN", None)

@@ -7,7 +7,6 @@ import os
 import subprocess
 import sys
 import threading
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -22,9 +21,7 @@ from mcp_types import INTERNAL_ERROR, INVALID_PARAMS
 from tests.conftest import EXAMPLES
 from trident.retrieval.relation_index import RelationIndex
 from trident.retrieval.search import GenerationViews
-from trident.server.app import build_server
 from trident.server.context import _warm_up
-from trident.server.settings import ServerSettings, TridentSettings
 from trident.store.catalog import Catalog
 from trident.store.settings import RetrievalSettings
 
@@ -35,16 +32,8 @@ WRITE_TOOLS = {"index_path", "remove", "add_knowledge"}
 
 
 @pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture
-async def client(sample_catalog: Catalog) -> AsyncIterator[Client]:
-    settings = TridentSettings.from_env(ServerSettings(read_only=True))
-    server = build_server(settings, lambda: sample_catalog, close_catalog=False)
-    async with Client(server) as connected:
-        yield connected
+def client(sample_client: Client) -> Client:
+    return sample_client
 
 
 def _data(result: Any) -> Any:

@@ -55,11 +55,6 @@ def test_the_settings_bundle_reads_every_concern_from_the_environment_once(monke
     assert not TridentSettings.from_env(ServerSettings(read_only=False)).server.read_only, "a given server wins"
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 @pytest.mark.anyio
 async def test_a_server_runs_with_the_settings_it_was_given_not_the_environment_of_the_moment(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch

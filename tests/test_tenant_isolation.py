@@ -190,11 +190,6 @@ def _opener(catalog: Catalog) -> Callable[[], Catalog]:
     return lambda: catalog
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 async def test_two_tenants_on_their_own_servers_see_only_their_own_index(tmp_path: Path) -> None:
     roots = tmp_path / "roots"
     folders = {t.name: make_project(roots, t) for t in (ACME, GLOBEX)}

@@ -160,11 +160,6 @@ def test_a_burst_of_edits_is_debounced_into_few_index_runs(project: Path, catalo
     assert len(catalog.manifest.project_documents("billing")) == before + 20
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 @pytest.mark.anyio
 async def test_a_server_with_trident_watch_keeps_folders_indexed_through_index_path_current(
     project: Path, catalog: Catalog
