@@ -57,6 +57,8 @@ def parse_file(project: str, source: SourceFile, tenant: str) -> Parsed:
         kind=source.kind,
         language=source.language,
         content_hash=source.content_hash,
+        size=source.size,
+        mtime_ns=source.mtime_ns,
         tenant=tenant,
     )
     return Parsed(doc, parse_source(project, source, tenant))

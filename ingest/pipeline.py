@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Protocol
 
@@ -27,7 +28,8 @@ from trident.ingest.rebinding import find_dependants, rebind_documents
 from trident.ingest.walker import SourceFile, walk
 from trident.store.catalog import DocumentWrite, Writer
 from trident.store.directory import EntityDirectory
-from trident.store.manifest import SkippedFile
+from trident.store.git_state import git_state
+from trident.store.manifest import DocumentEntry, ProjectSource, SkippedFile
 from trident.store.schema import (
     Document,
     DocumentKind,
@@ -89,6 +91,7 @@ def index_folder(
     progress = progress or _Silent()
     started = time.perf_counter()
     report = IndexReport(project)
+    began = _source(root)
     walked = walk(root, max_file_bytes)
     report.files_seen = len(walked.files)
     report.skipped = [SkippedFile(path=s.rel, reason=s.reason) for s in walked.skipped]
@@ -104,6 +107,7 @@ def index_folder(
         parsed.append(parse_file(project, source, writer.tenant))
         progress.advance()
     writer.record_root(project, str(root.resolve()))
+    _record_source(writer, project, began, walked.files, known, wrote=bool(parsed or removed))
     dependants = find_dependants(writer, {p.document.id for p in parsed} | set(removed))
     if removed:
         writer.delete(removed)
@@ -161,6 +165,39 @@ def index_beir(
     writer.tidy_generations()
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _source(root: Path) -> ProjectSource:
+    """What a run indexes from, taken before it reads a file (a file changed during the run then shows as changed
+    since): the time and the folder's git HEAD."""
+    git = git_state(root)
+    began = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return ProjectSource(indexed_at=began, commit=git.commit, branch=git.branch)
+
+
+def _record_source(
+    writer: Writer,
+    project: str,
+    source: ProjectSource,
+    files: list[SourceFile],
+    known: dict[str, DocumentEntry],
+    *,
+    wrote: bool,
+) -> None:
+    """Record what the run indexed from when it writes the project, or when the commit or branch moved (or none is
+    recorded yet): a run that found nothing changed at the same commit still writes nothing. The files it found
+    unchanged get their size and modification time of now, so a check of them needs no hash."""
+    before = writer.manifest.sources.get(project)
+    if not wrote and before is not None and (before.commit, before.branch) == (source.commit, source.branch):
+        return
+    stats: dict[str, tuple[int, int]] = {}
+    for f in files:
+        doc_id = document_id(project, f.rel)
+        entry = known.get(doc_id)
+        now = (f.size, f.mtime_ns)
+        if entry is not None and entry.content_hash == f.content_hash and (entry.size, entry.mtime_ns) != now:
+            stats[doc_id] = now
+    writer.record_source(project, source, stats)
 
 
 def _changed(known: dict, project: str, source: SourceFile) -> bool:

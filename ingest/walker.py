@@ -111,6 +111,8 @@ class SourceFile:
     language: str | None
     text: str
     content_hash: str
+    size: int  # bytes read, the ones hashed
+    mtime_ns: int  # modification time as stat gave it before the read (a write after it moves it on)
 
 
 @dataclass(frozen=True)
@@ -299,7 +301,7 @@ def read_source(path: Path, rel: str, max_file_bytes: int) -> SourceFile | Skipp
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         return Skipped(rel, "not UTF-8 text")
-    return SourceFile(path, rel, kind[0], kind[1], text, hashlib.sha256(data).hexdigest())
+    return SourceFile(path, rel, kind[0], kind[1], text, hashlib.sha256(data).hexdigest(), len(data), info.st_mtime_ns)
 
 
 def _starts_binary(path: Path) -> bool:

@@ -43,9 +43,19 @@ class DocumentEntry(BaseModel):
     path: str
     kind: str
     content_hash: str
+    size: int | None = Field(None, description="Bytes of the file as indexed (None: indexed before sizes were kept)")
+    mtime_ns: int | None = Field(None, description="The file's modification time then, in nanoseconds")
     chunk_ids: list[str] = Field(default_factory=list)
     entity_ids: list[str] = Field(default_factory=list)
     unresolved: list[PendingReference] = Field(default_factory=list)
+
+
+class ProjectSource(BaseModel):
+    """What a project's index was last taken from: set by each run that writes the project."""
+
+    indexed_at: str = Field(description="When that run began, ISO-8601 UTC; it read the files after this")
+    commit: str | None = Field(None, description="The git HEAD of the project's folder then (None: not a repository)")
+    branch: str | None = Field(None, description="The branch checked out then (None: detached or not a repository)")
 
 
 class SyncMark(BaseModel):
@@ -79,6 +89,9 @@ class Manifest(BaseModel):
         default_factory=dict,
         description="Per project: the folder it was last indexed from, read again to bind its references anew when "
         "a project they point into changes",
+    )
+    sources: dict[str, ProjectSource] = Field(
+        default_factory=dict, description="Per project: when and from which commit it was last indexed"
     )
     synced: SyncMark | None = Field(default=None, description="The syncs done for this generation's graph, if any")
 

@@ -94,6 +94,8 @@ class Document(_Record):
     kind: DocumentKind
     language: str | None = None
     content_hash: str
+    size: int | None = Field(None, description="Bytes of the file read (None: not read from a file)")
+    mtime_ns: int | None = Field(None, description="The file's modification time when it was read")
     tenant: str = DEFAULT_TENANT
 
 

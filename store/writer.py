@@ -28,7 +28,14 @@ from trident.store.generations import (
 )
 from trident.store.kuzu_graph import KuzuGraphStore
 from trident.store.lance_index import LanceVectorIndex
-from trident.store.manifest import DocumentEntry, Manifest, ModelInfo, PendingReference, SkippedFile
+from trident.store.manifest import (
+    DocumentEntry,
+    Manifest,
+    ModelInfo,
+    PendingReference,
+    ProjectSource,
+    SkippedFile,
+)
 from trident.store.schema import SCHEMA_VERSION, Entity, EntityType, Relation
 from trident.store.tantivy_index import TantivyTextIndex
 
@@ -183,6 +190,8 @@ class Writer:
                     path=w.document.path,
                     kind=str(w.document.kind),
                     content_hash=w.document.content_hash,
+                    size=w.document.size,
+                    mtime_ns=w.document.mtime_ns,
                     chunk_ids=[c.id for c in w.chunks],
                     entity_ids=[e.id for e in w.entities],
                     unresolved=w.unresolved,
@@ -241,6 +250,16 @@ class Writer:
             return
         with self._writing() as session:
             self._changed(session).roots[project] = root
+
+    def record_source(self, project: str, source: ProjectSource, stats: dict[str, tuple[int, int]]) -> None:
+        """What a run indexed a project from: when it began and the git commit, and (`stats`, by document id) the
+        size and modification time the files it found unchanged have now, so freshness checks need not hash them."""
+        with self._writing() as session:
+            manifest = self._changed(session)
+            manifest.sources[project] = source
+            for doc_id, (size, mtime_ns) in stats.items():
+                if doc_id in manifest.documents:
+                    manifest.documents[doc_id].size, manifest.documents[doc_id].mtime_ns = size, mtime_ns
 
     def record_skipped(self, project: str, skipped: Sequence[SkippedFile]) -> None:
         """The files of a project the walk refused, and why (status lists them)."""

@@ -1,0 +1,47 @@
+"""Which commit a project's folder is at: the git HEAD of the work tree it lies in, asked of `git` itself. A folder
+outside any repository, a machine without git, or a git that does not answer in time all give None: freshness is
+then told by the files alone."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+# Each question is a local read of .git; past this the repository is taken as unknown rather than waited for.
+GIT_SECONDS = 2.0
+# Set by a git hook or an IDE, these would point git at another repository than the folder's own.
+_REDIRECTING = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR")
+
+
+@dataclass(frozen=True)
+class GitState:
+    commit: str | None  # the HEAD commit's full sha; None outside a work tree or before the first commit
+    branch: str | None  # the checked-out branch; None when HEAD is detached or there is no repository
+
+
+def git_state(folder: Path) -> GitState:
+    """The HEAD commit and branch of the git work tree `folder` lies in (both None when it lies in none)."""
+    commit = _git(folder, "rev-parse", "--verify", "--quiet", "HEAD")
+    branch = _git(folder, "symbolic-ref", "--short", "--quiet", "HEAD")
+    return GitState(commit=commit, branch=branch)
+
+
+def _git(folder: Path, *args: str) -> str | None:
+    """What `git -C folder args` prints, or None when it fails, is missing or takes longer than GIT_SECONDS."""
+    env = {key: value for key, value in os.environ.items() if key not in _REDIRECTING}
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(folder), *args],
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=GIT_SECONDS,
+            env=env,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    answer = done.stdout.strip()
+    return answer if done.returncode == 0 and answer else None
