@@ -28,6 +28,7 @@ from trident.store.catalog import Catalog, TridentIndexError
 
 if TYPE_CHECKING:
     from trident.evaluation.evaluate import EvalReport
+    from trident.tools.freshness import ProjectFreshness
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, help="Trident: local hybrid retrieval for code and docs.")
 model_app = typer.Typer(no_args_is_help=True, help="Manage the embedding model.")
@@ -258,6 +259,9 @@ def status(
     for p in result.projects:
         table.add_row(p.name, str(p.documents), str(p.chunks), str(p.entities), str(p.relations), str(p.skipped_total))
     out.print(table)
+    for p in result.projects:
+        if p.freshness is not None:
+            out.print(_freshness_line(p.name, p.freshness), markup=False, highlight=False, soft_wrap=True)
     out.print(f"engines: {json.dumps(result.engines)}  consistent: {result.consistent}")
     if result.truncated:
         shown = offset + len(result.projects)
@@ -265,6 +269,20 @@ def status(
     out.print(f"model: {result.model.name} ({result.model.dim}-d)  index: {result.index}")
     for store, why in result.stale.items():
         out.print(f"[yellow]stale:[/yellow] {store}: {why}")
+
+
+def _freshness_line(project: str, fresh: ProjectFreshness) -> str:
+    """One project's freshness in a line: when and from which commit, the HEAD now, what changed since."""
+    commit = f"{fresh.branch + '@' if fresh.branch else ''}{fresh.commit[:12]}" if fresh.commit else "no git commit"
+    line = f"{project}: indexed {fresh.indexed_at or 'at an unknown time'} from {commit}"
+    if fresh.head_moved:
+        line += f"; HEAD is now {fresh.head[:12] if fresh.head else 'no git commit'}"
+    line += f"; {fresh.changed} changed, {fresh.removed} removed of {fresh.checked} files checked"
+    if fresh.unchecked:
+        line += f" ({fresh.unchecked} not checked)"
+    if fresh.changed or fresh.removed or fresh.head_moved:
+        line += f"; refresh: {fresh.refresh}"
+    return line
 
 
 @app.command("route")

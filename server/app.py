@@ -69,7 +69,6 @@ class TridentServer(MCPServer[Any]):
                 raise MCPError(INVALID_PARAMS, f"{exc}; call tools/list for the tools this server has") from None
             raise
 
-
     async def get_prompt(self, name: str, arguments: dict[str, Any] | None = None, context: Any = None) -> Any:
         """An unknown prompt or a missing required argument is invalid params (-32602), naming what to send."""
         prompt = self._prompt_manager.get_prompt(name)
@@ -336,8 +335,9 @@ def _register_status(server: MCPServer[Any]) -> None:
             int, Field(ge=0, le=status.MAX_OFFSET, description="Projects to skip (by name order): a further page")
         ] = 0,
     ) -> status.StatusResult:
-        """What is indexed: projects, counts per engine, the embedding model, skipped files, index health.
-        Size: about 70 tokens a project; the projects stop at 8,000 tokens, and then next_call is the exact call
+        """What is indexed: projects, counts per engine, the embedding model, skipped files, index health, and per
+        project when and from which git commit it was indexed and how many of its files changed since.
+        Size: about 250 tokens a project; the projects stop at 8,000 tokens, and then next_call is the exact call
         for the next page."""
         app = app_of(ctx)
         return await in_worker(lambda: status.status(app.catalog, offset))

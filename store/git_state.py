@@ -23,9 +23,12 @@ class GitState:
 
 def git_state(folder: Path) -> GitState:
     """The HEAD commit and branch of the git work tree `folder` lies in (both None when it lies in none)."""
-    commit = _git(folder, "rev-parse", "--verify", "--quiet", "HEAD")
-    branch = _git(folder, "symbolic-ref", "--short", "--quiet", "HEAD")
-    return GitState(commit=commit, branch=branch)
+    return GitState(commit=head_commit(folder), branch=_git(folder, "symbolic-ref", "--short", "--quiet", "HEAD"))
+
+
+def head_commit(folder: Path) -> str | None:
+    """The full sha of the HEAD commit of the work tree `folder` lies in (None: none, or no commit yet)."""
+    return _git(folder, "rev-parse", "--verify", "--quiet", "HEAD")
 
 
 def _git(folder: Path, *args: str) -> str | None:

@@ -1,7 +1,9 @@
 """What is indexed: projects (a page of them within a token budget), per-engine counts (which must agree), the model,
-and files refused."""
+files refused, and how each project's index compares with its folder now."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from pydantic import BaseModel, Field
 
@@ -10,6 +12,7 @@ from trident.store.manifest import SkippedFile
 from trident.store.sync_state import stale_stores
 from trident.store.tokens import json_tokens
 from trident.tools.calls import RESPONSE_TOKENS, check_range, suggest_call
+from trident.tools.freshness import CHECKED_FILES, ProjectFreshness, project_freshness
 
 MAX_OFFSET = 100_000
 SKIPPED_SHOWN = 10  # per project; the project resource (trident://projects/NAME) lists them all
@@ -27,6 +30,11 @@ class ProjectStatus(BaseModel):
         default_factory=list, description=f"The first {SKIPPED_SHOWN} files refused, each with why"
     )
     skipped_total: int = Field(0, description="How many files were refused in all")
+    freshness: ProjectFreshness | None = Field(
+        None,
+        description="When it was indexed and from which git commit, the HEAD now, and how many indexed files "
+        "changed or are gone since (null: the project holds no files read from a folder)",
+    )
 
 
 class ModelStatus(BaseModel):
@@ -60,7 +68,7 @@ def status(catalog: Catalog, offset: int = 0) -> StatusResult:
     """
     check_range("offset", offset, 0, MAX_OFFSET)
     projects = _projects(catalog)
-    page = _fit(projects[offset:], RESPONSE_TOKENS - STATUS_OVERHEAD_TOKENS)
+    page = _fit(projects[offset:], RESPONSE_TOKENS - STATUS_OVERHEAD_TOKENS, _Freshness(catalog).add)
     graph = catalog.graph.counts(catalog.tenant)
     engines = {
         "lexical": {"chunks": catalog.text.count(catalog.tenant)},
@@ -86,8 +94,9 @@ def status(catalog: Catalog, offset: int = 0) -> StatusResult:
 
 
 def project_status(catalog: Catalog, name: str) -> ProjectStatus | None:
-    """One project's counts with every file refused (None if no such project is indexed)."""
-    return next((p for p in _projects(catalog, skipped_shown=None) if p.name == name), None)
+    """One project's counts with every file refused and its freshness (None if no such project is indexed)."""
+    project = next((p for p in _projects(catalog, skipped_shown=None) if p.name == name), None)
+    return _Freshness(catalog).add(project) if project is not None else None
 
 
 def _projects(catalog: Catalog, skipped_shown: int | None = SKIPPED_SHOWN) -> list[ProjectStatus]:
@@ -112,11 +121,31 @@ def _projects(catalog: Catalog, skipped_shown: int | None = SKIPPED_SHOWN) -> li
     return projects
 
 
-def _fit(projects: list[ProjectStatus], budget: int) -> list[ProjectStatus]:
-    """The first projects that fit in `budget` tokens (at least one: a page always moves on)."""
+class _Freshness:
+    """Adds each project's freshness, within one stat budget (CHECKED_FILES) for all the projects it is given."""
+
+    def __init__(self, catalog: Catalog) -> None:
+        self._manifest = catalog.manifest
+        self._left = CHECKED_FILES
+
+    def add(self, project: ProjectStatus) -> ProjectStatus:
+        freshness = project_freshness(self._manifest, project.name, self._left)
+        if freshness is not None:
+            self._left -= freshness.checked
+        return project.model_copy(update={"freshness": freshness})
+
+
+def _fit(
+    projects: list[ProjectStatus], budget: int, complete: Callable[[ProjectStatus], ProjectStatus]
+) -> list[ProjectStatus]:
+    """The first projects that fit in `budget` tokens (at least one: a page always moves on), each completed (its
+    freshness added) before it is measured; none after the page is."""
     used = 0
-    for n, project in enumerate(projects):
+    page: list[ProjectStatus] = []
+    for project in projects:
+        project = complete(project)
         used += json_tokens(project, depth=2)
-        if n and used > budget:
-            return projects[:n]
-    return projects
+        if page and used > budget:
+            break
+        page.append(project)
+    return page
