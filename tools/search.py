@@ -16,7 +16,7 @@ from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.errors import ArgumentError
 from trident.tools.calls import RESPONSE_TOKENS, check_range, suggest_call
-from trident.tools.freshness import mark_stale
+from trident.tools.freshness import mark_stale, pending_changes
 
 __all__ = [
     "DEFAULT_MAX_TOKENS",
@@ -110,6 +110,9 @@ async def search_async(
     stale = await anyio.to_thread.run_sync(mark_stale, catalog, result.hits)
     if stale:
         result.diagnostics.stale_hits = stale
+    pending = await anyio.to_thread.run_sync(pending_changes, catalog, result.hits)
+    if pending:
+        result.diagnostics.pending_changes = pending
     if not result.truncated:
         return result
     # Every argument the caller gave is kept, so the call pastes back as is; the page moves on past these hits.
