@@ -101,12 +101,12 @@ def test_a_token_budget_cuts_a_trace_into_pages_that_continue_the_walk(
 ) -> None:
     whole = trace_relationships(sample_catalog, directory, "OrderService", max_hops=2, max_tokens=100_000)
     assert len(whole.edges) > 4
-    first = trace_relationships(sample_catalog, directory, "OrderService", max_hops=2, max_tokens=400)
+    first = trace_relationships(sample_catalog, directory, "OrderService", max_hops=2, max_tokens=600)
     assert first.truncated and 0 < len(first.edges) < len(whole.edges)
-    assert json_tokens(first) <= 400
+    assert json_tokens(first) <= 600
     n = len(first.edges)
-    assert first.next_call is not None and first.next_call.endswith(f"offset={n}, max_tokens=400)")
-    second = trace_relationships(sample_catalog, directory, "OrderService", max_hops=2, max_tokens=400, offset=n)
+    assert first.next_call is not None and first.next_call.endswith(f"offset={n}, max_tokens=600)")
+    second = trace_relationships(sample_catalog, directory, "OrderService", max_hops=2, max_tokens=600, offset=n)
     assert (first.edges + second.edges)[: n + len(second.edges)] == whole.edges[: n + len(second.edges)]
 
 

@@ -4,16 +4,19 @@ a person can check; the path search itself is `trident.retrieval.connections`.""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
 
 from pydantic import BaseModel, Field
 
 from trident.retrieval.connections import Connection, connections
 from trident.retrieval.entities import EntityRef, entity_refs, resolve_entity
+from trident.retrieval.omitted import OMITTED_HELP, OmitReason, Omitted, empty_message
 from trident.retrieval.relation_index import GraphWalk
 from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
 from trident.store.schema import RESOLUTION_HELP, Entity, Resolution
-from trident.tools.calls import check_range
+from trident.tools.calls import check_range, suggest_call
 
 MAX_HOPS = 6
 MAX_PATHS = 10
@@ -57,7 +60,49 @@ class ExplainResult(BaseModel):
     source: EntityRef
     target: EntityRef
     paths: list[PathResult]
-    message: str | None = None
+    omitted: list[Omitted] = Field(default_factory=list, description=OMITTED_HELP)
+    message: str | None = Field(None, description="When no path is found: which filters or bounds kept them out")
+
+
+@dataclass(frozen=True)
+class PathSearch:
+    """One explain_path call's search: the two ends (ids) and the arguments as given."""
+
+    source: str
+    target: str
+    max_hops: int
+    max_paths: int
+    relation_types: list[str] | None
+    min_resolution: Resolution
+
+    def run(self, catalog: Catalog, directory: EntityDirectory, graph: GraphWalk, **changed: Any) -> list[Connection]:
+        """The best paths under these arguments, or with `changed` ones (max_hops, max_paths, relation_types,
+        min_resolution)."""
+        query = replace(self, **changed)
+        return connections(
+            graph,
+            catalog.tenant,
+            directory,
+            query.source,
+            query.target,
+            max_hops=query.max_hops,
+            max_paths=query.max_paths,
+            types=set(query.relation_types) if query.relation_types else None,
+            least=query.min_resolution,
+        )
+
+    def call(self, **changed: Any) -> str:
+        """The explain_path call with these arguments, or with `changed` ones."""
+        query = replace(self, **changed)
+        return suggest_call(
+            "explain_path",
+            source=query.source,
+            target=query.target,
+            max_hops=query.max_hops,
+            max_paths=query.max_paths,
+            relation_types=query.relation_types,
+            min_resolution=query.min_resolution,
+        )
 
 
 def explain_path(
@@ -73,6 +118,7 @@ def explain_path(
     min_resolution: Resolution = Resolution.INFERRED,
 ) -> ExplainResult:
     """Up to `max_paths` best paths between two entities (calls and structure before mentions), either direction.
+    When there are more, or none, `omitted` says which argument kept them out and the call that shows them.
 
     `relations` is where the walk reads the graph (the in-memory `RelationIndex` of a server); by default the
     graph store.
@@ -85,32 +131,65 @@ def explain_path(
     check_range("max_paths", max_paths, 1, MAX_PATHS)
     start = resolve_entity(directory, source)
     end = resolve_entity(directory, target)
-    types = set(relation_types) if relation_types else None
     graph = relations or catalog.graph
-    found = connections(
-        graph,
-        catalog.tenant,
-        directory,
-        start.id,
-        end.id,
-        max_hops=max_hops,
-        max_paths=max_paths,
-        types=types,
-        least=min_resolution,
-    )
+    types = list(relation_types) if relation_types else None
+    query = PathSearch(start.id, end.id, max_hops, max_paths, types, min_resolution)
+    # One path more than asked says whether max_paths cut any (best-first: the first max_paths are the same).
+    found = query.run(catalog, directory, graph, max_paths=max_paths + 1)
+    omitted = _more_paths(query) if len(found) > max_paths else _hidden_paths(query, catalog, directory, graph, found)
+    found = found[:max_paths]
     involved = sorted({n for path in found for r in path.relations for n in (r.source, r.target)})
     names = {i: _display_name(directory.by_id[i]) for i in involved if i in directory.by_id}
     citations = graph.citations(sorted({r.evidence for p in found for r in p.relations if r.evidence}))
     message = None
     if not found:
-        message = (
-            f"no path of at most {max_hops} hops between {start.id} and {end.id}"
-            + (f" over {sorted(types)}" if types else "")
-            + "; try a larger max_hops, fewer relation_types, or trace_relationships from either end"
-        )
+        nothing = f"no path of at most max_hops={max_hops} hops between {start.id} and {end.id}"
+        message = empty_message(nothing + (f" over {types}" if types else ""), omitted)
+        message += "; trace_relationships from either end shows what each one connects to"
     source_ref, target_ref = entity_refs(graph, [start, end])
     paths = [_path_result(start.id, path, names, citations) for path in found]
-    return ExplainResult(source=source_ref, target=target_ref, paths=paths, message=message)
+    return ExplainResult(source=source_ref, target=target_ref, paths=paths, omitted=omitted, message=message)
+
+
+def _more_paths(query: PathSearch) -> list[Omitted]:
+    """max_paths cut the paths: at least one more exists."""
+    wider = min(query.max_paths * 2, MAX_PATHS)
+    return [
+        Omitted(
+            reason=OmitReason.MAX_PATHS,
+            count=1,
+            at_least=True,
+            detail=f"at least 1 more path past max_paths={query.max_paths}",
+            next_call=query.call(max_paths=wider) if wider > query.max_paths else None,
+        )
+    ]
+
+
+def _hidden_paths(
+    query: PathSearch, catalog: Catalog, directory: EntityDirectory, graph: GraphWalk, found: Sequence[Connection]
+) -> list[Omitted]:
+    """When no path was found: for each filter or bound the caller can loosen, the paths loosening it alone finds
+    (one more search each, only for an empty answer)."""
+    if found:
+        return []
+    loosened: list[tuple[OmitReason, dict[str, Any], str]] = []
+    if query.relation_types:
+        loosened.append((OmitReason.RELATION_TYPES, {"relation_types": None}, "over other relation types"))
+    if query.min_resolution is not Resolution.NAME:
+        bound = f"through calls or bases bound less surely than {query.min_resolution.value!r}"
+        loosened.append((OmitReason.MIN_RESOLUTION, {"min_resolution": Resolution.NAME}, bound))
+    if query.max_hops < MAX_HOPS:
+        loosened.append((OmitReason.MAX_HOPS, {"max_hops": MAX_HOPS}, f"of {query.max_hops + 1}-{MAX_HOPS} hops"))
+    omitted = []
+    for reason, changed, what in loosened:
+        count = len(query.run(catalog, directory, graph, **changed))
+        if count:
+            full = count == query.max_paths
+            detail = f"{'at least ' if full else ''}{count} path(s) {what}"
+            omitted.append(
+                Omitted(reason=reason, count=count, at_least=full, detail=detail, next_call=query.call(**changed))
+            )
+    return omitted
 
 
 def _path_result(start: str, path: Connection, names: dict[str, str], citations: dict[str, str]) -> PathResult:

@@ -8,8 +8,9 @@ from collections.abc import Sequence
 from pydantic import BaseModel, Field
 
 from trident.retrieval.entities import EntityRef, entity_refs, resolve_entity
+from trident.retrieval.omitted import OMITTED_HELP, OmitReason, Omitted, breakdown, empty_message
 from trident.retrieval.relation_index import GraphWalk
-from trident.retrieval.walks import Direction, walk
+from trident.retrieval.walks import EDGES_PER_HOP, Direction, Walk, walk
 from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
 from trident.store.schema import RESOLUTION_HELP, Relation, Resolution
@@ -23,7 +24,7 @@ MAX_EDGES = 500
 MAX_OFFSET = 5_000
 MIN_MAX_TOKENS = 200  # the root and one edge
 MAX_MAX_TOKENS = 100_000
-ANSWER_OVERHEAD_TOKENS = 250  # the answer's other fields: flags, counts, next_call, the note on hidden guesses
+ANSWER_OVERHEAD_TOKENS = 250  # the answer's other fields: flags, counts, next_call, a note, the page's own cuts
 
 
 class Edge(BaseModel):
@@ -47,7 +48,8 @@ class TraceResult(BaseModel):
         description="Call and base edges next to the nodes reached that min_resolution left out (bound less "
         "surely); 0 means the answer is all there is at that resolution",
     )
-    message: str | None = None
+    omitted: list[Omitted] = Field(default_factory=list, description=OMITTED_HELP)
+    message: str | None = Field(None, description="Why the answer is empty, or what min_resolution left out")
 
 
 def trace_relationships(
@@ -78,13 +80,12 @@ def trace_relationships(
     _check(max_hops, limit, offset, max_tokens)
     root = resolve_entity(directory, entity)
     graph = relations or catalog.graph
-    types = set(relation_types) if relation_types else None
     found = walk(
         graph,
         catalog.tenant,
         root.id,
         direction=direction,
-        types=types,
+        types=set(relation_types) if relation_types else None,
         max_hops=max_hops,
         limit=offset + limit,
         least=min_resolution,
@@ -92,19 +93,36 @@ def trace_relationships(
     reached = [directory.by_id[i] for i in found.paths if i in directory.by_id and i != root.id]
     root_ref, *nodes = entity_refs(graph, [root, *reached])
     page = TracePage(root_ref, nodes, found.paths, _edges(graph, found.edges[offset:]))
-    edges = page.fit(max_tokens)
     given = _given(root.id, direction, relation_types, max_hops, limit, min_resolution, offset, max_tokens)
-    truncated = found.truncated or len(edges) < len(page.edges)
+    edges, next_page, omitted = _fit(page, found, given, offset, max_tokens)
     return TraceResult(
         root=root_ref,
         nodes=page.nodes_of(edges),
         edges=edges,
         paths=page.paths_of(edges),
-        truncated=truncated,
-        next_call=_again(given, offset=offset + len(edges)) if truncated else None,
+        truncated=next_page is not None,
+        next_call=next_page,
         hidden_guesses=found.hidden,
-        message=_hidden_note(found.hidden, min_resolution, given),
+        omitted=omitted,
+        message=_hidden_note(found.hidden, min_resolution, given)
+        if edges
+        else empty_message(f"no relations around {root.id}", omitted),
     )
+
+
+def _fit(
+    page: TracePage, found: Walk, given: dict[str, object], offset: int, max_tokens: int
+) -> tuple[list[Edge], str | None, list[Omitted]]:
+    """The page's edges that fit in `max_tokens` beside what the answer says it left out; the call for the next page
+    when the limit or the budget cut the walk; and what was left out."""
+    omitted = _omitted(found, given)
+    edges = page.fit(max_tokens - json_tokens(omitted, depth=2))
+    if not found.truncated and len(edges) == len(page.edges):
+        return edges, None, omitted
+    # The page's own cuts are said too: their entries take their room from the edges.
+    edges = page.fit(max_tokens - json_tokens([*omitted, *_cut(found, given, len(page.edges))], depth=2))
+    next_page = _again(given, offset=offset + len(edges))
+    return edges, next_page, omitted + _cut(found, given, len(page.edges) - len(edges))
 
 
 def _given(
@@ -200,12 +218,92 @@ def _edge(r: Relation, citations: dict[str, str]) -> Edge:
     )
 
 
+def _omitted(found: Walk, given: dict[str, object]) -> list[Omitted]:
+    """What the walk's filters and bounds left out, each with the call that shows it (lifting a filter starts the
+    walk over: no offset)."""
+    again = {**given, "offset": None}
+    omitted = _filtered(found, again)
+    if found.beyond:
+        hops = int(str(given["max_hops"]))
+        omitted.append(
+            Omitted(
+                reason=OmitReason.MAX_HOPS,
+                count=found.beyond,
+                at_least=True,
+                detail=f"at least {found.beyond} relation(s) one hop further",
+                next_call=_again(again, max_hops=hops + 1) if hops < MAX_HOPS else None,
+            )
+        )
+    if found.hub_cut:
+        omitted.append(
+            Omitted(
+                reason=OmitReason.EDGES_PER_HOP,
+                count=1,
+                at_least=True,
+                detail=f"relations past the first {EDGES_PER_HOP:,} read around one hop's nodes (a hub); narrow "
+                "relation_types or direction, or trace from a node nearer the ones you want",
+            )
+        )
+    return omitted
+
+
+def _cut(found: Walk, given: dict[str, object], unfit: int) -> list[Omitted]:
+    """The edges limit and max_tokens left for the next page (the answer's next_call)."""
+    omitted: list[Omitted] = []
+    if found.truncated:
+        detail = f"at least {found.rest} more edge(s) past limit={given['limit']}"
+        omitted.append(Omitted(reason=OmitReason.LIMIT, count=found.rest, at_least=True, detail=detail))
+    if unfit:
+        detail = f"{unfit} edge(s) of this page past max_tokens"
+        omitted.append(Omitted(reason=OmitReason.MAX_TOKENS, count=unfit, detail=detail))
+    return omitted
+
+
+def _filtered(found: Walk, again: dict[str, object]) -> list[Omitted]:
+    """What relation_types, direction and min_resolution left out around the nodes the walk went on from."""
+    omitted: list[Omitted] = []
+    if found.other_types:
+        count = sum(found.other_types.values())
+        omitted.append(
+            Omitted(
+                reason=OmitReason.RELATION_TYPES,
+                count=count,
+                detail=f"{count} relation(s) of other types ({breakdown(found.other_types)})",
+                next_call=_again(again, relation_types=None),
+            )
+        )
+    if found.other_direction:
+        against = "in" if again["direction"] is Direction.OUT else "out"
+        omitted.append(
+            Omitted(
+                reason=OmitReason.DIRECTION,
+                count=found.other_direction,
+                detail=f"{found.other_direction} relation(s) pointing {against}",
+                next_call=_again(again, direction=Direction.BOTH),
+            )
+        )
+    if found.hidden:
+        least = Resolution(str(again["min_resolution"]))
+        omitted.append(
+            Omitted(
+                reason=OmitReason.MIN_RESOLUTION,
+                count=found.hidden,
+                detail=f"{found.hidden} call or base edge(s) bound less surely than {least.value!r}",
+                next_call=_again(again, min_resolution=_weaker(least)),
+            )
+        )
+    return omitted
+
+
+def _weaker(least: Resolution) -> Resolution:
+    return Resolution.NAME if least is Resolution.INFERRED else Resolution.INFERRED
+
+
 def _hidden_note(hidden: int, least: Resolution, given: dict[str, object]) -> str | None:
     """Say what min_resolution left out, so a short answer is not read as all there is."""
     if not hidden:
         return None
-    weaker = Resolution.NAME if least is Resolution.INFERRED else Resolution.INFERRED
     return (
         f"{hidden} call or base edge(s) bound less surely than {least.value!r} are not shown; "
-        f"{_again(given, min_resolution=weaker)} shows them, each with its resolution"
+        f"{_again(given, min_resolution=_weaker(least))} shows them, each with its resolution"
     )

@@ -1,0 +1,162 @@
+"""No silent emptiness (#23): every filter or limit that hides something says how many it hid and names the call that
+shows them, nothing is said when it hides nothing, and an empty answer names the filters that emptied it. Through
+the SDK client over the sample index; each count is checked against what the suggested call returns."""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+import pytest
+from mcp.client import Client
+
+pytestmark = pytest.mark.anyio
+
+CHARGE = "method:billing:billing.gateway.PaymentGateway.charge"
+CHECKOUT = "method:billing:billing.orders.OrderService.checkout"
+VERIFY = "method:auth:internal.tokens.verifier.TokenVerifier.Verify"
+SIGN = "function:billing:billing.gateway.sign_request"
+
+Relation = tuple[str, str, str]
+
+
+@pytest.fixture
+def client(sample_client: Client) -> Client:
+    return sample_client
+
+
+async def call(client: Client, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    result = await client.call_tool(tool, arguments)
+    assert not result.is_error, result.content
+    assert result.structured_content is not None
+    return result.structured_content
+
+
+async def follow(client: Client, suggested: str | None) -> dict[str, Any]:
+    """Make a call as an answer suggests it: `tool(a=1, b='x')`."""
+    assert suggested is not None
+    parsed = ast.parse(suggested, mode="eval").body
+    assert isinstance(parsed, ast.Call) and isinstance(parsed.func, ast.Name)
+    arguments = {k.arg: ast.literal_eval(k.value) for k in parsed.keywords if k.arg is not None}
+    return await call(client, parsed.func.id, arguments)
+
+
+def omitted(answer: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {entry["reason"]: entry for entry in answer["omitted"]}
+
+
+def relations(answer: dict[str, Any]) -> set[Relation]:
+    return {(e["source"], e["type"], e["target"]) for e in answer["edges"]}
+
+
+async def test_a_relation_type_filter_counts_the_relations_of_other_types_and_names_the_call_for_them(
+    client: Client,
+) -> None:
+    arguments = {"entity": CHARGE, "direction": "in", "max_hops": 1}
+    callers = await call(client, "trace_relationships", {**arguments, "relation_types": ["CALLS"]})
+    assert callers["edges"] and {e["type"] for e in callers["edges"]} == {"CALLS"}
+    entry = omitted(callers)["relation_types"]
+    unfiltered = await follow(client, entry["next_call"])
+    others = {r for r in relations(unfiltered) if r[1] != "CALLS"}
+    assert entry["count"] == len(others) > 0 and not entry.get("at_least")
+    for kind in {r[1] for r in others}:
+        assert kind in entry["detail"]
+
+
+async def test_a_relation_type_filter_that_hides_nothing_says_nothing(client: Client) -> None:
+    arguments = {"entity": CHARGE, "direction": "in", "max_hops": 1}
+    every_type = sorted({r[1] for r in relations(await call(client, "trace_relationships", arguments))})
+    answer = await call(client, "trace_relationships", {**arguments, "relation_types": every_type})
+    assert "relation_types" not in omitted(answer)
+    assert "relation_types" not in omitted(await call(client, "trace_relationships", arguments))
+
+
+async def test_a_direction_counts_the_relations_pointing_the_other_way(client: Client) -> None:
+    callers = await call(client, "trace_relationships", {"entity": CHECKOUT, "direction": "in", "max_hops": 1})
+    entry = omitted(callers)["direction"]
+    both = await follow(client, entry["next_call"])
+    outgoing = {r for r in relations(both) if r[0] == CHECKOUT} - relations(callers)
+    assert entry["count"] == len(outgoing) > 0
+    assert "direction" not in omitted(both)
+
+
+async def test_an_empty_trace_names_every_filter_that_emptied_it(client: Client) -> None:
+    answer = await call(
+        client, "trace_relationships", {"entity": CHECKOUT, "direction": "in", "relation_types": ["CALLS"]}
+    )
+    assert answer["edges"] == []
+    assert set(omitted(answer)) == {"relation_types", "direction"}
+    message = answer["message"]
+    assert message.startswith(f"no relations around {CHECKOUT} with these arguments")
+    for entry in answer["omitted"]:
+        assert entry["next_call"] in message
+        assert (await follow(client, entry["next_call"]))["edges"]
+
+
+async def test_calls_below_the_resolution_threshold_are_counted_and_shown_by_the_suggested_call(
+    client: Client,
+) -> None:
+    arguments = {"entity": VERIFY, "direction": "out", "relation_types": ["CALLS"], "max_hops": 1}
+    answer = await call(client, "trace_relationships", arguments)
+    entry = omitted(answer)["min_resolution"]
+    assert entry["count"] == answer["hidden_guesses"] == 1
+    shown = await follow(client, entry["next_call"])
+    guesses = [e for e in shown["edges"] if e["resolution"] == "name"]
+    assert len(guesses) == 1 and (guesses[0]["source"], guesses[0]["type"], guesses[0]["target"]) not in relations(
+        answer
+    )
+    assert "min_resolution" not in omitted(shown)
+
+
+@pytest.mark.parametrize("direction", ["out", "both"])
+async def test_the_hop_bound_counts_the_relations_one_hop_further(client: Client, direction: str) -> None:
+    answer = await call(client, "trace_relationships", {"entity": CHECKOUT, "direction": direction, "max_hops": 1})
+    entry = omitted(answer)["max_hops"]
+    assert entry["at_least"] and "max_hops=2" in entry["next_call"]
+    further = relations(await follow(client, entry["next_call"])) - relations(answer)
+    assert entry["count"] == len(further) > 0
+
+
+async def test_a_walk_that_ends_before_its_hop_bound_says_nothing_of_it(client: Client) -> None:
+    answer = await call(
+        client, "trace_relationships", {"entity": CHARGE, "direction": "in", "relation_types": ["CALLS"]}
+    )
+    assert answer["edges"] and "max_hops" not in omitted(answer)
+
+
+async def test_the_limit_and_the_token_budget_count_what_they_leave_for_the_next_page(client: Client) -> None:
+    arguments = {"entity": "OrderService", "max_hops": 2, "limit": 12}
+    whole = await call(client, "trace_relationships", {**arguments, "limit": 500, "max_tokens": 100_000})
+    page = await call(client, "trace_relationships", {**arguments, "max_tokens": 600})
+    assert page["truncated"] and page["next_call"]
+    limit, budget = omitted(page)["limit"], omitted(page)["max_tokens"]
+    assert budget["count"] == 12 - len(page["edges"]) and "next_call" not in budget
+    assert limit["at_least"] and 0 < limit["count"] <= len(whole["edges"]) - 12
+    rest = await follow(client, page["next_call"])
+    assert rest["edges"][0] == whole["edges"][len(page["edges"])]
+
+
+async def test_an_explain_with_no_path_counts_the_paths_each_loosened_bound_would_show(client: Client) -> None:
+    arguments = {"source": CHECKOUT, "target": SIGN, "relation_types": ["CALLS"], "max_hops": 2}
+    answer = await call(client, "explain_path", arguments)
+    assert answer["paths"] == []
+    entry = omitted(answer)["max_hops"]
+    longer = await follow(client, entry["next_call"])
+    assert entry["count"] == len(longer["paths"]) > 0
+    assert "max_hops" in answer["message"] and entry["next_call"] in answer["message"]
+    assert {"relation_types", "min_resolution"}.isdisjoint(omitted(answer))  # loosening either alone finds none
+
+
+async def test_an_explain_says_when_max_paths_cut_the_paths(client: Client) -> None:
+    one = await call(client, "explain_path", {"source": CHECKOUT, "target": SIGN, "max_paths": 1})
+    entry = omitted(one)["max_paths"]
+    assert len(one["paths"]) == 1 and entry["at_least"] and entry["count"] == 1
+    more = await follow(client, entry["next_call"])
+    assert len(more["paths"]) > 1 and more["paths"][0] == one["paths"][0]
+
+
+async def test_an_explain_that_found_every_path_says_nothing_was_left_out(client: Client) -> None:
+    answer = await call(
+        client, "explain_path", {"source": CHECKOUT, "target": SIGN, "relation_types": ["CALLS"], "max_paths": 10}
+    )
+    assert answer["paths"] and answer["omitted"] == [] and answer["message"] is None
