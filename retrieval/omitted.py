@@ -14,6 +14,9 @@ class OmitReason(StrEnum):
 
     PROJECTS = "projects"  # the caller's project scope
     KINDS = "kinds"  # the chunk kinds asked for
+    STRATEGY = "strategy"  # a search forced onto some paths
+    FUSION = "fusion"  # intersection keeps only what every path found
+    OFFSET = "offset"  # hits of earlier pages
     RELATION_TYPES = "relation_types"
     DIRECTION = "direction"
     MIN_RESOLUTION = "min_resolution"

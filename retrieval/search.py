@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field
 
 from trident.retrieval.diagnostics import Diagnostics, diagnose
 from trident.retrieval.fusion import FusionMethod
+from trident.retrieval.omitted import OMITTED_HELP, Omitted
 from trident.retrieval.search_fuse import fuse_runs
 from trident.retrieval.search_hits import SearchHit, collect_hits
 from trident.retrieval.search_plan import Strategy, plan_search, scope_search
@@ -31,8 +32,10 @@ class SearchResult(BaseModel):
     diagnostics: Diagnostics
     entities: list[str] = Field(default_factory=list, description="Ids of the indexed entities the query names")
     truncated: bool = Field(False, description="True when the token budget (max_tokens) cut the hits short")
-    # The engine leaves it empty: the search tool (tools/search.py) builds it from the call's own arguments.
+    # The engine leaves the calls empty: the search tool (tools/search.py) builds them from the call's own arguments.
     next_call: str | None = Field(None, description="When truncated, the call that returns more")
+    omitted: list[Omitted] = Field(default_factory=list, description=OMITTED_HELP)
+    message: str | None = Field(None, description="When there are no hits: which filters or limits emptied the answer")
 
 
 def search(catalog: Catalog, query: str, **options: Any) -> SearchResult:
@@ -88,4 +91,5 @@ async def search_async(
         diagnostics=diagnose(query, plan, scope, runs, fused, hits.hits, explain),
         entities=[e.id for e in runs.seeds()[:20]],
         truncated=hits.truncated,
+        omitted=hits.omitted(len(fused.items)),
     )

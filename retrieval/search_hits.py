@@ -4,6 +4,7 @@ first `offset` hits skipped (a page further on), and the list cut at top_k or at
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -11,6 +12,7 @@ import anyio
 from pydantic import BaseModel, Field
 
 from trident.retrieval.fusion import FusedItem, Terms
+from trident.retrieval.omitted import OmitReason, Omitted, breakdown
 from trident.retrieval.path_names import PathName, PathRun
 from trident.store.catalog import Catalog
 from trident.store.schema import Chunk
@@ -82,7 +84,7 @@ def snippet(chunk: Chunk) -> str:
 class Hits:
     """The hits so far, built one fused item at a time, and whether the token budget cut them short. A hit costs the
     tokens of its JSON as a client receives it; the first hit of a page is kept whatever it costs, so a page always
-    moves on."""
+    moves on. Past the budget, the rest of the page's hits are counted (`unfit`), not kept."""
 
     paths: tuple[PathName, ...]
     top_k: int
@@ -92,21 +94,26 @@ class Hits:
     hits: list[SearchHit] = field(default_factory=list)
     skipped: int = 0
     truncated: bool = False
+    unfit: int = 0  # hits of this page the budget left out
     used_tokens: int = 0
     by_text: dict[str, SearchHit] = field(default_factory=dict)
+    looked_at: int = 0  # items of the ranking looked at, in order
+    elsewhere: Counter[str] = field(default_factory=Counter)  # candidates the project filter left out, by project
 
     @property
     def done(self) -> bool:
-        return self.truncated or len(self.hits) == self.top_k
+        return len(self.hits) + self.unfit == self.top_k
 
     def add(self, item: FusedItem, chunk: Chunk) -> None:
-        """The item as the next hit, or as a duplicate of an earlier one; or, over the budget, the end."""
+        """The item as the next hit, or as a duplicate of an earlier one; or, over the budget, one more left out."""
         sources = _path_ranks(item.ranks, self.paths)
         first = self.by_text.get(_fingerprint(chunk.text))
         if first is not None:
-            # The same text in another file (a copy, a vendored module): one hit, the copy kept as corroboration.
-            first.duplicates.append(chunk.citation)
-            first.sources = _best_ranks(first.sources, sources)
+            # The same text in another file (a copy, a vendored module): one hit, the copy kept as corroboration
+            # (past the budget, a hit shown takes no more room).
+            if not self.truncated:
+                first.duplicates.append(chunk.citation)
+                first.sources = _best_ranks(first.sources, sources)
             return
         hit = SearchHit.from_chunk(chunk, self.skipped + len(self.hits) + 1, item.score, sources)
         if self.terms is not None:
@@ -117,11 +124,32 @@ class Hits:
             return
         # Merged duplicates added later grow a hit a little: a margin of a citation's worth for each is kept free.
         cost = json_tokens(hit, depth=HIT_DEPTH) + DUPLICATE_MARGIN_TOKENS
-        if self.max_tokens is not None and self.hits and self.used_tokens + cost > self.max_tokens:
+        if self.truncated or (self.max_tokens is not None and self.hits and self.used_tokens + cost > self.max_tokens):
             self.truncated = True
+            self.unfit += 1
             return
         self.used_tokens += cost
         self.hits.append(hit)
+
+    def omitted(self, ranked: int) -> list[Omitted]:
+        """What the project filter, the budget and top_k left out of this page (`ranked`: the ranking's length);
+        the calls that show them are the search tool's to suggest."""
+        omitted: list[Omitted] = []
+        if self.skipped and not self.hits:
+            detail = f"the {self.skipped} hit(s) the ranking holds, all before offset={self.offset}"
+            omitted.append(Omitted(reason=OmitReason.OFFSET, count=self.skipped, detail=detail))
+        if self.elsewhere:
+            count = sum(self.elsewhere.values())
+            detail = f"at least {count} candidate(s) in other projects ({breakdown(self.elsewhere)})"
+            omitted.append(Omitted(reason=OmitReason.PROJECTS, count=count, at_least=True, detail=detail))
+        if self.unfit:
+            detail = f"{self.unfit} hit(s) of this page past max_tokens"
+            omitted.append(Omitted(reason=OmitReason.MAX_TOKENS, count=self.unfit, detail=detail))
+        elif self.done and ranked > self.looked_at:
+            count = ranked - self.looked_at
+            detail = f"{count} more ranked candidate(s) past top_k={self.top_k} (copies of a hit merge into it)"
+            omitted.append(Omitted(reason=OmitReason.TOP_K, count=count, detail=detail))
+        return omitted
 
 
 async def collect_hits(
@@ -136,7 +164,8 @@ async def collect_hits(
     offset: int = 0,
 ) -> Hits:
     """The ranking's chunks in the caller's projects as hits, after the first `offset` of them, up to top_k or the
-    token budget; with `terms`, each hit explained by its terms per run."""
+    token budget; with `terms`, each hit explained by its terms per run. Counted on the way: the candidates in other
+    projects, the hits past the budget, how far down the ranking the page went."""
     hits = Hits(paths, top_k, max_tokens, terms, offset)
     allowed = set(projects) if projects is not None else None
     considered = ranking[: (offset + top_k) * CANDIDATES_PER_HIT]
@@ -147,8 +176,12 @@ async def collect_hits(
         block = considered[start : start + window]
         chunks = await anyio.to_thread.run_sync(catalog.graph.get_chunks, [item.id for item in block])
         for item in block:
+            hits.looked_at += 1
             chunk = chunks.get(item.id)
-            if chunk is None or (allowed is not None and chunk.project not in allowed):
+            if chunk is None:
+                continue
+            if allowed is not None and chunk.project not in allowed:
+                hits.elsewhere[chunk.project] += 1
                 continue
             hits.add(item, chunk)
             if hits.done:

@@ -160,3 +160,65 @@ async def test_an_explain_that_found_every_path_says_nothing_was_left_out(client
         client, "explain_path", {"source": CHECKOUT, "target": SIGN, "relation_types": ["CALLS"], "max_paths": 10}
     )
     assert answer["paths"] and answer["omitted"] == [] and answer["message"] is None
+
+
+async def test_a_project_scope_counts_the_candidates_it_left_out_and_names_the_call_for_them(client: Client) -> None:
+    arguments = {"query": "RotatingKeyStore", "strategy": "ppr", "top_k": 50}
+    scoped = await call(client, "search", {**arguments, "projects": ["auth"]})
+    assert scoped["hits"] and {h["project"] for h in scoped["hits"]} == {"auth"}
+    entry = omitted(scoped)["projects"]
+    assert entry["at_least"] and entry["count"] > 0
+    everywhere = await follow(client, entry["next_call"])
+    elsewhere = {h["project"] for h in everywhere["hits"]} - {"auth"}
+    assert elsewhere and all(f"{project} " in entry["detail"] for project in elsewhere)
+
+
+async def test_a_scope_of_every_project_hides_nothing_and_says_nothing(client: Client) -> None:
+    arguments = {"query": "RotatingKeyStore", "strategy": "ppr", "top_k": 50}
+    answer = await call(client, "search", {**arguments, "projects": ["auth", "billing", "storefront"]})
+    assert answer["hits"] and "projects" not in omitted(answer)
+
+
+async def test_an_empty_scoped_search_counts_the_hits_each_narrowing_argument_hid(client: Client) -> None:
+    answer = await call(
+        client, "search", {"query": "RotatingKeyStore", "strategy": "lexical", "projects": ["storefront"]}
+    )
+    assert answer["hits"] == []
+    entries = omitted(answer)
+    assert set(entries) == {"projects", "strategy"}
+    elsewhere = await follow(client, entries["projects"]["next_call"])
+    assert entries["projects"]["count"] == len([h for h in elsewhere["hits"] if h["project"] != "storefront"]) > 0
+    auto = await follow(client, entries["strategy"]["next_call"])
+    assert entries["strategy"]["count"] == len(auto["hits"]) > 0
+    assert {h["project"] for h in auto["hits"]} == {"storefront"}
+    assert answer["message"].startswith("no hits for 'RotatingKeyStore' with these arguments")
+    assert all(entry["next_call"] in answer["message"] for entry in entries.values())
+
+
+async def test_top_k_counts_the_ranked_candidates_past_the_page_and_names_the_next_page(client: Client) -> None:
+    page = await call(client, "search", {"query": "payment gateway", "top_k": 3})
+    entry = omitted(page)["top_k"]
+    assert len(page["hits"]) == 3 and entry["count"] > 0 and page["next_call"] is None
+    following = await follow(client, entry["next_call"])
+    assert [h["rank"] for h in following["hits"]] == [4, 5, 6]
+    assert not {h["id"] for h in following["hits"]} & {h["id"] for h in page["hits"]}
+
+
+async def test_the_token_budget_counts_the_hits_it_left_for_the_next_page(client: Client) -> None:
+    arguments = {"query": "payment order token key", "top_k": 10}
+    whole = await call(client, "search", arguments)
+    page = await call(client, "search", {**arguments, "max_tokens": 400})
+    entry = omitted(page)["max_tokens"]
+    assert page["truncated"] and entry["count"] == len(whole["hits"]) - len(page["hits"]) > 0
+    assert "top_k" not in omitted(page)  # the page stopped at the budget, not at top_k
+    rest = await follow(client, page["next_call"])
+    both = [h["id"] for h in page["hits"] + rest["hits"]]
+    assert both == [h["id"] for h in whole["hits"]][: len(both)]
+
+
+async def test_an_offset_past_the_ranking_says_how_many_hits_lie_before_it(client: Client) -> None:
+    answer = await call(client, "search", {"query": "payment", "offset": 900})
+    entry = omitted(answer)["offset"]
+    assert answer["hits"] == [] and entry["count"] > 0 and "offset=900" in answer["message"]
+    first = await follow(client, entry["next_call"])
+    assert first["hits"] and first["hits"][0]["rank"] == 1

@@ -283,7 +283,7 @@ def test_a_query_about_nothing_indexed_seeds_no_walk(sample_catalog: Catalog) ->
 
 def test_the_json_of_a_plain_search_leaves_out_the_diagnostics_that_do_not_apply(sample_catalog: Catalog) -> None:
     data = json.loads(search(sample_catalog, "payment gateway", top_k=3).model_dump_json())
-    assert list(data) == ["query", "hits", "diagnostics", "entities", "truncated", "next_call"]
+    assert list(data) == ["query", "hits", "diagnostics", "entities", "truncated", "next_call", "omitted", "message"]
     always = ["fusion", "strategy", "candidates", "entities", "timings_ms"]
     assert list(data["diagnostics"]) == [*always, "route", "primary_led"]
     assert data["diagnostics"]["route"].startswith("general [") and data["next_call"] is None

@@ -15,8 +15,9 @@ from trident.retrieval.search import Diagnostics, SearchHit, SearchResult, Strat
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.errors import ArgumentError
-from trident.tools.calls import RESPONSE_TOKENS, check_range, suggest_call
+from trident.tools.calls import RESPONSE_TOKENS, check_range
 from trident.tools.freshness import mark_stale, pending_changes
+from trident.tools.search_omitted import SearchCall, accounted
 
 __all__ = [
     "DEFAULT_MAX_TOKENS",
@@ -85,7 +86,8 @@ async def search_async(
 ) -> SearchResult:
     """Ranked, cited chunks for a query, as the `search` tool answers: the hits after the first `offset`, within
     `max_tokens` (DEFAULT_MAX_TOKENS when None); when the budget cut them short, `next_call` is the same call for
-    the rest: the next page.
+    the rest: the next page. `omitted` says what the project scope, top_k and the budget left out, each with the
+    call that shows it; an empty answer also says what each narrowing argument hid, and `message` names them.
 
     Raises:
         ArgumentError: an argument outside the tool's limits (see `check_arguments`), an unknown strategy or fusion.
@@ -113,22 +115,18 @@ async def search_async(
     pending = await anyio.to_thread.run_sync(pending_changes, catalog, result.hits)
     if pending:
         result.diagnostics.pending_changes = pending
-    if not result.truncated:
-        return result
-    # Every argument the caller gave is kept, so the call pastes back as is; the page moves on past these hits.
-    next_call = suggest_call(
-        "search",
-        query=query,
-        top_k=top_k - len(result.hits),
-        offset=offset + len(result.hits),
-        projects=list(projects) if projects is not None else None,
-        strategy=chosen if chosen is not Strategy.AUTO else None,
-        expansions=list(expansions) if expansions else None,
-        fusion=method,
-        max_tokens=max_tokens,
-        explain=explain or None,
+    given = SearchCall(
+        query,
+        top_k,
+        offset,
+        tuple(projects) if projects is not None else None,
+        chosen,
+        tuple(expansions) if expansions else None,
+        method,
+        max_tokens,
+        explain,
     )
-    return result.model_copy(update={"next_call": next_call})
+    return await accounted(catalog, views, given, result)
 
 
 def search(catalog: Catalog, query: str, **options: Any) -> SearchResult:

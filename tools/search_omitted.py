@@ -1,0 +1,123 @@
+"""What a search left out, said with the calls that show it: the engine counts what its project filter, top_k and the
+budget left out of the page; here each gets the call that shows it, built from the caller's own arguments, and an
+empty answer is searched again with each narrowing argument loosened in turn (an empty search is rare; a full one
+pays nothing more) so its message names the arguments that emptied it."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, replace
+from typing import Any
+
+from trident.retrieval import search as engine
+from trident.retrieval.fusion import FusionMethod
+from trident.retrieval.omitted import OmitReason, Omitted, breakdown, empty_message
+from trident.retrieval.search import SearchResult, Strategy
+from trident.retrieval.views import GenerationViews
+from trident.store.catalog import Catalog
+from trident.tools.calls import RESPONSE_TOKENS, suggest_call
+
+
+@dataclass(frozen=True)
+class SearchCall:
+    """A search as the caller asked for it, to run again or suggest with some arguments changed."""
+
+    query: str
+    top_k: int
+    offset: int
+    projects: tuple[str, ...] | None
+    strategy: Strategy
+    expansions: tuple[str, ...] | None
+    fusion: FusionMethod | None
+    max_tokens: int | None
+    explain: bool
+
+    def suggest(self, **changed: Any) -> str:
+        """The call with `changed` arguments, every other one as given (defaults left out, so it pastes back)."""
+        c = replace(self, **changed)
+        return suggest_call(
+            "search",
+            query=c.query,
+            top_k=c.top_k,
+            offset=c.offset or None,
+            projects=list(c.projects) if c.projects is not None else None,
+            strategy=c.strategy if c.strategy is not Strategy.AUTO else None,
+            expansions=list(c.expansions) if c.expansions else None,
+            fusion=c.fusion,
+            max_tokens=c.max_tokens,
+            explain=c.explain or None,
+        )
+
+    async def run(self, catalog: Catalog, views: GenerationViews, **changed: Any) -> SearchResult:
+        """The engine's answer to the call with `changed` arguments."""
+        c = replace(self, **changed)
+        return await engine.search_async(
+            catalog,
+            c.query,
+            top_k=c.top_k,
+            projects=c.projects,
+            strategy=c.strategy,
+            expansions=c.expansions,
+            fusion=c.fusion,
+            max_tokens=c.max_tokens if c.max_tokens is not None else RESPONSE_TOKENS,
+            explain=c.explain,
+            offset=c.offset,
+            views=views,
+        )
+
+
+async def accounted(catalog: Catalog, views: GenerationViews, call: SearchCall, result: SearchResult) -> SearchResult:
+    """The answer with the call for its next page when the budget cut it, the call that shows each thing it left
+    out, and, when it is empty, what each narrowing argument hid and a message naming them."""
+    shown = len(result.hits)
+    next_call = None
+    if result.truncated:
+        # Every argument the caller gave is kept, so the call pastes back as is; the page moves on past these hits.
+        next_call = call.suggest(top_k=call.top_k - shown, offset=call.offset + shown)
+    calls = {
+        OmitReason.PROJECTS: call.suggest(projects=None),
+        OmitReason.TOP_K: call.suggest(offset=call.offset + shown),
+        OmitReason.OFFSET: call.suggest(offset=0),
+    }
+    omitted = [entry.model_copy(update={"next_call": calls.get(entry.reason)}) for entry in result.omitted]
+    message = None
+    if not result.hits:
+        omitted = [e for e in omitted if e.reason is not OmitReason.PROJECTS] + await _loosened(catalog, views, call)
+        message = empty_message(f"no hits for {call.query!r}", omitted) + _failures(result)
+    return result.model_copy(update={"next_call": next_call, "omitted": omitted, "message": message})
+
+
+async def _loosened(catalog: Catalog, views: GenerationViews, call: SearchCall) -> list[Omitted]:
+    """For each argument that narrows the search (projects, a forced strategy, intersection fusion), the hits the same
+    search finds with that one loosened."""
+    loosen: list[tuple[OmitReason, dict[str, Any], str]] = []
+    if call.projects is not None:
+        loosen.append((OmitReason.PROJECTS, {"projects": None}, "in other projects"))
+    if call.strategy is not Strategy.AUTO:
+        loosen.append((OmitReason.STRATEGY, {"strategy": Strategy.AUTO}, "from the paths strategy='auto' runs"))
+    if call.fusion is FusionMethod.INTERSECTION:
+        loosen.append((OmitReason.FUSION, {"fusion": None}, "found by some of the paths but not all"))
+    omitted = []
+    for reason, changed, where in loosen:
+        found = await call.run(catalog, views, **changed)
+        hits = found.hits
+        if reason is OmitReason.PROJECTS:
+            hits = [h for h in hits if call.projects is not None and h.project not in call.projects]
+        if not hits:
+            continue
+        full = len(found.hits) == call.top_k or found.truncated
+        detail = f"{'at least ' if full else ''}{len(hits)} hit(s) {where}"
+        if reason is OmitReason.PROJECTS:
+            detail += f" ({breakdown(Counter(h.project for h in hits))})"
+        omitted.append(
+            Omitted(reason=reason, count=len(hits), at_least=full, detail=detail, next_call=call.suggest(**changed))
+        )
+    return omitted
+
+
+def _failures(result: SearchResult) -> str:
+    """The paths that failed or timed out, which may be why nothing was found."""
+    failed = result.diagnostics.failed_paths
+    if not failed:
+        return ""
+    return "; paths that failed (diagnostics.failed_paths): " + ", ".join(f"{k} ({v})" for k, v in failed.items())
