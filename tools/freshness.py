@@ -47,6 +47,13 @@ class FileState(StrEnum):
     UNREADABLE = "unreadable"
 
 
+_REASONS = {
+    FileState.CHANGED: "{path} changed on disk since it was indexed",
+    FileState.GONE: "{path} is gone since it was indexed",
+    FileState.UNREADABLE: "{path} cannot be read now",
+}
+
+
 class ProjectFreshness(BaseModel):
     """How a project's index compares with its folder now."""
 
@@ -106,13 +113,6 @@ def mark_stale(catalog: Catalog, hits: Sequence[SearchHit]) -> int:
             hit.stale, hit.stale_reason = True, f"{reason}; refresh it: {refresh_command(root, hit.project)}"
             count += 1
     return count
-
-
-_REASONS = {
-    FileState.CHANGED: "{path} changed on disk since it was indexed",
-    FileState.GONE: "{path} is gone since it was indexed",
-    FileState.UNREADABLE: "{path} cannot be read now",
-}
 
 
 def project_freshness(manifest: Manifest, project: str, limit: int = CHECKED_FILES) -> ProjectFreshness | None:
