@@ -9,6 +9,7 @@ import anyio
 from mcp.server.mcpserver import MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
 
+from trident.server.event_store import RETRY_MILLISECONDS, SessionEventStore, SessionMarks
 from trident.server.settings import ServerSettings, is_loopback
 
 Scope = dict[str, Any]
@@ -68,15 +69,23 @@ def transport_security(settings: ServerSettings) -> TransportSecuritySettings:
 
 
 def http_app(server: MCPServer[Any], settings: ServerSettings) -> Any:
-    """The ASGI app for an HTTP transport, wrapped in the token guard when a token is set."""
+    """The ASGI app for an HTTP transport (streamable HTTP with resumable streams), wrapped in the token guard when a
+    token is set."""
     security = transport_security(settings)
+    app: Any
     if settings.transport == "sse":
         app = server.sse_app(
             max_request_body_size=settings.max_body_bytes, transport_security=security, host=settings.host
         )
     else:
-        app = server.streamable_http_app(
-            max_request_body_size=settings.max_body_bytes, transport_security=security, host=settings.host
+        app = SessionMarks(
+            server.streamable_http_app(
+                max_request_body_size=settings.max_body_bytes,
+                transport_security=security,
+                host=settings.host,
+                event_store=SessionEventStore(),
+                retry_interval=RETRY_MILLISECONDS,
+            )
         )
     tokens = settings.tenant_tokens()
     if tokens:

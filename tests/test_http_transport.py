@@ -158,3 +158,72 @@ def test_the_sse_transport_serves_older_clients(tmp_path: Path) -> None:
             raise AssertionError("the SSE server did not answer")
         finally:
             process.terminate()
+
+
+AUTH = {"Authorization": f"Bearer {TOKEN}"}
+JSON_AND_SSE = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+
+
+def _session(url: str) -> dict[str, str]:
+    """Open a session speaking 2025-11-25 (the version that gets priming events); its headers for later requests."""
+    body = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}},
+    }
+    response = httpx.post(url, json=body, headers={**JSON_AND_SSE, **AUTH}, timeout=30)
+    headers = {**AUTH, "mcp-session-id": response.headers["mcp-session-id"], "mcp-protocol-version": "2025-11-25"}
+    initialized = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+    assert httpx.post(url, json=initialized, headers={**JSON_AND_SSE, **headers}, timeout=30).status_code == 202
+    return headers
+
+
+def _events(response: httpx.Response, until_id: int | None = None, seconds: float = 120) -> list[dict[str, str]]:
+    """The SSE events of a response, read until one answers request `until_id`, the stream ends, or (a stream kept
+    open by the server's keep-alive pings) `seconds` have passed."""
+    events: list[dict[str, str]] = []
+    event: dict[str, str] = {}
+    deadline = time.monotonic() + seconds
+    for line in response.iter_lines():
+        if time.monotonic() > deadline:
+            break
+        if line:
+            name, _, value = line.partition(":")
+            event[name] = event.get(name, "") + value.removeprefix(" ")
+            continue
+        if event:
+            events.append(event)
+            if until_id is not None and f'"id":{until_id}' in event.get("data", ""):
+                break
+        event = {}
+    return events
+
+
+def test_a_dropped_stream_resumes_from_its_last_event_id(server_url: str) -> None:
+    headers = _session(server_url)
+    call = {"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "status", "arguments": {}}}
+    with httpx.stream("POST", server_url, json=call, headers={**JSON_AND_SSE, **headers}, timeout=60) as response:
+        first, *rest = _events(response, until_id=7)
+    assert first.get("id") and first.get("data", "") == "" and first.get("retry") == "2000", first
+    assert rest and rest[-1].get("id") and '"id":7' in rest[-1]["data"]
+
+    # The client lost the connection after the priming event: it reconnects with that id and gets the answer.
+    resume = {**headers, "Accept": "text/event-stream", "Last-Event-ID": first["id"]}
+    with httpx.stream("GET", server_url, headers=resume, timeout=60) as replay:
+        replayed = _events(replay, until_id=7)
+    assert replayed[-1]["data"] == rest[-1]["data"] and replayed[-1]["id"] == rest[-1]["id"]
+
+
+def test_another_session_cannot_replay_a_stream_it_does_not_own(server_url: str) -> None:
+    owner = _session(server_url)
+    call = {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "status", "arguments": {}}}
+    with httpx.stream("POST", server_url, json=call, headers={**JSON_AND_SSE, **owner}, timeout=60) as response:
+        first = _events(response, until_id=3)[0]
+    other = _session(server_url)  # its own request 3 must not be what a replay finds either
+    with httpx.stream("POST", server_url, json=call, headers={**JSON_AND_SSE, **other}, timeout=60) as response:
+        _events(response, until_id=3)
+    resume = {**other, "Accept": "text/event-stream", "Last-Event-ID": first["id"]}
+    with httpx.stream("GET", server_url, headers=resume, timeout=60) as replay:
+        # A replay refused ends the stream at once; a leak would show within the keep-alive ping (15 s) or two.
+        assert not [event for event in _events(replay, seconds=40) if event.get("data")]
