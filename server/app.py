@@ -13,6 +13,7 @@ from mcp_types import INTERNAL_ERROR, INVALID_PARAMS
 from pydantic import Field, ValidationError
 
 from trident.retrieval.fusion import FusionMethod
+from trident.server.completions import register_completions
 from trident.server.guidance import register_guidance
 from trident.server.jobs import JobStatus
 from trident.server.registration import READ, app_of, in_worker, mapped, tool
@@ -113,6 +114,7 @@ def build_server(
     )
     _register_read_tools(server)
     register_guidance(server)
+    register_completions(server)
     if not settings.server.read_only:
         register_write_tools(server, runtime)
     return server

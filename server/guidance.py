@@ -14,6 +14,8 @@ from trident.tools import status
 
 # MCP 2025-11-25: "Resource not found" (later protocol versions retire the code; this server speaks 2025-11-25).
 RESOURCE_NOT_FOUND = -32002
+PROJECT_TEMPLATE = "trident://projects/{name}"
+ENTITY_TEMPLATE = "trident://entities/{entity_id}"
 
 ANSWER_PROMPT = """Answer the question below from the user's indexed code and documents, using Trident's tools.
 
@@ -33,7 +35,7 @@ def register_guidance(server: MCPServer[Any]) -> None:
     def answer_with_evidence(question: str) -> str:
         return ANSWER_PROMPT.format(question=question)
 
-    @server.resource("trident://projects/{name}", name="project", mime_type="application/json")
+    @server.resource(PROJECT_TEMPLATE, name="project", mime_type="application/json")
     def project_summary(name: str, ctx: Context) -> str:
         """Counts and skipped files of one indexed project."""
         app = cast(TridentContext, ctx.request_context.lifespan_context)
@@ -43,7 +45,7 @@ def register_guidance(server: MCPServer[Any]) -> None:
         known = ", ".join(app.catalog.manifest.projects()) or "none"
         raise _not_found(f"trident://projects/{name}", f"no project '{name}' is indexed (known: {known})")
 
-    @server.resource("trident://entities/{entity_id}", name="entity", mime_type="application/json")
+    @server.resource(ENTITY_TEMPLATE, name="entity", mime_type="application/json")
     def entity_resource(entity_id: str, ctx: Context) -> str:
         """One entity: description, where defined, relation counts."""
         app = cast(TridentContext, ctx.request_context.lifespan_context)

@@ -78,6 +78,7 @@ class EntityDirectory:
         self._automaton: ahocorasick.Automaton | None = None
         self._grouped: dict[str, tuple[_Form, ...]] | None = None
         self._longest = 0
+        self._sorted_names: list[str] | None = None  # for completion, made on first use
         self._forms_lock = threading.Lock()  # the paths of one search look mentions up from several threads
 
     # ---- references -------------------------------------------------------------------------------------
@@ -115,6 +116,13 @@ class EntityDirectory:
             if tier:
                 return tier[:MAX_TARGETS]
         return []
+
+    def names_starting(self, prefix: str) -> list[str]:
+        """Every name (not alias) that starts with `prefix`, ignoring case, in order."""
+        if self._sorted_names is None:
+            self._sorted_names = sorted({entity.name for entity in self.by_id.values()})
+        folded = prefix.casefold()
+        return [name for name in self._sorted_names if name.casefold().startswith(folded)]
 
     def named(self, name: str) -> list[Entity]:
         """Entities whose name or alias is `name`, else whose split-identifier form equals name's."""

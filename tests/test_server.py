@@ -16,7 +16,7 @@ from mcp.client import Client
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.shared.exceptions import MCPError
-from mcp_types import INTERNAL_ERROR, INVALID_PARAMS
+from mcp_types import INTERNAL_ERROR, INVALID_PARAMS, PromptReference, ResourceTemplateReference
 
 from tests.conftest import EXAMPLES
 from trident.retrieval.relation_index import RelationIndex
@@ -228,6 +228,45 @@ async def test_an_unknown_prompt_a_missing_argument_or_an_unknown_resource_is_a_
     assert raised.value.error.code == code and named in raised.value.error.message
     if method == "read_resource":
         assert raised.value.error.data["uri"] == arguments[0]
+
+
+async def test_resource_arguments_complete_from_the_index(client: Client) -> None:
+    assert client.server_capabilities is not None and client.server_capabilities.completions is not None
+    projects = await client.complete(
+        ResourceTemplateReference(uri="trident://projects/{name}"), {"name": "name", "value": "b"}
+    )
+    assert projects.completion.values == ["billing"] and projects.completion.total == 1
+    entities = await client.complete(
+        ResourceTemplateReference(uri="trident://entities/{entity_id}"), {"name": "entity_id", "value": "paymentg"}
+    )
+    assert "PaymentGateway" in entities.completion.values
+    assert all(value.lower().startswith("paymentg") for value in entities.completion.values)
+    everything = await client.complete(
+        ResourceTemplateReference(uri="trident://entities/{entity_id}"), {"name": "entity_id", "value": ""}
+    )
+    assert len(everything.completion.values) <= 100 and everything.completion.total >= len(everything.completion.values)
+    assert everything.completion.has_more == (everything.completion.total > 100)
+    question = await client.complete(
+        PromptReference(name="answer_with_evidence"), {"name": "question", "value": "what"}
+    )
+    assert question.completion.values == []
+
+
+COMPLETION_PROBES = [
+    (PromptReference(name="no_such_prompt"), {"name": "question", "value": "x"}, "no_such_prompt"),
+    (PromptReference(name="answer_with_evidence"), {"name": "topic", "value": "x"}, "topic"),
+    (ResourceTemplateReference(uri="trident://nothing/{x}"), {"name": "x", "value": "a"}, "trident://nothing/{x}"),
+    (ResourceTemplateReference(uri="trident://projects/{name}"), {"name": "project", "value": "a"}, "name"),
+]
+
+
+@pytest.mark.parametrize(("ref", "argument", "named"), COMPLETION_PROBES)
+async def test_completing_what_does_not_exist_is_invalid_params(
+    client: Client, ref: Any, argument: dict[str, str], named: str
+) -> None:
+    with pytest.raises(MCPError) as raised:
+        await client.complete(ref, argument)
+    assert raised.value.error.code == INVALID_PARAMS and named in raised.value.error.message
 
 
 async def test_server_info_carries_the_package_version(client: Client) -> None:
