@@ -40,12 +40,14 @@ $(VENV)/.test-deps: $(VENV)/.installed
 
 test-deps: $(VENV)/.test-deps
 
-# The import layers and function lengths, the suite, then the MCP Inspector's CLI (an independent client from the npm registry) against `trident serve`.
+# The import layers and function lengths, the suite, then two independent clients from the npm registry against
+# `trident serve`: the MCP Inspector's CLI, and the official conformance suite (scripts/conformance-expected.yaml).
 test: test-deps model
 	VENV=$(VENV) bash scripts/check-imports.sh
 	$(PY) scripts/check_function_length.py
 	$(VENV)/bin/pytest -q
 	VENV=$(VENV) bash scripts/inspector-check.sh
+	VENV=$(VENV) bash scripts/conformance-check.sh
 
 # The newest releases within pyproject.toml's bounds, in a venv of their own (the lock is not read).
 test-latest:
