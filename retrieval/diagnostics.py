@@ -85,8 +85,9 @@ class Diagnostics(BaseModel):
         default=None,
         exclude_if=_unset,
         description="Per project the hits come from: indexed files changed on disk or gone since (projects with none "
-        "left out). Counted by a stat pass of at most 20,000 files a project, remembered for 30 s per index "
-        "generation, never fewer than the stale hits' files; `status` shows the full picture, re-indexing clears it",
+        "left out). Counted in the background by a stat pass of at most 20,000 files a project, at most every 30 s "
+        "per index generation (so a change shows from a later search on), never fewer than the stale hits' files; "
+        "`status` shows the full picture, re-indexing clears it",
     )
 
 

@@ -192,9 +192,11 @@ def _search(catalog: Catalog) -> dict[str, Any]:
 def test_a_search_says_once_which_projects_have_changes_pending(
     catalog: Catalog, repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(freshness, "PENDING_SECONDS", 0.0)  # counted afresh on every search
+    monkeypatch.setattr(freshness, "PENDING_SECONDS", 0.0)  # counted afresh (in the background) on every search
     assert "pending_changes" not in _search(catalog)["diagnostics"]
     (repo / "util.py").write_text(UTIL.replace("2", "3"))  # a file no hit comes from
+    _search(catalog)  # reports the last count, and counts again
+    assert freshness.counts_settled(120)
     answer = _search(catalog)
     assert answer["diagnostics"]["pending_changes"] == {"ledger": 1}
     assert "stale_hits" not in answer["diagnostics"]
@@ -207,6 +209,7 @@ def test_a_search_remembers_the_count_until_the_index_moves_on(
 ) -> None:
     monkeypatch.setattr(freshness, "PENDING_SECONDS", 1e9)
     assert "pending_changes" not in _search(catalog)["diagnostics"]
+    assert freshness.counts_settled(120)
     (repo / "util.py").write_text(UTIL.replace("2", "3"))
     assert "pending_changes" not in _search(catalog)["diagnostics"], "remembered for this generation"
     (repo / "ledger.py").write_text(LEDGER.replace("sum", "max"))

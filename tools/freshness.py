@@ -86,6 +86,8 @@ _seen: dict[tuple[str, int, int], str] = {}
 _seen_lock = threading.Lock()
 _pending: dict[tuple[str, str, str, int], tuple[float, int]] = {}
 _pending_lock = threading.Lock()
+_counting: set[tuple[str, str, str, int]] = set()  # counts running in the background
+_counted = threading.Condition(_pending_lock)
 
 
 def refresh_command(root: str, project: str) -> str:
@@ -142,8 +144,9 @@ def project_freshness(manifest: Manifest, project: str, limit: int = CHECKED_FIL
 
 def pending_changes(catalog: Catalog, hits: Sequence[SearchHit]) -> dict[str, int]:
     """For the projects of `hits`: how many indexed files changed or are gone (projects with none left out). Each
-    project's count comes from a stat pass of at most CHECKED_FILES files, remembered per index generation for
-    PENDING_SECONDS (a search pays for a pass at most that often); it is never below the stale hits' files."""
+    project's count comes from a stat pass of at most CHECKED_FILES files, made in the background at most every
+    PENDING_SECONDS per index generation (a search reports the last count and never waits for one); it is never
+    below the stale hits' files."""
     manifest = catalog.manifest
     stale_files = Counter(project for project, _ in {(h.project, h.path) for h in hits if h.stale})
     pending: dict[str, int] = {}
@@ -155,23 +158,43 @@ def pending_changes(catalog: Catalog, hits: Sequence[SearchHit]) -> dict[str, in
 
 
 def _remembered_count(catalog: Catalog, manifest: Manifest, project: str) -> int:
+    """The project's last count (0 before the first); when it is older than PENDING_SECONDS, or was made for
+    another generation, a background thread counts again, so no search waits for a stat pass."""
     key = (str(catalog.index_dir), catalog.tenant, project, manifest.generation)
     now = time.monotonic()
     with _pending_lock:
         remembered = _pending.get(key)
-    if remembered is not None and now - remembered[0] < PENDING_SECONDS:
-        return remembered[1]
-    root = manifest.roots.get(project)
-    files = _file_entries(manifest, project) if root is not None else []
+        due = (remembered is None or now - remembered[0] >= PENDING_SECONDS) and key not in _counting
+        if due:
+            _counting.add(key)
+    if due:
+        threading.Thread(
+            target=_count, args=(key, manifest, project), name="trident-pending-count", daemon=True
+        ).start()
+    return remembered[1] if remembered is not None else 0
+
+
+def _count(key: tuple[str, str, str, int], manifest: Manifest, project: str) -> None:
     count = 0
-    if root is not None and files:
-        states = _states(Path(root), files[:CHECKED_FILES], manifest.sources.get(project))
-        count = states.total() - states[FileState.CURRENT]
+    try:
+        root = manifest.roots.get(project)
+        files = _file_entries(manifest, project) if root is not None else []
+        if root is not None and files:
+            states = _states(Path(root), files[:CHECKED_FILES], manifest.sources.get(project))
+            count = states.total() - states[FileState.CURRENT]
+    finally:
+        with _pending_lock:
+            if len(_pending) >= PENDING_LIMIT:
+                _pending.clear()
+            _pending[key] = (time.monotonic(), count)
+            _counting.discard(key)
+            _counted.notify_all()
+
+
+def counts_settled(timeout: float) -> bool:
+    """Wait until no background count is running (for tests and benchmarks); False if `timeout` passed first."""
     with _pending_lock:
-        if len(_pending) >= PENDING_LIMIT:
-            _pending.clear()
-        _pending[key] = (now, count)
-    return count
+        return _counted.wait_for(lambda: not _counting, timeout)
 
 
 def _file_entries(manifest: Manifest, project: str) -> list[DocumentEntry]:
