@@ -9,7 +9,7 @@ for a person. The result goes to stdout, nothing else does.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -29,10 +29,12 @@ from trident.tools.trace import Direction
 
 if TYPE_CHECKING:
     from trident.retrieval.entities import EntityRef
+    from trident.retrieval.omitted import Omitted
     from trident.retrieval.search import SearchHit
     from trident.retrieval.views import GenerationViews
     from trident.tools.entities import EntityResult
     from trident.tools.explain import ExplainResult, Hop
+    from trident.tools.similar import SimilarResult
     from trident.tools.trace import Edge, TraceResult
 
 MIN_RESOLUTION_HELP = (
@@ -197,7 +199,7 @@ class GraphCommands:
         from trident.tools.similar import find_similar
 
         with self._index(with_embedder=True) as (catalog, views):
-            hits = find_similar(
+            result = find_similar(
                 catalog,
                 views.directory(catalog),
                 text=text,
@@ -207,7 +209,7 @@ class GraphCommands:
                 projects=project,
                 kinds=[k.value for k in kind] if kind else None,
             )
-        _emit(hits, as_json, _show_hits)
+        _emit(result, as_json, _show_similar)
 
     def entity(
         self,
@@ -258,6 +260,7 @@ def _show_trace(out: Console, result: TraceResult) -> None:
         out.print("  " + _relation(edge))
     if result.truncated and result.next_call:
         out.print(f"[yellow]truncated[/yellow] after {len(result.edges)} edges; the rest: {escape(result.next_call)}")
+    _show_omitted(out, result.omitted if result.edges else [])
     if result.message:
         out.print(f"[yellow]note:[/yellow] {escape(result.message)}")
 
@@ -276,6 +279,7 @@ def _show_explain(out: Console, result: ExplainResult) -> None:
         out.print(f"\n[bold]{number}.[/bold] {escape(path.sentence)}{code}")
         for hop in path.hops:
             out.print("   " + _relation(hop))
+    _show_omitted(out, result.omitted if result.paths else [])
     if result.message:
         out.print(f"[yellow]note:[/yellow] {escape(result.message)}")
 
@@ -305,6 +309,21 @@ def _show_hits(out: Console, hits: list[SearchHit]) -> None:
         out.print("    " + hit.snippet.replace("\n", "\n    ")[:400], markup=False, highlight=False)
         if hit.stale:
             out.print(f"    [yellow]stale:[/yellow] {escape(hit.stale_reason or '')}")
+
+
+def _show_similar(out: Console, result: SimilarResult) -> None:
+    """The hits, then what the filters left out (an empty answer's message names them all)."""
+    _show_hits(out, result.result)
+    _show_omitted(out, result.omitted if result.result else [])
+    if result.message:
+        out.print(f"[yellow]note:[/yellow] {escape(result.message)}")
+
+
+def _show_omitted(out: Console, omitted: Sequence[Omitted]) -> None:
+    """One line per filter or limit that left something out, with the call that shows it."""
+    for entry in omitted:
+        shows = f"; {escape(entry.next_call)}" if entry.next_call else ""
+        out.print(f"[yellow]left out by {entry.reason.value}:[/yellow] {escape(entry.detail)}{shows}")
 
 
 def _show_entity(out: Console, result: EntityResult) -> None:

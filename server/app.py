@@ -174,9 +174,10 @@ def _register_search(server: MCPServer[Any]) -> None:
         explain: Annotated[bool, Field(description="Add the route and each path's top hits to diagnostics")] = False,
     ) -> search.SearchResult:
         """Search everything indexed (code and docs) with BM25, embeddings and the entity graph fused together.
-        Returns ranked chunks with citations (project/path:Lstart-Lend) and the rank each retrieval path gave.
-        Size: about 150-250 tokens a hit; the hits stop at max_tokens (default 8,000), and then next_call is the
-        exact call for the next page."""
+        Returns ranked chunks with citations (project/path:Lstart-Lend) and the rank each retrieval path gave;
+        omitted counts what the project scope, top_k and the budget left out, each with the call that shows it, and
+        an empty answer's message names the arguments that emptied it. Size: about 150-250 tokens a hit; the hits
+        stop at max_tokens (default 8,000), and then next_call is the exact call for the next page."""
         app = app_of(ctx)
         return await mapped(
             search.search_async(
@@ -224,8 +225,10 @@ def _register_trace(server: MCPServer[Any]) -> None:
     ) -> trace.TraceResult:
         """What an entity calls, uses, imports, depends on, or is used by: a bounded walk of the graph with the
         evidence chunk and resolution of every edge (calls guessed from a name alone are left out unless
-        min_resolution is name; the result counts them). Size: about 200 tokens an edge with its node; the edges
-        stop at limit or max_tokens (default 8,000), and then next_call is the exact call for the next page."""
+        min_resolution is name). omitted counts what each filter and bound left out (other relation types, the
+        other direction, guesses, relations past max_hops), each with the call that shows it. Size: about 200
+        tokens an edge with its node; the edges stop at limit or max_tokens (default 8,000), and then next_call is
+        the exact call for the next page."""
         app = app_of(ctx)
         return await in_worker(
             lambda: trace.trace_relationships(
@@ -257,7 +260,8 @@ def _register_explain(server: MCPServer[Any]) -> None:
     ) -> explain.ExplainResult:
         """How two things connect: the best paths between two entities (paths over code relations, i.e. calls,
         bases, imports and definitions, rank before any through mentions, links or test code; then the shorter and
-        surer), each hop with its evidence and resolution and each path as a sentence you can quote. Size: about
+        surer), each hop with its evidence and resolution and each path as a sentence you can quote. When there are
+        more paths, or none, omitted says which argument kept them out and the call that shows them. Size: about
         150 tokens a hop (max_paths 10 of 6 hops stay under 10,000)."""
         app = app_of(ctx)
         return await in_worker(
@@ -287,9 +291,10 @@ def _register_lookups(server: MCPServer[Any]) -> None:
         top_k: Annotated[int, Field(ge=1, le=similar.MAX_TOP_K)] = 10,
         projects: Annotated[list[str] | None, Field(description="Only these projects")] = None,
         kinds: Annotated[list[Literal["code", "markdown", "text", "config", "passage"]] | None, Field()] = None,
-    ) -> list[search.SearchHit]:
-        """Chunks most like an example: give exactly one of text, chunk_id or entity. Size: about 250 tokens a
-        hit (top_k at most 30)."""
+    ) -> similar.SimilarResult:
+        """Chunks most like an example: give exactly one of text, chunk_id or entity. Returns the hits as result;
+        omitted counts nearer chunks the kinds filter passed over and, for a short answer, neighbours in other
+        projects, each with the call that shows them. Size: about 250 tokens a hit (top_k at most 30)."""
         app = app_of(ctx)
         return await in_worker(
             lambda: similar.find_similar(
@@ -309,8 +314,8 @@ def _register_lookups(server: MCPServer[Any]) -> None:
         ctx: Context,
         name_or_id: Annotated[str, Field(min_length=1, description="Entity name, qualified name, alias or id")],
     ) -> entity_tools.EntityResult:
-        """Describe one named thing: what it is, where it is defined, its aliases and relation counts. Size: under
-        1,000 tokens."""
+        """Describe one named thing: what it is, where it is defined, its aliases and relation counts (omitted says
+        when a cap cut the count). Size: under 1,000 tokens."""
         app = app_of(ctx)
         return await in_worker(lambda: entity_tools.get_entity(app.catalog, app.directory(), name_or_id))
 

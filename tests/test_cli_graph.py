@@ -118,9 +118,9 @@ def test_json_output_is_the_structured_content_an_mcp_client_gets(
     assert printed == call_tool(tool, arguments)
 
 
-def test_similar_json_is_wrapped_as_the_sdk_wraps_a_list(home: Path) -> None:
+def test_similar_json_holds_the_hits_as_result_and_what_was_left_out(home: Path) -> None:
     printed = json.loads(_run(home, "similar", "--entity", "RotatingKeyStore.Rotate", "-k", "2", "--json").stdout)
-    assert list(printed) == ["result"] and [hit["rank"] for hit in printed["result"]] == [1, 2]
+    assert list(printed) == ["result", "omitted", "message"] and [hit["rank"] for hit in printed["result"]] == [1, 2]
 
 
 def test_trace_shows_each_edge_with_its_resolution_and_citation_hop_by_hop(home: Path) -> None:

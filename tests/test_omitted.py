@@ -222,3 +222,47 @@ async def test_an_offset_past_the_ranking_says_how_many_hits_lie_before_it(clien
     assert answer["hits"] == [] and entry["count"] > 0 and "offset=900" in answer["message"]
     first = await follow(client, entry["next_call"])
     assert first["hits"] and first["hits"][0]["rank"] == 1
+
+
+async def test_a_kinds_filter_counts_the_nearer_chunks_of_other_kinds_and_a_short_answer_the_other_projects(
+    client: Client,
+) -> None:
+    example = {"text": "rotate the signing key", "top_k": 5}
+    answer = await call(client, "find_similar", {**example, "projects": ["storefront"], "kinds": ["config"]})
+    assert 0 < len(answer["result"]) < 5 and all(h["path"].endswith(".json") for h in answer["result"])
+    kinds, projects = omitted(answer)["kinds"], omitted(answer)["projects"]
+    every_kind = await follow(client, kinds["next_call"])
+    assert kinds["count"] == len([h for h in every_kind["result"] if not h["path"].endswith(".json")]) > 0
+    everywhere = await follow(client, projects["next_call"])
+    assert projects["count"] == len([h for h in everywhere["result"] if h["project"] != "storefront"]) > 0
+    assert answer["message"] is None
+
+
+async def test_find_similar_says_nothing_when_its_filters_hide_nothing(client: Client) -> None:
+    every_kind = ["code", "markdown", "text", "config", "passage"]
+    answer = await call(client, "find_similar", {"text": "rotate the signing key", "kinds": every_kind})
+    assert len(answer["result"]) == 10 and answer["omitted"] == []
+    full = await call(client, "find_similar", {"text": "rotate the signing key", "top_k": 5, "projects": ["auth"]})
+    assert len(full["result"]) == 5 and full["omitted"] == []  # a full answer does not look elsewhere
+
+
+async def test_an_empty_find_similar_names_the_filter_that_emptied_it(client: Client) -> None:
+    answer = await call(client, "find_similar", {"text": "checkout cart", "kinds": ["passage"]})
+    assert answer["result"] == [] and set(omitted(answer)) == {"kinds"}
+    assert answer["message"].startswith("no chunks like the example with these arguments; kinds left out")
+
+
+async def test_get_entity_counts_every_relation_and_says_when_a_cap_cut_the_count(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from trident.tools import entities
+
+    answer = await call(client, "get_entity", {"name_or_id": "PaymentGateway.charge"})
+    counted = sum(answer["relations_out"].values()) + sum(answer["relations_in"].values())
+    around = await call(client, "trace_relationships", {"entity": CHARGE, "max_hops": 1, "min_resolution": "name"})
+    assert counted == len(around["edges"]) > 3 and answer["omitted"] == []
+    monkeypatch.setattr(entities, "RELATION_COUNT_CAP", 3)
+    capped = await call(client, "get_entity", {"name_or_id": "PaymentGateway.charge"})
+    assert sum(capped["relations_out"].values()) + sum(capped["relations_in"].values()) == 3
+    entry = omitted(capped)["relation_count"]
+    assert entry["at_least"] and len((await follow(client, entry["next_call"]))["edges"]) == counted

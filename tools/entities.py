@@ -7,10 +7,14 @@ from collections import Counter
 from pydantic import BaseModel, Field
 
 from trident.retrieval.entities import EntityRef, entity_ref, resolve_entity
+from trident.retrieval.omitted import OMITTED_HELP, OmitReason, Omitted
 from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
+from trident.tools.calls import suggest_call
 
-RELATION_SAMPLE = 500
+# Relations counted at most. The graph store reads every relation of the entity whatever the limit (it orders them
+# before cutting), so counting them all costs little more than counting a sample; the cap only bounds a freak hub.
+RELATION_COUNT_CAP = 100_000
 
 
 class EntityResult(BaseModel):
@@ -20,16 +24,30 @@ class EntityResult(BaseModel):
     aliases: list[str]
     relations_out: dict[str, int] = Field(description="Outgoing relation counts by type")
     relations_in: dict[str, int] = Field(description="Incoming relation counts by type")
+    omitted: list[Omitted] = Field(default_factory=list, description=OMITTED_HELP)
 
 
 def get_entity(catalog: Catalog, directory: EntityDirectory, name_or_id: str) -> EntityResult:
-    """Describe one entity.
+    """Describe one entity; its relations counted by type and direction (all of them, up to RELATION_COUNT_CAP, past
+    which `omitted` says the counts are short).
 
     Raises:
         EntityNotFoundError: see `resolve_entity`.
     """
     entity = resolve_entity(directory, name_or_id)
-    relations = catalog.graph.neighbours([entity.id], catalog.tenant, RELATION_SAMPLE)
+    relations = catalog.graph.neighbours([entity.id], catalog.tenant, RELATION_COUNT_CAP + 1)
+    omitted = []
+    if len(relations) > RELATION_COUNT_CAP:
+        relations = relations[:RELATION_COUNT_CAP]
+        omitted.append(
+            Omitted(
+                reason=OmitReason.RELATION_COUNT,
+                count=1,
+                at_least=True,
+                detail=f"relations past the first {RELATION_COUNT_CAP:,} counted (in source, type, target order)",
+                next_call=suggest_call("trace_relationships", entity=entity.id, max_hops=1, limit=500),
+            )
+        )
     out = Counter(r.type for r in relations if r.source == entity.id)
     into = Counter(r.type for r in relations if r.target == entity.id)
     return EntityResult(
@@ -39,4 +57,5 @@ def get_entity(catalog: Catalog, directory: EntityDirectory, name_or_id: str) ->
         aliases=list(entity.aliases),
         relations_out=dict(sorted(out.items())),
         relations_in=dict(sorted(into.items())),
+        omitted=omitted,
     )
