@@ -231,7 +231,7 @@ class Catalog:
         shutil.rmtree(self.index_dir / session.folder, ignore_errors=True)
 
     def _publish(self, session: Engines) -> None:
-        session.publish(self.index_dir, keep_reading=not self._closed)
+        session.publish(self.index_dir, self.tenant, keep_reading=not self._closed)
         with self._mutex:
             previous, self._view = self._view, session
         if self._closed:

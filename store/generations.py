@@ -18,6 +18,7 @@ import weakref
 from dataclasses import dataclass
 from pathlib import Path
 
+from trident.store.chunk_matrix import write_chunk_matrix
 from trident.store.crashpoints import crash_point
 from trident.store.kuzu_graph import KuzuGraphStore
 from trident.store.lance_index import LanceVectorIndex
@@ -189,9 +190,10 @@ class Engines:
         if self.reader_lock is not None:
             self.reader_lock.release()
 
-    def publish(self, index_dir: Path, *, keep_reading: bool) -> None:
-        """Publish a written generation: close the writers, pin the vectors, replace the manifest. With
-        `keep_reading` the engines stay open read-only, as a view of what was published; else they are closed."""
+    def publish(self, index_dir: Path, tenant: str, *, keep_reading: bool) -> None:
+        """Publish a written generation: close the writers, pin the vectors, write the tenant's chunk-vector file
+        beside the generation, replace the manifest. With `keep_reading` the engines stay open read-only, as a view
+        of what was published; else they are closed."""
         self.text.commit()
         crash_point("publish.begin")
         if keep_reading:
@@ -204,6 +206,7 @@ class Engines:
         self.vectors.pin(self.vectors.version())
         self.manifest.generation += 1  # caches keyed by generation must not keep what they read mid-session
         self.manifest.chunks_version = self.vectors.version()
+        write_chunk_matrix(index_dir / self.folder, self.vectors, tenant)
         self.reader_lock = ReaderLock.acquire(index_dir / self.folder)
         crash_point("publish.ready")
         self.manifest.save(index_dir)

@@ -1,0 +1,100 @@
+"""Cold start over stdio on any index: spawn `trident serve`, time the MCP handshake, the first `search` answered,
+and the first answer that includes the semantic path (the model loads in the background meanwhile).
+
+Usage:
+    python bench/cold_start.py --index ~/.cache/trident/eval/2wiki-0e2328ceb27d [--runs 5] [--persist]
+The index is copied to a temporary TRIDENT_HOME first (the cached one is never written). `--persist` writes the
+chunk-vector file of the copy's published generation, as a publish by this version would have (an index published
+before the file existed is served from LanceDB instead). Prints one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+TENANT = "default"
+QUERY = "Who directed the film that won the award?"
+SEMANTIC_WAIT_SECONDS = 120.0
+
+
+def copy_home(index: Path, root: Path) -> Path:
+    """A TRIDENT_HOME whose default tenant is a copy of `index`."""
+    home = root / "home"
+    shutil.copytree(index, home / "tenants" / TENANT, ignore=shutil.ignore_patterns("write.lock"))
+    return home
+
+
+def persist_matrix(index_dir: Path) -> None:
+    """Write the chunk-vector file of the published generation, as this version's publish does."""
+    from trident.store.catalog import Catalog
+    from trident.store.chunk_matrix import write_chunk_matrix
+
+    catalog = Catalog.open_reader(index_dir, TENANT)
+    write_chunk_matrix(catalog.generation_folder, catalog.vectors, TENANT)
+    catalog.close()
+
+
+def _answered_paths(result: Any) -> tuple[list[str], list[str]]:
+    diagnostics = (result.structured_content or {}).get("diagnostics", {})
+    return sorted(diagnostics.get("candidates", {})), sorted(diagnostics.get("not_ready", []) or [])
+
+
+async def one_start(home: Path, model: str, query: str) -> dict[str, Any]:
+    from mcp.client.session import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
+    trident = str(Path(sys.executable).parent / "trident")
+    env = {**os.environ, "TRIDENT_HOME": str(home), "TRIDENT_MODEL": model}
+    params = StdioServerParameters(command=trident, args=["serve", "--read-only"], env=env)
+    out: dict[str, Any] = {}
+    started = time.perf_counter()
+    with open(os.devnull, "w") as quiet:
+        async with stdio_client(params, errlog=quiet) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            out["initialized_s"] = round(time.perf_counter() - started, 3)
+            result = await session.call_tool("search", {"query": query})
+            out["first_search_s"] = round(time.perf_counter() - started, 3)
+            out["first_paths"], out["first_not_ready"] = _answered_paths(result)
+            deadline = time.perf_counter() + SEMANTIC_WAIT_SECONDS
+            while "semantic" not in _answered_paths(result)[0] and time.perf_counter() < deadline:
+                await anyio.sleep(0.05)
+                result = await session.call_tool("search", {"query": query})
+            out["semantic_search_s"] = round(time.perf_counter() - started, 3)
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--index", type=Path, required=True, help="an index folder (a tenant's, with manifest.json)")
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--model", default=os.environ.get("TRIDENT_MODEL", "sentence-transformers/all-MiniLM-L6-v2"))
+    parser.add_argument("--query", default=QUERY)
+    parser.add_argument("--persist", action="store_true", help="write the chunk-vector file first")
+    args = parser.parse_args()
+    manifest = json.loads((args.index / "manifest.json").read_text())
+    chunks = sum(len(doc["chunk_ids"]) for doc in manifest["documents"].values())
+    with tempfile.TemporaryDirectory(prefix="trident-cold-") as root:
+        home = copy_home(args.index.expanduser(), Path(root))
+        if args.persist:
+            persist_matrix(home / "tenants" / TENANT)
+        runs = [anyio.run(one_start, home, args.model, args.query) for _ in range(args.runs)]
+    result: dict[str, Any] = {"index": str(args.index), "chunks": chunks, "persisted": args.persist, "runs": runs}
+    for figure in ("initialized_s", "first_search_s", "semantic_search_s"):
+        values = [run[figure] for run in runs]
+        result[figure] = {"median": round(statistics.median(values), 3), "min": min(values), "max": max(values)}
+    print(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()
