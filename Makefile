@@ -11,6 +11,10 @@ LATEST_VENV ?= .venv-latest
 UV_VERSION := 0.13.9
 FROM ?= lock
 
+# Two test processes (a file each at a time, pytest-xdist): most tests wait on subprocesses, stores and the model,
+# so two share the CI machine's two cores well. `make test PYTEST_WORKERS=` runs them in one process.
+PYTEST_WORKERS ?= -n 2 --dist loadfile
+
 .PHONY: venv test-deps model test test-latest lock lint demo clean
 
 $(VENV)/.installed: pyproject.toml $(LOCK)
@@ -45,7 +49,7 @@ test-deps: $(VENV)/.test-deps
 test: test-deps model
 	VENV=$(VENV) bash scripts/check-imports.sh
 	$(PY) scripts/check_function_length.py
-	$(VENV)/bin/pytest -q
+	$(VENV)/bin/pytest -q $(PYTEST_WORKERS)
 	VENV=$(VENV) bash scripts/inspector-check.sh
 	VENV=$(VENV) bash scripts/conformance-check.sh
 
