@@ -8,11 +8,12 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from datetime import timedelta
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
-from lancedb.index import Bitmap, HnswSq, IndexConfig
-from lancedb.query import LanceVectorQueryBuilder
-from lancedb.table import Table
+if TYPE_CHECKING:  # LanceDB is imported by whoever opened the table: importing it costs a second
+    from lancedb.index import IndexConfig
+    from lancedb.query import LanceVectorQueryBuilder
+    from lancedb.table import Table
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +72,8 @@ def _compact(table: Table) -> None:
 
 
 def _build(table: Table, filter_columns: Sequence[str]) -> None:
+    from lancedb.index import Bitmap, HnswSq
+
     table.create_index(
         "vector", config=HnswSq(distance_type="cosine", ef_construction=EF_CONSTRUCTION), name=VECTOR_INDEX
     )

@@ -15,15 +15,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import lancedb
 import numpy as np
 import pyarrow as pa
-from lancedb.table import Table as LanceTable
 from pydantic import BaseModel, ConfigDict, Field
 
 from trident.store.lance_index import sql_in, sql_string
 
 if TYPE_CHECKING:
+    from lancedb.table import Table as LanceTable
+
     from trident.store.catalog import Catalog
 
 COMMUNITIES_DIR = "communities"
@@ -76,6 +76,8 @@ class CommunityIndex:
                 pa.field("vector", pa.list_(pa.float32(), dim)),
             ]
         )
+        import lancedb  # here, not at the top: importing it costs a second that a first search need not wait for
+
         self._table = lancedb.connect(str(path)).create_table(TABLE, schema=self._schema, exist_ok=True)
         self._opened_state = self._read_state()
         self._memory: dict[str, _TenantReports] = {}

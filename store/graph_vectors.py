@@ -14,15 +14,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
-import lancedb
 import numpy as np
 import pyarrow as pa
-from lancedb.query import LanceVectorQueryBuilder
 
 from trident.store import ann
 from trident.store.lance_index import sql_in, sql_string
 
 if TYPE_CHECKING:
+    from lancedb.query import LanceVectorQueryBuilder
+
     from trident.store.catalog import Catalog
 
 log = logging.getLogger(__name__)
@@ -66,6 +66,8 @@ class GraphVectorIndex:
                 pa.field("vector", pa.list_(pa.float32(), dim)),
             ]
         )
+        import lancedb  # here, not at the top: importing it costs a second that a first search need not wait for
+
         self._table = lancedb.connect(str(path)).create_table(TABLE, schema=self._schema, exist_ok=True)
 
     def keys(self, tenant: str) -> set[str]:
@@ -99,7 +101,7 @@ class GraphVectorIndex:
         """Nearest entities and relations, best first, ties by key."""
         if limit <= 0 or self._table.count_rows() == 0:
             return []
-        query = cast(LanceVectorQueryBuilder, self._table.search(np.asarray(vector, dtype=np.float32), "vector"))
+        query = cast("LanceVectorQueryBuilder", self._table.search(np.asarray(vector, dtype=np.float32), "vector"))
         rows = (
             ann.tuned(query.distance_type("cosine").where(f"tenant = {sql_string(tenant)}", prefilter=True))
             .select(["key", "kind", "entities", "_distance"])

@@ -1,23 +1,30 @@
-"""Dense retrieval over chunk vectors with LanceDB, pre-filtered by tenant and project."""
+"""Dense retrieval over chunk vectors with LanceDB, pre-filtered by tenant and project.
+
+LanceDB is imported and its table opened on first use, not when a generation is opened: importing it takes a second
+or more (its namespace client's models), which a server's first lexical or graph answer, and a dense one from the
+generation's chunk-vector file, need not wait for."""
 
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
-import lancedb
 import numpy as np
-import pyarrow as pa
-from lancedb.index import IndexConfig
-from lancedb.query import LanceVectorQueryBuilder
 
 from trident.store import ann
 from trident.store.ann import ANN_MIN_ROWS
 from trident.store.crashpoints import crash_point
 from trident.store.protocols import ScoredId, SearchFilter
 from trident.store.schema import Chunk
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+    from lancedb.index import IndexConfig
+    from lancedb.query import LanceVectorQueryBuilder
+    from lancedb.table import Table
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +43,21 @@ def sql_in(column: str, values: Iterable[str]) -> str:
     return f"{column} IN ({', '.join(sql_string(v) for v in values)})"
 
 
+def _chunk_schema(dim: int) -> pa.Schema:
+    import pyarrow as pa
+
+    return pa.schema(
+        [
+            pa.field("id", pa.string()),
+            pa.field("doc_id", pa.string()),
+            pa.field("project", pa.string()),
+            pa.field("tenant", pa.string()),
+            pa.field("kind", pa.string()),
+            pa.field("vector", pa.list_(pa.float32(), dim)),
+        ]
+    )
+
+
 class LanceVectorIndex:
     """One LanceDB table of chunk vectors; cosine distance on L2-normalised vectors.
 
@@ -46,27 +68,40 @@ class LanceVectorIndex:
 
     def __init__(self, path: Path, dim: int, *, version: int | None = None, ann_min_rows: int | None = None) -> None:
         path.mkdir(parents=True, exist_ok=True)
-        self._db = lancedb.connect(str(path))
+        self._path = path
         self._dim = dim
         self._ann_min_rows = ANN_MIN_ROWS if ann_min_rows is None else ann_min_rows
-        self._schema = pa.schema(
-            [
-                pa.field("id", pa.string()),
-                pa.field("doc_id", pa.string()),
-                pa.field("project", pa.string()),
-                pa.field("tenant", pa.string()),
-                pa.field("kind", pa.string()),
-                pa.field("vector", pa.list_(pa.float32(), dim)),
-            ]
-        )
-        try:  # an existing table keeps its own dimension (a reader without a model may not know it)
-            self._table = self._db.open_table(CHUNKS_TABLE)
-            self._dim = self._table.schema.field("vector").type.list_size
-            self._schema = self._table.schema
-        except ValueError:
-            self._table = self._db.create_table(CHUNKS_TABLE, schema=self._schema, exist_ok=True)
-        if version is not None:
-            self._table.checkout(version)
+        self._opened: tuple[Table, pa.Schema] | None = None
+        self._version = version
+        self._opening = threading.Lock()
+
+    @property
+    def _table(self) -> Table:
+        return self._open()[0]
+
+    @property
+    def _schema(self) -> pa.Schema:
+        return self._open()[1]
+
+    def _open(self) -> tuple[Table, pa.Schema]:
+        """Connect and open (or create) the table, once; an existing table keeps its own dimension (a reader
+        without a model may not know it)."""
+        if self._opened is not None:
+            return self._opened
+        with self._opening:
+            if self._opened is None:
+                import lancedb
+
+                db = lancedb.connect(str(self._path))
+                try:
+                    table = db.open_table(CHUNKS_TABLE)
+                    self._dim = table.schema.field("vector").type.list_size
+                except ValueError:
+                    table = db.create_table(CHUNKS_TABLE, schema=_chunk_schema(self._dim), exist_ok=True)
+                if self._version is not None:
+                    table.checkout(self._version)
+                self._opened = (table, table.schema)
+            return self._opened
 
     def version(self) -> int:
         return int(self._table.version)
@@ -84,6 +119,9 @@ class LanceVectorIndex:
     def upsert(self, chunks: Sequence[Chunk], vectors: np.ndarray) -> None:
         if not chunks:
             return
+        import pyarrow as pa
+
+        self._open()  # an existing table's dimension is the one checked
         if vectors.shape != (len(chunks), self._dim):
             raise ValueError(f"expected vectors of shape ({len(chunks)}, {self._dim}), got {vectors.shape}")
         self._delete_where(sql_in("id", [c.id for c in chunks]))
@@ -131,7 +169,7 @@ class LanceVectorIndex:
         predicate = f"tenant = {sql_string(where.tenant)}"
         if where.projects is not None:
             predicate += f" AND {sql_in('project', where.projects)}"
-        query = cast(LanceVectorQueryBuilder, self._table.search(np.asarray(vector, dtype=np.float32), "vector"))
+        query = cast("LanceVectorQueryBuilder", self._table.search(np.asarray(vector, dtype=np.float32), "vector"))
         return ann.tuned(query.distance_type("cosine").where(predicate, prefilter=True)).limit(limit + TIE_MARGIN)
 
     def vectors(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
@@ -183,4 +221,4 @@ class LanceVectorIndex:
         try:
             ann.optimize(self._table, self._ann_min_rows, FILTER_COLUMNS)
         except (RuntimeError, OSError) as error:  # lancedb reports its failures as RuntimeError
-            log.warning("could not optimize the chunk vectors of %s (searches stay exact): %s", self._db.uri, error)
+            log.warning("could not optimize the chunk vectors of %s (searches stay exact): %s", self._path, error)
