@@ -47,7 +47,7 @@ def persist_matrix(index_dir: Path) -> None:
 
 def _answered_paths(result: Any) -> tuple[list[str], list[str]]:
     diagnostics = (result.structured_content or {}).get("diagnostics", {})
-    return sorted(diagnostics.get("candidates", {})), sorted(diagnostics.get("not_ready", []) or [])
+    return sorted(diagnostics.get("candidates", {})), sorted(diagnostics.get("failed_paths") or {})
 
 
 async def one_start(home: Path, model: str, query: str) -> dict[str, Any]:
@@ -65,7 +65,7 @@ async def one_start(home: Path, model: str, query: str) -> dict[str, Any]:
             out["initialized_s"] = round(time.perf_counter() - started, 3)
             result = await session.call_tool("search", {"query": query})
             out["first_search_s"] = round(time.perf_counter() - started, 3)
-            out["first_paths"], out["first_not_ready"] = _answered_paths(result)
+            out["first_paths"], out["first_failed"] = _answered_paths(result)
             deadline = time.perf_counter() + SEMANTIC_WAIT_SECONDS
             while "semantic" not in _answered_paths(result)[0] and time.perf_counter() < deadline:
                 await anyio.sleep(0.05)

@@ -19,7 +19,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from trident.cli import graph_commands
-from trident.cli.catalogs import open_catalog
+from trident.cli.catalogs import open_catalog, open_serving_catalog
 from trident.cli.progress import RichProgress
 from trident.embedding.embedder import EmbedderUnavailable
 from trident.server.settings import ServerSettings, TridentSettings
@@ -393,7 +393,7 @@ def serve(
         _refuse(exc)
     settings = _settings(server)
     with _user_errors():
-        catalog = open_catalog(settings.store, settings.model)  # fail before serving if unusable
+        catalog = open_serving_catalog(settings.store, settings.model)  # an unusable index fails here
     run(build_server(settings, lambda: catalog), settings.server)
 
 

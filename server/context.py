@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from trident.embedding.background import BackgroundEmbedder
 from trident.ingest.pipeline import IndexReport, Progress, index_folder
 from trident.retrieval.relation_index import RelationIndex
 from trident.retrieval.search import GenerationViews
@@ -18,6 +19,7 @@ from trident.server.jobs import IndexJobs
 from trident.server.settings import ServerSettings, TridentSettings
 from trident.store.catalog import Catalog, IndexLockedError
 from trident.store.directory import EntityDirectory
+from trident.store.protocols import Embedder
 from trident.store.settings import IngestSettings
 
 log = logging.getLogger(__name__)
@@ -25,6 +27,7 @@ log = logging.getLogger(__name__)
 LOCK_WAIT_SECONDS = 30 * 60.0
 # Warm-up stops after the step under way; a step on a large index takes seconds, so this only caps a stuck one.
 WARM_UP_STOP_SECONDS = 60.0
+MODEL_WAIT_STEP_SECONDS = 0.1  # how often the warm-up, waiting for the model, checks whether the server stops
 
 
 @dataclass
@@ -69,19 +72,23 @@ def _runner(
 
 
 def _warm_up(catalog: Catalog, views: GenerationViews, stopping: threading.Event) -> None:
-    """Build what the first questions need (entity names, the in-memory graph, the walk graph, the community
-    vectors, the chunk vectors, one query embedding) while the client is still starting; each is built once per
-    index generation anyway, so a query arriving meanwhile only waits for the step under way."""
+    """Build what the first questions need while the client is still starting: first what lexical and graph
+    answers read (entity names, the relations, the walk graph), then, once the model has loaded (in the
+    background, see embedding/background.py), what the paths with a query vector read (the chunk vectors, the
+    community and graph vectors, one query embedding). Each is built once per index generation anyway, so a query
+    arriving meanwhile only waits for the step under way."""
     started = time.perf_counter()
     steps: list[Callable[[], object]] = [
         lambda: views.directory(catalog).mentioned_in("warm up"),  # the directory and its mention forms
         lambda: views.relations(catalog),
         lambda: views.graph(catalog),
-        lambda: views.communities(catalog),
-        lambda: views.chunk_vectors(catalog),
     ]
-    if catalog.embedder is not None:
-        embedder = catalog.embedder
+    embedder = catalog.embedder
+    if embedder is not None:
+        steps.append(lambda: _model_loaded(embedder, stopping))
+        steps.append(lambda: views.chunk_vectors(catalog))
+        steps.append(lambda: views.communities(catalog))
+        steps.append(lambda: views.vectors(catalog))
         steps.append(lambda: embedder.embed_query("warm up"))
     try:
         for step in steps:
@@ -92,6 +99,14 @@ def _warm_up(catalog: Catalog, views: GenerationViews, stopping: threading.Event
         log.warning("warming up the index at %s failed", catalog.index_dir, exc_info=True)
         return
     log.info("warmed up in %.1f s", time.perf_counter() - started)
+
+
+def _model_loaded(embedder: Embedder, stopping: threading.Event) -> None:
+    """Wait for a model loading in the background (until the server stops)."""
+    if isinstance(embedder, BackgroundEmbedder):
+        while not embedder.wait(MODEL_WAIT_STEP_SECONDS) and not stopping.is_set():
+            if embedder.failed:
+                return
 
 
 def make_lifespan(

@@ -1,0 +1,120 @@
+"""A server's model loads once in the background: searches before it is loaded answer from the paths that need no
+query vector and say which were not ready; once it is loaded every path answers, the same query with the same
+bytes; writes wait for it; a load that fails says why."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import threading
+from pathlib import Path
+
+import anyio
+import pytest
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
+from trident.embedding.background import BackgroundEmbedder, ModelNotReady
+from trident.embedding.embedder import EmbedderUnavailable
+from trident.retrieval.search import GenerationViews, search
+from trident.store.catalog import Catalog
+from trident.store.protocols import Embedder
+from trident.store.settings import RetrievalSettings, StoreSettings
+
+READY_DEADLINE_S = 120.0  # generous: the model loads in about a second, on a busy machine in a few
+QUERY = "verify the token with the rotating key store"
+
+
+def _gated(embedder: Embedder) -> tuple[BackgroundEmbedder, threading.Event]:
+    """A background embedder whose load ends only when the returned event is set."""
+    release = threading.Event()
+
+    def load() -> Embedder:
+        release.wait(READY_DEADLINE_S)
+        return embedder
+
+    return BackgroundEmbedder(load, embedder.model_name, embedder.dim).start(), release
+
+
+def test_a_search_before_the_model_is_loaded_answers_from_the_ready_paths_and_says_which_were_not(
+    sample_catalog: Catalog, embedder: Embedder
+) -> None:
+    background, release = _gated(embedder)
+    catalog = Catalog.open_reader(sample_catalog.index_dir, "default", background)
+    views = GenerationViews(RetrievalSettings())
+    try:
+        early = search(catalog, QUERY, views=views, strategy="hybrid")
+        assert early.hits, "lexical and graph answer without the model"
+        assert early.diagnostics.failed_paths is not None
+        assert "semantic" in early.diagnostics.failed_paths
+        assert "still loading" in early.diagnostics.failed_paths["semantic"]
+        assert "lexical" in early.diagnostics.candidates
+
+        release.set()
+        assert background.wait(READY_DEADLINE_S)
+        ready = search(catalog, QUERY, views=views, strategy="hybrid")
+        assert ready.diagnostics.failed_paths is None and "semantic" in ready.diagnostics.candidates
+        again = search(catalog, QUERY, views=views, strategy="hybrid")
+        assert [h.id for h in again.hits] == [h.id for h in ready.hits]
+        assert again.model_dump_json(exclude={"diagnostics"}) == ready.model_dump_json(exclude={"diagnostics"})
+    finally:
+        release.set()
+        catalog.close()
+
+
+def test_writes_wait_for_the_model_and_queries_do_not(embedder: Embedder) -> None:
+    background, release = _gated(embedder)
+    with pytest.raises(ModelNotReady, match="still loading"):
+        background.embed_query("x")
+    assert background.dim == embedder.dim and not background.ready, "the recorded dimension needs no load"
+    threading.Timer(0.2, release.set).start()
+    assert background.embed(["a text"]).shape == (1, embedder.dim)
+    assert background.ready and background.embed_query("x").shape == (embedder.dim,)
+
+
+def test_a_failed_load_says_why_to_every_caller() -> None:
+    def load() -> Embedder:
+        raise EmbedderUnavailable("no model here; set TRIDENT_MODEL_DIR")
+
+    background = BackgroundEmbedder(load, "some/model", 384).start()
+    assert not background.wait(READY_DEADLINE_S) and background.failed
+    with pytest.raises(EmbedderUnavailable, match="TRIDENT_MODEL_DIR"):
+        background.embed_query("x")
+    with pytest.raises(EmbedderUnavailable, match="TRIDENT_MODEL_DIR"):
+        background.embed(["x"])
+
+
+def test_a_model_of_another_dimension_than_the_index_records_is_refused(embedder: Embedder) -> None:
+    background = BackgroundEmbedder(lambda: embedder, embedder.model_name, embedder.dim + 1).start()
+    assert background.wait(READY_DEADLINE_S)
+    with pytest.raises(EmbedderUnavailable, match="index records"):
+        background.embed_query("x")
+
+
+@pytest.mark.anyio
+async def test_trident_serve_answers_its_first_search_and_then_every_path(
+    sample_catalog: Catalog, tmp_path: Path
+) -> None:
+    home = tmp_path / "home"
+    index_dir = StoreSettings(home=home).index_dir
+    shutil.copytree(sample_catalog.index_dir, index_dir, ignore=shutil.ignore_patterns("write.lock"))
+    trident = str(Path(sys.executable).parent / "trident")
+    server = StdioServerParameters(
+        command=trident, args=["serve", "--read-only"], env={**os.environ, "TRIDENT_HOME": str(home)}
+    )
+    async with stdio_client(server) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        first = await session.call_tool("search", {"query": QUERY, "strategy": "hybrid"})
+        assert not first.is_error and first.structured_content is not None
+        assert first.structured_content["hits"], "the first search answers, from whichever paths are ready"
+        with anyio.fail_after(READY_DEADLINE_S):  # the model loads in the background meanwhile
+            while True:
+                answer = await session.call_tool("search", {"query": QUERY, "strategy": "hybrid"})
+                assert answer.structured_content is not None
+                if "semantic" in answer.structured_content["diagnostics"]["candidates"]:
+                    break
+                await anyio.sleep(0.1)
+        again = await session.call_tool("search", {"query": QUERY, "strategy": "hybrid"})
+        assert again.structured_content is not None
+        assert again.structured_content["hits"] == answer.structured_content["hits"]
