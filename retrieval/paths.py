@@ -118,7 +118,8 @@ def _lexical(q: PathQuery) -> PathHits:
 
 
 def _semantic(q: PathQuery) -> PathHits:
-    return PathHits(q.views.chunk_vectors(q.catalog).search(q.embed(q.text), CANDIDATES_PER_PATH, q.where))
+    vector = q.embed(q.text)  # first: while the model loads, the path fails at once instead of reading the vectors
+    return PathHits(q.views.chunk_vectors(q.catalog).search(vector, CANDIDATES_PER_PATH, q.where))
 
 
 def _local(q: PathQuery) -> PathHits:
@@ -128,8 +129,9 @@ def _local(q: PathQuery) -> PathHits:
 
 
 def _community(q: PathQuery) -> PathHits:
+    vector = q.embed(q.text)  # first, as in _semantic
     communities = q.views.communities(q.catalog)
-    hits, matches = community_hits(communities, q.embed(q.text), q.catalog.tenant, q.projects, CANDIDATES_PER_PATH)
+    hits, matches = community_hits(communities, vector, q.catalog.tenant, q.projects, CANDIDATES_PER_PATH)
     return PathHits(hits, communities=matches)
 
 
