@@ -22,7 +22,7 @@ class ModelNotReady(RuntimeError):
 
 
 class BackgroundEmbedder:
-    """Loads the model with `load` in a daemon thread started by `start()`.
+    """Loads the model with `load` in a daemon thread, started by `start()` or by the first call that needs it.
 
     `model_name` is known before the load; `dim` too once the index has told it (`dim`, `assume_dim`), else
     reading it waits for the load. `embed` waits for the model; `embed_query` raises ModelNotReady until it is
@@ -38,9 +38,15 @@ class BackgroundEmbedder:
         self._error: EmbedderUnavailable | None = None
         self._done = threading.Event()
         self._thread = threading.Thread(target=self._run, name="trident-model-load", daemon=True)
+        self._starting = threading.Lock()
+        self._started = False
 
     def start(self) -> BackgroundEmbedder:
-        self._thread.start()
+        """Start loading (once; later calls do nothing)."""
+        with self._starting:
+            if not self._started:
+                self._started = True
+                self._thread.start()
         return self
 
     def assume_dim(self, dim: int) -> None:
@@ -87,6 +93,7 @@ class BackgroundEmbedder:
             ModelNotReady: not `wait` and the model is still loading.
             EmbedderUnavailable: the load failed.
         """
+        self.start()
         if wait:
             self._done.wait()
         elif not self._done.is_set():

@@ -102,8 +102,9 @@ def _warm_up(catalog: Catalog, views: GenerationViews, stopping: threading.Event
 
 
 def _model_loaded(embedder: Embedder, stopping: threading.Event) -> None:
-    """Wait for a model loading in the background (until the server stops)."""
+    """Start loading a model that loads in the background, and wait for it (until the server stops)."""
     if isinstance(embedder, BackgroundEmbedder):
+        embedder.start()
         while not embedder.wait(MODEL_WAIT_STEP_SECONDS) and not stopping.is_set():
             if embedder.failed:
                 return

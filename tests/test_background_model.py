@@ -118,3 +118,10 @@ async def test_trident_serve_answers_its_first_search_and_then_every_path(
         again = await session.call_tool("search", {"query": QUERY, "strategy": "hybrid"})
         assert again.structured_content is not None
         assert again.structured_content["hits"] == answer.structured_content["hits"]
+
+
+def test_an_embedder_nobody_started_starts_loading_when_first_needed(embedder: Embedder) -> None:
+    background = BackgroundEmbedder(lambda: embedder, embedder.model_name)
+    assert not background.ready
+    assert background.dim == embedder.dim, "without a recorded dimension, reading it loads the model"
+    assert background.ready and background.start() is background
