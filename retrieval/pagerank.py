@@ -137,6 +137,19 @@ class EntityChunkGraph:
             out[position] = out.get(position, 0.0) + 1.0 / math.log(math.e + self.links[position])
         return out
 
+    def _spread(self, residual: np.ndarray, active: np.ndarray, pushed: np.ndarray) -> None:
+        """residual += transition[:, active] @ pushed, reading the active columns straight from the CSC arrays (a
+        walk touches a few nodes a round: slicing the matrix each round cost ten times the arithmetic)."""
+        starts = self.transition.indptr[active]
+        counts = self.transition.indptr[active + 1] - starts
+        total = int(counts.sum())
+        if not total:
+            return
+        # Position of each nonzero of the active columns: its column's start plus its offset within the column.
+        offsets = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
+        entries = np.repeat(starts, counts) + offsets
+        np.add.at(residual, self.transition.indices[entries], self.transition.data[entries] * np.repeat(pushed, counts))
+
     def rank(
         self,
         seeds: Sequence[Entity],
@@ -163,7 +176,7 @@ class EntityChunkGraph:
             pushed = residual[active]
             residual[active] = 0.0
             mass[active] += (1.0 - damping) * pushed
-            residual += damping * (self.transition[:, active] @ pushed)
+            self._spread(residual, active, damping * pushed)
             lost = pushed[self.dangling[active]].sum()  # a walker with nowhere to go restarts at the seeds
             if lost:
                 residual += damping * lost * restart

@@ -173,7 +173,7 @@ def vector_seeds(
 ) -> list[Entity]:
     """The entities nearest the query's meaning (their own vectors, or a relation sentence they take part in), for a
     query that names none of them exactly; only close matches count, so an unrelated query seeds nothing."""
-    hits = views.vectors(catalog).search(query_vector, VECTOR_SEED_CANDIDATES, catalog.tenant)
+    hits = views.vectors(catalog).search(query_vector, VECTOR_SEED_CANDIDATES)
     by_id = views.directory(catalog).by_id
     seeds: list[Entity] = []
     for hit in hits:

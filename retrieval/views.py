@@ -9,13 +9,14 @@ from typing import Generic, TypeVar
 import numpy as np
 
 from trident.retrieval.chunk_vectors import ChunkVectors
+from trident.retrieval.graph_item_vectors import GraphItemVectors
 from trident.retrieval.pagerank import EntityChunkGraph
 from trident.retrieval.relation_index import RelationIndex
 from trident.store.catalog import Catalog
 from trident.store.community_index import CommunityIndex, open_communities
 from trident.store.directory import EntityDirectory
 from trident.store.gc_pause import paused_gc
-from trident.store.graph_vectors import GraphVectorIndex, open_graph_vectors
+from trident.store.graph_vectors import open_graph_vectors
 from trident.store.settings import RetrievalSettings
 
 T = TypeVar("T")
@@ -66,7 +67,7 @@ class GenerationViews:
         self._directory: PerGeneration[EntityDirectory] = PerGeneration()
         self._graph: PerGeneration[EntityChunkGraph] = PerGeneration()
         self._relations: PerGeneration[RelationIndex] = PerGeneration()
-        self._vectors: PerGeneration[GraphVectorIndex] = PerGeneration()
+        self._vectors: PerGeneration[GraphItemVectors] = PerGeneration()
         self._chunk_vectors: PerGeneration[ChunkVectors] = PerGeneration()
         self._instructions: PerGeneration[dict[tuple[str, ...] | None, dict[str, np.ndarray]]] = PerGeneration()
         self._communities: CommunityIndex | None = None
@@ -75,8 +76,11 @@ class GenerationViews:
     def directory(self, catalog: Catalog) -> EntityDirectory:
         return self._directory.get(catalog.manifest.generation, lambda: EntityDirectory(catalog.entities()))
 
-    def vectors(self, catalog: Catalog) -> GraphVectorIndex:
-        return self._vectors.get(catalog.manifest.generation, lambda: open_graph_vectors(catalog))
+    def vectors(self, catalog: Catalog) -> GraphItemVectors:
+        """The entity and relation vectors in memory: vector seeding's search."""
+        return self._vectors.get(
+            catalog.manifest.generation, lambda: GraphItemVectors.load(open_graph_vectors(catalog), catalog.tenant)
+        )
 
     def chunk_vectors(self, catalog: Catalog) -> ChunkVectors:
         """Every chunk vector in memory: the dense path's search."""

@@ -37,3 +37,30 @@ def test_sync_embeds_new_items_once_and_drops_removed_ones(tmp_path: Path, catal
     assert open_graph_vectors(catalog).count(catalog.tenant) < first
     texts = " ".join(i.text for i in graph_items(catalog.entities(), [], catalog.tenant))
     assert "price_of" not in texts
+
+
+def test_the_vectors_in_memory_rank_as_the_table_does(tmp_path: Path) -> None:
+    """Seeding reads the vectors from memory: the same items, order (ties by key) and scores as the table's search."""
+    import numpy as np
+
+    from trident.retrieval.graph_item_vectors import GraphItemVectors
+    from trident.store.graph_vectors import GraphItem, GraphVectorIndex
+
+    rng = np.random.default_rng(7)
+    vectors = rng.normal(size=(60, 8)).astype(np.float32)
+    vectors[41] = vectors[17] * 3.0  # the same direction: a tie the keys must order
+    items = [
+        GraphItem(f"k{i:03d}", "entity" if i % 2 else "relation", (f"e{i}",), f"t{i}", "t1" if i < 50 else "t2")
+        for i in range(60)
+    ]
+    table = GraphVectorIndex(tmp_path / "gv", 8)
+    table.add(items, vectors)
+    memory = GraphItemVectors.load(table, "t1")
+    assert len(memory) == 50  # only the tenant's items
+    for query in [vectors[17], *rng.normal(size=(10, 8)).astype(np.float32)]:
+        expected = table.search(query, 12, "t1")
+        found = memory.search(query, 12)
+        assert [(h.key, h.kind, h.entities) for h in found] == [(h.key, h.kind, h.entities) for h in expected]
+        assert np.allclose([h.score for h in found], [h.score for h in expected], atol=1e-5)
+    tied = [h.key for h in memory.search(vectors[17], 2)]
+    assert tied == ["k017", "k041"]

@@ -77,3 +77,21 @@ def test_project_hubs_are_left_out_of_the_walk() -> None:
     hub = Entity(id="project:wiki:wiki", name="wiki", type=EntityType.PROJECT, project="wiki")
     graph = EntityChunkGraph.build([concept("A"), hub], [])
     assert "e:project:wiki:wiki" not in graph.index
+
+
+def test_spreading_from_the_active_nodes_equals_the_matrix_product() -> None:
+    """The walk reads its active columns from the matrix's arrays: the same sum as slicing the matrix."""
+    import numpy as np
+    from scipy import sparse
+
+    rng = np.random.default_rng(3)
+    graph = EntityChunkGraph.__new__(EntityChunkGraph)
+    for density in (0.02, 0.2):
+        transition = sparse.random(40, 40, density=density, random_state=rng, format="csc")
+        object.__setattr__(graph, "transition", transition)
+        for active in (np.array([0]), np.array([3, 7, 39]), np.arange(40)):
+            pushed = rng.random(len(active))
+            residual = rng.random(40)
+            expected = residual + transition[:, active] @ pushed
+            graph._spread(residual, active, pushed)
+            assert np.allclose(residual, expected)
