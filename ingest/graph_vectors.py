@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+
+import numpy as np
 
 from trident.store.catalog import Writer
 from trident.store.graph_vectors import GraphItem, open_graph_vectors
@@ -21,6 +24,12 @@ EMBEDDED_RELATIONS = frozenset(
 )
 SKIPPED_ENTITIES = frozenset({EntityType.PROJECT})
 DESCRIPTION_CHARS = 300
+# An entity whose description is the opening of its defining chunk (a passage: the text under its title) takes the
+# chunk's vector: embedding the same words again adds nothing. A description this short says too little to stand for
+# its chunk. (A class described by its docstring is not the opening of its chunk, which starts with the code.)
+SHARED_TEXT_MIN_CHARS = 40
+LOOKUP_BATCH = 500
+_SPACE = re.compile(r"\s+")
 
 
 def entity_text(entity: Entity) -> str:
@@ -70,9 +79,54 @@ def sync_graph_vectors(
     stored = index.keys(writer.tenant)
     missing = [wanted[key] for key in sorted(set(wanted) - stored)]
     if missing:
-        index.add(missing, writer.embedder.embed([item.text for item in missing]))
+        index.add(missing, _vectors(writer, missing, entities))
     removed = sorted(stored - set(wanted))
     index.delete(removed)
     if missing or removed:
         index.optimize()  # the ANN index past 20K vectors, extended as rows are added (store/ann.py)
     return len(missing)
+
+
+def _vectors(writer: Writer, items: Sequence[GraphItem], entities: Sequence[Entity]) -> np.ndarray:
+    """The items' vectors: a chunk's own vector for an entity whose description opens that chunk (see
+    SHARED_TEXT_MIN_CHARS), the model's for every other item."""
+    assert writer.embedder is not None
+    shared = _shared_chunk_vectors(writer, items, entities)
+    vectors = np.zeros((len(items), writer.embedder.dim), dtype=np.float32)
+    to_embed = [n for n in range(len(items)) if n not in shared]
+    if to_embed:
+        vectors[to_embed] = writer.embedder.embed([items[n].text for n in to_embed])
+    for n, vector in shared.items():
+        vectors[n] = vector
+    return vectors
+
+
+def _shared_chunk_vectors(
+    writer: Writer, items: Sequence[GraphItem], entities: Sequence[Entity]
+) -> dict[int, np.ndarray]:
+    """Item position -> its defining chunk's vector, for the entities whose description opens that chunk."""
+    by_id = {e.id: e for e in entities}
+    wanted: dict[int, Entity] = {}
+    for n, item in enumerate(items):
+        entity = by_id.get(item.entities[0]) if item.kind == "entity" else None
+        if entity is not None and entity.chunk_id and len(entity.description.strip()) >= SHARED_TEXT_MIN_CHARS:
+            wanted[n] = entity
+    chunk_ids = sorted({entity.chunk_id for entity in wanted.values() if entity.chunk_id})
+    texts: dict[str, str] = {}
+    vectors: dict[str, np.ndarray] = {}
+    for start in range(0, len(chunk_ids), LOOKUP_BATCH):
+        batch = chunk_ids[start : start + LOOKUP_BATCH]
+        texts.update({i: chunk.text for i, chunk in writer.graph.get_chunks(batch).items()})
+        vectors.update(writer.vectors.vectors(batch))
+    shared: dict[int, np.ndarray] = {}
+    for n, entity in wanted.items():
+        chunk_id = entity.chunk_id or ""
+        if chunk_id in vectors and _opens(entity.description, texts.get(chunk_id, "")):
+            shared[n] = vectors[chunk_id]
+    return shared
+
+
+def _opens(description: str, text: str) -> bool:
+    """Whether the chunk's text begins with `description` (spacing aside)."""
+    words = _SPACE.sub(" ", description).strip()
+    return _SPACE.sub(" ", text).strip().startswith(words)

@@ -64,3 +64,50 @@ def test_the_vectors_in_memory_rank_as_the_table_does(tmp_path: Path) -> None:
         assert np.allclose([h.score for h in found], [h.score for h in expected], atol=1e-5)
     tied = [h.key for h in memory.search(vectors[17], 2)]
     assert tied == ["k017", "k041"]
+
+
+class _Counting:
+    """The hash embedder, remembering every text it was asked to embed."""
+
+    def __init__(self) -> None:
+        from tests.conftest import HashEmbedder
+
+        self._inner = HashEmbedder()
+        self.model_name, self.dim = self._inner.model_name, self._inner.dim
+        self.texts: list[str] = []
+
+    def embed(self, texts: list[str]) -> object:
+        self.texts.extend(texts)
+        return self._inner.embed(texts)
+
+    def embed_query(self, text: str) -> object:
+        return self._inner.embed_query(text)
+
+
+def test_a_passage_entity_takes_its_chunks_vector_and_a_code_entity_is_embedded(tmp_path: Path) -> None:
+    """Embeddings per chunk: an entity whose description opens its chunk (a BEIR passage) reuses the chunk's vector
+    instead of embedding the same words again; a class described by its docstring is embedded for itself."""
+    import numpy as np
+
+    from tests.conftest import EXAMPLES
+    from trident.ingest.pipeline import index_beir, index_folder
+    from trident.retrieval.graph_item_vectors import GraphItemVectors
+
+    counting = _Counting()
+    catalog = Catalog(tmp_path / "index", "default", counting)  # type: ignore[arg-type]  # a stand-in embedder
+    try:
+        with catalog.writer() as writer:
+            index_beir(writer, EXAMPLES.parent / "tests" / "data" / "scifact-excerpt", "scifact")
+            index_folder(writer, EXAMPLES / "billing", "billing", max_file_bytes=1_000_000)
+        entities = {e.id: e for e in catalog.entities()}
+        memory = GraphItemVectors.load(open_graph_vectors(catalog), catalog.tenant)
+        passages = [e for e in entities.values() if e.project == "scifact" and e.chunk_id and e.description]
+        assert len(passages) == 32
+        chunk_vectors = catalog.vectors.vectors([e.chunk_id or "" for e in passages])
+        rows = {item.entities[0]: row for row, item in enumerate(memory._items) if item.kind == "entity"}
+        for entity in passages:
+            assert np.allclose(memory._matrix[rows[entity.id]], chunk_vectors[entity.chunk_id or ""], atol=1e-6)
+        assert not [t for t in counting.texts if "(Concept in scifact)" in t], "a passage entity was embedded"
+        assert [t for t in counting.texts if t.startswith("PaymentGateway (Class in billing)")], counting.texts[:5]
+    finally:
+        catalog.close()
