@@ -1,7 +1,7 @@
 """An embedder whose model loads once, in a thread of its own, while a server already answers: importing fastembed
 and onnxruntime and opening the model take one to two seconds that a first lexical or graph answer need not wait
-for. Queries do not wait for the model (a search answers from the paths that need no query vector and says which
-were not ready); writes do (indexing needs the vectors)."""
+for. A search does not wait for the model (it answers from the paths that need no query vector and says which were
+not ready); writes and the other tools do."""
 
 from __future__ import annotations
 
@@ -25,9 +25,9 @@ class BackgroundEmbedder:
     """Loads the model with `load` in a daemon thread, started by `start()` or by the first call that needs it.
 
     `model_name` is known before the load; `dim` too once the index has told it (`dim`, `assume_dim`), else
-    reading it waits for the load. `embed` waits for the model; `embed_query` raises ModelNotReady until it is
-    loaded. A load that failed, or gave a model of another dimension than `dim`, makes both raise
-    EmbedderUnavailable with the reason.
+    reading it waits for the load. `embed` and `embed_query` wait for the model (writes, find_similar);
+    `embed_query_now` raises ModelNotReady until it is loaded (a search's paths). A load that failed, or gave a
+    model of another dimension than `dim`, makes them all raise EmbedderUnavailable with the reason.
     """
 
     def __init__(self, load: Callable[[], Embedder], model_name: str, dim: int | None = None) -> None:
@@ -81,6 +81,11 @@ class BackgroundEmbedder:
         return self._model(wait=True).embed(texts)
 
     def embed_query(self, text: str) -> np.ndarray:
+        return self._model(wait=True).embed_query(text)
+
+    def embed_query_now(self, text: str) -> np.ndarray:
+        """The query's vector, or ModelNotReady at once while the model is loading (what a search's paths call:
+        a search answers from the paths that need no vector instead of waiting)."""
         return self._model(wait=False).embed_query(text)
 
     def __repr__(self) -> str:

@@ -16,7 +16,7 @@ from trident.retrieval.relation_index import GraphWalk
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
-from trident.store.protocols import Embedder, ScoredId, SearchFilter
+from trident.store.protocols import Embedder, LoadingEmbedder, ScoredId, SearchFilter
 from trident.store.schema import Entity
 
 CANDIDATES_PER_PATH = 50
@@ -72,7 +72,11 @@ class QueryVectors:
     def __call__(self, text: str) -> np.ndarray:
         with self._lock:
             if text not in self._vectors:
-                self._vectors[text] = self._embedder.embed_query(text)
+                embedder = self._embedder
+                if isinstance(embedder, LoadingEmbedder):  # a model still loading fails the path instead of waiting
+                    self._vectors[text] = embedder.embed_query_now(text)
+                else:
+                    self._vectors[text] = embedder.embed_query(text)
             return self._vectors[text]
 
 

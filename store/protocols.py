@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
@@ -37,6 +37,16 @@ class Embedder(Protocol):
         ...
 
     def embed_query(self, text: str) -> np.ndarray: ...
+
+
+@runtime_checkable
+class LoadingEmbedder(Protocol):
+    """An embedder whose model may still be loading (a server's, embedding/background.py): its `embed_query` waits
+    for the model, `embed_query_now` does not."""
+
+    def embed_query_now(self, text: str) -> np.ndarray:
+        """The query's vector; raises a RuntimeError at once while the model is still loading."""
+        ...
 
 
 class TextIndex(Protocol):

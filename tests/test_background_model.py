@@ -1,6 +1,6 @@
 """A server's model loads once in the background: searches before it is loaded answer from the paths that need no
 query vector and say which were not ready; once it is loaded every path answers, the same query with the same
-bytes; writes wait for it; a load that fails says why."""
+bytes; writes and the other tools wait for it; a load that fails says why."""
 
 from __future__ import annotations
 
@@ -63,14 +63,15 @@ def test_a_search_before_the_model_is_loaded_answers_from_the_ready_paths_and_sa
         catalog.close()
 
 
-def test_writes_wait_for_the_model_and_queries_do_not(embedder: Embedder) -> None:
+def test_a_search_does_not_wait_for_the_model_and_every_other_caller_does(embedder: Embedder) -> None:
     background, release = _gated(embedder)
     with pytest.raises(ModelNotReady, match="still loading"):
-        background.embed_query("x")
+        background.embed_query_now("x")
     assert background.dim == embedder.dim and not background.ready, "the recorded dimension needs no load"
     threading.Timer(0.2, release.set).start()
+    assert background.embed_query("x").shape == (embedder.dim,), "find_similar's text waits for the model"
     assert background.embed(["a text"]).shape == (1, embedder.dim)
-    assert background.ready and background.embed_query("x").shape == (embedder.dim,)
+    assert background.ready and background.embed_query_now("x").shape == (embedder.dim,)
 
 
 def test_a_failed_load_says_why_to_every_caller() -> None:
@@ -79,10 +80,9 @@ def test_a_failed_load_says_why_to_every_caller() -> None:
 
     background = BackgroundEmbedder(load, "some/model", 384).start()
     assert not background.wait(READY_DEADLINE_S) and background.failed
-    with pytest.raises(EmbedderUnavailable, match="TRIDENT_MODEL_DIR"):
-        background.embed_query("x")
-    with pytest.raises(EmbedderUnavailable, match="TRIDENT_MODEL_DIR"):
-        background.embed(["x"])
+    for call in (background.embed_query_now, background.embed_query, lambda text: background.embed([text])):
+        with pytest.raises(EmbedderUnavailable, match="TRIDENT_MODEL_DIR"):
+            call("x")
 
 
 def test_a_model_of_another_dimension_than_the_index_records_is_refused(embedder: Embedder) -> None:
