@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from trident.retrieval.top_rows import top_rows
 from trident.store.catalog import Catalog
 from trident.store.chunk_matrix import ChunkMatrix, read_chunk_matrix
 from trident.store.protocols import ScoredId, SearchFilter
@@ -48,15 +49,7 @@ class ChunkVectors:
         allowed = self._allowed(where)
         if allowed is not None:
             scores = np.where(allowed, scores, -np.inf)
-        candidates = int(np.count_nonzero(scores > -np.inf))
-        if candidates == 0:
-            return []
-        k = min(limit, candidates)
-        # Every row scoring at least the k-th best, so rows tied at the cut are all seen and ordered by id.
-        threshold = np.partition(scores, len(scores) - k)[len(scores) - k]
-        rows = np.flatnonzero(scores >= threshold)
-        ranked = rows[np.lexsort((rows, -scores[rows]))][:k]
-        return [ScoredId(str(self._ids[row]), float(scores[row])) for row in ranked]
+        return [ScoredId(str(self._ids[row]), float(scores[row])) for row in top_rows(scores, limit)]
 
     def _allowed(self, where: SearchFilter) -> np.ndarray | None:
         if where.projects is None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from trident.retrieval.top_rows import top_rows
 from trident.store.graph_vectors import GraphItemHit, GraphVectorIndex
 
 
@@ -33,12 +34,7 @@ class GraphItemVectors:
             return []
         query = np.asarray(vector, dtype=np.float32)
         scores = self._matrix @ (query / (np.linalg.norm(query) or 1.0))
-        k = min(limit, len(scores))
-        # Every row scoring at least the k-th best, so rows tied at the cut are all seen and ordered by key.
-        threshold = np.partition(scores, len(scores) - k)[len(scores) - k]
-        rows = np.flatnonzero(scores >= threshold)
-        ranked = rows[np.lexsort((rows, -scores[rows]))][:k]
         return [
             GraphItemHit(self._items[row].key, self._items[row].kind, self._items[row].entities, float(scores[row]))
-            for row in ranked
+            for row in top_rows(scores, limit)
         ]
