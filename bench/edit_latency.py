@@ -1,0 +1,93 @@
+"""Edit to searchable: how long after a one-file edit the new content is found by every path.
+
+A copy of the folder is indexed once; then, EDITS times, one Python file gets a new function with a unique name and
+docstring, the watcher's re-index runs (`ingest.watch.catalog_reindexer`, one writer block, as `trident watch`
+does on a change), and the clock stops when a lexical search, a semantic search and the entity directory each find
+the new function. Prints p50 / p95 of the whole (edit written -> all three find it) and of the re-index alone, and
+the time of a re-index that finds nothing changed. Nothing here runs in the test suite.
+
+Usage:
+    python bench/edit_latency.py [FOLDER] [--edits 20]      (default: examples/billing)
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from trident.embedding.embedder import open_embedder
+from trident.ingest.watch import WatchedFolder, catalog_reindexer
+from trident.retrieval.views import GenerationViews
+from trident.store.catalog import Catalog
+from trident.store.settings import IngestSettings, ModelSettings, RetrievalSettings
+from trident.tools.search import search
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+DEADLINE_SECONDS = 300
+WORDS = ["amber", "basalt", "cobalt", "dune", "ember", "fjord", "garnet", "harbor", "indigo", "juniper"]
+
+
+def marker(n: int) -> str:
+    """A name no corpus has, different on every edit."""
+    return f"zq_{WORDS[n % len(WORDS)]}_{WORDS[(n // len(WORDS)) % len(WORDS)]}_{n}"
+
+
+def found_everywhere(catalog: Catalog, views: GenerationViews, name: str) -> bool:
+    text = f"{name} reconciles the {name.split('_')[1]} ledger"
+    lexical = search(catalog, name, top_k=5, strategy="lexical", views=views).hits
+    semantic = search(catalog, text, top_k=5, strategy="semantic", views=views).hits
+    named = views.directory(catalog).named(name)
+    found = [any(name in h.snippet or name in h.entities for h in hits) for hits in (lexical, semantic)]
+    return all(found) and bool(named)
+
+
+def percentile(samples: list[float], q: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("folder", type=Path, nargs="?", default=EXAMPLES / "billing")
+    parser.add_argument("--edits", type=int, default=20)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / args.folder.name
+        shutil.copytree(args.folder, root)
+        target = sorted(root.rglob("*.py"))[0]
+        catalog = Catalog(Path(tmp) / "index", "default", open_embedder(ModelSettings()))
+        views = GenerationViews(RetrievalSettings())
+        reindex = catalog_reindexer(catalog, IngestSettings())
+        folder = WatchedFolder(root, root.name)
+        started = time.perf_counter()
+        reindex(folder)
+        print(f"first index of {args.folder}: {time.perf_counter() - started:.1f} s")
+        whole, runs = [], []
+        for n in range(args.edits):
+            name = marker(n)
+            started = time.perf_counter()
+            body = f'\n\ndef {name}():\n    """{name} reconciles the {WORDS[n % 10]} ledger."""\n    return 0\n'
+            with target.open("a", encoding="utf-8") as handle:
+                handle.write(body)
+            reindex(folder)
+            runs.append(time.perf_counter() - started)
+            while not found_everywhere(catalog, views, name):
+                if time.perf_counter() - started > DEADLINE_SECONDS:
+                    raise SystemExit(f"{name} not found by every path {DEADLINE_SECONDS} s after its edit")
+                time.sleep(0.01)
+            whole.append(time.perf_counter() - started)
+        started = time.perf_counter()
+        reindex(folder)
+        unchanged = time.perf_counter() - started
+        catalog.close()
+    for label, samples in (("edit -> found by all three paths", whole), ("re-index run alone", runs)):
+        print(f"{label:34s} p50 {statistics.median(samples):.2f} s  p95 {percentile(samples, 0.95):.2f} s")
+    print(f"{'re-index with nothing changed':34s} {unchanged:.2f} s")
+
+
+if __name__ == "__main__":
+    main()
