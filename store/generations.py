@@ -18,7 +18,7 @@ import weakref
 from dataclasses import dataclass
 from pathlib import Path
 
-from trident.store.chunk_matrix import write_chunk_matrix
+from trident.store.chunk_matrix import CHUNK_MATRIX_DIR, write_chunk_matrix
 from trident.store.crashpoints import crash_point
 from trident.store.kuzu_graph import KuzuGraphStore
 from trident.store.lance_index import LanceVectorIndex
@@ -74,6 +74,16 @@ def create_generation(index_dir: Path, name: str, graph_from: Path | None, lexic
             if source.is_file() and not source.name.endswith(".lock"):
                 _link_or_copy(source, lexical / source.name)
     return folder
+
+
+def _link_chunk_matrix(source: Path, folder: Path) -> None:
+    """The chunk-vector file of the generation copied from, which the publish brings up to date (never written in
+    place: a publish writes a new one and renames it over these links)."""
+    written = source / CHUNK_MATRIX_DIR
+    if written.is_dir():
+        (folder / CHUNK_MATRIX_DIR).mkdir()
+        for part in written.iterdir():
+            _link_or_copy(part, folder / CHUNK_MATRIX_DIR / part.name)
 
 
 def _link_or_copy(source: Path, target: Path) -> None:
@@ -242,6 +252,7 @@ def open_new(index_dir: Path, published: Manifest, dim: int) -> Engines:
     name = generation_name(manifest.generation)
     source = index_dir / published.generation_dir
     folder = create_generation(index_dir, name, source / GRAPH_FILE, source / LEXICAL_DIR)
+    _link_chunk_matrix(source, folder)
     crash_point("session.copied")
     vectors = LanceVectorIndex(index_dir / SEMANTIC_DIR, dim)
     if published.chunks_version is not None:

@@ -74,6 +74,9 @@ class LanceVectorIndex:
         self._opened: tuple[Table, pa.Schema] | None = None
         self._version = version
         self._opening = threading.Lock()
+        # Documents written or deleted since the version this writer started from (`roll_back_to`); None: unknown,
+        # so whatever depends on it (the generation's chunk-vector file) is rebuilt from every row.
+        self.changed_documents: set[str] | None = None
 
     @property
     def _table(self) -> Table:
@@ -115,6 +118,7 @@ class LanceVectorIndex:
         equals the old one; nothing is copied)."""
         if self.version() != version:
             self._table.restore(version)
+        self.changed_documents = set()
 
     def upsert(self, chunks: Sequence[Chunk], vectors: np.ndarray) -> None:
         if not chunks:
@@ -124,6 +128,7 @@ class LanceVectorIndex:
         self._open()  # an existing table's dimension is the one checked
         if vectors.shape != (len(chunks), self._dim):
             raise ValueError(f"expected vectors of shape ({len(chunks)}, {self._dim}), got {vectors.shape}")
+        self._note_changed(c.doc_id for c in chunks)
         self._delete_where(sql_in("id", [c.id for c in chunks]))
         crash_point("semantic.add")
         flat = pa.array(np.ascontiguousarray(vectors, dtype=np.float32).reshape(-1))
@@ -142,11 +147,30 @@ class LanceVectorIndex:
 
     def delete_documents(self, doc_ids: Iterable[str]) -> None:
         ids = list(doc_ids)
+        self._note_changed(ids)
         for start in range(0, len(ids), DELETE_BATCH):
             self._delete_where(sql_in("doc_id", ids[start : start + DELETE_BATCH]))
 
     def _delete_where(self, predicate: str) -> None:
         self._table.delete(predicate)
+
+    def _note_changed(self, doc_ids: Iterable[str]) -> None:
+        if self.changed_documents is not None:
+            self.changed_documents.update(doc_ids)
+
+    def document_rows(self, tenant: str, doc_ids: Sequence[str]) -> tuple[list[str], list[str], list[str], np.ndarray]:
+        """The chunks of these documents in the version read: ids, document ids, projects and vectors (for a
+        chunk-vector file brought up to date with what a writer changed)."""
+        ids: list[str] = []
+        docs: list[str] = []
+        projects: list[str] = []
+        parts: list[np.ndarray] = [np.zeros((0, self._dim), dtype=np.float32)]
+        for start in range(0, len(doc_ids), DELETE_BATCH):
+            batch = sql_in("doc_id", doc_ids[start : start + DELETE_BATCH])
+            found = self._chunk_rows(f"tenant = {sql_string(tenant)} AND {batch}")
+            ids, docs, projects = ids + found[0], docs + found[1], projects + found[2]
+            parts.append(found[3])
+        return ids, docs, projects, np.concatenate(parts)
 
     def search(self, vector: np.ndarray, limit: int, where: SearchFilter) -> list[ScoredId]:
         """Nearest chunks by cosine similarity, best first, ties ordered by id."""
@@ -181,19 +205,21 @@ class LanceVectorIndex:
             for id_, vec in zip(rows["id"].to_pylist(), rows["vector"].to_pylist(), strict=True)
         }
 
+    def matrix_with_documents(self, tenant: str) -> tuple[list[str], list[str], list[str], np.ndarray]:
+        """Every chunk of a tenant: ids, document ids, projects and vectors (one scan)."""
+        return self._chunk_rows(f"tenant = {sql_string(tenant)}")
+
+    def _chunk_rows(self, where: str) -> tuple[list[str], list[str], list[str], np.ndarray]:
+        rows = self._table.search().where(where).select(["id", "doc_id", "project", "vector"]).limit(None).to_arrow()
+        flat = rows["vector"].combine_chunks().values.to_numpy(zero_copy_only=False)
+        matrix = np.asarray(flat, dtype=np.float32).reshape(len(rows), self._dim)
+        return rows["id"].to_pylist(), rows["doc_id"].to_pylist(), rows["project"].to_pylist(), matrix
+
     def matrix(self, tenant: str) -> tuple[list[str], list[str], np.ndarray]:
         """Every chunk of a tenant in the version read: ids, projects, and the vectors as one (n, dim) float32 matrix
         (one scan of the table, for a view that answers dense searches from memory)."""
-        rows = (
-            self._table.search()
-            .where(f"tenant = {sql_string(tenant)}")
-            .select(["id", "project", "vector"])
-            .limit(None)
-            .to_arrow()
-        )
-        vectors = rows["vector"].combine_chunks()
-        matrix = vectors.values.to_numpy(zero_copy_only=False).reshape(len(rows), self._dim)
-        return rows["id"].to_pylist(), rows["project"].to_pylist(), np.ascontiguousarray(matrix, dtype=np.float32)
+        ids, _, projects, matrix = self.matrix_with_documents(tenant)
+        return ids, projects, np.ascontiguousarray(matrix, dtype=np.float32)
 
     def ids(self, tenant: str) -> set[str]:
         """Every chunk id of a tenant (for consistency checks, not for queries)."""

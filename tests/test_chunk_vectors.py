@@ -95,3 +95,45 @@ def test_the_chunk_matrix_of_each_write_replaces_the_last_and_goes_with_its_gene
         assert not list(catalog.generation_folder.glob(f".{CHUNK_MATRIX_DIR}-*")), "no draft is left behind"
     finally:
         catalog.close()
+
+
+def test_a_publish_rewrites_only_the_changed_documents_rows_and_equals_a_full_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After an edit, an addition and a removal, each publish's file (the last one's rows, the changed documents'
+    rows read again) holds exactly what reading every row gives; only the first publish reads every row."""
+    from tests.conftest import HashEmbedder
+    from trident.store.lance_index import LanceVectorIndex
+
+    full_reads: list[str] = []
+    read_all = LanceVectorIndex.matrix_with_documents
+
+    def counted(self: LanceVectorIndex, tenant: str) -> tuple[list[str], list[str], list[str], np.ndarray]:
+        full_reads.append(tenant)
+        return read_all(self, tenant)
+
+    monkeypatch.setattr(LanceVectorIndex, "matrix_with_documents", counted)
+    project = tmp_path / "billing"
+    shutil.copytree(EXAMPLES / "billing", project)
+    catalog = Catalog(tmp_path / "index", "default", HashEmbedder())  # plumbing: which rows, not their meaning
+    try:
+        edits = [
+            lambda: None,
+            lambda: (project / "billing" / "gateway.py").write_text("def charge_again():\n    return 2\n"),
+            lambda: (project / "billing" / "extra.py").write_text("def brand_new():\n    return 3\n"),
+            lambda: (project / "billing" / "payments.py").unlink(),
+        ]
+        for edit in edits:
+            edit()
+            with catalog.writer() as writer:
+                index_folder(writer, project, "billing", max_file_bytes=1_000_000)
+            written = read_chunk_matrix(catalog.generation_folder, "default")
+            ids, docs, projects, matrix = catalog.vectors.matrix_with_documents("default")
+            expected = ChunkMatrix.from_rows(ids, projects, matrix, docs)
+            assert written is not None and written.docs is not None and expected.docs is not None
+            assert written.ids.tolist() == expected.ids.tolist() and written.docs.tolist() == expected.docs.tolist()
+            assert [written.project_names[c] for c in written.projects] == ["billing"] * len(expected.ids)
+            assert np.array_equal(np.asarray(written.matrix), expected.matrix)
+        assert len(full_reads) == 1 + len(edits), "each publish after the first read only the changed documents"
+    finally:
+        catalog.close()
