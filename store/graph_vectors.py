@@ -18,7 +18,7 @@ import numpy as np
 import pyarrow as pa
 
 from trident.store import ann
-from trident.store.lance_index import sql_in, sql_string
+from trident.store.lance_index import sql_in, sql_string, vector_column
 
 if TYPE_CHECKING:
     from lancedb.query import LanceVectorQueryBuilder
@@ -127,8 +127,7 @@ class GraphVectorIndex:
                 table["key"].to_pylist(), table["kind"].to_pylist(), table["entities"].to_pylist(), strict=True
             )
         ]
-        flat = table["vector"].combine_chunks().flatten().to_numpy(zero_copy_only=False)
-        return items, np.asarray(flat, dtype=np.float32).reshape(len(items), self._dim)
+        return items, vector_column(table, self._dim)
 
     def optimize(self) -> None:
         """After a sync: compact, and build or extend the ANN index once the table is large (`store/ann.py`); a

@@ -58,6 +58,12 @@ def _chunk_schema(dim: int) -> pa.Schema:
     )
 
 
+def vector_column(rows: pa.Table, dim: int) -> np.ndarray:
+    """The `vector` column of rows read from a table, as one (rows, dim) float32 matrix."""
+    flat = rows["vector"].combine_chunks().values.to_numpy(zero_copy_only=False)
+    return np.asarray(flat, dtype=np.float32).reshape(len(rows), dim)
+
+
 class LanceVectorIndex:
     """One LanceDB table of chunk vectors; cosine distance on L2-normalised vectors.
 
@@ -211,8 +217,7 @@ class LanceVectorIndex:
 
     def _chunk_rows(self, where: str) -> tuple[list[str], list[str], list[str], np.ndarray]:
         rows = self._table.search().where(where).select(["id", "doc_id", "project", "vector"]).limit(None).to_arrow()
-        flat = rows["vector"].combine_chunks().values.to_numpy(zero_copy_only=False)
-        matrix = np.asarray(flat, dtype=np.float32).reshape(len(rows), self._dim)
+        matrix = vector_column(rows, self._dim)
         return rows["id"].to_pylist(), rows["doc_id"].to_pylist(), rows["project"].to_pylist(), matrix
 
     def matrix(self, tenant: str) -> tuple[list[str], list[str], np.ndarray]:

@@ -112,7 +112,7 @@ async def search_async(
     stale = await anyio.to_thread.run_sync(mark_stale, catalog, result.hits)
     if stale:
         result.diagnostics.stale_hits = stale
-    pending = await anyio.to_thread.run_sync(pending_changes, catalog, result.hits)
+    pending = pending_changes(catalog, result.hits)  # never waits: the counts come from a background pass
     if pending:
         result.diagnostics.pending_changes = pending
     given = SearchCall(
