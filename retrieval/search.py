@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field
 
 from trident.retrieval.diagnostics import Diagnostics, diagnose
 from trident.retrieval.fusion import FusionMethod
+from trident.retrieval.last_modified import stamp_last_modified
 from trident.retrieval.omitted import OMITTED_HELP, Omitted
 from trident.retrieval.search_fuse import fuse_runs
 from trident.retrieval.search_hits import SearchHit, collect_hits
@@ -85,6 +86,7 @@ async def search_async(
         terms=fused.terms if explain else None,
         offset=offset,
     )
+    await anyio.to_thread.run_sync(stamp_last_modified, catalog, hits.hits)
     return SearchResult(
         query=query,
         hits=hits.hits,

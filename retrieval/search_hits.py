@@ -9,11 +9,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import anyio
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, PrivateAttr
 
+from trident.retrieval.flags import EvidenceFlag
 from trident.retrieval.fusion import FusedItem, Terms
 from trident.retrieval.omitted import OmitReason, Omitted, breakdown
 from trident.retrieval.path_names import PathName, PathRun
+from trident.retrieval.source_kinds import SourceKind, source_kind
 from trident.store.catalog import Catalog
 from trident.store.schema import Chunk
 from trident.store.tokens import json_tokens
@@ -25,9 +27,15 @@ def _unset(value: object) -> bool:
     return value is None
 
 
+def _empty(value: object) -> bool:
+    return not value
+
+
 FETCH_MARGIN = 5  # chunks fetched beyond top_k at first, for the duplicates and filtered ones a page may hold
 CANDIDATES_PER_HIT = 3  # how deep into the fused ranking a search looks: (offset + top_k) times this
 DUPLICATE_MARGIN_TOKENS = 30
+# Set once the page is cut (they need git or the other hits): last_modified, and a flag or two on a few hits.
+LATER_FIELDS_TOKENS = 15
 HIT_DEPTH = 2  # a hit's place in the answer: {"hits": [{...}]}
 
 
@@ -56,10 +64,33 @@ class SearchHit(BaseModel):
     stale_reason: str | None = Field(
         default=None, exclude_if=_unset, description="When stale: what changed, and the command that refreshes it"
     )
+    source_kind: SourceKind | None = Field(
+        default=None,
+        exclude_if=_unset,
+        description="code, doc, config, passage (a corpus passage) or knowledge (written by add_knowledge)",
+    )
+    last_modified: str | None = Field(
+        default=None,
+        exclude_if=_unset,
+        description="When the hit's lines last changed, ISO-8601 UTC: the last git commit touching them, else the "
+        "file's modification time (left out for passages and knowledge)",
+    )
+    flags: list[EvidenceFlag] = Field(
+        default_factory=list,
+        exclude_if=_empty,
+        description="Conflicts with other hits' statements of a setting, and references to code entities that are "
+        "gone or called otherwise now (left out when none)",
+    )
+    _chunk: Chunk | None = PrivateAttr(default=None)  # the whole chunk, for the evidence checks after the cut
+
+    @property
+    def chunk(self) -> Chunk | None:
+        """The chunk the hit shows (None for a hit not made from one)."""
+        return self._chunk
 
     @classmethod
     def from_chunk(cls, chunk: Chunk, rank: int, score: float, sources: dict[str, int | None]) -> SearchHit:
-        return cls(
+        hit = cls(
             rank=rank,
             id=chunk.id,
             project=chunk.project,
@@ -72,7 +103,10 @@ class SearchHit(BaseModel):
             citation=chunk.citation,
             sources=sources,
             entities=list(chunk.symbols[:10]),
+            source_kind=source_kind(chunk),
         )
+        hit._chunk = chunk
+        return hit
 
 
 def snippet(chunk: Chunk) -> str:
@@ -123,7 +157,7 @@ class Hits:
             self.skipped += 1
             return
         # Merged duplicates added later grow a hit a little: a margin of a citation's worth for each is kept free.
-        cost = json_tokens(hit, depth=HIT_DEPTH) + DUPLICATE_MARGIN_TOKENS
+        cost = json_tokens(hit, depth=HIT_DEPTH) + DUPLICATE_MARGIN_TOKENS + LATER_FIELDS_TOKENS
         if self.truncated or (self.max_tokens is not None and self.hits and self.used_tokens + cost > self.max_tokens):
             self.truncated = True
             self.unfit += 1

@@ -22,6 +22,7 @@ from pydantic import BaseModel, Field
 
 from trident.retrieval.search_hits import SearchHit
 from trident.store.catalog import Catalog
+from trident.store.file_versions import PerFileVersion, file_version
 from trident.store.git_state import head_commit
 from trident.store.manifest import DocumentEntry, Manifest, ProjectSource
 from trident.store.schema import DocumentKind, document_id
@@ -82,8 +83,7 @@ class ProjectFreshness(BaseModel):
     refresh: str = Field(description="The command that re-indexes the project")
 
 
-_seen: dict[tuple[str, int, int], str] = {}
-_seen_lock = threading.Lock()
+_seen: PerFileVersion[str] = PerFileVersion(SEEN_LIMIT)  # each file version's sha256
 _pending: dict[tuple[str, str, str, int], tuple[float, int]] = {}
 _pending_lock = threading.Lock()
 _counting: set[tuple[str, str, str, int]] = set()  # counts running in the background
@@ -231,16 +231,11 @@ def file_state(path: Path, entry: DocumentEntry, trusted_before_ns: int | None) 
     vouched = trusted_before_ns is not None and info.st_mtime_ns < trusted_before_ns
     if vouched and (entry.size, entry.mtime_ns) == (info.st_size, info.st_mtime_ns):
         return FileState.CURRENT
-    key = (str(path), info.st_size, info.st_mtime_ns)
-    with _seen_lock:
-        known = _seen.get(key)
+    version = file_version(path, info)
+    known = _seen.get(version)
     if known is None:
         try:
-            known = hashlib.sha256(path.read_bytes()).hexdigest()
+            known = _seen.put(version, hashlib.sha256(path.read_bytes()).hexdigest())
         except OSError:
             return FileState.UNREADABLE
-        with _seen_lock:
-            if len(_seen) >= SEEN_LIMIT:
-                _seen.clear()
-            _seen[key] = known
     return FileState.CURRENT if known == entry.content_hash else FileState.CHANGED

@@ -1,0 +1,70 @@
+"""When a hit's lines last changed: the newest git commit among them (`git blame`, one per file version, remembered
+per (path, size, modification time) so a later search runs no git), else the file's modification time (a folder
+outside git, an untracked file, lines not committed yet). Worked out for the returned hits only."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
+from pathlib import Path
+
+from trident.retrieval.search_hits import SearchHit
+from trident.store.catalog import Catalog
+from trident.store.file_versions import FileVersion, PerFileVersion, file_version
+from trident.store.git_blame import line_times
+from trident.store.schema import DocumentKind, document_id
+
+BLAME_LIMIT = 2_000  # file versions whose line times are remembered
+BLAME_WORKERS = 4  # files blamed at once: a search's hits come from a handful of files
+_FILE_KINDS = frozenset({DocumentKind.CODE, DocumentKind.MARKDOWN, DocumentKind.TEXT, DocumentKind.CONFIG})
+
+# A file version's line times, or () when git does not know the file (its modification time stands for it).
+_blamed: PerFileVersion[tuple[int | None, ...]] = PerFileVersion(BLAME_LIMIT)
+
+
+def stamp_last_modified(catalog: Catalog, hits: Sequence[SearchHit]) -> None:
+    """Set `last_modified` on each hit read from a project's folder (passages and knowledge have none); a file gone
+    from disk leaves its hits without one."""
+    manifest = catalog.manifest
+    files: dict[Path, list[SearchHit]] = {}
+    for hit in hits:
+        entry = manifest.documents.get(document_id(hit.project, hit.path))
+        root = manifest.roots.get(hit.project)
+        if entry is not None and root is not None and entry.kind in _FILE_KINDS:
+            files.setdefault(Path(root) / hit.path, []).append(hit)
+    versions = {path: _version(path) for path in files}
+    unknown = [(path, v) for path, v in versions.items() if v is not None and _blamed.get(v) is None]
+    if len(unknown) > 1:
+        with ThreadPoolExecutor(min(BLAME_WORKERS, len(unknown)), thread_name_prefix="trident-blame") as pool:
+            list(pool.map(lambda known: _blame(*known), unknown))
+    for path, version in versions.items():
+        if version is None:
+            continue
+        times = _blame(path, version)
+        for hit in files[path]:
+            hit.last_modified = iso_utc(_newest(times, hit.start_line, hit.end_line, version[2] // 1_000_000_000))
+
+
+def _version(path: Path) -> FileVersion | None:
+    try:
+        return file_version(path, path.stat())
+    except OSError:
+        return None
+
+
+def _blame(path: Path, version: FileVersion) -> tuple[int | None, ...]:
+    return _blamed.get_or_make(version, lambda: tuple(line_times(path) or ()))
+
+
+def _newest(times: Sequence[int | None], start: int, end: int, mtime: int) -> int:
+    """The newest commit time among lines start..end (1-based); an uncommitted line, or lines git does not know
+    (the file unknown to git, or shorter now than when it was indexed), count as changed at `mtime`."""
+    lines = list(times[start - 1 : end])
+    if len(lines) < end - start + 1:
+        lines.append(None)
+    return max(mtime if t is None else t for t in lines)
+
+
+def iso_utc(seconds: int) -> str:
+    return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
