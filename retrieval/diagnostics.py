@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from pydantic import BaseModel, Field
 
 from trident.retrieval.communities import community_of
+from trident.retrieval.evidence_flags import EvidenceSummary
 from trident.retrieval.fusion import PrimaryFirst
 from trident.retrieval.router import Plan, route
 from trident.retrieval.search_fuse import Fused
@@ -62,6 +63,24 @@ class Diagnostics(BaseModel):
         description="The projects the query's entities live in, to which the "
         "dense path was narrowed (cross-project and pattern questions)",
     )
+    conflicts_detected: int | None = Field(
+        default=None,
+        exclude_if=_unset,
+        description="Settings the hits state with values no unit reconciles (each hit involved carries a `conflict` "
+        "flag: factual, temporal or scope, with the source to prefer); left out when none",
+    )
+    stale_references: int | None = Field(
+        default=None,
+        exclude_if=_unset,
+        description="References in the hits' prose to code that is gone or called otherwise now (each flagged on its "
+        "hit); left out when none",
+    )
+    source_agreement: float | None = Field(
+        default=None,
+        exclude_if=_unset,
+        description="When a hit is flagged, or with explain: the fraction of the hits corroborated (found by two "
+        "paths or more, merged with a copy elsewhere, or stating a value another file states too)",
+    )
     route: str | ExplainedRoute | None = Field(
         default=None,
         exclude_if=_unset,
@@ -92,7 +111,14 @@ class Diagnostics(BaseModel):
 
 
 def diagnose(
-    query: str, plan: SearchPlan, scope: Scope, runs: PathRuns, fused: Fused, hits: Sequence[SearchHit], explain: bool
+    query: str,
+    plan: SearchPlan,
+    scope: Scope,
+    runs: PathRuns,
+    fused: Fused,
+    hits: Sequence[SearchHit],
+    explain: bool,
+    evidence: EvidenceSummary | None = None,
 ) -> Diagnostics:
     """The diagnostics of one search, from what each stage gave."""
     communities, hit_communities = _communities(runs, hits)
@@ -113,7 +139,17 @@ def diagnose(
         route=_route(query, plan, explain),
         primary_led=primary_led,
         top_per_path=top_per_path,
+        conflicts_detected=(evidence.conflicts or None) if evidence else None,
+        stale_references=(evidence.stale_references or None) if evidence else None,
+        source_agreement=_agreement(evidence, explain),
     )
+
+
+def _agreement(evidence: EvidenceSummary | None, explain: bool) -> float | None:
+    """Shown where it helps weigh the evidence: when something is flagged, or with explain."""
+    if evidence is None or not (explain or evidence.conflicts or evidence.stale_references):
+        return None
+    return evidence.source_agreement
 
 
 def _communities(

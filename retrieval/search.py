@@ -1,7 +1,8 @@
 """Search: the routed paths (BM25, dense, graph walk or hop, instruction files) run concurrently, then fuse.
 
 A search runs in five stages, one module each: plan (`search_plan`), run the paths (`search_runs`), fuse
-(`search_fuse`), collect the hits (`search_hits`), diagnostics (`diagnostics`).
+(`search_fuse`), collect the hits (`search_hits`) and check their evidence (`evidence_flags`), diagnostics
+(`diagnostics`).
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ import anyio
 from pydantic import BaseModel, Field
 
 from trident.retrieval.diagnostics import Diagnostics, diagnose
+from trident.retrieval.evidence_flags import check_evidence
 from trident.retrieval.fusion import FusionMethod
-from trident.retrieval.last_modified import stamp_last_modified
 from trident.retrieval.omitted import OMITTED_HELP, Omitted
 from trident.retrieval.search_fuse import fuse_runs
 from trident.retrieval.search_hits import SearchHit, collect_hits
@@ -86,11 +87,11 @@ async def search_async(
         terms=fused.terms if explain else None,
         offset=offset,
     )
-    await anyio.to_thread.run_sync(stamp_last_modified, catalog, hits.hits)
+    evidence = await anyio.to_thread.run_sync(check_evidence, catalog, directory, hits.hits)
     return SearchResult(
         query=query,
         hits=hits.hits,
-        diagnostics=diagnose(query, plan, scope, runs, fused, hits.hits, explain),
+        diagnostics=diagnose(query, plan, scope, runs, fused, hits.hits, explain, evidence),
         entities=[e.id for e in runs.seeds()[:20]],
         truncated=hits.truncated,
         omitted=hits.omitted(len(fused.items)),

@@ -26,6 +26,14 @@ ANSWER_PROMPT = """Answer the question below from the user's indexed code and do
 3. Say plainly what the evidence does not cover, and which call would find it, instead of guessing.
 4. A hit marked `stale` comes from a file changed or removed since it was indexed: say so where you use it, or
    refresh the index first (its `stale_reason` gives the command; `index_path` does the same).
+5. Hits carry `source_kind` (code, doc, config, passage, knowledge) and `last_modified` (when their lines last
+   changed). A hit's `flags` mark evidence that disagrees; nothing was dropped, so present both sides:
+   - `conflict` `factual`: code or configuration and prose state different values for `key`; answer with the
+     `preferred` one (what runs) and say the document is out of date, citing both.
+   - `conflict` `temporal`: two documents disagree; answer with the `preferred` (later) one and mention the older.
+   - `conflict` `scope`: different projects hold different values; give each with its project, prefer neither.
+   - `stale_reference`: the prose names code that is gone or called otherwise now; do not repeat it as current,
+     point to `see` (the current definition or nearest name) instead.
 
 Question: {question}"""
 

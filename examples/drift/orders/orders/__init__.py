@@ -1,0 +1,1 @@
+"""The orders service: pricing and submission."""

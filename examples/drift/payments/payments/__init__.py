@@ -1,0 +1,1 @@
+"""The payments service."""

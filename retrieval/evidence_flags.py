@@ -1,0 +1,48 @@
+"""Search, stage 4b: the returned hits' evidence checked against each other and against the code, without a model.
+Each hit gets when its lines last changed; facts the hits state are compared (conflicts); prose naming code that is
+gone or called otherwise is marked (stale references). Nothing is dropped, only flagged."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from trident.retrieval.conflicts import Statement, flag_conflicts
+from trident.retrieval.fact_readers import facts_of
+from trident.retrieval.last_modified import stamp_last_modified
+from trident.retrieval.search_hits import SearchHit
+from trident.retrieval.stale_references import stale_references
+from trident.store.catalog import Catalog
+from trident.store.directory import EntityDirectory
+
+
+@dataclass(frozen=True)
+class EvidenceSummary:
+    conflicts: int  # settings stated with disagreeing values (one per setting and kind of conflict)
+    stale_references: int
+    source_agreement: float | None  # None: no hits
+
+
+def check_evidence(catalog: Catalog, directory: EntityDirectory, hits: Sequence[SearchHit]) -> EvidenceSummary:
+    """Stamp each hit's last change, then flag conflicts and stale references on the hits (blocking: git, the
+    definitions' chunks)."""
+    stamp_last_modified(catalog, hits)
+    statements: list[Statement] = []
+    stale = 0
+    for hit in hits:
+        chunk = hit.chunk
+        if chunk is None or hit.source_kind is None:
+            continue
+        statements += [Statement(hit, fact) for fact in facts_of(chunk, hit.source_kind)]
+        flags = stale_references(chunk, hit.source_kind, directory, catalog.graph.get_chunks, catalog.graph.citations)
+        hit.flags.extend(flags)
+        stale += len(flags)
+    conflicts = flag_conflicts(statements)
+    agreed = [hit for hit in hits if _corroborated(hit) or hit.id in conflicts.corroborated]
+    agreement = round(len(agreed) / len(hits), 3) if hits else None
+    return EvidenceSummary(len(conflicts.found), stale, agreement)
+
+
+def _corroborated(hit: SearchHit) -> bool:
+    """Found by two paths or more, or merged with a copy in another file."""
+    return sum(rank is not None for rank in hit.sources.values()) >= 2 or bool(hit.duplicates)

@@ -1,0 +1,212 @@
+"""Evidence that disagrees is flagged, never dropped: a README default against the code constant (factual, the code
+preferred), two documents of one project (temporal, the later change preferred), two projects (scope, both kept),
+and prose naming a function that was renamed or calling one with the wrong number of arguments."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.conftest import EXAMPLES, HashEmbedder, index_into
+from trident.retrieval.fact_readers import facts_of
+from trident.retrieval.facts import normalise_key
+from trident.retrieval.facts_values import disagree, parse_value
+from trident.retrieval.signatures import arity_of, call_arguments
+from trident.retrieval.source_kinds import SourceKind
+from trident.retrieval.views import GenerationViews
+from trident.store.catalog import Catalog
+from trident.store.schema import Chunk, DocumentKind
+from trident.store.settings import RetrievalSettings
+from trident.tools.search import search as tool_search
+
+OLDER, NEWER = 1_600_000_000, 1_700_000_000  # 2020-09-13, 2023-11-14
+
+
+@pytest.fixture(scope="module")
+def drift(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Catalog]:
+    """examples/drift's two projects, copied out of git so each file's modification time is its last change: the
+    runbook changed after the operations guide."""
+    root = tmp_path_factory.mktemp("drift")
+    catalog = Catalog(root / "index", "default", HashEmbedder())
+    for project in ("orders", "payments"):
+        shutil.copytree(EXAMPLES / "drift" / project, root / project)
+        for path in (root / project).rglob("*"):
+            os.utime(path, (OLDER, OLDER))
+        if project == "orders":
+            os.utime(root / project / "docs" / "runbook.md", (NEWER, NEWER))
+        index_into(catalog, root / project, project)
+    yield catalog
+    catalog.close()
+
+
+def _hits(catalog: Catalog, query: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The hits by file (the flags of a file's hits together), and the diagnostics."""
+    result = tool_search(catalog, query, top_k=10, strategy="lexical", views=GenerationViews(RetrievalSettings()))
+    data = json.loads(result.model_dump_json())
+    files: dict[str, Any] = {}
+    for hit in data["hits"]:
+        known = files.setdefault(f"{hit['project']}/{hit['path']}", {**hit, "flags": []})
+        known["flags"] += hit.get("flags", [])
+    return files, data["diagnostics"]
+
+
+def _flags(hit: dict[str, Any], kind: str) -> list[dict[str, Any]]:
+    return [flag for flag in hit.get("flags", []) if flag["kind"] == kind]
+
+
+def test_a_readme_default_against_the_code_constant_is_a_factual_conflict_with_the_code_preferred(
+    drift: Catalog,
+) -> None:
+    hits, diagnostics = _hits(drift, "default timeout")
+    readme = next(f for f in _flags(hits["orders/README.md"], "conflict") if f["key"] == "timeout")
+    code = next(f for f in _flags(hits["orders/orders/client.py"], "conflict") if f["key"] == "timeout")
+    assert readme == code
+    assert readme["type"] == "factual" and readme["why"] == "code over prose"
+    assert readme["preferred"].startswith("orders/orders/client.py:")
+    assert sorted(readme["values"].values()) == ["10", "5 s"]
+    assert diagnostics["conflicts_detected"] >= 1 and 0 <= diagnostics["source_agreement"] <= 1
+
+
+def test_two_documents_of_one_project_are_a_temporal_conflict_with_the_later_change_preferred(drift: Catalog) -> None:
+    hits, _ = _hits(drift, "poll interval")
+    for path in ("orders/docs/operations.md", "orders/docs/runbook.md"):
+        (flag,) = _flags(hits[path], "conflict")
+        assert flag["type"] == "temporal" and flag["key"] == "poll interval"
+        assert flag["preferred"].startswith("orders/docs/runbook.md:")
+        assert flag["why"] == "newer: changed 2023-11-14T22:13:20Z"
+    assert hits["orders/docs/runbook.md"]["last_modified"] == "2023-11-14T22:13:20Z"
+
+
+def test_two_projects_documenting_different_limits_are_a_scope_conflict_with_both_kept(drift: Catalog) -> None:
+    hits, _ = _hits(drift, "maximum retries")
+    for path in ("orders/README.md", "payments/README.md"):
+        scope = [f for f in _flags(hits[path], "conflict") if f["key"] == "max retry"]
+        assert [f["type"] for f in scope] == ["scope"] and "preferred" not in scope[0]
+    # Within each project the README and the code agree: those hits corroborate each other.
+    assert not [f for f in _flags(hits["payments/payments/charge.py"], "conflict") if f["type"] != "scope"]
+
+
+def test_a_doc_naming_a_renamed_function_points_to_the_nearest_current_name(drift: Catalog) -> None:
+    hits, diagnostics = _hits(drift, "compute total pricing")
+    stale = {f["name"]: f for f in _flags(hits["orders/docs/pricing.md"], "stale_reference")}
+    renamed = stale["compute_total(items)"]
+    assert "nearest: `compute_order_total`" in renamed["detail"]
+    assert renamed["see"].startswith("orders/orders/pricing.py:L4")
+    wrong_count = stale["submit_order(order, retries)"]
+    assert "passes 2 argument(s)" in wrong_count["detail"] and wrong_count["see"].startswith("orders/orders/client.py")
+    assert diagnostics["stale_references"] == 2
+
+
+def test_hits_that_agree_carry_no_flag(drift: Catalog) -> None:
+    hits, _ = _hits(drift, "charge card retries")
+    assert "flags" not in hits["payments/payments/charge.py"] or all(
+        f["type"] == "scope" for f in hits["payments/payments/charge.py"]["flags"]
+    )
+    assert (
+        not _flags(hits["orders/orders/pricing.py"], "stale_reference") if "orders/orders/pricing.py" in hits else True
+    )
+
+
+QUERIES = (
+    "How does OrderService connect to PaymentGateway?",
+    "payment gateway",
+    "verify a token's signature and claims",
+    "rotate signing keys",
+    "compute the cart total",
+    "money amounts are integer cents",
+    "what depends on the auth service?",
+    "default timeout",
+    "maximum retries",
+    "max attempts",
+    "configuration settings",
+    "refund an order",
+)
+
+
+@pytest.mark.parametrize("query", QUERIES)
+def test_an_index_without_drift_raises_no_flags(sample_catalog: Catalog, query: str) -> None:
+    result = tool_search(sample_catalog, query, top_k=10, views=GenerationViews(RetrievalSettings()))
+    assert [hit.flags for hit in result.hits if hit.flags] == []
+    assert result.diagnostics.conflicts_detected is None and result.diagnostics.stale_references is None
+    assert all(hit.source_kind is not None and hit.last_modified for hit in result.hits)
+
+
+def _chunk(path: str, text: str, kind: DocumentKind, language: str | None = None) -> Chunk:
+    end = text.count("\n") + 1
+    return Chunk(
+        id="c", doc_id=f"p/{path}", project="p", path=path, text=text, start_line=1, end_line=end, kind=kind,
+        language=language,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("chunk", "kind", "expected"),
+    [
+        (_chunk("a.py", "DEFAULT_TIMEOUT_S = 10\n", DocumentKind.CODE, "python"), SourceKind.CODE, {"timeout": "10"}),
+        (_chunk("a.py", "    RETRIES = 3\n", DocumentKind.CODE, "python"), SourceKind.CODE, {}),
+        (_chunk("k.go", "const DefaultTimeout = 5 * time.Second\n", DocumentKind.CODE, "go"), SourceKind.CODE,
+         {"timeout": "5 * time.Second"}),
+        (_chunk("R.md", "The default timeout is 5 s.\n", DocumentKind.MARKDOWN), SourceKind.DOC, {"timeout": "5 s"}),
+        (_chunk("R.md", "`pool_size` defaults to `8`.\n", DocumentKind.MARKDOWN), SourceKind.DOC,
+         {"pool size": "`8`"}),
+        (_chunk("R.md", "The maximum retries is 3.\n", DocumentKind.MARKDOWN), SourceKind.DOC, {"max retry": "3"}),
+        (_chunk("R.md", "```\nThe default timeout is 5 s.\n```\n", DocumentKind.MARKDOWN), SourceKind.DOC, {}),
+        (_chunk("R.md", "| Setting | Default |\n|---|---|\n| `timeout` | 30s |\n", DocumentKind.MARKDOWN),
+         SourceKind.DOC, {"timeout": "30s"}),
+        (_chunk("c.yaml", "http:\n  timeout: 30s\nname: shop\n", DocumentKind.CONFIG), SourceKind.CONFIG,
+         {"http timeout": "30s"}),
+        (_chunk("c.toml", "[server]\nport = 8080\n", DocumentKind.CONFIG), SourceKind.CONFIG, {"server port": "8080"}),
+        (_chunk("R.md", "The default timeout is 5 s; the default timeout is 9 s.\n", DocumentKind.MARKDOWN),
+         SourceKind.DOC, {}),
+    ],
+)  # fmt: skip
+def test_facts_are_read_only_from_unmistakable_forms(chunk: Chunk, kind: SourceKind, expected: dict[str, str]) -> None:
+    assert {fact.key: fact.value.shown for fact in facts_of(chunk, kind)} == expected
+
+
+@pytest.mark.parametrize(
+    ("names", "key"),
+    [(("DEFAULT_TIMEOUT",), "timeout"), (("timeout_ms",), "timeout"), (("maximum", "retries"), "max retry"),
+     (("version",), None), (("name",), None)],
+)  # fmt: skip
+def test_keys_are_normalised_words(names: tuple[str, ...], key: str | None) -> None:
+    assert normalise_key(*names) == key
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "differ"),
+    [("10", "5 s", True), ("5000", "5 s", False), ("5 * time.Second", "5 s", False), ("30s", "0.5 min", False),
+     ("1 MB", "2 MB", True), ("5 s", "5 MB", False), ("redis", "`memcached`", True), ("true", "5", False)],
+)  # fmt: skip
+def test_values_disagree_only_when_no_unit_reconciles_them(a: str, b: str, differ: bool) -> None:
+    first, second = parse_value(a), parse_value(b)
+    assert first is not None and second is not None and disagree(first, second) is differ
+
+
+def test_arity_reads_required_optional_and_variadic_parameters() -> None:
+    arity = arity_of("def charge(self, order, amount, currency='EUR', *, note=None):\n    pass\n", "charge", True)
+    assert arity is not None and (arity.required, arity.most) == (2, 4)
+    variadic = arity_of("func Log(format string, args ...any) {}", "Log", False)
+    assert variadic is not None and variadic.most is None and variadic.accepts(7)
+    assert call_arguments("(order, amount=3)") == 2 and call_arguments("(...)") is None
+
+
+@pytest.mark.anyio
+async def test_the_search_tool_answers_with_kinds_times_and_agreement_and_the_prompt_says_how_to_use_flags(
+    sample_client: Any,
+) -> None:
+    result = await sample_client.call_tool("search", {"query": "payment gateway", "top_k": 3})
+    data = result.structured_content
+    assert {hit["source_kind"] for hit in data["hits"]} <= {"code", "doc", "config"}
+    assert all("last_modified" in hit and "flags" not in hit for hit in data["hits"])
+    assert "conflicts_detected" not in data["diagnostics"] and "stale_references" not in data["diagnostics"]
+    explained = await sample_client.call_tool("search", {"query": "payment gateway", "explain": True})
+    assert 0 <= explained.structured_content["diagnostics"]["source_agreement"] <= 1
+    prompt = await sample_client.get_prompt("answer_with_evidence", {"question": "what is the default timeout?"})
+    text = prompt.messages[0].content.text
+    assert "`conflict` `factual`" in text and "`stale_reference`" in text
