@@ -29,6 +29,7 @@ from trident.store.catalog import Catalog, TridentIndexError
 if TYPE_CHECKING:
     from trident.evaluation.evaluate import EvalReport
     from trident.tools.freshness import ProjectFreshness
+    from trident.tools.stale import FindStaleResult
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, help="Trident: local hybrid retrieval for code and docs.")
 model_app = typer.Typer(no_args_is_help=True, help="Manage the embedding model.")
@@ -244,20 +245,39 @@ def search(
 @app.command()
 def status(
     offset: Annotated[int, typer.Option(min=0, help="Projects to skip (by name): a further page.")] = 0,
+    stale: Annotated[bool, typer.Option("--stale", help="List the stale references (find_stale) instead.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """Projects, per-engine counts, the model, and files that were skipped."""
+    """Projects, per-engine counts, the model, files that were skipped, and stale references per project."""
+    from trident.retrieval.views import GenerationViews
+    from trident.tools.stale import MAX_LIMIT, find_stale
     from trident.tools.status import status as run_status
 
-    with _catalog(_settings(), with_embedder=False) as catalog, _user_errors():
-        result = run_status(catalog, offset)
+    settings = _settings()
+    with _catalog(settings, with_embedder=False) as catalog, _user_errors():
+        directory = GenerationViews(settings.retrieval).directory(catalog)
+        if stale:
+            found = find_stale(catalog, directory, offset=offset, limit=MAX_LIMIT)
+        else:
+            result = run_status(catalog, offset, directory)
+    if stale:
+        _print_stale(found, as_json)
+        return
     if as_json:
         typer.echo(result.model_dump_json(indent=2))
         return
     out = Console()
-    table = Table("project", "documents", "chunks", "entities", "relations", "skipped")
+    table = Table("project", "documents", "chunks", "entities", "relations", "skipped", "stale refs")
     for p in result.projects:
-        table.add_row(p.name, str(p.documents), str(p.chunks), str(p.entities), str(p.relations), str(p.skipped_total))
+        table.add_row(
+            p.name,
+            str(p.documents),
+            str(p.chunks),
+            str(p.entities),
+            str(p.relations),
+            str(p.skipped_total),
+            str(p.stale_references if p.stale_references is not None else "-"),
+        )
     out.print(table)
     for p in result.projects:
         if p.freshness is not None:
@@ -269,6 +289,21 @@ def status(
     out.print(f"model: {result.model.name} ({result.model.dim}-d)  index: {result.index}")
     for store, why in result.stale.items():
         out.print(f"[yellow]stale:[/yellow] {store}: {why}")
+    if any(p.stale_references for p in result.projects):
+        out.print("stale references: trident status --stale lists them (the find_stale tool too)")
+
+
+def _print_stale(found: FindStaleResult, as_json: bool) -> None:
+    if as_json:
+        typer.echo(found.model_dump_json(indent=2))
+        return
+    out = Console()
+    for ref in found.references:
+        line = f"{ref.citation}: {ref.name}: {ref.detail}" + (f"; see {ref.see}" if ref.see else "")
+        out.print(line, markup=False, highlight=False, soft_wrap=True)
+    out.print(f"{found.total} stale reference(s) in {found.checked} chunks read", markup=False)
+    if found.truncated:
+        out.print(f"the next page: {found.next_call}", markup=False)
 
 
 def _freshness_line(project: str, fresh: ProjectFreshness) -> str:

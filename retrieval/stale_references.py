@@ -3,8 +3,9 @@
 Read in a hit's prose only: a document's text outside fenced code, a code chunk's comments and docstrings. A name is
 taken for a code reference only in forms that leave no doubt: a call (`charge_card(order)`, backticked or in running
 text), a reST role (:func:`charge_card`), or a dotted name whose head is one of the project's classes or modules
-(`Gateway.charge`). A name that exists anywhere in the index is not stale. A missing one is flagged only when its
-project has a name close to it (a rename, most likely): a name with nothing near is more likely another library's."""
+(`Gateway.charge`). A name its project has (in any case style), or another project has exactly, is not stale. A
+missing one is flagged only when its project has a name close to it (a rename, most likely): a name with nothing near
+is more likely another library's."""
 
 from __future__ import annotations
 
@@ -159,7 +160,13 @@ def stale_references(
 def _check(
     project: str, reference: Reference, directory: EntityDirectory, definitions: Definitions, citations: Citations
 ) -> StaleReferenceFlag | None:
-    existing = directory.named(reference.name)
+    # Its own project may write the name in another case style; another project's entity must be the name itself
+    # (`compute_total` in a Python project's doc is not a TypeScript project's `computeTotal`).
+    existing = [
+        e
+        for e in directory.named(reference.name)
+        if e.project == project or e.name == reference.name or reference.name in e.aliases
+    ]
     names = project_names(directory)
     if existing:
         ours = reference.head is None or reference.head in names.heads.get(project, ())

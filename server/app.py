@@ -23,7 +23,7 @@ from trident.server.write_tools import register_write_tools
 from trident.store.catalog import Catalog
 from trident.store.schema import Resolution
 from trident.tools import entities as entity_tools
-from trident.tools import explain, search, similar, status, trace
+from trident.tools import explain, search, similar, stale, status, trace
 from trident.tools.calls import RESPONSE_TOKENS
 
 log = logging.getLogger(__name__)
@@ -347,4 +347,20 @@ def _register_status(server: MCPServer[Any]) -> None:
         Size: about 250 tokens a project; the projects stop at 8,000 tokens, and then next_call is the exact call
         for the next page."""
         app = app_of(ctx)
-        return await in_worker(lambda: status.status(app.catalog, offset))
+        return await in_worker(lambda: status.status(app.catalog, offset, app.directory()))
+
+    @tool(server, READ)
+    async def find_stale(
+        ctx: Context,
+        projects: Annotated[list[str] | None, Field(description="Only these projects")] = None,
+        offset: Annotated[int, Field(ge=0, le=stale.MAX_OFFSET, description="References to skip: a further page")] = 0,
+        limit: Annotated[int, Field(ge=1, le=stale.MAX_LIMIT, description="References per page")] = 50,
+    ) -> stale.FindStaleResult:
+        """Prose in the index (documents, docstrings, comments) that names code its project no longer has, or calls
+        it with an argument count no definition takes; each with `see`, the current definition or the nearest
+        existing name. Counts per project come with it (status shows them too). Size: about 80 tokens a reference;
+        next_call is the exact call for the next page."""
+        app = app_of(ctx)
+        return await in_worker(
+            lambda: stale.find_stale(app.catalog, app.directory(), projects=projects, offset=offset, limit=limit)
+        )

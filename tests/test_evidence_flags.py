@@ -22,7 +22,9 @@ from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.schema import Chunk, DocumentKind
 from trident.store.settings import RetrievalSettings
+from trident.tools import status as status_tool
 from trident.tools.search import search as tool_search
+from trident.tools.stale import find_stale
 
 OLDER, NEWER = 1_600_000_000, 1_700_000_000  # 2020-09-13, 2023-11-14
 
@@ -210,3 +212,30 @@ async def test_the_search_tool_answers_with_kinds_times_and_agreement_and_the_pr
     prompt = await sample_client.get_prompt("answer_with_evidence", {"question": "what is the default timeout?"})
     text = prompt.messages[0].content.text
     assert "`conflict` `factual`" in text and "`stale_reference`" in text
+
+
+def test_status_counts_stale_references_per_project_and_find_stale_lists_them_a_page_at_a_time(
+    drift: Catalog,
+) -> None:
+    directory = GenerationViews(RetrievalSettings()).directory(drift)
+    counts = {p.name: p.stale_references for p in status_tool.status(drift, directory=directory).projects}
+    assert counts == {"orders": 2, "payments": 0}
+    assert status_tool.status(drift).projects[0].stale_references is None  # no directory, not counted
+    first = find_stale(drift, directory, limit=1)
+    assert (first.total, first.counts, first.truncated) == (2, {"orders": 2}, True)
+    assert first.next_call == "find_stale(offset=1, limit=1)"
+    second = find_stale(drift, directory, offset=1, limit=1)
+    names = {first.references[0].name, second.references[0].name}
+    assert names == {"compute_total(items)", "submit_order(order, retries)"} and not second.truncated
+    assert all(r.citation.startswith("orders/docs/pricing.md:") and r.see for r in first.references)
+    assert find_stale(drift, directory, projects=["payments"]).total == 0
+
+
+@pytest.mark.anyio
+async def test_the_find_stale_tool_and_status_report_none_for_the_sample_corpus(sample_client: Any) -> None:
+    found = (await sample_client.call_tool("find_stale", {})).structured_content
+    assert (found["total"], found["references"], found["checked"] > 0) == (0, [], True)
+    projects = (await sample_client.call_tool("status", {})).structured_content["projects"]
+    assert {p["name"]: p["stale_references"] for p in projects} == {"auth": 0, "billing": 0, "storefront": 0}
+    bad = await sample_client.call_tool("find_stale", {"limit": 0})
+    assert bad.is_error and "limit" in bad.content[0].text

@@ -27,7 +27,16 @@ from trident.store.settings import RetrievalSettings
 
 pytestmark = pytest.mark.anyio
 
-READ_TOOLS = {"search", "trace_relationships", "explain_path", "find_similar", "get_entity", "index_status", "status"}
+READ_TOOLS = {
+    "search",
+    "trace_relationships",
+    "explain_path",
+    "find_similar",
+    "get_entity",
+    "index_status",
+    "status",
+    "find_stale",
+}
 WRITE_TOOLS = {"index_path", "remove", "add_knowledge"}
 
 

@@ -7,7 +7,9 @@ from collections.abc import Callable
 
 from pydantic import BaseModel, Field
 
+from trident.retrieval.stale_scan import scan_stale
 from trident.store.catalog import Catalog
+from trident.store.directory import EntityDirectory
 from trident.store.manifest import SkippedFile
 from trident.store.sync_state import stale_stores
 from trident.store.tokens import json_tokens
@@ -30,6 +32,11 @@ class ProjectStatus(BaseModel):
         default_factory=list, description=f"The first {SKIPPED_SHOWN} files refused, each with why"
     )
     skipped_total: int = Field(0, description="How many files were refused in all")
+    stale_references: int | None = Field(
+        None,
+        description="References in its documents, docstrings and comments to code that is gone or called otherwise "
+        "now; find_stale lists them (null: not counted)",
+    )
     freshness: ProjectFreshness | None = Field(
         None,
         description="When it was indexed and from which git commit, the HEAD now, and how many indexed files "
@@ -59,15 +66,16 @@ class StatusResult(BaseModel):
     next_call: str | None = Field(None, description="When truncated, the call for the next page of projects")
 
 
-def status(catalog: Catalog, offset: int = 0) -> StatusResult:
+def status(catalog: Catalog, offset: int = 0, directory: EntityDirectory | None = None) -> StatusResult:
     """Counts from the manifest and from each engine; `consistent` is False when the engines disagree. Projects come
-    in name order from `offset`, as many as fit in the answer budget.
+    in name order from `offset`, as many as fit in the answer budget. With the index's entity `directory`, each
+    project's stale references are counted too (one scan per index generation, remembered).
 
     Raises:
         ArgumentError: offset outside 0..MAX_OFFSET.
     """
     check_range("offset", offset, 0, MAX_OFFSET)
-    projects = _projects(catalog)
+    projects = _projects(catalog, stale=_stale_counts(catalog, directory))
     page = _fit(projects[offset:], RESPONSE_TOKENS - STATUS_OVERHEAD_TOKENS, _Freshness(catalog).add)
     graph = catalog.graph.counts(catalog.tenant)
     engines = {
@@ -93,13 +101,21 @@ def status(catalog: Catalog, offset: int = 0) -> StatusResult:
     )
 
 
-def project_status(catalog: Catalog, name: str) -> ProjectStatus | None:
-    """One project's counts with every file refused and its freshness (None if no such project is indexed)."""
-    project = next((p for p in _projects(catalog, skipped_shown=None) if p.name == name), None)
+def project_status(catalog: Catalog, name: str, directory: EntityDirectory | None = None) -> ProjectStatus | None:
+    """One project's counts with every file refused and its freshness (None if no such project is indexed); with
+    the entity `directory`, its stale references counted."""
+    stale = _stale_counts(catalog, directory)
+    project = next((p for p in _projects(catalog, skipped_shown=None, stale=stale) if p.name == name), None)
     return _Freshness(catalog).add(project) if project is not None else None
 
 
-def _projects(catalog: Catalog, skipped_shown: int | None = SKIPPED_SHOWN) -> list[ProjectStatus]:
+def _stale_counts(catalog: Catalog, directory: EntityDirectory | None) -> dict[str, int] | None:
+    return scan_stale(catalog, directory).counts() if directory is not None else None
+
+
+def _projects(
+    catalog: Catalog, skipped_shown: int | None = SKIPPED_SHOWN, stale: dict[str, int] | None = None
+) -> list[ProjectStatus]:
     manifest = catalog.manifest
     graph_by_project = catalog.graph.project_counts(catalog.tenant)
     projects = []
@@ -116,6 +132,7 @@ def _projects(catalog: Catalog, skipped_shown: int | None = SKIPPED_SHOWN) -> li
                 relations=graph_counts["relations"],
                 skipped=skipped[:skipped_shown],
                 skipped_total=len(skipped),
+                stale_references=stale.get(name, 0) if stale is not None else None,
             )
         )
     return projects

@@ -1,0 +1,68 @@
+"""The find_stale tool: prose in the index (documents, docstrings, comments) naming code its project no longer has,
+or calling it with an argument count no definition takes, a page at a time, each with the current definition or the
+nearest existing name to see instead."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pydantic import BaseModel, Field
+
+from trident.retrieval.stale_scan import SCAN_CHUNKS, scan_stale
+from trident.store.catalog import Catalog
+from trident.store.directory import EntityDirectory
+from trident.tools.calls import check_range, suggest_call
+
+MAX_LIMIT = 200  # a reference costs about 80 tokens: 200 stay within the answer budget of every tool
+MAX_OFFSET = 100_000
+
+
+class StaleReference(BaseModel):
+    project: str
+    citation: str = Field(description="Where the prose names the code")
+    name: str = Field(description="The name as written, with the call's arguments when it calls it")
+    detail: str = Field(description="What no longer matches")
+    see: str | None = Field(None, description="Citation of the current definition or of the nearest existing name")
+
+
+class FindStaleResult(BaseModel):
+    references: list[StaleReference] = Field(description="The stale references of this page, by project and path")
+    counts: dict[str, int] = Field(description="Stale references per project (in the projects asked for)")
+    total: int = Field(description="Stale references in the projects asked for")
+    checked: int = Field(description="Chunks of documents and code read (the whole index's)")
+    unchecked: int = Field(0, description=f"Chunks not read: one scan reads at most {SCAN_CHUNKS:,}")
+    truncated: bool = Field(False, description="True when more references follow this page")
+    next_call: str | None = Field(None, description="When truncated, the call for the next page")
+
+
+def find_stale(
+    catalog: Catalog,
+    directory: EntityDirectory,
+    *,
+    projects: Sequence[str] | None = None,
+    offset: int = 0,
+    limit: int = 50,
+) -> FindStaleResult:
+    """The index's stale references in `projects` (all when None), from `offset`, at most `limit`.
+
+    Raises:
+        ArgumentError: offset outside 0..MAX_OFFSET or limit outside 1..MAX_LIMIT.
+    """
+    check_range("offset", offset, 0, MAX_OFFSET)
+    check_range("limit", limit, 1, MAX_LIMIT)
+    scan = scan_stale(catalog, directory)
+    wanted = [f for f in scan.findings if projects is None or f.project in projects]
+    page = wanted[offset : offset + limit]
+    truncated = offset + len(page) < len(wanted)
+    given = list(projects) if projects is not None else None
+    return FindStaleResult(
+        references=[StaleReference(**vars(f)) for f in page],
+        counts={p: n for p, n in scan.counts().items() if projects is None or p in projects},
+        total=len(wanted),
+        checked=scan.checked,
+        unchecked=scan.unchecked,
+        truncated=truncated,
+        next_call=suggest_call("find_stale", projects=given, offset=offset + len(page), limit=limit)
+        if truncated
+        else None,
+    )
