@@ -24,6 +24,8 @@ _JS_CONSTANT = re.compile(
 )
 _GO_CONSTANT = re.compile(r"^\s*(?:const\s+)?([A-Za-z]\w*)\s*(?:[\w.]+\s*)?=\s*(.+?)\s*(?://.*)?$")
 _RUST_CONSTANT = re.compile(r"^\s*(?:pub(?:\([\w:]+\))?\s+)?(?:const|static)\s+([A-Z][A-Z0-9_]*)\s*:[^=]+=\s*(.+?);")
+# In code a bare word is another name (`ALL = futures.ALL`), not a value: only quoted, numeric and boolean literals.
+_CODE_LITERAL = re.compile(r"^(?:[\"'].*[\"']|[-+]?\d.*|true|false|True|False)$")
 _JAVA_CONSTANT = re.compile(r"\bstatic\s+final\s+[\w<>]+\s+([A-Z][A-Z0-9_]*)\s*=\s*(.+?);")
 
 _KEY = r"(?P<key>`[A-Za-z_][\w.]*`|[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){0,2})"
@@ -149,7 +151,8 @@ def constant_facts(chunk: Chunk) -> list[Fact]:
             found = _RUST_CONSTANT.match(line)
         elif language in ("java", "kotlin", "csharp"):
             found = _JAVA_CONSTANT.search(line)
-        fact = make_fact(found.group(1), found.group(2), number) if found is not None else None
+        literal = found is not None and _CODE_LITERAL.match(found.group(2)) is not None
+        fact = make_fact(found.group(1), found.group(2), number) if found is not None and literal else None
         if fact is not None:
             facts.append(fact)
     return facts

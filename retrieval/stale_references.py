@@ -22,6 +22,7 @@ from trident.retrieval.flags import StaleReferenceFlag
 from trident.retrieval.signatures import Arity, arity_of, call_arguments
 from trident.retrieval.source_kinds import SourceKind
 from trident.store.directory import EntityDirectory
+from trident.store.identifiers import split_identifier
 from trident.store.schema import Chunk, Entity, EntityType
 
 NEAR_CUTOFF = 0.75  # difflib ratio from which a project's name is taken for the renamed one
@@ -66,11 +67,33 @@ class ProjectNames:
                 self.by_project.setdefault(entity.project, {}).setdefault(entity.name, []).append(entity)
             if entity.type in (EntityType.CLASS, EntityType.MODULE):
                 self.heads.setdefault(entity.project, set()).update({entity.name, entity.qualified_name})
-        self.sorted = {project: sorted(names) for project, names in self.by_project.items()}
+        self.sorted: dict[tuple[str, str], list[str]] = {}  # (project, case style) -> names
+        for project, named in self.by_project.items():
+            for name in sorted(named):
+                self.sorted.setdefault((project, _style(name)), []).append(name)
 
     def nearest(self, project: str, name: str) -> Entity | None:
-        close = difflib.get_close_matches(name, self.sorted.get(project, []), n=1, cutoff=NEAR_CUTOFF)
+        """The project's closest name of the same case style and first word (a rename keeps its style; `ConnectEx`
+        is not a renamed `connect`, it is another API's), or None when none is close."""
+        names = self.sorted.get((project, _style(name)), [])
+        first = _first_word(name)
+        close = [n for n in difflib.get_close_matches(name, names, n=5, cutoff=NEAR_CUTOFF) if _first_word(n) == first]
         return min(self.by_project[project][close[0]], key=lambda e: e.id) if close else None
+
+
+def _first_word(name: str) -> str:
+    """A name's first word: a rename seldom changes it (`compute_total` -> `compute_order_total`), while a C call
+    named in a comment only shares a tail with the project's wrapper (`sem_unlink`, `unlink`)."""
+    words = split_identifier(name)
+    return words[0] if words else ""
+
+
+def _style(name: str) -> str:
+    """snake (lower case, underscores), camel (lower first, humps) or pascal (upper first)."""
+    bare = name.strip("_")
+    if bare[:1].isupper():
+        return "pascal"
+    return "camel" if any(c.isupper() for c in bare) else "snake"
 
 
 _built: weakref.WeakKeyDictionary[EntityDirectory, ProjectNames] = weakref.WeakKeyDictionary()
@@ -149,8 +172,8 @@ def stale_references(
     defined_here = set(_DEFINED.findall(chunk.text))
     flags = []
     for reference in references(prose):
-        if reference.name in defined_here:
-            continue
+        if reference.name in defined_here or (kind is SourceKind.CODE and reference.name.startswith("_")):
+            continue  # a comment's private name is the module's own helper, alias or attribute, seldom an entity
         flag = _check(chunk.project, reference, directory, definitions, citations)
         if flag is not None:
             flags.append(flag)
@@ -171,8 +194,8 @@ def _check(
     if existing:
         ours = reference.head is None or reference.head in names.heads.get(project, ())
         return _arity_flag(project, reference, existing, definitions, citations) if ours else None
-    if reference.head is not None and not reference.strong and reference.head not in names.heads.get(project, ()):
-        return None  # `obj.attr` with no head of this project's: an attribute or another library's
+    if reference.head is not None and reference.head not in names.heads.get(project, ()):
+        return None  # `obj.attr` or `lib.call()` with no head of this project's: an attribute or another library's
     near = names.nearest(project, reference.name)
     if near is None:
         return None

@@ -17,10 +17,12 @@ from trident.retrieval.fact_readers import facts_of
 from trident.retrieval.facts import normalise_key
 from trident.retrieval.facts_values import disagree, parse_value
 from trident.retrieval.signatures import arity_of, call_arguments
-from trident.retrieval.source_kinds import SourceKind
+from trident.retrieval.source_kinds import SourceKind, source_kind
+from trident.retrieval.stale_references import stale_references
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
-from trident.store.schema import Chunk, DocumentKind
+from trident.store.directory import EntityDirectory
+from trident.store.schema import Chunk, DocumentKind, Entity
 from trident.store.settings import RetrievalSettings
 from trident.tools import status as status_tool
 from trident.tools.search import search as tool_search
@@ -165,6 +167,8 @@ def _chunk(path: str, text: str, kind: DocumentKind, language: str | None = None
         (_chunk("c.toml", "[server]\nport = 8080\n", DocumentKind.CONFIG), SourceKind.CONFIG, {"server port": "8080"}),
         (_chunk("R.md", "The default timeout is 5 s; the default timeout is 9 s.\n", DocumentKind.MARKDOWN),
          SourceKind.DOC, {}),
+        (_chunk("t.py", "ALL_COMPLETED = concurrent.futures.ALL_COMPLETED\n", DocumentKind.CODE, "python"),
+         SourceKind.CODE, {}),
     ],
 )  # fmt: skip
 def test_facts_are_read_only_from_unmistakable_forms(chunk: Chunk, kind: SourceKind, expected: dict[str, str]) -> None:
@@ -239,3 +243,35 @@ async def test_the_find_stale_tool_and_status_report_none_for_the_sample_corpus(
     assert {p["name"]: p["stale_references"] for p in projects} == {"auth": 0, "billing": 0, "storefront": 0}
     bad = await sample_client.call_tool("find_stale", {"limit": 0})
     assert bad.is_error and "limit" in bad.content[0].text
+
+
+def _directory() -> EntityDirectory:
+    def function(name: str) -> Entity:
+        return Entity(
+            id=f"function:p:m.{name}", name=name, type="Function", project="p", qualified_name=f"m.{name}",
+            chunk_id=f"chunk-{name}",
+        )  # fmt: skip
+
+    return EntityDirectory([function("connect"), function("compute_order_total"), function("_write")])
+
+
+@pytest.mark.parametrize(
+    ("path", "text", "kind", "flagged"),
+    [
+        ("docs/a.md", "Call `compute_total(items)` first.\n", DocumentKind.MARKDOWN, ["compute_total(items)"]),
+        ("docs/a.md", "```\ncompute_total(items)\n```\n", DocumentKind.MARKDOWN, []),
+        ("docs/a.md", "Uses the Windows `ConnectEx()` call.\n", DocumentKind.MARKDOWN, []),
+        ("docs/a.md", "Like `requests.get(url)` does.\n", DocumentKind.MARKDOWN, []),
+        ("m.py", "def f():\n    # falls back to self._writeBody()\n    return 1\n", DocumentKind.CODE, []),
+        ("m.py", "def f():\n    # see compute_total(items)\n", DocumentKind.CODE, ["compute_total(items)"]),
+    ],
+)  # fmt: skip
+def test_only_unmistakable_references_to_a_missing_name_with_a_close_rename_are_flagged(
+    path: str, text: str, kind: DocumentKind, flagged: list[str]
+) -> None:
+    chunk = _chunk(path, text, kind, "python" if kind is DocumentKind.CODE else None)
+    flags = stale_references(
+        chunk, source_kind(chunk), _directory(), lambda ids: {}, lambda ids: {i: f"p/m.py:{i}" for i in ids}
+    )
+    assert [flag.name for flag in flags] == flagged
+    assert all(flag.see == "p/m.py:chunk-compute_order_total" for flag in flags)
