@@ -9,13 +9,15 @@ embedder, since flags depend on which hits a result holds, not on how they were 
   heldout   eight more standard-library packages (multiprocessing, importlib, xmlrpc, sqlite3, wsgiref, ctypes,
             idlelib, lib2to3), looked at only once the rules were settled on the two above
   trident   this repository at HEAD: code, tests and markdown docs that name its functions
+  packages  eight third-party packages of the venv (rich, typer, anyio, click, httpx, starlette, markdown_it,
+            pathspec), one project each: run once, after the rules were settled on all the corpora above
 
 Stale references: every chunk of documents and code is checked (the scan `status` and `find_stale` run).
 Conflicts: they exist only between the hits of one result, so every setting the corpus states (each distinct fact
 key) is searched for (lexical, top_k=10): the queries most likely to gather disagreeing statements in one result.
 Reported per 1,000 chunks of the corpus and per 1,000 hits returned.
 
-Usage: python bench/false_flags.py [--corpus examples|stdlib|heldout|trident|all] [--show] [--rebuild]
+Usage: python bench/false_flags.py [--corpus examples|stdlib|heldout|trident|packages|all] [--show] [--rebuild]
 Writes ~/.cache/trident/bench/results/false-flags.json.
 """
 
@@ -57,6 +59,9 @@ EXAMPLES = {
     "orders": REPO / "examples" / "drift" / "orders",
     "payments": REPO / "examples" / "drift" / "payments",
 }
+# Third-party packages of this venv, one project each: run once, after every rule was settled on the corpora above.
+SITE = Path(next(p for p in sys.path if p.endswith("site-packages")))
+SITE_PACKAGES = ("rich", "typer", "anyio", "click", "httpx", "starlette", "markdown_it", "pathspec")
 TOP_K = 10
 
 
@@ -81,6 +86,7 @@ def corpora() -> dict[str, dict[str, Path]]:
         "stdlib": {name: STDLIB / name for name in STDLIB_PACKAGES if (STDLIB / name).is_dir()},
         "heldout": {name: STDLIB / name for name in HELDOUT_PACKAGES if (STDLIB / name).is_dir()},
         "trident": {"trident": _snapshot()},
+        "packages": {name: SITE / name for name in SITE_PACKAGES if (SITE / name).is_dir()},
     }
 
 
@@ -155,7 +161,8 @@ def _fact_keys(catalog: Catalog) -> list[str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--corpus", choices=("examples", "stdlib", "heldout", "trident", "all"), default="all")
+    corpus_names = ("examples", "stdlib", "heldout", "trident", "packages", "all")
+    parser.add_argument("--corpus", choices=corpus_names, default="all")
     parser.add_argument("--show", action="store_true", help="print every flag, to judge it by hand")
     parser.add_argument("--rebuild", action="store_true", help="index the corpora again")
     args = parser.parse_args()

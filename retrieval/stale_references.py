@@ -2,10 +2,10 @@
 
 Read in a hit's prose only: a document's text outside fenced code, a code chunk's comments and docstrings. A name is
 taken for a code reference only in forms that leave no doubt: a call (`charge_card(order)`, backticked or in running
-text), a reST role (:func:`charge_card`), or a dotted name whose head is one of the project's classes or modules
-(`Gateway.charge`). A name its project has (in any case style), or another project has exactly, is not stale. A
-missing one is flagged only when its project has a name close to it (a rename, most likely): a name with nothing near
-is more likely another library's."""
+text) or a reST role (:func:`charge_card`); a dotted one's head must be one of the project's classes or modules
+(`Gateway.charge()`, not `requests.get()`). A name its project has (in any case style), or another project has
+exactly, is not stale. A missing one is flagged only when its project has a name close to it (a rename, most likely):
+a name with nothing near is more likely another library's."""
 
 from __future__ import annotations
 
@@ -34,8 +34,12 @@ _RECEIVERS = ("self.", "cls.", "this.", "super().")
 _ROLE = re.compile(r":(?:py:)?(func|meth|class):`~?!?([A-Za-z_][\w.]*)(?:\(\))?`")
 _INLINE = re.compile(r"``?([A-Za-z_][\w.]*)(\([^()`]*\))?``?")
 _CALL = re.compile(r"(?<![\w.`$@])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(\([^()\n]*\))")
+_NAMED_ARGUMENT = re.compile(r"^\*{0,2}[A-Za-z_]\w*(?:\s*=\s*\S.*)?$")
 _CAMEL = re.compile(r"[a-z][A-Z]|[A-Z][a-z]+[A-Z]")
-_PY_DOCSTRING = re.compile(r'("""|\'\'\')(.*?)\1', re.DOTALL)
+# A docstring opens the chunk or follows a `def ...:`/`class ...:` line; other triple-quoted strings are data (a test's
+# sample source, a template), not prose.
+_PY_DOCSTRING = re.compile(r'(?:\A|:[ \t]*(?:#[^\n]*)?\n)\s*[rRuU]?("""|\'\'\')(.*?)\1', re.DOTALL)
+_PY_STRING_BLOCK = re.compile(r'("""|\'\'\')(.*?)\1', re.DOTALL)
 _PY_COMMENT = re.compile(r"(?<![\"'])#(.*)$", re.MULTILINE)
 _C_COMMENT = re.compile(r"//(.*)$|/\*(.*?)\*/", re.MULTILINE | re.DOTALL)
 _DEFINED = re.compile(r"\b(?:def|class|func|function|fn)\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)")
@@ -115,7 +119,8 @@ def prose_of(chunk: Chunk, kind: SourceKind) -> str:
     language = (chunk.language or "").lower()
     if language == "python":
         parts = [m.group(2) for m in _PY_DOCSTRING.finditer(chunk.text)]
-        return "\n".join(parts + [m.group(1) for m in _PY_COMMENT.finditer(_PY_DOCSTRING.sub("", chunk.text))])
+        code = _PY_STRING_BLOCK.sub("", chunk.text)
+        return "\n".join(parts + [m.group(1) for m in _PY_COMMENT.finditer(code)])
     if language in _C_LIKE:
         return "\n".join(m.group(1) or m.group(2) or "" for m in _C_COMMENT.finditer(chunk.text))
     return ""
@@ -147,11 +152,17 @@ def _reference(written: str, call: str | None, role: bool) -> Reference | None:
     if head is not None and (head in _KNOWN_ELSEWHERE or head.isupper()):
         return None
     codelike = "_" in name.strip("_") or bool(_CAMEL.search(name)) or head is not None
-    if not (role or (call is not None and codelike) or head is not None):
-        return None
-    arguments = call_arguments(call) if call is not None else None
+    if not (role or (call is not None and codelike)):
+        return None  # a name not called: as likely a variable, a field or an attribute, which are not entities
+    # Only a call written with parameter names describes the signature: `get_entity("Foo")` or `Charge(1)` shows a
+    # use, often of another surface (a tool, a CLI, a binding) that shares the name.
+    arguments = call_arguments(call) if call is not None and _named_arguments(call) else None
     shown = f"{written}{call or ''}"
     return Reference(name, shown, head, arguments, strong=role or call is not None)
+
+
+def _named_arguments(call: str) -> bool:
+    return all(_NAMED_ARGUMENT.match(part.strip()) for part in call[1:-1].split(","))
 
 
 Definitions = Callable[[Sequence[str]], dict[str, Chunk]]  # chunk id -> chunk (the definitions' text)
