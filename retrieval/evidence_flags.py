@@ -29,12 +29,13 @@ def check_evidence(catalog: Catalog, directory: EntityDirectory, hits: Sequence[
     stamp_last_modified(catalog, hits)
     statements: list[Statement] = []
     stale = 0
+    graph = catalog.graph
     for hit in hits:
         chunk = hit.chunk
         if chunk is None or hit.source_kind is None:
             continue
         statements += [Statement(hit, fact) for fact in facts_of(chunk, hit.source_kind)]
-        flags = stale_references(chunk, hit.source_kind, directory, catalog.graph.get_chunks, catalog.graph.citations)
+        flags = stale_references(chunk, hit.source_kind, directory, graph.get_chunks, graph.citations)
         hit.flags.extend(flags)
         stale += len(flags)
     conflicts = flag_conflicts(statements)

@@ -14,7 +14,9 @@ from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
 from trident.store.schema import DocumentKind
 
-SCAN_CHUNKS = 50_000  # about 10 s of reading and checking at the end of a large index; the rest counted unchecked
+# About 4 s of reading and checking (0.18 ms a chunk, measured on 8,000 chunks of venv packages), paid by the first
+# status or find_stale of an index generation; the chunks past it are counted unchecked.
+SCAN_CHUNKS = 20_000
 BATCH = 500
 PROSE_KINDS = frozenset({DocumentKind.CODE, DocumentKind.MARKDOWN, DocumentKind.TEXT})
 
@@ -59,16 +61,15 @@ def _scan(catalog: Catalog, directory: EntityDirectory) -> StaleScan:
         for chunk_id in entry.chunk_ids
     ]
     findings: list[StaleFinding] = []
+    graph = catalog.graph  # one look at the current generation's engines, not one per chunk
     for start in range(0, min(len(ids), SCAN_CHUNKS), BATCH):
         batch = ids[start : min(start + BATCH, SCAN_CHUNKS)]
-        chunks = catalog.graph.get_chunks(batch)
+        chunks = graph.get_chunks(batch)
         for chunk_id in batch:
             chunk = chunks.get(chunk_id)
             if chunk is None:
                 continue
-            for flag in stale_references(
-                chunk, source_kind(chunk), directory, catalog.graph.get_chunks, catalog.graph.citations
-            ):
+            for flag in stale_references(chunk, source_kind(chunk), directory, graph.get_chunks, graph.citations):
                 findings.append(StaleFinding(chunk.project, chunk.citation, flag.name, flag.detail, flag.see))
     checked = min(len(ids), SCAN_CHUNKS)
     return StaleScan(tuple(findings), checked, len(ids) - checked)
