@@ -14,6 +14,7 @@ import os
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 from trident.embedding.embedder import open_embedder
@@ -36,12 +37,15 @@ class ClockedEmbedder:
         self.inner = inner
         self.clock = clock
         self.texts = 0  # every text embedded: chunks, entity and relation items, community reports
+        self.by_stage: Counter[str] = Counter()  # the same per stage ("other" is the chunks)
 
     def __getattr__(self, name: str) -> object:
         return getattr(self.inner, name)
 
     def embed(self, texts: object) -> object:
         self.texts += len(texts)  # type: ignore[arg-type]
+        stage = "chunks" if self.clock.current == "other" else self.clock.current
+        self.by_stage[stage] += len(texts)  # type: ignore[arg-type]
         with self.clock.stage(f"embed: {self.clock.current}"):
             return self.inner.embed(texts)  # type: ignore[attr-defined]
 
@@ -97,6 +101,7 @@ def main(folders: list[Path]) -> None:
         "full_s": round(full, 2),
         "chunks_per_s": round(chunks / full, 1),
         "embeddings_per_chunk": round(embedder.texts / max(chunks, 1), 3),
+        "embeddings_per_chunk_by_stage": {k: round(v / max(chunks, 1), 3) for k, v in embedder.by_stage.items()},
         "raw_embedding_s": round(raw, 2),
         "raw_chunks_per_s": round(len(texts) / raw, 1),
         "embedding_in_index_s": round(embedding, 2),
@@ -109,9 +114,10 @@ def main(folders: list[Path]) -> None:
         "cpus": os.cpu_count(),
         "load": os.getloadavg(),
     }
+    per_stage = ", ".join(f"{stage} {count}" for stage, count in embedder.by_stage.most_common())
     print(f"chunks indexed:               {chunks}")
     print(f"full index:                   {full:.1f} s  ({chunks / full:.1f} chunks/s)")
-    print(f"embeddings per chunk:         {embedder.texts / max(chunks, 1):.2f} ({embedder.texts} texts)")
+    print(f"embeddings per chunk:         {embedder.texts / max(chunks, 1):.2f} ({embedder.texts} texts: {per_stage})")
     print(f"raw embedding, same texts:    {raw:.1f} s  ({len(texts) / raw:.1f} chunks/s)")
     print(f"embedding inside the index:   {embedding:.1f} s (chunks {chunk_embedding:.1f} s, the rest graph items)")
     print(f"everything but embedding:     {rest:.1f} s = {rest / raw:.1%} of raw embedding time")

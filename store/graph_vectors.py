@@ -97,6 +97,15 @@ class GraphVectorIndex:
         for start in range(0, len(keys), DELETE_BATCH):
             self._table.delete(sql_in("key", keys[start : start + DELETE_BATCH]))
 
+    def vectors(self, keys: Sequence[str]) -> dict[str, np.ndarray]:
+        """The stored vectors of these items (keys not stored are left out)."""
+        found: dict[str, np.ndarray] = {}
+        for start in range(0, len(keys), DELETE_BATCH):
+            batch = keys[start : start + DELETE_BATCH]
+            rows = self._table.search().where(sql_in("key", batch)).select(["key", "vector"]).limit(None).to_arrow()
+            found.update(zip(rows["key"].to_pylist(), vector_column(rows, self._dim), strict=True))
+        return found
+
     def search(self, vector: np.ndarray, limit: int, tenant: str) -> list[GraphItemHit]:
         """Nearest entities and relations, best first, ties by key."""
         if limit <= 0 or self._table.count_rows() == 0:

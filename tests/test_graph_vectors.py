@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import index_into
 from trident.ingest.graph_vectors import graph_items, open_graph_vectors, sync_graph_vectors
 from trident.store.catalog import Catalog
+from trident.store.protocols import Embedder
 from trident.store.schema import Entity, EntityType, Relation
 
 
@@ -111,3 +114,116 @@ def test_a_passage_entity_takes_its_chunks_vector_and_a_code_entity_is_embedded(
         assert [t for t in counting.texts if t.startswith("PaymentGateway (Class in billing)")], counting.texts[:5]
     finally:
         catalog.close()
+
+
+def _basket_project(root: Path, total: str = "price_of(self)") -> Path:
+    project = root / "shop"
+    project.mkdir(exist_ok=True)
+    (project / "shop.py").write_text(
+        '"""Shop."""\n\n\nclass Basket:\n    """Holds what a customer is about to buy."""\n\n'
+        f'    def total(self):\n        """The price of everything in the basket."""\n        return {total}\n\n\n'
+        "def price_of(basket):\n    return 1\n"
+    )
+    (project / "retries.md").write_text(
+        "# Retries\n\nTransport failures are retried `three` times with exponential backoff before a charge fails.\n"
+    )
+    return project
+
+
+def _stored(catalog: Catalog) -> dict[str, object]:
+    """Each entity's id, or a relation's (source, target), mapped to its stored vector."""
+    from trident.ingest.graph_vectors import graph_items
+
+    items = graph_items(catalog.entities(), catalog.graph.relations(catalog.tenant), catalog.tenant)
+    vectors = open_graph_vectors(catalog).vectors([i.key for i in items])
+    return {(i.entities[0] if i.kind == "entity" else i.entities): vectors[i.key] for i in items}
+
+
+def test_a_method_a_name_only_function_and_a_section_take_their_chunks_vector_and_a_relation_sums_its_ends(
+    tmp_path: Path,
+) -> None:
+    """Embeddings per chunk on code: only the described class and module are embedded for the graph; a method, a
+    function known by its name alone and a markdown section whose text opens its chunk take the chunk's vector, and
+    the call between them is the normalised sum of its two ends."""
+    import numpy as np
+
+    counting = _Counting()
+    catalog = Catalog(tmp_path / "index", "default", counting)  # type: ignore[arg-type]  # a stand-in embedder
+    try:
+        index_into(catalog, _basket_project(tmp_path), "shop")
+        entities = {e.id: e for e in catalog.entities()}
+        stored = _stored(catalog)
+        taken = ["method:shop:shop.Basket.total", "function:shop:shop.price_of", "section:shop:retries.md#retries"]
+        chunks = catalog.vectors.vectors([entities[i].chunk_id or "" for i in taken])
+        for entity_id in taken:
+            assert np.allclose(stored[entity_id], chunks[entities[entity_id].chunk_id or ""], atol=1e-6), entity_id
+        call = (taken[0], taken[1])
+        assert call in stored, sorted(k for k in stored if isinstance(k, tuple))
+        ends = [np.asarray(stored[end]) for end in call]
+        expected = ends[0] / np.linalg.norm(ends[0]) + ends[1] / np.linalg.norm(ends[1])
+        assert np.allclose(stored[call], expected / np.linalg.norm(expected), atol=1e-6)
+        graph_texts = [t for t in counting.texts if " (" in t.split(":")[0]]
+        assert sorted(t.split(" (")[1].split(" in")[0] for t in graph_texts) == ["Class", "Module"], graph_texts
+    finally:
+        catalog.close()
+
+
+def test_an_edited_method_body_brings_the_vectors_taken_from_its_chunk_up_to_date(tmp_path: Path) -> None:
+    """Same name, same docstring, same key: the method's row and the call summed from it still follow the chunk
+    the edit embedded again, and the model embeds nothing for the graph."""
+    import numpy as np
+
+    counting = _Counting()
+    catalog = Catalog(tmp_path / "index", "default", counting)  # type: ignore[arg-type]  # a stand-in embedder
+    try:
+        index_into(catalog, _basket_project(tmp_path), "shop")
+        method, function = "method:shop:shop.Basket.total", "function:shop:shop.price_of"
+        before = _stored(catalog)
+        counting.texts.clear()
+        index_into(catalog, _basket_project(tmp_path, total="price_of(self) * 2"), "shop")
+        after = _stored(catalog)
+        chunk_id = next(e.chunk_id for e in catalog.entities() if e.id == method) or ""
+        assert np.allclose(after[method], catalog.vectors.vectors([chunk_id])[chunk_id], atol=1e-6)
+        assert not np.allclose(after[method], before[method], atol=1e-3)
+        assert not np.allclose(after[(method, function)], before[(method, function)], atol=1e-3)
+        assert not [t for t in counting.texts if t.startswith(("total (", "price_of (", "Basket ("))], counting.texts
+    finally:
+        catalog.close()
+
+
+LOOSE_QUERIES = [
+    ("what is the component that talks to the payment provider", "billing.gateway"),
+    ("giving money back to a customer", "refund"),
+    ("cancel an order that has not been paid", "method:billing:billing.orders.OrderService.cancel"),
+    ("signature attached to each request to the processor", "function:billing:billing.gateway.sign_request"),
+    ("what happens when the card is refused", "class:billing:billing.gateway.PaymentDeclined"),
+    ("exponential backoff on network failures", "section:billing:docs/retries.md#backoff"),
+    ("numbering of bills per year", "billing.invoices"),
+]
+
+
+@pytest.mark.parametrize(("query", "wanted"), LOOSE_QUERIES)
+def test_a_loosely_worded_question_seeds_the_entity_it_describes(
+    sample_catalog: Catalog, embedder: Embedder, query: str, wanted: str
+) -> None:
+    """Vector seeding on the sample projects, with methods, name-only entities and sections on their chunks'
+    vectors and relations summed from their ends."""
+    from trident.retrieval.paths import vector_seeds
+    from trident.retrieval.views import GenerationViews
+    from trident.store.settings import RetrievalSettings
+
+    views = GenerationViews(RetrievalSettings())
+    seeds = vector_seeds(sample_catalog, views, embedder.embed_query(query), None)
+    assert any(wanted in seed.id for seed in seeds), [seed.id for seed in seeds]
+
+
+@pytest.mark.parametrize("query", ["what is protein folding in yeast", "recipe for banana bread"])
+def test_a_question_about_nothing_indexed_seeds_nothing(
+    sample_catalog: Catalog, embedder: Embedder, query: str
+) -> None:
+    """A sum of two vectors can score above either alone: an unrelated question must still seed no entity."""
+    from trident.retrieval.paths import vector_seeds
+    from trident.retrieval.views import GenerationViews
+    from trident.store.settings import RetrievalSettings
+
+    assert vector_seeds(sample_catalog, GenerationViews(RetrievalSettings()), embedder.embed_query(query), None) == []
