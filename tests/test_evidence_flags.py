@@ -26,6 +26,7 @@ from trident.store.schema import Chunk, DocumentKind, Entity
 from trident.store.settings import RetrievalSettings
 from trident.tools import status as status_tool
 from trident.tools.search import search as tool_search
+from trident.tools.similar import find_similar
 from trident.tools.stale import find_stale
 
 OLDER, NEWER = 1_600_000_000, 1_700_000_000  # 2020-09-13, 2023-11-14
@@ -106,14 +107,18 @@ def test_a_doc_naming_a_renamed_function_points_to_the_nearest_current_name(drif
     assert diagnostics["stale_references"] == 2
 
 
-def test_hits_that_agree_carry_no_flag(drift: Catalog) -> None:
-    hits, _ = _hits(drift, "charge card retries")
-    assert "flags" not in hits["payments/payments/charge.py"] or all(
-        f["type"] == "scope" for f in hits["payments/payments/charge.py"]["flags"]
-    )
-    assert (
-        not _flags(hits["orders/orders/pricing.py"], "stale_reference") if "orders/orders/pricing.py" in hits else True
-    )
+def test_hits_that_agree_within_a_project_carry_no_flag_of_it(drift: Catalog) -> None:
+    hits, _ = _hits(drift, "payments retries")
+    assert "payments/payments/charge.py" in hits and "payments/README.md" in hits
+    payments = {f["type"] for path in hits for f in _flags(hits[path], "conflict") if path.startswith("payments/")}
+    assert payments <= {"scope"}
+
+
+def test_find_similar_flags_its_hits_too(drift: Catalog) -> None:
+    views = GenerationViews(RetrievalSettings())
+    result = find_similar(drift, views.directory(drift), text="pricing an order", top_k=30, projects=["orders"])
+    pricing = [hit for hit in result.result if hit.path == "docs/pricing.md"]
+    assert [flag.kind for flag in pricing[0].flags] == ["stale_reference", "stale_reference"]
 
 
 QUERIES = (

@@ -10,7 +10,7 @@ import numpy as np
 from pydantic import BaseModel, Field
 
 from trident.retrieval.entities import resolve_entity
-from trident.retrieval.last_modified import stamp_last_modified
+from trident.retrieval.evidence_flags import check_evidence
 from trident.retrieval.omitted import OMITTED_HELP, OmitReason, Omitted, breakdown, empty_message
 from trident.retrieval.search import SearchHit
 from trident.store.catalog import Catalog, embedding_text
@@ -67,7 +67,7 @@ def find_similar(
     near = Neighbours(catalog, vector, exclude, kinds)
     hits = near.hits(projects, top_k)
     mark_stale(catalog, hits)
-    stamp_last_modified(catalog, hits)
+    check_evidence(catalog, directory, hits)  # when each hit last changed, and the flags of evidence that disagrees
     # The call again, every argument as given, for the calls that show what the filters left out.
     again: dict[str, object] = {name: value for name, value in given.items() if value}
     again |= {"top_k": top_k, "projects": list(projects) if projects is not None else None}
