@@ -144,3 +144,22 @@ def test_blame_porcelain_gives_each_line_its_commit_time_and_none_when_uncommitt
         ]
     )
     assert parse_porcelain(out) == [100, 100, None]
+
+
+def test_knowledge_and_passage_hits_carry_their_kind_and_no_time(catalog: Catalog, tmp_path: Path) -> None:
+    from trident.ingest.knowledge import NewEntity, add_knowledge
+    from trident.ingest.pipeline import index_beir
+    from trident.retrieval.entities import resolve_entity
+    from trident.store.directory import EntityDirectory
+
+    with catalog.writer() as writer:
+        index_beir(writer, Path(__file__).parent / "data" / "scifact-excerpt", "scifact")
+        note = NewEntity(name="Ledger team", type="Team", description="Settles the quarterly ledger every quarter")
+        add_knowledge(writer, EntityDirectory(writer.entities()), [note], [], find_entity=resolve_entity, author="t")
+    views = GenerationViews(RetrievalSettings())
+    note_hits = tool_search(catalog, "quarterly ledger team", top_k=3, strategy="lexical", views=views).hits
+    assert [(h.source_kind, h.last_modified) for h in note_hits if h.project == KNOWLEDGE_PROJECT] == [
+        (SourceKind.KNOWLEDGE, None)
+    ]
+    passages = tool_search(catalog, "cells", top_k=3, strategy="lexical", views=views).hits
+    assert passages and {(h.source_kind, h.last_modified) for h in passages} == {(SourceKind.PASSAGE, None)}
