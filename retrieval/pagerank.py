@@ -129,13 +129,10 @@ class EntityChunkGraph:
 
     def seed_weights(self, seeds: Sequence[Entity]) -> dict[int, float]:
         """Rare entities weigh more (HippoRAG's node specificity): a name few chunks refer to is a sharper clue."""
-        out: dict[int, float] = {}
+        counts: dict[str, float] = {}
         for entity in seeds:
-            position = self.index.get(f"e:{entity.id}")
-            if position is None:
-                continue
-            out[position] = out.get(position, 0.0) + 1.0 / math.log(math.e + self.links[position])
-        return out
+            counts[entity.id] = counts.get(entity.id, 0.0) + 1.0
+        return self.restart_of(counts, {})
 
     def _spread(self, residual: np.ndarray, active: np.ndarray, pushed: np.ndarray) -> None:
         """residual += transition[:, active] @ pushed, reading the active columns straight from the CSC arrays (a
@@ -158,9 +155,28 @@ class EntityChunkGraph:
         damping: float = DEFAULT_DAMPING,
     ) -> list[ScoredId]:
         """Chunks by the stationary mass of a walk that restarts at the seeds; empty without a known seed."""
+        return self.rank_from(self.seed_weights(seeds), limit, damping=damping)
+
+    def restart_of(self, entities: Mapping[str, float], chunks: Mapping[str, float]) -> dict[int, float]:
+        """Restart weights by node: each entity's weight times its specificity (see `seed_weights`), each chunk's
+        as given; ids the graph does not hold are left out."""
+        out: dict[int, float] = {}
+        for entity_id, weight in entities.items():
+            position = self.index.get(f"e:{entity_id}")
+            if position is not None and weight > 0.0:
+                out[position] = out.get(position, 0.0) + weight / math.log(math.e + self.links[position])
+        for chunk_id, weight in chunks.items():
+            position = self.index.get(f"c:{chunk_id}")
+            if position is not None and weight > 0.0:
+                out[position] = out.get(position, 0.0) + weight
+        return out
+
+    def rank_from(
+        self, weights: Mapping[int, float], limit: int, *, damping: float = DEFAULT_DAMPING
+    ) -> list[ScoredId]:
+        """Chunks by the stationary mass of a walk that restarts at the weighted nodes; empty without one."""
         if not 0.0 < damping < 1.0:
             raise ValueError(f"damping must be between 0 and 1 (exclusive), got {damping}")
-        weights = self.seed_weights(seeds)
         if not weights:
             return []
         restart = np.zeros(len(self.nodes))

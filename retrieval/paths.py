@@ -5,14 +5,18 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Future
+from contextlib import suppress
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 
 from trident.retrieval.communities import CommunityMatch, community_hits
 from trident.retrieval.path_names import PathName
 from trident.retrieval.relation_index import GraphWalk
+from trident.retrieval.seeds import WalkSeeds
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
@@ -28,8 +32,6 @@ _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 VECTOR_SEED_CANDIDATES = 10
 VECTOR_SEED_MIN_SCORE = 0.5
 VECTOR_SEEDS = 3
-# A walk from entities only near the query's meaning is a guess: it keeps this share of its planned weight.
-GUESSED_WALK_SHARE = 0.25
 
 
 def query_entities(directory: EntityDirectory, query: str) -> list[Entity]:
@@ -80,14 +82,48 @@ class QueryVectors:
             return self._vectors[text]
 
 
+RunKey = tuple[PathName, str, SearchFilter]  # a path over a text within a filter: what a run answers
+
+
+class SharedRuns:
+    """The answers of the runs one search planned, for a path that reads another's: the walk seeds from the lexical
+    and dense heads, and waits (boundedly) for the search's own runs of them instead of running them again."""
+
+    def __init__(self, planned: Iterable[RunKey] = ()) -> None:
+        self._answers: dict[RunKey, Future[PathHits]] = {key: Future() for key in planned}
+
+    def run(self, key: RunKey, run: Callable[[], PathHits]) -> PathHits:
+        """A planned run (or one no other path waits for) gives its answer, which is kept for the readers."""
+        answer = self._answers.get(key)
+        if answer is None or answer.done():
+            return run()
+        try:
+            hits = run()
+        except BaseException as exc:
+            answer.set_exception(exc)
+            raise
+        answer.set_result(hits)
+        return hits
+
+    def read(self, key: RunKey, run: Callable[[], PathHits], wait: float) -> PathHits:
+        """The planned run's answer, waiting at most `wait` seconds; a path the search did not plan runs here.
+
+        Raises:
+            TimeoutError: the planned run did not answer in time.
+            Exception: whatever the planned run raised.
+        """
+        answer = self._answers.get(key)
+        return run() if answer is None else answer.result(timeout=wait)
+
+
 @dataclass(frozen=True)
 class PathHits:
-    """One path's ranked chunks, the entities it started from, and whether the query named them exactly (a walk
-    from entities merely near the query's meaning is a guess, so it joins the fusion but does not lead it)."""
+    """One path's ranked chunks, the entities it started from, and whether the text surely means them (see
+    `WalkSeeds.confident`: a walk from anything less joins the fusion but does not lead it)."""
 
     hits: list[ScoredId]
     seeds: list[Entity] = field(default_factory=list)
-    named: bool = True
+    confident: bool = True
     communities: list[CommunityMatch] = field(default_factory=list)
 
 
@@ -102,6 +138,8 @@ class PathQuery:
     projects: Sequence[str] | None
     embed: Callable[[str], np.ndarray]
     seed_by_vectors: bool = False
+    shared: SharedRuns = field(default_factory=SharedRuns)
+    head_wait: float = 5.0  # how long the walk waits for the search's own lexical and dense runs
 
 
 # A path: one text in, its ranked chunks out (plus what it started from).
@@ -114,7 +152,8 @@ def run_path(path: PathName | str, query: PathQuery) -> PathHits:
     Raises:
         ValueError: no path has that name (the message lists the known ones).
     """
-    return PATH_RUNNERS[PathName.parse(path)](query)
+    name = PathName.parse(path)
+    return query.shared.run((name, query.text, query.where), partial(PATH_RUNNERS[name], query))
 
 
 def _lexical(q: PathQuery) -> PathHits:
@@ -145,13 +184,37 @@ def _named_seeds(q: PathQuery) -> tuple[EntityDirectory, list[Entity]]:
     return directory, seeds
 
 
+def walk_seeds(q: PathQuery) -> WalkSeeds:
+    """The walk's seeds for a text: the entities it names exactly, those it names loosely (in part, with a typo,
+    or, for a route that asks for it and no exact name, only by meaning), and the lexical and dense heads."""
+    _, named = _named_seeds(q)
+    loose = {
+        m.entity.id: (m.entity, m.coverage)
+        for m in q.views.titles(q.catalog).matches(q.text, named)
+        if q.projects is None or m.entity.project in q.projects
+    }
+    nearby: list[Entity] = []
+    if not named and q.seed_by_vectors:
+        with suppress(RuntimeError):  # the model is still loading: the dense path says so itself
+            nearby = vector_seeds(q.catalog, q.views, q.embed(q.text), q.projects)
+    return WalkSeeds(named, loose, _heads(q), nearby)
+
+
+def _heads(q: PathQuery) -> list[list[ScoredId]]:
+    """The lexical and dense rankings of the text: the search's own runs of them when it planned them (waiting at
+    most `head_wait`), else run here; a path that fails or is late is left out (its own run reports it)."""
+    rankings: list[list[ScoredId]] = []
+    for path in (PathName.LEXICAL, PathName.SEMANTIC):
+        with suppress(Exception):
+            rankings.append(q.shared.read((path, q.text, q.where), partial(PATH_RUNNERS[path], q), q.head_wait).hits)
+    return rankings
+
+
 def _ppr(q: PathQuery) -> PathHits:
-    _, seeds = _named_seeds(q)
-    named = bool(seeds)
-    if not seeds and q.seed_by_vectors:
-        seeds = vector_seeds(q.catalog, q.views, q.embed(q.text), q.projects)
-    ranked = q.views.graph(q.catalog).rank(seeds, CANDIDATES_PER_PATH, damping=q.views.settings.ppr_damping)
-    return PathHits(ranked, seeds, named)
+    seeds = walk_seeds(q)
+    graph = q.views.graph(q.catalog)
+    ranked = graph.rank_from(seeds.restart(graph), CANDIDATES_PER_PATH, damping=q.views.settings.ppr_damping)
+    return PathHits(ranked, seeds.entities(), seeds.confident)
 
 
 def _graph(q: PathQuery) -> PathHits:

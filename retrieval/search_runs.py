@@ -9,7 +9,7 @@ import anyio
 
 from trident.retrieval.communities import CommunityMatch
 from trident.retrieval.path_names import PathName, PathRun
-from trident.retrieval.paths import PathHits, PathQuery, QueryVectors, run_path
+from trident.retrieval.paths import PathHits, PathQuery, QueryVectors, SharedRuns, run_path
 from trident.retrieval.search_plan import Scope, SearchPlan
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
@@ -43,9 +43,9 @@ class PathRuns:
             seeds.extend(e for e in self.results[run].seeds if e not in seeds)
         return seeds
 
-    def named(self, path: PathName) -> bool:
-        """Whether some run of `path` started from entities the text named exactly (not guessed from vectors)."""
-        return any(self.results[run].named for run in self.finished() if run.path == path)
+    def confident(self, path: PathName) -> bool:
+        """Whether some run of `path` started from entities the text surely means (`WalkSeeds.confident`)."""
+        return any(self.results[run].confident for run in self.finished() if run.path == path)
 
     def communities(self) -> list[CommunityMatch]:
         return [match for run in self.finished() for match in self.results[run].communities]
@@ -62,6 +62,8 @@ async def run_paths(
     if catalog.embedder is None:
         raise RuntimeError("search needs an embedder; open the catalog with one")
     embed = QueryVectors(catalog.embedder)
+    # The walk reads the lexical and dense heads: each runs once, and the walk waits at most half the timeout.
+    shared = SharedRuns((run.path, plan.texts[run.expansion], scope.filter_for(run.path)) for run in plan.runs)
     runs = PathRuns(plan.runs)
 
     async def run(path_run: PathRun) -> None:
@@ -74,6 +76,8 @@ async def run_paths(
             scope.projects,
             embed,
             plan.seed_by_vectors,
+            shared,
+            timeout / 2,
         )
         started = time.perf_counter()
         with anyio.move_on_after(timeout) as cancel_scope:

@@ -12,6 +12,7 @@ from trident.retrieval.chunk_vectors import ChunkVectors
 from trident.retrieval.graph_item_vectors import GraphItemVectors
 from trident.retrieval.pagerank import EntityChunkGraph
 from trident.retrieval.relation_index import RelationIndex
+from trident.retrieval.title_match import TitleIndex
 from trident.store.catalog import Catalog
 from trident.store.community_index import CommunityIndex, open_communities
 from trident.store.directory import EntityDirectory
@@ -65,6 +66,7 @@ class GenerationViews:
     def __init__(self, settings: RetrievalSettings) -> None:
         self.settings = settings
         self._directory: PerGeneration[EntityDirectory] = PerGeneration()
+        self._titles: PerGeneration[TitleIndex] = PerGeneration()
         self._graph: PerGeneration[EntityChunkGraph] = PerGeneration()
         self._relations: PerGeneration[RelationIndex] = PerGeneration()
         self._vectors: PerGeneration[GraphItemVectors] = PerGeneration()
@@ -75,6 +77,11 @@ class GenerationViews:
 
     def directory(self, catalog: Catalog) -> EntityDirectory:
         return self._directory.get(catalog.manifest.generation, lambda: EntityDirectory(catalog.entities()))
+
+    def titles(self, catalog: Catalog) -> TitleIndex:
+        """The titled entities by the words of their names: loose name matching for the walk's seeds."""
+        directory = self.directory(catalog)
+        return self._titles.get(catalog.manifest.generation, lambda: TitleIndex(directory.by_id.values()))
 
     def vectors(self, catalog: Catalog) -> GraphItemVectors:
         """The entity and relation vectors in memory: vector seeding's search."""

@@ -222,12 +222,13 @@ def test_a_path_slower_than_its_timeout_is_cut_off(sample_catalog: Catalog, monk
     original = sample_catalog.text.search
 
     def slow(*args: object, **kwargs: object) -> object:
-        clock.sleep(1.0)
+        clock.sleep(5.0)
         return original(*args, **kwargs)
 
+    # The walk seeds from the lexical head too: it waits half the timeout for it, then walks without it.
     monkeypatch.setattr(sample_catalog.text, "search", slow)
-    result = search(sample_catalog, "payment gateway", top_k=3, path_timeout=0.2)
-    assert result.diagnostics.failed_paths == {"lexical": "timed out after 0.2 s"}
+    result = search(sample_catalog, "payment gateway", top_k=3, path_timeout=2.0)
+    assert result.diagnostics.failed_paths == {"lexical": "timed out after 2 s"}
     assert result.hits
 
 
@@ -269,16 +270,17 @@ def test_cross_project_queries_scope_the_vectors_to_projects_the_graph_finds(sam
 def test_a_thing_named_loosely_is_found_through_entity_vectors(sample_catalog: Catalog) -> None:
     result = search(sample_catalog, "what is the component that talks to the payment provider", top_k=3)
     # No entity is named exactly; the nearest entity vectors seed the walk, and the gateway module leads.
-    assert result.entities and result.entities[0] == "module:billing:billing.gateway"
+    assert "module:billing:billing.gateway" in result.entities
     assert result.hits[0].path == "billing/gateway.py" and result.hits[0].sources["ppr"] == 1
-    # A walk from guessed seeds joins the fusion at a reduced weight and is never put in front of it.
+    # A walk from guessed seeds joins the fusion and is never put in front of it.
     assert result.diagnostics.primary_led is False
 
 
-def test_a_query_about_nothing_indexed_seeds_no_walk(sample_catalog: Catalog) -> None:
+def test_a_query_naming_nothing_indexed_walks_from_the_passages_only(sample_catalog: Catalog) -> None:
     result = search(sample_catalog, "what is protein folding in yeast", top_k=3)
+    # No entity seeds the walk; it starts from the lexical and dense heads (never from nothing) and does not lead.
     assert result.entities == [] and result.diagnostics.primary_led is False
-    assert all(h.sources["ppr"] is None for h in result.hits)
+    assert any(h.sources["ppr"] is not None for h in result.hits)
 
 
 def test_the_json_of_a_plain_search_leaves_out_the_diagnostics_that_do_not_apply(sample_catalog: Catalog) -> None:

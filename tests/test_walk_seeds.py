@@ -1,0 +1,148 @@
+"""Where the graph walk starts (issue #19): names written loosely, and the blend of exact names, loose names and the
+lexical and dense heads, so that a question naming its entities the way people write them still walks from them."""
+
+from __future__ import annotations
+
+import pytest
+
+from trident.retrieval.pagerank import EntityChunkGraph
+from trident.retrieval.seeds import WalkSeeds
+from trident.retrieval.title_match import MAX_NAMES_PER_WORD, TitleIndex
+from trident.store.protocols import ScoredId
+from trident.store.schema import Entity, EntityType, Relation
+
+
+def concept(name: str) -> Entity:
+    """A titled passage's entity, defined by the chunk `c-<name>` (as a BEIR passage title is)."""
+    return Entity(id=f"concept:wiki:{name}", name=name, type=EntityType.CONCEPT, project="wiki", chunk_id=f"c-{name}")
+
+
+def mentions(source: str, target: str) -> Relation:
+    return Relation(
+        source=f"concept:wiki:{source}",
+        type="MENTIONS",
+        target=f"concept:wiki:{target}",
+        evidence=f"c-{source}",
+        project="wiki",
+    )
+
+
+TITLES = [
+    "Eduardo De Filippo",
+    "Peppino De Filippo",
+    "Lothair II",
+    "Lothair I",
+    "Teutberga",
+    "Atomised (Film)",
+    "Michel Houellebecq",
+    "Princess Margaret Of Connaught",
+    # Ordinals are common in titles, so they weigh little in a name.
+    *(f"{king} {n}" for king in ("Henry", "Otto", "Louis", "Charles") for n in ("I", "II", "III")),
+]
+
+
+@pytest.fixture
+def titles() -> TitleIndex:
+    return TitleIndex([concept(name) for name in TITLES])
+
+
+def names(index: TitleIndex, text: str, named: list[Entity] | None = None) -> list[str]:
+    return [m.entity.name for m in index.matches(text, named or [])]
+
+
+def test_a_family_name_or_a_dropped_qualifier_finds_the_titles(titles: TitleIndex) -> None:
+    assert set(names(titles, "When was De Filippo born?")) == {"Eduardo De Filippo", "Peppino De Filippo"}
+    assert names(titles, "Who directed the film Atomised?") == ["Atomised (Film)"]
+    assert names(titles, "Who was the wife of Lothair?")[:2] == ["Lothair I", "Lothair II"]
+    assert names(titles, "who was the father of Margaret of Connaught") == ["Princess Margaret Of Connaught"]
+
+
+def test_only_words_written_as_names_open_a_match() -> None:
+    index = TitleIndex([concept(name) for name in ["Where Was I", "Mother of George", "Wojciech Has", "Teutberga"]])
+    assert names(index, "Where was the mother of the director born, and what has she written?") == []
+    assert names(index, "Where was Teutberga born?") == ["Teutberga"]
+    assert names(index, "who was teutberga") == []  # a lower-case word is not taken for a name
+
+
+def test_one_typo_in_a_long_word_still_matches_at_a_lower_coverage(titles: TitleIndex) -> None:
+    exact = titles.matches("Who wrote Michel Houellebecq's novel?")
+    typo = titles.matches("Who wrote Michel Houellbecq's novel?")  # one letter dropped
+    swapped = titles.matches("Who was Teutbegra?")  # two letters swapped
+    assert [m.entity.name for m in typo] == ["Michel Houellebecq"] == [m.entity.name for m in exact]
+    assert typo[0].coverage < exact[0].coverage
+    assert [m.entity.name for m in swapped] == ["Teutberga"]
+    assert names(titles, "Who was Lotair?") == []  # too short to carry a typo
+
+
+def test_words_of_a_name_named_exactly_do_not_match_other_names_loosely(titles: TitleIndex) -> None:
+    eduardo = concept("Eduardo De Filippo")
+    assert names(titles, "Where was Eduardo De Filippo born?", [eduardo]) == []
+    # The other name in the question still matches loosely.
+    assert names(titles, "Was Eduardo De Filippo older than Houellebecq?", [eduardo]) == ["Michel Houellebecq"]
+
+
+def test_a_word_in_many_names_opens_no_match_and_a_text_without_names_matches_nothing() -> None:
+    common = [concept(f"River Number {i}") for i in range(MAX_NAMES_PER_WORD + 1)]
+    index = TitleIndex([*common, concept("Teutberga")])
+    assert names(index, "Which river is the longest?") == []
+    assert names(index, "what is the capital of a country") == []
+    assert names(index, "Number 7 river") == []  # every word common: no single rare word names one of them
+
+
+def test_matches_are_deterministic_and_code_functions_are_not_titles() -> None:
+    entities = [
+        *(concept(name) for name in TITLES),
+        Entity(id="function:p:charge", name="charge_customer", type=EntityType.FUNCTION, project="p"),
+    ]
+    first = TitleIndex(entities).matches("ask Lothair about charge_customer")
+    assert first == TitleIndex(list(reversed(entities))).matches("ask Lothair about charge_customer")
+    assert [m.entity.name for m in first] == ["Lothair I", "Lothair II"]
+
+
+@pytest.fixture
+def song_graph() -> EntityChunkGraph:
+    names_ = ["Changed It", "Nicki Minaj", "Queen album", "Chart 2014", "Trinidad", "Lil Wayne"]
+    relations = [
+        mentions("Changed It", "Nicki Minaj"),
+        mentions("Changed It", "Lil Wayne"),
+        mentions("Queen album", "Changed It"),
+        mentions("Queen album", "Nicki Minaj"),
+        mentions("Chart 2014", "Changed It"),
+        mentions("Nicki Minaj", "Trinidad"),
+    ]
+    return EntityChunkGraph.build([concept(n) for n in names_], relations)
+
+
+def test_a_walk_from_the_heads_alone_reaches_the_second_hop(song_graph: EntityChunkGraph) -> None:
+    # No name matched: the lexical head holds the song's passage; the walk goes on to the singer's.
+    seeds = WalkSeeds(passages=[[ScoredId("c-Changed It", 3.0), ScoredId("c-Chart 2014", 1.0)]])
+    ranked = [hit.id for hit in song_graph.rank_from(seeds.restart(song_graph), limit=10)]
+    assert ranked[0] == "c-Changed It"
+    assert ranked.index("c-Nicki Minaj") < ranked.index("c-Queen album")
+    assert not seeds.confident and WalkSeeds().restart(song_graph) == {}
+
+
+def test_exact_names_outweigh_the_other_sources(song_graph: EntityChunkGraph) -> None:
+    song = concept("Changed It")
+    heads = [[ScoredId("c-Chart 2014", 1.0)]]
+    blended = WalkSeeds([song], {"concept:wiki:Lil Wayne": (concept("Lil Wayne"), 0.9)}, heads)
+    weights = blended.restart(song_graph)
+    named = weights[song_graph.index["e:concept:wiki:Changed It"]]
+    assert blended.confident and named > 2 * sum(w for p, w in weights.items() if p != song_graph.index["e:" + song.id])
+    # Without the exact name, the head and the loose name share the walk.
+    loose = WalkSeeds((), blended.loose, heads).restart(song_graph)
+    assert loose[song_graph.index["c:c-Chart 2014"]] == pytest.approx(
+        loose[song_graph.index["e:concept:wiki:Lil Wayne"]]
+    )
+    assert [e.name for e in blended.entities()] == ["Changed It", "Lil Wayne"]
+
+
+def test_only_names_make_a_walk_sure_enough_to_lead() -> None:
+    lothair = concept("Lothair II")
+    heads = [[ScoredId("c-Lothair II", 2.0)]]
+    assert WalkSeeds([lothair]).confident  # named exactly
+    # Named loosely, and its passage heads a ranking: two sources agree.
+    assert WalkSeeds((), {lothair.id: (lothair, 0.8)}, heads).confident
+    assert not WalkSeeds((), {lothair.id: (lothair, 0.8)}, [[ScoredId("c-Other", 2.0)]]).confident
+    # An entity only near the text's meaning is a guess, even when its passage heads a ranking.
+    assert not WalkSeeds(passages=heads, nearby=[lothair]).confident
