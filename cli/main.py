@@ -206,6 +206,7 @@ def search(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Hybrid search (BM25 + dense + graph) over everything indexed, with citations."""
+    from trident.cli.search_output import print_hits
     from trident.retrieval.views import GenerationViews
     from trident.tools.search import search as run_search
 
@@ -227,19 +228,7 @@ def search(
     if as_json:
         typer.echo(result.model_dump_json(indent=2))
         return
-    out = Console()
-    if not result.hits:
-        out.print("no hits")
-    for hit in result.hits:
-        ranks = " ".join(f"{name[:3]}={rank}" for name, rank in hit.sources.items() if rank is not None)
-        title = escape(hit.title)
-        out.print(f"[bold]{hit.rank:>2}. {escape(hit.citation)}[/bold]  {title}  [dim]{hit.score:.4f} {ranks}[/dim]")
-        out.print("    " + hit.snippet.replace("\n", "\n    ")[:400], markup=False, highlight=False)
-        if hit.stale:
-            out.print(f"    [yellow]stale:[/yellow] {escape(hit.stale_reason or '')}")
-    if result.truncated:
-        shown = offset + len(result.hits)
-        out.print(f"[dim]cut at the token budget; the next page: --offset {shown} --top-k {top_k - len(result.hits)}")
+    print_hits(Console(), result, offset, top_k)
 
 
 @app.command()

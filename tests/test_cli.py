@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -91,3 +92,37 @@ def test_a_refused_setting_ends_the_command_with_its_variable_and_why(tmp_path: 
     assert result.returncode == 2
     assert "TRIDENT_PPR_DAMPING" in result.stderr and "less than 1" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+@pytest.fixture(scope="module")
+def drift_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    home = tmp_path_factory.mktemp("drift-home")
+    drift = EXAMPLES / "drift"
+    result = _run(home, "index", str(drift / "orders"), str(drift / "payments"))
+    assert result.returncode == 0, result.stderr
+    return home
+
+
+def test_search_prints_each_hits_source_kind_last_change_and_conflict_flags(drift_home: Path) -> None:
+    lines = _run(drift_home, "search", "default timeout", "--strategy", "lexical", "--top-k", "4").stdout.splitlines()
+    client = next(line for line in lines if ". orders/orders/client.py:L1-" in line)
+    assert re.search(r" · code · changed \d{4}-\d{2}-\d{2}$", client)
+    readme = next(line for line in lines if ". orders/README.md:" in line)
+    assert re.search(r" · doc · changed \d{4}-\d{2}-\d{2}$", readme)
+    conflicts = [line.strip() for line in lines if "conflict" in line]
+    assert len(conflicts) == 2 and len(set(conflicts)) == 1  # the README's hit and the code's, the same flag
+    assert re.fullmatch(
+        r"conflict factual: timeout: 5 s at orders/README\.md:\S+, 10 at orders/orders/client\.py:(\S+); "
+        r"prefer orders/orders/client\.py:\1 \(code over prose\)",
+        conflicts[0],
+    )
+
+
+def test_search_prints_a_stale_reference_with_what_to_see_instead(drift_home: Path) -> None:
+    out = _run(drift_home, "search", "compute total pricing", "--strategy", "lexical", "--top-k", "3").stdout
+    stale = [line.strip() for line in out.splitlines() if line.strip().startswith("stale reference:")]
+    assert len(stale) == 2
+    assert stale[0].startswith("stale reference: compute_total(items): no `compute_total` in project orders")
+    assert stale[0].endswith("nearest: `compute_order_total`; see orders/orders/pricing.py:L4-L6")
+    assert stale[1].startswith("stale reference: submit_order(order, retries): ")
+    assert "; see orders/orders/client.py:" in stale[1]
