@@ -245,10 +245,11 @@ def status(
     settings = _settings()
     with _catalog(settings, with_embedder=False) as catalog, _user_errors():
         directory = GenerationViews(settings.retrieval).directory(catalog)
+        # One command, one process: the scan of the generation would end with it, so the command waits for it.
         if stale:
-            found = find_stale(catalog, directory, offset=offset, limit=MAX_LIMIT)
+            found = find_stale(catalog, directory, offset=offset, limit=MAX_LIMIT, wait=None)
         else:
-            result = run_status(catalog, offset, directory)
+            result = run_status(catalog, offset, directory, stale_wait=None)
     if stale:
         _print_stale(found, as_json)
         return

@@ -1,12 +1,14 @@
 """Every stale reference of an index: each project's documents and code read for prose naming code that is gone or
 called otherwise (the checks of `stale_references`), for `status` counts and the `find_stale` tool. One scan per
-index generation, remembered; at most SCAN_CHUNKS chunks read, projects and files in name order."""
+index generation, in a background thread started by the first ask, remembered; at most SCAN_CHUNKS chunks read,
+projects and files in name order."""
 
 from __future__ import annotations
 
+import threading
 import weakref
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from trident.retrieval.source_kinds import source_kind
 from trident.retrieval.stale_references import stale_references
@@ -14,8 +16,8 @@ from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
 from trident.store.schema import DocumentKind
 
-# About 4 s of reading and checking (0.18 ms a chunk, measured on 8,000 chunks of venv packages), paid by the first
-# status or find_stale of an index generation; the chunks past it are counted unchecked.
+# About 4 s of reading and checking (0.18 ms a chunk, measured on 8,000 chunks of venv packages), in the background
+# from the first status or find_stale of an index generation; the chunks past it are counted unchecked.
 SCAN_CHUNKS = 20_000
 BATCH = 500
 PROSE_KINDS = frozenset({DocumentKind.CODE, DocumentKind.MARKDOWN, DocumentKind.TEXT})
@@ -41,15 +43,58 @@ class StaleScan:
         return dict(sorted(Counter(finding.project for finding in self.findings).items()))
 
 
-_scans: weakref.WeakKeyDictionary[EntityDirectory, StaleScan] = weakref.WeakKeyDictionary()
+@dataclass
+class _Run:
+    """One generation's scan: under way until `done` is set; `scan` None after it if the scan failed."""
+
+    done: threading.Event = field(default_factory=threading.Event)
+    scan: StaleScan | None = None
+
+
+_runs: weakref.WeakKeyDictionary[EntityDirectory, _Run] = weakref.WeakKeyDictionary()  # by generation's directory
+_runs_lock = threading.Lock()
+
+
+def stale_scan(catalog: Catalog, directory: EntityDirectory, wait: float | None = 0.0) -> StaleScan | None:
+    """The index's stale references, from the scan of `directory`'s generation: the first ask starts it in a
+    background thread (once per generation), each ask waits for it at most `wait` seconds (None: until it ends).
+    None while it is still under way (or when it failed: its error went to stderr, and the next ask scans again)."""
+    with _runs_lock:
+        run = _runs.get(directory)
+        started = run is None
+        if run is None:
+            run = _runs[directory] = _Run()
+    if started:
+        thread = threading.Thread(
+            target=_run_scan, args=(run, catalog, directory), name="trident-stale-scan", daemon=True
+        )
+        thread.start()
+    if wait != 0:
+        run.done.wait(wait)
+    return run.scan
 
 
 def scan_stale(catalog: Catalog, directory: EntityDirectory) -> StaleScan:
-    """The index's stale references (the scan of `directory`'s generation, made on first use)."""
-    scan = _scans.get(directory)
+    """The index's stale references, waiting for the scan of `directory`'s generation to end.
+
+    Raises:
+        RuntimeError: the scan failed (its error went to stderr).
+    """
+    scan = stale_scan(catalog, directory, wait=None)
     if scan is None:
-        scan = _scans[directory] = _scan(catalog, directory)
+        raise RuntimeError("the stale-reference scan failed; its error is on stderr")
     return scan
+
+
+def _run_scan(run: _Run, catalog: Catalog, directory: EntityDirectory) -> None:
+    try:
+        run.scan = _scan(catalog, directory)
+    finally:
+        if run.scan is None:  # failed: forget it, so a later ask scans again
+            with _runs_lock:
+                if _runs.get(directory) is run:
+                    del _runs[directory]
+        run.done.set()
 
 
 def _scan(catalog: Catalog, directory: EntityDirectory) -> StaleScan:

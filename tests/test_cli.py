@@ -126,3 +126,10 @@ def test_search_prints_a_stale_reference_with_what_to_see_instead(drift_home: Pa
     assert stale[0].endswith("nearest: `compute_order_total`; see orders/orders/pricing.py:L4-L6")
     assert stale[1].startswith("stale reference: submit_order(order, retries): ")
     assert "; see orders/orders/client.py:" in stale[1]
+
+
+def test_status_waits_for_the_stale_reference_count_a_one_shot_command_would_not_see_otherwise(
+    drift_home: Path,
+) -> None:
+    data = json.loads(_run(drift_home, "status", "--json").stdout)
+    assert {p["name"]: p["stale_references"] for p in data["projects"]} == {"orders": 2, "payments": 0}

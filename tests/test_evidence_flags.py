@@ -7,12 +7,14 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import threading
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from tests.conftest import EXAMPLES, HashEmbedder, index_into
+from trident.retrieval import stale_scan as stale_scan_module
 from trident.retrieval.fact_readers import facts_of
 from trident.retrieval.facts import normalise_key
 from trident.retrieval.facts_values import disagree, parse_value
@@ -227,7 +229,8 @@ def test_status_counts_stale_references_per_project_and_find_stale_lists_them_a_
     drift: Catalog,
 ) -> None:
     directory = GenerationViews(RetrievalSettings()).directory(drift)
-    counts = {p.name: p.stale_references for p in status_tool.status(drift, directory=directory).projects}
+    projects = status_tool.status(drift, directory=directory, stale_wait=None).projects
+    counts = {p.name: p.stale_references for p in projects}
     assert counts == {"orders": 2, "payments": 0}
     assert status_tool.status(drift).projects[0].stale_references is None  # no directory, not counted
     first = find_stale(drift, directory, limit=1)
@@ -238,6 +241,33 @@ def test_status_counts_stale_references_per_project_and_find_stale_lists_them_a_
     assert names == {"compute_total(items)", "submit_order(order, retries)"} and not second.truncated
     assert all(r.citation.startswith("orders/docs/pricing.md:") and r.see for r in first.references)
     assert find_stale(drift, directory, projects=["payments"]).total == 0
+
+
+def test_the_first_status_of_a_generation_answers_while_its_scan_runs_and_find_stale_waits_for_it(
+    drift: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    release, scans = threading.Event(), []
+    scan = stale_scan_module._scan
+
+    def held_scan(catalog: Catalog, directory: EntityDirectory) -> stale_scan_module.StaleScan:
+        scans.append(directory)
+        release.wait()
+        return scan(catalog, directory)
+
+    monkeypatch.setattr(stale_scan_module, "_scan", held_scan)
+    directory = EntityDirectory(drift.entities())  # a generation not scanned yet
+    try:
+        counting = {p.name: p.stale_references for p in status_tool.status(drift, directory=directory).projects}
+        assert counting == {"orders": "still counting", "payments": "still counting"}
+        early = find_stale(drift, directory, wait=0)
+        assert (early.still_counting, early.total, early.references) == (True, 0, [])
+        assert early.next_call == "find_stale(offset=0, limit=50)"
+    finally:
+        release.set()
+    assert find_stale(drift, directory).total == 2  # waits for the scan under way
+    counts = {p.name: p.stale_references for p in status_tool.status(drift, directory=directory).projects}
+    assert counts == {"orders": 2, "payments": 0}
+    assert scans == [directory]  # one scan for the generation, however often it was asked for
 
 
 @pytest.mark.anyio

@@ -4,10 +4,11 @@ files refused, and how each project's index compares with its folder now."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final, Literal
 
 from pydantic import BaseModel, Field
 
-from trident.retrieval.stale_scan import scan_stale
+from trident.retrieval.stale_scan import stale_scan
 from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
 from trident.store.manifest import SkippedFile
@@ -20,6 +21,8 @@ MAX_OFFSET = 100_000
 SKIPPED_SHOWN = 10  # per project; the project resource (trident://projects/NAME) lists them all
 # The answer's fields beside the projects: engines, model, index folder, stale stores, next_call.
 STATUS_OVERHEAD_TOKENS = 300
+Counting = Literal["still counting"]
+COUNTING: Final = "still counting"  # a project's stale references while its generation's scan runs
 
 
 class ProjectStatus(BaseModel):
@@ -32,10 +35,11 @@ class ProjectStatus(BaseModel):
         default_factory=list, description=f"The first {SKIPPED_SHOWN} files refused, each with why"
     )
     skipped_total: int = Field(0, description="How many files were refused in all")
-    stale_references: int | None = Field(
+    stale_references: int | Counting | None = Field(
         None,
         description="References in its documents, docstrings and comments to code that is gone or called otherwise "
-        "now; find_stale lists them (null: not counted)",
+        'now; find_stale lists them. "still counting": the index generation\'s scan runs in the background (a few '
+        "seconds; find_stale waits for it), ask again; null: not counted",
     )
     freshness: ProjectFreshness | None = Field(
         None,
@@ -66,16 +70,19 @@ class StatusResult(BaseModel):
     next_call: str | None = Field(None, description="When truncated, the call for the next page of projects")
 
 
-def status(catalog: Catalog, offset: int = 0, directory: EntityDirectory | None = None) -> StatusResult:
+def status(
+    catalog: Catalog, offset: int = 0, directory: EntityDirectory | None = None, stale_wait: float | None = 0.0
+) -> StatusResult:
     """Counts from the manifest and from each engine; `consistent` is False when the engines disagree. Projects come
     in name order from `offset`, as many as fit in the answer budget. With the index's entity `directory`, each
-    project's stale references are counted too (one scan per index generation, remembered).
+    project's stale references are counted too: one scan per index generation, in the background, waited for at
+    most `stale_wait` seconds (None: until it ends); "still counting" until then.
 
     Raises:
         ArgumentError: offset outside 0..MAX_OFFSET.
     """
     check_range("offset", offset, 0, MAX_OFFSET)
-    projects = _projects(catalog, stale=_stale_counts(catalog, directory))
+    projects = _projects(catalog, stale=_stale_counts(catalog, directory, stale_wait))
     page = _fit(projects[offset:], RESPONSE_TOKENS - STATUS_OVERHEAD_TOKENS, _Freshness(catalog).add)
     graph = catalog.graph.counts(catalog.tenant)
     engines = {
@@ -103,18 +110,25 @@ def status(catalog: Catalog, offset: int = 0, directory: EntityDirectory | None 
 
 def project_status(catalog: Catalog, name: str, directory: EntityDirectory | None = None) -> ProjectStatus | None:
     """One project's counts with every file refused and its freshness (None if no such project is indexed); with
-    the entity `directory`, its stale references counted."""
+    the entity `directory`, its stale references counted ("still counting" while the scan runs)."""
     stale = _stale_counts(catalog, directory)
     project = next((p for p in _projects(catalog, skipped_shown=None, stale=stale) if p.name == name), None)
     return _Freshness(catalog).add(project) if project is not None else None
 
 
-def _stale_counts(catalog: Catalog, directory: EntityDirectory | None) -> dict[str, int] | None:
-    return scan_stale(catalog, directory).counts() if directory is not None else None
+_Counts = dict[str, int] | Counting | None
+
+
+def _stale_counts(catalog: Catalog, directory: EntityDirectory | None, wait: float | None = 0.0) -> _Counts:
+    """Stale references per project; "still counting" while the generation's scan runs; None: not counted."""
+    if directory is None:
+        return None
+    scan = stale_scan(catalog, directory, wait)
+    return scan.counts() if scan is not None else COUNTING
 
 
 def _projects(
-    catalog: Catalog, skipped_shown: int | None = SKIPPED_SHOWN, stale: dict[str, int] | None = None
+    catalog: Catalog, skipped_shown: int | None = SKIPPED_SHOWN, stale: _Counts = None
 ) -> list[ProjectStatus]:
     manifest = catalog.manifest
     graph_by_project = catalog.graph.project_counts(catalog.tenant)
@@ -132,7 +146,7 @@ def _projects(
                 relations=graph_counts["relations"],
                 skipped=skipped[:skipped_shown],
                 skipped_total=len(skipped),
-                stale_references=stale.get(name, 0) if stale is not None else None,
+                stale_references=stale.get(name, 0) if isinstance(stale, dict) else stale,
             )
         )
     return projects
