@@ -1,4 +1,5 @@
-"""Walking a project folder: .gitignore and default ignores honoured, unreadable files skipped with a reason."""
+"""Walking a project folder: .gitignore and default ignores honoured, unreadable files skipped with a reason, real
+environment files (secrets) never read."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import errno
 import hashlib
 import os
 import posixpath
+import re
 import stat
 from collections import deque
 from dataclasses import dataclass, field
@@ -100,6 +102,14 @@ FILE_NAMES: dict[str, tuple[DocumentKind, str | None]] = {
     **{name: (DocumentKind.TEXT, None) for name in ("AUTHORS", "COPYING", "Makefile", "Dockerfile")},
     **{name: (DocumentKind.CONFIG, None) for name in ("go.mod", "Gemfile", "Pipfile", "requirements.txt")},
 }
+# Environment files. A real one (`.env`, `.env.local`, `.env.production`, `prod.env`) holds the project's secrets:
+# it is never read, whatever the ignore rules say, so no key or token of it reaches the index (nor a client through a
+# snippet); the walk reports it refused. A template committed beside it names the same variables with placeholders or
+# defaults: it is read as configuration, so its `KEY=value` lines take part in the evidence checks (a README's default
+# against the template's is a conflict).
+_ENV_TEMPLATE = re.compile(r"(?:\.?env[.-](?:example|sample|template|dist)|(?:example|sample|template)\.env)", re.I)
+_ENV_FILE = re.compile(r"\.env(?:\..*)?|.+\.env", re.I)
+ENV_SECRETS_REASON = "environment file: may hold secrets, never read (a template such as .env.example is)"
 BINARY_PROBE_BYTES = 8192
 
 
@@ -132,7 +142,17 @@ def classify(name: str) -> tuple[DocumentKind, str | None] | None:
     pure = PurePosixPath(name)
     if pure.name in FILE_NAMES:
         return FILE_NAMES[pure.name]
+    if _ENV_TEMPLATE.fullmatch(pure.name):
+        return DocumentKind.CONFIG, None
+    if _ENV_FILE.fullmatch(pure.name):
+        return None
     return FILE_TYPES.get(pure.suffix.lower())
+
+
+def holds_secrets(name: str) -> bool:
+    """Whether a file name or path is a real environment file (`.env`, `.env.local`, `prod.env`): never read."""
+    pure = PurePosixPath(name).name
+    return bool(_ENV_FILE.fullmatch(pure)) and not _ENV_TEMPLATE.fullmatch(pure)
 
 
 # A folder's ignore rules: (folder rel, spec) from the root down; a deeper file's verdict wins, as in git.
@@ -283,6 +303,8 @@ def read_source(path: Path, rel: str, max_file_bytes: int) -> SourceFile | Skipp
         return Skipped(rel, f"unreadable: {exc.strerror or exc}")
     if not stat.S_ISREG(info.st_mode):  # a FIFO or device would block or never end
         return Skipped(rel, "not a regular file")
+    if holds_secrets(rel):
+        return Skipped(rel, ENV_SECRETS_REASON)
     kind = classify(rel)
     if kind is None:
         return Skipped(rel, "binary file" if _starts_binary(path) else "unsupported file type")

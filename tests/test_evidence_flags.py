@@ -310,3 +310,25 @@ def test_only_unmistakable_references_to_a_missing_name_with_a_close_rename_are_
     )
     assert [flag.name for flag in flags] == flagged
     assert all(flag.see == "p/m.py:chunk-compute_order_total" for flag in flags)
+
+
+def test_an_env_template_takes_part_in_conflicts_as_configuration_and_a_real_env_file_is_never_indexed(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    root = tmp_path_factory.mktemp("env")
+    (root / "shop").mkdir()
+    (root / "shop" / ".env").write_text("REQUEST_TIMEOUT=30\nAPI_KEY=sk_live_secret\n")
+    (root / "shop" / ".env.example").write_text("REQUEST_TIMEOUT=30\nAPI_KEY=changeme\n")
+    (root / "shop" / "README.md").write_text("# Shop\n\nThe default request timeout is 10 s.\n")
+    catalog = Catalog(root / "index", "default", HashEmbedder())
+    try:
+        index_into(catalog, root / "shop", "shop")
+        assert sorted(entry.path for entry in catalog.manifest.documents.values()) == [".env.example", "README.md"]
+        hits, _ = _hits(catalog, "request timeout")
+        assert hits["shop/.env.example"]["source_kind"] == "config"
+        (flag,) = _flags(hits["shop/README.md"], "conflict")
+        assert (flag["type"], flag["key"], flag["why"]) == ("factual", "request timeout", "configuration over prose")
+        assert flag["preferred"].startswith("shop/.env.example:")
+        assert sorted(flag["values"].values()) == ["10 s", "30"]
+    finally:
+        catalog.close()

@@ -212,13 +212,19 @@ def test_walking_a_missing_folder_raises(tmp_path: Path) -> None:
         ("Makefile", DocumentKind.TEXT, None),
         ("Dockerfile", DocumentKind.TEXT, None),
         ("CHANGELOG", DocumentKind.TEXT, None),
+        (".env.example", DocumentKind.CONFIG, None),
+        (".env.sample", DocumentKind.CONFIG, None),
+        ("deploy/.ENV.Template", DocumentKind.CONFIG, None),
+        ("example.env", DocumentKind.CONFIG, None),
     ],
 )
 def test_file_names_classify_by_the_table(name: str, kind: DocumentKind, language: str | None) -> None:
     assert classify(name) == (kind, language)
 
 
-@pytest.mark.parametrize("name", ["photo.png", "data.csv", "archive.tar.gz", "Procfile", "a.exe"])
+@pytest.mark.parametrize(
+    "name", ["photo.png", "data.csv", "archive.tar.gz", "Procfile", "a.exe", ".env", ".env.local", "prod.env"]
+)
 def test_other_file_types_are_not_read(name: str) -> None:
     assert classify(name) is None
 
@@ -233,3 +239,22 @@ def test_the_walk_reports_kind_and_language_of_each_file(tmp_path: Path) -> None
         "c.yaml": (DocumentKind.CONFIG, None),
         "d.rb": (DocumentKind.CODE, None),
     }
+
+
+def test_real_environment_files_are_never_read_and_their_templates_are_read_as_configuration(tmp_path: Path) -> None:
+    secret = "sk_live_do_not_index"
+    _tree(
+        tmp_path,
+        {
+            ".env": f"API_KEY={secret}\n",
+            ".env.production": f"API_KEY={secret}\n",
+            "deploy/staging.env": f"API_KEY={secret}\n",
+            ".env.example": "API_KEY=changeme\nREQUEST_TIMEOUT=30\n",
+        },
+    )
+    result = walk(tmp_path, LIMIT)
+    assert [(f.rel, f.kind) for f in result.files] == [(".env.example", DocumentKind.CONFIG)]
+    assert _reasons(tmp_path) == dict.fromkeys(
+        [".env", ".env.production", "deploy/staging.env"], walker.ENV_SECRETS_REASON
+    )
+    assert all(secret not in f.text for f in result.files)
