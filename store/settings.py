@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from platformdirs import user_cache_dir, user_data_dir
-from pydantic import Field, field_validator
+from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
@@ -40,6 +41,66 @@ class StoreSettings(BaseSettings):
     @property
     def index_dir(self) -> Path:
         return self.home / "tenants" / self.tenant
+
+
+# S3's bucket naming rules (lower-case letters, digits, dots and hyphens, 3 to 63 long, a letter or digit at each end).
+BUCKET_NAME = re.compile(r"^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$")
+
+
+class StorageSettings(BaseSettings):
+    """Where a shared index lives when it is not a local folder: S3-compatible object storage (#18).
+
+    The endpoint and credentials are the standard AWS variables, so any S3 tool configured for the same bucket
+    reads them too; unset, boto3's own chain (~/.aws, an instance role) supplies them.
+    """
+
+    model_config = SettingsConfigDict(env_prefix="TRIDENT_", extra="ignore", populate_by_name=True)
+
+    storage: str | None = Field(
+        None,
+        description="`s3://bucket/prefix`: keep the index in object storage under that prefix (TRIDENT_STORAGE); "
+        "unset, it stays in TRIDENT_HOME.",
+    )
+    endpoint_url: str | None = Field(
+        None,
+        validation_alias="AWS_ENDPOINT_URL",
+        description="An S3-compatible server's URL (AWS_ENDPOINT_URL); unset, AWS's own.",
+    )
+    access_key_id: str | None = Field(None, validation_alias="AWS_ACCESS_KEY_ID", description="AWS_ACCESS_KEY_ID")
+    secret_access_key: SecretStr | None = Field(
+        None,
+        validation_alias="AWS_SECRET_ACCESS_KEY",
+        description="AWS_SECRET_ACCESS_KEY",
+    )
+    region: str = Field("us-east-1", validation_alias="AWS_REGION", description="AWS_REGION")
+
+    @field_validator("storage")
+    @classmethod
+    def _an_s3_location(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        scheme, sep, rest = value.partition("://")
+        bucket = rest.partition("/")[0]
+        if scheme != "s3" or not sep:
+            raise ValueError(f"TRIDENT_STORAGE {value!r} must be s3://bucket/prefix (the only backend besides local)")
+        if not BUCKET_NAME.match(bucket):
+            raise ValueError(
+                f"TRIDENT_STORAGE {value!r}: {bucket!r} is not an S3 bucket name "
+                "(3 to 63 lower-case letters, digits, '.' or '-')"
+            )
+        if any(not part for part in rest.strip("/").split("/")[1:]):
+            raise ValueError(f"TRIDENT_STORAGE {value!r} has an empty part in its prefix ('//')")
+        return value
+
+    @property
+    def bucket(self) -> str | None:
+        """The bucket named by TRIDENT_STORAGE (None: local storage)."""
+        return self.storage.partition("://")[2].partition("/")[0] if self.storage else None
+
+    @property
+    def prefix(self) -> str:
+        """The key prefix under the bucket, without slashes at its ends ('' for the bucket's root)."""
+        return self.storage.partition("://")[2].partition("/")[2].strip("/") if self.storage else ""
 
 
 class ModelSettings(BaseSettings):

