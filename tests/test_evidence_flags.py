@@ -217,9 +217,12 @@ async def test_the_search_tool_answers_with_kinds_times_and_agreement_and_the_pr
     data = result.structured_content
     assert {hit["source_kind"] for hit in data["hits"]} <= {"code", "doc", "config"}
     assert all("last_modified" in hit and "flags" not in hit for hit in data["hits"])
-    assert "conflicts_detected" not in data["diagnostics"] and "stale_references" not in data["diagnostics"]
+    assert not {"conflicts_detected", "stale_references", "source_agreement"} & set(data["diagnostics"])
     explained = await sample_client.call_tool("search", {"query": "payment gateway", "explain": True})
     assert 0 <= explained.structured_content["diagnostics"]["source_agreement"] <= 1
+    past_the_end = {"query": "payment gateway", "explain": True, "offset": 1_000}
+    empty = (await sample_client.call_tool("search", past_the_end)).structured_content
+    assert empty["hits"] == [] and "source_agreement" not in empty["diagnostics"]  # no hits: nothing to measure
     prompt = await sample_client.get_prompt("answer_with_evidence", {"question": "what is the default timeout?"})
     text = prompt.messages[0].content.text
     assert "`conflict` `factual`" in text and "`stale_reference`" in text
