@@ -21,6 +21,7 @@ from pydantic import SecretStr, ValidationError
 from trident.store.errors import IndexLockedError
 from trident.store.object_store import (
     ObjectMissingError,
+    ObjectStoreError,
     PreconditionFailedError,
     S3ObjectStore,
     open_object_store,
@@ -155,6 +156,18 @@ def test_storage_settings_read_the_location_and_the_standard_aws_variables(monke
 def test_a_storage_location_that_is_not_an_s3_bucket_is_refused(location: str) -> None:
     with pytest.raises(ValidationError, match="TRIDENT_STORAGE"):
         StorageSettings(storage=location)
+
+
+def test_opening_object_storage_without_a_location_says_how_to_set_one() -> None:
+    with pytest.raises(ObjectStoreError, match="TRIDENT_STORAGE is unset"):
+        open_object_store(StorageSettings(storage=None))
+
+
+def test_wrong_credentials_are_an_object_store_error_naming_the_server_answer(s3_settings: StorageSettings) -> None:
+    wrong = open_object_store(s3_settings.model_copy(update={"secret_access_key": SecretStr("not-the-secret")}))
+    with pytest.raises(ObjectStoreError, match=r"SignatureDoesNotMatch|AccessDenied|InvalidAccessKeyId") as refused:
+        wrong.put("key", b"data")
+    assert not isinstance(refused.value, PreconditionFailedError | ObjectMissingError)
 
 
 def test_objects_are_written_read_listed_and_deleted_under_the_store_prefix(store: S3ObjectStore) -> None:
