@@ -24,16 +24,13 @@ Writes ~/.cache/trident/bench/results/false-flags.json.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import shutil
 import subprocess
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 
-import numpy as np
-
+from trident.embedding.hash_embedder import HashEmbedder
 from trident.ingest.pipeline import index_folder
 from trident.retrieval.fact_readers import facts_of
 from trident.retrieval.search import Strategy
@@ -65,21 +62,6 @@ SITE_PACKAGES = ("rich", "typer", "anyio", "click", "httpx", "starlette", "markd
 TOP_K = 10
 
 
-class HashEmbedder:
-    """Equal texts, equal vectors; nothing more (the searches here are lexical)."""
-
-    model_name = "bench/hash-embedder"
-    dim = 16
-
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        rows = [np.frombuffer(hashlib.sha256(t.encode()).digest()[: self.dim], dtype=np.uint8) for t in texts]
-        matrix = np.array(rows, dtype=np.float32).reshape(len(texts), self.dim) + 1.0
-        return matrix / np.linalg.norm(matrix, axis=1, keepdims=True)
-
-    def embed_query(self, text: str) -> np.ndarray:
-        return self.embed([text])[0]
-
-
 def corpora() -> dict[str, dict[str, Path]]:
     return {
         "examples": EXAMPLES,
@@ -106,7 +88,7 @@ def open_index(name: str, projects: dict[str, Path], rebuild: bool) -> Catalog:
     if rebuild and folder.exists():
         shutil.rmtree(folder)
     fresh = not folder.exists()
-    catalog = Catalog(folder, "default", HashEmbedder())
+    catalog = Catalog(folder, "default", HashEmbedder("bench/hash-embedder"))
     if fresh:
         with catalog.writer() as writer:
             for project, path in projects.items():

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
 import pytest
 
 from trident.embedding.embedder import open_embedder
+from trident.embedding.hash_embedder import HashEmbedder
 from trident.embedding.offline_model import build_offline_model, default_offline_dir, read_build_record
 from trident.store.catalog import Catalog
 from trident.store.protocols import Embedder
@@ -25,21 +24,6 @@ SAMPLE_PROJECTS = ("billing", "auth", "storefront")
 # none. Tests of it run wherever ../shared is present (the workspace, CI), where a missing data set still fails.
 SHARED_EVAL = Path(__file__).resolve().parents[2] / "shared" / "eval"
 needs_shared = pytest.mark.skipif(not SHARED_EVAL.parent.is_dir(), reason="no ../shared beside this clone")
-
-
-class HashEmbedder:
-    """Deterministic stand-in for plumbing tests only: equal texts get equal vectors, nothing more."""
-
-    model_name = "test/hash-embedder"
-    dim = 16
-
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        rows = [np.frombuffer(hashlib.sha256(t.encode()).digest()[: self.dim], dtype=np.uint8) for t in texts]
-        matrix = np.array(rows, dtype=np.float32).reshape(len(texts), self.dim) + 1.0
-        return matrix / np.linalg.norm(matrix, axis=1, keepdims=True)
-
-    def embed_query(self, text: str) -> np.ndarray:
-        return self.embed([text])[0]
 
 
 def index_into(catalog: Catalog, folder: Path, project: str, **options: Any) -> IndexReport:

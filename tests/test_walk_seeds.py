@@ -5,27 +5,13 @@ from __future__ import annotations
 
 import pytest
 
+from tests import wiki_graph
+from tests.wiki_graph import concept
 from trident.retrieval.pagerank import EntityChunkGraph
 from trident.retrieval.seeds import WalkSeeds
 from trident.retrieval.title_match import MAX_NAMES_PER_WORD, TitleIndex
 from trident.store.protocols import ScoredId
-from trident.store.schema import Entity, EntityType, Relation
-
-
-def concept(name: str) -> Entity:
-    """A titled passage's entity, defined by the chunk `c-<name>` (as a BEIR passage title is)."""
-    return Entity(id=f"concept:wiki:{name}", name=name, type=EntityType.CONCEPT, project="wiki", chunk_id=f"c-{name}")
-
-
-def mentions(source: str, target: str) -> Relation:
-    return Relation(
-        source=f"concept:wiki:{source}",
-        type="MENTIONS",
-        target=f"concept:wiki:{target}",
-        evidence=f"c-{source}",
-        project="wiki",
-    )
-
+from trident.store.schema import Entity, EntityType
 
 TITLES = [
     "Eduardo De Filippo",
@@ -101,16 +87,7 @@ def test_matches_are_deterministic_and_code_functions_are_not_titles() -> None:
 
 @pytest.fixture
 def song_graph() -> EntityChunkGraph:
-    names_ = ["Changed It", "Nicki Minaj", "Queen album", "Chart 2014", "Trinidad", "Lil Wayne"]
-    relations = [
-        mentions("Changed It", "Nicki Minaj"),
-        mentions("Changed It", "Lil Wayne"),
-        mentions("Queen album", "Changed It"),
-        mentions("Queen album", "Nicki Minaj"),
-        mentions("Chart 2014", "Changed It"),
-        mentions("Nicki Minaj", "Trinidad"),
-    ]
-    return EntityChunkGraph.build([concept(n) for n in names_], relations)
+    return wiki_graph.song_graph()
 
 
 def test_a_walk_from_the_heads_alone_reaches_the_second_hop(song_graph: EntityChunkGraph) -> None:
