@@ -22,7 +22,10 @@ class GraphItemVectors:
         self._matrix = rows / np.where(norms == 0, 1.0, norms)
 
     @classmethod
-    def load(cls, index: GraphVectorIndex, tenant: str) -> GraphItemVectors:
+    def load(cls, index: GraphVectorIndex | None, tenant: str) -> GraphItemVectors:
+        """A tenant's rows of the table; none when the index has no table yet."""
+        if index is None:
+            return cls([], np.zeros((0, 0), np.float32))
         return cls(*index.rows(tenant))
 
     def __len__(self) -> int:

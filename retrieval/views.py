@@ -17,7 +17,7 @@ from trident.store.catalog import Catalog
 from trident.store.community_index import CommunityIndex, open_communities
 from trident.store.directory import EntityDirectory
 from trident.store.gc_pause import paused_gc
-from trident.store.graph_vectors import open_graph_vectors
+from trident.store.graph_vectors import read_graph_vectors
 from trident.store.settings import RetrievalSettings
 
 T = TypeVar("T")
@@ -86,7 +86,7 @@ class GenerationViews:
     def vectors(self, catalog: Catalog) -> GraphItemVectors:
         """The entity and relation vectors in memory: vector seeding's search."""
         return self._vectors.get(
-            catalog.manifest.generation, lambda: GraphItemVectors.load(open_graph_vectors(catalog), catalog.tenant)
+            catalog.manifest.generation, lambda: GraphItemVectors.load(read_graph_vectors(catalog), catalog.tenant)
         )
 
     def chunk_vectors(self, catalog: Catalog) -> ChunkVectors:

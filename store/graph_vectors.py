@@ -22,6 +22,7 @@ from trident.store.lance_index import sql_in, sql_string, vector_column
 
 if TYPE_CHECKING:
     from lancedb.query import LanceVectorQueryBuilder
+    from lancedb.table import Table
 
     from trident.store.catalog import Catalog
 
@@ -54,21 +55,30 @@ class GraphItemHit:
 class GraphVectorIndex:
     """One LanceDB table of entity and relation vectors; cosine on normalised vectors, exact below ANN sizes."""
 
-    def __init__(self, path: Path, dim: int) -> None:
-        path.mkdir(parents=True, exist_ok=True)
+    def __init__(self, path: Path, dim: int, table: Table | None = None) -> None:
+        """The table at `path`, created when missing (a writer's open; readers use `open_existing`)."""
         self._dim = dim
-        self._schema = pa.schema(
-            [
-                pa.field("key", pa.string()),
-                pa.field("kind", pa.string()),
-                pa.field("entities", pa.list_(pa.string())),
-                pa.field("tenant", pa.string()),
-                pa.field("vector", pa.list_(pa.float32(), dim)),
-            ]
-        )
-        import lancedb  # here, not at the top: importing it costs a second that a first search need not wait for
+        self._schema = _schema(dim)
+        if table is None:
+            import lancedb  # here, not at the top: importing it costs a second a first search need not wait for
 
-        self._table = lancedb.connect(str(path)).create_table(TABLE, schema=self._schema, exist_ok=True)
+            path.mkdir(parents=True, exist_ok=True)
+            table = lancedb.connect(str(path)).create_table(TABLE, schema=self._schema, exist_ok=True)
+        self._table = table
+
+    @classmethod
+    def open_existing(cls, path: Path, dim: int) -> GraphVectorIndex | None:
+        """The table at `path` opened for reading, or None when no sync has written it yet (a read never
+        creates it)."""
+        if not path.is_dir():
+            return None
+        import lancedb
+
+        try:
+            table = lancedb.connect(str(path)).open_table(TABLE)
+        except ValueError:  # lancedb's answer for a table that does not exist
+            return None
+        return cls(path, dim, table)
 
     def keys(self, tenant: str) -> set[str]:
         rows = self._table.search().where(f"tenant = {sql_string(tenant)}").select(["key"]).limit(None).to_arrow()
@@ -148,6 +158,24 @@ class GraphVectorIndex:
 
     def count(self, tenant: str) -> int:
         return int(self._table.count_rows(f"tenant = {sql_string(tenant)}"))
+
+
+def _schema(dim: int) -> pa.Schema:
+    return pa.schema(
+        [
+            pa.field("key", pa.string()),
+            pa.field("kind", pa.string()),
+            pa.field("entities", pa.list_(pa.string())),
+            pa.field("tenant", pa.string()),
+            pa.field("vector", pa.list_(pa.float32(), dim)),
+        ]
+    )
+
+
+def read_graph_vectors(catalog: Catalog) -> GraphVectorIndex | None:
+    """The entity and relation vectors for reading, or None when the index has none yet."""
+    assert catalog.embedder is not None
+    return GraphVectorIndex.open_existing(catalog.index_dir / GRAPH_VECTORS_DIR, catalog.embedder.dim)
 
 
 def open_graph_vectors(catalog: Catalog) -> GraphVectorIndex:

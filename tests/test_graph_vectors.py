@@ -8,7 +8,9 @@ import pytest
 
 from tests.conftest import index_into
 from trident.ingest.graph_vectors import graph_items, open_graph_vectors, sync_graph_vectors
+from trident.retrieval.graph_item_vectors import GraphItemVectors
 from trident.store.catalog import Catalog
+from trident.store.graph_vectors import GraphVectorIndex
 from trident.store.protocols import Embedder
 from trident.store.schema import Entity, EntityType, Relation
 
@@ -227,3 +229,12 @@ def test_a_question_about_nothing_indexed_seeds_nothing(
     from trident.store.settings import RetrievalSettings
 
     assert vector_seeds(sample_catalog, GenerationViews(RetrievalSettings()), embedder.embed_query(query), None) == []
+
+
+def test_a_read_of_an_index_without_graph_vectors_creates_nothing(tmp_path: Path) -> None:
+    folder = tmp_path / "gv"
+    assert GraphVectorIndex.open_existing(folder, 8) is None and not folder.exists()
+    assert len(GraphItemVectors.load(None, "default")) == 0
+    GraphVectorIndex(folder, 8)  # a writer's open creates the table
+    opened = GraphVectorIndex.open_existing(folder, 8)
+    assert opened is not None and opened.count("default") == 0
