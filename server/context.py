@@ -73,15 +73,16 @@ def _runner(
 
 def _warm_up(catalog: Catalog, views: GenerationViews, stopping: threading.Event) -> None:
     """Build what the first questions need while the client is still starting: first what lexical and graph
-    answers read (entity names, the relations, the walk graph), then, once the model has loaded (in the
-    background, see embedding/background.py), what the paths with a query vector read (the chunk vectors, the
-    community and graph vectors, one query embedding). Each is built once per index generation anyway, so a query
+    answers read (entity names, the relations, the walk graph, the titles by word), then, once the model has loaded
+    (in the background, see embedding/background.py), what the paths with a query vector read (the chunk vectors,
+    the community and graph vectors, one query embedding). Each is built once per index generation anyway, so a query
     arriving meanwhile only waits for the step under way."""
     started = time.perf_counter()
     steps: list[Callable[[], object]] = [
         lambda: views.directory(catalog).mentioned_in("warm up"),  # the directory and its mention forms
         lambda: views.relations(catalog),
         lambda: views.graph(catalog),
+        lambda: views.titles(catalog),  # loose name matching, which every walk reads
     ]
     embedder = catalog.embedder
     if embedder is not None:
