@@ -7,6 +7,8 @@ import re
 from dataclasses import dataclass
 
 _RECEIVER_PARAMS = frozenset({"self", "cls", "&self", "&mut self", "mut self", "this"})
+# A default value's `=`, not one of `=>`, `==`, `>=`, `<=`, `!=` (an arrow type is no default).
+_DEFAULT = re.compile(r"(?<![=!<>])=(?![=>])")
 
 
 @dataclass(frozen=True)
@@ -58,7 +60,7 @@ def arity_of(text: str, name: str, method: bool) -> Arity | None:
             continue
         names.append(bare.rstrip("?"))
         most += 1
-        if "=" not in param and "?" not in param.split(":")[0]:
+        if _DEFAULT.search(param) is None and "?" not in param.split(":")[0]:
             required += 1
     return Arity(required, None if variadic else most, tuple(names))
 
@@ -80,15 +82,17 @@ def _split(inner: str) -> list[str]:
     """Top-level comma-separated parts (commas inside brackets or strings do not split)."""
     parts: list[str] = []
     current: list[str] = []
-    depth, quote = 0, ""
+    depth, quote, previous = 0, "", ""
     for char in inner:
+        arrow = char == ">" and previous in ("=", "-")  # `=>` and `->` close no bracket
+        previous = char
         if quote:
             quote = "" if char == quote else quote
         elif char in "\"'":
             quote = char
         elif char in "([{<":
             depth += 1
-        elif char in ")]}>":
+        elif char in ")]}>" and not arrow:
             depth -= 1
         elif char == "," and depth == 0:
             parts.append("".join(current).strip())

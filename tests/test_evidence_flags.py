@@ -209,6 +209,14 @@ def test_arity_reads_required_optional_and_variadic_parameters() -> None:
     assert call_arguments("(order, amount=3)") == 2 and call_arguments("(...)") is None
 
 
+def test_arity_reads_arrow_typed_parameters_as_required_and_keeps_splitting_after_them() -> None:
+    text = "function on(event: string, cb: (e: E) => void, opts?: Opts, map: Map<K, V> = new Map()) {}"
+    arity = arity_of(text, "on", False)
+    assert arity is not None and (arity.required, arity.most) == (2, 4)
+    assert arity.names == ("event", "cb", "opts", "map")
+    assert call_arguments("(x => x + 1, y)") == 2
+
+
 @pytest.mark.anyio
 async def test_the_search_tool_answers_with_kinds_times_and_agreement_and_the_prompt_says_how_to_use_flags(
     sample_client: Any,
