@@ -99,8 +99,10 @@ def sync_graph_vectors(
     stored = index.keys(writer.tenant)
     stale = _taken_from_changed_chunks(writer, [wanted[key] for key in sorted(stored & set(wanted))], by_id)
     missing = sorted([wanted[key] for key in set(wanted) - stored] + stale, key=lambda item: item.key)
-    index.delete(sorted(stored - set(wanted)) + [item.key for item in stale])
+    # Embedding takes seconds: done before the table changes, so a reader (retrieval reads the live table) never
+    # finds an entity's row gone while its replacement is being made, and a crash while embedding loses nothing.
     vectors, embedded = _vectors(writer, index, missing, by_id)
+    index.delete(sorted(stored - set(wanted)) + [item.key for item in stale])  # a stale row has its new one's key
     index.add(missing, vectors)
     if missing or stored - set(wanted):
         index.optimize()  # the ANN index past 20K vectors, extended as rows are added (store/ann.py)

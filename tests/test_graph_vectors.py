@@ -193,6 +193,46 @@ def test_an_edited_method_body_brings_the_vectors_taken_from_its_chunk_up_to_dat
         catalog.close()
 
 
+class _Watching(_Counting):
+    """The counting embedder, noting which graph rows the live table holds while it embeds."""
+
+    def __init__(self, folder: Path) -> None:
+        super().__init__()
+        self.folder = folder
+        self.rows_while_embedding: dict[str, set[str]] = {}  # text -> the table's rows when it was embedded
+
+    def embed(self, texts: list[str]) -> object:
+        table = GraphVectorIndex.open_existing(self.folder, self.dim)
+        rows = table.keys("default") if table is not None else set()
+        self.rows_while_embedding.update(dict.fromkeys(texts, rows))
+        return super().embed(texts)
+
+
+def test_a_reader_finds_the_old_row_while_its_replacement_is_embedded(tmp_path: Path) -> None:
+    """An edited docstring gives the class a new row: the old one stays in the live table until the new one is
+    made, so a search in between still finds the class (retrieval reads the live table, not a generation's)."""
+    from trident.store.graph_vectors import GRAPH_VECTORS_DIR
+
+    watching = _Watching(tmp_path / "index" / GRAPH_VECTORS_DIR)
+    catalog = Catalog(tmp_path / "index", "default", watching)  # type: ignore[arg-type]  # a stand-in embedder
+    try:
+        index_into(catalog, _basket_project(tmp_path), "shop")
+        old = {i.entities[0]: i.key for i in graph_items(catalog.entities(), [], catalog.tenant)}
+        project = tmp_path / "shop"
+        source = (project / "shop.py").read_text()
+        (project / "shop.py").write_text(source.replace("about to buy", "about to pay for"))
+        watching.rows_while_embedding.clear()
+        index_into(catalog, project, "shop")
+        basket = "class:shop:shop.Basket"
+        new = {i.entities[0]: i for i in graph_items(catalog.entities(), [], catalog.tenant)}
+        assert new[basket].key != old[basket]
+        assert old[basket] in watching.rows_while_embedding[new[basket].text], "the old row was gone meanwhile"
+        rows = open_graph_vectors(catalog).keys(catalog.tenant)
+        assert new[basket].key in rows and old[basket] not in rows
+    finally:
+        catalog.close()
+
+
 LOOSE_QUERIES = [
     ("what is the component that talks to the payment provider", "billing.gateway"),
     ("giving money back to a customer", "refund"),
