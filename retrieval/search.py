@@ -88,6 +88,7 @@ async def search_async(
         offset=offset,
     )
     evidence = await anyio.to_thread.run_sync(check_evidence, catalog, directory, hits.hits)
+    hits.refit()  # the flags and times just set count against max_tokens too
     return SearchResult(
         query=query,
         hits=hits.hits,

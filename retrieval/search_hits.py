@@ -157,7 +157,20 @@ class Hits:
             self.skipped += 1
             return
         # Merged duplicates added later grow a hit a little: a margin of a citation's worth for each is kept free.
-        cost = json_tokens(hit, depth=HIT_DEPTH) + DUPLICATE_MARGIN_TOKENS + LATER_FIELDS_TOKENS
+        self._admit(hit, DUPLICATE_MARGIN_TOKENS + LATER_FIELDS_TOKENS)
+
+    def refit(self) -> None:
+        """The page measured again once its hits are complete (flags and last_modified set after the cut can outgrow
+        the margin kept for them): hits are dropped from the end, as `add` would have left them out, until it fits."""
+        cut_before, page = self.truncated, self.hits
+        self.hits, self.used_tokens, self.truncated = [], 0, False
+        for hit in page:
+            self._admit(hit, 0)
+        self.truncated = self.truncated or cut_before
+
+    def _admit(self, hit: SearchHit, margin: int) -> None:
+        """The hit kept if the budget holds it (the page's first always is), else counted as left out."""
+        cost = json_tokens(hit, depth=HIT_DEPTH) + margin
         if self.truncated or (self.max_tokens is not None and self.hits and self.used_tokens + cost > self.max_tokens):
             self.truncated = True
             self.unfit += 1

@@ -18,6 +18,7 @@ from trident.retrieval import stale_scan as stale_scan_module
 from trident.retrieval.fact_readers import facts_of
 from trident.retrieval.facts import normalise_key
 from trident.retrieval.facts_values import disagree, parse_value
+from trident.retrieval.search_hits import HIT_DEPTH
 from trident.retrieval.signatures import arity_of, call_arguments
 from trident.retrieval.source_kinds import SourceKind, source_kind
 from trident.retrieval.stale_references import stale_references
@@ -26,6 +27,7 @@ from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
 from trident.store.schema import Chunk, DocumentKind, Entity
 from trident.store.settings import RetrievalSettings
+from trident.store.tokens import json_tokens
 from trident.tools import status as status_tool
 from trident.tools.search import search as tool_search
 from trident.tools.similar import find_similar
@@ -121,6 +123,26 @@ def test_find_similar_flags_its_hits_too(drift: Catalog) -> None:
     result = find_similar(drift, views.directory(drift), text="pricing an order", top_k=30, projects=["orders"])
     pricing = [hit for hit in result.result if hit.path == "docs/pricing.md"]
     assert [flag.kind for flag in pricing[0].flags] == ["stale_reference", "stale_reference"]
+
+
+@pytest.mark.parametrize("max_tokens", [600, 700, 800, 1000])
+def test_a_flagged_page_stays_within_a_tight_max_tokens_and_says_where_the_rest_is(
+    drift: Catalog, max_tokens: int
+) -> None:
+    views = GenerationViews(RetrievalSettings())
+    result = tool_search(
+        drift, "compute total pricing", top_k=10, strategy="lexical", max_tokens=max_tokens, views=views
+    )
+    page = sum(json_tokens(hit, depth=HIT_DEPTH) for hit in result.hits)
+    assert len(result.hits) == 1 or page <= max_tokens
+    assert result.truncated and result.next_call is not None
+    assert f"offset={len(result.hits)}" in result.next_call
+
+
+def test_a_page_cut_for_its_flags_still_shows_the_flagged_hit_when_it_fits(drift: Catalog) -> None:
+    views = GenerationViews(RetrievalSettings())
+    result = tool_search(drift, "compute total pricing", top_k=10, strategy="lexical", max_tokens=800, views=views)
+    assert any(hit.flags for hit in result.hits)
 
 
 QUERIES = (
