@@ -102,7 +102,7 @@ def sync_graph_vectors(
     # Embedding takes seconds: done before the table changes, so a reader (retrieval reads the live table) never
     # finds an entity's row gone while its replacement is being made, and a crash while embedding loses nothing.
     vectors, embedded = _vectors(writer, index, missing, by_id)
-    index.delete(sorted(stored - set(wanted)) + [item.key for item in stale])  # a stale row has its new one's key
+    index.delete(sorted(stored - set(wanted)) + [item.key for item in stale], writer.tenant)  # stale: same key
     index.add(missing, vectors)
     if missing or stored - set(wanted):
         index.optimize()  # the ANN index past 20K vectors, extended as rows are added (store/ann.py)
@@ -144,7 +144,7 @@ def _vectors(
     ends = {items[n].entities[0]: vectors[n] for n in range(len(items)) if items[n].kind == "entity"}
     wanted_ends = sorted({e for n in relations for e in items[n].entities} - set(ends))
     keys = {id_: _entity_key(by_id[id_]) for id_ in wanted_ends if id_ in by_id}
-    stored = index.vectors(sorted(keys.values()))
+    stored = index.vectors(sorted(keys.values()), writer.tenant)
     ends.update({id_: stored[key] for id_, key in keys.items() if key in stored})
     unsummed = []
     for n in relations:

@@ -31,6 +31,7 @@ log = logging.getLogger(__name__)
 GRAPH_VECTORS_DIR = "graph_vectors"
 TABLE = "graph_items"
 DELETE_BATCH = 500
+LOOKUP_BATCH = 500  # keys per vector lookup: one SQL `IN` list of a size LanceDB filters quickly
 
 
 @dataclass(frozen=True)
@@ -103,16 +104,18 @@ class GraphVectorIndex:
             )
         )
 
-    def delete(self, keys: Sequence[str]) -> None:
+    def delete(self, keys: Sequence[str], tenant: str) -> None:
+        """Drop a tenant's items with these keys (another tenant's rows of the same keys stay)."""
         for start in range(0, len(keys), DELETE_BATCH):
-            self._table.delete(sql_in("key", keys[start : start + DELETE_BATCH]))
+            self._table.delete(f"tenant = {sql_string(tenant)} AND {sql_in('key', keys[start : start + DELETE_BATCH])}")
 
-    def vectors(self, keys: Sequence[str]) -> dict[str, np.ndarray]:
-        """The stored vectors of these items (keys not stored are left out)."""
+    def vectors(self, keys: Sequence[str], tenant: str) -> dict[str, np.ndarray]:
+        """The stored vectors of a tenant's items with these keys (keys not stored are left out); a key is unique
+        within a tenant only, as the same entity may be indexed under two."""
         found: dict[str, np.ndarray] = {}
-        for start in range(0, len(keys), DELETE_BATCH):
-            batch = keys[start : start + DELETE_BATCH]
-            rows = self._table.search().where(sql_in("key", batch)).select(["key", "vector"]).limit(None).to_arrow()
+        for start in range(0, len(keys), LOOKUP_BATCH):
+            where = f"tenant = {sql_string(tenant)} AND {sql_in('key', keys[start : start + LOOKUP_BATCH])}"
+            rows = self._table.search().where(where).select(["key", "vector"]).limit(None).to_arrow()
             found.update(zip(rows["key"].to_pylist(), vector_column(rows, self._dim), strict=True))
         return found
 

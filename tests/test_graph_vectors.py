@@ -137,7 +137,7 @@ def _stored(catalog: Catalog) -> dict[str, object]:
     from trident.ingest.graph_vectors import graph_items
 
     items = graph_items(catalog.entities(), catalog.graph.relations(catalog.tenant), catalog.tenant)
-    vectors = open_graph_vectors(catalog).vectors([i.key for i in items])
+    vectors = open_graph_vectors(catalog).vectors([i.key for i in items], catalog.tenant)
     return {(i.entities[0] if i.kind == "entity" else i.entities): vectors[i.key] for i in items}
 
 
@@ -269,6 +269,23 @@ def test_a_question_about_nothing_indexed_seeds_nothing(
     from trident.store.settings import RetrievalSettings
 
     assert vector_seeds(sample_catalog, GenerationViews(RetrievalSettings()), embedder.embed_query(query), None) == []
+
+
+def test_a_lookup_or_a_delete_touches_only_its_tenants_row_of_a_shared_key(tmp_path: Path) -> None:
+    """The same entity indexed under two tenants has the same key in both: each tenant reads and drops its own row."""
+    import numpy as np
+
+    from trident.store.graph_vectors import GraphItem
+
+    table = GraphVectorIndex(tmp_path / "gv", 8)
+    ones, twos = np.ones((1, 8), dtype=np.float32), np.full((1, 8), 2.0, dtype=np.float32)
+    table.add([GraphItem("k", "entity", ("e",), "e", "t1")], ones)
+    table.add([GraphItem("k", "entity", ("e",), "e", "t2")], twos)
+    assert np.allclose(table.vectors(["k"], "t1")["k"], ones[0])
+    assert np.allclose(table.vectors(["k"], "t2")["k"], twos[0])
+    assert table.vectors(["k"], "t3") == {}
+    table.delete(["k"], "t1")
+    assert table.vectors(["k"], "t1") == {} and "k" in table.vectors(["k"], "t2")
 
 
 def test_a_read_of_an_index_without_graph_vectors_creates_nothing(tmp_path: Path) -> None:

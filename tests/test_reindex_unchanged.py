@@ -206,7 +206,7 @@ def test_a_reset_sync_state_makes_the_next_run_embed_exactly_what_is_missing(
     _index(catalog, projects)
     vectors = open_graph_vectors(catalog)
     lost = sorted(vectors.keys("default"))[:5]
-    vectors.delete(lost)
+    vectors.delete(lost, "default")
     write_sync_stamp(catalog.index_dir, "default", None)  # as a run killed half-way through its syncs leaves it
     counting.calls.clear()
 
