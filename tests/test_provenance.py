@@ -4,8 +4,10 @@ them, else the file's modification time."""
 from __future__ import annotations
 
 import json
+import logging
 import os
 import subprocess
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,6 +15,7 @@ import pytest
 
 from tests.conftest import HashEmbedder, index_into
 from trident.ingest.knowledge import KNOWLEDGE_PROJECT
+from trident.retrieval import last_modified
 from trident.retrieval.source_kinds import KNOWLEDGE_PROJECT as KNOWN_AS
 from trident.retrieval.source_kinds import SourceKind, source_kind
 from trident.retrieval.views import GenerationViews
@@ -90,6 +93,31 @@ def test_committed_lines_carry_their_commit_time_and_uncommitted_ones_the_file_t
     hits = _hits(catalog)
     assert hits["ledger.py"]["last_modified"] == "2023-11-14T22:13:20Z"
     assert hits["notes.md"]["last_modified"] == "2025-06-15T15:06:40Z"
+
+
+def test_files_git_does_not_blame_in_time_fall_back_to_their_modification_time_and_say_so(
+    catalog: Catalog, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    folder = _write(tmp_path / "ledger")
+    index_into(catalog, folder, "ledger")
+    views = GenerationViews(RetrievalSettings())
+    hits = tool_search(catalog, "settle_ledger_quarterly", top_k=10, strategy="lexical", views=views).hits
+    for name in ("ledger.py", "notes.md", "ledger.yaml"):  # new file versions: none blamed yet
+        os.utime(folder / name, (COMMITTED_AT, COMMITTED_AT))
+    released = threading.Event()
+
+    def stuck_git(path: Path) -> list[int | None] | None:
+        released.wait()
+        return [TOUCHED_AT] * 10
+
+    monkeypatch.setattr(last_modified, "line_times", stuck_git)
+    try:
+        with caplog.at_level(logging.WARNING, logger=last_modified.__name__):
+            last_modified.stamp_last_modified(catalog, hits, deadline=0.05)
+    finally:
+        released.set()
+    assert hits and {hit.last_modified for hit in hits} == {"2023-11-14T22:13:20Z"}
+    assert "deadline for 3 file(s)" in caplog.text
 
 
 def test_find_similar_hits_carry_kind_and_time(catalog: Catalog, tmp_path: Path) -> None:
