@@ -61,7 +61,7 @@ def graph_items(entities: Sequence[Entity], relations: Sequence[Relation], tenan
     its vector is made from theirs, so it is made again when either changes."""
     names = {e.id: e.qualified_name or e.name for e in entities}
     items = [
-        GraphItem(stable_hash(e.id, text := entity_text(e), length=24), "entity", (e.id,), text, tenant)
+        GraphItem(_entity_key(e.id, text := entity_text(e)), "entity", (e.id,), text, tenant)
         for e in entities
         if e.type not in SKIPPED_ENTITIES
     ]
@@ -97,14 +97,15 @@ def sync_graph_vectors(
     by_id = {e.id: e for e in entities}
     wanted = {i.key: i for i in graph_items(entities, relations, writer.tenant)}
     stored = index.keys(writer.tenant)
-    stale = _taken_from_changed_chunks(writer, [wanted[key] for key in sorted(stored & set(wanted))], by_id)
-    missing = sorted([wanted[key] for key in set(wanted) - stored] + stale, key=lambda item: item.key)
+    removed = stored - wanted.keys()
+    stale = _taken_from_changed_chunks(writer, [wanted[key] for key in sorted(stored & wanted.keys())], by_id)
+    missing = sorted([wanted[key] for key in wanted.keys() - stored] + stale, key=lambda item: item.key)
     # Embedding takes seconds: done before the table changes, so a reader (retrieval reads the live table) never
     # finds an entity's row gone while its replacement is being made, and a crash while embedding loses nothing.
     vectors, embedded = _vectors(writer, index, missing, by_id)
-    index.delete(sorted(stored - set(wanted)) + [item.key for item in stale], writer.tenant)  # stale: same key
+    index.delete(sorted(removed) + [item.key for item in stale], writer.tenant)  # a stale row: its new one's key
     index.add(missing, vectors)
-    if missing or stored - set(wanted):
+    if missing or removed:
         index.optimize()  # the ANN index past 20K vectors, extended as rows are added (store/ann.py)
     return embedded
 
@@ -143,7 +144,7 @@ def _vectors(
     relations = [n for n, item in enumerate(items) if item.kind == "relation"]
     ends = {items[n].entities[0]: vectors[n] for n in range(len(items)) if items[n].kind == "entity"}
     wanted_ends = sorted({e for n in relations for e in items[n].entities} - set(ends))
-    keys = {id_: _entity_key(by_id[id_]) for id_ in wanted_ends if id_ in by_id}
+    keys = {id_: _entity_key(id_, entity_text(by_id[id_])) for id_ in wanted_ends if id_ in by_id}
     stored = index.vectors(sorted(keys.values()), writer.tenant)
     ends.update({id_: stored[key] for id_, key in keys.items() if key in stored})
     unsummed = []
@@ -168,8 +169,9 @@ def _embed(writer: Writer, items: Sequence[GraphItem], rows: Sequence[int], vect
     return len(texts)
 
 
-def _entity_key(entity: Entity) -> str:
-    return stable_hash(entity.id, entity_text(entity), length=24)
+def _entity_key(entity_id: str, text: str) -> str:
+    """An entity's row key: a new text (an edited description) makes a new row."""
+    return stable_hash(entity_id, text, length=24)
 
 
 def _unit(vector: np.ndarray) -> np.ndarray:
@@ -191,7 +193,7 @@ def _shared_chunk_vectors(
     writer: Writer, items: Sequence[GraphItem], by_id: dict[str, Entity]
 ) -> dict[int, np.ndarray]:
     """Item position -> its defining chunk's vector, for the entities that take it (see the module's docstring)."""
-    wanted: dict[int, Entity] = {}
+    wanted: dict[int, tuple[Entity, str]] = {}  # item position -> the entity and its chunk's id
     for n, item in enumerate(items):
         entity = by_id.get(item.entities[0]) if item.kind == "entity" else None
         if (
@@ -199,9 +201,9 @@ def _shared_chunk_vectors(
             and entity.chunk_id
             and (_takes_chunk_vector_by_kind(entity) or _may_open_its_chunk(entity))
         ):
-            wanted[n] = entity
-    chunk_ids = sorted({entity.chunk_id for entity in wanted.values() if entity.chunk_id})
-    read_text = {e.chunk_id for e in wanted.values() if not _takes_chunk_vector_by_kind(e)}
+            wanted[n] = (entity, entity.chunk_id)
+    chunk_ids = sorted({chunk_id for _, chunk_id in wanted.values()})
+    read_text = {chunk_id for e, chunk_id in wanted.values() if not _takes_chunk_vector_by_kind(e)}
     texts: dict[str, str] = {}
     vectors: dict[str, np.ndarray] = {}
     for start in range(0, len(chunk_ids), LOOKUP_BATCH):
@@ -209,8 +211,7 @@ def _shared_chunk_vectors(
         texts.update({i: c.text for i, c in writer.graph.get_chunks([i for i in batch if i in read_text]).items()})
         vectors.update(writer.vectors.vectors(batch))
     shared: dict[int, np.ndarray] = {}
-    for n, entity in wanted.items():
-        chunk_id = entity.chunk_id or ""
+    for n, (entity, chunk_id) in wanted.items():
         if chunk_id in vectors and (
             _takes_chunk_vector_by_kind(entity) or _opens(entity.description, texts.get(chunk_id, ""))
         ):
