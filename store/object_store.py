@@ -105,7 +105,7 @@ class S3ObjectStore:
             PreconditionFailedError: the key exists (or another create of it raced this one and won).
             ObjectStoreError: the server refused or failed the request.
         """
-        with self._errors(key):
+        with self._errors(key, conditional=True):
             return self._client.put_object(Bucket=self.bucket, Key=self._key(key), Body=data, IfNoneMatch="*")["ETag"]
 
     def put_if_match(self, key: str, data: bytes, etag: str) -> str:
@@ -115,7 +115,7 @@ class S3ObjectStore:
             PreconditionFailedError: the object changed since that ETag was read, or is gone.
             ObjectStoreError: the server refused or failed the request.
         """
-        with self._errors(key):
+        with self._errors(key, conditional=True):
             return self._client.put_object(Bucket=self.bucket, Key=self._key(key), Body=data, IfMatch=etag)["ETag"]
 
     def list(self, prefix: str) -> list[str]:
@@ -142,23 +142,31 @@ class S3ObjectStore:
             self._client.delete_object(Bucket=self.bucket, Key=self._key(key))
 
     @contextmanager
-    def _errors(self, key: str) -> Iterator[None]:
-        """Turn botocore's errors into this module's, naming the bucket and key."""
+    def _errors(self, key: str, conditional: bool = False) -> Iterator[None]:
+        """Turn botocore's errors into this module's, naming the bucket and key; `conditional`: a conditional put,
+        whose 409 is a lost race."""
         from botocore.exceptions import BotoCoreError, ClientError
 
         where = f"s3://{self.bucket}/{self._key(key)}"
         try:
             yield
         except ClientError as error:
-            raise _translate(error, where) from error
+            raise _translate(error, where, conditional) from error
         except BotoCoreError as error:
             raise ObjectStoreError(f"{where}: {error}") from error
 
 
-def _translate(error: ClientError, where: str) -> ObjectStoreError:
+def _translate(error: ClientError, where: str, conditional: bool) -> ObjectStoreError:
+    """A 409 is a lost race only for a conditional put; elsewhere (a bucket being created or emptied, a versioning
+    conflict) it is the server's own failure, reported as such rather than as "read it again and retry"."""
     code = str(error.response.get("Error", {}).get("Code", ""))
     status = error.response.get("ResponseMetadata", {}).get("HTTPStatusCode")
-    if status in (PRECONDITION_FAILED, CONDITIONAL_CONFLICT) or code == "PreconditionFailed":
+    lost = (
+        status == PRECONDITION_FAILED
+        or code == "PreconditionFailed"
+        or (conditional and status == CONDITIONAL_CONFLICT)
+    )
+    if lost:
         return PreconditionFailedError(f"{where} changed under this write ({code or status}); read it again and retry")
     if code in MISSING_CODES:
         return ObjectMissingError(f"{where} does not exist")

@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from platformdirs import user_cache_dir, user_data_dir
-from pydantic import Field, SecretStr, field_validator
+from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
@@ -72,7 +72,12 @@ class StorageSettings(BaseSettings):
         validation_alias="AWS_SECRET_ACCESS_KEY",
         description="AWS_SECRET_ACCESS_KEY",
     )
-    region: str = Field("us-east-1", validation_alias="AWS_REGION", description="AWS_REGION")
+    region: str | None = Field(
+        None,
+        validation_alias=AliasChoices("AWS_REGION", "AWS_DEFAULT_REGION"),
+        description="AWS_REGION or AWS_DEFAULT_REGION; unset, boto3 finds it (profile, instance metadata) or does "
+        "without.",
+    )
 
     @field_validator("storage")
     @classmethod

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import boto3
 import pytest
+from botocore.exceptions import ClientError
 from pydantic import SecretStr, ValidationError
 
 from trident.store.errors import IndexLockedError
@@ -24,6 +25,7 @@ from trident.store.object_store import (
     ObjectStoreError,
     PreconditionFailedError,
     S3ObjectStore,
+    _translate,
     open_object_store,
 )
 from trident.store.remote_commit import StalePublishError, generation_prefix, publish, read_published
@@ -150,6 +152,38 @@ def test_storage_settings_read_the_location_and_the_standard_aws_variables(monke
     assert (settings.bucket, settings.prefix, settings.region) == ("team-index", "monorepo/main", "eu-west-1")
     assert settings.endpoint_url == "http://127.0.0.1:8333"
     assert StorageSettings(storage=None).bucket is None
+
+
+@pytest.mark.parametrize("variable", ["AWS_REGION", "AWS_DEFAULT_REGION"])
+def test_storage_settings_take_the_region_from_either_aws_variable(
+    monkeypatch: pytest.MonkeyPatch, variable: str
+) -> None:
+    monkeypatch.delenv("AWS_REGION", raising=False)
+    monkeypatch.delenv("AWS_DEFAULT_REGION", raising=False)
+    monkeypatch.setenv(variable, "ap-south-1")
+    assert StorageSettings().region == "ap-south-1"
+
+
+def test_storage_settings_without_a_region_leave_it_to_boto3(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No default of our own: boto3's chain (profile, instance metadata) decides, as for any AWS tool."""
+    monkeypatch.delenv("AWS_REGION", raising=False)
+    monkeypatch.delenv("AWS_DEFAULT_REGION", raising=False)
+    assert StorageSettings().region is None
+
+
+def _client_error(status: int, code: str) -> ClientError:
+    response = {"Error": {"Code": code, "Message": code}, "ResponseMetadata": {"HTTPStatusCode": status}}
+    return ClientError(response, "PutObject")  # type: ignore[arg-type]  # botocore's typed dict, built by hand
+
+
+def test_a_409_is_a_lost_race_only_for_a_conditional_put() -> None:
+    """S3 answers 409 ConditionalRequestConflict to two conditional writes racing on a key; a 409 to a read, list
+    or delete (a bucket being created or emptied) is the server's failure, not a cue to read again and retry."""
+    conflict = _client_error(409, "ConditionalRequestConflict")
+    assert isinstance(_translate(conflict, "s3://b/k", conditional=True), PreconditionFailedError)
+    plain = _translate(_client_error(409, "OperationAborted"), "s3://b/k", conditional=False)
+    assert type(plain) is ObjectStoreError and "409" in str(plain)
+    assert isinstance(_translate(_client_error(412, "PreconditionFailed"), "s3://b/k", False), PreconditionFailedError)
 
 
 @pytest.mark.parametrize("location", ["gs://bucket/x", "s3://Upper/x", "s3://ok-bucket/a//b", "s3:/ok-bucket"])
