@@ -68,14 +68,16 @@ def run(name: str, embedder: CountingEmbedder, verbose: bool) -> None:
             seeds = [e.id for e in vector_seeds(catalog, views, embedder.embed_query(row["question"]), None)]
             wanted = row["wanted"]
             hits = [any(w in seed for w in wanted) for seed in seeds]
-            any_hit += any(hits) if wanted else not seeds
-            first_hit += (bool(hits) and hits[0]) if wanted else not seeds
+            ok = any(hits) if wanted else not seeds  # a question about nothing indexed must seed nothing
+            any_hit += ok
+            first_hit += (bool(hits) and hits[0]) if wanted else ok
             if verbose:
-                print(f"{'OK' if (any(hits) if wanted else not seeds) else '--'} {row['question']}: {seeds}")
+                print(f"{'OK' if ok else '--'} {row['question']}: {seeds}")
         catalog.close()
     print(
         f"{name}: {len(questions)} questions, any seed {any_hit}, first seed {first_hit}; {chunks} chunks, "
-        f"{len(items)} graph items, {embedder.texts} texts embedded in all ({embedder.texts / chunks:.2f} a chunk)"
+        f"{len(items)} graph items, {embedder.texts} texts embedded in all "
+        f"({embedder.texts / max(chunks, 1):.2f} a chunk)"
     )
 
 
