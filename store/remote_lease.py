@@ -15,20 +15,27 @@ believe it holds the lease; that is why publishing does not trust the lease but 
 
 from __future__ import annotations
 
+import logging
+import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from pydantic import BaseModel, Field, ValidationError
 
 from trident.store.errors import IndexLockedError
-from trident.store.object_store import ObjectMissingError, ObjectStore, PreconditionFailedError
+from trident.store.locking import OnWait
+from trident.store.object_store import ObjectMissingError, ObjectStore, ObjectStoreError, PreconditionFailedError
+
+log = logging.getLogger(__name__)
 
 LEASE_KEY = "write.lease"
 # Long enough that a writer renewing every third of it survives a slow request or two; short enough that a killed
 # writer's successor waits at most this long.
 DEFAULT_LEASE_SECONDS = 60.0
+LEASE_RETRY_SECONDS = 0.5
 
 Clock = Callable[[], float]
 
@@ -77,6 +84,11 @@ class RemoteLease:
         self._key = key
         self._seconds = seconds
         self._clock = clock
+
+    @property
+    def seconds(self) -> float:
+        """How long a lease lasts from its last renewal."""
+        return self._seconds
 
     def _record(self, holder: str, expires_at: float) -> tuple[LeaseRecord, bytes]:
         record = LeaseRecord(holder=holder, token=uuid.uuid4().hex, expires_at=expires_at)
@@ -156,3 +168,82 @@ class RemoteLease:
                 f"the write lease {self._key} is not one this version can read (damaged, or written by a newer "
                 "Trident); if no writer is running, delete that object and run the command again"
             ) from None
+
+
+class HeldLease:
+    """A lease this process holds, renewed by a background thread every third of its length until released, so a
+    long write (indexing, uploading) keeps it. A renewal that finds the lease taken over stops the thread; `check`
+    then raises, and the writer must publish nothing."""
+
+    def __init__(self, leases: RemoteLease, lease: Lease) -> None:
+        self._leases = leases
+        self._lease = lease
+        self._lost: LeaseLostError | None = None
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._keep, name="trident-lease", daemon=True)
+        self._thread.start()
+
+    @property
+    def token(self) -> str:
+        return self._lease.token
+
+    def check(self) -> None:
+        """Raises:
+        LeaseLostError: a renewal found the lease taken over (it had expired: this holder stalled past it).
+        """
+        if self._lost is not None:
+            raise self._lost
+
+    def _keep(self) -> None:
+        while not self._stop.wait(self._leases.seconds / 3):
+            try:
+                self._lease = self._leases.renew(self._lease)
+            except LeaseLostError as lost:
+                self._lost = lost
+                return
+            except ObjectStoreError as error:  # the next renewal tries again; the lease has two thirds left
+                log.warning("could not renew the write lease (trying again): %s", error)
+
+    def release(self) -> None:
+        """Stop renewing and let the lease go (nothing, if it was lost).
+
+        Raises:
+            LeaseLostError: it was taken over meanwhile.
+        """
+        self._stop.set()
+        self._thread.join()
+        self.check()
+        self._leases.release(self._lease)
+
+
+@contextmanager
+def held_lease(leases: RemoteLease, *, wait_seconds: float = 0.0, on_wait: OnWait | None = None) -> Iterator[HeldLease]:
+    """Hold the lease for the block, renewed while it runs, released when it ends (also when it raises: what the
+    block did is then not published, and the next writer need not wait for the lease to expire).
+
+    Raises:
+        IndexLockedError: another holder kept a live lease for `wait_seconds` (`on_wait` is called before each retry
+            and may raise to stop waiting).
+        LeaseLostError: the block ended normally but the lease had been taken over.
+    """
+    deadline = time.monotonic() + wait_seconds
+    while True:
+        try:
+            lease = leases.take()
+            break
+        except IndexLockedError as busy:
+            if time.monotonic() >= deadline:
+                raise
+            if on_wait is not None:
+                on_wait(busy)
+            time.sleep(LEASE_RETRY_SECONDS)
+    held = HeldLease(leases, lease)
+    try:
+        yield held
+    except BaseException:
+        try:
+            held.release()
+        except (LeaseLostError, ObjectStoreError) as error:  # the block's own error is the one to report
+            log.warning("could not release the write lease: %s", error)
+        raise
+    held.release()

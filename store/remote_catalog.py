@@ -1,0 +1,104 @@
+"""A catalog of a local folder that is the cache of a shared index on object storage (#18).
+
+It reads as any catalog: the folder's published generation, switching when the manifest is replaced; a pull
+(`remote_index.pull`) replaces it exactly as a local writer does, so a reader moves to a pulled generation between
+requests. Its writer is the remote writer: take the shared index's lease, pull what is published (so the write
+starts from it), write locally as any writer, push, release. A `Refresher` pulls in the background, so a query
+server follows what other machines publish.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from trident.store.catalog import Catalog, ReadOnlyIndexError, Writer
+from trident.store.errors import TridentIndexError
+from trident.store.locking import OnWait
+from trident.store.object_store import ObjectStore, ObjectStoreError
+from trident.store.protocols import Embedder
+from trident.store.remote_index import pull, push
+from trident.store.remote_lease import RemoteLease, held_lease
+
+log = logging.getLogger(__name__)
+
+
+def holder_name() -> str:
+    """Who holds a lease, for the messages of those who wait for it."""
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+class RemoteCatalog(Catalog):
+    """A `Catalog` of a local cache folder whose writes are published to the shared index in `remote`."""
+
+    def __init__(
+        self,
+        index_dir: Path,
+        tenant: str,
+        embedder: Embedder | None = None,
+        *,
+        remote: ObjectStore,
+        read_only: bool = False,
+    ) -> None:
+        self.remote = remote
+        super().__init__(index_dir, tenant, embedder, read_only=read_only)
+
+    @contextmanager
+    def writer(self, *, wait_seconds: float = 0.0, on_wait: OnWait | None = None) -> Iterator[Writer]:
+        """The remote writer: hold the shared index's lease for the block, start from what it publishes, and publish
+        what the block wrote to it when the block ends normally. If the block raises, nothing is published and the
+        lease is let go; the folder's unpublished write is undone by the next writer's pull.
+
+        Raises:
+            ReadOnlyIndexError: the catalog was opened read-only.
+            IndexLockedError: another machine holds the lease (for `wait_seconds`), or a local writer the folder.
+            LeaseLostError: the lease was taken over while this writer held it (it stalled past its expiry); nothing
+                of this write is published.
+            StalePublishError: another writer published meanwhile; nothing of this write is published.
+            ObjectStoreError: the object store failed a request.
+        """
+        if self.read_only:
+            raise ReadOnlyIndexError(f"this catalog of {self.index_dir} was opened read-only; it cannot write")
+        leases = RemoteLease(self.remote, holder_name())
+        with held_lease(leases, wait_seconds=wait_seconds, on_wait=on_wait) as lease:
+            pull(self.remote, self.index_dir, exact=True)
+            with super().writer(wait_seconds=wait_seconds, on_wait=on_wait) as writer:
+                yield writer
+            push(self.remote, self.index_dir, lease)
+
+
+class Refresher:
+    """Pulls the shared index into a cache folder every `seconds`, in a daemon thread, until stopped. A pull that
+    fails is logged (to stderr, as all logging) and tried again at the next tick; the folder keeps its generation."""
+
+    def __init__(self, remote: ObjectStore, index_dir: Path, seconds: float) -> None:
+        if seconds <= 0:
+            raise ValueError(f"a refresh period must be positive; got {seconds} seconds")
+        self._remote = remote
+        self._index_dir = index_dir
+        self._seconds = seconds
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="trident-refresh", daemon=True)
+
+    def start(self) -> Refresher:
+        self._thread.start()
+        return self
+
+    def _run(self) -> None:
+        while not self._stop.wait(self._seconds):
+            try:
+                done = pull(self._remote, self._index_dir, wait_seconds=0.0)
+            except (TridentIndexError, ObjectStoreError, OSError) as error:
+                log.warning("could not refresh %s from the shared index (trying again): %s", self._index_dir, error)
+                continue
+            if done.changed:
+                log.info("moved to generation %d of the shared index (%d files pulled)", done.generation, done.files)
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join()

@@ -1,0 +1,289 @@
+"""A local index shared through object storage as content-addressed snapshots (#18), against a real SeaweedFS on
+loopback: push, pull, the remote writer, and a reader's cache following what is published."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import EXAMPLES, index_into
+from trident.embedding.hash_embedder import HashEmbedder
+from trident.retrieval.views import GenerationViews
+from trident.store.catalog import Catalog
+from trident.store.errors import IndexLockedError
+from trident.store.manifest import Manifest
+from trident.store.object_store import ObjectStore, ObjectStoreError, S3ObjectStore
+from trident.store.remote_catalog import Refresher, RemoteCatalog
+from trident.store.remote_commit import StalePublishError, read_published
+from trident.store.remote_index import BLOBS_PREFIX, pull, push, read_sync_record
+from trident.store.remote_lease import RemoteLease, held_lease
+from trident.store.settings import RetrievalSettings
+from trident.store.snapshot import REMOTE_DIR, take_snapshot
+from trident.tools.search import search
+
+# The SeaweedFS these tests run against (`s3_settings`, `store`), shared with tests/test_object_store.py.
+pytest_plugins = ["tests.s3_server"]
+
+QUERIES = ("retry a failed charge", "how are refunds recorded")
+TENANT = "default"
+REFRESH_WAIT_SECONDS = 30.0  # a bound on waiting for the background pull, not a measure of it
+
+
+@pytest.fixture(scope="module")
+def billing_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The billing example indexed once (hash embedder: the plumbing, not the model, is under test); copied by
+    each test that writes."""
+    folder = tmp_path_factory.mktemp("billing") / "index"
+    catalog = Catalog(folder, TENANT, HashEmbedder())
+    index_into(catalog, EXAMPLES / "billing", "billing")
+    catalog.close()
+    return folder
+
+
+@pytest.fixture
+def writer_dir(billing_index: Path, tmp_path: Path) -> Path:
+    folder = tmp_path / "writer"
+    shutil.copytree(billing_index, folder)
+    return folder
+
+
+def answers(index_dir: Path) -> list[dict[str, Any]]:
+    """What the searches answer from a folder (without the timings, which are measured, not computed)."""
+    catalog = Catalog.open_reader(index_dir, TENANT, HashEmbedder())
+    try:
+        return [answer(catalog, query) for query in QUERIES]
+    finally:
+        catalog.close()
+
+
+def answer(catalog: Catalog, query: str) -> dict[str, Any]:
+    result = search(catalog, query, views=GenerationViews(RetrievalSettings())).model_dump(mode="json")
+    result["diagnostics"].pop("timings_ms", None)
+    return result
+
+
+def push_as(store: ObjectStore, folder: Path, holder: str = "writer") -> int:
+    with held_lease(RemoteLease(store, holder)) as lease:
+        return push(store, folder, lease).generation
+
+
+def write_notes(root: Path, text: str = "Refunds are recorded in the ledger with the original charge id.") -> Path:
+    """A one-file project: a second publication's content, quick to index."""
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "refunds.md").write_text(f"# Refunds\n\n{text}\n", encoding="utf-8")
+    return root
+
+
+def index_notes(folder: Path, project: str = "notes") -> None:
+    """Add the notes project to the folder's index with a local writer (one publication)."""
+    catalog = Catalog(folder, TENANT, HashEmbedder())
+    try:
+        index_into(catalog, write_notes(folder.parent / project), project)
+    finally:
+        catalog.close()
+
+
+def test_a_snapshot_lists_the_published_generation_and_tables_but_no_locks_drafts_or_other_generations(
+    writer_dir: Path,
+) -> None:
+    (writer_dir / "generations" / "g00000099").mkdir()
+    (writer_dir / "generations" / "g00000099" / "graph.kuzu").write_bytes(b"a dead writer's")
+    (writer_dir / ".manifest-draft.json").write_text("{}")
+    snapshot = take_snapshot(writer_dir)
+    paths = [entry.path for entry in snapshot.files]
+    assert paths == sorted(paths)
+    assert f"{snapshot.generation_dir}/graph.kuzu" in paths and "manifest.json" in paths
+    assert any(path.startswith("semantic/chunks.lance/data/") for path in paths)
+    assert not [p for p in paths if p.endswith((".lock", ".readers")) or "g00000099" in p or p.startswith(".")]
+    assert take_snapshot(writer_dir).to_json() == snapshot.to_json()
+
+
+def digests(folder: Path) -> dict[str, str]:
+    return {entry.path: entry.sha256 for entry in take_snapshot(folder).files}
+
+
+def test_a_file_unchanged_since_it_was_hashed_is_not_read_again(writer_dir: Path) -> None:
+    first = digests(writer_dir)
+    target = writer_dir / "synced.json"
+    stat = target.stat()
+    target.write_bytes(b"x" * stat.st_size)  # same size, and the same mtime put back: the cache answers
+    os.utime(target, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert digests(writer_dir) == first
+    os.utime(target, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1))
+    assert digests(writer_dir)["synced.json"] != first["synced.json"]
+
+
+def test_an_index_pushed_and_pulled_into_another_folder_answers_byte_for_byte_the_same(
+    store: S3ObjectStore, writer_dir: Path, tmp_path: Path
+) -> None:
+    assert push_as(store, writer_dir) == 1
+    cache = tmp_path / "cache"
+    pulled = pull(store, cache)
+    assert pulled.changed and pulled.generation == 1 and pulled.files > 0
+    assert answers(cache) == answers(writer_dir)
+    assert not pull(store, cache).changed  # in step: nothing read but the pointer
+
+
+def test_a_push_of_an_unchanged_folder_publishes_nothing_and_uploads_no_blob_twice(
+    store: S3ObjectStore, writer_dir: Path
+) -> None:
+    push_as(store, writer_dir)
+    blobs = store.list(BLOBS_PREFIX)
+    with held_lease(RemoteLease(store, "writer")) as lease:
+        again = push(store, writer_dir, lease)
+    assert not again.changed and read_published(store).generation == 1 and store.list(BLOBS_PREFIX) == blobs
+
+
+def test_a_second_push_publishes_a_new_generation_and_a_reader_of_the_cache_switches_to_it(
+    store: S3ObjectStore, writer_dir: Path, tmp_path: Path
+) -> None:
+    push_as(store, writer_dir)
+    cache = tmp_path / "cache"
+    pull(store, cache)
+    reader = Catalog.open_reader(cache, TENANT, HashEmbedder())
+    try:
+        assert reader.manifest.projects() == ["billing"]
+        index_notes(writer_dir)
+        second = push_as(store, writer_dir)
+        assert second == 2
+        assert reader.manifest.projects() == ["billing"]  # nothing moves until the cache pulls
+        pulled = pull(store, cache)
+        assert pulled.changed and pulled.files < len(take_snapshot(writer_dir).files)  # unchanged files stay
+        assert reader.manifest.projects() == ["billing", "notes"]
+        assert answer(reader, QUERIES[1]) == answers(writer_dir)[1]
+        assert len(list((cache / "generations").iterdir())) == 2  # the reader held the old one during the pull
+    finally:
+        reader.close()
+    assert not pull(store, cache).changed
+    assert len(list((cache / "generations").iterdir())) == 1  # let go: the next pull removed it
+
+
+def test_a_push_from_a_stale_base_is_refused_and_the_published_generation_stays_readable(
+    store: S3ObjectStore, writer_dir: Path, tmp_path: Path
+) -> None:
+    push_as(store, writer_dir)
+    other = tmp_path / "other"
+    pull(store, other)
+    index_notes(writer_dir)
+    push_as(store, writer_dir, "first")
+    index_notes(other)  # the same change, from the generation before: a lost update if it were published
+    with pytest.raises(StalePublishError, match="run the command again"):
+        push_as(store, other, "second")
+    assert read_published(store).generation == 2
+    cache = tmp_path / "cache"
+    pull(store, cache)
+    assert answers(cache) == answers(writer_dir)
+
+
+def test_a_pull_that_fails_half_way_leaves_the_cache_on_its_previous_snapshot(
+    store: S3ObjectStore, writer_dir: Path, tmp_path: Path
+) -> None:
+    push_as(store, writer_dir)
+    cache = tmp_path / "cache"
+    pull(store, cache)
+    before = answers(cache)
+    manifest_before = (cache / "manifest.json").read_bytes()
+    index_notes(writer_dir)
+    push_as(store, writer_dir)
+    graph = next(entry for entry in take_snapshot(writer_dir).files if entry.path.endswith("graph.kuzu"))
+    saved = store.get(BLOBS_PREFIX + graph.sha256).data
+    store.delete(BLOBS_PREFIX + graph.sha256)
+    with pytest.raises(ObjectStoreError):
+        pull(store, cache)
+    assert (cache / "manifest.json").read_bytes() == manifest_before
+    assert answers(cache) == before
+    assert not (cache / REMOTE_DIR / "staging").exists()
+    store.put(BLOBS_PREFIX + graph.sha256, b"not the graph")
+    with pytest.raises(ObjectStoreError, match="does not hold what its name says"):
+        pull(store, cache)
+    assert answers(cache) == before
+    store.put(BLOBS_PREFIX + graph.sha256, saved)
+    assert pull(store, cache).generation == 2
+    assert answers(cache) == answers(writer_dir)
+
+
+def test_the_remote_writer_starts_from_what_is_published_and_publishes_what_it_wrote(
+    store: S3ObjectStore, writer_dir: Path, tmp_path: Path
+) -> None:
+    push_as(store, writer_dir)
+    catalog = RemoteCatalog(tmp_path / "machine-b", TENANT, HashEmbedder(), remote=store)
+    try:
+        index_into(catalog, write_notes(tmp_path / "notes"), "notes")
+        assert catalog.manifest.projects() == ["billing", "notes"]  # billing came from the pull
+    finally:
+        catalog.close()
+    assert read_published(store).generation == 2
+    cache = tmp_path / "cache"
+    pull(store, cache)
+    assert Manifest.load(cache).projects() == ["billing", "notes"]
+
+
+def test_a_remote_writer_waits_for_no_one_while_another_machine_holds_the_lease(
+    store: S3ObjectStore, tmp_path: Path
+) -> None:
+    catalog = RemoteCatalog(tmp_path / "machine-b", TENANT, HashEmbedder(), remote=store)
+    try:
+        with (
+            held_lease(RemoteLease(store, "machine-a:1")),
+            pytest.raises(IndexLockedError, match="machine-a:1 is writing"),
+            catalog.writer(),
+        ):
+            pass
+        with catalog.writer():  # released: the next writer takes it at once
+            pass
+    finally:
+        catalog.close()
+
+
+def test_a_writer_whose_push_was_refused_is_brought_back_to_what_is_published_by_its_next_pull(
+    store: S3ObjectStore, writer_dir: Path, tmp_path: Path
+) -> None:
+    push_as(store, writer_dir)
+    other = tmp_path / "other"
+    pull(store, other)
+    index_notes(writer_dir)
+    push_as(store, writer_dir)
+    local = Catalog(other, TENANT, HashEmbedder())
+    try:
+        index_into(local, write_notes(tmp_path / "drafts", "Refunds wait a day."), "drafts")
+    finally:
+        local.close()
+    with pytest.raises(StalePublishError):
+        push_as(store, other)
+    assert pull(store, other, exact=True).changed
+    assert Manifest.load(other).projects() == ["billing", "notes"]
+    assert answers(other) == answers(writer_dir)
+
+
+@pytest.fixture
+def refreshed_cache(store: S3ObjectStore, writer_dir: Path, tmp_path: Path) -> Iterator[Path]:
+    push_as(store, writer_dir)
+    cache = tmp_path / "cache"
+    pull(store, cache)
+    refresher = Refresher(store, cache, seconds=0.05).start()
+    yield cache
+    refresher.stop()
+
+
+def test_a_server_cache_refreshed_in_the_background_switches_to_a_new_generation_between_requests(
+    store: S3ObjectStore, writer_dir: Path, refreshed_cache: Path
+) -> None:
+    reader = Catalog.open_reader(refreshed_cache, TENANT, HashEmbedder())
+    try:
+        assert reader.manifest.projects() == ["billing"]
+        index_notes(writer_dir)
+        push_as(store, writer_dir)
+        deadline = time.monotonic() + REFRESH_WAIT_SECONDS
+        while reader.manifest.projects() != ["billing", "notes"] and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert reader.manifest.projects() == ["billing", "notes"], "the cache never moved to the new generation"
+        assert read_sync_record(refreshed_cache) is not None
+        assert answer(reader, QUERIES[1]) == answers(writer_dir)[1]
+    finally:
+        reader.close()
