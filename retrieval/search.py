@@ -15,11 +15,11 @@ import anyio
 from pydantic import BaseModel, Field
 
 from trident.retrieval.diagnostics import Diagnostics, diagnose
-from trident.retrieval.evidence_flags import check_evidence
+from trident.retrieval.evidence_flags import EvidenceSummary, check_evidence
 from trident.retrieval.fusion import FusionMethod
 from trident.retrieval.omitted import OMITTED_HELP, Omitted
 from trident.retrieval.search_fuse import fuse_runs
-from trident.retrieval.search_hits import SearchHit, collect_hits
+from trident.retrieval.search_hits import Hits, SearchHit, collect_hits
 from trident.retrieval.search_plan import Strategy, plan_search, scope_search
 from trident.retrieval.search_runs import PATH_TIMEOUT_S, run_paths
 from trident.retrieval.views import GenerationViews
@@ -77,17 +77,22 @@ async def search_async(
     scope = scope_search(plan, directory, query, projects, catalog.tenant)
     runs = await run_paths(catalog, views, plan, scope, path_timeout)
     fused = fuse_runs(plan, runs, explain)
-    hits = await collect_hits(
-        catalog,
-        fused.items,
-        paths=plan.paths,
-        top_k=top_k,
-        projects=projects,
-        max_tokens=max_tokens,
-        terms=fused.terms if explain else None,
-        offset=offset,
-    )
-    evidence = await anyio.to_thread.run_sync(check_evidence, catalog, directory, hits.hits)
+
+    def page() -> tuple[Hits, EvidenceSummary]:  # one worker thread for the page and its evidence checks
+        hits = collect_hits(
+            catalog,
+            views,
+            fused.items,
+            paths=plan.paths,
+            top_k=top_k,
+            projects=projects,
+            max_tokens=max_tokens,
+            terms=fused.terms if explain else None,
+            offset=offset,
+        )
+        return hits, check_evidence(catalog, directory, hits.hits)
+
+    hits, evidence = await anyio.to_thread.run_sync(page)
     hits.refit()  # the flags and times just set count against max_tokens too
     return SearchResult(
         query=query,

@@ -8,7 +8,6 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-import anyio
 from pydantic import BaseModel, Field, PrivateAttr
 
 from trident.retrieval.flags import EvidenceFlag
@@ -16,6 +15,7 @@ from trident.retrieval.fusion import FusedItem, Terms
 from trident.retrieval.omitted import OmitReason, Omitted, breakdown
 from trident.retrieval.path_names import PathName, PathRun
 from trident.retrieval.source_kinds import SourceKind, source_kind
+from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.schema import Chunk
 from trident.store.tokens import json_tokens
@@ -199,8 +199,9 @@ class Hits:
         return omitted
 
 
-async def collect_hits(
+def collect_hits(
     catalog: Catalog,
+    views: GenerationViews,
     ranking: Sequence[FusedItem],
     *,
     paths: tuple[PathName, ...],
@@ -221,7 +222,7 @@ async def collect_hits(
     window = offset + top_k + FETCH_MARGIN
     for start in range(0, len(considered), window):
         block = considered[start : start + window]
-        chunks = await anyio.to_thread.run_sync(catalog.graph.get_chunks, [item.id for item in block])
+        chunks = views.chunks(catalog, [item.id for item in block])
         for item in block:
             hits.looked_at += 1
             chunk = chunks.get(item.id)

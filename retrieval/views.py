@@ -14,10 +14,13 @@ from trident.retrieval.pagerank import EntityChunkGraph
 from trident.retrieval.relation_index import RelationIndex
 from trident.retrieval.title_match import TitleIndex
 from trident.store.catalog import Catalog
+from trident.store.chunk_matrix import CHUNK_MATRIX_DIR
+from trident.store.chunk_rows import ChunkRows
 from trident.store.community_index import CommunityIndex, open_communities
 from trident.store.directory import EntityDirectory
 from trident.store.gc_pause import paused_gc
 from trident.store.graph_vectors import read_graph_vectors
+from trident.store.schema import Chunk
 from trident.store.settings import RetrievalSettings
 
 T = TypeVar("T")
@@ -71,6 +74,7 @@ class GenerationViews:
         self._relations: PerGeneration[RelationIndex] = PerGeneration()
         self._vectors: PerGeneration[GraphItemVectors] = PerGeneration()
         self._chunk_vectors: PerGeneration[ChunkVectors] = PerGeneration()
+        self._chunk_rows: PerGeneration[ChunkRows | None] = PerGeneration()
         self._instructions: PerGeneration[dict[tuple[str, ...] | None, dict[str, np.ndarray]]] = PerGeneration()
         self._communities: CommunityIndex | None = None
         self._lock = threading.Lock()
@@ -92,6 +96,15 @@ class GenerationViews:
     def chunk_vectors(self, catalog: Catalog) -> ChunkVectors:
         """Every chunk vector in memory: the dense path's search."""
         return self._chunk_vectors.get(catalog.manifest.generation, lambda: ChunkVectors.load(catalog))
+
+    def chunks(self, catalog: Catalog, ids: Sequence[str]) -> dict[str, Chunk]:
+        """The chunks of these ids (an unknown one left out): from the generation's chunk-row file, memory-mapped,
+        else (a generation published without one) from the graph store."""
+        rows = self._chunk_rows.get(
+            catalog.manifest.generation,
+            lambda: ChunkRows.read(catalog.generation_folder / CHUNK_MATRIX_DIR, catalog.tenant),
+        )
+        return rows.get(ids) if rows is not None else catalog.graph.get_chunks(ids)
 
     def graph(self, catalog: Catalog) -> EntityChunkGraph:
         generation = catalog.manifest.generation

@@ -3,7 +3,8 @@ server's first dense search reads a matrix from the page cache instead of scanni
 
 Layout, in `<generation>/chunk_vectors/`: `matrix.npy` (float32, one unit-length row per chunk, rows in id order),
 `ids.npy` (the chunk ids, same order), `docs.npy` (each row's document id), `projects.npy` (int32, each row's index
-into `meta.json`'s project names) and `meta.json` (tenant, rows, dimension, project names). A new generation starts
+into `meta.json`'s project names), `meta.json` (tenant, rows, dimension, project names) and the chunk rows
+(`rows.arrow`, `chunk_rows.py`; a folder written before it existed has none). A new generation starts
 with a link to the file of the one it was copied from, and its publish rewrites only the rows of the documents its
 writer changed, read from the vector store (the rest are the file's own); without that file, or when the changes
 are not known, every row is read. The folder is written under a temporary name and renamed
@@ -22,9 +23,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from trident.store.chunk_rows import write_rows
 from trident.store.crashpoints import crash_point
 
 if TYPE_CHECKING:
+    import pyarrow as pa
+
     from trident.store.lance_index import LanceVectorIndex
 
 CHUNK_MATRIX_DIR = "chunk_vectors"
@@ -84,9 +88,9 @@ class ChunkMatrix:
         return ChunkMatrix._ordered(ids, projects, rows, docs)
 
 
-def write_chunk_matrix(folder: Path, vectors: LanceVectorIndex, tenant: str) -> None:
-    """Write the tenant's chunk vectors, as `vectors` reads them, into the generation folder `folder` (replacing
-    any there)."""
+def write_chunk_matrix(folder: Path, vectors: LanceVectorIndex, tenant: str, rows: pa.Table | None = None) -> None:
+    """Write the tenant's chunk vectors, as `vectors` reads them, and its chunk `rows` (`chunk_rows.current_rows`)
+    into the generation folder `folder` (replacing any there)."""
     chunks = _current(folder, vectors, tenant)
     target = folder / CHUNK_MATRIX_DIR
     draft = folder / f".{CHUNK_MATRIX_DIR}-{os.getpid()}"
@@ -100,6 +104,8 @@ def write_chunk_matrix(folder: Path, vectors: LanceVectorIndex, tenant: str) -> 
             os.fsync(handle.fileno())
     meta = {"format": FORMAT, "tenant": tenant, "rows": len(chunks.ids), "projects": list(chunks.project_names)}
     (draft / "meta.json").write_text(json.dumps(meta), encoding="utf-8")
+    if rows is not None:
+        write_rows(draft, rows)
     crash_point("publish.chunk_matrix")
     if target.exists():
         shutil.rmtree(target)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from trident.store.chunk_matrix import CHUNK_MATRIX_DIR, write_chunk_matrix
+from trident.store.chunk_rows import current_rows
 from trident.store.crashpoints import crash_point
 from trident.store.kuzu_graph import KuzuGraphStore
 from trident.store.lance_index import LanceVectorIndex
@@ -205,6 +206,9 @@ class Engines:
         beside the generation, replace the manifest. With `keep_reading` the engines stay open read-only, as a view
         of what was published; else they are closed."""
         self.text.commit()
+        rows = current_rows(
+            index_dir / self.folder / CHUNK_MATRIX_DIR, self.graph, self.vectors.changed_documents, tenant
+        )
         crash_point("publish.begin")
         if keep_reading:
             self.graph.reopen_read_only()
@@ -216,7 +220,7 @@ class Engines:
         self.vectors.pin(self.vectors.version())
         self.manifest.generation += 1  # caches keyed by generation must not keep what they read mid-session
         self.manifest.chunks_version = self.vectors.version()
-        write_chunk_matrix(index_dir / self.folder, self.vectors, tenant)
+        write_chunk_matrix(index_dir / self.folder, self.vectors, tenant, rows)
         self.reader_lock = ReaderLock.acquire(index_dir / self.folder)
         crash_point("publish.ready")
         self.manifest.save(index_dir)

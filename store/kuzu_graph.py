@@ -11,6 +11,7 @@ from typing import Any
 import kuzu
 import pyarrow as pa
 
+from trident.store.chunk_rows import ROWS_SCHEMA
 from trident.store.crashpoints import crash_point
 from trident.store.errors import ReadOnlyIndexError
 from trident.store.kuzu_rows import (
@@ -249,6 +250,20 @@ class KuzuGraphStore:
     def get_chunks(self, ids: Sequence[str]) -> dict[str, Chunk]:
         rows = self._by_id("MATCH (c:Chunk) WHERE c.id", CHUNK_COLUMNS, ids)
         return {row[0]: chunk_from_row(row) for row in rows}
+
+    def chunk_table(self, tenant: str, doc_ids: Sequence[str] | None = None) -> pa.Table:
+        """The tenant's chunks (only those of `doc_ids`, when given) as one Arrow table, columns as `Chunk`'s fields,
+        in no particular order: for the chunk-row file a publish writes beside its generation."""
+        where = "c.tenant = $t" + (" AND c.doc_id IN $docs" if doc_ids is not None else "")
+        params: dict[str, Any] = {"t": tenant} | ({"docs": list(doc_ids)} if doc_ids is not None else {})
+        columns = ", ".join(f"c.{name} AS {name}" for name in ROWS_SCHEMA.names)
+        query = f"MATCH (c:Chunk) WHERE {where} RETURN {columns}"
+        with self._lock:
+            result = self._conn.execute(self._prepared(query, params), params)
+            assert isinstance(result, kuzu.QueryResult)
+            if not result.has_next():
+                return ROWS_SCHEMA.empty_table()
+            return result.get_as_arrow(ARROW_CHUNK_ROWS)
 
     def citations(self, chunk_ids: Sequence[str]) -> dict[str, str]:
         """`project/path:Lstart-Lend` of each chunk found."""
