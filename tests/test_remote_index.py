@@ -3,6 +3,7 @@ loopback: push, pull, the remote writer, and a reader's cache following what is 
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import time
@@ -23,11 +24,11 @@ from trident.store.remote_catalog import Refresher, RemoteCatalog
 from trident.store.remote_commit import StalePublishError, read_published
 from trident.store.remote_index import BLOBS_PREFIX, pull, push, read_sync_record
 from trident.store.remote_lease import RemoteLease, held_lease
-from trident.store.settings import RetrievalSettings
+from trident.store.settings import RetrievalSettings, StorageSettings
 from trident.store.snapshot import REMOTE_DIR, take_snapshot
 from trident.tools.search import search
 
-# The SeaweedFS these tests run against (`s3_settings`, `store`), shared with tests/test_object_store.py.
+# The SeaweedFS these tests run against (`s3_settings`, `s3_prefix`, `store`), shared with tests/test_object_store.py.
 pytest_plugins = ["tests.s3_server"]
 
 QUERIES = ("retry a failed charge", "how are refunds recorded")
@@ -287,3 +288,33 @@ def test_a_server_cache_refreshed_in_the_background_switches_to_a_new_generation
         assert answer(reader, QUERIES[1]) == answers(writer_dir)[1]
     finally:
         reader.close()
+
+
+def test_the_push_pull_and_status_commands_share_one_index_through_the_bucket(
+    s3_prefix: StorageSettings, billing_index: Path, tmp_path: Path
+) -> None:
+    from typer.testing import CliRunner
+
+    from trident.cli.main import app
+
+    shared = s3_prefix
+    secret = shared.secret_access_key.get_secret_value() if shared.secret_access_key else ""
+    env = {
+        "TRIDENT_STORAGE": shared.storage or "",
+        "AWS_ENDPOINT_URL": shared.endpoint_url or "",
+        "AWS_ACCESS_KEY_ID": shared.access_key_id or "",
+        "AWS_SECRET_ACCESS_KEY": secret,
+        "AWS_REGION": shared.region or "",
+    }
+    shutil.copytree(billing_index, tmp_path / "a" / "tenants" / TENANT)
+    runner = CliRunner()
+    pushed = runner.invoke(app, ["push"], env={**env, "TRIDENT_HOME": str(tmp_path / "a")})
+    assert pushed.exit_code == 0, pushed.output
+    assert "published generation 1" in pushed.output
+    status = runner.invoke(app, ["status", "--json"], env={**env, "TRIDENT_HOME": str(tmp_path / "b")})
+    assert status.exit_code == 0, status.output
+    assert [project["name"] for project in json.loads(status.stdout)["projects"]] == ["billing"]
+    pulled = runner.invoke(app, ["pull"], env={**env, "TRIDENT_HOME": str(tmp_path / "b")})
+    assert pulled.exit_code == 0 and "already in step with generation 1" in pulled.output
+    local = runner.invoke(app, ["pull"], env={"TRIDENT_HOME": str(tmp_path / "c"), "TRIDENT_STORAGE": ""})
+    assert local.exit_code == 2 and "TRIDENT_STORAGE is unset" in local.output
