@@ -58,6 +58,7 @@ STAGING_DIR = "staging"  # in REMOTE_DIR: blobs downloaded and verified, not yet
 # Written by the pull itself, last: the manifest names the local folder of the generation, and so may the stamp.
 REWRITTEN = frozenset({MANIFEST_FILE, SYNC_STAMP_FILE})
 PULLED_PREFIX = "p"  # pulled generation folders: generations/p<n>-<token>, never a local writer's g<n>
+PARTIAL_SUFFIX = ".pull.tmp"  # a file being put in place (snapshots leave out *.tmp; a later pull removes it)
 # Transfers run a few at a time: object stores answer each request slowly but many at once.
 TRANSFER_THREADS = 4
 # A push or pull waits this long for a local writer (or another pull) to finish with the folder.
@@ -248,6 +249,8 @@ def _materialise(store: ObjectStore, index_dir: Path, listing: Snapshot, publish
     targets = {_local_path(entry.path, listing.generation_dir, folder): entry for entry in listing.files}
     staging = index_dir / REMOTE_DIR / STAGING_DIR
     shutil.rmtree(staging, ignore_errors=True)  # what a pull that died left
+    for partial in index_dir.glob(f"*/*/**/*{PARTIAL_SUFFIX}"):
+        partial.unlink()
     staging.mkdir(parents=True)
     try:
         hashes = HashCache(index_dir)
@@ -260,6 +263,8 @@ def _materialise(store: ObjectStore, index_dir: Path, listing: Snapshot, publish
         (index_dir / folder).mkdir(parents=True)
         for path in sorted(needed, key=lambda path: _placing_order(path, folder)):
             _place(staging / needed[path].sha256, index_dir / path)
+            hashes.remember(path, needed[path].sha256)
+        hashes.save()  # the snapshot taken below reads none of them again
         (index_dir / folder / READERS_FILE).touch()
         for parent in sorted({(index_dir / path).parent for path in needed}):
             _sync_folder(parent)  # every file durable before the manifest names them
@@ -338,7 +343,7 @@ def _stage(store: ObjectStore, staging: Path, entries: list[SnapshotFile], local
 def _place(staged: Path, target: Path) -> None:
     """Put a staged file at `target`, atomically: a reader finds the old file or the new one."""
     target.parent.mkdir(parents=True, exist_ok=True)
-    partial = target.with_name(f"{target.name}.pull-{os.getpid()}.tmp")
+    partial = target.with_name(f"{target.name}.{os.getpid()}{PARTIAL_SUFFIX}")
     _link_or_copy(staged, partial)
     os.replace(partial, target)
 

@@ -209,6 +209,31 @@ def test_a_pull_that_fails_half_way_leaves_the_cache_on_its_previous_snapshot(
     assert answers(cache) == answers(writer_dir)
 
 
+def test_a_pull_that_dies_while_placing_files_leaves_the_cache_on_its_previous_snapshot(
+    store: S3ObjectStore, writer_dir: Path, tmp_path: Path
+) -> None:
+    push_as(store, writer_dir)
+    cache = tmp_path / "cache"
+    pull(store, cache)
+    before = answers(cache)
+    index_notes(writer_dir)
+    push_as(store, writer_dir)
+    version = next(
+        entry.path
+        for entry in take_snapshot(writer_dir).files
+        if entry.path.startswith("semantic/") and "/_versions/" in entry.path and not (cache / entry.path).exists()
+    )
+    (cache / version).mkdir()  # the new LanceDB version cannot be put in place: the pull fails after the data files
+    (cache / version / "in-the-way").touch()
+    with pytest.raises(OSError):
+        pull(store, cache)
+    assert answers(cache) == before
+    shutil.rmtree(cache / version)
+    assert pull(store, cache).changed
+    assert answers(cache) == answers(writer_dir)
+    assert len(list((cache / "generations").iterdir())) == 1  # the failed pull's folder went with the old one
+
+
 def test_the_remote_writer_starts_from_what_is_published_and_publishes_what_it_wrote(
     store: S3ObjectStore, writer_dir: Path, tmp_path: Path
 ) -> None:
