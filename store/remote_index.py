@@ -33,6 +33,7 @@ from pathlib import Path
 from pydantic import BaseModel, ValidationError
 
 from trident.store import locking
+from trident.store.crashpoints import crash_point
 from trident.store.errors import IndexLockedError, TridentIndexError
 from trident.store.generations import GENERATIONS_DIR, READERS_FILE, has_leftovers, remove_leftovers
 from trident.store.manifest import MANIFEST_FILE, SYNC_STAMP_FILE, Manifest, published_stamp
@@ -139,8 +140,10 @@ def push(store: ObjectStore, index_dir: Path, lease: HeldLease) -> Transfer:
         files, size = _upload_blobs(store, index_dir, snapshot.files, lease)
         listing_key = generation_prefix(base.generation + 1, lease.token) + LISTING_NAME
         store.put(listing_key, snapshot.to_json())
+        crash_point("push.listed")
         lease.check()
         published = publish(store, base, listing_key, lease.token)
+        crash_point("push.published")
         _write_sync_record(index_dir, _record(published, digest))
     log.info("published generation %d (%d files, %d bytes uploaded)", published.generation, files, size)
     return Transfer(published.generation, files, size, changed=True)
@@ -264,6 +267,7 @@ def _materialise(store: ObjectStore, index_dir: Path, listing: Snapshot, publish
         for path in sorted(needed, key=lambda path: _placing_order(path, folder)):
             _place(staging / needed[path].sha256, index_dir / path)
             hashes.remember(path, needed[path].sha256)
+            crash_point("pull.placed")
         hashes.save()  # the snapshot taken below reads none of them again
         (index_dir / folder / READERS_FILE).touch()
         for parent in sorted({(index_dir / path).parent for path in needed}):

@@ -4,10 +4,11 @@ loopback: push, pull, the remote writer, and a reader's cache following what is 
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import shutil
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,13 +18,14 @@ from tests.conftest import EXAMPLES, index_into
 from trident.embedding.hash_embedder import HashEmbedder
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
+from trident.store.crashpoints import CRASH_AT
 from trident.store.errors import IndexLockedError
 from trident.store.manifest import Manifest
-from trident.store.object_store import ObjectStore, ObjectStoreError, S3ObjectStore
+from trident.store.object_store import ObjectStore, ObjectStoreError, S3ObjectStore, open_object_store
 from trident.store.remote_catalog import Refresher, RemoteCatalog
 from trident.store.remote_commit import StalePublishError, read_published
 from trident.store.remote_index import BLOBS_PREFIX, pull, push, read_sync_record
-from trident.store.remote_lease import RemoteLease, held_lease
+from trident.store.remote_lease import DEFAULT_LEASE_SECONDS, RemoteLease, held_lease
 from trident.store.settings import RetrievalSettings, StorageSettings
 from trident.store.snapshot import REMOTE_DIR, take_snapshot
 from trident.tools.search import search
@@ -232,6 +234,55 @@ def test_a_pull_that_dies_while_placing_files_leaves_the_cache_on_its_previous_s
     assert pull(store, cache).changed
     assert answers(cache) == answers(writer_dir)
     assert len(list((cache / "generations").iterdir())) == 1  # the failed pull's folder went with the old one
+
+
+def killed_at(point: str, work: Callable[[], object]) -> int | None:
+    """Run `work` in a forked child that SIGKILLs itself at the crash point `point` (store/crashpoints.py); the
+    child's exit code (-9: killed there)."""
+
+    def child() -> None:
+        os.environ[CRASH_AT] = point
+        work()
+
+    process = multiprocessing.get_context("fork").Process(target=child)
+    process.start()
+    process.join()
+    return process.exitcode
+
+
+def test_a_writer_killed_before_its_publication_leaves_the_published_generation_and_the_next_writer_publishes(
+    s3_prefix: StorageSettings, store: S3ObjectStore, writer_dir: Path, tmp_path: Path
+) -> None:
+    push_as(store, writer_dir)
+    published = answers(writer_dir)
+    index_notes(writer_dir)
+    # the child opens a store of its own: a connection pool is not shared across fork
+    assert killed_at("push.listed", lambda: push_as(open_object_store(s3_prefix), writer_dir, "killed")) == -9
+    assert read_published(store).generation == 1  # its upload is there, under its own keys, read by nobody
+    pull(store, tmp_path / "cache")
+    assert answers(tmp_path / "cache") == published
+    with pytest.raises(IndexLockedError, match="killed is writing"):
+        RemoteLease(store, "next").take()
+    after_expiry = RemoteLease(store, "next", clock=lambda: time.time() + DEFAULT_LEASE_SECONDS + 1)
+    with held_lease(after_expiry) as lease:
+        assert push(store, writer_dir, lease).generation == 2
+    assert pull(store, tmp_path / "cache").changed
+    assert answers(tmp_path / "cache") == answers(writer_dir)
+
+
+def test_a_pull_killed_while_placing_files_leaves_the_cache_readable_and_the_next_pull_completes(
+    s3_prefix: StorageSettings, store: S3ObjectStore, writer_dir: Path, tmp_path: Path
+) -> None:
+    push_as(store, writer_dir)
+    cache = tmp_path / "cache"
+    pull(store, cache)
+    before = answers(cache)
+    index_notes(writer_dir)
+    push_as(store, writer_dir)
+    assert killed_at("pull.placed:5", lambda: pull(open_object_store(s3_prefix), cache)) == -9
+    assert answers(cache) == before
+    assert pull(store, cache).changed
+    assert answers(cache) == answers(writer_dir)
 
 
 def test_the_remote_writer_starts_from_what_is_published_and_publishes_what_it_wrote(
