@@ -1,4 +1,5 @@
-"""The `trident` command line: index, watch, search, trace, explain, similar, entity, status, model and reset."""
+"""The `trident` command line: index, watch, search, trace, explain, similar, entity, status, model, reset, push
+and pull."""
 
 from __future__ import annotations
 
