@@ -167,10 +167,15 @@ def _upload_blobs(store: ObjectStore, index_dir: Path, files: list[SnapshotFile]
 
 
 def _run_all(task: Callable[[SnapshotFile], None], entries: Iterable[SnapshotFile]) -> None:
-    """Run `task` on every entry, a few at a time; the first failure is raised once all have ended."""
+    """Run `task` on every entry, a few at a time; the first failure is raised, the entries not started yet are
+    dropped, and those under way end first."""
     with ThreadPoolExecutor(TRANSFER_THREADS) as pool:
-        for future in [pool.submit(task, entry) for entry in entries]:
-            future.result()
+        try:
+            for future in [pool.submit(task, entry) for entry in entries]:
+                future.result()
+        except BaseException:
+            pool.shutdown(cancel_futures=True)
+            raise
 
 
 # --- pull ---
@@ -189,6 +194,7 @@ def pull(
         ObjectStoreError: the object store failed a request, or a blob is missing or not what its name says; the
             folder keeps the generation it had.
         IndexLockedError: a local writer kept the folder's lock for `wait_seconds`.
+        OSError: a file could not be put in place (the disk is full, say); the folder keeps the generation it had.
     """
     published = read_published(store)
     if published.pointer is None:
