@@ -22,7 +22,6 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import os
 import shutil
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -39,6 +38,14 @@ from trident.store.generations import GENERATIONS_DIR, READERS_FILE, has_leftove
 from trident.store.manifest import MANIFEST_FILE, SYNC_STAMP_FILE, Manifest, published_stamp
 from trident.store.object_store import ObjectStore, ObjectStoreError, PreconditionFailedError
 from trident.store.remote_commit import Published, PublishedPointer, generation_prefix, publish, read_published
+from trident.store.remote_files import (
+    drop_unlisted_versions,
+    link_or_copy,
+    place,
+    remove_partials,
+    sync_folder,
+    write_durably,
+)
 from trident.store.remote_lease import HeldLease
 from trident.store.snapshot import (
     REMOTE_DIR,
@@ -59,7 +66,6 @@ STAGING_DIR = "staging"  # in REMOTE_DIR: blobs downloaded and verified, not yet
 # Written by the pull itself, last: the manifest names the local folder of the generation, and so may the stamp.
 REWRITTEN = frozenset({MANIFEST_FILE, SYNC_STAMP_FILE})
 PULLED_PREFIX = "p"  # pulled generation folders: generations/p<n>-<token>, never a local writer's g<n>
-PARTIAL_SUFFIX = ".pull.tmp"  # a file being put in place (snapshots leave out *.tmp; a later pull removes it)
 # Transfers run a few at a time: object stores answer each request slowly but many at once.
 TRANSFER_THREADS = 4
 # A push or pull waits this long for a local writer (or another pull) to finish with the folder.
@@ -104,7 +110,7 @@ def _record(published: Published, snapshot_digest: str) -> SyncRecord:
 def _write_sync_record(index_dir: Path, record: SyncRecord) -> None:
     path = index_dir / REMOTE_DIR / SYNC_RECORD_FILE
     path.parent.mkdir(exist_ok=True)
-    _write_durably(path, record.model_dump_json().encode())
+    write_durably(path, record.model_dump_json().encode())
 
 
 @contextmanager
@@ -258,8 +264,7 @@ def _materialise(store: ObjectStore, index_dir: Path, listing: Snapshot, publish
     targets = {_local_path(entry.path, listing.generation_dir, folder): entry for entry in listing.files}
     staging = index_dir / REMOTE_DIR / STAGING_DIR
     shutil.rmtree(staging, ignore_errors=True)  # what a pull that died left
-    for partial in index_dir.glob(f"*/*/**/*{PARTIAL_SUFFIX}"):
-        partial.unlink()
+    remove_partials(index_dir)
     staging.mkdir(parents=True)
     try:
         hashes = HashCache(index_dir)
@@ -271,14 +276,14 @@ def _materialise(store: ObjectStore, index_dir: Path, listing: Snapshot, publish
         fetched = _stage(store, staging, list(needed.values()), _local_copies(index_dir, hashes))
         (index_dir / folder).mkdir(parents=True)
         for path in sorted(needed, key=lambda path: _placing_order(path, folder)):
-            _place(staging / needed[path].sha256, index_dir / path)
+            place(staging / needed[path].sha256, index_dir / path)
             hashes.remember(path, needed[path].sha256)
             crash_point("pull.placed")
         hashes.save()  # the snapshot taken below reads none of them again
         (index_dir / folder / READERS_FILE).touch()
         for parent in sorted({(index_dir / path).parent for path in needed}):
-            _sync_folder(parent)  # every file durable before the manifest names them
-        _drop_unlisted_versions(index_dir, set(targets))
+            sync_folder(parent)  # every file durable before the manifest names them
+        drop_unlisted_versions(index_dir, set(targets))
         _publish_manifest(index_dir, store, listing, folder)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
@@ -338,34 +343,16 @@ def _stage(store: ObjectStore, staging: Path, entries: list[SnapshotFile], local
     downloads = [entry for sha256, entry in unique.items() if sha256 not in local]
     for sha256, source in local.items():
         if sha256 in unique:
-            _link_or_copy(source, staging / sha256)
+            link_or_copy(source, staging / sha256)
 
     def download(entry: SnapshotFile) -> None:
         data = store.get(BLOBS_PREFIX + entry.sha256).data
         if hashlib.sha256(data).hexdigest() != entry.sha256:
             raise ObjectStoreError(f"the blob {BLOBS_PREFIX}{entry.sha256} does not hold what its name says")
-        _write_durably(staging / entry.sha256, data, replace=False)
+        write_durably(staging / entry.sha256, data, replace=False)
 
     _run_all(download, downloads)
     return len(downloads), sum(entry.size for entry in downloads)
-
-
-def _place(staged: Path, target: Path) -> None:
-    """Put a staged file at `target`, atomically: a reader finds the old file or the new one."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    partial = target.with_name(f"{target.name}.{os.getpid()}{PARTIAL_SUFFIX}")
-    _link_or_copy(staged, partial)
-    os.replace(partial, target)
-
-
-def _drop_unlisted_versions(index_dir: Path, listed: set[str]) -> None:
-    """Remove LanceDB versions the snapshot does not have: versions a local write made that was never published
-    (a writer's folder brought back to what is published). A reader's cache has none."""
-    for version in index_dir.glob("*/*.lance/_versions/*.manifest"):
-        path = version.relative_to(index_dir).as_posix()
-        if path not in listed:
-            log.info("removing %s: a version never published", path)
-            version.unlink()
 
 
 def _publish_manifest(index_dir: Path, store: ObjectStore, listing: Snapshot, folder: str) -> None:
@@ -378,7 +365,7 @@ def _publish_manifest(index_dir: Path, store: ObjectStore, listing: Snapshot, fo
     if stamps is not None:  # a stamp naming the published generation names it by its folder: rename it too
         entries = json.loads(stamps)
         renamed = {key: published_stamp(manifest) if value == stamp_before else value for key, value in entries.items()}
-        _write_durably(index_dir / SYNC_STAMP_FILE, json.dumps(renamed, sort_keys=True).encode())
+        write_durably(index_dir / SYNC_STAMP_FILE, json.dumps(renamed, sort_keys=True).encode())
     else:
         (index_dir / SYNC_STAMP_FILE).unlink(missing_ok=True)
     manifest.save(index_dir)
@@ -392,30 +379,3 @@ def _fetch(store: ObjectStore, listing: Snapshot, path: str) -> bytes | None:
     if hashlib.sha256(data).hexdigest() != entry.sha256:
         raise ObjectStoreError(f"the blob {BLOBS_PREFIX}{entry.sha256} does not hold what its name says")
     return data
-
-
-def _write_durably(path: Path, data: bytes, *, replace: bool = True) -> None:
-    """Write beside, flush to disk, rename into place (and make the rename durable when replacing)."""
-    partial = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(partial, "wb") as handle:
-        handle.write(data)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(partial, path)
-    if replace:
-        _sync_folder(path.parent)
-
-
-def _sync_folder(folder: Path) -> None:
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def _link_or_copy(source: Path, target: Path) -> None:
-    try:
-        os.link(source, target)
-    except OSError:  # another file system, or links not supported
-        shutil.copy2(source, target)
