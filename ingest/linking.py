@@ -220,9 +220,10 @@ def link_shared_names(writer: Writer, entities: Sequence[Entity], relations: Seq
     """Add the shared concepts of the whole index and their INSTANCE_OF edges that the graph lacks; returns how
     many nodes and edges were written (none when the graph has them all, so an unchanged index is not written)."""
     concepts, links = shared_concepts(entities, writer.tenant)
-    stored = {e.id: _entity_key(e) for e in entities}
+    stored = {e.id: e for e in entities}
     have = {_relation_key(r) for r in relations}
-    new_concepts = [c for c in concepts if stored.get(c.id) != _entity_key(c)]
+    # keys of the concepts' ids only: dumping every entity of a large index cost most of a second per write
+    new_concepts = [c for c in concepts if c.id not in stored or _entity_key(stored[c.id]) != _entity_key(c)]
     new_links = [r for r in links if _relation_key(r) not in have]
     writer.add_entities(new_concepts)
     if new_links:

@@ -251,7 +251,7 @@ def open_new(index_dir: Path, published: Manifest, dim: int) -> Engines:
     the lock calls this; it first removes what writers that died left behind."""
     assert published.generation_dir is not None
     remove_leftovers(index_dir, keep={published.generation_dir})
-    manifest = published.model_copy(deep=True)
+    manifest = published.writable_copy()
     manifest.generation += 1
     name = generation_name(manifest.generation)
     source = index_dir / published.generation_dir

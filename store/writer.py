@@ -208,7 +208,7 @@ class Writer:
             crash_point("relations.graph")
             for doc_id, pending in still_unresolved.items():
                 if doc_id in manifest.documents:
-                    manifest.documents[doc_id].unresolved = pending
+                    manifest.replace_entry(doc_id, unresolved=pending)
 
     def add_entities(self, entities: Sequence[Entity]) -> None:
         """Entities no document owns (the shared concepts of names found in several projects), merged by id."""
@@ -242,7 +242,7 @@ class Writer:
             session.graph.upsert([], [], [r for w in bound for r in w.relations])
             for w in bound:
                 if w.document.id in manifest.documents:
-                    manifest.documents[w.document.id].unresolved = w.unresolved
+                    manifest.replace_entry(w.document.id, unresolved=w.unresolved)
 
     def record_root(self, project: str, root: str) -> None:
         """Where a project's files are: read again when references into another project are bound anew."""
@@ -258,8 +258,9 @@ class Writer:
             manifest = self._changed(session)
             manifest.sources[project] = source
             for doc_id, (size, mtime_ns) in stats.items():
-                if doc_id in manifest.documents:
-                    manifest.documents[doc_id].size, manifest.documents[doc_id].mtime_ns = size, mtime_ns
+                entry = manifest.documents.get(doc_id)
+                if entry is not None and (entry.size, entry.mtime_ns) != (size, mtime_ns):
+                    manifest.replace_entry(doc_id, size=size, mtime_ns=mtime_ns)
 
     def record_skipped(self, project: str, skipped: Sequence[SkippedFile]) -> None:
         """The files of a project the walk refused, and why (status lists them)."""
