@@ -6,8 +6,11 @@ does on a change), and the clock stops when a lexical search, a semantic search 
 the new function. Prints p50 / p95 of the whole (edit written -> all three find it) and of the re-index alone, and
 the time of a re-index that finds nothing changed. Nothing here runs in the test suite.
 
+With `--base INDEX` the folder is added as one more project to a copy of that index (e.g. a bench index from
+bench/corpus.py, with the same TRIDENT_MODEL), so each edit pays what an index of that size costs a write.
+
 Usage:
-    python bench/edit_latency.py [FOLDER] [--edits 20]      (default: examples/billing)
+    python bench/edit_latency.py [FOLDER] [--edits 20] [--base INDEX]      (default: examples/billing)
 """
 
 from __future__ import annotations
@@ -54,10 +57,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("folder", type=Path, nargs="?", default=EXAMPLES / "billing")
     parser.add_argument("--edits", type=int, default=20)
+    parser.add_argument("--base", type=Path, help="an index folder to copy and add the folder to")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / args.folder.name
         shutil.copytree(args.folder, root)
+        if args.base is not None:
+            shutil.copytree(args.base, Path(tmp) / "index", ignore=shutil.ignore_patterns("write.lock"))
         target = sorted(root.rglob("*.py"))[0]
         catalog = Catalog(Path(tmp) / "index", "default", open_embedder(ModelSettings()))
         views = GenerationViews(RetrievalSettings())
@@ -65,7 +71,8 @@ def main() -> None:
         folder = WatchedFolder(root, root.name)
         started = time.perf_counter()
         reindex(folder)
-        print(f"first index of {args.folder}: {time.perf_counter() - started:.1f} s")
+        chunks = sum(len(entry.chunk_ids) for entry in catalog.manifest.documents.values())
+        print(f"first index of {args.folder}: {time.perf_counter() - started:.1f} s; the index holds {chunks:,} chunks")
         whole, runs = [], []
         for n in range(args.edits):
             name = marker(n)

@@ -4,11 +4,16 @@ Peers run in the same process on the same chunks and vectors: LanceDB's own hybr
 + its RRF reranker, on a side table holding the chunk texts), raw Tantivy BM25 on Trident's own lexical index, a
 NumPy brute-force dot product over every chunk vector, and the bare query embedding.
 
+The floor is what any search of both kinds must do for a query (embed it, a NumPy top-k over every chunk vector,
+raw Tantivy BM25), timed one query at a time; stdio is measured twice, with the Python SDK's client (which checks
+every answer against the tool's output schema, several milliseconds for a page of hits) and with bare JSON-RPC lines
+(the server and the pipe alone).
+
 Usage:
-    python bench/latency.py --size 100k [--repeat 3] [--no-stdio] [--ann]
-Writes ~/.cache/trident/bench/results/latency-<size>[-ann].json and prints a summary. `--ann` first copies the
-index and builds an IVF_HNSW_SQ index on the copy's chunk vectors (what a threshold in store/lance_index.py would
-do); the shipped index scans flat.
+    python bench/latency.py [--sizes 1k,10k,100k] [--repeat 3] [--no-stdio] [--ann]
+Writes ~/.cache/trident/bench/results/latency-<size>[-ann].json per size and prints a table of the sizes (`--size
+100k` is one size). `--ann` first copies the index and builds an IVF_HNSW_SQ index on the copy's chunk vectors
+(what a threshold in store/lance_index.py would do); the shipped index scans flat.
 """
 
 from __future__ import annotations
@@ -272,6 +277,10 @@ def peers(catalog: Catalog, embedder: Embedder, size: str, model: str, repeat: i
     out["numpy brute-force dot product, incl. embedding"] = summary(
         timed_each(lambda q: (embedder.embed_query(q), brute(q)), searches, repeat)
     )
+    # The floor: what any search of both kinds must do, one query at a time (embed, NumPy top-k, raw BM25).
+    out["floor (embedding + numpy top-k + raw tantivy)"] = summary(
+        timed_each(lambda q: (embedder.embed_query(q), brute(q), bm25(q)), searches, repeat)
+    )
     out["chunks"] = int(matrix.shape[0])
     return out
 
@@ -369,6 +378,51 @@ async def stdio(
     return out
 
 
+def raw_stdio(home: Path, model: str, repeat: int, searches: list[str]) -> dict[str, Any]:
+    """`search` over stdio with bare JSON-RPC lines (what any client's transport does), so the figure is the
+    server's and the pipe's, without the Python SDK client's validation of each answer against the output schema."""
+    import subprocess
+
+    trident = str(Path(sys.executable).parent / "trident")
+    env = {**os.environ, "TRIDENT_HOME": str(home), "TRIDENT_MODEL": model}
+    server = subprocess.Popen(
+        [trident, "serve", "--read-only"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=env,
+        text=True,
+    )
+    assert server.stdin is not None and server.stdout is not None
+    ids = iter(range(1, 1_000_000))
+
+    def call(method: str, params: dict[str, Any]) -> dict[str, Any]:
+        number = next(ids)
+        server.stdin.write(json.dumps({"jsonrpc": "2.0", "id": number, "method": method, "params": params}) + "\n")
+        server.stdin.flush()
+        while True:  # notifications may come first
+            message = json.loads(server.stdout.readline())
+            if message.get("id") == number:
+                return message
+
+    def search(query: str) -> dict[str, Any]:
+        return call("tools/call", {"name": "search", "arguments": {"query": query}})
+
+    try:
+        client = {"name": "bench", "version": "0"}
+        call("initialize", {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": client})
+        server.stdin.write(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}) + "\n")
+        deadline = time.perf_counter() + 120
+        while "still loading" in json.dumps(search(searches[0])) and time.perf_counter() < deadline:
+            time.sleep(0.05)
+        for query in searches[:3]:
+            search(query)
+        return {"search auto (raw JSON-RPC)": summary(timed_each(search, searches, repeat))}
+    finally:
+        server.kill()
+        server.wait()
+
+
 def ann_copy(index: Path) -> Path:
     """A copy of the index whose chunk table has an IVF_HNSW_SQ index (cosine)."""
     import lancedb
@@ -381,23 +435,15 @@ def ann_copy(index: Path) -> Path:
     return copy
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--size", default="100k")
-    parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--cold-starts", type=int, default=3)
-    parser.add_argument("--no-stdio", action="store_true")
-    parser.add_argument("--no-peers", action="store_true")
-    parser.add_argument("--ann", action="store_true")
-    args = parser.parse_args()
-    settings = ModelSettings()
-    index = index_dir(args.size, settings.model)
+def measure(size: str, args: argparse.Namespace, settings: ModelSettings) -> dict[str, Any]:
+    """Every figure for the bench index of one size."""
+    index = index_dir(size, settings.model)
     if args.ann:
         index = ann_copy(index)
     embedder = open_embedder(settings)
     catalog = Catalog(index, TENANT, embedder)
     result: dict[str, Any] = {
-        "size": args.size,
+        "size": size,
         "index": str(index),
         "model": settings.model,
         "chunks": sum(len(e.chunk_ids) for e in catalog.manifest.documents.values()),
@@ -411,15 +457,72 @@ def main() -> None:
     result["in_process"] = anyio.run(in_process, catalog, views, args.repeat, by_tool)
     result["in_process_peak_rss_mb"] = round(peak_rss_mb())
     if not args.no_peers:
-        result["peers"] = peers(catalog, embedder, args.size, settings.model, args.repeat)
+        result["peers"] = peers(catalog, embedder, size, settings.model, args.repeat)
     catalog.close()
     if not args.no_stdio:
-        result["stdio"] = anyio.run(stdio, serving_home(index), settings.model, args.repeat, args.cold_starts, by_tool)
+        home = serving_home(index)
+        result["stdio"] = anyio.run(stdio, home, settings.model, args.repeat, args.cold_starts, by_tool)
+        searches = [q["query"] for q in by_tool["search"]]
+        result["stdio"]["tools"].update(raw_stdio(home, settings.model, args.repeat, searches))
     result["load_after"] = os.getloadavg()
-    out = bench_home() / "results" / f"latency-{args.size}{'-ann' if args.ann else ''}.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, indent=2) + "\n")
-    print(json.dumps(result, indent=2))
+    return result
+
+
+def table(results: list[dict[str, Any]]) -> str:
+    """The headline figures of each size, side by side (milliseconds, p50 / p95)."""
+
+    def cell(figure: dict[str, Any] | None) -> str:
+        return f"{figure['p50']:.1f} / {figure['p95']:.1f}" if figure and figure.get("n") else "-"
+
+    rows = {
+        "search auto, in-process": lambda r: r["in_process"]["search"].get("auto"),
+        "search auto, stdio (raw JSON-RPC)": lambda r: (
+            r.get("stdio", {}).get("tools", {}).get("search auto (raw JSON-RPC)")
+        ),
+        "search auto, stdio (Python SDK client)": lambda r: r.get("stdio", {}).get("tools", {}).get("search auto"),
+        "floor (embedding + numpy top-k + raw tantivy)": lambda r: r.get("peers", {}).get(
+            "floor (embedding + numpy top-k + raw tantivy)"
+        ),
+        "LanceDB hybrid incl. embedding": lambda r: r.get("peers", {}).get(
+            "lancedb hybrid (vector+FTS+RRF), incl. embedding"
+        ),
+        "query embedding": lambda r: r.get("peers", {}).get("query embedding"),
+    }
+    lines = ["| p50 / p95 ms | " + " | ".join(f"{r['size']} ({r['chunks']:,} chunks)" for r in results) + " |"]
+    lines.append("|---|" + "---:|" * len(results))
+    lines += [f"| {name} | " + " | ".join(cell(get(r)) for r in results) + " |" for name, get in rows.items()]
+    ratios = []
+    for r in results:
+        auto, floor = rows["search auto, in-process"](r), rows["floor (embedding + numpy top-k + raw tantivy)"](r)
+        ratios.append(f"{auto['p50'] / floor['p50']:.2f}x" if auto and floor and floor.get("n") else "-")
+    lines.append("| auto p50 / floor p50 | " + " | ".join(ratios) + " |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", default="1k,10k,100k", help="comma-separated; a size not built is skipped")
+    parser.add_argument("--size", dest="sizes", help="one size (as --sizes)")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--cold-starts", type=int, default=3)
+    parser.add_argument("--no-stdio", action="store_true")
+    parser.add_argument("--no-peers", action="store_true")
+    parser.add_argument("--ann", action="store_true")
+    args = parser.parse_args()
+    settings = ModelSettings()
+    results = []
+    for size in args.sizes.split(","):
+        if not (index_dir(size, settings.model) / "manifest.json").exists():
+            print(f"{size}: no bench index at {index_dir(size, settings.model)} (bench/corpus.py builds it); skipped")
+            continue
+        result = measure(size, args, settings)
+        out = bench_home() / "results" / f"latency-{size}{'-ann' if args.ann else ''}.json"
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(result, indent=2) + "\n")
+        print(f"{size}: figures in {out}")
+        results.append(result)
+    if results:
+        print(table(results))
 
 
 if __name__ == "__main__":
