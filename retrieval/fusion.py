@@ -1,5 +1,5 @@
 """Fusing the ranked lists of a search's path runs behind one Fuser protocol: RRF (default), weighted sum, max,
-intersection, and the primary path leading."""
+intersection, the primary path leading, and a primary path too unsure to lead adding only what it alone found."""
 
 from __future__ import annotations
 
@@ -185,9 +185,11 @@ class PrimaryFirst:
 
     def head(self, lists: Lists) -> list[str]:
         """The primary path's top ids, over the query and its expansions, in rank order."""
-        firsts = [hits[: self.depth] for run, hits in lists.items() if run.path == self.primary]
-        by_rank = [hits[rank].id for rank in range(self.depth) for hits in firsts if rank < len(hits)]
-        return list(dict.fromkeys(by_rank))
+        return _head(lists, self.primary, self.depth)
+
+    def unsure(self) -> PrimaryMerged:
+        """The fuser for a search whose primary run is not sure of its head (a walk from guessed seeds)."""
+        return PrimaryMerged(self.inner, self.primary, self.depth)
 
     def fuse(self, lists: Lists, weights: Weights | None = None) -> list[FusedItem]:
         fused = self.inner.fuse(lists, weights)
@@ -201,6 +203,63 @@ class PrimaryFirst:
             by_id = {item.id: item for item in fused}
             leading = [by_id[id_] for id_ in head]
         return leading + [item for item in fused if item.id not in chosen]
+
+
+def _head(lists: Lists, path: PathName, depth: int) -> list[str]:
+    """A path's top `depth` ids over the query and its expansions, in rank order (first ranks of every run first)."""
+    firsts = [hits[:depth] for run, hits in lists.items() if run.path == path]
+    by_rank = [hits[rank].id for rank in range(depth) for hits in firsts if rank < len(hits)]
+    return list(dict.fromkeys(by_rank))
+
+
+@dataclass(frozen=True)
+class PrimaryMerged:
+    """A primary path not sure enough to lead (a walk from seeds the text does not surely name): the inner
+    fusion's order stands, and only what the primary alone found near its top is merged in. Those are the ids in
+    its top `depth` that no other run holds in its own top `depth` (for a walk seeded from the lexical and dense
+    heads: the second hops it reached from them); each goes before the first fused id the primary scores lower.
+
+    A sum of min-max normalised scores sinks exactly those ids: the other lists' heads score near 1 there, and a
+    walk's second hop scores a fraction of its top seed. Every other id keeps the inner fusion's order.
+    """
+
+    inner: Fuser
+    primary: PathName
+    depth: int = 5
+
+    def __post_init__(self) -> None:
+        if self.depth < 1:
+            raise ValueError(f"primary depth must be >= 1, got {self.depth}")
+
+    def __str__(self) -> str:
+        return f"{self.inner} with what only {self.primary} found in its top {self.depth} merged in"
+
+    def terms(self, lists: Lists, weights: Weights | None = None) -> Terms:
+        return self.inner.terms(lists, weights)
+
+    def own(self, lists: Lists) -> list[str]:
+        """The ids in the primary's head that no other run has in its head, in the primary's order."""
+        others = {hit.id for run, hits in lists.items() if run.path != self.primary for hit in hits[: self.depth]}
+        return [id_ for id_ in _head(lists, self.primary, self.depth) if id_ not in others]
+
+    def fuse(self, lists: Lists, weights: Weights | None = None) -> list[FusedItem]:
+        fused = self.inner.fuse(lists, weights)
+        own = set(self.own(lists))
+        if not own:
+            return fused
+        scores: dict[str, float] = {}
+        for run, hits in lists.items():
+            if run.path == self.primary:
+                for hit in hits:
+                    scores[hit.id] = max(scores.get(hit.id, hit.score), hit.score)
+        pending = [item for item in fused if item.id in own]
+        pending.sort(key=lambda item: (-scores[item.id], item.id))
+        merged: list[FusedItem] = []
+        for item in (item for item in fused if item.id not in own):
+            while pending and scores[pending[0].id] > scores.get(item.id, float("-inf")):
+                merged.append(pending.pop(0))
+            merged.append(item)
+        return merged + pending
 
 
 def make_fuser(method: FusionMethod | str = FusionMethod.RRF, *, k: float = DEFAULT_RRF_K) -> Fuser:
