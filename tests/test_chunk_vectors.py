@@ -7,13 +7,16 @@ import shutil
 from pathlib import Path
 
 import numpy as np
+import pyarrow as pa
 import pytest
 
 from tests.conftest import EXAMPLES
+from tests.test_chunk_rows import assert_rows_are_the_graphs
 from trident.ingest.pipeline import index_folder
 from trident.retrieval.chunk_vectors import ChunkVectors
 from trident.store.catalog import Catalog
 from trident.store.chunk_matrix import CHUNK_MATRIX_DIR, ChunkMatrix, read_chunk_matrix
+from trident.store.kuzu_graph import KuzuGraphStore
 from trident.store.protocols import Embedder, SearchFilter
 
 QUERIES = ["verify a token", "charge a card", "rotate the signing key", "order checkout total", "refund"]
@@ -100,8 +103,8 @@ def test_the_chunk_matrix_of_each_write_replaces_the_last_and_goes_with_its_gene
 def test_a_publish_rewrites_only_the_changed_documents_rows_and_equals_a_full_read(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """After an edit, an addition and a removal, each publish's file (the last one's rows, the changed documents'
-    rows read again) holds exactly what reading every row gives; only the first publish reads every row."""
+    """After an edit, an addition and a removal, each publish's files (the last one's rows, the changed documents'
+    rows read again) hold exactly what reading every row gives; only the first publish reads every row."""
     from tests.conftest import HashEmbedder
     from trident.store.lance_index import LanceVectorIndex
 
@@ -113,6 +116,15 @@ def test_a_publish_rewrites_only_the_changed_documents_rows_and_equals_a_full_re
         return read_all(self, tenant)
 
     monkeypatch.setattr(LanceVectorIndex, "matrix_with_documents", counted)
+    full_row_reads: list[str] = []
+    read_rows = KuzuGraphStore.chunk_table
+
+    def counted_rows(self: KuzuGraphStore, tenant: str, doc_ids: list[str] | None = None) -> pa.Table:
+        if doc_ids is None:
+            full_row_reads.append(tenant)
+        return read_rows(self, tenant, doc_ids)
+
+    monkeypatch.setattr(KuzuGraphStore, "chunk_table", counted_rows)
     project = tmp_path / "billing"
     shutil.copytree(EXAMPLES / "billing", project)
     catalog = Catalog(tmp_path / "index", "default", HashEmbedder())  # plumbing: which rows, not their meaning
@@ -134,6 +146,8 @@ def test_a_publish_rewrites_only_the_changed_documents_rows_and_equals_a_full_re
             assert written.ids.tolist() == expected.ids.tolist() and written.docs.tolist() == expected.docs.tolist()
             assert [written.project_names[c] for c in written.projects] == ["billing"] * len(expected.ids)
             assert np.array_equal(np.asarray(written.matrix), expected.matrix)
+            assert_rows_are_the_graphs(catalog)  # the chunk rows beside them too
         assert len(full_reads) == 1 + len(edits), "each publish after the first read only the changed documents"
+        assert full_row_reads == ["default"], "only the first publish read every chunk row"
     finally:
         catalog.close()
