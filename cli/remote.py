@@ -14,6 +14,7 @@ from trident.server.settings import TridentSettings
 from trident.store.catalog import Catalog
 from trident.store.object_store import ObjectStore, open_object_store
 from trident.store.remote_catalog import Refresher, RemoteCatalog, holder_name
+from trident.store.remote_gc import collect
 from trident.store.remote_index import Transfer, pull, push
 from trident.store.remote_lease import RemoteLease, held_lease
 from trident.store.settings import StorageSettings, StoreSettings
@@ -52,7 +53,7 @@ def register(
     user_errors: Callable[[], AbstractContextManager[Any]],
     err: Console,
 ) -> None:
-    """Add `push` and `pull` to the `trident` command line."""
+    """Add `push`, `pull` and `gc` to the `trident` command line."""
 
     @app.command("push")
     def push_command() -> None:
@@ -74,3 +75,20 @@ def register(
         with user_errors():
             done = pull(_shared(store, storage()), store.index_dir, exact=True)
         err.print(_describe(done, "pulled"))
+
+    @app.command("gc")
+    def gc_command(
+        wait: float = typer.Option(60.0, "--wait", min=0, help="Seconds to wait for a writer holding the lease."),
+    ) -> None:
+        """Delete what the shared index (TRIDENT_STORAGE) no longer needs: file lists and blobs neither published
+        nor uploaded or superseded within TRIDENT_STORAGE_GRACE_S, and dead writers' uploads once that old. Runs
+        under the write lease; a writer that started before it must run again."""
+        store, shared = settings().store, storage()
+        with user_errors():
+            remote = _shared(store, shared)
+            with held_lease(RemoteLease(remote, holder_name()), wait_seconds=wait) as lease:
+                done = collect(remote, lease, shared.storage_grace_s)
+        err.print(
+            f"generation {done.generation}: deleted {len(done.listings_deleted)} file lists and "
+            f"{len(done.blobs_deleted)} blobs; kept {done.listings_kept} file lists and {done.blobs_kept} blobs"
+        )

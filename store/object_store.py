@@ -61,6 +61,8 @@ class ObjectStore(Protocol):
 
     def list(self, prefix: str) -> list[str]: ...
 
+    def list_modified(self, prefix: str) -> dict[str, float]: ...
+
     def delete(self, key: str) -> None: ...
 
 
@@ -131,6 +133,23 @@ class S3ObjectStore:
             for page in pages:
                 keys.extend(entry["Key"][strip:] for entry in page.get("Contents", []) if "Key" in entry)
         return sorted(keys)
+
+    def list_modified(self, prefix: str) -> dict[str, float]:
+        """Every key under `prefix` with when it was last written (Unix time, by the server's clock): what a
+        collector needs to tell an old object from one a writer or reader may still be using.
+
+        Raises:
+            ObjectStoreError: the server refused or failed the request.
+        """
+        found: dict[str, float] = {}
+        strip = len(self._key(""))
+        with self._errors(prefix):
+            pages = self._client.get_paginator("list_objects_v2").paginate(Bucket=self.bucket, Prefix=self._key(prefix))
+            for page in pages:
+                for entry in page.get("Contents", []):
+                    if "Key" in entry and "LastModified" in entry:
+                        found[entry["Key"][strip:]] = entry["LastModified"].timestamp()
+        return dict(sorted(found.items()))
 
     def delete(self, key: str) -> None:
         """Remove `key` (nothing happens if it is already gone).

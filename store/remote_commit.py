@@ -27,6 +27,15 @@ class PublishedPointer(BaseModel):
     generation: int = Field(ge=1, description="Counts publications: each one adds one to its base's")
     manifest_key: str = Field(description="The generation's manifest, relative to the store's prefix")
     writer_token: str = Field(description="The publishing writer's lease token: tells its publication apart")
+    sealed: str = Field(
+        "",
+        description="Rewritten by each garbage collection (a fresh token): a writer that read the pointer before "
+        "it can no longer publish, since it may count on a blob the collection deleted",
+    )
+
+    def same_publication(self, other: PublishedPointer | None) -> bool:
+        """Whether `other` names the same publication (a collection's seal aside)."""
+        return other is not None and self.model_copy(update={"sealed": ""}) == other.model_copy(update={"sealed": ""})
 
 
 @dataclass(frozen=True)
@@ -68,6 +77,29 @@ def read_published(store: ObjectStore, key: str = POINTER_KEY) -> Published:
             f"the published pointer {key} is not one this version can read (damaged, or written by a newer "
             f"Trident): {error.errors()[0]['msg']}"
         ) from None
+
+
+def seal(store: ObjectStore, base: Published, token: str, key: str = POINTER_KEY) -> Published:
+    """Rewrite the pointer `base` as read, naming the same publication with a fresh seal: from then on, a writer
+    that started from `base` is refused (its conditional publication names the old version).
+
+    Raises:
+        StalePublishError: a writer published since `base` was read.
+    """
+    if base.pointer is None or base.etag is None:
+        raise ValueError("nothing is published: there is no pointer to seal")
+    sealed = base.pointer.model_copy(update={"sealed": token})
+    try:
+        etag = store.put_if_match(key, sealed.model_dump_json().encode(), base.etag)
+    except PreconditionFailedError:
+        current = read_published(store, key)
+        if current.pointer == sealed:  # ours: its answer was lost and the request retried
+            return current
+        raise StalePublishError(
+            f"generation {current.generation} was published while the collection started from generation "
+            f"{base.generation}; run it again"
+        ) from None
+    return Published(sealed, etag)
 
 
 def publish(

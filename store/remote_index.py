@@ -210,6 +210,7 @@ def pull(
         return Transfer(published.generation, 0, 0, changed=False)
     with _folder_lock(index_dir, wait_seconds):
         if _in_step(index_dir, published, exact):
+            _note_seal(index_dir, published)
             return Transfer(published.generation, 0, 0, changed=False)
         listing = _read_listing(store, published.pointer.manifest_key)
         files, size = _materialise(store, index_dir, listing, published)
@@ -237,7 +238,7 @@ def _in_step(index_dir: Path, published: Published, exact: bool) -> bool:
     """Whether the folder was synced with the pointer `published` (and, if `exact`, has not changed since: call it
     under the folder's lock then)."""
     record = read_sync_record(index_dir)
-    if record is None or record.pointer != published.pointer:
+    if record is None or published.pointer is None or not published.pointer.same_publication(record.pointer):
         return False
     if not exact:
         return True
@@ -245,6 +246,14 @@ def _in_step(index_dir: Path, published: Published, exact: bool) -> bool:
         return take_snapshot(index_dir).digest() == record.snapshot_digest
     except NoPublishedGenerationError:
         return False
+
+
+def _note_seal(index_dir: Path, published: Published) -> None:
+    """A folder in step with a publication a collection has sealed since (the pointer rewritten, same content):
+    record the pointer's new version, which the next push must start from. Call it under the folder's lock."""
+    record = read_sync_record(index_dir)
+    if record is not None and record.etag != published.etag:
+        _write_sync_record(index_dir, _record(published, record.snapshot_digest))
 
 
 def _read_listing(store: ObjectStore, key: str) -> Snapshot:

@@ -86,6 +86,14 @@ class StorageSettings(BaseSettings):
         "cache, in seconds (TRIDENT_STORAGE_REFRESH_S): the longest a server answers from the previous one.",
     )
 
+    storage_grace_s: float = Field(
+        3600.0,
+        ge=0,
+        description="How long `trident gc` keeps what the published generation no longer needs, in seconds "
+        "(TRIDENT_STORAGE_GRACE_S): a file list superseded less than this long ago, and every blob or file list "
+        "uploaded less than this long ago, stay (a server still pulling an older generation, a writer uploading).",
+    )
+
     @field_validator("storage")
     @classmethod
     def _an_s3_location(cls, value: str | None) -> str | None:
