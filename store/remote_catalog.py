@@ -13,7 +13,7 @@ import logging
 import os
 import socket
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -44,9 +44,44 @@ class RemoteCatalog(Catalog):
         *,
         remote: ObjectStore,
         read_only: bool = False,
+        tenants: Callable[[str], ObjectStore] | None = None,
     ) -> None:
         self.remote = remote
+        self._tenants = tenants
+        self._refresher: Refresher | None = None
         super().__init__(index_dir, tenant, embedder, read_only=read_only)
+
+    def follow(self, seconds: float) -> None:
+        """Pull what the shared index publishes every `seconds` (a server), until `unfollow` or `close`."""
+        self.unfollow()
+        self._refresher = Refresher(self.remote, self.index_dir, seconds).start()
+
+    def unfollow(self) -> None:
+        if self._refresher is not None:
+            self._refresher.stop()
+            self._refresher = None
+
+    def close(self) -> None:
+        self.unfollow()
+        super().close()
+
+    def open_beside(self, tenant: str) -> RemoteCatalog:
+        """Another tenant's shared index, cached in the folder beside this one (TRIDENT_HOME/tenants/<tenant>) and
+        pulled first, sharing the loaded model; it follows what is published as this one does.
+
+        Raises:
+            ObjectStoreError: the other tenant's shared index could not be read, or this catalog was built without
+                a way to open it.
+        """
+        if self._tenants is None:
+            raise ObjectStoreError(f"this catalog of {self.index_dir} cannot open the shared index of another tenant")
+        remote = self._tenants(tenant)
+        index_dir = self.index_dir.parent / tenant
+        pull(remote, index_dir)
+        beside = RemoteCatalog(index_dir, tenant, self.embedder, remote=remote, tenants=self._tenants)
+        if self._refresher is not None:
+            beside.follow(self._refresher.seconds)
+        return beside
 
     @contextmanager
     def writer(self, *, wait_seconds: float = 0.0, on_wait: OnWait | None = None) -> Iterator[Writer]:
@@ -85,6 +120,10 @@ class Refresher:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="trident-refresh", daemon=True)
 
+    @property
+    def seconds(self) -> float:
+        return self._seconds
+
     def start(self) -> Refresher:
         self._thread.start()
         return self
@@ -95,6 +134,9 @@ class Refresher:
                 done = pull(self._remote, self._index_dir, wait_seconds=0.0)
             except (TridentIndexError, ObjectStoreError, OSError) as error:
                 log.warning("could not refresh %s from the shared index (trying again): %s", self._index_dir, error)
+                continue
+            except Exception:  # the thread's top level: a refresher that died would serve an old generation forever
+                log.exception("refreshing %s from the shared index failed (trying again)", self._index_dir)
                 continue
             if done.changed:
                 log.info("moved to generation %d of the shared index (%d files pulled)", done.generation, done.files)

@@ -19,9 +19,10 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator, model_validator
 
 from trident.store.generations import GENERATIONS_DIR, READERS_FILE
+from trident.store.locking import LOCK_FILE
 from trident.store.manifest import Manifest
 
 REMOTE_DIR = ".remote"  # bookkeeping of the object-storage sync, never part of a snapshot
@@ -30,18 +31,45 @@ HASH_CHUNK = 1 << 20
 
 
 class SnapshotFile(BaseModel):
-    """One file of a snapshot: where it lives in the index folder, and what it holds."""
+    """One file of a snapshot: where it lives in the index folder, and what it holds. A file list comes from the
+    bucket, which anyone with write access to it can change, so a path that could land outside the index folder or
+    on its lock and bookkeeping is refused when the list is read, before anything is written."""
 
     path: str = Field(description="Relative to the index folder, with '/' separators")
-    sha256: str
+    sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
     size: int = Field(ge=0)
+
+    @field_validator("path")
+    @classmethod
+    def _inside(cls, path: str) -> str:
+        parts = path.split("/")
+        if (
+            "\\" in path
+            or "\0" in path
+            or any(part in ("", ".", "..") for part in parts)
+            or _left_out(parts[0])
+            or parts[0] == LOCK_FILE
+        ):
+            raise ValueError(f"{path!r} is not a file of an index folder (a relative path inside it, no '..')")
+        return path
 
 
 class Snapshot(BaseModel):
     """The files of one published state of an index folder, sorted by path."""
 
-    generation_dir: str = Field(description="The published generation's folder, as the manifest names it")
+    generation_dir: str = Field(
+        pattern=rf"^{GENERATIONS_DIR}/[A-Za-z0-9_-]+$",
+        description="The published generation's folder, as the manifest names it",
+    )
     files: list[SnapshotFile]
+
+    @model_validator(mode="after")
+    def _one_generation(self) -> Snapshot:
+        """Every file is the named generation's or outside the generations: a list never writes into another."""
+        for file in self.files:
+            if file.path.startswith(f"{GENERATIONS_DIR}/") and not file.path.startswith(f"{self.generation_dir}/"):
+                raise ValueError(f"{file.path!r} is in another generation than {self.generation_dir!r}")
+        return self
 
     def to_json(self) -> bytes:
         """The same bytes for the same files, whoever writes it."""
