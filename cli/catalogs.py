@@ -3,6 +3,8 @@ the shared index on object storage whose cache the local folder is."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from trident.embedding.background import BackgroundEmbedder
 from trident.embedding.embedder import open_embedder
 from trident.store.catalog import Catalog
@@ -29,7 +31,7 @@ def open_catalog(
     """
     embedder = open_embedder(model) if with_embedder else None
     remote = open_shared(store, storage)
-    return _catalog(store, embedder, remote)
+    return catalog_for(store, embedder, remote, storage)
 
 
 def open_shared(store: StoreSettings, storage: StorageSettings | None) -> ObjectStore | None:
@@ -41,15 +43,34 @@ def open_shared(store: StoreSettings, storage: StorageSettings | None) -> Object
     """
     if storage is None or storage.bucket is None:
         return None
-    remote = open_object_store(storage, under=f"tenants/{store.tenant}")
+    remote = tenant_store(storage, store.tenant)
     pull(remote, store.index_dir)
     return remote
 
 
-def _catalog(store: StoreSettings, embedder: Embedder | None, remote: ObjectStore | None) -> Catalog:
+def tenant_store(storage: StorageSettings, tenant: str) -> ObjectStore:
+    """A tenant's shared index: `tenants/<tenant>/` under TRIDENT_STORAGE.
+
+    Raises:
+        ObjectStoreError: TRIDENT_STORAGE is unset, or boto3 is missing.
+    """
+    return open_object_store(storage, under=f"tenants/{tenant}")
+
+
+def catalog_for(
+    store: StoreSettings, embedder: Embedder | None, remote: ObjectStore | None, storage: StorageSettings | None
+) -> Catalog:
+    """The tenant's catalog: local, or the cache of the shared index `remote` (from `open_shared`), able to open
+    the other tenants' shared indexes beside it (an HTTP server's per-token tenants)."""
     if remote is None:
         return Catalog(store.index_dir, store.tenant, embedder)
-    return RemoteCatalog(store.index_dir, store.tenant, embedder, remote=remote)
+    return RemoteCatalog(
+        store.index_dir,
+        store.tenant,
+        embedder,
+        remote=remote,
+        tenants=partial(tenant_store, storage) if storage else None,
+    )
 
 
 def open_serving_catalog(store: StoreSettings, model: ModelSettings, storage: StorageSettings | None = None) -> Catalog:
@@ -66,8 +87,8 @@ def open_serving_catalog(store: StoreSettings, model: ModelSettings, storage: St
     remote = open_shared(store, storage)
     embedder = BackgroundEmbedder(lambda: open_embedder(model), model.model).start()
     if not (store.index_dir / MANIFEST_FILE).exists():
-        return _catalog(store, embedder, remote)
-    catalog = _catalog(store, None, remote)
+        return catalog_for(store, embedder, remote, storage)
+    catalog = catalog_for(store, None, remote, storage)
     built = catalog.manifest.model
     if built is not None and built.name == model.model:
         embedder.assume_dim(built.dim)

@@ -20,7 +20,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from trident.cli import graph_commands, remote
-from trident.cli.catalogs import open_catalog, open_serving_catalog
+from trident.cli.catalogs import catalog_for, open_catalog, open_serving_catalog, open_shared
 from trident.cli.progress import RichProgress
 from trident.embedding.embedder import EmbedderUnavailable
 from trident.server.settings import ServerSettings, TridentSettings
@@ -161,9 +161,11 @@ def watch(
     store, limits = settings.store, settings.ingest
     with _user_errors():
         embedder = open_embedder(settings.model)
+        storage = _storage()
+        remote = open_shared(store, storage)  # with TRIDENT_STORAGE each run publishes to the shared index
 
     def reindex(folder: WatchedFolder) -> IndexReport:
-        catalog = Catalog(store.index_dir, store.tenant, embedder)
+        catalog = catalog_for(store, embedder, remote, storage)
         try:
             with catalog.writer() as writer:
                 return index_watched(writer, folder, limits)

@@ -13,7 +13,7 @@ from rich.console import Console
 from trident.server.settings import TridentSettings
 from trident.store.catalog import Catalog
 from trident.store.object_store import ObjectStore, open_object_store
-from trident.store.remote_catalog import Refresher, RemoteCatalog, holder_name
+from trident.store.remote_catalog import RemoteCatalog, holder_name
 from trident.store.remote_gc import collect
 from trident.store.remote_index import Transfer, pull, push
 from trident.store.remote_lease import RemoteLease, held_lease
@@ -27,11 +27,11 @@ def refreshing(catalog: Catalog, storage: StorageSettings) -> Iterator[None]:
     if not isinstance(catalog, RemoteCatalog):
         yield
         return
-    refresher = Refresher(catalog.remote, catalog.index_dir, storage.storage_refresh_s).start()
+    catalog.follow(storage.storage_refresh_s)  # the per-token tenants opened beside it follow too
     try:
         yield
     finally:
-        refresher.stop()
+        catalog.unfollow()
 
 
 def _shared(store: StoreSettings, storage: StorageSettings) -> ObjectStore:

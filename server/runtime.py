@@ -18,6 +18,7 @@ from trident.server.context import TridentContext, make_lifespan
 from trident.server.settings import TridentSettings
 from trident.server.transport import TENANT_SCOPE_KEY
 from trident.store.catalog import Catalog
+from trident.store.remote_catalog import RemoteCatalog
 
 
 class Runtime:
@@ -77,5 +78,9 @@ class Runtime:
 
 
 def _open_beside(catalog: Catalog, tenant: str) -> Catalog:
-    """Another tenant's index next to this one (TRIDENT_HOME/tenants/<tenant>), sharing the loaded model."""
+    """Another tenant's index next to this one (TRIDENT_HOME/tenants/<tenant>), sharing the loaded model: with
+    TRIDENT_STORAGE, the cache of that tenant's shared index, as the main catalog is (pulled first, following what
+    is published, writing through the lease)."""
+    if isinstance(catalog, RemoteCatalog):
+        return catalog.open_beside(tenant)
     return Catalog(catalog.index_dir.parent / tenant, tenant, catalog.embedder)
