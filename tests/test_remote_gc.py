@@ -95,8 +95,10 @@ def test_a_collection_keeps_what_the_published_snapshot_needs_and_an_empty_cache
 
 
 def test_a_collection_keeps_everything_within_the_grace_period_and_a_second_one_deletes_nothing(
-    store: S3ObjectStore, two_generations: Path
+    store: S3ObjectStore, two_generations: Path, tmp_path: Path
 ) -> None:
+    cache = tmp_path / "cache"
+    pull(store, cache)
     blobs, listings = store.list(BLOBS_PREFIX), store.list("generations/")
     young = collect_at(store, time.time())
     assert (young.listings_deleted, young.blobs_deleted) == ((), ())
@@ -104,6 +106,7 @@ def test_a_collection_keeps_everything_within_the_grace_period_and_a_second_one_
     collect_at(store, time.time() + LATER)
     again = collect_at(store, time.time() + LATER)
     assert (again.listings_deleted, again.blobs_deleted) == ((), ())
+    assert not pull(store, cache).changed  # a sealed pointer names the same publication: no cache pulls again
 
 
 def test_a_file_list_superseded_within_the_grace_period_is_kept_though_it_is_old() -> None:
