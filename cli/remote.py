@@ -14,6 +14,7 @@ from trident.server.settings import TridentSettings
 from trident.store.catalog import Catalog
 from trident.store.object_store import ObjectStore, open_object_store
 from trident.store.remote_catalog import RemoteCatalog, holder_name
+from trident.store.remote_commit import StalePublishError
 from trident.store.remote_gc import collect
 from trident.store.remote_index import Transfer, pull, push
 from trident.store.remote_lease import RemoteLease, held_lease
@@ -63,7 +64,13 @@ def register(
         with user_errors():
             remote = _shared(store, storage())
             with held_lease(RemoteLease(remote, holder_name())) as lease:
-                done = push(remote, store.index_dir, lease)
+                try:
+                    done = push(remote, store.index_dir, lease)
+                except StalePublishError as stale:
+                    raise StalePublishError(
+                        f"{stale}: this folder was not pulled from the published generation; run `trident pull` "
+                        "(it undoes the local changes here), then `trident index` again, then `trident push`"
+                    ) from None
         err.print(_describe(done, "published"))
 
     @app.command("pull")

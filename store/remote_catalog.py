@@ -22,6 +22,7 @@ from trident.store.errors import TridentIndexError
 from trident.store.locking import OnWait
 from trident.store.object_store import ObjectStore, ObjectStoreError
 from trident.store.protocols import Embedder
+from trident.store.remote_commit import StalePublishError
 from trident.store.remote_index import pull, push
 from trident.store.remote_lease import RemoteLease, held_lease
 
@@ -104,7 +105,22 @@ class RemoteCatalog(Catalog):
             pull(self.remote, self.index_dir, exact=True)
             with super().writer(wait_seconds=wait_seconds, on_wait=on_wait) as writer:
                 yield writer
-            push(self.remote, self.index_dir, lease)
+            try:
+                push(self.remote, self.index_dir, lease)
+            except StalePublishError as stale:
+                self._undo_unpublished()
+                raise StalePublishError(f"{stale}: run the command again (it starts from the newer one)") from None
+            except BaseException:
+                self._undo_unpublished()
+                raise
+
+    def _undo_unpublished(self) -> None:
+        """After a push that failed, the folder back on the published generation, so this machine does not serve a
+        write no other machine sees (best effort: if the store cannot be read either, the next pull does it)."""
+        try:
+            pull(self.remote, self.index_dir, exact=True)
+        except Exception:  # the push's own error is the one to report
+            log.warning("could not bring %s back to the published generation after a failed push", self.index_dir)
 
 
 class Refresher:

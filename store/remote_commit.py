@@ -26,7 +26,10 @@ class PublishedPointer(BaseModel):
 
     generation: int = Field(ge=1, description="Counts publications: each one adds one to its base's")
     manifest_key: str = Field(description="The generation's manifest, relative to the store's prefix")
-    writer_token: str = Field(description="The publishing writer's lease token: tells its publication apart")
+    writer_token: str = Field(
+        pattern=r"^[A-Za-z0-9_-]{1,64}$",  # part of a folder name in every cache: never a path
+        description="The publishing writer's lease token: tells its publication apart",
+    )
     sealed: str = Field(
         "",
         description="Rewritten by each garbage collection (a fresh token): a writer that read the pointer before "
@@ -120,6 +123,6 @@ def publish(
             return current
         raise StalePublishError(
             f"another writer published generation {current.generation} after this one started from generation "
-            f"{base.generation}; this writer's changes ({manifest_key}) are not published: run the command again"
+            f"{base.generation}; this writer's changes ({manifest_key}) are not published"
         ) from None
     return Published(pointer, etag)

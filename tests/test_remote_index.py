@@ -176,7 +176,7 @@ def test_a_push_from_a_stale_base_is_refused_and_the_published_generation_stays_
     index_notes(writer_dir)
     push_as(store, writer_dir, "first")
     index_notes(other)  # the same change, from the generation before: a lost update if it were published
-    with pytest.raises(StalePublishError, match="run the command again"):
+    with pytest.raises(StalePublishError, match="are not published"):
         push_as(store, other, "second")
     assert read_published(store).generation == 2
     cache = tmp_path / "cache"
@@ -299,6 +299,28 @@ def test_the_remote_writer_starts_from_what_is_published_and_publishes_what_it_w
     cache = tmp_path / "cache"
     pull(store, cache)
     assert Manifest.load(cache).projects() == ["billing", "notes"]
+
+
+def test_a_remote_writer_whose_push_fails_goes_back_to_what_is_published(
+    store: S3ObjectStore, writer_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Else this machine would answer from a write no other machine sees until someone else publishes."""
+    push_as(store, writer_dir)
+    catalog = RemoteCatalog(tmp_path / "machine-b", TENANT, HashEmbedder(), remote=store)
+    try:
+        index_into(catalog, write_notes(tmp_path / "notes"), "notes")
+
+        def refused(*args: object, **kwargs: object) -> None:
+            raise ObjectStoreError("the store refused the upload")
+
+        monkeypatch.setattr("trident.store.remote_catalog.push", refused)
+        with pytest.raises(ObjectStoreError):
+            index_into(catalog, write_notes(tmp_path / "drafts", "Refunds wait a day."), "drafts")
+        assert Manifest.load(tmp_path / "machine-b").projects() == ["billing", "notes"]
+        assert catalog.manifest.projects() == ["billing", "notes"]
+    finally:
+        catalog.close()
+    assert read_published(store).generation == 2
 
 
 def test_a_remote_writer_waits_for_no_one_while_another_machine_holds_the_lease(
