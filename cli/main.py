@@ -102,6 +102,7 @@ def index(
     """Index folders of code and docs (or BEIR corpora) incrementally: only new and changed files are embedded."""
     from trident.ingest.beir import is_beir_folder
     from trident.ingest.pipeline import index_beir, index_folder
+    from trident.ingest.vector_fill import Publishing
 
     if project is not None and len(paths) > 1:
         err.print("[red]error:[/red] --project names one folder; give one path, or omit --project")
@@ -112,13 +113,20 @@ def index(
             raise typer.Exit(2)
     settings = _settings()
     limits = settings.ingest
-    with _user_errors(), _catalog(settings) as catalog, catalog.writer() as writer:  # one publication for all
+    publishing = Publishing.from_settings(limits)
+    # One block for all (a large run publishes as it goes, the rest when the block ends).
+    with _user_errors(), _catalog(settings) as catalog, catalog.writer() as writer:
         for path in paths:
             name = project or path.resolve().name
             with RichProgress(err, name) as progress:
                 if is_beir_folder(path):
                     report = index_beir(
-                        writer, path, name, progress=progress, community_seconds=limits.community_seconds
+                        writer,
+                        path,
+                        name,
+                        progress=progress,
+                        community_seconds=limits.community_seconds,
+                        publishing=publishing,
                     )
                 else:
                     report = index_folder(
@@ -128,6 +136,7 @@ def index(
                         max_file_bytes=limits.max_file_bytes,
                         progress=progress,
                         community_seconds=limits.community_seconds,
+                        publishing=publishing,
                     )
             err.print(
                 f"[bold]{name}[/bold]: {report.files_seen} files, {report.indexed} indexed, {report.unchanged} "

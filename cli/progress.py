@@ -13,6 +13,7 @@ class RichProgress:
 
     def __init__(self, console: Console, project: str) -> None:
         self._project = project
+        self._told = False
         self._bar = Progress(
             TextColumn("[bold]{task.description}"),
             BarColumn(),
@@ -37,7 +38,7 @@ class RichProgress:
         so a slow stage shows by name."""
         if self._task is not None and self._bar.tasks[self._task].total is None:
             self._bar.update(self._task, total=1, completed=1)  # the stage before it is over
-        unit = {"parsing": "files", "embedding": "chunks"}.get(name, "")
+        unit = {"parsing": "files", "embedding": "chunks", "writing": "chunks"}.get(name, "")
         self._task = self._bar.add_task(f"{self._project}: {name} {unit}".rstrip(), total=total or None, rate="")
 
     def advance(self, n: int = 1) -> None:
@@ -47,3 +48,14 @@ class RichProgress:
         speed = self._bar.tasks[self._task].speed
         if speed:
             self._bar.update(self._task, rate=f"{speed:.1f}/s")
+
+    def published(self, chunks_waiting: int) -> None:
+        """Said once per run: from here on searches find its documents by words and links, by meaning as they are
+        embedded."""
+        if self._told or not chunks_waiting:
+            return
+        self._told = True
+        self._bar.console.print(
+            f"[bold]{self._project}[/bold]: published for lexical and graph search; embedding {chunks_waiting} "
+            "chunks for the dense path (searches meanwhile say how far it reaches)"
+        )

@@ -8,7 +8,6 @@ import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Protocol
 
 from trident.ingest.beir import iter_corpus, parse_beir_document
 from trident.ingest.code_index import CodeIndex
@@ -24,7 +23,9 @@ from trident.ingest.linking import (
     relink,
     resolution_key,
 )
+from trident.ingest.progress import Progress, Silent
 from trident.ingest.rebinding import find_dependants, rebind_documents
+from trident.ingest.vector_fill import Publishing, fill_vectors
 from trident.ingest.walker import SourceFile, walk
 from trident.store.catalog import DocumentWrite, Writer
 from trident.store.directory import EntityDirectory
@@ -45,20 +46,6 @@ from trident.store.sync_state import DerivedStore, syncs_current
 log = logging.getLogger(__name__)
 
 WRITE_BATCH_CHUNKS = 512
-
-
-class Progress(Protocol):
-    def stage(self, name: str, total: int) -> None: ...
-
-    def advance(self, n: int = 1) -> None: ...
-
-
-class _Silent:
-    def stage(self, name: str, total: int) -> None:
-        pass
-
-    def advance(self, n: int = 1) -> None:
-        pass
 
 
 @dataclass
@@ -84,11 +71,13 @@ def index_folder(
     max_file_bytes: int,
     progress: Progress | None = None,
     community_seconds: float = DEFAULT_COMMUNITY_SECONDS,
+    publishing: Publishing | None = None,
 ) -> IndexReport:
     """Index a folder as one project: new and changed files are (re)written, deleted files removed. A run that
     finds nothing changed, with the syncs of earlier runs complete, writes nothing and reads no graph.
-    `community_seconds` bounds community detection (past it the run publishes without new communities)."""
-    progress = progress or _Silent()
+    `community_seconds` bounds community detection (past it the run publishes without new communities);
+    `publishing` says when a large run publishes its lexical and graph engines before its vectors."""
+    progress = progress or Silent()
     started = time.perf_counter()
     report = IndexReport(project)
     began = _source(root)
@@ -112,12 +101,13 @@ def index_folder(
     if removed:
         writer.delete(removed)
     report.deleted = len(removed)
-    written = _write(writer, project, parsed, report, progress)
+    publishing = publishing or Publishing()
+    written = _write(writer, project, parsed, report, progress, publishing)
     report.rebound = rebind_documents(
         writer, [d for d in dependants if d not in removed], max_file_bytes, written.resolver
     )
     writer.record_skipped(project, report.skipped)
-    _link_and_sync(writer, _Run(bool(parsed or removed), current, written.appeared, progress, community_seconds))
+    _link_and_sync(writer, _Run(bool(parsed or removed), current, written, progress, community_seconds, publishing))
     writer.tidy_generations()
     report.seconds = time.perf_counter() - started
     return report
@@ -130,9 +120,10 @@ def index_beir(
     *,
     progress: Progress | None = None,
     community_seconds: float = DEFAULT_COMMUNITY_SECONDS,
+    publishing: Publishing | None = None,
 ) -> IndexReport:
     """Index a BEIR collection (corpus.jsonl) as one project; each passage is a document."""
-    progress = progress or _Silent()
+    progress = progress or Silent()
     started = time.perf_counter()
     report = IndexReport(project)
     known = writer.manifest.project_documents(project)
@@ -160,8 +151,9 @@ def index_beir(
     if removed:
         writer.delete(removed)
     report.deleted = len(removed)
-    appeared = _write(writer, project, parsed, report, progress).appeared
-    _link_and_sync(writer, _Run(bool(parsed or removed), current, appeared, progress, community_seconds))
+    publishing = publishing or Publishing()
+    written = _write(writer, project, parsed, report, progress, publishing)
+    _link_and_sync(writer, _Run(bool(parsed or removed), current, written, progress, community_seconds, publishing))
     writer.tidy_generations()
     report.seconds = time.perf_counter() - started
     return report
@@ -209,12 +201,21 @@ def _changed(known: dict, project: str, source: SourceFile) -> bool:
 class _Written:
     appeared: list[Entity]  # entities whose names the index did not have before
     resolver: Resolver | None  # what the run bound against: the index as written (None when nothing was)
+    batches: list[list[str]] = field(default_factory=list)  # the documents of each write batch, in order
 
 
-def _write(writer: Writer, project: str, parsed: list[Parsed], report: IndexReport, progress: Progress) -> _Written:
+def _write(
+    writer: Writer,
+    project: str,
+    parsed: list[Parsed],
+    report: IndexReport,
+    progress: Progress,
+    publishing: Publishing,
+) -> _Written:
     """Resolve references and mentions over the whole run, then write in batches of about 512 chunks; returns
-    the entities whose names the index did not have before (what pending references may now resolve to) and the
-    resolver, which knows the index as written."""
+    the entities whose names the index did not have before (what pending references may now resolve to), the
+    resolver, which knows the index as written, and the batches. A run with many chunks writes them without vectors
+    (the lexical and graph engines only), for `fill_vectors` to embed once they are published."""
     if not parsed:
         return _Written([], None)
     replaced = {p.document.id for p in parsed}
@@ -233,11 +234,13 @@ def _write(writer: Writer, project: str, parsed: list[Parsed], report: IndexRepo
     report.entities = sum(len(w.entities) for w in writes)
     report.relations = sum(len(w.relations) for w in writes)
     shared = [proj, *dedupe(e for p in parsed for e in p.extraction.entities if e.doc_id is None)]
-    progress.stage("embedding", report.chunks)
+    embed = not publishing.progressive(report.chunks)
+    progress.stage("embedding" if embed else "writing", report.chunks)
     # Kùzu can only draw an edge between nodes that exist, so edges into a later batch wait until the end.
     present = {e.id for e in existing} | {e.id for e in shared}
     deferred: list[Relation] = []
     batch: list[DocumentWrite] = []
+    batches: list[list[str]] = []
     for i, write in enumerate(writes):
         batch.append(write)
         if sum(len(w.chunks) for w in batch) >= WRITE_BATCH_CHUNKS or i == len(writes) - 1:
@@ -246,7 +249,8 @@ def _write(writer: Writer, project: str, parsed: list[Parsed], report: IndexRepo
                 ready = [r for r in w.relations if r.source in present and r.target in present]
                 deferred.extend(r for r in w.relations if r.source not in present or r.target not in present)
                 w.relations = ready
-            writer.write(batch, shared)
+            writer.write(batch, shared, embed=embed)
+            batches.append([w.document.id for w in batch])
             progress.advance(sum(len(w.chunks) for w in batch))
             batch = []
     if deferred:
@@ -255,7 +259,7 @@ def _write(writer: Writer, project: str, parsed: list[Parsed], report: IndexRepo
     appeared = [
         e for e in dedupe([*shared, *(e for w in writes for e in w.entities)]) if resolution_key(e) not in known
     ]
-    return _Written(appeared, resolver)
+    return _Written(appeared, resolver, batches)
 
 
 @dataclass(frozen=True)
@@ -264,13 +268,16 @@ class _Run:
 
     wrote: bool
     was_current: bool  # the syncs were complete when the run began
-    appeared: list[Entity]  # entities whose names the index did not have before
+    written: _Written
     progress: Progress
     community_seconds: float
+    publishing: Publishing
 
 
 def _link_and_sync(writer: Writer, run: _Run) -> None:
-    """The passes over the whole graph after a run's writes, each skipped when it has nothing to do.
+    """The passes over the whole graph after a run's writes, each skipped when it has nothing to do. Between the
+    linking and the syncs (which read chunk vectors), the vectors a large run left out are filled in, after the
+    lexical and graph engines are published (`fill_vectors`).
 
     When the syncs were current as the run began, only what this run wrote can need linking or syncing; else an
     earlier run was cut short or another writer changed the graph, and everything is redone. The entities and
@@ -285,12 +292,14 @@ def _link_and_sync(writer: Writer, run: _Run) -> None:
     read_with = writer.manifest
     entities = writer.entities()
     bases = writer.graph.links(writer.tenant, RelationType.INHERITS)
-    relink(writer, entities, run.appeared if run.was_current else None, bases)
+    relink(writer, entities, run.written.appeared if run.was_current else None, bases)
     relations = writer.graph.relations(writer.tenant)
     if link_shared_names(writer, entities, relations):
         read_with, entities, relations = writer.manifest, writer.entities(), writer.graph.relations(writer.tenant)
     if writer.embedder is None:
         return  # nothing can be embedded: the syncs stay due
+    # The vectors a large run left out (or one cut short left), which the syncs below read.
+    fill_vectors(writer, run.written.batches, run.publishing, run.progress)
     forget_sync(writer)
     run.progress.stage("graph vectors", 0)
     sync_graph_vectors(writer, entities, relations)

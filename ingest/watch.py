@@ -13,6 +13,7 @@ from pathlib import Path
 from watchfiles import Change, DefaultFilter, watch
 
 from trident.ingest.pipeline import IndexReport, index_folder
+from trident.ingest.vector_fill import Publishing
 from trident.ingest.walker import ALWAYS_IGNORED
 from trident.store.catalog import Catalog, IndexLockedError, Writer
 from trident.store.settings import IngestSettings
@@ -66,6 +67,7 @@ def index_watched(writer: Writer, folder: WatchedFolder, limits: IngestSettings)
         folder.project,
         max_file_bytes=limits.max_file_bytes,
         community_seconds=limits.community_seconds,
+        publishing=Publishing.from_settings(limits),
     )
 
 

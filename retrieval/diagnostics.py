@@ -9,11 +9,13 @@ from pydantic import BaseModel, Field
 from trident.retrieval.communities import community_of
 from trident.retrieval.evidence_flags import EvidenceSummary
 from trident.retrieval.fusion import PrimaryFirst
+from trident.retrieval.path_names import PathName
 from trident.retrieval.router import Plan, route
 from trident.retrieval.search_fuse import Fused
 from trident.retrieval.search_hits import SearchHit
 from trident.retrieval.search_plan import Scope, SearchPlan, Strategy
 from trident.retrieval.search_runs import PathRuns
+from trident.store.manifest import Manifest
 
 
 def _unset(value: object) -> bool:
@@ -50,6 +52,12 @@ class Diagnostics(BaseModel):
     timings_ms: dict[str, float] = Field(description="Milliseconds per run, failed ones included")
     failed_paths: dict[str, str] | None = Field(
         default=None, exclude_if=_unset, description="Runs that failed or timed out, and why; the others stand"
+    )
+    partial_paths: dict[str, str] | None = Field(
+        default=None,
+        exclude_if=_unset,
+        description="Paths that answered from part of the index because an index run is still embedding it (the "
+        "lexical and graph paths already reach everything it published); ask again later for the rest",
     )
     communities: list[CommunitySummary] | None = Field(
         default=None, exclude_if=_unset, description="The communities the community path drew hits from"
@@ -110,6 +118,26 @@ class Diagnostics(BaseModel):
     )
 
 
+# What reads the chunk vectors, or what is synced from them once an index run has embedded every chunk.
+NEEDS_VECTORS = (PathName.SEMANTIC, PathName.COMMUNITY, PathName.LOCAL)
+
+
+def partial_paths(plan: SearchPlan, manifest: Manifest) -> dict[str, str] | None:
+    """The planned paths an index run still filling in chunk vectors leaves short, each with how far they reach."""
+    waiting = manifest.pending_chunks()
+    short = [path for path in plan.paths if path in NEEDS_VECTORS]
+    if not waiting or not short:
+        return None
+    total = manifest.chunk_count()
+    reach = f"{total - waiting:,} of {total:,} chunks embedded so far; an index run is embedding the rest"
+    why = {
+        PathName.SEMANTIC: f"reached {reach}",
+        PathName.LOCAL: f"reached the instruction files among {reach}",
+        PathName.COMMUNITY: f"reports of the communities before this index run ({reach}; they are rebuilt after)",
+    }
+    return {path.value: why[path] for path in short}
+
+
 def diagnose(
     query: str,
     plan: SearchPlan,
@@ -119,8 +147,10 @@ def diagnose(
     hits: Sequence[SearchHit],
     explain: bool,
     evidence: EvidenceSummary | None = None,
+    manifest: Manifest | None = None,
 ) -> Diagnostics:
-    """The diagnostics of one search, from what each stage gave."""
+    """The diagnostics of one search, from what each stage gave (and the manifest of the generation it read, which
+    says what an index run has not embedded yet)."""
     communities, hit_communities = _communities(runs, hits)
     top_per_path = {run.label: [h.id for h in ranked[:5]] for run, ranked in fused.lists.items()} if explain else None
     primary_led = None
@@ -133,6 +163,7 @@ def diagnose(
         entities=[e.id for e in runs.seeds()[:10]],
         timings_ms={run.label: round(runs.seconds[run] * 1000, 2) for run in plan.runs},
         failed_paths={run.label: runs.failures[run] for run in plan.runs if run in runs.failures} or None,
+        partial_paths=partial_paths(plan, manifest) if manifest is not None else None,
         communities=communities,
         hit_communities=hit_communities,
         semantic_scope=list(scope.semantic.projects or ()) if scope.semantic is not None else None,

@@ -13,6 +13,7 @@ from typing import Any
 
 from trident.embedding.background import BackgroundEmbedder
 from trident.ingest.pipeline import IndexReport, Progress, index_folder
+from trident.ingest.vector_fill import Publishing
 from trident.retrieval.relation_index import RelationIndex
 from trident.retrieval.search import GenerationViews
 from trident.server.jobs import IndexJobs
@@ -66,6 +67,7 @@ def _runner(
                 max_file_bytes=limits.max_file_bytes,
                 progress=progress,
                 community_seconds=limits.community_seconds,
+                publishing=Publishing.from_settings(limits),
             )
 
     return run

@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 from enum import StrEnum
 from pathlib import Path
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from trident.ingest.pipeline import IndexReport, Progress
 
@@ -35,6 +35,11 @@ class JobStatus(BaseModel):
     finished_at: float | None = None
     summary: str | None = None
     error: str | None = None
+    vectors_waiting: int | None = Field(
+        None,
+        description="Set once a large job has published its documents for lexical and graph search before "
+        "embedding them: how many of its chunks the dense (semantic) path cannot find yet (0: all of them)",
+    )
 
 
 IndexRunner = Callable[[Path, str, Progress], IndexReport]
@@ -56,6 +61,10 @@ class _JobProgress:
     def advance(self, n: int = 1) -> None:
         with self._lock:
             self._job.done += n
+
+    def published(self, chunks_waiting: int) -> None:
+        with self._lock:
+            self._job.vectors_waiting = chunks_waiting
 
 
 class IndexJobs:
@@ -93,6 +102,8 @@ class IndexJobs:
             return
         with self._lock:
             job.state, job.finished_at = JobState.DONE, time.time()
+            if job.vectors_waiting is not None:
+                job.vectors_waiting = 0
             job.summary = (
                 f"{report.files_seen} files, {report.indexed} indexed, {report.unchanged} unchanged, "
                 f"{report.deleted} removed, {len(report.skipped)} skipped; {report.chunks} chunks"

@@ -230,6 +230,13 @@ class Catalog:
         session.close()
         shutil.rmtree(self.index_dir / session.folder, ignore_errors=True)
 
+    def publish_session(self, session: Engines) -> None:
+        """Publish a writer's session before its block ends (`Writer.publish_now`); only the writer holding this
+        catalog's write lock calls this."""
+        if self._writing_thread != threading.get_ident():
+            raise TridentIndexError("only the thread writing to this catalog can publish its session")
+        self._publish(session)
+
     def _publish(self, session: Engines) -> None:
         session.publish(self.index_dir, self.tenant, keep_reading=not self._closed)
         with self._mutex:

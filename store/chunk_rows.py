@@ -47,8 +47,9 @@ ROWS_SCHEMA = pa.schema(
 
 def current_rows(folder: Path, graph: KuzuGraphStore, changed: Collection[str] | None, tenant: str) -> pa.Table:
     """The tenant's chunk rows as the writer leaves them, in id order: the file in `folder` (a generation's
-    chunk-vector folder) when the generation started (linked from the one it was copied from), without the `changed` documents' rows, and those documents' rows read
-    from `graph`; every row read from `graph` when the changes are not known or there is no such file."""
+    chunk-vector folder) when the generation started (linked from the one it was copied from), without the
+    `changed` documents' rows, and those documents' rows read from `graph`; every row read from `graph` when the
+    changes are not known or there is no such file."""
     previous = _read_table(folder / ROWS_FILE, tenant) if changed is not None else None
     if changed is None or previous is None:
         rows = graph.chunk_table(tenant)

@@ -80,6 +80,10 @@ class SkippedFile(BaseModel):
 ManifestIdentity = tuple[int, int, int]
 
 
+def _empty(value: list[str]) -> bool:
+    return not value
+
+
 class Manifest(BaseModel):
     schema_version: int = SCHEMA_VERSION
     model: ModelInfo | None = None
@@ -101,6 +105,12 @@ class Manifest(BaseModel):
         default_factory=dict, description="Per project: when and from which commit it was last indexed"
     )
     synced: SyncMark | None = Field(default=None, description="The syncs done for this generation's graph, if any")
+    vectors_pending: list[str] = Field(
+        default_factory=list,
+        exclude_if=_empty,
+        description="Documents in the lexical and graph engines whose chunk vectors are still to come, in id order: a "
+        "large run publishes those two first and fills the vectors in behind (left out of the file when none)",
+    )
 
     @classmethod
     def load(cls, index_dir: Path) -> Manifest:
@@ -155,6 +165,13 @@ class Manifest(BaseModel):
 
     def projects(self) -> list[str]:
         return sorted({entry.project for entry in self.documents.values()})
+
+    def pending_chunks(self) -> int:
+        """How many chunks wait for their vectors (those of `vectors_pending`)."""
+        return sum(len(self.documents[d].chunk_ids) for d in self.vectors_pending if d in self.documents)
+
+    def chunk_count(self) -> int:
+        return sum(len(entry.chunk_ids) for entry in self.documents.values())
 
 
 def manifest_identity(index_dir: Path) -> ManifestIdentity | None:

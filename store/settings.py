@@ -184,6 +184,19 @@ class IngestSettings(BaseSettings):
         description="Give up community detection after this long; the index is published without new "
         "communities and `trident status` lists them as stale (TRIDENT_COMMUNITY_SECONDS).",
     )
+    progressive_chunks: int = Field(
+        1024,
+        ge=1,
+        description="A run writing at least this many chunks publishes its lexical and graph engines before it "
+        "embeds them, then its vectors as they come (TRIDENT_PROGRESSIVE_CHUNKS; about two minutes of embedding "
+        "long code chunks on two cores).",
+    )
+    publish_seconds: float = Field(
+        20.0,
+        gt=0,
+        description="While such a run embeds, publish what is embedded at most this often (TRIDENT_PUBLISH_SECONDS; "
+        "each publication copies the graph file, so not much more often).",
+    )
 
 
 class RetrievalSettings(BaseSettings):

@@ -23,6 +23,10 @@ class DerivedStore(StrEnum):
 
 
 NOT_SYNCED = "not synced since the graph last changed; the next `trident index` run syncs it"
+FILLING = (
+    "an index run published chunks it is still embedding and syncs this once they are embedded (if that run was "
+    "stopped, the next `trident index` run does)"
+)
 
 
 def syncs_current(index: Catalog | Writer) -> bool:
@@ -45,4 +49,5 @@ def stale_stores(catalog: Catalog) -> dict[str, str]:
     it was doing), or all of them when no sync has run since the graph changed."""
     if syncs_current(catalog):
         return {}
-    return read_stale(catalog.index_dir, catalog.tenant) or {store.value: NOT_SYNCED for store in DerivedStore}
+    why = FILLING if catalog.manifest.vectors_pending else NOT_SYNCED
+    return read_stale(catalog.index_dir, catalog.tenant) or {store.value: why for store in DerivedStore}

@@ -3,7 +3,8 @@
 A writer exists only inside its block, which holds the index's write lock. Its first write opens a session: a new
 generation folder copied from the published one, its engines open for writing. Until then the writer reads the
 published generation (the catalog's); from then on the session's engines, so it sees what it wrote while readers
-see none of it. When the block ends the catalog publishes the session, or drops it (store/catalog.py).
+see none of it. When the block ends the catalog publishes the session, or drops it (store/catalog.py); a long
+block may publish what it has written so far (`publish_now`) and go on in a new session.
 """
 
 from __future__ import annotations
@@ -155,9 +156,12 @@ class Writer:
         session.vectors.delete_documents(doc_ids)
         session.graph.delete_documents(doc_ids, keep_entities)
 
-    def write(self, writes: Sequence[DocumentWrite], shared_entities: Sequence[Entity] = ()) -> None:
+    def write(
+        self, writes: Sequence[DocumentWrite], shared_entities: Sequence[Entity] = (), *, embed: bool = True
+    ) -> None:
         """Replace the given documents in all three engines (with `shared_entities`, the entities no document owns
-        that their relations point at).
+        that their relations point at). With `embed=False` their chunk vectors are left for `fill_vectors`: the
+        documents go into the lexical and graph engines now and the manifest lists them as waiting for vectors.
 
         Raises:
             RuntimeError: the catalog was opened without an embedder.
@@ -168,7 +172,7 @@ class Writer:
         if self.embedder is None:
             raise RuntimeError("the catalog was opened without an embedder; it cannot write")
         chunks = [chunk for w in writes for chunk in w.chunks]
-        vectors = self.embedder.embed([embedding_text(chunk) for chunk in chunks])
+        vectors = self.embedder.embed([embedding_text(chunk) for chunk in chunks]) if embed else None
         crash_point("write.embedded")
         with self._writing() as session:
             manifest = self._changed(session)
@@ -179,7 +183,9 @@ class Writer:
             session.text.upsert(chunks)
             session.text.commit()
             crash_point("write.lexical")
-            session.vectors.upsert(chunks, vectors)
+            if vectors is not None:
+                session.vectors.upsert(chunks, vectors)
+            _mark_pending(manifest, doc_ids, pending=vectors is None)
             crash_point("write.semantic")
             relations = [r for w in writes for r in w.relations]
             session.graph.upsert(chunks, [*entities, *shared_entities], relations)
@@ -230,6 +236,52 @@ class Writer:
             session.graph.delete_orphans(SHARED_ENTITY_TYPES)
             for doc_id in ids:
                 manifest.documents.pop(doc_id, None)
+            _mark_pending(manifest, ids, pending=False)
+
+    def fill_vectors(self, doc_ids: Sequence[str]) -> int:
+        """Embed the chunks of documents written with `embed=False` (the others in `doc_ids` are left alone) and
+        take them off the manifest's waiting list: from the next publication on, the dense path finds them. Returns
+        how many chunks were embedded.
+
+        Raises:
+            RuntimeError: the catalog was opened without an embedder.
+            TridentIndexError: the block has ended.
+        """
+        if self.embedder is None:
+            raise RuntimeError("the catalog was opened without an embedder; it cannot embed")
+        manifest = self.manifest
+        waiting = set(manifest.vectors_pending)
+        ids = [d for d in doc_ids if d in waiting and d in manifest.documents]
+        if not ids:
+            return 0
+        chunk_ids = [c for d in ids for c in manifest.documents[d].chunk_ids]
+        stored = self.graph.get_chunks(chunk_ids)
+        chunks = [stored[c] for c in chunk_ids if c in stored]  # the order `write` embeds them in: same batches
+        vectors = self.embedder.embed([embedding_text(chunk) for chunk in chunks])
+        with self._writing() as session:
+            manifest = self._changed(session)
+            session.vectors.upsert(chunks, vectors)
+            crash_point("fill.semantic")
+            _mark_pending(manifest, ids, pending=False)
+        return len(chunks)
+
+    def publish_now(self) -> None:
+        """Publish what this block has written so far, so readers see it from their next question; later writes go
+        to a new session, published as the block ends (or by another call). A large first index publishes its
+        lexical and graph engines this way while the vectors are still being embedded.
+
+        Raises:
+            TridentIndexError: the block has ended, or a write in this session failed (the block must end).
+        """
+        if self._ended:
+            raise TridentIndexError("this writer's block has ended; open another: `with catalog.writer() as w:`")
+        session = self._session
+        if session is None:
+            return
+        if session.failed:
+            raise TridentIndexError("a write in this session failed; it cannot be published (end the block)")
+        self._session = None
+        self.catalog.publish_session(session)
 
     def rebind(self, bound: Sequence[DocumentWrite]) -> None:
         """Replace the relations of documents whose chunks and entities stay as they are (references bound again
@@ -268,3 +320,13 @@ class Writer:
             return
         with self._writing() as session:
             self._changed(session).skipped[project] = list(skipped)
+
+
+def _mark_pending(manifest: Manifest, doc_ids: Sequence[str], *, pending: bool) -> None:
+    """Add the documents to the manifest's list of those waiting for vectors, or take them off it."""
+    if not pending and not manifest.vectors_pending:
+        return
+    waiting = set(manifest.vectors_pending)
+    changed = waiting | set(doc_ids) if pending else waiting - set(doc_ids)
+    if changed != waiting:
+        manifest.vectors_pending = sorted(changed)

@@ -32,6 +32,9 @@ class _Stages:
     def advance(self, n: int = 1) -> None:
         pass
 
+    def published(self, chunks_waiting: int) -> None:
+        pass
+
 
 def test_a_hundred_tiny_projects_index_in_one_run_and_each_is_searchable(tmp_path: Path) -> None:
     folders = write_projects(tmp_path / "src", PROJECTS)

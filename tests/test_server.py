@@ -115,6 +115,7 @@ async def test_find_similar_leaves_the_example_out(client: Client) -> None:
 async def test_a_stdio_session_started_like_claude_desktop_indexes_and_runs_every_tool(tmp_path: Path) -> None:
     trident = str(Path(sys.executable).parent / "trident")
     env = {**os.environ, "TRIDENT_HOME": str(tmp_path / "home"), "TRIDENT_ALLOWED_ROOTS": str(EXAMPLES)}
+    env["TRIDENT_PROGRESSIVE_CHUNKS"] = "1"  # every run publishes lexical and graph first, then fills in vectors
     params = StdioServerParameters(command=trident, args=["serve"], env=env)
     progress: list[float] = []
 
@@ -137,6 +138,7 @@ async def test_a_stdio_session_started_like_claude_desktop_indexes_and_runs_ever
                     0
                 ]
             assert job["state"] == "done", job
+            assert job["vectors_waiting"] == 0, "the job published before embedding, and then embedded everything"
 
         async def call(name: str, args: dict[str, Any]) -> Any:
             result = await session.call_tool(name, args)

@@ -56,11 +56,17 @@ class ModelStatus(BaseModel):
 class StatusResult(BaseModel):
     projects: list[ProjectStatus]
     projects_total: int = Field(description="Projects indexed in all (a page may hold fewer)")
-    engines: dict[str, dict[str, int]]
+    engines: dict[str, dict[str, int]] = Field(
+        description="Chunks (and the graph's entities and relations) per engine; `semantic.waiting`, when present: "
+        "chunks a large index run has published for lexical and graph search and is still embedding"
+    )
     model: ModelStatus
     index: str
     generation: int
-    consistent: bool
+    consistent: bool = Field(
+        description="Whether every engine holds every chunk the manifest lists (those still waiting for vectors "
+        "counted as the semantic engine's)"
+    )
     stale: dict[str, str] = Field(
         default_factory=dict,
         description="Derived stores (graph_vectors, communities) not in step with the graph, each with why; "
@@ -85,13 +91,15 @@ def status(
     projects = _projects(catalog, stale=_stale_counts(catalog, directory, stale_wait))
     page = _fit(projects[offset:], RESPONSE_TOKENS - STATUS_OVERHEAD_TOKENS, _Freshness(catalog).add)
     graph = catalog.graph.counts(catalog.tenant)
+    waiting = catalog.manifest.pending_chunks()
     engines = {
         "lexical": {"chunks": catalog.text.count(catalog.tenant)},
-        "semantic": {"chunks": catalog.vectors.count(catalog.tenant)},
+        "semantic": {"chunks": catalog.vectors.count(catalog.tenant)} | ({"waiting": waiting} if waiting else {}),
         "graph": graph,
     }
     expected = sum(p.chunks for p in projects)
-    consistent = engines["lexical"]["chunks"] == engines["semantic"]["chunks"] == graph["chunks"] == expected
+    embedded = engines["semantic"]["chunks"] + waiting
+    consistent = engines["lexical"]["chunks"] == embedded == graph["chunks"] == expected
     model = catalog.manifest.model
     truncated = offset + len(page) < len(projects)
     return StatusResult(

@@ -1,0 +1,68 @@
+"""Progressive availability: a large run publishes the lexical and graph engines first, then fills in the chunk
+vectors behind them, publishing as it goes, so a first index of a large folder answers lexical and graph questions
+within seconds of parsing instead of after every chunk is embedded (the slow part on a CPU).
+
+The manifest lists the documents still waiting for vectors (`Manifest.vectors_pending`): a search says its dense
+path covers only part of the index, `status` counts what is left, and a run cut short leaves the list for the next
+run, which embeds it before anything else.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from trident.ingest.progress import Progress
+from trident.store.catalog import Writer
+from trident.store.settings import IngestSettings
+
+# Documents per fill batch for what an earlier run left waiting (a run's own documents keep its write batches).
+LEFTOVER_BATCH_DOCUMENTS = 64
+
+
+@dataclass(frozen=True)
+class Publishing:
+    """When a run publishes before it ends: runs writing at least `progressive_chunks` chunks publish the lexical
+    and graph engines before embedding, then the vectors at most every `every_seconds` while they are embedded."""
+
+    progressive_chunks: int = 1024
+    every_seconds: float = 20.0
+
+    @classmethod
+    def from_settings(cls, settings: IngestSettings) -> Publishing:
+        return cls(settings.progressive_chunks, settings.publish_seconds)
+
+    def progressive(self, chunks: int) -> bool:
+        return chunks >= self.progressive_chunks
+
+
+def fill_vectors(writer: Writer, batches: Sequence[Sequence[str]], publishing: Publishing, progress: Progress) -> int:
+    """Publish what the writer holds, then embed every document waiting for vectors: the run's own `batches` (its
+    write batches, so each is embedded exactly as an ordinary write would have embedded it) and then whatever an
+    earlier run left waiting, publishing every `publishing.every_seconds`. Returns the chunks embedded; what it
+    embedded since the last publication is published when the writer's block ends.
+    """
+    waiting = writer.manifest.vectors_pending
+    if not waiting:
+        return 0
+    run_ids = {doc_id for batch in batches for doc_id in batch}
+    leftovers = [d for d in waiting if d not in run_ids]
+    plan = [list(b) for b in batches] + [
+        leftovers[i : i + LEFTOVER_BATCH_DOCUMENTS] for i in range(0, len(leftovers), LEFTOVER_BATCH_DOCUMENTS)
+    ]
+    total = writer.manifest.pending_chunks()
+    writer.publish_now()
+    progress.published(total)
+    progress.stage("embedding", total)
+    embedded = 0
+    last = time.monotonic()
+    for batch in plan:
+        done = writer.fill_vectors(batch)
+        embedded += done
+        progress.advance(done)
+        if time.monotonic() - last >= publishing.every_seconds and writer.manifest.vectors_pending:
+            writer.publish_now()
+            progress.published(writer.manifest.pending_chunks())
+            last = time.monotonic()
+    return embedded
