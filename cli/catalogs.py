@@ -14,24 +14,43 @@ from trident.store.object_store import ObjectStore, open_object_store
 from trident.store.protocols import Embedder
 from trident.store.remote_catalog import RemoteCatalog
 from trident.store.remote_index import pull
-from trident.store.settings import ModelSettings, StorageSettings, StoreSettings
+from trident.store.settings import ClusterSettings, ModelSettings, StorageSettings, StoreSettings
 
 
 def open_catalog(
-    store: StoreSettings, model: ModelSettings, *, with_embedder: bool = True, storage: StorageSettings | None = None
+    store: StoreSettings,
+    model: ModelSettings,
+    *,
+    with_embedder: bool = True,
+    storage: StorageSettings | None = None,
+    cluster: ClusterSettings | None = None,
 ) -> Catalog:
     """Open the tenant's index; with an embedder it can write and answer semantic queries. With TRIDENT_STORAGE set
     in `storage`, the local folder is first brought to the shared index's published generation, and writes are
-    published there.
+    published there; with TRIDENT_RAY_ADDRESS set in `cluster`, index runs embed on that Ray cluster.
 
     Raises:
         ModelMismatchError: the index was built with another model.
-        EmbedderUnavailable: no model could be loaded.
+        EmbedderUnavailable: no model could be loaded, or the Ray cluster cannot be used.
         ObjectStoreError: the shared index could not be read.
     """
-    embedder = open_embedder(model) if with_embedder else None
+    embedder = indexing_embedder(model, cluster) if with_embedder else None
     remote = open_shared(store, storage)
     return catalog_for(store, embedder, remote, storage)
+
+
+def indexing_embedder(model: ModelSettings, cluster: ClusterSettings | None) -> Embedder:
+    """The model loaded here, embedding large calls on the Ray cluster of TRIDENT_RAY_ADDRESS when it is set.
+
+    Raises:
+        EmbedderUnavailable: no model could be loaded, or the Ray cluster cannot be used.
+    """
+    local = open_embedder(model)
+    if cluster is None or cluster.ray_address is None:
+        return local
+    from trident.embedding.ray_embedder import RayEmbedder
+
+    return RayEmbedder(model, cluster, local, model.batch_size)
 
 
 def open_shared(store: StoreSettings, storage: StorageSettings | None) -> ObjectStore | None:

@@ -20,7 +20,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from trident.cli import graph_commands, remote
-from trident.cli.catalogs import catalog_for, open_catalog, open_serving_catalog, open_shared
+from trident.cli.catalogs import catalog_for, indexing_embedder, open_catalog, open_serving_catalog, open_shared
 from trident.cli.progress import RichProgress
 from trident.embedding.embedder import EmbedderUnavailable
 from trident.server.settings import ServerSettings, TridentSettings
@@ -85,9 +85,13 @@ def _refuse(invalid: ValidationError) -> NoReturn:
 
 
 @contextmanager
-def _catalog(settings: TridentSettings, with_embedder: bool = True) -> Iterator[Catalog]:
+def _catalog(settings: TridentSettings, with_embedder: bool = True, *, indexing: bool = False) -> Iterator[Catalog]:
+    """The tenant's index; `indexing` commands embed on the Ray cluster of TRIDENT_RAY_ADDRESS when it is set."""
+    cluster = settings.cluster if indexing else None
     with _user_errors():
-        catalog = open_catalog(settings.store, settings.model, with_embedder=with_embedder, storage=_storage())
+        catalog = open_catalog(
+            settings.store, settings.model, with_embedder=with_embedder, storage=_storage(), cluster=cluster
+        )
     try:
         yield catalog
     finally:
@@ -115,7 +119,7 @@ def index(
     limits = settings.ingest
     publishing = Publishing.from_settings(limits)
     # One block for all (a large run publishes as it goes, the rest when the block ends).
-    with _user_errors(), _catalog(settings) as catalog, catalog.writer() as writer:
+    with _user_errors(), _catalog(settings, indexing=True) as catalog, catalog.writer() as writer:
         for path in paths:
             name = project or path.resolve().name
             with RichProgress(err, name) as progress:
@@ -159,7 +163,6 @@ def watch(
     Runs until Ctrl-C. The index is opened only for each run, which holds the write lock while it writes, so other
     commands and servers can use it in between.
     """
-    from trident.embedding.embedder import open_embedder
     from trident.ingest.pipeline import IndexReport
     from trident.ingest.watch import FolderWatcher, WatchedFolder, index_watched
 
@@ -169,7 +172,7 @@ def watch(
     settings = _settings()
     store, limits = settings.store, settings.ingest
     with _user_errors():
-        embedder = open_embedder(settings.model)
+        embedder = indexing_embedder(settings.model, settings.cluster)
         storage = _storage()
         remote = open_shared(store, storage)  # with TRIDENT_STORAGE each run publishes to the shared index
 

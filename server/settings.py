@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-from trident.store.settings import IngestSettings, ModelSettings, RetrievalSettings, StoreSettings
+from trident.store.settings import ClusterSettings, IngestSettings, ModelSettings, RetrievalSettings, StoreSettings
 
 TENANT_NAME = re.compile(r"[A-Za-z0-9_-]+")
 
@@ -109,6 +109,7 @@ class TridentSettings(BaseModel):
 
     store: StoreSettings
     model: ModelSettings
+    cluster: ClusterSettings
     ingest: IngestSettings
     retrieval: RetrievalSettings
     server: ServerSettings
@@ -124,6 +125,7 @@ class TridentSettings(BaseModel):
         return cls(
             store=StoreSettings(),
             model=ModelSettings(),
+            cluster=ClusterSettings(),
             ingest=IngestSettings(),
             retrieval=RetrievalSettings(),
             server=server if server is not None else ServerSettings(),

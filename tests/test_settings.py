@@ -11,12 +11,14 @@ from tests.conftest import HashEmbedder
 from trident.server.context import make_lifespan
 from trident.server.settings import ServerSettings, TridentSettings
 from trident.store.catalog import Catalog
-from trident.store.settings import IngestSettings, ModelSettings, RetrievalSettings, StoreSettings
+from trident.store.settings import ClusterSettings, IngestSettings, ModelSettings, RetrievalSettings, StoreSettings
 
 README = (Path(__file__).resolve().parent.parent / "README.md").read_text()
 
 
-@pytest.mark.parametrize("settings", [StoreSettings, ModelSettings, IngestSettings, RetrievalSettings, ServerSettings])
+@pytest.mark.parametrize(
+    "settings", [StoreSettings, ModelSettings, ClusterSettings, IngestSettings, RetrievalSettings, ServerSettings]
+)
 def test_every_setting_appears_in_the_readme_environment_table(settings: type) -> None:
     missing = [f"TRIDENT_{name.upper()}" for name in settings.model_fields if f"TRIDENT_{name.upper()}" not in README]
     assert not missing, f"document these in README.md: {missing}"

@@ -1,0 +1,102 @@
+"""Indexing on a Ray cluster (#18): chunks/s of a whole index run embedding in this process, and on 1 and 2 Ray
+workers, with the vectors compared.
+
+Usage: python bench/ray_throughput.py [FOLDER] [--address HOST:PORT] [--workers 1,2]
+    FOLDER (default: json, http, email and concurrent copied from this interpreter's standard library, one project)
+    --address: a running cluster (`ray start --head`); without it the script starts one on loopback with as many
+    CPUs as this machine has and stops it at the end.
+Each run indexes the folder into a fresh index with TRIDENT_MODEL's model (one writer here, embedding local or on
+the workers); the chunk vectors of every run are compared with the local run's. Nothing is timed in the tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from trident.embedding.embedder import open_embedder
+from trident.embedding.ray_embedder import RayEmbedder
+from trident.ingest.pipeline import index_folder
+from trident.store.catalog import Catalog
+from trident.store.protocols import Embedder
+from trident.store.settings import ClusterSettings, ModelSettings
+
+STDLIB = ("json", "http", "email", "concurrent")
+RAY = Path(sys.executable).parent / "ray"
+
+
+def run(folder: Path, embedder: Embedder, index_dir: Path) -> tuple[float, int, dict[str, np.ndarray]]:
+    catalog = Catalog(index_dir, "default", embedder)
+    try:
+        started = time.perf_counter()
+        with catalog.writer() as writer:
+            chunks = index_folder(writer, folder, folder.name, max_file_bytes=1_000_000).chunks
+        seconds = time.perf_counter() - started
+        ids = sorted(catalog.vectors.ids("default"))
+        return seconds, chunks, catalog.vectors.vectors(ids)
+    finally:
+        catalog.close()
+
+
+def _sample(folder: Path) -> Path:
+    stdlib = Path(sysconfig.get_paths()["stdlib"])
+    for name in STDLIB:
+        shutil.copytree(stdlib / name, folder / name, ignore=shutil.ignore_patterns("__pycache__"))
+    return folder
+
+
+def _start_head(folder: Path) -> str:
+    port = 6390 + os.getpid() % 50
+    head = [f"--port={port}", "--node-ip-address=127.0.0.1", f"--num-cpus={os.cpu_count()}"]
+    quiet = ["--include-dashboard=false", "--disable-usage-stats", f"--temp-dir={folder}"]
+    subprocess.run([str(RAY), "start", "--head", *head, *quiet], check=True, capture_output=True)
+    return f"127.0.0.1:{port}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("folder", type=Path, nargs="?")
+    parser.add_argument("--address")
+    parser.add_argument("--workers", default="1,2")
+    args = parser.parse_args()
+    settings = ModelSettings()
+    local = open_embedder(settings)
+    local.embed(["warm the model up"])
+    with tempfile.TemporaryDirectory(dir="/tmp", prefix="raybench") as tmp:
+        folder = args.folder or _sample(Path(tmp) / "stdlib-sample")
+        address = args.address or _start_head(Path(tmp) / "ray")
+        try:
+            seconds, chunks, reference = run(folder, local, Path(tmp) / "local")
+            print(f"model {settings.model}, {chunks} chunks, cpus {os.cpu_count()}, load {os.getloadavg()}")
+            print(f"in this process ({local}): {seconds:.1f} s, {chunks / seconds:.1f} chunks/s")
+            for workers in (int(w) for w in args.workers.split(",")):
+                cluster = ClusterSettings(ray_address=address, ray_workers=workers)
+                distributed = RayEmbedder(settings, cluster, local, settings.batch_size)
+                try:
+                    seconds, chunks, vectors = run(folder, distributed, Path(tmp) / f"ray-{workers}")
+                finally:
+                    distributed.close()
+                same = vectors.keys() == reference.keys() and all(
+                    np.array_equal(vectors[i], reference[i]) for i in vectors
+                )
+                print(
+                    f"on {workers} Ray worker(s): {seconds:.1f} s, {chunks / seconds:.1f} chunks/s; "
+                    f"vectors identical to the local run: {same}"
+                )
+        finally:
+            if args.address is None:
+                subprocess.run([str(RAY), "stop", "--force"], capture_output=True)
+    print(f"load after: {os.getloadavg()}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,157 @@
+"""Embedding on a Ray cluster (#18): the part of an index run that takes the time, spread over many machines, while
+the run's writes still go through the one writer on this machine.
+
+`RayEmbedder` is an `Embedder`: the pipeline does not know where its vectors come from. A large `embed` call is cut
+into exactly the batches the local model would run (texts longest first, `batch_size` a batch), and the batches are
+dealt to the workers in turn; each worker is a Ray actor that loaded the same model once, on one CPU. The same batch
+through the same model gives the same vector, so an index built on a cluster holds the bytes a local run writes
+(`tests/test_ray_embedding.py` compares them). Queries and small calls stay local.
+
+Parsing stays on the writer: it is a few percent of a run (4 s of 130 on 5,320 standard-library chunks), about what
+shipping the parsed documents back would cost.
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from trident.embedding.embedder import EmbedderUnavailable, open_embedder
+from trident.store.protocols import Embedder
+from trident.store.settings import ClusterSettings, ModelSettings
+
+log = logging.getLogger(__name__)
+
+
+class EmbedWorker:
+    """One worker: the model, loaded once in its own process, with one ONNX thread (one CPU, as Ray schedules it)."""
+
+    def __init__(self, settings_json: str) -> None:
+        settings = ModelSettings.model_validate_json(settings_json).model_copy(update={"threads": 1})
+        self._embedder = open_embedder(settings)
+
+    def model_name(self) -> str:
+        return self._embedder.model_name
+
+    def embed(self, batch: list[str]) -> np.ndarray:
+        return self._embedder.embed(batch)
+
+
+class RayEmbedder:
+    """Embeds large calls on `cluster.ray_workers` Ray actors, the rest (and queries) with `local`, which must be
+    the same model loaded here."""
+
+    def __init__(self, model: ModelSettings, cluster: ClusterSettings, local: Embedder, batch_size: int) -> None:
+        """
+        Raises:
+            EmbedderUnavailable: ray is not installed, the cluster cannot be reached, or a worker could not load the
+                model (the message says which).
+        """
+        self._local = local
+        self._batch_size = batch_size
+        self._ray = _connect(cluster)
+        worker = self._ray.remote(num_cpus=1)(EmbedWorker)
+        self._workers = [worker.remote(model.model_dump_json()) for _ in range(cluster.ray_workers)]
+        try:
+            names = self._ray.get([w.model_name.remote() for w in self._workers])
+        except Exception as exc:  # a worker's own failure comes back wrapped in Ray's error types
+            raise EmbedderUnavailable(f"a Ray worker could not load the model {local.model_name}: {exc}") from exc
+        if any(name != local.model_name for name in names):
+            raise EmbedderUnavailable(f"Ray workers loaded {sorted(set(names))}, not {local.model_name}")
+        log.info("embedding on %d Ray workers at %s", len(self._workers), cluster.ray_address)
+
+    @property
+    def model_name(self) -> str:
+        return self._local.model_name
+
+    @property
+    def dim(self) -> int:
+        return self._local.dim
+
+    @property
+    def workers(self) -> int:
+        return len(self._workers)
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """Float32 (len(texts), dim), rows L2-normalised, in input order: the local model's batches, run by the
+        workers in turn."""
+        if len(texts) <= self._batch_size:
+            return self._local.embed(texts)
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]), reverse=True)  # as the local model orders
+        batches = [
+            [texts[i] for i in order[start : start + self._batch_size]]
+            for start in range(0, len(order), self._batch_size)
+        ]
+        pending = [self._workers[n % len(self._workers)].embed.remote(batch) for n, batch in enumerate(batches)]
+        vectors = np.empty((len(texts), self.dim), dtype=np.float32)
+        vectors[order] = np.concatenate(self._ray.get(pending))
+        return vectors
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return self._local.embed_query(text)
+
+    def close(self) -> None:
+        """Stop the workers (the cluster stays up for others)."""
+        for worker in self._workers:
+            self._ray.kill(worker)
+        self._workers = []
+
+
+def _connect(cluster: ClusterSettings) -> Any:
+    """The `ray` module, connected to the cluster.
+
+    Raises:
+        EmbedderUnavailable: ray is not installed, or the cluster does not answer.
+    """
+    try:
+        import ray
+    except ImportError as exc:
+        raise EmbedderUnavailable(
+            "TRIDENT_RAY_ADDRESS is set but ray is not installed here: pip install 'trident-mcp[ray]' (or unset it "
+            "to embed in this process)"
+        ) from exc
+    if not ray.is_initialized():
+        _check_reachable(cluster.ray_address)
+        try:
+            ray.init(
+                address=cluster.ray_address,
+                logging_level=logging.WARNING,
+                log_to_driver=False,  # the workers' output would reach this process's stdout
+                configure_logging=False,
+            )
+        except ConnectionError as exc:
+            raise EmbedderUnavailable(
+                f"no Ray cluster answers at TRIDENT_RAY_ADDRESS={cluster.ray_address}: start one with `ray start "
+                "--head` (it prints the address), or unset the variable to embed in this process"
+            ) from exc
+    return ray
+
+
+# How long the head's port may take to accept a connection: Ray itself retries a missing cluster for minutes.
+CONNECT_TIMEOUT_S = 10.0
+
+
+def _check_reachable(address: str | None) -> None:
+    """Fail at once when a `host:port` (or `ray://host:port`) cluster does not accept connections.
+
+    Raises:
+        EmbedderUnavailable: nothing listens there.
+    """
+    if address is None or address == "auto":
+        return  # Ray finds (or fails to find) the cluster this machine started
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    if not host or not port.isdigit():
+        raise EmbedderUnavailable(
+            f"TRIDENT_RAY_ADDRESS={address} is not `auto` or host:port (what `ray start --head` prints)"
+        )
+    try:
+        socket.create_connection((host, int(port)), timeout=CONNECT_TIMEOUT_S).close()
+    except OSError as exc:
+        raise EmbedderUnavailable(
+            f"no Ray cluster answers at TRIDENT_RAY_ADDRESS={address} ({exc.strerror or exc}): start one with `ray "
+            "start --head` (it prints the address), or unset the variable to embed in this process"
+        ) from exc
