@@ -4,18 +4,16 @@ with a publication naming a deleted blob."""
 
 from __future__ import annotations
 
-import shutil
 import threading
 import time
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import EXAMPLES, index_into
+from tests.conftest import index_into
 from tests.test_remote_index import TENANT, answers, index_notes, push_as, write_notes
 from trident.embedding.hash_embedder import HashEmbedder
 from trident.ingest.pipeline import index_folder
-from trident.store.catalog import Catalog
 from trident.store.object_store import S3ObjectStore, open_object_store
 from trident.store.remote_catalog import RemoteCatalog
 from trident.store.remote_commit import Published, PublishedPointer, StalePublishError, read_published
@@ -25,29 +23,12 @@ from trident.store.remote_lease import RemoteLease, held_lease
 from trident.store.settings import StorageSettings
 from trident.store.snapshot import Snapshot
 
-pytest_plugins = ["tests.s3_server"]
+pytest_plugins = ["tests.s3_server", "tests.billing_copies"]
 
 GRACE_S = 3600.0
 LATER = 2 * GRACE_S  # seconds after now at which every object of a test is older than the grace period
 DEAD_LISTING = "generations/g00000003-deadbeefdead/files.json"
 DEAD_BLOB = BLOBS_PREFIX + "0" * 64
-
-
-@pytest.fixture(scope="module")
-def billing_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The billing example indexed once (hash embedder), copied by each test."""
-    folder = tmp_path_factory.mktemp("billing") / "index"
-    catalog = Catalog(folder, TENANT, HashEmbedder())
-    index_into(catalog, EXAMPLES / "billing", "billing")
-    catalog.close()
-    return folder
-
-
-@pytest.fixture
-def writer_dir(billing_index: Path, tmp_path: Path) -> Path:
-    folder = tmp_path / "writer"
-    shutil.copytree(billing_index, folder)
-    return folder
 
 
 def collect_at(store: S3ObjectStore, now: float, holder: str = "collector") -> Collection:

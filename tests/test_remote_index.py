@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import EXAMPLES, index_into
+from tests.conftest import index_into
 from trident.embedding.hash_embedder import HashEmbedder
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
@@ -31,29 +31,11 @@ from trident.store.snapshot import REMOTE_DIR, take_snapshot
 from trident.tools.search import search
 
 # The SeaweedFS these tests run against (`s3_settings`, `s3_prefix`, `store`), shared with tests/test_object_store.py.
-pytest_plugins = ["tests.s3_server"]
+pytest_plugins = ["tests.s3_server", "tests.billing_copies"]
 
 QUERIES = ("retry a failed charge", "how are refunds recorded")
 TENANT = "default"
 REFRESH_WAIT_SECONDS = 30.0  # a bound on waiting for the background pull, not a measure of it
-
-
-@pytest.fixture(scope="module")
-def billing_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The billing example indexed once (hash embedder: the plumbing, not the model, is under test); copied by
-    each test that writes."""
-    folder = tmp_path_factory.mktemp("billing") / "index"
-    catalog = Catalog(folder, TENANT, HashEmbedder())
-    index_into(catalog, EXAMPLES / "billing", "billing")
-    catalog.close()
-    return folder
-
-
-@pytest.fixture
-def writer_dir(billing_index: Path, tmp_path: Path) -> Path:
-    folder = tmp_path / "writer"
-    shutil.copytree(billing_index, folder)
-    return folder
 
 
 def answers(index_dir: Path) -> list[dict[str, Any]]:
