@@ -15,7 +15,7 @@ from trident.retrieval.search_fuse import Fused
 from trident.retrieval.search_hits import SearchHit
 from trident.retrieval.search_plan import Scope, SearchPlan, Strategy
 from trident.retrieval.search_runs import PathRuns
-from trident.store.manifest import Manifest
+from trident.retrieval.views import EmbeddingProgress
 
 
 def _unset(value: object) -> bool:
@@ -122,14 +122,13 @@ class Diagnostics(BaseModel):
 NEEDS_VECTORS = (PathName.SEMANTIC, PathName.COMMUNITY, PathName.LOCAL)
 
 
-def partial_paths(plan: SearchPlan, manifest: Manifest) -> dict[str, str] | None:
+def partial_paths(plan: SearchPlan, progress: EmbeddingProgress) -> dict[str, str] | None:
     """The planned paths an index run still filling in chunk vectors leaves short, each with how far they reach."""
-    waiting = manifest.pending_chunks()
     short = [path for path in plan.paths if path in NEEDS_VECTORS]
-    if not waiting or not short:
+    if not progress.waiting or not short:
         return None
-    total = manifest.chunk_count()
-    reach = f"{total - waiting:,} of {total:,} chunks embedded so far; an index run is embedding the rest"
+    done = progress.total - progress.waiting
+    reach = f"{done:,} of {progress.total:,} chunks embedded so far; an index run is embedding the rest"
     why = {
         PathName.SEMANTIC: f"reached {reach}",
         PathName.LOCAL: f"reached the instruction files among {reach}",
@@ -147,10 +146,10 @@ def diagnose(
     hits: Sequence[SearchHit],
     explain: bool,
     evidence: EvidenceSummary | None = None,
-    manifest: Manifest | None = None,
+    embedding: EmbeddingProgress | None = None,
 ) -> Diagnostics:
-    """The diagnostics of one search, from what each stage gave (and the manifest of the generation it read, which
-    says what an index run has not embedded yet)."""
+    """The diagnostics of one search, from what each stage gave (and, in `embedding`, what an index run has not
+    embedded yet of the generation it read)."""
     communities, hit_communities = _communities(runs, hits)
     top_per_path = {run.label: [h.id for h in ranked[:5]] for run, ranked in fused.lists.items()} if explain else None
     primary_led = None
@@ -163,7 +162,7 @@ def diagnose(
         entities=[e.id for e in runs.seeds()[:10]],
         timings_ms={run.label: round(runs.seconds[run] * 1000, 2) for run in plan.runs},
         failed_paths={run.label: runs.failures[run] for run in plan.runs if run in runs.failures} or None,
-        partial_paths=partial_paths(plan, manifest) if manifest is not None else None,
+        partial_paths=partial_paths(plan, embedding) if embedding is not None else None,
         communities=communities,
         hit_communities=hit_communities,
         semantic_scope=list(scope.semantic.projects or ()) if scope.semantic is not None else None,

@@ -73,7 +73,7 @@ async def search_async(
         RuntimeError: the catalog has no embedder.
     """
     plan = plan_search(query, strategy, fusion, expansions)
-    manifest = catalog.manifest  # the generation searched (a newer one may be published meanwhile)
+    embedding = views.embedding(catalog)  # of the generation searched (a newer one may be published meanwhile)
     directory = await anyio.to_thread.run_sync(views.directory, catalog)
     scope = scope_search(plan, directory, query, projects, catalog.tenant)
     runs = await run_paths(catalog, views, plan, scope, path_timeout)
@@ -98,7 +98,7 @@ async def search_async(
     return SearchResult(
         query=query,
         hits=hits.hits,
-        diagnostics=diagnose(query, plan, scope, runs, fused, hits.hits, explain, evidence, manifest),
+        diagnostics=diagnose(query, plan, scope, runs, fused, hits.hits, explain, evidence, embedding),
         entities=[e.id for e in runs.seeds()[:20]],
         truncated=hits.truncated,
         omitted=hits.omitted(len(fused.items)),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 import numpy as np
@@ -60,6 +61,14 @@ class PerGeneration(Generic[T]):
         return built[1] if built is not None else None
 
 
+@dataclass(frozen=True)
+class EmbeddingProgress:
+    """Chunks of a generation still waiting for their vectors, of all its chunks (0 and 0 when none wait)."""
+
+    waiting: int
+    total: int
+
+
 class GenerationViews:
     """What queries read of one index generation beside the engines (the entity directory, the relations in
     memory, the PageRank graph, the chunk and graph vectors, the instruction files' vectors, the communities),
@@ -76,8 +85,20 @@ class GenerationViews:
         self._chunk_vectors: PerGeneration[ChunkVectors] = PerGeneration()
         self._chunk_rows: PerGeneration[ChunkRows | None] = PerGeneration()
         self._instructions: PerGeneration[dict[tuple[str, ...] | None, dict[str, np.ndarray]]] = PerGeneration()
+        self._embedding: PerGeneration[EmbeddingProgress] = PerGeneration()
         self._communities: CommunityIndex | None = None
         self._lock = threading.Lock()
+
+    def embedding(self, catalog: Catalog) -> EmbeddingProgress:
+        """How many of the generation's chunks an index run has published without their vectors yet (counted once
+        per generation: a manifest of many documents takes milliseconds to count)."""
+        manifest = catalog.manifest
+        return self._embedding.get(
+            manifest.generation,
+            lambda: EmbeddingProgress(
+                manifest.pending_chunks(), manifest.chunk_count() if manifest.vectors_pending else 0
+            ),
+        )
 
     def directory(self, catalog: Catalog) -> EntityDirectory:
         return self._directory.get(catalog.manifest.generation, lambda: EntityDirectory(catalog.entities()))
