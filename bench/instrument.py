@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import hashlib
 import resource
+import shutil
 import sqlite3
+import sysconfig
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
@@ -177,3 +179,12 @@ class CachedEmbedder:
 def peak_rss_mb() -> float:
     """This process's peak resident set size so far, in MiB (Linux reports KiB)."""
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def stdlib_sample(folder: Path, packages: Sequence[str]) -> Path:
+    """These packages of this interpreter's standard library copied into `folder` (caches left out): one project of
+    real code that every machine has."""
+    stdlib = Path(sysconfig.get_paths()["stdlib"])
+    for name in packages:
+        shutil.copytree(stdlib / name, folder / name, ignore=shutil.ignore_patterns("__pycache__"))
+    return folder

@@ -16,9 +16,8 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import statistics
-import sysconfig
+import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -31,6 +30,9 @@ from trident.retrieval.search import GenerationViews, search
 from trident.store.catalog import Catalog
 from trident.store.protocols import Embedder
 from trident.store.settings import IngestSettings, ModelSettings, RetrievalSettings
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from instrument import stdlib_sample
 
 STDLIB = ("json", "http", "email", "concurrent", "asyncio", "unittest", "logging")
 QUESTIONS = {"lexical": "HTTPConnection request headers", "ppr": "what calls encode_basestring"}
@@ -102,13 +104,6 @@ def run(folders: list[Path], embedder: Embedder, publishing: Publishing, root: P
     return time.perf_counter() - timeline.started, timeline, chunks
 
 
-def _stdlib_sample(folder: Path) -> Path:
-    stdlib = Path(sysconfig.get_paths()["stdlib"])
-    for name in STDLIB:
-        shutil.copytree(stdlib / name, folder / name, ignore=shutil.ignore_patterns("__pycache__"))
-    return folder
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("folders", nargs="*", type=Path)
@@ -122,7 +117,7 @@ def main() -> None:
     ends: dict[str, list[float]] = {"progressive": [], "ordinary": []}
     firsts: list[float] = []
     with tempfile.TemporaryDirectory() as tmp:
-        folders = args.folders or [_stdlib_sample(Path(tmp) / "stdlib-sample")]
+        folders = args.folders or [stdlib_sample(Path(tmp) / "stdlib-sample", STDLIB)]
         print(f"model {settings.model}, {len(folders)} folders, {early}, cpus {os.cpu_count()}, load {os.getloadavg()}")
         for round_ in range(args.rounds):
             for kind, publishing in (("progressive", early), ("ordinary", once))[:: 1 if round_ % 2 else -1]:

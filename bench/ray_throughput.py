@@ -13,10 +13,8 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import subprocess
 import sys
-import sysconfig
 import tempfile
 import time
 from pathlib import Path
@@ -29,6 +27,9 @@ from trident.ingest.pipeline import index_folder
 from trident.store.catalog import Catalog
 from trident.store.protocols import Embedder
 from trident.store.settings import ClusterSettings, ModelSettings
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from instrument import stdlib_sample
 
 STDLIB = ("json", "http", "email", "concurrent")
 RAY = Path(sys.executable).parent / "ray"
@@ -45,13 +46,6 @@ def run(folder: Path, embedder: Embedder, index_dir: Path) -> tuple[float, int, 
         return seconds, chunks, catalog.vectors.vectors(ids)
     finally:
         catalog.close()
-
-
-def _sample(folder: Path) -> Path:
-    stdlib = Path(sysconfig.get_paths()["stdlib"])
-    for name in STDLIB:
-        shutil.copytree(stdlib / name, folder / name, ignore=shutil.ignore_patterns("__pycache__"))
-    return folder
 
 
 def _start_head(folder: Path) -> str:
@@ -72,7 +66,7 @@ def main() -> None:
     local = open_embedder(settings)
     local.embed(["warm the model up"])
     with tempfile.TemporaryDirectory(dir="/tmp", prefix="raybench") as tmp:
-        folder = args.folder or _sample(Path(tmp) / "stdlib-sample")
+        folder = args.folder or stdlib_sample(Path(tmp) / "stdlib-sample", STDLIB)
         address = args.address or _start_head(Path(tmp) / "ray")
         try:
             seconds, chunks, reference = run(folder, local, Path(tmp) / "local")
