@@ -27,6 +27,12 @@ from trident.store.settings import ClusterSettings, ModelSettings
 log = logging.getLogger(__name__)
 
 
+# Bounds on waiting for the cluster: workers starting and loading the model, and one batch of texts on one worker
+# (a few seconds on a CPU; the bound only ends a cluster that stopped answering).
+START_TIMEOUT_S = 300.0
+BATCH_TIMEOUT_S = 120.0
+
+
 class EmbedWorker:
     """One worker: the model, loaded once in its own process, with one ONNX thread (one CPU, as Ray schedules it)."""
 
@@ -45,11 +51,19 @@ class RayEmbedder:
     """Embeds large calls on `cluster.ray_workers` Ray actors, the rest (and queries) with `local`, which must be
     the same model loaded here."""
 
-    def __init__(self, model: ModelSettings, cluster: ClusterSettings, local: Embedder, batch_size: int) -> None:
+    def __init__(
+        self,
+        model: ModelSettings,
+        cluster: ClusterSettings,
+        local: Embedder,
+        batch_size: int,
+        *,
+        start_seconds: float = START_TIMEOUT_S,
+    ) -> None:
         """
         Raises:
-            EmbedderUnavailable: ray is not installed, the cluster cannot be reached, or a worker could not load the
-                model (the message says which).
+            EmbedderUnavailable: ray is not installed, the cluster cannot be reached, or the workers did not all
+                start and load the model within `start_seconds` (the message says which).
         """
         self._local = local
         self._batch_size = batch_size
@@ -57,8 +71,16 @@ class RayEmbedder:
         worker = self._ray.remote(num_cpus=1)(EmbedWorker)
         self._workers = [worker.remote(model.model_dump_json()) for _ in range(cluster.ray_workers)]
         try:
-            names = self._ray.get([w.model_name.remote() for w in self._workers])
-        except Exception as exc:  # a worker's own failure comes back wrapped in Ray's error types
+            names = self._ray.get([w.model_name.remote() for w in self._workers], timeout=start_seconds)
+        except self._ray.exceptions.GetTimeoutError as exc:
+            self.close()
+            raise EmbedderUnavailable(
+                f"{cluster.ray_workers} Ray workers did not all start and load {local.model_name} within "
+                f"{start_seconds:g} s: each needs a free CPU on the cluster (`ray status` lists them); lower "
+                "TRIDENT_RAY_WORKERS or add machines"
+            ) from exc
+        except self._ray.exceptions.RayError as exc:  # a worker's own failure comes back wrapped in Ray's types
+            self.close()
             raise EmbedderUnavailable(f"a Ray worker could not load the model {local.model_name}: {exc}") from exc
         if any(name != local.model_name for name in names):
             raise EmbedderUnavailable(f"Ray workers loaded {sorted(set(names))}, not {local.model_name}")
@@ -87,8 +109,16 @@ class RayEmbedder:
             for start in range(0, len(order), self._batch_size)
         ]
         pending = [self._workers[n % len(self._workers)].embed.remote(batch) for n, batch in enumerate(batches)]
+        rounds = -(-len(batches) // len(self._workers))  # batches each worker runs, one after another
+        try:
+            done = self._ray.get(pending, timeout=BATCH_TIMEOUT_S * rounds)
+        except self._ray.exceptions.RayError as exc:  # a worker died, or the cluster stopped answering
+            raise EmbedderUnavailable(
+                f"the Ray workers did not embed {len(texts)} texts ({len(batches)} batches) within "
+                f"{BATCH_TIMEOUT_S * rounds:g} s: {exc}; the run is not published, run it again"
+            ) from exc
         vectors = np.empty((len(texts), self.dim), dtype=np.float32)
-        vectors[order] = np.concatenate(self._ray.get(pending))
+        vectors[order] = np.concatenate(done)
         return vectors
 
     def embed_query(self, text: str) -> np.ndarray:

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from tests.conftest import EXAMPLES
+from trident.embedding.embedder import EmbedderUnavailable
 from trident.embedding.ray_embedder import RayEmbedder
 from trident.store.catalog import Catalog
 from trident.store.protocols import Embedder
@@ -110,3 +111,9 @@ def test_a_ray_address_nothing_answers_at_is_a_clear_error(tmp_path: Path) -> No
     assert refused.returncode == 2
     assert "no Ray cluster answers" in refused.stderr and "ray start --head" in refused.stderr
     assert not (tmp_path / "home" / "tenants" / "default" / "manifest.json").exists(), "it fails before opening"
+
+
+def test_more_workers_than_the_cluster_has_cpus_is_a_clear_error_not_a_hang(ray_head: str, embedder: Embedder) -> None:
+    cluster = ClusterSettings(ray_address=ray_head, ray_workers=3)  # the head has two CPUs
+    with pytest.raises(EmbedderUnavailable, match=r"did not all start .* lower TRIDENT_RAY_WORKERS"):
+        RayEmbedder(ModelSettings(), cluster, embedder, 8, start_seconds=5.0)
