@@ -1,5 +1,5 @@
-"""Indexing on a Ray cluster (#18): chunks/s of a whole index run embedding in this process, and on 1 and 2 Ray
-workers, with the vectors compared.
+"""Indexing on a Ray cluster (#18): chunks/s of a whole index run parsing and embedding in this process, and on 1
+and 2 Ray workers, with the vectors compared; and files/s of the parse alone, here and as Ray tasks.
 
 Usage: python bench/ray_throughput.py [FOLDER] [--address HOST:PORT] [--workers 1,2]
     FOLDER (default: json, http, email and concurrent copied from this interpreter's standard library, one project)
@@ -23,7 +23,11 @@ import numpy as np
 
 from trident.embedding.embedder import open_embedder
 from trident.embedding.ray_embedder import RayEmbedder
+from trident.ingest.documents import Parsed
+from trident.ingest.parsing import LocalParser, Parser
 from trident.ingest.pipeline import index_folder
+from trident.ingest.ray_parser import RayParser
+from trident.ingest.walker import walk
 from trident.store.catalog import Catalog
 from trident.store.protocols import Embedder
 from trident.store.settings import ClusterSettings, ModelSettings
@@ -35,17 +39,26 @@ STDLIB = ("json", "http", "email", "concurrent")
 RAY = Path(sys.executable).parent / "ray"
 
 
-def run(folder: Path, embedder: Embedder, index_dir: Path) -> tuple[float, int, dict[str, np.ndarray]]:
+def run(
+    folder: Path, embedder: Embedder, index_dir: Path, parser: Parser | None = None
+) -> tuple[float, int, dict[str, np.ndarray]]:
     catalog = Catalog(index_dir, "default", embedder)
     try:
         started = time.perf_counter()
         with catalog.writer() as writer:
-            chunks = index_folder(writer, folder, folder.name, max_file_bytes=1_000_000).chunks
+            chunks = index_folder(writer, folder, folder.name, max_file_bytes=1_000_000, parser=parser).chunks
         seconds = time.perf_counter() - started
         ids = sorted(catalog.vectors.ids("default"))
         return seconds, chunks, catalog.vectors.vectors(ids)
     finally:
         catalog.close()
+
+
+def parse_alone(folder: Path, parser: Parser) -> tuple[float, list[Parsed]]:
+    sources = walk(folder, 1_000_000).files
+    started = time.perf_counter()
+    parsed = list(parser.parse(folder.name, sources, "default"))
+    return time.perf_counter() - started, parsed
 
 
 def _start_head(folder: Path) -> str:
@@ -72,11 +85,19 @@ def main() -> None:
             seconds, chunks, reference = run(folder, local, Path(tmp) / "local")
             print(f"model {settings.model}, {chunks} chunks, cpus {os.cpu_count()}, load {os.getloadavg()}")
             print(f"in this process ({local}): {seconds:.1f} s, {chunks / seconds:.1f} chunks/s")
+            parse_seconds, parsed = parse_alone(folder, LocalParser())
+            print(f"parse alone, here: {parse_seconds:.1f} s, {len(parsed) / parse_seconds:.1f} files/s")
             for workers in (int(w) for w in args.workers.split(",")):
                 cluster = ClusterSettings(ray_address=address, ray_workers=workers)
+                ray_parser = RayParser(cluster)
+                seconds, on_ray = parse_alone(folder, ray_parser)
+                print(
+                    f"parse alone, {workers} Ray task(s) at a time: {seconds:.1f} s, {len(on_ray) / seconds:.1f} "
+                    f"files/s; identical to the local parse: {on_ray == parsed}"
+                )
                 distributed = RayEmbedder(settings, cluster, local, settings.batch_size)
                 try:
-                    seconds, chunks, vectors = run(folder, distributed, Path(tmp) / f"ray-{workers}")
+                    seconds, chunks, vectors = run(folder, distributed, Path(tmp) / f"ray-{workers}", ray_parser)
                 finally:
                     distributed.close()
                 same = vectors.keys() == reference.keys() and all(

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -35,12 +36,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tests.s3_server import free_ports, weed_server  # the repository root first: `tests` is not installed
 from trident.store.object_store import ObjectStore, open_object_store
 from trident.store.remote_commit import read_published
+from trident.store.remote_index import BLOBS_PREFIX
 from trident.store.settings import StorageSettings
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 TOKEN = "remote-servers-bench-token-0123"
 BEFORE, AFTER = ["billing"], ["auth", "billing"]
 SWITCH_WAIT_SECONDS = 120.0
+RECOVER_WAIT_SECONDS = 300.0  # the dead writer's lease lasts 60 s from its last renewal
 CLI = [sys.executable, "-m", "trident.cli.main"]
 
 
@@ -61,6 +64,44 @@ def index(env: dict[str, str], home: Path, folder: Path) -> float:
     started = time.perf_counter()
     subprocess.run([*CLI, "index", str(folder)], env={**env, "TRIDENT_HOME": str(home)}, check=True)
     return time.perf_counter() - started
+
+
+def kill_mid_publish(env: dict[str, str], home: Path, folder: Path, store: ObjectStore) -> dict[str, Any]:
+    """Run `trident index` and SIGKILL it once a blob it uploads shows in the bucket (its push under way)."""
+    before = set(store.list(BLOBS_PREFIX))
+    generation = read_published(store).generation
+    started = time.perf_counter()
+    process = subprocess.Popen(
+        [*CLI, "index", str(folder)], env={**env, "TRIDENT_HOME": str(home)}, start_new_session=True
+    )
+    while process.poll() is None and not set(store.list(BLOBS_PREFIX)) - before:
+        time.sleep(0.05)
+    if process.poll() is not None:
+        raise RuntimeError(f"the writer ended first (exit {process.returncode}): nothing was killed mid-publish")
+    os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+    uploaded = len(set(store.list(BLOBS_PREFIX)) - before)
+    return {
+        "killed_after_s": round(time.perf_counter() - started, 1),
+        "blobs_uploaded_when_killed": uploaded,
+        "pointer_moved": read_published(store).generation != generation,
+    }
+
+
+def recover(env: dict[str, str], home: Path, folder: Path) -> dict[str, Any]:
+    """Run `trident index` until it publishes; each refusal (the dead writer's lease still live) is counted."""
+    started = time.perf_counter()
+    refused = 0
+    while True:
+        done = subprocess.run(
+            [*CLI, "index", str(folder)], env={**env, "TRIDENT_HOME": str(home)}, capture_output=True, text=True
+        )
+        if done.returncode == 0:
+            return {"refused_runs": refused, "recovered_after_s": round(time.perf_counter() - started, 1)}
+        if "lease" not in done.stderr or time.perf_counter() - started > RECOVER_WAIT_SECONDS:
+            raise RuntimeError(f"the next writer failed (exit {done.returncode}): {done.stderr[-2000:]}")
+        refused += 1
+        time.sleep(2)
 
 
 @contextmanager
@@ -143,7 +184,7 @@ async def publication(store: ObjectStore, after: int, stop: anyio.Event) -> floa
 
 async def show(
     env: dict[str, str], urls: list[str], writer_home: Path, store: ObjectStore
-) -> tuple[list[Watch], float, float]:
+) -> tuple[list[Watch], dict[str, Any], float]:
     await wait_for_servers(urls)
     records = [Watch(f"server-{n}") for n in range(1, len(urls) + 1)]
     stop = anyio.Event()
@@ -158,7 +199,9 @@ async def show(
             group.start_soon(watch, url, record, stop)
         await anyio.sleep(3)  # both answering from the first generation
         group.start_soon(note_publication)
-        seconds = await anyio.to_thread.run_sync(index, env, writer_home, EXAMPLES / "auth")
+        writer = await anyio.to_thread.run_sync(kill_mid_publish, env, writer_home, EXAMPLES / "auth", store)
+        await anyio.sleep(3)  # both still answering from the first generation
+        writer |= await anyio.to_thread.run_sync(recover, env, writer_home, EXAMPLES / "auth")
         while not moved:
             await anyio.sleep(0.1)
         published = moved[0]
@@ -167,7 +210,7 @@ async def show(
             await anyio.sleep(0.2)
         await anyio.sleep(2)  # and still answering from it
         stop.set()
-    return records, seconds, published
+    return records, writer, published
 
 
 def main() -> int:
@@ -181,10 +224,10 @@ def main() -> int:
         first = index(env, root / "machine-w1", EXAMPLES / "billing")
         urls = [stack.enter_context(server(env, root / f"server-{n}", root / f"server-{n}.log")) for n in (1, 2)]
         store = open_object_store(settings, under="tenants/default")
-        records, seconds, published = anyio.run(show, env, urls, root / "machine-w2", store)
+        records, writer, published = anyio.run(show, env, urls, root / "machine-w2", store)
     figures: dict[str, Any] = {
         "first_index_s": round(first, 1),
-        "reindex_s": round(seconds, 1),
+        "killed_writer_then_recovery": writer,
         "servers": [
             {
                 "name": r.name,
@@ -201,7 +244,8 @@ def main() -> int:
     if args.json:
         args.json.write_text(json.dumps(figures, indent=2))
     whole = all(r.seen in ([BEFORE, AFTER], [AFTER]) for r in records)
-    return 0 if whole and all(not r.failures and r.switched_at for r in records) else 1
+    sound = whole and not writer["pointer_moved"]
+    return 0 if sound and all(not r.failures and r.switched_at for r in records) else 1
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ the shared index on object storage whose cache the local folder is."""
 from __future__ import annotations
 
 from functools import partial
+from typing import TYPE_CHECKING
 
 from trident.embedding.background import BackgroundEmbedder
 from trident.embedding.embedder import open_embedder
@@ -15,6 +16,9 @@ from trident.store.protocols import Embedder
 from trident.store.remote_catalog import RemoteCatalog
 from trident.store.remote_index import pull
 from trident.store.settings import ClusterSettings, ModelSettings, StorageSettings, StoreSettings
+
+if TYPE_CHECKING:
+    from trident.ingest.parsing import Parser
 
 
 def open_catalog(
@@ -51,6 +55,21 @@ def indexing_embedder(model: ModelSettings, cluster: ClusterSettings | None) -> 
     from trident.embedding.ray_embedder import RayEmbedder
 
     return RayEmbedder(model, cluster, local, model.batch_size)
+
+
+def indexing_parser(cluster: ClusterSettings | None) -> Parser:
+    """Where index runs parse: on the Ray cluster of TRIDENT_RAY_ADDRESS when it is set, else here.
+
+    Raises:
+        ClusterUnavailable: ray is not installed, or the cluster does not answer.
+    """
+    if cluster is None or cluster.ray_address is None:
+        from trident.ingest.parsing import LocalParser
+
+        return LocalParser()
+    from trident.ingest.ray_parser import RayParser
+
+    return RayParser(cluster)
 
 
 def open_shared(store: StoreSettings, storage: StorageSettings | None) -> ObjectStore | None:

@@ -20,12 +20,20 @@ from rich.markup import escape
 from rich.table import Table
 
 from trident.cli import graph_commands, remote
-from trident.cli.catalogs import catalog_for, indexing_embedder, open_catalog, open_serving_catalog, open_shared
+from trident.cli.catalogs import (
+    catalog_for,
+    indexing_embedder,
+    indexing_parser,
+    open_catalog,
+    open_serving_catalog,
+    open_shared,
+)
 from trident.cli.progress import RichProgress
 from trident.embedding.embedder import EmbedderUnavailable
 from trident.server.settings import ServerSettings, TridentSettings
 from trident.store import locking
 from trident.store.catalog import Catalog, TridentIndexError
+from trident.store.ray_cluster import ClusterUnavailable
 from trident.store.settings import StorageSettings
 
 if TYPE_CHECKING:
@@ -53,7 +61,7 @@ def _user_errors() -> Iterator[None]:
     """Problems the user can fix end the command with their message and exit code 2, not a traceback."""
     try:
         yield
-    except (TridentIndexError, EmbedderUnavailable, ValueError, FileNotFoundError) as exc:
+    except (TridentIndexError, EmbedderUnavailable, ClusterUnavailable, ValueError, FileNotFoundError) as exc:
         err.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2) from None
 
@@ -120,6 +128,7 @@ def index(
     publishing = Publishing.from_settings(limits)
     # One block for all (a large run publishes as it goes, the rest when the block ends).
     with _user_errors(), _catalog(settings, indexing=True) as catalog, catalog.writer() as writer:
+        parser = indexing_parser(settings.cluster)
         for path in paths:
             name = project or path.resolve().name
             with RichProgress(err, name) as progress:
@@ -141,6 +150,7 @@ def index(
                         progress=progress,
                         community_seconds=limits.community_seconds,
                         publishing=publishing,
+                        parser=parser,
                     )
             err.print(
                 f"[bold]{name}[/bold]: {report.files_seen} files, {report.indexed} indexed, {report.unchanged} "
@@ -173,6 +183,7 @@ def watch(
     store, limits = settings.store, settings.ingest
     with _user_errors():
         embedder = indexing_embedder(settings.model, settings.cluster)
+        parser = indexing_parser(settings.cluster)
         storage = _storage()
         remote = open_shared(store, storage)  # with TRIDENT_STORAGE each run publishes to the shared index
 
@@ -180,7 +191,7 @@ def watch(
         catalog = catalog_for(store, embedder, remote, storage)
         try:
             with catalog.writer() as writer:
-                return index_watched(writer, folder, limits)
+                return index_watched(writer, folder, limits, parser)
         finally:
             catalog.close()
 

@@ -5,23 +5,21 @@ the run's writes still go through the one writer on this machine.
 into exactly the batches the local model would run (texts longest first, `batch_size` a batch), and the batches are
 dealt to the workers in turn; each worker is a Ray actor that loaded the same model once, on one CPU. The same batch
 through the same model gives the same vector, so an index built on a cluster holds the bytes a local run writes
-(`tests/test_ray_embedding.py` compares them). Queries and small calls stay local.
+(`tests/test_ray_indexing.py` compares them). Queries and small calls stay local.
 
-Parsing stays on the writer: it is a few percent of a run (4 s of 130 on 5,320 standard-library chunks), about what
-shipping the parsed documents back would cost.
+Parsing goes to the same cluster as Ray tasks (`ingest/ray_parser.py`).
 """
 
 from __future__ import annotations
 
 import logging
-import socket
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 
 from trident.embedding.embedder import EmbedderUnavailable, open_embedder
 from trident.store.protocols import Embedder
+from trident.store.ray_cluster import ClusterUnavailable, connect_ray
 from trident.store.settings import ClusterSettings, ModelSettings
 
 log = logging.getLogger(__name__)
@@ -67,7 +65,10 @@ class RayEmbedder:
         """
         self._local = local
         self._batch_size = batch_size
-        self._ray = _connect(cluster)
+        try:
+            self._ray = connect_ray(cluster)
+        except ClusterUnavailable as exc:
+            raise EmbedderUnavailable(str(exc)) from exc
         worker = self._ray.remote(num_cpus=1)(EmbedWorker)
         self._workers = [worker.remote(model.model_dump_json()) for _ in range(cluster.ray_workers)]
         try:
@@ -129,59 +130,3 @@ class RayEmbedder:
         for worker in self._workers:
             self._ray.kill(worker)
         self._workers = []
-
-
-def _connect(cluster: ClusterSettings) -> Any:
-    """The `ray` module, connected to the cluster.
-
-    Raises:
-        EmbedderUnavailable: ray is not installed, or the cluster does not answer.
-    """
-    try:
-        import ray
-    except ImportError as exc:
-        raise EmbedderUnavailable(
-            "TRIDENT_RAY_ADDRESS is set but ray is not installed here: pip install 'trident-mcp[ray]' (or unset it "
-            "to embed in this process)"
-        ) from exc
-    if not ray.is_initialized():
-        _check_reachable(cluster.ray_address)
-        try:
-            ray.init(
-                address=cluster.ray_address,
-                logging_level=logging.WARNING,
-                log_to_driver=False,  # the workers' output would reach this process's stdout
-                configure_logging=False,
-            )
-        except ConnectionError as exc:
-            raise EmbedderUnavailable(
-                f"no Ray cluster answers at TRIDENT_RAY_ADDRESS={cluster.ray_address}: start one with `ray start "
-                "--head` (it prints the address), or unset the variable to embed in this process"
-            ) from exc
-    return ray
-
-
-# How long the head's port may take to accept a connection: Ray itself retries a missing cluster for minutes.
-CONNECT_TIMEOUT_S = 10.0
-
-
-def _check_reachable(address: str | None) -> None:
-    """Fail at once when a `host:port` (or `ray://host:port`) cluster does not accept connections.
-
-    Raises:
-        EmbedderUnavailable: nothing listens there.
-    """
-    if address is None or address == "auto":
-        return  # Ray finds (or fails to find) the cluster this machine started
-    host, _, port = address.removeprefix("ray://").rpartition(":")
-    if not host or not port.isdigit():
-        raise EmbedderUnavailable(
-            f"TRIDENT_RAY_ADDRESS={address} is not `auto` or host:port (what `ray start --head` prints)"
-        )
-    try:
-        socket.create_connection((host, int(port)), timeout=CONNECT_TIMEOUT_S).close()
-    except OSError as exc:
-        raise EmbedderUnavailable(
-            f"no Ray cluster answers at TRIDENT_RAY_ADDRESS={address} ({exc.strerror or exc}): start one with `ray "
-            "start --head` (it prints the address), or unset the variable to embed in this process"
-        ) from exc

@@ -12,7 +12,7 @@ from pathlib import Path
 from trident.ingest.beir import iter_corpus, parse_beir_document
 from trident.ingest.code_index import CodeIndex
 from trident.ingest.communities import DetectionTimeout, sync_communities
-from trident.ingest.documents import Parsed, bases_of, dedupe, parse_file, project_entity, resolve_document
+from trident.ingest.documents import Parsed, bases_of, dedupe, project_entity, resolve_document
 from trident.ingest.graph_vectors import sync_graph_vectors
 from trident.ingest.linking import (
     Resolver,
@@ -23,6 +23,7 @@ from trident.ingest.linking import (
     relink,
     resolution_key,
 )
+from trident.ingest.parsing import LocalParser, Parser
 from trident.ingest.progress import Progress, Silent
 from trident.ingest.rebinding import find_dependants, rebind_documents
 from trident.ingest.vector_fill import Publishing, fill_vectors
@@ -72,11 +73,13 @@ def index_folder(
     progress: Progress | None = None,
     community_seconds: float = DEFAULT_COMMUNITY_SECONDS,
     publishing: Publishing | None = None,
+    parser: Parser | None = None,
 ) -> IndexReport:
     """Index a folder as one project: new and changed files are (re)written, deleted files removed. A run that
     finds nothing changed, with the syncs of earlier runs complete, writes nothing and reads no graph.
     `community_seconds` bounds community detection (past it the run publishes without new communities);
-    `publishing` says when a large run publishes its lexical and graph engines before its vectors."""
+    `publishing` says when a large run publishes its lexical and graph engines before its vectors; `parser` where
+    the changed files are parsed (default: here)."""
     progress = progress or Silent()
     started = time.perf_counter()
     report = IndexReport(project)
@@ -92,8 +95,8 @@ def index_folder(
     current = syncs_current(writer)
     progress.stage("parsing", len(changed))
     parsed: list[Parsed] = []
-    for source in changed:
-        parsed.append(parse_file(project, source, writer.tenant))
+    for one in (parser or LocalParser()).parse(project, changed, writer.tenant):
+        parsed.append(one)
         progress.advance()
     writer.record_root(project, str(root.resolve()))
     _record_source(writer, project, began, walked.files, known, wrote=bool(parsed or removed))

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from watchfiles import Change, DefaultFilter, watch
 
+from trident.ingest.parsing import Parser
 from trident.ingest.pipeline import IndexReport, index_folder
 from trident.ingest.vector_fill import Publishing
 from trident.ingest.walker import ALWAYS_IGNORED
@@ -59,8 +60,11 @@ Reindex = Callable[[WatchedFolder], IndexReport]
 OnReport = Callable[[WatchedFolder, IndexReport], None]
 
 
-def index_watched(writer: Writer, folder: WatchedFolder, limits: IngestSettings) -> IndexReport:
-    """One index run over a watched folder, within the ingest limits, through the caller's writer."""
+def index_watched(
+    writer: Writer, folder: WatchedFolder, limits: IngestSettings, parser: Parser | None = None
+) -> IndexReport:
+    """One index run over a watched folder, within the ingest limits, through the caller's writer (parsing with
+    `parser`, default here)."""
     return index_folder(
         writer,
         folder.root,
@@ -68,6 +72,7 @@ def index_watched(writer: Writer, folder: WatchedFolder, limits: IngestSettings)
         max_file_bytes=limits.max_file_bytes,
         community_seconds=limits.community_seconds,
         publishing=Publishing.from_settings(limits),
+        parser=parser,
     )
 
 

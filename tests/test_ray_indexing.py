@@ -1,5 +1,6 @@
-"""Index runs embed on a Ray cluster (#18): a real head started with `ray start --head` on loopback, workers loading
-the real model, and vectors byte for byte the ones a local run writes."""
+"""Index runs parse and embed on a Ray cluster (#18): a real head started with `ray start --head` on loopback, tasks
+parsing exactly what a local parse makes, workers loading the real model, and vectors byte for byte the ones a local
+run writes."""
 
 from __future__ import annotations
 
@@ -18,6 +19,9 @@ import pytest
 from tests.conftest import EXAMPLES
 from trident.embedding.embedder import EmbedderUnavailable
 from trident.embedding.ray_embedder import RayEmbedder
+from trident.ingest.parsing import LocalParser
+from trident.ingest.ray_parser import RayParser, groups_of
+from trident.ingest.walker import walk
 from trident.store.catalog import Catalog
 from trident.store.protocols import Embedder
 from trident.store.settings import ClusterSettings, ModelSettings
@@ -117,3 +121,25 @@ def test_more_workers_than_the_cluster_has_cpus_is_a_clear_error_not_a_hang(ray_
     cluster = ClusterSettings(ray_address=ray_head, ray_workers=3)  # the head has two CPUs
     with pytest.raises(EmbedderUnavailable, match=r"did not all start .* lower TRIDENT_RAY_WORKERS"):
         RayEmbedder(ModelSettings(), cluster, embedder, 8, start_seconds=5.0)
+
+
+def test_ray_tasks_parse_exactly_what_a_local_parse_makes_in_the_files_order(ray_head: str) -> None:
+    sources = walk(EXAMPLES, 1_000_000).files
+    assert len(sources) > 20
+    group_chars = 4_000  # many small groups: more than the tasks in flight, so results are collected as they come
+    assert len(groups_of(sources, group_chars)) > 6
+    parser = RayParser(ClusterSettings(ray_address=ray_head, ray_workers=2), group_chars=group_chars)
+    on_ray = list(parser.parse("examples", sources, "default"))
+    here = list(LocalParser().parse("examples", sources, "default"))
+    assert [p.document.path for p in on_ray] == [s.rel for s in sources]
+    assert on_ray == here, "every document, chunk, entity, relation and reference as a local parse makes them"
+
+
+def test_files_are_grouped_in_order_by_their_text_and_a_large_file_goes_alone() -> None:
+    sources = walk(EXAMPLES / "billing", 1_000_000).files
+    sizes = [len(s.text) for s in sources]
+    cap = max(sizes) - 1  # the largest file passes the cap: it makes a group of its own
+    groups = groups_of(sources, cap)
+    assert [s for g in groups for s in g] == sources
+    assert all(len(g) == 1 or sum(len(s.text) for s in g) <= cap for g in groups)
+    assert [max(sizes)] in [[len(s.text) for s in g] for g in groups]
