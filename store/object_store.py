@@ -12,12 +12,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from trident.store.errors import TridentIndexError
 from trident.store.settings import StorageSettings
 
 if TYPE_CHECKING:
+    from boto3.s3.transfer import TransferConfig
     from botocore.exceptions import ClientError
     from mypy_boto3_s3 import S3Client
 
@@ -26,6 +28,10 @@ if TYPE_CHECKING:
 PRECONDITION_FAILED = 412
 CONDITIONAL_CONFLICT = 409
 MISSING_CODES = frozenset({"NoSuchKey", "404", "NotFound"})
+# Files from this size on move in parts (multipart upload, ranged downloads), several at a time, never whole in
+# memory. S3 takes parts of 5 MiB to 5 GiB, at most 10,000 of them: 64 MiB parts carry files up to 625 GiB.
+PART_BYTES = 64 * 1024 * 1024
+PART_THREADS = 4
 
 
 class ObjectStoreError(TridentIndexError):
@@ -59,6 +65,10 @@ class ObjectStore(Protocol):
 
     def put_if_match(self, key: str, data: bytes, etag: str) -> str: ...
 
+    def upload_file(self, key: str, path: Path) -> None: ...
+
+    def download_file(self, key: str, path: Path) -> None: ...
+
     def list(self, prefix: str) -> list[str]: ...
 
     def list_modified(self, prefix: str) -> dict[str, float]: ...
@@ -69,10 +79,11 @@ class ObjectStore(Protocol):
 class S3ObjectStore:
     """An `ObjectStore` over one bucket and prefix of an S3-compatible server (AWS, SeaweedFS, MinIO...)."""
 
-    def __init__(self, client: S3Client, bucket: str, prefix: str = "") -> None:
+    def __init__(self, client: S3Client, bucket: str, prefix: str = "", *, part_bytes: int = PART_BYTES) -> None:
         self._client = client
         self.bucket = bucket
         self.prefix = prefix.strip("/")
+        self._part_bytes = part_bytes
 
     def __repr__(self) -> str:
         return f"S3ObjectStore(s3://{self.bucket}/{self.prefix})"
@@ -119,6 +130,34 @@ class S3ObjectStore:
         """
         with self._errors(key, conditional=True):
             return self._client.put_object(Bucket=self.bucket, Key=self._key(key), Body=data, IfMatch=etag)["ETag"]
+
+    def upload_file(self, key: str, path: Path) -> None:
+        """Write the file's content under `key` whatever is there, read from disk as it goes: in parts of
+        `part_bytes`, several at a time, from that size on. Unconditional, so only for keys named by their content
+        (writing the same bytes again changes nothing a reader sees).
+
+        Raises:
+            ObjectStoreError: the server refused or failed the request (no part of the object is then visible).
+        """
+        with self._errors(key):
+            self._client.upload_file(str(path), self.bucket, self._key(key), Config=self._transfer())
+
+    def download_file(self, key: str, path: Path) -> None:
+        """Write the object's bytes to `path`, written as they come (ranged parts, several at a time, from
+        `part_bytes` on; the caller checks the content and makes it durable).
+
+        Raises:
+            ObjectMissingError: nothing is stored under `key`.
+            ObjectStoreError: the server refused or failed the request.
+        """
+        with self._errors(key):
+            self._client.download_file(self.bucket, self._key(key), str(path), Config=self._transfer())
+
+    def _transfer(self) -> TransferConfig:
+        from boto3.s3.transfer import TransferConfig
+
+        size = self._part_bytes
+        return TransferConfig(multipart_threshold=size, multipart_chunksize=size, max_concurrency=PART_THREADS)
 
     def list(self, prefix: str) -> list[str]:
         """Every key under `prefix` (relative to the store's prefix), sorted.
@@ -192,9 +231,9 @@ def _translate(error: ClientError, where: str, conditional: bool) -> ObjectStore
     return ObjectStoreError(f"{where}: the server answered {status} {code}: {error}")
 
 
-def open_object_store(settings: StorageSettings, under: str = "") -> S3ObjectStore:
+def open_object_store(settings: StorageSettings, under: str = "", *, part_bytes: int = PART_BYTES) -> S3ObjectStore:
     """The object store TRIDENT_STORAGE names (and `under` that prefix, if given), with the endpoint and credentials
-    of `settings`.
+    of `settings`; files from `part_bytes` on move in parts of that size.
 
     Raises:
         ObjectStoreError: TRIDENT_STORAGE is unset (the index is local), or boto3 is not installed.
@@ -219,4 +258,4 @@ def open_object_store(settings: StorageSettings, under: str = "") -> S3ObjectSto
         config=Config(s3={"addressing_style": "path"}, retries={"max_attempts": 3, "mode": "standard"}),
     )
     prefix = "/".join(part for part in (settings.prefix, under.strip("/")) if part)
-    return S3ObjectStore(client, settings.bucket, prefix)
+    return S3ObjectStore(client, settings.bucket, prefix, part_bytes=part_bytes)

@@ -49,6 +49,12 @@ def write_durably(path: Path, data: bytes, *, replace: bool = True) -> None:
         sync_folder(path.parent)
 
 
+def fsync_file(path: Path) -> None:
+    """Flush a file written by someone else (a download) to disk."""
+    with open(path, "rb") as handle:
+        os.fsync(handle.fileno())
+
+
 def sync_folder(folder: Path) -> None:
     """Make the renames into `folder` durable (a power cut, not only a crash, keeps them)."""
     fd = os.open(folder, os.O_RDONLY)

@@ -25,7 +25,7 @@ import logging
 import shutil
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,10 +36,11 @@ from trident.store.crashpoints import crash_point
 from trident.store.errors import IndexLockedError, TridentIndexError
 from trident.store.generations import GENERATIONS_DIR, READERS_FILE, has_leftovers, remove_leftovers
 from trident.store.manifest import MANIFEST_FILE, SYNC_STAMP_FILE, Manifest, published_stamp
-from trident.store.object_store import ObjectStore, ObjectStoreError, PreconditionFailedError
+from trident.store.object_store import ObjectStore, ObjectStoreError
 from trident.store.remote_commit import Published, PublishedPointer, generation_prefix, publish, read_published
 from trident.store.remote_files import (
     drop_unlisted_versions,
+    fsync_file,
     link_or_copy,
     place,
     remove_partials,
@@ -53,6 +54,7 @@ from trident.store.snapshot import (
     NoPublishedGenerationError,
     Snapshot,
     SnapshotFile,
+    file_sha256,
     published_paths,
     take_snapshot,
 )
@@ -156,20 +158,29 @@ def push(store: ObjectStore, index_dir: Path, lease: HeldLease) -> Transfer:
 
 
 def _upload_blobs(store: ObjectStore, index_dir: Path, files: list[SnapshotFile], lease: HeldLease) -> tuple[int, int]:
-    """Upload each content the remote lacks; the number of blobs and bytes uploaded."""
+    """Upload each content the remote lacks, streamed from disk (large files in parts); the number of blobs and
+    bytes uploaded. A blob is named by its content, so uploading one another writer also uploads changes nothing.
+    The file is hashed before and after its upload: one changed meanwhile (the engines never rewrite a file in
+    place) takes its blob back and ends the push."""
     present = {key.removeprefix(BLOBS_PREFIX) for key in store.list(BLOBS_PREFIX)}
     missing = list({entry.sha256: entry for entry in files if entry.sha256 not in present}.values())
 
     def upload(entry: SnapshotFile) -> None:
         lease.check()
-        data = (index_dir / entry.path).read_bytes()
-        if hashlib.sha256(data).hexdigest() != entry.sha256:
-            raise TridentIndexError(f"{entry.path} changed while it was being shared; run the command again")
-        with suppress(PreconditionFailedError):  # someone uploaded that content meanwhile: it is there
-            store.put_if_absent(BLOBS_PREFIX + entry.sha256, data)
+        path, key = index_dir / entry.path, BLOBS_PREFIX + entry.sha256
+        if file_sha256(path) != entry.sha256:
+            raise _changed(entry)
+        store.upload_file(key, path)
+        if file_sha256(path) != entry.sha256:
+            store.delete(key)
+            raise _changed(entry)
 
     _run_all(upload, missing)
     return len(missing), sum(entry.size for entry in missing)
+
+
+def _changed(entry: SnapshotFile) -> TridentIndexError:
+    return TridentIndexError(f"{entry.path} changed while it was being shared; run the command again")
 
 
 def _run_all(task: Callable[[SnapshotFile], None], entries: Iterable[SnapshotFile]) -> None:
@@ -355,10 +366,14 @@ def _stage(store: ObjectStore, staging: Path, entries: list[SnapshotFile], local
             link_or_copy(source, staging / sha256)
 
     def download(entry: SnapshotFile) -> None:
-        data = store.get(BLOBS_PREFIX + entry.sha256).data
-        if hashlib.sha256(data).hexdigest() != entry.sha256:
+        target = staging / entry.sha256
+        partial = target.with_name(f".{entry.sha256}.part")
+        store.download_file(BLOBS_PREFIX + entry.sha256, partial)
+        if file_sha256(partial) != entry.sha256:
+            partial.unlink()
             raise ObjectStoreError(f"the blob {BLOBS_PREFIX}{entry.sha256} does not hold what its name says")
-        write_durably(staging / entry.sha256, data, replace=False)
+        fsync_file(partial)
+        partial.rename(target)
 
     _run_all(download, downloads)
     return len(downloads), sum(entry.size for entry in downloads)

@@ -3,7 +3,9 @@ lease, and the published pointer as the commit point. No mock of S3: `weed` come
 
 from __future__ import annotations
 
+import random
 import threading
+from pathlib import Path
 
 import pytest
 from botocore.exceptions import ClientError
@@ -106,6 +108,23 @@ def test_objects_are_written_read_listed_and_deleted_under_the_store_prefix(stor
     assert store.list("") == ["a/two", "b/three"]
     with pytest.raises(ObjectMissingError, match="a/one"):
         store.get("a/one")
+
+
+def test_large_files_move_in_parts_and_come_back_byte_for_byte(s3_prefix: StorageSettings, tmp_path: Path) -> None:
+    part = 5 * 1024 * 1024  # the smallest part S3 takes
+    store = open_object_store(s3_prefix, part_bytes=part)
+    source = tmp_path / "large.bin"
+    source.write_bytes(random.Random(7).randbytes(2 * part + 12345))
+    store.upload_file("blobs/large", source)
+    assert store.get("blobs/large").etag.strip('"').endswith("-3"), "a multipart upload of three parts"
+    store.download_file("blobs/large", tmp_path / "back.bin")
+    assert (tmp_path / "back.bin").read_bytes() == source.read_bytes()
+    small = tmp_path / "small.bin"
+    small.write_bytes(b"one part")
+    store.upload_file("blobs/small", small)
+    assert store.get("blobs/small").data == b"one part"
+    with pytest.raises(ObjectMissingError, match="blobs/gone"):
+        store.download_file("blobs/gone", tmp_path / "gone.bin")
 
 
 def test_put_if_absent_refuses_a_key_that_exists(store: S3ObjectStore) -> None:
