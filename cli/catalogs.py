@@ -14,6 +14,7 @@ from trident.store.manifest import MANIFEST_FILE
 from trident.store.object_store import ObjectStore, open_object_store
 from trident.store.protocols import Embedder
 from trident.store.remote_catalog import RemoteCatalog
+from trident.store.remote_gc import Schedule
 from trident.store.remote_index import pull
 from trident.store.settings import ClusterSettings, ModelSettings, StorageSettings, StoreSettings
 
@@ -108,6 +109,7 @@ def catalog_for(
         embedder,
         remote=remote,
         tenants=partial(tenant_store, storage) if storage else None,
+        collecting=Schedule(storage.storage_gc_s, storage.storage_grace_s) if storage else None,
     )
 
 

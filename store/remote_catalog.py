@@ -23,6 +23,7 @@ from trident.store.locking import OnWait
 from trident.store.object_store import ObjectStore, ObjectStoreError
 from trident.store.protocols import Embedder
 from trident.store.remote_commit import StalePublishError
+from trident.store.remote_gc import Schedule, collect_if_due
 from trident.store.remote_index import pull, push
 from trident.store.remote_lease import RemoteLease, held_lease
 
@@ -46,9 +47,13 @@ class RemoteCatalog(Catalog):
         remote: ObjectStore,
         read_only: bool = False,
         tenants: Callable[[str], ObjectStore] | None = None,
+        collecting: Schedule | None = None,
     ) -> None:
+        """`collecting`: when a writer collects what the shared index no longer needs after it publishes (None:
+        never; `trident gc` does)."""
         self.remote = remote
         self._tenants = tenants
+        self._collecting = collecting
         self._refresher: Refresher | None = None
         super().__init__(index_dir, tenant, embedder, read_only=read_only)
 
@@ -79,7 +84,9 @@ class RemoteCatalog(Catalog):
         remote = self._tenants(tenant)
         index_dir = self.index_dir.parent / tenant
         pull(remote, index_dir)
-        beside = RemoteCatalog(index_dir, tenant, self.embedder, remote=remote, tenants=self._tenants)
+        beside = RemoteCatalog(
+            index_dir, tenant, self.embedder, remote=remote, tenants=self._tenants, collecting=self._collecting
+        )
         if self._refresher is not None:
             beside.follow(self._refresher.seconds)
         return beside
@@ -106,13 +113,15 @@ class RemoteCatalog(Catalog):
             with super().writer(wait_seconds=wait_seconds, on_wait=on_wait) as writer:
                 yield writer
             try:
-                push(self.remote, self.index_dir, lease)
+                pushed = push(self.remote, self.index_dir, lease)
             except StalePublishError as stale:
                 self._undo_unpublished()
                 raise StalePublishError(f"{stale}: run the command again (it starts from the newer one)") from None
             except BaseException:
                 self._undo_unpublished()
                 raise
+            if pushed.changed and self._collecting is not None:
+                collect_if_due(self.remote, lease, self._collecting)
 
     def _undo_unpublished(self) -> None:
         """After a push that failed, the folder back on the published generation, so this machine does not serve a

@@ -15,6 +15,9 @@ that started before the collection cannot publish, and it checks its lease befor
 
 Ages are the server's last-modified times compared with this machine's clock: keep the skew far below the grace
 period (an hour by default; NTP keeps it under a second).
+
+Every collection leaves `collected.json` behind; a remote writer that has just published collects, still holding
+its lease, when that is older than TRIDENT_STORAGE_GC_S (`collect_if_due`), so nobody needs to schedule `trident gc`.
 """
 
 from __future__ import annotations
@@ -29,9 +32,9 @@ from pydantic import ValidationError
 
 from trident.store.crashpoints import crash_point
 from trident.store.object_store import ObjectStore, ObjectStoreError
-from trident.store.remote_commit import GENERATIONS_PREFIX, Published, read_published, seal
+from trident.store.remote_commit import GENERATIONS_PREFIX, Published, StalePublishError, read_published, seal
 from trident.store.remote_index import BLOBS_PREFIX, LISTING_NAME, TRANSFER_THREADS
-from trident.store.remote_lease import HeldLease
+from trident.store.remote_lease import HeldLease, LeaseLostError
 from trident.store.snapshot import Snapshot
 
 log = logging.getLogger(__name__)
@@ -40,6 +43,7 @@ log = logging.getLogger(__name__)
 # shape are not this collector's to judge, and stay.
 LISTING_KEY = re.compile(rf"^{GENERATIONS_PREFIX}g(\d+)-[0-9a-f]+/{re.escape(LISTING_NAME)}$")
 DELETE_BATCH = 100  # the lease is checked before each batch
+COLLECTED_KEY = "collected.json"  # written at the end of every collection: when the last one ran
 
 
 @dataclass(frozen=True)
@@ -80,6 +84,7 @@ def collect(store: ObjectStore, lease: HeldLease, grace_s: float, *, now: float 
     _delete(store, doomed_listings, lease)
     crash_point("gc.listings_deleted")
     _delete(store, doomed_blobs, lease)
+    store.put(COLLECTED_KEY, f'{{"generation": {published.generation}}}'.encode())
     log.info("collected %d file lists and %d blobs", len(doomed_listings), len(doomed_blobs))
     return Collection(
         published.generation,
@@ -88,6 +93,33 @@ def collect(store: ObjectStore, lease: HeldLease, grace_s: float, *, now: float 
         tuple(doomed_listings),
         tuple(doomed_blobs),
     )
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """When a remote writer collects after its publication: once the last collection is `every_s` old (0: never),
+    keeping what is younger than `grace_s`."""
+
+    every_s: float
+    grace_s: float
+
+
+def collect_if_due(store: ObjectStore, lease: HeldLease, schedule: Schedule, *, now: float | None = None) -> bool:
+    """Collect, under the caller's lease, if the schedule says the last collection is old enough (or none ran);
+    whether it did. A collection that fails is logged, not raised: the caller's publication stands, and the next
+    publication tries again.
+    """
+    if schedule.every_s <= 0:
+        return False
+    clock = time.time() if now is None else now
+    last = store.list_modified(COLLECTED_KEY).get(COLLECTED_KEY)
+    if last is not None and clock - last < schedule.every_s:
+        return False
+    try:
+        collect(store, lease, schedule.grace_s, now=clock)
+    except (ObjectStoreError, StalePublishError, LeaseLostError) as error:
+        log.warning("the collection after this publication did not finish (the next one retries): %s", error)
+    return True
 
 
 def kept_listings(listings: dict[str, float], published: Published, cutoff: float) -> set[str]:

@@ -94,6 +94,14 @@ class StorageSettings(BaseSettings):
         "uploaded less than this long ago, stay (a server still pulling an older generation, a writer uploading).",
     )
 
+    storage_gc_s: float = Field(
+        3600.0,
+        ge=0,
+        description="How often the shared index is collected, in seconds (TRIDENT_STORAGE_GC_S): a writer that has "
+        "just published runs the collection `trident gc` runs when the last one is at least this old; 0 leaves "
+        "collecting to `trident gc` alone.",
+    )
+
     @field_validator("storage")
     @classmethod
     def _an_s3_location(cls, value: str | None) -> str | None:

@@ -17,7 +17,7 @@ from trident.ingest.pipeline import index_folder
 from trident.store.object_store import S3ObjectStore, open_object_store
 from trident.store.remote_catalog import RemoteCatalog
 from trident.store.remote_commit import Published, PublishedPointer, StalePublishError, read_published
-from trident.store.remote_gc import Collection, collect, kept_listings
+from trident.store.remote_gc import COLLECTED_KEY, Collection, Schedule, collect, kept_listings
 from trident.store.remote_index import BLOBS_PREFIX, pull
 from trident.store.remote_lease import RemoteLease, held_lease
 from trident.store.settings import StorageSettings
@@ -192,3 +192,43 @@ def test_the_gc_command_deletes_a_superseded_file_list_once_the_grace_period_is_
     assert done.exit_code == 0, done.output
     assert "generation 2: deleted 2 file lists" in done.output
     assert store.list("generations/g00000001-") == []
+
+
+def test_a_writer_collects_after_it_publishes_once_the_last_collection_is_old_enough(
+    store: S3ObjectStore, two_generations: Path, tmp_path: Path
+) -> None:
+    first_listing = store.list("generations/g00000001-")
+    assert first_listing and not store.list(COLLECTED_KEY)
+    catalog = RemoteCatalog(
+        tmp_path / "writer", TENANT, HashEmbedder(), remote=store, collecting=Schedule(every_s=3600.0, grace_s=0.0)
+    )
+    try:
+        index_into(catalog, write_notes(tmp_path / "faq", "Invoices are due in 30 days."), "faq")  # generation 3
+        assert read_published(store).generation == 3
+        assert store.list(COLLECTED_KEY) == [COLLECTED_KEY]
+        assert not set(store.list("generations/g00000001-")) & set(first_listing)
+        assert DEAD_BLOB not in store.list(BLOBS_PREFIX) and DEAD_LISTING not in store.list("generations/")
+        assert published_blobs(store) <= set(store.list(BLOBS_PREFIX))
+        store.put(DEAD_BLOB, b"another half upload")
+        index_into(catalog, write_notes(tmp_path / "more", "Refunds over 100 need approval."), "more")
+        assert read_published(store).generation == 4
+        assert DEAD_BLOB in store.list(BLOBS_PREFIX), "the last collection is younger than an hour: none ran"
+    finally:
+        catalog.close()
+    cache = tmp_path / "empty-cache"
+    pull(store, cache)
+    assert answers(cache) == answers(tmp_path / "writer")
+
+
+def test_a_writer_with_collecting_off_leaves_it_to_trident_gc(
+    store: S3ObjectStore, two_generations: Path, tmp_path: Path
+) -> None:
+    catalog = RemoteCatalog(
+        tmp_path / "writer", TENANT, HashEmbedder(), remote=store, collecting=Schedule(every_s=0.0, grace_s=0.0)
+    )
+    try:
+        index_into(catalog, write_notes(tmp_path / "faq", "Invoices are due in 30 days."), "faq")
+    finally:
+        catalog.close()
+    assert read_published(store).generation == 3
+    assert DEAD_BLOB in store.list(BLOBS_PREFIX) and not store.list(COLLECTED_KEY)
