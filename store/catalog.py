@@ -112,6 +112,14 @@ class Catalog:
     def manifest(self) -> Manifest:
         return self._current().manifest
 
+    def published_manifest(self) -> Manifest:
+        """The manifest on disk now: the one this catalog reads when it was read from (or written as) that very file,
+        without parsing it again; else read from disk."""
+        view = self._current()
+        if view.identity is not None and view.identity == manifest_identity(self.index_dir):
+            return view.manifest
+        return Manifest.load(self.index_dir)
+
     @property
     def text(self) -> TantivyTextIndex:
         return self._current().text

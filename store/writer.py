@@ -113,7 +113,7 @@ class Writer:
     def _begin(self) -> Engines:
         """A new generation folder copied from the published one, its engines open for writing."""
         crash_point("session.begin")
-        published = Manifest.load(self.index_dir)
+        published = self.catalog.published_manifest()
         if published.generation_dir is None:  # the index was reset since the catalog opened it
             publish_first(self.index_dir, published, vector_dim(self.embedder, published))
             published = Manifest.load(self.index_dir)
