@@ -120,6 +120,13 @@ class Catalog:
             return view.manifest
         return Manifest.load(self.index_dir)
 
+    def known_entities(self, published: Manifest) -> dict[str, dict[str, Entity]] | None:
+        """The entities this catalog's graph holds in memory, if it reads the generation `published` names."""
+        view = self._current()
+        if published.generation_dir is None or view.folder != published.generation_dir:
+            return None
+        return view.graph.known_entities()
+
     @property
     def text(self) -> TantivyTextIndex:
         return self._current().text

@@ -25,6 +25,7 @@ from trident.store.kuzu_graph import KuzuGraphStore
 from trident.store.lance_index import LanceVectorIndex
 from trident.store.manifest import Manifest, ManifestIdentity, manifest_identity
 from trident.store.protocols import Embedder
+from trident.store.schema import Entity
 from trident.store.tantivy_index import TantivyTextIndex
 
 log = logging.getLogger(__name__)
@@ -246,9 +247,12 @@ def open_published(index_dir: Path, manifest: Manifest, identity: ManifestIdenti
     return Engines(manifest, text, vectors, graph, manifest.generation_dir, identity, reader_lock)
 
 
-def open_new(index_dir: Path, published: Manifest, dim: int) -> Engines:
+def open_new(
+    index_dir: Path, published: Manifest, dim: int, known_entities: dict[str, dict[str, Entity]] | None = None
+) -> Engines:
     """A new generation, copied from the published one, with its engines open for writing. Only a writer holding
-    the lock calls this; it first removes what writers that died left behind."""
+    the lock calls this; it first removes what writers that died left behind. `known_entities`: the published
+    graph's entities as its store holds them in memory (its file is what the new graph is copied from)."""
     assert published.generation_dir is not None
     remove_leftovers(index_dir, keep={published.generation_dir})
     manifest = published.writable_copy()
@@ -262,7 +266,8 @@ def open_new(index_dir: Path, published: Manifest, dim: int) -> Engines:
     if published.chunks_version is not None:
         vectors.roll_back_to(published.chunks_version)
     manifest.generation_dir = name
-    return Engines(manifest, TantivyTextIndex(folder / LEXICAL_DIR), vectors, KuzuGraphStore(folder / GRAPH_FILE), name)
+    graph = KuzuGraphStore(folder / GRAPH_FILE, known_entities=known_entities)
+    return Engines(manifest, TantivyTextIndex(folder / LEXICAL_DIR), vectors, graph, name)
 
 
 def publish_first(index_dir: Path, manifest: Manifest, dim: int) -> None:

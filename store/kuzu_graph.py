@@ -43,13 +43,28 @@ class KuzuGraphStore:
     """A Kùzu database; calls are serialised because one connection is shared by worker threads.
 
     Opened read-only (a published generation), it refuses every write: writes go through a writer's session.
+
+    A tenant's entities, once read, are kept in memory as `entities` reads them, and every write here keeps them so
+    (the writes are all in this class); a writer's session starts with those of the generation it was copied from
+    (`known_entities`), so an index run reads the whole entity table from Kùzu at most once per process.
     """
 
-    def __init__(self, path: Path, *, read_only: bool = False) -> None:
+    def __init__(
+        self, path: Path, *, read_only: bool = False, known_entities: dict[str, dict[str, Entity]] | None = None
+    ) -> None:
+        """`known_entities`: each tenant's entities by id, as this file holds them (a session copied from a
+        generation whose store had read them)."""
         path.parent.mkdir(parents=True, exist_ok=True)
         self._path = path
         self._lock = threading.Lock()
+        self._entities: dict[str, dict[str, Entity]] = {t: dict(by_id) for t, by_id in (known_entities or {}).items()}
+        self._entity_writes = 0  # entity writes so far: a read that saw one begin after it started is not kept
         self._open(read_only)
+
+    def known_entities(self) -> dict[str, dict[str, Entity]]:
+        """The tenants' entities held in memory (a copy of the mapping; the entities are immutable)."""
+        with self._lock:
+            return {tenant: dict(by_id) for tenant, by_id in self._entities.items()}
 
     def _open(self, read_only: bool) -> None:
         self._read_only = read_only
@@ -130,8 +145,28 @@ class KuzuGraphStore:
         """Merge nodes by id and relations by (source, type, target, evidence); re-running is harmless."""
         self._check_writable()
         self._batched(_MERGE_CHUNKS, [_chunk_row(c) for c in chunks])
-        self._batched(_MERGE_ENTITIES, [_entity_row(e) for e in entities])
+        rows = [_entity_row(e) for e in entities]
+        self._batched(_MERGE_ENTITIES, rows)
+        self._remember(rows)
         self._batched(_MERGE_RELATIONS, [_relation_row(r) for r in relations])
+
+    def _remember(self, rows: list[dict[str, Any]]) -> None:
+        """Merged entity rows into the entities held, as a read would return them (a merge may move an id)."""
+        with self._lock:
+            self._entity_writes += 1
+            for row in rows:
+                for by_id in self._entities.values():
+                    by_id.pop(row["id"], None)
+                held = self._entities.get(row["tenant"])
+                if held is not None:
+                    held[row["id"]] = entity_from_row([row[column] for column in _ENTITY_ROW_ORDER])
+
+    def _forget(self, ids: Iterable[str]) -> None:
+        with self._lock:
+            self._entity_writes += 1
+            for entity_id in ids:
+                for by_id in self._entities.values():
+                    by_id.pop(entity_id, None)
 
     def delete_documents(self, doc_ids: Iterable[str], keep_entities: Iterable[str] = ()) -> None:
         """Remove the documents' chunks, the relations they own, and their entities except `keep_entities`.
@@ -146,10 +181,14 @@ class KuzuGraphStore:
         keep = sorted(set(keep_entities))
         self._rows("MATCH ()-[r:RELATES]->() WHERE r.doc_id IN $ids DELETE r", {"ids": ids})
         self._rows("MATCH (c:Chunk) WHERE c.doc_id IN $ids DELETE c", {"ids": ids})
+        gone = self._rows(
+            "MATCH (e:Entity) WHERE e.doc_id IN $ids AND NOT e.id IN $keep RETURN e.id", {"ids": ids, "keep": keep}
+        )
         self._rows(
             "MATCH (e:Entity) WHERE e.doc_id IN $ids AND NOT e.id IN $keep DETACH DELETE e",
             {"ids": ids, "keep": keep},
         )
+        self._forget(row[0] for row in gone)
 
     def delete_relations(self, doc_ids: Iterable[str]) -> None:
         """Remove the relations the documents own, keeping their chunks and entities (their references are bound
@@ -163,17 +202,26 @@ class KuzuGraphStore:
     def delete_orphans(self, entity_types: Sequence[str]) -> None:
         """Drop shared entities (tags, concepts) that no relation touches any more."""
         self._check_writable()
-        self._rows(
-            "MATCH (e:Entity) WHERE e.doc_id = '' AND e.type IN $types AND NOT EXISTS { MATCH (e)-[:RELATES]-() }"
-            " DELETE e",
-            {"types": list(entity_types)},
-        )
+        orphans = "MATCH (e:Entity) WHERE e.doc_id = '' AND e.type IN $types AND NOT EXISTS { MATCH (e)-[:RELATES]-() }"
+        gone = self._rows(f"{orphans} RETURN e.id", {"types": list(entity_types)})
+        self._rows(f"{orphans} DELETE e", {"types": list(entity_types)})
+        self._forget(row[0] for row in gone)
 
     def entities(self, tenant: str) -> list[Entity]:
+        """The tenant's entities ordered by id (from memory once read)."""
+        with self._lock:
+            held = self._entities.get(tenant)
+            if held is not None:
+                return [held[key] for key in sorted(held)]
+            writes = self._entity_writes
         rows = self._scan_rows(
             f"MATCH (e:Entity) WHERE e.tenant = $tenant RETURN {ENTITY_COLUMNS} ORDER BY e.id", {"tenant": tenant}
         )
-        return [entity_from_row(row) for row in rows]
+        found = [entity_from_row(row) for row in rows]
+        with self._lock:
+            if writes == self._entity_writes:
+                self._entities[tenant] = {e.id: e for e in found}
+        return found
 
     def get_entities(self, ids: Sequence[str]) -> list[Entity]:
         rows = self._by_id("MATCH (e:Entity) WHERE e.id", ENTITY_COLUMNS, ids)
@@ -372,6 +420,22 @@ def _chunk_row(c: Chunk) -> dict[str, Any]:
         "language": c.language or "",
         "symbols": list(c.symbols),
     }
+
+
+# `_entity_row`'s keys in the order of ENTITY_COLUMNS (what `entity_from_row` takes).
+_ENTITY_ROW_ORDER = (
+    "id",
+    "name",
+    "type",
+    "project",
+    "tenant",
+    "qualified_name",
+    "aliases",
+    "description",
+    "chunk_id",
+    "doc_id",
+    "path",
+)
 
 
 def _entity_row(e: Entity) -> dict[str, Any]:

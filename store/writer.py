@@ -118,7 +118,9 @@ class Writer:
             publish_first(self.index_dir, published, vector_dim(self.embedder, published))
             published = Manifest.load(self.index_dir)
         check_compatible(self.index_dir, published, self.embedder)
-        session = open_new(self.index_dir, published, vector_dim(self.embedder, published))
+        session = open_new(
+            self.index_dir, published, vector_dim(self.embedder, published), self.catalog.known_entities(published)
+        )
         session.manifest.schema_version = SCHEMA_VERSION  # compatible: the same, or an empty index of an older one
         self._session = session
         log.info("writing generation %s of %s", session.folder, self.index_dir)
