@@ -221,7 +221,8 @@ def link_shared_names(writer: Writer, entities: Sequence[Entity], relations: Seq
     many nodes and edges were written (none when the graph has them all, so an unchanged index is not written)."""
     concepts, links = shared_concepts(entities, writer.tenant)
     stored = {e.id: e for e in entities}
-    have = {_relation_key(r) for r in relations}
+    kinds = {r.type for r in links}  # only relations of the links' types can be one of them
+    have = {_relation_key(r) for r in relations if r.type in kinds}
     # keys of the concepts' ids only: dumping every entity of a large index cost most of a second per write
     new_concepts = [c for c in concepts if c.id not in stored or _entity_key(stored[c.id]) != _entity_key(c)]
     new_links = [r for r in links if _relation_key(r) not in have]

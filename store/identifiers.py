@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _WORD = re.compile(r"[A-Za-z0-9]+")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
@@ -13,8 +14,14 @@ def split_identifier(name: str) -> list[str]:
 
     One pass of the camel-case pattern over the whole name: its pieces are ASCII letters and digits only, and its
     look-ahead needs two more of them, so no piece spans a separator (the same words as splitting at separators
-    first, in half the time; a large index's directory splits a hundred thousand names)."""
-    return [piece.lower() for piece in _CAMEL.findall(name)]
+    first, in half the time; a large index's directory splits a hundred thousand names, and again after each
+    write: the splits of recent names are remembered)."""
+    return list(_split(name))
+
+
+@lru_cache(maxsize=1 << 18)
+def _split(name: str) -> tuple[str, ...]:
+    return tuple(piece.lower() for piece in _CAMEL.findall(name))
 
 
 def identifier_words(text: str) -> str:
