@@ -17,6 +17,7 @@ from trident.ingest.shared_names import shared_concepts
 from trident.ingest.walker import code_language
 from trident.store.catalog import Writer
 from trident.store.directory import EntityDirectory
+from trident.store.graph_memory import relation_key
 from trident.store.manifest import (
     DocumentEntry,
     Manifest,
@@ -222,10 +223,10 @@ def link_shared_names(writer: Writer, entities: Sequence[Entity], relations: Seq
     concepts, links = shared_concepts(entities, writer.tenant)
     stored = {e.id: e for e in entities}
     kinds = {r.type for r in links}  # only relations of the links' types can be one of them
-    have = {_relation_key(r) for r in relations if r.type in kinds}
+    have = {relation_key(r) for r in relations if r.type in kinds}
     # keys of the concepts' ids only: dumping every entity of a large index cost most of a second per write
     new_concepts = [c for c in concepts if c.id not in stored or _entity_key(stored[c.id]) != _entity_key(c)]
-    new_links = [r for r in links if _relation_key(r) not in have]
+    new_links = [r for r in links if relation_key(r) not in have]
     writer.add_entities(new_concepts)
     if new_links:
         writer.add_relations(new_links, {})
@@ -240,8 +241,3 @@ def _entity_key(e: Entity) -> tuple[object, ...]:
         e.doc_id or "",
         e.path or "",
     )
-
-
-def _relation_key(r: Relation) -> tuple[str, str, str, str]:
-    """How the graph merges relations: one per source, type, target and evidence."""
-    return (r.source, str(r.type), r.target, r.evidence or "")

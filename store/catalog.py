@@ -40,6 +40,7 @@ from trident.store.errors import (
     TridentIndexError,
 )
 from trident.store.generations import Engines, open_published, publish_first, remove_leftovers, vector_dim
+from trident.store.graph_memory import GraphMemory
 from trident.store.kuzu_graph import KuzuGraphStore
 from trident.store.lance_index import LanceVectorIndex
 from trident.store.locking import LOCK_FILE, OnWait
@@ -120,12 +121,12 @@ class Catalog:
             return view.manifest
         return Manifest.load(self.index_dir)
 
-    def known_entities(self, published: Manifest) -> dict[str, dict[str, Entity]] | None:
-        """The entities this catalog's graph holds in memory, if it reads the generation `published` names."""
+    def graph_memory(self, published: Manifest) -> GraphMemory | None:
+        """What this catalog's graph store holds in memory, if it reads the generation `published` names."""
         view = self._current()
         if published.generation_dir is None or view.folder != published.generation_dir:
             return None
-        return view.graph.known_entities()
+        return view.graph.memory()
 
     @property
     def text(self) -> TantivyTextIndex:

@@ -21,11 +21,11 @@ from pathlib import Path
 from trident.store.chunk_matrix import CHUNK_MATRIX_DIR, write_chunk_matrix
 from trident.store.chunk_rows import current_rows
 from trident.store.crashpoints import crash_point
+from trident.store.graph_memory import GraphMemory
 from trident.store.kuzu_graph import KuzuGraphStore
 from trident.store.lance_index import LanceVectorIndex
 from trident.store.manifest import Manifest, ManifestIdentity, manifest_identity
 from trident.store.protocols import Embedder
-from trident.store.schema import Entity
 from trident.store.tantivy_index import TantivyTextIndex
 
 log = logging.getLogger(__name__)
@@ -247,12 +247,10 @@ def open_published(index_dir: Path, manifest: Manifest, identity: ManifestIdenti
     return Engines(manifest, text, vectors, graph, manifest.generation_dir, identity, reader_lock)
 
 
-def open_new(
-    index_dir: Path, published: Manifest, dim: int, known_entities: dict[str, dict[str, Entity]] | None = None
-) -> Engines:
+def open_new(index_dir: Path, published: Manifest, dim: int, memory: GraphMemory | None = None) -> Engines:
     """A new generation, copied from the published one, with its engines open for writing. Only a writer holding
-    the lock calls this; it first removes what writers that died left behind. `known_entities`: the published
-    graph's entities as its store holds them in memory (its file is what the new graph is copied from)."""
+    the lock calls this; it first removes what writers that died left behind. `memory`: what the published
+    graph's store holds in memory (its file is what the new graph is copied from)."""
     assert published.generation_dir is not None
     remove_leftovers(index_dir, keep={published.generation_dir})
     manifest = published.writable_copy()
@@ -266,7 +264,7 @@ def open_new(
     if published.chunks_version is not None:
         vectors.roll_back_to(published.chunks_version)
     manifest.generation_dir = name
-    graph = KuzuGraphStore(folder / GRAPH_FILE, known_entities=known_entities)
+    graph = KuzuGraphStore(folder / GRAPH_FILE, memory=memory)
     return Engines(manifest, TantivyTextIndex(folder / LEXICAL_DIR), vectors, graph, name)
 
 

@@ -14,6 +14,7 @@ import pyarrow as pa
 from trident.store.chunk_rows import ROWS_SCHEMA
 from trident.store.crashpoints import crash_point
 from trident.store.errors import ReadOnlyIndexError
+from trident.store.graph_memory import GraphMemory
 from trident.store.kuzu_rows import (
     CHUNK_COLUMNS,
     DDL,
@@ -44,27 +45,21 @@ class KuzuGraphStore:
 
     Opened read-only (a published generation), it refuses every write: writes go through a writer's session.
 
-    A tenant's entities, once read, are kept in memory as `entities` reads them, and every write here keeps them so
-    (the writes are all in this class); a writer's session starts with those of the generation it was copied from
-    (`known_entities`), so an index run reads the whole entity table from Kùzu at most once per process.
+    What it has read of a tenant's entities and relations it keeps in memory, and its own writes keep that what the
+    file holds (`store/graph_memory.py`); a writer's session starts with what the published generation's store holds.
     """
 
-    def __init__(
-        self, path: Path, *, read_only: bool = False, known_entities: dict[str, dict[str, Entity]] | None = None
-    ) -> None:
-        """`known_entities`: each tenant's entities by id, as this file holds them (a session copied from a
-        generation whose store had read them)."""
+    def __init__(self, path: Path, *, read_only: bool = False, memory: GraphMemory | None = None) -> None:
+        """`memory`: what this file holds, as a store of it (or of the file it was copied from) read it."""
         path.parent.mkdir(parents=True, exist_ok=True)
         self._path = path
         self._lock = threading.Lock()
-        self._entities: dict[str, dict[str, Entity]] = {t: dict(by_id) for t, by_id in (known_entities or {}).items()}
-        self._entity_writes = 0  # entity writes so far: a read that saw one begin after it started is not kept
+        self._memory = memory or GraphMemory()
         self._open(read_only)
 
-    def known_entities(self) -> dict[str, dict[str, Entity]]:
-        """The tenants' entities held in memory (a copy of the mapping; the entities are immutable)."""
-        with self._lock:
-            return {tenant: dict(by_id) for tenant, by_id in self._entities.items()}
+    def memory(self) -> GraphMemory:
+        """A copy of what this store holds in memory (for a session copied from its file)."""
+        return self._memory.copy()
 
     def _open(self, read_only: bool) -> None:
         self._read_only = read_only
@@ -145,28 +140,17 @@ class KuzuGraphStore:
         """Merge nodes by id and relations by (source, type, target, evidence); re-running is harmless."""
         self._check_writable()
         self._batched(_MERGE_CHUNKS, [_chunk_row(c) for c in chunks])
-        rows = [_entity_row(e) for e in entities]
-        self._batched(_MERGE_ENTITIES, rows)
-        self._remember(rows)
-        self._batched(_MERGE_RELATIONS, [_relation_row(r) for r in relations])
+        entity_rows = [_entity_row(e) for e in entities]
+        self._batched(_MERGE_ENTITIES, entity_rows)
+        self._memory.merged_entities(entity_rows)
+        relation_rows = [_relation_row(r) for r in relations]
+        self._batched(_MERGE_RELATIONS, relation_rows)
+        self._memory.merged_relations(relation_rows, self._tenants_of)
 
-    def _remember(self, rows: list[dict[str, Any]]) -> None:
-        """Merged entity rows into the entities held, as a read would return them (a merge may move an id)."""
-        with self._lock:
-            self._entity_writes += 1
-            for row in rows:
-                for by_id in self._entities.values():
-                    by_id.pop(row["id"], None)
-                held = self._entities.get(row["tenant"])
-                if held is not None:
-                    held[row["id"]] = entity_from_row([row[column] for column in _ENTITY_ROW_ORDER])
-
-    def _forget(self, ids: Iterable[str]) -> None:
-        with self._lock:
-            self._entity_writes += 1
-            for entity_id in ids:
-                for by_id in self._entities.values():
-                    by_id.pop(entity_id, None)
+    def _tenants_of(self, ids: set[str]) -> dict[str, str]:
+        """The tenant of each of the entities that exist."""
+        rows = self._rows("MATCH (e:Entity) WHERE e.id IN $ids RETURN e.id, e.tenant", {"ids": sorted(ids)})
+        return {str(entity_id): str(tenant) for entity_id, tenant in rows}
 
     def delete_documents(self, doc_ids: Iterable[str], keep_entities: Iterable[str] = ()) -> None:
         """Remove the documents' chunks, the relations they own, and their entities except `keep_entities`.
@@ -180,15 +164,12 @@ class KuzuGraphStore:
         self._check_writable()
         keep = sorted(set(keep_entities))
         self._rows("MATCH ()-[r:RELATES]->() WHERE r.doc_id IN $ids DELETE r", {"ids": ids})
+        self._memory.removed_relations_of(ids)
         self._rows("MATCH (c:Chunk) WHERE c.doc_id IN $ids DELETE c", {"ids": ids})
-        gone = self._rows(
-            "MATCH (e:Entity) WHERE e.doc_id IN $ids AND NOT e.id IN $keep RETURN e.id", {"ids": ids, "keep": keep}
-        )
-        self._rows(
-            "MATCH (e:Entity) WHERE e.doc_id IN $ids AND NOT e.id IN $keep DETACH DELETE e",
-            {"ids": ids, "keep": keep},
-        )
-        self._forget(row[0] for row in gone)
+        owned = "MATCH (e:Entity) WHERE e.doc_id IN $ids AND NOT e.id IN $keep"
+        gone = self._rows(f"{owned} RETURN e.id", {"ids": ids, "keep": keep})
+        self._rows(f"{owned} DETACH DELETE e", {"ids": ids, "keep": keep})
+        self._memory.removed_entities(row[0] for row in gone)
 
     def delete_relations(self, doc_ids: Iterable[str]) -> None:
         """Remove the relations the documents own, keeping their chunks and entities (their references are bound
@@ -198,6 +179,7 @@ class KuzuGraphStore:
             return
         self._check_writable()
         self._rows("MATCH ()-[r:RELATES]->() WHERE r.doc_id IN $ids DELETE r", {"ids": ids})
+        self._memory.removed_relations_of(ids)
 
     def delete_orphans(self, entity_types: Sequence[str]) -> None:
         """Drop shared entities (tags, concepts) that no relation touches any more."""
@@ -205,22 +187,19 @@ class KuzuGraphStore:
         orphans = "MATCH (e:Entity) WHERE e.doc_id = '' AND e.type IN $types AND NOT EXISTS { MATCH (e)-[:RELATES]-() }"
         gone = self._rows(f"{orphans} RETURN e.id", {"types": list(entity_types)})
         self._rows(f"{orphans} DELETE e", {"types": list(entity_types)})
-        self._forget(row[0] for row in gone)
+        self._memory.removed_entities(row[0] for row in gone)
 
     def entities(self, tenant: str) -> list[Entity]:
         """The tenant's entities ordered by id (from memory once read)."""
-        with self._lock:
-            held = self._entities.get(tenant)
-            if held is not None:
-                return [held[key] for key in sorted(held)]
-            writes = self._entity_writes
+        held = self._memory.entities(tenant)
+        if held is not None:
+            return held
+        writes = self._memory.writes
         rows = self._scan_rows(
             f"MATCH (e:Entity) WHERE e.tenant = $tenant RETURN {ENTITY_COLUMNS} ORDER BY e.id", {"tenant": tenant}
         )
         found = [entity_from_row(row) for row in rows]
-        with self._lock:
-            if writes == self._entity_writes:
-                self._entities[tenant] = {e.id: e for e in found}
+        self._memory.keep_entities(tenant, found, writes)
         return found
 
     def get_entities(self, ids: Sequence[str]) -> list[Entity]:
@@ -288,12 +267,19 @@ class KuzuGraphStore:
         return [(str(source), str(target)) for source, target in rows]
 
     def relations(self, tenant: str) -> list[Relation]:
+        """The tenant's relations ordered by source, type, target and evidence (from memory once read)."""
+        held = self._memory.relations(tenant)
+        if held is not None:
+            return held
+        writes = self._memory.writes
         rows = self._rows(
             f"MATCH (a:Entity)-[r:RELATES]->(b:Entity) WHERE a.tenant = $tenant RETURN {RELATION_COLUMNS}"
             " ORDER BY a.id, r.type, b.id, r.evidence",
             {"tenant": tenant},
         )
-        return [relation_from_row(row) for row in rows]
+        found = [relation_from_row(row) for row in rows]
+        self._memory.keep_relations(tenant, found, writes)
+        return found
 
     def get_chunks(self, ids: Sequence[str]) -> dict[str, Chunk]:
         rows = self._by_id("MATCH (c:Chunk) WHERE c.id", CHUNK_COLUMNS, ids)
@@ -420,22 +406,6 @@ def _chunk_row(c: Chunk) -> dict[str, Any]:
         "language": c.language or "",
         "symbols": list(c.symbols),
     }
-
-
-# `_entity_row`'s keys in the order of ENTITY_COLUMNS (what `entity_from_row` takes).
-_ENTITY_ROW_ORDER = (
-    "id",
-    "name",
-    "type",
-    "project",
-    "tenant",
-    "qualified_name",
-    "aliases",
-    "description",
-    "chunk_id",
-    "doc_id",
-    "path",
-)
 
 
 def _entity_row(e: Entity) -> dict[str, Any]:

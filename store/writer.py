@@ -119,7 +119,7 @@ class Writer:
             published = Manifest.load(self.index_dir)
         check_compatible(self.index_dir, published, self.embedder)
         session = open_new(
-            self.index_dir, published, vector_dim(self.embedder, published), self.catalog.known_entities(published)
+            self.index_dir, published, vector_dim(self.embedder, published), self.catalog.graph_memory(published)
         )
         session.manifest.schema_version = SCHEMA_VERSION  # compatible: the same, or an empty index of an older one
         self._session = session
