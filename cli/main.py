@@ -32,7 +32,7 @@ from trident.cli.progress import RichProgress
 from trident.embedding.embedder import EmbedderUnavailable
 from trident.server.settings import ServerSettings, TridentSettings
 from trident.store import locking
-from trident.store.catalog import Catalog, TridentIndexError
+from trident.store.catalog import Catalog, IndexLockedError, TridentIndexError
 from trident.store.ray_cluster import ClusterUnavailable
 from trident.store.settings import StorageSettings
 
@@ -170,8 +170,9 @@ def watch(
 ) -> None:
     """Index a folder, then re-index it within seconds of any file being added, changed, renamed or deleted.
 
-    Runs until Ctrl-C. The index is opened only for each run, which holds the write lock while it writes, so other
-    commands and servers can use it in between.
+    Runs until Ctrl-C. The index stays open between runs (read-only, following what others publish, and keeping
+    what it read of the graph, so an edit does not read it again); each run holds the write lock only while it
+    writes, so other commands and servers can use the index in between.
     """
     from trident.ingest.pipeline import IndexReport
     from trident.ingest.watch import FolderWatcher, WatchedFolder, index_watched
@@ -187,13 +188,19 @@ def watch(
         storage = _storage()
         remote = open_shared(store, storage)  # with TRIDENT_STORAGE each run publishes to the shared index
 
+    opened: list[Catalog] = []  # the catalog runs share; a run that fails closes it, the next opens it afresh
+
     def reindex(folder: WatchedFolder) -> IndexReport:
-        catalog = catalog_for(store, embedder, remote, storage)
+        if not opened:
+            opened.append(catalog_for(store, embedder, remote, storage))
         try:
-            with catalog.writer() as writer:
+            with opened[0].writer() as writer:
                 return index_watched(writer, folder, limits, parser)
-        finally:
-            catalog.close()
+        except IndexLockedError:
+            raise  # another writer at work: retried with the same catalog
+        except BaseException:
+            opened.pop().close()
+            raise
 
     def show(folder: WatchedFolder, report: IndexReport) -> None:
         err.print(
@@ -221,6 +228,8 @@ def watch(
     finally:
         signal.signal(signal.SIGINT, previous)
         watcher.stop()
+        for catalog in opened:
+            catalog.close()
 
 
 @app.command()
