@@ -3,12 +3,14 @@ the shared index on object storage whose cache the local folder is."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import partial
 from typing import TYPE_CHECKING
 
 from trident.embedding.background import BackgroundEmbedder
 from trident.embedding.embedder import open_embedder
-from trident.store.catalog import Catalog
+from trident.store.catalog import Catalog, IndexLockedError, Writer
 from trident.store.compatibility import check_compatible
 from trident.store.manifest import MANIFEST_FILE
 from trident.store.object_store import ObjectStore, open_object_store
@@ -71,6 +73,34 @@ def indexing_parser(cluster: ClusterSettings | None) -> Parser:
     from trident.ingest.ray_parser import RayParser
 
     return RayParser(cluster)
+
+
+class HeldCatalog:
+    """The catalog successive index runs share (`trident watch`), so what one read of the graph is held for the next;
+    opened at the first run. A run that fails for any reason but another writer's lock closes it, and the next run
+    opens it afresh."""
+
+    def __init__(self, open_catalog: Callable[[], Catalog]) -> None:
+        self._open = open_catalog
+        self._catalog: Catalog | None = None
+
+    @contextmanager
+    def writer(self) -> Iterator[Writer]:
+        if self._catalog is None:
+            self._catalog = self._open()
+        try:
+            with self._catalog.writer() as writer:
+                yield writer
+        except IndexLockedError:
+            raise  # another writer at work: the run is retried with the same catalog
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        if self._catalog is not None:
+            self._catalog.close()
+            self._catalog = None
 
 
 def open_shared(store: StoreSettings, storage: StorageSettings | None) -> ObjectStore | None:

@@ -10,6 +10,7 @@ import signal
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
@@ -21,6 +22,7 @@ from rich.table import Table
 
 from trident.cli import graph_commands, remote
 from trident.cli.catalogs import (
+    HeldCatalog,
     catalog_for,
     indexing_embedder,
     indexing_parser,
@@ -32,7 +34,7 @@ from trident.cli.progress import RichProgress
 from trident.embedding.embedder import EmbedderUnavailable
 from trident.server.settings import ServerSettings, TridentSettings
 from trident.store import locking
-from trident.store.catalog import Catalog, IndexLockedError, TridentIndexError
+from trident.store.catalog import Catalog, TridentIndexError
 from trident.store.ray_cluster import ClusterUnavailable
 from trident.store.settings import StorageSettings
 
@@ -188,19 +190,11 @@ def watch(
         storage = _storage()
         remote = open_shared(store, storage)  # with TRIDENT_STORAGE each run publishes to the shared index
 
-    opened: list[Catalog] = []  # the catalog runs share; a run that fails closes it, the next opens it afresh
+    held = HeldCatalog(partial(catalog_for, store, embedder, remote, storage))
 
     def reindex(folder: WatchedFolder) -> IndexReport:
-        if not opened:
-            opened.append(catalog_for(store, embedder, remote, storage))
-        try:
-            with opened[0].writer() as writer:
-                return index_watched(writer, folder, limits, parser)
-        except IndexLockedError:
-            raise  # another writer at work: retried with the same catalog
-        except BaseException:
-            opened.pop().close()
-            raise
+        with held.writer() as writer:
+            return index_watched(writer, folder, limits, parser)
 
     def show(folder: WatchedFolder, report: IndexReport) -> None:
         err.print(
@@ -228,8 +222,7 @@ def watch(
     finally:
         signal.signal(signal.SIGINT, previous)
         watcher.stop()
-        for catalog in opened:
-            catalog.close()
+        held.close()
 
 
 @app.command()

@@ -19,12 +19,13 @@ from mcp.client import Client
 from pydantic import ValidationError
 
 from tests.conftest import EXAMPLES, HashEmbedder, index_into
+from trident.cli.catalogs import HeldCatalog
 from trident.ingest.watch import FolderWatcher, catalog_reindexer
 from trident.retrieval.search import search
 from trident.retrieval.views import GenerationViews
 from trident.server.app import build_server
 from trident.server.settings import ServerSettings, TridentSettings
-from trident.store.catalog import Catalog
+from trident.store.catalog import Catalog, IndexLockedError
 from trident.store.manifest import Manifest
 from trident.store.settings import IngestSettings, RetrievalSettings
 
@@ -235,3 +236,32 @@ def test_trident_watch_indexes_the_folder_then_follows_its_changes(project: Path
         [sys.executable, "-m", "trident.cli.main", "status", "--json"], env=env, capture_output=True, text=True
     )
     assert '"consistent":true' in status.stdout.replace(" ", ""), status.stdout + status.stderr
+
+
+def test_watch_runs_share_one_catalog_until_one_fails_and_a_busy_lock_keeps_it(tmp_path: Path) -> None:
+    opened: list[Catalog] = []
+
+    def open_catalog() -> Catalog:
+        opened.append(Catalog(tmp_path / "index", "default", HashEmbedder()))
+        return opened[-1]
+
+    held = HeldCatalog(open_catalog)
+    try:
+        for _ in range(2):
+            with held.writer() as writer:
+                writer.record_root("notes", str(tmp_path))
+        assert len(opened) == 1, "the second run wrote through the first run's catalog"
+        other = Catalog(tmp_path / "index", "default", HashEmbedder())
+        try:
+            with other.writer(), pytest.raises(IndexLockedError), held.writer():
+                pass
+        finally:
+            other.close()
+        assert len(opened) == 1, "another writer's lock is retried with the same catalog"
+        with pytest.raises(RuntimeError, match="a run failed"), held.writer():
+            raise RuntimeError("a run failed")
+        with held.writer() as writer:
+            writer.record_root("notes", str(tmp_path))
+        assert len(opened) == 2, "a failed run's catalog is closed and the next run opens another"
+    finally:
+        held.close()
