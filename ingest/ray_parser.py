@@ -31,9 +31,23 @@ MIN_FILES = 8
 GROUP_TIMEOUT_S = 300.0
 
 
+class GroupParseError(RuntimeError):
+    """A file of a group could not be parsed on a worker (the message names it)."""
+
+
 def parse_group(project: str, sources: list[SourceFile], tenant: str) -> list[Parsed]:
-    """What a Ray task runs: each file of the group parsed, in order."""
-    return [parse_file(project, source, tenant) for source in sources]
+    """What a Ray task runs: each file of the group parsed, in order.
+
+    Raises:
+        GroupParseError: a file could not be parsed; the message names it and says why.
+    """
+    parsed: list[Parsed] = []
+    for source in sources:
+        try:
+            parsed.append(parse_file(project, source, tenant))
+        except Exception as exc:
+            raise GroupParseError(f"{source.rel}: {type(exc).__name__}: {exc}") from exc
+    return parsed
 
 
 def groups_of(sources: Sequence[SourceFile], chars: int = GROUP_CHARS) -> list[list[SourceFile]]:
@@ -68,28 +82,38 @@ class RayParser:
     def parse(self, project: str, sources: Sequence[SourceFile], tenant: str) -> Iterator[Parsed]:
         """
         Raises:
-            ClusterUnavailable: a task failed or did not come back within GROUP_TIMEOUT_S (the run stops unpublished).
+            ClusterUnavailable: a task failed, or did not come back within GROUP_TIMEOUT_S (the run stops
+                unpublished; the tasks still queued are cancelled).
         """
         if len(sources) < MIN_FILES:
             yield from self._local.parse(project, sources, tenant)
             return
         waiting = deque(groups_of(sources, self._group_chars))
-        pending: deque[tuple[Any, int]] = deque()
-        while waiting or pending:
-            while waiting and len(pending) < self._in_flight:
-                group = waiting.popleft()
-                pending.append((self._task.remote(project, group, tenant), len(group)))
-            ref, files = pending.popleft()
-            yield from self._result(ref, files)
+        pending: deque[tuple[Any, list[SourceFile]]] = deque()
+        try:
+            while waiting or pending:
+                while waiting and len(pending) < self._in_flight:
+                    group = waiting.popleft()
+                    pending.append((self._task.remote(project, group, tenant), group))
+                ref, group = pending.popleft()
+                yield from self._result(ref, group)
+        finally:
+            for ref, _ in pending:
+                self._ray.cancel(ref)
 
-    def _result(self, ref: Any, files: int) -> list[Parsed]:
+    def _result(self, ref: Any, group: list[SourceFile]) -> list[Parsed]:
+        files = f"{len(group)} files ({group[0].rel}{' …' if len(group) > 1 else ''})"
+        again = "the run is not published: run it again (or unset TRIDENT_RAY_ADDRESS to index on this machine alone)"
         try:
             parsed: list[Parsed] = self._ray.get(ref, timeout=GROUP_TIMEOUT_S)
-        except self._ray.exceptions.RayError as exc:  # a worker died, or the cluster stopped answering
+        except self._ray.exceptions.GetTimeoutError as exc:
             raise ClusterUnavailable(
-                f"a Ray task did not parse its {files} files within {GROUP_TIMEOUT_S:g} s: {exc}; the run is not "
-                "published, run it again (or unset TRIDENT_RAY_ADDRESS to index on this machine alone)"
+                f"a Ray task did not parse its {files} within {GROUP_TIMEOUT_S:g} s; {again}"
             ) from exc
+        except self._ray.exceptions.RayError as exc:  # the parse raised on the worker, or the worker died
+            cause = getattr(exc, "cause", None)  # a task's own exception, without the worker's traceback
+            reason = cause if isinstance(cause, GroupParseError) else exc
+            raise ClusterUnavailable(f"a Ray task failed parsing {files}: {reason}; {again}") from exc
         return parsed
 
     def close(self) -> None:

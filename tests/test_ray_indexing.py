@@ -4,7 +4,9 @@ run writes."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -24,6 +26,7 @@ from trident.ingest.ray_parser import RayParser, groups_of
 from trident.ingest.walker import walk
 from trident.store.catalog import Catalog
 from trident.store.protocols import Embedder
+from trident.store.ray_cluster import ClusterUnavailable
 from trident.store.settings import ClusterSettings, ModelSettings
 
 RAY = Path(sys.executable).parent / "ray"
@@ -143,3 +146,12 @@ def test_files_are_grouped_in_order_by_their_text_and_a_large_file_goes_alone() 
     assert [s for g in groups for s in g] == sources
     assert all(len(g) == 1 or sum(len(s.text) for s in g) <= cap for g in groups)
     assert [max(sizes)] in [[len(s.text) for s in g] for g in groups]
+
+
+def test_a_group_that_fails_on_a_worker_stops_the_parse_with_the_files_named(ray_head: str) -> None:
+    sources = walk(EXAMPLES, 1_000_000).files
+    broken = dataclasses.replace(sources[3], kind="no-such-kind")  # type: ignore[arg-type]  # refused by Document
+    parser = RayParser(ClusterSettings(ray_address=ray_head, ray_workers=2), group_chars=4_000)
+    named = rf"(?s)failed parsing .*{re.escape(broken.rel)}: ValidationError.*run it again"
+    with pytest.raises(ClusterUnavailable, match=named):
+        list(parser.parse("examples", [*sources[:3], broken, *sources[4:]], "default"))
