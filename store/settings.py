@@ -175,20 +175,21 @@ class ModelSettings(BaseSettings):
 
 
 class ClusterSettings(BaseSettings):
-    """Where index runs embed: in this process, or on the workers of a Ray cluster (#18)."""
+    """Where index runs parse and embed: in this process, or on the workers of a Ray cluster (#18)."""
 
     model_config = SettingsConfigDict(env_prefix="TRIDENT_", extra="ignore")
 
     ray_address: str | None = Field(
         None,
-        description="The Ray cluster `trident index` and `trident watch` embed on (TRIDENT_RAY_ADDRESS): `auto`, or "
-        "the `host:port` a `ray start --head` printed; unset, they embed in their own process.",
+        description="The Ray cluster `trident index` and `trident watch` parse and embed on (TRIDENT_RAY_ADDRESS): "
+        "`auto`, or the `host:port` a `ray start --head` printed; unset, they do both in their own process.",
     )
     ray_workers: int = Field(
         2,
         ge=1,
         le=1024,
-        description="Embedding workers on that cluster, one CPU and one copy of the model each (TRIDENT_RAY_WORKERS).",
+        description="Embedding workers on that cluster, one CPU and one copy of the model each, and parse tasks in "
+        "flight at a time (TRIDENT_RAY_WORKERS).",
     )
 
     @field_validator("ray_address")
