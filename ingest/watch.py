@@ -25,6 +25,9 @@ log = logging.getLogger(__name__)
 # never held longer than MAX_WAIT_MS, so a folder that changes constantly is still re-indexed every few seconds.
 QUIET_MS = 300
 MAX_WAIT_MS = 2_000
+# A new watch's first timeout: whatever changed before the watch began (after the caller's first run) is indexed
+# then, since no event will come for it.
+CATCH_UP_MS = 500
 # Another writer (`trident index`, an index_path job) holds the lock: try again this often until it is free.
 RETRY_SECONDS = 1.0
 # Any other failure (an engine that another process has open, a file vanishing mid-run) is retried this many times,
@@ -179,21 +182,30 @@ class FolderWatcher:
     def run(self, folder: WatchedFolder, stop: _Stop | None = None) -> None:
         """Watch one folder until `stop()` (blocking; `add` runs this in a thread, the CLI in its main thread)."""
         stop = stop or _Stop(self._stop)
+        caught_up = False
         for changes in watch(
             folder.root,
             watch_filter=_relevant(folder.root, self._exclude),
             debounce=self._max_wait_ms,
             step=self._quiet_ms,
             stop_event=stop,
+            rust_timeout=CATCH_UP_MS,
+            yield_on_timeout=True,
             raise_interrupt=False,
         ):
             if stop.is_set():  # forgotten while the changes settled: the project is no longer indexed
                 return
+            if not changes and caught_up:
+                continue
             log.debug("%d changes under %s", len(changes), folder.root)
-            self.reindex_now(folder, stop)
+            self.reindex_now(folder, stop, quiet=not caught_up)
+            caught_up = True
 
-    def reindex_now(self, folder: WatchedFolder, stop: _Stop | None = None) -> IndexReport | None:
-        """Re-index one folder, waiting out other writers; None when stopped first or the run failed."""
+    def reindex_now(
+        self, folder: WatchedFolder, stop: _Stop | None = None, *, quiet: bool = False
+    ) -> IndexReport | None:
+        """Re-index one folder, waiting out other writers; None when stopped first or the run failed. A `quiet` run
+        (the watch's catch-up) that finds nothing changed is not reported."""
         stop = stop or _Stop(self._stop)
         failures = 0
         waiting_since: float | None = None
@@ -224,7 +236,7 @@ class FolderWatcher:
                 log.warning("re-indexing %s failed; retrying", folder.root, exc_info=True)
                 self._stop.wait(RETRY_SECONDS * failures)
                 continue
-            if self._on_report is not None:
+            if self._on_report is not None and not (quiet and not (report.indexed or report.deleted)):
                 self._on_report(folder, report)
             return report
         return None

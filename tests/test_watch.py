@@ -144,6 +144,24 @@ def test_the_watcher_reindexes_added_changed_renamed_and_deleted_files_while_que
     assert "notes/retries.md" in documents and "docs/retries.md" not in documents
 
 
+def test_a_change_made_before_the_watch_began_is_indexed_once_it_has(project: Path, catalog: Catalog) -> None:
+    index_into(catalog, project, "billing")  # the first run, as `trident watch` does before it watches
+    (project / "billing" / "ledger.py").write_text(NEW_CODE)  # no event will ever say so
+    runs: list[int] = []
+    watcher = FolderWatcher(
+        catalog_reindexer(catalog, IngestSettings()),
+        exclude=[catalog.index_dir],
+        on_report=lambda _f, r: runs.append(r.indexed),
+    )
+    watcher.add(project, "billing")
+    try:
+        documents = lambda: {e.path for e in catalog.manifest.project_documents("billing").values()}  # noqa: E731
+        _eventually(lambda: "billing/ledger.py" in documents(), "the file written before the watch is indexed")
+    finally:
+        watcher.stop()
+    assert runs == [1], "one catch-up run, reported because it indexed something"
+
+
 def test_a_burst_of_edits_is_debounced_into_few_index_runs(project: Path, catalog: Catalog) -> None:
     index_into(catalog, project, "billing")
     before = len(catalog.manifest.project_documents("billing"))
