@@ -26,22 +26,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.s3_server import weed_server  # the repository root first: `tests` is not installed
-from trident.store.settings import StorageSettings
+from tests.s3_server import storage_env, weed_server  # the repository root first: `tests` is not installed
 
 CLI = [sys.executable, "-m", "trident.cli.main"]
 VOLATILE = {"seconds", "elapsed_s", "latency_ms", "timings_ms", "index_seconds", "cache"}
-
-
-def storage_env(settings: StorageSettings) -> dict[str, str]:
-    secret = settings.secret_access_key.get_secret_value() if settings.secret_access_key else ""
-    return {
-        "TRIDENT_STORAGE": settings.storage or "",
-        "AWS_ENDPOINT_URL": settings.endpoint_url or "",
-        "AWS_ACCESS_KEY_ID": settings.access_key_id or "",
-        "AWS_SECRET_ACCESS_KEY": secret,
-        "AWS_REGION": settings.region or "",
-    }
 
 
 def run_eval(dataset: Path, root: Path, name: str, extra: dict[str, str], limit: int | None) -> dict[str, Any]:

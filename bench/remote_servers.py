@@ -33,7 +33,7 @@ from mcp.client.streamable_http import streamable_http_client
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.s3_server import free_ports, weed_server  # the repository root first: `tests` is not installed
+from tests.s3_server import free_ports, storage_env, weed_server  # the repository root first: `tests` is not installed
 from trident.store.object_store import ObjectStore, open_object_store
 from trident.store.remote_commit import read_published
 from trident.store.remote_index import BLOBS_PREFIX
@@ -47,17 +47,9 @@ RECOVER_WAIT_SECONDS = 300.0  # the dead writer's lease lasts 60 s from its last
 CLI = [sys.executable, "-m", "trident.cli.main"]
 
 
-def storage_env(settings: StorageSettings) -> dict[str, str]:
-    secret = settings.secret_access_key.get_secret_value() if settings.secret_access_key else ""
-    return {
-        "TRIDENT_STORAGE": settings.storage or "",
-        "AWS_ENDPOINT_URL": settings.endpoint_url or "",
-        "AWS_ACCESS_KEY_ID": settings.access_key_id or "",
-        "AWS_SECRET_ACCESS_KEY": secret,
-        "AWS_REGION": settings.region or "",
-        "TRIDENT_STORAGE_REFRESH_S": "1",
-        "TRIDENT_TOKEN": TOKEN,
-    }
+def server_env(settings: StorageSettings) -> dict[str, str]:
+    """The shared index's environment, with a refresh every second and the servers' bearer token."""
+    return {**storage_env(settings), "TRIDENT_STORAGE_REFRESH_S": "1", "TRIDENT_TOKEN": TOKEN}
 
 
 def index(env: dict[str, str], home: Path, folder: Path) -> float:
@@ -75,6 +67,9 @@ def kill_mid_publish(env: dict[str, str], home: Path, folder: Path, store: Objec
         [*CLI, "index", str(folder)], env={**env, "TRIDENT_HOME": str(home)}, start_new_session=True
     )
     while process.poll() is None and not set(store.list(BLOBS_PREFIX)) - before:
+        if time.perf_counter() - started > RECOVER_WAIT_SECONDS:
+            os.killpg(process.pid, signal.SIGKILL)
+            raise RuntimeError(f"the writer uploaded nothing within {RECOVER_WAIT_SECONDS:g} s; killed it")
         time.sleep(0.05)
     if process.poll() is not None:
         raise RuntimeError(f"the writer ended first (exit {process.returncode}): nothing was killed mid-publish")
@@ -220,7 +215,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="remote-servers-") as tmp, ExitStack() as stack:
         root = Path(tmp)
         settings = stack.enter_context(weed_server(root / "weed", prefix="show"))
-        env = {**os.environ, **storage_env(settings)}
+        env = {**os.environ, **server_env(settings)}
         first = index(env, root / "machine-w1", EXAMPLES / "billing")
         urls = [stack.enter_context(server(env, root / f"server-{n}", root / f"server-{n}.log")) for n in (1, 2)]
         store = open_object_store(settings, under="tenants/default")

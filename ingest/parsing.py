@@ -16,8 +16,6 @@ class Parser(Protocol):
         """Each file parsed, in the order given (yielded as they come, so a caller can count progress)."""
         ...
 
-    def close(self) -> None: ...
-
 
 class LocalParser:
     """Parses in this process, one file after another."""
@@ -25,6 +23,3 @@ class LocalParser:
     def parse(self, project: str, sources: Sequence[SourceFile], tenant: str) -> Iterator[Parsed]:
         for source in sources:
             yield parse_file(project, source, tenant)
-
-    def close(self) -> None:
-        pass

@@ -115,6 +115,3 @@ class RayParser:
             reason = cause if isinstance(cause, GroupParseError) else exc
             raise ClusterUnavailable(f"a Ray task failed parsing {files}: {reason}; {again}") from exc
         return parsed
-
-    def close(self) -> None:
-        pass

@@ -160,27 +160,21 @@ def push(store: ObjectStore, index_dir: Path, lease: HeldLease) -> Transfer:
 def _upload_blobs(store: ObjectStore, index_dir: Path, files: list[SnapshotFile], lease: HeldLease) -> tuple[int, int]:
     """Upload each content the remote lacks, streamed from disk (large files in parts); the number of blobs and
     bytes uploaded. A blob is named by its content, so uploading one another writer also uploads changes nothing.
-    The file is hashed before and after its upload: one changed meanwhile (the engines never rewrite a file in
-    place) takes its blob back and ends the push."""
+    The file is hashed once its upload is done: one that changed since the snapshot (the engines never rewrite a
+    file in place) takes its blob back and ends the push."""
     present = {key.removeprefix(BLOBS_PREFIX) for key in store.list(BLOBS_PREFIX)}
     missing = list({entry.sha256: entry for entry in files if entry.sha256 not in present}.values())
 
     def upload(entry: SnapshotFile) -> None:
         lease.check()
         path, key = index_dir / entry.path, BLOBS_PREFIX + entry.sha256
-        if file_sha256(path) != entry.sha256:
-            raise _changed(entry)
         store.upload_file(key, path)
         if file_sha256(path) != entry.sha256:
             store.delete(key)
-            raise _changed(entry)
+            raise TridentIndexError(f"{entry.path} changed while it was being shared; run the command again")
 
     _run_all(upload, missing)
     return len(missing), sum(entry.size for entry in missing)
-
-
-def _changed(entry: SnapshotFile) -> TridentIndexError:
-    return TridentIndexError(f"{entry.path} changed while it was being shared; run the command again")
 
 
 def _run_all(task: Callable[[SnapshotFile], None], entries: Iterable[SnapshotFile]) -> None:

@@ -47,6 +47,19 @@ class WeedServerError(RuntimeError):
     """`weed server` exited or did not take requests in time; the message carries its log's end."""
 
 
+def storage_env(settings: StorageSettings) -> dict[str, str]:
+    """The environment a `trident` process needs to use the shared index of `settings` (TRIDENT_STORAGE and the
+    standard AWS variables)."""
+    secret = settings.secret_access_key.get_secret_value() if settings.secret_access_key else ""
+    return {
+        "TRIDENT_STORAGE": settings.storage or "",
+        "AWS_ENDPOINT_URL": settings.endpoint_url or "",
+        "AWS_ACCESS_KEY_ID": settings.access_key_id or "",
+        "AWS_SECRET_ACCESS_KEY": secret,
+        "AWS_REGION": settings.region or "",
+    }
+
+
 def free_ports(count: int) -> list[int]:
     sockets = [socket.socket() for _ in range(count)]
     try:

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import EXAMPLES
+from tests.s3_server import storage_env
 from tests.test_eval import CORPUS, QUERIES
 from tests.test_remote_index import TENANT, push_as, write_notes
 from trident.cli.catalogs import catalog_for, tenant_store
@@ -28,17 +29,6 @@ from trident.store.settings import StorageSettings, StoreSettings
 pytest_plugins = ["tests.s3_server"]
 
 WATCH_WAIT_SECONDS = 300.0  # a bound on the model loading and the first run, not a measure of them
-
-
-def storage_env(shared: StorageSettings) -> dict[str, str]:
-    secret = shared.secret_access_key.get_secret_value() if shared.secret_access_key else ""
-    return {
-        "TRIDENT_STORAGE": shared.storage or "",
-        "AWS_ENDPOINT_URL": shared.endpoint_url or "",
-        "AWS_ACCESS_KEY_ID": shared.access_key_id or "",
-        "AWS_SECRET_ACCESS_KEY": secret,
-        "AWS_REGION": shared.region or "",
-    }
 
 
 def trident(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
