@@ -189,7 +189,7 @@ def walk_seeds(q: PathQuery) -> WalkSeeds:
     or, for a route that asks for it and no sure name, only by meaning), and the lexical and dense heads."""
     _, named = _named_seeds(q)
     loose = {
-        m.entity.id: (m.entity, m.coverage)
+        m.entity.id: m
         for m in q.views.titles(q.catalog).matches(q.text, named)
         if q.projects is None or m.entity.project in q.projects
     }

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from trident.retrieval.pagerank import EntityChunkGraph
+from trident.retrieval.title_match import TitleMatch
 from trident.store.protocols import ScoredId
 from trident.store.schema import Entity
 
@@ -32,16 +33,24 @@ PASSAGE_SHARE = 0.5
 BESIDE_NAMED = 0.2
 PASSAGES_BESIDE_NAMED = 0.05
 PASSAGES_PER_PATH = 5  # the head of each ranking that seeds the walk
+# Loose names are often ambiguous ("Lothair" fits Lothair I, II and III; "Dark River" two films). Each name the
+# text writes (a mention) gets its part of the loose share, by how much of a name it holds at best, so "Lauri"
+# (one Guido Lauri) weighs as much as "Van Severen" (four people). Within a mention, each entity weighs by how much of
+# its name the text holds times the evidence the lexical and dense rankings give its defining passage: this floor
+# plus the sum of 1/rank over the rankings that hold it. A loose name no path ranks keeps a fifth of the weight of
+# one whose passage heads a ranking.
+EVIDENCE_FLOOR = 0.25
 
 
 @dataclass(frozen=True)
 class WalkSeeds:
     """Everything a walk starts from. `named`: entities the text names exactly; `loose`: entities it names in part
-    or with a typo, each with how much of the name it holds (0-1); `passages`: each path's ranking whose head seeds
-    the walk; `nearby`: entities only near the text's meaning (walked from like loose names, never sure)."""
+    or with a typo, each with how much of the name it holds and which of its names it may be; `passages`: each
+    path's ranking whose head seeds the walk; `nearby`: entities only near the text's meaning (walked from like
+    loose names, never sure)."""
 
     named: Sequence[Entity] = ()
-    loose: Mapping[str, tuple[Entity, float]] = field(default_factory=dict)
+    loose: Mapping[str, TitleMatch] = field(default_factory=dict)
     passages: Sequence[Sequence[ScoredId]] = ()
     nearby: Sequence[Entity] = ()
 
@@ -53,13 +62,44 @@ class WalkSeeds:
         if self.named:
             return True
         heads = {hit.id for ranking in self.passages for hit in ranking[:PASSAGES_PER_PATH]}
-        return any(entity.chunk_id in heads for entity, _ in self.loose.values())
+        return any(match.entity.chunk_id in heads for match in self.loose.values())
 
     def entities(self) -> list[Entity]:
         """The entities the walk starts from: named ones, loose ones by how much of the name the text holds, then
         the nearby ones."""
-        loose = [e for e, _ in sorted(self.loose.values(), key=lambda pair: (-pair[1], pair[0].id))]
+        evidence = self._evidence()
+        seeding = [m for m in self.loose.values() if self._seeds(m, evidence)]
+        loose = [m.entity for m in sorted(seeding, key=lambda m: (-m.coverage, m.entity.id))]
         return list(dict.fromkeys([*self.named, *loose, *self.nearby]))
+
+    @staticmethod
+    def _seeds(match: TitleMatch, evidence: Mapping[str, float]) -> bool:
+        """Whether a loose match seeds the walk: a partial one only where a path ranks its passage."""
+        return not match.partial or evidence.get(match.entity.chunk_id or "", 0.0) > 0
+
+    def _evidence(self) -> dict[str, float]:
+        """Per chunk, the sum of 1/rank over the lexical and dense rankings that hold it."""
+        found: dict[str, float] = {}
+        for ranking in self.passages:
+            for rank, hit in enumerate(ranking, start=1):
+                found[hit.id] = found.get(hit.id, 0.0) + 1.0 / rank
+        return found
+
+    def _loose_weights(self, named: Mapping[str, float]) -> dict[str, float]:
+        """Per loose entity (not named exactly), its weight: its coverage times its evidence, each mention's
+        entities sharing the best of them."""
+        evidence = self._evidence()
+        by_mention: dict[str, dict[str, float]] = {}
+        for entity_id, match in self.loose.items():
+            if entity_id in named or not self._seeds(match, evidence):
+                continue
+            weight = match.coverage * (EVIDENCE_FLOOR + evidence.get(match.entity.chunk_id or "", 0.0))
+            by_mention.setdefault(match.mention, {})[entity_id] = weight
+        return {
+            entity_id: max(weights.values()) * weight / sum(weights.values())
+            for mention, weights in by_mention.items()
+            for entity_id, weight in weights.items()
+        }
 
     def restart(self, graph: EntityChunkGraph) -> dict[int, float]:
         """The walk's restart weight per graph node: each source's weights (rarer entities weigh more within it)
@@ -67,7 +107,7 @@ class WalkSeeds:
         named: dict[str, float] = {}
         for entity in self.named:
             named[entity.id] = named.get(entity.id, 0.0) + 1.0
-        loose = {entity_id: sure for entity_id, (_, sure) in self.loose.items() if entity_id not in named}
+        loose = self._loose_weights(named)
         for entity in self.nearby:
             loose.setdefault(entity.id, 1.0)
         chunks: dict[str, float] = {}

@@ -7,6 +7,17 @@ entity is a candidate when the text holds most of its name's weight. Only a word
 "has" in a question are not the titles "Where Was I", "Mother of George" or "Wojciech Has". A word of five letters
 or more also matches with one letter dropped, added, changed or two swapped (found through the words' one-deletion
 variants, as SymSpell does, not by comparing every pair).
+
+People write a title without what only tells it apart from others: "Illusions" for "Illusions (1982 film)",
+"John Ernest" for "John Ernest, Duke of Saxe-Eisenach". A name's core (before a trailing parenthesis or the first
+comma) is matched too, at a little less than the whole name, when the text holds all of it and it is distinctive:
+two words or more, or one word in at most a few names ("Peter" alone does not name "Peter, Count of Dreux"). And a
+person is often named by the last word of the name alone ("Rymer" for "Pamela Ann Rymer"): a word in at most a few
+names, the last of each and each shaped like a person's name, opens them however little of the whole name it is.
+Such looser matches seed a walk only where the lexical or dense path also ranks the title's passage ("Empire" alone
+is not "Empire (2002 film)" in "the Ottoman Empire", nor "French" "James Strange French" in "the French
+physician"). Several titles may share a core ("Dark River (1990 film)", "Dark River (2017 film)"): the walk tells
+them apart by the passages the other paths rank (retrieval/seeds.py).
 """
 
 from __future__ import annotations
@@ -15,7 +26,7 @@ import math
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from trident.store.directory import MENTIONABLE_TYPES, MULTIWORD_ONLY_TYPES
 from trident.store.schema import Entity
@@ -29,15 +40,24 @@ FUZZY_SHARE = 0.8  # a word matched with a typo counts this share of its weight
 # A word in more names than this opens no candidacy (it still counts toward a candidate another word opened).
 MAX_NAMES_PER_WORD = 50
 MIN_COVERAGE = 0.5  # the share of a name's weight the text must hold
-MAX_MATCHES = 8
+CORE_SHARE = 0.9  # a name's core held whole counts this much (the whole name held counts 1.0)
+LAST_WORD_MIN = 4  # a last word this long may name its title alone ...
+DISTINCTIVE_NAMES = 3  # ... when it is in at most this many names (so is a one-word core)
+LAST_WORD_SHARE = MIN_COVERAGE  # the coverage such a match counts
+MAX_MATCHES = 16
+_QUALIFIER = re.compile(r"\s*\([^()]*\)\s*$")
 
 
 @dataclass(frozen=True)
 class TitleMatch:
-    """An entity the text names loosely, and the share of its name's weight the text holds (1.0: every word)."""
+    """An entity the text names loosely, the share of its name's weight the text holds (1.0: every word), and
+    which of the text's names it may be: matches sharing a word the text writes as a name share a `mention` ("Van
+    Severen" for Henri, Joris and Maarten Van Severen; "Lauri" for Guido Lauri alone)."""
 
     entity: Entity
     coverage: float
+    mention: str = ""
+    partial: bool = False  # held only through the name's core or its last word: seeds only where a path backs it
 
 
 def words(text: str) -> list[str]:
@@ -55,6 +75,26 @@ def name_like(text: str) -> set[str]:
     }
 
 
+def core(name: str) -> str:
+    """A name without what only tells it apart from others: a trailing parenthesis, then all from the first comma
+    ("John Ernest, Duke of Saxe-Eisenach (1566)" -> "John Ernest")."""
+    return _QUALIFIER.sub("", name).split(",", 1)[0].strip()
+
+
+@dataclass(frozen=True)
+class _Name:
+    entity: Entity
+    words: tuple[str, ...]  # the whole name's words
+    core: tuple[str, ...]  # its core's words (the whole name's when it has no qualifier)
+
+
+def _personal(name: str) -> bool:
+    """Whether a name has a person's shape: two to four words, each capitalised ("Pamela Ann Rymer", not
+    "Princess Elene of Georgia" or "Isle of Man Film")."""
+    parts = name.split()
+    return 2 <= len(parts) <= 4 and all(part[:1].isupper() for part in parts)
+
+
 def _deletions(word: str) -> Iterator[str]:
     for i in range(len(word)):
         yield word[:i] + word[i + 1 :]
@@ -64,20 +104,26 @@ class TitleIndex:
     """The titled entities of one index generation by the words of their names."""
 
     def __init__(self, entities: Iterable[Entity]) -> None:
-        self._names: dict[str, tuple[Entity, tuple[str, ...]]] = {}
+        self._names: dict[str, _Name] = {}
         postings: dict[str, list[str]] = defaultdict(list)
+        last_words: dict[str, list[str]] = defaultdict(list)
         for entity in sorted(entities, key=lambda e: e.id):
             if entity.type not in TITLED_TYPES:
                 continue
             name_words = tuple(dict.fromkeys(words(entity.name)))
             if not name_words:
                 continue
-            self._names[entity.id] = (entity, name_words)
+            core_words = tuple(dict.fromkeys(words(core(entity.name)))) or name_words
+            self._names[entity.id] = _Name(entity, name_words, core_words)
             for word in name_words:
                 postings[word].append(entity.id)
+            if _personal(core(entity.name)) and len(core_words[-1]) >= LAST_WORD_MIN:
+                last_words[core_words[-1]].append(entity.id)
         total = len(self._names) or 1
         self._weight = {word: math.log(1.0 + total / len(ids)) for word, ids in postings.items()}
         self._postings = {word: ids for word, ids in postings.items() if len(ids) <= MAX_NAMES_PER_WORD}
+        self._distinctive = {word for word, ids in postings.items() if len(ids) <= DISTINCTIVE_NAMES}
+        self._last = {word: ids for word, ids in last_words.items() if word in self._distinctive}
         self._variants: dict[str, list[str]] = defaultdict(list)  # a one-deletion variant -> the words it comes from
         for word in self._postings:
             if len(word) >= FUZZY_MIN:
@@ -95,6 +141,29 @@ class TitleIndex:
                 for known in self._variants.get(variant, ()):
                     found.setdefault(known, FUZZY_SHARE)
         return found
+
+    def _held(self, name_words: tuple[str, ...], held: dict[str, float]) -> float:
+        total = sum(self._weight[w] for w in name_words)
+        return sum(self._weight[w] * held.get(w, 0.0) for w in name_words) / total
+
+    def _core_held(self, core_words: tuple[str, ...], held: dict[str, float]) -> bool:
+        """Whether the text holds a name's core whole: every word, and a one-word core exactly and only when it is
+        in few names ("Peter" alone does not name "Peter, Count of Dreux", nor "German" "Herman, Count of
+        Verdun")."""
+        if len(core_words) == 1:
+            return core_words[0] in self._distinctive and held.get(core_words[0], 0.0) == 1.0
+        return all(held.get(word, 0.0) > 0 for word in core_words)
+
+    def _coverage(self, name: _Name, held: dict[str, float], last: set[str]) -> tuple[float, bool]:
+        """The share of the name the text holds: of the whole name, of its core (at CORE_SHARE), or, for a
+        distinctive last word written as a name, LAST_WORD_SHARE; and whether only a core or a last word held
+        it (a looser match, which another path has to back)."""
+        whole = coverage = self._held(name.words, held)
+        if name.core != name.words and self._core_held(name.core, held):
+            coverage = max(coverage, CORE_SHARE * self._held(name.core, held))
+        if name.entity.id in last:
+            coverage = max(coverage, LAST_WORD_SHARE)
+        return coverage, whole < MIN_COVERAGE
 
     def matches(self, text: str, named: Iterable[Entity] = ()) -> list[TitleMatch]:
         """Entities whose name the text holds at least MIN_COVERAGE of, best first (ties by id), at most
@@ -115,13 +184,34 @@ class TitleIndex:
                 held[known] = max(held.get(known, 0.0), share)
                 if word in names:
                     opening.add(known)
-        candidates = sorted({i for word in opening for i in self._postings.get(word, ())} - {e.id for e in named})
+        last = {i for word in names - covered for i in self._last.get(word, ())}
+        opened = {i for word in opening for i in self._postings.get(word, ())} | last
         scored: list[TitleMatch] = []
-        for entity_id in candidates:
-            entity, name_words = self._names[entity_id]
-            total = sum(self._weight[w] for w in name_words)
-            coverage = sum(self._weight[w] * held.get(w, 0.0) for w in name_words) / total
+        for entity_id in sorted(opened - {e.id for e in named}):
+            coverage, partial = self._coverage(self._names[entity_id], held, last)
             if coverage >= MIN_COVERAGE:
-                scored.append(TitleMatch(entity, round(coverage, 6)))
+                scored.append(TitleMatch(self._names[entity_id].entity, round(coverage, 6), partial=partial))
         scored.sort(key=lambda m: (-m.coverage, m.entity.id))
-        return scored[:MAX_MATCHES]
+        return _grouped(scored[:MAX_MATCHES], {i: opening.intersection(self._names[i].words) for i in opened})
+
+
+def _grouped(matches: list[TitleMatch], opened_by: dict[str, set[str]]) -> list[TitleMatch]:
+    """The matches with their mention: the first (in sort order) of the opening words linked through the matches
+    that share them."""
+    parent: dict[str, str] = {}
+
+    def root(word: str) -> str:
+        while parent.setdefault(word, word) != word:
+            word = parent[word]
+        return word
+
+    for match in matches:
+        first, *rest = sorted(opened_by[match.entity.id]) or [match.entity.id]
+        for word in rest:
+            parent[root(word)] = root(first)
+        root(first)
+    groups: dict[str, set[str]] = defaultdict(set)
+    for word in list(parent):
+        groups[root(word)].add(word)
+    key = {word: min(members) for members in groups.values() for word in members}
+    return [replace(m, mention=key[min(opened_by[m.entity.id] or {m.entity.id})]) for m in matches]

@@ -9,7 +9,7 @@ from tests import wiki_graph
 from tests.wiki_graph import concept
 from trident.retrieval.pagerank import EntityChunkGraph
 from trident.retrieval.seeds import WalkSeeds
-from trident.retrieval.title_match import MAX_NAMES_PER_WORD, TitleIndex
+from trident.retrieval.title_match import MAX_NAMES_PER_WORD, TitleIndex, TitleMatch
 from trident.store.protocols import ScoredId
 from trident.store.schema import Entity, EntityType
 
@@ -102,7 +102,7 @@ def test_a_walk_from_the_heads_alone_reaches_the_second_hop(song_graph: EntityCh
 def test_exact_names_outweigh_the_other_sources(song_graph: EntityChunkGraph) -> None:
     song = concept("Changed It")
     heads = [[ScoredId("c-Chart 2014", 1.0)]]
-    blended = WalkSeeds([song], {"concept:wiki:Lil Wayne": (concept("Lil Wayne"), 0.9)}, heads)
+    blended = WalkSeeds([song], {"concept:wiki:Lil Wayne": TitleMatch(concept("Lil Wayne"), 0.9)}, heads)
     weights = blended.restart(song_graph)
     named = weights[song_graph.index["e:concept:wiki:Changed It"]]
     assert blended.confident and named > 2 * sum(w for p, w in weights.items() if p != song_graph.index["e:" + song.id])
@@ -119,7 +119,80 @@ def test_only_names_make_a_walk_sure_enough_to_lead() -> None:
     heads = [[ScoredId("c-Lothair II", 2.0)]]
     assert WalkSeeds([lothair]).confident  # named exactly
     # Named loosely, and its passage heads a ranking: two sources agree.
-    assert WalkSeeds((), {lothair.id: (lothair, 0.8)}, heads).confident
-    assert not WalkSeeds((), {lothair.id: (lothair, 0.8)}, [[ScoredId("c-Other", 2.0)]]).confident
+    assert WalkSeeds((), {lothair.id: TitleMatch(lothair, 0.8)}, heads).confident
+    assert not WalkSeeds((), {lothair.id: TitleMatch(lothair, 0.8)}, [[ScoredId("c-Other", 2.0)]]).confident
     # An entity only near the text's meaning is a guess, even when its passage heads a ranking.
     assert not WalkSeeds(passages=heads, nearby=[lothair]).confident
+
+
+# --- titles written without their qualifier, persons by their last name, and ambiguous loose names ---
+
+QUALIFIED = [
+    "Illusions (1982 film)",
+    "Dark River (1990 film)",
+    "Dark River (2017 film)",
+    "John Ernest, Duke of Saxe-Eisenach",
+    "Pamela Ann Rymer",
+    "Guido Lauri",
+    "Joris Van Severen",
+    "Henri Van Severen",
+    "Herman, Count of Verdun",
+    "Princess Elene of Georgia",
+    "Empire (2002 film)",
+    # "Peter" is in more names than a distinctive word is.
+    *(f"Peter, Count of {place}" for place in ("Dreux", "Savoy", "Vianden", "Alençon")),
+]
+
+
+@pytest.fixture
+def qualified() -> TitleIndex:
+    return TitleIndex([concept(name) for name in QUALIFIED])
+
+
+def test_a_title_without_its_qualifier_matches_as_a_partial_match(qualified: TitleIndex) -> None:
+    [illusions] = qualified.matches("Who directed Illusions?")
+    assert illusions.entity.name == "Illusions (1982 film)" and illusions.partial
+    rivers = qualified.matches("Who directed Dark River?")
+    assert {m.entity.name for m in rivers} == {"Dark River (1990 film)", "Dark River (2017 film)"}
+    assert len({m.mention for m in rivers}) == 1  # one name in the text, two titles it may mean
+    assert names(qualified, "Who is the father-in-law of John Ernest?") == ["John Ernest, Duke of Saxe-Eisenach"]
+    # A one-word core names its title only when the word is in few names, and only when written exactly.
+    assert names(qualified, "Who was Peter's wife?") == []
+    assert names(qualified, "Where was the German regent born?") == []
+
+
+def test_a_persons_last_name_alone_matches_but_a_place_in_a_title_does_not(qualified: TitleIndex) -> None:
+    matches = qualified.matches("Who lived longer, Lauri or Rymer?")
+    assert {m.entity.name for m in matches} == {"Guido Lauri", "Pamela Ann Rymer"}
+    rymer = next(m for m in matches if m.entity.name == "Pamela Ann Rymer")
+    assert rymer.partial and len({m.mention for m in matches}) == 2
+    # "Princess Elene of Georgia" is not shaped like a person's name.
+    assert names(qualified, "Where was the queen of Georgia born?") == []
+
+
+def test_a_partial_match_seeds_only_where_a_path_ranks_its_passage(qualified: TitleIndex) -> None:
+    [empire] = qualified.matches("Where was the husband of the third wife of the Sultan of the Ottoman Empire born?")
+    assert empire.partial
+    graph = EntityChunkGraph.build([concept(n) for n in QUALIFIED], [])
+    unbacked = WalkSeeds((), {empire.entity.id: empire}, [[ScoredId("c-Guido Lauri", 1.0)]])
+    assert unbacked.entities() == [] and graph.index["e:" + empire.entity.id] not in unbacked.restart(graph)
+    ranking = [ScoredId("c-Guido Lauri", 1.0), ScoredId("c-Empire (2002 film)", 0.5)]
+    backed = WalkSeeds((), {empire.entity.id: empire}, [ranking])
+    assert backed.entities() == [empire.entity] and backed.restart(graph)[graph.index["e:" + empire.entity.id]] > 0
+
+
+def test_the_rankings_tell_apart_the_titles_one_loose_name_may_mean(qualified: TitleIndex) -> None:
+    graph = EntityChunkGraph.build([concept(n) for n in QUALIFIED], [])
+    weight = lambda weights, name: weights[graph.index[f"e:concept:wiki:{name}"]]  # noqa: E731
+    rivers = {m.entity.id: m for m in qualified.matches("Who directed Dark River?")}
+    others = [ScoredId(f"c-Other {i}", 0.5) for i in range(6)]
+    dense = [[ScoredId("c-Other", 1.0), ScoredId("c-Dark River (2017 film)", 0.9), *others]]
+    dense[0].append(ScoredId("c-Dark River (1990 film)", 0.1))  # both ranked, the 2017 film far higher
+    weights = WalkSeeds((), rivers, dense).restart(graph)
+    assert weight(weights, "Dark River (2017 film)") > 2 * weight(weights, "Dark River (1990 film)")
+    # Each name the text writes gets its part: "Lauri" (one person) weighs as much as "Van Severen" (two).
+    people = {m.entity.id: m for m in qualified.matches("Who lived longer, Lauri or Van Severen?")}
+    heads = [[ScoredId(f"c-{name}", 1.0) for name in ("Guido Lauri", "Joris Van Severen", "Henri Van Severen")]]
+    weights = WalkSeeds((), people, heads).restart(graph)
+    severens = weight(weights, "Joris Van Severen") + weight(weights, "Henri Van Severen")
+    assert weight(weights, "Guido Lauri") > severens / 2
