@@ -49,7 +49,8 @@ class ChunkVectors:
         allowed = self._allowed(where)
         if allowed is not None:
             scores = np.where(allowed, scores, -np.inf)
-        return [ScoredId(str(self._ids[row]), float(scores[row])) for row in top_rows(scores, limit)]
+        rows = top_rows(scores, limit)
+        return [ScoredId(i, score) for i, score in zip(self._ids[rows].tolist(), scores[rows].tolist(), strict=True)]
 
     def _allowed(self, where: SearchFilter) -> np.ndarray | None:
         if where.projects is None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 from scipy import sparse
@@ -48,6 +49,23 @@ DEFAULT_DAMPING = 0.85  # probability of continuing the walk; 1 - damping return
 # sweeping the whole graph fifty times; what is left unpushed bounds each score's error.
 PUSH_THRESHOLD = 1e-6
 MAX_ROUNDS = 200
+# A round pushing from fewer nodes, along fewer edges, than this runs in plain Python (nearly every round does: a
+# walk pushes from about five nodes a round), where numpy's cost per call was most of the walk (2.2 ms of a 10K-chunk
+# index's walk of about 60 rounds, 0.8 ms now); the arithmetic is the same, in the same order, so the scores are the
+# same to the last bit. Larger rounds (from a hub) run on the arrays.
+PLAIN_ROUND = 32
+
+
+@dataclass(frozen=True)
+class Columns:
+    """The transition's CSC arrays as Python lists (column j's edges are starts[j]:starts[j + 1]), and which nodes
+    have no out-edges and which are chunks."""
+
+    starts: list[int]
+    targets: list[int]
+    weights: list[float]
+    dangling: frozenset[int]
+    chunks: frozenset[int]
 
 
 @dataclass
@@ -147,6 +165,17 @@ class EntityChunkGraph:
         entries = np.repeat(starts, counts) + offsets
         np.add.at(residual, self.transition.indices[entries], self.transition.data[entries] * np.repeat(pushed, counts))
 
+    @cached_property
+    def columns(self) -> Columns:
+        """The transition's columns as Python lists, for the walk's rounds that push along a few edges."""
+        return Columns(
+            self.transition.indptr.tolist(),
+            self.transition.indices.tolist(),
+            self.transition.data.tolist(),
+            frozenset(np.flatnonzero(self.dangling).tolist()),
+            frozenset(self.chunk_nodes.tolist()),
+        )
+
     def rank(
         self,
         seeds: Sequence[Entity],
@@ -183,26 +212,83 @@ class EntityChunkGraph:
         for position, weight in weights.items():
             restart[position] = weight
         restart /= restart.sum()
-        mass = np.zeros_like(restart)
-        residual = restart.copy()
+        walk = Walk(self, restart, damping)
         for _ in range(MAX_ROUNDS):
-            active = np.flatnonzero(residual > PUSH_THRESHOLD)
-            if not len(active):
+            if not walk.round():
                 break
-            pushed = residual[active]
-            residual[active] = 0.0
-            mass[active] += (1.0 - damping) * pushed
-            self._spread(residual, active, damping * pushed)
-            lost = pushed[self.dangling[active]].sum()  # a walker with nowhere to go restarts at the seeds
-            if lost:
-                residual += damping * lost * restart
-        scores = mass[self.chunk_nodes]
-        order = np.lexsort((self.chunk_nodes, -scores))  # ties: build order, which follows sorted ids
-        ranked: list[ScoredId] = []
-        for i in order:
-            if scores[i] <= 0.0:
-                break
-            ranked.append(ScoredId(self.nodes[self.chunk_nodes[i]][2:], float(scores[i])))
-            if len(ranked) == limit:
-                break
-        return ranked
+        mass = walk.mass
+        # Ties: build order, which follows sorted ids.
+        chunks = [node for node in walk.visited if node in self.columns.chunks and mass.item(node) > 0.0]
+        chunks.sort(key=lambda node: (-mass.item(node), node))
+        return [ScoredId(self.nodes[node][2:], mass.item(node)) for node in chunks[:limit]]
+
+
+class Walk:
+    """One walk's push rounds: each round, every node whose residual exceeds PUSH_THRESHOLD keeps (1 - damping) of
+    it as mass and passes the rest along its out-edges (a node without any returns it to the restart). After a
+    round in plain Python only the nodes it touched can exceed the threshold, so the next looks at those alone."""
+
+    def __init__(self, graph: EntityChunkGraph, restart: np.ndarray, damping: float) -> None:
+        self.graph = graph
+        self.restart = restart
+        self.damping = damping
+        self.residual = restart.copy()
+        self.mass = np.zeros_like(restart)
+        self.seeds: list[int] = np.flatnonzero(restart).tolist()
+        # Every node whose residual may exceed the threshold; None: any node may (the next round scans them all).
+        self.candidates: set[int] | None = set(self.seeds)
+        self.visited: set[int] = set()  # every node that has pushed (the nodes with mass)
+
+    def round(self) -> bool:
+        """One round; False when no node had anything left to push."""
+        active = self._active()
+        if not active:
+            return False
+        self.visited.update(active)
+        starts = self.graph.columns.starts
+        touched: set[int] | None = None
+        if len(active) < PLAIN_ROUND and sum(starts[node + 1] - starts[node] for node in active) < PLAIN_ROUND:
+            touched, lost = self._push_plain(active)
+        else:
+            lost = self._push_arrays(np.array(active, dtype=np.int64))
+        if lost:
+            self.residual += self.damping * lost * self.restart
+            if touched is not None:
+                touched.update(self.seeds)
+        self.candidates = touched
+        return True
+
+    def _active(self) -> list[int]:
+        """The nodes whose residual exceeds the threshold, in node order (the order the arrays' rounds add in)."""
+        if self.candidates is None or len(self.candidates) >= PLAIN_ROUND:
+            return np.flatnonzero(self.residual > PUSH_THRESHOLD).tolist()
+        residual = self.residual
+        return sorted(node for node in self.candidates if residual.item(node) > PUSH_THRESHOLD)
+
+    def _push_arrays(self, active: np.ndarray) -> float:
+        """The round on the arrays; what the dangling nodes among `active` had (it returns to the restart)."""
+        residual = self.residual
+        pushed = residual[active]
+        residual[active] = 0.0
+        self.mass[active] += (1.0 - self.damping) * pushed
+        self.graph._spread(residual, active, self.damping * pushed)
+        return float(pushed[self.graph.dangling[active]].sum())
+
+    def _push_plain(self, active: list[int]) -> tuple[set[int], float]:
+        """As `_push_arrays`, one float at a time (the same operations in the same order), and the nodes touched."""
+        residual, mass, columns = self.residual, self.mass, self.graph.columns
+        pushed = [residual.item(node) for node in active]
+        keep = 1.0 - self.damping
+        for node, amount in zip(active, pushed, strict=True):
+            residual[node] = 0.0
+            mass[node] = mass.item(node) + keep * amount
+        touched: set[int] = set()
+        for node, amount in zip(active, pushed, strict=True):
+            share = self.damping * amount
+            for edge in range(columns.starts[node], columns.starts[node + 1]):
+                target = columns.targets[edge]
+                residual[target] = residual.item(target) + columns.weights[edge] * share
+                touched.add(target)
+        lost = [amount for node, amount in zip(active, pushed, strict=True) if node in columns.dangling]
+        # numpy's sum, as the arrays' round takes it (it adds pairwise past seven terms)
+        return touched, float(np.array(lost).sum()) if lost else 0.0

@@ -74,7 +74,9 @@ async def search_async(
     """
     plan = plan_search(query, strategy, fusion, expansions)
     embedding = views.embedding(catalog)  # of the generation searched (a newer one may be published meanwhile)
-    directory = await anyio.to_thread.run_sync(views.directory, catalog)
+    directory = views.built_directory(catalog)  # the first build goes to a worker thread
+    if directory is None:
+        directory = await anyio.to_thread.run_sync(views.directory, catalog)
     scope = scope_search(plan, directory, query, projects, catalog.tenant)
     runs = await run_paths(catalog, views, plan, scope, path_timeout)
     fused = fuse_runs(plan, runs, explain)

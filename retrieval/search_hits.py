@@ -3,7 +3,6 @@ first `offset` hits skipped (a page further on), and the list cut at top_k or at
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -141,7 +140,8 @@ class Hits:
     def add(self, item: FusedItem, chunk: Chunk) -> None:
         """The item as the next hit, or as a duplicate of an earlier one; or, over the budget, one more left out."""
         sources = _path_ranks(item.ranks, self.paths)
-        first = self.by_text.get(_fingerprint(chunk.text))
+        fingerprint = _fingerprint(chunk.text)
+        first = self.by_text.get(fingerprint)
         if first is not None:
             # The same text in another file (a copy, a vendored module): one hit, the copy kept as corroboration
             # (past the budget, a hit shown takes no more room).
@@ -152,7 +152,7 @@ class Hits:
         hit = SearchHit.from_chunk(chunk, self.skipped + len(self.hits) + 1, item.score, sources)
         if self.terms is not None:
             hit.explanation = {run.label: round(value, 6) for run, value in self.terms.get(item.id, {}).items()}
-        self.by_text[_fingerprint(chunk.text)] = hit
+        self.by_text[fingerprint] = hit
         if self.skipped < self.offset:
             self.skipped += 1
             return
@@ -170,8 +170,11 @@ class Hits:
 
     def _admit(self, hit: SearchHit, margin: int) -> None:
         """The hit kept if the budget holds it (the page's first always is), else counted as left out."""
+        if self.max_tokens is None:  # no budget: nothing to measure (the search tool always sets one)
+            self.hits.append(hit)
+            return
         cost = json_tokens(hit, depth=HIT_DEPTH) + margin
-        if self.truncated or (self.max_tokens is not None and self.hits and self.used_tokens + cost > self.max_tokens):
+        if self.truncated or (self.hits and self.used_tokens + cost > self.max_tokens):
             self.truncated = True
             self.unfit += 1
             return
@@ -248,12 +251,10 @@ def _path_ranks(ranks: dict[PathRun, int | None], planned: Sequence[PathName]) -
     return out
 
 
-_SPACE = re.compile(r"\s+")
-
-
 def _fingerprint(text: str) -> str:
-    """Chunks equal up to whitespace and case count as one (copied or vendored code, duplicated docs)."""
-    return _SPACE.sub(" ", text).strip().lower()
+    """Chunks equal up to whitespace and case count as one (copied or vendored code, duplicated docs): the text's
+    words joined by single spaces, lower-cased."""
+    return " ".join(text.split()).lower()
 
 
 def _best_ranks(a: dict[str, int | None], b: dict[str, int | None]) -> dict[str, int | None]:

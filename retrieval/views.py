@@ -9,6 +9,7 @@ from typing import Generic, TypeVar
 
 import numpy as np
 
+from trident.retrieval.blas import one_blas_thread
 from trident.retrieval.chunk_vectors import ChunkVectors
 from trident.retrieval.graph_item_vectors import GraphItemVectors
 from trident.retrieval.pagerank import EntityChunkGraph
@@ -55,6 +56,11 @@ class PerGeneration(Generic[T]):
                     self._built = (generation, build())
             return self._built[1]
 
+    def ready(self, generation: int) -> T | None:
+        """What is built for `generation`, or None (without waiting for a build under way)."""
+        built = self._built
+        return built[1] if built is not None and built[0] == generation else None
+
     def peek(self) -> T | None:
         """What is built now (of whichever generation), or None."""
         built = self._built
@@ -73,9 +79,12 @@ class GenerationViews:
     """What queries read of one index generation beside the engines (the entity directory, the relations in
     memory, the PageRank graph, the chunk and graph vectors, the instruction files' vectors, the communities),
     each built once on first use and reused until the index moves to another generation. `settings` (how the graph
-    walk spreads) come from whoever made the process's settings: the server's lifespan, a CLI command, a test."""
+    walk spreads) come from whoever made the process's settings: the server's lifespan, a CLI command, a test. The
+    process's matrix products run on one BLAS thread from then on (`blas.py`: the searches' threads are its
+    parallelism)."""
 
     def __init__(self, settings: RetrievalSettings) -> None:
+        one_blas_thread()
         self.settings = settings
         self._directory: PerGeneration[EntityDirectory] = PerGeneration()
         self._titles: PerGeneration[TitleIndex] = PerGeneration()
@@ -102,6 +111,11 @@ class GenerationViews:
 
     def directory(self, catalog: Catalog) -> EntityDirectory:
         return self._directory.get(catalog.manifest.generation, lambda: EntityDirectory(catalog.entities()))
+
+    def built_directory(self, catalog: Catalog) -> EntityDirectory | None:
+        """The directory when it is built for the catalog's generation, else None: a search on the event loop reads
+        it there and hands the first build to a worker thread."""
+        return self._directory.ready(catalog.manifest.generation)
 
     def titles(self, catalog: Catalog) -> TitleIndex:
         """The titled entities by the words of their names: loose name matching for the walk's seeds."""
