@@ -71,7 +71,7 @@ def patched(owner: Any, attribute: str, replacement: Any) -> Iterator[None]:
 @contextmanager
 def instrument_pipeline(clock: StageClock) -> Iterator[None]:
     """Time parsing, resolution, each engine, the manifest and the post-write syncs of `trident.ingest.pipeline`."""
-    from trident.ingest import pipeline
+    from trident.ingest import parsing, pipeline
     from trident.store.graph_vectors import GraphVectorIndex
     from trident.store.kuzu_graph import KuzuGraphStore
     from trident.store.lance_index import LanceVectorIndex
@@ -80,7 +80,6 @@ def instrument_pipeline(clock: StageClock) -> Iterator[None]:
 
     module_functions = {
         "walk": "walk",
-        "parse_file": "parse",
         "parse_beir_document": "parse",
         "iter_corpus": "parse",
         "resolve_document": "resolve references and mentions",
@@ -106,6 +105,8 @@ def instrument_pipeline(clock: StageClock) -> Iterator[None]:
     with ExitStack() as stack:
         for function, stage in module_functions.items():
             stack.enter_context(patched(pipeline, function, clock.wrap(stage, getattr(pipeline, function))))
+        # A local parse calls `parse_file` through the parser seam (ingest/parsing.py).
+        stack.enter_context(patched(parsing, "parse_file", clock.wrap("parse", parsing.parse_file)))
         for cls, method, stage in methods:
             stack.enter_context(patched(cls, method, clock.wrap(stage, getattr(cls, method))))
         yield

@@ -11,14 +11,14 @@ every platform, and sets its pool.
 
 from __future__ import annotations
 
-import functools
 
-
-@functools.cache
 def one_blas_thread() -> int:
-    """Every BLAS the process has loaded set to one thread, once per process; how many libraries were set."""
+    """Every BLAS the process has loaded set to one thread; how many libraries were set. Called again by each new
+    set of search views, so that a BLAS loaded since (scipy's, on first use of scipy.linalg) is set too; a call
+    costs a few milliseconds."""
     import numpy  # noqa: F401  # loads numpy's BLAS, so that there is one to set
-    from threadpoolctl import threadpool_info, threadpool_limits
+    from threadpoolctl import ThreadpoolController
 
-    threadpool_limits(limits=1, user_api="blas")  # a call, not a `with`: the limit holds for the process
-    return sum(1 for pool in threadpool_info() if pool.get("user_api") == "blas")
+    blas = ThreadpoolController().select(user_api="blas")
+    blas.limit(limits=1)  # not a `with`: the limit holds for the process
+    return len(blas.info())
