@@ -9,11 +9,12 @@ or more also matches with one letter dropped, added, changed or two swapped (fou
 variants, as SymSpell does, not by comparing every pair).
 
 People write a title without what only tells it apart from others: "Illusions" for "Illusions (1982 film)",
-"John Ernest" for "John Ernest, Duke of Saxe-Eisenach". A name's core (before a trailing parenthesis or the first
-comma) is matched too, at a little less than the whole name, when the text holds all of it and it is distinctive:
-two words or more, or one word in at most a few names ("Peter" alone does not name "Peter, Count of Dreux"). And a
-person is often named by the last word of the name alone ("Rymer" for "Pamela Ann Rymer"): a word in at most a few
-names, the last of each and each shaped like a person's name, opens them however little of the whole name it is.
+"John Ernest" for "John Ernest, Duke of Saxe-Eisenach". A name's core (before a trailing parenthesis, or a comma
+and a capitalised word: `title_core` in store/identifiers.py) is matched too, at a little less than the whole name,
+when the text holds all of it and it is distinctive: two words or more, or one word in at most a few names ("Peter"
+alone does not name "Peter, Count of Dreux"). And a person is often named by the last word of the name alone
+("Rymer" for "Pamela Ann Rymer"): a word in at most a few names, the last of each and each shaped like a person's
+name, opens them however little of the whole name it is.
 Such looser matches seed a walk only where the lexical or dense path also ranks the title's passage ("Empire" alone
 is not "Empire (2002 film)" in "the Ottoman Empire", nor "French" "James Strange French" in "the French
 physician"). Several titles may share a core ("Dark River (1990 film)", "Dark River (2017 film)"): the walk tells
@@ -29,6 +30,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 
 from trident.store.directory import MENTIONABLE_TYPES, MULTIWORD_ONLY_TYPES
+from trident.store.identifiers import title_core as core
 from trident.store.schema import Entity
 
 TITLED_TYPES = frozenset(MENTIONABLE_TYPES - MULTIWORD_ONLY_TYPES)
@@ -45,7 +47,6 @@ LAST_WORD_MIN = 4  # a last word this long may name its title alone ...
 DISTINCTIVE_NAMES = 3  # ... when it is in at most this many names (so is a one-word core)
 LAST_WORD_SHARE = MIN_COVERAGE  # the coverage such a match counts
 MAX_MATCHES = 16
-_QUALIFIER = re.compile(r"\s*\([^()]*\)\s*$")
 
 
 @dataclass(frozen=True)
@@ -73,12 +74,6 @@ def name_like(text: str) -> set[str]:
         for m in _WORD.finditer(text)
         if m.start() not in starts and not m.group().islower() and not m.group().isdigit()
     }
-
-
-def core(name: str) -> str:
-    """A name without what only tells it apart from others: a trailing parenthesis, then all from the first comma
-    ("John Ernest, Duke of Saxe-Eisenach (1566)" -> "John Ernest")."""
-    return _QUALIFIER.sub("", name).split(",", 1)[0].strip()
 
 
 @dataclass(frozen=True)

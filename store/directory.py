@@ -12,7 +12,7 @@ from typing import NamedTuple
 import ahocorasick
 
 from trident.store.gc_pause import paused_gc
-from trident.store.identifiers import split_identifier
+from trident.store.identifiers import split_identifier, title_core
 from trident.store.schema import DocumentKind, Entity, EntityType
 
 MAX_TARGETS = 3
@@ -34,7 +34,29 @@ MENTIONABLE_TYPES = frozenset(
     }
 )
 MULTIWORD_ONLY_TYPES = frozenset({EntityType.FUNCTION, EntityType.METHOD, EntityType.MODULE, EntityType.PROJECT})
+# Titles people write without their qualifier: a passage or document titled "Kiss and Tell (1945 film)" is mentioned
+# as "Kiss and Tell". Its core (title_core) is one more form of its name when it reads as a name (`_core_of_a_name`)
+# and names no other entity: not "Dark River" when there is a 1990 film and a 2017 one, nor "Paris" (one word, too
+# common), nor "Genomic imprinting in development" (a paper's title before its comma: a sentence, not a name).
+CORE_TYPES = frozenset({EntityType.DOCUMENT, EntityType.CONCEPT})
+CORE_MAX_WORDS = 5
+QUALIFIER_MAX_WORDS = 4
 PROSE_KINDS = frozenset({DocumentKind.MARKDOWN, DocumentKind.TEXT, DocumentKind.PASSAGE})
+
+
+def _core_of_a_name(core: str, qualifier: str) -> bool:
+    """Whether a title's core names it the way a name does: two to five words, every one of four letters or more
+    capitalised ("Kiss and Tell", "Guy of Ibelin"), and what it leaves out a short qualifier of at most four words
+    ("1945 film", "Duke of Saxe-Eisenach"). Not a paper's title cut at a comma or parenthesis ("Genomic imprinting in
+    development", "Mitochondria: Dynamic Organelles in Disease" before ", Aging, and Development"): in SciFact those
+    links cost 0.006 nDCG@10."""
+    words = core.split()
+    return (
+        len(split_identifier(core)) > 1
+        and len(words) <= CORE_MAX_WORDS
+        and len(qualifier.strip(" ,()").split()) <= QUALIFIER_MAX_WORDS
+        and all(word[:1].isupper() or word[:1].isdigit() for word in words if len(word) >= 4)
+    )
 
 
 def _strip_ext(path: str) -> str:
@@ -181,6 +203,24 @@ class EntityDirectory:
                     phrase = " ".join(words)
                     if phrase != name.lower():
                         yield _Form(phrase, False, entity.id)
+        for core, entity_id in self._unique_cores().items():
+            yield _Form(core, False, entity_id)
+            phrase = " ".join(split_identifier(core))
+            if phrase != core.lower():
+                yield _Form(phrase, False, entity_id)
+
+    def _unique_cores(self) -> dict[str, str]:
+        """Each title core of two words or more that one entity's title has and no entity is named (CORE_TYPES),
+        with that entity's id, in id order."""
+        taken = {name.lower() for entity in self.by_id.values() for name in (entity.name, *entity.aliases)}
+        owners: dict[str, list[Entity]] = defaultdict(list)
+        for entity in self.by_id.values():
+            core = title_core(entity.name) if entity.type in CORE_TYPES else entity.name
+            new_form = core != entity.name and len(core) >= MIN_MENTION_LENGTH and core.lower() not in taken
+            if new_form and _core_of_a_name(core, entity.name[len(core) :]):
+                owners[core.lower()].append(entity)
+        unique = sorted((found[0] for found in owners.values() if len(found) == 1), key=lambda e: e.id)
+        return {title_core(entity.name): entity.id for entity in unique}
 
     def _get_forms(self) -> dict[str, tuple[_Form, ...]]:
         """Every mentionable form by its case-folded text."""

@@ -6,6 +6,8 @@ import re
 from functools import lru_cache
 
 _WORD = re.compile(r"[A-Za-z0-9]+")
+_QUALIFIER = re.compile(r"\s*\([^()]*\)\s*$")
+_COMMA_QUALIFIER = re.compile(r",\s*[A-Z0-9].*$", re.DOTALL)
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 
 
@@ -31,3 +33,10 @@ def identifier_words(text: str) -> str:
         pieces = split_identifier(token)
         out.extend(pieces if len(pieces) > 1 else [token.lower()])
     return " ".join(out)
+
+
+def title_core(name: str) -> str:
+    """A title without what only tells it apart from others: a trailing parenthesis, then all from the first comma
+    followed by a capitalised word ("John Ernest, Duke of Saxe-Eisenach (1566)" -> "John Ernest", "Dark River (2017
+    film)" -> "Dark River"; a comma inside a sentence-like title, "Vitamin D, calcium and bone health", stays)."""
+    return _COMMA_QUALIFIER.sub("", _QUALIFIER.sub("", name)).strip()

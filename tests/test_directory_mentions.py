@@ -67,3 +67,31 @@ def test_spans_and_automaton_agree_on_an_indexed_corpus(
         compared += 1
         found += bool(spans)
     assert compared == len(texts) and found > len(texts) // 4
+
+
+def test_a_title_is_mentioned_without_its_qualifier_when_that_names_it_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    entities = [
+        _entity("Kiss and Tell (1945 film)", EntityType.CONCEPT),
+        _entity("Shirley Temple", EntityType.CONCEPT),
+        _entity("John Ernest, Duke of Saxe-Eisenach", EntityType.CONCEPT),
+        _entity("Dark River (1990 film)", EntityType.CONCEPT),  # two titles share the core "Dark River"
+        _entity("Dark River (2017 film)", EntityType.CONCEPT),
+        _entity("Paris (band)", EntityType.CONCEPT),  # a one-word core is too common a word
+        _entity("New York (magazine)", EntityType.CONCEPT),  # the core is another entity's name
+        _entity("New York", EntityType.CONCEPT),
+        _entity("Genomic imprinting in development (review)", EntityType.CONCEPT),  # a sentence, not a name
+        _entity("Vitamin D, calcium and bone health", EntityType.CONCEPT),  # a comma inside a sentence-like title
+    ]
+    directory = EntityDirectory(entities)
+    text = (
+        "Shirley Temple starred in Kiss and Tell; John Ernest saw Dark River in Paris, New York. Genomic imprinting "
+        "in development needs vitamin D."
+    )
+    spans, automaton = _both_ways(directory, text, monkeypatch)
+    assert spans == [
+        "p:Shirley Temple",
+        "p:Kiss and Tell (1945 film)",
+        "p:John Ernest, Duke of Saxe-Eisenach",
+        "p:New York",
+    ]
+    assert spans == automaton
