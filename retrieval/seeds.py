@@ -33,12 +33,11 @@ PASSAGE_SHARE = 0.5
 BESIDE_NAMED = 0.2
 PASSAGES_BESIDE_NAMED = 0.05
 PASSAGES_PER_PATH = 5  # the head of each ranking that seeds the walk
-# Loose names are often ambiguous ("Lothair" fits Lothair I, II and III; "Dark River" two films). Each name the
-# text writes (a mention) gets its part of the loose share, by how much of a name it holds at best, so "Lauri"
-# (one Guido Lauri) weighs as much as "Van Severen" (four people). Within a mention, each entity weighs by how much of
-# its name the text holds times the evidence the lexical and dense rankings give its defining passage: this floor
-# plus the sum of 1/rank over the rankings that hold it. A loose name no path ranks keeps a fifth of the weight of
-# one whose passage heads a ranking.
+# Loose names are often ambiguous ("Lothair" fits Lothair I, II and III; "Dark River" two films). Each entity weighs
+# by how much of its name the text holds times the evidence the lexical and dense rankings give its defining passage:
+# this floor plus the sum of 1/rank over the rankings that hold it (a loose name no path ranks keeps a fifth of the
+# weight of one whose passage heads a ranking). Each name the text writes (a mention) counts once, at its best
+# entity's weight, shared among its entities, so "Lauri" (one Guido Lauri) weighs as much as "Van Severen" (four).
 EVIDENCE_FLOOR = 0.25
 
 
@@ -97,7 +96,7 @@ class WalkSeeds:
             by_mention.setdefault(match.mention, {})[entity_id] = weight
         return {
             entity_id: max(weights.values()) * weight / sum(weights.values())
-            for mention, weights in by_mention.items()
+            for weights in by_mention.values()
             for entity_id, weight in weights.items()
         }
 
