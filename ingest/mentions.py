@@ -20,7 +20,9 @@ def mentionable_text(chunk: Chunk) -> str:
 def mention_relations(
     directory: EntityDirectory, chunks: Sequence[Chunk], owners: dict[str, str], project: str
 ) -> list[Relation]:
-    """MENTIONS edges from the entity owning each chunk to every other document's entity it names.
+    """MENTIONS edges from the entity owning each chunk to every other document's entity it names: `exact` where the
+    chunk writes a name whole, `inferred` where it writes only a title's core ("Kiss and Tell" for "Kiss and Tell
+    (1945 film)"), so a path through a whole name outranks one through a shortened title.
 
     `owners` maps chunk id -> the most specific entity defined in that chunk (or the document's entity).
     """
@@ -29,7 +31,7 @@ def mention_relations(
         source = owners.get(chunk.id)
         if source is None:
             continue
-        for target_id in directory.mentioned_in(mentionable_text(chunk)):
+        for target_id, how in directory.mentions(mentionable_text(chunk)):
             target = directory.by_id[target_id]
             if target.doc_id == chunk.doc_id or target_id == source:
                 continue
@@ -42,6 +44,7 @@ def mention_relations(
                     project=project,
                     doc_id=chunk.doc_id,
                     tenant=chunk.tenant,
+                    resolution=how,
                 )
             )
     return relations

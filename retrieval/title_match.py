@@ -108,11 +108,12 @@ class TitleIndex:
             name_words = tuple(dict.fromkeys(words(entity.name)))
             if not name_words:
                 continue
-            core_words = tuple(dict.fromkeys(words(core(entity.name)))) or name_words
+            short = core(entity.name)
+            core_words = tuple(dict.fromkeys(words(short))) or name_words
             self._names[entity.id] = _Name(entity, name_words, core_words)
             for word in name_words:
                 postings[word].append(entity.id)
-            if _personal(core(entity.name)) and len(core_words[-1]) >= LAST_WORD_MIN:
+            if _personal(short) and len(core_words[-1]) >= LAST_WORD_MIN:
                 last_words[core_words[-1]].append(entity.id)
         total = len(self._names) or 1
         self._weight = {word: math.log(1.0 + total / len(ids)) for word, ids in postings.items()}

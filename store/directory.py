@@ -13,7 +13,7 @@ import ahocorasick
 
 from trident.store.gc_pause import paused_gc
 from trident.store.identifiers import split_identifier, title_core
-from trident.store.schema import DocumentKind, Entity, EntityType
+from trident.store.schema import DocumentKind, Entity, EntityType, Resolution
 
 MAX_TARGETS = 3
 PROJECT_LOCAL_RELATIONS = frozenset({"CALLS", "INHERITS"})
@@ -71,6 +71,7 @@ class _Form(NamedTuple):
     text: str
     case_sensitive: bool
     entity_id: str
+    core: bool = False  # the title without its qualifier (CORE_TYPES), not the name written whole
 
 
 class EntityDirectory:
@@ -204,23 +205,22 @@ class EntityDirectory:
                     if phrase != name.lower():
                         yield _Form(phrase, False, entity.id)
         for core, entity_id in self._unique_cores().items():
-            yield _Form(core, False, entity_id)
+            yield _Form(core, False, entity_id, core=True)
             phrase = " ".join(split_identifier(core))
             if phrase != core.lower():
-                yield _Form(phrase, False, entity_id)
+                yield _Form(phrase, False, entity_id, core=True)
 
     def _unique_cores(self) -> dict[str, str]:
         """Each title core of two words or more that one entity's title has and no entity is named (CORE_TYPES),
         with that entity's id, in id order."""
         taken = {name.lower() for entity in self.by_id.values() for name in (entity.name, *entity.aliases)}
-        owners: dict[str, list[Entity]] = defaultdict(list)
+        owners: dict[str, list[tuple[str, str]]] = defaultdict(list)  # folded core -> (entity id, core)
         for entity in self.by_id.values():
             core = title_core(entity.name) if entity.type in CORE_TYPES else entity.name
             new_form = core != entity.name and len(core) >= MIN_MENTION_LENGTH and core.lower() not in taken
             if new_form and _core_of_a_name(core, entity.name[len(core) :]):
-                owners[core.lower()].append(entity)
-        unique = sorted((found[0] for found in owners.values() if len(found) == 1), key=lambda e: e.id)
-        return {title_core(entity.name): entity.id for entity in unique}
+                owners[core.lower()].append((entity.id, core))
+        return {core: entity_id for entity_id, core in sorted(found[0] for found in owners.values() if len(found) == 1)}
 
     def _get_forms(self) -> dict[str, tuple[_Form, ...]]:
         """Every mentionable form by its case-folded text."""
@@ -276,10 +276,17 @@ class EntityDirectory:
 
     def mentioned_in(self, text: str) -> list[str]:
         """Ids of entities named in `text`, as whole words, in order of first appearance."""
-        found: dict[str, None] = {}
+        return [entity_id for entity_id, _ in self.mentions(text)]
+
+    def mentions(self, text: str) -> list[tuple[str, Resolution]]:
+        """Ids of entities named in `text`, as whole words, in order of first appearance, each with how: `exact`
+        where a name or alias is written whole, `inferred` where only a title's core is (CORE_TYPES)."""
+        found: dict[str, Resolution] = {}
         for start, end, forms in self._matches(text.lower()):
             original = text[start : end + 1]
             for form in forms:
                 if not form.case_sensitive or original == form.text:
-                    found.setdefault(form.entity_id, None)
-        return list(found)
+                    how = Resolution.INFERRED if form.core else Resolution.EXACT
+                    if found.get(form.entity_id, Resolution.NAME).rank > how.rank:
+                        found[form.entity_id] = how
+        return list(found.items())

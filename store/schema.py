@@ -60,7 +60,10 @@ class Resolution(StrEnum):
         return list(Resolution).index(self)
 
 
-RESOLUTION_HELP = "Calls and bases: exact (bound by the code), inferred (from a stated type) or name (a guess)"
+RESOLUTION_HELP = (
+    "Calls and bases: exact (bound by the code), inferred (from a stated type) or name (a guess); mentions: exact "
+    "(a name written whole) or inferred (a title written without its qualifier)"
+)
 # Relations whose target a parser binds by scope and type, and so carry a meaningful `resolution`.
 BOUND_RELATION_TYPES = frozenset({RelationType.CALLS.value, RelationType.INHERITS.value})
 

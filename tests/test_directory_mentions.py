@@ -9,7 +9,7 @@ import pytest
 from trident.store import directory as directory_module
 from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
-from trident.store.schema import Entity, EntityType
+from trident.store.schema import Entity, EntityType, Resolution
 
 
 def _entity(name: str, type_: EntityType, *aliases: str) -> Entity:
@@ -95,3 +95,17 @@ def test_a_title_is_mentioned_without_its_qualifier_when_that_names_it_alone(mon
         "p:New York",
     ]
     assert spans == automaton
+
+
+def test_a_mention_through_a_titles_core_says_it_was_inferred() -> None:
+    entities = [_entity("Kiss and Tell (1945 film)", EntityType.CONCEPT), _entity("Shirley Temple", EntityType.CONCEPT)]
+    directory = EntityDirectory(entities)
+    assert directory.mentions("Shirley Temple starred in Kiss and Tell.") == [
+        ("p:Shirley Temple", Resolution.EXACT),
+        ("p:Kiss and Tell (1945 film)", Resolution.INFERRED),
+    ]
+    # Written whole, the title is an exact mention, even though its core is inside it.
+    assert directory.mentions("Kiss and Tell (1945 film) starred Shirley Temple.")[0] == (
+        "p:Kiss and Tell (1945 film)",
+        Resolution.EXACT,
+    )
