@@ -1,59 +1,81 @@
-"""Dense search from memory: every chunk vector of an index generation in one matrix, so a query is one matrix
-product and a partial sort (exact, about a millisecond per 10K chunks) instead of a scan through the vector
-store per query. The vector store stays the record; the matrix is the file its generation's publish wrote
-(memory-mapped), or, for a generation published without one, read from the vector store once."""
+"""Dense search from memory: every chunk vector of an index generation in a few matrices, so a query is a matrix
+product and a partial sort per matrix (exact, about a millisecond per 10K chunks) instead of a scan through the
+vector store per query. The vector store stays the record; the matrices are the chunk files its generation's publish
+wrote (memory-mapped, one per segment: `store/chunk_files.py`), or, for a generation published without them, read
+from the vector store once."""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 import numpy as np
 
 from trident.retrieval.top_rows import top_rows
 from trident.store.catalog import Catalog
-from trident.store.chunk_matrix import ChunkMatrix, read_chunk_matrix
+from trident.store.chunk_files import read_chunk_files
+from trident.store.chunk_matrix import ChunkMatrix
 from trident.store.protocols import ScoredId, SearchFilter
 
 
 class ChunkVectors:
-    """The chunk vectors of one tenant, rows in id order (so equal scores rank by id, as the vector store ranks
-    them), each scaled to unit length (a dot product is the cosine similarity)."""
+    """The chunk vectors of one tenant, in parts (the segments of the generation's chunk files), each part's rows in
+    id order and scaled to unit length (a dot product is the cosine similarity). Equal scores rank by id, as the
+    vector store ranks them; a row a later part replaced is never found."""
 
-    def __init__(self, chunks: ChunkMatrix) -> None:
-        self._ids = chunks.ids
-        self._project_codes = {name: code for code, name in enumerate(chunks.project_names)}
-        self._projects = chunks.projects
-        self._matrix = chunks.matrix
+    def __init__(self, parts: Sequence[ChunkMatrix], live: Sequence[np.ndarray | None] | None = None) -> None:
+        self._parts = [_Part(chunks, mask) for chunks, mask in zip(parts, live or [None] * len(parts), strict=True)]
 
     @classmethod
     def from_rows(cls, ids: list[str], projects: list[str], matrix: np.ndarray) -> ChunkVectors:
         """Rows in any order and of any length (sorted by id and scaled here)."""
-        return cls(ChunkMatrix.from_rows(ids, projects, matrix))
+        return cls([ChunkMatrix.from_rows(ids, projects, matrix)])
 
     @classmethod
     def load(cls, catalog: Catalog) -> ChunkVectors:
-        """The generation's matrix file, memory-mapped; else (a generation published without one) the vector
+        """The generation's chunk files, memory-mapped; else (a generation published without them) the vector
         store's rows."""
-        written = read_chunk_matrix(catalog.generation_folder, catalog.tenant)
-        if written is not None:
-            return cls(written)
+        files = read_chunk_files(catalog.generation_folder, catalog.tenant)
+        if files is not None:
+            return cls([segment.chunks for segment in files.segments], files.live)
         return cls.from_rows(*catalog.vectors.matrix(catalog.tenant))
 
     def __len__(self) -> int:
-        return len(self._ids)
+        return sum(part.live_rows for part in self._parts)
 
     def search(self, vector: np.ndarray, limit: int, where: SearchFilter) -> list[ScoredId]:
         """Nearest chunks by cosine similarity in the projects `where` allows, best first, ties ordered by id."""
-        if limit <= 0 or not len(self._ids) or where.projects == ():
+        if limit <= 0 or where.projects == ():
             return []
         query = np.asarray(vector, dtype=np.float32)
-        scores = self._matrix @ (query / (np.linalg.norm(query) or 1.0))
-        allowed = self._allowed(where)
-        if allowed is not None:
-            scores = np.where(allowed, scores, -np.inf)
+        query = query / (np.linalg.norm(query) or 1.0)
+        found = [hit for part in self._parts for hit in part.search(query, limit, where.projects)]
+        if len(self._parts) > 1:
+            found.sort(key=lambda hit: (-hit.score, hit.id))
+        return found[:limit]
+
+
+class _Part:
+    def __init__(self, chunks: ChunkMatrix, live: np.ndarray | None) -> None:
+        self._ids = chunks.ids
+        self._project_codes = {name: code for code, name in enumerate(chunks.project_names)}
+        self._projects = chunks.projects
+        self._matrix = chunks.matrix
+        self._dead = None if live is None or live.all() else ~live
+        self.live_rows = len(self._ids) - (int(np.count_nonzero(self._dead)) if self._dead is not None else 0)
+
+    def search(self, query: np.ndarray, limit: int, projects: Sequence[str] | None) -> list[ScoredId]:
+        if not len(self._ids):
+            return []
+        scores = self._matrix @ query
+        excluded = self._excluded(projects)
+        if excluded is not None:
+            scores = np.where(excluded, -np.inf, scores)
         rows = top_rows(scores, limit)
         return [ScoredId(i, score) for i, score in zip(self._ids[rows].tolist(), scores[rows].tolist(), strict=True)]
 
-    def _allowed(self, where: SearchFilter) -> np.ndarray | None:
-        if where.projects is None:
-            return None
-        codes = [self._project_codes[name] for name in where.projects if name in self._project_codes]
-        return np.isin(self._projects, np.array(codes, dtype=np.int32))
+    def _excluded(self, projects: Sequence[str] | None) -> np.ndarray | None:
+        if projects is None:
+            return self._dead
+        codes = [self._project_codes[name] for name in projects if name in self._project_codes]
+        outside = ~np.isin(self._projects, np.array(codes, dtype=np.int32))
+        return outside if self._dead is None else outside | self._dead

@@ -16,7 +16,7 @@ from trident.retrieval.pagerank import EntityChunkGraph
 from trident.retrieval.relation_index import RelationIndex
 from trident.retrieval.title_match import TitleIndex
 from trident.store.catalog import Catalog
-from trident.store.chunk_matrix import CHUNK_MATRIX_DIR
+from trident.store.chunk_files import read_chunk_files
 from trident.store.chunk_rows import ChunkRows
 from trident.store.community_index import CommunityIndex, open_communities
 from trident.store.directory import EntityDirectory
@@ -135,10 +135,7 @@ class GenerationViews:
     def chunks(self, catalog: Catalog, ids: Sequence[str]) -> dict[str, Chunk]:
         """The chunks of these ids (an unknown one left out): from the generation's chunk-row file, memory-mapped,
         else (a generation published without one) from the graph store."""
-        rows = self._chunk_rows.get(
-            catalog.manifest.generation,
-            lambda: ChunkRows.read(catalog.generation_folder / CHUNK_MATRIX_DIR, catalog.tenant),
-        )
+        rows = self._chunk_rows.get(catalog.manifest.generation, lambda: _chunk_rows(catalog))
         return rows.get(ids) if rows is not None else catalog.graph.get_chunks(ids)
 
     def graph(self, catalog: Catalog) -> EntityChunkGraph:
@@ -173,3 +170,8 @@ class GenerationViews:
             if self._communities is None or self._communities.changed_since_open():
                 self._communities = open_communities(catalog)
             return self._communities
+
+
+def _chunk_rows(catalog: Catalog) -> ChunkRows | None:
+    files = read_chunk_files(catalog.generation_folder, catalog.tenant)
+    return files.chunk_rows() if files is not None else None

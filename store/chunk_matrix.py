@@ -1,38 +1,14 @@
-"""The chunk vectors of a generation as files beside it, written once at publish and memory-mapped by readers, so a
-server's first dense search reads a matrix from the page cache instead of scanning the vector store.
-
-Layout, in `<generation>/chunk_vectors/`: `matrix.npy` (float32, one unit-length row per chunk, rows in id order),
-`ids.npy` (the chunk ids, same order), `docs.npy` (each row's document id), `projects.npy` (int32, each row's index
-into `meta.json`'s project names), `meta.json` (tenant, rows, dimension, project names) and the chunk rows
-(`rows.arrow`, `chunk_rows.py`; a folder written before it existed has none). A new generation starts
-with a link to the file of the one it was copied from, and its publish rewrites only the rows of the documents its
-writer changed, read from the vector store (the rest are the file's own); without that file, or when the changes
-are not known, every row is read. The folder is written under a temporary name and renamed
-into place before the manifest naming the generation is published, so a reader never finds half of it; a
-generation published before this existed has none, and readers build the matrix from the vector store instead.
-"""
+"""A tenant's chunk vectors as one matrix in id order: what a segment of the chunk files beside a generation holds
+(`chunk_files.py`) and what dense search from memory scores (`retrieval/chunk_vectors.py`)."""
 
 from __future__ import annotations
 
-import json
-import os
-import shutil
+from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from trident.store.chunk_rows import write_rows
-from trident.store.crashpoints import crash_point
-
-if TYPE_CHECKING:
-    import pyarrow as pa
-
-    from trident.store.lance_index import LanceVectorIndex
-
 CHUNK_MATRIX_DIR = "chunk_vectors"
-FORMAT = 2  # 2: with docs.npy
 
 
 @dataclass(frozen=True)
@@ -59,86 +35,90 @@ class ChunkMatrix:
     def _ordered(
         cls, ids: list[str], projects: list[str], unit_rows: np.ndarray, docs: list[str] | None
     ) -> ChunkMatrix:
-        order = sorted(range(len(ids)), key=ids.__getitem__)
         names = tuple(sorted(set(projects)))
         codes = {name: code for code, name in enumerate(names)}
-        if not order:
+        return cls._sorted(
+            np.array(ids, dtype=str),
+            np.array([codes[p] for p in projects], dtype=np.int32),
+            names,
+            unit_rows,
+            np.array(docs, dtype=str) if docs is not None else None,
+        )
+
+    @classmethod
+    def _sorted(
+        cls, ids: np.ndarray, codes: np.ndarray, names: tuple[str, ...], rows: np.ndarray, docs: np.ndarray | None
+    ) -> ChunkMatrix:
+        """These rows in id order (ids are unique, so the order is total)."""
+        if not len(ids):
             empty = np.array([], dtype=str)
             return cls(empty, np.zeros(0, np.int32), names, np.zeros((0, 0), np.float32), empty)
+        order = np.argsort(ids, kind="stable")
         return cls(
-            np.array([ids[i] for i in order], dtype=str),
-            np.array([codes[projects[i]] for i in order], dtype=np.int32),
+            ids[order],
+            codes[order],
             names,
-            np.ascontiguousarray(unit_rows[order], dtype=np.float32),
-            np.array([docs[i] for i in order], dtype=str) if docs is not None else None,
+            np.ascontiguousarray(np.asarray(rows, dtype=np.float32)[order]),
+            docs[order] if docs is not None else None,
+        )
+
+    @classmethod
+    def concatenated(cls, parts: Sequence[ChunkMatrix], masks: Sequence[np.ndarray]) -> ChunkMatrix:
+        """The rows of `parts` that `masks` select (ids distinct across them), in id order."""
+        names = tuple(sorted({part.project_names[c] for part in parts for c in np.unique(part.projects)}))
+        position = {name: code for code, name in enumerate(names)}
+        chosen = [(part, np.flatnonzero(mask)) for part, mask in zip(parts, masks, strict=True)]
+        chosen = [(part, rows) for part, rows in chosen if len(rows)]
+        if not chosen:
+            empty = np.array([], dtype=str)
+            return cls(empty, np.zeros(0, np.int32), (), np.zeros((0, 0), np.float32), empty)
+        recode = [np.array([position[n] for n in part.project_names], dtype=np.int32) for part, _ in chosen]
+        return cls._sorted(
+            np.concatenate([part.ids[rows] for part, rows in chosen]),
+            np.concatenate([codes[part.projects[rows]] for codes, (part, rows) in zip(recode, chosen, strict=True)]),
+            names,
+            np.concatenate([np.asarray(part.matrix[rows], dtype=np.float32) for part, rows in chosen]),
+            np.concatenate([part.docs[rows] for part, rows in chosen if part.docs is not None]),
         )
 
     def updated(self, changed: set[str], fresh: ChunkMatrix) -> ChunkMatrix:
-        """These rows without those of the `changed` documents, with `fresh` (those documents' rows now) added."""
+        """These rows without those of the `changed` documents, with `fresh` (those documents' rows now, in id
+        order) merged in by id. The matrix is copied once, in runs between the rows that leave or arrive: an edit
+        in a large index moves a few rows of a matrix of hundreds of megabytes."""
         assert self.docs is not None and fresh.docs is not None
-        keep = np.flatnonzero(~np.isin(self.docs, sorted(changed)))
-        ids = [*self.ids[keep].tolist(), *fresh.ids.tolist()]
-        docs = [*self.docs[keep].tolist(), *fresh.docs.tolist()]
-        projects = [self.project_names[c] for c in self.projects[keep]]
-        projects += [fresh.project_names[c] for c in fresh.projects]
-        parts = [np.asarray(self.matrix[keep], dtype=np.float32)] if len(keep) else []
+        keep = np.flatnonzero(~np.isin(self.docs, np.array(sorted(changed), dtype=str)))
+        kept_ids = self.ids[keep]
+        arriving = np.searchsorted(kept_ids, fresh.ids)  # where each fresh row goes among the kept ones
+        fresh_at = arriving + np.arange(len(fresh.ids))
+        kept_at = np.arange(len(keep)) + np.searchsorted(arriving, np.arange(len(keep)), side="right")
+        total = len(keep) + len(fresh.ids)
+        kept_names = {self.project_names[code] for code in np.unique(self.projects[keep])}
+        names = tuple(sorted(kept_names | set(fresh.project_names)))
+        position = {name: code for code, name in enumerate(names)}
+        old_codes = np.array([position.get(name, -1) for name in self.project_names], dtype=np.int32)
+        new_codes = np.array([position[name] for name in fresh.project_names], dtype=np.int32)
+        ids = np.empty(total, dtype=np.result_type(self.ids, fresh.ids))
+        docs = np.empty(total, dtype=np.result_type(self.docs, fresh.docs))
+        codes = np.empty(total, dtype=np.int32)
+        ids[kept_at], ids[fresh_at] = kept_ids, fresh.ids
+        docs[kept_at], docs[fresh_at] = self.docs[keep], fresh.docs
+        codes[kept_at], codes[fresh_at] = old_codes[self.projects[keep]], new_codes[fresh.projects]
+        if not total:
+            return ChunkMatrix._sorted(ids, codes, names, np.zeros((0, 0), np.float32), docs)
+        dim = self.matrix.shape[1] if len(self.ids) else fresh.matrix.shape[1]
+        matrix = np.empty((total, dim), dtype=np.float32)
         if len(fresh.ids):
-            parts.append(np.asarray(fresh.matrix, dtype=np.float32))
-        rows = np.concatenate(parts) if parts else np.zeros((0, 0), np.float32)
-        return ChunkMatrix._ordered(ids, projects, rows, docs)
+            matrix[fresh_at] = fresh.matrix
+        _copy_runs(matrix, kept_at, self.matrix, keep)
+        return ChunkMatrix(ids, codes, names, matrix, docs)
 
 
-def write_chunk_matrix(folder: Path, vectors: LanceVectorIndex, tenant: str, rows: pa.Table | None = None) -> None:
-    """Write the tenant's chunk vectors, as `vectors` reads them, and its chunk `rows` (`chunk_rows.current_rows`)
-    into the generation folder `folder` (replacing any there)."""
-    chunks = _current(folder, vectors, tenant)
-    target = folder / CHUNK_MATRIX_DIR
-    draft = folder / f".{CHUNK_MATRIX_DIR}-{os.getpid()}"
-    shutil.rmtree(draft, ignore_errors=True)
-    draft.mkdir()
-    docs = chunks.docs if chunks.docs is not None else np.array([], dtype=str)
-    for name, array in (("matrix", chunks.matrix), ("ids", chunks.ids), ("projects", chunks.projects), ("docs", docs)):
-        with open(draft / f"{name}.npy", "wb") as handle:
-            np.save(handle, array, allow_pickle=False)
-            handle.flush()
-            os.fsync(handle.fileno())
-    meta = {"format": FORMAT, "tenant": tenant, "rows": len(chunks.ids), "projects": list(chunks.project_names)}
-    (draft / "meta.json").write_text(json.dumps(meta), encoding="utf-8")
-    if rows is not None:
-        write_rows(draft, rows)
-    crash_point("publish.chunk_matrix")
-    if target.exists():
-        shutil.rmtree(target)
-    os.rename(draft, target)
-
-
-def _current(folder: Path, vectors: LanceVectorIndex, tenant: str) -> ChunkMatrix:
-    """The tenant's rows now: the file the generation started with, brought up to date with the documents its
-    writer changed; every row read again when there is no such file or the changes are not known."""
-    changed = vectors.changed_documents
-    previous = read_chunk_matrix(folder, tenant) if changed is not None else None
-    if changed is None or previous is None or previous.docs is None:
-        ids, docs, projects, matrix = vectors.matrix_with_documents(tenant)
-        return ChunkMatrix.from_rows(ids, projects, matrix, docs)
-    ids, docs, projects, matrix = vectors.document_rows(tenant, sorted(changed))
-    return previous.updated(changed, ChunkMatrix.from_rows(ids, projects, matrix, docs))
-
-
-def read_chunk_matrix(folder: Path, tenant: str) -> ChunkMatrix | None:
-    """The tenant's chunk vectors written beside the generation `folder`, the matrix memory-mapped; None when the
-    generation has none for this tenant (written before this existed, or for another tenant)."""
-    where = folder / CHUNK_MATRIX_DIR
-    try:
-        meta = json.loads((where / "meta.json").read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return None
-    if meta.get("format") != FORMAT or meta.get("tenant") != tenant:
-        return None
-    ids = np.load(where / "ids.npy", allow_pickle=False)
-    docs = np.load(where / "docs.npy", allow_pickle=False)
-    projects = np.load(where / "projects.npy", allow_pickle=False)
-    # numpy cannot map an empty file
-    matrix = np.load(where / "matrix.npy", mmap_mode="r" if meta["rows"] else None, allow_pickle=False)
-    if not (len(ids) == len(docs) == len(projects) == len(matrix) == meta["rows"]):
-        return None
-    return ChunkMatrix(ids, projects, tuple(meta["projects"]), matrix, docs)
+def _copy_runs(target: np.ndarray, target_rows: np.ndarray, source: np.ndarray, source_rows: np.ndarray) -> None:
+    """target[target_rows] = source[source_rows], both ascending, copied a run of consecutive rows at a time (no
+    temporary the size of the matrix)."""
+    if not len(source_rows):
+        return
+    breaks = np.flatnonzero((np.diff(target_rows) != 1) | (np.diff(source_rows) != 1)) + 1
+    for begin, end in zip([0, *breaks.tolist()], [*breaks.tolist(), len(source_rows)], strict=True):
+        at, start = int(target_rows[begin]), int(source_rows[begin])
+        target[at : at + end - begin] = source[start : start + end - begin]

@@ -1,29 +1,24 @@
-"""The chunks of a generation as one Arrow file beside it, so a search reads its hits' rows (text, place, title) from
+"""The chunks of a generation as Arrow files beside it, so a search reads its hits' rows (text, place, title) from
 the page cache instead of looking each page up in the graph store.
 
-`rows.arrow` lives in the generation's chunk-vector folder (`chunk_matrix.py`) and is written with it: in the same
-draft folder, renamed into place before the manifest naming the generation is published, linked into the next
-generation and brought up to date there with the documents its writer changed. Rows are in id order, one per chunk,
-the columns of `Chunk`; readers memory-map the file (an Arrow IPC file, uncompressed) and find a row by binary
-search. A generation published without the file is read from the graph store instead.
+Each segment of the generation's chunk files (`chunk_files.py`) holds the rows of its chunks in `<prefix>rows.arrow`,
+written and published with its vectors: in id order, one per chunk, the columns of `Chunk`, an Arrow IPC file
+(uncompressed) that readers memory-map and search by binary search. A generation published without them is read
+from the graph store instead.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 import pyarrow.ipc as ipc
 
 from trident.store.schema import Chunk, DocumentKind
-
-if TYPE_CHECKING:
-    from trident.store.kuzu_graph import KuzuGraphStore
 
 ROWS_FILE = "rows.arrow"
 TENANT_KEY = b"trident.tenant"
@@ -45,31 +40,22 @@ ROWS_SCHEMA = pa.schema(
 )
 
 
-def current_rows(folder: Path, graph: KuzuGraphStore, changed: Collection[str] | None, tenant: str) -> pa.Table:
-    """The tenant's chunk rows as the writer leaves them, in id order: the file in `folder` (a generation's
-    chunk-vector folder) when the generation started (linked from the one it was copied from), without the
-    `changed` documents' rows, and those documents' rows read from `graph`; every row read from `graph` when the
-    changes are not known or there is no such file."""
-    previous = _read_table(folder / ROWS_FILE, tenant) if changed is not None else None
-    if changed is None or previous is None:
-        rows = graph.chunk_table(tenant)
-    else:
-        documents = pa.array(sorted(changed), pa.string())
-        kept = previous.filter(pc.invert(pc.is_in(previous.column("doc_id"), value_set=documents)))
-        rows = pa.concat_tables([kept, graph.chunk_table(tenant, sorted(changed)).cast(ROWS_SCHEMA)])
+def sorted_rows(rows: pa.Table, tenant: str) -> pa.Table:
+    """`rows` (the graph store's `chunk_table`, or rows of these files) as the file holds them: in id order, marked
+    with their tenant."""
     return rows.cast(ROWS_SCHEMA).sort_by("id").replace_schema_metadata({TENANT_KEY: tenant.encode()})
 
 
-def write_rows(folder: Path, rows: pa.Table) -> None:
-    """Write `rows` (as `current_rows` gives them) into `folder` (a draft of the chunk-vector folder), synced."""
-    with open(folder / ROWS_FILE, "wb") as handle:
+def write_rows(path: Path, rows: pa.Table) -> None:
+    """Write `rows` (as `sorted_rows` gives them) to the file at `path`, synced."""
+    with open(path, "wb") as handle:
         with ipc.new_file(handle, rows.schema) as file:
             file.write_table(rows)
         handle.flush()
         os.fsync(handle.fileno())
 
 
-def _read_table(path: Path, tenant: str) -> pa.Table | None:
+def read_rows_table(path: Path, tenant: str) -> pa.Table | None:
     """The rows of the file at `path`, memory-mapped; None when there is none, or it is another tenant's or of
     another layout."""
     try:
@@ -83,30 +69,32 @@ def _read_table(path: Path, tenant: str) -> pa.Table | None:
 
 
 class ChunkRows:
-    """The chunk rows of one generation, memory-mapped: chunks by id without a query to the graph store."""
+    """The chunk rows of one generation, memory-mapped: chunks by id without a query to the graph store. Each
+    segment's rows are in id order; a row a later segment replaced is never returned."""
 
-    def __init__(self, table: pa.Table) -> None:
-        self._table = table
-        self._ids = np.asarray(table.column("id").to_numpy(zero_copy_only=False))
-
-    @classmethod
-    def read(cls, folder: Path, tenant: str) -> ChunkRows | None:
-        """The rows written for `tenant` in `folder` (a generation's chunk-vector folder); None when it has none."""
-        table = _read_table(folder / ROWS_FILE, tenant)
-        return cls(table) if table is not None else None
+    def __init__(self, tables: Sequence[pa.Table], live: Sequence[np.ndarray]) -> None:
+        self._tables = list(tables)
+        self._ids = [np.asarray(table.column("id").to_numpy(zero_copy_only=False)) for table in tables]
+        self._live = list(live)
 
     def __len__(self) -> int:
-        return len(self._ids)
+        return sum(int(np.count_nonzero(mask)) for mask in self._live)
 
     def get(self, ids: Sequence[str]) -> dict[str, Chunk]:
         """The chunks of these ids that the generation holds (an unknown id is left out), as the graph store's
         `get_chunks` gives them."""
-        wanted = sorted(set(ids))
-        if not wanted or not len(self._ids):
-            return {}
-        places = np.searchsorted(self._ids, np.asarray(wanted, dtype=object))
-        rows = [int(p) for p, i in zip(places, wanted, strict=True) if p < len(self._ids) and self._ids[p] == i]
-        return {row["id"]: _chunk(row) for row in self._table.take(rows).to_pylist()}
+        wanted = np.asarray(sorted(set(ids)), dtype=object)
+        found: dict[str, Chunk] = {}
+        if not len(wanted):
+            return found
+        for table, known, live in zip(self._tables, self._ids, self._live, strict=True):
+            if not len(known):
+                continue
+            places = np.minimum(np.searchsorted(known, wanted), len(known) - 1)
+            rows = [int(p) for p, i in zip(places, wanted, strict=True) if known[p] == i and live[p]]
+            if rows:
+                found.update((row["id"], _chunk(row)) for row in table.take(rows).to_pylist())
+        return dict(sorted(found.items()))
 
 
 def _chunk(row: dict[str, Any]) -> Chunk:

@@ -18,8 +18,8 @@ import weakref
 from dataclasses import dataclass
 from pathlib import Path
 
-from trident.store.chunk_matrix import CHUNK_MATRIX_DIR, write_chunk_matrix
-from trident.store.chunk_rows import current_rows
+from trident.store.chunk_files import reusable_files, write_chunk_files
+from trident.store.chunk_matrix import CHUNK_MATRIX_DIR
 from trident.store.crashpoints import crash_point
 from trident.store.graph_memory import GraphMemory
 from trident.store.kuzu_graph import KuzuGraphStore
@@ -203,13 +203,13 @@ class Engines:
             self.reader_lock.release()
 
     def publish(self, index_dir: Path, tenant: str, *, keep_reading: bool) -> None:
-        """Publish a written generation: close the writers, pin the vectors, write the tenant's chunk-vector file
-        beside the generation, replace the manifest. With `keep_reading` the engines stay open read-only, as a view
-        of what was published; else they are closed."""
+        """Publish a written generation: close the writers, pin the vectors, write the tenant's chunk files beside
+        the generation (`chunk_files.py`), replace the manifest. With `keep_reading` the engines stay open
+        read-only, as a view of what was published; else they are closed."""
         self.text.commit()
-        rows = current_rows(
-            index_dir / self.folder / CHUNK_MATRIX_DIR, self.graph, self.vectors.changed_documents, tenant
-        )
+        changed = self.vectors.changed_documents
+        previous = reusable_files(index_dir / self.folder, tenant, changed)  # the chunk files to add a segment to
+        rows = self.graph.chunk_table(tenant, sorted(changed) if previous is not None and changed is not None else None)
         crash_point("publish.begin")
         if keep_reading:
             self.graph.reopen_read_only()
@@ -221,7 +221,7 @@ class Engines:
         self.vectors.pin(self.vectors.version())
         self.manifest.generation += 1  # caches keyed by generation must not keep what they read mid-session
         self.manifest.chunks_version = self.vectors.version()
-        write_chunk_matrix(index_dir / self.folder, self.vectors, tenant, rows)
+        write_chunk_files(index_dir / self.folder, self.vectors, tenant, previous, rows)
         self.reader_lock = ReaderLock.acquire(index_dir / self.folder)
         crash_point("publish.ready")
         self.manifest.save(index_dir)

@@ -3,6 +3,7 @@ project filters and ties included."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -11,11 +12,13 @@ import pyarrow as pa
 import pytest
 
 from tests.conftest import EXAMPLES
-from tests.test_chunk_rows import assert_rows_are_the_graphs
+from tests.test_chunk_rows import assert_rows_are_the_graphs, rows_of
 from trident.ingest.pipeline import index_folder
 from trident.retrieval.chunk_vectors import ChunkVectors
+from trident.store import chunk_files
 from trident.store.catalog import Catalog
-from trident.store.chunk_matrix import CHUNK_MATRIX_DIR, ChunkMatrix, read_chunk_matrix
+from trident.store.chunk_files import read_chunk_files
+from trident.store.chunk_matrix import CHUNK_MATRIX_DIR, ChunkMatrix
 from trident.store.kuzu_graph import KuzuGraphStore
 from trident.store.protocols import Embedder, SearchFilter
 
@@ -54,15 +57,16 @@ def test_no_projects_or_no_chunks_find_nothing() -> None:
 
 
 def test_a_published_generation_carries_its_chunk_matrix_and_readers_map_it(sample_catalog: Catalog) -> None:
-    written = read_chunk_matrix(sample_catalog.generation_folder, "default")
-    assert written is not None, "the publish wrote the chunk vectors beside the generation"
-    assert isinstance(written.matrix, np.memmap)
+    files = read_chunk_files(sample_catalog.generation_folder, "default")
+    assert files is not None, "the publish wrote the chunk vectors beside the generation"
+    assert all(isinstance(segment.chunks.matrix, np.memmap) for segment in files.segments)
+    written = files.merged()
     built = ChunkMatrix.from_rows(*sample_catalog.vectors.matrix("default"))
     assert list(written.ids) == list(built.ids)
     assert written.project_names == built.project_names
     assert np.array_equal(written.projects, built.projects)
     assert np.array_equal(np.asarray(written.matrix), built.matrix)
-    assert read_chunk_matrix(sample_catalog.generation_folder, "another-tenant") is None
+    assert read_chunk_files(sample_catalog.generation_folder, "another-tenant") is None
 
 
 def test_a_generation_published_without_the_file_is_served_from_the_vector_store(
@@ -91,8 +95,10 @@ def test_the_chunk_matrix_of_each_write_replaces_the_last_and_goes_with_its_gene
         first = catalog.generation_folder
         with catalog.writer() as writer:
             index_folder(writer, EXAMPLES / "billing", "billing", max_file_bytes=1_000_000)
-        written = read_chunk_matrix(catalog.generation_folder, "default")
-        assert written is not None and written.project_names == ("auth", "billing")
+        files = read_chunk_files(catalog.generation_folder, "default")
+        assert files is not None
+        written = files.merged()
+        assert written.project_names == ("auth", "billing")
         assert len(written.ids) == catalog.vectors.count("default")
         assert not first.exists(), "the old generation, its chunk matrix with it, was removed"
         assert not list(catalog.generation_folder.glob(f".{CHUNK_MATRIX_DIR}-*")), "no draft is left behind"
@@ -100,11 +106,13 @@ def test_the_chunk_matrix_of_each_write_replaces_the_last_and_goes_with_its_gene
         catalog.close()
 
 
+@pytest.mark.parametrize("max_segments", [8, 2])
 def test_a_publish_rewrites_only_the_changed_documents_rows_and_equals_a_full_read(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, max_segments: int
 ) -> None:
-    """After an edit, an addition and a removal, each publish's files (the last one's rows, the changed documents'
-    rows read again) hold exactly what reading every row gives; only the first publish reads every row."""
+    """After an edit, an addition and a removal, each publish's files (the last one's segments and one of the
+    changed documents' rows, or all of them compacted into one) hold exactly what reading every row gives; only the
+    first publish reads every row."""
     from tests.conftest import HashEmbedder
     from trident.store.lance_index import LanceVectorIndex
 
@@ -116,6 +124,8 @@ def test_a_publish_rewrites_only_the_changed_documents_rows_and_equals_a_full_re
         return read_all(self, tenant)
 
     monkeypatch.setattr(LanceVectorIndex, "matrix_with_documents", counted)
+    monkeypatch.setattr(chunk_files, "MAX_SEGMENTS", max_segments)
+    segments: list[int] = []
     full_row_reads: list[str] = []
     read_rows = KuzuGraphStore.chunk_table
 
@@ -139,15 +149,128 @@ def test_a_publish_rewrites_only_the_changed_documents_rows_and_equals_a_full_re
             edit()
             with catalog.writer() as writer:
                 index_folder(writer, project, "billing", max_file_bytes=1_000_000)
-            written = read_chunk_matrix(catalog.generation_folder, "default")
+            files = read_chunk_files(catalog.generation_folder, "default")
+            assert files is not None
+            segments.append(len(files.segments))
+            written = files.merged()
             ids, docs, projects, matrix = catalog.vectors.matrix_with_documents("default")
             expected = ChunkMatrix.from_rows(ids, projects, matrix, docs)
-            assert written is not None and written.docs is not None and expected.docs is not None
+            assert written.docs is not None and expected.docs is not None
             assert written.ids.tolist() == expected.ids.tolist() and written.docs.tolist() == expected.docs.tolist()
             assert [written.project_names[c] for c in written.projects] == ["billing"] * len(expected.ids)
             assert np.array_equal(np.asarray(written.matrix), expected.matrix)
             assert_rows_are_the_graphs(catalog)  # the chunk rows beside them too
         assert len(full_reads) == 1 + len(edits), "each publish after the first read only the changed documents"
         assert full_row_reads == ["default"], "only the first publish read every chunk row"
+        # each edit adds a segment, until there would be more than max_segments: then they are compacted into one
+        assert segments == ([1, 2, 3, 4] if max_segments == 8 else [1, 2, 1, 2]), segments
+    finally:
+        catalog.close()
+
+
+def test_an_update_gives_the_rows_a_full_rebuild_gives() -> None:
+    """`updated` merges the changed documents' rows into a matrix without re-sorting it: the same ids, documents,
+    projects and rows, in the same order, as building the matrix again from every row it now holds."""
+    rng = np.random.default_rng(15)
+    for trial in range(200):
+        size = int(rng.choice([0, 1, 4, 40]))
+        ids = [f"c{i:03d}" for i in rng.choice(300, size=size, replace=False)]
+        docs = [f"d{i}" for i in rng.integers(0, 8, size)]
+        projects = [f"p{i}" for i in rng.integers(0, 3, size)]
+        base = ChunkMatrix.from_rows(ids, projects, rng.standard_normal((size, 4)).astype(np.float32), docs)
+        changed = {f"d{i}" for i in rng.choice(10, size=int(rng.integers(0, 4)), replace=False)}
+        new_ids = [f"c{i:03d}" for i in range(300, 320)][: int(rng.integers(0, 6)) if changed else 0]
+        new_docs = [sorted(changed)[int(i) % max(len(changed), 1)] for i in rng.integers(0, 8, len(new_ids))]
+        new_projects = [f"p{i}" for i in rng.integers(0, 5, len(new_ids))]
+        new_rows = rng.standard_normal((len(new_ids), 4)).astype(np.float32)
+        fresh = ChunkMatrix.from_rows(new_ids, new_projects, new_rows, new_docs)
+        updated = base.updated(changed, fresh)
+        assert base.docs is not None and fresh.docs is not None
+        kept = [i for i, doc in enumerate(base.docs.tolist()) if doc not in changed]
+        rebuilt = ChunkMatrix.from_rows(
+            [*base.ids[kept].tolist(), *fresh.ids.tolist()],
+            [*(base.project_names[c] for c in base.projects[kept]), *(fresh.project_names[c] for c in fresh.projects)],
+            np.concatenate([np.asarray(base.matrix[kept]).reshape(len(kept), 4), fresh.matrix.reshape(-1, 4)]),
+            [*base.docs[kept].tolist(), *fresh.docs.tolist()],
+        )
+        assert updated.ids.tolist() == rebuilt.ids.tolist(), trial
+        assert updated.docs is not None and rebuilt.docs is not None
+        assert updated.docs.tolist() == rebuilt.docs.tolist(), trial
+        assert updated.project_names == rebuilt.project_names, trial
+        assert updated.projects.tolist() == rebuilt.projects.tolist(), trial
+        # the rebuild scales the (already unit) rows again, which may move a last bit
+        assert np.allclose(updated.matrix.reshape(-1, 4), rebuilt.matrix.reshape(-1, 4), rtol=0, atol=1e-6), trial
+
+
+def test_dense_search_over_segments_ranks_as_the_vector_store_does(tmp_path: Path, embedder: Embedder) -> None:
+    """After edits that leave the chunk files in several segments (a changed file's rows replaced, a file removed),
+    the chunks found and their order are the vector store's, project filters included; no replaced row is found."""
+    projects = {"auth": tmp_path / "auth", "billing": tmp_path / "billing"}
+    for name, folder in projects.items():
+        shutil.copytree(EXAMPLES / name, folder)
+    catalog = Catalog(tmp_path / "index", "default", embedder)
+    try:
+        for name, folder in projects.items():
+            with catalog.writer() as writer:
+                index_folder(writer, folder, name, max_file_bytes=1_000_000)
+        (projects["billing"] / "billing" / "gateway.py").write_text("def charge_a_card_again():\n    return 2\n")
+        (projects["billing"] / "billing" / "payments.py").unlink()
+        with catalog.writer() as writer:
+            index_folder(writer, projects["billing"], "billing", max_file_bytes=1_000_000)
+        files = read_chunk_files(catalog.generation_folder, "default")
+        assert files is not None and len(files.segments) > 1 and not all(mask.all() for mask in files.live)
+        chunks = ChunkVectors.load(catalog)
+        assert len(chunks) == catalog.vectors.count("default")
+        for where in [
+            SearchFilter("default"),
+            SearchFilter("default", ("billing",)),
+            SearchFilter("default", ("auth",)),
+        ]:
+            for query in QUERIES:
+                vector = embedder.embed_query(query)
+                stored = catalog.vectors.search(vector, 30, where)
+                found = chunks.search(vector, 30, where)
+                assert [hit.id for hit in found] == [hit.id for hit in stored], (query, where)
+                assert np.allclose([h.score for h in found], [h.score for h in stored], atol=1e-5)
+    finally:
+        catalog.close()
+
+
+def _as_published_before_segments(folder: Path) -> None:
+    """Rewrite a one-segment chunk folder as a publish before segments wrote it (format 2: no file prefix)."""
+    meta = json.loads((folder / "meta.json").read_text())
+    (segment,) = meta["segments"]
+    for part in folder.iterdir():
+        if part.name.startswith(segment["prefix"]):
+            part.rename(folder / part.name.removeprefix(segment["prefix"]))
+    legacy = {"format": 2, "tenant": meta["tenant"], "rows": segment["rows"], "projects": segment["projects"]}
+    (folder / "meta.json").write_text(json.dumps(legacy))
+
+
+def test_chunk_files_published_before_segments_are_read_and_extended(tmp_path: Path, embedder: Embedder) -> None:
+    """An index whose chunk folder is one matrix of the earlier layout answers as before, and the next publish adds
+    a segment beside those files instead of reading every row again."""
+    project = tmp_path / "billing"
+    shutil.copytree(EXAMPLES / "billing", project)
+    catalog = Catalog(tmp_path / "index", "default", embedder)
+    try:
+        with catalog.writer() as writer:
+            index_folder(writer, project, "billing", max_file_bytes=1_000_000)
+        vector = embedder.embed_query(QUERIES[1])
+        before = ChunkVectors.load(catalog).search(vector, 20, SearchFilter("default"))
+        _as_published_before_segments(catalog.generation_folder / CHUNK_MATRIX_DIR)
+        legacy = read_chunk_files(catalog.generation_folder, "default")
+        assert legacy is not None and [s.prefix for s in legacy.segments] == [""] and legacy.has_rows
+        assert ChunkVectors.load(catalog).search(vector, 20, SearchFilter("default")) == before
+        (project / "billing" / "gateway.py").write_text("def charge_a_card_again():\n    return 2\n")
+        with catalog.writer() as writer:
+            index_folder(writer, project, "billing", max_file_bytes=1_000_000)
+        files = read_chunk_files(catalog.generation_folder, "default")
+        assert files is not None and [s.prefix for s in files.segments] == ["", "s1."]
+        ids, docs, projects, matrix = catalog.vectors.matrix_with_documents("default")
+        assert files.merged().ids.tolist() == ChunkMatrix.from_rows(ids, projects, matrix, docs).ids.tolist()
+        assert_rows_are_the_graphs(catalog)
+        for one in ids[:3]:  # a chunk of one segment only, asked alone
+            assert rows_of(catalog).get([one]) == catalog.graph.get_chunks([one])
     finally:
         catalog.close()

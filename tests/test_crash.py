@@ -240,7 +240,7 @@ CRASHES: list[tuple[str, float]] = [
     ("embed", 0.625),  # graph vectors, community reports), then its community reports
     ("publish.begin", 0),
     ("publish.graph_closed", 0.5),
-    ("publish.chunk_matrix", 0.5),  # the chunk-vector file written under its draft name, not yet renamed
+    ("publish.chunk_matrix", 0.5),  # the chunk files written under their draft name, not yet renamed
     ("publish.ready", 0.5),  # everything written, the manifest not yet replaced
     ("publish.saved", 0),  # the manifest replaced: the first project is committed
     ("publish.saved", 1),

@@ -1,0 +1,237 @@
+"""The chunk files beside a generation (its chunk vectors and chunk rows) as segments, so a publish writes what its
+writer changed instead of every chunk again.
+
+Layout, in `<generation>/chunk_vectors/`: `meta.json` (format, tenant, the segments oldest first) and, for each
+segment, its chunk matrix (`<prefix>matrix.npy`, `ids.npy`, `docs.npy`, `projects.npy`: `ChunkMatrix`, rows in id
+order) and chunk rows (`<prefix>rows.arrow`, `chunk_rows.py`). A segment names the documents whose rows it replaces:
+those its write changed (deleted ones included), so a row of an older segment is live unless a later one replaces its
+document. A publish that knows what its writer changed links the segments of the generation it started from and adds
+one holding those documents' rows; once the later segments would hold more than COMPACT_SHARE of the first one's rows,
+or number more than MAX_SEGMENTS, it writes a single segment of every live row instead. Every publish writes a new
+folder under a draft name and renames it into place before the manifest naming the generation is published, so a
+reader never finds half of it. A folder of format 2 (one matrix, no prefix, rows maybe absent) reads as one segment.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Collection
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pyarrow as pa
+
+from trident.store.chunk_matrix import CHUNK_MATRIX_DIR, ChunkMatrix
+from trident.store.chunk_rows import ROWS_FILE, ChunkRows, read_rows_table, sorted_rows, write_rows
+from trident.store.crashpoints import crash_point
+
+if TYPE_CHECKING:
+    from trident.store.lance_index import LanceVectorIndex
+
+FORMAT = 3  # 3: segments (2: one matrix, read as one segment)
+LEGACY_FORMAT = 2
+MAX_SEGMENTS = 8
+COMPACT_SHARE = 0.25  # later segments may hold up to this share of the first one's rows before a compaction
+ARRAYS = ("matrix", "ids", "docs", "projects")
+
+
+@dataclass(frozen=True)
+class Segment:
+    """One write's chunks: `chunks` in id order, `rows` their chunk rows (None: written without), and the documents
+    whose older rows they replace."""
+
+    prefix: str
+    chunks: ChunkMatrix
+    rows: pa.Table | None
+    replaces: frozenset[str]
+
+    def live(self, replaced_later: frozenset[str]) -> np.ndarray:
+        """Which of its rows no later segment replaces."""
+        assert self.chunks.docs is not None
+        if not replaced_later or not len(self.chunks.ids):
+            return np.ones(len(self.chunks.ids), dtype=bool)
+        return ~np.isin(self.chunks.docs, np.array(sorted(replaced_later), dtype=str))
+
+
+@dataclass(frozen=True)
+class ChunkFiles:
+    """The segments of one generation's chunk files, oldest first."""
+
+    segments: tuple[Segment, ...]
+
+    @cached_property
+    def live(self) -> tuple[np.ndarray, ...]:
+        """Per segment, which of its rows are live (no later segment replaces their document)."""
+        masks: list[np.ndarray] = []
+        later: frozenset[str] = frozenset()
+        for segment in reversed(self.segments):
+            masks.append(segment.live(later))
+            later |= segment.replaces
+        return tuple(reversed(masks))
+
+    @property
+    def has_rows(self) -> bool:
+        return all(segment.rows is not None for segment in self.segments)
+
+    def merged(self) -> ChunkMatrix:
+        """Every live row in one matrix, in id order (a copy: for checks and compaction, not for queries)."""
+        return ChunkMatrix.concatenated([segment.chunks for segment in self.segments], self.live)
+
+    def chunk_rows(self) -> ChunkRows | None:
+        """The chunk rows to read hits from; None when a segment was written without its rows."""
+        tables = [segment.rows for segment in self.segments if segment.rows is not None]
+        return ChunkRows(tables, self.live) if len(tables) == len(self.segments) else None
+
+    def __len__(self) -> int:
+        return sum(int(np.count_nonzero(mask)) for mask in self.live)
+
+
+def read_chunk_files(folder: Path, tenant: str) -> ChunkFiles | None:
+    """The chunk files of the generation `folder` for `tenant`, memory-mapped; None when it has none (published
+    before they existed, or for another tenant) or they do not hold together."""
+    where = folder / CHUNK_MATRIX_DIR
+    try:
+        meta = json.loads((where / "meta.json").read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    if meta.get("tenant") != tenant:
+        return None
+    if meta.get("format") == LEGACY_FORMAT:
+        entries = [{"prefix": "", "rows": meta["rows"], "projects": meta["projects"], "replaces": []}]
+    elif meta.get("format") == FORMAT:
+        entries = meta["segments"]
+    else:
+        return None
+    segments = [_read_segment(where, entry, tenant) for entry in entries]
+    if any(segment is None for segment in segments):
+        return None
+    return ChunkFiles(tuple(s for s in segments if s is not None))
+
+
+def _read_segment(where: Path, entry: dict[str, object], tenant: str) -> Segment | None:
+    prefix, rows, projects, replaces = entry["prefix"], entry["rows"], entry["projects"], entry["replaces"]
+    assert isinstance(prefix, str) and isinstance(rows, int) and isinstance(projects, list)
+    assert isinstance(replaces, list)
+    try:
+        ids = np.load(where / f"{prefix}ids.npy", allow_pickle=False)
+        docs = np.load(where / f"{prefix}docs.npy", allow_pickle=False)
+        codes = np.load(where / f"{prefix}projects.npy", allow_pickle=False)
+        # numpy cannot map an empty file
+        matrix = np.load(where / f"{prefix}matrix.npy", mmap_mode="r" if rows else None, allow_pickle=False)
+    except FileNotFoundError:
+        return None
+    if not (len(ids) == len(docs) == len(codes) == len(matrix) == rows):
+        return None
+    table = read_rows_table(where / f"{prefix}{ROWS_FILE}", tenant)
+    if table is not None and table.num_rows != rows:
+        return None
+    return Segment(prefix, ChunkMatrix(ids, codes, tuple(projects), matrix, docs), table, frozenset(replaces))
+
+
+def reusable_files(folder: Path, tenant: str, changed: Collection[str] | None) -> ChunkFiles | None:
+    """The chunk files a publish can add the `changed` documents to: those the generation started with (linked from
+    the one it was copied from), when the changes are known and every segment has its rows; else None (the publish
+    writes every row)."""
+    if changed is None:
+        return None
+    files = read_chunk_files(folder, tenant)
+    return files if files is not None and files.has_rows else None
+
+
+def write_chunk_files(
+    folder: Path, vectors: LanceVectorIndex, tenant: str, previous: ChunkFiles | None, rows: pa.Table | None
+) -> None:
+    """Write the tenant's chunk files into the generation `folder` (replacing any there): with `previous`
+    (`reusable_files`), its segments and one more holding the documents `vectors` changed, whose chunk `rows` are
+    given (or one segment of every live row, when a compaction is due); without, one segment of every chunk,
+    `rows` being every chunk row (or None: no rows)."""
+    target = folder / CHUNK_MATRIX_DIR
+    draft = folder / f".{CHUNK_MATRIX_DIR}-{os.getpid()}"
+    shutil.rmtree(draft, ignore_errors=True)
+    draft.mkdir()
+    segments = _segments(vectors, tenant, previous, rows)
+    for segment in segments:
+        if previous is not None and segment in previous.segments:
+            for name in [f"{segment.prefix}{a}.npy" for a in ARRAYS] + [f"{segment.prefix}{ROWS_FILE}"]:
+                os.link(target / name, draft / name)
+        else:
+            _write_segment(draft, segment)
+    meta = {"format": FORMAT, "tenant": tenant, "segments": [_entry(segment) for segment in segments]}
+    (draft / "meta.json").write_text(json.dumps(meta), encoding="utf-8")
+    crash_point("publish.chunk_matrix")
+    if target.exists():
+        shutil.rmtree(target)
+    os.rename(draft, target)
+
+
+def _segments(
+    vectors: LanceVectorIndex, tenant: str, previous: ChunkFiles | None, rows: pa.Table | None
+) -> list[Segment]:
+    changed = vectors.changed_documents
+    if previous is None or changed is None:
+        ids, docs, projects, matrix = vectors.matrix_with_documents(tenant)
+        whole = ChunkMatrix.from_rows(ids, projects, matrix, docs)
+        return [Segment("s0.", whole, sorted_rows(rows, tenant) if rows is not None else None, frozenset())]
+    assert rows is not None, "an incremental write needs the changed documents' rows"
+    ids, docs, projects, matrix = vectors.document_rows(tenant, sorted(changed))
+    fresh = Segment(
+        _next_prefix(previous),
+        ChunkMatrix.from_rows(ids, projects, matrix, docs),
+        sorted_rows(rows, tenant),
+        frozenset(changed),
+    )
+    if _compaction_due(previous, fresh):
+        return [_compacted(previous, fresh, tenant)]
+    return [*previous.segments, fresh]
+
+
+def _next_prefix(previous: ChunkFiles) -> str:
+    numbers = [int(s.prefix[1:-1]) for s in previous.segments if s.prefix.startswith("s") and s.prefix[1:-1].isdigit()]
+    return f"s{max(numbers, default=0) + 1}."
+
+
+def _compaction_due(previous: ChunkFiles, fresh: Segment) -> bool:
+    base = len(previous.segments[0].chunks.ids)
+    later = sum(len(s.chunks.ids) for s in previous.segments[1:]) + len(fresh.chunks.ids)
+    return len(previous.segments) + 1 > MAX_SEGMENTS or later > COMPACT_SHARE * base
+
+
+def _compacted(previous: ChunkFiles, fresh: Segment, tenant: str) -> Segment:
+    """One segment of every live row: the first segment's matrix with the later segments' live rows merged in (the
+    big matrix copied once)."""
+    files = ChunkFiles((*previous.segments, fresh))
+    base, later = files.segments[0], files.segments[1:]
+    replaced = frozenset().union(*(s.replaces for s in later))
+    kept = list(zip(later, files.live[1:], strict=True))
+    small = ChunkMatrix.concatenated([s.chunks for s, _ in kept], [mask for _, mask in kept])
+    assert base.rows is not None and all(s.rows is not None for s in later)
+    tables = [base.rows.filter(pa.array(files.live[0]))]
+    tables += [s.rows.filter(pa.array(mask)) for s, mask in kept if s.rows is not None]
+    rows = sorted_rows(pa.concat_tables(tables), tenant)
+    return Segment(fresh.prefix, base.chunks.updated(set(replaced), small), rows, frozenset())
+
+
+def _write_segment(draft: Path, segment: Segment) -> None:
+    chunks = segment.chunks
+    docs = chunks.docs if chunks.docs is not None else np.array([], dtype=str)
+    for name, array in (("matrix", chunks.matrix), ("ids", chunks.ids), ("projects", chunks.projects), ("docs", docs)):
+        with open(draft / f"{segment.prefix}{name}.npy", "wb") as handle:
+            np.save(handle, array, allow_pickle=False)
+            handle.flush()
+            os.fsync(handle.fileno())
+    if segment.rows is not None:
+        write_rows(draft / f"{segment.prefix}{ROWS_FILE}", segment.rows)
+
+
+def _entry(segment: Segment) -> dict[str, object]:
+    return {
+        "prefix": segment.prefix,
+        "rows": len(segment.chunks.ids),
+        "projects": list(segment.chunks.project_names),
+        "replaces": sorted(segment.replaces),
+    }
