@@ -129,6 +129,17 @@ class CommunityIndex:
         reports = [CommunityReport.model_validate_json(text) for text in rows["report"].to_pylist()]
         return sorted(reports, key=lambda r: (r.level, -r.size, r.id))
 
+    def stored(self, tenant: str) -> dict[str, tuple[CommunityReport, np.ndarray]]:
+        """Every report of a tenant with its vector, by key (what a sync starts from)."""
+        query = self._table.search().where(f"tenant = {sql_string(tenant)}").select(["key", "report", "vector"])
+        rows = query.limit(None).to_arrow()
+        vectors = rows["vector"].combine_chunks()
+        matrix = vectors.flatten().to_numpy().reshape(len(rows), self._dim) if len(rows) else np.zeros((0, self._dim))
+        return {
+            key: (CommunityReport.model_validate_json(text), matrix[n])
+            for n, (key, text) in enumerate(zip(rows["key"].to_pylist(), rows["report"].to_pylist(), strict=True))
+        }
+
     def count(self, tenant: str) -> int:
         return int(self._table.count_rows(f"tenant = {sql_string(tenant)}"))
 

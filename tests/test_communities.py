@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import EXAMPLES, SAMPLE_PROJECTS, index_into
-from trident.ingest.communities import detect_communities, open_communities, sync_communities
+from trident.ingest.communities import detect_communities, open_communities, report_vectors, sync_communities
 from trident.ingest.linking import forget_sync
 from trident.ingest.pipeline import index_folder
 from trident.retrieval.router import QueryType, route
@@ -251,3 +251,61 @@ def test_a_sync_cut_short_lists_both_derived_stores_as_stale(tmp_path: Path, fak
         assert status(catalog).stale == {"graph_vectors": NOT_SYNCED, "communities": NOT_SYNCED}
     finally:
         catalog.close()
+
+
+def _ring_of_cliques(count: int, size: int) -> tuple[list[Entity], list[Relation]]:
+    """`count` cliques of `size` functions in a ring, each joined to the next by one call: for 8 triangles, the
+    triangles alone and the triangles in adjacent pairs partition it equally well (modularity 0.625 both)."""
+    pairs = [(a, b) for a in range(size) for b in range(a + 1, size)]
+    weights = {(size * t + a, size * t + b): 1.0 for t in range(count) for a, b in pairs}
+    weights.update({(size * t + size - 1, size * ((t + 1) % count)): 1.0 for t in range(count)})
+    return _calls(weights)
+
+
+def test_detection_starts_from_the_previous_communities_and_keeps_what_is_as_good() -> None:
+    """Given the communities before a write, detection starts from them: where they are as good as what it would
+    find from scratch, it keeps them (so an edit does not relabel the rest of the index)."""
+    entities, relations = _ring_of_cliques(8, 3)
+    ids = [e.id for e in sorted(entities, key=lambda e: e.id)]
+    by_number = {int(e.name[1:]): e.id for e in entities}
+    from_scratch = detect_communities(entities, relations)
+    assert sorted(len(r.members) for r in from_scratch) == [3] * 8, "from scratch: the triangles alone"
+    pairs = [sorted(by_number[3 * t + i] for t in (2 * p, 2 * p + 1) for i in range(3)) for p in range(4)]
+    previous = [CommunityReport.model_construct(level=0, members=members) for members in pairs]
+    kept = detect_communities(entities, relations, previous=previous)
+    assert sorted(r.members for r in kept) == sorted(pairs)
+    assert sorted(m for r in kept for m in r.members) == ids
+
+
+def test_an_edit_is_placed_without_moving_the_other_communities() -> None:
+    """A function added to one clique joins it; every other community keeps its members."""
+    entities, relations = _ring_of_cliques(8, 4)
+    before = detect_communities(entities, relations)
+    added = Entity(id="function:p:f99", name="f99", type=EntityType.FUNCTION, project="p", qualified_name="f99")
+    calls = Relation(source=added.id, type="CALLS", target="function:p:f0", project="p")
+    calls_back = Relation(source="function:p:f1", type="CALLS", target=added.id, project="p")
+    after = detect_communities([*entities, added], [*relations, calls, calls_back], previous=before)
+    grown = [r for r in after if added.id in r.members]
+    assert len(grown) == 1 and {"function:p:f0", "function:p:f1"} <= set(grown[0].members)
+    untouched = [r.members for r in before if "function:p:f0" not in r.members]
+    assert all(members in [r.members for r in after] for members in untouched)
+
+
+def test_a_report_whose_text_is_stored_is_not_embedded_again(fake_embedder: Embedder) -> None:
+    """Reports that changed only beyond their text (members past the ones it names) take the stored vector."""
+    stored = CommunityReport.model_construct(text="billing: PaymentGateway, refund")
+    vector = fake_embedder.embed([stored.text])[0]
+    embedded: list[str] = []
+
+    class Counting:
+        dim = fake_embedder.dim
+        model_name = fake_embedder.model_name
+
+        def embed(self, texts: list[str]) -> object:
+            embedded.extend(texts)
+            return fake_embedder.embed(texts)
+
+    texts = [stored.text, "auth: TokenVerifier", "auth: TokenVerifier"]
+    vectors, count = report_vectors(Counting(), texts, {"key": (stored, vector)})  # type: ignore[arg-type]
+    assert count == 1 and embedded == ["auth: TokenVerifier"], "each new text once, the stored one never"
+    assert (vectors[0] == vector).all() and (vectors[1] == vectors[2]).all()
