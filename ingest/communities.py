@@ -164,20 +164,24 @@ def _groups(membership: Sequence[int]) -> list[list[int]]:
     return sorted(groups.values(), key=lambda members: (-len(members), members[0]))
 
 
-def _start(groups: Sequence[Sequence[int]], vertices: int) -> list[int] | None:
-    """A membership vector that puts each of `groups` (vertex ids) in one community and every other vertex alone;
-    None when there are no groups."""
-    if not groups:
-        return None
-    membership = [-1] * vertices
-    for label, members in enumerate(groups):
-        for vertex in members:
-            membership[vertex] = label
-    label = len(groups)
-    for vertex, current in enumerate(membership):
-        if current < 0:
-            membership[vertex], label = label, label + 1
-    return membership
+def _start(previous: Mapping[int, int], vertices: Sequence[int]) -> list[int] | None:
+    """A membership vector for the graph of `vertices` (vertex ids of the whole graph, in its order): the vertices
+    one previous community held (`previous`: vertex -> its community's number) together, every other vertex alone,
+    labels given in vertex order; None when no vertex was in a previous community."""
+    labels: dict[int, int] = {}
+    membership = [
+        labels.setdefault(previous.get(vertex, -1 - vertex), len(labels)) for vertex in vertices
+    ]  # a vertex outside every community keys a label of its own
+    return membership if any(vertex in previous for vertex in vertices) else None
+
+
+def _previous(reports: Sequence[CommunityReport], level: int, position: Mapping[str, int]) -> dict[int, int]:
+    """Vertex -> the number of the community of `level` that held its entity, for the entities still in the
+    graph."""
+    held: dict[int, int] = {}
+    for number, report in enumerate(r for r in reports if r.level == level):
+        held.update((position[m], number) for m in report.members if m in position)
+    return held
 
 
 def _partition(
@@ -230,11 +234,10 @@ def detect_communities(
     deadline = _Deadline.after(max_seconds)
     built = _EntityGraph.build(entities, relations)
     position = {entity.id: i for i, entity in enumerate(built.nodes)}
-    known = [[position[m] for m in r.members if m in position] for r in previous if r.level == 0]
-    parts_known = [[position[m] for m in r.members if m in position] for r in previous if r.level == 1]
+    communities, parts = _previous(previous, 0, position), _previous(previous, 1, position)
     reports: list[CommunityReport] = []
     with _seeded(seed):
-        start = _start([g for g in known if g], built.graph.vcount())
+        start = _start(communities, range(built.graph.vcount()))
         for members in _partition(built.graph, deadline, start=start):
             if len(members) < MIN_COMMUNITY_SIZE:
                 continue
@@ -243,9 +246,7 @@ def detect_communities(
             if len(members) <= split_size:
                 continue
             inner = built.graph.induced_subgraph(members)  # keeps the members' order: ids map back by position
-            at = {vertex: i for i, vertex in enumerate(members)}
-            inner_known = [[at[v] for v in group if v in at] for group in parts_known]
-            for part in _partition(inner, deadline, start=_start([g for g in inner_known if g], len(members))):
+            for part in _partition(inner, deadline, start=_start(parts, members)):
                 if MIN_COMMUNITY_SIZE <= len(part) < len(members):
                     reports.append(_report(built, [members[i] for i in part], level=1, parent=top.id))
     return reports
