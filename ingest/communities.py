@@ -3,9 +3,10 @@ extractive report per community, embedded so that broad questions find the part 
 
 The graph is undirected and weighted: entities are nodes (project hubs left out: they join everything they hold),
 relations are edges weighted by how much they say two things belong together. Nodes and edges are built in id
-order and igraph draws its random numbers from a seeded generator, so the same graph always gives the same
-communities, whatever order the index returned it in. A community larger than `SPLIT_SIZE` is partitioned once
-more (level 1), so a big corpus still has reports about parts small enough to read.
+order and igraph draws its random numbers from a seeded generator, so the same graph (and the same communities
+before it, which a detection after a write starts from) always gives the same communities, whatever order the
+index returned it in. A community larger than `SPLIT_SIZE` is partitioned once more (level 1), so a big corpus
+still has reports about parts small enough to read.
 """
 
 from __future__ import annotations
