@@ -158,7 +158,7 @@ def write_chunk_files(
     for segment in segments:
         if previous is not None and segment in previous.segments:
             for name in [f"{segment.prefix}{a}.npy" for a in ARRAYS] + [f"{segment.prefix}{ROWS_FILE}"]:
-                os.link(target / name, draft / name)
+                _link_or_copy(target / name, draft / name)
         else:
             _write_segment(draft, segment)
     meta = {"format": FORMAT, "tenant": tenant, "segments": [_entry(segment) for segment in segments]}
@@ -214,6 +214,14 @@ def _compacted(previous: ChunkFiles, fresh: Segment, tenant: str) -> Segment:
     tables += [s.rows.filter(pa.array(mask)) for s, mask in kept if s.rows is not None]
     rows = sorted_rows(pa.concat_tables(tables), tenant)
     return Segment(fresh.prefix, base.chunks.updated(set(replaced), small), rows, frozenset())
+
+
+def _link_or_copy(source: Path, target: Path) -> None:
+    """A segment's file is never written again once published, so a hard link is a safe copy."""
+    try:
+        os.link(source, target)
+    except OSError:  # another file system, or links not supported
+        shutil.copy2(source, target)
 
 
 def _write_segment(draft: Path, segment: Segment) -> None:
