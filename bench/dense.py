@@ -22,6 +22,7 @@ from pathlib import Path
 from trident.embedding.embedder import open_embedder
 from trident.retrieval.chunk_vectors import ChunkVectors
 from trident.store.catalog import Catalog
+from trident.store.chunk_files import read_chunk_files
 from trident.store.protocols import SearchFilter
 from trident.store.settings import ModelSettings
 
@@ -49,7 +50,7 @@ def main() -> None:
     catalog = Catalog(args.index, "default", embedder)
     try:
         started = time.perf_counter()
-        matrix = ChunkVectors.load(catalog)
+        matrix = ChunkVectors.load(catalog, read_chunk_files(catalog.generation_folder, catalog.tenant))
         load_ms = (time.perf_counter() - started) * 1000
         where = SearchFilter(catalog.tenant)
         store_ms, matrix_ms, same = [], [], 0

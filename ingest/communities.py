@@ -341,9 +341,10 @@ def sync_communities(
     if relations is None:
         relations = writer.graph.relations(writer.tenant)
     digest = graph_hash(entities, relations)
-    if index.graph_hash(writer.tenant) == digest:
+    synced = index.graph_hash(writer.tenant)
+    if synced == digest:
         return CommunitySync(recomputed=False, communities=index.count(writer.tenant), embedded=0)
-    held = index.stored(writer.tenant) if index.graph_hash(writer.tenant) is not None else {}
+    held = index.stored(writer.tenant) if synced is not None else {}  # the communities a detection starts from
     previous = [report for report, _ in held.values()]
     found = detect_communities(entities, relations, max_seconds=max_seconds, previous=previous)
     wanted = {report_key(r): r for r in found}

@@ -12,7 +12,7 @@ import numpy as np
 
 from trident.retrieval.top_rows import top_rows
 from trident.store.catalog import Catalog
-from trident.store.chunk_files import read_chunk_files
+from trident.store.chunk_files import ChunkFiles
 from trident.store.chunk_matrix import ChunkMatrix
 from trident.store.protocols import ScoredId, SearchFilter
 
@@ -31,10 +31,9 @@ class ChunkVectors:
         return cls([ChunkMatrix.from_rows(ids, projects, matrix)])
 
     @classmethod
-    def load(cls, catalog: Catalog) -> ChunkVectors:
-        """The generation's chunk files, memory-mapped; else (a generation published without them) the vector
-        store's rows."""
-        files = read_chunk_files(catalog.generation_folder, catalog.tenant)
+    def load(cls, catalog: Catalog, files: ChunkFiles | None) -> ChunkVectors:
+        """The generation's chunk `files` (`read_chunk_files`), memory-mapped; else (a generation published without
+        them) the vector store's rows."""
         if files is not None:
             return cls([segment.chunks for segment in files.segments], files.live)
         return cls.from_rows(*catalog.vectors.matrix(catalog.tenant))

@@ -16,7 +16,7 @@ from trident.retrieval.pagerank import EntityChunkGraph
 from trident.retrieval.relation_index import RelationIndex
 from trident.retrieval.title_match import TitleIndex
 from trident.store.catalog import Catalog
-from trident.store.chunk_files import read_chunk_files
+from trident.store.chunk_files import ChunkFiles, read_chunk_files
 from trident.store.chunk_rows import ChunkRows
 from trident.store.community_index import CommunityIndex, open_communities
 from trident.store.directory import EntityDirectory
@@ -92,6 +92,7 @@ class GenerationViews:
         self._relations: PerGeneration[RelationIndex] = PerGeneration()
         self._vectors: PerGeneration[GraphItemVectors] = PerGeneration()
         self._chunk_vectors: PerGeneration[ChunkVectors] = PerGeneration()
+        self._chunk_files: PerGeneration[ChunkFiles | None] = PerGeneration()
         self._chunk_rows: PerGeneration[ChunkRows | None] = PerGeneration()
         self._instructions: PerGeneration[dict[tuple[str, ...] | None, dict[str, np.ndarray]]] = PerGeneration()
         self._embedding: PerGeneration[EmbeddingProgress] = PerGeneration()
@@ -130,12 +131,20 @@ class GenerationViews:
 
     def chunk_vectors(self, catalog: Catalog) -> ChunkVectors:
         """Every chunk vector in memory: the dense path's search."""
-        return self._chunk_vectors.get(catalog.manifest.generation, lambda: ChunkVectors.load(catalog))
+        return self._chunk_vectors.get(
+            catalog.manifest.generation, lambda: ChunkVectors.load(catalog, self._files(catalog))
+        )
+
+    def _files(self, catalog: Catalog) -> ChunkFiles | None:
+        """The generation's chunk files (read once: the dense path and the hit rows share them)."""
+        return self._chunk_files.get(
+            catalog.manifest.generation, lambda: read_chunk_files(catalog.generation_folder, catalog.tenant)
+        )
 
     def chunks(self, catalog: Catalog, ids: Sequence[str]) -> dict[str, Chunk]:
         """The chunks of these ids (an unknown one left out): from the generation's chunk-row file, memory-mapped,
         else (a generation published without one) from the graph store."""
-        rows = self._chunk_rows.get(catalog.manifest.generation, lambda: _chunk_rows(catalog))
+        rows = self._chunk_rows.get(catalog.manifest.generation, lambda: _chunk_rows(self._files(catalog)))
         return rows.get(ids) if rows is not None else catalog.graph.get_chunks(ids)
 
     def graph(self, catalog: Catalog) -> EntityChunkGraph:
@@ -172,6 +181,5 @@ class GenerationViews:
             return self._communities
 
 
-def _chunk_rows(catalog: Catalog) -> ChunkRows | None:
-    files = read_chunk_files(catalog.generation_folder, catalog.tenant)
+def _chunk_rows(files: ChunkFiles | None) -> ChunkRows | None:
     return files.chunk_rows() if files is not None else None

@@ -29,6 +29,7 @@ import pyarrow as pa
 from trident.store.chunk_matrix import CHUNK_MATRIX_DIR, ChunkMatrix
 from trident.store.chunk_rows import ROWS_FILE, ChunkRows, read_rows_table, sorted_rows, write_rows
 from trident.store.crashpoints import crash_point
+from trident.store.remote_files import link_or_copy
 
 if TYPE_CHECKING:
     from trident.store.lance_index import LanceVectorIndex
@@ -40,7 +41,7 @@ COMPACT_SHARE = 0.25  # later segments may hold up to this share of the first on
 ARRAYS = ("matrix", "ids", "docs", "projects")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # segments are told apart by prefix, never by comparing their arrays
 class Segment:
     """One write's chunks: `chunks` in id order, `rows` their chunk rows (None: written without), and the documents
     whose older rows they replace."""
@@ -87,9 +88,6 @@ class ChunkFiles:
         tables = [segment.rows for segment in self.segments if segment.rows is not None]
         return ChunkRows(tables, self.live) if len(tables) == len(self.segments) else None
 
-    def __len__(self) -> int:
-        return sum(int(np.count_nonzero(mask)) for mask in self.live)
-
 
 def read_chunk_files(folder: Path, tenant: str) -> ChunkFiles | None:
     """The chunk files of the generation `folder` for `tenant`, memory-mapped; None when it has none (published
@@ -97,26 +95,30 @@ def read_chunk_files(folder: Path, tenant: str) -> ChunkFiles | None:
     where = folder / CHUNK_MATRIX_DIR
     try:
         meta = json.loads((where / "meta.json").read_text(encoding="utf-8"))
-    except FileNotFoundError:
+    except (FileNotFoundError, json.JSONDecodeError):  # none, or damaged: served from the stores instead
         return None
-    if meta.get("tenant") != tenant:
+    if not isinstance(meta, dict) or meta.get("tenant") != tenant:
         return None
+    entries: list[object]
     if meta.get("format") == LEGACY_FORMAT:
-        entries = [{"prefix": "", "rows": meta["rows"], "projects": meta["projects"], "replaces": []}]
-    elif meta.get("format") == FORMAT:
+        entries = [{"prefix": "", "rows": meta.get("rows"), "projects": meta.get("projects"), "replaces": []}]
+    elif meta.get("format") == FORMAT and isinstance(meta.get("segments"), list):
         entries = meta["segments"]
     else:
         return None
-    segments = [_read_segment(where, entry, tenant) for entry in entries]
-    if any(segment is None for segment in segments):
+    segments = [_read_segment(where, entry, tenant) if isinstance(entry, dict) else None for entry in entries]
+    if not segments or any(segment is None for segment in segments):
         return None
     return ChunkFiles(tuple(s for s in segments if s is not None))
 
 
 def _read_segment(where: Path, entry: dict[str, object], tenant: str) -> Segment | None:
-    prefix, rows, projects, replaces = entry["prefix"], entry["rows"], entry["projects"], entry["replaces"]
-    assert isinstance(prefix, str) and isinstance(rows, int) and isinstance(projects, list)
-    assert isinstance(replaces, list)
+    """One segment as `meta.json` lists it; None when the entry or its files do not hold together."""
+    prefix, rows, projects, replaces = (entry.get(k) for k in ("prefix", "rows", "projects", "replaces"))
+    if not (isinstance(prefix, str) and isinstance(rows, int) and isinstance(projects, list)):
+        return None
+    if not isinstance(replaces, list):
+        return None
     try:
         ids = np.load(where / f"{prefix}ids.npy", allow_pickle=False)
         docs = np.load(where / f"{prefix}docs.npy", allow_pickle=False)
@@ -155,10 +157,11 @@ def write_chunk_files(
     shutil.rmtree(draft, ignore_errors=True)
     draft.mkdir()
     segments = _segments(vectors, tenant, previous, rows)
+    linked = {segment.prefix for segment in previous.segments} if previous is not None else set()
     for segment in segments:
-        if previous is not None and segment in previous.segments:
+        if segment.prefix in linked:
             for name in [f"{segment.prefix}{a}.npy" for a in ARRAYS] + [f"{segment.prefix}{ROWS_FILE}"]:
-                _link_or_copy(target / name, draft / name)
+                link_or_copy(target / name, draft / name)  # a published segment is never written again
         else:
             _write_segment(draft, segment)
     meta = {"format": FORMAT, "tenant": tenant, "segments": [_entry(segment) for segment in segments]}
@@ -207,21 +210,12 @@ def _compacted(previous: ChunkFiles, fresh: Segment, tenant: str) -> Segment:
     files = ChunkFiles((*previous.segments, fresh))
     base, later = files.segments[0], files.segments[1:]
     replaced = frozenset().union(*(s.replaces for s in later))
-    kept = list(zip(later, files.live[1:], strict=True))
-    small = ChunkMatrix.concatenated([s.chunks for s, _ in kept], [mask for _, mask in kept])
-    assert base.rows is not None and all(s.rows is not None for s in later)
-    tables = [base.rows.filter(pa.array(files.live[0]))]
-    tables += [s.rows.filter(pa.array(mask)) for s, mask in kept if s.rows is not None]
+    small = ChunkMatrix.concatenated([s.chunks for s in later], files.live[1:])
+    live = zip(files.segments, files.live, strict=True)
+    tables = [s.rows.filter(pa.array(mask)) for s, mask in live if s.rows is not None]
+    assert len(tables) == len(files.segments), "reusable files and the fresh segment all have their rows"
     rows = sorted_rows(pa.concat_tables(tables), tenant)
     return Segment(fresh.prefix, base.chunks.updated(set(replaced), small), rows, frozenset())
-
-
-def _link_or_copy(source: Path, target: Path) -> None:
-    """A segment's file is never written again once published, so a hard link is a safe copy."""
-    try:
-        os.link(source, target)
-    except OSError:  # another file system, or links not supported
-        shutil.copy2(source, target)
 
 
 def _write_segment(draft: Path, segment: Segment) -> None:

@@ -19,7 +19,7 @@ import numpy as np
 import pyarrow as pa
 from pydantic import BaseModel, ConfigDict, Field
 
-from trident.store.lance_index import sql_in, sql_string
+from trident.store.lance_index import sql_in, sql_string, vector_column
 
 if TYPE_CHECKING:
     from lancedb.table import Table as LanceTable
@@ -133,8 +133,7 @@ class CommunityIndex:
         """Every report of a tenant with its vector, by key (what a sync starts from)."""
         query = self._table.search().where(f"tenant = {sql_string(tenant)}").select(["key", "report", "vector"])
         rows = query.limit(None).to_arrow()
-        vectors = rows["vector"].combine_chunks()
-        matrix = vectors.flatten().to_numpy().reshape(len(rows), self._dim) if len(rows) else np.zeros((0, self._dim))
+        matrix = vector_column(rows, self._dim)
         return {
             key: (CommunityReport.model_validate_json(text), matrix[n])
             for n, (key, text) in enumerate(zip(rows["key"].to_pylist(), rows["report"].to_pylist(), strict=True))

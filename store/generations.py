@@ -26,6 +26,7 @@ from trident.store.kuzu_graph import KuzuGraphStore
 from trident.store.lance_index import LanceVectorIndex
 from trident.store.manifest import Manifest, ManifestIdentity, manifest_identity
 from trident.store.protocols import Embedder
+from trident.store.remote_files import link_or_copy
 from trident.store.tantivy_index import TantivyTextIndex
 
 log = logging.getLogger(__name__)
@@ -74,7 +75,7 @@ def create_generation(index_dir: Path, name: str, graph_from: Path | None, lexic
     if lexical_from is not None and lexical_from.is_dir():
         for source in lexical_from.iterdir():
             if source.is_file() and not source.name.endswith(".lock"):
-                _link_or_copy(source, lexical / source.name)
+                link_or_copy(source, lexical / source.name)  # Tantivy never rewrites a segment in place
     return folder
 
 
@@ -85,15 +86,7 @@ def _link_chunk_matrix(source: Path, folder: Path) -> None:
     if written.is_dir():
         (folder / CHUNK_MATRIX_DIR).mkdir()
         for part in written.iterdir():
-            _link_or_copy(part, folder / CHUNK_MATRIX_DIR / part.name)
-
-
-def _link_or_copy(source: Path, target: Path) -> None:
-    """Tantivy replaces meta files by rename and never rewrites a segment, so a hard link is a safe copy."""
-    try:
-        os.link(source, target)
-    except OSError:  # another file system, or links not supported
-        shutil.copy2(source, target)
+            link_or_copy(part, folder / CHUNK_MATRIX_DIR / part.name)
 
 
 class ReaderLock:

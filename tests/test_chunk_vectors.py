@@ -22,13 +22,18 @@ from trident.store.chunk_matrix import CHUNK_MATRIX_DIR, ChunkMatrix
 from trident.store.kuzu_graph import KuzuGraphStore
 from trident.store.protocols import Embedder, SearchFilter
 
+
+def _loaded(catalog: Catalog) -> ChunkVectors:
+    return ChunkVectors.load(catalog, read_chunk_files(catalog.generation_folder, catalog.tenant))
+
+
 QUERIES = ["verify a token", "charge a card", "rotate the signing key", "order checkout total", "refund"]
 
 
 @pytest.mark.parametrize("projects", [None, ("billing",), ("auth", "storefront"), ("no-such-project",)])
 def test_the_matrix_ranks_as_the_vector_store_does(sample_catalog: Catalog, projects: tuple[str, ...] | None) -> None:
     assert sample_catalog.embedder is not None
-    chunks = ChunkVectors.load(sample_catalog)
+    chunks = _loaded(sample_catalog)
     assert len(chunks) == sample_catalog.vectors.count("default")
     where = SearchFilter("default", projects)
     for query in QUERIES:
@@ -73,12 +78,12 @@ def test_a_generation_published_without_the_file_is_served_from_the_vector_store
     sample_catalog: Catalog, tmp_path: Path
 ) -> None:
     assert sample_catalog.embedder is not None
-    mapped = ChunkVectors.load(sample_catalog)
+    mapped = _loaded(sample_catalog)
     shutil.copytree(sample_catalog.index_dir, tmp_path / "index", ignore=shutil.ignore_patterns("write.lock"))
     copy = Catalog.open_reader(tmp_path / "index", "default", sample_catalog.embedder)
     shutil.rmtree(copy.generation_folder / CHUNK_MATRIX_DIR)
     try:
-        rebuilt = ChunkVectors.load(copy)
+        rebuilt = _loaded(copy)
         vector = sample_catalog.embedder.embed_query(QUERIES[0])
         assert rebuilt.search(vector, 20, SearchFilter("default")) == mapped.search(vector, 20, SearchFilter("default"))
     finally:
@@ -219,7 +224,7 @@ def test_dense_search_over_segments_ranks_as_the_vector_store_does(tmp_path: Pat
             index_folder(writer, projects["billing"], "billing", max_file_bytes=1_000_000)
         files = read_chunk_files(catalog.generation_folder, "default")
         assert files is not None and len(files.segments) > 1 and not all(mask.all() for mask in files.live)
-        chunks = ChunkVectors.load(catalog)
+        chunks = _loaded(catalog)
         assert len(chunks) == catalog.vectors.count("default")
         for where in [
             SearchFilter("default"),
@@ -257,11 +262,11 @@ def test_chunk_files_published_before_segments_are_read_and_extended(tmp_path: P
         with catalog.writer() as writer:
             index_folder(writer, project, "billing", max_file_bytes=1_000_000)
         vector = embedder.embed_query(QUERIES[1])
-        before = ChunkVectors.load(catalog).search(vector, 20, SearchFilter("default"))
+        before = _loaded(catalog).search(vector, 20, SearchFilter("default"))
         _as_published_before_segments(catalog.generation_folder / CHUNK_MATRIX_DIR)
         legacy = read_chunk_files(catalog.generation_folder, "default")
         assert legacy is not None and [s.prefix for s in legacy.segments] == [""] and legacy.has_rows
-        assert ChunkVectors.load(catalog).search(vector, 20, SearchFilter("default")) == before
+        assert _loaded(catalog).search(vector, 20, SearchFilter("default")) == before
         (project / "billing" / "gateway.py").write_text("def charge_a_card_again():\n    return 2\n")
         with catalog.writer() as writer:
             index_folder(writer, project, "billing", max_file_bytes=1_000_000)
@@ -274,3 +279,22 @@ def test_chunk_files_published_before_segments_are_read_and_extended(tmp_path: P
             assert rows_of(catalog).get([one]) == catalog.graph.get_chunks([one])
     finally:
         catalog.close()
+
+
+@pytest.mark.parametrize("meta", ["{not json", '{"format": 3, "tenant": "default", "segments": [{"prefix": 1}]}', "[]"])
+def test_damaged_chunk_files_are_passed_over_for_the_vector_store(
+    sample_catalog: Catalog, tmp_path: Path, meta: str
+) -> None:
+    """A chunk folder whose meta file is damaged is not read (no exception): the generation is served from the
+    vector store, with the same answer."""
+    assert sample_catalog.embedder is not None
+    shutil.copytree(sample_catalog.index_dir, tmp_path / "index", ignore=shutil.ignore_patterns("write.lock"))
+    copy = Catalog.open_reader(tmp_path / "index", "default", sample_catalog.embedder)
+    (copy.generation_folder / CHUNK_MATRIX_DIR / "meta.json").write_text(meta)
+    try:
+        assert read_chunk_files(copy.generation_folder, "default") is None
+        vector = sample_catalog.embedder.embed_query(QUERIES[0])
+        where = SearchFilter("default")
+        assert _loaded(copy).search(vector, 20, where) == _loaded(sample_catalog).search(vector, 20, where)
+    finally:
+        copy.close()
