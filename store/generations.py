@@ -25,6 +25,7 @@ from trident.store.graph_memory import GraphMemory
 from trident.store.kuzu_graph import KuzuGraphStore
 from trident.store.lance_index import LanceVectorIndex
 from trident.store.manifest import Manifest, ManifestIdentity, manifest_identity
+from trident.store.pending_file import Pending, attach_pending, link_pending, write_pending
 from trident.store.protocols import Embedder
 from trident.store.remote_files import link_or_copy
 from trident.store.tantivy_index import TantivyTextIndex
@@ -188,6 +189,7 @@ class Engines:
     identity: ManifestIdentity | None = None  # views: the manifest file they were read from
     reader_lock: ReaderLock | None = None  # views: keeps writers from removing the folder
     failed: bool = False  # sessions: a write raised half-way, so the session must not be published
+    pending_base: Pending | None = None  # sessions: the pending references of the generation copied from
 
     def close(self) -> None:
         self.graph.close()
@@ -196,9 +198,9 @@ class Engines:
             self.reader_lock.release()
 
     def publish(self, index_dir: Path, tenant: str, *, keep_reading: bool) -> None:
-        """Publish a written generation: close the writers, pin the vectors, write the tenant's chunk files beside
-        the generation (`chunk_files.py`), replace the manifest. With `keep_reading` the engines stay open
-        read-only, as a view of what was published; else they are closed."""
+        """Publish a written generation: close the writers, pin the vectors, write the tenant's chunk files and the
+        pending references beside the generation (`chunk_files.py`, `pending_file.py`), replace the manifest. With
+        `keep_reading` the engines stay open read-only, as a view of what was published; else they are closed."""
         self.text.commit()
         changed = self.vectors.changed_documents
         previous = reusable_files(index_dir / self.folder, tenant, changed)  # the chunk files to add a segment to
@@ -215,6 +217,7 @@ class Engines:
         self.manifest.generation += 1  # caches keyed by generation must not keep what they read mid-session
         self.manifest.chunks_version = self.vectors.version()
         write_chunk_files(index_dir / self.folder, self.vectors, tenant, previous, rows)
+        write_pending(index_dir / self.folder, self.manifest, self.pending_base or {})
         self.reader_lock = ReaderLock.acquire(index_dir / self.folder)
         crash_point("publish.ready")
         self.manifest.save(index_dir)
@@ -252,13 +255,15 @@ def open_new(index_dir: Path, published: Manifest, dim: int, memory: GraphMemory
     source = index_dir / published.generation_dir
     folder = create_generation(index_dir, name, source / GRAPH_FILE, source / LEXICAL_DIR)
     _link_chunk_matrix(source, folder)
+    link_pending(source, folder)
+    pending = attach_pending(manifest, source)
     crash_point("session.copied")
     vectors = LanceVectorIndex(index_dir / SEMANTIC_DIR, dim)
     if published.chunks_version is not None:
         vectors.roll_back_to(published.chunks_version)
     manifest.generation_dir = name
     graph = KuzuGraphStore(folder / GRAPH_FILE, memory=memory)
-    return Engines(manifest, TantivyTextIndex(folder / LEXICAL_DIR), vectors, graph, name)
+    return Engines(manifest, TantivyTextIndex(folder / LEXICAL_DIR), vectors, graph, name, pending_base=pending)
 
 
 def publish_first(index_dir: Path, manifest: Manifest, dim: int) -> None:

@@ -54,7 +54,13 @@ class DocumentEntry(BaseModel):
     mtime_ns: int | None = Field(None, description="The file's modification time then, in nanoseconds")
     chunk_ids: list[str] = Field(default_factory=list)
     entity_ids: list[str] = Field(default_factory=list)
-    unresolved: list[PendingReference] = Field(default_factory=list)
+    unresolved: list[PendingReference] = Field(
+        default_factory=list,
+        exclude=True,
+        description="The document's references still pending: kept in its generation's pending file (not written "
+        "here) and attached to a writer's copy only (store/pending_file.py); a manifest written before that file "
+        "existed carries them here",
+    )
 
 
 class ProjectSource(BaseModel):
@@ -105,6 +111,12 @@ class Manifest(BaseModel):
         default_factory=dict, description="Per project: when and from which commit it was last indexed"
     )
     synced: SyncMark | None = Field(default=None, description="The syncs done for this generation's graph, if any")
+    pending_attached: bool = Field(
+        default=False,
+        exclude=True,
+        description="Whether the entries carry their pending references (a writer's copy, and the manifest of what "
+        "it published); a manifest read from its file does not",
+    )
     vectors_pending: list[str] = Field(
         default_factory=list,
         exclude_if=_empty,
