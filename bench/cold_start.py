@@ -3,7 +3,9 @@ and the first answer that includes the semantic path (the model loads in the bac
 
 `first_search_s` is when the server's answer arrives; `first_checked_s` is when the Python SDK's client has also
 checked it against the tool's output schema (its first check compiles the schema: a few hundred milliseconds that
-are the client's, and that another client's validator spends differently).
+are the client's, and that another client's validator spends differently). Then every `search` query of
+bench/queries.jsonl is asked once and the server's resident memory read from /proc: `serving_rss_mb` (then) and
+`serving_peak_rss_mb` (its high-water mark since the spawn, warm-up included).
 
 Usage:
     python bench/cold_start.py --index ~/.cache/trident/eval/2wiki-0e2328ceb27d [--runs 5] [--persist]
@@ -29,6 +31,7 @@ import anyio
 
 TENANT = "default"
 QUERY = "Who directed the film that won the award?"
+QUERIES = Path(__file__).resolve().parent / "queries.jsonl"
 SEMANTIC_WAIT_SECONDS = 120.0
 
 
@@ -81,7 +84,24 @@ async def one_start(home: Path, model: str, query: str) -> dict[str, Any]:
                 await anyio.sleep(0.05)
                 result = await session.call_tool("search", {"query": query})
             out["semantic_search_s"] = round(time.perf_counter() - started, 3)
+            for line in QUERIES.read_text().splitlines():
+                row = json.loads(line)
+                if row["tool"] == "search":
+                    await session.call_tool("search", {"query": row["query"]})
+            out["serving_rss_mb"], out["serving_peak_rss_mb"] = _server_memory_mb()
     return out
+
+
+def _server_memory_mb() -> tuple[float, float]:
+    """Resident and peak resident memory of this process's child (the server the stdio client spawned), in MB."""
+    for status in Path("/proc").glob("[0-9]*/status"):
+        try:
+            fields = dict(line.split(":", 1) for line in status.read_text().splitlines() if ":" in line)
+        except OSError:  # the process ended meanwhile
+            continue
+        if int(fields["PPid"]) == os.getpid():
+            return tuple(round(int(fields[name].split()[0]) / 1024, 1) for name in ("VmRSS", "VmHWM"))  # type: ignore[return-value]
+    raise RuntimeError("the server process was not found among this process's children")
 
 
 def main() -> None:
@@ -100,7 +120,8 @@ def main() -> None:
             persist_matrix(home / "tenants" / TENANT)
         runs = [anyio.run(one_start, home, args.model, args.query) for _ in range(args.runs)]
     result: dict[str, Any] = {"index": str(args.index), "chunks": chunks, "persisted": args.persist, "runs": runs}
-    for figure in ("initialized_s", "first_search_s", "first_checked_s", "semantic_search_s"):
+    figures = ("initialized_s", "first_search_s", "first_checked_s", "semantic_search_s")
+    for figure in (*figures, "serving_rss_mb", "serving_peak_rss_mb"):
         values = [run[figure] for run in runs]
         result[figure] = {"median": round(statistics.median(values), 3), "min": min(values), "max": max(values)}
     print(json.dumps(result, indent=2))

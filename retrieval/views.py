@@ -20,6 +20,7 @@ from trident.store.chunk_files import ChunkFiles, read_chunk_files
 from trident.store.chunk_rows import ChunkRows
 from trident.store.community_index import CommunityIndex, open_communities
 from trident.store.directory import EntityDirectory
+from trident.store.freed_memory import release_freed_memory
 from trident.store.gc_pause import paused_gc
 from trident.store.graph_vectors import read_graph_vectors
 from trident.store.schema import Chunk
@@ -54,6 +55,7 @@ class PerGeneration(Generic[T]):
             if self._built is None or self._built[0] != generation:
                 with paused_gc():
                     self._built = (generation, build())
+                release_freed_memory()  # what the build read and dropped, and the view of the generation before
             return self._built[1]
 
     def ready(self, generation: int) -> T | None:

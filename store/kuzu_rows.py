@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from trident.store.schema import Chunk, DocumentKind, Entity, Relation, Resolution
@@ -28,21 +29,28 @@ CHUNK_COLUMNS = (
 LOCATION_COLUMNS = "c.id, c.project, c.path, c.start_line, c.end_line"
 RELATION_COLUMNS = "a.id, r.type, b.id, r.weight, r.evidence, r.project, r.doc_id, a.tenant, r.resolution"
 
+# A record read back has every field set: all the records of a kind share one set of field names instead of one set
+# each (0.7 KB a record: 140 MB over the 197K entities and relations of a 100K-chunk index). Safe because records
+# are frozen and a copy (`model_copy`) copies the set before changing it.
+_ENTITY_FIELDS = set(Entity.model_fields)
+_RELATION_FIELDS = set(Relation.model_fields)
+
 
 def entity_from_row(row: list[Any]) -> Entity:
     id_, name, type_, project, tenant, qname, aliases, description, chunk_id, doc_id, path = row
     return Entity.model_construct(  # validated when written; thousands are read at once
-        id=id_,
-        name=name,
-        type=type_,
-        project=project,
-        tenant=tenant,
+        _ENTITY_FIELDS,
+        id=sys.intern(id_),
+        name=sys.intern(name),
+        type=sys.intern(type_),
+        project=sys.intern(project),
+        tenant=sys.intern(tenant),
         qualified_name=qname or "",
         aliases=tuple(aliases or ()),
         description=description or "",
-        chunk_id=chunk_id,
-        doc_id=doc_id,
-        path=path,
+        chunk_id=_shared(chunk_id),
+        doc_id=_shared(doc_id),
+        path=_shared(path),
     )
 
 
@@ -72,16 +80,24 @@ def citation_from_row(row: list[Any]) -> str:
 def relation_from_row(row: list[Any]) -> Relation:
     source, type_, target, weight, evidence, project, doc_id, tenant, resolution = row
     return Relation.model_construct(  # validated when written; thousands are read at once
-        source=source,
-        type=type_,
-        target=target,
+        _RELATION_FIELDS,
+        source=sys.intern(source),
+        type=sys.intern(type_),
+        target=sys.intern(target),
         weight=weight,
-        evidence=evidence,
-        project=project,
-        doc_id=doc_id,
-        tenant=tenant,
+        evidence=_shared(evidence),
+        project=sys.intern(project),
+        doc_id=_shared(doc_id),
+        tenant=sys.intern(tenant),
         resolution=Resolution(resolution or Resolution.EXACT),
     )
+
+
+def _shared(text: str | None) -> str | None:
+    """`sys.intern` for a column that may be empty. Interned, equal strings are one object: each row of a read
+    brings its own copy of an id, a project or a type that many records hold (a relation's ends are ids the
+    entities hold too)."""
+    return None if text is None else sys.intern(text)
 
 
 def parameter_shape(value: Any) -> object:

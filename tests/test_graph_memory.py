@@ -83,3 +83,27 @@ def test_a_catalog_opened_on_an_index_reads_the_same_entities_as_the_one_that_wr
         assert held(reader) == written
     finally:
         reader.close()
+
+
+def test_records_read_back_share_their_repeated_strings_and_field_sets_and_copy_apart(tmp_path: Path) -> None:
+    """A large index's records hold the same ids, projects and types many times: read back, equal strings are one
+    object and all records of a kind share one set of field names; a changed copy takes its own set and leaves the
+    records read, and their dumps, as they were."""
+    catalog = Catalog(tmp_path / "index", TENANT, HashEmbedder())
+    try:
+        index_into(catalog, EXAMPLES / "billing", "billing")
+        entities, relations = read_fresh(catalog)
+    finally:
+        catalog.close()
+    a, b = entities[0], entities[1]
+    assert a.project is b.project and a.tenant is b.tenant
+    by_id = {e.id: e for e in entities}
+    ends = [r for r in relations if r.source in by_id]
+    assert ends and all(r.source is by_id[r.source].id for r in ends)
+    assert a.__pydantic_fields_set__ is b.__pydantic_fields_set__ == set(Entity.model_fields)
+    assert relations[0].__pydantic_fields_set__ == set(Relation.model_fields)
+    dumped = b.model_dump(exclude_unset=True)
+    changed = a.model_copy(update={"description": "rewritten"})
+    assert changed.description == "rewritten" and a.description != "rewritten"
+    assert changed.__pydantic_fields_set__ is not a.__pydantic_fields_set__
+    assert b.model_dump(exclude_unset=True) == dumped == b.model_dump()
