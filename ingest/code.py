@@ -7,6 +7,7 @@ names turned into entity ids and rows into the chunks that show them.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import posixpath
 import re
@@ -38,6 +39,7 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")  # universal newlines, the rule of text.
 _TRIVIAL = re.compile(r"[\s{}()\[\];,]*")  # a line of closing brackets says nothing worth a chunk
 
 
+@functools.cache  # asked again for every entity of a file, every run
 def module_name(path: str) -> str:
     """`billing/orders.py` -> `billing.orders`; a package's `__init__.py` names the package."""
     root, _ = posixpath.splitext(path)

@@ -4,6 +4,7 @@ environment files (secrets) never read."""
 from __future__ import annotations
 
 import errno
+import functools
 import hashlib
 import os
 import posixpath
@@ -72,6 +73,7 @@ _CODE_LANGUAGES = {
 }
 
 
+@functools.cache  # asked again for every entity of a file, every run
 def code_language(path: str) -> str | None:
     """The grammar a source file is parsed with (`src/app.ts` -> typescript), None for any other file."""
     return _CODE_LANGUAGES.get(posixpath.splitext(path)[1].lower())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import threading
 from bisect import bisect_left
@@ -59,6 +60,7 @@ def _core_of_a_name(core: str, qualifier: str) -> bool:
     )
 
 
+@functools.cache  # asked again for every entity of a file, every build
 def _strip_ext(path: str) -> str:
     root, _ = posixpath.splitext(path)
     return root
