@@ -280,7 +280,8 @@ class _Run:
 def _link_and_sync(writer: Writer, run: _Run) -> None:
     """The passes over the whole graph after a run's writes, each skipped when it has nothing to do. Between the
     linking and the syncs (which read chunk vectors), the vectors a large run left out are filled in, after the
-    lexical and graph engines are published (`fill_vectors`).
+    lexical and graph engines are published (`fill_vectors`); with `Publishing.before_syncs`, all the run wrote is
+    published before the syncs.
 
     When the syncs were current as the run began, only what this run wrote can need linking or syncing; else an
     earlier run was cut short or another writer changed the graph, and everything is redone. The entities and
@@ -303,6 +304,9 @@ def _link_and_sync(writer: Writer, run: _Run) -> None:
         return  # nothing can be embedded: the syncs stay due
     # The vectors a large run left out (or one cut short left), which the syncs below read.
     fill_vectors(writer, run.written.batches, run.publishing, run.progress)
+    if run.publishing.before_syncs:  # the syncs read the graph and write only their own stores
+        writer.publish_now()
+        read_with = writer.manifest  # the generation just published, which the sync stamp then names
     forget_sync(writer)
     run.progress.stage("graph vectors", 0)
     sync_graph_vectors(writer, entities, relations)

@@ -74,7 +74,7 @@ def index_watched(
         folder.project,
         max_file_bytes=limits.max_file_bytes,
         community_seconds=limits.community_seconds,
-        publishing=Publishing.from_settings(limits),
+        publishing=Publishing.from_settings(limits, before_syncs=True),
         parser=parser,
     )
 

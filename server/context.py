@@ -67,7 +67,7 @@ def _runner(
                 max_file_bytes=limits.max_file_bytes,
                 progress=progress,
                 community_seconds=limits.community_seconds,
-                publishing=Publishing.from_settings(limits),
+                publishing=Publishing.from_settings(limits, before_syncs=True),
             )
 
     return run

@@ -1,0 +1,78 @@
+"""A watched re-index publishes what it wrote before it syncs the graph vectors and communities: readers find the
+edit while those catch up, and the syncs end in step with the generation it published. A writer block indexing
+folders itself keeps publishing at its end."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import HashEmbedder
+from trident.ingest import pipeline
+from trident.ingest.pipeline import index_folder
+from trident.ingest.watch import WatchedFolder, catalog_reindexer
+from trident.store.catalog import Catalog
+from trident.store.settings import IngestSettings
+from trident.store.sync_state import stale_stores
+
+TENANT = "default"
+
+
+def _names_read_during_community_sync(monkeypatch: pytest.MonkeyPatch, index_dir: Path) -> list[set[str]]:
+    """What a reader of the index (another process's view: the manifest on disk) finds as each community sync
+    begins."""
+    seen: list[set[str]] = []
+    real: Callable[..., Any] = pipeline.sync_communities
+
+    def spy(writer: Any, *args: Any, **kwargs: Any) -> Any:
+        reader = Catalog.open_reader(index_dir, TENANT)
+        try:
+            seen.append({e.name for e in reader.entities()})
+        finally:
+            reader.close()
+        return real(writer, *args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "sync_communities", spy)
+    return seen
+
+
+def test_a_watched_edit_is_published_before_its_syncs_which_end_in_step(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "app"
+    root.mkdir()
+    (root / "a.py").write_text("def alpha():\n    return 1\n")
+    catalog = Catalog(tmp_path / "index", TENANT, HashEmbedder())
+    try:
+        reindex = catalog_reindexer(catalog, IngestSettings())
+        folder = WatchedFolder(root, "app")
+        reindex(folder)
+        seen = _names_read_during_community_sync(monkeypatch, catalog.index_dir)
+        (root / "b.py").write_text("def beta():\n    return alpha()\n")
+        reindex(folder)
+        assert len(seen) == 1 and {"alpha", "beta"} <= seen[0], "the edit is published before the syncs"
+        assert stale_stores(catalog) == {}, "the syncs are recorded in step with the generation published"
+        assert len(list(catalog.index_dir.joinpath("generations").iterdir())) == 1
+    finally:
+        catalog.close()
+
+
+def test_a_writer_block_indexing_a_folder_publishes_it_at_its_end(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "app"
+    root.mkdir()
+    (root / "a.py").write_text("def alpha():\n    return 1\n")
+    catalog = Catalog(tmp_path / "index", TENANT, HashEmbedder())
+    try:
+        seen = _names_read_during_community_sync(monkeypatch, catalog.index_dir)
+        with catalog.writer() as writer:
+            index_folder(writer, root, "app", max_file_bytes=1_000_000)
+        assert seen == [set()], "nothing is published before the block ends"
+        assert {e.name for e in catalog.entities()} >= {"alpha"}
+        assert stale_stores(catalog) == {}
+    finally:
+        catalog.close()
