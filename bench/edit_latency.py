@@ -2,9 +2,11 @@
 
 A copy of the folder is indexed once; then, EDITS times, one Python file gets a new function with a unique name and
 docstring, the watcher's re-index runs (`ingest.watch.catalog_reindexer`, one writer block, as `trident watch`
-does on a change), and the clock stops when a lexical search, a semantic search and the entity directory each find
-the new function. Prints p50 / p95 of the whole (edit written -> all three find it) and of the re-index alone, and
-the time of a re-index that finds nothing changed. Nothing here runs in the test suite.
+does on a change) in a thread of its own, as in a server, while the main thread searches every 100 ms; the clock
+stops when a lexical search, a semantic search and the entity directory each find the new function (a watched run
+publishes before it syncs the graph vectors and communities, so that is before the run ends). Prints p50 / p95 of
+the whole (edit written -> all three find it) and of the re-index run, and the time of a re-index that finds nothing
+changed. Nothing here runs in the test suite.
 
 With `--base INDEX` the folder is added as one more project to a copy of that index (e.g. a bench index from
 bench/corpus.py, with the same TRIDENT_MODEL), so each edit pays what an index of that size costs a write.
@@ -19,11 +21,12 @@ import argparse
 import shutil
 import statistics
 import tempfile
+import threading
 import time
 from pathlib import Path
 
 from trident.embedding.embedder import open_embedder
-from trident.ingest.watch import WatchedFolder, catalog_reindexer
+from trident.ingest.watch import Reindex, WatchedFolder, catalog_reindexer
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.settings import IngestSettings, ModelSettings, RetrievalSettings
@@ -46,6 +49,12 @@ def found_everywhere(catalog: Catalog, views: GenerationViews, name: str) -> boo
     named = views.directory(catalog).named(name)
     found = [any(name in h.snippet or name in h.entities for h in hits) for hits in (lexical, semantic)]
     return all(found) and bool(named)
+
+
+def timed_run(reindex: Reindex, folder: WatchedFolder, started: float, ended: list[float]) -> None:
+    """The watcher's re-index, and when it ended (seconds after `started`)."""
+    reindex(folder)
+    ended.append(time.perf_counter() - started)
 
 
 def percentile(samples: list[float], q: float) -> float:
@@ -80,13 +89,16 @@ def main() -> None:
             body = f'\n\ndef {name}():\n    """{name} reconciles the {WORDS[n % 10]} ledger."""\n    return 0\n'
             with target.open("a", encoding="utf-8") as handle:
                 handle.write(body)
-            reindex(folder)
-            runs.append(time.perf_counter() - started)
+            ended: list[float] = []
+            run = threading.Thread(target=timed_run, args=(reindex, folder, started, ended))
+            run.start()
             while not found_everywhere(catalog, views, name):
                 if time.perf_counter() - started > DEADLINE_SECONDS:
                     raise SystemExit(f"{name} not found by every path {DEADLINE_SECONDS} s after its edit")
-                time.sleep(0.01)
+                time.sleep(0.1)
             whole.append(time.perf_counter() - started)
+            run.join()
+            runs.append(ended[0])
         started = time.perf_counter()
         reindex(folder)
         unchanged = time.perf_counter() - started
