@@ -52,6 +52,14 @@ class ChunkVectors:
             found.sort(key=lambda hit: (-hit.score, hit.id))
         return found[:limit]
 
+    def rows(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
+        """The unit-length vectors of these chunks, by id (an id no part holds alive is left out)."""
+        found: dict[str, np.ndarray] = {}
+        wanted = np.asarray(sorted(set(ids)), dtype=object)
+        for part in self._parts:
+            found.update(part.rows(wanted))
+        return dict(sorted(found.items()))
+
 
 class _Part:
     def __init__(self, chunks: ChunkMatrix, live: np.ndarray | None) -> None:
@@ -71,6 +79,17 @@ class _Part:
             scores = np.where(excluded, -np.inf, scores)
         rows = top_rows(scores, limit)
         return [ScoredId(i, score) for i, score in zip(self._ids[rows].tolist(), scores[rows].tolist(), strict=True)]
+
+    def rows(self, wanted: np.ndarray) -> dict[str, np.ndarray]:
+        """The live rows of the sorted ids `wanted` that this part holds."""
+        if not len(self._ids) or not len(wanted):
+            return {}
+        places = np.minimum(np.searchsorted(self._ids, wanted), len(self._ids) - 1)
+        return {
+            str(i): np.asarray(self._matrix[p])
+            for p, i in zip(places.tolist(), wanted.tolist(), strict=True)
+            if self._ids[p] == i and (self._dead is None or not self._dead[p])
+        }
 
     def _excluded(self, projects: Sequence[str] | None) -> np.ndarray | None:
         if projects is None:

@@ -146,8 +146,11 @@ class GenerationViews:
     def chunks(self, catalog: Catalog, ids: Sequence[str]) -> dict[str, Chunk]:
         """The chunks of these ids (an unknown one left out): from the generation's chunk-row file, memory-mapped,
         else (a generation published without one) from the graph store."""
-        rows = self._chunk_rows.get(catalog.manifest.generation, lambda: _chunk_rows(self._files(catalog)))
+        rows = self._rows(catalog)
         return rows.get(ids) if rows is not None else catalog.graph.get_chunks(ids)
+
+    def _rows(self, catalog: Catalog) -> ChunkRows | None:
+        return self._chunk_rows.get(catalog.manifest.generation, lambda: _chunk_rows(self._files(catalog)))
 
     def graph(self, catalog: Catalog) -> EntityChunkGraph:
         generation = catalog.manifest.generation
@@ -165,13 +168,19 @@ class GenerationViews:
         )
 
     def instructions(self, catalog: Catalog, projects: Sequence[str] | None) -> dict[str, np.ndarray]:
-        """The stored vectors of the projects' instruction files (CLAUDE.md, README, ...), by chunk id."""
+        """The vectors of the projects' instruction files (CLAUDE.md, README, ...), by chunk id: from the
+        generation's chunk files (rows and vectors in memory), else from the graph and vector stores."""
         known = self._instructions.get(catalog.manifest.generation, dict)
         key = tuple(sorted(projects)) if projects is not None else None
         with self._lock:
             if key not in known:
-                ids = catalog.graph.chunks_of_files(catalog.tenant, INSTRUCTION_FILES, projects)
-                known[key] = catalog.vectors.vectors(ids)
+                rows = self._rows(catalog)
+                if rows is not None:
+                    ids = rows.of_files(INSTRUCTION_FILES, projects)
+                    known[key] = self.chunk_vectors(catalog).rows(ids)
+                else:
+                    ids = catalog.graph.chunks_of_files(catalog.tenant, INSTRUCTION_FILES, projects)
+                    known[key] = catalog.vectors.vectors(ids)
             return known[key]
 
     def communities(self, catalog: Catalog) -> CommunityIndex:

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.ipc as ipc
 
 from trident.store.schema import Chunk, DocumentKind
@@ -95,6 +96,19 @@ class ChunkRows:
             if rows:
                 found.update((row["id"], _chunk(row)) for row in table.take(rows).to_pylist())
         return dict(sorted(found.items()))
+
+    def of_files(self, names: Sequence[str], projects: Sequence[str] | None) -> list[str]:
+        """Ids of the chunks of files with these base names (case-insensitive), optionally only in `projects`, in
+        id order: as the graph store's `chunks_of_files`, without its scan of every chunk (a second at 100K)."""
+        wanted = pa.array([name.lower() for name in names], pa.string())
+        found: list[str] = []
+        for table, live in zip(self._tables, self._live, strict=True):
+            base = pc.utf8_lower(pc.replace_substring_regex(table.column("path"), pattern="^.*/", replacement=""))
+            keep = pc.and_(pc.is_in(base, value_set=wanted), pa.array(live))
+            if projects is not None:
+                keep = pc.and_(keep, pc.is_in(table.column("project"), value_set=pa.array(list(projects), pa.string())))
+            found.extend(table.column("id").filter(keep).to_pylist())
+        return sorted(found)
 
 
 def _chunk(row: dict[str, Any]) -> Chunk:

@@ -298,3 +298,42 @@ def test_damaged_chunk_files_are_passed_over_for_the_vector_store(
         assert _loaded(copy).search(vector, 20, where) == _loaded(sample_catalog).search(vector, 20, where)
     finally:
         copy.close()
+
+
+def test_instruction_files_are_found_from_the_chunk_files_as_from_the_stores(
+    tmp_path: Path, embedder: Embedder
+) -> None:
+    """The local path's instruction files (README, CLAUDE.md, ...) and their vectors, read from the generation's
+    chunk files in segments (an edited README's old rows replaced, a CLAUDE.md added), are the graph store's chunks
+    and the vector store's vectors, per project filter."""
+    from trident.retrieval.views import INSTRUCTION_FILES
+
+    projects = {"auth": tmp_path / "auth", "billing": tmp_path / "billing"}
+    for name, folder in projects.items():
+        shutil.copytree(EXAMPLES / name, folder)
+    catalog = Catalog(tmp_path / "index", "default", embedder)
+    try:
+        for name, folder in projects.items():
+            with catalog.writer() as writer:
+                index_folder(writer, folder, name, max_file_bytes=1_000_000)
+        (projects["billing"] / "README.md").write_text("# Billing\n\nCharges cards; see the gateway.\n")
+        (projects["auth"] / "CLAUDE.md").write_text("# Notes for agents\n\nRun the tests before a change.\n")
+        for name, folder in projects.items():
+            with catalog.writer() as writer:
+                index_folder(writer, folder, name, max_file_bytes=1_000_000)
+        files = read_chunk_files(catalog.generation_folder, "default")
+        assert files is not None and len(files.segments) > 1 and not all(mask.all() for mask in files.live)
+        rows, chunks = files.chunk_rows(), _loaded(catalog)
+        assert rows is not None
+        for where in [None, ("billing",), ("auth",), ("auth", "billing"), ("no-such-project",)]:
+            expected = catalog.graph.chunks_of_files("default", INSTRUCTION_FILES, where)
+            assert rows.of_files(INSTRUCTION_FILES, where) == expected, where
+            stored = catalog.vectors.vectors(expected)
+            held = chunks.rows(expected)
+            assert list(held) == sorted(stored), where
+            for chunk_id, vector in held.items():
+                assert np.allclose(vector, stored[chunk_id] / np.linalg.norm(stored[chunk_id]), atol=1e-6)
+        assert len(rows.of_files(INSTRUCTION_FILES, None)) >= 3  # both READMEs and the two CLAUDE.md files
+        assert chunks.rows(["no-such-chunk"]) == {}
+    finally:
+        catalog.close()
