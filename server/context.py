@@ -28,6 +28,7 @@ log = logging.getLogger(__name__)
 LOCK_WAIT_SECONDS = 30 * 60.0
 # Warm-up stops after the step under way; a step on a large index takes seconds, so this only caps a stuck one.
 WARM_UP_STOP_SECONDS = 60.0
+REWARM_POLL_SECONDS = 0.5  # how often the warm-up thread looks for a new generation (one stat of the manifest)
 MODEL_WAIT_STEP_SECONDS = 0.1  # how often the warm-up, waiting for the model, checks whether the server stops
 
 
@@ -71,6 +72,24 @@ def _runner(
             )
 
     return run
+
+
+def _keep_warm(catalog: Catalog, views: GenerationViews, stopping: threading.Event) -> None:
+    """Warm up, then again each time the index moves to another generation (a watched edit, an index job, another
+    process's run), so that the first questions after it find its views built instead of building them (at 100K
+    chunks: seconds). Until the server stops."""
+    warmed: int | None = None
+    while not stopping.is_set():
+        generation: int | None
+        try:
+            generation = catalog.manifest.generation
+        except Exception:  # the index is unreadable for now: a query will say why
+            log.warning("could not read the index at %s to warm up", catalog.index_dir, exc_info=True)
+            generation = warmed
+        if generation != warmed:
+            _warm_up(catalog, views, stopping)
+            warmed = generation
+        stopping.wait(REWARM_POLL_SECONDS)
 
 
 def _warm_up(catalog: Catalog, views: GenerationViews, stopping: threading.Event) -> None:
@@ -128,7 +147,7 @@ def make_lifespan(
         stopping = threading.Event()
         jobs = IndexJobs(_runner(catalog, stopping, limits))
         views = GenerationViews(settings.retrieval)
-        warming = threading.Thread(target=_warm_up, args=(catalog, views, stopping), name="trident-warm-up")
+        warming = threading.Thread(target=_keep_warm, args=(catalog, views, stopping), name="trident-warm-up")
         if served.warm_up:
             warming.start()
         log.info("trident serving %s (tenant %s)", catalog.index_dir, catalog.tenant)

@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,7 @@ from mcp_types import INTERNAL_ERROR, INVALID_PARAMS, PromptReference, ResourceT
 from tests.conftest import EXAMPLES
 from trident.retrieval.relation_index import RelationIndex
 from trident.retrieval.search import GenerationViews
-from trident.server.context import _warm_up
+from trident.server.context import _keep_warm, _warm_up
 from trident.store.catalog import Catalog
 from trident.store.settings import RetrievalSettings
 
@@ -380,3 +381,39 @@ def test_a_server_stopping_during_the_warm_up_stops_it_before_the_next_step(samp
     stopping.set()
     _warm_up(sample_catalog, views, stopping)
     assert views._relations.peek() is None and views._graph.peek() is None
+
+
+def test_the_warm_up_builds_the_views_of_each_generation_the_index_moves_to(tmp_path: Path) -> None:
+    """After a write publishes (a watched edit, an index job), the warm-up thread builds the new generation's views
+    without waiting for a query to need them."""
+    from tests.conftest import HashEmbedder, index_into
+
+    project = tmp_path / "app"
+    project.mkdir()
+    (project / "a.py").write_text("def alpha():\n    return 1\n")
+    catalog = Catalog(tmp_path / "index", "default", HashEmbedder())
+    views, stopping = GenerationViews(RetrievalSettings()), threading.Event()
+    warming = threading.Thread(target=_keep_warm, args=(catalog, views, stopping))
+    try:
+        index_into(catalog, project, "app")
+        warming.start()
+
+        def built_with(name: str) -> bool:
+            directory = views.built_directory(catalog)  # never builds: only what the warm-up built for this generation
+            return directory is not None and bool(directory.named(name))
+
+        deadline = time.monotonic() + 120
+        while not built_with("alpha"):
+            assert time.monotonic() < deadline, "the first generation was never warmed up"
+            time.sleep(0.05)
+        (project / "b.py").write_text("def beta():\n    return 2\n")
+        index_into(catalog, project, "app")
+        while not built_with("beta"):
+            assert time.monotonic() < deadline, "the new generation was never warmed up"
+            time.sleep(0.05)
+        assert views._graph.ready(catalog.manifest.generation) is not None, "the walk graph too"
+    finally:
+        stopping.set()
+        if warming.is_alive():
+            warming.join(60)
+        catalog.close()
