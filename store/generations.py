@@ -25,7 +25,7 @@ from trident.store.graph_memory import GraphMemory
 from trident.store.kuzu_graph import KuzuGraphStore
 from trident.store.lance_index import LanceVectorIndex
 from trident.store.manifest import Manifest, ManifestIdentity, manifest_identity
-from trident.store.pending_file import Pending, attach_pending, link_pending, write_pending
+from trident.store.pending_file import Pending, attach_pending, write_pending
 from trident.store.protocols import Embedder
 from trident.store.remote_files import link_or_copy
 from trident.store.tantivy_index import TantivyTextIndex
@@ -255,8 +255,7 @@ def open_new(index_dir: Path, published: Manifest, dim: int, memory: GraphMemory
     source = index_dir / published.generation_dir
     folder = create_generation(index_dir, name, source / GRAPH_FILE, source / LEXICAL_DIR)
     _link_chunk_matrix(source, folder)
-    link_pending(source, folder)
-    pending = attach_pending(manifest, source)
+    pending = attach_pending(manifest, source, folder)
     crash_point("session.copied")
     vectors = LanceVectorIndex(index_dir / SEMANTIC_DIR, dim)
     if published.chunks_version is not None:

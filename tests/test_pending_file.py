@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from tests.projects import call_edges, indexed_projects, write_files
 from trident.embedding.hash_embedder import HashEmbedder
 from trident.ingest.pipeline import index_folder
@@ -93,5 +95,23 @@ def test_an_index_whose_manifest_carries_its_pending_references_keeps_them(tmp_p
         assert (RUN, GET) in call_edges(catalog)
         assert "unresolved" not in (index_dir / MANIFEST_FILE).read_text()
         assert (_generation(index_dir) / PENDING_FILE).is_file()
+    finally:
+        catalog.close()
+
+
+def test_a_damaged_file_is_logged_and_the_index_stays_writable(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    index_dir = _app_waiting_for_lib(tmp_path)
+    pending = _generation(index_dir) / PENDING_FILE
+    pending.unlink()  # a link: the damage must not reach another generation's copy
+    pending.write_text('{"app/app/main.py": [{"source": ')
+    catalog = Catalog(index_dir, "default", HashEmbedder())
+    try:
+        with caplog.at_level("WARNING", logger="trident.store.pending_file"):
+            _index(catalog, tmp_path, "lib")
+        assert any("pending references" in r.getMessage() and "damaged" in r.getMessage() for r in caplog.records)
+        assert {e.name for e in catalog.entities()} >= {"Pool", "get"}, "lib was indexed"
+        assert json.loads((_generation(index_dir) / PENDING_FILE).read_text()) is not None
     finally:
         catalog.close()
