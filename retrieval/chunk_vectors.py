@@ -14,6 +14,7 @@ from trident.retrieval.top_rows import top_rows
 from trident.store.catalog import Catalog
 from trident.store.chunk_files import ChunkFiles
 from trident.store.chunk_matrix import ChunkMatrix
+from trident.store.chunk_rows import live_positions
 from trident.store.protocols import ScoredId, SearchFilter
 
 
@@ -82,14 +83,8 @@ class _Part:
 
     def rows(self, wanted: np.ndarray) -> dict[str, np.ndarray]:
         """The live rows of the sorted ids `wanted` that this part holds."""
-        if not len(self._ids) or not len(wanted):
-            return {}
-        places = np.minimum(np.searchsorted(self._ids, wanted), len(self._ids) - 1)
-        return {
-            str(i): np.asarray(self._matrix[p])
-            for p, i in zip(places.tolist(), wanted.tolist(), strict=True)
-            if self._ids[p] == i and (self._dead is None or not self._dead[p])
-        }
+        live = None if self._dead is None else ~self._dead
+        return {str(self._ids[p]): np.asarray(self._matrix[p]) for p in live_positions(self._ids, wanted, live)}
 
     def _excluded(self, projects: Sequence[str] | None) -> np.ndarray | None:
         if projects is None:

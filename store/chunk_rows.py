@@ -69,6 +69,15 @@ def read_rows_table(path: Path, tenant: str) -> pa.Table | None:
     return table
 
 
+def live_positions(known: np.ndarray, wanted: np.ndarray, live: np.ndarray | None) -> list[int]:
+    """Positions in the sorted ids `known` of the sorted ids `wanted` it holds, those `live` marks alive (None: all)
+    only, in `wanted`'s order."""
+    if not len(known) or not len(wanted):
+        return []
+    places = np.minimum(np.searchsorted(known, wanted), len(known) - 1).tolist()
+    return [p for p, i in zip(places, wanted.tolist(), strict=True) if known[p] == i and (live is None or live[p])]
+
+
 class ChunkRows:
     """The chunk rows of one generation, memory-mapped: chunks by id without a query to the graph store. Each
     segment's rows are in id order; a row a later segment replaced is never returned."""
@@ -89,10 +98,7 @@ class ChunkRows:
         if not len(wanted):
             return found
         for table, known, live in zip(self._tables, self._ids, self._live, strict=True):
-            if not len(known):
-                continue
-            places = np.minimum(np.searchsorted(known, wanted), len(known) - 1)
-            rows = [int(p) for p, i in zip(places, wanted, strict=True) if known[p] == i and live[p]]
+            rows = live_positions(known, wanted, live)
             if rows:
                 found.update((row["id"], _chunk(row)) for row in table.take(rows).to_pylist())
         return dict(sorted(found.items()))
