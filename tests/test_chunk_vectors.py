@@ -207,17 +207,22 @@ def test_an_update_gives_the_rows_a_full_rebuild_gives() -> None:
         assert np.allclose(updated.matrix.reshape(-1, 4), rebuilt.matrix.reshape(-1, 4), rtol=0, atol=1e-6), trial
 
 
+def _auth_and_billing(tmp_path: Path, embedder: Embedder) -> tuple[dict[str, Path], Catalog]:
+    """Copies of the auth and billing examples, each indexed by a writer block of its own."""
+    projects = {"auth": tmp_path / "auth", "billing": tmp_path / "billing"}
+    catalog = Catalog(tmp_path / "index", "default", embedder)
+    for name, folder in projects.items():
+        shutil.copytree(EXAMPLES / name, folder)
+        with catalog.writer() as writer:
+            index_folder(writer, folder, name, max_file_bytes=1_000_000)
+    return projects, catalog
+
+
 def test_dense_search_over_segments_ranks_as_the_vector_store_does(tmp_path: Path, embedder: Embedder) -> None:
     """After edits that leave the chunk files in several segments (a changed file's rows replaced, a file removed),
     the chunks found and their order are the vector store's, project filters included; no replaced row is found."""
-    projects = {"auth": tmp_path / "auth", "billing": tmp_path / "billing"}
-    for name, folder in projects.items():
-        shutil.copytree(EXAMPLES / name, folder)
-    catalog = Catalog(tmp_path / "index", "default", embedder)
+    projects, catalog = _auth_and_billing(tmp_path, embedder)
     try:
-        for name, folder in projects.items():
-            with catalog.writer() as writer:
-                index_folder(writer, folder, name, max_file_bytes=1_000_000)
         (projects["billing"] / "billing" / "gateway.py").write_text("def charge_a_card_again():\n    return 2\n")
         (projects["billing"] / "billing" / "payments.py").unlink()
         with catalog.writer() as writer:
@@ -308,14 +313,8 @@ def test_instruction_files_are_found_from_the_chunk_files_as_from_the_stores(
     and the vector store's vectors, per project filter."""
     from trident.retrieval.views import INSTRUCTION_FILES
 
-    projects = {"auth": tmp_path / "auth", "billing": tmp_path / "billing"}
-    for name, folder in projects.items():
-        shutil.copytree(EXAMPLES / name, folder)
-    catalog = Catalog(tmp_path / "index", "default", embedder)
+    projects, catalog = _auth_and_billing(tmp_path, embedder)
     try:
-        for name, folder in projects.items():
-            with catalog.writer() as writer:
-                index_folder(writer, folder, name, max_file_bytes=1_000_000)
         (projects["billing"] / "README.md").write_text("# Billing\n\nCharges cards; see the gateway.\n")
         (projects["auth"] / "CLAUDE.md").write_text("# Notes for agents\n\nRun the tests before a change.\n")
         for name, folder in projects.items():

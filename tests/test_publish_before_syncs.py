@@ -21,6 +21,14 @@ from trident.store.sync_state import stale_stores
 TENANT = "default"
 
 
+def _app(tmp_path: Path) -> tuple[Path, Catalog]:
+    """A one-file project and an index to write it to."""
+    root = tmp_path / "app"
+    root.mkdir()
+    (root / "a.py").write_text("def alpha():\n    return 1\n")
+    return root, Catalog(tmp_path / "index", TENANT, HashEmbedder())
+
+
 def _names_read_during_community_sync(monkeypatch: pytest.MonkeyPatch, index_dir: Path) -> list[set[str]]:
     """What a reader of the index (another process's view: the manifest on disk) finds as each community sync
     begins."""
@@ -42,10 +50,7 @@ def _names_read_during_community_sync(monkeypatch: pytest.MonkeyPatch, index_dir
 def test_a_watched_edit_is_published_before_its_syncs_which_end_in_step(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    root = tmp_path / "app"
-    root.mkdir()
-    (root / "a.py").write_text("def alpha():\n    return 1\n")
-    catalog = Catalog(tmp_path / "index", TENANT, HashEmbedder())
+    root, catalog = _app(tmp_path)
     try:
         reindex = catalog_reindexer(catalog, IngestSettings())
         folder = WatchedFolder(root, "app")
@@ -63,10 +68,7 @@ def test_a_watched_edit_is_published_before_its_syncs_which_end_in_step(
 def test_a_writer_block_indexing_a_folder_publishes_it_at_its_end(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    root = tmp_path / "app"
-    root.mkdir()
-    (root / "a.py").write_text("def alpha():\n    return 1\n")
-    catalog = Catalog(tmp_path / "index", TENANT, HashEmbedder())
+    root, catalog = _app(tmp_path)
     try:
         seen = _names_read_during_community_sync(monkeypatch, catalog.index_dir)
         with catalog.writer() as writer:
