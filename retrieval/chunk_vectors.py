@@ -1,8 +1,13 @@
 """Dense search from memory: every chunk vector of an index generation in a few matrices, so a query is a matrix
-product and a partial sort per matrix (exact, about a millisecond per 10K chunks) instead of a scan through the
-vector store per query. The vector store stays the record; the matrices are the chunk files its generation's publish
-wrote (memory-mapped, one per segment: `store/chunk_files.py`), or, for a generation published without them, read
-from the vector store once."""
+product and a partial sort per matrix instead of a scan through the vector store per query. The vector store stays
+the record; the matrices are the chunk files its generation's publish wrote (memory-mapped, one per segment:
+`store/chunk_files.py`), or, for a generation published without them, read from the vector store once.
+
+Where a segment has its rows as int8 (`store/int8_rows.py`), a search scans those (a quarter of the bytes) for
+`candidates(limit)` rows, then scores them exactly from the float32 rows: the answer is the exact ranking unless a
+row of the true top `limit` ranked below all those candidates by its approximate score. Measured on the 100K bench
+index (300 queries, limits 10 and 50): none did with four times the limit and at least 100; 14 of 3,000 did with
+twice the limit. The scan took 3.6 ms per query against 11.9 ms for the float32 product."""
 
 from __future__ import annotations
 
@@ -15,7 +20,16 @@ from trident.store.catalog import Catalog
 from trident.store.chunk_files import ChunkFiles
 from trident.store.chunk_matrix import ChunkMatrix
 from trident.store.chunk_rows import live_positions
+from trident.store.int8_rows import Int8Rows
 from trident.store.protocols import ScoredId, SearchFilter
+
+MIN_CANDIDATES = 100
+CANDIDATES_PER_RESULT = 4
+
+
+def candidates(limit: int) -> int:
+    """How many rows the int8 scan hands to exact scoring for a search of `limit` results."""
+    return max(CANDIDATES_PER_RESULT * limit, MIN_CANDIDATES)
 
 
 class ChunkVectors:
@@ -23,8 +37,14 @@ class ChunkVectors:
     id order and scaled to unit length (a dot product is the cosine similarity). Equal scores rank by id, as the
     vector store ranks them; a row a later part replaced is never found."""
 
-    def __init__(self, parts: Sequence[ChunkMatrix], live: Sequence[np.ndarray | None] | None = None) -> None:
-        self._parts = [_Part(chunks, mask) for chunks, mask in zip(parts, live or [None] * len(parts), strict=True)]
+    def __init__(
+        self,
+        parts: Sequence[ChunkMatrix],
+        live: Sequence[np.ndarray | None] | None = None,
+        int8: Sequence[Int8Rows | None] | None = None,
+    ) -> None:
+        masks, scans = live or [None] * len(parts), int8 or [None] * len(parts)
+        self._parts = [_Part(*part) for part in zip(parts, masks, scans, strict=True)]
 
     @classmethod
     def from_rows(cls, ids: list[str], projects: list[str], matrix: np.ndarray) -> ChunkVectors:
@@ -36,7 +56,8 @@ class ChunkVectors:
         """The generation's chunk `files` (`read_chunk_files`), memory-mapped; else (a generation published without
         them) the vector store's rows."""
         if files is not None:
-            return cls([segment.chunks for segment in files.segments], files.live)
+            segments = files.segments
+            return cls([s.chunks for s in segments], files.live, [s.int8 for s in segments])
         return cls.from_rows(*catalog.vectors.matrix(catalog.tenant))
 
     def __len__(self) -> int:
@@ -62,9 +83,15 @@ class ChunkVectors:
         return dict(sorted(found.items()))
 
 
+def _without(scores: np.ndarray, excluded: np.ndarray | None) -> np.ndarray:
+    """`scores` with the `excluded` rows at -inf (never chosen)."""
+    return scores if excluded is None else np.where(excluded, -np.inf, scores)
+
+
 class _Part:
-    def __init__(self, chunks: ChunkMatrix, live: np.ndarray | None) -> None:
+    def __init__(self, chunks: ChunkMatrix, live: np.ndarray | None, int8: Int8Rows | None) -> None:
         self._ids = chunks.ids
+        self._int8 = int8
         self._project_codes = {name: code for code, name in enumerate(chunks.project_names)}
         self._projects = chunks.projects
         self._matrix = chunks.matrix
@@ -74,12 +101,15 @@ class _Part:
     def search(self, query: np.ndarray, limit: int, projects: Sequence[str] | None) -> list[ScoredId]:
         if not len(self._ids):
             return []
-        scores = self._matrix @ query
         excluded = self._excluded(projects)
-        if excluded is not None:
-            scores = np.where(excluded, -np.inf, scores)
-        rows = top_rows(scores, limit)
-        return [ScoredId(i, score) for i, score in zip(self._ids[rows].tolist(), scores[rows].tolist(), strict=True)]
+        if self._int8 is not None and len(self._ids) > candidates(limit):
+            scanned = self._int8.scores(query)
+            shortlist = np.sort(top_rows(_without(scanned, excluded), candidates(limit)))  # in row (id) order
+            rows, scores = shortlist, np.asarray(self._matrix[shortlist], dtype=np.float32) @ query
+        else:
+            rows, scores = np.arange(len(self._ids)), _without(self._matrix @ query, excluded)
+        best = top_rows(scores, limit)
+        return [ScoredId(i, s) for i, s in zip(self._ids[rows[best]].tolist(), scores[best].tolist(), strict=True)]
 
     def rows(self, wanted: np.ndarray) -> dict[str, np.ndarray]:
         """The live rows of the sorted ids `wanted` that this part holds."""

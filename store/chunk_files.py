@@ -3,7 +3,8 @@ writer changed instead of every chunk again.
 
 Layout, in `<generation>/chunk_vectors/`: `meta.json` (format, tenant, the segments oldest first) and, for each
 segment, its chunk matrix (`<prefix>matrix.npy`, `ids.npy`, `docs.npy`, `projects.npy`: `ChunkMatrix`, rows in id
-order) and chunk rows (`<prefix>rows.arrow`, `chunk_rows.py`). A segment names the documents whose rows it replaces:
+order), the matrix's rows as int8 (`<prefix>int8.npy`, `int8_steps.npy`: `int8_rows.py`, what a dense search scans
+first) and chunk rows (`<prefix>rows.arrow`, `chunk_rows.py`). A segment names the documents whose rows it replaces:
 those its write changed (deleted ones included), so a row of an older segment is live unless a later one replaces its
 document. A publish that knows what its writer changed links the segments of the generation it started from and adds
 one holding those documents' rows; once the later segments would hold more than COMPACT_SHARE of the first one's rows,
@@ -29,6 +30,7 @@ import pyarrow as pa
 from trident.store.chunk_matrix import CHUNK_MATRIX_DIR, ChunkMatrix
 from trident.store.chunk_rows import ROWS_FILE, ChunkRows, read_rows_table, sorted_rows, write_rows
 from trident.store.crashpoints import crash_point
+from trident.store.int8_rows import Int8Rows, quantize
 from trident.store.remote_files import link_or_copy
 
 if TYPE_CHECKING:
@@ -39,17 +41,19 @@ LEGACY_FORMAT = 2
 MAX_SEGMENTS = 8
 COMPACT_SHARE = 0.25  # later segments may hold up to this share of the first one's rows before a compaction
 ARRAYS = ("matrix", "ids", "docs", "projects")
+INT8_ARRAYS = ("int8", "int8_steps")  # absent from segments written before them: written on the next publish
 
 
 @dataclass(frozen=True, eq=False)  # segments are told apart by prefix, never by comparing their arrays
 class Segment:
-    """One write's chunks: `chunks` in id order, `rows` their chunk rows (None: written without), and the documents
-    whose older rows they replace."""
+    """One write's chunks: `chunks` in id order, `rows` their chunk rows (None: written without), the documents
+    whose older rows they replace, and the chunk matrix as int8 (None: not written yet)."""
 
     prefix: str
     chunks: ChunkMatrix
     rows: pa.Table | None
     replaces: frozenset[str]
+    int8: Int8Rows | None = None
 
     def live(self, replaced_later: frozenset[str]) -> np.ndarray:
         """Which of its rows no later segment replaces."""
@@ -132,7 +136,22 @@ def _read_segment(where: Path, entry: dict[str, object], tenant: str) -> Segment
     table = read_rows_table(where / f"{prefix}{ROWS_FILE}", tenant)
     if table is not None and table.num_rows != rows:
         return None
-    return Segment(prefix, ChunkMatrix(ids, codes, tuple(projects), matrix, docs), table, frozenset(replaces))
+    chunks = ChunkMatrix(ids, codes, tuple(projects), matrix, docs)
+    return Segment(prefix, chunks, table, frozenset(replaces), _read_int8(where, prefix, matrix.shape))
+
+
+def _read_int8(where: Path, prefix: str, shape: tuple[int, ...]) -> Int8Rows | None:
+    """The segment's int8 rows, memory-mapped; None when it has none (or an empty matrix: nothing to scan)."""
+    if not shape[0]:
+        return None
+    try:
+        codes = np.load(where / f"{prefix}int8.npy", mmap_mode="r", allow_pickle=False)
+        steps = np.load(where / f"{prefix}int8_steps.npy", allow_pickle=False)
+    except FileNotFoundError:
+        return None
+    if codes.shape != shape or codes.dtype != np.int8 or steps.shape != shape[:1]:
+        return None
+    return Int8Rows(codes, steps)
 
 
 def reusable_files(folder: Path, tenant: str, changed: Collection[str] | None) -> ChunkFiles | None:
@@ -162,6 +181,7 @@ def write_chunk_files(
         if segment.prefix in linked:
             for name in [f"{segment.prefix}{a}.npy" for a in ARRAYS] + [f"{segment.prefix}{ROWS_FILE}"]:
                 link_or_copy(target / name, draft / name)  # a published segment is never written again
+            _link_or_write_int8(target, draft, segment)
         else:
             _write_segment(draft, segment)
     meta = {"format": FORMAT, "tenant": tenant, "segments": [_entry(segment) for segment in segments]}
@@ -222,12 +242,31 @@ def _write_segment(draft: Path, segment: Segment) -> None:
     chunks = segment.chunks
     docs = chunks.docs if chunks.docs is not None else np.array([], dtype=str)
     for name, array in (("matrix", chunks.matrix), ("ids", chunks.ids), ("projects", chunks.projects), ("docs", docs)):
-        with open(draft / f"{segment.prefix}{name}.npy", "wb") as handle:
-            np.save(handle, array, allow_pickle=False)
-            handle.flush()
-            os.fsync(handle.fileno())
+        _write_array(draft / f"{segment.prefix}{name}.npy", array)
+    _write_int8(draft, segment.prefix, quantize(chunks.matrix))
     if segment.rows is not None:
         write_rows(draft / f"{segment.prefix}{ROWS_FILE}", segment.rows)
+
+
+def _link_or_write_int8(target: Path, draft: Path, segment: Segment) -> None:
+    """A published segment's int8 rows linked; quantized from its matrix once when it was written without them."""
+    if segment.int8 is not None:
+        for name in INT8_ARRAYS:
+            link_or_copy(target / f"{segment.prefix}{name}.npy", draft / f"{segment.prefix}{name}.npy")
+    else:
+        _write_int8(draft, segment.prefix, quantize(segment.chunks.matrix))
+
+
+def _write_int8(draft: Path, prefix: str, rows: Int8Rows) -> None:
+    _write_array(draft / f"{prefix}int8.npy", rows.codes)
+    _write_array(draft / f"{prefix}int8_steps.npy", rows.steps)
+
+
+def _write_array(path: Path, array: np.ndarray) -> None:
+    with open(path, "wb") as handle:
+        np.save(handle, array, allow_pickle=False)
+        handle.flush()
+        os.fsync(handle.fileno())
 
 
 def _entry(segment: Segment) -> dict[str, object]:

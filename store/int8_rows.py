@@ -1,0 +1,53 @@
+"""A matrix's rows as int8 with one scale per row: a quarter of the float32 rows' bytes, so a dense search reads a
+quarter of the memory to find its candidates (the product of 100K int8 rows and a query takes about 3 ms here,
+against 12 ms for float32 on one BLAS thread), then scores those candidates exactly from the float32 rows.
+
+Each row is scaled so its largest component is 127 and rounded; its step (the largest component / 127) turns the
+int8 product back into a cosine. The product of two int8 vectors is a sum of integers, exact in float32 up to
+2**24 (384 dimensions of 127 * 127 is 6.2M), so the approximate scores are the same on every machine."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numkong
+import numpy as np
+
+QUANTIZE_BLOCK = 8192  # rows quantized at a time, so a large matrix needs no float32 temporary of its size
+
+
+@dataclass(frozen=True)
+class Int8Rows:
+    """`codes[i] * steps[i]` approximates row i (to half a step per component)."""
+
+    codes: np.ndarray  # int8 (rows, dim); memory-mapped when read from a file
+    steps: np.ndarray  # float32 (rows,)
+
+    def __len__(self) -> int:
+        return len(self.steps)
+
+    def scores(self, query: np.ndarray) -> np.ndarray:
+        """Each row's approximate dot product with `query` (float32, one per row)."""
+        step, codes = _quantized(np.asarray(query, dtype=np.float32)[None, :])
+        products = np.asarray(numkong.cdist(codes, self.codes, metric="dot", out_dtype="float32"), dtype=np.float32)
+        scores: np.ndarray = products[0] * (self.steps * step[0])
+        return scores
+
+
+def quantize(matrix: np.ndarray) -> Int8Rows:
+    """The int8 rows of a float32 `matrix` (rows, dim), a block of rows at a time."""
+    rows, dim = matrix.shape if matrix.ndim == 2 else (0, 0)
+    codes = np.empty((rows, dim), dtype=np.int8)
+    steps = np.empty(rows, dtype=np.float32)
+    for start in range(0, rows, QUANTIZE_BLOCK):
+        end = min(start + QUANTIZE_BLOCK, rows)
+        steps[start:end], codes[start:end] = _quantized(np.asarray(matrix[start:end], dtype=np.float32))
+    return Int8Rows(codes, steps)
+
+
+def _quantized(block: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per row, the step and the int8 codes (a zero row has step 0 and codes 0)."""
+    steps = np.abs(block).max(axis=1) / np.float32(127) if block.shape[1] else np.zeros(len(block), np.float32)
+    safe = np.where(steps > 0, steps, np.float32(1))
+    codes = np.clip(np.rint(block / safe[:, None]), -127, 127).astype(np.int8)
+    return steps.astype(np.float32), codes

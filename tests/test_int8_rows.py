@@ -1,0 +1,123 @@
+"""Dense search scans int8 rows for candidates, then scores them from the float32 rows: the ranking is the exact
+one's, and every publish writes the int8 rows beside the chunk matrix (a segment written before them gets them on
+the next publish)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.conftest import EXAMPLES, HashEmbedder
+from trident.ingest.pipeline import index_folder
+from trident.retrieval.chunk_vectors import ChunkVectors, candidates
+from trident.store.catalog import Catalog
+from trident.store.chunk_files import read_chunk_files
+from trident.store.chunk_matrix import CHUNK_MATRIX_DIR, ChunkMatrix
+from trident.store.int8_rows import Int8Rows, quantize
+from trident.store.protocols import SearchFilter
+
+
+def _unit(rows: np.ndarray) -> np.ndarray:
+    return (rows / np.linalg.norm(rows, axis=-1, keepdims=True)).astype(np.float32)
+
+
+def test_int8_scores_stay_within_their_rounding_bound() -> None:
+    """Each approximate score is the exact dot product within what rounding each component to half a step allows;
+    a zero row scores 0."""
+    rng = np.random.default_rng(3)
+    matrix = _unit(rng.standard_normal((500, 384)))
+    matrix[7] = 0
+    rows = quantize(matrix)
+    assert rows.codes.dtype == np.int8 and rows.codes.shape == matrix.shape and len(rows) == 500
+    for query in _unit(rng.standard_normal((20, 384))):
+        exact = matrix @ query
+        approximate = rows.scores(query)
+        query_step = np.abs(query).max() / 127
+        bound = (np.abs(query).sum() * rows.steps + np.abs(matrix).sum(axis=1) * query_step) / 2
+        bound += matrix.shape[1] * rows.steps * query_step / 4
+        assert np.all(np.abs(approximate - exact) <= bound + 1e-6)
+        assert approximate[7] == 0
+        assert np.array_equal(rows.scores(query), approximate)  # the same on every call
+
+
+class _CountedRows(Int8Rows):
+    scans = 0
+
+    def scores(self, query: np.ndarray) -> np.ndarray:
+        _CountedRows.scans += 1
+        return super().scores(query)
+
+
+def _clustered(rng: np.random.Generator, rows: int, dim: int) -> tuple[list[str], list[str], np.ndarray]:
+    """Rows around a few centres (many near ties, as chunks of one topic are), some exact duplicates."""
+    centres = rng.standard_normal((12, dim))
+    matrix = _unit(centres[rng.integers(0, 12, rows)] + 0.35 * rng.standard_normal((rows, dim)))
+    matrix[rows // 2 : rows // 2 + 40] = matrix[:40]  # equal scores: ranked by id
+    ids = [f"c{i:05d}" for i in rng.permutation(rows)]
+    return ids, [f"p{i}" for i in rng.integers(0, 3, rows)], matrix
+
+
+@pytest.mark.parametrize("limit", [1, 10, 50, 120])
+def test_a_scan_of_int8_rows_ranks_as_the_float_rows_do(limit: int) -> None:
+    """The chunks found, their order (ties by id) and their scores are those of the float32 product over every row,
+    with project filters and rows a later segment replaced."""
+    rng = np.random.default_rng(limit)
+    ids, projects, matrix = _clustered(rng, 6000, 64)
+    chunks = ChunkMatrix.from_rows(ids, projects, matrix)
+    live = rng.random(len(ids)) > 0.1
+    exact = ChunkVectors([chunks], [live])
+    int8 = quantize(chunks.matrix)
+    scanned = ChunkVectors([chunks], [live], [_CountedRows(int8.codes, int8.steps)])
+    before = _CountedRows.scans
+    queries = _unit(matrix[rng.integers(0, 6000, 30)] + 0.3 * rng.standard_normal((30, 64)))
+    for where in [SearchFilter("t"), SearchFilter("t", ("p1",)), SearchFilter("t", ("p0", "p2"))]:
+        for query in queries:
+            want, got = exact.search(query, limit, where), scanned.search(query, limit, where)
+            assert [hit.id for hit in got] == [hit.id for hit in want]
+            assert np.allclose([h.score for h in got], [h.score for h in want], rtol=0, atol=1e-6)
+    assert _CountedRows.scans - before == 90, "every search scanned the int8 rows first"
+    assert candidates(limit) < 6000
+
+
+def _int8_files(folder: Path) -> dict[str, int]:
+    return {p.name: p.stat().st_ino for p in sorted((folder / CHUNK_MATRIX_DIR).glob("*int8*.npy"))}
+
+
+def test_every_publish_writes_int8_rows_and_an_older_segment_gets_them(tmp_path: Path) -> None:
+    """Each segment's int8 rows are its matrix quantized; a segment published without them is read without them
+    (searched exactly), and the next publish writes them for it and links the ones it has."""
+    project = tmp_path / "billing"
+    shutil.copytree(EXAMPLES / "billing", project)
+    catalog = Catalog(tmp_path / "index", "default", HashEmbedder())  # plumbing: which files, not their meaning
+    try:
+        with catalog.writer() as writer:
+            index_folder(writer, project, "billing", max_file_bytes=1_000_000)
+        (project / "billing" / "gateway.py").write_text("def charge_again():\n    return 2\n")
+        with catalog.writer() as writer:
+            index_folder(writer, project, "billing", max_file_bytes=1_000_000)
+        files = read_chunk_files(catalog.generation_folder, "default")
+        assert files is not None and [s.prefix for s in files.segments] == ["s0.", "s1."]
+        for segment in files.segments:
+            assert segment.int8 is not None and isinstance(segment.int8.codes, np.memmap)
+            assert np.array_equal(segment.int8.codes, quantize(np.asarray(segment.chunks.matrix)).codes)
+            assert np.array_equal(segment.int8.steps, quantize(np.asarray(segment.chunks.matrix)).steps)
+        kept = _int8_files(catalog.generation_folder)["s1.int8.npy"]
+        for name in ("s0.int8.npy", "s0.int8_steps.npy"):  # as a publish before int8 rows left it
+            (catalog.generation_folder / CHUNK_MATRIX_DIR / name).unlink()
+        older = read_chunk_files(catalog.generation_folder, "default")
+        assert older is not None and older.segments[0].int8 is None and older.segments[1].int8 is not None
+        (project / "billing" / "extra.py").write_text("def brand_new():\n    return 3\n")
+        with catalog.writer() as writer:
+            index_folder(writer, project, "billing", max_file_bytes=1_000_000)
+        files = read_chunk_files(catalog.generation_folder, "default")
+        assert files is not None and [s.prefix for s in files.segments] == ["s0.", "s1.", "s2."]
+        assert all(segment.int8 is not None for segment in files.segments)
+        first = files.segments[0]
+        assert first.int8 is not None
+        assert np.array_equal(first.int8.codes, quantize(np.asarray(first.chunks.matrix)).codes)
+        assert _int8_files(catalog.generation_folder)["s1.int8.npy"] == kept, "a segment's int8 rows are linked"
+    finally:
+        catalog.close()
