@@ -134,8 +134,9 @@ class GraphVectorIndex:
         hits = [GraphItemHit(r["key"], r["kind"], tuple(r["entities"]), 1.0 - float(r["_distance"])) for r in rows]
         return sorted(hits, key=lambda hit: (-hit.score, hit.key))
 
-    def rows(self, tenant: str) -> tuple[list[GraphItemHit], np.ndarray]:
-        """Every item of a tenant (score 0) and its vector, one row each, in the table's order."""
+    def rows(self, tenant: str) -> tuple[pa.Table, np.ndarray]:
+        """Every item of a tenant (its `key`, `kind` and `entities` columns) and its vector, one row each, in the
+        table's order."""
         table = (
             self._table.search()
             .where(f"tenant = {sql_string(tenant)}")
@@ -143,13 +144,7 @@ class GraphVectorIndex:
             .limit(None)
             .to_arrow()
         )
-        items = [
-            GraphItemHit(key, kind, tuple(entities), 0.0)
-            for key, kind, entities in zip(
-                table["key"].to_pylist(), table["kind"].to_pylist(), table["entities"].to_pylist(), strict=True
-            )
-        ]
-        return items, vector_column(table, self._dim)
+        return table.select(["key", "kind", "entities"]), vector_column(table, self._dim)
 
     def optimize(self) -> None:
         """After a sync: compact, and build or extend the ANN index once the table is large (`store/ann.py`); a

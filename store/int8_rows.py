@@ -47,7 +47,10 @@ def quantize(matrix: np.ndarray) -> Int8Rows:
 
 def _quantized(block: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per row, the step and the int8 codes (a zero row has step 0 and codes 0)."""
-    steps = np.abs(block).max(axis=1) / np.float32(127) if block.shape[1] else np.zeros(len(block), np.float32)
-    safe = np.where(steps > 0, steps, np.float32(1))
-    codes = np.clip(np.rint(block / safe[:, None]), -127, 127).astype(np.int8)
-    return steps.astype(np.float32), codes
+    if not block.shape[1]:
+        return np.zeros(len(block), np.float32), np.zeros(block.shape, np.int8)
+    steps = (np.maximum(block.max(axis=1), -block.min(axis=1)) / np.float32(127)).astype(np.float32)
+    scales = np.divide(np.float32(1), steps, out=np.zeros_like(steps), where=steps > 0)
+    scaled = block * scales[:, None]
+    np.rint(scaled, out=scaled)  # within [-127, 127]: each row's largest component is 127 steps
+    return steps, scaled.astype(np.int8)

@@ -44,24 +44,29 @@ def test_sync_embeds_new_items_once_and_drops_removed_ones(tmp_path: Path, catal
     assert "price_of" not in texts
 
 
-def test_the_vectors_in_memory_rank_as_the_table_does(tmp_path: Path) -> None:
-    """Seeding reads the vectors from memory: the same items, order (ties by key) and scores as the table's search."""
+@pytest.mark.parametrize("count", [60, 600])
+def test_the_vectors_in_memory_rank_as_the_table_does(tmp_path: Path, count: int) -> None:
+    """Seeding reads the vectors from memory: the same items, order (ties by key) and scores as the table's search,
+    whether every row is scored or (above `candidates(limit)` rows) the int8 rows pick the candidates."""
     import numpy as np
 
     from trident.retrieval.graph_item_vectors import GraphItemVectors
+    from trident.retrieval.top_rows import candidates
     from trident.store.graph_vectors import GraphItem, GraphVectorIndex
 
     rng = np.random.default_rng(7)
-    vectors = rng.normal(size=(60, 8)).astype(np.float32)
+    vectors = rng.normal(size=(count, 8)).astype(np.float32)
     vectors[41] = vectors[17] * 3.0  # the same direction: a tie the keys must order
+    mine = count * 5 // 6
     items = [
-        GraphItem(f"k{i:03d}", "entity" if i % 2 else "relation", (f"e{i}",), f"t{i}", "t1" if i < 50 else "t2")
-        for i in range(60)
+        GraphItem(f"k{i:03d}", "entity" if i % 2 else "relation", (f"e{i}",), f"t{i}", "t1" if i < mine else "t2")
+        for i in range(count)
     ]
     table = GraphVectorIndex(tmp_path / "gv", 8)
     table.add(items, vectors)
     memory = GraphItemVectors.load(table, "t1")
-    assert len(memory) == 50  # only the tenant's items
+    assert len(memory) == mine  # only the tenant's items
+    assert (mine > candidates(12)) == (count == 600)
     for query in [vectors[17], *rng.normal(size=(10, 8)).astype(np.float32)]:
         expected = table.search(query, 12, "t1")
         found = memory.search(query, 12)
@@ -105,13 +110,18 @@ def test_a_passage_entity_takes_its_chunks_vector_and_a_code_entity_is_embedded(
             index_beir(writer, EXAMPLES.parent / "tests" / "data" / "scifact-excerpt", "scifact")
             index_folder(writer, EXAMPLES / "billing", "billing", max_file_bytes=1_000_000)
         entities = {e.id: e for e in catalog.entities()}
-        memory = GraphItemVectors.load(open_graph_vectors(catalog), catalog.tenant)
+        items, matrix = open_graph_vectors(catalog).rows(catalog.tenant)
         passages = [e for e in entities.values() if e.project == "scifact" and e.chunk_id and e.description]
         assert len(passages) == 32
         chunk_vectors = catalog.vectors.vectors([e.chunk_id or "" for e in passages])
-        rows = {item.entities[0]: row for row, item in enumerate(memory._items) if item.kind == "entity"}
+        kinds, owners = items.column("kind").to_pylist(), items.column("entities").to_pylist()
+        rows = {owner[0]: row for row, (kind, owner) in enumerate(zip(kinds, owners, strict=True)) if kind == "entity"}
         for entity in passages:
-            assert np.allclose(memory._matrix[rows[entity.id]], chunk_vectors[entity.chunk_id or ""], atol=1e-6)
+            stored = matrix[rows[entity.id]]
+            assert np.allclose(stored / np.linalg.norm(stored), chunk_vectors[entity.chunk_id or ""], atol=1e-6)
+        memory = GraphItemVectors.load(open_graph_vectors(catalog), catalog.tenant)
+        nearest = memory.search(chunk_vectors[passages[0].chunk_id or ""], 1)
+        assert nearest[0].entities == (passages[0].id,) and nearest[0].score > 0.999
         assert not [t for t in counting.texts if "(Concept in scifact)" in t], "a passage entity was embedded"
         assert [t for t in counting.texts if t.startswith("PaymentGateway (Class in billing)")], counting.texts[:5]
     finally:

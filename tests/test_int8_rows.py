@@ -12,7 +12,8 @@ import pytest
 
 from tests.conftest import EXAMPLES, HashEmbedder
 from trident.ingest.pipeline import index_folder
-from trident.retrieval.chunk_vectors import ChunkVectors, candidates
+from trident.retrieval.chunk_vectors import ChunkVectors
+from trident.retrieval.top_rows import candidates
 from trident.store.catalog import Catalog
 from trident.store.chunk_files import read_chunk_files
 from trident.store.chunk_matrix import CHUNK_MATRIX_DIR, ChunkMatrix
