@@ -3,11 +3,13 @@ product and a partial sort per matrix instead of a scan through the vector store
 the record; the matrices are the chunk files its generation's publish wrote (memory-mapped, one per segment:
 `store/chunk_files.py`), or, for a generation published without them, read from the vector store once.
 
-Where a segment has its rows as int8 (`store/int8_rows.py`), a search scans those first (`top_rows.nearest_rows`)."""
+Where a segment has its rows as int8 (`store/int8_rows.py`), a search scans those first (`top_rows.nearest_rows`)
+and reads its candidates' float32 rows from the file (`store/file_rows.py`) rather than through the mapping."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import os
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -16,6 +18,7 @@ from trident.store.catalog import Catalog
 from trident.store.chunk_files import ChunkFiles
 from trident.store.chunk_matrix import ChunkMatrix
 from trident.store.chunk_rows import live_positions
+from trident.store.file_rows import FileRows
 from trident.store.int8_rows import Int8Rows
 from trident.store.protocols import ScoredId, SearchFilter
 
@@ -78,19 +81,22 @@ class _Part:
         self._project_codes = {name: code for code, name in enumerate(chunks.project_names)}
         self._projects = chunks.projects
         self._matrix = chunks.matrix
+        self._take = _file_rows(chunks.matrix)
         self._dead = None if live is None or live.all() else ~live
         self.live_rows = len(self._ids) - (int(np.count_nonzero(self._dead)) if self._dead is not None else 0)
 
     def search(self, query: np.ndarray, limit: int, projects: Sequence[str] | None) -> list[ScoredId]:
         if not len(self._ids):
             return []
-        rows, scores = nearest_rows(self._matrix, self._int8, query, limit, self._excluded(projects))
+        rows, scores = nearest_rows(self._matrix, self._int8, query, limit, self._excluded(projects), self._take)
         return [ScoredId(i, s) for i, s in zip(self._ids[rows].tolist(), scores.tolist(), strict=True)]
 
     def rows(self, wanted: np.ndarray) -> dict[str, np.ndarray]:
         """The live rows of the sorted ids `wanted` that this part holds."""
         live = None if self._dead is None else ~self._dead
-        return {str(self._ids[p]): np.asarray(self._matrix[p]) for p in live_positions(self._ids, wanted, live)}
+        found = live_positions(self._ids, wanted, live)
+        vectors = self._take(np.asarray(found, dtype=np.intp)) if self._take is not None else self._matrix[found]
+        return {str(self._ids[p]): np.asarray(vector) for p, vector in zip(found, vectors, strict=True)}
 
     def _excluded(self, projects: Sequence[str] | None) -> np.ndarray | None:
         if projects is None:
@@ -98,3 +104,13 @@ class _Part:
         codes = [self._project_codes[name] for name in projects if name in self._project_codes]
         outside = ~np.isin(self._projects, np.array(codes, dtype=np.int32))
         return outside if self._dead is None else outside | self._dead
+
+
+def _file_rows(matrix: np.ndarray) -> Callable[[np.ndarray], np.ndarray] | None:
+    """How to read rows of a mapped matrix without faulting in its pages (None: read it as an array)."""
+    if not isinstance(matrix, np.memmap) or matrix.filename is None or not hasattr(os, "preadv"):
+        return None
+    try:
+        return FileRows(matrix).take
+    except OSError:  # the file went with its generation before it was opened here: read through the mapping
+        return None

@@ -122,3 +122,37 @@ def test_every_publish_writes_int8_rows_and_an_older_segment_gets_them(tmp_path:
         assert _int8_files(catalog.generation_folder)["s1.int8.npy"] == kept, "a segment's int8 rows are linked"
     finally:
         catalog.close()
+
+
+def _resident_kb(path: Path) -> int:
+    """How much of the file's mapping into this process is resident (Linux's /proc/self/smaps)."""
+    resident, mapping = 0, ""
+    for line in Path("/proc/self/smaps").read_text().splitlines():
+        if "-" in line.split(" ", 1)[0] and not line.startswith(("Rss", "Pss")):
+            mapping = line.split()[-1]
+        elif line.startswith("Rss:") and mapping == str(path):
+            resident += int(line.split()[1])
+    return resident
+
+
+def test_candidates_are_read_from_the_matrix_file_not_through_its_mapping(tmp_path: Path) -> None:
+    """Over a memory-mapped chunk matrix, searches and row reads answer as over the same rows in memory, and leave
+    no page of the mapped float32 file resident (the kernel would fault in 64 KB around each row read through it)."""
+    rng = np.random.default_rng(5)
+    ids, projects, matrix = _clustered(rng, 6000, 64)
+    chunks = ChunkMatrix.from_rows(ids, projects, matrix)
+    np.save(tmp_path / "matrix.npy", chunks.matrix)
+    mapped = np.load(tmp_path / "matrix.npy", mmap_mode="r")
+    on_file = ChunkMatrix(chunks.ids, chunks.projects, chunks.project_names, mapped, chunks.docs)
+    in_memory = ChunkVectors([chunks], None, [quantize(chunks.matrix)])
+    from_file = ChunkVectors([on_file], None, [quantize(chunks.matrix)])
+    for query in _unit(rng.standard_normal((20, 64))):
+        assert from_file.search(query, 10, SearchFilter("t")) == in_memory.search(query, 10, SearchFilter("t"))
+    wanted = [ids[7], ids[4000], ids[5], "no-such-chunk"]
+    held = from_file.rows(wanted)
+    assert list(held) == sorted(wanted[:3])
+    for chunk_id, vector in in_memory.rows(wanted).items():
+        assert np.array_equal(held[chunk_id], vector)
+    assert from_file.rows([]) == {}
+    assert _resident_kb(tmp_path / "matrix.npy") == 0
+    assert np.asarray(mapped[3]).sum() != 0 and _resident_kb(tmp_path / "matrix.npy") > 0  # the check can see one
