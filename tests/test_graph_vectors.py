@@ -45,15 +45,19 @@ def test_sync_embeds_new_items_once_and_drops_removed_ones(tmp_path: Path, catal
 
 
 @pytest.mark.parametrize("count", [60, 600])
-def test_the_vectors_in_memory_rank_as_the_table_does(tmp_path: Path, count: int) -> None:
+def test_the_vectors_in_memory_rank_as_the_table_does(
+    tmp_path: Path, count: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Seeding reads the vectors from memory: the same items, order (ties by key) and scores as the table's search,
     whether every row is scored or (above `candidates(limit)` rows) the int8 rows pick the candidates."""
     import numpy as np
 
+    from trident.retrieval import top_rows
     from trident.retrieval.graph_item_vectors import GraphItemVectors
     from trident.retrieval.top_rows import candidates
     from trident.store.graph_vectors import GraphItem, GraphVectorIndex
 
+    monkeypatch.setattr(top_rows, "INT8_MIN_ROWS", 0)  # a few hundred rows scanned as int8 too
     rng = np.random.default_rng(7)
     vectors = rng.normal(size=(count, 8)).astype(np.float32)
     vectors[41] = vectors[17] * 3.0  # the same direction: a tie the keys must order

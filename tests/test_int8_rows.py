@@ -12,6 +12,7 @@ import pytest
 
 from tests.conftest import EXAMPLES, HashEmbedder
 from trident.ingest.pipeline import index_folder
+from trident.retrieval import top_rows
 from trident.retrieval.chunk_vectors import ChunkVectors
 from trident.retrieval.top_rows import candidates
 from trident.store.catalog import Catalog
@@ -61,8 +62,14 @@ def _clustered(rng: np.random.Generator, rows: int, dim: int) -> tuple[list[str]
     return ids, [f"p{i}" for i in rng.integers(0, 3, rows)], matrix
 
 
+@pytest.fixture
+def small_matrices_scanned(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Matrices of a few thousand rows scanned as int8 too (below INT8_MIN_ROWS the float32 product is as fast)."""
+    monkeypatch.setattr(top_rows, "INT8_MIN_ROWS", 0)
+
+
 @pytest.mark.parametrize("limit", [1, 10, 50, 120])
-def test_a_scan_of_int8_rows_ranks_as_the_float_rows_do(limit: int) -> None:
+def test_a_scan_of_int8_rows_ranks_as_the_float_rows_do(limit: int, small_matrices_scanned: None) -> None:
     """The chunks found, their order (ties by id) and their scores are those of the float32 product over every row,
     with project filters and rows a later segment replaced."""
     rng = np.random.default_rng(limit)
@@ -81,6 +88,18 @@ def test_a_scan_of_int8_rows_ranks_as_the_float_rows_do(limit: int) -> None:
             assert np.allclose([h.score for h in got], [h.score for h in want], rtol=0, atol=1e-6)
     assert _CountedRows.scans - before == 90, "every search scanned the int8 rows first"
     assert candidates(limit) < 6000
+
+
+def test_a_matrix_below_the_int8_threshold_is_scored_whole() -> None:
+    """Below INT8_MIN_ROWS rows the float32 product answers, int8 rows or not."""
+    rng = np.random.default_rng(2)
+    ids, projects, matrix = _clustered(rng, 3000, 32)
+    chunks = ChunkMatrix.from_rows(ids, projects, matrix)
+    int8 = quantize(chunks.matrix)
+    scanned = ChunkVectors([chunks], None, [_CountedRows(int8.codes, int8.steps)])
+    before = _CountedRows.scans
+    assert len(scanned.search(matrix[0], 10, SearchFilter("t"))) == 10
+    assert _CountedRows.scans == before and top_rows.INT8_MIN_ROWS > 3000
 
 
 def _int8_files(folder: Path) -> dict[str, int]:
@@ -135,7 +154,9 @@ def _resident_kb(path: Path) -> int:
     return resident
 
 
-def test_candidates_are_read_from_the_matrix_file_not_through_its_mapping(tmp_path: Path) -> None:
+def test_candidates_are_read_from_the_matrix_file_not_through_its_mapping(
+    tmp_path: Path, small_matrices_scanned: None
+) -> None:
     """Over a memory-mapped chunk matrix, searches and row reads answer as over the same rows in memory, and leave
     no page of the mapped float32 file resident (the kernel would fault in 64 KB around each row read through it)."""
     rng = np.random.default_rng(5)
