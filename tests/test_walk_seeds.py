@@ -196,3 +196,22 @@ def test_the_rankings_tell_apart_the_titles_one_loose_name_may_mean(qualified: T
     weights = WalkSeeds((), people, heads).restart(graph)
     severens = weight(weights, "Joris Van Severen") + weight(weights, "Henri Van Severen")
     assert weight(weights, "Guido Lauri") > severens / 2
+
+
+def test_beside_an_exact_name_a_loose_one_of_the_whole_name_counts_as_a_name(qualified: TitleIndex) -> None:
+    """ "Which came first, Guido Lauri or Ilusions (1982 film)?": the typo'd title holds its whole name, so it seeds
+    beside the exact one as a name, weighed by the rankings' evidence (here as much as the exact name); a loose match
+    of only a core or a last name still only fills in (a fifth of the loose share)."""
+    graph = EntityChunkGraph.build([concept(n) for n in QUALIFIED], [])
+    weight = lambda weights, name: weights[graph.index[f"e:concept:wiki:{name}"]]  # noqa: E731
+    lauri, illusions, rymer = (concept(n) for n in ("Guido Lauri", "Illusions (1982 film)", "Pamela Ann Rymer"))
+    whole = TitleMatch(illusions, 0.8, mention="ilusions")
+    last_name = TitleMatch(rymer, 0.8, mention="rymer", partial=True)
+    heads = [[ScoredId("c-Illusions (1982 film)", 1.0), ScoredId("c-Pamela Ann Rymer", 0.9)]]
+    heads.append([ScoredId("c-Pamela Ann Rymer", 1.0)])
+    weights = WalkSeeds([lauri], {illusions.id: whole, rymer.id: last_name}, heads).restart(graph)
+    assert weight(weights, "Illusions (1982 film)") == pytest.approx(weight(weights, "Guido Lauri"))
+    assert weight(weights, "Pamela Ann Rymer") == pytest.approx(weight(weights, "Guido Lauri") / 5)
+    # Without an exact name, the whole-name match is one of the loose names, as before.
+    alone = WalkSeeds((), {illusions.id: whole, rymer.id: last_name}, heads).restart(graph)
+    assert weight(alone, "Pamela Ann Rymer") > weight(alone, "Illusions (1982 film)")
