@@ -24,6 +24,7 @@ from trident.retrieval.relation_index import RelationIndex
 from trident.retrieval.search import GenerationViews
 from trident.server.context import _keep_warm, _warm_up
 from trident.store.catalog import Catalog
+from trident.store.directory import EntityDirectory
 from trident.store.settings import RetrievalSettings
 
 pytestmark = pytest.mark.anyio
@@ -381,6 +382,33 @@ def test_a_server_stopping_during_the_warm_up_stops_it_before_the_next_step(samp
     stopping.set()
     _warm_up(sample_catalog, views, stopping)
     assert views._relations.peek() is None and views._graph.peek() is None
+
+
+def test_the_warm_up_returns_only_once_the_relations_read_beside_it_are_done(
+    sample_catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The relations are read in a thread beside the directory; a warm-up stopped meanwhile still waits for that
+    read before it returns (the server closes the stores once the warm-up is done), and builds nothing more."""
+    views, stopping = GenerationViews(RetrievalSettings()), threading.Event()
+    finished: list[str] = []
+    read_relations, read_directory = views.relations, views.directory
+
+    def relations_until_stopped(catalog: Catalog) -> RelationIndex:
+        stopping.wait(60)
+        time.sleep(0.2)  # still reading well after the stop (without the wait, the warm-up has returned by now)
+        finished.append(threading.current_thread().name)
+        return read_relations(catalog)
+
+    def directory_then_stop(catalog: Catalog) -> EntityDirectory:
+        directory = read_directory(catalog)
+        stopping.set()
+        return directory
+
+    monkeypatch.setattr(views, "relations", relations_until_stopped)
+    monkeypatch.setattr(views, "directory", directory_then_stop)
+    _warm_up(sample_catalog, views, stopping)
+    assert finished == ["trident-warm-relations"]
+    assert views._graph.peek() is None and views._titles.peek() is None
 
 
 def test_the_warm_up_builds_the_views_of_each_generation_the_index_moves_to(tmp_path: Path) -> None:
