@@ -165,8 +165,11 @@ def test_candidates_are_read_from_the_matrix_file_not_through_its_mapping(
     np.save(tmp_path / "matrix.npy", chunks.matrix)
     mapped = np.load(tmp_path / "matrix.npy", mmap_mode="r")
     on_file = ChunkMatrix(chunks.ids, chunks.projects, chunks.project_names, mapped, chunks.docs)
-    in_memory = ChunkVectors([chunks], None, [quantize(chunks.matrix)])
-    from_file = ChunkVectors([on_file], None, [quantize(chunks.matrix)])
+    int8 = quantize(chunks.matrix)
+    np.save(tmp_path / "int8.npy", int8.codes)  # the int8 rows scanned from their mapped file, as published
+    mapped_int8 = Int8Rows(np.load(tmp_path / "int8.npy", mmap_mode="r"), int8.steps)
+    in_memory = ChunkVectors([chunks], None, [int8])
+    from_file = ChunkVectors([on_file], None, [mapped_int8])
     for query in _unit(rng.standard_normal((20, 64))):
         assert from_file.search(query, 10, SearchFilter("t")) == in_memory.search(query, 10, SearchFilter("t"))
     wanted = [ids[7], ids[4000], ids[5], "no-such-chunk"]
