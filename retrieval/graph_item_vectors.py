@@ -11,7 +11,7 @@ import pyarrow.compute as pc
 
 from trident.retrieval.top_rows import nearest_rows
 from trident.store.graph_vectors import GraphItemHit, GraphVectorIndex
-from trident.store.int8_rows import quantize
+from trident.store.int8_rows import scan_rows
 
 ITEM_COLUMNS = ("key", "kind", "entities")
 
@@ -27,7 +27,7 @@ class GraphItemVectors:
         norms = np.linalg.norm(rows, axis=1, keepdims=True)
         rows /= np.where(norms == 0, 1.0, norms)  # in place: no second copy of every vector
         self._matrix = rows
-        self._int8 = quantize(self._matrix)
+        self._int8 = scan_rows(self._matrix)
 
     @classmethod
     def load(cls, index: GraphVectorIndex | None, tenant: str) -> GraphItemVectors:

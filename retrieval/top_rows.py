@@ -6,14 +6,10 @@ from collections.abc import Callable
 
 import numpy as np
 
-from trident.store.int8_rows import Int8Rows
+from trident.store.int8_rows import Int8Rows, worth_scanning
 
 MIN_CANDIDATES = 100
 CANDIDATES_PER_RESULT = 4
-# Below this many rows the float32 product is as fast as the int8 scan and the candidates' second read (measured
-# with 384 dimensions on one BLAS thread, 50 results: 0.45 against 0.87 ms at 10K rows, 0.95 against 0.86 at 16K,
-# 1.66 against 0.95 at 20K, 10.3 against 3.6 at 100K): a matrix that fits the CPU's caches is read fast whole.
-INT8_MIN_ROWS = 14_000
 
 
 def top_rows(scores: np.ndarray, k: int) -> np.ndarray:
@@ -42,14 +38,14 @@ def nearest_rows(
     take: Callable[[np.ndarray], np.ndarray] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The `limit` rows of `matrix` (unit float32 rows) nearest the unit `query` and their exact scores, best first,
-    ties in row order, `excluded` rows never. With the matrix's `int8` rows, at least INT8_MIN_ROWS rows and more
-    than `candidates(limit)`, the int8 rows are scanned for that many candidates (a quarter of the bytes to read),
+    ties in row order, `excluded` rows never. With the matrix's `int8` rows, enough rows to be `worth_scanning` and
+    more than `candidates(limit)`, the int8 rows are scanned for that many candidates (a quarter of the bytes to read),
     which are then scored from `matrix` (read by `take`, given the sorted row numbers, when given): the exact
     ranking unless a row of the true top `limit` ranked below every candidate by its int8 score. Measured on the
     100K bench index (300 queries, limits 10 and 50): none did with four times the limit and at least 100, 14 of
     3,000 with twice the limit; the scan took 3.6 ms per query, the float32 product 11.9 ms. A score may differ
     from the whole product's in its last bit (a product over fewer rows: 1 of 200 queries' answers at 100K)."""
-    if int8 is not None and len(matrix) >= INT8_MIN_ROWS and len(matrix) > candidates(limit):
+    if int8 is not None and worth_scanning(len(matrix)) and len(matrix) > candidates(limit):
         shortlist = np.sort(top_rows(_without(int8.scores(query), excluded), candidates(limit)))  # in row order
         candidate_rows = take(shortlist) if take is not None else matrix[shortlist]
         scores = np.asarray(candidate_rows, dtype=np.float32) @ query

@@ -30,7 +30,7 @@ import pyarrow as pa
 from trident.store.chunk_matrix import CHUNK_MATRIX_DIR, ChunkMatrix
 from trident.store.chunk_rows import ROWS_FILE, ChunkRows, read_rows_table, sorted_rows, write_rows
 from trident.store.crashpoints import crash_point
-from trident.store.int8_rows import Int8Rows, quantize
+from trident.store.int8_rows import Int8Rows, scan_rows
 from trident.store.remote_files import link_or_copy
 
 if TYPE_CHECKING:
@@ -41,7 +41,7 @@ LEGACY_FORMAT = 2
 MAX_SEGMENTS = 8
 COMPACT_SHARE = 0.25  # later segments may hold up to this share of the first one's rows before a compaction
 ARRAYS = ("matrix", "ids", "docs", "projects")
-INT8_ARRAYS = ("int8", "int8_steps")  # absent from segments written before them: written on the next publish
+INT8_ARRAYS = ("int8", "int8_steps")  # only for a segment `worth_scanning`; one written before them gets them next
 
 
 @dataclass(frozen=True, eq=False)  # segments are told apart by prefix, never by comparing their arrays
@@ -243,7 +243,7 @@ def _write_segment(draft: Path, segment: Segment) -> None:
     docs = chunks.docs if chunks.docs is not None else np.array([], dtype=str)
     for name, array in (("matrix", chunks.matrix), ("ids", chunks.ids), ("projects", chunks.projects), ("docs", docs)):
         _write_array(draft / f"{segment.prefix}{name}.npy", array)
-    _write_int8(draft, segment.prefix, quantize(chunks.matrix))
+    _write_int8(draft, segment.prefix, scan_rows(chunks.matrix))
     if segment.rows is not None:
         write_rows(draft / f"{segment.prefix}{ROWS_FILE}", segment.rows)
 
@@ -254,10 +254,12 @@ def _link_or_write_int8(target: Path, draft: Path, segment: Segment) -> None:
         for name in INT8_ARRAYS:
             link_or_copy(target / f"{segment.prefix}{name}.npy", draft / f"{segment.prefix}{name}.npy")
     else:
-        _write_int8(draft, segment.prefix, quantize(segment.chunks.matrix))
+        _write_int8(draft, segment.prefix, scan_rows(segment.chunks.matrix))
 
 
-def _write_int8(draft: Path, prefix: str, rows: Int8Rows) -> None:
+def _write_int8(draft: Path, prefix: str, rows: Int8Rows | None) -> None:
+    if rows is None:  # a segment too small to scan
+        return
     _write_array(draft / f"{prefix}int8.npy", rows.codes)
     _write_array(draft / f"{prefix}int8_steps.npy", rows.steps)
 

@@ -14,6 +14,11 @@ import numkong
 import numpy as np
 
 QUANTIZE_BLOCK = 8192  # rows quantized at a time, so a large matrix needs no float32 temporary of its size
+# Below this many rows the float32 product is as fast as the int8 scan and the candidates' second read (measured
+# with 384 dimensions on one BLAS thread, 50 results: 0.45 against 0.87 ms at 10K rows, 0.95 against 0.86 at 16K,
+# 1.66 against 0.95 at 20K, 10.3 against 3.6 at 100K): a matrix that fits the CPU's caches is read fast whole. A
+# smaller matrix gets no int8 rows, written or in memory.
+SCAN_MIN_ROWS = 14_000
 
 
 @dataclass(frozen=True)
@@ -32,6 +37,16 @@ class Int8Rows:
         products = np.asarray(numkong.cdist(codes, self.codes, metric="dot", out_dtype="float32"), dtype=np.float32)
         scores: np.ndarray = products[0] * (self.steps * step[0])
         return scores
+
+
+def worth_scanning(rows: int) -> bool:
+    """Whether a matrix of this many rows is searched faster through int8 rows than whole."""
+    return rows >= SCAN_MIN_ROWS
+
+
+def scan_rows(matrix: np.ndarray) -> Int8Rows | None:
+    """The int8 rows of `matrix` when a search would scan them (`worth_scanning`); None otherwise."""
+    return quantize(matrix) if worth_scanning(len(matrix)) else None
 
 
 def quantize(matrix: np.ndarray) -> Int8Rows:

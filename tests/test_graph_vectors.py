@@ -52,12 +52,12 @@ def test_the_vectors_in_memory_rank_as_the_table_does(
     whether every row is scored or (above `candidates(limit)` rows) the int8 rows pick the candidates."""
     import numpy as np
 
-    from trident.retrieval import top_rows
     from trident.retrieval.graph_item_vectors import GraphItemVectors
     from trident.retrieval.top_rows import candidates
+    from trident.store import int8_rows
     from trident.store.graph_vectors import GraphItem, GraphVectorIndex
 
-    monkeypatch.setattr(top_rows, "INT8_MIN_ROWS", 0)  # a few hundred rows scanned as int8 too
+    monkeypatch.setattr(int8_rows, "SCAN_MIN_ROWS", 0)  # a few hundred rows scanned as int8 too
     rng = np.random.default_rng(7)
     vectors = rng.normal(size=(count, 8)).astype(np.float32)
     vectors[41] = vectors[17] * 3.0  # the same direction: a tie the keys must order

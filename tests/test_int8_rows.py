@@ -12,9 +12,9 @@ import pytest
 
 from tests.conftest import EXAMPLES, HashEmbedder
 from trident.ingest.pipeline import index_folder
-from trident.retrieval import top_rows
 from trident.retrieval.chunk_vectors import ChunkVectors
 from trident.retrieval.top_rows import candidates
+from trident.store import int8_rows
 from trident.store.catalog import Catalog
 from trident.store.chunk_files import read_chunk_files
 from trident.store.chunk_matrix import CHUNK_MATRIX_DIR, ChunkMatrix
@@ -64,8 +64,8 @@ def _clustered(rng: np.random.Generator, rows: int, dim: int) -> tuple[list[str]
 
 @pytest.fixture
 def small_matrices_scanned(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Matrices of a few thousand rows scanned as int8 too (below INT8_MIN_ROWS the float32 product is as fast)."""
-    monkeypatch.setattr(top_rows, "INT8_MIN_ROWS", 0)
+    """Matrices of a few thousand rows scanned as int8 too (below SCAN_MIN_ROWS the float32 product is as fast)."""
+    monkeypatch.setattr(int8_rows, "SCAN_MIN_ROWS", 0)
 
 
 @pytest.mark.parametrize("limit", [1, 10, 50, 120])
@@ -91,7 +91,7 @@ def test_a_scan_of_int8_rows_ranks_as_the_float_rows_do(limit: int, small_matric
 
 
 def test_a_matrix_below_the_int8_threshold_is_scored_whole() -> None:
-    """Below INT8_MIN_ROWS rows the float32 product answers, int8 rows or not."""
+    """Below SCAN_MIN_ROWS rows the float32 product answers, int8 rows or not."""
     rng = np.random.default_rng(2)
     ids, projects, matrix = _clustered(rng, 3000, 32)
     chunks = ChunkMatrix.from_rows(ids, projects, matrix)
@@ -99,14 +99,16 @@ def test_a_matrix_below_the_int8_threshold_is_scored_whole() -> None:
     scanned = ChunkVectors([chunks], None, [_CountedRows(int8.codes, int8.steps)])
     before = _CountedRows.scans
     assert len(scanned.search(matrix[0], 10, SearchFilter("t"))) == 10
-    assert _CountedRows.scans == before and top_rows.INT8_MIN_ROWS > 3000
+    assert _CountedRows.scans == before and int8_rows.SCAN_MIN_ROWS > 3000
 
 
 def _int8_files(folder: Path) -> dict[str, int]:
     return {p.name: p.stat().st_ino for p in sorted((folder / CHUNK_MATRIX_DIR).glob("*int8*.npy"))}
 
 
-def test_every_publish_writes_int8_rows_and_an_older_segment_gets_them(tmp_path: Path) -> None:
+def test_every_publish_writes_int8_rows_and_an_older_segment_gets_them(
+    tmp_path: Path, small_matrices_scanned: None
+) -> None:
     """Each segment's int8 rows are its matrix quantized; a segment published without them is read without them
     (searched exactly), and the next publish writes them for it and links the ones it has."""
     project = tmp_path / "billing"
@@ -180,3 +182,17 @@ def test_candidates_are_read_from_the_matrix_file_not_through_its_mapping(
     assert from_file.rows([]) == {}
     assert _resident_kb(tmp_path / "matrix.npy") == 0
     assert np.asarray(mapped[3]).sum() != 0 and _resident_kb(tmp_path / "matrix.npy") > 0  # the check can see one
+
+
+def test_a_segment_too_small_to_scan_gets_no_int8_rows(tmp_path: Path) -> None:
+    """Below SCAN_MIN_ROWS a publish writes no int8 rows (a search would not read them) and the segment is read
+    without them."""
+    catalog = Catalog(tmp_path / "index", "default", HashEmbedder())
+    try:
+        with catalog.writer() as writer:
+            index_folder(writer, EXAMPLES / "billing", "billing", max_file_bytes=1_000_000)
+        files = read_chunk_files(catalog.generation_folder, "default")
+        assert files is not None and all(segment.int8 is None for segment in files.segments)
+        assert _int8_files(catalog.generation_folder) == {}
+    finally:
+        catalog.close()
