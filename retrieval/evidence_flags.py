@@ -23,9 +23,9 @@ class EvidenceSummary:
     source_agreement: float | None  # None: no hits
 
 
-def check_evidence(catalog: Catalog, directory: EntityDirectory, hits: Sequence[SearchHit]) -> EvidenceSummary:
+def check_evidence(catalog: Catalog, directory: EntityDirectory | None, hits: Sequence[SearchHit]) -> EvidenceSummary:
     """Stamp each hit's last change, then flag conflicts and stale references on the hits (blocking: git, the
-    definitions' chunks)."""
+    definitions' chunks); references only with the directory (None while it is still being built)."""
     stamp_last_modified(catalog, hits)
     statements: list[Statement] = []
     stale = 0
@@ -35,9 +35,10 @@ def check_evidence(catalog: Catalog, directory: EntityDirectory, hits: Sequence[
         if chunk is None or hit.source_kind is None:
             continue
         statements += [Statement(hit, fact) for fact in facts_of(chunk, hit.source_kind)]
-        flags = stale_references(chunk, hit.source_kind, directory, graph.get_chunks, graph.citations)
-        hit.flags.extend(flags)
-        stale += len(flags)
+        if directory is not None:
+            flags = stale_references(chunk, hit.source_kind, directory, graph.get_chunks, graph.citations)
+            hit.flags.extend(flags)
+            stale += len(flags)
     conflicts = flag_conflicts(statements)
     agreed = [hit for hit in hits if _corroborated(hit) or hit.id in conflicts.corroborated]
     agreement = round(len(agreed) / len(hits), 3) if hits else None

@@ -215,6 +215,7 @@ def _heads(q: PathQuery) -> list[list[ScoredId]]:
 
 
 def _ppr(q: PathQuery) -> PathHits:
+    q.views.require_walk(q.catalog)
     seeds = walk_seeds(q)
     graph = q.views.graph(q.catalog)
     ranked = graph.rank_from(seeds.restart(graph), CANDIDATES_PER_PATH, damping=q.views.settings.ppr_damping)
@@ -222,6 +223,7 @@ def _ppr(q: PathQuery) -> PathHits:
 
 
 def _graph(q: PathQuery) -> PathHits:
+    q.views.require_walk(q.catalog)
     directory, seeds = _named_seeds(q)
     ids = graph_candidates(q.catalog, directory, q.views.relations(q.catalog), seeds, CANDIDATES_PER_PATH)
     return PathHits([ScoredId(id_, 1.0 / rank) for rank, id_ in enumerate(ids, start=1)], seeds)

@@ -75,7 +75,7 @@ async def search_async(
     plan = plan_search(query, strategy, fusion, expansions)
     embedding = views.embedding(catalog)  # of the generation searched (a newer one may be published meanwhile)
     directory = views.built_directory(catalog)  # the first build goes to a worker thread
-    if directory is None:
+    if directory is None and not views.walk_pending(catalog):  # else built in the background: answer without it
         directory = await anyio.to_thread.run_sync(views.directory, catalog)
     scope = scope_search(plan, directory, query, projects, catalog.tenant)
     runs = await run_paths(catalog, views, plan, scope, path_timeout)

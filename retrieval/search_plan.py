@@ -114,12 +114,12 @@ class Scope:
 
 
 def scope_search(
-    plan: SearchPlan, directory: EntityDirectory, query: str, projects: Sequence[str] | None, tenant: str
+    plan: SearchPlan, directory: EntityDirectory | None, query: str, projects: Sequence[str] | None, tenant: str
 ) -> Scope:
     """The search's scope; for cross-project and pattern questions, the projects where the query's entities live
-    scope the vectors."""
+    scope the vectors (not while the directory is still being built: None)."""
     where = SearchFilter(tenant, tuple(projects) if projects is not None else None)
-    if plan.route is None or not plan.route.graph_scopes_vector:
+    if plan.route is None or not plan.route.graph_scopes_vector or directory is None:
         return Scope(where, projects)
     found = sorted({e.project for e in query_entities(directory, query) if projects is None or e.project in projects})
     return Scope(where, projects, SearchFilter(tenant, tuple(found)) if found else None)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
@@ -40,6 +41,14 @@ INSTRUCTION_FILES = (
     ".cursorrules",
     "copilot-instructions.md",
 )
+# From this many chunks, building the walk's views takes a second or more (at 100K chunks: the directory and the
+# relations side by side 1.9 s, then the walk graph and the titles 1.2 s), and a search arriving while a server's
+# warm-up builds them answers from the other paths instead of waiting (see `GenerationViews.walk_pending`).
+BACKGROUND_WALK_MIN_CHUNKS = 5_000
+
+
+class WalkViewsPending(RuntimeError):
+    """The entity names and graph a walk reads are still being built in the background."""
 
 
 class PerGeneration(Generic[T]):
@@ -98,8 +107,48 @@ class GenerationViews:
         self._chunk_rows: PerGeneration[ChunkRows | None] = PerGeneration()
         self._instructions: PerGeneration[dict[tuple[str, ...] | None, dict[str, np.ndarray]]] = PerGeneration()
         self._embedding: PerGeneration[EmbeddingProgress] = PerGeneration()
+        self._chunk_total: PerGeneration[int] = PerGeneration()
         self._communities: CommunityIndex | None = None
         self._lock = threading.Lock()
+        self._warming: int | None = None  # the generation whose walk views a warm-up is building
+
+    @contextmanager
+    def warming(self, catalog: Catalog) -> Iterator[None]:
+        """While the block builds the walk's views of the catalog's generation in the background (a server's
+        warm-up), searches of a large index answer without them instead of waiting (`walk_pending`)."""
+        self._warming = catalog.manifest.generation
+        try:
+            yield
+        finally:
+            self._warming = None
+
+    def walk_pending(self, catalog: Catalog) -> bool:
+        """Whether a search should answer without the walk's views (the entity directory, the relations, the walk
+        graph, the titles): while a warm-up builds them for this generation of an index of at least
+        `BACKGROUND_WALK_MIN_CHUNKS` chunks. Otherwise a search builds them, or waits for the build under way:
+        smaller indexes build them in well under a second, and a process without a warm-up (the CLI, an
+        evaluation) has no one else to build them."""
+        manifest = catalog.manifest
+        generation = manifest.generation
+        if self._warming != generation:
+            return False
+        walk_views = (self._directory, self._relations, self._graph, self._titles)
+        if all(view.ready(generation) is not None for view in walk_views):
+            return False
+        return self._chunk_total.get(generation, manifest.chunk_count) >= BACKGROUND_WALK_MIN_CHUNKS
+
+    def require_walk(self, catalog: Catalog) -> None:
+        """Fail a graph path at once while the walk's views are built in the background (`walk_pending`).
+
+        Raises:
+            WalkViewsPending: with what the caller can do about it.
+        """
+        if self.walk_pending(catalog):
+            raise WalkViewsPending(
+                "the entity names and graph of this index are still being built in the background (once per index "
+                "version; seconds on a large index): this answer comes from the other paths, a search in a few "
+                "seconds includes this one"
+            )
 
     def embedding(self, catalog: Catalog) -> EmbeddingProgress:
         """How many of the generation's chunks an index run has published without their vectors yet (counted once

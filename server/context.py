@@ -97,38 +97,50 @@ def _warm_up(catalog: Catalog, views: GenerationViews, stopping: threading.Event
     answers read (entity names, the relations, the walk graph, the titles by word), then, once the model has loaded
     (in the background, see embedding/background.py), what the paths with a query vector read (the chunk vectors,
     the community and graph vectors, one query embedding). Each is built once per index generation anyway, so a query
-    arriving meanwhile only waits for the step under way."""
+    arriving meanwhile only waits for the step under way; on a large index, a search does not wait for the walk's
+    views at all (`GenerationViews.walk_pending`)."""
     if stopping.is_set():
         return
     started = time.perf_counter()
     # The relations are read beside the directory: Kùzu reads them without holding the GIL for much of it (at 100K
     # chunks both took 2.1-2.5 s one after the other, 2.0-2.2 s side by side). The walk graph waits for both.
     beside = threading.Thread(target=_quietly, args=(views.relations, catalog), name="trident-warm-relations")
-    beside.start()
-    steps: list[Callable[[], object]] = [
+    walk: list[Callable[[], object]] = [
         lambda: views.directory(catalog).mentioned_in("warm up"),  # the directory and its mention forms
         beside.join,
         lambda: views.graph(catalog),
         lambda: views.titles(catalog),  # loose name matching, which every walk reads
     ]
+    vectors: list[Callable[[], object]] = []
     embedder = catalog.embedder
     if embedder is not None:
-        steps.append(lambda: _model_loaded(embedder, stopping))
-        steps.append(lambda: views.chunk_vectors(catalog))
-        steps.append(lambda: views.communities(catalog))
-        steps.append(lambda: views.vectors(catalog))
-        steps.append(lambda: embedder.embed_query("warm up"))
+        vectors.append(lambda: _model_loaded(embedder, stopping))
+        vectors.append(lambda: views.chunk_vectors(catalog))
+        vectors.append(lambda: views.communities(catalog))
+        vectors.append(lambda: views.vectors(catalog))
+        vectors.append(lambda: embedder.embed_query("warm up"))
     try:
-        for step in steps:
-            if stopping.is_set():
-                return
-            step()
+        with views.warming(catalog):
+            beside.start()
+            done = _steps(walk, stopping)
+        if not (done and _steps(vectors, stopping)):
+            return
     except Exception:  # a warm-up failure only means the first query builds these itself
         log.warning("warming up the index at %s failed", catalog.index_dir, exc_info=True)
         return
     finally:
-        beside.join()  # the server closes the stores once the warm-up is done: nothing may read them after
+        if beside.ident is not None:
+            beside.join()  # the server closes the stores once the warm-up is done: nothing may read them after
     log.info("warmed up in %.1f s", time.perf_counter() - started)
+
+
+def _steps(steps: list[Callable[[], object]], stopping: threading.Event) -> bool:
+    """Run the steps in order until the server stops; whether all ran."""
+    for step in steps:
+        if stopping.is_set():
+            return False
+        step()
+    return True
 
 
 def _quietly(build: Callable[[Catalog], object], catalog: Catalog) -> None:
