@@ -61,13 +61,12 @@ PLAIN_ROUND = 32
 @dataclass(frozen=True)
 class Columns:
     """The transition's CSC arrays as Python lists (column j's edges are starts[j]:starts[j + 1]), and which nodes
-    have no out-edges and which are chunks."""
+    have no out-edges."""
 
     starts: list[int]
     targets: list[int]
     weights: list[float]
     dangling: frozenset[int]
-    chunks: frozenset[int]
 
 
 @dataclass
@@ -168,6 +167,13 @@ class EntityChunkGraph:
         np.add.at(residual, self.transition.indices[entries], self.transition.data[entries] * np.repeat(pushed, counts))
 
     @cached_property
+    def is_chunk(self) -> np.ndarray:
+        """Whether each node is a chunk (a boolean per node)."""
+        flags = np.zeros(len(self.nodes), dtype=bool)
+        flags[self.chunk_nodes] = True
+        return flags
+
+    @cached_property
     def columns(self) -> Columns:
         """The transition's columns as Python lists, for the walk's rounds that push along a few edges."""
         return Columns(
@@ -175,7 +181,6 @@ class EntityChunkGraph:
             self.transition.indices.tolist(),
             self.transition.data.tolist(),
             frozenset(np.flatnonzero(self.dangling).tolist()),
-            frozenset(self.chunk_nodes.tolist()),
         )
 
     def rank(
@@ -219,10 +224,14 @@ class EntityChunkGraph:
             if not walk.round():
                 break
         mass = walk.mass
-        # Ties: build order, which follows sorted ids.
-        chunks = [node for node in walk.visited if node in self.columns.chunks and mass.item(node) > 0.0]
-        chunks.sort(key=lambda node: (-mass.item(node), node))
-        return [ScoredId(self.nodes[node][2:], mass.item(node)) for node in chunks[:limit]]
+        nodes = np.fromiter(walk.visited, dtype=np.int64, count=len(walk.visited))
+        nodes = nodes[self.is_chunk[nodes] & (mass[nodes] > 0.0)]
+        if len(nodes) > limit:  # only the top `limit` are sorted: every node at least as heavy as the limit-th
+            values = mass[nodes]
+            nodes = nodes[values >= np.partition(values, len(values) - limit)[len(values) - limit]]
+        # Heaviest first; ties by build order, which follows sorted ids.
+        top = nodes[np.lexsort((nodes, -mass[nodes]))[:limit]].tolist()
+        return [ScoredId(self.nodes[node][2:], mass.item(node)) for node in top]
 
 
 class Walk:
