@@ -17,6 +17,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from trident.store.catalog import Writer
+from trident.store.graph_vector_rows import GRAPH_VECTOR_ROWS_DIR, keep_rows
 from trident.store.graph_vectors import GraphItem, GraphVectorIndex, open_graph_vectors
 from trident.store.schema import Entity, EntityType, Relation, RelationType, stable_hash
 
@@ -107,6 +108,7 @@ def sync_graph_vectors(
     index.add(missing, vectors)
     if missing or removed:
         index.optimize()  # the ANN index past 20K vectors, extended as rows are added (store/ann.py)
+    keep_rows(index, writer.catalog.index_dir / GRAPH_VECTOR_ROWS_DIR, writer.tenant)  # what readers map
     return embedded
 
 

@@ -1,40 +1,39 @@
-"""The entity and relation vectors in memory, for seeding graph walks: a scan of their int8 rows and exact scores
-for the candidates (`top_rows.nearest_rows`) instead of a search of the vector table. The table stays the record;
-the rows are read from it once per index generation. The items' keys, kinds and entities stay Arrow columns (a hit
-becomes an object when it is found), a fraction of the memory of one object per item."""
+"""The entity and relation vectors, for seeding graph walks: a scan of their int8 rows and exact scores for the
+candidates (`top_rows.nearest_rows`) instead of a search of the vector table. The table stays the record; the rows
+come from the files its last sync wrote for its version (`store/graph_vector_rows.py`: mapped, the candidates' float32
+rows read with `pread`), else from the table, once per index generation. The items' keys, kinds and entities stay
+Arrow columns (a hit becomes an object when it is found)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
+
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from trident.retrieval.top_rows import nearest_rows
+from trident.store.file_rows import FileRows
+from trident.store.graph_vector_rows import GraphVectorRows, read_rows
 from trident.store.graph_vectors import GraphItemHit, GraphVectorIndex
-from trident.store.int8_rows import scan_rows
-
-ITEM_COLUMNS = ("key", "kind", "entities")
 
 
 class GraphItemVectors:
-    """One tenant's entity and relation vectors, rows ordered by key (equal scores rank by key, as the table's
-    search ranks them), each scaled to unit length (a dot product is the cosine similarity)."""
+    """One tenant's entity and relation vectors (`GraphVectorRows`: ordered by key, unit length)."""
 
-    def __init__(self, items: pa.Table, matrix: np.ndarray) -> None:
-        order = pc.sort_indices(items, [("key", "ascending")]).to_numpy() if items.num_rows else np.zeros(0, np.intp)
-        self._items = items.select(list(ITEM_COLUMNS)).take(order).combine_chunks()
-        rows = np.asarray(matrix, dtype=np.float32)[order] if len(order) else np.zeros((0, 0), np.float32)
-        norms = np.linalg.norm(rows, axis=1, keepdims=True)
-        rows /= np.where(norms == 0, 1.0, norms)  # in place: no second copy of every vector
-        self._matrix = rows
-        self._int8 = scan_rows(self._matrix)
+    def __init__(self, rows: GraphVectorRows) -> None:
+        self._items = rows.items
+        self._matrix = rows.matrix
+        self._int8 = rows.int8
+        self._take: Callable[[np.ndarray], np.ndarray] | None = None
+        if isinstance(rows.matrix, np.memmap) and rows.matrix.ndim == 2:
+            self._take = FileRows(rows.matrix).take  # the candidates' rows, without faulting in the file around them
 
     @classmethod
-    def load(cls, index: GraphVectorIndex | None, tenant: str) -> GraphItemVectors:
-        """A tenant's rows of the table; none when the index has no table yet."""
-        if index is None:
-            return cls(pa.table({name: pa.array([], pa.string()) for name in ITEM_COLUMNS}), np.zeros((0, 0)))
-        return cls(*index.rows(tenant))
+    def load(cls, index: GraphVectorIndex | None, tenant: str, folder: Path | None = None) -> GraphItemVectors:
+        """A tenant's rows of the table: from the files written for its version in `folder` when there are, else
+        read from the table; none when the index has no table yet."""
+        return cls(read_rows(index, folder, tenant))
 
     def __len__(self) -> int:
         return int(self._items.num_rows)
@@ -44,7 +43,8 @@ class GraphItemVectors:
         if limit <= 0 or not len(self):
             return []
         query = np.asarray(vector, dtype=np.float32)
-        rows, scores = nearest_rows(self._matrix, self._int8, query / (np.linalg.norm(query) or 1.0), limit)
+        unit = query / (np.linalg.norm(query) or 1.0)
+        rows, scores = nearest_rows(self._matrix, self._int8, unit, limit, take=self._take)
         found = self._items.take(pa.array(rows)).to_pylist()
         return [
             GraphItemHit(item["key"], item["kind"], tuple(item["entities"]), score)

@@ -30,7 +30,8 @@ import pyarrow as pa
 from trident.store.chunk_matrix import CHUNK_MATRIX_DIR, ChunkMatrix
 from trident.store.chunk_rows import ROWS_FILE, ChunkRows, read_rows_table, sorted_rows, write_rows
 from trident.store.crashpoints import crash_point
-from trident.store.int8_rows import Int8Rows, scan_rows
+from trident.store.file_rows import write_array
+from trident.store.int8_rows import Int8Rows, read_int8, scan_rows, write_int8
 from trident.store.remote_files import link_or_copy
 
 if TYPE_CHECKING:
@@ -137,21 +138,7 @@ def _read_segment(where: Path, entry: dict[str, object], tenant: str) -> Segment
     if table is not None and table.num_rows != rows:
         return None
     chunks = ChunkMatrix(ids, codes, tuple(projects), matrix, docs)
-    return Segment(prefix, chunks, table, frozenset(replaces), _read_int8(where, prefix, matrix.shape))
-
-
-def _read_int8(where: Path, prefix: str, shape: tuple[int, ...]) -> Int8Rows | None:
-    """The segment's int8 rows, memory-mapped; None when it has none (or an empty matrix: nothing to scan)."""
-    if not shape[0]:
-        return None
-    try:
-        codes = np.load(where / f"{prefix}int8.npy", mmap_mode="r", allow_pickle=False)
-        steps = np.load(where / f"{prefix}int8_steps.npy", allow_pickle=False)
-    except FileNotFoundError:
-        return None
-    if codes.shape != shape or codes.dtype != np.int8 or steps.shape != shape[:1]:
-        return None
-    return Int8Rows(codes, steps)
+    return Segment(prefix, chunks, table, frozenset(replaces), read_int8(where, prefix, matrix.shape))
 
 
 def reusable_files(folder: Path, tenant: str, changed: Collection[str] | None) -> ChunkFiles | None:
@@ -181,7 +168,7 @@ def write_chunk_files(
         if segment.prefix in linked:
             for name in [f"{segment.prefix}{a}.npy" for a in ARRAYS] + [f"{segment.prefix}{ROWS_FILE}"]:
                 link_or_copy(target / name, draft / name)  # a published segment is never written again
-            _link_or_write_int8(target, draft, segment)
+            _link_orwrite_int8(target, draft, segment)
         else:
             _write_segment(draft, segment)
     meta = {"format": FORMAT, "tenant": tenant, "segments": [_entry(segment) for segment in segments]}
@@ -242,33 +229,19 @@ def _write_segment(draft: Path, segment: Segment) -> None:
     chunks = segment.chunks
     docs = chunks.docs if chunks.docs is not None else np.array([], dtype=str)
     for name, array in (("matrix", chunks.matrix), ("ids", chunks.ids), ("projects", chunks.projects), ("docs", docs)):
-        _write_array(draft / f"{segment.prefix}{name}.npy", array)
-    _write_int8(draft, segment.prefix, scan_rows(chunks.matrix))
+        write_array(draft / f"{segment.prefix}{name}.npy", array)
+    write_int8(draft, segment.prefix, scan_rows(chunks.matrix))
     if segment.rows is not None:
         write_rows(draft / f"{segment.prefix}{ROWS_FILE}", segment.rows)
 
 
-def _link_or_write_int8(target: Path, draft: Path, segment: Segment) -> None:
+def _link_orwrite_int8(target: Path, draft: Path, segment: Segment) -> None:
     """A published segment's int8 rows linked; quantized from its matrix once when it was written without them."""
     if segment.int8 is not None:
         for name in INT8_ARRAYS:
             link_or_copy(target / f"{segment.prefix}{name}.npy", draft / f"{segment.prefix}{name}.npy")
     else:
-        _write_int8(draft, segment.prefix, scan_rows(segment.chunks.matrix))
-
-
-def _write_int8(draft: Path, prefix: str, rows: Int8Rows | None) -> None:
-    if rows is None:  # a segment too small to scan
-        return
-    _write_array(draft / f"{prefix}int8.npy", rows.codes)
-    _write_array(draft / f"{prefix}int8_steps.npy", rows.steps)
-
-
-def _write_array(path: Path, array: np.ndarray) -> None:
-    with open(path, "wb") as handle:
-        np.save(handle, array, allow_pickle=False)
-        handle.flush()
-        os.fsync(handle.fileno())
+        write_int8(draft, segment.prefix, scan_rows(segment.chunks.matrix))
 
 
 def _entry(segment: Segment) -> dict[str, object]:

@@ -12,8 +12,17 @@ from __future__ import annotations
 
 import os
 import weakref
+from pathlib import Path
 
 import numpy as np
+
+
+def write_array(path: Path, array: np.ndarray) -> None:
+    """An array as a .npy file, flushed to disk (what `np.load(..., mmap_mode="r")` and `FileRows` read)."""
+    with open(path, "wb") as handle:
+        np.save(handle, array, allow_pickle=False)
+        handle.flush()
+        os.fsync(handle.fileno())
 
 
 class FileRows:

@@ -154,6 +154,10 @@ class GraphVectorIndex:
         except (RuntimeError, OSError) as error:  # lancedb reports its failures as RuntimeError
             log.warning("could not optimize the entity and relation vectors (searches stay exact): %s", error)
 
+    def version(self) -> int:
+        """The table's version: every change (and compaction) makes a new one."""
+        return int(self._table.version)
+
     def count(self, tenant: str) -> int:
         return int(self._table.count_rows(f"tenant = {sql_string(tenant)}"))
 

@@ -9,9 +9,12 @@ int8 product back into a cosine. The product of two int8 vectors is a sum of int
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numkong
 import numpy as np
+
+from trident.store.file_rows import write_array
 
 QUANTIZE_BLOCK = 8192  # rows quantized at a time, so a large matrix needs no float32 temporary of its size
 # Below this many rows the float32 product is as fast as the int8 scan and the candidates' second read (measured
@@ -69,3 +72,27 @@ def _quantized(block: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     scaled = block * scales[:, None]
     np.rint(scaled, out=scaled)  # within [-127, 127]: each row's largest component is 127 steps
     return steps, scaled.astype(np.int8)
+
+
+def write_int8(folder: Path, prefix: str, rows: Int8Rows | None) -> None:
+    """A matrix's int8 rows as `<prefix>int8.npy` and `<prefix>int8_steps.npy` (nothing for a matrix too small to
+    scan: None)."""
+    if rows is None:
+        return
+    write_array(folder / f"{prefix}int8.npy", rows.codes)
+    write_array(folder / f"{prefix}int8_steps.npy", rows.steps)
+
+
+def read_int8(folder: Path, prefix: str, shape: tuple[int, ...]) -> Int8Rows | None:
+    """The int8 rows of a matrix of `shape` written by `write_int8`, memory-mapped; None when there are none (or
+    they do not fit the matrix, or it is empty: nothing to scan)."""
+    if not shape[0]:
+        return None
+    try:
+        codes = np.load(folder / f"{prefix}int8.npy", mmap_mode="r", allow_pickle=False)
+        steps = np.load(folder / f"{prefix}int8_steps.npy", allow_pickle=False)
+    except FileNotFoundError:
+        return None
+    if codes.shape != shape or codes.dtype != np.int8 or steps.shape != shape[:1]:
+        return None
+    return Int8Rows(codes, steps)
