@@ -70,13 +70,14 @@ def read_rows(index: GraphVectorIndex | None, folder: Path | None, tenant: str) 
 
 def keep_rows(index: GraphVectorIndex, folder: Path, tenant: str) -> None:
     """Write the tenant's rows for the table's current version unless they are there, then remove its other
-    versions' folders. What a sync does once it has changed the table (and compacted it: a new version too)."""
+    versions' folders and the drafts a writer that died left (one writer at a time holds the index's lock). What a
+    sync does once it has changed the table (and compacted it: a new version too)."""
     target = _version_folder(folder, tenant, index.version())
     if not target.is_dir():
         _write_files(target, GraphVectorRows.of(*index.rows(tenant)), tenant)
     prefix = f"{_tenant_key(tenant)}-"
     for old in folder.iterdir():
-        if old.name.startswith(prefix) and old != target:
+        if old.name.lstrip(".").startswith(prefix) and old != target:
             shutil.rmtree(old, ignore_errors=True)
 
 

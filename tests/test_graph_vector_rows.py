@@ -71,11 +71,13 @@ def test_an_edit_writes_the_new_versions_rows_and_a_reader_keeps_the_files_it_ma
         earlier = GenerationViews(RetrievalSettings()).vectors(catalog)
         queries = np.random.default_rng(7).standard_normal((6, fake_embedder.dim)).astype(np.float32)
         earlier_hits = _hits(earlier, queries)
+        dead_draft = catalog.index_dir / GRAPH_VECTOR_ROWS_DIR / f".{before[0]}-0"  # a sync killed while writing
+        dead_draft.mkdir()
         with open(project / "billing" / "gateway.py", "a", encoding="utf-8") as source:
             source.write('\n\ndef settle_batch(ids):\n    """Settle every pending charge."""\n    return ids\n')
         index_into(catalog, project, "billing")
         table = open_graph_vectors(catalog)
-        assert len(_folders(catalog)) == 1 and _folders(catalog) != before, "the old version's folder is removed"
+        assert len(_folders(catalog)) == 1 and _folders(catalog) != before, "the old version and the draft go"
         _assert_same_rows(catalog, table)
         assert any("settle_batch" in entity for entity in _entity_ids(catalog, table))
         assert _hits(earlier, queries) == earlier_hits, "a reader that mapped the old files still reads them"
