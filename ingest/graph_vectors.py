@@ -15,9 +15,10 @@ import re
 from collections.abc import Sequence
 
 import numpy as np
+import pyarrow as pa
 
 from trident.store.catalog import Writer
-from trident.store.graph_vector_rows import GRAPH_VECTOR_ROWS_DIR, keep_rows
+from trident.store.graph_vector_rows import GRAPH_VECTOR_ROWS_DIR, RowChanges, keep_rows
 from trident.store.graph_vectors import GraphItem, GraphVectorIndex, open_graph_vectors
 from trident.store.schema import Entity, EntityType, Relation, RelationType, stable_hash
 
@@ -91,6 +92,7 @@ def sync_graph_vectors(
     if writer.embedder is None:
         return 0
     index = open_graph_vectors(writer.catalog)
+    since = index.version()
     if entities is None:
         entities = writer.entities()
     if relations is None:
@@ -108,8 +110,19 @@ def sync_graph_vectors(
     index.add(missing, vectors)
     if missing or removed:
         index.optimize()  # the ANN index past 20K vectors, extended as rows are added (store/ann.py)
-    keep_rows(index, writer.catalog.index_dir / GRAPH_VECTOR_ROWS_DIR, writer.tenant)  # what readers map
+    changes = RowChanges(since, removed, _item_table(missing), vectors)
+    keep_rows(index, writer.catalog.index_dir / GRAPH_VECTOR_ROWS_DIR, writer.tenant, changes)  # what readers map
     return embedded
+
+
+def _item_table(items: Sequence[GraphItem]) -> pa.Table:
+    return pa.table(
+        {
+            "key": pa.array([i.key for i in items], pa.string()),
+            "kind": pa.array([i.kind for i in items], pa.string()),
+            "entities": pa.array([list(i.entities) for i in items], pa.list_(pa.string())),
+        }
+    )
 
 
 def _taken_from_changed_chunks(

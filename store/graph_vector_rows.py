@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -68,17 +69,50 @@ def read_rows(index: GraphVectorIndex | None, folder: Path | None, tenant: str) 
     return written or GraphVectorRows.of(*index.rows(tenant))
 
 
-def keep_rows(index: GraphVectorIndex, folder: Path, tenant: str) -> None:
+@dataclass(frozen=True)
+class RowChanges:
+    """What a sync changed in the table since version `since`: the keys it removed, and the items it added (`key`,
+    `kind`, `entities`; a key re-added replaces its row) with their vectors as stored."""
+
+    since: int
+    removed: Collection[str]
+    added: pa.Table
+    vectors: np.ndarray
+
+
+def keep_rows(index: GraphVectorIndex, folder: Path, tenant: str, changes: RowChanges | None = None) -> None:
     """Write the tenant's rows for the table's current version unless they are there, then remove its other
     versions' folders and the drafts a writer that died left (one writer at a time holds the index's lock). What a
-    sync does once it has changed the table (and compacted it: a new version too)."""
+    sync does once it has changed the table (and compacted it: a new version too). With the sync's `changes`, the
+    rows are the files of the version before them, updated (at 100K items: about a second instead of 2.5 to read the
+    table back); without, or without those files, they are read from the table."""
     target = _version_folder(folder, tenant, index.version())
     if not target.is_dir():
-        _write_files(target, GraphVectorRows.of(*index.rows(tenant)), tenant)
+        updated = _updated(folder, tenant, changes) if changes is not None else None
+        _write_files(target, updated or GraphVectorRows.of(*index.rows(tenant)), tenant)
     prefix = f"{_tenant_key(tenant)}-"
     for old in folder.iterdir():
         if old.name.lstrip(".").startswith(prefix) and old != target:
             shutil.rmtree(old, ignore_errors=True)
+
+
+def _updated(folder: Path, tenant: str, changes: RowChanges) -> GraphVectorRows | None:
+    """The rows of version `changes.since` with the changes applied, as reading the changed table gives them (each
+    row is scaled on its own, so a row's bits do not depend on the others); None without that version's files."""
+    base = _read_files(_version_folder(folder, tenant, changes.since))
+    if base is None or not len(base.items):
+        return None
+    fresh = GraphVectorRows.of(changes.added, changes.vectors)
+    dropped = pa.array(sorted({*changes.removed, *fresh.items.column("key").to_pylist()}), pa.string())
+    kept = np.flatnonzero(~pc.is_in(base.items.column("key"), value_set=dropped).to_numpy(zero_copy_only=False))
+    items = pa.concat_tables([base.items.take(pa.array(kept)), fresh.items.cast(base.items.schema)])
+    order = pc.sort_indices(items, [("key", "ascending")]).to_numpy()
+    matrix = np.empty((len(order), base.matrix.shape[1]), dtype=np.float32)
+    from_base = order < len(kept)
+    matrix[from_base] = base.matrix[kept[order[from_base]]]
+    if len(fresh.items):
+        matrix[~from_base] = fresh.matrix[order[~from_base] - len(kept)]
+    return GraphVectorRows(items.take(pa.array(order)).combine_chunks(), matrix, scan_rows(matrix))
 
 
 def _write_files(target: Path, rows: GraphVectorRows, tenant: str) -> None:

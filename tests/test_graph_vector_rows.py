@@ -61,7 +61,7 @@ def test_a_sync_writes_the_rows_of_its_table_version_and_readers_find_the_same_h
 
 
 def test_an_edit_writes_the_new_versions_rows_and_a_reader_keeps_the_files_it_mapped(
-    tmp_path: Path, fake_embedder: HashEmbedder
+    tmp_path: Path, fake_embedder: HashEmbedder, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     catalog = Catalog(tmp_path / "index", "default", fake_embedder)
     project = _project(tmp_path)
@@ -75,12 +75,26 @@ def test_an_edit_writes_the_new_versions_rows_and_a_reader_keeps_the_files_it_ma
         dead_draft.mkdir()
         with open(project / "billing" / "gateway.py", "a", encoding="utf-8") as source:
             source.write('\n\ndef settle_batch(ids):\n    """Settle every pending charge."""\n    return ids\n')
+        read_back: list[str] = []
+        table_rows = GraphVectorIndex.rows
+        monkeypatch.setattr(
+            GraphVectorIndex, "rows", lambda index, tenant: read_back.append(tenant) or table_rows(index, tenant)
+        )
         index_into(catalog, project, "billing")
+        assert read_back == [], "the sync updates the last version's files instead of reading the table back"
         table = open_graph_vectors(catalog)
         assert len(_folders(catalog)) == 1 and _folders(catalog) != before, "the old version and the draft go"
         _assert_same_rows(catalog, table)
         assert any("settle_batch" in entity for entity in _entity_ids(catalog, table))
         assert _hits(earlier, queries) == earlier_hits, "a reader that mapped the old files still reads them"
+
+        read_back.clear()
+        (project / "billing" / "refunds.py").unlink()  # rows removed, none added
+        index_into(catalog, project, "billing")
+        assert read_back == []
+        table = open_graph_vectors(catalog)
+        _assert_same_rows(catalog, table)
+        assert not any("refunds" in entity for entity in _entity_ids(catalog, table))
     finally:
         catalog.close()
 
