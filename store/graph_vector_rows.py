@@ -24,6 +24,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from pyarrow import ipc
 
+from trident.store.crashpoints import crash_point
 from trident.store.file_rows import write_array
 from trident.store.graph_vectors import GraphVectorIndex
 from trident.store.int8_rows import Int8Rows, read_int8, scan_rows, write_int8
@@ -125,6 +126,7 @@ def _write_files(target: Path, rows: GraphVectorRows, tenant: str) -> None:
         items.write_table(rows.items)
     meta = {"tenant": tenant, "rows": len(rows.matrix)}
     (draft / META_FILE).write_text(json.dumps(meta), encoding="utf-8")
+    crash_point("sync.graph_vector_rows")
     os.rename(draft, target)
 
 

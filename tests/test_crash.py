@@ -37,6 +37,7 @@ from trident.ingest.pipeline import index_folder
 from trident.retrieval.search import GenerationViews, search
 from trident.store.catalog import Catalog
 from trident.store.crashpoints import CRASH_AT, CRASH_TRACE
+from trident.store.graph_vector_rows import GRAPH_VECTOR_ROWS_DIR
 from trident.store.protocols import Embedder
 from trident.store.settings import RetrievalSettings
 from trident.tools import explain, trace
@@ -238,6 +239,7 @@ CRASHES: list[tuple[str, float]] = [
     ("relations.graph", 0.5),  # deferred and shared-name relations
     ("embed", 0.5),  # the second project's entity and relation vectors (3 embeddings a project: chunks,
     ("embed", 0.625),  # graph vectors, community reports), then its community reports
+    ("sync.graph_vector_rows", 0.5),  # the entity and relation vectors' files under their draft name
     ("publish.begin", 0),
     ("publish.graph_closed", 0.5),
     ("publish.chunk_matrix", 0.5),  # the chunk files written under their draft name, not yet renamed
@@ -335,6 +337,8 @@ def test_an_index_killed_mid_run_is_whole_and_the_next_run_completes_it_exactly(
     assert tool_answers(crash.index_dir, memo) == reference.answers, "the tools answer as on the clean index"
     generations = sorted(p.name for p in (crash.index_dir / "generations").iterdir())
     assert len(generations) == 1, f"unpublished or unused generations left behind: {generations}"
+    vector_rows = sorted(p.name for p in (crash.index_dir / GRAPH_VECTOR_ROWS_DIR).iterdir())
+    assert len(vector_rows) == 1, f"drafts or old versions of the graph vectors' files left behind: {vector_rows}"
     shutil.rmtree(crash.index_dir)
 
 
