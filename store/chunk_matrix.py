@@ -109,11 +109,11 @@ class ChunkMatrix:
         matrix = np.empty((total, dim), dtype=np.float32)
         if len(fresh.ids):
             matrix[fresh_at] = fresh.matrix
-        _copy_runs(matrix, kept_at, self.matrix, keep)
+        copy_runs(matrix, kept_at, self.matrix, keep)
         return ChunkMatrix(ids, codes, names, matrix, docs)
 
 
-def _copy_runs(target: np.ndarray, target_rows: np.ndarray, source: np.ndarray, source_rows: np.ndarray) -> None:
+def copy_runs(target: np.ndarray, target_rows: np.ndarray, source: np.ndarray, source_rows: np.ndarray) -> None:
     """target[target_rows] = source[source_rows], both ascending, copied a run of consecutive rows at a time (no
     temporary the size of the matrix)."""
     if not len(source_rows):

@@ -24,6 +24,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from pyarrow import ipc
 
+from trident.store.chunk_matrix import copy_runs
 from trident.store.crashpoints import crash_point
 from trident.store.file_rows import write_array
 from trident.store.graph_vectors import GraphVectorIndex
@@ -110,7 +111,7 @@ def _updated(folder: Path, tenant: str, changes: RowChanges) -> GraphVectorRows 
     order = pc.sort_indices(items, [("key", "ascending")]).to_numpy()
     matrix = np.empty((len(order), base.matrix.shape[1]), dtype=np.float32)
     from_base = order < len(kept)
-    matrix[from_base] = base.matrix[kept[order[from_base]]]
+    copy_runs(matrix, np.flatnonzero(from_base), base.matrix, kept[order[from_base]])  # both ascending (by key)
     if len(fresh.items):
         matrix[~from_base] = fresh.matrix[order[~from_base] - len(kept)]
     return GraphVectorRows(items.take(pa.array(order)).combine_chunks(), matrix, scan_rows(matrix))
