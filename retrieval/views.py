@@ -176,7 +176,8 @@ class GenerationViews:
         return self._titles.get(catalog.manifest.generation, lambda: TitleIndex(directory.by_id.values()))
 
     def vectors(self, catalog: Catalog) -> GraphItemVectors:
-        """The entity and relation vectors in memory: vector seeding's search."""
+        """The entity and relation vectors (mapped from the files their last sync wrote, else read from their
+        table): vector seeding's search."""
         return self._vectors.get(
             catalog.manifest.generation,
             lambda: GraphItemVectors.load(
