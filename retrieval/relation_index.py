@@ -8,7 +8,7 @@ same call is two array slices and a sort: the relations touching any entity, in 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -75,13 +75,24 @@ def _resolution_ranks(table: pa.Table) -> np.ndarray:
     return np.take(np.array([ranks.get(name, 0) for name in names], dtype=np.int8), codes)
 
 
+Citations = Callable[[Sequence[str]], dict[str, str]]  # chunk ids -> the citations of those known
+CitationSource = Mapping[str, str] | Citations  # every chunk's citation, or a lookup
+
+
+def _lookup(citations: CitationSource) -> Citations:
+    if callable(citations):
+        return citations
+    every = citations
+    return lambda ids: {i: every[i] for i in ids if i in every}
+
+
 @dataclass(frozen=True)
 class RelationIndex:
     """One tenant's relations (endpoints, type, evidence, project and document as codes into sorted name lists)
-    and the citation of every chunk, so a walk and its answer need no call to the graph store."""
+    and where to find the citation of every chunk, so a walk and its answer need no call to the graph store."""
 
     tenant: str
-    chunk_citations: dict[str, str]
+    chunk_citations: Citations
     entity_ids: list[str]
     position: dict[str, int]
     types: list[str]
@@ -102,7 +113,7 @@ class RelationIndex:
     in_order: np.ndarray
 
     @classmethod
-    def build(cls, relations: Sequence[Relation], tenant: str, citations: dict[str, str]) -> RelationIndex:
+    def build(cls, relations: Sequence[Relation], tenant: str, citations: CitationSource) -> RelationIndex:
         mine = [r for r in relations if r.tenant == tenant]
         columns = ("source", "type", "target", "weight", "evidence", "project", "doc_id", "resolution")
         rows = {name: [getattr(r, name) for r in mine] for name in columns}
@@ -112,10 +123,11 @@ class RelationIndex:
         return cls.from_table(table, tenant, citations)
 
     @classmethod
-    def from_table(cls, table: pa.Table, tenant: str, citations: dict[str, str]) -> RelationIndex:
+    def from_table(cls, table: pa.Table, tenant: str, citations: CitationSource) -> RelationIndex:
         """From a graph store's `relation_table` (one tenant's relations, in any order), with no Python object per
-        relation. The relations are put in (source, type, target, evidence, project, document, weight) order here,
-        so whatever order the store returned them in, every walk sees the same one."""
+        relation, and the chunks' `citations` (every chunk's, or a lookup of some). The relations are put in
+        (source, type, target, evidence, project, document, weight) order here, so whatever order the store returned
+        them in, every walk sees the same one."""
         count = table.num_rows
         endpoints = pa.chunked_array([*_column(table, "source").chunks, *_column(table, "target").chunks], pa.string())
         entity_ids, codes = _codes(endpoints)
@@ -133,7 +145,7 @@ class RelationIndex:
         in_ptr, in_order = _csr(target, len(entity_ids))
         return cls(
             tenant=tenant,
-            chunk_citations=citations,
+            chunk_citations=_lookup(citations),
             entity_ids=entity_ids,
             position={name: i for i, name in enumerate(entity_ids)},
             types=types,
@@ -174,7 +186,9 @@ class RelationIndex:
         return [self._relation(int(i)) for i in ranked]
 
     def citations(self, chunk_ids: Sequence[str]) -> dict[str, str]:
-        return {i: self.chunk_citations[i] for i in chunk_ids if i in self.chunk_citations}
+        """The citations of the chunks of these ids, in their order (an unknown id left out)."""
+        found = self.chunk_citations(chunk_ids)
+        return {i: found[i] for i in chunk_ids if i in found}
 
     def all(self) -> list[Relation]:
         """Every relation, ordered as `GraphStore.relations` orders them."""

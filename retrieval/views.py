@@ -216,10 +216,13 @@ class GenerationViews:
     def relations(self, catalog: Catalog) -> RelationIndex:
         """The tenant's relations in memory, for walks that take many steps."""
         graph, tenant = catalog.graph, catalog.tenant
-        return self._relations.get(
-            catalog.manifest.generation,
-            lambda: RelationIndex.from_table(graph.relation_table(tenant), tenant, graph.all_citations(tenant)),
-        )
+
+        def build() -> RelationIndex:
+            rows = self._rows(catalog)  # the generation's chunk rows, mapped: no scan of every chunk's citation
+            citations = _citations(rows) if rows is not None else graph.all_citations(tenant)
+            return RelationIndex.from_table(graph.relation_table(tenant), tenant, citations)
+
+        return self._relations.get(catalog.manifest.generation, build)
 
     def instructions(self, catalog: Catalog, projects: Sequence[str] | None) -> dict[str, np.ndarray]:
         """The vectors of the projects' instruction files (CLAUDE.md, README, ...), by chunk id: from the
@@ -244,6 +247,10 @@ class GenerationViews:
             if self._communities is None or self._communities.changed_since_open():
                 self._communities = open_communities(catalog)
             return self._communities
+
+
+def _citations(rows: ChunkRows) -> Callable[[Sequence[str]], dict[str, str]]:
+    return lambda ids: {id_: chunk.citation for id_, chunk in rows.get(ids).items()}
 
 
 def _chunk_rows(files: ChunkFiles | None) -> ChunkRows | None:

@@ -3,10 +3,13 @@ results through either."""
 
 from __future__ import annotations
 
+import pytest
+
 from trident.retrieval.pagerank import EntityChunkGraph
 from trident.retrieval.relation_index import RelationIndex
 from trident.retrieval.search import GenerationViews
 from trident.store.catalog import Catalog
+from trident.store.kuzu_graph import KuzuGraphStore
 from trident.store.schema import Relation
 from trident.store.settings import RetrievalSettings
 from trident.tools.explain import explain_path
@@ -111,3 +114,21 @@ def test_chunks_and_entities_by_id_come_back_whole_for_any_number_of_ids(sample_
         assert graph.get_chunks([*picked, "missing", picked[0]]) == {i: every[i] for i in picked}
     entity_ids = sorted(e.id for e in sample_catalog.entities())[:19]
     assert [e.id for e in graph.get_entities([*entity_ids, "missing"])] == entity_ids
+
+
+def test_a_readers_relations_cite_every_chunk_as_the_graph_store_does(
+    sample_catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A reader's relations look citations up in the generation's chunk rows (no scan of every chunk's location):
+    the graph store's citations, in the order asked, an unknown id left out."""
+    scanned: list[str] = []
+    every = KuzuGraphStore.all_citations
+    monkeypatch.setattr(
+        KuzuGraphStore, "all_citations", lambda store, tenant: scanned.append(tenant) or every(store, tenant)
+    )
+    views = GenerationViews(RetrievalSettings())
+    assert views._rows(sample_catalog) is not None, "the sample index has its chunk rows"
+    ids = sorted(cid for entry in sample_catalog.manifest.documents.values() for cid in entry.chunk_ids)[::-1]
+    found = views.relations(sample_catalog).citations([*ids, "no-such-chunk"])
+    assert list(found) == ids and found == sample_catalog.graph.citations(ids)
+    assert scanned == []
