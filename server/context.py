@@ -30,6 +30,7 @@ LOCK_WAIT_SECONDS = 30 * 60.0
 WARM_UP_STOP_SECONDS = 60.0
 REWARM_POLL_SECONDS = 0.5  # how often the warm-up thread looks for a new generation (one stat of the manifest)
 MODEL_WAIT_STEP_SECONDS = 0.1  # how often the warm-up, waiting for the model, checks whether the server stops
+MODEL_FIRST_SECONDS = 10.0  # how long the warm-up waits for the model before the walk's views (a slow load: no longer)
 
 
 @dataclass
@@ -93,12 +94,12 @@ def _keep_warm(catalog: Catalog, views: GenerationViews, stopping: threading.Eve
 
 
 def _warm_up(catalog: Catalog, views: GenerationViews, stopping: threading.Event) -> None:
-    """Build what the first questions need while the client is still starting: first what lexical and graph
-    answers read (entity names, the relations, the walk graph, the titles by word), then, once the model has loaded
-    (in the background, see embedding/background.py), what the paths with a query vector read (the chunk vectors,
-    the community and graph vectors, one query embedding). Each is built once per index generation anyway, so a query
-    arriving meanwhile only waits for the step under way; on a large index, a search does not wait for the walk's
-    views at all (`GenerationViews.walk_pending`)."""
+    """Build what the first questions need while the client is still starting: the model (loading in the
+    background, see embedding/background.py; waited for a while only), then what graph answers read (entity names,
+    the relations, the walk graph, the titles by word), then what the paths with a query vector read (the chunk
+    vectors, the community and graph vectors, one query embedding). Each is built once per index generation anyway,
+    so a query arriving meanwhile only waits for the step under way; on a large index, a search does not wait for
+    the walk's views at all (`GenerationViews.walk_pending`)."""
     if stopping.is_set():
         return
     started = time.perf_counter()
@@ -106,6 +107,7 @@ def _warm_up(catalog: Catalog, views: GenerationViews, stopping: threading.Event
     # chunks both took 2.1-2.5 s one after the other, 2.0-2.2 s side by side). The walk graph waits for both.
     beside = threading.Thread(target=_quietly, args=(views.relations, catalog), name="trident-warm-relations")
     walk: list[Callable[[], object]] = [
+        beside.start,
         lambda: views.directory(catalog).mentioned_in("warm up"),  # the directory and its mention forms
         beside.join,
         lambda: views.graph(catalog),
@@ -114,6 +116,9 @@ def _warm_up(catalog: Catalog, views: GenerationViews, stopping: threading.Event
     vectors: list[Callable[[], object]] = []
     embedder = catalog.embedder
     if embedder is not None:
+        # The model first (for a while): loading it beside the directory's build, both mostly Python, slowed both
+        # (at 100K chunks the dense path answered 4.8-5.5 s after the spawn, now 2.6-2.9 s; the walk 0.6-1 s later).
+        walk.insert(0, lambda: _model_loaded(embedder, stopping, MODEL_FIRST_SECONDS))
         vectors.append(lambda: _model_loaded(embedder, stopping))
         vectors.append(lambda: views.chunk_vectors(catalog))
         vectors.append(lambda: views.communities(catalog))
@@ -121,7 +126,6 @@ def _warm_up(catalog: Catalog, views: GenerationViews, stopping: threading.Event
         vectors.append(lambda: embedder.embed_query("warm up"))
     try:
         with views.warming(catalog):
-            beside.start()
             done = _steps(walk, stopping)
         if not (done and _steps(vectors, stopping)):
             return
@@ -151,12 +155,14 @@ def _quietly(build: Callable[[Catalog], object], catalog: Catalog) -> None:
         log.warning("warming up the index at %s failed", catalog.index_dir, exc_info=True)
 
 
-def _model_loaded(embedder: Embedder, stopping: threading.Event) -> None:
-    """Start loading a model that loads in the background, and wait for it (until the server stops)."""
+def _model_loaded(embedder: Embedder, stopping: threading.Event, limit: float | None = None) -> None:
+    """Start loading a model that loads in the background, and wait for it (until the server stops, or at most
+    `limit` seconds)."""
     if isinstance(embedder, BackgroundEmbedder):
         embedder.start()
+        deadline = None if limit is None else time.monotonic() + limit
         while not embedder.wait(MODEL_WAIT_STEP_SECONDS) and not stopping.is_set():
-            if embedder.failed:
+            if embedder.failed or (deadline is not None and time.monotonic() > deadline):
                 return
 
 

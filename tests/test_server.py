@@ -20,11 +20,14 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import INTERNAL_ERROR, INVALID_PARAMS, PromptReference, ResourceTemplateReference
 
 from tests.conftest import EXAMPLES
+from trident.embedding.background import BackgroundEmbedder
 from trident.retrieval.relation_index import RelationIndex
 from trident.retrieval.search import GenerationViews
+from trident.server import context
 from trident.server.context import _keep_warm, _warm_up
 from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
+from trident.store.protocols import Embedder
 from trident.store.settings import RetrievalSettings
 
 pytestmark = pytest.mark.anyio
@@ -409,6 +412,50 @@ def test_the_warm_up_returns_only_once_the_relations_read_beside_it_are_done(
     _warm_up(sample_catalog, views, stopping)
     assert finished == ["trident-warm-relations"]
     assert views._graph.peek() is None and views._titles.peek() is None
+
+
+def test_the_warm_up_loads_the_model_before_the_walks_views_and_waits_for_it_only_a_while(
+    sample_catalog: Catalog, embedder: Embedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Loading the model beside the directory's build slowed both: the warm-up waits for the model first, but
+    not past MODEL_FIRST_SECONDS (a slow load does not hold the graph paths back for long)."""
+    deadline = 120.0  # generous: every wait below ends in well under a second on an idle machine
+    release = threading.Event()
+
+    def load() -> Embedder:
+        release.wait(deadline)
+        return embedder
+
+    def warm(catalog: Catalog, views: GenerationViews) -> threading.Thread:
+        thread = threading.Thread(target=_warm_up, args=(catalog, views, threading.Event()))
+        thread.start()
+        return thread
+
+    held = BackgroundEmbedder(load, embedder.model_name, embedder.dim)
+    catalog = Catalog.open_reader(sample_catalog.index_dir, "default", held)
+    views = GenerationViews(RetrievalSettings())
+    thread = warm(catalog, views)
+    time.sleep(0.5)
+    assert views._directory.peek() is None, "the directory waits for the model"
+    release.set()
+    thread.join(deadline)
+    catalog.close()
+    assert views._titles.peek() is not None and views._vectors.peek() is not None
+
+    monkeypatch.setattr(context, "MODEL_FIRST_SECONDS", 0.2)
+    release.clear()
+    slow = BackgroundEmbedder(load, embedder.model_name, embedder.dim)
+    catalog = Catalog.open_reader(sample_catalog.index_dir, "default", slow)
+    views = GenerationViews(RetrievalSettings())
+    thread = warm(catalog, views)
+    started = time.monotonic()
+    while views._titles.peek() is None and time.monotonic() - started < deadline:
+        time.sleep(0.05)
+    assert views._titles.peek() is not None and not slow.wait(0), "the walk's views built while the model loads"
+    release.set()
+    thread.join(deadline)
+    catalog.close()
+    assert views._vectors.peek() is not None
 
 
 def test_the_warm_up_builds_the_views_of_each_generation_the_index_moves_to(tmp_path: Path) -> None:
