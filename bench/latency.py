@@ -322,9 +322,13 @@ def _children_hwm_mb() -> float:
     return best
 
 
+# What a search says of a path not ready yet: the model still loading, the walk's views still being built.
+NOT_READY = ("still loading", "still being built")
+
+
 def _still_loading(result: Any) -> bool:
     failed = ((result.structured_content or {}).get("diagnostics") or {}).get("failed_paths") or {}
-    return any("still loading" in reason for reason in failed.values())
+    return any(words in reason for reason in failed.values() for words in NOT_READY)
 
 
 async def stdio(
@@ -354,8 +358,11 @@ async def stdio(
 
     async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
-        for strategy in Strategy:
-            await session.call_tool("search", {"query": searches[0]["query"], "strategy": strategy.value})
+        deadline = time.perf_counter() + 120
+        for strategy in Strategy:  # every path ready (the model loaded, the walk's views built) before timing
+            arguments = {"query": searches[0]["query"], "strategy": strategy.value}
+            while _still_loading(await session.call_tool("search", arguments)) and time.perf_counter() < deadline:
+                await anyio.sleep(0.05)
         samples: dict[str, list[float]] = {}
         for strategy in (Strategy.AUTO, Strategy.HYBRID):
             for item in searches:
@@ -413,7 +420,12 @@ def raw_stdio(home: Path, model: str, repeat: int, searches: list[str]) -> dict[
         call("initialize", {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": client})
         server.stdin.write(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}) + "\n")
         deadline = time.perf_counter() + 120
-        while "still loading" in json.dumps(search(searches[0])) and time.perf_counter() < deadline:
+
+        def waiting() -> bool:  # a path of some query is not ready yet
+            answers = (json.dumps(search(query)) for query in searches)
+            return any(words in answer for answer in answers for words in NOT_READY)
+
+        while time.perf_counter() < deadline and waiting():
             time.sleep(0.05)
         for query in searches[:3]:
             search(query)
