@@ -10,6 +10,7 @@ graph: its edges are the index's parsed relations and exact name mentions.
 from __future__ import annotations
 
 import math
+from array import array
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -60,12 +61,12 @@ PLAIN_ROUND = 32
 
 @dataclass(frozen=True)
 class Columns:
-    """The transition's CSC arrays as Python lists (column j's edges are starts[j]:starts[j + 1]), and which nodes
+    """The transition's CSC arrays as Python arrays (column j's edges are starts[j]:starts[j + 1]), and which nodes
     have no out-edges."""
 
-    starts: list[int]
-    targets: list[int]
-    weights: list[float]
+    starts: array[int]
+    targets: array[int]
+    weights: array[float]
     dangling: frozenset[int]
 
 
@@ -175,11 +176,12 @@ class EntityChunkGraph:
 
     @cached_property
     def columns(self) -> Columns:
-        """The transition's columns as Python lists, for the walk's rounds that push along a few edges."""
+        """The transition's columns as Python arrays (a machine number each, not an object: at 100K chunks 3 MB
+        instead of 20), for the walk's rounds that push along a few edges."""
         return Columns(
-            self.transition.indptr.tolist(),
-            self.transition.indices.tolist(),
-            self.transition.data.tolist(),
+            array("q", self.transition.indptr.astype(np.int64).tobytes()),
+            array("q", self.transition.indices.astype(np.int64).tobytes()),
+            array("d", self.transition.data.astype(np.float64).tobytes()),
             frozenset(np.flatnonzero(self.dangling).tolist()),
         )
 
