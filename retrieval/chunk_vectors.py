@@ -8,8 +8,7 @@ and reads its candidates' float32 rows from the file (`store/file_rows.py`) rath
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -18,7 +17,7 @@ from trident.store.catalog import Catalog
 from trident.store.chunk_files import ChunkFiles
 from trident.store.chunk_matrix import ChunkMatrix
 from trident.store.chunk_rows import live_positions
-from trident.store.file_rows import FileRows
+from trident.store.file_rows import row_reader
 from trident.store.int8_rows import Int8Rows
 from trident.store.protocols import ScoredId, SearchFilter
 
@@ -81,7 +80,7 @@ class _Part:
         self._project_codes = {name: code for code, name in enumerate(chunks.project_names)}
         self._projects = chunks.projects
         self._matrix = chunks.matrix
-        self._take = _file_rows(chunks.matrix)
+        self._take = row_reader(chunks.matrix)
         self._dead = None if live is None or live.all() else ~live
         self.live_rows = len(self._ids) - (int(np.count_nonzero(self._dead)) if self._dead is not None else 0)
 
@@ -104,13 +103,3 @@ class _Part:
         codes = [self._project_codes[name] for name in projects if name in self._project_codes]
         outside = ~np.isin(self._projects, np.array(codes, dtype=np.int32))
         return outside if self._dead is None else outside | self._dead
-
-
-def _file_rows(matrix: np.ndarray) -> Callable[[np.ndarray], np.ndarray] | None:
-    """How to read rows of a mapped matrix without faulting in its pages (None: read it as an array)."""
-    if not isinstance(matrix, np.memmap) or matrix.filename is None or not hasattr(os, "preadv"):
-        return None
-    try:
-        return FileRows(matrix).take
-    except OSError:  # the file went with its generation before it was opened here: read through the mapping
-        return None

@@ -6,14 +6,13 @@ Arrow columns (a hit becomes an object when it is found)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
 
 from trident.retrieval.top_rows import nearest_rows
-from trident.store.file_rows import FileRows
+from trident.store.file_rows import row_reader
 from trident.store.graph_vector_rows import GraphVectorRows, read_rows
 from trident.store.graph_vectors import GraphItemHit, GraphVectorIndex
 
@@ -25,9 +24,7 @@ class GraphItemVectors:
         self._items = rows.items
         self._matrix = rows.matrix
         self._int8 = rows.int8
-        self._take: Callable[[np.ndarray], np.ndarray] | None = None
-        if isinstance(rows.matrix, np.memmap) and rows.matrix.ndim == 2:
-            self._take = FileRows(rows.matrix).take  # the candidates' rows, without faulting in the file around them
+        self._take = row_reader(rows.matrix)  # the candidates' rows, without faulting in the file around them
 
     @classmethod
     def load(cls, index: GraphVectorIndex | None, tenant: str, folder: Path | None = None) -> GraphItemVectors:

@@ -168,7 +168,7 @@ def write_chunk_files(
         if segment.prefix in linked:
             for name in [f"{segment.prefix}{a}.npy" for a in ARRAYS] + [f"{segment.prefix}{ROWS_FILE}"]:
                 link_or_copy(target / name, draft / name)  # a published segment is never written again
-            _link_orwrite_int8(target, draft, segment)
+            _link_or_write_int8(target, draft, segment)
         else:
             _write_segment(draft, segment)
     meta = {"format": FORMAT, "tenant": tenant, "segments": [_entry(segment) for segment in segments]}
@@ -235,7 +235,7 @@ def _write_segment(draft: Path, segment: Segment) -> None:
         write_rows(draft / f"{segment.prefix}{ROWS_FILE}", segment.rows)
 
 
-def _link_orwrite_int8(target: Path, draft: Path, segment: Segment) -> None:
+def _link_or_write_int8(target: Path, draft: Path, segment: Segment) -> None:
     """A published segment's int8 rows linked; quantized from its matrix once when it was written without them."""
     if segment.int8 is not None:
         for name in INT8_ARRAYS:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import weakref
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -49,3 +50,14 @@ class FileRows:
             if os.preadv(self._fd, [view[at * size : (at + 1) * size]], self._offset + row * size) != size:
                 raise OSError(f"a short read of row {row} of a matrix file")
         return out
+
+
+def row_reader(matrix: np.ndarray) -> Callable[[np.ndarray], np.ndarray] | None:
+    """How to read rows of a memory-mapped matrix without faulting in its pages (`FileRows.take`); None when it is
+    an array in memory (or the platform has no `preadv`, or its file is gone already): read it as an array."""
+    if not isinstance(matrix, np.memmap) or matrix.filename is None or matrix.ndim != 2 or not hasattr(os, "preadv"):
+        return None
+    try:
+        return FileRows(matrix).take
+    except OSError:  # the file went with its generation before it was opened here: read through the mapping
+        return None
