@@ -50,16 +50,23 @@ class GraphVectorRows:
     @classmethod
     def of(cls, items: pa.Table, matrix: np.ndarray) -> GraphVectorRows:
         """Rows as the table gives them (any order, any length), ordered by key and scaled to unit length."""
-        order = pc.sort_indices(items, [("key", "ascending")]).to_numpy() if items.num_rows else np.zeros(0, np.intp)
-        ordered = items.select(list(ITEM_COLUMNS)).take(order).combine_chunks()
-        rows = np.asarray(matrix, dtype=np.float32)[order] if len(order) else np.zeros((0, 0), np.float32)
-        norms = np.linalg.norm(rows, axis=1, keepdims=True)
-        rows /= np.where(norms == 0, 1.0, norms)  # in place: no second copy of every vector
+        ordered, rows = _unit_rows(items, matrix)
         return cls(ordered, rows, scan_rows(rows))
 
     @classmethod
     def empty(cls) -> GraphVectorRows:
         return cls.of(pa.table({name: pa.array([], pa.string()) for name in ITEM_COLUMNS}), np.zeros((0, 0)))
+
+
+def _unit_rows(items: pa.Table, matrix: np.ndarray) -> tuple[pa.Table, np.ndarray]:
+    """The items ordered by key and their rows scaled to unit length, each on its own (a row's bits do not depend on
+    the others)."""
+    order = pc.sort_indices(items, [("key", "ascending")]).to_numpy() if items.num_rows else np.zeros(0, np.intp)
+    ordered = items.select(list(ITEM_COLUMNS)).take(order).combine_chunks()
+    rows = np.asarray(matrix, dtype=np.float32)[order] if len(order) else np.zeros((0, 0), np.float32)
+    norms = np.linalg.norm(rows, axis=1, keepdims=True)
+    rows /= np.where(norms == 0, 1.0, norms)  # in place: no second copy of every vector
+    return ordered, rows
 
 
 def read_rows(index: GraphVectorIndex | None, folder: Path | None, tenant: str) -> GraphVectorRows:
@@ -104,16 +111,16 @@ def _updated(folder: Path, tenant: str, changes: RowChanges) -> GraphVectorRows 
     base = _read_files(_version_folder(folder, tenant, changes.since))
     if base is None or not len(base.items):
         return None
-    fresh = GraphVectorRows.of(changes.added, changes.vectors)
-    dropped = pa.array(sorted({*changes.removed, *fresh.items.column("key").to_pylist()}), pa.string())
+    fresh_items, fresh_rows = _unit_rows(changes.added, changes.vectors)
+    dropped = pa.array(sorted({*changes.removed, *fresh_items.column("key").to_pylist()}), pa.string())
     kept = np.flatnonzero(~pc.is_in(base.items.column("key"), value_set=dropped).to_numpy(zero_copy_only=False))
-    items = pa.concat_tables([base.items.take(pa.array(kept)), fresh.items.cast(base.items.schema)])
+    items = pa.concat_tables([base.items.take(pa.array(kept)), fresh_items.cast(base.items.schema)])
     order = pc.sort_indices(items, [("key", "ascending")]).to_numpy()
     matrix = np.empty((len(order), base.matrix.shape[1]), dtype=np.float32)
     from_base = order < len(kept)
     copy_runs(matrix, np.flatnonzero(from_base), base.matrix, kept[order[from_base]])  # both ascending (by key)
-    if len(fresh.items):
-        matrix[~from_base] = fresh.matrix[order[~from_base] - len(kept)]
+    if len(fresh_items):
+        matrix[~from_base] = fresh_rows[order[~from_base] - len(kept)]
     return GraphVectorRows(items.take(pa.array(order)).combine_chunks(), matrix, scan_rows(matrix))
 
 
@@ -137,7 +144,7 @@ def _read_files(where: Path) -> GraphVectorRows | None:
         meta = json.loads((where / META_FILE).read_text(encoding="utf-8"))
         matrix = np.load(where / MATRIX_FILE, mmap_mode="r", allow_pickle=False)
         items = ipc.open_file(pa.memory_map(str(where / ITEMS_FILE))).read_all()
-    except (FileNotFoundError, NotADirectoryError):
+    except (OSError, ValueError, KeyError):  # not there, or not whole (ArrowInvalid is a ValueError): read the table
         return None
     if items.num_rows != meta["rows"] or len(matrix) != meta["rows"]:
         return None
