@@ -14,9 +14,11 @@ from functools import partial
 import numpy as np
 
 from trident.retrieval.communities import CommunityMatch, community_hits
+from trident.retrieval.described import HEAD, agreed_head, rest_of
 from trident.retrieval.path_names import PathName
 from trident.retrieval.relation_index import GraphWalk
 from trident.retrieval.seeds import WalkSeeds
+from trident.retrieval.title_match import TitleMatch
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
@@ -193,7 +195,7 @@ def walk_seeds(q: PathQuery) -> WalkSeeds:
         for m in q.views.titles(q.catalog).matches(q.text, named)
         if q.projects is None or m.entity.project in q.projects
     }
-    seeds = WalkSeeds(named, loose, _heads(q))
+    seeds = WalkSeeds(named, loose, _heads(q), described=_described(q, named, loose.values()))
     # Entities near the meaning are guesses: beside a loose name a head agrees with, they drew the walk away from
     # it (2Wiki with one typo per name, the 106 entity lookups sure that way: R@2 0.590 with them, 0.755 without).
     if seeds.confident or not q.seed_by_vectors:
@@ -201,7 +203,22 @@ def walk_seeds(q: PathQuery) -> WalkSeeds:
     nearby: list[Entity] = []
     with suppress(RuntimeError):  # the model is still loading: the dense path says so itself
         nearby = vector_seeds(q.catalog, q.views, q.embed(q.text), q.projects)
-    return WalkSeeds(named, loose, seeds.passages, nearby)
+    return WalkSeeds(named, loose, seeds.passages, nearby, seeds.described)
+
+
+def _described(q: PathQuery, named: Sequence[Entity], loose: Iterable[TitleMatch]) -> list[str]:
+    """The passage a text that names something describes beyond its names, where the lexical and dense heads of its
+    other words agree on one (see retrieval/described.py)."""
+    names = [e.name for e in named] + [m.entity.name for m in loose]
+    rest = rest_of(q.text, q.views.titles(q.catalog).written_words(q.text, names)) if names else None
+    if rest is None:
+        return []
+    try:
+        dense = q.views.chunk_vectors(q.catalog).search(q.embed(rest), HEAD, q.where)
+    except RuntimeError:  # the model is still loading: the walk starts from the names alone
+        return []
+    head = agreed_head(q.catalog.text.search(rest, HEAD, q.where), dense)
+    return [head] if head else []
 
 
 def _heads(q: PathQuery) -> list[list[ScoredId]]:

@@ -50,19 +50,21 @@ class WalkSeeds:
     """Everything a walk starts from. `named`: entities the text names exactly; `loose`: entities it names in part
     or with a typo, each with how much of the name it holds and which of its names it may be; `passages`: each
     path's ranking whose head seeds the walk; `nearby`: entities only near the text's meaning (walked from like
-    loose names, never sure)."""
+    loose names, never sure); `described`: passages the text describes beyond the names it writes, which the
+    lexical and dense rankings of its other words agree on (retrieval/described.py), walked from as named entities."""
 
     named: Sequence[Entity] = ()
     loose: Mapping[str, TitleMatch] = field(default_factory=dict)
     passages: Sequence[Sequence[ScoredId]] = ()
     nearby: Sequence[Entity] = ()
+    described: Sequence[str] = ()
 
     @property
     def confident(self) -> bool:
-        """Whether the walk starts from entities the text surely means: named exactly, or named loosely and
-        defined by a passage at the head of the lexical or dense ranking (two sources agree). Only then may the
-        walk lead a fused ranking."""
-        if self.named:
+        """Whether the walk starts from entities the text surely means: named exactly, described by words the
+        lexical and dense rankings agree on, or named loosely and defined by a passage at the head of the lexical or
+        dense ranking (two sources agree). Only then may the walk lead a fused ranking."""
+        if self.named or self.described:
             return True
         heads = {hit.id for ranking in self.passages for hit in ranking[:PASSAGES_PER_PATH]}
         return any(match.entity.chunk_id in heads for match in self.loose.values())
@@ -122,7 +124,7 @@ class WalkSeeds:
                 chunks[hit.id] = chunks.get(hit.id, 0.0) + 1.0 / rank
         beside = BESIDE_NAMED if named else 1.0
         sources = (
-            (graph.restart_of(named, {}), NAMED_SHARE),
+            (graph.restart_of(named, dict.fromkeys(self.described, 1.0)), NAMED_SHARE),
             (graph.restart_of(loose, {}), LOOSE_SHARE * beside),
             (graph.restart_of({}, chunks), PASSAGE_SHARE * (PASSAGES_BESIDE_NAMED if named else 1.0)),
         )

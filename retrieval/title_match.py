@@ -129,6 +129,11 @@ class TitleIndex:
     def __len__(self) -> int:
         return len(self._names)
 
+    def written_words(self, text: str, names: Iterable[str]) -> set[str]:
+        """The text's (case-folded) words that write a word of one of the names: the same word, or it with a typo."""
+        known = {word for name in names for word in words(name)}
+        return {word for word in words(text) if word in known or not known.isdisjoint(self._near(word))}
+
     def _near(self, word: str) -> dict[str, float]:
         """Name words the text's word may stand for, each with the share of its weight a match earns."""
         found: dict[str, float] = {word: 1.0} if word in self._postings else {}
