@@ -18,7 +18,7 @@ from trident.retrieval.described import HEAD, agreed_head, rest_of
 from trident.retrieval.path_names import PathName
 from trident.retrieval.relation_index import GraphWalk
 from trident.retrieval.seeds import WalkSeeds
-from trident.retrieval.title_match import TitleMatch
+from trident.retrieval.title_match import TitleMatch, name_like
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
@@ -37,8 +37,10 @@ VECTOR_SEEDS = 3
 
 
 def query_entities(directory: EntityDirectory, query: str) -> list[Entity]:
-    """Entities the query names, rarest name first (a name shared by many entities says less)."""
-    ids = directory.mentioned_in(query)
+    """Entities the query names, rarest name first (a name shared by many entities says less). A query that writes
+    names with capitals names nothing with words it writes in lower case ("What is the place of birth of Rector's
+    husband?" does not name the title "Place of birth"); one written all in lower case may."""
+    ids = directory.mentioned_in(query, lower_case_phrases=not name_like(query))
     for token in _IDENTIFIER.findall(query):
         looks_like_code = "_" in token or "." in token or any(c.isupper() for c in token[1:])
         if looks_like_code:

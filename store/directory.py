@@ -60,6 +60,13 @@ def _core_of_a_name(core: str, qualifier: str) -> bool:
     )
 
 
+def _sentence_case(name: str) -> bool:
+    """Whether a name of several words reads as a phrase of prose: only its first word capitalised ("Place of
+    birth", not "Billing Guide", "Lothair II" or "Kiss and Tell"), a parenthesised qualifier aside."""
+    words = name.split(" (", 1)[0].split()
+    return len(words) > 1 and words[0][:1].isupper() and all(word.islower() for word in words[1:])
+
+
 @functools.cache  # asked again for every entity of a file, every build
 def _strip_ext(path: str) -> str:
     root, _ = posixpath.splitext(path)
@@ -276,17 +283,24 @@ class EntityDirectory:
             if (start == 0 or boundary[start - 1]) and (end + 1 == len(folded) or boundary[end + 1]):
                 yield start, end, found
 
-    def mentioned_in(self, text: str) -> list[str]:
-        """Ids of entities named in `text`, as whole words, in order of first appearance."""
-        return [entity_id for entity_id, _ in self.mentions(text)]
+    def mentioned_in(self, text: str, *, lower_case_phrases: bool = True) -> list[str]:
+        """Ids of entities named in `text`, as whole words, in order of first appearance (see `mentions`)."""
+        return [entity_id for entity_id, _ in self.mentions(text, lower_case_phrases=lower_case_phrases)]
 
-    def mentions(self, text: str) -> list[tuple[str, Resolution]]:
+    def mentions(self, text: str, *, lower_case_phrases: bool = True) -> list[tuple[str, Resolution]]:
         """Ids of entities named in `text`, as whole words, in order of first appearance, each with how: `exact`
-        where a name or alias is written whole, `inferred` where only a title's core is (CORE_TYPES)."""
+        where a name or alias is written whole, `inferred` where only a title's core is (CORE_TYPES).
+
+        Without `lower_case_phrases`, words written all in lower case do not name an entity whose name reads as a
+        phrase of prose (`_sentence_case`): a text that writes its names with capitals writes "place of birth" as
+        prose, not as the title "Place of birth", though "billing guide" may well mean "Billing Guide"."""
         found: dict[str, Resolution] = {}
         for start, end, forms in self._matches(text.lower()):
             original = text[start : end + 1]
+            prose = not lower_case_phrases and original.islower()
             for form in forms:
+                if prose and _sentence_case(self.by_id[form.entity_id].name):
+                    continue
                 if not form.case_sensitive or original == form.text:
                     how = Resolution.INFERRED if form.core else Resolution.EXACT
                     if found.get(form.entity_id, Resolution.NAME).rank > how.rank:

@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from trident.retrieval.paths import query_entities
 from trident.store import directory as directory_module
 from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
@@ -109,3 +110,22 @@ def test_a_mention_through_a_titles_core_says_it_was_inferred() -> None:
         "p:Kiss and Tell (1945 film)",
         Resolution.EXACT,
     )
+
+
+def test_a_query_writing_names_with_capitals_does_not_name_a_phrase_of_prose_in_lower_case() -> None:
+    entities = [
+        _entity("Place of birth", EntityType.CONCEPT),
+        _entity("Billing Guide", EntityType.DOCUMENT),
+        _entity("Rector", EntityType.CONCEPT),
+    ]
+    directory = EntityDirectory(entities)
+    text = "What is the place of birth of Rector's husband, says the billing guide?"
+    # Indexing reads every mention as before; a query that writes a name with a capital reads "place of birth" as
+    # prose, while "billing guide" (a name of capitalised words) still names the guide.
+    assert directory.mentioned_in(text) == ["p:Place of birth", "p:Rector", "p:Billing Guide"]
+    assert directory.mentioned_in(text, lower_case_phrases=False) == ["p:Rector", "p:Billing Guide"]
+    assert directory.mentioned_in("Place of birth of Rector?", lower_case_phrases=False)[0] == "p:Place of birth"
+    assert [e.name for e in query_entities(directory, text)] == ["Rector", "Billing Guide"]
+    # A query written all in lower case tells no name from prose by its case: the phrase still names the title.
+    lower = [e.name for e in query_entities(directory, "what is the place of birth of the billing guide's author")]
+    assert lower == ["Place of birth", "Billing Guide"]
