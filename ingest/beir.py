@@ -119,12 +119,32 @@ def load_qrels(folder: Path, split: str) -> dict[str, dict[str, int]]:
     return qrels
 
 
-def parse_beir_document(project: str, doc: BeirDocument, tenant: str = "default") -> Extraction:
+def shared_titles(folder: Path) -> set[str]:
+    """The titles more than one passage of the corpus has (a pass over `corpus.jsonl`).
+
+    Raises:
+        FileNotFoundError: the folder has no corpus.jsonl.
+        ValueError: a line is not a JSON object with an `_id`.
+    """
+    seen: set[str] = set()
+    shared: set[str] = set()
+    for doc in iter_corpus(folder):
+        title = doc.title.strip()
+        if title:
+            (shared if title in seen else seen).add(title)
+    return shared
+
+
+def parse_beir_document(
+    project: str, doc: BeirDocument, tenant: str = "default", *, shared_title: bool = False
+) -> Extraction:
     """A passage as a document at path = its id, so its citation is `project/<id>:L1-L1` for one-line text.
 
     The passage is split by lines only when over budget; a single long line stays one chunk, which the
-    embedder truncates. A non-empty title becomes a Concept entity (several passages may share one title,
-    hence one id; the indexer keeps the first).
+    embedder truncates. A non-empty title becomes a Concept entity named by it, defined by the passage. Where
+    several passages share a title (`shared_title`: paragraphs of one article), each passage defines an entity of
+    its own under that name (qualified by the passage id), so a walk or a mention of the title reaches every one
+    of them, and removing one passage leaves the others' entities in place.
     """
     path = doc.id
     doc_id = document_id(project, path)
@@ -135,13 +155,14 @@ def parse_beir_document(project: str, doc: BeirDocument, tenant: str = "default"
     chunks = make_chunks(project, path, doc_id, lines, spans, DocumentKind.PASSAGE, doc.title, tenant)
     entities = []
     if doc.title.strip():
+        qualified = f"{doc.title}#{doc.id}" if shared_title else doc.title
         entities.append(
             Entity(
-                id=entity_id(EntityType.CONCEPT, project, doc.title),
+                id=entity_id(EntityType.CONCEPT, project, qualified),
                 name=doc.title,
                 type=EntityType.CONCEPT,
                 project=project,
-                qualified_name=doc.title,
+                qualified_name=qualified,
                 description=doc.text[:DESCRIPTION_CHARS],
                 chunk_id=chunks[0].id,
                 doc_id=doc_id,

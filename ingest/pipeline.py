@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from trident.ingest.beir import iter_corpus, parse_beir_document
+from trident.ingest.beir import iter_corpus, parse_beir_document, shared_titles
 from trident.ingest.code_index import CodeIndex
 from trident.ingest.communities import DetectionTimeout, sync_communities
 from trident.ingest.documents import Parsed, bases_of, dedupe, project_entity, resolve_document
@@ -133,6 +133,7 @@ def index_beir(
     current = syncs_current(writer)
     parsed: list[Parsed] = []
     seen: set[str] = set()
+    shared = shared_titles(folder)
     for beir_doc in iter_corpus(folder):
         report.files_seen += 1
         content_hash = stable_hash(beir_doc.title, beir_doc.text, length=40)
@@ -148,7 +149,8 @@ def index_beir(
             content_hash=content_hash,
             tenant=writer.tenant,
         )
-        parsed.append(Parsed(doc, parse_beir_document(project, beir_doc, writer.tenant)))
+        shared_title = beir_doc.title.strip() in shared
+        parsed.append(Parsed(doc, parse_beir_document(project, beir_doc, writer.tenant, shared_title=shared_title)))
     report.unchanged = report.files_seen - len(parsed)
     removed = sorted(set(known) - seen)
     if removed:

@@ -118,7 +118,9 @@ class TitleIndex:
         total = len(self._names) or 1
         self._weight = {word: math.log(1.0 + total / len(ids)) for word, ids in postings.items()}
         self._postings = {word: ids for word, ids in postings.items() if len(ids) <= MAX_NAMES_PER_WORD}
-        self._distinctive = {word for word, ids in postings.items() if len(ids) <= DISTINCTIVE_NAMES}
+        # Distinct names, not entities: the paragraphs sharing one title are one name.
+        titles = {word: len({self._names[i].entity.name.casefold() for i in ids}) for word, ids in postings.items()}
+        self._distinctive = {word for word, count in titles.items() if count <= DISTINCTIVE_NAMES}
         self._last = {word: ids for word, ids in last_words.items() if word in self._distinctive}
         self._variants: dict[str, list[str]] = defaultdict(list)  # a one-deletion variant -> the words it comes from
         for word in self._postings:

@@ -213,23 +213,24 @@ class EntityDirectory:
                     phrase = " ".join(words)
                     if phrase != name.lower():
                         yield _Form(phrase, False, entity.id)
-        for core, entity_id in self._unique_cores().items():
+        for entity_id, core in self._unique_cores():
             yield _Form(core, False, entity_id, core=True)
             phrase = " ".join(split_identifier(core))
             if phrase != core.lower():
                 yield _Form(phrase, False, entity_id, core=True)
 
-    def _unique_cores(self) -> dict[str, str]:
-        """Each title core of two words or more that one entity's title has and no entity is named (CORE_TYPES),
-        with that entity's id, in id order."""
+    def _unique_cores(self) -> list[tuple[str, str]]:
+        """(entity id, core) of each title core of two words or more that one title has (the entities of that one
+        title: passages may share it) and no entity is named (CORE_TYPES), in id order."""
         taken = {name.lower() for entity in self.by_id.values() for name in (entity.name, *entity.aliases)}
-        owners: dict[str, list[tuple[str, str]]] = defaultdict(list)  # folded core -> (entity id, core)
+        owners: dict[str, list[tuple[str, str, str]]] = defaultdict(list)  # folded core -> (entity id, core, title)
         for entity in self.by_id.values():
             core = title_core(entity.name) if entity.type in CORE_TYPES else entity.name
             new_form = core != entity.name and len(core) >= MIN_MENTION_LENGTH and core.lower() not in taken
             if new_form and _core_of_a_name(core, entity.name[len(core) :]):
-                owners[core.lower()].append((entity.id, core))
-        return {core: entity_id for entity_id, core in sorted(found[0] for found in owners.values() if len(found) == 1)}
+                owners[core.lower()].append((entity.id, core, entity.name.lower()))
+        unique = [found for found in owners.values() if len({title for _, _, title in found}) == 1]
+        return sorted((entity_id, core) for found in unique for entity_id, core, _ in found)
 
     def _get_forms(self) -> dict[str, tuple[_Form, ...]]:
         """Every mentionable form by its case-folded text."""

@@ -129,3 +129,18 @@ def test_a_query_writing_names_with_capitals_does_not_name_a_phrase_of_prose_in_
     # A query written all in lower case tells no name from prose by its case: the phrase still names the title.
     lower = [e.name for e in query_entities(directory, "what is the place of birth of the billing guide's author")]
     assert lower == ["Place of birth", "Billing Guide"]
+
+
+def test_a_core_belongs_to_one_title_even_when_several_passages_share_that_title() -> None:
+    def passage(name: str, doc: str) -> Entity:
+        return Entity(id=f"concept:p:{name}#{doc}", name=name, type=EntityType.CONCEPT, project="p", doc_id=f"p/{doc}")
+
+    # Two paragraphs of one article: "Dark River" names both of them.
+    shared = EntityDirectory([passage("Dark River (2017 film)", "1"), passage("Dark River (2017 film)", "2")])
+    assert shared.mentioned_in("Who directed Dark River?") == [
+        "concept:p:Dark River (2017 film)#1",
+        "concept:p:Dark River (2017 film)#2",
+    ]
+    # Two films of that name: "Dark River" names neither.
+    films = EntityDirectory([passage("Dark River (2017 film)", "1"), passage("Dark River (1990 film)", "2")])
+    assert films.mentioned_in("Who directed Dark River?") == []

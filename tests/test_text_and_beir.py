@@ -14,6 +14,7 @@ from trident.ingest.beir import (
     load_qrels,
     load_queries,
     parse_beir_document,
+    shared_titles,
 )
 from trident.ingest.text import parse_text, source_lines
 from trident.ingest.tokens import CHUNK_TOKEN_BUDGET, estimate_tokens
@@ -124,8 +125,9 @@ def test_a_passage_is_a_document_at_its_id_with_a_one_line_citation(tmp_path: Pa
     assert chunk.text == "Wrote the first program."
 
 
-def test_a_title_becomes_a_concept_entity_shared_by_passages_with_the_same_title(tmp_path: Path) -> None:
-    docs = list(iter_corpus(_beir(tmp_path)))
+def test_a_title_becomes_a_concept_entity_and_passages_sharing_a_title_each_define_one(tmp_path: Path) -> None:
+    folder = _beir(tmp_path)
+    docs = list(iter_corpus(folder))
     first, untitled, second = (parse_beir_document("wiki", d) for d in docs)
     [concept] = first.entities
     assert (concept.id, concept.type, concept.name) == ("concept:wiki:Ada Lovelace", "Concept", "Ada Lovelace")
@@ -135,7 +137,11 @@ def test_a_title_becomes_a_concept_entity_shared_by_passages_with_the_same_title
         "wiki/d1",
     )
     assert untitled.entities == []
-    assert second.entities[0].id == concept.id and second.entities[0].doc_id == "wiki/d3"
+    # Two passages of the corpus are titled "Ada Lovelace": each defines an entity of that name.
+    assert shared_titles(folder) == {"Ada Lovelace"}
+    one, other = (parse_beir_document("wiki", d, shared_title=True).entities[0] for d in (docs[0], docs[2]))
+    assert (one.id, other.id) == ("concept:wiki:Ada Lovelace#d1", "concept:wiki:Ada Lovelace#d3")
+    assert one.name == other.name == "Ada Lovelace" and other.chunk_id == second.chunks[0].id
 
 
 def test_a_long_multi_line_passage_is_split_within_budget() -> None:
