@@ -60,11 +60,24 @@ def _core_of_a_name(core: str, qualifier: str) -> bool:
     )
 
 
+_Span = tuple[int, int, str, Resolution]  # (start, end, entity id, how) of one mention in a text
+
+
 def _sentence_case(name: str) -> bool:
     """Whether a name of several words reads as a phrase of prose: only its first word capitalised ("Place of
     birth", not "Billing Guide", "Lothair II" or "Kiss and Tell"), a parenthesised qualifier aside."""
     words = name.split(" (", 1)[0].split()
     return len(words) > 1 and words[0][:1].isupper() and all(word.islower() for word in words[1:])
+
+
+def _outermost(matched: list[_Span]) -> list[_Span]:
+    """The matches whose span no other match's span strictly contains."""
+    spans = {(start, end) for start, end, _, _ in matched}
+    return [
+        m
+        for m in matched
+        if not any(start <= m[0] and m[1] <= end and (start, end) != (m[0], m[1]) for start, end in spans)
+    ]
 
 
 @functools.cache  # asked again for every entity of a file, every build
@@ -284,18 +297,24 @@ class EntityDirectory:
             if (start == 0 or boundary[start - 1]) and (end + 1 == len(folded) or boundary[end + 1]):
                 yield start, end, found
 
-    def mentioned_in(self, text: str, *, lower_case_phrases: bool = True) -> list[str]:
+    def mentioned_in(self, text: str, *, lower_case_phrases: bool = True, longest: bool = False) -> list[str]:
         """Ids of entities named in `text`, as whole words, in order of first appearance (see `mentions`)."""
-        return [entity_id for entity_id, _ in self.mentions(text, lower_case_phrases=lower_case_phrases)]
+        found = self.mentions(text, lower_case_phrases=lower_case_phrases, longest=longest)
+        return [entity_id for entity_id, _ in found]
 
-    def mentions(self, text: str, *, lower_case_phrases: bool = True) -> list[tuple[str, Resolution]]:
+    def mentions(
+        self, text: str, *, lower_case_phrases: bool = True, longest: bool = False
+    ) -> list[tuple[str, Resolution]]:
         """Ids of entities named in `text`, as whole words, in order of first appearance, each with how: `exact`
         where a name or alias is written whole, `inferred` where only a title's core is (CORE_TYPES).
+
+        With `longest`, a name written inside a longer one is not a mention of its own: "Before the Bat's Flight Is
+        Done" names that film, not also "The Bat (1959 film)"; "Blind Man's Eyes" is not "Blind Man (film)".
 
         Without `lower_case_phrases`, words written all in lower case do not name an entity whose name reads as a
         phrase of prose (`_sentence_case`): a text that writes its names with capitals writes "place of birth" as
         prose, not as the title "Place of birth", though "billing guide" may well mean "Billing Guide"."""
-        found: dict[str, Resolution] = {}
+        matched: list[_Span] = []
         for start, end, forms in self._matches(text.lower()):
             original = text[start : end + 1]
             prose = not lower_case_phrases and original.islower()
@@ -303,7 +322,11 @@ class EntityDirectory:
                 if prose and _sentence_case(self.by_id[form.entity_id].name):
                     continue
                 if not form.case_sensitive or original == form.text:
-                    how = Resolution.INFERRED if form.core else Resolution.EXACT
-                    if found.get(form.entity_id, Resolution.NAME).rank > how.rank:
-                        found[form.entity_id] = how
+                    matched.append((start, end, form.entity_id, Resolution.INFERRED if form.core else Resolution.EXACT))
+        if longest:
+            matched = _outermost(matched)
+        found: dict[str, Resolution] = {}
+        for _, _, entity_id, how in matched:
+            if found.get(entity_id, Resolution.NAME).rank > how.rank:
+                found[entity_id] = how
         return list(found.items())

@@ -144,3 +144,18 @@ def test_a_core_belongs_to_one_title_even_when_several_passages_share_that_title
     # Two films of that name: "Dark River" names neither.
     films = EntityDirectory([passage("Dark River (2017 film)", "1"), passage("Dark River (1990 film)", "2")])
     assert films.mentioned_in("Who directed Dark River?") == []
+
+
+def test_a_query_names_the_longest_name_it_writes_not_the_names_inside_it() -> None:
+    entities = [
+        _entity("Blind Man's Eyes", EntityType.CONCEPT),
+        _entity("Blind Man", EntityType.CONCEPT),
+        _entity("Brother Rat", EntityType.CONCEPT),
+    ]
+    directory = EntityDirectory(entities)
+    text = "Which film came out first, Blind Man's Eyes or Brother Rat?"
+    assert directory.mentioned_in(text) == ["p:Blind Man", "p:Blind Man's Eyes", "p:Brother Rat"]  # indexing
+    assert directory.mentioned_in(text, longest=True) == ["p:Blind Man's Eyes", "p:Brother Rat"]
+    assert [e.name for e in query_entities(directory, text)] == ["Blind Man's Eyes", "Brother Rat"]
+    # Written on its own, the shorter name is named.
+    assert [e.name for e in query_entities(directory, "Who directed Blind Man?")] == ["Blind Man"]
