@@ -41,7 +41,7 @@ def query_entities(directory: EntityDirectory, query: str) -> list[Entity]:
     a longer one is not named ("Blind Man's Eyes" names no "Blind Man"). A query that writes names with capitals
     names nothing with words it writes in lower case ("What is the place of birth of Rector's husband?" does not
     name the title "Place of birth"); one written all in lower case may."""
-    ids = directory.mentioned_in(query, lower_case_phrases=not name_like(query), longest=True)
+    ids = directory.mentioned_in(query, lower_case_phrases=not name_like(query))
     for token in _IDENTIFIER.findall(query):
         looks_like_code = "_" in token or "." in token or any(c.isupper() for c in token[1:])
         if looks_like_code:

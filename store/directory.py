@@ -71,13 +71,15 @@ def _sentence_case(name: str) -> bool:
 
 
 def _outermost(matched: list[_Span]) -> list[_Span]:
-    """The matches whose span no other match's span strictly contains."""
-    spans = {(start, end) for start, end, _, _ in matched}
-    return [
-        m
-        for m in matched
-        if not any(start <= m[0] and m[1] <= end and (start, end) != (m[0], m[1]) for start, end in spans)
-    ]
+    """The matches whose span no other match's span strictly contains (one pass over the spans by start, longest
+    first: a span is inside another when an earlier one reaches as far)."""
+    inside: set[tuple[int, int]] = set()
+    reach = -1
+    for start, end in sorted({(m[0], m[1]) for m in matched}, key=lambda span: (span[0], -span[1])):
+        if end <= reach:
+            inside.add((start, end))
+        reach = max(reach, end)
+    return [m for m in matched if (m[0], m[1]) not in inside]
 
 
 @functools.cache  # asked again for every entity of a file, every build
@@ -297,19 +299,17 @@ class EntityDirectory:
             if (start == 0 or boundary[start - 1]) and (end + 1 == len(folded) or boundary[end + 1]):
                 yield start, end, found
 
-    def mentioned_in(self, text: str, *, lower_case_phrases: bool = True, longest: bool = False) -> list[str]:
+    def mentioned_in(self, text: str, *, lower_case_phrases: bool = True) -> list[str]:
         """Ids of entities named in `text`, as whole words, in order of first appearance (see `mentions`)."""
-        found = self.mentions(text, lower_case_phrases=lower_case_phrases, longest=longest)
-        return [entity_id for entity_id, _ in found]
+        return [entity_id for entity_id, _ in self.mentions(text, lower_case_phrases=lower_case_phrases)]
 
-    def mentions(
-        self, text: str, *, lower_case_phrases: bool = True, longest: bool = False
-    ) -> list[tuple[str, Resolution]]:
+    def mentions(self, text: str, *, lower_case_phrases: bool = True) -> list[tuple[str, Resolution]]:
         """Ids of entities named in `text`, as whole words, in order of first appearance, each with how: `exact`
         where a name or alias is written whole, `inferred` where only a title's core is (CORE_TYPES).
 
-        With `longest`, a name written inside a longer one is not a mention of its own: "Before the Bat's Flight Is
-        Done" names that film, not also "The Bat (1959 film)"; "Blind Man's Eyes" is not "Blind Man (film)".
+        A name written inside a longer one is not a mention of its own (the longest match wins, as entity linkers
+        have it): "Before the Bat's Flight Is Done" names that film, not also "The Bat (1959 film)"; "Blind Man's
+        Eyes" is not "Blind Man (film)".
 
         Without `lower_case_phrases`, words written all in lower case do not name an entity whose name reads as a
         phrase of prose (`_sentence_case`): a text that writes its names with capitals writes "place of birth" as
@@ -323,10 +323,8 @@ class EntityDirectory:
                     continue
                 if not form.case_sensitive or original == form.text:
                     matched.append((start, end, form.entity_id, Resolution.INFERRED if form.core else Resolution.EXACT))
-        if longest:
-            matched = _outermost(matched)
         found: dict[str, Resolution] = {}
-        for _, _, entity_id, how in matched:
+        for _, _, entity_id, how in _outermost(matched):
             if found.get(entity_id, Resolution.NAME).rank > how.rank:
                 found[entity_id] = how
         return list(found.items())
