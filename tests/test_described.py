@@ -4,14 +4,12 @@ those words agree on it."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
 from tests import wiki_graph
-from tests.wiki_graph import concept
-from trident.ingest.pipeline import index_beir
+from tests.wiki_graph import concept, indexed_passages
 from trident.retrieval.described import agreed_head, rest_of
 from trident.retrieval.path_names import PathName
 from trident.retrieval.paths import PathQuery, QueryVectors, run_path, walk_seeds
@@ -66,14 +64,7 @@ PEOPLE = [
 
 @pytest.fixture
 def people(tmp_path: Path, embedder: Embedder) -> Catalog:
-    folder = tmp_path / "people"
-    folder.mkdir()
-    lines = [json.dumps({"_id": str(n), "title": title, "text": text}) for n, (title, text) in enumerate(PEOPLE)]
-    (folder / "corpus.jsonl").write_text("\n".join(lines) + "\n")
-    catalog = Catalog(tmp_path / "index", "default", embedder)
-    with catalog.writer() as writer:
-        index_beir(writer, folder, "people")
-    return catalog
+    return indexed_passages(tmp_path, embedder, PEOPLE)
 
 
 def test_the_walk_starts_from_the_described_person_beside_the_named_one(people: Catalog, embedder: Embedder) -> None:

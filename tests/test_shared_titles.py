@@ -4,11 +4,9 @@ leaves the others reachable."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-import pytest
-
+from tests.wiki_graph import indexed_passages, write_passages
 from trident.ingest.pipeline import index_beir
 from trident.retrieval.path_names import PathName
 from trident.retrieval.paths import PathQuery, QueryVectors, run_path
@@ -25,19 +23,6 @@ PASSAGES = [
 ]
 
 
-def _write(folder: Path, passages: dict[int, tuple[str, str]]) -> None:
-    lines = [json.dumps({"_id": str(n), "title": title, "text": text}) for n, (title, text) in passages.items()]
-    (folder / "corpus.jsonl").write_text("\n".join(lines) + "\n")
-
-
-@pytest.fixture
-def corpus(tmp_path: Path) -> Path:
-    folder = tmp_path / "wiki"
-    folder.mkdir()
-    _write(folder, dict(enumerate(PASSAGES)))
-    return folder
-
-
 def _walked(catalog: Catalog, embedder: Embedder, text: str) -> list[str]:
     views = GenerationViews(RetrievalSettings())
     query = PathQuery(catalog, text, SearchFilter(catalog.tenant, None), views, None, QueryVectors(embedder))
@@ -46,13 +31,9 @@ def _walked(catalog: Catalog, embedder: Embedder, text: str) -> list[str]:
     return [chunks[hit.id].path for hit in hits]
 
 
-def test_every_paragraph_of_a_shared_title_is_an_entity_the_walk_reaches(
-    corpus: Path, tmp_path: Path, embedder: Embedder
-) -> None:
-    catalog = Catalog(tmp_path / "index", "default", embedder)
+def test_every_paragraph_of_a_shared_title_is_an_entity_the_walk_reaches(tmp_path: Path, embedder: Embedder) -> None:
+    catalog = indexed_passages(tmp_path, embedder, PASSAGES)
     try:
-        with catalog.writer() as writer:
-            index_beir(writer, corpus, "wiki")
         hillage = sorted(e.id for e in catalog.entities() if e.name == "Steve Hillage")
         assert hillage == ["concept:wiki:Steve Hillage#1", "concept:wiki:Steve Hillage#2"]
         # The album's passage names the guitarist: the walk from the album reaches both of his paragraphs, the
@@ -60,9 +41,9 @@ def test_every_paragraph_of_a_shared_title_is_an_entity_the_walk_reaches(
         walked = _walked(catalog, embedder, "Who is the partner of the guitarist of the album Green (album)?")
         assert walked[0] == "0" and {"1", "2"} <= set(walked[:3])
         # Removing one paragraph leaves the other's entity (before, the one entity belonged to the first passage).
-        _write(corpus, {n: p for n, p in enumerate(PASSAGES) if n != 1})
+        write_passages(tmp_path / "wiki", {n: p for n, p in enumerate(PASSAGES) if n != 1})
         with catalog.writer() as writer:
-            index_beir(writer, corpus, "wiki")
+            index_beir(writer, tmp_path / "wiki", "wiki")
         assert [e.id for e in catalog.entities() if e.name == "Steve Hillage"] == ["concept:wiki:Steve Hillage#2"]
     finally:
         catalog.close()

@@ -3,12 +3,11 @@ the fused ranking; and entities only near the question's meaning seed it only wh
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-from trident.ingest.pipeline import index_beir
+from tests.wiki_graph import indexed_passages
 from trident.retrieval.fusion import PrimaryFirst, PrimaryMerged, WeightedSum
 from trident.retrieval.path_names import PathName, PathRun
 from trident.retrieval.paths import PathHits, PathQuery, QueryVectors, walk_seeds
@@ -87,14 +86,7 @@ WIKI = [
 
 @pytest.fixture
 def wiki(tmp_path: Path, embedder: Embedder) -> Catalog:
-    folder = tmp_path / "wiki"
-    folder.mkdir()
-    lines = [json.dumps({"_id": str(n), "title": title, "text": text}) for n, (title, text) in enumerate(WIKI)]
-    (folder / "corpus.jsonl").write_text("\n".join(lines) + "\n")
-    catalog = Catalog(tmp_path / "index", "default", embedder)
-    with catalog.writer() as writer:
-        index_beir(writer, folder, "wiki")
-    return catalog
+    return indexed_passages(tmp_path, embedder, WIKI)
 
 
 def test_entities_near_the_meaning_seed_the_walk_only_while_no_sure_name_does(

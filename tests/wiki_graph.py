@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
+from pathlib import Path
+
+from trident.ingest.pipeline import index_beir
 from trident.retrieval.pagerank import EntityChunkGraph
+from trident.store.catalog import Catalog
+from trident.store.protocols import Embedder
 from trident.store.schema import Entity, EntityType, Relation
 
 
@@ -35,3 +42,19 @@ def song_graph() -> EntityChunkGraph:
         mentions("Nicki Minaj", "Trinidad"),
     ]
     return EntityChunkGraph.build([concept(n) for n in names], relations)
+
+
+def write_passages(folder: Path, passages: Mapping[int, tuple[str, str]]) -> None:
+    """A BEIR corpus of (title, text) passages by id."""
+    folder.mkdir(exist_ok=True)
+    lines = [json.dumps({"_id": str(n), "title": title, "text": text}) for n, (title, text) in passages.items()]
+    (folder / "corpus.jsonl").write_text("\n".join(lines) + "\n")
+
+
+def indexed_passages(tmp_path: Path, embedder: Embedder, passages: list[tuple[str, str]]) -> Catalog:
+    """An index of the passages (ids 0, 1, ...) as the project `wiki`, in `tmp_path`; the caller closes it."""
+    write_passages(tmp_path / "wiki", dict(enumerate(passages)))
+    catalog = Catalog(tmp_path / "index", "default", embedder)
+    with catalog.writer() as writer:
+        index_beir(writer, tmp_path / "wiki", "wiki")
+    return catalog
