@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import multiprocessing
 import os
 import shutil
 import signal
 import subprocess
 import sys
 from collections.abc import Iterator, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -216,8 +217,12 @@ class Reference:
 class Crash:
     point: str
     nth: int
-    returncode: int
+    run: Future[int]  # the child's return code
     index_dir: Path
+
+    @property
+    def returncode(self) -> int:
+        return self.run.result()
 
 
 CRASHES: list[tuple[str, float]] = [
@@ -294,20 +299,22 @@ def snapshot_empty() -> Snapshot:
 
 
 @pytest.fixture(scope="module")
-def crashes(reference: Reference, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Future[Crash]]]:
+def crashes(reference: Reference, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Crash]]:
     """Every crash run, two at a time in the background (a child spends most of its time importing), while the
-    tests below check and repair the ones that have finished."""
+    tests below check and repair the ones that have finished.
+
+    The children are started from two helper processes spawned now, not from this process: a child forked from
+    here while a test indexes holds a copy of its open reader locks until it execs, and a writer finds the
+    generation it would remove still read."""
     root = tmp_path_factory.mktemp("crashes")
-
-    def run(point: str, nth: int, index_dir: Path) -> Crash:
-        return Crash(point, nth, _child(index_dir, reference.memo, {CRASH_AT: f"{point}:{nth}"}), index_dir)
-
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        futures: dict[str, Future[Crash]] = {}
+    with ProcessPoolExecutor(max_workers=2, mp_context=multiprocessing.get_context("spawn")) as pool:
+        runs: dict[str, Crash] = {}
         for point, where in CRASHES:
             nth = _nth(reference, point, where)
-            futures[f"{point}:{where}"] = pool.submit(run, point, nth, root / f"{point}-{nth}")
-        yield futures
+            index_dir = root / f"{point}-{nth}"
+            returncode = pool.submit(_child, index_dir, reference.memo, {CRASH_AT: f"{point}:{nth}"})
+            runs[f"{point}:{where}"] = Crash(point, nth, returncode, index_dir)
+        yield runs
 
 
 def test_every_stage_and_engine_has_crash_points(reference: Reference) -> None:
@@ -319,9 +326,9 @@ def test_every_stage_and_engine_has_crash_points(reference: Reference) -> None:
 
 @pytest.mark.parametrize(("point", "where"), CRASHES, ids=[f"{p}@{w}" for p, w in CRASHES])
 def test_an_index_killed_mid_run_is_whole_and_the_next_run_completes_it_exactly(
-    point: str, where: float, reference: Reference, crashes: dict[str, Future[Crash]]
+    point: str, where: float, reference: Reference, crashes: dict[str, Crash]
 ) -> None:
-    crash = crashes[f"{point}:{where}"].result()
+    crash = crashes[f"{point}:{where}"]
     assert crash.returncode == -signal.SIGKILL, f"the child never reached {point}:{crash.nth}"
     memo = MemoEmbedder.load(reference.memo)
 
