@@ -86,7 +86,7 @@ class WithWalk:
             return RRF().fuse({FUSED: fused, PathRun(self.walk): walk})
         turns = [hit.id for pair in zip(fused, walk, strict=False) for hit in pair]
         order = list(dict.fromkeys([*turns, *(h.id for h in fused), *(h.id for h in walk)]))
-        return [FusedItem(id_, -rank, {}) for rank, id_ in enumerate(order)]
+        return [FusedItem(id_, -rank) for rank, id_ in enumerate(order)]
 
 
 @dataclass(frozen=True)

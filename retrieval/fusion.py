@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from trident.retrieval.enums import parse_member
 from trident.retrieval.path_names import PathName, PathRun
@@ -33,11 +33,18 @@ class FusionMethod(StrEnum):
         return parse_member(cls, name, "fusion")
 
 
-@dataclass(frozen=True)
-class FusedItem:
+class FusedItem(NamedTuple):
+    """One id of the fused ranking and its fused score. A tuple, and its ranks looked up when asked: a search fuses
+    hundreds of ids and shows ten."""
+
     id: str
     score: float
-    ranks: dict[PathRun, int | None]
+    found: RunRanks | None = None  # the fused lists' ranks, shared by the ranking's items
+
+    @property
+    def ranks(self) -> dict[PathRun, int | None]:
+        """The id's first rank in each fused list (None where the list does not hold it)."""
+        return self.found.of(self.id) if self.found is not None else {}
 
 
 # Each path run's ranked hits, and the weight of each run's list in the fusion (1.0 when absent).
@@ -55,18 +62,31 @@ class Fuser(Protocol):
         ...
 
 
-def _ranks(lists: Lists) -> dict[str, dict[PathRun, int | None]]:
-    ranks: dict[str, dict[PathRun, int | None]] = {}
-    for name, hits in lists.items():
-        for rank, hit in enumerate(hits, start=1):
-            entry = ranks.setdefault(hit.id, dict.fromkeys(lists))
-            if entry[name] is None:
-                entry[name] = rank
-    return ranks
+class RunRanks:
+    """Each fused list's first rank (1-based) of every id it holds."""
+
+    def __init__(self, lists: Lists) -> None:
+        self._runs = list(lists)
+        self._firsts: list[dict[str, int]] = []
+        for hits in lists.values():
+            first: dict[str, int] = {}
+            for rank, hit in enumerate(hits, start=1):
+                first.setdefault(hit.id, rank)  # a later repeat does not move it
+            self._firsts.append(first)
+
+    def of(self, id_: str) -> dict[PathRun, int | None]:
+        return {run: first.get(id_) for run, first in zip(self._runs, self._firsts, strict=True)}
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, RunRanks) and (self._runs, self._firsts) == (other._runs, other._firsts)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable lists inside, as the dict it stands for
 
 
-def _sorted(scores: dict[str, float], ranks: dict[str, dict[PathRun, int | None]]) -> list[FusedItem]:
-    return sorted((FusedItem(i, s, ranks[i]) for i, s in scores.items()), key=lambda item: (-item.score, item.id))
+def _ranked(lists: Lists, scores: dict[str, float]) -> list[FusedItem]:
+    """The scored ids best first, ties by id."""
+    found = RunRanks(lists)
+    return [FusedItem(id_, scores[id_], found) for id_ in sorted(scores, key=lambda id_: (-scores[id_], id_))]
 
 
 def _normalised(hits: Sequence[ScoredId]) -> dict[str, float]:
@@ -108,8 +128,15 @@ class RRF:
 
     def fuse(self, lists: Lists, weights: Weights | None = None) -> list[FusedItem]:
         """Sum of weight / (k + rank) over the lists each id appears in; rank is 1-based."""
-        scores = {id_: sum(t.values()) for id_, t in self.terms(lists, weights).items()}
-        return _sorted(scores, _ranks(lists))
+        scores: dict[str, float] = {}
+        for name, hits in lists.items():
+            weight = 1.0 if weights is None else weights.get(name, 1.0)
+            seen: set[str] = set()
+            for rank, hit in enumerate(hits, start=1):
+                if hit.id not in seen:  # as `terms`: a list's first rank of an id counts
+                    seen.add(hit.id)
+                    scores[hit.id] = scores.get(hit.id, 0) + weight / (self.k + rank)
+        return _ranked(lists, scores)
 
 
 @dataclass(frozen=True)
@@ -121,8 +148,12 @@ class WeightedSum:
         return _normalised_terms(lists, weights)
 
     def fuse(self, lists: Lists, weights: Weights | None = None) -> list[FusedItem]:
-        scores = {id_: sum(t.values()) for id_, t in self.terms(lists, weights).items()}
-        return _sorted(scores, _ranks(lists))
+        scores: dict[str, float] = {}
+        for name, hits in lists.items():
+            weight = 1.0 if weights is None else weights.get(name, 1.0)
+            for id_, value in _normalised(hits).items():
+                scores[id_] = scores.get(id_, 0) + weight * value
+        return _ranked(lists, scores)
 
 
 @dataclass(frozen=True)
@@ -135,7 +166,7 @@ class MaxScore:
 
     def fuse(self, lists: Lists, weights: Weights | None = None) -> list[FusedItem]:
         scores = {id_: max(t.values()) for id_, t in self.terms(lists, weights).items()}
-        return _sorted(scores, _ranks(lists))
+        return _ranked(lists, scores)
 
 
 @dataclass(frozen=True)
