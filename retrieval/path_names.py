@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
 from trident.retrieval.enums import parse_member
 
@@ -26,12 +26,11 @@ class PathName(StrEnum):
         return parse_member(cls, name, "retrieval path", ValueError)
 
 
-@dataclass(frozen=True)
-class PathRun:
+class PathRun(NamedTuple):
     """One path over one text of a search: the query itself (expansion 0) or its n-th alternative phrasing.
 
     A search keys everything per run by it: the runs' results, timings and failures, the lists fused and their
-    weights.
+    weights (a tuple: hashed in C, thousands of times a search).
     """
 
     path: PathName
