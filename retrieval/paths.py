@@ -184,9 +184,12 @@ def _community(q: PathQuery) -> PathHits:
 
 
 def _named_seeds(q: PathQuery) -> tuple[EntityDirectory, list[Entity]]:
+    """The entities the text names exactly, but not one it writes inside a longer title it writes with a typo
+    (`TitleIndex.inside_a_typo`: that title is matched loosely instead)."""
     directory = q.views.directory(q.catalog)
     seeds = [e for e in query_entities(directory, q.text) if q.projects is None or e.project in q.projects]
-    return directory, seeds
+    inside = q.views.titles(q.catalog).inside_a_typo(q.text, seeds) if seeds else set()
+    return directory, [e for e in seeds if e.id not in inside]
 
 
 def walk_seeds(q: PathQuery) -> WalkSeeds:

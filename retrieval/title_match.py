@@ -6,7 +6,10 @@ entity is a candidate when the text holds most of its name's weight. Only a word
 (capitalised or camel-cased, not opening a sentence) and rare among names opens a candidacy: "where", "mother" and
 "has" in a question are not the titles "Where Was I", "Mother of George" or "Wojciech Has". A word of five letters
 or more also matches with one letter dropped, added, changed or two swapped (found through the words' one-deletion
-variants, as SymSpell does, not by comparing every pair).
+variants, as SymSpell does, not by comparing every pair); a word of four letters only where the typo makes it a
+letter short of a longer name word ("Zhng") or one over a four-letter one ("Cooup"). A name written exactly inside a
+title the text writes with one typo ("Swamp Thing" in "The Retuurn Of Swamp Thing") is not taken as named: the
+title is what the text names (`inside_a_typo`).
 
 People write a title without what only tells it apart from others: "Illusions" for "Illusions (1982 film)",
 "John Ernest" for "John Ernest, Duke of Saxe-Eisenach". A name's core (before a trailing parenthesis, or a comma
@@ -95,6 +98,26 @@ def _deletions(word: str) -> Iterator[str]:
         yield word[:i] + word[i + 1 :]
 
 
+def _one_typo(written: str, word: str) -> bool:
+    """Whether `written` is `word` with one letter dropped, added, changed or two swapped (one of them five letters
+    or more, neither under four)."""
+    if written == word or min(len(written), len(word)) < FUZZY_MIN - 1 or max(len(written), len(word)) < FUZZY_MIN:
+        return False
+    return not {written, *_deletions(written)}.isdisjoint({word, *_deletions(word)})
+
+
+def _written_with_a_typo(name: tuple[str, ...], text: list[str]) -> bool:
+    """Whether the text's words hold the name's words in a row, one of them with a typo and the others as they are."""
+    for start in range(len(text) - len(name) + 1):
+        window = text[start : start + len(name)]
+        typos = [written != word for written, word in zip(window, name, strict=True)]
+        if sum(typos) == 1 and all(
+            not typo or _one_typo(written, word) for typo, written, word in zip(typos, window, name, strict=True)
+        ):
+            return True
+    return False
+
+
 class TitleIndex:
     """The titled entities of one index generation by the words of their names."""
 
@@ -127,6 +150,8 @@ class TitleIndex:
             if len(word) >= FUZZY_MIN:
                 for variant in {word, *_deletions(word)}:
                     self._variants[variant].append(word)
+            elif len(word) == FUZZY_MIN - 1:
+                self._variants[word].append(word)  # written with a letter added ("Cooup" for "Coup")
 
     def __len__(self) -> int:
         return len(self._names)
@@ -136,12 +161,36 @@ class TitleIndex:
         known = {word for name in names for word in words(name)}
         return {word for word in words(text) if word in known or not known.isdisjoint(self._near(word))}
 
+    def inside_a_typo(self, text: str, named: Iterable[Entity]) -> set[str]:
+        """The ids of the `named` entities whose name the text writes inside a longer title it writes with one typo
+        ("Swamp Thing" in "The Retuurn Of Swamp Thing", "Rosa" in "Archduchess Rosa Of Austriia"): the text names
+        that title, loosely, not the name inside it (as a name written inside a longer one written exactly is not
+        named)."""
+        text_words = words(text)
+        inside: set[str] = set()
+        for entity in named:
+            inner = set(words(core(entity.name))) or set(words(entity.name))
+            others = {i for word in inner for i in self._postings.get(word, ())} - {entity.id}
+            for other in sorted(others):
+                title = self._names[other].entity.name
+                if any(
+                    len(name) > len(inner) and inner <= set(name) and _written_with_a_typo(name, text_words)
+                    for name in {tuple(words(title)), tuple(words(core(title)))}  # in order, repeats kept
+                ):
+                    inside.add(entity.id)
+                    break
+        return inside
+
     def _near(self, word: str) -> dict[str, float]:
         """Name words the text's word may stand for, each with the share of its weight a match earns."""
         found: dict[str, float] = {word: 1.0} if word in self._postings else {}
         if len(word) >= FUZZY_MIN:
             for variant in {word, *_deletions(word)}:
                 for known in self._variants.get(variant, ()):
+                    found.setdefault(known, FUZZY_SHARE)
+        elif len(word) == FUZZY_MIN - 1:  # a longer name word with a letter dropped ("Zhng" for "Zhong")
+            for known in self._variants.get(word, ()):
+                if len(known) >= FUZZY_MIN:
                     found.setdefault(known, FUZZY_SHARE)
         return found
 
