@@ -184,12 +184,13 @@ def _community(q: PathQuery) -> PathHits:
 
 
 def _named_seeds(q: PathQuery) -> tuple[EntityDirectory, list[Entity]]:
-    """The entities the text names exactly, but not one it writes inside a longer title it writes with a typo
-    (`TitleIndex.inside_a_typo`: that title is matched loosely instead)."""
+    """The entities the text names: exactly, or as a title written whole with one typo (`TitleIndex.
+    written_with_a_typo`), and not a name written inside such a title."""
     directory = q.views.directory(q.catalog)
     seeds = [e for e in query_entities(directory, q.text) if q.projects is None or e.project in q.projects]
-    inside = q.views.titles(q.catalog).inside_a_typo(q.text, seeds) if seeds else set()
-    return directory, [e for e in seeds if e.id not in inside]
+    typos, written_inside = q.views.titles(q.catalog).written_with_a_typo(q.text, seeds)
+    typos = [e for e in typos if (q.projects is None or e.project in q.projects) and e not in seeds]
+    return directory, [e for e in seeds if e.id not in written_inside] + typos
 
 
 def walk_seeds(q: PathQuery) -> WalkSeeds:

@@ -7,9 +7,9 @@ entity is a candidate when the text holds most of its name's weight. Only a word
 "has" in a question are not the titles "Where Was I", "Mother of George" or "Wojciech Has". A word of five letters
 or more also matches with one letter dropped, added, changed or two swapped (found through the words' one-deletion
 variants, as SymSpell does, not by comparing every pair); a word of four letters only where the typo makes it a
-letter short of a longer name word ("Zhng") or one over a four-letter one ("Cooup"). A name written exactly inside a
-title the text writes with one typo ("Swamp Thing" in "The Retuurn Of Swamp Thing") is not taken as named: the
-title is what the text names (`inside_a_typo`).
+letter short of a longer name word ("Zhng") or one over a four-letter one ("Cooup"). A title of two words or more
+written whole and in a row with one typo ("The Retuurn Of Swamp Thing", also "Bcak In The U.S.A.") is named as
+surely as one written exactly (`written_with_a_typo`), and a name written inside it ("Swamp Thing") is not.
 
 People write a title without what only tells it apart from others: "Illusions" for "Illusions (1982 film)",
 "John Ernest" for "John Ernest, Duke of Saxe-Eisenach". A name's core (before a trailing parenthesis, or a comma
@@ -100,22 +100,46 @@ def _deletions(word: str) -> Iterator[str]:
 
 def _one_typo(written: str, word: str) -> bool:
     """Whether `written` is `word` with one letter dropped, added, changed or two swapped (one of them five letters
-    or more, neither under four)."""
-    if written == word or min(len(written), len(word)) < FUZZY_MIN - 1 or max(len(written), len(word)) < FUZZY_MIN:
+    or more, neither under four), or, in a word of four letters, two letters swapped."""
+    if written == word or min(len(written), len(word)) < FUZZY_MIN - 1:
         return False
+    if max(len(written), len(word)) < FUZZY_MIN:
+        return len(written) == len(word) and any(_swap(written, i) == word for i in range(len(word) - 1))
     return not {written, *_deletions(written)}.isdisjoint({word, *_deletions(word)})
 
 
-def _written_with_a_typo(name: tuple[str, ...], text: list[str]) -> bool:
-    """Whether the text's words hold the name's words in a row, one of them with a typo and the others as they are."""
+def _span(name: tuple[str, ...], text: list[str], typos: int) -> tuple[int, int] | None:
+    """Where the text's words hold the name's words in a row, with exactly `typos` of them (0 or 1) written with a
+    typo and the others as they are."""
     for start in range(len(text) - len(name) + 1):
         window = text[start : start + len(name)]
-        typos = [written != word for written, word in zip(window, name, strict=True)]
-        if sum(typos) == 1 and all(
-            not typo or _one_typo(written, word) for typo, written, word in zip(typos, window, name, strict=True)
+        wrong = [written != word for written, word in zip(window, name, strict=True)]
+        if sum(wrong) == typos and all(
+            not typo or _one_typo(written, word) for typo, written, word in zip(wrong, window, name, strict=True)
         ):
-            return True
-    return False
+            return start, start + len(name)
+    return None
+
+
+def _within(inner: tuple[int, int], outer: tuple[int, int]) -> bool:
+    """Whether a span lies inside another, shorter than it."""
+    return outer[0] <= inner[0] and inner[1] <= outer[1] and inner != outer
+
+
+def _clear(span: tuple[int, int], taken: tuple[int, int]) -> bool:
+    """Whether a span may be taken beside one already taken: apart from it, or around it."""
+    return span[1] <= taken[0] or span[0] >= taken[1] or _within(taken, span)
+
+
+def _swap(word: str, at: int) -> str:
+    """The word with its letters at `at` and `at + 1` swapped."""
+    return word[:at] + word[at + 1] + word[at] + word[at + 2 :]
+
+
+def _written_spans(entity: Entity, text: list[str]) -> list[tuple[int, int]]:
+    """Where the text writes the entity's whole name or its core, exactly."""
+    forms = {tuple(words(entity.name)), tuple(words(core(entity.name)))}
+    return [span for form in forms if form and (span := _span(form, text, 0)) is not None]
 
 
 class TitleIndex:
@@ -161,25 +185,48 @@ class TitleIndex:
         known = {word for name in names for word in words(name)}
         return {word for word in words(text) if word in known or not known.isdisjoint(self._near(word))}
 
-    def inside_a_typo(self, text: str, named: Iterable[Entity]) -> set[str]:
-        """The ids of the `named` entities whose name the text writes inside a longer title it writes with one typo
-        ("Swamp Thing" in "The Retuurn Of Swamp Thing", "Rosa" in "Archduchess Rosa Of Austriia"): the text names
-        that title, loosely, not the name inside it (as a name written inside a longer one written exactly is not
-        named)."""
+    def written_with_a_typo(self, text: str, named: Iterable[Entity] = ()) -> tuple[list[Entity], set[str]]:
+        """The titles the text writes whole and in a row with one typo in one word ("The Retuurn Of Swamp Thing",
+        "Benjamin Pierce Chneey Jr."), the longest where they overlap, as exact names are taken: a question names them
+        as surely as it names a title written exactly. And the ids of the exactly `named` entities written inside
+        one of them ("Swamp Thing"), which the text does not name; where an exact name is written over as many words,
+        it stands and the title with a typo does not. Titles of one word are left to the loose matches (a typo in one
+        word makes another word as often as it misspells a name)."""
         text_words = words(text)
-        inside: set[str] = set()
-        for entity in named:
-            inner = set(words(core(entity.name))) or set(words(entity.name))
-            others = {i for word in inner for i in self._postings.get(word, ())} - {entity.id}
-            for other in sorted(others):
-                title = self._names[other].entity.name
-                if any(
-                    len(name) > len(inner) and inner <= set(name) and _written_with_a_typo(name, text_words)
-                    for name in {tuple(words(title)), tuple(words(core(title)))}  # in order, repeats kept
-                ):
-                    inside.add(entity.id)
-                    break
-        return inside
+        exact = {entity.id: _written_spans(entity, text_words) for entity in named}
+        blocked = [span for written in exact.values() for span in written]
+        found: list[Entity] = []
+        typo_spans: list[tuple[int, int]] = []
+        for begin, end, entity_id in self._typo_spans(text_words):
+            title = self._names[entity_id].entity
+            if any(t.name == title.name for t in found) or all(_clear((begin, end), b) for b in blocked):
+                blocked.append((begin, end))  # titles of one name (passages sharing it) are all taken
+                typo_spans.append((begin, end))
+                found.append(title)
+        inside = {
+            entity_id
+            for entity_id, written in exact.items()
+            if written and all(any(_within(w, span) for span in typo_spans) for w in written)
+        }
+        return found, inside
+
+    def _typo_spans(self, text_words: list[str]) -> list[tuple[int, int, str]]:
+        """Where the text writes a title of two words or more with one typo (start, end, entity id), longest first:
+        the titles holding a name word one of the text's words is a typo of."""
+        candidates: set[str] = set()
+        for word in set(text_words):  # a title holds a word of the text, as it is or with the typo
+            for known in self._near(word):
+                candidates.update(self._postings.get(known, ()))
+        written = set(text_words)
+        spans: list[tuple[int, int, str]] = []
+        for entity_id in sorted(candidates):
+            if sum(word not in written for word in self._names[entity_id].words) > 1:
+                continue  # two of its words are not written as they are
+            name = tuple(words(self._names[entity_id].entity.name))  # in order, repeats kept
+            span = _span(name, text_words, 1) if len(name) > 1 else None
+            if span is not None:
+                spans.append((*span, entity_id))
+        return sorted(spans, key=lambda s: (s[0] - s[1], s[0], s[2]))
 
     def _near(self, word: str) -> dict[str, float]:
         """Name words the text's word may stand for, each with the share of its weight a match earns."""

@@ -21,21 +21,38 @@ NAMES = ["Swamp Thing (film)", "The Return of Swamp Thing", "Rosa", "Archduchess
 
 @pytest.fixture
 def titles() -> TitleIndex:
-    return TitleIndex([concept(name) for name in [*NAMES, "The Umbrella Coup"]])
+    return TitleIndex([concept(name) for name in [*NAMES, "The Umbrella Coup", "Back in the U.S.A.", "Back"]])
 
 
-def test_a_name_inside_a_title_written_with_a_typo_is_not_named(titles: TitleIndex) -> None:
-    swamp, rosa = concept("Swamp Thing (film)"), concept("Rosa")
-    assert titles.inside_a_typo("Who directed The Retuurn Of Swamp Thing?", [swamp]) == {swamp.id}
-    assert titles.inside_a_typo("Who is Archduchess Rosa Of Austriia's mother-in-law?", [rosa, swamp]) == {rosa.id}
-    # Written without a typo, the longer title is named exactly (the longest name wins); written apart from it, or
-    # with a typo in more than one word, the name stands.
-    assert titles.inside_a_typo("Who directed The Return Of Swamp Thing?", [swamp]) == set()
-    assert titles.inside_a_typo("Who directed Swamp Thing, and The Retuurn?", [swamp]) == set()
-    assert titles.inside_a_typo("Who directed The Retuurn Of Swamp Thnig?", [swamp]) == set()
-    # Once the name inside is set aside, the title is matched loosely, before it.
-    loose = [m.entity.name for m in titles.matches("Who directed The Retuurn Of Swamp Thing?")]
-    assert loose[0] == "The Return of Swamp Thing"
+def named(titles: TitleIndex, text: str, exact: list[str]) -> tuple[list[str], list[str]]:
+    """The titles the text writes with a typo, and the names written exactly inside them."""
+    entities = [concept(name) for name in exact]
+    found, inside = titles.written_with_a_typo(text, entities)
+    return [e.name for e in found], [e.name for e in entities if e.id in inside]
+
+
+def test_a_title_written_whole_with_one_typo_is_named_and_not_the_name_inside_it(titles: TitleIndex) -> None:
+    swamp = ["Swamp Thing (film)"]
+    assert named(titles, "Who directed The Retuurn Of Swamp Thing?", swamp) == (["The Return of Swamp Thing"], swamp)
+    assert named(titles, "Who is Archduchess Rosa Of Austriia's mother-in-law?", ["Rosa", *swamp]) == (
+        ["Archduchess Rosa of Austria"],
+        ["Rosa"],
+    )
+    # Written exactly, the title is an exact name (the longest name wins there); written apart from the name, or
+    # with a typo in two words, or as one word, it is not named, and the name stands.
+    assert named(titles, "Who directed The Return Of Swamp Thing?", swamp) == ([], [])
+    assert named(titles, "Who directed Swamp Thing, and The Retuurn?", swamp) == ([], [])
+    assert named(titles, "Who directed The Retuurn Of Swamp Thnig?", swamp) == ([], [])
+    assert named(titles, "Who was Rossa?", []) == ([], [])
+    # Inside a title written otherwise exactly, two letters swapped in a four-letter word are a typo too.
+    assert named(titles, "Who wrote Bcak In The U.S.A.?", []) == (["Back in the U.S.A."], [])
+    assert named(titles, "Who wrote Bcak?", []) == ([], [])
+
+
+def test_a_title_written_exactly_is_named_and_not_one_a_letter_away_from_it() -> None:
+    titles = TitleIndex([concept("The Umbrella Coup"), concept("The Umbrella Coupe")])
+    assert named(titles, "Who wrote The Umbrella Coupe?", ["The Umbrella Coupe"]) == ([], [])
+    assert named(titles, "Who wrote The Umbrella Coupe?", []) == (["The Umbrella Coup"], [])
 
 
 def test_a_four_letter_word_carries_a_typo_against_a_longer_or_shorter_name_word(titles: TitleIndex) -> None:
