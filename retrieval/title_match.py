@@ -213,11 +213,11 @@ class TitleIndex:
     def _typo_spans(self, text_words: list[str]) -> list[tuple[int, int, str]]:
         """Where the text writes a title of two words or more with one typo (start, end, entity id), longest first:
         the titles holding a name word one of the text's words is a typo of."""
+        written = set(text_words)
         candidates: set[str] = set()
-        for word in set(text_words):  # a title holds a word of the text, as it is or with the typo
+        for word in written:  # a title holds a word of the text, as it is or with the typo
             for known in self._near(word):
                 candidates.update(self._postings.get(known, ()))
-        written = set(text_words)
         spans: list[tuple[int, int, str]] = []
         for entity_id in sorted(candidates):
             if sum(word not in written for word in self._names[entity_id].words) > 1:
