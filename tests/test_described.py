@@ -12,12 +12,12 @@ from tests import wiki_graph
 from tests.wiki_graph import concept, indexed_passages
 from trident.retrieval.described import agreed_head, rest_of
 from trident.retrieval.path_names import PathName
-from trident.retrieval.paths import PathQuery, QueryVectors, run_path, walk_seeds
+from trident.retrieval.paths import PathQuery, run_path, walk_seeds
 from trident.retrieval.seeds import WalkSeeds
 from trident.retrieval.title_match import TitleIndex
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
-from trident.store.protocols import Embedder, ScoredId, SearchFilter
+from trident.store.protocols import Embedder, ScoredId
 from trident.store.settings import RetrievalSettings
 
 
@@ -71,10 +71,10 @@ def test_the_walk_starts_from_the_described_person_beside_the_named_one(people: 
     views = GenerationViews(RetrievalSettings())
 
     def query(text: str) -> PathQuery:
-        return PathQuery(people, text, SearchFilter(people.tenant, None), views, None, QueryVectors(embedder))
+        return wiki_graph.question(people, views, embedder, text)
 
     def title_of(chunk_id: str) -> str:
-        return views.chunks(people, [chunk_id])[chunk_id].title
+        return wiki_graph.title_of(people, views, chunk_id)
 
     try:
         question = query("Who was born first, Andy Summers or the Estonian basketball coach?")

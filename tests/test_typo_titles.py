@@ -7,13 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.wiki_graph import concept, indexed_passages
+from tests import wiki_graph
+from tests.wiki_graph import concept, indexed_passages, title_of
 from trident.retrieval.path_names import PathName
-from trident.retrieval.paths import PathQuery, QueryVectors, run_path, walk_seeds
+from trident.retrieval.paths import run_path, walk_seeds
 from trident.retrieval.title_match import TitleIndex
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
-from trident.store.protocols import Embedder, SearchFilter
+from trident.store.protocols import Embedder
 from trident.store.settings import RetrievalSettings
 
 NAMES = ["Swamp Thing (film)", "The Return of Swamp Thing", "Rosa", "Archduchess Rosa of Austria", "Li Zhong"]
@@ -84,18 +85,12 @@ def films(tmp_path: Path, embedder: Embedder) -> Catalog:
 def test_the_walk_starts_from_the_title_written_with_a_typo(films: Catalog, embedder: Embedder) -> None:
     views = GenerationViews(RetrievalSettings())
     try:
-        question = PathQuery(
-            films,
-            "Where was the director of film The Retuurn Of Swamp Thing born?",
-            SearchFilter(films.tenant, None),
-            views,
-            None,
-            QueryVectors(embedder),
+        question = wiki_graph.question(
+            films, views, embedder, "Where was the director of film The Retuurn Of Swamp Thing born?"
         )
         seeds = walk_seeds(question)
         assert "Swamp Thing (film)" not in [e.name for e in seeds.named]
         walked = run_path(PathName.PPR, question).hits
-        first = views.chunks(films, [walked[0].id])[walked[0].id].title
-        assert first == "The Return of Swamp Thing"
+        assert title_of(films, views, walked[0].id) == "The Return of Swamp Thing"
     finally:
         films.close()

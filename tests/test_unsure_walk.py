@@ -7,16 +7,17 @@ from pathlib import Path
 
 import pytest
 
+from tests import wiki_graph
 from tests.wiki_graph import indexed_passages
 from trident.retrieval.fusion import PrimaryFirst, PrimaryMerged, WeightedSum
 from trident.retrieval.path_names import PathName, PathRun
-from trident.retrieval.paths import PathHits, PathQuery, QueryVectors, walk_seeds
+from trident.retrieval.paths import PathHits, walk_seeds
 from trident.retrieval.search_fuse import fuse_runs
 from trident.retrieval.search_plan import plan_search
 from trident.retrieval.search_runs import PathRuns
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
-from trident.store.protocols import Embedder, ScoredId, SearchFilter
+from trident.store.protocols import Embedder, ScoredId
 from trident.store.schema import Entity
 from trident.store.settings import RetrievalSettings
 
@@ -103,8 +104,7 @@ def test_entities_near_the_meaning_seed_the_walk_only_while_no_sure_name_does(
     monkeypatch.setattr("trident.retrieval.paths.vector_seeds", nearest)
 
     def seeds_for(text: str):
-        where = SearchFilter(wiki.tenant, None)
-        return walk_seeds(PathQuery(wiki, text, where, views, None, QueryVectors(embedder), seed_by_vectors=True))
+        return walk_seeds(wiki_graph.question(wiki, views, embedder, text, seed_by_vectors=True))
 
     try:
         # One typo: a loose name, and the lexical or dense head holds its passage, so the walk is sure of it.

@@ -8,8 +8,10 @@ from pathlib import Path
 
 from trident.ingest.pipeline import index_beir
 from trident.retrieval.pagerank import EntityChunkGraph
+from trident.retrieval.paths import PathQuery, QueryVectors
+from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
-from trident.store.protocols import Embedder
+from trident.store.protocols import Embedder, SearchFilter
 from trident.store.schema import Entity, EntityType, Relation
 
 
@@ -58,3 +60,16 @@ def indexed_passages(tmp_path: Path, embedder: Embedder, passages: list[tuple[st
     with catalog.writer() as writer:
         index_beir(writer, tmp_path / "wiki", "wiki")
     return catalog
+
+
+def question(
+    catalog: Catalog, views: GenerationViews, embedder: Embedder, text: str, *, seed_by_vectors: bool = False
+) -> PathQuery:
+    """A path's input for `text` over the whole tenant of a test index."""
+    where = SearchFilter(catalog.tenant, None)
+    return PathQuery(catalog, text, where, views, None, QueryVectors(embedder), seed_by_vectors=seed_by_vectors)
+
+
+def title_of(catalog: Catalog, views: GenerationViews, chunk_id: str) -> str:
+    """The title of a chunk of a test index."""
+    return views.chunks(catalog, [chunk_id])[chunk_id].title
