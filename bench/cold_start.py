@@ -12,7 +12,8 @@ Usage:
     python bench/cold_start.py --index ~/.cache/trident/eval/2wiki-0e2328ceb27d [--runs 5] [--persist]
 The index is copied to a temporary TRIDENT_HOME first (the cached one is never written). `--persist` writes the
 chunk-vector file of the copy's published generation, as a publish by this version would have (an index published
-before the file existed is served from LanceDB instead). Prints one JSON object.
+before the file existed is served from LanceDB instead). The package's bytecode is written first
+(`bench/instrument.py`, `compile_package`), as an installed wheel has it. Prints one JSON object.
 """
 
 from __future__ import annotations
@@ -29,6 +30,9 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from instrument import compile_package
 
 TENANT = "default"
 QUERY = "Who directed the film that won the award?"
@@ -119,6 +123,7 @@ def main() -> None:
     args = parser.parse_args()
     manifest = json.loads((args.index / "manifest.json").read_text())
     chunks = sum(len(doc["chunk_ids"]) for doc in manifest["documents"].values())
+    compile_package()
     with tempfile.TemporaryDirectory(prefix="trident-cold-") as root:
         home = copy_home(args.index.expanduser(), Path(root))
         if args.persist:

@@ -45,7 +45,7 @@ from trident.tools.trace import trace_relationships
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from corpus import bench_home, index_dir
-from instrument import peak_rss_mb
+from instrument import compile_package, peak_rss_mb
 
 QUERIES = Path(__file__).resolve().parent / "queries.jsonl"
 TENANT = "default"
@@ -472,6 +472,7 @@ def measure(size: str, args: argparse.Namespace, settings: ModelSettings) -> dic
         result["peers"] = peers(catalog, embedder, size, settings.model, args.repeat)
     catalog.close()
     if not args.no_stdio:
+        compile_package()  # a spawned server reads the package's bytecode, as an installed one does
         home = serving_home(index)
         result["stdio"] = anyio.run(stdio, home, settings.model, args.repeat, args.cold_starts, by_tool)
         searches = [q["query"] for q in by_tool["search"]]

@@ -9,11 +9,9 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from trident.embedding.background import BackgroundEmbedder
-from trident.ingest.pipeline import IndexReport, Progress, index_folder
-from trident.ingest.vector_fill import Publishing
 from trident.retrieval.relation_index import RelationIndex
 from trident.retrieval.search import GenerationViews
 from trident.server.jobs import IndexJobs
@@ -22,6 +20,9 @@ from trident.store.catalog import Catalog, IndexLockedError
 from trident.store.directory import EntityDirectory
 from trident.store.protocols import Embedder
 from trident.store.settings import IngestSettings
+
+if TYPE_CHECKING:
+    from trident.ingest.pipeline import IndexReport, Progress
 
 log = logging.getLogger(__name__)
 # An index job queued behind another process's writing waits this long for the lock before it fails.
@@ -56,6 +57,9 @@ def _runner(
     waits its turn instead of failing (until the server stops), and its stage says so."""
 
     def run(path: Path, project: str, progress: Progress) -> IndexReport:
+        from trident.ingest.pipeline import index_folder  # the indexing side, imported by the first job
+        from trident.ingest.vector_fill import Publishing
+
         def waiting(locked: IndexLockedError) -> None:
             if stopping.is_set():
                 raise locked

@@ -10,10 +10,14 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from enum import StrEnum
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 
-from trident.ingest.pipeline import IndexReport, Progress
+from trident.ingest.progress import Progress
+
+if TYPE_CHECKING:
+    from trident.ingest.pipeline import IndexReport
 
 
 class JobState(StrEnum):
@@ -42,7 +46,7 @@ class JobStatus(BaseModel):
     )
 
 
-IndexRunner = Callable[[Path, str, Progress], IndexReport]
+IndexRunner = Callable[[Path, str, Progress], "IndexReport"]  # the indexing side is imported by the first job
 log = logging.getLogger(__name__)
 # Ended jobs kept for index_status beyond the ones still queued or running: the oldest go first, so a long-lived
 # server's answer stays small (about 150 tokens a job).

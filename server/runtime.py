@@ -7,18 +7,20 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import replace
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.shared.exceptions import MCPError
 from mcp_types import INTERNAL_ERROR
 
-from trident.ingest.watch import FolderWatcher, catalog_reindexer
 from trident.server.context import TridentContext, make_lifespan
 from trident.server.settings import TridentSettings
 from trident.server.transport import TENANT_SCOPE_KEY
 from trident.store.catalog import Catalog
 from trident.store.remote_catalog import RemoteCatalog
+
+if TYPE_CHECKING:
+    from trident.ingest.watch import FolderWatcher
 
 
 class Runtime:
@@ -52,6 +54,8 @@ class Runtime:
                 lifespan = make_lifespan(self.settings, partial(open_tenant, tenant))
                 contexts[tenant] = await stack.enter_async_context(lifespan(server))
             if served.watch:
+                from trident.ingest.watch import FolderWatcher, catalog_reindexer  # the indexing side, when it watches
+
                 for context in contexts.values():
                     reindex = catalog_reindexer(context.catalog, context.limits)
                     watcher = FolderWatcher(reindex, exclude=[context.catalog.index_dir])

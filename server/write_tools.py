@@ -11,8 +11,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
 
-from trident.ingest import knowledge
-from trident.ingest.rebinding import remove_documents
+from trident.ingest.knowledge_input import KnowledgeResult, NewEntity, NewRelation
 from trident.retrieval.entities import resolve_entity
 from trident.server.jobs import JobState, JobStatus
 from trident.server.registration import DESTRUCTIVE, WRITE, app_of, in_worker, tool
@@ -121,6 +120,8 @@ def _register_remove(server: MCPServer[Any], runtime: Runtime) -> None:
             await in_worker(lambda: watcher.forget(project))  # returns once no re-index of it is under way
 
         def delete(writer: Writer) -> None:
+            from trident.ingest.rebinding import remove_documents  # the indexing side, imported on first use
+
             # Read again under the lock: a re-index that ended meanwhile may have published more documents.
             current = writer.manifest.project_documents(project)
             gone = [d for d, e in current.items() if path is None or e.path == path]
@@ -134,12 +135,14 @@ def _register_add_knowledge(server: MCPServer[Any], runtime: Runtime) -> None:
     @tool(server, WRITE)
     async def add_knowledge(
         ctx: Context,
-        entities: Annotated[list[knowledge.NewEntity], Field(max_length=100, description="Entities to add")] = [],  # noqa: B006
-        relations: Annotated[list[knowledge.NewRelation], Field(max_length=200, description="Relations to add")] = [],  # noqa: B006
+        entities: Annotated[list[NewEntity], Field(max_length=100, description="Entities to add")] = [],  # noqa: B006
+        relations: Annotated[list[NewRelation], Field(max_length=200, description="Relations to add")] = [],  # noqa: B006
         author: Annotated[str, Field(max_length=100, description="Who states these facts")] = "agent",
-    ) -> knowledge.KnowledgeResult:
+    ) -> KnowledgeResult:
         """Record facts you learned (entities and relations between them) so later searches and traces find
         them; each fact is attributed and cited. Size: about 100 tokens a fact recorded."""
+        from trident.ingest import knowledge  # the indexing side, imported on first use
+
         app = app_of(ctx)
         return await in_worker(
             lambda: _locked_write(
