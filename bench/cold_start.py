@@ -5,8 +5,9 @@ every planned path (`complete_search_s`: on a large index the walk's views are a
 `first_search_s` is when the server's answer arrives; `first_checked_s` is when the Python SDK's client has also
 checked it against the tool's output schema (its first check compiles the schema: a few hundred milliseconds that
 are the client's, and that another client's validator spends differently). Then every `search` query of
-bench/queries.jsonl is asked once and the server's resident memory read from /proc: `serving_rss_mb` (then) and
-`serving_peak_rss_mb` (its high-water mark since the spawn, warm-up included).
+bench/queries.jsonl is asked once and the server's resident memory read from /proc: `serving_rss_mb` (then),
+`serving_peak_rss_mb` (its high-water mark since the spawn, warm-up included), and the resident split into
+`serving_anon_mb` and `serving_file_mb` (pages of mapped files).
 
 Usage:
     python bench/cold_start.py --index ~/.cache/trident/eval/2wiki-0e2328ceb27d [--runs 5] [--persist]
@@ -97,19 +98,23 @@ async def one_start(home: Path, model: str, query: str) -> dict[str, Any]:
                 row = json.loads(line)
                 if row["tool"] == "search":
                     await session.call_tool("search", {"query": row["query"]})
-            out["serving_rss_mb"], out["serving_peak_rss_mb"] = _server_memory_mb()
+            out.update(_server_memory_mb())
     return out
 
 
-def _server_memory_mb() -> tuple[float, float]:
-    """Resident and peak resident memory of this process's child (the server the stdio client spawned), in MB."""
+def _server_memory_mb() -> dict[str, float]:
+    """Memory of this process's child (the server the stdio client spawned), in MB: resident, its high-water mark
+    since the spawn, and the resident split into anonymous memory and mapped files' pages (the mapped vectors and
+    rows a search reads: the kernel's cache, which it can reclaim)."""
+    fields_mb = {"VmRSS": "serving_rss_mb", "VmHWM": "serving_peak_rss_mb", "RssAnon": "serving_anon_mb"}
+    fields_mb["RssFile"] = "serving_file_mb"
     for status in Path("/proc").glob("[0-9]*/status"):
         try:
             fields = dict(line.split(":", 1) for line in status.read_text().splitlines() if ":" in line)
         except OSError:  # the process ended meanwhile
             continue
         if int(fields["PPid"]) == os.getpid():
-            return tuple(round(int(fields[name].split()[0]) / 1024, 1) for name in ("VmRSS", "VmHWM"))  # type: ignore[return-value]
+            return {name: round(int(fields[key].split()[0]) / 1024, 1) for key, name in fields_mb.items()}
     raise RuntimeError("the server process was not found among this process's children")
 
 
@@ -131,7 +136,7 @@ def main() -> None:
         runs = [anyio.run(one_start, home, args.model, args.query) for _ in range(args.runs)]
     result: dict[str, Any] = {"index": str(args.index), "chunks": chunks, "persisted": args.persist, "runs": runs}
     figures = ("initialized_s", "first_search_s", "first_checked_s", "semantic_search_s", "complete_search_s")
-    for figure in (*figures, "serving_rss_mb", "serving_peak_rss_mb"):
+    for figure in (*figures, "serving_rss_mb", "serving_peak_rss_mb", "serving_anon_mb", "serving_file_mb"):
         values = [run[figure] for run in runs]
         result[figure] = {"median": round(statistics.median(values), 3), "min": min(values), "max": max(values)}
     print(json.dumps(result, indent=2))

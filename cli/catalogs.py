@@ -155,7 +155,7 @@ def open_serving_catalog(store: StoreSettings, model: ModelSettings, storage: St
         ObjectStoreError: the shared index could not be read.
     """
     remote = open_shared(store, storage)
-    embedder = BackgroundEmbedder(lambda: open_embedder(model), model.model).start()
+    embedder = BackgroundEmbedder(lambda: open_embedder(model, long_lived=True), model.model).start()
     if not (store.index_dir / MANIFEST_FILE).exists():
         return catalog_for(store, embedder, remote, storage)
     catalog = catalog_for(store, None, remote, storage)

@@ -114,7 +114,15 @@ class FastEmbedEmbedder:
         EmbedderUnavailable: the model cannot be loaded from `source`.
     """
 
-    def __init__(self, source: ModelSource, *, max_tokens: int = 256, batch_size: int = 32, threads: int | None = None):
+    def __init__(
+        self,
+        source: ModelSource,
+        *,
+        max_tokens: int = 256,
+        batch_size: int = 32,
+        threads: int | None = None,
+        memory_arena: bool = True,
+    ):
         from fastembed import TextEmbedding
 
         self.source = source
@@ -125,6 +133,7 @@ class FastEmbedEmbedder:
                     model_name=source.base_model,
                     cache_dir=str(source.path),
                     threads=threads,
+                    enable_cpu_mem_arena=memory_arena,
                     # makes fastembed read a local folder and never the network
                     specific_model_path=str(source.path) if source.is_local else None,
                 )
@@ -192,8 +201,14 @@ class FastEmbedEmbedder:
         )
 
 
-def open_embedder(settings: ModelSettings) -> Embedder:
+def open_embedder(settings: ModelSettings, *, long_lived: bool = False) -> Embedder:
     """Load the configured model from the first source that has it.
+
+    `long_lived` (a server): without ONNX Runtime's CPU memory arena, which keeps the buffers of the largest batch
+    embedded for the process's life. Measured with the int8 model: the loaded model 112 MB instead of 155, and
+    +140 MB instead of +510 after one batch of 64 long texts (an index job or a watched edit in a server); a query
+    embeds as fast, a batch about 8% slower (6.7 s instead of 6.1 s for 256 texts), which a bulk `trident index`
+    does not pay.
 
     Raises:
         EmbedderUnavailable: no source has the model; the message says how to provide one.
@@ -203,7 +218,11 @@ def open_embedder(settings: ModelSettings) -> Embedder:
         source = quantized_source(settings, source)
     log.info("loading embedding model %s", source)
     return FastEmbedEmbedder(
-        source, max_tokens=settings.max_tokens, batch_size=settings.batch_size, threads=settings.threads
+        source,
+        max_tokens=settings.max_tokens,
+        batch_size=settings.batch_size,
+        threads=settings.threads,
+        memory_arena=not long_lived,
     )
 
 

@@ -9,6 +9,8 @@ import numpy as np
 import pytest
 from tokenizers import Tokenizer
 
+from trident.cli.catalogs import open_serving_catalog
+from trident.embedding.background import BackgroundEmbedder
 from trident.embedding.embedder import (
     EmbedderUnavailable,
     FastEmbedEmbedder,
@@ -18,9 +20,10 @@ from trident.embedding.embedder import (
 )
 from trident.embedding.offline_model import BUILD_RECORD, MIN_COSINE, build_offline_model, default_offline_dir
 from trident.store.manifest import Manifest, ModelInfo
-from trident.store.settings import DEFAULT_MODEL, ModelSettings
+from trident.store.settings import DEFAULT_MODEL, ModelSettings, StoreSettings
 
 COOKING = ("onion", "garlic", "butter", "salt", "pepper", "flour", "sugar", "milk", "bread", "soup", "oven")
+LOAD_DEADLINE_S = 120.0  # generous: the model loads in about a second, on a busy machine in a few
 ASTRONOMY = ("star", "planet", "moon", "orbit", "galaxy", "comet", "telescope", "sky", "space", "earth", "sun")
 
 
@@ -91,6 +94,33 @@ def test_length_sorted_batches_keep_input_order(minilm: FastEmbedEmbedder) -> No
 def test_the_same_text_gives_the_same_bytes_on_every_call(minilm: FastEmbedEmbedder) -> None:
     texts = ["PaymentGateway retries failed charges.", " ".join(ASTRONOMY * 10)]
     assert minilm.embed(texts).tobytes() == minilm.embed(texts).tobytes()
+
+
+def _arena(embedder: FastEmbedEmbedder) -> bool:
+    """Whether the embedder's ONNX session keeps ONNX Runtime's CPU memory arena."""
+    return bool(embedder._model.model.model.get_session_options().enable_cpu_mem_arena)
+
+
+def test_a_long_lived_embedder_has_no_memory_arena_and_embeds_the_same_bytes(
+    minilm: FastEmbedEmbedder, settings: ModelSettings
+) -> None:
+    served = open_embedder(settings, long_lived=True)
+    assert isinstance(served, FastEmbedEmbedder)
+    assert _arena(minilm) and not _arena(served)
+    texts = ["where are failed charges retried?", " ".join(COOKING * 40), "x"]
+    assert served.embed(texts).tobytes() == minilm.embed(texts).tobytes()
+
+
+def test_a_server_loads_its_model_without_a_memory_arena(tmp_path: Path, settings: ModelSettings) -> None:
+    catalog = open_serving_catalog(StoreSettings(home=tmp_path), settings)
+    try:
+        assert isinstance(catalog.embedder, BackgroundEmbedder)
+        assert catalog.embedder.wait(LOAD_DEADLINE_S), "the model did not load"
+        loaded = catalog.embedder._model(wait=True)
+        assert isinstance(loaded, FastEmbedEmbedder)
+        assert not _arena(loaded)
+    finally:
+        catalog.close()
 
 
 def test_texts_are_truncated_to_256_model_tokens(minilm: FastEmbedEmbedder, word_tokens: Tokenizer) -> None:
