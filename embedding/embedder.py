@@ -108,7 +108,8 @@ def quantized_source(settings: ModelSettings, source: ModelSource) -> ModelSourc
 
 
 class FastEmbedEmbedder:
-    """Embeds with a fastembed `TextEmbedding`, truncating to `max_tokens` and batching texts of similar length.
+    """Embeds with a fastembed `TextEmbedding`, truncating to `max_tokens` and batching texts of similar length;
+    `memory_arena`: whether ONNX Runtime keeps its CPU memory arena (see `open_embedder`).
 
     Raises:
         EmbedderUnavailable: the model cannot be loaded from `source`.
@@ -205,10 +206,9 @@ def open_embedder(settings: ModelSettings, *, long_lived: bool = False) -> Embed
     """Load the configured model from the first source that has it.
 
     `long_lived` (a server): without ONNX Runtime's CPU memory arena, which keeps the buffers of the largest batch
-    embedded for the process's life. Measured with the int8 model: the loaded model 112 MB instead of 155, and
-    +140 MB instead of +510 after one batch of 64 long texts (an index job or a watched edit in a server); a query
-    embeds as fast, a batch about 8% slower (6.7 s instead of 6.1 s for 256 texts), which a bulk `trident index`
-    does not pay.
+    embedded for the process's life (an index job or a watched edit in a server). Measured with the int8 model,
+    indexing this repository's docs/ in-process: +646 MB instead of +889; a query embeds as fast, a batch about 8%
+    slower, which a bulk `trident index` does not pay (docs/benchmarks.md, thirteenth #15 step).
 
     Raises:
         EmbedderUnavailable: no source has the model; the message says how to provide one.
