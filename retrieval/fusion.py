@@ -3,7 +3,7 @@ intersection, the primary path leading, and a primary path too unsure to lead ad
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import NamedTuple, Protocol
@@ -98,13 +98,30 @@ def _normalised(hits: Sequence[ScoredId]) -> dict[str, float]:
     return {h.id: (h.score - low) / span if span > 0 else 1.0 for h in hits}
 
 
-def _normalised_terms(lists: Lists, weights: Weights | None) -> Terms:
+# One list's term for each id it holds, given the list's weight.
+ListTerms = Callable[[Sequence[ScoredId], float], dict[str, float]]
+
+
+def _weighted(hits: Sequence[ScoredId], weight: float) -> dict[str, float]:
+    return {id_: weight * value for id_, value in _normalised(hits).items()}
+
+
+def _terms(lists: Lists, weights: Weights | None, of_list: ListTerms) -> Terms:
+    """Each id's term from every list holding it."""
     out: Terms = {}
     for name, hits in lists.items():
-        weight = 1.0 if weights is None else weights.get(name, 1.0)
-        for id_, value in _normalised(hits).items():
-            out.setdefault(id_, {})[name] = weight * value
+        for id_, term in of_list(hits, 1.0 if weights is None else weights.get(name, 1.0)).items():
+            out.setdefault(id_, {})[name] = term
     return out
+
+
+def _summed(lists: Lists, weights: Weights | None, of_list: ListTerms) -> dict[str, float]:
+    """Each id's terms added up, list by list (one pass: no table of terms per id)."""
+    scores: dict[str, float] = {}
+    for name, hits in lists.items():
+        for id_, term in of_list(hits, 1.0 if weights is None else weights.get(name, 1.0)).items():
+            scores[id_] = scores.get(id_, 0) + term
+    return scores
 
 
 @dataclass(frozen=True)
@@ -118,25 +135,20 @@ class RRF:
     def __str__(self) -> str:
         return f"rrf(k={self.k:g})"
 
-    def terms(self, lists: Lists, weights: Weights | None = None) -> Terms:
-        out: Terms = {}
-        for name, hits in lists.items():
-            weight = 1.0 if weights is None else weights.get(name, 1.0)
-            for rank, hit in enumerate(hits, start=1):
-                out.setdefault(hit.id, {}).setdefault(name, weight / (self.k + rank))
+    def _list_terms(self, hits: Sequence[ScoredId], weight: float) -> dict[str, float]:
+        """weight / (k + rank) at each id's first rank in the list (1-based)."""
+        out: dict[str, float] = {}
+        for rank, hit in enumerate(hits, start=1):
+            if hit.id not in out:
+                out[hit.id] = weight / (self.k + rank)
         return out
+
+    def terms(self, lists: Lists, weights: Weights | None = None) -> Terms:
+        return _terms(lists, weights, self._list_terms)
 
     def fuse(self, lists: Lists, weights: Weights | None = None) -> list[FusedItem]:
         """Sum of weight / (k + rank) over the lists each id appears in; rank is 1-based."""
-        scores: dict[str, float] = {}
-        for name, hits in lists.items():
-            weight = 1.0 if weights is None else weights.get(name, 1.0)
-            seen: set[str] = set()
-            for rank, hit in enumerate(hits, start=1):
-                if hit.id not in seen:  # as `terms`: a list's first rank of an id counts
-                    seen.add(hit.id)
-                    scores[hit.id] = scores.get(hit.id, 0) + weight / (self.k + rank)
-        return _ranked(lists, scores)
+        return _ranked(lists, _summed(lists, weights, self._list_terms))
 
 
 @dataclass(frozen=True)
@@ -145,15 +157,10 @@ class WeightedSum:
         return "weighted_sum(min-max normalised)"
 
     def terms(self, lists: Lists, weights: Weights | None = None) -> Terms:
-        return _normalised_terms(lists, weights)
+        return _terms(lists, weights, _weighted)
 
     def fuse(self, lists: Lists, weights: Weights | None = None) -> list[FusedItem]:
-        scores: dict[str, float] = {}
-        for name, hits in lists.items():
-            weight = 1.0 if weights is None else weights.get(name, 1.0)
-            for id_, value in _normalised(hits).items():
-                scores[id_] = scores.get(id_, 0) + weight * value
-        return _ranked(lists, scores)
+        return _ranked(lists, _summed(lists, weights, _weighted))
 
 
 @dataclass(frozen=True)
@@ -162,7 +169,7 @@ class MaxScore:
         return "max(min-max normalised)"
 
     def terms(self, lists: Lists, weights: Weights | None = None) -> Terms:
-        return _normalised_terms(lists, weights)
+        return _terms(lists, weights, _weighted)
 
     def fuse(self, lists: Lists, weights: Weights | None = None) -> list[FusedItem]:
         scores = {id_: max(t.values()) for id_, t in self.terms(lists, weights).items()}
