@@ -189,7 +189,8 @@ def _named_seeds(q: PathQuery) -> tuple[EntityDirectory, list[Entity]]:
     directory = q.views.directory(q.catalog)
     seeds = [e for e in query_entities(directory, q.text) if q.projects is None or e.project in q.projects]
     typos, written_inside = q.views.titles(q.catalog).written_with_a_typo(q.text, seeds)
-    typos = [e for e in typos if (q.projects is None or e.project in q.projects) and e not in seeds]
+    named = {e.id for e in seeds}
+    typos = [e for e in typos if (q.projects is None or e.project in q.projects) and e.id not in named]
     return directory, [e for e in seeds if e.id not in written_inside] + typos
 
 
