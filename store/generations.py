@@ -21,6 +21,7 @@ from pathlib import Path
 from trident.store.chunk_files import reusable_files, write_chunk_files
 from trident.store.chunk_matrix import CHUNK_MATRIX_DIR
 from trident.store.crashpoints import crash_point
+from trident.store.graph_compaction import compact_graph, worth_compacting
 from trident.store.graph_memory import GraphMemory
 from trident.store.kuzu_graph import KuzuGraphStore
 from trident.store.lance_index import LanceVectorIndex
@@ -54,8 +55,12 @@ def generation_name(number: int) -> str:
     return f"{GENERATIONS_DIR}/g{number:08d}"
 
 
-def create_generation(index_dir: Path, name: str, graph_from: Path | None, lexical_from: Path | None) -> Path:
-    """A new generation folder holding a copy of the given graph file and lexical folder (or nothing: empty).
+def create_generation(
+    index_dir: Path, name: str, graph_from: Path | None, lexical_from: Path | None, *, compact: bool = False
+) -> Path:
+    """A new generation folder holding a copy of the given graph file and lexical folder (or nothing: empty); with
+    `compact`, the graph written afresh from the rows of the given one, which must be closed cleanly
+    (`graph_compaction.py`).
 
     A folder of that name left by a writer that died before publishing it is replaced.
     """
@@ -64,7 +69,9 @@ def create_generation(index_dir: Path, name: str, graph_from: Path | None, lexic
         shutil.rmtree(folder)
     folder.mkdir(parents=True)
     (folder / READERS_FILE).touch()
-    if graph_from is not None and graph_from.exists():
+    if graph_from is not None and compact:
+        compact_graph(graph_from, folder / GRAPH_FILE)
+    elif graph_from is not None and graph_from.exists():
         shutil.copyfile(graph_from, folder / GRAPH_FILE)
         for suffix in GRAPH_SIDE_FILES:
             side = graph_from.with_name(graph_from.name + suffix)
@@ -78,6 +85,11 @@ def create_generation(index_dir: Path, name: str, graph_from: Path | None, lexic
             if source.is_file() and not source.name.endswith(".lock"):
                 link_or_copy(source, lexical / source.name)  # Tantivy never rewrites a segment in place
     return folder
+
+
+def _closed_cleanly(graph: Path) -> bool:
+    """Whether a graph file is there with nothing of Kùzu's beside it (a write-ahead log or shadow pages)."""
+    return graph.exists() and not any(graph.with_name(graph.name + suffix).exists() for suffix in GRAPH_SIDE_FILES)
 
 
 def _link_chunk_matrix(source: Path, folder: Path) -> None:
@@ -190,6 +202,7 @@ class Engines:
     reader_lock: ReaderLock | None = None  # views: keeps writers from removing the folder
     failed: bool = False  # sessions: a write raised half-way, so the session must not be published
     pending_base: Pending | None = None  # sessions: the pending references of the generation copied from
+    compacted: bool = False  # sessions: the graph file was written afresh, not copied
 
     def close(self) -> None:
         self.graph.close()
@@ -212,6 +225,8 @@ class Engines:
         else:
             self.graph.close()  # readers of other processes can open it only once it is closed here
         crash_point("publish.graph_closed")
+        if self.compacted:  # what the next sessions measure the file's growth against
+            self.manifest.graph_baseline_bytes = (index_dir / self.folder / GRAPH_FILE).stat().st_size
         self.vectors.optimize()  # before the pin: the published version must hold the ANN index readers search
         self.vectors.pin(self.vectors.version())
         self.manifest.generation += 1  # caches keyed by generation must not keep what they read mid-session
@@ -253,7 +268,10 @@ def open_new(index_dir: Path, published: Manifest, dim: int, memory: GraphMemory
     manifest.generation += 1
     name = generation_name(manifest.generation)
     source = index_dir / published.generation_dir
-    folder = create_generation(index_dir, name, source / GRAPH_FILE, source / LEXICAL_DIR)
+    compact = _closed_cleanly(source / GRAPH_FILE) and worth_compacting(
+        source / GRAPH_FILE, published.graph_baseline_bytes
+    )
+    folder = create_generation(index_dir, name, source / GRAPH_FILE, source / LEXICAL_DIR, compact=compact)
     _link_chunk_matrix(source, folder)
     pending = attach_pending(manifest, source, folder)
     crash_point("session.copied")
@@ -262,7 +280,9 @@ def open_new(index_dir: Path, published: Manifest, dim: int, memory: GraphMemory
         vectors.roll_back_to(published.chunks_version)
     manifest.generation_dir = name
     graph = KuzuGraphStore(folder / GRAPH_FILE, memory=memory)
-    return Engines(manifest, TantivyTextIndex(folder / LEXICAL_DIR), vectors, graph, name, pending_base=pending)
+    return Engines(
+        manifest, TantivyTextIndex(folder / LEXICAL_DIR), vectors, graph, name, pending_base=pending, compacted=compact
+    )
 
 
 def publish_first(index_dir: Path, manifest: Manifest, dim: int) -> None:

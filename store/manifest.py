@@ -111,6 +111,11 @@ class Manifest(BaseModel):
         default_factory=dict, description="Per project: when and from which commit it was last indexed"
     )
     synced: SyncMark | None = Field(default=None, description="The syncs done for this generation's graph, if any")
+    graph_baseline_bytes: int | None = Field(
+        default=None,
+        description="The graph file's size when published by the write session that last wrote it afresh (None: "
+        "never); a session writes it afresh again once it has doubled (store/graph_compaction.py)",
+    )
     pending_attached: bool = Field(
         default=False,
         exclude=True,

@@ -1,0 +1,145 @@
+"""A write session writes the graph file afresh (Kùzu's export and import) instead of copying it once the file has
+doubled since the last time: the same rows and answers as an index that only ever copied, a baseline the next
+sessions measure against, and a failure part-way that loses nothing."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import EXAMPLES, index_into
+from trident.embedding.hash_embedder import HashEmbedder
+from trident.retrieval.search import GenerationViews, search
+from trident.store import generations, graph_compaction
+from trident.store.catalog import Catalog
+from trident.store.generations import GRAPH_FILE
+from trident.store.manifest import Manifest
+from trident.store.settings import RetrievalSettings
+
+TENANT = "default"
+
+
+def _contents(catalog: Catalog) -> tuple[Any, ...]:
+    """Everything the graph holds, and what a search answers from it."""
+    graph = catalog.graph
+    chunks = graph.chunk_table(TENANT).sort_by("id").to_pylist()
+    views = GenerationViews(RetrievalSettings())
+    answer = search(catalog, "verify the session token before charging the invoice", strategy="auto", views=views)
+    return graph.entities(TENANT), graph.relations(TENANT), chunks, [(h.id, h.score) for h in answer.hits]
+
+
+def _edit(project: Path, n: int) -> None:
+    source = sorted(project.rglob("*.py"))[0]
+    source.write_text(source.read_text() + f"\n\ndef zq_settle_{n}():\n    return {n}\n", encoding="utf-8")
+
+
+def _build(root: Path) -> tuple[Catalog, list[Manifest]]:
+    """Two projects, then two edits, each its own write session; the manifest published by each."""
+    projects = {name: root / name for name in ("billing", "auth")}
+    for name, folder in projects.items():
+        shutil.copytree(EXAMPLES / name, folder)
+    catalog = Catalog(root / "index", TENANT, HashEmbedder())
+    published = []
+    for name, folder in projects.items():
+        index_into(catalog, folder, name)
+        published.append(catalog.manifest)
+    for n in range(2):
+        _edit(projects["billing"], n)
+        index_into(catalog, projects["billing"], "billing")
+        published.append(catalog.manifest)
+    return catalog, published
+
+
+@pytest.fixture(scope="module")
+def copied(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, ...]:
+    """What the sessions of `_build` leave in an index whose graph file is only ever copied (it stays small)."""
+    catalog, published = _build(tmp_path_factory.mktemp("copied"))
+    try:
+        assert all(m.graph_baseline_bytes is None for m in published)
+        return _contents(catalog)
+    finally:
+        catalog.close()
+
+
+def _spied(monkeypatch: pytest.MonkeyPatch, growth: float) -> list[Path]:
+    """Every graph file written afresh from, in order, with files of any size worth it past `growth` times."""
+    calls: list[Path] = []
+    compact = graph_compaction.compact_graph
+
+    def spy(source: Path, target: Path) -> None:
+        calls.append(source)
+        compact(source, target)
+
+    monkeypatch.setattr(graph_compaction, "MIN_BYTES", 0)
+    monkeypatch.setattr(graph_compaction, "GROWTH_FACTOR", growth)
+    monkeypatch.setattr(generations, "compact_graph", spy)
+    return calls
+
+
+def test_a_graph_written_afresh_holds_what_a_copied_one_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, copied: tuple[Any, ...]
+) -> None:
+    calls = _spied(monkeypatch, growth=1e9)  # written afresh once (no baseline yet), then never again
+    catalog, published = _build(tmp_path)
+    try:
+        assert _contents(catalog) == copied
+        assert len(calls) == 1
+        baseline = published[0].graph_baseline_bytes  # the file's size as the session that wrote it published it
+        first = tmp_path / "index" / published[0].generation_dir / GRAPH_FILE  # type: ignore[operator]
+        assert baseline is not None and baseline > 0 and calls[0].name == GRAPH_FILE
+        assert [m.graph_baseline_bytes for m in published] == [baseline] * len(published), "kept, not re-measured"
+        assert not first.exists() or first.stat().st_size == baseline
+        export_left = [p for p in (tmp_path / "index").rglob("*.export")]
+        assert not export_left, "the export is removed"
+    finally:
+        catalog.close()
+
+
+def test_each_session_writes_afresh_once_the_file_has_grown_past_its_baseline(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, copied: tuple[Any, ...]
+) -> None:
+    calls = _spied(monkeypatch, growth=0.0)  # any file has grown past nothing
+    catalog, published = _build(tmp_path)
+    try:
+        assert _contents(catalog) == copied
+        sources = [call.parent.name for call in calls]
+        assert len(sources) == len(published)  # every session, each from the generation published before it
+        assert sources[1:] == [m.generation_dir.rsplit("/", 1)[-1] for m in published[:-1]]  # type: ignore[union-attr]
+        assert len({m.graph_baseline_bytes for m in published}) >= 1 and all(m.graph_baseline_bytes for m in published)
+    finally:
+        catalog.close()
+
+
+def test_a_failure_while_writing_afresh_loses_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    project = tmp_path / "billing"
+    shutil.copytree(EXAMPLES / "billing", project)
+    catalog = Catalog(tmp_path / "index", TENANT, HashEmbedder())
+    try:
+        index_into(catalog, project, "billing")
+        before, generation = _contents(catalog), catalog.manifest.generation_dir
+
+        def broken_import(path: Path, statement: str, *, read_only: bool) -> None:
+            if statement.startswith("IMPORT"):
+                (path.parent / GRAPH_FILE).write_bytes(b"half")  # a half-written file in the new generation
+                raise RuntimeError("disk full")
+            run(path, statement, read_only=read_only)
+
+        run = graph_compaction._run
+        monkeypatch.setattr(graph_compaction, "MIN_BYTES", 0)
+        monkeypatch.setattr(graph_compaction, "_run", broken_import)
+        _edit(project, 1)
+        with pytest.raises(RuntimeError, match="disk full"):
+            index_into(catalog, project, "billing")
+        assert catalog.manifest.generation_dir == generation
+        assert _contents(catalog) == before
+
+        monkeypatch.setattr(graph_compaction, "_run", run)
+        index_into(catalog, project, "billing")
+        assert catalog.manifest.generation_dir != generation
+        assert any(e.name == "zq_settle_1" for e in catalog.graph.entities(TENANT))
+        assert catalog.manifest.graph_baseline_bytes is not None
+    finally:
+        catalog.close()
