@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import threading
+from pathlib import Path
 
 from trident.store.gc_pause import paused_gc
 
@@ -45,3 +46,82 @@ def test_an_error_inside_the_pause_still_resumes_collection() -> None:
     except KeyError:
         pass
     assert gc.isenabled()
+
+
+class _Cycle:
+    """An object in a reference cycle: only a cyclic collection frees it."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+def _collected_cycle() -> tuple[_Cycle, list[bool]]:
+    import weakref
+
+    cycle = _Cycle()
+    freed: list[bool] = []
+    weakref.finalize(cycle, freed.append, True)
+    return cycle, freed
+
+
+def test_a_frozen_heap_leaves_older_objects_out_of_collections_until_the_last_block_ends() -> None:
+    from trident.store.gc_pause import frozen_heap
+
+    old, old_freed = _collected_cycle()
+    entered, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with frozen_heap():
+            entered.set()
+            release.wait(5)
+
+    other = threading.Thread(target=hold)
+    other.start()
+    entered.wait(5)
+    with frozen_heap():
+        assert gc.get_freeze_count() > 0
+        del old
+        new, new_freed = _collected_cycle()
+        del new
+        gc.collect()
+        assert new_freed == [True], "what the block made is still collected"
+        assert old_freed == [], "what was alive before is left alone"
+    gc.collect()
+    assert old_freed == [] and gc.get_freeze_count() > 0  # the other block is still under way
+    release.set()
+    other.join()
+    assert gc.get_freeze_count() == 0
+    gc.collect()
+    assert old_freed == [True]
+
+
+def test_an_index_run_writes_with_the_heap_frozen(tmp_path: Path) -> None:
+    import shutil
+
+    from tests.conftest import EXAMPLES, index_into
+    from trident.embedding.hash_embedder import HashEmbedder
+    from trident.store.catalog import Catalog
+
+    class Watching:
+        def __init__(self) -> None:
+            self.frozen: list[int] = []
+
+        def stage(self, name: str, total: int) -> None:
+            self.frozen.append(gc.get_freeze_count())
+
+        def advance(self, n: int = 1) -> None:
+            pass
+
+        def published(self, chunks_waiting: int) -> None:
+            pass
+
+    project = tmp_path / "billing"
+    shutil.copytree(EXAMPLES / "billing", project)
+    catalog = Catalog(tmp_path / "index", "default", HashEmbedder())
+    try:
+        progress = Watching()
+        index_into(catalog, project, "billing", progress=progress)
+        assert progress.frozen and all(count > 0 for count in progress.frozen)
+        assert gc.get_freeze_count() == 0
+    finally:
+        catalog.close()
