@@ -16,12 +16,13 @@ import os
 import shutil
 import weakref
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from trident.store.chunk_files import reusable_files, write_chunk_files
 from trident.store.chunk_matrix import CHUNK_MATRIX_DIR
 from trident.store.crashpoints import crash_point
-from trident.store.graph_compaction import compact_graph, worth_compacting
+from trident.store.graph_compaction import compacted_or_copied, worth_compacting
 from trident.store.graph_memory import GraphMemory
 from trident.store.kuzu_graph import KuzuGraphStore
 from trident.store.lance_index import LanceVectorIndex
@@ -57,10 +58,10 @@ def generation_name(number: int) -> str:
 
 def create_generation(
     index_dir: Path, name: str, graph_from: Path | None, lexical_from: Path | None, *, compact: bool = False
-) -> Path:
+) -> tuple[Path, bool]:
     """A new generation folder holding a copy of the given graph file and lexical folder (or nothing: empty); with
     `compact`, the graph written afresh from the rows of the given one, which must be closed cleanly
-    (`graph_compaction.py`).
+    (`graph_compaction.py`). Returns the folder and whether its graph was written afresh.
 
     A folder of that name left by a writer that died before publishing it is replaced.
     """
@@ -69,14 +70,13 @@ def create_generation(
         shutil.rmtree(folder)
     folder.mkdir(parents=True)
     (folder / READERS_FILE).touch()
-    if graph_from is not None and compact:
-        compact_graph(graph_from, folder / GRAPH_FILE)
-    elif graph_from is not None and graph_from.exists():
-        shutil.copyfile(graph_from, folder / GRAPH_FILE)
-        for suffix in GRAPH_SIDE_FILES:
-            side = graph_from.with_name(graph_from.name + suffix)
-            if side.exists():
-                shutil.copyfile(side, folder / (GRAPH_FILE + suffix))
+    afresh = False
+    if graph_from is not None and graph_from.exists():
+        copy = partial(_copy_graph, graph_from, folder / GRAPH_FILE)
+        if compact:
+            afresh = compacted_or_copied(graph_from, folder / GRAPH_FILE, copy)
+        else:
+            copy()
     crash_point("generation.graph_copied")
     lexical = folder / LEXICAL_DIR
     lexical.mkdir()
@@ -84,7 +84,16 @@ def create_generation(
         for source in lexical_from.iterdir():
             if source.is_file() and not source.name.endswith(".lock"):
                 link_or_copy(source, lexical / source.name)  # Tantivy never rewrites a segment in place
-    return folder
+    return folder, afresh
+
+
+def _copy_graph(source: Path, target: Path) -> None:
+    """The Kùzu file and whatever of Kùzu's lies beside it."""
+    shutil.copyfile(source, target)
+    for suffix in GRAPH_SIDE_FILES:
+        side = source.with_name(source.name + suffix)
+        if side.exists():
+            shutil.copyfile(side, target.with_name(target.name + suffix))
 
 
 def _closed_cleanly(graph: Path) -> bool:
@@ -271,7 +280,7 @@ def open_new(index_dir: Path, published: Manifest, dim: int, memory: GraphMemory
     compact = _closed_cleanly(source / GRAPH_FILE) and worth_compacting(
         source / GRAPH_FILE, published.graph_baseline_bytes
     )
-    folder = create_generation(index_dir, name, source / GRAPH_FILE, source / LEXICAL_DIR, compact=compact)
+    folder, afresh = create_generation(index_dir, name, source / GRAPH_FILE, source / LEXICAL_DIR, compact=compact)
     _link_chunk_matrix(source, folder)
     pending = attach_pending(manifest, source, folder)
     crash_point("session.copied")
@@ -281,14 +290,14 @@ def open_new(index_dir: Path, published: Manifest, dim: int, memory: GraphMemory
     manifest.generation_dir = name
     graph = KuzuGraphStore(folder / GRAPH_FILE, memory=memory)
     return Engines(
-        manifest, TantivyTextIndex(folder / LEXICAL_DIR), vectors, graph, name, pending_base=pending, compacted=compact
+        manifest, TantivyTextIndex(folder / LEXICAL_DIR), vectors, graph, name, pending_base=pending, compacted=afresh
     )
 
 
 def publish_first(index_dir: Path, manifest: Manifest, dim: int) -> None:
     """Publish a first, empty generation (only a holder of the write lock calls this)."""
     name = generation_name(manifest.generation)
-    folder = create_generation(index_dir, name, None, None)
+    folder, _ = create_generation(index_dir, name, None, None)
     KuzuGraphStore(folder / GRAPH_FILE).close()
     TantivyTextIndex(folder / LEXICAL_DIR)
     vectors = LanceVectorIndex(index_dir / SEMANTIC_DIR, dim)

@@ -12,7 +12,9 @@ when the file has doubled since the last time: a cost that stays proportional to
 
 from __future__ import annotations
 
+import logging
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import kuzu
@@ -25,6 +27,7 @@ GROWTH_FACTOR = 2.0
 # ...and only past this size: a small file copies in no time whatever it holds.
 MIN_BYTES = 64 * 1024 * 1024
 _EXPORT_SUFFIX = ".export"
+log = logging.getLogger(__name__)
 
 
 def worth_compacting(source: Path, baseline: int | None) -> bool:
@@ -34,6 +37,21 @@ def worth_compacting(source: Path, baseline: int | None) -> bool:
     if size < MIN_BYTES:
         return False
     return baseline is None or size > GROWTH_FACTOR * baseline
+
+
+def compacted_or_copied(source: Path, target: Path, copy: Callable[[], None]) -> bool:
+    """Write `source`'s rows afresh at `target` (`compact_graph`), or, where Kùzu fails to (an export it cannot
+    write, a file it cannot read back), fall back to `copy()`: a session must never be kept from starting by this.
+    True when written afresh."""
+    try:
+        compact_graph(source, target)
+        return True
+    except RuntimeError as exc:  # what Kùzu raises for a statement it could not run
+        log.warning("could not write the graph %s afresh (%s); copying it instead", source, exc)
+        for leftover in target.parent.glob(target.name + "*"):
+            shutil.rmtree(leftover) if leftover.is_dir() else leftover.unlink()
+        copy()
+        return False
 
 
 def compact_graph(source: Path, target: Path) -> None:
