@@ -22,7 +22,8 @@ import kuzu
 from trident.store.crashpoints import crash_point
 from trident.store.kuzu_graph import BUFFER_POOL_BYTES, MAX_DB_BYTES
 
-# Write a file afresh once it is this many times its size after the session that last did (None: never done)...
+# Write a file afresh once it is this many times its size as published by the session that last did so (any size,
+# for a file never written afresh)...
 GROWTH_FACTOR = 2.0
 # ...and only past this size: a small file copies in no time whatever it holds.
 MIN_BYTES = 64 * 1024 * 1024
@@ -48,8 +49,11 @@ def compacted_or_copied(source: Path, target: Path, copy: Callable[[], None]) ->
         return True
     except RuntimeError as exc:  # what Kùzu raises for a statement it could not run
         log.warning("could not write the graph %s afresh (%s); copying it instead", source, exc)
-        for leftover in target.parent.glob(target.name + "*"):
-            shutil.rmtree(leftover) if leftover.is_dir() else leftover.unlink()
+        for leftover in target.parent.glob(target.name + "*"):  # the half-written file and Kùzu's files beside it
+            if leftover.is_dir():
+                shutil.rmtree(leftover)
+            else:
+                leftover.unlink()
         copy()
         return False
 
