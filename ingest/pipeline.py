@@ -263,7 +263,7 @@ def _write(
     if deferred:
         writer.add_relations(deferred, {})
     # An entity the graph held before as it is now cannot make a pending reference resolve (ids are unique, so one
-    # lookup by id, not the key of every entity of the index: most of a second per run at 100K chunks).
+    # lookup by id instead of a key made for every entity of the index: 58K tuples a run at 100K chunks).
     held = {e.id: e for e in before}
     appeared = [
         e
