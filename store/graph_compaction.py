@@ -20,7 +20,7 @@ from pathlib import Path
 import kuzu
 
 from trident.store.crashpoints import crash_point
-from trident.store.kuzu_graph import BUFFER_POOL_BYTES, MAX_DB_BYTES
+from trident.store.kuzu_graph import open_database
 
 # Write a file afresh once it is this many times its size as published by the session that last did so (any size,
 # for a file never written afresh)...
@@ -73,9 +73,7 @@ def compact_graph(source: Path, target: Path) -> None:
 
 
 def _run(path: Path, statement: str, *, read_only: bool) -> None:
-    database = kuzu.Database(
-        str(path), buffer_pool_size=BUFFER_POOL_BYTES, max_db_size=MAX_DB_BYTES, read_only=read_only
-    )
+    database = open_database(path, read_only=read_only)
     try:
         connection = kuzu.Connection(database)
         try:

@@ -21,12 +21,18 @@ from trident.store.kuzu_rows import (
     DDL,
     ENTITY_COLUMNS,
     LOCATION_COLUMNS,
+    MERGE_CHUNKS,
+    MERGE_ENTITIES,
+    MERGE_RELATIONS,
     RELATION_COLUMNS,
     chunk_from_row,
+    chunk_row,
     citation_from_row,
     entity_from_row,
+    entity_row,
     parameter_shape,
     relation_from_row,
+    relation_row,
 )
 from trident.store.schema import Chunk, Entity, Relation
 
@@ -39,6 +45,11 @@ WRITE_BATCH = 2_000
 PK_LOOKUPS_MAX = 200
 PK_GROUP_SIZES = (1, 4, 16)  # ids per primary-key query; a group is padded by repeating its last id
 ARROW_CHUNK_ROWS = 100_000
+
+
+def open_database(path: Path, *, read_only: bool) -> kuzu.Database:
+    """A Kùzu database with this store's buffer pool and address-space reservation."""
+    return kuzu.Database(str(path), buffer_pool_size=BUFFER_POOL_BYTES, max_db_size=MAX_DB_BYTES, read_only=read_only)
 
 
 class KuzuGraphStore:
@@ -64,9 +75,7 @@ class KuzuGraphStore:
 
     def _open(self, read_only: bool) -> None:
         self._read_only = read_only
-        self._db = kuzu.Database(
-            str(self._path), buffer_pool_size=BUFFER_POOL_BYTES, max_db_size=MAX_DB_BYTES, read_only=read_only
-        )
+        self._db = open_database(self._path, read_only=read_only)
         self._conn = kuzu.Connection(self._db)
         self._statements: dict[tuple[object, ...], kuzu.PreparedStatement] = {}
         if not read_only:
@@ -137,9 +146,7 @@ class KuzuGraphStore:
             with self._lock:
                 yield lambda query, params: self._executed(self._conn.execute(self._prepared(query, params), params))
             return
-        database = kuzu.Database(
-            str(self._path), buffer_pool_size=BUFFER_POOL_BYTES, max_db_size=MAX_DB_BYTES, read_only=True
-        )
+        database = open_database(self._path, read_only=True)
         connection = kuzu.Connection(database)
         try:
             yield lambda query, params: self._executed(connection.execute(query, params))
@@ -172,12 +179,12 @@ class KuzuGraphStore:
     def upsert(self, chunks: Sequence[Chunk], entities: Sequence[Entity], relations: Sequence[Relation]) -> None:
         """Merge nodes by id and relations by (source, type, target, evidence); re-running is harmless."""
         self._check_writable()
-        self._batched(_MERGE_CHUNKS, [_chunk_row(c) for c in chunks])
-        entity_rows = [_entity_row(e) for e in entities]
-        self._batched(_MERGE_ENTITIES, entity_rows)
+        self._batched(MERGE_CHUNKS, [chunk_row(c) for c in chunks])
+        entity_rows = [entity_row(e) for e in entities]
+        self._batched(MERGE_ENTITIES, entity_rows)
         self._memory.merged_entities(entity_rows)
-        relation_rows = [_relation_row(r) for r in relations]
-        self._batched(_MERGE_RELATIONS, relation_rows)
+        relation_rows = [relation_row(r) for r in relations]
+        self._batched(MERGE_RELATIONS, relation_rows)
         self._memory.merged_relations(relation_rows, self._tenants_of)
 
     def _tenants_of(self, ids: set[str]) -> dict[str, str]:
@@ -396,67 +403,3 @@ class KuzuGraphStore:
             self._statements.clear()
             self._conn.close()
             self._db.close()
-
-
-_MERGE_CHUNKS = (
-    "UNWIND $rows AS r MERGE (c:Chunk {id: r.id}) SET c.doc_id = r.doc_id, c.project = r.project,"
-    " c.tenant = r.tenant, c.path = r.path, c.start_line = r.start_line, c.end_line = r.end_line,"
-    " c.text = r.text, c.title = r.title, c.kind = r.kind, c.language = r.language, c.symbols = r.symbols"
-)
-_MERGE_ENTITIES = (
-    "UNWIND $rows AS r MERGE (e:Entity {id: r.id}) SET e.name = r.name, e.type = r.type,"
-    " e.project = r.project, e.tenant = r.tenant, e.qualified_name = r.qualified_name,"
-    " e.aliases = r.aliases, e.description = r.description, e.chunk_id = r.chunk_id,"
-    " e.doc_id = r.doc_id, e.path = r.path"
-)
-_MERGE_RELATIONS = (
-    "UNWIND $rows AS r MATCH (a:Entity {id: r.source}), (b:Entity {id: r.target})"
-    " MERGE (a)-[x:RELATES {type: r.type, evidence: r.evidence}]->(b)"
-    " SET x.weight = r.weight, x.project = r.project, x.doc_id = r.doc_id, x.resolution = r.resolution"
-)
-
-
-def _chunk_row(c: Chunk) -> dict[str, Any]:
-    return {
-        "id": c.id,
-        "doc_id": c.doc_id,
-        "project": c.project,
-        "tenant": c.tenant,
-        "path": c.path,
-        "start_line": c.start_line,
-        "end_line": c.end_line,
-        "text": c.text,
-        "title": c.title,
-        "kind": str(c.kind),
-        "language": c.language or "",
-        "symbols": list(c.symbols),
-    }
-
-
-def _entity_row(e: Entity) -> dict[str, Any]:
-    return {
-        "id": e.id,
-        "name": e.name,
-        "type": e.type,
-        "project": e.project,
-        "tenant": e.tenant,
-        "qualified_name": e.qualified_name,
-        "aliases": list(e.aliases),
-        "description": e.description,
-        "chunk_id": e.chunk_id or "",
-        "doc_id": e.doc_id or "",
-        "path": e.path or "",
-    }
-
-
-def _relation_row(r: Relation) -> dict[str, Any]:
-    return {
-        "source": r.source,
-        "target": r.target,
-        "type": r.type,
-        "evidence": r.evidence or "",
-        "weight": r.weight,
-        "project": r.project,
-        "doc_id": r.doc_id or "",
-        "resolution": str(r.resolution),
-    }

@@ -109,3 +109,68 @@ def parameter_shape(value: Any) -> object:
         first = value[0]
         return ("list", tuple(sorted(first)) if isinstance(first, dict) else type(first).__name__)
     return type(value).__name__
+
+
+# ---- what a write sends: one parameter row per record, merged by id ----
+MERGE_CHUNKS = (
+    "UNWIND $rows AS r MERGE (c:Chunk {id: r.id}) SET c.doc_id = r.doc_id, c.project = r.project,"
+    " c.tenant = r.tenant, c.path = r.path, c.start_line = r.start_line, c.end_line = r.end_line,"
+    " c.text = r.text, c.title = r.title, c.kind = r.kind, c.language = r.language, c.symbols = r.symbols"
+)
+MERGE_ENTITIES = (
+    "UNWIND $rows AS r MERGE (e:Entity {id: r.id}) SET e.name = r.name, e.type = r.type,"
+    " e.project = r.project, e.tenant = r.tenant, e.qualified_name = r.qualified_name,"
+    " e.aliases = r.aliases, e.description = r.description, e.chunk_id = r.chunk_id,"
+    " e.doc_id = r.doc_id, e.path = r.path"
+)
+MERGE_RELATIONS = (
+    "UNWIND $rows AS r MATCH (a:Entity {id: r.source}), (b:Entity {id: r.target})"
+    " MERGE (a)-[x:RELATES {type: r.type, evidence: r.evidence}]->(b)"
+    " SET x.weight = r.weight, x.project = r.project, x.doc_id = r.doc_id, x.resolution = r.resolution"
+)
+
+
+def chunk_row(c: Chunk) -> dict[str, Any]:
+    return {
+        "id": c.id,
+        "doc_id": c.doc_id,
+        "project": c.project,
+        "tenant": c.tenant,
+        "path": c.path,
+        "start_line": c.start_line,
+        "end_line": c.end_line,
+        "text": c.text,
+        "title": c.title,
+        "kind": str(c.kind),
+        "language": c.language or "",
+        "symbols": list(c.symbols),
+    }
+
+
+def entity_row(e: Entity) -> dict[str, Any]:
+    return {
+        "id": e.id,
+        "name": e.name,
+        "type": e.type,
+        "project": e.project,
+        "tenant": e.tenant,
+        "qualified_name": e.qualified_name,
+        "aliases": list(e.aliases),
+        "description": e.description,
+        "chunk_id": e.chunk_id or "",
+        "doc_id": e.doc_id or "",
+        "path": e.path or "",
+    }
+
+
+def relation_row(r: Relation) -> dict[str, Any]:
+    return {
+        "source": r.source,
+        "target": r.target,
+        "type": r.type,
+        "evidence": r.evidence or "",
+        "weight": r.weight,
+        "project": r.project,
+        "doc_id": r.doc_id or "",
+        "resolution": str(r.resolution),
+    }
