@@ -4,28 +4,39 @@ from __future__ import annotations
 
 import gc
 import threading
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
 from trident.store.gc_pause import paused_gc
 
 
-def test_collection_resumes_only_when_the_last_pause_ends() -> None:
-    assert gc.isenabled()
+@contextmanager
+def _held_in_another_thread(block: Callable[[], AbstractContextManager[None]]) -> Iterator[None]:
+    """`block()` entered by another thread for as long as this one is inside."""
     entered, release = threading.Event(), threading.Event()
 
     def hold() -> None:
-        with paused_gc():
+        with block():
             entered.set()
             release.wait(5)
 
     other = threading.Thread(target=hold)
     other.start()
     entered.wait(5)
-    with paused_gc():
-        assert not gc.isenabled()
-    assert not gc.isenabled()  # the other thread's pause is still under way
-    release.set()
-    other.join()
+    try:
+        yield
+    finally:
+        release.set()
+        other.join()
+
+
+def test_collection_resumes_only_when_the_last_pause_ends() -> None:
+    assert gc.isenabled()
+    with _held_in_another_thread(paused_gc):
+        with paused_gc():
+            assert not gc.isenabled()
+        assert not gc.isenabled()  # the other thread's pause is still under way
     assert gc.isenabled()
 
 
@@ -68,28 +79,17 @@ def test_a_frozen_heap_leaves_older_objects_out_of_collections_until_the_last_bl
     from trident.store.gc_pause import frozen_heap
 
     old, old_freed = _collected_cycle()
-    entered, release = threading.Event(), threading.Event()
-
-    def hold() -> None:
+    with _held_in_another_thread(frozen_heap):
         with frozen_heap():
-            entered.set()
-            release.wait(5)
-
-    other = threading.Thread(target=hold)
-    other.start()
-    entered.wait(5)
-    with frozen_heap():
-        assert gc.get_freeze_count() > 0
-        del old
-        new, new_freed = _collected_cycle()
-        del new
+            assert gc.get_freeze_count() > 0
+            del old
+            new, new_freed = _collected_cycle()
+            del new
+            gc.collect()
+            assert new_freed == [True], "what the block made is still collected"
+            assert old_freed == [], "what was alive before is left alone"
         gc.collect()
-        assert new_freed == [True], "what the block made is still collected"
-        assert old_freed == [], "what was alive before is left alone"
-    gc.collect()
-    assert old_freed == [] and gc.get_freeze_count() > 0  # the other block is still under way
-    release.set()
-    other.join()
+        assert old_freed == [] and gc.get_freeze_count() > 0  # the other block is still under way
     assert gc.get_freeze_count() == 0
     gc.collect()
     assert old_freed == [True]
