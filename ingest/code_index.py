@@ -27,6 +27,7 @@ from trident.ingest.code import module_name
 from trident.ingest.import_names import ImportNames, family, heads_folder
 from trident.ingest.model import Reference, TargetForm
 from trident.store.code_paths import is_test_path
+from trident.store.gc_pause import paused_gc
 from trident.store.manifest import PendingReference
 from trident.store.schema import Entity, EntityType, Resolution
 
@@ -55,6 +56,7 @@ def is_code(entity: Entity) -> bool:
 class CodeIndex:
     """Code entities by qualified and import name, with the bases of each class."""
 
+    @paused_gc()  # as the entity directory's build: acyclic lists and dicts, built faster without collections
     def __init__(self, entities: Iterable[Entity], bases: Iterable[tuple[str, str]] = ()) -> None:
         code = sorted((e for e in entities if is_code(e)), key=lambda e: e.id)
         imports = ImportNames(code)

@@ -101,6 +101,7 @@ class _Form(NamedTuple):
 class EntityDirectory:
     """Every entity of the index by name, alias, qualified name and path."""
 
+    @paused_gc()  # a few hundred thousand acyclic objects: collections meanwhile doubled the build (see gc_pause)
     def __init__(self, entities: Iterable[Entity]) -> None:
         self.by_id: dict[str, Entity] = {}
         for entity in entities:

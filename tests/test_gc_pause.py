@@ -125,3 +125,28 @@ def test_an_index_run_writes_with_the_heap_frozen(tmp_path: Path) -> None:
         assert gc.get_freeze_count() == 0
     finally:
         catalog.close()
+
+
+def test_a_resolver_builds_its_indexes_with_collection_paused() -> None:
+    """The entity directory and the code index allocate a few hundred thousand acyclic objects per build at 100K
+    chunks: collections meanwhile doubled a one-file edit's resolver build, so both build with the collector off."""
+    from trident.ingest.code_index import CodeIndex
+    from trident.store.directory import EntityDirectory
+    from trident.store.schema import Entity
+
+    functions = [
+        Entity(
+            id=f"function:p:m.f{i}", name=f"f{i}", type="Function", project="p", qualified_name=f"m.f{i}", path="m.py"
+        )
+        for i in range(3)
+    ]
+    collecting: list[bool] = []
+
+    def watched() -> Iterator[Entity]:
+        for entity in functions:
+            collecting.append(gc.isenabled())
+            yield entity
+
+    assert EntityDirectory(watched()).named("f1") and CodeIndex(watched()) is not None
+    assert collecting == [False] * 6
+    assert gc.isenabled()
