@@ -2,9 +2,11 @@
 
 A copy of the folder is indexed once; then, EDITS times, one Python file gets a new function with a unique name and
 docstring, the watcher's re-index runs (`ingest.watch.catalog_reindexer`, one writer block, as `trident watch`
-does on a change) in a thread of its own, as in a server, while the main thread searches every 100 ms; the clock
-stops when a lexical search, a semantic search and the entity directory each find the new function (a watched run
-publishes before it syncs the graph vectors and communities, so that is before the run ends). Prints p50 / p95 of
+does on a change) in a thread of its own, as in a server, beside a server's warm-up thread (which builds the views of
+each generation published; the run waits for it before its syncs, as a server's watcher does, unless
+`--no-readers-first`), while the main thread searches every 100 ms; the clock stops when a lexical search, a
+semantic search and the entity directory each find the new function (a watched run publishes before it syncs the
+graph vectors and communities, so that is before the run ends). Prints p50 / p95 of
 when the searching thread first saw the new generation published, of the whole (edit written -> all three find it)
 and of the re-index run, and the time of a re-index that finds nothing changed. Nothing here runs in the test suite.
 
@@ -12,7 +14,7 @@ With `--base INDEX` the folder is added as one more project to a copy of that in
 bench/corpus.py, with the same TRIDENT_MODEL), so each edit pays what an index of that size costs a write.
 
 Usage:
-    python bench/edit_latency.py [FOLDER] [--edits 20] [--base INDEX]      (default: examples/billing)
+    python bench/edit_latency.py [FOLDER] [--edits 20] [--base INDEX] [--no-readers-first]   (default: examples/billing)
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ from pathlib import Path
 from trident.embedding.embedder import open_embedder
 from trident.ingest.watch import Reindex, WatchedFolder, catalog_reindexer
 from trident.retrieval.views import GenerationViews
+from trident.server.context import _keep_warm
+from trident.server.warmed import WarmedGenerations
 from trident.store.catalog import Catalog
 from trident.store.settings import IngestSettings, ModelSettings, RetrievalSettings
 from trident.tools.search import search
@@ -67,6 +71,9 @@ def main() -> None:
     parser.add_argument("folder", type=Path, nargs="?", default=EXAMPLES / "billing")
     parser.add_argument("--edits", type=int, default=20)
     parser.add_argument("--base", type=Path, help="an index folder to copy and add the folder to")
+    parser.add_argument(
+        "--no-readers-first", action="store_true", help="the run syncs at once after publishing (before 2026-11-27)"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / args.folder.name
@@ -75,11 +82,14 @@ def main() -> None:
             shutil.copytree(args.base, Path(tmp) / "index", ignore=shutil.ignore_patterns("write.lock"))
         target = sorted(root.rglob("*.py"))[0]
         catalog = Catalog(Path(tmp) / "index", "default", open_embedder(ModelSettings()))
-        views = GenerationViews(RetrievalSettings())
-        reindex = catalog_reindexer(catalog, IngestSettings())
+        views, stopping, warmed = GenerationViews(RetrievalSettings()), threading.Event(), WarmedGenerations()
+        reindex = catalog_reindexer(catalog, IngestSettings(), None if args.no_readers_first else warmed.wait_for)
         folder = WatchedFolder(root, root.name)
         started = time.perf_counter()
         reindex(folder)
+        warming = threading.Thread(target=_keep_warm, args=(catalog, views, stopping, warmed), name="warm-up")
+        warming.start()  # as a server's: each generation published is warmed up
+        warmed.wait_for(catalog.manifest.generation, timeout=DEADLINE_SECONDS)
         chunks = sum(len(entry.chunk_ids) for entry in catalog.manifest.documents.values())
         print(f"first index of {args.folder}: {time.perf_counter() - started:.1f} s; the index holds {chunks:,} chunks")
         whole, runs, published = [], [], []
@@ -109,6 +119,8 @@ def main() -> None:
         started = time.perf_counter()
         reindex(folder)
         unchanged = time.perf_counter() - started
+        stopping.set()
+        warming.join()
         catalog.close()
     for label, samples in (
         ("edit -> published (seen by a reader)", published),

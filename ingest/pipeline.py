@@ -315,6 +315,8 @@ def _link_and_sync(writer: Writer, run: _Run) -> None:
     if run.publishing.before_syncs:  # the syncs read the graph and write only their own stores
         writer.publish_now()
         read_with = writer.manifest  # the generation just published, which the sync stamp then names
+        if run.publishing.readers_first is not None:
+            run.publishing.readers_first(read_with.generation)
     forget_sync(writer)
     run.progress.stage("graph vectors", 0)
     sync_graph_vectors(writer, entities, relations)

@@ -10,7 +10,7 @@ run, which embeds it before anything else.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from trident.ingest.progress import Progress
@@ -32,10 +32,20 @@ class Publishing:
     progressive_chunks: int = 1024
     every_seconds: float = 20.0
     before_syncs: bool = False
+    # Called with the generation a `before_syncs` run has just published, before its syncs begin: a server waits
+    # there (boundedly) for its warm-up to build its searches' views of that generation, which the syncs' seconds of
+    # Python otherwise slowed by sharing the interpreter with them.
+    readers_first: Callable[[int], object] | None = None
 
     @classmethod
-    def from_settings(cls, settings: IngestSettings, *, before_syncs: bool = False) -> Publishing:
-        return cls(settings.progressive_chunks, settings.publish_seconds, before_syncs)
+    def from_settings(
+        cls,
+        settings: IngestSettings,
+        *,
+        before_syncs: bool = False,
+        readers_first: Callable[[int], object] | None = None,
+    ) -> Publishing:
+        return cls(settings.progressive_chunks, settings.publish_seconds, before_syncs, readers_first)
 
     def progressive(self, chunks: int) -> bool:
         return chunks >= self.progressive_chunks

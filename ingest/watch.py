@@ -64,29 +64,36 @@ OnReport = Callable[[WatchedFolder, IndexReport], None]
 
 
 def index_watched(
-    writer: Writer, folder: WatchedFolder, limits: IngestSettings, parser: Parser | None = None
+    writer: Writer,
+    folder: WatchedFolder,
+    limits: IngestSettings,
+    parser: Parser | None = None,
+    readers_first: Callable[[int], object] | None = None,
 ) -> IndexReport:
     """One index run over a watched folder, within the ingest limits, through the caller's writer (parsing with
-    `parser`, default here)."""
+    `parser`, default here); it publishes before its syncs, and first calls `readers_first` with the generation
+    published (see `Publishing.readers_first`)."""
     return index_folder(
         writer,
         folder.root,
         folder.project,
         max_file_bytes=limits.max_file_bytes,
         community_seconds=limits.community_seconds,
-        publishing=Publishing.from_settings(limits, before_syncs=True),
+        publishing=Publishing.from_settings(limits, before_syncs=True, readers_first=readers_first),
         parser=parser,
     )
 
 
-def catalog_reindexer(catalog: Catalog, limits: IngestSettings) -> Reindex:
+def catalog_reindexer(
+    catalog: Catalog, limits: IngestSettings, readers_first: Callable[[int], object] | None = None
+) -> Reindex:
     """Re-index a folder into an open catalog, one writer block a run (the server's catalog, shared with queries,
-    which see each run once it is published). A run finding another writer at work fails at once with
-    IndexLockedError, which the watcher retries."""
+    which see each run once it is published; `readers_first` as for `index_watched`). A run finding another writer
+    at work fails at once with IndexLockedError, which the watcher retries."""
 
     def reindex(folder: WatchedFolder) -> IndexReport:
         with catalog.writer() as writer:
-            return index_watched(writer, folder, limits)
+            return index_watched(writer, folder, limits, readers_first=readers_first)
 
     return reindex
 

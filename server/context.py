@@ -16,6 +16,7 @@ from trident.retrieval.relation_index import RelationIndex
 from trident.retrieval.search import GenerationViews
 from trident.server.jobs import IndexJobs
 from trident.server.settings import ServerSettings, TridentSettings
+from trident.server.warmed import WarmedGenerations
 from trident.store.catalog import Catalog, IndexLockedError
 from trident.store.directory import EntityDirectory
 from trident.store.protocols import Embedder
@@ -41,6 +42,13 @@ class TridentContext:
     views: GenerationViews
     jobs: IndexJobs
     limits: IngestSettings  # what index runs, re-binding and the watcher read files with
+    warmed: WarmedGenerations | None = None  # None: the server warms nothing up (TRIDENT_WARM_UP off)
+
+    def readers_first(self, generation: int) -> None:
+        """A write run's wait, after it publishes `generation` and before it syncs, for the warm-up to build this
+        server's views of it (see server/warmed.py); none when the server warms nothing up."""
+        if self.warmed is not None:
+            self.warmed.wait_for(generation)
 
     def directory(self) -> EntityDirectory:
         return self.views.directory(self.catalog)
@@ -50,7 +58,10 @@ class TridentContext:
 
 
 def _runner(
-    catalog: Catalog, stopping: threading.Event, limits: IngestSettings
+    catalog: Catalog,
+    stopping: threading.Event,
+    limits: IngestSettings,
+    readers_first: Callable[[int], object] | None = None,
 ) -> Callable[[Path, str, Progress], IndexReport]:
     """Index jobs write through a writer of the server's catalog, one block a job (queries see the job's run once
     it is published); while another writer (`trident index`, another server, a write tool) holds the lock, a job
@@ -73,16 +84,18 @@ def _runner(
                 max_file_bytes=limits.max_file_bytes,
                 progress=progress,
                 community_seconds=limits.community_seconds,
-                publishing=Publishing.from_settings(limits, before_syncs=True),
+                publishing=Publishing.from_settings(limits, before_syncs=True, readers_first=readers_first),
             )
 
     return run
 
 
-def _keep_warm(catalog: Catalog, views: GenerationViews, stopping: threading.Event) -> None:
+def _keep_warm(
+    catalog: Catalog, views: GenerationViews, stopping: threading.Event, done: WarmedGenerations | None = None
+) -> None:
     """Warm up, then again each time the index moves to another generation (a watched edit, an index job, another
     process's run), so that the first questions after it find its views built instead of building them (at 100K
-    chunks: seconds). Until the server stops."""
+    chunks: seconds); `done` hears of each generation warmed. Until the server stops."""
     warmed: int | None = None
     while not stopping.is_set():
         generation: int | None
@@ -92,7 +105,11 @@ def _keep_warm(catalog: Catalog, views: GenerationViews, stopping: threading.Eve
             log.warning("could not read the index at %s to warm up", catalog.index_dir, exc_info=True)
             generation = warmed
         if generation != warmed:
-            _warm_up(catalog, views, stopping)
+            try:
+                _warm_up(catalog, views, stopping)
+            finally:
+                if done is not None:
+                    done.finished(generation)
             warmed = generation
         stopping.wait(REWARM_POLL_SECONDS)
 
@@ -183,14 +200,15 @@ def make_lifespan(
     async def lifespan(_server: Any) -> AsyncIterator[TridentContext]:
         catalog = open_catalog()
         stopping = threading.Event()
-        jobs = IndexJobs(_runner(catalog, stopping, limits))
+        warmed = WarmedGenerations() if served.warm_up else None
+        jobs = IndexJobs(_runner(catalog, stopping, limits, warmed.wait_for if warmed is not None else None))
         views = GenerationViews(settings.retrieval)
-        warming = threading.Thread(target=_keep_warm, args=(catalog, views, stopping), name="trident-warm-up")
+        warming = threading.Thread(target=_keep_warm, args=(catalog, views, stopping, warmed), name="trident-warm-up")
         if served.warm_up:
             warming.start()
         log.info("trident serving %s (tenant %s)", catalog.index_dir, catalog.tenant)
         try:
-            yield TridentContext(catalog=catalog, settings=served, views=views, jobs=jobs, limits=limits)
+            yield TridentContext(catalog=catalog, settings=served, views=views, jobs=jobs, limits=limits, warmed=warmed)
         finally:
             stopping.set()
             if warming.is_alive():

@@ -65,6 +65,29 @@ def test_a_watched_edit_is_published_before_its_syncs_which_end_in_step(
         catalog.close()
 
 
+def test_a_watched_run_hands_the_generation_it_published_to_the_readers_before_it_syncs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root, catalog = _app(tmp_path)
+    try:
+        folder = WatchedFolder(root, "app")
+        catalog_reindexer(catalog, IngestSettings())(folder)
+        seen = _names_read_during_community_sync(monkeypatch, catalog.index_dir)
+        handed: list[tuple[int, set[str], int]] = []
+
+        def readers_first(generation: int) -> None:  # what a server's warm-up is given to build first
+            handed.append((generation, {e.name for e in catalog.entities()}, len(seen)))
+
+        (root / "b.py").write_text("def beta():\n    return alpha()\n")
+        catalog_reindexer(catalog, IngestSettings(), readers_first)(folder)
+        assert len(handed) == 1
+        generation, names, syncs_begun = handed[0]
+        assert {"alpha", "beta"} <= names and syncs_begun == 0, "handed over once published, before the syncs"
+        assert seen and catalog.manifest.generation >= generation
+    finally:
+        catalog.close()
+
+
 def test_a_writer_block_indexing_a_folder_publishes_it_at_its_end(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

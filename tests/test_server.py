@@ -458,6 +458,47 @@ def test_the_warm_up_loads_the_model_before_the_walks_views_and_waits_for_it_onl
     assert views._vectors.peek() is not None
 
 
+def test_a_watched_edit_syncs_only_after_the_warm_up_built_the_generation_it_published(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server's watched run lets the warm-up go first: by the time its syncs (graph vectors, communities) begin,
+    the warm-up has built the entity directory of the generation the run published, so the syncs' Python does not
+    slow the views the searches after the edit wait for."""
+    from tests.conftest import HashEmbedder, index_into
+    from trident.ingest import pipeline
+    from trident.ingest.watch import WatchedFolder, catalog_reindexer
+    from trident.server.warmed import WarmedGenerations
+    from trident.store.settings import IngestSettings
+
+    project = tmp_path / "app"
+    project.mkdir()
+    (project / "a.py").write_text("def alpha():\n    return 1\n")
+    catalog = Catalog(tmp_path / "index", "default", HashEmbedder())
+    views, stopping, warmed = GenerationViews(RetrievalSettings()), threading.Event(), WarmedGenerations()
+    warming = threading.Thread(target=_keep_warm, args=(catalog, views, stopping, warmed))
+    built_as_syncs_began: list[bool] = []
+    real = pipeline.sync_communities
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        directory = views.built_directory(catalog)  # never builds: only what the warm-up built for this generation
+        built_as_syncs_began.append(directory is not None and bool(directory.named("beta")))
+        return real(*args, **kwargs)
+
+    try:
+        index_into(catalog, project, "app")
+        warming.start()
+        assert warmed.wait_for(catalog.manifest.generation, timeout=120), "the first generation was never warmed"
+        monkeypatch.setattr(pipeline, "sync_communities", spy)
+        (project / "b.py").write_text("def beta():\n    return 2\n")
+        catalog_reindexer(catalog, IngestSettings(), warmed.wait_for)(WatchedFolder(project, "app"))
+        assert built_as_syncs_began == [True]
+    finally:
+        stopping.set()
+        if warming.is_alive():
+            warming.join(60)
+        catalog.close()
+
+
 def test_the_warm_up_builds_the_views_of_each_generation_the_index_moves_to(tmp_path: Path) -> None:
     """After a write publishes (a watched edit, an index job), the warm-up thread builds the new generation's views
     without waiting for a query to need them."""

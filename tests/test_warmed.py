@@ -1,0 +1,25 @@
+"""How a write run waits for a server's warm-up (server/warmed.py)."""
+
+from __future__ import annotations
+
+import threading
+
+from trident.server.warmed import WarmedGenerations
+
+
+def test_a_run_waits_until_the_warm_up_has_been_through_its_generation_or_a_later_one() -> None:
+    warmed = WarmedGenerations()
+    assert not warmed.wait_for(3, timeout=0.0), "nothing warmed yet"
+    warmed.finished(2)
+    assert not warmed.wait_for(3, timeout=0.0)
+    later = threading.Timer(0.05, warmed.finished, args=(4,))
+    later.start()
+    assert warmed.wait_for(3, timeout=60.0), "woken by the warm-up finishing a later generation"
+    later.join()
+    assert warmed.wait_for(4, timeout=0.0) and warmed.wait_for(1, timeout=0.0)
+
+
+def test_a_warm_up_that_read_no_generation_wakes_no_one() -> None:
+    warmed = WarmedGenerations()
+    warmed.finished(None)  # the index was unreadable: a waiting run times out and syncs anyway
+    assert not warmed.wait_for(0, timeout=0.0)
