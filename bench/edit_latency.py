@@ -85,10 +85,10 @@ def main() -> None:
         views, stopping, warmed = GenerationViews(RetrievalSettings()), threading.Event(), WarmedGenerations()
         reindex = catalog_reindexer(catalog, IngestSettings(), None if args.no_readers_first else warmed.wait_for)
         folder = WatchedFolder(root, root.name)
-        started = time.perf_counter()
-        reindex(folder)
         warming = threading.Thread(target=_keep_warm, args=(catalog, views, stopping, warmed), name="warm-up")
         warming.start()  # as a server's: each generation published is warmed up
+        started = time.perf_counter()
+        reindex(folder)
         warmed.wait_for(catalog.manifest.generation, timeout=DEADLINE_SECONDS)
         chunks = sum(len(entry.chunk_ids) for entry in catalog.manifest.documents.values())
         print(f"first index of {args.folder}: {time.perf_counter() - started:.1f} s; the index holds {chunks:,} chunks")

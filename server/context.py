@@ -97,21 +97,25 @@ def _keep_warm(
     process's run), so that the first questions after it find its views built instead of building them (at 100K
     chunks: seconds); `done` hears of each generation warmed. Until the server stops."""
     warmed: int | None = None
-    while not stopping.is_set():
-        generation: int | None
-        try:
-            generation = catalog.manifest.generation
-        except Exception:  # the index is unreadable for now: a query will say why
-            log.warning("could not read the index at %s to warm up", catalog.index_dir, exc_info=True)
-            generation = warmed
-        if generation != warmed:
+    try:
+        while not stopping.is_set():
+            generation: int | None
             try:
-                _warm_up(catalog, views, stopping)
-            finally:
-                if done is not None:
-                    done.finished(generation)
-            warmed = generation
-        stopping.wait(REWARM_POLL_SECONDS)
+                generation = catalog.manifest.generation
+            except Exception:  # the index is unreadable for now: a query will say why
+                log.warning("could not read the index at %s to warm up", catalog.index_dir, exc_info=True)
+                generation = warmed
+            if generation != warmed:
+                try:
+                    _warm_up(catalog, views, stopping)
+                finally:
+                    if done is not None:
+                        done.finished(generation)
+                warmed = generation
+            stopping.wait(REWARM_POLL_SECONDS)
+    finally:
+        if done is not None:
+            done.stopped()
 
 
 def _warm_up(catalog: Catalog, views: GenerationViews, stopping: threading.Event) -> None:

@@ -19,6 +19,7 @@ class WarmedGenerations:
 
     def __init__(self) -> None:
         self._last: int | None = None
+        self._stopped = False
         self._changed = threading.Condition()
 
     def finished(self, generation: int | None) -> None:
@@ -26,7 +27,18 @@ class WarmedGenerations:
             self._last = generation
             self._changed.notify_all()
 
-    def wait_for(self, generation: int, timeout: float = READERS_FIRST_SECONDS) -> bool:
-        """Wait until the warm-up has been through `generation` or a later one; whether it has (False: timed out)."""
+    def stopped(self) -> None:
+        """The warm-up has ended (the server stops): no run waits for it any more."""
         with self._changed:
-            return self._changed.wait_for(lambda: self._last is not None and self._last >= generation, timeout)
+            self._stopped = True
+            self._changed.notify_all()
+
+    def wait_for(self, generation: int, timeout: float | None = READERS_FIRST_SECONDS) -> bool:
+        """Wait until the warm-up has been through `generation` or a later one; whether it has (False: timed out,
+        or the warm-up has ended)."""
+        with self._changed:
+            self._changed.wait_for(lambda: self._stopped or self._warmed(generation), timeout)
+            return self._warmed(generation)
+
+    def _warmed(self, generation: int) -> bool:
+        return self._last is not None and self._last >= generation

@@ -23,3 +23,15 @@ def test_a_warm_up_that_read_no_generation_wakes_no_one() -> None:
     warmed = WarmedGenerations()
     warmed.finished(None)  # the index was unreadable: a waiting run times out and syncs anyway
     assert not warmed.wait_for(0, timeout=0.0)
+
+
+def test_once_the_warm_up_has_ended_no_run_waits_for_it() -> None:
+    warmed = WarmedGenerations()
+    warmed.finished(1)
+    answers: list[bool] = []
+    waiting = threading.Thread(target=lambda: answers.append(warmed.wait_for(2, timeout=None)))
+    waiting.start()
+    warmed.stopped()  # the server stops: nothing will warm generation 2 any more
+    waiting.join(60)
+    assert not waiting.is_alive() and answers == [False]
+    assert warmed.wait_for(1)
