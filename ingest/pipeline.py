@@ -30,7 +30,7 @@ from trident.ingest.vector_fill import Publishing, fill_vectors
 from trident.ingest.walker import SourceFile, walk
 from trident.store.catalog import DocumentWrite, Writer
 from trident.store.directory import EntityDirectory
-from trident.store.gc_pause import frozen_heap
+from trident.store.gc_pause import freeze_survivors, frozen_heap
 from trident.store.git_state import git_state
 from trident.store.manifest import DocumentEntry, ProjectSource, SkippedFile
 from trident.store.schema import (
@@ -108,6 +108,7 @@ def index_folder(
     report.deleted = len(removed)
     publishing = publishing or Publishing()
     written = _write(writer, project, parsed, report, progress, publishing)
+    freeze_survivors()  # the resolver, kept to the run's end
     report.rebound = rebind_documents(
         writer, [d for d in dependants if d not in removed], max_file_bytes, written.resolver
     )
@@ -308,6 +309,7 @@ def _link_and_sync(writer: Writer, run: _Run) -> None:
     relations = writer.graph.relations(writer.tenant)
     if link_shared_names(writer, entities, relations):
         read_with, entities, relations = writer.manifest, writer.entities(), writer.graph.relations(writer.tenant)
+    freeze_survivors()  # the graph as read, which every pass after this reads
     if writer.embedder is None:
         return  # nothing can be embedded: the syncs stay due
     # The vectors a large run left out (or one cut short left), which the syncs below read.

@@ -150,3 +150,28 @@ def test_a_resolver_builds_its_indexes_with_collection_paused() -> None:
     assert EntityDirectory(watched()).named("f1") and CodeIndex(watched()) is not None
     assert collecting == [False] * 6
     assert gc.isenabled()
+
+
+def test_survivors_frozen_inside_a_block_stay_out_of_collections_until_it_ends() -> None:
+    from trident.store.gc_pause import freeze_survivors, frozen_heap
+
+    with frozen_heap():
+        kept, kept_freed = _collected_cycle()
+        freeze_survivors()  # what the block holds now (a run's resolver) is left alone too
+        del kept
+        gc.collect()
+        assert kept_freed == []
+        made, made_freed = _collected_cycle()
+        del made
+        gc.collect()
+        assert made_freed == [True], "what is made afterwards is still collected"
+    assert gc.get_freeze_count() == 0
+    gc.collect()
+    assert kept_freed == [True]
+
+
+def test_survivors_are_not_frozen_outside_a_block() -> None:
+    from trident.store.gc_pause import freeze_survivors
+
+    freeze_survivors()
+    assert gc.get_freeze_count() == 0
