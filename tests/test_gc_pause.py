@@ -175,3 +175,18 @@ def test_survivors_are_not_frozen_outside_a_block() -> None:
 
     freeze_survivors()
     assert gc.get_freeze_count() == 0
+
+
+def test_what_a_pause_inside_a_write_run_built_is_frozen_with_the_run_and_only_then() -> None:
+    from trident.store.gc_pause import frozen_heap
+
+    with paused_gc():
+        outside = [[i] for i in range(100)]
+    assert gc.get_freeze_count() == 0, "no write run: nothing is frozen"
+    with frozen_heap():
+        before = gc.get_freeze_count()
+        with paused_gc():
+            built = [[i] for i in range(1000)]  # a view or a resolver built during a run
+        assert gc.get_freeze_count() >= before + len(built)
+    assert gc.get_freeze_count() == 0
+    assert len(outside) == 100
