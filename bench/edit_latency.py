@@ -128,6 +128,7 @@ def main() -> None:
         ("re-index run alone", runs),
     ):
         print(f"{label:34s} p50 {statistics.median(samples):.2f} s  p95 {percentile(samples, 0.95):.2f} s")
+        print(f"{'':34s} each: {' '.join(f'{sample:.2f}' for sample in samples)}")
     print(f"{'re-index with nothing changed':34s} {unchanged:.2f} s")
 
 
