@@ -22,7 +22,7 @@ from pathlib import Path
 from trident.store.chunk_files import reusable_files, write_chunk_files
 from trident.store.chunk_matrix import CHUNK_MATRIX_DIR
 from trident.store.crashpoints import crash_point
-from trident.store.graph_compaction import compacted_or_copied, worth_compacting
+from trident.store.graph_compaction import compacted_or_copied, take_spare, worth_compacting, write_spare
 from trident.store.graph_memory import GraphMemory
 from trident.store.kuzu_graph import KuzuGraphStore
 from trident.store.lance_index import LanceVectorIndex
@@ -73,7 +73,9 @@ def create_generation(
     afresh = False
     if graph_from is not None and graph_from.exists():
         copy = partial(_copy_graph, graph_from, folder / GRAPH_FILE)
-        if compact:
+        if take_spare(graph_from, folder / GRAPH_FILE):  # written afresh after the last run published
+            afresh = True
+        elif compact:
             afresh = compacted_or_copied(graph_from, folder / GRAPH_FILE, copy)
         else:
             copy()
@@ -85,6 +87,15 @@ def create_generation(
             if source.is_file() and not source.name.endswith(".lock"):
                 link_or_copy(source, lexical / source.name)  # Tantivy never rewrites a segment in place
     return folder, afresh
+
+
+def prepare_next_session(index_dir: Path, published: Manifest) -> bool:
+    """After a publication, with the write lock held: write the published graph file afresh for the next session
+    when it has grown enough (`graph_compaction.write_spare`); whether it did."""
+    if published.generation_dir is None:
+        return False
+    graph = index_dir / published.generation_dir / GRAPH_FILE
+    return _closed_cleanly(graph) and write_spare(graph, published.graph_baseline_bytes)
 
 
 def _copy_graph(source: Path, target: Path) -> None:

@@ -22,6 +22,7 @@ from pathlib import Path
 from pydantic import BaseModel, Field, field_validator, model_validator
 
 from trident.store.generations import GENERATIONS_DIR, READERS_FILE
+from trident.store.graph_compaction import SPARE_FILE
 from trident.store.locking import LOCK_FILE
 from trident.store.manifest import Manifest
 
@@ -118,7 +119,7 @@ def _files_under(index_dir: Path, folder: Path) -> Iterator[str]:
     for root, folders, names in os.walk(folder):
         folders[:] = [name for name in folders if not _left_out(name)]
         for name in names:
-            if name != READERS_FILE and not name.endswith(".lock") and not name.endswith(".tmp"):
+            if name not in (READERS_FILE, SPARE_FILE) and not name.endswith((".lock", ".tmp")):
                 yield Path(root, name).relative_to(index_dir).as_posix()
 
 

@@ -23,6 +23,7 @@ from trident.store.generations import (
     Engines,
     has_leftovers,
     open_new,
+    prepare_next_session,
     publish_first,
     remove_leftovers,
     vector_dim,
@@ -58,6 +59,7 @@ class Writer:
         self.embedder = catalog.embedder
         self._session: Engines | None = None
         self._ended = False
+        self._published = False  # whether this block has published a session (`publish_now`)
 
     # --- reading, as of this writer's own writes ---
 
@@ -135,12 +137,17 @@ class Writer:
 
     def tidy_generations(self) -> None:
         """Remove what writers that died left behind (an unpublished or unused generation, a manifest draft). A
-        session does it as it opens; a block that writes nothing opens none, so this looks (one listing) itself."""
+        session does it as it opens; a block that writes nothing opens none, so this looks (one listing) itself.
+        After this block has published all it wrote, the graph file is written afresh for the next session when it
+        has grown enough (`generations.prepare_next_session`), here where no edit waits for it."""
         if self._session is not None:
             return
-        published = self.catalog.manifest.generation_dir
+        manifest = self.catalog.manifest
+        published = manifest.generation_dir
         if has_leftovers(self.index_dir, published):
             remove_leftovers(self.index_dir, keep={str(published)})
+        if self._published:
+            prepare_next_session(self.index_dir, manifest)
 
     # --- writes ---
 
@@ -284,6 +291,7 @@ class Writer:
             raise TridentIndexError("a write in this session failed; it cannot be published (end the block)")
         self._session = None
         self.catalog.publish_session(session)
+        self._published = True
 
     def rebind(self, bound: Sequence[DocumentWrite]) -> None:
         """Replace the relations of documents whose chunks and entities stay as they are (references bound again

@@ -147,3 +147,95 @@ def test_a_graph_kuzu_cannot_write_afresh_is_copied_instead(
         assert catalog.manifest.graph_baseline_bytes is not None, "written afresh once Kùzu can"
     finally:
         catalog.close()
+
+
+def _spied_targets(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Path, Path]]:
+    """(source, target) of every graph written afresh, with every file worth it (half its baseline will do)."""
+    calls: list[tuple[Path, Path]] = []
+    compact = graph_compaction.compact_graph
+
+    def spy(source: Path, target: Path) -> None:
+        calls.append((source, target))
+        compact(source, target)
+
+    monkeypatch.setattr(graph_compaction, "MIN_BYTES", 0)
+    monkeypatch.setattr(graph_compaction, "GROWTH_FACTOR", 0.5)
+    monkeypatch.setattr(graph_compaction, "compact_graph", spy)
+    return calls
+
+
+def _watched(tmp_path: Path) -> tuple[Catalog, Path, Any]:
+    from trident.ingest.watch import WatchedFolder, catalog_reindexer
+    from trident.store.settings import IngestSettings
+
+    project = tmp_path / "billing"
+    shutil.copytree(EXAMPLES / "billing", project)
+    catalog = Catalog(tmp_path / "index", TENANT, HashEmbedder())
+    reindex = catalog_reindexer(catalog, IngestSettings())
+    return catalog, project, lambda: reindex(WatchedFolder(project, "billing"))
+
+
+def test_a_watched_run_writes_the_graph_afresh_after_it_publishes_and_the_next_session_opens_with_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from trident.store.graph_compaction import SPARE_FILE
+    from trident.store.snapshot import published_paths
+
+    calls = _spied_targets(monkeypatch)
+    catalog, project, reindex = _watched(tmp_path)
+    try:
+        reindex()
+        first = catalog.index_dir / str(catalog.manifest.generation_dir)
+        assert (first / SPARE_FILE).exists() and calls[-1][0] == first / GRAPH_FILE, "written once published"
+        assert not any(SPARE_FILE in path for path in published_paths(catalog.index_dir, first.name))
+        before = len(calls)
+        _edit(project, 0)
+        reindex()
+        opened_with = calls[before:]
+        assert all(target.name != GRAPH_FILE for _, target in opened_with), "the edit's session took the spare"
+        assert not (first / SPARE_FILE).exists()
+        assert catalog.manifest.graph_baseline_bytes is not None  # a graph written afresh sets the baseline
+        assert "zq_settle_0" in {e.name for e in catalog.entities()}
+        hits = search(catalog, "zq_settle_0", strategy="lexical", views=GenerationViews(RetrievalSettings())).hits
+        assert hits and "zq_settle_0" in hits[0].snippet
+    finally:
+        catalog.close()
+
+
+def test_a_spare_kuzu_cannot_write_leaves_nothing_and_the_next_session_copies(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from trident.store.graph_compaction import SPARE_FILE
+
+    _spied_targets(monkeypatch)
+
+    def failing(source: Path, target: Path) -> None:
+        target.write_bytes(b"half")  # what a failed import leaves
+        raise RuntimeError("IO exception: disk full")
+
+    monkeypatch.setattr(graph_compaction, "compact_graph", failing)
+    catalog, project, reindex = _watched(tmp_path)
+    try:
+        reindex()
+        folder = catalog.index_dir / str(catalog.manifest.generation_dir)
+        assert not [p.name for p in folder.iterdir() if p.name.startswith(SPARE_FILE)]
+        _edit(project, 0)
+        reindex()
+        assert "zq_settle_0" in {e.name for e in catalog.entities()}
+    finally:
+        catalog.close()
+
+
+def test_a_run_that_publishes_nothing_writes_no_spare(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from trident.store.graph_compaction import SPARE_FILE
+
+    catalog, _, reindex = _watched(tmp_path)
+    try:
+        reindex()  # the file is too small to be worth writing afresh yet
+        folder = catalog.index_dir / str(catalog.manifest.generation_dir)
+        assert not (folder / SPARE_FILE).exists()
+        _spied_targets(monkeypatch)  # now any file is worth it: a run that changes nothing still writes none
+        reindex()
+        assert not (folder / SPARE_FILE).exists()
+    finally:
+        catalog.close()
