@@ -31,7 +31,8 @@ _EXPORT_SUFFIX = ".export"
 # Beside a published generation's graph file: its rows written afresh after the publication, for the next write
 # session to take instead of writing them afresh as it opens (where the edit that opened it waits).
 SPARE_FILE = "graph.afresh.kuzu"
-_PARTIAL_SUFFIX = ".tmp"  # a spare being written (snapshots leave `.tmp` files out)
+# A spare being written: snapshots leave out `.tmp` files, and folders whose name starts with a dot (its export)
+_PARTIAL_SPARE = "." + SPARE_FILE + ".tmp"
 log = logging.getLogger(__name__)
 
 
@@ -66,7 +67,7 @@ def write_spare(graph: Path, baseline: int | None) -> bool:
     spare = graph.with_name(SPARE_FILE)
     if spare.exists() or not worth_compacting(graph, baseline):
         return False
-    partial = graph.with_name(SPARE_FILE + _PARTIAL_SUFFIX)
+    partial = graph.with_name(_PARTIAL_SPARE)
     _remove_database(partial)
     try:
         compact_graph(graph, partial)

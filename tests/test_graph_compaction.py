@@ -239,3 +239,36 @@ def test_a_run_that_publishes_nothing_writes_no_spare(tmp_path: Path, monkeypatc
         assert not (folder / SPARE_FILE).exists()
     finally:
         catalog.close()
+
+
+def test_a_spare_being_written_stays_out_of_snapshots(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a writer killed while writing a spare leaves (the half-written file and Kùzu's export beside it) is not
+    part of the published generation a snapshot uploads, and the next spare starts clean."""
+    from trident.store.snapshot import published_paths
+
+    catalog, _, reindex = _watched(tmp_path)
+    try:
+        reindex()
+        generation = str(catalog.manifest.generation_dir)
+        folder = catalog.index_dir / generation
+        before = sorted(published_paths(catalog.index_dir, generation))
+        seen: list[list[str]] = []
+        compact = graph_compaction.compact_graph
+
+        def killed_after_the_export(source: Path, target: Path) -> None:
+            dump = target.with_name(target.name + ".export")
+            dump.mkdir()
+            (dump / "nodes.parquet").write_bytes(b"rows")
+            target.write_bytes(b"half")
+            seen.append(sorted(published_paths(catalog.index_dir, generation)))
+            shutil.rmtree(dump)
+            target.unlink()
+            compact(source, target)
+
+        monkeypatch.setattr(graph_compaction, "MIN_BYTES", 0)
+        monkeypatch.setattr(graph_compaction, "compact_graph", killed_after_the_export)
+        assert graph_compaction.write_spare(folder / GRAPH_FILE, None)
+        assert seen == [before], "nothing of a spare being written is in the snapshot"
+        assert sorted(published_paths(catalog.index_dir, generation)) == before, "nor the spare once written"
+    finally:
+        catalog.close()
