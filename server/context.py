@@ -42,13 +42,9 @@ class TridentContext:
     views: GenerationViews
     jobs: IndexJobs
     limits: IngestSettings  # what index runs, re-binding and the watcher read files with
-    warmed: WarmedGenerations | None = None  # None: the server warms nothing up (TRIDENT_WARM_UP off)
-
-    def readers_first(self, generation: int) -> None:
-        """A write run's wait, after it publishes `generation` and before it syncs, for the warm-up to build this
-        server's views of it (see server/warmed.py); none when the server warms nothing up."""
-        if self.warmed is not None:
-            self.warmed.wait_for(generation)
+    # What a write run waits on, once published, before it syncs (server/warmed.py): ended at once when the server
+    # warms nothing up (TRIDENT_WARM_UP off), so no run waits.
+    warmed: WarmedGenerations
 
     def directory(self) -> EntityDirectory:
         return self.views.directory(self.catalog)
@@ -204,8 +200,10 @@ def make_lifespan(
     async def lifespan(_server: Any) -> AsyncIterator[TridentContext]:
         catalog = open_catalog()
         stopping = threading.Event()
-        warmed = WarmedGenerations() if served.warm_up else None
-        jobs = IndexJobs(_runner(catalog, stopping, limits, warmed.wait_for if warmed is not None else None))
+        warmed = WarmedGenerations()
+        if not served.warm_up:
+            warmed.stopped()
+        jobs = IndexJobs(_runner(catalog, stopping, limits, warmed.wait_for))
         views = GenerationViews(settings.retrieval)
         warming = threading.Thread(target=_keep_warm, args=(catalog, views, stopping, warmed), name="trident-warm-up")
         if served.warm_up:

@@ -57,7 +57,7 @@ class Runtime:
                 from trident.ingest.watch import FolderWatcher, catalog_reindexer  # the indexing side, when it watches
 
                 for context in contexts.values():
-                    reindex = catalog_reindexer(context.catalog, context.limits, context.readers_first)
+                    reindex = catalog_reindexer(context.catalog, context.limits, context.warmed.wait_for)
                     watcher = FolderWatcher(reindex, exclude=[context.catalog.index_dir])
                     self._watchers[id(context)] = watcher
                     stack.callback(self._watchers.pop, id(context), None)

@@ -35,8 +35,9 @@ def paused_gc() -> Iterator[None]:
         with _lock:
             _holders -= 1
             if _holders == 0:
-                if _frozen:  # inside a write run: what the pause built stays out of collections to its end
-                    gc.freeze()  # (else the collector's first pass after the pause walks all of it: 0.1 s at 100K)
+                # Inside a write run, what the pause built stays out of collections to its end (else the collector's
+                # first pass after the pause walks all of it: 0.1 s after a 100K directory's build).
+                _freeze_if_in_run()
                 if _was_enabled:
                     gc.enable()
 
@@ -74,5 +75,10 @@ def freeze_survivors() -> None:
     walked again, one of them in the middle of reading a few thousand class bases (0.3 s of a one-file edit's 3).
     Outside a block it does nothing: what it would freeze would never be unfrozen."""
     with _lock:
-        if _frozen:
-            gc.freeze()
+        _freeze_if_in_run()
+
+
+def _freeze_if_in_run() -> None:
+    """gc.freeze() inside a `frozen_heap` block (the caller holds `_lock`)."""
+    if _frozen:
+        gc.freeze()
