@@ -9,8 +9,10 @@ until the warm-up has been through the generation it published, and syncs after.
 
 from __future__ import annotations
 
+import logging
 import threading
 
+log = logging.getLogger(__name__)
 READERS_FIRST_SECONDS = 30.0  # how long a write run waits for the warm-up before it syncs anyway
 
 
@@ -38,7 +40,15 @@ class WarmedGenerations:
         or the warm-up has ended)."""
         with self._changed:
             self._changed.wait_for(lambda: self._stopped or self._warmed(generation), timeout)
-            return self._warmed(generation)
+            warmed, stopped = self._warmed(generation), self._stopped
+        if not (warmed or stopped):
+            log.warning(
+                "the warm-up had not built index version %d after %s s; syncing the graph vectors and communities "
+                "beside it",
+                generation,
+                timeout,
+            )
+        return warmed
 
     def _warmed(self, generation: int) -> bool:
         return self._last is not None and self._last >= generation

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import logging
 import threading
+
+import pytest
 
 from trident.server.warmed import WarmedGenerations
 
@@ -35,3 +38,15 @@ def test_once_the_warm_up_has_ended_no_run_waits_for_it() -> None:
     waiting.join(60)
     assert not waiting.is_alive() and answers == [False]
     assert warmed.wait_for(1)
+
+
+def test_a_run_that_stops_waiting_says_so(caplog: pytest.LogCaptureFixture) -> None:
+    warmed = WarmedGenerations()
+    with caplog.at_level(logging.WARNING, logger="trident.server.warmed"):
+        assert not warmed.wait_for(5, timeout=0.0)
+    assert "had not built index version 5" in caplog.text
+    caplog.clear()
+    warmed.stopped()
+    with caplog.at_level(logging.WARNING, logger="trident.server.warmed"):
+        assert not warmed.wait_for(6, timeout=0.0)
+    assert caplog.text == "", "an ended warm-up is no reason to warn"
