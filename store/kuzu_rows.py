@@ -5,6 +5,8 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+import pyarrow as pa
+
 from trident.store.schema import Chunk, DocumentKind, Entity, Relation, Resolution
 
 DDL = (
@@ -123,11 +125,35 @@ MERGE_ENTITIES = (
     " e.aliases = r.aliases, e.description = r.description, e.chunk_id = r.chunk_id,"
     " e.doc_id = r.doc_id, e.path = r.path"
 )
-MERGE_RELATIONS = (
-    "UNWIND $rows AS r MATCH (a:Entity {id: r.source}), (b:Entity {id: r.target})"
-    " MERGE (a)-[x:RELATES {type: r.type, evidence: r.evidence}]->(b)"
-    " SET x.weight = r.weight, x.project = r.project, x.doc_id = r.doc_id, x.resolution = r.resolution"
+MERGE_RELATION = (
+    "MATCH (a:Entity {id: $source}), (b:Entity {id: $target})"
+    " MERGE (a)-[x:RELATES {type: $type, evidence: $evidence}]->(b)"
+    " SET x.weight = $weight, x.project = $project, x.doc_id = $doc_id, x.resolution = $resolution"
 )
+
+# New relations are copied in (`COPY RELATES FROM`), whose columns are the ends' primary keys, then the properties in
+# the order of the table's DDL.
+RELATION_COPY_SCHEMA = pa.schema(
+    [
+        ("source", pa.string()),
+        ("target", pa.string()),
+        ("type", pa.string()),
+        ("weight", pa.float64()),
+        ("evidence", pa.string()),
+        ("project", pa.string()),
+        ("doc_id", pa.string()),
+        ("resolution", pa.string()),
+    ]
+)
+EXISTING_RELATIONS = (
+    "MATCH (a:Entity)-[x:RELATES]->(b:Entity) WHERE a.id IN $sources AND x.evidence IN $evidence"
+    " RETURN a.id, x.type, b.id, x.evidence"
+)
+
+
+def relation_copy_table(rows: list[dict[str, Any]]) -> pa.Table:
+    """Relation rows (`relation_row`) as the table `COPY RELATES FROM` reads."""
+    return pa.table({name: [row[name] for row in rows] for name in RELATION_COPY_SCHEMA.names}, RELATION_COPY_SCHEMA)
 
 
 def chunk_row(c: Chunk) -> dict[str, Any]:
