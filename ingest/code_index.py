@@ -19,15 +19,16 @@ from __future__ import annotations
 
 import posixpath
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from enum import StrEnum
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 from trident.ingest.code import module_name
 from trident.ingest.import_names import ImportNames, family, heads_folder
 from trident.ingest.model import Reference, TargetForm
 from trident.store.code_paths import is_test_path
 from trident.store.gc_pause import paused_gc
+from trident.store.id_ordered import drop, insert
 from trident.store.manifest import PendingReference
 from trident.store.schema import Entity, EntityType, Resolution
 
@@ -58,28 +59,71 @@ class CodeIndex:
 
     @paused_gc()  # as the entity directory's build: acyclic lists and dicts, built faster without collections
     def __init__(self, entities: Iterable[Entity], bases: Iterable[tuple[str, str]] = ()) -> None:
-        code = sorted((e for e in entities if is_code(e)), key=lambda e: e.id)
-        imports = ImportNames(code)
-        self._by_id = {e.id: e for e in code}
+        code: dict[str, Entity] = {}
+        for entity in entities:
+            if is_code(entity):
+                code.setdefault(entity.id, entity)
+        self._by_id = dict(sorted(code.items()))
+        self._imports = ImportNames(self._by_id.values())
         self._names: dict[str, list[str]] = {}
         self._by_name: dict[str, list[Entity]] = defaultdict(list)
         self._by_tail: dict[str, list[Entity]] = defaultdict(list)  # outside Python: proper tails of those names
         self._by_short: dict[tuple[str, str], list[Entity]] = defaultdict(list)  # (family, name) -> entities
         self._top_level: dict[str, list[Entity]] = defaultdict(list)  # short name -> module-level definitions
         self._bases: dict[str, list[str]] = defaultdict(list)
-        for e in code:
-            names = self._names[e.id] = [e.qualified_name, *imports.of(e)]
-            language = family(e.path or "")
-            for name in names:
-                self._by_name[name].append(e)
-                if language != "python":
-                    parts = name.split(".")
-                    for i in range(1, len(parts) - 1):
-                        self._by_tail[".".join(parts[i:])].append(e)
-            self._by_short[(language, e.name)].append(e)
-            if e.type != EntityType.MODULE.value and e.qualified_name == f"{module_name(e.path or '')}.{e.name}":
-                self._top_level[e.name].append(e)
+        for e in self._by_id.values():
+            self._names[e.id] = [e.qualified_name, *self._imports.of(e)]
+            for table, key in self._places(e):
+                table[key].append(e)
         self.add_bases(bases)
+
+    def _places(self, e: Entity) -> Iterator[tuple[dict[Any, list[Entity]], Any]]:
+        """(table, key) of each list a code entity is in: by each of its names, their tails outside Python, its
+        language and short name, and its short name when it is defined at module level."""
+        language = family(e.path or "")
+        for name in self._names[e.id]:
+            yield self._by_name, name
+            if language != "python":
+                parts = name.split(".")
+                for i in range(1, len(parts) - 1):
+                    yield self._by_tail, ".".join(parts[i:])
+        yield self._by_short, (language, e.name)
+        if e.type != EntityType.MODULE.value and e.qualified_name == f"{module_name(e.path or '')}.{e.name}":
+            yield self._top_level, e.name
+
+    @paused_gc()
+    def patched(
+        self, removed: Iterable[str], added: Iterable[Entity], bases: Iterable[tuple[str, str]] = ()
+    ) -> CodeIndex:
+        """This index without the entities of the `removed` ids and with the `added` ones whose ids it does not keep
+        (the first of an id), with `bases` as its only class bases: equal to one built afresh over those entities
+        (tests/test_code_index_patch.py), sharing what did not change with this one, which stays as it was. Built
+        afresh when a Python package appears or goes (every import name under it changes)."""
+        gone = [self._by_id[i] for i in sorted(set(removed)) if i in self._by_id]
+        gone_ids = {e.id for e in gone}
+        new: dict[str, Entity] = {}
+        for e in added:
+            if is_code(e) and e.id not in new and (e.id in gone_ids or e.id not in self._by_id):
+                new[e.id] = e
+        by_id = dict(sorted([*((k, e) for k, e in self._by_id.items() if k not in gone_ids), *new.items()]))
+        imports = ImportNames(by_id.values())
+        if imports.packages != self._imports.packages:
+            return CodeIndex(by_id.values(), bases)
+        patched = CodeIndex([], bases)
+        patched._by_id, patched._imports, patched._names = by_id, imports, dict(self._names)
+        patched._by_name = defaultdict(list, self._by_name)
+        patched._by_tail = defaultdict(list, self._by_tail)
+        patched._by_short = defaultdict(list, self._by_short)
+        patched._top_level = defaultdict(list, self._top_level)
+        for e in gone:
+            for table, key in patched._places(e):
+                drop(table, key, e.id)
+            del patched._names[e.id]
+        for e in new.values():
+            patched._names[e.id] = [e.qualified_name, *imports.of(e)]
+            for table, key in patched._places(e):
+                insert(table, key, e)
+        return patched
 
     def add_bases(self, bases: Iterable[tuple[str, str]]) -> None:
         """(class id, base id) pairs, in the order the class declares them when known."""

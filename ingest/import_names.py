@@ -44,11 +44,11 @@ class ImportNames:
     """(project, path) -> the module name a file is imported by, from the Python packages of every project."""
 
     def __init__(self, modules: Iterable[Entity]) -> None:
-        self._packages = {
+        self.packages = frozenset(  # (project, folder) of each Python package
             (m.project, posixpath.dirname(m.path or ""))
             for m in modules
             if m.type == EntityType.MODULE.value and posixpath.basename(m.path or "") in PACKAGE_FILES
-        }
+        )
 
     def of(self, entity: Entity) -> list[str]:
         """The names `entity` is imported by other than its qualified name (none when it has no other)."""
@@ -70,7 +70,7 @@ class ImportNames:
 
     def _python_module(self, project: str, path: str) -> str:
         root = posixpath.dirname(path)
-        while root and (project, root) in self._packages:
+        while root and (project, root) in self.packages:
             root = posixpath.dirname(root)
         return module_name(path[len(root) + 1 :] if root else path)
 

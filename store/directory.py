@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import posixpath
 import threading
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, NamedTuple
@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 import ahocorasick
 
 from trident.store.gc_pause import paused_gc
+from trident.store.id_ordered import drop, insert
 from trident.store.identifiers import split_identifier, title_core
 from trident.store.schema import DocumentKind, Entity, EntityType, Resolution
 
@@ -297,16 +298,10 @@ class EntityDirectory:
         patched._words = dict(self._words)
         for entity in gone:
             for table, key in patched._places(entity):
-                left = [e for e in table.get(key, ()) if e.id != entity.id]
-                if left:
-                    table[key] = left
-                else:
-                    table.pop(key, None)
+                drop(table, key, entity.id)
         for entity in sorted(new.values(), key=lambda e: e.id):
             for table, key in patched._places(entity):
-                current = table.get(key, [])
-                at = bisect_right([e.id for e in current], entity.id)
-                table[key] = [*current[:at], entity, *current[at:]]
+                insert(table, key, entity)
         patched._modules = [entity for entity in patched.by_id.values() if entity.type == EntityType.MODULE]
         if self._grouped is not None:
             patched._patch_forms(self._grouped, self._cores, gone, list(new.values()))
