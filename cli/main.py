@@ -176,6 +176,7 @@ def watch(
     what it read of the graph, so an edit does not read it again); each run holds the write lock only while it
     writes, so other commands and servers can use the index in between.
     """
+    from trident.ingest.kept_resolver import KeptResolver
     from trident.ingest.pipeline import IndexReport
     from trident.ingest.watch import FolderWatcher, WatchedFolder, index_watched
 
@@ -191,10 +192,11 @@ def watch(
         remote = open_shared(store, storage)  # with TRIDENT_STORAGE each run publishes to the shared index
 
     held = HeldCatalog(partial(catalog_for, store, embedder, remote, storage))
+    kept = KeptResolver()  # the last run's resolver, patched by the next
 
     def reindex(folder: WatchedFolder) -> IndexReport:
         with held.writer() as writer:
-            return index_watched(writer, folder, limits, parser)
+            return index_watched(writer, folder, limits, parser, kept=kept)
 
     def show(folder: WatchedFolder, report: IndexReport) -> None:
         err.print(

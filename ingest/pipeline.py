@@ -10,10 +10,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from trident.ingest.beir import iter_corpus, parse_beir_document, shared_titles
-from trident.ingest.code_index import CodeIndex
 from trident.ingest.communities import DetectionTimeout, sync_communities
 from trident.ingest.documents import Parsed, bases_of, dedupe, project_entity, resolve_document
 from trident.ingest.graph_vectors import sync_graph_vectors
+from trident.ingest.kept_resolver import KeptResolver
 from trident.ingest.linking import (
     Resolver,
     forget_sync,
@@ -29,7 +29,6 @@ from trident.ingest.rebinding import find_dependants, rebind_documents
 from trident.ingest.vector_fill import Publishing, fill_vectors
 from trident.ingest.walker import SourceFile, walk
 from trident.store.catalog import DocumentWrite, Writer
-from trident.store.directory import EntityDirectory
 from trident.store.gc_pause import freeze_survivors, frozen_heap
 from trident.store.git_state import git_state
 from trident.store.manifest import DocumentEntry, ProjectSource, SkippedFile
@@ -76,12 +75,14 @@ def index_folder(
     community_seconds: float = DEFAULT_COMMUNITY_SECONDS,
     publishing: Publishing | None = None,
     parser: Parser | None = None,
+    kept: KeptResolver | None = None,
 ) -> IndexReport:
     """Index a folder as one project: new and changed files are (re)written, deleted files removed. A run that
     finds nothing changed, with the syncs of earlier runs complete, writes nothing and reads no graph.
     `community_seconds` bounds community detection (past it the run publishes without new communities);
     `publishing` says when a large run publishes its lexical and graph engines before its vectors; `parser` where
-    the changed files are parsed (default: here)."""
+    the changed files are parsed (default: here); `kept`, a long-lived writer's resolver, patched for this run instead
+    of built afresh (see ingest/kept_resolver.py)."""
     progress = progress or Silent()
     started = time.perf_counter()
     report = IndexReport(project)
@@ -107,7 +108,7 @@ def index_folder(
         writer.delete(removed)
     report.deleted = len(removed)
     publishing = publishing or Publishing()
-    written = _write(writer, project, parsed, report, progress, publishing)
+    written = _write(writer, project, parsed, report, progress, publishing, kept)
     freeze_survivors()  # the resolver, kept to the run's end
     report.rebound = rebind_documents(
         writer, [d for d in dependants if d not in removed], max_file_bytes, written.resolver
@@ -219,6 +220,7 @@ def _write(
     report: IndexReport,
     progress: Progress,
     publishing: Publishing,
+    kept: KeptResolver | None = None,
 ) -> _Written:
     """Resolve references and mentions over the whole run, then write in batches of about 512 chunks; returns
     the entities whose names the index did not have before (what pending references may now resolve to), the
@@ -231,10 +233,9 @@ def _write(
     before = writer.entities()
     existing = [e for e in before if e.doc_id not in replaced]
     proj = project_entity(project, writer.tenant)
-    everything = [*existing, *new_entities, proj]
     replaced_ids = {e.id for e in before if e.doc_id in replaced}
     graph_bases = [b for b in writer.graph.links(writer.tenant, RelationType.INHERITS) if b[0] not in replaced_ids]
-    resolver = Resolver(EntityDirectory(everything), CodeIndex(everything, graph_bases))
+    resolver = (kept or KeptResolver()).resolver(before, replaced_ids, [*new_entities, proj], graph_bases)
     resolver.code.add_bases(bases_of(parsed, resolver))  # this run's classes' bases, before any member lookup
     writes = [resolve_document(p, resolver, proj) for p in parsed]
     report.indexed = len(writes)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from watchfiles import Change, DefaultFilter, watch
 
+from trident.ingest.kept_resolver import KeptResolver
 from trident.ingest.parsing import Parser
 from trident.ingest.pipeline import IndexReport, index_folder
 from trident.ingest.vector_fill import Publishing
@@ -69,10 +70,11 @@ def index_watched(
     limits: IngestSettings,
     parser: Parser | None = None,
     readers_first: Callable[[int], object] | None = None,
+    kept: KeptResolver | None = None,
 ) -> IndexReport:
     """One index run over a watched folder, within the ingest limits, through the caller's writer (parsing with
     `parser`, default here); it publishes before its syncs, and first calls `readers_first` with the generation
-    published (see `Publishing.readers_first`)."""
+    published (see `Publishing.readers_first`). `kept`: the watcher's resolver, kept from its last run."""
     return index_folder(
         writer,
         folder.root,
@@ -81,6 +83,7 @@ def index_watched(
         community_seconds=limits.community_seconds,
         publishing=Publishing.from_settings(limits, before_syncs=True, readers_first=readers_first),
         parser=parser,
+        kept=kept,
     )
 
 
@@ -91,9 +94,11 @@ def catalog_reindexer(
     which see each run once it is published; `readers_first` as for `index_watched`). A run finding another writer
     at work fails at once with IndexLockedError, which the watcher retries."""
 
+    kept = KeptResolver()
+
     def reindex(folder: WatchedFolder) -> IndexReport:
         with catalog.writer() as writer:
-            return index_watched(writer, folder, limits, readers_first=readers_first)
+            return index_watched(writer, folder, limits, readers_first=readers_first, kept=kept)
 
     return reindex
 
