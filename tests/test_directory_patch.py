@@ -6,15 +6,19 @@ was patched from is left as it was."""
 from __future__ import annotations
 
 import random
+import shutil
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.conftest import EXAMPLES, SAMPLE_PROJECTS, index_into
 from trident.embedding.hash_embedder import HashEmbedder
+from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
 from trident.store.schema import Entity
+from trident.store.settings import RetrievalSettings
 
 
 @pytest.fixture(scope="module")
@@ -144,3 +148,25 @@ def test_cores_that_become_unique_or_shared_are_mentioned_accordingly(indexed: l
     patched = directory.patched(rivers, [kiss])
     assert [i for i, _ in patched.mentions(text)] == ["concept:wiki:Dark River (1990 film)"]
     assert state(patched) == state(afresh(indexed, rivers, [kiss]))
+
+
+def test_a_readers_directory_of_the_next_generation_is_the_last_one_patched(tmp_path: Path) -> None:
+    """After an edit, the directory queries read is the last generation's patched (sharing its unchanged lists),
+    equal to one built afresh from the new generation's entities."""
+    project = tmp_path / "billing"
+    shutil.copytree(EXAMPLES / "billing", project)
+    catalog = Catalog(tmp_path / "index", "default", HashEmbedder())
+    views = GenerationViews(RetrievalSettings())
+    try:
+        index_into(catalog, project, "billing")
+        first = views.directory(catalog)
+        first._get_forms()
+        source = sorted(project.rglob("*.py"))[0]
+        source.write_text(source.read_text() + "\n\nclass ZqLedgerBook:\n    pass\n", encoding="utf-8")
+        index_into(catalog, project, "billing")
+        second = views.directory(catalog)
+        assert second is not first and second.named("ZqLedgerBook") and not first.named("ZqLedgerBook")
+        assert state(second) == state(EntityDirectory(catalog.entities()))
+        assert any(second._by_name[name] is first._by_name[name] for name in first._by_name), "patched, not built"
+    finally:
+        catalog.close()
