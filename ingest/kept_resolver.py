@@ -2,8 +2,8 @@
 
 A run binds its documents' references and mentions against every entity of the index: built afresh, the entity
 directory, its mention forms and the code index take 0.75 s of Python at 100K chunks, most of a one-file edit's run
-before it publishes. A watcher or a server's index jobs run again and again over an index that changed little in
-between, so they keep the last run's directory and code index here, and the next run patches them (both patches
+before it publishes. A watcher (`trident watch`, a server's) runs again and again over an index that changed little
+in between, so it keeps the last run's directory and code index here, and the next run patches them (both patches
 give what a fresh build would: tests/test_directory_patch.py, tests/test_code_index_patch.py). What changed is found
 by comparing the kept entities with those the graph holds as the run begins, so another writer's runs in between
 (`trident index`, another watcher) are taken in as well.
