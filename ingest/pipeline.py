@@ -235,7 +235,7 @@ def _write(
     proj = project_entity(project, writer.tenant)
     replaced_ids = {e.id for e in before if e.doc_id in replaced}
     graph_bases = [b for b in writer.graph.links(writer.tenant, RelationType.INHERITS) if b[0] not in replaced_ids]
-    resolver = (kept or KeptResolver()).resolver(before, replaced_ids, [*new_entities, proj], graph_bases)
+    resolver = (kept or KeptResolver()).resolver(existing, [*new_entities, proj], graph_bases)
     resolver.code.add_bases(bases_of(parsed, resolver))  # this run's classes' bases, before any member lookup
     writes = [resolve_document(p, resolver, proj) for p in parsed]
     report.indexed = len(writes)

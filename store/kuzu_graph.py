@@ -6,6 +6,7 @@ import threading
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +49,10 @@ PK_LOOKUPS_MAX = 200
 PK_GROUP_SIZES = (1, 4, 16)  # ids per primary-key query; a group is padded by repeating its last id
 ROW_MERGES_MAX = 200  # up to this many relation rows are merged one statement each; of more, the new are copied in
 ARROW_CHUNK_ROWS = 100_000
+
+
+def _among(tenants: dict[str, str], ids: set[str]) -> dict[str, str]:
+    return {i: tenants[i] for i in ids if i in tenants}
 
 
 def _row_key(row: dict[str, Any]) -> RelationKey:
@@ -200,18 +205,21 @@ class KuzuGraphStore:
         statement each, both ends found by primary key (2 ms a row); of more than ROW_MERGES_MAX, those new to the
         file are copied in instead."""
         rows = list({_row_key(row): row for row in rows}.values())
-        merged = rows if len(rows) <= ROW_MERGES_MAX else self._copy_new_relations(rows)
+        tenants: dict[str, str] | None = None  # of the ends, read once when the rows are many
+        merged = rows
+        if len(rows) > ROW_MERGES_MAX:
+            tenants = self._tenants_of({row["source"] for row in rows} | {row["target"] for row in rows})
+            merged = self._copy_new_relations(rows, tenants)
         with self._lock:
             for row in merged:
                 self._locked_rows(MERGE_RELATION, row)
         crash_point("graph.batch")
-        self._memory.merged_relations(rows, self._tenants_of)
+        self._memory.merged_relations(rows, self._tenants_of if tenants is None else partial(_among, tenants))
 
-    def _copy_new_relations(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """Copy in the rows whose ends exist and that the file holds no relation of (`COPY` finds both ends by primary
-        key: 0.1 s for 2,000 rows, but 0.2-0.4 s in a write session however few it copies); returns those it holds,
-        left to merge."""
-        tenants = self._tenants_of({row["source"] for row in rows} | {row["target"] for row in rows})
+    def _copy_new_relations(self, rows: list[dict[str, Any]], tenants: dict[str, str]) -> list[dict[str, Any]]:
+        """Copy in the rows whose ends exist (have `tenants`) and that the file holds no relation of (`COPY` finds both
+        ends by primary key: 0.1 s for 2,000 rows, but 0.2-0.4 s in a write session however few it copies); returns
+        those it holds, left to merge."""
         rows = [row for row in rows if row["source"] in tenants and row["target"] in tenants]
         held: list[dict[str, Any]] = []
         for start in range(0, len(rows), WRITE_BATCH):
