@@ -32,8 +32,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 
-from trident.store.directory import MENTIONABLE_TYPES, MULTIWORD_ONLY_TYPES
 from trident.store.identifiers import title_core as core
+from trident.store.mention_forms import MENTIONABLE_TYPES, MULTIWORD_ONLY_TYPES
 from trident.store.schema import Entity
 
 TITLED_TYPES = frozenset(MENTIONABLE_TYPES - MULTIWORD_ONLY_TYPES)

@@ -7,61 +7,31 @@ import posixpath
 import threading
 from bisect import bisect_left
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any, NamedTuple
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
 
 import ahocorasick
 
 from trident.store.gc_pause import paused_gc
 from trident.store.id_ordered import drop, insert
 from trident.store.identifiers import split_identifier, title_core
+from trident.store.mention_forms import (
+    CORE_TYPES,
+    MIN_MENTION_LENGTH,
+    Form,
+    core_forms,
+    core_of_a_name,
+    name_forms,
+)
 from trident.store.schema import DocumentKind, Entity, EntityType, Resolution
 
 MAX_TARGETS = 3
 PROJECT_LOCAL_RELATIONS = frozenset({"CALLS", "INHERITS"})
-MIN_MENTION_LENGTH = 4
 SPAN_LOOKUP_MAX_CHARS = 1_000  # texts up to this long find mentions by looking spans up, longer ones by automaton
-# A one-word function name ("run", "charge") is too common in prose to mean the symbol; classes, documents
-# and titled concepts are named to be referred to.
-MENTIONABLE_TYPES = frozenset(
-    {
-        EntityType.CLASS,
-        EntityType.FUNCTION,
-        EntityType.METHOD,
-        EntityType.MODULE,
-        EntityType.DOCUMENT,
-        EntityType.CONCEPT,
-        EntityType.SERVICE,
-        EntityType.PROJECT,
-    }
-)
-MULTIWORD_ONLY_TYPES = frozenset({EntityType.FUNCTION, EntityType.METHOD, EntityType.MODULE, EntityType.PROJECT})
-# Titles people write without their qualifier: a passage or document titled "Kiss and Tell (1945 film)" is mentioned
-# as "Kiss and Tell". Its core (title_core) is one more form of its name when it reads as a name (`_core_of_a_name`)
-# and names no other entity: not "Dark River" when there is a 1990 film and a 2017 one, nor "Paris" (one word, too
-# common), nor "Genomic imprinting in development" (a paper's title before its comma: a sentence, not a name).
-CORE_TYPES = frozenset({EntityType.DOCUMENT, EntityType.CONCEPT})
-CORE_MAX_WORDS = 5
-QUALIFIER_MAX_WORDS = 4
 PROSE_KINDS = frozenset({DocumentKind.MARKDOWN, DocumentKind.TEXT, DocumentKind.PASSAGE})
 # A directory (or code index) is patched with up to this many changed entities, or this share of its own, when more.
 PATCH_MIN_CHANGES = 1_000
 PATCH_MAX_SHARE = 0.05
-
-
-def _core_of_a_name(core: str, qualifier: str) -> bool:
-    """Whether a title's core names it the way a name does: two to five words, every one of four letters or more
-    capitalised ("Kiss and Tell", "Guy of Ibelin"), and what it leaves out a short qualifier of at most four words
-    ("1945 film", "Duke of Saxe-Eisenach"). Not a paper's title cut at a comma or parenthesis ("Genomic imprinting in
-    development", "Mitochondria: Dynamic Organelles in Disease" before ", Aging, and Development"): in SciFact those
-    links cost 0.006 nDCG@10."""
-    words = core.split()
-    return (
-        len(split_identifier(core)) > 1
-        and len(words) <= CORE_MAX_WORDS
-        and len(qualifier.strip(" ,()").split()) <= QUALIFIER_MAX_WORDS
-        and all(word[:1].isupper() or word[:1].isdigit() for word in words if len(word) >= 4)
-    )
 
 
 _Span = tuple[int, int, str, Resolution]  # (start, end, entity id, how) of one mention in a text
@@ -90,43 +60,6 @@ def _outermost(matched: list[_Span]) -> list[_Span]:
 def _strip_ext(path: str) -> str:
     root, _ = posixpath.splitext(path)
     return root
-
-
-class _Form(NamedTuple):
-    """One way of writing an entity's name; single words must match case, phrases match case-folded (a tuple: a
-    large index has a hundred thousand of them, built before a first query can be answered)."""
-
-    text: str
-    case_sensitive: bool
-    entity_id: str
-    core: bool = False  # the title without its qualifier (CORE_TYPES), not the name written whole
-
-
-def _name_forms(entity: Entity, words_of: Callable[[str], list[str]]) -> Iterator[_Form]:
-    """The forms an entity is mentioned by, its name and aliases written whole (`words_of` splits a name)."""
-    if entity.type not in MENTIONABLE_TYPES:
-        return
-    for name in {entity.name, *(a for a in entity.aliases if "/" not in a)}:
-        words = words_of(name)
-        if len(name) < MIN_MENTION_LENGTH or not words:
-            continue
-        multiword = len(words) > 1
-        if not multiword and (entity.type in MULTIWORD_ONLY_TYPES or name.islower()):
-            # A lower-case single word ("billing", "session") is ordinary prose, not a reference.
-            continue
-        yield _Form(name, not multiword, entity.id)
-        if multiword:
-            phrase = " ".join(words)
-            if phrase != name.lower():
-                yield _Form(phrase, False, entity.id)
-
-
-def _core_forms(entity_id: str, core: str) -> Iterator[_Form]:
-    """The forms of a title's core (`EntityDirectory._unique_cores`)."""
-    yield _Form(core, False, entity_id, core=True)
-    phrase = " ".join(split_identifier(core))
-    if phrase != core.lower():
-        yield _Form(phrase, False, entity_id, core=True)
 
 
 def entity_changes(held: dict[str, Entity], entities: Sequence[Entity]) -> tuple[set[str], list[Entity]]:
@@ -168,7 +101,7 @@ class EntityDirectory:
                 table[key].append(entity)
         self._modules = [entity for entity in self.by_id.values() if entity.type == EntityType.MODULE]
         self._automaton: ahocorasick.Automaton | None = None
-        self._grouped: dict[str, tuple[_Form, ...]] | None = None
+        self._grouped: dict[str, tuple[Form, ...]] | None = None
         self._cores: list[tuple[str, str]] = []  # (entity id, core) of the forms, once they are made
         self._longest = 0
         self._sorted_names: list[str] | None = None  # for completion, made on first use
@@ -278,22 +211,22 @@ class EntityDirectory:
         for entity in self.by_id.values():
             core = title_core(entity.name) if entity.type in CORE_TYPES else entity.name
             new_form = core != entity.name and len(core) >= MIN_MENTION_LENGTH and core.lower() not in taken
-            if new_form and _core_of_a_name(core, entity.name[len(core) :]):
+            if new_form and core_of_a_name(core, entity.name[len(core) :]):
                 owners[core.lower()].append((entity.id, core, entity.name.lower()))
         unique = [found for found in owners.values() if len({title for _, _, title in found}) == 1]
         return sorted((entity_id, core) for found in unique for entity_id, core, _ in found)
 
-    def _get_forms(self) -> dict[str, tuple[_Form, ...]]:
+    def _get_forms(self) -> dict[str, tuple[Form, ...]]:
         """Every mentionable form by its case-folded text: the names' forms in entity id order, then the cores'."""
         with self._forms_lock, paused_gc():
             if self._grouped is None:
-                grouped: dict[str, list[_Form]] = defaultdict(list)
+                grouped: dict[str, list[Form]] = defaultdict(list)
                 for entity in self.by_id.values():
-                    for form in _name_forms(entity, self._words.__getitem__):
+                    for form in name_forms(entity, self._words.__getitem__):
                         grouped[form.text.lower()].append(form)
                 self._cores = self._unique_cores()
                 for entity_id, core in self._cores:
-                    for form in _core_forms(entity_id, core):
+                    for form in core_forms(entity_id, core):
                         grouped[form.text.lower()].append(form)
                 self._longest = max((len(key) for key in grouped), default=0)
                 self._grouped = {key: tuple(forms) for key, forms in grouped.items()}
@@ -340,7 +273,7 @@ class EntityDirectory:
         return patched
 
     def _patch_forms(
-        self, grouped: dict[str, tuple[_Form, ...]], cores: list[tuple[str, str]], gone: list[Entity], new: list[Entity]
+        self, grouped: dict[str, tuple[Form, ...]], cores: list[tuple[str, str]], gone: list[Entity], new: list[Entity]
     ) -> None:
         """The forms of the directory this one was patched from (`grouped`, with its `cores`), made this one's: each
         group a removed or added entity or a changed core is in is made again from the entities that have it."""
@@ -348,14 +281,14 @@ class EntityDirectory:
         changed_cores = set(self._cores) ^ set(cores)
         added_to: dict[str, set[str]] = defaultdict(set)  # form key -> the added entities with a name form of it
         for entity in new:
-            for form in _name_forms(entity, split_identifier):
+            for form in name_forms(entity, split_identifier):
                 added_to[form.text.lower()].add(entity.id)
-        touched = {f.text.lower() for e in gone for f in _name_forms(e, split_identifier)} | added_to.keys()
-        touched |= {f.text.lower() for entity_id, core in changed_cores for f in _core_forms(entity_id, core)}
-        core_forms: dict[str, list[_Form]] = defaultdict(list)
+        touched = {f.text.lower() for e in gone for f in name_forms(e, split_identifier)} | added_to.keys()
+        touched |= {f.text.lower() for entity_id, core in changed_cores for f in core_forms(entity_id, core)}
+        by_core: dict[str, list[Form]] = defaultdict(list)
         for entity_id, core in self._cores:
-            for form in _core_forms(entity_id, core):
-                core_forms[form.text.lower()].append(form)
+            for form in core_forms(entity_id, core):
+                by_core[form.text.lower()].append(form)
         gone_ids = {entity.id for entity in gone}
         patched = dict(grouped)
         for key in touched:
@@ -363,10 +296,10 @@ class EntityDirectory:
             forms = [
                 form
                 for entity_id in sorted(named)
-                for form in _name_forms(self.by_id[entity_id], split_identifier)
+                for form in name_forms(self.by_id[entity_id], split_identifier)
                 if form.text.lower() == key
             ]
-            forms += core_forms.get(key, [])
+            forms += by_core.get(key, [])
             if forms:
                 patched[key] = tuple(forms)
             else:
@@ -387,7 +320,7 @@ class EntityDirectory:
                 self._automaton = automaton
             return self._automaton
 
-    def _matches(self, folded: str) -> Iterator[tuple[int, int, tuple[_Form, ...]]]:
+    def _matches(self, folded: str) -> Iterator[tuple[int, int, tuple[Form, ...]]]:
         """(start, end, forms) of every form occurring in `folded` as whole words, by end and then longest first.
 
         A short text (a query) looks up each of its word-bounded spans in the forms; a long one (a chunk at
