@@ -14,7 +14,7 @@ from functools import partial
 import numpy as np
 
 from trident.retrieval.communities import CommunityMatch, community_hits
-from trident.retrieval.described import HEAD, agreed_head, rest_of
+from trident.retrieval.described import HEAD, Described, described_passage, rest_of
 from trident.retrieval.path_names import PathName
 from trident.retrieval.relation_index import GraphWalk
 from trident.retrieval.seeds import WalkSeeds
@@ -214,19 +214,30 @@ def walk_seeds(q: PathQuery) -> WalkSeeds:
     return WalkSeeds(named, loose, seeds.passages, nearby, seeds.described)
 
 
-def _described(q: PathQuery, named: Sequence[Entity], loose: Iterable[TitleMatch]) -> list[str]:
-    """The passage a text that names something describes beyond its names, where the lexical and dense heads of its
-    other words agree on one (see retrieval/described.py)."""
+def _described(q: PathQuery, named: Sequence[Entity], loose: Iterable[TitleMatch]) -> list[Described]:
+    """The passage a text describes beyond the names it writes (all of it, when it names nothing), if the lexical
+    head of those words holds one that writes them (see retrieval/described.py)."""
     names = [e.name for e in named] + [m.entity.name for m in loose]
-    rest = rest_of(q.text, q.views.titles(q.catalog).written_words(q.text, names)) if names else None
+    rest = rest_of(q.text, q.views.titles(q.catalog).written_words(q.text, names) if names else set())
     if rest is None:
         return []
     try:
-        dense = q.views.chunk_vectors(q.catalog).search(q.embed(rest), HEAD, q.where)
-    except RuntimeError:  # the model is still loading: the walk starts from the names alone
+        dense = _ranking(q, PathName.SEMANTIC, rest)[:HEAD]
+        lexical = _ranking(q, PathName.LEXICAL, rest)[:HEAD]
+    except Exception:  # the model still loading, a path failed or late (its own run says so): the names alone
         return []
-    head = agreed_head(q.catalog.text.search(rest, HEAD, q.where), dense)
-    return [head] if head else []
+    found = described_passage(rest, lexical, dense, q.views.chunks(q.catalog, [hit.id for hit in lexical]))
+    return [found] if found else []
+
+
+def _ranking(q: PathQuery, path: PathName, text: str) -> list[ScoredId]:
+    """A ranking of `text` by the lexical or dense path: the search's own run when the text is the query's (a
+    question that names nothing is its own rest), else a short run here."""
+    if text == q.text:
+        return q.shared.read((path, q.text, q.where), partial(PATH_RUNNERS[path], q), q.head_wait).hits
+    if path is PathName.SEMANTIC:
+        return q.views.chunk_vectors(q.catalog).search(q.embed(text), HEAD, q.where)
+    return q.catalog.text.search(text, HEAD, q.where)
 
 
 def _heads(q: PathQuery) -> list[list[ScoredId]]:

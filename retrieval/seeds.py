@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from trident.retrieval.described import Described
 from trident.retrieval.pagerank import EntityChunkGraph
 from trident.retrieval.title_match import TitleMatch
 from trident.store.protocols import ScoredId
@@ -43,6 +44,11 @@ PASSAGES_PER_PATH = 5  # the head of each ranking that seeds the walk
 # weight of one whose passage heads a ranking). Each name the text writes (a mention) counts once, at its best
 # entity's weight, shared among its entities, so "Lauri" (one Guido Lauri) weighs as much as "Van Severen" (four).
 EVIDENCE_FLOOR = 0.25
+# A described passage only the lexical ranking of the words around the names holds (the dense one does not agree)
+# is walked from at this weight beside a named entity's 1.0, and does not make the walk sure. Measured on the 2Wiki
+# sets of `bench/perturbed_2wiki.py` (`auto`, R@2 / R@5, `described`): 0.2 gave 0.489 / 0.684, 0.3 0.488 / 0.685,
+# 0.5 0.481 / 0.685, 1.0 0.476 / 0.684 (before the rest of a question naming nothing was read).
+UNAGREED_WEIGHT = 0.3
 
 
 @dataclass(frozen=True)
@@ -50,21 +56,22 @@ class WalkSeeds:
     """Everything a walk starts from. `named`: entities the text names exactly; `loose`: entities it names in part
     or with a typo, each with how much of the name it holds and which of its names it may be; `passages`: each
     path's ranking whose head seeds the walk; `nearby`: entities only near the text's meaning (walked from like
-    loose names, never sure); `described`: passages the text describes beyond the names it writes, which the
-    lexical and dense rankings of its other words agree on (retrieval/described.py), walked from as named entities."""
+    loose names, never sure); `described`: passages the text describes beyond the names it writes (retrieval/
+    described.py), walked from as named entities: fully where the lexical and dense rankings of its other words
+    agree on one, at `UNAGREED_WEIGHT` where only the lexical one holds it."""
 
     named: Sequence[Entity] = ()
     loose: Mapping[str, TitleMatch] = field(default_factory=dict)
     passages: Sequence[Sequence[ScoredId]] = ()
     nearby: Sequence[Entity] = ()
-    described: Sequence[str] = ()
+    described: Sequence[Described] = ()
 
     @property
     def confident(self) -> bool:
         """Whether the walk starts from entities the text surely means: named exactly, described by words the
         lexical and dense rankings agree on, or named loosely and defined by a passage at the head of the lexical or
         dense ranking (two sources agree). Only then may the walk lead a fused ranking."""
-        if self.named or self.described:
+        if self.named or any(passage.agreed for passage in self.described):
             return True
         heads = {hit.id for ranking in self.passages for hit in ranking[:PASSAGES_PER_PATH]}
         return any(match.entity.chunk_id in heads for match in self.loose.values())
@@ -106,6 +113,14 @@ class WalkSeeds:
             for entity_id, weight in weights.items()
         }
 
+    def _described_weights(self) -> dict[str, float]:
+        """Per described passage, its weight beside the named entities (1.0 each)."""
+        weights: dict[str, float] = {}
+        for passage in self.described:
+            weight = 1.0 if passage.agreed else UNAGREED_WEIGHT
+            weights[passage.chunk_id] = max(weights.get(passage.chunk_id, 0.0), weight)
+        return weights
+
     def restart(self, graph: EntityChunkGraph) -> dict[int, float]:
         """The walk's restart weight per graph node: each source's weights (rarer entities weigh more within it)
         scaled to sum to the source's share."""
@@ -124,7 +139,7 @@ class WalkSeeds:
                 chunks[hit.id] = chunks.get(hit.id, 0.0) + 1.0 / rank
         beside = BESIDE_NAMED if named else 1.0
         sources = (
-            (graph.restart_of(named, dict.fromkeys(self.described, 1.0)), NAMED_SHARE),
+            (graph.restart_of(named, self._described_weights()), NAMED_SHARE),
             (graph.restart_of(loose, {}), LOOSE_SHARE * beside),
             (graph.restart_of({}, chunks), PASSAGE_SHARE * (PASSAGES_BESIDE_NAMED if named else 1.0)),
         )

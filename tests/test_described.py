@@ -1,6 +1,7 @@
-"""A question that names one entity and describes another (issue #19): the words left once its names are taken out
-find the described passage, and the walk starts from it as from a name, where the lexical and dense rankings of
-those words agree on it."""
+"""A question that names one entity and describes another, or describes the one it starts from (issue #19): the
+words left once its names are taken out (all of them, when it names nothing) find the described passage, one that
+writes every name-like word of them, and the walk starts from it: as from a name where the lexical and dense
+rankings of those words agree on it, at a lower weight and not surely where only the lexical one holds it."""
 
 from __future__ import annotations
 
@@ -10,14 +11,15 @@ import pytest
 
 from tests import wiki_graph
 from tests.wiki_graph import concept, indexed_passages
-from trident.retrieval.described import agreed_head, rest_of
+from trident.retrieval.described import Described, described_passage, rest_of
 from trident.retrieval.path_names import PathName
 from trident.retrieval.paths import PathQuery, run_path, walk_seeds
-from trident.retrieval.seeds import WalkSeeds
+from trident.retrieval.seeds import UNAGREED_WEIGHT, WalkSeeds
 from trident.retrieval.title_match import TitleIndex
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.protocols import Embedder, ScoredId
+from trident.store.schema import Chunk, DocumentKind
 from trident.store.settings import RetrievalSettings
 
 
@@ -31,10 +33,42 @@ def test_the_rest_of_a_question_is_what_it_says_beyond_its_names() -> None:
     assert rest_of("Directors of Andy Summers?", {"andy", "summers"}) is None
 
 
-def test_the_described_passage_is_one_both_heads_hold() -> None:
+def _passage(chunk_id: str, title: str, text: str) -> Chunk:
+    return Chunk(
+        id=chunk_id,
+        doc_id=chunk_id,
+        project="wiki",
+        path=chunk_id,
+        text=text,
+        start_line=1,
+        end_line=1,
+        kind=DocumentKind.TEXT,
+        title=title,
+    )
+
+
+PASSAGES = {
+    "a": _passage("a", "Place of birth", "The place of birth is where a person was born."),
+    "b": _passage("b", "Tiit Sokk", "Tiit Sokk is an Estonian basketball coach."),
+    "c": _passage("c", "Ott Lepland", "Ott Lepland is an Estonian singer."),
+}
+
+
+def test_the_described_passage_writes_every_name_like_word_of_the_rest() -> None:
+    rest = "Who was born first , or the Estonian basketball coach ?"
     lexical = [ScoredId("a", 9.0), ScoredId("b", 8.0), ScoredId("c", 7.0)]
-    assert agreed_head(lexical, [ScoredId("c", 0.6), ScoredId("b", 0.5)]) == "b"  # the lexical order decides
-    assert agreed_head(lexical, [ScoredId("x", 0.6)]) is None
+    # Both heads hold it: walked from as a name.
+    assert described_passage(rest, lexical, [ScoredId("c", 0.6), ScoredId("b", 0.5)], PASSAGES) == Described(
+        "b", agreed=True
+    )
+    # Only the lexical head holds it: still the first passage writing "Estonian", but unagreed.
+    assert described_passage(rest, lexical, [ScoredId("x", 0.6)], PASSAGES) == Described("b", agreed=False)
+    # A passage both heads hold that does not write the rest's names describes nothing the question meant.
+    assert described_passage(rest, lexical[:1], [ScoredId("a", 0.6)], PASSAGES) is None
+    # A name-like word no head writes (a qualifier with a typo: "Flm") leaves nothing described.
+    assert described_passage("the director of film ( Flm )", lexical, [ScoredId("a", 0.6)], PASSAGES) is None
+    # The lexical order decides between two passages that write the words.
+    assert described_passage("the Estonian", lexical, [], PASSAGES) == Described("b", agreed=False)
 
 
 def test_a_name_written_with_a_typo_is_not_left_in_the_rest() -> None:
@@ -46,10 +80,29 @@ def test_a_name_written_with_a_typo_is_not_left_in_the_rest() -> None:
 def test_a_described_passage_makes_the_walk_sure_and_weighs_as_a_name() -> None:
     graph = wiki_graph.song_graph()
     song = concept("Changed It")
-    seeds = WalkSeeds([song], described=["c-Trinidad"])
-    assert seeds.confident and WalkSeeds(described=["c-Trinidad"]).confident
+    agreed = [Described("c-Trinidad", agreed=True)]
+    seeds = WalkSeeds([song], described=agreed)
+    assert seeds.confident and WalkSeeds(described=agreed).confident
     weights = seeds.restart(graph)
     assert weights[graph.index["c:c-Trinidad"]] > 0.3 * sum(weights.values())
+
+
+def test_an_unagreed_described_passage_weighs_less_and_leaves_the_walk_unsure() -> None:
+    graph = wiki_graph.song_graph()
+    song = concept("Changed It")
+    unagreed = [Described("c-Trinidad", agreed=False)]
+    assert not WalkSeeds(described=unagreed).confident
+    sure = WalkSeeds([song], described=[Described("c-Trinidad", agreed=True)]).restart(graph)
+    unsure = WalkSeeds([song], described=unagreed).restart(graph)
+    position = graph.index["c:c-Trinidad"]
+    assert 0 < unsure[position] < sure[position]
+    named = graph.restart_of({song.id: 1.0}, {})
+
+    def against_the_name(weights: dict[int, float]) -> float:
+        return weights[position] / sum(weights[p] for p in named)
+
+    # Beside the name, the unagreed passage weighs UNAGREED_WEIGHT of what an agreed one does.
+    assert abs(against_the_name(unsure) / against_the_name(sure) - UNAGREED_WEIGHT) < 1e-9
 
 
 PEOPLE = [
@@ -80,10 +133,15 @@ def test_the_walk_starts_from_the_described_person_beside_the_named_one(people: 
         question = query("Who was born first, Andy Summers or the Estonian basketball coach?")
         seeds = walk_seeds(question)
         assert [e.name for e in seeds.named] == ["Andy Summers"]
-        assert [title_of(c) for c in seeds.described] == ["Tiit Sokk"]
+        assert [(title_of(d.chunk_id), d.agreed) for d in seeds.described] == [("Tiit Sokk", True)]
         walked = [title_of(hit.id) for hit in run_path(PathName.PPR, question).hits[:2]]
         assert sorted(walked) == ["Andy Summers", "Tiit Sokk"]
         # A question saying only its relation around the name walks from the name alone.
         assert not walk_seeds(query("Who was the mother-in-law of Andy Summers?")).described
+        # A question naming nothing is its own rest: the walk starts, surely, from the passage it describes.
+        nameless = walk_seeds(query("Where was the Estonian basketball coach born?"))
+        assert not nameless.named
+        assert [(title_of(d.chunk_id), d.agreed) for d in nameless.described] == [("Tiit Sokk", True)]
+        assert nameless.confident
     finally:
         people.close()
