@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -176,11 +176,13 @@ class CommunityIndex:
 
 @dataclass(frozen=True)
 class _TenantReports:
-    """One tenant's reports as unit vectors in one matrix, with the report texts parsed when a search returns them."""
+    """One tenant's reports as unit vectors in one matrix, with the report texts parsed when a search first returns
+    them (and kept: reports are frozen, and the same few lead many searches)."""
 
     ids: list[str]
     texts: list[str]
     matrix: np.ndarray
+    parsed: dict[int, CommunityReport] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def load(cls, table: LanceTable, tenant: str) -> _TenantReports:
@@ -201,7 +203,13 @@ class _TenantReports:
         norm = float(np.linalg.norm(vector))
         scores = self.matrix @ (vector / norm if norm > 0 else vector)
         best = np.lexsort((np.arange(len(self.ids)), -scores))[:limit]  # ties: by id (rows are sorted by id)
-        return [(CommunityReport.model_validate_json(self.texts[i]), float(scores[i])) for i in best]
+        return [(self._report(int(i)), float(scores[i])) for i in best]
+
+    def _report(self, row: int) -> CommunityReport:
+        report = self.parsed.get(row)
+        if report is None:  # two threads may both parse one: the same frozen value either way
+            report = self.parsed[row] = CommunityReport.model_validate_json(self.texts[row])
+        return report
 
 
 def open_communities(catalog: Catalog) -> CommunityIndex:

@@ -309,3 +309,15 @@ def test_a_report_whose_text_is_stored_is_not_embedded_again(fake_embedder: Embe
     vectors, count = report_vectors(Counting(), texts, {"key": (stored, vector)})  # type: ignore[arg-type]
     assert count == 1 and embedded == ["auth: TokenVerifier"], "each new text once, the stored one never"
     assert (vectors[0] == vector).all() and (vectors[1] == vectors[2]).all()
+
+
+def test_a_searched_report_is_parsed_once_and_is_the_stored_one(sample_catalog: Catalog) -> None:
+    communities = open_communities(sample_catalog)
+    vector = sample_catalog.embedder.embed_query("give me an overview of the billing system")  # type: ignore[union-attr]
+    first = communities.search(vector, 5, sample_catalog.tenant)
+    again = communities.search(vector, 5, sample_catalog.tenant)
+    stored = {r.id: r for r in _reports(sample_catalog)}
+    assert first and [(r.id, s) for r, s in first] == [(r.id, s) for r, s in again]
+    assert all(r == stored[r.id] for r, _ in first)
+    # The second search hands back the reports the first parsed, not new copies.
+    assert all(a is b for (a, _), (b, _) in zip(first, again, strict=True))
