@@ -11,7 +11,7 @@ from trident.retrieval.conflicts import Statement, flag_conflicts
 from trident.retrieval.fact_readers import facts_of
 from trident.retrieval.last_modified import stamp_last_modified
 from trident.retrieval.search_hits import SearchHit
-from trident.retrieval.stale_references import stale_references
+from trident.retrieval.stale_references import Citations, Definitions, stale_references
 from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
 
@@ -23,26 +23,44 @@ class EvidenceSummary:
     source_agreement: float | None  # None: no hits
 
 
-def check_evidence(catalog: Catalog, directory: EntityDirectory | None, hits: Sequence[SearchHit]) -> EvidenceSummary:
+def check_evidence(
+    catalog: Catalog,
+    directory: EntityDirectory | None,
+    hits: Sequence[SearchHit],
+    chunks: Definitions | None = None,
+) -> EvidenceSummary:
     """Stamp each hit's last change, then flag conflicts and stale references on the hits (blocking: git, the
-    definitions' chunks); references only with the directory (None while it is still being built)."""
+    definitions' chunks); references only with the directory (None while it is still being built). `chunks` reads
+    the definitions' chunks (a reader's mapped rows, `GenerationViews.chunks`: a tenth of a millisecond where the
+    graph store's lookups take milliseconds); the graph store's by default."""
     stamp_last_modified(catalog, hits)
     statements: list[Statement] = []
     stale = 0
-    graph = catalog.graph
+    definitions, citations = _readers(catalog, chunks)
     for hit in hits:
         chunk = hit.chunk
         if chunk is None or hit.source_kind is None:
             continue
         statements += [Statement(hit, fact) for fact in facts_of(chunk, hit.source_kind)]
         if directory is not None:
-            flags = stale_references(chunk, hit.source_kind, directory, graph.get_chunks, graph.citations)
+            flags = stale_references(chunk, hit.source_kind, directory, definitions, citations)
             hit.flags.extend(flags)
             stale += len(flags)
     conflicts = flag_conflicts(statements)
     agreed = [hit for hit in hits if _corroborated(hit) or hit.id in conflicts.corroborated]
     agreement = round(len(agreed) / len(hits), 3) if hits else None
     return EvidenceSummary(len(conflicts.found), stale, agreement)
+
+
+def _readers(catalog: Catalog, chunks: Definitions | None) -> tuple[Definitions, Citations]:
+    """How the definitions' chunks and citations are read: from `chunks` when given, else from the graph store."""
+    if chunks is None:
+        return catalog.graph.get_chunks, catalog.graph.citations
+
+    def citations(ids: Sequence[str]) -> dict[str, str]:
+        return {chunk_id: chunk.citation for chunk_id, chunk in chunks(ids).items()}
+
+    return chunks, citations
 
 
 def _corroborated(hit: SearchHit) -> bool:

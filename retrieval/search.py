@@ -93,7 +93,7 @@ async def search_async(
             terms=fused.terms if explain else None,
             offset=offset,
         )
-        return hits, check_evidence(catalog, directory, hits.hits)
+        return hits, check_evidence(catalog, directory, hits.hits, partial(views.chunks, catalog))
 
     hits, evidence = await anyio.to_thread.run_sync(page)
     hits.refit()  # the flags and times just set count against max_tokens too

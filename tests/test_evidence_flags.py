@@ -9,12 +9,14 @@ import os
 import shutil
 import threading
 from collections.abc import Iterator
+from functools import partial
 from typing import Any
 
 import pytest
 
 from tests.conftest import EXAMPLES, HashEmbedder, index_into
 from trident.retrieval import stale_scan as stale_scan_module
+from trident.retrieval.evidence_flags import check_evidence
 from trident.retrieval.fact_readers import facts_of
 from trident.retrieval.facts import normalise_key
 from trident.retrieval.facts_values import disagree, parse_value
@@ -109,6 +111,23 @@ def test_a_doc_naming_a_renamed_function_points_to_the_nearest_current_name(drif
     wrong_count = stale["submit_order(order, retries)"]
     assert "passes 2 argument(s)" in wrong_count["detail"] and wrong_count["see"].startswith("orders/orders/client.py")
     assert diagnostics["stale_references"] == 2
+
+
+def test_a_readers_mapped_chunks_flag_as_the_graph_store_does(drift: Catalog) -> None:
+    views = GenerationViews(RetrievalSettings())
+    directory = views.directory(drift)
+    found = tool_search(drift, "compute total pricing", top_k=10, strategy="lexical", views=views).hits
+
+    def flags(chunks: Any) -> list[list[dict[str, Any]]]:
+        hits = [hit.model_copy(deep=True) for hit in found]
+        for hit, original in zip(hits, found, strict=True):
+            hit._chunk, hit.flags = original.chunk, []
+        check_evidence(drift, directory, hits, chunks)
+        return [[flag.model_dump() for flag in hit.flags] for hit in hits]
+
+    from_graph, from_rows = flags(None), flags(partial(views.chunks, drift))
+    assert any(any(f.get("see") for f in hit) for hit in from_graph)  # the definitions were read and cited
+    assert from_rows == from_graph
 
 
 def test_hits_that_agree_within_a_project_carry_no_flag_of_it(drift: Catalog) -> None:
