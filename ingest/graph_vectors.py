@@ -18,6 +18,7 @@ import numpy as np
 import pyarrow as pa
 
 from trident.store.catalog import Writer
+from trident.store.current_rows import withdraw
 from trident.store.graph_vector_rows import GRAPH_VECTOR_ROWS_DIR, RowChanges, keep_rows
 from trident.store.graph_vectors import GraphItem, GraphVectorIndex, open_graph_vectors
 from trident.store.schema import Entity, EntityType, Relation, RelationType, stable_hash
@@ -106,12 +107,14 @@ def sync_graph_vectors(
     # Embedding takes seconds: done before the table changes, so a reader (retrieval reads the live table) never
     # finds an entity's row gone while its replacement is being made, and a crash while embedding loses nothing.
     vectors, embedded = _vectors(writer, index, missing, by_id)
+    rows = writer.catalog.index_dir / GRAPH_VECTOR_ROWS_DIR
+    if missing or removed or stale:
+        withdraw(rows, writer.tenant)  # readers read the table until the rows of its new version are written
     index.delete(sorted(removed) + [item.key for item in stale], writer.tenant)  # a stale row: its new one's key
     index.add(missing, vectors)
     if missing or removed:
         index.optimize()  # the ANN index past 20K vectors, extended as rows are added (store/ann.py)
-    changes = RowChanges(since, removed, _item_table(missing), vectors)
-    keep_rows(index, writer.catalog.index_dir / GRAPH_VECTOR_ROWS_DIR, writer.tenant, changes)  # what readers map
+    keep_rows(index, rows, writer.tenant, RowChanges(since, removed, _item_table(missing), vectors))  # readers map
     return embedded
 
 

@@ -12,9 +12,10 @@ import numpy as np
 import pyarrow as pa
 
 from trident.retrieval.top_rows import nearest_rows
+from trident.store.catalog import Catalog
 from trident.store.file_rows import row_reader
-from trident.store.graph_vector_rows import GraphVectorRows, read_rows
-from trident.store.graph_vectors import GraphItemHit, GraphVectorIndex
+from trident.store.graph_vector_rows import GRAPH_VECTOR_ROWS_DIR, GraphVectorRows, read_current, read_rows
+from trident.store.graph_vectors import GraphItemHit, GraphVectorIndex, read_graph_vectors
 
 
 class GraphItemVectors:
@@ -25,6 +26,15 @@ class GraphItemVectors:
         self._matrix = rows.matrix
         self._int8 = rows.int8
         self._take = row_reader(rows.matrix)  # the candidates' rows, without faulting in the file around them
+
+    @classmethod
+    def of_catalog(cls, catalog: Catalog) -> GraphItemVectors:
+        """A catalog's rows: the files its last finished sync named (no table opened), else as `load` reads them."""
+        folder = catalog.index_dir / GRAPH_VECTOR_ROWS_DIR
+        rows = read_current(folder, catalog.tenant)
+        if rows is not None:
+            return cls(rows)
+        return cls.load(read_graph_vectors(catalog), catalog.tenant, folder)
 
     @classmethod
     def load(cls, index: GraphVectorIndex | None, tenant: str, folder: Path | None = None) -> GraphItemVectors:

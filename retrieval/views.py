@@ -23,8 +23,6 @@ from trident.store.community_index import CommunityIndex, open_communities
 from trident.store.directory import EntityDirectory
 from trident.store.freed_memory import release_freed_memory
 from trident.store.gc_pause import paused_gc
-from trident.store.graph_vector_rows import GRAPH_VECTOR_ROWS_DIR
-from trident.store.graph_vectors import read_graph_vectors
 from trident.store.schema import Chunk
 from trident.store.settings import RetrievalSettings
 
@@ -185,9 +183,7 @@ class GenerationViews:
         table): vector seeding's search."""
         return self._vectors.get(
             catalog.manifest.generation,
-            lambda: GraphItemVectors.load(
-                read_graph_vectors(catalog), catalog.tenant, catalog.index_dir / GRAPH_VECTOR_ROWS_DIR
-            ),
+            lambda: GraphItemVectors.of_catalog(catalog),
         )
 
     def chunk_vectors(self, catalog: Catalog) -> ChunkVectors:

@@ -5,9 +5,10 @@ the table held 156 MB of float32 rows and 39 MB of int8 rows in the server, and 
 
 The vector table stays the record. The sync that changes it writes the files for the table's new version, in a folder
 named by the tenant and that version (`graph_vector_rows/<tenant key>-<version>/`), under a draft name renamed into
-place, then removes the tenant's folders of other versions (a reader that mapped one keeps reading it). A reader uses
-the folder of the table version it opens; when there is none (an index synced before these files, a sync that died
-before writing them, another tenant's sync having moved the shared table's version since), it reads the table.
+place, then removes the tenant's folders of other versions (a reader that mapped one keeps reading it), and names
+the version it wrote (store/current_rows.py). A reader maps the folder so named without opening the table; without
+one (an index synced before these files, a sync running or that died), it uses the folder of the table version it
+opens, and when there is none (another tenant's sync having moved the shared table's version since), reads the table.
 """
 
 from __future__ import annotations
@@ -24,12 +25,12 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from pyarrow import ipc
 
+from trident.store import current_rows
 from trident.store.chunk_matrix import copy_runs
 from trident.store.crashpoints import crash_point
 from trident.store.file_rows import write_array
 from trident.store.graph_vectors import GraphVectorIndex
 from trident.store.int8_rows import Int8Rows, read_int8, scan_rows, write_int8
-from trident.store.schema import stable_hash
 
 GRAPH_VECTOR_ROWS_DIR = "graph_vector_rows"
 ITEM_COLUMNS = ("key", "kind", "entities")
@@ -69,6 +70,13 @@ def _unit_rows(items: pa.Table, matrix: np.ndarray) -> tuple[pa.Table, np.ndarra
     return ordered, rows
 
 
+def read_current(folder: Path, tenant: str) -> GraphVectorRows | None:
+    """The tenant's rows as the last finished sync wrote them, without opening the table; None when no finished
+    sync named its version (`current_rows`) or its folder is not whole."""
+    version = current_rows.current(folder, tenant)
+    return _read_files(_version_folder(folder, tenant, version)) if version is not None else None
+
+
 def read_rows(index: GraphVectorIndex | None, folder: Path | None, tenant: str) -> GraphVectorRows:
     """The tenant's rows of the table as `index` is now: from the files of its version in `folder` when written,
     else read from the table (none when there is no table yet)."""
@@ -95,14 +103,16 @@ def keep_rows(index: GraphVectorIndex, folder: Path, tenant: str, changes: RowCh
     sync does once it has changed the table (and compacted it: a new version too). With the sync's `changes`, the
     rows are the files of the version before them, updated (at 100K items: about a second instead of 2.5 to read the
     table back); without, or without those files, they are read from the table."""
-    target = _version_folder(folder, tenant, index.version())
+    version = index.version()
+    target = _version_folder(folder, tenant, version)
     if not target.is_dir():
         updated = _updated(folder, tenant, changes) if changes is not None else None
         _write_files(target, updated or GraphVectorRows.of(*index.rows(tenant)), tenant)
-    prefix = f"{_tenant_key(tenant)}-"
+    prefix = f"{current_rows.tenant_key(tenant)}-"
     for old in folder.iterdir():
         if old.name.lstrip(".").startswith(prefix) and old != target:
             shutil.rmtree(old, ignore_errors=True)
+    current_rows.publish(folder, tenant, version)
 
 
 def _updated(folder: Path, tenant: str, changes: RowChanges) -> GraphVectorRows | None:
@@ -152,9 +162,4 @@ def _read_files(where: Path) -> GraphVectorRows | None:
 
 
 def _version_folder(folder: Path, tenant: str, version: int) -> Path:
-    return folder / f"{_tenant_key(tenant)}-{version}"
-
-
-def _tenant_key(tenant: str) -> str:
-    """A file name for any tenant name."""
-    return stable_hash(tenant, length=16)
+    return folder / f"{current_rows.tenant_key(tenant)}-{version}"

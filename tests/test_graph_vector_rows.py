@@ -4,8 +4,12 @@ whole), reads the table when they are missing, and keeps reading the files it ma
 
 from __future__ import annotations
 
+import json
 import shutil
+import subprocess
+import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -13,9 +17,9 @@ import pytest
 from tests.conftest import EXAMPLES, HashEmbedder, index_into
 from trident.retrieval.graph_item_vectors import GraphItemVectors
 from trident.retrieval.views import GenerationViews
-from trident.store import int8_rows
+from trident.store import current_rows, int8_rows
 from trident.store.catalog import Catalog
-from trident.store.graph_vector_rows import GRAPH_VECTOR_ROWS_DIR, GraphVectorRows, read_rows
+from trident.store.graph_vector_rows import GRAPH_VECTOR_ROWS_DIR, GraphVectorRows, read_current, read_rows
 from trident.store.graph_vectors import GraphVectorIndex, open_graph_vectors
 from trident.store.settings import RetrievalSettings
 
@@ -27,7 +31,7 @@ def _project(root: Path) -> Path:
 
 
 def _folders(catalog: Catalog) -> list[str]:
-    return sorted(path.name for path in (catalog.index_dir / GRAPH_VECTOR_ROWS_DIR).iterdir())
+    return sorted(path.name for path in (catalog.index_dir / GRAPH_VECTOR_ROWS_DIR).iterdir() if path.is_dir())
 
 
 def _assert_same_rows(catalog: Catalog, table: GraphVectorIndex) -> GraphVectorRows:
@@ -134,5 +138,75 @@ def test_the_int8_rows_are_written_scanned_and_give_the_tables_hits(
         assert mapped.int8 is not None and isinstance(mapped.int8.codes, np.memmap)
         queries = np.asarray(mapped.matrix[::3]) + 0.02
         assert _hits(GraphItemVectors(mapped), queries) == _hits(GraphItemVectors.load(table, catalog.tenant), queries)
+    finally:
+        catalog.close()
+
+
+# A fresh interpreter reads a synced index's vectors as a server does, then says whether LanceDB was imported.
+READ_WITHOUT_TABLE = """
+import json, sys
+from pathlib import Path
+from trident.retrieval.graph_item_vectors import GraphItemVectors
+from trident.store.catalog import Catalog
+catalog = Catalog.open_reader(Path({index!r}), "default", None)
+vectors = GraphItemVectors.of_catalog(catalog)
+print(json.dumps([len(vectors), "lancedb" in sys.modules]))
+"""
+
+
+def test_a_reader_maps_the_rows_the_last_sync_named_without_opening_the_table(
+    tmp_path: Path, fake_embedder: HashEmbedder
+) -> None:
+    catalog = Catalog(tmp_path / "index", "default", fake_embedder)
+    project = _project(tmp_path)
+    try:
+        index_into(catalog, project, "billing")
+        table = open_graph_vectors(catalog)
+        folder = catalog.index_dir / GRAPH_VECTOR_ROWS_DIR
+        assert current_rows.current(folder, catalog.tenant) == table.version()
+        code = READ_WITHOUT_TABLE.format(index=str(catalog.index_dir))
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+        assert json.loads(done.stdout) == [len(GraphVectorRows.of(*table.rows(catalog.tenant)).items), False]
+
+        # A sync that changed the table and died before writing its rows: readers read the table, not older files.
+        current_rows.withdraw(folder, catalog.tenant)
+        stale_rows = read_current(folder, catalog.tenant)
+        assert stale_rows is None
+        queries = np.random.default_rng(3).standard_normal((4, fake_embedder.dim)).astype(np.float32)
+        from_table = GraphItemVectors.of_catalog(catalog)
+        assert _hits(from_table, queries) == _hits(GraphItemVectors.load(table, catalog.tenant), queries)
+        # The next sync that changes the table names its version again.
+        with open(project / "billing" / "gateway.py", "a", encoding="utf-8") as source:
+            source.write('\n\ndef void_charge(charge_id):\n    """Void a pending charge."""\n    return charge_id\n')
+        index_into(catalog, project, "billing")
+        table = open_graph_vectors(catalog)
+        assert current_rows.current(folder, catalog.tenant) == table.version()
+        mapped = read_current(folder, catalog.tenant)
+        assert mapped is not None and isinstance(mapped.matrix, np.memmap)
+        assert mapped.items.equals(GraphVectorRows.of(*table.rows(catalog.tenant)).items)
+    finally:
+        catalog.close()
+
+
+def test_a_sync_withdraws_the_named_version_before_it_changes_the_table(
+    tmp_path: Path, fake_embedder: HashEmbedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    catalog = Catalog(tmp_path / "index", "default", fake_embedder)
+    project = _project(tmp_path)
+    folder = catalog.index_dir / GRAPH_VECTOR_ROWS_DIR
+    try:
+        index_into(catalog, project, "billing")
+        named_while_adding: list[int | None] = []
+        add = GraphVectorIndex.add
+
+        def watched_add(index: GraphVectorIndex, items: Any, vectors: Any) -> None:
+            named_while_adding.append(current_rows.current(folder, catalog.tenant))
+            add(index, items, vectors)
+
+        monkeypatch.setattr(GraphVectorIndex, "add", watched_add)
+        (project / "billing" / "gateway.py").write_text('"""A gateway edited."""\n', encoding="utf-8")
+        index_into(catalog, project, "billing")
+        assert named_while_adding and set(named_while_adding) == {None}
+        assert current_rows.current(folder, catalog.tenant) == open_graph_vectors(catalog).version()
     finally:
         catalog.close()
