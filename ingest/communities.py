@@ -25,6 +25,8 @@ import numpy as np
 
 from trident.store.catalog import Writer
 from trident.store.community_index import CentralEntity, CommunityReport, open_communities
+from trident.store.community_rows import COMMUNITY_ROWS_DIR, keep_report_rows
+from trident.store.current_rows import withdraw
 from trident.store.protocols import Embedder
 from trident.store.schema import Entity, EntityType, Relation, stable_hash
 from trident.store.settings import DEFAULT_COMMUNITY_SECONDS
@@ -342,19 +344,21 @@ def sync_communities(
         relations = writer.graph.relations(writer.tenant)
     digest = graph_hash(entities, relations)
     synced = index.graph_hash(writer.tenant)
+    rows = writer.catalog.index_dir / COMMUNITY_ROWS_DIR
     if synced == digest:
+        keep_report_rows(index, rows, writer.tenant)  # an index synced before the reader's files gets them here
         return CommunitySync(recomputed=False, communities=index.count(writer.tenant), embedded=0)
     held = index.stored(writer.tenant) if synced is not None else {}  # the communities a detection starts from
     previous = [report for report, _ in held.values()]
     found = detect_communities(entities, relations, max_seconds=max_seconds, previous=previous)
     wanted = {report_key(r): r for r in found}
     missing = [(key, wanted[key]) for key in sorted(set(wanted) - held.keys())]
-    embedded = 0
-    if missing:
-        vectors, embedded = report_vectors(writer.embedder, [report.text for _, report in missing], held)
-        index.add(missing, vectors, writer.tenant)
+    vectors, embedded = report_vectors(writer.embedder, [report.text for _, report in missing], held)
+    withdraw(rows, writer.tenant)  # from here until the files of the table's new version are written, readers open it
+    index.add(missing, vectors, writer.tenant)
     index.delete(sorted(held.keys() - set(wanted)))
     index.set_graph_hash(writer.tenant, digest)
+    keep_report_rows(index, rows, writer.tenant)
     return CommunitySync(recomputed=True, communities=len(wanted), embedded=embedded)
 
 
@@ -364,6 +368,8 @@ def report_vectors(
     """The texts' vectors and how many texts the model embedded: a stored report's vector where one has the same
     text (a community whose members changed beyond the ones its text names), the model's for the others, each
     distinct text embedded once."""
+    if not texts:
+        return np.zeros((0, embedder.dim), dtype=np.float32), 0
     known = {report.text: vector for report, vector in held.values()}
     fresh = sorted({text for text in texts if text not in known})
     if fresh:

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from trident.store.community_index import CommunityIndex, CommunityReport
+from trident.store.community_index import CommunityReport
+from trident.store.community_rows import CommunitySearch
 from trident.store.protocols import ScoredId
 
 # A broad question usually spans a few parts of the system; more than three and the list is the whole index.
@@ -38,7 +39,7 @@ class CommunityMatch:
 
 
 def community_hits(
-    index: CommunityIndex,
+    index: CommunitySearch,
     query_vector: np.ndarray,
     tenant: str,
     projects: Sequence[str] | None,

@@ -19,7 +19,8 @@ from trident.retrieval.title_match import TitleIndex
 from trident.store.catalog import Catalog
 from trident.store.chunk_files import ChunkFiles, read_chunk_files
 from trident.store.chunk_rows import ChunkRows
-from trident.store.community_index import CommunityIndex, open_communities
+from trident.store.community_index import open_communities
+from trident.store.community_rows import COMMUNITY_ROWS_DIR, CommunitySearch, MappedCommunities
 from trident.store.directory import EntityDirectory
 from trident.store.freed_memory import release_freed_memory
 from trident.store.gc_pause import paused_gc
@@ -107,7 +108,7 @@ class GenerationViews:
         self._instructions: PerGeneration[dict[tuple[str, ...] | None, dict[str, np.ndarray]]] = PerGeneration()
         self._embedding: PerGeneration[EmbeddingProgress] = PerGeneration()
         self._chunk_total: PerGeneration[int] = PerGeneration()
-        self._communities: CommunityIndex | None = None
+        self._communities: CommunitySearch | None = None
         self._lock = threading.Lock()
         self._warming: int | None = None  # the generation whose walk views a warm-up is building
 
@@ -241,12 +242,13 @@ class GenerationViews:
                     known[key] = catalog.vectors.vectors(ids)
             return known[key]
 
-    def communities(self, catalog: Catalog) -> CommunityIndex:
-        """The community reports, reopened once a sync has stored new ones (an open LanceDB table does not see
-        later writes, and the sync runs after the index generation has already moved)."""
+    def communities(self, catalog: Catalog) -> CommunitySearch:
+        """The community reports: mapped from the files their last finished sync wrote (no table opened), else the
+        table; opened again once a sync has stored new ones (the sync runs after the index generation has moved)."""
         with self._lock:
             if self._communities is None or self._communities.changed_since_open():
-                self._communities = open_communities(catalog)
+                folder = catalog.index_dir / COMMUNITY_ROWS_DIR
+                self._communities = MappedCommunities.open(folder, catalog.tenant) or open_communities(catalog)
             return self._communities
 
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 from pydantic import BaseModel, ConfigDict, Field
 
 from trident.store.lance_index import sql_in, sql_string, vector_column
@@ -80,7 +81,7 @@ class CommunityIndex:
 
         self._table = lancedb.connect(str(path)).create_table(TABLE, schema=self._schema, exist_ok=True)
         self._opened_state = self._read_state()
-        self._memory: dict[str, _TenantReports] = {}
+        self._memory: dict[str, TenantReports] = {}
 
     def keys(self, tenant: str) -> set[str]:
         rows = self._table.search().where(f"tenant = {sql_string(tenant)}").select(["key"]).limit(None).to_arrow()
@@ -120,8 +121,12 @@ class CommunityIndex:
             return []
         memory = self._memory.get(tenant)
         if memory is None:
-            memory = self._memory[tenant] = _TenantReports.load(self._table, tenant)
+            memory = self._memory[tenant] = TenantReports.load(self._table, tenant)
         return memory.nearest(np.asarray(vector, dtype=np.float32), limit)
+
+    def tenant_reports(self, tenant: str) -> TenantReports:
+        """A tenant's reports and unit vectors as the table holds them now (what a reader's files are written from)."""
+        return TenantReports.load(self._table, tenant)
 
     def reports(self, tenant: str) -> list[CommunityReport]:
         """Every report of a tenant, by level, then largest first, then id."""
@@ -175,30 +180,29 @@ class CommunityIndex:
 
 
 @dataclass(frozen=True)
-class _TenantReports:
-    """One tenant's reports as unit vectors in one matrix, with the report texts parsed when a search first returns
-    them (and kept: reports are frozen, and the same few lead many searches)."""
+class TenantReports:
+    """One tenant's reports as unit vectors in one matrix (rows in id order), with the report texts parsed when a
+    search first returns them (and kept: reports are frozen, and the same few lead many searches)."""
 
-    ids: list[str]
-    texts: list[str]
-    matrix: np.ndarray
+    ids: pa.Array
+    texts: pa.Array
+    matrix: np.ndarray  # memory-mapped when read from a reader's files (store/community_rows.py)
     parsed: dict[int, CommunityReport] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
-    def load(cls, table: LanceTable, tenant: str) -> _TenantReports:
+    def load(cls, table: LanceTable, tenant: str) -> TenantReports:
         query = table.search().where(f"tenant = {sql_string(tenant)}").select(["id", "report", "vector"])
         data = query.limit(None).to_arrow()
-        ids = data["id"].to_pylist()
-        order = sorted(range(len(ids)), key=ids.__getitem__)
-        texts = data["report"].to_pylist()
+        order = pc.sort_indices(data, [("id", "ascending")])
         vectors = data["vector"].combine_chunks()
-        matrix = vectors.flatten().to_numpy().reshape(len(ids), vectors.type.list_size)[order]
+        matrix = vectors.flatten().to_numpy().reshape(len(data), vectors.type.list_size)[order.to_numpy()]
         norms = np.linalg.norm(matrix, axis=1, keepdims=True)
         unit = (matrix / np.where(norms > 0, norms, 1.0)).astype(np.float32)
-        return cls([ids[i] for i in order], [texts[i] for i in order], unit)
+        ids = data["id"].take(order).combine_chunks()
+        return cls(ids, data["report"].take(order).combine_chunks(), unit)
 
     def nearest(self, vector: np.ndarray, limit: int) -> list[tuple[CommunityReport, float]]:
-        if not self.ids:
+        if not len(self.ids):
             return []
         norm = float(np.linalg.norm(vector))
         scores = self.matrix @ (vector / norm if norm > 0 else vector)
@@ -208,7 +212,7 @@ class _TenantReports:
     def _report(self, row: int) -> CommunityReport:
         report = self.parsed.get(row)
         if report is None:  # two threads may both parse one: the same frozen value either way
-            report = self.parsed[row] = CommunityReport.model_validate_json(self.texts[row])
+            report = self.parsed[row] = CommunityReport.model_validate_json(self.texts[row].as_py())
         return report
 
 

@@ -245,6 +245,7 @@ CRASHES: list[tuple[str, float]] = [
     ("embed", 0.5),  # the second project's entity and relation vectors (3 embeddings a project: chunks,
     ("embed", 0.625),  # graph vectors, community reports), then its community reports
     ("sync.graph_vector_rows", 0.5),  # the entity and relation vectors' files under their draft name
+    ("sync.community_rows", 0.5),  # the community reports' files under their draft name
     ("publish.begin", 0),
     ("publish.graph_closed", 0.5),
     ("publish.chunk_matrix", 0.5),  # the chunk files written under their draft name, not yet renamed
