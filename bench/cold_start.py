@@ -10,10 +10,11 @@ bench/queries.jsonl is asked once and the server's resident memory read from /pr
 `serving_anon_mb` and `serving_file_mb` (pages of mapped files).
 
 Usage:
-    python bench/cold_start.py --index ~/.cache/trident/eval/2wiki-0e2328ceb27d [--runs 5] [--persist]
+    python bench/cold_start.py --index ~/.cache/trident/eval/2wiki-0e2328ceb27d [--runs 5] [--persist] [--reader-files]
 The index is copied to a temporary TRIDENT_HOME first (the cached one is never written). `--persist` writes the
 chunk-vector file of the copy's published generation, as a publish by this version would have (an index published
-before the file existed is served from LanceDB instead). The package's bytecode is written first
+before the file existed is served from LanceDB instead); `--reader-files` writes the graph vectors' and community
+reports' reader files and names their versions, as this version's syncs do. The package's bytecode is written first
 (`bench/instrument.py`, `compile_package`), as an installed wheel has it. Prints one JSON object.
 """
 
@@ -56,6 +57,23 @@ def persist_matrix(index_dir: Path) -> None:
     catalog = Catalog.open_reader(index_dir, TENANT)
     rows = catalog.graph.chunk_table(TENANT)
     write_chunk_files(catalog.generation_folder, catalog.vectors, TENANT, None, rows)
+    catalog.close()
+
+
+def persist_reader_files(index_dir: Path, model: str) -> None:
+    """Write the entity and relation vectors' and the community reports' reader files and name their versions, as
+    this version's syncs do (an index synced before them is read through LanceDB)."""
+    from trident.embedding.embedder import open_embedder
+    from trident.store.catalog import Catalog
+    from trident.store.community_index import open_communities
+    from trident.store.community_rows import COMMUNITY_ROWS_DIR, keep_report_rows
+    from trident.store.graph_vector_rows import GRAPH_VECTOR_ROWS_DIR, keep_rows
+    from trident.store.graph_vectors import open_graph_vectors
+    from trident.store.settings import ModelSettings
+
+    catalog = Catalog.open_reader(index_dir, TENANT, open_embedder(ModelSettings(model=model)))
+    keep_rows(open_graph_vectors(catalog), index_dir / GRAPH_VECTOR_ROWS_DIR, TENANT)
+    keep_report_rows(open_communities(catalog), index_dir / COMMUNITY_ROWS_DIR, TENANT)
     catalog.close()
 
 
@@ -125,6 +143,9 @@ def main() -> None:
     parser.add_argument("--model", default=os.environ.get("TRIDENT_MODEL", "sentence-transformers/all-MiniLM-L6-v2"))
     parser.add_argument("--query", default=QUERY)
     parser.add_argument("--persist", action="store_true", help="write the chunk-vector file first")
+    parser.add_argument(
+        "--reader-files", action="store_true", help="write the graph vectors' and communities' reader files first"
+    )
     args = parser.parse_args()
     manifest = json.loads((args.index / "manifest.json").read_text())
     chunks = sum(len(doc["chunk_ids"]) for doc in manifest["documents"].values())
@@ -133,8 +154,16 @@ def main() -> None:
         home = copy_home(args.index.expanduser(), Path(root))
         if args.persist:
             persist_matrix(home / "tenants" / TENANT)
+        if args.reader_files:
+            persist_reader_files(home / "tenants" / TENANT, args.model)
         runs = [anyio.run(one_start, home, args.model, args.query) for _ in range(args.runs)]
-    result: dict[str, Any] = {"index": str(args.index), "chunks": chunks, "persisted": args.persist, "runs": runs}
+    result: dict[str, Any] = {
+        "index": str(args.index),
+        "chunks": chunks,
+        "persisted": args.persist,
+        "reader_files": args.reader_files,
+        "runs": runs,
+    }
     figures = ("initialized_s", "first_search_s", "first_checked_s", "semantic_search_s", "complete_search_s")
     for figure in (*figures, "serving_rss_mb", "serving_peak_rss_mb", "serving_anon_mb", "serving_file_mb"):
         values = [run[figure] for run in runs]
