@@ -36,7 +36,9 @@ from trident.ingest.communities import open_communities
 from trident.ingest.graph_vectors import open_graph_vectors
 from trident.ingest.pipeline import index_folder
 from trident.retrieval.search import GenerationViews, search
+from trident.store import current_rows
 from trident.store.catalog import Catalog
+from trident.store.community_rows import COMMUNITY_ROWS_DIR
 from trident.store.crashpoints import CRASH_AT, CRASH_TRACE
 from trident.store.graph_vector_rows import GRAPH_VECTOR_ROWS_DIR
 from trident.store.protocols import Embedder
@@ -345,8 +347,11 @@ def test_an_index_killed_mid_run_is_whole_and_the_next_run_completes_it_exactly(
     assert tool_answers(crash.index_dir, memo) == reference.answers, "the tools answer as on the clean index"
     generations = sorted(p.name for p in (crash.index_dir / "generations").iterdir())
     assert len(generations) == 1, f"unpublished or unused generations left behind: {generations}"
-    vector_rows = sorted(p.name for p in (crash.index_dir / GRAPH_VECTOR_ROWS_DIR).iterdir())
-    assert len(vector_rows) == 1, f"drafts or old versions of the graph vectors' files left behind: {vector_rows}"
+    for rows_dir in (GRAPH_VECTOR_ROWS_DIR, COMMUNITY_ROWS_DIR):  # the readers' files of the vector tables
+        folders = sorted(p.name for p in (crash.index_dir / rows_dir).iterdir() if p.is_dir())
+        assert len(folders) == 1, f"drafts or old versions of the {rows_dir} files left behind: {folders}"
+        named = current_rows.current(crash.index_dir / rows_dir, TENANT)
+        assert folders[0].endswith(f"-{named}"), f"the {rows_dir} version the last sync named is the one left"
     shutil.rmtree(crash.index_dir)
 
 
