@@ -246,10 +246,12 @@ class GenerationViews:
         """The community reports: mapped from the files their last finished sync wrote (no table opened), else the
         table; opened again once a sync has stored new ones (the sync runs after the index generation has moved)."""
         with self._lock:
-            if self._communities is None or self._communities.changed_since_open():
+            held = self._communities
+            another_tenants = isinstance(held, MappedCommunities) and held.tenant != catalog.tenant
+            if held is None or another_tenants or held.changed_since_open():
                 folder = catalog.index_dir / COMMUNITY_ROWS_DIR
-                self._communities = MappedCommunities.open(folder, catalog.tenant) or open_communities(catalog)
-            return self._communities
+                held = self._communities = MappedCommunities.open(folder, catalog.tenant) or open_communities(catalog)
+            return held
 
 
 def _citations(rows: ChunkRows) -> Callable[[Sequence[str]], dict[str, str]]:

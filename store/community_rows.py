@@ -56,6 +56,10 @@ class MappedCommunities:
         reports = _read_files(_version_folder(folder, tenant, version))
         return cls(folder, tenant, version, reports) if reports is not None else None
 
+    @property
+    def tenant(self) -> str:
+        return self._tenant
+
     def search(self, vector: np.ndarray, limit: int, tenant: str) -> list[tuple[CommunityReport, float]]:
         """As `CommunityIndex.search` for the tenant the files were written for (another has none here)."""
         if limit <= 0 or tenant != self._tenant:

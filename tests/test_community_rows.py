@@ -138,3 +138,22 @@ def test_a_sync_withdraws_the_named_version_before_it_changes_the_table(
         assert current_rows.current(folder, catalog.tenant) == open_communities(catalog).version()
     finally:
         catalog.close()
+
+
+def test_a_reader_asked_for_another_tenant_maps_that_tenants_reports(
+    tmp_path: Path, fake_embedder: HashEmbedder
+) -> None:
+    first, _ = _indexed(tmp_path / "a", fake_embedder)
+    second = Catalog(tmp_path / "b" / "index", "other", fake_embedder)
+    shutil.copytree(EXAMPLES / "auth", tmp_path / "b" / "auth")
+    index_into(second, tmp_path / "b" / "auth", "auth")
+    try:
+        views = GenerationViews(RetrievalSettings())
+        vector = np.ones(fake_embedder.dim, np.float32)
+        assert views.communities(first).search(vector, 3, "default")
+        found = views.communities(second).search(vector, 3, "other")
+        expected = open_communities(second).search(vector, 3, "other")
+        assert found and [r.id for r, _ in found] == [r.id for r, _ in expected]
+    finally:
+        first.close()
+        second.close()
