@@ -226,7 +226,8 @@ def _described(q: PathQuery, named: Sequence[Entity], loose: Iterable[TitleMatch
         lexical = _ranking(q, PathName.LEXICAL, rest)[:HEAD]
     except Exception:  # the model still loading, a path failed or late (its own run says so): the names alone
         return []
-    found = described_passage(rest, lexical, dense, q.views.chunks(q.catalog, [hit.id for hit in lexical]))
+    chunks = q.views.chunks(q.catalog, [hit.id for hit in lexical])
+    found = described_passage(rest, lexical, dense, chunks, whole=not names)
     return [found] if found else []
 
 

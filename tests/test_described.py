@@ -71,6 +71,19 @@ def test_the_described_passage_writes_every_name_like_word_of_the_rest() -> None
     assert described_passage("the Estonian", lexical, [], PASSAGES) == Described("b", agreed=False)
 
 
+def test_a_text_naming_nothing_is_about_the_first_passage_both_its_heads_open_with() -> None:
+    text = "Who coached the Estonian basketball team?"
+    lexical = [ScoredId("a", 9.0), ScoredId("b", 8.0), ScoredId("c", 7.0)]
+    # Both heads open with "a", which does not write "Estonian": nothing is seeded over it.
+    assert described_passage(text, lexical, [ScoredId("a", 0.9), ScoredId("b", 0.8)], PASSAGES, whole=True) is None
+    # A rest beside names has no such first: the passage writing the words is described.
+    assert described_passage(text, lexical, [ScoredId("a", 0.9), ScoredId("b", 0.8)], PASSAGES) == Described(
+        "b", agreed=True
+    )
+    # Heads opening with different passages: the words decide, as for any rest.
+    assert described_passage(text, lexical, [ScoredId("b", 0.9)], PASSAGES, whole=True) == Described("b", agreed=True)
+
+
 def test_a_name_written_with_a_typo_is_not_left_in_the_rest() -> None:
     titles = TitleIndex([concept("Michel Houellebecq"), concept("Teutberga")])
     text = "Who is older, Michel Houellbecq or the Estonian coach?"
