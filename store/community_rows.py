@@ -9,8 +9,6 @@ searches it as the table would be searched (the same rows, the same scores); wit
 
 from __future__ import annotations
 
-import os
-import shutil
 from pathlib import Path
 from typing import Protocol
 
@@ -20,7 +18,6 @@ from pyarrow import ipc
 
 from trident.store import current_rows
 from trident.store.community_index import CommunityIndex, CommunityReport, TenantReports
-from trident.store.crashpoints import crash_point
 from trident.store.file_rows import write_array
 
 COMMUNITY_ROWS_DIR = "community_rows"
@@ -53,7 +50,7 @@ class MappedCommunities:
         version = current_rows.current(folder, tenant)
         if version is None:
             return None
-        reports = _read_files(_version_folder(folder, tenant, version))
+        reports = _read_files(current_rows.version_folder(folder, tenant, version))
         return cls(folder, tenant, version, reports) if reports is not None else None
 
     @property
@@ -75,27 +72,18 @@ def keep_report_rows(index: CommunityIndex, folder: Path, tenant: str) -> None:
     folders and the drafts a writer that died left, and name the version written. What a sync does last, whether
     or not it changed the table (an index synced before these files gets them at its next sync)."""
     version = index.version()
-    target = _version_folder(folder, tenant, version)
+    target = current_rows.version_folder(folder, tenant, version)
     if not target.is_dir():
         _write_files(target, index.tenant_reports(tenant))
-    prefix = f"{current_rows.tenant_key(tenant)}-"
-    for old in folder.iterdir():
-        if old.is_dir() and old.name.lstrip(".").startswith(prefix) and old != target:
-            shutil.rmtree(old, ignore_errors=True)
-    if current_rows.current(folder, tenant) != version:
-        current_rows.publish(folder, tenant, version)
+    current_rows.settle(folder, tenant, version)
 
 
 def _write_files(target: Path, reports: TenantReports) -> None:
-    draft = target.with_name(f".{target.name}-{os.getpid()}")
-    shutil.rmtree(draft, ignore_errors=True)
-    draft.mkdir(parents=True)
-    write_array(draft / MATRIX_FILE, np.ascontiguousarray(reports.matrix, dtype=np.float32))
-    table = pa.table({"id": reports.ids, "report": reports.texts})
-    with ipc.new_file(str(draft / REPORTS_FILE), table.schema) as sink:
-        sink.write_table(table)
-    crash_point("sync.community_rows")
-    os.rename(draft, target)
+    with current_rows.new_version(target, "sync.community_rows") as draft:
+        write_array(draft / MATRIX_FILE, np.ascontiguousarray(reports.matrix, dtype=np.float32))
+        table = pa.table({"id": reports.ids, "report": reports.texts})
+        with ipc.new_file(str(draft / REPORTS_FILE), table.schema) as sink:
+            sink.write_table(table)
 
 
 def _read_files(where: Path) -> TenantReports | None:
@@ -108,7 +96,3 @@ def _read_files(where: Path) -> TenantReports | None:
     if table.num_rows != len(matrix):
         return None
     return TenantReports(table.column("id").chunk(0), table.column("report").chunk(0), matrix)
-
-
-def _version_folder(folder: Path, tenant: str, version: int) -> Path:
-    return folder / f"{current_rows.tenant_key(tenant)}-{version}"

@@ -6,14 +6,20 @@ used to open the table only to learn its version, which loads LanceDB into a ser
 (about 45 MB resident for the library and 20 MB more per table opened, at 100K chunks). Now the sync also names the
 version it wrote in a small file beside the folders: withdrawn before it changes the table, written once the rows of
 the new version are in place. A reader that finds the name maps that version's folder; one that does not (an index
-synced before these files, a sync still running, one that died between the two) reads the table as before.
+synced before these files, a sync still running, one that died between the two) reads the table as before. Both
+stores write their versions' folders the same way, here: under a draft name renamed into place, then the older
+versions removed and the new one named.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
+from trident.store.crashpoints import crash_point
 from trident.store.schema import stable_hash
 
 SUFFIX = ".version"
@@ -22,6 +28,35 @@ SUFFIX = ".version"
 def tenant_key(tenant: str) -> str:
     """A file name for any tenant name."""
     return stable_hash(tenant, length=16)
+
+
+def version_folder(folder: Path, tenant: str, version: int) -> Path:
+    """Where the tenant's rows of one table version are written: `<folder>/<tenant key>-<version>/`."""
+    return folder / f"{tenant_key(tenant)}-{version}"
+
+
+@contextmanager
+def new_version(target: Path, crash: str) -> Iterator[Path]:
+    """A version's folder, written in a draft folder the caller fills and renamed into place once whole (`crash`
+    names the crash point between the two)."""
+    draft = target.with_name(f".{target.name}-{os.getpid()}")
+    shutil.rmtree(draft, ignore_errors=True)
+    draft.mkdir(parents=True)
+    yield draft
+    crash_point(crash)
+    os.rename(draft, target)
+
+
+def settle(folder: Path, tenant: str, version: int) -> None:
+    """Once the rows of `version` are in place: remove the tenant's other versions' folders and the drafts a writer
+    that died left (one writer at a time holds the index's lock), and name `version` for readers."""
+    keep = version_folder(folder, tenant, version)
+    prefix = f"{tenant_key(tenant)}-"
+    for old in folder.iterdir():
+        if old.is_dir() and old.name.lstrip(".").startswith(prefix) and old != keep:
+            shutil.rmtree(old, ignore_errors=True)
+    if current(folder, tenant) != version:
+        publish(folder, tenant, version)
 
 
 def withdraw(folder: Path, tenant: str) -> None:

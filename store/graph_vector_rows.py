@@ -14,8 +14,6 @@ opens, and when there is none (another tenant's sync having moved the shared tab
 from __future__ import annotations
 
 import json
-import os
-import shutil
 from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,7 +25,6 @@ from pyarrow import ipc
 
 from trident.store import current_rows
 from trident.store.chunk_matrix import copy_runs
-from trident.store.crashpoints import crash_point
 from trident.store.file_rows import write_array
 from trident.store.graph_vectors import GraphVectorIndex
 from trident.store.int8_rows import Int8Rows, read_int8, scan_rows, write_int8
@@ -74,7 +71,7 @@ def read_current(folder: Path, tenant: str) -> GraphVectorRows | None:
     """The tenant's rows as the last finished sync wrote them, without opening the table; None when no finished
     sync named its version (`current_rows`) or its folder is not whole."""
     version = current_rows.current(folder, tenant)
-    return _read_files(_version_folder(folder, tenant, version)) if version is not None else None
+    return _read_files(current_rows.version_folder(folder, tenant, version)) if version is not None else None
 
 
 def read_rows(index: GraphVectorIndex | None, folder: Path | None, tenant: str) -> GraphVectorRows:
@@ -82,7 +79,7 @@ def read_rows(index: GraphVectorIndex | None, folder: Path | None, tenant: str) 
     else read from the table (none when there is no table yet)."""
     if index is None:
         return GraphVectorRows.empty()
-    written = _read_files(_version_folder(folder, tenant, index.version())) if folder is not None else None
+    written = _read_files(current_rows.version_folder(folder, tenant, index.version())) if folder is not None else None
     return written or GraphVectorRows.of(*index.rows(tenant))
 
 
@@ -104,21 +101,17 @@ def keep_rows(index: GraphVectorIndex, folder: Path, tenant: str, changes: RowCh
     rows are the files of the version before them, updated (at 100K items: about a second instead of 2.5 to read the
     table back); without, or without those files, they are read from the table."""
     version = index.version()
-    target = _version_folder(folder, tenant, version)
+    target = current_rows.version_folder(folder, tenant, version)
     if not target.is_dir():
         updated = _updated(folder, tenant, changes) if changes is not None else None
         _write_files(target, updated or GraphVectorRows.of(*index.rows(tenant)), tenant)
-    prefix = f"{current_rows.tenant_key(tenant)}-"
-    for old in folder.iterdir():
-        if old.name.lstrip(".").startswith(prefix) and old != target:
-            shutil.rmtree(old, ignore_errors=True)
-    current_rows.publish(folder, tenant, version)
+    current_rows.settle(folder, tenant, version)
 
 
 def _updated(folder: Path, tenant: str, changes: RowChanges) -> GraphVectorRows | None:
     """The rows of version `changes.since` with the changes applied, as reading the changed table gives them (each
     row is scaled on its own, so a row's bits do not depend on the others); None without that version's files."""
-    base = _read_files(_version_folder(folder, tenant, changes.since))
+    base = _read_files(current_rows.version_folder(folder, tenant, changes.since))
     if base is None or not len(base.items):
         return None
     fresh_items, fresh_rows = _unit_rows(changes.added, changes.vectors)
@@ -135,17 +128,13 @@ def _updated(folder: Path, tenant: str, changes: RowChanges) -> GraphVectorRows 
 
 
 def _write_files(target: Path, rows: GraphVectorRows, tenant: str) -> None:
-    draft = target.with_name(f".{target.name}-{os.getpid()}")
-    shutil.rmtree(draft, ignore_errors=True)
-    draft.mkdir(parents=True)
-    write_array(draft / MATRIX_FILE, rows.matrix)
-    write_int8(draft, "", rows.int8)
-    with ipc.new_file(str(draft / ITEMS_FILE), rows.items.schema) as items:
-        items.write_table(rows.items)
-    meta = {"tenant": tenant, "rows": len(rows.matrix)}
-    (draft / META_FILE).write_text(json.dumps(meta), encoding="utf-8")
-    crash_point("sync.graph_vector_rows")
-    os.rename(draft, target)
+    with current_rows.new_version(target, "sync.graph_vector_rows") as draft:
+        write_array(draft / MATRIX_FILE, rows.matrix)
+        write_int8(draft, "", rows.int8)
+        with ipc.new_file(str(draft / ITEMS_FILE), rows.items.schema) as items:
+            items.write_table(rows.items)
+        meta = {"tenant": tenant, "rows": len(rows.matrix)}
+        (draft / META_FILE).write_text(json.dumps(meta), encoding="utf-8")
 
 
 def _read_files(where: Path) -> GraphVectorRows | None:
@@ -159,7 +148,3 @@ def _read_files(where: Path) -> GraphVectorRows | None:
     if items.num_rows != meta["rows"] or len(matrix) != meta["rows"]:
         return None
     return GraphVectorRows(items, matrix, read_int8(where, "", matrix.shape))
-
-
-def _version_folder(folder: Path, tenant: str, version: int) -> Path:
-    return folder / f"{current_rows.tenant_key(tenant)}-{version}"
