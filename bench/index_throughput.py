@@ -20,6 +20,8 @@ from pathlib import Path
 from trident.embedding.embedder import open_embedder
 from trident.ingest.beir import is_beir_folder
 from trident.ingest.pipeline import IndexReport, index_beir, index_folder
+from trident.ingest.progress import Silent
+from trident.ingest.run_syncs import BlockSyncs
 from trident.store.catalog import Catalog, Writer, embedding_text
 from trident.store.settings import ModelSettings
 
@@ -51,18 +53,22 @@ class ClockedEmbedder:
 
 
 def index_all(catalog: Catalog, folders: list[Path]) -> int:
-    """Index the folders in one writer block (one publication, as one `trident index` run); the chunks written."""
+    """Index the folders in one writer block as one `trident index` run does (one publication; several folders
+    synced once, after the last); the chunks written."""
     chunks = 0
+    syncs = BlockSyncs() if len(folders) > 1 else None
     with catalog.writer() as writer:
         for folder in folders:
-            chunks += _index_one(writer, folder).chunks
+            chunks += _index_one(writer, folder, syncs).chunks
+        if syncs is not None:
+            syncs.finish(writer, Silent())
     return chunks
 
 
-def _index_one(writer: Writer, folder: Path) -> IndexReport:
+def _index_one(writer: Writer, folder: Path, syncs: BlockSyncs | None) -> IndexReport:
     if is_beir_folder(folder):
-        return index_beir(writer, folder, folder.name)
-    return index_folder(writer, folder, folder.name, max_file_bytes=1_000_000)
+        return index_beir(writer, folder, folder.name, syncs=syncs)
+    return index_folder(writer, folder, folder.name, max_file_bytes=1_000_000, syncs=syncs)
 
 
 def main(folders: list[Path]) -> None:

@@ -73,24 +73,25 @@ def patched(owner: Any, attribute: str, replacement: Any) -> Iterator[None]:
 
 @contextmanager
 def instrument_pipeline(clock: StageClock) -> Iterator[None]:
-    """Time parsing, resolution, each engine, the manifest and the post-write syncs of `trident.ingest.pipeline`."""
-    from trident.ingest import parsing, pipeline
+    """Time parsing, resolution, each engine, the manifest and the post-write syncs of `trident.ingest.pipeline`
+    and `trident.ingest.run_syncs`."""
+    from trident.ingest import parsing, pipeline, run_syncs
     from trident.store.graph_vectors import GraphVectorIndex
     from trident.store.kuzu_graph import KuzuGraphStore
     from trident.store.lance_index import LanceVectorIndex
     from trident.store.manifest import Manifest
     from trident.store.tantivy_index import TantivyTextIndex
 
-    module_functions = {
-        "walk": "walk",
-        "parse_beir_document": "parse",
-        "iter_corpus": "parse",
-        "resolve_document": "resolve references and mentions",
-        "relink": "relink",
-        "link_shared_names": "shared names",
-        "sync_graph_vectors": "graph vectors",
-        "sync_communities": "communities",
-    }
+    module_functions = [
+        (pipeline, "walk", "walk"),
+        (pipeline, "parse_beir_document", "parse"),
+        (pipeline, "iter_corpus", "parse"),
+        (pipeline, "resolve_document", "resolve references and mentions"),
+        (run_syncs, "relink", "relink"),
+        (run_syncs, "link_shared_names", "shared names"),
+        (run_syncs, "sync_graph_vectors", "graph vectors"),
+        (run_syncs, "sync_communities", "communities"),
+    ]
     methods: list[tuple[type, str, str]] = [
         (TantivyTextIndex, "upsert", "tantivy"),
         (TantivyTextIndex, "commit", "tantivy"),
@@ -106,8 +107,8 @@ def instrument_pipeline(clock: StageClock) -> Iterator[None]:
         (Manifest, "save", "manifest"),
     ]
     with ExitStack() as stack:
-        for function, stage in module_functions.items():
-            stack.enter_context(patched(pipeline, function, clock.wrap(stage, getattr(pipeline, function))))
+        for module, function, stage in module_functions:
+            stack.enter_context(patched(module, function, clock.wrap(stage, getattr(module, function))))
         # A local parse calls `parse_file` through the parser seam (ingest/parsing.py).
         stack.enter_context(patched(parsing, "parse_file", clock.wrap("parse", parsing.parse_file)))
         for cls, method, stage in methods:

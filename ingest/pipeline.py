@@ -10,23 +10,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from trident.ingest.beir import iter_corpus, parse_beir_document, shared_titles
-from trident.ingest.communities import DetectionTimeout, sync_communities
 from trident.ingest.documents import Parsed, bases_of, dedupe, project_entity, resolve_document
-from trident.ingest.graph_vectors import sync_graph_vectors
 from trident.ingest.kept_resolver import KeptResolver
-from trident.ingest.linking import (
-    Resolver,
-    forget_sync,
-    give_up_sync,
-    link_shared_names,
-    mark_synced,
-    relink,
-    resolution_key,
-)
+from trident.ingest.linking import Resolver, resolution_key
 from trident.ingest.parsing import LocalParser, Parser
 from trident.ingest.progress import Progress, Silent
 from trident.ingest.rebinding import find_dependants, rebind_documents
-from trident.ingest.vector_fill import Publishing, fill_vectors
+from trident.ingest.run_syncs import BlockSyncs, RunEnd, link_and_sync
+from trident.ingest.vector_fill import Publishing
 from trident.ingest.walker import SourceFile, walk
 from trident.store.catalog import DocumentWrite, Writer
 from trident.store.gc_pause import freeze_survivors, frozen_heap
@@ -42,7 +33,7 @@ from trident.store.schema import (
     stable_hash,
 )
 from trident.store.settings import DEFAULT_COMMUNITY_SECONDS
-from trident.store.sync_state import DerivedStore, syncs_current
+from trident.store.sync_state import syncs_current
 
 log = logging.getLogger(__name__)
 
@@ -76,13 +67,15 @@ def index_folder(
     publishing: Publishing | None = None,
     parser: Parser | None = None,
     kept: KeptResolver | None = None,
+    syncs: BlockSyncs | None = None,
 ) -> IndexReport:
     """Index a folder as one project: new and changed files are (re)written, deleted files removed. A run that
     finds nothing changed, with the syncs of earlier runs complete, writes nothing and reads no graph.
     `community_seconds` bounds community detection (past it the run publishes without new communities);
     `publishing` says when a large run publishes its lexical and graph engines before its vectors; `parser` where
     the changed files are parsed (default: here); `kept`, a long-lived writer's resolver, patched for this run instead
-    of built afresh (see ingest/kept_resolver.py)."""
+    of built afresh (see ingest/kept_resolver.py); `syncs`, when the block indexes other folders too: the run links
+    and leaves the graph-vector and community syncs to `syncs.finish`, after the block's last run."""
     progress = progress or Silent()
     started = time.perf_counter()
     report = IndexReport(project)
@@ -114,7 +107,10 @@ def index_folder(
         writer, [d for d in dependants if d not in removed], max_file_bytes, written.resolver
     )
     writer.record_skipped(project, report.skipped)
-    _link_and_sync(writer, _Run(bool(parsed or removed), current, written, progress, community_seconds, publishing))
+    end = RunEnd(
+        bool(parsed or removed), current, written.appeared, written.batches, progress, community_seconds, publishing
+    )
+    (syncs.add if syncs is not None else link_and_sync)(writer, end)
     writer.tidy_generations()
     report.seconds = time.perf_counter() - started
     return report
@@ -128,8 +124,10 @@ def index_beir(
     progress: Progress | None = None,
     community_seconds: float = DEFAULT_COMMUNITY_SECONDS,
     publishing: Publishing | None = None,
+    syncs: BlockSyncs | None = None,
 ) -> IndexReport:
-    """Index a BEIR collection (corpus.jsonl) as one project; each passage is a document."""
+    """Index a BEIR collection (corpus.jsonl) as one project; each passage is a document (`syncs` as for
+    `index_folder`)."""
     progress = progress or Silent()
     started = time.perf_counter()
     report = IndexReport(project)
@@ -162,7 +160,10 @@ def index_beir(
     report.deleted = len(removed)
     publishing = publishing or Publishing()
     written = _write(writer, project, parsed, report, progress, publishing)
-    _link_and_sync(writer, _Run(bool(parsed or removed), current, written, progress, community_seconds, publishing))
+    end = RunEnd(
+        bool(parsed or removed), current, written.appeared, written.batches, progress, community_seconds, publishing
+    )
+    (syncs.add if syncs is not None else link_and_sync)(writer, end)
     writer.tidy_generations()
     report.seconds = time.perf_counter() - started
     return report
@@ -273,65 +274,3 @@ def _write(
         if e.id not in held or resolution_key(held[e.id]) != resolution_key(e)
     ]
     return _Written(appeared, resolver, batches)
-
-
-@dataclass(frozen=True)
-class _Run:
-    """What the passes after a run's writes need to know of it."""
-
-    wrote: bool
-    was_current: bool  # the syncs were complete when the run began
-    written: _Written
-    progress: Progress
-    community_seconds: float
-    publishing: Publishing
-
-
-def _link_and_sync(writer: Writer, run: _Run) -> None:
-    """The passes over the whole graph after a run's writes, each skipped when it has nothing to do. Between the
-    linking and the syncs (which read chunk vectors), the vectors a large run left out are filled in, after the
-    lexical and graph engines are published (`fill_vectors`); with `Publishing.before_syncs`, all the run wrote is
-    published before the syncs.
-
-    When the syncs were current as the run began, only what this run wrote can need linking or syncing; else an
-    earlier run was cut short or another writer changed the graph, and everything is redone. The entities and
-    relations are read once for all passes (again only if linking wrote). Community detection past its bound is
-    given up, logged and recorded: the run still publishes, without new communities.
-    """
-    if run.was_current and not run.wrote:
-        if not syncs_current(writer):  # only the skipped files were recorded: the graph is what was synced
-            mark_synced(writer, writer.manifest)
-        return
-    run.progress.stage("linking", 0)
-    read_with = writer.manifest
-    entities = writer.entities()
-    bases = writer.graph.links(writer.tenant, RelationType.INHERITS)
-    relink(writer, entities, run.written.appeared if run.was_current else None, bases)
-    relations = writer.graph.relations(writer.tenant)
-    if link_shared_names(writer, entities, relations):
-        read_with, entities, relations = writer.manifest, writer.entities(), writer.graph.relations(writer.tenant)
-    freeze_survivors()  # the graph as read, which every pass after this reads
-    if writer.embedder is None:
-        return  # nothing can be embedded: the syncs stay due
-    # The vectors a large run left out (or one cut short left), which the syncs below read.
-    fill_vectors(writer, run.written.batches, run.publishing, run.progress)
-    if run.publishing.before_syncs:  # the syncs read the graph and write only their own stores
-        writer.publish_now()
-        read_with = writer.manifest  # the generation just published, which the sync stamp then names
-        if run.publishing.readers_first is not None:
-            run.publishing.readers_first(read_with.generation)
-    forget_sync(writer)
-    run.progress.stage("graph vectors", 0)
-    sync_graph_vectors(writer, entities, relations)
-    run.progress.stage("communities", 0)
-    try:
-        sync_communities(writer, entities, relations, max_seconds=run.community_seconds)
-    except DetectionTimeout as exc:
-        log.warning(
-            "%s; publishing without new communities (status lists them as stale, the next index run tries "
-            "again; TRIDENT_COMMUNITY_SECONDS raises the bound)",
-            exc,
-        )
-        give_up_sync(writer, DerivedStore.COMMUNITIES, str(exc))
-        return
-    mark_synced(writer, read_with)

@@ -39,6 +39,7 @@ def test_status_json_has_the_stable_shape_and_equal_counts(home: Path) -> None:
     assert engines["lexical"]["chunks"] == engines["semantic"]["chunks"] == engines["graph"]["chunks"] > 0
     assert set(engines["graph"]) == {"chunks", "entities", "relations"}
     assert data["model"] == {"name": "sentence-transformers/all-MiniLM-L6-v2", "dim": 384}
+    assert data["stale"] == {}, "the folders indexed together are synced together, at the end"
 
 
 def test_search_json_has_the_stable_shape(home: Path) -> None:

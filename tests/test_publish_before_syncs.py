@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import HashEmbedder
-from trident.ingest import pipeline
+from trident.ingest import run_syncs
 from trident.ingest.pipeline import index_folder
 from trident.ingest.watch import WatchedFolder, catalog_reindexer
 from trident.store.catalog import Catalog
@@ -33,7 +33,7 @@ def _names_read_during_community_sync(monkeypatch: pytest.MonkeyPatch, index_dir
     """What a reader of the index (another process's view: the manifest on disk) finds as each community sync
     begins."""
     seen: list[set[str]] = []
-    real: Callable[..., Any] = pipeline.sync_communities
+    real: Callable[..., Any] = run_syncs.sync_communities
 
     def spy(writer: Any, *args: Any, **kwargs: Any) -> Any:
         reader = Catalog.open_reader(index_dir, TENANT)
@@ -43,7 +43,7 @@ def _names_read_during_community_sync(monkeypatch: pytest.MonkeyPatch, index_dir
             reader.close()
         return real(writer, *args, **kwargs)
 
-    monkeypatch.setattr(pipeline, "sync_communities", spy)
+    monkeypatch.setattr(run_syncs, "sync_communities", spy)
     return seen
 
 

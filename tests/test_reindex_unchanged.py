@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from tests.conftest import EXAMPLES, SAMPLE_PROJECTS, HashEmbedder
-from trident.ingest import pipeline
+from trident.ingest import pipeline, run_syncs
 from trident.ingest.communities import open_communities
 from trident.ingest.graph_vectors import graph_items, open_graph_vectors
 from trident.ingest.pipeline import index_beir, index_folder
@@ -175,7 +175,7 @@ def test_syncs_cut_short_after_the_writes_were_published_are_finished_by_the_nex
         for project in SAMPLE_PROJECTS[:-1]:
             index_folder(writer, projects / project, project, max_file_bytes=1_000_000)
         synced = open_communities(catalog).reports("default")
-        monkeypatch.setattr(pipeline, "sync_communities", killed)
+        monkeypatch.setattr(run_syncs, "sync_communities", killed)
         with pytest.raises(KeyboardInterrupt):
             index_folder(writer, projects / SAMPLE_PROJECTS[-1], SAMPLE_PROJECTS[-1], max_file_bytes=1_000_000)
     assert SAMPLE_PROJECTS[-1] in catalog.manifest.projects()

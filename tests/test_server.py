@@ -465,7 +465,7 @@ def test_a_watched_edit_syncs_only_after_the_warm_up_built_the_generation_it_pub
     the warm-up has built the entity directory of the generation the run published, so the syncs' Python does not
     slow the views the searches after the edit wait for."""
     from tests.conftest import HashEmbedder, index_into
-    from trident.ingest import pipeline
+    from trident.ingest import run_syncs
     from trident.ingest.watch import WatchedFolder, catalog_reindexer
     from trident.server.warmed import WarmedGenerations
     from trident.store.settings import IngestSettings
@@ -477,7 +477,7 @@ def test_a_watched_edit_syncs_only_after_the_warm_up_built_the_generation_it_pub
     views, stopping, warmed = GenerationViews(RetrievalSettings()), threading.Event(), WarmedGenerations()
     warming = threading.Thread(target=_keep_warm, args=(catalog, views, stopping, warmed))
     built_as_syncs_began: list[bool] = []
-    real = pipeline.sync_communities
+    real = run_syncs.sync_communities
 
     def spy(*args: Any, **kwargs: Any) -> Any:
         directory = views.built_directory(catalog)  # never builds: only what the warm-up built for this generation
@@ -488,7 +488,7 @@ def test_a_watched_edit_syncs_only_after_the_warm_up_built_the_generation_it_pub
         index_into(catalog, project, "app")
         warming.start()
         assert warmed.wait_for(catalog.manifest.generation, timeout=120), "the first generation was never warmed"
-        monkeypatch.setattr(pipeline, "sync_communities", spy)
+        monkeypatch.setattr(run_syncs, "sync_communities", spy)
         (project / "b.py").write_text("def beta():\n    return 2\n")
         catalog_reindexer(catalog, IngestSettings(), warmed.wait_for)(WatchedFolder(project, "app"))
         assert built_as_syncs_began == [True]
