@@ -31,15 +31,21 @@ class RichProgress:
     def __exit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
+        if exc_type is None:
+            self._finish_pulsing()  # the last stage is over too
         self._bar.stop()
 
     def stage(self, name: str, total: int) -> None:
         """A new bar for the stage; one without a count (linking, graph vectors, communities) pulses while it runs,
         so a slow stage shows by name."""
-        if self._task is not None and self._bar.tasks[self._task].total is None:
-            self._bar.update(self._task, total=1, completed=1)  # the stage before it is over
+        self._finish_pulsing()  # the stage before it is over
         unit = {"parsing": "files", "embedding": "chunks", "writing": "chunks"}.get(name, "")
         self._task = self._bar.add_task(f"{self._project}: {name} {unit}".rstrip(), total=total or None, rate="")
+
+    def _finish_pulsing(self) -> None:
+        """The current stage shown as done, if it had no count (its bar pulsed while it ran)."""
+        if self._task is not None and self._bar.tasks[self._task].total is None:
+            self._bar.update(self._task, total=1, completed=1)
 
     def advance(self, n: int = 1) -> None:
         if self._task is None:
