@@ -3,7 +3,6 @@ incrementally. The caller opens the writer (`with catalog.writer() as w:`); its 
 
 from __future__ import annotations
 
-import logging
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -34,8 +33,6 @@ from trident.store.schema import (
 )
 from trident.store.settings import DEFAULT_COMMUNITY_SECONDS
 from trident.store.sync_state import syncs_current
-
-log = logging.getLogger(__name__)
 
 WRITE_BATCH_CHUNKS = 512
 
