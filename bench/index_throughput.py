@@ -118,6 +118,7 @@ def main(folders: list[Path]) -> None:
         "peak_rss_indexing_mb": round(rss_indexing),
         "stages_s": stages,
         "cpus": os.cpu_count(),
+        "onnx_threads": settings.threads,  # None: ONNX Runtime's default, one intra-op thread per core
         "load": os.getloadavg(),
     }
     per_stage = ", ".join(f"{stage} {count}" for stage, count in embedder.by_stage.most_common())
@@ -129,6 +130,8 @@ def main(folders: list[Path]) -> None:
     print(f"everything but embedding:     {rest:.1f} s = {rest / raw:.1%} of raw embedding time")
     print(f"no-change re-index:           {noop:.2f} s")
     print(f"peak RSS while indexing:      {rss_indexing:.0f} MiB")
+    threads = settings.threads or "ONNX Runtime's default, one per core"
+    print(f"embedding threads:            {threads} ({os.cpu_count()} cores; TRIDENT_THREADS sets them)")
     print("stages (s):", json.dumps(stages))
     out = bench_home() / "results" / f"index-throughput-{model_slug(settings.model)}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
