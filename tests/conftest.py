@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -24,6 +25,15 @@ SAMPLE_PROJECTS = ("billing", "auth", "storefront")
 # none. Tests of it run wherever ../shared is present (the workspace, CI), where a missing data set still fails.
 SHARED_EVAL = Path(__file__).resolve().parents[2] / "shared" / "eval"
 needs_shared = pytest.mark.skipif(not SHARED_EVAL.parent.is_dir(), reason="no ../shared beside this clone")
+
+
+@pytest.fixture
+def projects(tmp_path: Path) -> Path:
+    """The sample projects copied to a folder of their own (`<it>/billing`, ...), for tests that edit them."""
+    root = tmp_path / "src"
+    for project in SAMPLE_PROJECTS:
+        shutil.copytree(EXAMPLES / project, root / project)
+    return root
 
 
 def index_into(catalog: Catalog, folder: Path, project: str, **options: Any) -> IndexReport:

@@ -4,14 +4,13 @@ the communities detected over the whole graph."""
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.conftest import EXAMPLES, SAMPLE_PROJECTS, HashEmbedder
+from tests.conftest import SAMPLE_PROJECTS, HashEmbedder
 from trident.ingest import run_syncs
 from trident.ingest.communities import detect_communities, open_communities
 from trident.ingest.graph_vectors import graph_items, open_graph_vectors
@@ -23,14 +22,6 @@ from trident.store.graph_memory import relation_key
 from trident.store.sync_state import syncs_current
 
 TENANT = "default"
-
-
-@pytest.fixture
-def projects(tmp_path: Path) -> Path:
-    root = tmp_path / "src"
-    for project in SAMPLE_PROJECTS:
-        shutil.copytree(EXAMPLES / project, root / project)
-    return root
 
 
 @pytest.fixture

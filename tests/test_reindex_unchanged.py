@@ -4,14 +4,13 @@ not even read), while a change, a sync cut short or a write by another writer is
 from __future__ import annotations
 
 import json
-import shutil
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from tests.conftest import EXAMPLES, SAMPLE_PROJECTS, HashEmbedder
+from tests.conftest import SAMPLE_PROJECTS, HashEmbedder
 from trident.ingest import pipeline, run_syncs
 from trident.ingest.communities import open_communities
 from trident.ingest.graph_vectors import graph_items, open_graph_vectors
@@ -58,14 +57,6 @@ class GraphReads:
 
         monkeypatch.setattr(KuzuGraphStore, "entities", counted_entities)
         monkeypatch.setattr(KuzuGraphStore, "relations", counted_relations)
-
-
-@pytest.fixture
-def projects(tmp_path: Path) -> Path:
-    root = tmp_path / "src"
-    for project in SAMPLE_PROJECTS:
-        shutil.copytree(EXAMPLES / project, root / project)
-    return root
 
 
 @pytest.fixture
