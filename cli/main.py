@@ -40,11 +40,6 @@ from trident.store.settings import StorageSettings
 
 if TYPE_CHECKING:
     from trident.evaluation.evaluate import EvalReport
-    from trident.ingest.parsing import Parser
-    from trident.ingest.run_syncs import BlockSyncs
-    from trident.ingest.vector_fill import Publishing
-    from trident.store.catalog import Writer
-    from trident.store.settings import IngestSettings
     from trident.tools.freshness import ProjectFreshness
     from trident.tools.stale import FindStaleResult
 
@@ -119,6 +114,7 @@ def index(
     project: Annotated[str | None, typer.Option(help="Project name (default: the folder name).")] = None,
 ) -> None:
     """Index folders of code and docs (or BEIR corpora) incrementally: only new and changed files are embedded."""
+    from trident.cli.index_run import index_one
     from trident.ingest.run_syncs import BlockSyncs
     from trident.ingest.vector_fill import Publishing
 
@@ -138,57 +134,10 @@ def index(
     with _user_errors(), _catalog(settings, indexing=True) as catalog, catalog.writer() as writer:
         parser = indexing_parser(settings.cluster)
         for path in paths:
-            _index_one(writer, path, project or path.resolve().name, limits, publishing, parser, syncs)
+            index_one(err, writer, path, project or path.resolve().name, limits, publishing, parser, syncs)
         if syncs is not None:
             with RichProgress(err, "all projects") as progress:
                 syncs.finish(writer, progress)
-
-
-def _index_one(
-    writer: Writer,
-    path: Path,
-    name: str,
-    limits: IngestSettings,
-    publishing: Publishing,
-    parser: Parser,
-    syncs: BlockSyncs | None,
-) -> None:
-    """One folder (or BEIR collection) of `trident index`, with its progress bars and its report on stderr."""
-    from trident.ingest.beir import is_beir_folder
-    from trident.ingest.pipeline import index_beir, index_folder
-
-    with RichProgress(err, name) as progress:
-        if is_beir_folder(path):
-            report = index_beir(
-                writer,
-                path,
-                name,
-                progress=progress,
-                community_seconds=limits.community_seconds,
-                publishing=publishing,
-                syncs=syncs,
-            )
-        else:
-            report = index_folder(
-                writer,
-                path,
-                name,
-                max_file_bytes=limits.max_file_bytes,
-                progress=progress,
-                community_seconds=limits.community_seconds,
-                publishing=publishing,
-                parser=parser,
-                syncs=syncs,
-            )
-    err.print(
-        f"[bold]{name}[/bold]: {report.files_seen} files, {report.indexed} indexed, {report.unchanged} "
-        f"unchanged, {report.deleted} removed, {len(report.skipped)} skipped; {report.chunks} chunks, "
-        f"{report.entities} entities, {report.relations} relations in {report.seconds:.1f}s"
-    )
-    for skipped in report.skipped[:10]:
-        err.print(f"  skipped {skipped.path}: {skipped.reason}")
-    if len(report.skipped) > 10:
-        err.print(f"  … and {len(report.skipped) - 10} more (see `trident status`)")
 
 
 @app.command()
