@@ -209,14 +209,42 @@ class EntityChunkGraph:
                 out[position] = out.get(position, 0.0) + weight
         return out
 
+    def outside_of(self, chunks: Mapping[str, float]) -> dict[str, float]:
+        """The weighted chunks the graph does not hold (no edge leads to them), as given."""
+        return {chunk: weight for chunk, weight in chunks.items() if weight > 0.0 and f"c:{chunk}" not in self.index}
+
     def rank_from(
-        self, weights: Mapping[int, float], limit: int, *, damping: float = DEFAULT_DAMPING
+        self,
+        weights: Mapping[int, float],
+        limit: int,
+        *,
+        damping: float = DEFAULT_DAMPING,
+        outside: Mapping[str, float] | None = None,
     ) -> list[ScoredId]:
-        """Chunks by the stationary mass of a walk that restarts at the weighted nodes; empty without one."""
+        """Chunks by the stationary mass of a walk that restarts at the weighted nodes; empty without one.
+
+        `outside`: restart weights of chunks the graph does not hold (a passage without a title, a code chunk that
+        defines and names nothing: no edge leads in or out). They rank as the walk ranks a node without edges, whose
+        walkers only return to the restart: such a chunk keeps its share of the restart, the graph's nodes keep
+        their walk's order. Without them, a walk over a corpus the graph barely covers ranked nothing at all."""
         if not 0.0 < damping < 1.0:
             raise ValueError(f"damping must be between 0 and 1 (exclusive), got {damping}")
-        if not weights:
-            return []
+        isolated = self.outside_of(outside or {})
+        walk = self._walk(weights, damping) if weights else None
+        if not isolated:
+            return self._top(walk, limit) if walk is not None else []
+        # Restart r over the graph's nodes and the isolated ones: the stationary mass is c * r_o on an isolated node
+        # and c * |r_g| * p' / ((1 - d) + d * D') on the graph's, p' being the walk over the graph alone and D' its
+        # mass on nodes without out-edges; c, common to all, is left out.
+        total = sum(weights.values()) + sum(isolated.values())
+        scored = [ScoredId(chunk, weight / total) for chunk, weight in isolated.items()]
+        if walk is not None:
+            returning = (1.0 - damping) + damping * float(walk.mass[self.dangling].sum())
+            scale = sum(weights.values()) / total / returning
+            scored += [ScoredId(hit.id, hit.score * scale) for hit in self._top(walk, limit)]
+        return sorted(scored, key=lambda hit: (-hit.score, hit.id))[:limit]
+
+    def _walk(self, weights: Mapping[int, float], damping: float) -> Walk:
         restart = np.zeros(len(self.nodes))
         for position, weight in weights.items():
             restart[position] = weight
@@ -225,6 +253,10 @@ class EntityChunkGraph:
         for _ in range(MAX_ROUNDS):
             if not walk.round():
                 break
+        return walk
+
+    def _top(self, walk: Walk, limit: int) -> list[ScoredId]:
+        """The walk's `limit` heaviest chunks."""
         mass = walk.mass
         nodes = np.fromiter(walk.visited, dtype=np.int64, count=len(walk.visited))
         nodes = nodes[self.is_chunk[nodes] & (mass[nodes] > 0.0)]

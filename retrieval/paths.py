@@ -255,7 +255,8 @@ def _ppr(q: PathQuery) -> PathHits:
     q.views.require_walk(q.catalog)
     seeds = walk_seeds(q)
     graph = q.views.graph(q.catalog)
-    ranked = graph.rank_from(seeds.restart(graph), CANDIDATES_PER_PATH, damping=q.views.settings.ppr_damping)
+    damping = q.views.settings.ppr_damping
+    ranked = graph.rank_from(seeds.restart(graph), CANDIDATES_PER_PATH, damping=damping, outside=seeds.outside(graph))
     return PathHits(ranked, seeds.entities(), seeds.confident)
 
 

@@ -123,7 +123,27 @@ class WalkSeeds:
 
     def restart(self, graph: EntityChunkGraph) -> dict[int, float]:
         """The walk's restart weight per graph node: each source's weights (rarer entities weigh more within it)
-        scaled to sum to the source's share."""
+        scaled to sum to the source's share (with the chunks the graph does not hold: see `outside`)."""
+        out: dict[int, float] = {}
+        for inside, outside, share in self._sources(graph):
+            total = sum(inside.values()) + sum(outside.values())
+            for position, weight in inside.items():
+                out[position] = out.get(position, 0.0) + share * weight / total
+        return out
+
+    def outside(self, graph: EntityChunkGraph) -> dict[str, float]:
+        """The restart weight of each seeded chunk the graph does not hold (a head passage without a title, a code
+        chunk that defines nothing), on the scale of `restart`: `EntityChunkGraph.rank_from` ranks them beside the
+        walk's nodes."""
+        out: dict[str, float] = {}
+        for inside, outside, share in self._sources(graph):
+            total = sum(inside.values()) + sum(outside.values())
+            for chunk, weight in outside.items():
+                out[chunk] = out.get(chunk, 0.0) + share * weight / total
+        return out
+
+    def _sources(self, graph: EntityChunkGraph) -> list[tuple[dict[int, float], dict[str, float], float]]:
+        """Per source of seeds, its weights on the graph's nodes, those on chunks outside the graph, and its share."""
         named: dict[str, float] = {}
         for entity in self.named:
             named[entity.id] = named.get(entity.id, 0.0) + 1.0
@@ -138,14 +158,14 @@ class WalkSeeds:
             for rank, hit in enumerate(ranking[:PASSAGES_PER_PATH], start=1):
                 chunks[hit.id] = chunks.get(hit.id, 0.0) + 1.0 / rank
         beside = BESIDE_NAMED if named else 1.0
-        sources = (
-            (graph.restart_of(named, self._described_weights()), NAMED_SHARE),
-            (graph.restart_of(loose, {}), LOOSE_SHARE * beside),
-            (graph.restart_of({}, chunks), PASSAGE_SHARE * (PASSAGES_BESIDE_NAMED if named else 1.0)),
-        )
-        out: dict[int, float] = {}
-        for weights, share in sources:
-            total = sum(weights.values())
-            for position, weight in weights.items():
-                out[position] = out.get(position, 0.0) + share * weight / total
-        return out
+        described = self._described_weights()
+        sources = [
+            (graph.restart_of(named, described), graph.outside_of(described), NAMED_SHARE),
+            (graph.restart_of(loose, {}), {}, LOOSE_SHARE * beside),
+            (
+                graph.restart_of({}, chunks),
+                graph.outside_of(chunks),
+                PASSAGE_SHARE * (PASSAGES_BESIDE_NAMED if named else 1.0),
+            ),
+        ]
+        return [(inside, outside, share) for inside, outside, share in sources if inside or outside]

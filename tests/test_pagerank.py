@@ -133,3 +133,42 @@ def test_the_walk_is_within_its_push_error_of_the_exact_pagerank() -> None:
         ranked = list(walked)
         for a, b in itertools.pairwise(ranked):
             assert exact[graph.index[f"c:{a}"]] > exact[graph.index[f"c:{b}"]] - 2 * bound
+
+
+def test_chunks_outside_the_graph_rank_as_nodes_without_edges_would() -> None:
+    """Seeded chunks the graph does not hold (no title, no edge) rank beside the walk's nodes as the exact
+    personalized PageRank ranks them over the graph with those chunks added as nodes without edges."""
+    import numpy as np
+    from scipy import sparse
+
+    from trident.retrieval.pagerank import DEFAULT_DAMPING, PUSH_THRESHOLD
+
+    graph, restarts = _random_walk_graph()
+    outside = {"untitled-a": 0.4, "untitled-b": 0.1}
+    size = len(graph.nodes) + len(outside)
+    transition = sparse.block_diag((graph.transition, sparse.csc_matrix((len(outside), len(outside))))).tocsc()
+    dangling = np.concatenate([graph.dangling, np.ones(len(outside), dtype=bool)])
+    for weights in restarts:
+        restart = np.zeros(size)
+        for position, weight in weights.items():
+            restart[position] = weight
+        restart[len(graph.nodes) :] = list(outside.values())
+        restart /= restart.sum()
+        exact = restart.copy()
+        for _ in range(500):
+            spread = transition @ exact + exact[dangling].sum() * restart
+            exact = (1 - DEFAULT_DAMPING) * restart + DEFAULT_DAMPING * spread
+        walked = {h.id: h.score for h in graph.rank_from(weights, limit=size, outside=outside)}
+        # The walk's scores are the exact mass over one common factor, read off an outside chunk.
+        factor = exact[len(graph.nodes)] / walked["untitled-a"]
+        assert exact[len(graph.nodes) + 1] == pytest.approx(walked["untitled-b"] * factor)
+        bound = PUSH_THRESHOLD * size * factor
+        for node in graph.chunk_nodes.tolist():
+            assert abs(walked.get(graph.nodes[node][2:], 0.0) * factor - exact[node]) <= bound
+    # Seeded only outside the graph, the walk ranks those chunks by their weight (it used to rank nothing).
+    assert [(h.id, h.score) for h in graph.rank_from({}, limit=5, outside=outside)] == [
+        ("untitled-a", 0.8),
+        ("untitled-b", pytest.approx(0.2)),
+    ]
+    # A chunk the graph holds is walked, not ranked beside it.
+    assert graph.rank_from({}, limit=5, outside={"c-P3": 1.0}) == []
