@@ -8,6 +8,7 @@ A search runs in five stages, one module each: plan (`search_plan`), run the pat
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -18,10 +19,10 @@ from trident.retrieval.diagnostics import Diagnostics, diagnose
 from trident.retrieval.evidence_flags import EvidenceSummary, check_evidence
 from trident.retrieval.fusion import FusionMethod
 from trident.retrieval.omitted import OMITTED_HELP, Omitted
-from trident.retrieval.search_fuse import fuse_runs
+from trident.retrieval.search_fuse import Fused, fuse_runs
 from trident.retrieval.search_hits import Hits, SearchHit, collect_hits
-from trident.retrieval.search_plan import Strategy, plan_search, scope_search
-from trident.retrieval.search_runs import PATH_TIMEOUT_S, run_paths
+from trident.retrieval.search_plan import SearchPlan, Strategy, plan_search, scope_search
+from trident.retrieval.search_runs import PATH_TIMEOUT_S, PathRuns, run_paths
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 
@@ -38,6 +39,30 @@ class SearchResult(BaseModel):
     next_call: str | None = Field(None, description="When truncated, the call that returns more")
     omitted: list[Omitted] = Field(default_factory=list, description=OMITTED_HELP)
     message: str | None = Field(None, description="When there are no hits: which filters or limits emptied the answer")
+
+
+@dataclass(frozen=True)
+class Page:
+    """Which hits of the fused ranking a search returns, as its caller asked."""
+
+    top_k: int
+    offset: int
+    projects: Sequence[str] | None
+    max_tokens: int | None
+    explain: bool
+
+    def hits(self, catalog: Catalog, views: GenerationViews, plan: SearchPlan, fused: Fused) -> Hits:
+        return collect_hits(
+            catalog,
+            views,
+            fused.items,
+            paths=plan.paths,
+            top_k=self.top_k,
+            projects=self.projects,
+            max_tokens=self.max_tokens,
+            terms=fused.terms if self.explain else None,
+            offset=self.offset,
+        )
 
 
 def search(catalog: Catalog, query: str, **options: Any) -> SearchResult:
@@ -78,24 +103,16 @@ async def search_async(
     if directory is None and not views.walk_pending(catalog):  # else built in the background: answer without it
         directory = await anyio.to_thread.run_sync(views.directory, catalog)
     scope = scope_search(plan, directory, query, projects, catalog.tenant)
-    runs = await run_paths(catalog, views, plan, scope, path_timeout)
-    fused = fuse_runs(plan, runs, explain)
 
-    def page() -> tuple[Hits, EvidenceSummary]:  # one worker thread for the page and its evidence checks
-        hits = collect_hits(
-            catalog,
-            views,
-            fused.items,
-            paths=plan.paths,
-            top_k=top_k,
-            projects=projects,
-            max_tokens=max_tokens,
-            terms=fused.terms if explain else None,
-            offset=offset,
-        )
-        return hits, check_evidence(catalog, directory, hits.hits, partial(views.chunks, catalog))
+    def answer() -> tuple[PathRuns, Fused, Hits, EvidenceSummary]:  # one worker thread: the runs, then the page
+        runs = run_paths(catalog, views, plan, scope, path_timeout)
+        fused = fuse_runs(plan, runs, explain)
+        page = Page(top_k, offset, projects, max_tokens, explain)
+        hits = page.hits(catalog, views, plan, fused)
+        return runs, fused, hits, check_evidence(catalog, directory, hits.hits, partial(views.chunks, catalog))
 
-    hits, evidence = await anyio.to_thread.run_sync(page)
+    # A cancelled search returns at once; its runs end unseen.
+    runs, fused, hits, evidence = await anyio.to_thread.run_sync(answer, abandon_on_cancel=True)
     hits.refit()  # the flags and times just set count against max_tokens too
     return SearchResult(
         query=query,

@@ -232,6 +232,37 @@ def test_a_path_slower_than_its_timeout_is_cut_off(sample_catalog: Catalog, monk
     assert result.hits
 
 
+@pytest.mark.anyio
+async def test_a_cancelled_search_returns_without_waiting_for_its_runs(
+    sample_catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import threading
+    from functools import partial
+
+    import anyio
+
+    original = sample_catalog.text.search
+    entered, release, returned = threading.Event(), threading.Event(), threading.Event()
+
+    def held(*args: object, **kwargs: object) -> object:
+        entered.set()
+        release.wait(60.0)
+        returned.set()
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(sample_catalog.text, "search", held)
+    views = GenerationViews(RetrievalSettings())
+    try:
+        async with anyio.create_task_group() as group:
+            search = partial(engine.search_async, sample_catalog, "payment gateway", views=views, path_timeout=120.0)
+            group.start_soon(search)
+            await anyio.to_thread.run_sync(entered.wait, 60.0)  # the lexical run is under way
+            group.cancel_scope.cancel()
+        assert not returned.is_set()  # the search ended while its lexical run was still held
+    finally:
+        release.set()
+
+
 def test_a_local_only_query_takes_the_instruction_file_fast_path(sample_catalog: Catalog) -> None:
     result = search(sample_catalog, "what does CLAUDE.md say about money amounts", top_k=3, explain=True)
     route = result.diagnostics.route
