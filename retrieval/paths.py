@@ -255,8 +255,7 @@ def _ppr(q: PathQuery) -> PathHits:
     q.views.require_walk(q.catalog)
     seeds = walk_seeds(q)
     graph = q.views.graph(q.catalog)
-    damping = q.views.settings.ppr_damping
-    ranked = graph.rank_from(seeds.restart(graph), CANDIDATES_PER_PATH, damping=damping, outside=seeds.outside(graph))
+    ranked = seeds.walk(graph, CANDIDATES_PER_PATH, q.views.settings.ppr_damping)
     return PathHits(ranked, seeds.entities(), seeds.confident)
 
 

@@ -121,26 +121,33 @@ class WalkSeeds:
             weights[passage.chunk_id] = max(weights.get(passage.chunk_id, 0.0), weight)
         return weights
 
+    def walk(self, graph: EntityChunkGraph, limit: int, damping: float) -> list[ScoredId]:
+        """The chunks a walk from these seeds ranks highest, the seeded chunks the graph does not hold among them."""
+        inside, outside = self._scaled(graph)
+        return graph.rank_from(inside, limit, damping=damping, outside=outside)
+
     def restart(self, graph: EntityChunkGraph) -> dict[int, float]:
         """The walk's restart weight per graph node: each source's weights (rarer entities weigh more within it)
         scaled to sum to the source's share (with the chunks the graph does not hold: see `outside`)."""
-        out: dict[int, float] = {}
-        for inside, outside, share in self._sources(graph):
-            total = sum(inside.values()) + sum(outside.values())
-            for position, weight in inside.items():
-                out[position] = out.get(position, 0.0) + share * weight / total
-        return out
+        return self._scaled(graph)[0]
 
     def outside(self, graph: EntityChunkGraph) -> dict[str, float]:
         """The restart weight of each seeded chunk the graph does not hold (a head passage without a title, a code
         chunk that defines nothing), on the scale of `restart`: `EntityChunkGraph.rank_from` ranks them beside the
         walk's nodes."""
-        out: dict[str, float] = {}
+        return self._scaled(graph)[1]
+
+    def _scaled(self, graph: EntityChunkGraph) -> tuple[dict[int, float], dict[str, float]]:
+        """Every source's weights scaled to its share: on the graph's nodes, and on the chunks outside it."""
+        nodes: dict[int, float] = {}
+        chunks: dict[str, float] = {}
         for inside, outside, share in self._sources(graph):
             total = sum(inside.values()) + sum(outside.values())
+            for position, weight in inside.items():
+                nodes[position] = nodes.get(position, 0.0) + share * weight / total
             for chunk, weight in outside.items():
-                out[chunk] = out.get(chunk, 0.0) + share * weight / total
-        return out
+                chunks[chunk] = chunks.get(chunk, 0.0) + share * weight / total
+        return nodes, chunks
 
     def _sources(self, graph: EntityChunkGraph) -> list[tuple[dict[int, float], dict[str, float], float]]:
         """Per source of seeds, its weights on the graph's nodes, those on chunks outside the graph, and its share."""

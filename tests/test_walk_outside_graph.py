@@ -8,6 +8,7 @@ from pathlib import Path
 
 from tests import wiki_graph
 from tests.wiki_graph import concept, indexed_passages, question, title_of
+from trident.retrieval.pagerank import DEFAULT_DAMPING
 from trident.retrieval.path_names import PathName
 from trident.retrieval.paths import run_path
 from trident.retrieval.seeds import PASSAGE_SHARE, PASSAGES_BESIDE_NAMED, WalkSeeds
@@ -43,10 +44,10 @@ def test_heads_outside_the_graph_take_their_share_of_the_restart_beside_the_walk
     # The passages' share is split by 1/rank among both heads, the one the graph lacks included.
     assert alone.outside(graph) == {"untitled": PASSAGE_SHARE * 1.0 / 1.5}
     assert sum(alone.restart(graph).values()) == PASSAGE_SHARE * 0.5 / 1.5
-    ranked = [hit.id for hit in graph.rank_from(alone.restart(graph), 10, outside=alone.outside(graph))]
+    ranked = [hit.id for hit in alone.walk(graph, 10, DEFAULT_DAMPING)]
     assert set(ranked[:2]) == {"c-Changed It", "untitled"}
     # Beside a named entity the heads only fill in, outside the graph as inside it.
     named = WalkSeeds([concept("Nicki Minaj")], {}, heads)
     assert named.outside(graph) == {"untitled": PASSAGE_SHARE * PASSAGES_BESIDE_NAMED / 1.5}
-    walked = [hit.id for hit in graph.rank_from(named.restart(graph), 10, outside=named.outside(graph))]
+    walked = [hit.id for hit in named.walk(graph, 10, DEFAULT_DAMPING)]
     assert walked[0] == "c-Nicki Minaj" and "untitled" in walked
