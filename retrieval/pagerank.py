@@ -9,6 +9,7 @@ graph: its edges are the index's parsed relations and exact name mentions.
 
 from __future__ import annotations
 
+import logging
 import math
 from array import array
 from collections.abc import Iterable, Mapping, Sequence
@@ -20,6 +21,8 @@ from scipy import sparse
 
 from trident.store.protocols import ScoredId
 from trident.store.schema import Entity, EntityType, Relation
+
+log = logging.getLogger(__name__)
 
 # The chunk defining an entity is what the entity is, both ways.
 DEFINES_WEIGHT = 1.0
@@ -253,6 +256,9 @@ class EntityChunkGraph:
         for _ in range(MAX_ROUNDS):
             if not walk.round():
                 break
+        else:
+            left = float(walk.residual.sum())
+            log.warning("the walk stopped after %d push rounds with %.2g of its mass unspread", MAX_ROUNDS, left)
         return walk
 
     def _top(self, walk: Walk, limit: int) -> list[ScoredId]:

@@ -172,3 +172,15 @@ def test_chunks_outside_the_graph_rank_as_nodes_without_edges_would() -> None:
     ]
     # A chunk the graph holds is walked, not ranked beside it.
     assert graph.rank_from({}, limit=5, outside={"c-P3": 1.0}) == []
+
+
+def test_a_walk_cut_at_its_round_bound_says_so(
+    song_graph: EntityChunkGraph, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from trident.retrieval import pagerank
+
+    monkeypatch.setattr(pagerank, "MAX_ROUNDS", 3)
+    with caplog.at_level("WARNING", logger="trident.retrieval.pagerank"):
+        ranked = song_graph.rank([concept("Changed It")], limit=10)
+    assert ranked and ranked[0].id == "c-Changed It"
+    assert "stopped after 3 push rounds" in caplog.text
