@@ -19,7 +19,7 @@ director of film ( Flm )", a qualifier written with a typo) describes nothing th
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from trident.retrieval.title_match import name_like, words
@@ -70,7 +70,7 @@ def proper_words(text: str) -> set[str]:
 def described_passage(
     rest: str,
     lexical: Sequence[ScoredId],
-    dense: Sequence[ScoredId],
+    dense: Callable[[], Sequence[ScoredId]],
     chunks: Mapping[str, Chunk],
     *,
     whole: bool = False,
@@ -78,19 +78,28 @@ def described_passage(
     """The passage of the rest's lexical head that writes every name-like word of the rest (its title or text): the
     first such one the dense head also holds, else the first such one, unagreed; None when no passage does.
 
+    `dense` gives the rest's dense head when asked: only where a passage of the lexical head writes the words (or
+    the rest is the whole text, whose dense head the search has anyway). For a rest beside names it is one more
+    query embedding and dense search, about half of a small index's search: a question whose rest describes no
+    passage (most of them) no longer pays it.
+
     With `whole` (the rest is the whole text: it names nothing), where both heads open with the same passage, that
     passage is what the text is about: the described one is it or none. On SciFact, seeding another passage over such
     a first cost nDCG@10 0.0013 (0.7207 -> 0.7194: "Cells lacking clpC ... Bacillus subtilis", whose first passage
     writes "B. subtilis"); the 2Wiki sets did not move."""
     wanted = name_like(rest)
-    if whole and lexical and dense and lexical[0].id == dense[0].id:
-        lexical = lexical[:1]
+    if whole and lexical:
+        head = dense()
+        if head and lexical[0].id == head[0].id:
+            lexical = lexical[:1]
     writing = [hit.id for hit in lexical if hit.id in chunks and wanted <= _written(chunks[hit.id])]
-    held = {hit.id for hit in dense}
+    if not writing:
+        return None
+    held = {hit.id for hit in dense()}
     agreed = next((chunk_id for chunk_id in writing if chunk_id in held), None)
     if agreed is not None:
         return Described(agreed, agreed=True)
-    return Described(writing[0], agreed=False) if writing else None
+    return Described(writing[0], agreed=False)
 
 
 def _written(chunk: Chunk) -> set[str]:

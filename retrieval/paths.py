@@ -222,12 +222,13 @@ def _described(q: PathQuery, named: Sequence[Entity], loose: Iterable[TitleMatch
     if rest is None:
         return []
     try:
-        dense = _ranking(q, PathName.SEMANTIC, rest)[:HEAD]
         lexical = _ranking(q, PathName.LEXICAL, rest)[:HEAD]
+        chunks = q.views.chunks(q.catalog, [hit.id for hit in lexical])
+        found = described_passage(
+            rest, lexical, lambda: _ranking(q, PathName.SEMANTIC, rest)[:HEAD], chunks, whole=not names
+        )
     except Exception:  # the model still loading, a path failed or late (its own run says so): the names alone
         return []
-    chunks = q.views.chunks(q.catalog, [hit.id for hit in lexical])
-    found = described_passage(rest, lexical, dense, chunks, whole=not names)
     return [found] if found else []
 
 

@@ -5,6 +5,7 @@ rankings of those words agree on it, at a lower weight and not surely where only
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -47,6 +48,11 @@ def _passage(chunk_id: str, title: str, text: str) -> Chunk:
     )
 
 
+def _head(*ids: str) -> Callable[[], list[ScoredId]]:
+    """A dense head of the rest, given when asked (scores falling in the given order)."""
+    return lambda: [ScoredId(chunk_id, 1.0 - rank / 10) for rank, chunk_id in enumerate(ids)]
+
+
 PASSAGES = {
     "a": _passage("a", "Place of birth", "The place of birth is where a person was born."),
     "b": _passage("b", "Tiit Sokk", "Tiit Sokk is an Estonian basketball coach."),
@@ -58,30 +64,42 @@ def test_the_described_passage_writes_every_name_like_word_of_the_rest() -> None
     rest = "Who was born first , or the Estonian basketball coach ?"
     lexical = [ScoredId("a", 9.0), ScoredId("b", 8.0), ScoredId("c", 7.0)]
     # Both heads hold it: walked from as a name.
-    assert described_passage(rest, lexical, [ScoredId("c", 0.6), ScoredId("b", 0.5)], PASSAGES) == Described(
-        "b", agreed=True
-    )
+    assert described_passage(rest, lexical, _head("c", "b"), PASSAGES) == Described("b", agreed=True)
     # Only the lexical head holds it: still the first passage writing "Estonian", but unagreed.
-    assert described_passage(rest, lexical, [ScoredId("x", 0.6)], PASSAGES) == Described("b", agreed=False)
+    assert described_passage(rest, lexical, _head("x"), PASSAGES) == Described("b", agreed=False)
     # A passage both heads hold that does not write the rest's names describes nothing the question meant.
-    assert described_passage(rest, lexical[:1], [ScoredId("a", 0.6)], PASSAGES) is None
+    assert described_passage(rest, lexical[:1], _head("a"), PASSAGES) is None
     # A name-like word no head writes (a qualifier with a typo: "Flm") leaves nothing described.
-    assert described_passage("the director of film ( Flm )", lexical, [ScoredId("a", 0.6)], PASSAGES) is None
+    assert described_passage("the director of film ( Flm )", lexical, _head("a"), PASSAGES) is None
     # The lexical order decides between two passages that write the words.
-    assert described_passage("the Estonian", lexical, [], PASSAGES) == Described("b", agreed=False)
+    assert described_passage("the Estonian", lexical, _head(), PASSAGES) == Described("b", agreed=False)
+
+
+def test_the_dense_head_is_read_only_where_a_lexical_head_passage_writes_the_words() -> None:
+    """The dense head of a rest beside names is one more query embedding: a rest no passage of its lexical head
+    writes has nothing for it to agree on."""
+    asked: list[str] = []
+
+    def dense() -> list[ScoredId]:
+        asked.append("dense")
+        return [ScoredId("b", 0.9)]
+
+    lexical = [ScoredId("a", 9.0), ScoredId("c", 7.0)]
+    assert described_passage("Who was born first , or the Latvian coach ?", lexical, dense, PASSAGES) is None
+    assert asked == []
+    assert described_passage("the Estonian coach", lexical, dense, PASSAGES) == Described("c", agreed=False)
+    assert asked == ["dense"]
 
 
 def test_a_text_naming_nothing_is_about_the_first_passage_both_its_heads_open_with() -> None:
     text = "Who coached the Estonian basketball team?"
     lexical = [ScoredId("a", 9.0), ScoredId("b", 8.0), ScoredId("c", 7.0)]
     # Both heads open with "a", which does not write "Estonian": nothing is seeded over it.
-    assert described_passage(text, lexical, [ScoredId("a", 0.9), ScoredId("b", 0.8)], PASSAGES, whole=True) is None
+    assert described_passage(text, lexical, _head("a", "b"), PASSAGES, whole=True) is None
     # A rest beside names has no such first: the passage writing the words is described.
-    assert described_passage(text, lexical, [ScoredId("a", 0.9), ScoredId("b", 0.8)], PASSAGES) == Described(
-        "b", agreed=True
-    )
+    assert described_passage(text, lexical, _head("a", "b"), PASSAGES) == Described("b", agreed=True)
     # Heads opening with different passages: the words decide, as for any rest.
-    assert described_passage(text, lexical, [ScoredId("b", 0.9)], PASSAGES, whole=True) == Described("b", agreed=True)
+    assert described_passage(text, lexical, _head("b"), PASSAGES, whole=True) == Described("b", agreed=True)
 
 
 def test_a_name_written_with_a_typo_is_not_left_in_the_rest() -> None:
