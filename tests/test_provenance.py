@@ -191,3 +191,38 @@ def test_knowledge_and_passage_hits_carry_their_kind_and_no_time(catalog: Catalo
     ]
     passages = tool_search(catalog, "cells", top_k=3, strategy="lexical", views=views).hits
     assert passages and {(h.source_kind, h.last_modified) for h in passages} == {(SourceKind.PASSAGE, None)}
+
+
+def test_a_folder_outside_git_is_stamped_without_starting_git(
+    catalog: Catalog, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = _write(tmp_path / "ledger")
+    index_into(catalog, folder, "ledger")
+    views = GenerationViews(RetrievalSettings())
+    hits = tool_search(catalog, "settle_ledger_quarterly", top_k=10, strategy="lexical", views=views).hits
+    for name in ("ledger.py", "notes.md", "ledger.yaml"):  # new file versions: none blamed yet
+        os.utime(folder / name, (COMMITTED_AT, COMMITTED_AT))
+    started: list[list[str]] = []
+    real_run = subprocess.run
+
+    def recording_run(command: list[str], *args: object, **kwargs: object) -> object:
+        started.append(command)
+        return real_run(command, *args, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(subprocess, "run", recording_run)
+    last_modified.stamp_last_modified(catalog, hits)
+    assert hits and {hit.last_modified for hit in hits} == {"2023-11-14T22:13:20Z"}
+    assert [command for command in started if command[0] == "git"] == []
+
+
+def test_lines_in_a_linked_work_tree_carry_their_commit_time(catalog: Catalog, tmp_path: Path) -> None:
+    """A linked work tree (and a submodule) has a `.git` file, not a folder: git still knows its files."""
+    folder = _write(tmp_path / "ledger")
+    _git(folder, "init", "-q")
+    _git(folder, "add", ".")
+    _git(folder, "commit", "-q", "-m", "ledger")
+    _git(folder, "worktree", "add", "-q", str(tmp_path / "linked"))
+    assert (tmp_path / "linked" / ".git").is_file()
+    index_into(catalog, tmp_path / "linked", "linked")
+    hits = _hits(catalog)
+    assert hits["ledger.py"]["last_modified"] == "2023-11-14T22:13:20Z"
