@@ -14,6 +14,7 @@ from trident.retrieval.search_hits import SearchHit
 from trident.store.catalog import Catalog
 from trident.store.file_versions import FileVersion, PerFileVersion, file_version
 from trident.store.git_blame import line_times
+from trident.store.git_state import in_work_tree
 from trident.store.schema import DocumentKind, document_id
 
 BLAME_LIMIT = 2_000  # file versions whose line times are remembered
@@ -48,6 +49,10 @@ def stamp_last_modified(catalog: Catalog, hits: Sequence[SearchHit], deadline: f
 def _blame_within(versions: dict[Path, FileVersion], deadline: float) -> dict[Path, tuple[int | None, ...]]:
     """Each file's line times, blamed a few files at once; () for a file whose blame missed the deadline."""
     times = {path: known for path, v in versions.items() if (known := _blamed.get(v)) is not None}
+    # A file in no work tree is settled here: no git to ask, so no thread to ask it from.
+    for path, version in versions.items():
+        if path not in times and not in_work_tree(path.parent):
+            times[path] = _blamed.get_or_make(version, tuple)
     unknown = {path: v for path, v in versions.items() if path not in times}
     if not unknown:
         return times

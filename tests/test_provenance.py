@@ -99,6 +99,7 @@ def test_files_git_does_not_blame_in_time_fall_back_to_their_modification_time_a
     catalog: Catalog, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     folder = _write(tmp_path / "ledger")
+    _git(folder, "init", "-q")  # in a work tree: git is asked (a folder outside one is settled without it)
     index_into(catalog, folder, "ledger")
     views = GenerationViews(RetrievalSettings())
     hits = tool_search(catalog, "settle_ledger_quarterly", top_k=10, strategy="lexical", views=views).hits
