@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from trident.embedding.background import BackgroundEmbedder
 from trident.retrieval.relation_index import RelationIndex
 from trident.retrieval.search import GenerationViews
+from trident.retrieval.stale_references import project_names
 from trident.server.jobs import IndexJobs
 from trident.server.settings import ServerSettings, TridentSettings
 from trident.server.warmed import WarmedGenerations
@@ -148,7 +149,8 @@ def _warm_up(catalog: Catalog, views: GenerationViews, stopping: threading.Event
     try:
         with views.warming(catalog):
             done = _steps(walk, stopping)
-        if not (done and _steps(vectors, stopping)):
+        # Last, what only a hit's evidence checks read: the names its stale references are compared with.
+        if not (done and _steps([*vectors, lambda: project_names(views.directory(catalog))], stopping)):
             return
     except Exception:  # a warm-up failure only means the first query builds these itself
         log.warning("warming up the index at %s failed", catalog.index_dir, exc_info=True)

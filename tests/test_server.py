@@ -21,6 +21,7 @@ from mcp_types import INTERNAL_ERROR, INVALID_PARAMS, PromptReference, ResourceT
 
 from tests.conftest import EXAMPLES
 from trident.embedding.background import BackgroundEmbedder
+from trident.retrieval import stale_references
 from trident.retrieval.relation_index import RelationIndex
 from trident.retrieval.search import GenerationViews
 from trident.server import context
@@ -377,6 +378,8 @@ def test_the_warm_up_builds_what_graph_questions_need_before_any_query(sample_ca
     assert views._directory.peek() is not None and views._directory.peek()._grouped is not None  # mention forms
     assert views._graph.peek() is not None and views._communities is not None
     assert views.relations(sample_catalog) is relations, "queries reuse what the warm-up built"
+    directory = views._directory.peek()
+    assert directory is not None and stale_references._built.get(directory) is not None, "stale references' names"
 
 
 def test_a_server_stopping_during_the_warm_up_stops_it_before_the_next_step(sample_catalog: Catalog) -> None:
