@@ -88,6 +88,7 @@ def described_passage(
     a first cost nDCG@10 0.0013 (0.7207 -> 0.7194: "Cells lacking clpC ... Bacillus subtilis", whose first passage
     writes "B. subtilis"); the 2Wiki sets did not move."""
     wanted = name_like(rest)
+    head: Sequence[ScoredId] | None = None  # the dense head, once asked for
     if whole and lexical:
         head = dense()
         if head and lexical[0].id == head[0].id:
@@ -95,7 +96,7 @@ def described_passage(
     writing = [hit.id for hit in lexical if hit.id in chunks and wanted <= _written(chunks[hit.id])]
     if not writing:
         return None
-    held = {hit.id for hit in dense()}
+    held = {hit.id for hit in (head if head is not None else dense())}
     agreed = next((chunk_id for chunk_id in writing if chunk_id in held), None)
     if agreed is not None:
         return Described(agreed, agreed=True)

@@ -176,3 +176,16 @@ def test_the_walk_starts_from_the_described_person_beside_the_named_one(people: 
         assert nameless.confident
     finally:
         people.close()
+
+
+def test_the_dense_head_of_a_whole_text_is_asked_for_once() -> None:
+    asked: list[str] = []
+
+    def dense() -> list[ScoredId]:
+        asked.append("dense")
+        return [ScoredId("c", 0.9), ScoredId("b", 0.8)]
+
+    lexical = [ScoredId("a", 9.0), ScoredId("b", 8.0)]
+    found = described_passage("Who coached the Estonian team?", lexical, dense, PASSAGES, whole=True)
+    assert found == Described("b", agreed=True)
+    assert asked == ["dense"]
