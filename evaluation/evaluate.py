@@ -15,6 +15,7 @@ from trident.retrieval.paths import PATHS
 from trident.retrieval.search import Strategy, search
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
+from trident.store.schema import cited_file
 from trident.store.settings import RetrievalSettings
 
 EVAL_TOP_K = 100
@@ -38,14 +39,17 @@ def ranked_documents(
     catalog: Catalog, query: str, strategy: Strategy, views: GenerationViews, fusion: FusionMethod | None = None
 ) -> tuple[list[str], dict[str, dict[str, int | None]]]:
     """Document ids in rank order (a document's best chunk counts) and each document's per-path ranks (keyed by
-    path name, the best over the query's expansions, as each hit's `sources`)."""
+    path name, the best over the query's expansions, as each hit's `sources`). A document whose text a hit holds as
+    a merged copy (`SearchHit.duplicates`: the same passage under another id) ranks right after that hit's, as it
+    would without the merge: a judged copy is retrieved, not missed."""
     result = search(catalog, query, top_k=EVAL_TOP_K, strategy=strategy, views=views, fusion=fusion)
     ranked: list[str] = []
     sources: dict[str, dict[str, int | None]] = {}
     for hit in result.hits:
-        if hit.path not in sources:
-            ranked.append(hit.path)
-            sources[hit.path] = hit.sources
+        for path in [hit.path, *(cited_file(copy)[1] for copy in hit.duplicates)]:
+            if path not in sources:
+                ranked.append(path)
+                sources[path] = hit.sources
     return ranked, sources
 
 

@@ -121,6 +121,13 @@ class Chunk(_Record):
         return f"{self.project}/{self.path}:L{self.start_line}-L{self.end_line}"
 
 
+def cited_file(citation: str) -> tuple[str, str]:
+    """The project and path a `Chunk.citation` names (a project's name holds no "/")."""
+    place = citation.rpartition(":L")[0]
+    project, _, path = place.partition("/")
+    return project, path
+
+
 class Entity(_Record):
     id: str
     name: str

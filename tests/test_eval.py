@@ -126,3 +126,19 @@ def test_trident_eval_ranks_the_judged_abstracts_of_the_scifact_excerpt_first(tm
     assert (report["dataset"], report["queries"]) == ("scifact-excerpt", 8)
     assert report["metrics"]["recall@10"] == 1.0
     assert report["metrics"]["ndcg@10"] > 0.8
+
+
+def test_a_judged_passage_merged_as_a_copy_of_a_hit_counts_as_found(beir: Path, tmp_path: Path) -> None:
+    """Search merges passages of the same text into one hit (the copy in `duplicates`); the copy is judged here, and
+    it must rank right after the hit that holds it, not be lost."""
+    _, title, text = CORPUS[2]  # the statins passage, "d3", judged for q2 in the fixture
+    with (beir / "corpus.jsonl").open("a") as corpus:
+        corpus.write(json.dumps({"_id": "d3-copy", "title": title, "text": text}) + "\n")
+    rows = "query-id\tcorpus-id\tscore\nq2\td3-copy\t1\n"  # only the copy is judged; ids tie, so "d3" comes first
+    (beir / "qrels" / "test.tsv").write_text(rows)
+    result = _eval(beir, tmp_path, "--strategy", "lexical")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["queries"] == 1
+    assert report["metrics"]["recall@2"] == 1.0
+    assert report["metrics"]["mrr@10"] == 0.5
