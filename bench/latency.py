@@ -10,8 +10,8 @@ every answer against the tool's output schema, several milliseconds for a page o
 (the server and the pipe alone).
 
 Usage:
-    python bench/latency.py [--sizes 1k,10k,100k] [--repeat 3] [--no-stdio] [--ann]
-Writes ~/.cache/trident/bench/results/latency-<size>[-ann].json per size and prints a table of the sizes (`--size
+    python bench/latency.py [--sizes 1k,10k,100k] [--repeat 3] [--no-stdio] [--ann] [--seen]
+Writes ~/.cache/trident/bench/results/latency-<size>[-ann][-seen].json per size and prints a table of the sizes (`--size
 100k` is one size). `--ann` first copies the index and builds an IVF_HNSW_SQ index on the copy's chunk vectors
 (what a threshold in store/lance_index.py would do); the shipped index scans flat.
 """
@@ -149,7 +149,11 @@ def tool_args(by_tool: dict[str, list[dict[str, Any]]]) -> list[tuple[str, str, 
 
 
 async def in_process(
-    catalog: Catalog, views: GenerationViews, repeat: int, by_tool: dict[str, list[dict[str, Any]]]
+    catalog: Catalog,
+    views: GenerationViews,
+    repeat: int,
+    by_tool: dict[str, list[dict[str, Any]]],
+    seen: bool = False,
 ) -> dict[str, Any]:
     views.directory(catalog)
     results: dict[str, Any] = {"search": {}, "search_by_type": {}, "tools": {}, "errors": []}
@@ -157,6 +161,8 @@ async def in_process(
     # Warm every lazily built structure (PageRank graph, community table, graph vectors) once, untimed.
     for strategy in Strategy:
         await search_async(catalog, searches[0]["query"], strategy=strategy, views=views)
+    for item in searches if seen else []:  # --seen: no query's hits are seen for the first time while timed
+        await search_async(catalog, item["query"], views=views)
     for strategy in Strategy:
         samples: list[float] = []
         per_type: dict[str, list[float]] = {}
@@ -466,7 +472,7 @@ def measure(size: str, args: argparse.Namespace, settings: ModelSettings) -> dic
     by_tool.update(graph_inputs(catalog, by_tool))
     result["graph_inputs"] = {k: v for k, v in by_tool.items() if k != "search"}
     views = GenerationViews(RetrievalSettings())
-    result["in_process"] = anyio.run(in_process, catalog, views, args.repeat, by_tool)
+    result["in_process"] = anyio.run(in_process, catalog, views, args.repeat, by_tool, args.seen)
     result["in_process_peak_rss_mb"] = round(peak_rss_mb())
     if not args.no_peers:
         result["peers"] = peers(catalog, embedder, size, settings.model, args.repeat)
@@ -521,6 +527,12 @@ def main() -> None:
     parser.add_argument("--no-stdio", action="store_true")
     parser.add_argument("--no-peers", action="store_true")
     parser.add_argument("--ann", action="store_true")
+    parser.add_argument(
+        "--seen",
+        action="store_true",
+        help="search every query once, untimed, before timing: no hit's file is seen for the first time (its git "
+        "blame, remembered per file version, is then not timed)",
+    )
     args = parser.parse_args()
     settings = ModelSettings()
     results = []
@@ -529,7 +541,8 @@ def main() -> None:
             print(f"{size}: no bench index at {index_dir(size, settings.model)} (bench/corpus.py builds it); skipped")
             continue
         result = measure(size, args, settings)
-        out = bench_home() / "results" / f"latency-{size}{'-ann' if args.ann else ''}.json"
+        suffix = ("-ann" if args.ann else "") + ("-seen" if args.seen else "")
+        out = bench_home() / "results" / f"latency-{size}{suffix}.json"
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps(result, indent=2) + "\n")
         print(f"{size}: figures in {out}")
