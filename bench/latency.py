@@ -194,7 +194,7 @@ async def in_process(
                 catalog, directory, a["source"], a["target"], relations=relations
             )
         else:
-            fn = lambda a=args: find_similar(catalog, directory, **a)  # noqa: E731
+            fn = lambda a=args: find_similar(catalog, directory, views=views, **a)  # noqa: E731
         try:
             fn()
             samples, _ = timed(fn, repeat)

@@ -208,6 +208,7 @@ class GraphCommands:
                 top_k=top_k,
                 projects=project,
                 kinds=[k.value for k in kind] if kind else None,
+                views=views,
             )
         _emit(result, as_json, _show_similar)
 

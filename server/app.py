@@ -306,6 +306,7 @@ def _register_lookups(server: MCPServer[Any]) -> None:
                 top_k=top_k,
                 projects=projects,
                 kinds=kinds,
+                views=app.views,
             )
         )
 
