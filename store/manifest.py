@@ -180,6 +180,15 @@ class Manifest(BaseModel):
     def project_documents(self, project: str) -> dict[str, DocumentEntry]:
         return {doc_id: entry for doc_id, entry in self.documents.items() if entry.project == project}
 
+    def documents_by_project(self) -> dict[str, dict[str, DocumentEntry]]:
+        """Every project's documents (as `project_documents` gives them), in one pass over the documents: asking
+        `project_documents` of each project in turn read every document once per project (0.15 s a `status` call
+        for the 29 projects of a 100K-chunk index)."""
+        grouped: dict[str, dict[str, DocumentEntry]] = {}
+        for doc_id, entry in self.documents.items():
+            grouped.setdefault(entry.project, {})[doc_id] = entry
+        return grouped
+
     def projects(self) -> list[str]:
         return sorted({entry.project for entry in self.documents.values()})
 

@@ -29,6 +29,19 @@ def test_status_shows_the_same_chunk_count_in_all_three_engines(sample_catalog: 
     assert {p.name for p in result.projects} == {"billing", "auth", "storefront"}
 
 
+def test_status_counts_each_projects_documents_and_chunks_from_one_pass(sample_catalog: Catalog) -> None:
+    manifest = sample_catalog.manifest
+    grouped = manifest.documents_by_project()
+    assert sorted(grouped) == manifest.projects()
+    assert all(grouped[name] == manifest.project_documents(name) for name in manifest.projects())
+    shown = {p.name: (p.documents, p.chunks) for p in status(sample_catalog).projects}
+    assert shown == {
+        name: (len(docs), sum(len(entry.chunk_ids) for entry in docs.values()))
+        for name, docs in ((n, manifest.project_documents(n)) for n in manifest.projects())
+    }
+    assert all(chunks > 0 for _, chunks in shown.values())
+
+
 def test_calls_edge_links_the_two_real_functions_that_call_each_other(sample_catalog: Catalog) -> None:
     names = _names(sample_catalog)
     calls = {(names[s], names[t]) for s, t in _edges(sample_catalog, "CALLS")}

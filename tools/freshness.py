@@ -13,7 +13,7 @@ import shlex
 import threading
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
@@ -117,11 +117,17 @@ def mark_stale(catalog: Catalog, hits: Sequence[SearchHit]) -> int:
     return count
 
 
-def project_freshness(manifest: Manifest, project: str, limit: int = CHECKED_FILES) -> ProjectFreshness | None:
+def project_freshness(
+    manifest: Manifest,
+    project: str,
+    limit: int = CHECKED_FILES,
+    documents: Mapping[str, DocumentEntry] | None = None,
+) -> ProjectFreshness | None:
     """How a project's indexed files compare with its folder (the first `limit` of them, in path order) and its git
-    HEAD with the commit indexed from; None when the project holds no files read from a folder."""
+    HEAD with the commit indexed from; None when the project holds no files read from a folder. `documents`: the
+    project's documents when the caller has them (`Manifest.documents_by_project`), else read from the manifest."""
     root = manifest.roots.get(project)
-    files = _file_entries(manifest, project)
+    files = _file_entries(manifest, project, documents)
     if root is None or not files:
         return None
     source = manifest.sources.get(project)
@@ -197,9 +203,11 @@ def counts_settled(timeout: float) -> bool:
         return _counted.wait_for(lambda: not _counting, timeout)
 
 
-def _file_entries(manifest: Manifest, project: str) -> list[DocumentEntry]:
+def _file_entries(
+    manifest: Manifest, project: str, documents: Mapping[str, DocumentEntry] | None = None
+) -> list[DocumentEntry]:
     """A project's documents read from its folder, in path order."""
-    entries = manifest.project_documents(project).values()
+    entries = (documents if documents is not None else manifest.project_documents(project)).values()
     return sorted((e for e in entries if e.kind in FILE_KINDS), key=lambda e: e.path)
 
 

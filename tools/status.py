@@ -3,7 +3,7 @@ files refused, and how each project's index compares with its folder now."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Final, Literal
 
 from pydantic import BaseModel, Field
@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field
 from trident.retrieval.stale_scan import stale_scan
 from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
-from trident.store.manifest import SkippedFile
+from trident.store.manifest import DocumentEntry, Manifest, SkippedFile
 from trident.store.sync_state import stale_stores
 from trident.store.tokens import json_tokens
 from trident.tools.calls import RESPONSE_TOKENS, check_range, suggest_call
@@ -88,8 +88,11 @@ def status(
         ArgumentError: offset outside 0..MAX_OFFSET.
     """
     check_range("offset", offset, 0, MAX_OFFSET)
-    projects = _projects(catalog, stale=_stale_counts(catalog, directory, stale_wait))
-    page = _fit(projects[offset:], RESPONSE_TOKENS - STATUS_OVERHEAD_TOKENS, _Freshness(catalog).add)
+    manifest = catalog.manifest
+    by_project = manifest.documents_by_project()
+    projects = _projects(manifest, by_project, catalog, stale=_stale_counts(catalog, directory, stale_wait))
+    add_freshness = _Freshness(manifest, by_project).add
+    page = _fit(projects[offset:], RESPONSE_TOKENS - STATUS_OVERHEAD_TOKENS, add_freshness)
     graph = catalog.graph.counts(catalog.tenant)
     waiting = catalog.manifest.pending_chunks()
     engines = {
@@ -120,8 +123,11 @@ def project_status(catalog: Catalog, name: str, directory: EntityDirectory | Non
     """One project's counts with every file refused and its freshness (None if no such project is indexed); with
     the entity `directory`, its stale references counted ("still counting" while the scan runs)."""
     stale = _stale_counts(catalog, directory)
-    project = next((p for p in _projects(catalog, skipped_shown=None, stale=stale) if p.name == name), None)
-    return _Freshness(catalog).add(project) if project is not None else None
+    manifest = catalog.manifest
+    by_project = manifest.documents_by_project()
+    projects = _projects(manifest, by_project, catalog, skipped_shown=None, stale=stale)
+    project = next((p for p in projects if p.name == name), None)
+    return _Freshness(manifest, by_project).add(project) if project is not None else None
 
 
 _Counts = dict[str, int] | Counting | None
@@ -136,13 +142,16 @@ def _stale_counts(catalog: Catalog, directory: EntityDirectory | None, wait: flo
 
 
 def _projects(
-    catalog: Catalog, skipped_shown: int | None = SKIPPED_SHOWN, stale: _Counts = None
+    manifest: Manifest,
+    by_project: Mapping[str, Mapping[str, DocumentEntry]],
+    catalog: Catalog,
+    skipped_shown: int | None = SKIPPED_SHOWN,
+    stale: _Counts = None,
 ) -> list[ProjectStatus]:
-    manifest = catalog.manifest
     graph_by_project = catalog.graph.project_counts(catalog.tenant)
     projects = []
-    for name in manifest.projects():
-        docs = manifest.project_documents(name)
+    for name in sorted(by_project):
+        docs = by_project[name]
         graph_counts = graph_by_project.get(name, {"entities": 0, "relations": 0})
         skipped = manifest.skipped.get(name, [])
         projects.append(
@@ -163,12 +172,14 @@ def _projects(
 class _Freshness:
     """Adds each project's freshness, within one stat budget (CHECKED_FILES) for all the projects it is given."""
 
-    def __init__(self, catalog: Catalog) -> None:
-        self._manifest = catalog.manifest
+    def __init__(self, manifest: Manifest, by_project: Mapping[str, Mapping[str, DocumentEntry]]) -> None:
+        self._manifest = manifest
+        self._by_project = by_project
         self._left = CHECKED_FILES
 
     def add(self, project: ProjectStatus) -> ProjectStatus:
-        freshness = project_freshness(self._manifest, project.name, self._left)
+        documents = self._by_project.get(project.name, {})
+        freshness = project_freshness(self._manifest, project.name, self._left, documents)
         if freshness is not None:
             self._left -= freshness.checked
         return project.model_copy(update={"freshness": freshness})
