@@ -80,6 +80,31 @@ def test_a_fresh_index_of_a_repository_was_taken_from_its_head_and_nothing_chang
     assert state.refresh == f"trident index {repo} --project ledger (or index_path)"
 
 
+def test_projects_of_one_repository_share_one_question_to_git_about_head(
+    tmp_path: Path, repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    catalog = Catalog(tmp_path / "home" / "tenants" / "default", "default", HashEmbedder())
+    (repo / "tools").mkdir()
+    (repo / "tools" / "rounding.py").write_text(UTIL)
+    git(repo, "add", ".")
+    git(repo, "commit", "-q", "-m", "tools")
+    index_into(catalog, repo, "ledger")
+    index_into(catalog, repo / "tools", "tools")  # a second project inside the same work tree
+    started: list[list[str]] = []
+    real_run = subprocess.run
+
+    def recording_run(command: list[str], *args: object, **kwargs: object) -> object:
+        started.append(command)
+        return real_run(command, *args, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(subprocess, "run", recording_run)
+    heads = {p.name: p.freshness.head for p in status_tool.status(catalog).projects if p.freshness is not None}
+    monkeypatch.undo()
+    catalog.close()
+    assert heads == {"ledger": git(repo, "rev-parse", "HEAD"), "tools": git(repo, "rev-parse", "HEAD")}
+    assert len([command for command in started if "rev-parse" in command]) == 1
+
+
 def test_an_edited_file_counts_as_changed_and_a_touched_but_unchanged_one_does_not(
     catalog: Catalog, repo: Path
 ) -> None:

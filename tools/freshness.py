@@ -13,7 +13,7 @@ import shlex
 import threading
 import time
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
@@ -122,10 +122,12 @@ def project_freshness(
     project: str,
     limit: int = CHECKED_FILES,
     documents: Mapping[str, DocumentEntry] | None = None,
+    heads: Callable[[Path], str | None] = head_commit,
 ) -> ProjectFreshness | None:
     """How a project's indexed files compare with its folder (the first `limit` of them, in path order) and its git
     HEAD with the commit indexed from; None when the project holds no files read from a folder. `documents`: the
-    project's documents when the caller has them (`Manifest.documents_by_project`), else read from the manifest."""
+    project's documents when the caller has them (`Manifest.documents_by_project`), else read from the manifest;
+    `heads`: how HEAD is asked (a `HeadCommits` asks once per work tree for many projects)."""
     root = manifest.roots.get(project)
     files = _file_entries(manifest, project, documents)
     if root is None or not files:
@@ -133,7 +135,7 @@ def project_freshness(
     source = manifest.sources.get(project)
     states = _states(Path(root), files[: max(limit, 0)], source)
     commit = source.commit if source is not None else None
-    head = head_commit(Path(root))
+    head = heads(Path(root))
     return ProjectFreshness(
         indexed_at=source.indexed_at if source is not None else None,
         commit=commit,

@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 from trident.retrieval.stale_scan import stale_scan
 from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
+from trident.store.git_state import HeadCommits
 from trident.store.manifest import DocumentEntry, Manifest, SkippedFile
 from trident.store.sync_state import stale_stores
 from trident.store.tokens import json_tokens
@@ -176,10 +177,11 @@ class _Freshness:
         self._manifest = manifest
         self._by_project = by_project
         self._left = CHECKED_FILES
+        self._heads = HeadCommits()  # projects of one repository: one git process for all of them
 
     def add(self, project: ProjectStatus) -> ProjectStatus:
         documents = self._by_project.get(project.name, {})
-        freshness = project_freshness(self._manifest, project.name, self._left, documents)
+        freshness = project_freshness(self._manifest, project.name, self._left, documents, self._heads)
         if freshness is not None:
             self._left -= freshness.checked
         return project.model_copy(update={"freshness": freshness})
