@@ -5,6 +5,7 @@ projects and files in name order."""
 
 from __future__ import annotations
 
+import logging
 import threading
 import weakref
 from collections import Counter
@@ -21,6 +22,7 @@ from trident.store.schema import DocumentKind
 SCAN_CHUNKS = 20_000
 BATCH = 500
 PROSE_KINDS = frozenset({DocumentKind.CODE, DocumentKind.MARKDOWN, DocumentKind.TEXT})
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -49,6 +51,10 @@ class _Run:
 
     done: threading.Event = field(default_factory=threading.Event)
     scan: StaleScan | None = None
+
+
+class IndexClosed(Exception):
+    """The index was closed while a scan read it."""
 
 
 _runs: weakref.WeakKeyDictionary[EntityDirectory, _Run] = weakref.WeakKeyDictionary()  # by generation's directory
@@ -89,6 +95,11 @@ def scan_stale(catalog: Catalog, directory: EntityDirectory) -> StaleScan:
 def _run_scan(run: _Run, catalog: Catalog, directory: EntityDirectory) -> None:
     try:
         run.scan = _scan(catalog, directory)
+    except Exception:
+        if not catalog.closed:
+            raise  # to stderr, as any thread's error
+        # The server stopped (or the caller closed the index) while the scan read it: nothing to count any more.
+        log.debug("the stale-reference scan of %s stopped: the index was closed", catalog.index_dir)
     finally:
         if run.scan is None:  # failed: forget it, so a later ask scans again
             with _runs_lock:
@@ -108,6 +119,8 @@ def _scan(catalog: Catalog, directory: EntityDirectory) -> StaleScan:
     findings: list[StaleFinding] = []
     graph = catalog.graph  # one look at the current generation's engines, not one per chunk
     for start in range(0, min(len(ids), SCAN_CHUNKS), BATCH):
+        if catalog.closed:
+            raise IndexClosed(catalog.index_dir)
         batch = ids[start : min(start + BATCH, SCAN_CHUNKS)]
         chunks = graph.get_chunks(batch)
         for chunk_id in batch:

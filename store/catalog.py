@@ -265,6 +265,11 @@ class Catalog:
             lock.release()  # a call still reading the old generation keeps its open files; Linux keeps them
         remove_leftovers(self.index_dir, keep={session.folder})
 
+    @property
+    def closed(self) -> bool:
+        """Whether `close` was called: a reader still running in the background (a scan) stops when it sees this."""
+        return self._closed
+
     def close(self) -> None:
         """Close the engines. A writer block still open publishes (or drops) its session when it ends."""
         if self._closed:

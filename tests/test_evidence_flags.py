@@ -10,6 +10,7 @@ import shutil
 import threading
 from collections.abc import Iterator
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -320,6 +321,28 @@ def test_the_first_status_of_a_generation_answers_while_its_scan_runs_and_find_s
     counts = {p.name: p.stale_references for p in status_tool.status(drift, directory=directory).projects}
     assert counts == {"orders": 2, "payments": 0}
     assert scans == [directory]  # one scan for the generation, however often it was asked for
+
+
+def test_a_scan_under_way_when_its_index_closes_ends_quietly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server that stops while a status started the scan: the scan's next read fails on the closed store, and it
+    ends without an error on stderr (before, a traceback of the scan's thread)."""
+    catalog = Catalog(tmp_path / "index", "default", HashEmbedder())
+    index_into(catalog, EXAMPLES / "drift" / "orders", "orders")
+    closed, errors = threading.Event(), []
+    read = catalog.graph.get_chunks
+
+    def read_after_close(ids: Any) -> Any:
+        closed.wait(30)
+        return read(ids)
+
+    monkeypatch.setattr(catalog.graph, "get_chunks", read_after_close)
+    monkeypatch.setattr(threading, "excepthook", lambda args: errors.append(args.exc_value))
+    directory = EntityDirectory(catalog.entities())
+    assert stale_scan_module.stale_scan(catalog, directory, wait=0) is None  # under way, held at its first read
+    catalog.close()
+    closed.set()
+    assert stale_scan_module.stale_scan(catalog, directory, wait=30) is None
+    assert errors == []
 
 
 @pytest.mark.anyio
