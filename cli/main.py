@@ -258,12 +258,13 @@ def status(
 
     settings = _settings()
     with _catalog(settings, with_embedder=False) as catalog, _user_errors():
-        directory = GenerationViews(settings.retrieval).directory(catalog)
+        views = GenerationViews(settings.retrieval)
+        directory = views.directory(catalog)
         # One command, one process: the scan of the generation would end with it, so the command waits for it.
         if stale:
-            found = find_stale(catalog, directory, offset=offset, limit=MAX_LIMIT, wait=None)
+            found = find_stale(catalog, directory, offset=offset, limit=MAX_LIMIT, wait=None, views=views)
         else:
-            result = run_status(catalog, offset, directory, stale_wait=None)
+            result = run_status(catalog, offset, directory, stale_wait=None, views=views)
     if stale:
         _print_stale(found, as_json)
         return

@@ -36,7 +36,7 @@ def check_evidence(
     stamp_last_modified(catalog, hits)
     statements: list[Statement] = []
     stale = 0
-    definitions, citations = _readers(catalog, chunks)
+    definitions, citations = chunk_readers(catalog, chunks)
     for hit in hits:
         chunk = hit.chunk
         if chunk is None or hit.source_kind is None:
@@ -52,8 +52,9 @@ def check_evidence(
     return EvidenceSummary(len(conflicts.found), stale, agreement)
 
 
-def _readers(catalog: Catalog, chunks: Definitions | None) -> tuple[Definitions, Citations]:
-    """How the definitions' chunks and citations are read: from `chunks` when given, else from the graph store."""
+def chunk_readers(catalog: Catalog, chunks: Definitions | None) -> tuple[Definitions, Citations]:
+    """How the definitions' chunks and citations are read: from `chunks` when given (a reader's mapped rows), else
+    from the graph store."""
     if chunks is None:
         return catalog.graph.get_chunks, catalog.graph.citations
 

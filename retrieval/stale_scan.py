@@ -11,8 +11,9 @@ import weakref
 from collections import Counter
 from dataclasses import dataclass, field
 
+from trident.retrieval.evidence_flags import chunk_readers
 from trident.retrieval.source_kinds import source_kind
-from trident.retrieval.stale_references import stale_references
+from trident.retrieval.stale_references import Definitions, stale_references
 from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
 from trident.store.schema import DocumentKind
@@ -61,10 +62,14 @@ _runs: weakref.WeakKeyDictionary[EntityDirectory, _Run] = weakref.WeakKeyDiction
 _runs_lock = threading.Lock()
 
 
-def stale_scan(catalog: Catalog, directory: EntityDirectory, wait: float | None = 0.0) -> StaleScan | None:
+def stale_scan(
+    catalog: Catalog, directory: EntityDirectory, wait: float | None = 0.0, chunks: Definitions | None = None
+) -> StaleScan | None:
     """The index's stale references, from the scan of `directory`'s generation: the first ask starts it in a
     background thread (once per generation), each ask waits for it at most `wait` seconds (None: until it ends).
-    None while it is still under way (or when it failed: its error went to stderr, and the next ask scans again)."""
+    None while it is still under way (or when it failed: its error went to stderr, and the next ask scans again).
+    `chunks`: how the scan that starts reads chunks (a reader's mapped rows, `GenerationViews.chunks`: at 100K chunks
+    the scan of 20,000 took 0.8 s that way against 8.1 s through the graph store); the graph store when None."""
     with _runs_lock:
         run = _runs.get(directory)
         started = run is None
@@ -72,7 +77,7 @@ def stale_scan(catalog: Catalog, directory: EntityDirectory, wait: float | None 
             run = _runs[directory] = _Run()
     if started:
         thread = threading.Thread(
-            target=_run_scan, args=(run, catalog, directory), name="trident-stale-scan", daemon=True
+            target=_run_scan, args=(run, catalog, directory, chunks), name="trident-stale-scan", daemon=True
         )
         thread.start()
     if wait != 0:
@@ -80,21 +85,22 @@ def stale_scan(catalog: Catalog, directory: EntityDirectory, wait: float | None 
     return run.scan
 
 
-def scan_stale(catalog: Catalog, directory: EntityDirectory) -> StaleScan:
-    """The index's stale references, waiting for the scan of `directory`'s generation to end.
+def scan_stale(catalog: Catalog, directory: EntityDirectory, chunks: Definitions | None = None) -> StaleScan:
+    """The index's stale references, waiting for the scan of `directory`'s generation to end (`chunks` as for
+    `stale_scan`).
 
     Raises:
         RuntimeError: the scan failed (its error went to stderr).
     """
-    scan = stale_scan(catalog, directory, wait=None)
+    scan = stale_scan(catalog, directory, wait=None, chunks=chunks)
     if scan is None:
         raise RuntimeError("the stale-reference scan failed; its error is on stderr")
     return scan
 
 
-def _run_scan(run: _Run, catalog: Catalog, directory: EntityDirectory) -> None:
+def _run_scan(run: _Run, catalog: Catalog, directory: EntityDirectory, chunks: Definitions | None) -> None:
     try:
-        run.scan = _scan(catalog, directory)
+        run.scan = _scan(catalog, directory, chunks)
     except Exception:
         if not catalog.closed:
             raise  # to stderr, as any thread's error
@@ -108,7 +114,7 @@ def _run_scan(run: _Run, catalog: Catalog, directory: EntityDirectory) -> None:
         run.done.set()
 
 
-def _scan(catalog: Catalog, directory: EntityDirectory) -> StaleScan:
+def _scan(catalog: Catalog, directory: EntityDirectory, chunks: Definitions | None = None) -> StaleScan:
     manifest = catalog.manifest
     ids = [
         chunk_id
@@ -117,17 +123,17 @@ def _scan(catalog: Catalog, directory: EntityDirectory) -> StaleScan:
         for chunk_id in entry.chunk_ids
     ]
     findings: list[StaleFinding] = []
-    graph = catalog.graph  # one look at the current generation's engines, not one per chunk
+    read, citations = chunk_readers(catalog, chunks)  # one look at the current generation's engines, not one a chunk
     for start in range(0, min(len(ids), SCAN_CHUNKS), BATCH):
         if catalog.closed:
             raise IndexClosed(catalog.index_dir)
         batch = ids[start : min(start + BATCH, SCAN_CHUNKS)]
-        chunks = graph.get_chunks(batch)
+        found = read(batch)
         for chunk_id in batch:
-            chunk = chunks.get(chunk_id)
+            chunk = found.get(chunk_id)
             if chunk is None:
                 continue
-            for flag in stale_references(chunk, source_kind(chunk), directory, graph.get_chunks, graph.citations):
+            for flag in stale_references(chunk, source_kind(chunk), directory, read, citations):
                 findings.append(StaleFinding(chunk.project, chunk.citation, flag.name, flag.detail, flag.see))
     checked = min(len(ids), SCAN_CHUNKS)
     return StaleScan(tuple(findings), checked, len(ids) - checked)

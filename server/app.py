@@ -348,7 +348,7 @@ def _register_status(server: MCPServer[Any]) -> None:
         Size: about 250 tokens a project; the projects stop at 8,000 tokens, and then next_call is the exact call
         for the next page."""
         app = app_of(ctx)
-        return await in_worker(lambda: status.status(app.catalog, offset, app.directory()))
+        return await in_worker(lambda: status.status(app.catalog, offset, app.directory(), views=app.views))
 
     @tool(server, READ)
     async def find_stale(
@@ -363,5 +363,7 @@ def _register_status(server: MCPServer[Any]) -> None:
         next_call is the exact call for the next page."""
         app = app_of(ctx)
         return await in_worker(
-            lambda: stale.find_stale(app.catalog, app.directory(), projects=projects, offset=offset, limit=limit)
+            lambda: stale.find_stale(
+                app.catalog, app.directory(), projects=projects, offset=offset, limit=limit, views=app.views
+            )
         )

@@ -47,7 +47,7 @@ def register_guidance(server: MCPServer[Any]) -> None:
     def project_summary(name: str, ctx: Context) -> str:
         """Counts and skipped files of one indexed project."""
         app = cast(TridentContext, ctx.request_context.lifespan_context)
-        project = status.project_status(app.catalog, name, app.directory())
+        project = status.project_status(app.catalog, name, app.directory(), app.views)
         if project is not None:
             return project.model_dump_json(indent=2)
         known = ", ".join(app.catalog.manifest.projects()) or "none"

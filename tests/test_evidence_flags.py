@@ -302,10 +302,10 @@ def test_the_first_status_of_a_generation_answers_while_its_scan_runs_and_find_s
     release, scans = threading.Event(), []
     scan = stale_scan_module._scan
 
-    def held_scan(catalog: Catalog, directory: EntityDirectory) -> stale_scan_module.StaleScan:
+    def held_scan(catalog: Catalog, directory: EntityDirectory, chunks: Any) -> stale_scan_module.StaleScan:
         scans.append(directory)
         release.wait()
-        return scan(catalog, directory)
+        return scan(catalog, directory, chunks)
 
     monkeypatch.setattr(stale_scan_module, "_scan", held_scan)
     directory = EntityDirectory(drift.entities())  # a generation not scanned yet
@@ -321,6 +321,24 @@ def test_the_first_status_of_a_generation_answers_while_its_scan_runs_and_find_s
     counts = {p.name: p.stale_references for p in status_tool.status(drift, directory=directory).projects}
     assert counts == {"orders": 2, "payments": 0}
     assert scans == [directory]  # one scan for the generation, however often it was asked for
+
+
+def test_a_scan_through_a_readers_mapped_rows_finds_what_the_graph_store_gives_and_reads_no_graph_store(
+    drift: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    through_graph = stale_scan_module.scan_stale(drift, EntityDirectory(drift.entities()))
+    assert through_graph.findings, "the drift corpus has stale references"
+    directory = EntityDirectory(drift.entities())  # another generation's directory: a scan of its own
+    views = GenerationViews(RetrievalSettings())
+    views.chunks(drift, [])  # the reader's rows mapped before the graph store is watched
+
+    def untouched(*_: object) -> None:
+        raise AssertionError("the scan read the graph store")
+
+    monkeypatch.setattr(drift.graph, "get_chunks", untouched)
+    monkeypatch.setattr(drift.graph, "citations", untouched)
+    through_rows = stale_scan_module.scan_stale(drift, directory, partial(views.chunks, drift))
+    assert through_rows == through_graph
 
 
 def test_a_scan_under_way_when_its_index_closes_ends_quietly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

