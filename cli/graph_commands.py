@@ -224,7 +224,7 @@ class GraphCommands:
         from trident.tools.entities import get_entity
 
         with self._index(with_embedder=False) as (catalog, views):
-            result = get_entity(catalog, views.directory(catalog), name_or_id)
+            result = get_entity(catalog, views.directory(catalog), name_or_id, views.relations(catalog))
         _emit(result, as_json, _show_entity)
 
 

@@ -318,7 +318,9 @@ def _register_lookups(server: MCPServer[Any]) -> None:
         """Describe one named thing: what it is, where it is defined, its aliases and relation counts (omitted says
         when a cap cut the count). Size: under 1,000 tokens."""
         app = app_of(ctx)
-        return await in_worker(lambda: entity_tools.get_entity(app.catalog, app.directory(), name_or_id))
+        return await in_worker(
+            lambda: entity_tools.get_entity(app.catalog, app.directory(), name_or_id, app.relations())
+        )
 
 
 def _register_status(server: MCPServer[Any]) -> None:

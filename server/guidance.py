@@ -58,7 +58,8 @@ def register_guidance(server: MCPServer[Any]) -> None:
         """One entity: description, where defined, relation counts."""
         app = cast(TridentContext, ctx.request_context.lifespan_context)
         try:
-            return entity_tools.get_entity(app.catalog, app.directory(), entity_id).model_dump_json(indent=2)
+            found = entity_tools.get_entity(app.catalog, app.directory(), entity_id, app.relations())
+            return found.model_dump_json(indent=2)
         except EntityNotFoundError as exc:
             raise _not_found(f"trident://entities/{entity_id}", str(exc), suggestions=exc.suggestions) from None
 
