@@ -25,4 +25,5 @@ def test_the_relation_index_counts_what_the_graph_store_counts(
         raise AssertionError("get_entity asked the graph store")
 
     monkeypatch.setattr(sample_catalog.graph, "neighbours", untouched)
+    monkeypatch.setattr(sample_catalog.graph, "citations", untouched)
     assert [get_entity(sample_catalog, directory, name, relations) for name in NAMES] == expected

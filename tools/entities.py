@@ -6,7 +6,7 @@ from collections import Counter
 
 from pydantic import BaseModel, Field
 
-from trident.retrieval.entities import EntityRef, entity_ref, resolve_entity
+from trident.retrieval.entities import EntityRef, entity_refs, resolve_entity
 from trident.retrieval.omitted import OMITTED_HELP, OmitReason, Omitted
 from trident.retrieval.relation_index import GraphWalk
 from trident.store.catalog import Catalog
@@ -56,7 +56,7 @@ def get_entity(
     out = Counter(r.type for r in found if r.source == entity.id)
     into = Counter(r.type for r in found if r.target == entity.id)
     return EntityResult(
-        entity=entity_ref(catalog, entity),
+        entity=entity_refs(source, [entity])[0],  # the defining chunk's citation read where the relations were
         qualified_name=entity.qualified_name,
         description=entity.description,
         aliases=list(entity.aliases),
