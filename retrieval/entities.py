@@ -8,7 +8,6 @@ from collections.abc import Sequence
 from pydantic import BaseModel, Field
 
 from trident.retrieval.relation_index import GraphWalk
-from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
 from trident.store.schema import Entity
 
@@ -64,10 +63,6 @@ def resolve_entity(directory: EntityDirectory, name_or_id: str, projects: list[s
 
 
 _SPECIFICITY = {"Class": 0, "Function": 0, "Method": 0, "Service": 0, "Concept": 1, "Document": 2, "Module": 3}
-
-
-def entity_ref(catalog: Catalog, entity: Entity) -> EntityRef:
-    return entity_refs(catalog.graph, [entity])[0]
 
 
 def entity_refs(graph: GraphWalk, entities: Sequence[Entity]) -> list[EntityRef]:
