@@ -10,10 +10,12 @@ import threading
 import weakref
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import partial
 
 from trident.retrieval.evidence_flags import chunk_readers
 from trident.retrieval.source_kinds import source_kind
 from trident.retrieval.stale_references import Definitions, stale_references
+from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
 from trident.store.schema import DocumentKind
@@ -63,19 +65,20 @@ _runs_lock = threading.Lock()
 
 
 def stale_scan(
-    catalog: Catalog, directory: EntityDirectory, wait: float | None = 0.0, chunks: Definitions | None = None
+    catalog: Catalog, directory: EntityDirectory, wait: float | None = 0.0, views: GenerationViews | None = None
 ) -> StaleScan | None:
     """The index's stale references, from the scan of `directory`'s generation: the first ask starts it in a
     background thread (once per generation), each ask waits for it at most `wait` seconds (None: until it ends).
     None while it is still under way (or when it failed: its error went to stderr, and the next ask scans again).
-    `chunks`: how the scan that starts reads chunks (a reader's mapped rows, `GenerationViews.chunks`: at 100K chunks
-    the scan of 20,000 took 0.8 s that way against 8.1 s through the graph store); the graph store when None."""
+    With a reader's `views`, a scan that starts reads the generation's mapped chunk rows (at 100K chunks the scan of
+    20,000 took 0.8 s that way against 8.1 s through the graph store); the graph store when None."""
     with _runs_lock:
         run = _runs.get(directory)
         started = run is None
         if run is None:
             run = _runs[directory] = _Run()
     if started:
+        chunks = partial(views.chunks, catalog) if views is not None else None
         thread = threading.Thread(
             target=_run_scan, args=(run, catalog, directory, chunks), name="trident-stale-scan", daemon=True
         )
@@ -85,14 +88,14 @@ def stale_scan(
     return run.scan
 
 
-def scan_stale(catalog: Catalog, directory: EntityDirectory, chunks: Definitions | None = None) -> StaleScan:
-    """The index's stale references, waiting for the scan of `directory`'s generation to end (`chunks` as for
+def scan_stale(catalog: Catalog, directory: EntityDirectory, views: GenerationViews | None = None) -> StaleScan:
+    """The index's stale references, waiting for the scan of `directory`'s generation to end (`views` as for
     `stale_scan`).
 
     Raises:
         RuntimeError: the scan failed (its error went to stderr).
     """
-    scan = stale_scan(catalog, directory, wait=None, chunks=chunks)
+    scan = stale_scan(catalog, directory, wait=None, views=views)
     if scan is None:
         raise RuntimeError("the stale-reference scan failed; its error is on stderr")
     return scan

@@ -337,7 +337,7 @@ def test_a_scan_through_a_readers_mapped_rows_finds_what_the_graph_store_gives_a
 
     monkeypatch.setattr(drift.graph, "get_chunks", untouched)
     monkeypatch.setattr(drift.graph, "citations", untouched)
-    through_rows = stale_scan_module.scan_stale(drift, directory, partial(views.chunks, drift))
+    through_rows = stale_scan_module.scan_stale(drift, directory, views)
     assert through_rows == through_graph
 
 

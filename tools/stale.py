@@ -5,7 +5,6 @@ nearest existing name to see instead."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import partial
 
 from pydantic import BaseModel, Field
 
@@ -64,7 +63,7 @@ def find_stale(
     """
     check_range("offset", offset, 0, MAX_OFFSET)
     check_range("limit", limit, 1, MAX_LIMIT)
-    scan = stale_scan(catalog, directory, wait, partial(views.chunks, catalog) if views is not None else None)
+    scan = stale_scan(catalog, directory, wait, views)
     if scan is None:
         given = list(projects) if projects is not None else None
         again = suggest_call("find_stale", projects=given, offset=offset, limit=limit)

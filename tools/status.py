@@ -4,7 +4,6 @@ files refused, and how each project's index compares with its folder now."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from functools import partial
 from typing import Final, Literal
 
 from pydantic import BaseModel, Field
@@ -102,7 +101,7 @@ def status(
     add_freshness = _Freshness(manifest, by_project).add
     page = _fit(projects[offset:], RESPONSE_TOKENS - STATUS_OVERHEAD_TOKENS, add_freshness)
     graph = catalog.graph.counts(catalog.tenant)
-    waiting = catalog.manifest.pending_chunks()
+    waiting = manifest.pending_chunks()
     engines = {
         "lexical": {"chunks": catalog.text.count(catalog.tenant)},
         "semantic": {"chunks": catalog.vectors.count(catalog.tenant)} | ({"waiting": waiting} if waiting else {}),
@@ -153,7 +152,7 @@ def _stale_counts(
     """Stale references per project; "still counting" while the generation's scan runs; None: not counted."""
     if directory is None:
         return None
-    scan = stale_scan(catalog, directory, wait, partial(views.chunks, catalog) if views is not None else None)
+    scan = stale_scan(catalog, directory, wait, views)
     return scan.counts() if scan is not None else COUNTING
 
 
