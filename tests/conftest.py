@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import shutil
-from collections.abc import AsyncIterator, Iterator
+import subprocess
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -43,6 +44,25 @@ def index_into(catalog: Catalog, folder: Path, project: str, **options: Any) -> 
     options.setdefault("max_file_bytes", 1_000_000)
     with catalog.writer() as writer:
         return index_folder(writer, folder, project, **options)
+
+
+@pytest.fixture
+def record_commands(monkeypatch: pytest.MonkeyPatch) -> Callable[[], list[list[str]]]:
+    """Call it to record, from then on, every command `subprocess.run` starts (each still runs): to assert which
+    processes a step starts, e.g. none of git's."""
+
+    def start() -> list[list[str]]:
+        started: list[list[str]] = []
+        real_run = subprocess.run
+
+        def recording_run(command: list[str], *args: object, **kwargs: object) -> object:
+            started.append(command)
+            return real_run(command, *args, **kwargs)  # type: ignore[call-overload]
+
+        monkeypatch.setattr(subprocess, "run", recording_run)
+        return started
+
+    return start
 
 
 @pytest.fixture(scope="session")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -81,7 +81,7 @@ def test_a_fresh_index_of_a_repository_was_taken_from_its_head_and_nothing_chang
 
 
 def test_projects_of_one_repository_share_one_question_to_git_about_head(
-    tmp_path: Path, repo: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, repo: Path, monkeypatch: pytest.MonkeyPatch, record_commands: Callable[[], list[list[str]]]
 ) -> None:
     catalog = Catalog(tmp_path / "home" / "tenants" / "default", "default", HashEmbedder())
     (repo / "tools").mkdir()
@@ -90,14 +90,7 @@ def test_projects_of_one_repository_share_one_question_to_git_about_head(
     git(repo, "commit", "-q", "-m", "tools")
     index_into(catalog, repo, "ledger")
     index_into(catalog, repo / "tools", "tools")  # a second project inside the same work tree
-    started: list[list[str]] = []
-    real_run = subprocess.run
-
-    def recording_run(command: list[str], *args: object, **kwargs: object) -> object:
-        started.append(command)
-        return real_run(command, *args, **kwargs)  # type: ignore[call-overload]
-
-    monkeypatch.setattr(subprocess, "run", recording_run)
+    started = record_commands()
     heads = {p.name: p.freshness.head for p in status_tool.status(catalog).projects if p.freshness is not None}
     monkeypatch.undo()
     catalog.close()

@@ -8,7 +8,7 @@ import logging
 import os
 import subprocess
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -195,7 +195,7 @@ def test_knowledge_and_passage_hits_carry_their_kind_and_no_time(catalog: Catalo
 
 
 def test_a_folder_outside_git_is_stamped_without_starting_git(
-    catalog: Catalog, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    catalog: Catalog, tmp_path: Path, record_commands: Callable[[], list[list[str]]]
 ) -> None:
     folder = _write(tmp_path / "ledger")
     index_into(catalog, folder, "ledger")
@@ -203,14 +203,7 @@ def test_a_folder_outside_git_is_stamped_without_starting_git(
     hits = tool_search(catalog, "settle_ledger_quarterly", top_k=10, strategy="lexical", views=views).hits
     for name in ("ledger.py", "notes.md", "ledger.yaml"):  # new file versions: none blamed yet
         os.utime(folder / name, (COMMITTED_AT, COMMITTED_AT))
-    started: list[list[str]] = []
-    real_run = subprocess.run
-
-    def recording_run(command: list[str], *args: object, **kwargs: object) -> object:
-        started.append(command)
-        return real_run(command, *args, **kwargs)  # type: ignore[call-overload]
-
-    monkeypatch.setattr(subprocess, "run", recording_run)
+    started = record_commands()
     last_modified.stamp_last_modified(catalog, hits)
     assert hits and {hit.last_modified for hit in hits} == {"2023-11-14T22:13:20Z"}
     assert [command for command in started if command[0] == "git"] == []
