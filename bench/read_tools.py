@@ -1,0 +1,89 @@
+"""The read tools beside `search`, timed on a cached bench index both ways they can read: through the stores (the
+graph and vector stores, as a caller without a reader's views reads) and through a reader's views (as the server and
+the command line read). Checks that both ways give the same answers.
+
+  get_entity        the bench's graph entities, each five times
+  stale scan        the scan of one index generation that status and find_stale start (at most 20,000 chunks)
+  status            once the scan is done, six calls
+
+Usage:
+    python bench/read_tools.py [--sizes 10k,100k]
+The model is TRIDENT_MODEL's (the bench's is `sentence-transformers/all-MiniLM-L6-v2:int8`). Prints p50 / p95 ms
+per tool and way; a size not built is skipped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from trident.retrieval.stale_scan import scan_stale
+from trident.retrieval.views import GenerationViews
+from trident.store.catalog import Catalog
+from trident.store.directory import EntityDirectory
+from trident.store.settings import ModelSettings, RetrievalSettings
+from trident.tools.entities import get_entity
+from trident.tools.status import status
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from corpus import index_dir
+from latency import TENANT, graph_inputs, load_queries
+
+
+def timed(fn: Callable[[], object], repeat: int) -> tuple[float, float]:
+    """p50 and p95 of `repeat` calls, ms."""
+    samples = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        fn()
+        samples.append(time.perf_counter() - started)
+    samples.sort()
+    return statistics.median(samples) * 1000, samples[min(len(samples) - 1, int(len(samples) * 0.95))] * 1000
+
+
+def measure(size: str) -> None:
+    catalog = Catalog(index_dir(size, ModelSettings().model), TENANT, None)
+    views = GenerationViews(RetrievalSettings())
+    directory, relations = views.directory(catalog), views.relations(catalog)
+    by_tool = load_queries()
+    names = [item["entity"] for item in graph_inputs(catalog, by_tool).get("trace_relationships", [])]
+    same = all(get_entity(catalog, directory, n) == get_entity(catalog, directory, n, relations) for n in names)
+    print(f"\n{size}: {len(names)} entities, the same answers both ways: {same}")
+    for way, source in (("stores", None), ("views", relations)):
+        samples: list[float] = []
+        for name in names:
+            started = time.perf_counter()
+            for _ in range(5):
+                get_entity(catalog, directory, name, source)
+            samples.append((time.perf_counter() - started) / 5 * 1000)
+        print(f"  get_entity, {way:6s} p50 {statistics.median(samples):7.2f} ms  max {max(samples):7.2f} ms")
+    scans = {}
+    for way, reader in (("stores", None), ("views", views)):
+        fresh = EntityDirectory(catalog.entities())  # a directory of its own: a scan of its own, not the one before
+        started = time.perf_counter()
+        scans[way] = scan_stale(catalog, fresh, reader)
+        print(f"  stale scan, {way:6s} {time.perf_counter() - started:7.2f} s ({scans[way].checked} chunks)")
+    print(f"  the same findings both ways: {scans['stores'] == scans['views']}")
+    status(catalog, directory=directory, stale_wait=None, views=views)  # the generation's scan done before timing
+    p50, p95 = timed(lambda: status(catalog, directory=directory, views=views), 6)
+    print(f"  status (scan done)  p50 {p50:7.2f} ms  p95 {p95:7.2f} ms")
+    catalog.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="10k,100k")
+    args = parser.parse_args()
+    for size in args.sizes.split(","):
+        if (index_dir(size, ModelSettings().model) / "manifest.json").exists():
+            measure(size)
+        else:
+            print(f"{size}: no bench index (bench/corpus.py builds it); skipped")
+
+
+if __name__ == "__main__":
+    main()
