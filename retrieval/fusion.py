@@ -238,8 +238,10 @@ class PrimaryFirst:
         if self.reorder:
             leading = [item for item in fused if item.id in chosen]
         else:
+            # The inner fusion may have dropped some of the head (an intersection keeps only what every list found):
+            # what it dropped stays dropped, the rest of the head leads in the primary's order.
             by_id = {item.id: item for item in fused}
-            leading = [by_id[id_] for id_ in head]
+            leading = [by_id[id_] for id_ in head if id_ in by_id]
         return leading + [item for item in fused if item.id not in chosen]
 
 

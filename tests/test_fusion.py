@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from trident.retrieval.fusion import RRF, FusionMethod, MaxScore, PrimaryFirst, WeightedSum, make_fuser
+from trident.retrieval.fusion import (
+    RRF,
+    FusionMethod,
+    Intersection,
+    MaxScore,
+    PrimaryFirst,
+    WeightedSum,
+    make_fuser,
+)
 from trident.retrieval.path_names import PathName, PathRun
 from trident.retrieval.router import QueryType, route
 from trident.store.errors import ArgumentError
@@ -68,6 +76,15 @@ def test_a_primary_path_that_found_nothing_leaves_the_fusion_unchanged() -> None
     lists = {GRAPH: [], LEXICAL: ranked("a", "b"), SEMANTIC: ranked("b", "c")}
     inner = WeightedSum()
     assert PrimaryFirst(inner, PathName.GRAPH).fuse(lists) == inner.fuse(lists)
+
+
+def test_an_intersection_under_a_leading_primary_keeps_only_what_every_list_found() -> None:
+    # The primary's head holds ids the intersection drops: they stay dropped, the rest of the head still leads.
+    lists = {GRAPH: ranked("g1", "both", "g3"), LEXICAL: ranked("x", "both", "g3")}
+    led = PrimaryFirst(Intersection(), PathName.GRAPH, depth=3).fuse(lists)
+    assert [item.id for item in led] == ["both", "g3"]
+    merged = PrimaryFirst(Intersection(), PathName.GRAPH, depth=3).unsure().fuse(lists)
+    assert sorted(item.id for item in merged) == ["both", "g3"]
 
 
 def test_the_primary_head_counts_its_expansions_too() -> None:

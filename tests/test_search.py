@@ -10,8 +10,9 @@ import pytest
 
 from tests.conftest import index_into
 from trident.retrieval import search as engine
-from trident.retrieval.fusion import RRF
+from trident.retrieval.fusion import RRF, FusionMethod
 from trident.retrieval.search import SearchResult
+from trident.retrieval.search_plan import Strategy
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.errors import ArgumentError
@@ -332,3 +333,21 @@ def test_explain_adds_the_whole_route_and_each_runs_top_hits_to_the_json(sample_
     # A forced strategy sets the route aside: explain still shows what it would have planned.
     assert diagnostics["route"]["applied"] is False and diagnostics["route"]["query_type"] == "general"
     assert list(diagnostics["top_per_path"]) == ["lexical"]
+
+
+FUSION_QUERIES = [
+    "How does OrderService connect to PaymentGateway?",  # names two entities: the graph walk leads
+    "Are OrderService and PaymentGateway both in billing?",
+    "how are signing keys rotated",
+]
+
+
+@pytest.mark.parametrize("fusion", [*FusionMethod])
+@pytest.mark.parametrize("strategy", [*Strategy])
+def test_every_fuser_answers_under_every_strategy(sample_catalog: Catalog, fusion: str, strategy: str) -> None:
+    for query in FUSION_QUERIES:
+        result = search(sample_catalog, query, top_k=5, strategy=strategy, fusion=fusion, expansions=["payment"])
+        assert len({h.id for h in result.hits}) == len(result.hits)
+        if fusion == FusionMethod.INTERSECTION:  # only what every path that found something found
+            answered = {run for h in result.hits for run, rank in h.sources.items() if rank is not None}
+            assert all(all(h.sources.get(run) is not None for run in answered) for h in result.hits)
