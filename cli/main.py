@@ -49,8 +49,21 @@ app.add_typer(model_app, name="model")
 err = Console(stderr=True, soft_wrap=True)
 
 
+def _print_version(asked: bool) -> None:
+    if asked:
+        from trident.server.app import package_version
+
+        typer.echo(f"trident {package_version()}")
+        raise typer.Exit()
+
+
 @app.callback()
-def _main(verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log details to stderr.")] = False) -> None:
+def _main(
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log details to stderr.")] = False,
+    version: Annotated[
+        bool, typer.Option("--version", callback=_print_version, is_eager=True, help="Print the version and exit.")
+    ] = False,
+) -> None:
     logging.basicConfig(
         level=logging.INFO if verbose else logging.WARNING,
         stream=sys.stderr,
@@ -436,6 +449,18 @@ def serve(
         catalog = open_serving_catalog(settings.store, settings.model, storage)  # an unusable index fails here
     with remote.refreshing(catalog, storage):  # with TRIDENT_STORAGE: follow what other machines publish
         run(build_server(settings, lambda: catalog), settings.server)
+    _exit_served()
+
+
+def _exit_served() -> NoReturn:
+    """End a server whose lifespan has closed the index: without the interpreter's finalization. A search the
+    client abandoned may still be in a worker thread inside onnxruntime or Kùzu; finalization would end such a
+    thread by unwinding it through their C++ frames, which aborts the process (`terminate called without an
+    active exception`, exit -6) although everything was written and closed."""
+    logging.shutdown()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
 
 
 @model_app.command("build-offline")

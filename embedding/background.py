@@ -77,6 +77,14 @@ class BackgroundEmbedder:
         self._done.wait(timeout)
         return self.ready
 
+    def settle(self, timeout: float) -> bool:
+        """Wait up to `timeout` seconds for a load under way to end (a server stopping: the load cannot be
+        interrupted, and a load left running in native code while the interpreter exits aborts the process);
+        whether no load is running now."""
+        if self._thread.ident is not None:
+            self._thread.join(timeout)
+        return not self._thread.is_alive()
+
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         return self._model(wait=True).embed(texts)
 

@@ -33,6 +33,7 @@ LOCK_WAIT_SECONDS = 30 * 60.0
 WARM_UP_STOP_SECONDS = 60.0
 REWARM_POLL_SECONDS = 0.5  # how often the warm-up thread looks for a new generation (one stat of the manifest)
 MODEL_WAIT_STEP_SECONDS = 0.1  # how often the warm-up, waiting for the model, checks whether the server stops
+MODEL_STOP_SECONDS = 60.0  # how long a stopping server waits for a model load under way (a cold load: seconds)
 MODEL_FIRST_SECONDS = 10.0  # how long the warm-up waits for the model before the walk's views (a slow load: no longer)
 
 
@@ -189,6 +190,14 @@ def _model_loaded(embedder: Embedder, stopping: threading.Event, limit: float | 
                 return
 
 
+def _model_settled(embedder: Embedder | None) -> None:
+    """A model still loading when the server stops is waited for: it cannot be interrupted, and left in
+    onnxruntime's code while the interpreter exits, it aborts the process (`terminate called without an active
+    exception`)."""
+    if isinstance(embedder, BackgroundEmbedder) and not embedder.settle(MODEL_STOP_SECONDS):
+        log.warning("the embedding model was still loading %g s after the server stopped", MODEL_STOP_SECONDS)
+
+
 def make_lifespan(
     settings: TridentSettings,
     open_catalog: Callable[[], Catalog],
@@ -217,6 +226,7 @@ def make_lifespan(
             stopping.set()
             if warming.is_alive():
                 warming.join(WARM_UP_STOP_SECONDS)
+            _model_settled(catalog.embedder)
             jobs.shutdown()
             if warming.is_alive():  # the stores must outlive it: leave them to the process's exit
                 log.warning(

@@ -134,3 +134,11 @@ def test_status_waits_for_the_stale_reference_count_a_one_shot_command_would_not
 ) -> None:
     data = json.loads(_run(drift_home, "status", "--json").stdout)
     assert {p["name"]: p["stale_references"] for p in data["projects"]} == {"orders": 2, "payments": 0}
+
+
+def test_version_prints_the_installed_package_version(tmp_path: Path) -> None:
+    from importlib.metadata import version
+
+    result = _run(tmp_path / "home", "--version")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == f"trident {version('trident-mcp')}\n"
