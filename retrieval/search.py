@@ -38,7 +38,11 @@ class SearchResult(BaseModel):
     # The engine leaves the calls empty: the search tool (tools/search.py) builds them from the call's own arguments.
     next_call: str | None = Field(None, description="When truncated, the call that returns more")
     omitted: list[Omitted] = Field(default_factory=list, description=OMITTED_HELP)
-    message: str | None = Field(None, description="When there are no hits: which filters or limits emptied the answer")
+    message: str | None = Field(
+        None,
+        description="When there are no hits: which filters or limits emptied the answer; when a path failed or "
+        "was not ready: that the answer is partial, and which paths it lacks and why",
+    )
 
 
 @dataclass(frozen=True)

@@ -6,12 +6,14 @@ import logging
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
+import anyio
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.shared.exceptions import MCPError
 from mcp_types import INTERNAL_ERROR, INVALID_PARAMS
 from pydantic import Field, ValidationError
 
+from trident.embedding.background import BackgroundEmbedder
 from trident.retrieval.fusion import FusionMethod
 from trident.server.completions import register_completions
 from trident.server.guidance import register_guidance
@@ -107,7 +109,7 @@ def build_server(
     runtime = Runtime(settings, open_catalog, close_catalog, open_tenant)
     server = TridentServer(
         name="trident",
-        version=_package_version(),
+        version=package_version(),
         instructions=INSTRUCTIONS,
         lifespan=runtime.lifespan,
         middleware=[runtime.route_tenant],
@@ -120,7 +122,7 @@ def build_server(
     return server
 
 
-def _package_version() -> str:
+def package_version() -> str:
     """The installed package's version, sent as serverInfo.version."""
     from importlib.metadata import PackageNotFoundError, version
 
@@ -179,6 +181,7 @@ def _register_search(server: MCPServer[Any]) -> None:
         an empty answer's message names the arguments that emptied it. Size: about 150-250 tokens a hit; the hits
         stop at max_tokens (default 8,000), and then next_call is the exact call for the next page."""
         app = app_of(ctx)
+        await model_loaded(app.catalog, strategy, app.settings.model_wait_seconds)
         return await mapped(
             search.search_async(
                 app.catalog,
@@ -194,6 +197,22 @@ def _register_search(server: MCPServer[Any]) -> None:
                 views=app.views,
             )
         )
+
+
+# The strategies that need no query vector: they answer at once, even while the model loads.
+WITHOUT_MODEL = frozenset({search.Strategy.LEXICAL, search.Strategy.GRAPH})
+
+
+async def model_loaded(catalog: Catalog, strategy: search.Strategy, seconds: float) -> None:
+    """Wait, at most `seconds`, for a model still loading after the start when the search needs a query vector:
+    an agent's first question gets a complete answer, not one silently without the dense path. A load that takes
+    longer (or fails) leaves the answer partial, and its message names the paths left out."""
+    embedder = catalog.embedder
+    if strategy in WITHOUT_MODEL or seconds <= 0 or not isinstance(embedder, BackgroundEmbedder):
+        return
+    if embedder.start().ready or embedder.failed:
+        return
+    await anyio.to_thread.run_sync(embedder.wait, seconds, abandon_on_cancel=True)
 
 
 def _register_trace(server: MCPServer[Any]) -> None:

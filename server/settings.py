@@ -50,6 +50,13 @@ class ServerSettings(BaseSettings):
     watch: bool = Field(
         False, description="Re-index folders indexed through index_path as their files change (TRIDENT_WATCH)."
     )
+    model_wait_seconds: float = Field(
+        120.0,
+        ge=0.0,
+        description="How long a search waits for the embedding model while it loads after a start, so the first "
+        "answers are complete (TRIDENT_MODEL_WAIT_SECONDS); 0 answers at once from the paths that need no model, "
+        "and the answer's message names the paths left out.",
+    )
     warm_up: bool = Field(
         True,
         description="Build the entity directory, in-memory graph and walk graph in the background at start, so the "

@@ -84,6 +84,8 @@ async def accounted(catalog: Catalog, views: GenerationViews, call: SearchCall, 
     if not result.hits:
         omitted = [e for e in omitted if e.reason is not OmitReason.PROJECTS] + await _loosened(catalog, views, call)
         message = empty_message(f"no hits for {call.query!r}", omitted) + _failures(result)
+    elif result.diagnostics.failed_paths:
+        message = "partial answer, without " + _left_out(result.diagnostics.failed_paths)
     return result.model_copy(update={"next_call": next_call, "omitted": omitted, "message": message})
 
 
@@ -113,6 +115,10 @@ async def _loosened(catalog: Catalog, views: GenerationViews, call: SearchCall) 
             Omitted(reason=reason, count=len(hits), at_least=full, detail=detail, next_call=call.suggest(**changed))
         )
     return omitted
+
+
+def _left_out(failed: dict[str, str]) -> str:
+    return "; ".join(f"the {path} path ({why})" for path, why in failed.items())
 
 
 def _failures(result: SearchResult) -> str:
