@@ -140,7 +140,7 @@ async def test_a_search_waits_for_a_loading_model_unless_told_not_to_and_a_parti
                 assert "semantic" in answer["diagnostics"]["candidates"]
             else:
                 assert "semantic" in failed
-                assert answer["message"].startswith("partial answer, without the semantic path (")
+                assert answer["message"].startswith("partial answer: the semantic path did not answer (")
                 assert "still loading" in answer["message"]
             lexical = (await client.call_tool("search", {"query": QUERY, "strategy": "lexical"})).structured_content
             assert lexical is not None and lexical.get("message") is None, "a lexical search needs no model"

@@ -5,6 +5,7 @@ the SDK client over the sample index; each count is checked against what the sug
 from __future__ import annotations
 
 import ast
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -266,3 +267,18 @@ async def test_get_entity_counts_every_relation_and_says_when_a_cap_cut_the_coun
     assert sum(capped["relations_out"].values()) + sum(capped["relations_in"].values()) == 3
     entry = omitted(capped)["relation_count"]
     assert entry["at_least"] and len((await follow(client, entry["next_call"]))["edges"]) == counted
+
+
+async def test_a_search_of_an_empty_index_says_it_is_empty_and_how_to_fill_it(tmp_path: Path) -> None:
+    from tests.conftest import HashEmbedder
+    from trident.server.app import build_server
+    from trident.server.settings import ServerSettings, TridentSettings
+    from trident.store.catalog import Catalog
+
+    catalog = Catalog(tmp_path / "index", "default", HashEmbedder())
+    settings = TridentSettings.from_env(ServerSettings(read_only=True, warm_up=False))
+    async with Client(build_server(settings, lambda: catalog)) as empty:
+        answer = await call(empty, "search", {"query": "payment gateway"})
+    assert answer["hits"] == []
+    assert answer["message"].startswith(f"no hits for 'payment gateway': the index at {catalog.index_dir} is empty")
+    assert "index_path" in answer["message"]

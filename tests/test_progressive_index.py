@@ -24,6 +24,7 @@ from trident.store.catalog import Catalog
 from trident.store.crashpoints import CRASH_AT
 from trident.store.settings import RetrievalSettings
 from trident.store.sync_state import FILLING, stale_stores
+from trident.tools.search import search as tool_search
 from trident.tools.status import status
 
 REPO = Path(__file__).resolve().parent.parent
@@ -53,6 +54,7 @@ class Seen:
     lexical_found_last_note: bool
     semantic_chunks: int
     partial: dict[str, str] | None
+    message: str | None  # the search tool's, of the dense search
     consistent: bool
     status_waiting: int | None
 
@@ -80,7 +82,7 @@ class Observer:
 
     def published(self, chunks_waiting: int) -> None:
         lexical = search(self.catalog, f"quill{FILES - 1:02d}", views=self.views, strategy="lexical", top_k=3)
-        dense = search(self.catalog, "ledger procedure", views=self.views, strategy="semantic", top_k=3)
+        dense = tool_search(self.catalog, "ledger procedure", views=self.views, strategy="semantic", top_k=3)
         report = status(self.catalog)
         last_note = f"notes/note{FILES - 1:02d}.md"
         self.seen.append(
@@ -90,6 +92,7 @@ class Observer:
                 lexical_found_last_note=any(h.citation.startswith(last_note) for h in lexical.hits),
                 semantic_chunks=self.catalog.vectors.count(self.catalog.tenant),
                 partial=dense.diagnostics.partial_paths,
+                message=dense.message,
                 consistent=report.consistent,
                 status_waiting=report.engines["semantic"].get("waiting"),
             )
@@ -126,6 +129,8 @@ def test_a_large_run_answers_lexical_and_graph_questions_before_its_vectors_are_
     assert first.lexical_found_last_note, "every note answers lexical search before any is embedded"
     assert first.semantic_chunks == 0 and first.consistent
     assert first.partial is not None and f"0 of {report.chunks} chunks embedded" in first.partial["semantic"]
+    assert first.message is not None and "partial answer: the semantic path answered from" in first.message
+    assert f"0 of {report.chunks} chunks embedded" in first.message
     waiting = [s.waiting for s in observer.seen]
     assert len(waiting) >= 3 and waiting == sorted(waiting, reverse=True) and waiting[-1] > 0
     assert all(s.semantic_chunks + s.waiting == report.chunks and s.consistent for s in observer.seen)

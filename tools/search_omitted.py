@@ -80,12 +80,14 @@ async def accounted(catalog: Catalog, views: GenerationViews, call: SearchCall, 
         OmitReason.OFFSET: call.suggest(offset=0),
     }
     omitted = [entry.model_copy(update={"next_call": calls.get(entry.reason)}) for entry in result.omitted]
-    message = None
+    messages = []
     if not result.hits:
         omitted = [e for e in omitted if e.reason is not OmitReason.PROJECTS] + await _loosened(catalog, views, call)
-        message = empty_message(f"no hits for {call.query!r}", omitted) + _failures(result)
-    elif result.diagnostics.failed_paths:
-        message = "partial answer, without " + _left_out(result.diagnostics.failed_paths)
+        messages.append(_unfilled(catalog, call.query) or empty_message(f"no hits for {call.query!r}", omitted))
+    partial = _partial(result)
+    if partial:
+        messages.append(partial)
+    message = "; ".join(messages) or None
     return result.model_copy(update={"next_call": next_call, "omitted": omitted, "message": message})
 
 
@@ -117,13 +119,20 @@ async def _loosened(catalog: Catalog, views: GenerationViews, call: SearchCall) 
     return omitted
 
 
-def _left_out(failed: dict[str, str]) -> str:
-    return "; ".join(f"the {path} path ({why})" for path, why in failed.items())
+def _unfilled(catalog: Catalog, query: str) -> str | None:
+    """Why an empty answer is empty when the index holds nothing (yet) to find."""
+    if catalog.manifest.documents:
+        return None
+    return (
+        f"no hits for {query!r}: the index at {catalog.index_dir} is empty; index a folder first (index_path, or "
+        "`trident index PATH` in a terminal)"
+    )
 
 
-def _failures(result: SearchResult) -> str:
-    """The paths that failed or timed out, which may be why nothing was found."""
-    failed = result.diagnostics.failed_paths
-    if not failed:
-        return ""
-    return "; paths that failed (diagnostics.failed_paths): " + ", ".join(f"{k} ({v})" for k, v in failed.items())
+def _partial(result: SearchResult) -> str | None:
+    """That an answer with hits is partial: the paths that failed or were not ready, and those that reached only the
+    part of the index embedded so far, each with why."""
+    failed, partial = result.diagnostics.failed_paths or {}, result.diagnostics.partial_paths or {}
+    short = [f"the {path} path did not answer ({why})" for path, why in failed.items()]
+    short += [f"the {path} path answered from part of the index ({why})" for path, why in partial.items()]
+    return "partial answer: " + "; ".join(short) if short else None
