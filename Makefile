@@ -15,7 +15,7 @@ FROM ?= lock
 # so two share the CI machine's two cores well. `make test PYTEST_WORKERS=` runs them in one process.
 PYTEST_WORKERS ?= -n 2 --dist loadfile
 
-.PHONY: venv test-deps model test test-latest lock lint demo clean
+.PHONY: venv test-deps model test test-latest lock lint demo dist install-check clean
 
 $(VENV)/.installed: pyproject.toml $(LOCK)
 	$(PYTHON) -m venv $(VENV)
@@ -77,6 +77,21 @@ demo: model
 	TRIDENT_HOME=$(DEMO_HOME) $(TRIDENT) search "How does OrderService connect to PaymentGateway?" -k 5
 	TRIDENT_HOME=$(DEMO_HOME) $(TRIDENT) search "payment gateway" -k 3
 	TRIDENT_HOME=$(DEMO_HOME) $(TRIDENT) search "how are signing keys rotated" -k 3
+	@echo
+	@echo "To search this index from an MCP client, use this configuration (also: TRIDENT_HOME=$(DEMO_HOME) $(TRIDENT) client-config):"
+	@TRIDENT_HOME=$(DEMO_HOME) $(TRIDENT) client-config
+
+# A wheel and an sdist in dist/, their metadata checked by twine (publishing: see "Releasing" in README.md).
+dist: venv
+	$(PY) -m pip install --quiet "build>=1.2" "twine>=5"
+	rm -rf dist
+	$(PY) -m build --outdir dist .
+	$(VENV)/bin/twine check --strict dist/*
+
+# The README's install section, run as written, in a fresh clone with a throwaway HOME (nothing of this checkout's
+# environment is used): the commands a newcomer copies must work.
+install-check:
+	bash scripts/install-check.sh
 
 clean:
 	rm -rf $(VENV) .trident build *.egg-info

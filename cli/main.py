@@ -464,6 +464,15 @@ def _exit_served() -> NoReturn:
     os._exit(0)
 
 
+@app.command("client-config")
+def client_config_command() -> None:
+    """Print the configuration that points Claude Desktop, Claude Code or another MCP client at this index (absolute
+    paths to this `trident` and to TRIDENT_HOME)."""
+    from trident.cli.client_config import client_config
+
+    typer.echo(client_config(_settings()), nl=False)
+
+
 @model_app.command("build-offline")
 def build_offline(
     dest: Annotated[Path | None, typer.Option(help="Output folder (default: the model cache).")] = None,

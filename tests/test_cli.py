@@ -142,3 +142,24 @@ def test_version_prints_the_installed_package_version(tmp_path: Path) -> None:
     result = _run(tmp_path / "home", "--version")
     assert result.returncode == 0, result.stderr
     assert result.stdout == f"trident {version('trident-mcp')}\n"
+
+
+@pytest.mark.anyio
+async def test_the_printed_client_configuration_serves_the_index_just_built(home: Path) -> None:
+    from mcp.client.session import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
+    printed = _run(home, "client-config")
+    assert printed.returncode == 0, printed.stderr
+    lines = printed.stdout.splitlines()
+    block = "\n".join(lines[lines.index("{") : lines.index("}") + 1])
+    entry = json.loads(block)["mcpServers"]["trident"]
+    assert Path(entry["command"]).is_absolute() and entry["env"]["TRIDENT_HOME"] == str(home)
+    assert f"-e TRIDENT_HOME={home} -- {entry['command']} serve" in printed.stdout
+    # Exactly as a client would start it: that command, those arguments, that environment and nothing of ours.
+    server = StdioServerParameters(command=entry["command"], args=entry["args"], env=entry["env"])
+    async with stdio_client(server) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        answer = await session.call_tool("search", {"query": "payment gateway", "top_k": 3})
+    assert answer.structured_content is not None
+    assert answer.structured_content["hits"][0]["project"] == "billing"
