@@ -44,7 +44,9 @@ class IndexReport:
     indexed: int = 0
     unchanged: int = 0
     deleted: int = 0
-    chunks: int = 0
+    chunks: int = 0  # written (with their vectors, or waiting for them)
+    embedded: int = 0  # embedded after the run's writes: its own chunks a large run published first, and any an
+    # earlier run cut short left waiting
     entities: int = 0
     relations: int = 0
     rebound: int = 0  # unchanged documents (this or other projects) whose references were bound again
@@ -107,7 +109,7 @@ def index_folder(
     end = RunEnd(
         bool(parsed or removed), current, written.appeared, written.batches, progress, community_seconds, publishing
     )
-    (syncs.add if syncs is not None else link_and_sync)(writer, end)
+    report.embedded = (syncs.add if syncs is not None else link_and_sync)(writer, end)
     writer.tidy_generations()
     report.seconds = time.perf_counter() - started
     return report
@@ -160,7 +162,7 @@ def index_beir(
     end = RunEnd(
         bool(parsed or removed), current, written.appeared, written.batches, progress, community_seconds, publishing
     )
-    (syncs.add if syncs is not None else link_and_sync)(writer, end)
+    report.embedded = (syncs.add if syncs is not None else link_and_sync)(writer, end)
     writer.tidy_generations()
     report.seconds = time.perf_counter() - started
     return report

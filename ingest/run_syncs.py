@@ -44,9 +44,10 @@ class Linked:
     entities: list[Entity]
     relations: list[Relation]
     read_with: Manifest
+    embedded: int = 0  # the chunks whose vectors the linking filled in
 
 
-def link_and_sync(writer: Writer, run: RunEnd) -> None:
+def link_and_sync(writer: Writer, run: RunEnd) -> int:
     """The passes over the whole graph after a run's writes, each skipped when it has nothing to do. Between the
     linking and the syncs (which read chunk vectors), the vectors a large run left out are filled in, after the
     lexical and graph engines are published (`fill_vectors`); with `Publishing.before_syncs`, all the run wrote is
@@ -55,13 +56,16 @@ def link_and_sync(writer: Writer, run: RunEnd) -> None:
     When the syncs were current as the run began, only what this run wrote can need linking or syncing; else an
     earlier run was cut short or another writer changed the graph, and everything is redone. The entities and
     relations are read once for all passes (again only if linking wrote). Community detection past its bound is
-    given up, logged and recorded: the run still publishes, without new communities.
+    given up, logged and recorded: the run still publishes, without new communities. Returns the chunks whose
+    vectors were filled in.
     """
     if run.was_current and not run.wrote:
         if not syncs_current(writer):  # only the skipped files were recorded: the graph is what was synced
             mark_synced(writer, writer.manifest)
-        return
-    sync(writer, link(writer, run), run.progress, run.community_seconds)
+        return 0
+    linked = link(writer, run)
+    sync(writer, linked, run.progress, run.community_seconds)
+    return linked.embedded
 
 
 def link(writer: Writer, run: RunEnd) -> Linked:
@@ -79,13 +83,13 @@ def link(writer: Writer, run: RunEnd) -> Linked:
     if writer.embedder is None:
         return Linked(entities, relations, read_with)
     # The vectors a large run left out (or one cut short left), which the syncs read.
-    fill_vectors(writer, run.batches, run.publishing, run.progress)
+    embedded = fill_vectors(writer, run.batches, run.publishing, run.progress)
     if run.publishing.before_syncs:  # the syncs read the graph and write only their own stores
         writer.publish_now()
         read_with = writer.manifest  # the generation just published, which the sync stamp then names
         if run.publishing.readers_first is not None:
             run.publishing.readers_first(read_with.generation)
-    return Linked(entities, relations, read_with)
+    return Linked(entities, relations, read_with, embedded)
 
 
 def sync(writer: Writer, linked: Linked, progress: Progress, community_seconds: float) -> None:
@@ -123,13 +127,14 @@ class BlockSyncs:
         self.community_seconds = community_seconds
         self._linked: Linked | None = None  # the graph as the last run that linked left it
 
-    def add(self, writer: Writer, run: RunEnd) -> None:
+    def add(self, writer: Writer, run: RunEnd) -> int:
         """Link after one run of the block (the same signature as `link_and_sync`). Once a run of the block has
         linked, the links are current for the next: each links only what it wrote."""
         current = run.was_current or self._linked is not None
         if current and not run.wrote:
-            return  # nothing to link; what to sync is decided by `finish`
+            return 0  # nothing to link; what to sync is decided by `finish`
         self._linked = link(writer, replace(run, was_current=current))
+        return self._linked.embedded
 
     def finish(self, writer: Writer, progress: Progress) -> None:
         """Sync after the block's last run (or, when no run wrote and the syncs were current, record that they

@@ -17,7 +17,7 @@ from trident.embedding.background import BackgroundEmbedder
 from trident.retrieval.fusion import FusionMethod
 from trident.server.completions import register_completions
 from trident.server.guidance import register_guidance
-from trident.server.jobs import JobStatus
+from trident.server.job_status import JobStatus
 from trident.server.registration import READ, app_of, in_worker, mapped, tool
 from trident.server.runtime import Runtime
 from trident.server.settings import TridentSettings

@@ -15,6 +15,7 @@ from trident.embedding.background import BackgroundEmbedder
 from trident.retrieval.relation_index import RelationIndex
 from trident.retrieval.search import GenerationViews
 from trident.retrieval.stale_references import project_names
+from trident.server.job_records import JobRecords
 from trident.server.jobs import IndexJobs
 from trident.server.settings import ServerSettings, TridentSettings
 from trident.server.warmed import WarmedGenerations
@@ -214,7 +215,12 @@ def make_lifespan(
         warmed = WarmedGenerations()
         if not served.warm_up:
             warmed.stopped()
-        jobs = IndexJobs(_runner(catalog, stopping, limits, warmed.wait_for))
+        jobs = IndexJobs(_runner(catalog, stopping, limits, warmed.wait_for), JobRecords(catalog.index_dir))
+        if not served.read_only:
+            for job in jobs.resume_orphans():
+                log.warning(
+                    "resuming index job %s of %s (left unfinished by a server that stopped)", job.resumed_from, job.path
+                )
         views = GenerationViews(settings.retrieval)
         warming = threading.Thread(target=_keep_warm, args=(catalog, views, stopping, warmed), name="trident-warm-up")
         if served.warm_up:

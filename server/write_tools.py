@@ -13,7 +13,7 @@ from pydantic import Field
 
 from trident.ingest.knowledge_input import KnowledgeResult, NewEntity, NewRelation
 from trident.retrieval.entities import resolve_entity
-from trident.server.jobs import JobState, JobStatus
+from trident.server.job_status import JobState, JobStatus
 from trident.server.registration import DESTRUCTIVE, WRITE, app_of, in_worker, tool
 from trident.server.runtime import Runtime
 from trident.store.catalog import Catalog, Writer
@@ -87,11 +87,15 @@ def _register_index_path(server: MCPServer[Any], runtime: Runtime) -> None:
         if watcher is not None:  # TRIDENT_WATCH: from now on, changes under the folder re-index it
             watcher.add(folder, project or folder.name)
         deadline = anyio.current_time() + wait_seconds
+        told: tuple[str, int, int] | None = None
         while wait_seconds and anyio.current_time() < deadline:
             current = app.jobs.get(job.job_id)
             if current is None or current.state in (JobState.DONE, JobState.FAILED):
                 break
-            await ctx.report_progress(current.done, current.total or None, f"{current.stage} {current.project}")
+            moved = (current.stage, current.done, current.total)
+            if moved != told:  # a notification says something new, never the same progress twice
+                await ctx.report_progress(current.done, current.total or None, f"{current.stage} {current.project}")
+                told = moved
             await anyio.sleep(0.25)
         return app.jobs.get(job.job_id) or job
 

@@ -12,7 +12,8 @@ from mcp.client import Client
 from tests.conftest import HashEmbedder, index_into
 from trident.ingest.pipeline import IndexReport, Progress
 from trident.server.app import build_server
-from trident.server.jobs import KEPT_ENDED_JOBS, IndexJobs, JobState
+from trident.server.job_status import JobState
+from trident.server.jobs import KEPT_ENDED_JOBS, IndexJobs
 from trident.server.settings import ServerSettings, TridentSettings
 from trident.store.catalog import Catalog
 from trident.store.tokens import json_tokens, response_tokens

@@ -25,6 +25,7 @@ from trident.store.crashpoints import CRASH_AT
 from trident.store.settings import RetrievalSettings
 from trident.store.sync_state import FILLING, stale_stores
 from trident.tools.search import search as tool_search
+from trident.tools.similar import find_similar
 from trident.tools.status import status
 
 REPO = Path(__file__).resolve().parent.parent
@@ -55,6 +56,7 @@ class Seen:
     semantic_chunks: int
     partial: dict[str, str] | None
     message: str | None  # the search tool's, of the dense search
+    similar_message: str | None  # find_similar's
     consistent: bool
     status_waiting: int | None
 
@@ -84,6 +86,7 @@ class Observer:
         lexical = search(self.catalog, f"quill{FILES - 1:02d}", views=self.views, strategy="lexical", top_k=3)
         dense = tool_search(self.catalog, "ledger procedure", views=self.views, strategy="semantic", top_k=3)
         report = status(self.catalog)
+        similar = find_similar(self.catalog, self.views.directory(self.catalog), text="ledger procedure", top_k=3)
         last_note = f"notes/note{FILES - 1:02d}.md"
         self.seen.append(
             Seen(
@@ -93,6 +96,7 @@ class Observer:
                 semantic_chunks=self.catalog.vectors.count(self.catalog.tenant),
                 partial=dense.diagnostics.partial_paths,
                 message=dense.message,
+                similar_message=similar.message,
                 consistent=report.consistent,
                 status_waiting=report.engines["semantic"].get("waiting"),
             )
@@ -131,6 +135,8 @@ def test_a_large_run_answers_lexical_and_graph_questions_before_its_vectors_are_
     assert first.partial is not None and f"0 of {report.chunks} chunks embedded" in first.partial["semantic"]
     assert first.message is not None and "partial answer: the semantic path answered from" in first.message
     assert f"0 of {report.chunks} chunks embedded" in first.message
+    assert first.similar_message is not None
+    assert f"{report.chunks:,} chunks wait for their vectors" in first.similar_message
     waiting = [s.waiting for s in observer.seen]
     assert len(waiting) >= 3 and waiting == sorted(waiting, reverse=True) and waiting[-1] > 0
     assert all(s.semantic_chunks + s.waiting == report.chunks and s.consistent for s in observer.seen)

@@ -36,7 +36,11 @@ DEEP_FETCH = 1_000
 class SimilarResult(BaseModel):
     result: list[SearchHit] = Field(description="The chunks nearest the example, nearest first")
     omitted: list[Omitted] = Field(default_factory=list, description=OMITTED_HELP)
-    message: str | None = Field(None, description="When there are no hits: which filters emptied the answer")
+    message: str | None = Field(
+        None,
+        description="When there are no hits: which filters emptied the answer; while an index run embeds: how many "
+        "chunks are not compared yet",
+    )
 
 
 def find_similar(
@@ -86,6 +90,9 @@ def find_similar(
     if projects is not None and len(hits) < top_k:
         omitted += _elsewhere(near, projects, top_k, again)
     message = empty_message("no chunks like the example", omitted) if not hits else None
+    if pending := catalog.manifest.pending_chunks():  # the neighbours are looked for among embedded chunks only
+        waiting = f"{pending:,} chunks wait for their vectors (an index run is embedding them): not compared yet"
+        message = f"{message}; {waiting}" if message else waiting
     return SimilarResult(result=hits, omitted=omitted, message=message)
 
 
