@@ -11,6 +11,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.shared.exceptions import MCPError
 from mcp_types import INTERNAL_ERROR, INVALID_PARAMS
+from mcp_types import Tool as MCPTool
 from pydantic import Field, ValidationError
 
 from trident.embedding.background import BackgroundEmbedder
@@ -21,6 +22,7 @@ from trident.server.job_status import JobStatus
 from trident.server.registration import READ, app_of, in_worker, mapped, tool
 from trident.server.runtime import Runtime
 from trident.server.settings import TridentSettings
+from trident.server.tool_schemas import listed
 from trident.server.write_tools import register_write_tools
 from trident.store.catalog import Catalog
 from trident.store.schema import Resolution
@@ -42,11 +44,8 @@ INSTRUCTIONS = (
 MinResolution = Annotated[
     Resolution,
     Field(
-        description="Only calls and bases bound at least this surely: exact (the code binds them: self.m(), "
-        "this.m(), imports, super, qualified calls), inferred (from a stated type: annotations, declared types, "
-        "constructor assignments) or name (a guess from the name alone, kept only when a single entity of the "
-        "project has the name). Default inferred: calls an agent can rely on; pass name to see the guesses too. "
-        "Other relations (imports, mentions, links) are always walked"
+        description="How surely a call or base must be bound: exact (the code binds it), inferred (from a stated "
+        "type; default) or name (a guess from the name alone)"
     ),
 ]
 
@@ -71,6 +70,10 @@ class TridentServer(MCPServer[Any]):
             if str(exc).startswith("Unknown tool"):
                 raise MCPError(INVALID_PARAMS, f"{exc}; call tools/list for the tools this server has") from None
             raise
+
+    async def list_tools(self) -> list[MCPTool]:
+        """The tools with their schemas as compact as a client needs them (server/tool_schemas.py)."""
+        return [listed(tool) for tool in await super().list_tools()]
 
     async def get_prompt(self, name: str, arguments: dict[str, Any] | None = None, context: Any = None) -> Any:
         """An unknown prompt or a missing required argument is invalid params (-32602), naming what to send."""
@@ -169,17 +172,15 @@ def _register_search(server: MCPServer[Any]) -> None:
             Field(
                 ge=search.MIN_MAX_TOKENS,
                 le=search.MAX_MAX_TOKENS,
-                description=f"Cap on the hits' size in tokens (null = {search.DEFAULT_MAX_TOKENS:,}); when it cuts, "
-                "truncated is true and next_call gets the rest",
+                description=f"Cap on the hits' size in tokens (null = {search.DEFAULT_MAX_TOKENS:,}); past it, "
+                "next_call gets the rest",
             ),
         ] = None,
         explain: Annotated[bool, Field(description="Add the route and each path's top hits to diagnostics")] = False,
     ) -> search.SearchResult:
-        """Search everything indexed (code and docs) with BM25, embeddings and the entity graph fused together.
-        Returns ranked chunks with citations (project/path:Lstart-Lend) and the rank each retrieval path gave;
-        omitted counts what the project scope, top_k and the budget left out, each with the call that shows it, and
-        an empty answer's message names the arguments that emptied it. Size: about 150-250 tokens a hit; the hits
-        stop at max_tokens (default 8,000), and then next_call is the exact call for the next page."""
+        """Search everything indexed (code and docs): BM25, embeddings and the entity graph fused. Ranked chunks
+        with citations (project/path:Lstart-Lend) and each path's rank; omitted and message say what was left out
+        and why. Size: 150-250 tokens a hit, at most max_tokens; next_call gives the next page."""
         app = app_of(ctx)
         await model_loaded(app.catalog, strategy, app.settings.model_wait_seconds)
         return await mapped(
@@ -237,17 +238,13 @@ def _register_trace(server: MCPServer[Any]) -> None:
             Field(
                 ge=trace.MIN_MAX_TOKENS,
                 le=trace.MAX_MAX_TOKENS,
-                description="Cap on the answer's size in tokens; when it cuts, truncated is true and next_call "
-                "gets the next page",
+                description="Cap on the answer's size in tokens; past it, next_call gets the rest",
             ),
         ] = RESPONSE_TOKENS,
     ) -> trace.TraceResult:
-        """What an entity calls, uses, imports, depends on, or is used by: a bounded walk of the graph with the
-        evidence chunk and resolution of every edge (calls guessed from a name alone are left out unless
-        min_resolution is name). omitted counts what each filter and bound left out (other relation types, the
-        other direction, guesses, relations past max_hops), each with the call that shows it. Size: about 200
-        tokens an edge with its node; the edges stop at limit or max_tokens (default 8,000), and then next_call is
-        the exact call for the next page."""
+        """What an entity calls, uses, imports, depends on, or is used by: a bounded graph walk, each edge with its
+        evidence and resolution; omitted counts what filters and bounds left out, with the call that shows it.
+        Size: about 200 tokens an edge, at most max_tokens; next_call gives the next page."""
         app = app_of(ctx)
         return await in_worker(
             lambda: trace.trace_relationships(
@@ -277,11 +274,9 @@ def _register_explain(server: MCPServer[Any]) -> None:
         relation_types: Annotated[list[str] | None, Field(description="Only walk these relation types")] = None,
         min_resolution: MinResolution = Resolution.INFERRED,
     ) -> explain.ExplainResult:
-        """How two things connect: the best paths between two entities (paths over code relations, i.e. calls,
-        bases, imports and definitions, rank before any through mentions, links or test code; then the shorter and
-        surer), each hop with its evidence and resolution and each path as a sentence you can quote. When there are
-        more paths, or none, omitted says which argument kept them out and the call that shows them. Size: about
-        150 tokens a hop (max_paths 10 of 6 hops stay under 10,000)."""
+        """How two things connect: the best paths between two entities (over code relations first, then the shorter
+        and surer), each hop with its evidence and resolution, each path as a quotable sentence. omitted says which
+        argument kept more paths out, with the call that shows them. Size: about 150 tokens a hop."""
         app = app_of(ctx)
         return await in_worker(
             lambda: explain.explain_path(
@@ -311,9 +306,8 @@ def _register_lookups(server: MCPServer[Any]) -> None:
         projects: Annotated[list[str] | None, Field(description="Only these projects")] = None,
         kinds: Annotated[list[Literal["code", "markdown", "text", "config", "passage"]] | None, Field()] = None,
     ) -> similar.SimilarResult:
-        """Chunks most like an example: give exactly one of text, chunk_id or entity. Returns the hits as result;
-        omitted counts nearer chunks the kinds filter passed over and, for a short answer, neighbours in other
-        projects, each with the call that shows them. Size: about 250 tokens a hit (top_k at most 30)."""
+        """Chunks most like an example: exactly one of text, chunk_id or entity. omitted counts nearer chunks the
+        filters passed over, with the call that shows them. Size: about 250 tokens a hit."""
         app = app_of(ctx)
         return await in_worker(
             lambda: similar.find_similar(
@@ -334,8 +328,8 @@ def _register_lookups(server: MCPServer[Any]) -> None:
         ctx: Context,
         name_or_id: Annotated[str, Field(min_length=1, description="Entity name, qualified name, alias or id")],
     ) -> entity_tools.EntityResult:
-        """Describe one named thing: what it is, where it is defined, its aliases and relation counts (omitted says
-        when a cap cut the count). Size: under 1,000 tokens."""
+        """One named thing: what it is, where it is defined, its aliases and relation counts. Size: under 1,000
+        tokens."""
         app = app_of(ctx)
         return await in_worker(
             lambda: entity_tools.get_entity(app.catalog, app.directory(), name_or_id, app.relations())
@@ -347,8 +341,7 @@ def _register_status(server: MCPServer[Any]) -> None:
     async def index_status(
         ctx: Context, job_id: Annotated[str | None, Field(description="A job id; null lists all jobs")] = None
     ) -> list[JobStatus]:
-        """Progress of background indexing jobs started with index_path (the server keeps the latest ones).
-        Size: about 150 tokens a job."""
+        """Progress of the indexing jobs index_path started (the latest ones). Size: about 150 tokens a job."""
         app = app_of(ctx)
         if job_id is None:
             return app.jobs.all()
@@ -364,10 +357,9 @@ def _register_status(server: MCPServer[Any]) -> None:
             int, Field(ge=0, le=status.MAX_OFFSET, description="Projects to skip (by name order): a further page")
         ] = 0,
     ) -> status.StatusResult:
-        """What is indexed: projects, counts per engine, the embedding model, skipped files, index health, and per
-        project when and from which git commit it was indexed and how many of its files changed since.
-        Size: about 250 tokens a project; the projects stop at 8,000 tokens, and then next_call is the exact call
-        for the next page."""
+        """What is indexed: projects, counts per engine, model, skipped files, health; per project when and from
+        which commit it was indexed and what changed since. Size: about 250 tokens a project; next_call gives the
+        next page."""
         app = app_of(ctx)
         return await in_worker(lambda: status.status(app.catalog, offset, app.directory(), views=app.views))
 
@@ -378,10 +370,9 @@ def _register_status(server: MCPServer[Any]) -> None:
         offset: Annotated[int, Field(ge=0, le=stale.MAX_OFFSET, description="References to skip: a further page")] = 0,
         limit: Annotated[int, Field(ge=1, le=stale.MAX_LIMIT, description="References per page")] = 50,
     ) -> stale.FindStaleResult:
-        """Prose in the index (documents, docstrings, comments) that names code its project no longer has, or calls
-        it with an argument count no definition takes; each with `see`, the current definition or the nearest
-        existing name. Counts per project come with it (status shows them too). Size: about 80 tokens a reference;
-        next_call is the exact call for the next page."""
+        """Prose (docs, docstrings, comments) naming code its project no longer has, or calling it with an argument
+        count no definition takes; each with `see`, the current definition or nearest name. Size: about 80 tokens
+        a reference; next_call gives the next page."""
         app = app_of(ctx)
         return await in_worker(
             lambda: stale.find_stale(

@@ -77,9 +77,8 @@ def _register_index_path(server: MCPServer[Any], runtime: Runtime) -> None:
             float, Field(ge=0, le=50, description="Wait up to this long, sending progress notifications")
         ] = 0,
     ) -> JobStatus:
-        """Index (or re-index) a folder in the background and return its job at once (or after wait_seconds,
-        reporting progress meanwhile). Unchanged files are skipped. Poll index_status(job_id) until done.
-        Size: about 150 tokens."""
+        """Index (or re-index) a folder in a background job, returned at once (or after wait_seconds, with
+        progress); unchanged files are skipped. Poll index_status(job_id). Size: about 150 tokens."""
         app = app_of(ctx)
         folder = _confine(path, app.settings.resolved_roots())
         job = app.jobs.start(folder, project or folder.name)
@@ -109,8 +108,8 @@ def _register_remove(server: MCPServer[Any], runtime: Runtime) -> None:
             str | None, Field(description="Only this file (project-relative); null = whole project")
         ] = None,
     ) -> status.StatusResult:
-        """Remove a project, or one file of it, from all three engines; answers with the index's status (its
-        first page of projects). Size: as status, at most 8,000 tokens."""
+        """Remove a project, or one file of it, from all three engines; answers with the index's status.
+        Size: as status."""
         app = app_of(ctx)
         docs = app.catalog.manifest.project_documents(project)
         if not docs:
@@ -143,8 +142,8 @@ def _register_add_knowledge(server: MCPServer[Any], runtime: Runtime) -> None:
         relations: Annotated[list[NewRelation], Field(max_length=200, description="Relations to add")] = [],  # noqa: B006
         author: Annotated[str, Field(max_length=100, description="Who states these facts")] = "agent",
     ) -> KnowledgeResult:
-        """Record facts you learned (entities and relations between them) so later searches and traces find
-        them; each fact is attributed and cited. Size: about 100 tokens a fact recorded."""
+        """Record facts you learned (entities, relations) for later searches and traces, attributed and cited.
+        Size: about 100 tokens a fact."""
         from trident.ingest import knowledge  # the indexing side, imported on first use
 
         app = app_of(ctx)
