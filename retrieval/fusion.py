@@ -242,7 +242,7 @@ class PrimaryFirst:
             # what it dropped stays dropped, the rest of the head leads in the primary's order.
             by_id = {item.id: item for item in fused}
             leading = [by_id[id_] for id_ in head if id_ in by_id]
-        return leading + [item for item in fused if item.id not in chosen]
+        return _descending(leading + [item for item in fused if item.id not in chosen])
 
 
 def _head(lists: Lists, path: PathName, depth: int) -> list[str]:
@@ -299,7 +299,20 @@ class PrimaryMerged:
             while pending and scores[pending[0].id] > scores.get(item.id, float("-inf")):
                 merged.append(pending.pop(0))
             merged.append(item)
-        return merged + pending
+        return _descending(merged + pending)
+
+
+def _descending(items: list[FusedItem]) -> list[FusedItem]:
+    """The ranking with the scores it is ordered by: an item placed above others that the inner fusion scored
+    higher (a primary path's head, a walk's own find merged in) shows the highest score below it, so the scores
+    shown never rise down the ranking (each path's own scores stay in `terms`, what `explain` shows)."""
+    out = list(items)
+    floor = float("-inf")
+    for i in range(len(out) - 1, -1, -1):
+        floor = max(floor, out[i].score)
+        if out[i].score < floor:
+            out[i] = out[i]._replace(score=floor)
+    return out
 
 
 def make_fuser(method: FusionMethod | str = FusionMethod.RRF, *, k: float = DEFAULT_RRF_K) -> Fuser:

@@ -20,6 +20,9 @@ from trident.store.schema import Chunk
 from trident.store.tokens import json_tokens
 
 SNIPPET_CHARS = 320
+# The explanation's term for the score a hit shows beyond its paths' sum: the route ranked it above hits they scored
+# higher (a primary path's head), and the scores shown never rise down the ranking.
+RANKED_ABOVE = "ranked_above"
 
 
 def _unset(value: object) -> bool:
@@ -55,7 +58,9 @@ class SearchHit(BaseModel):
         default_factory=list, description="Citations of near-identical chunks merged into this hit"
     )
     explanation: dict[str, float] | None = Field(
-        default=None, description="With explain: each path's (and expansion's) contribution to the fused score"
+        default=None,
+        description="With explain: each path's (and expansion's) contribution to the fused score, and "
+        f"'{RANKED_ABOVE}' where the route placed the hit above hits the paths scored higher",
     )
     stale: bool | None = Field(
         default=None, exclude_if=_unset, description="True when the file changed on disk or is gone since indexing"
@@ -151,7 +156,11 @@ class Hits:
             return
         hit = SearchHit.from_chunk(chunk, self.skipped + len(self.hits) + 1, item.score, sources)
         if self.terms is not None:
-            hit.explanation = {run.label: round(value, 6) for run, value in self.terms.get(item.id, {}).items()}
+            terms = self.terms.get(item.id, {})
+            hit.explanation = {run.label: round(value, 6) for run, value in terms.items()}
+            lifted = item.score - sum(terms.values())
+            if lifted > 1e-9:  # ranked above hits the paths scored higher (fusion._descending): by how much
+                hit.explanation[RANKED_ABOVE] = round(lifted, 6)
         self.by_text[fingerprint] = hit
         if self.skipped < self.offset:
             self.skipped += 1
