@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
+from functools import partial
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -224,7 +225,13 @@ class GraphCommands:
         from trident.tools.entities import get_entity
 
         with self._index(with_embedder=False) as (catalog, views):
-            result = get_entity(catalog, views.directory(catalog), name_or_id, views.relations(catalog))
+            result = get_entity(
+                catalog,
+                views.directory(catalog),
+                name_or_id,
+                views.relations(catalog),
+                partial(views.chunks, catalog),
+            )
         _emit(result, as_json, _show_entity)
 
 

@@ -6,9 +6,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
 from pydantic import BaseModel, Field, PrivateAttr
 
+from trident.retrieval.definitions import definition_key, definition_span
 from trident.retrieval.flags import EvidenceFlag
 from trident.retrieval.fusion import FusedItem, Terms
 from trident.retrieval.omitted import OmitReason, Omitted, breakdown
@@ -87,6 +89,11 @@ class SearchHit(BaseModel):
     )
     _chunk: Chunk | None = PrivateAttr(default=None)  # the whole chunk, for the evidence checks after the cut
 
+    def cover(self, start_line: int, end_line: int) -> None:
+        """Cite these lines too: the span of the whole definition the hit is a piece of."""
+        self.start_line, self.end_line = min(self.start_line, start_line), max(self.end_line, end_line)
+        self.citation = f"{self.project}/{self.path}:L{self.start_line}-L{self.end_line}"
+
     @property
     def chunk(self) -> Chunk | None:
         """The chunk the hit shows (None for a hit not made from one)."""
@@ -135,6 +142,7 @@ class Hits:
     unfit: int = 0  # hits of this page the budget left out
     used_tokens: int = 0
     by_text: dict[str, SearchHit] = field(default_factory=dict)
+    by_definition: dict[tuple[str, ...], SearchHit] = field(default_factory=dict)  # see `_definition`
     looked_at: int = 0  # items of the ranking looked at, in order
     elsewhere: Counter[str] = field(default_factory=Counter)  # candidates the project filter left out, by project
 
@@ -154,6 +162,13 @@ class Hits:
                 first.duplicates.append(chunk.citation)
                 first.sources = _best_ranks(first.sources, sources)
             return
+        definition = definition_key(chunk)
+        part_of = self.by_definition.get(definition) if definition is not None else None
+        if part_of is not None:
+            # Another piece of a definition too long for one chunk: the earlier hit cites the whole span instead.
+            if not self.truncated:
+                part_of.sources = _best_ranks(part_of.sources, sources)
+            return
         hit = SearchHit.from_chunk(chunk, self.skipped + len(self.hits) + 1, item.score, sources)
         if self.terms is not None:
             terms = self.terms.get(item.id, {})
@@ -162,6 +177,8 @@ class Hits:
             if lifted > 1e-9:  # ranked above hits the paths scored higher (fusion._descending): by how much
                 hit.explanation[RANKED_ABOVE] = round(lifted, 6)
         self.by_text[fingerprint] = hit
+        if definition is not None:
+            self.by_definition[definition] = hit
         if self.skipped < self.offset:
             self.skipped += 1
             return
@@ -245,7 +262,18 @@ def collect_hits(
                 continue
             hits.add(item, chunk)
             if hits.done:
-                return hits
+                return _whole_definitions(catalog, views, hits)
+    return _whole_definitions(catalog, views, hits)
+
+
+def _whole_definitions(catalog: Catalog, views: GenerationViews, hits: Hits) -> Hits:
+    """Each hit that is a piece of a longer definition cites the whole definition."""
+    documents = catalog.manifest.documents
+    for hit in hits.hits:
+        chunk = hit.chunk
+        if chunk is None or definition_key(chunk) is None or chunk.doc_id not in documents:
+            continue
+        hit.cover(*definition_span(chunk, documents[chunk.doc_id].chunk_ids, partial(views.chunks, catalog)))
     return hits
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from functools import partial
 from typing import Annotated, Any, Literal
 
 import anyio
@@ -332,7 +333,9 @@ def _register_lookups(server: MCPServer[Any]) -> None:
         tokens."""
         app = app_of(ctx)
         return await in_worker(
-            lambda: entity_tools.get_entity(app.catalog, app.directory(), name_or_id, app.relations())
+            lambda: entity_tools.get_entity(
+                app.catalog, app.directory(), name_or_id, app.relations(), partial(app.views.chunks, app.catalog)
+            )
         )
 
 

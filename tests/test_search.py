@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ from trident.store.errors import ArgumentError
 from trident.store.settings import RetrievalSettings
 from trident.store.tokens import json_tokens
 from trident.tools import search as search_tool
+from trident.tools.entities import get_entity
 from trident.tools.search import DEFAULT_MAX_TOKENS
 
 
@@ -353,3 +355,21 @@ def test_every_fuser_answers_under_every_strategy(sample_catalog: Catalog, fusio
         if fusion == FusionMethod.INTERSECTION:  # only what every path that found something found
             answered = {run for h in result.hits for run, rank in h.sources.items() if rank is not None}
             assert all(all(h.sources.get(run) is not None for run in answered) for h in result.hits)
+
+
+def test_the_pieces_of_one_long_definition_are_one_hit_citing_its_whole_span(tmp_path: Path, catalog: Catalog) -> None:
+    steps = "".join(f"    ledger.reconcile_entry(batch, {n})  # reconcile ledger step {n}\n" for n in range(400))
+    source = f"def reconcile_ledger(ledger, batch):\n    \"\"\"Reconcile the ledger.\"\"\"\n{steps}    return ledger\n"
+    (tmp_path / "proj").mkdir()
+    (tmp_path / "proj" / "ledger.py").write_text(source)
+    (tmp_path / "proj" / "other.py").write_text("def unrelated():\n    return 'weather report'\n")
+    index_into(catalog, tmp_path / "proj", "proj")
+    result = search(catalog, "reconcile ledger step", top_k=5, strategy="lexical")
+    ledger = [h for h in result.hits if h.path == "ledger.py"]
+    assert len(ledger) == 1, [h.citation for h in result.hits]
+    assert ledger[0].start_line == 1 and ledger[0].end_line >= 400, ledger[0].citation
+    assert ledger[0].citation == f"proj/ledger.py:L1-L{ledger[0].end_line}"
+    views = GenerationViews(RetrievalSettings())
+    for read in (None, partial(views.chunks, catalog)):  # from the graph store, and from a reader's mapped rows
+        entity = get_entity(catalog, views.directory(catalog), "reconcile_ledger", chunks=read).entity
+        assert entity.citation == ledger[0].citation, "the entity cites its whole definition, not its first piece"
