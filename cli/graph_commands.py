@@ -117,7 +117,10 @@ class GraphCommands:
         entity: Annotated[str, typer.Argument(help="Entity name, qualified name or id.")],
         direction: Annotated[Direction, typer.Option(help="Relations out of it, into it, or both.")] = Direction.BOTH,
         relation_type: RelationTypes = None,
-        max_hops: Annotated[int, typer.Option(min=1, max=trace_tool.MAX_HOPS, help="How far to walk.")] = 2,
+        max_hops: Annotated[
+            int | None,
+            typer.Option(min=1, max=trace_tool.MAX_HOPS, help="How far to walk (default 2, 1 around a hub)."),
+        ] = None,
         limit: Annotated[int, typer.Option(min=1, max=trace_tool.MAX_EDGES, help="Most edges to return.")] = 50,
         min_resolution: MinResolution = Resolution.INFERRED,
         offset: Annotated[

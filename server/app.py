@@ -227,8 +227,11 @@ def _register_trace(server: MCPServer[Any]) -> None:
             list[str] | None, Field(description="Only these relation types, e.g. CALLS, IMPORTS, DEPENDS_ON")
         ] = None,
         max_hops: Annotated[
-            int, Field(ge=1, le=trace.MAX_HOPS, description=f"How far to walk (1-{trace.MAX_HOPS})")
-        ] = 2,
+            int | None,
+            Field(
+                ge=1, le=trace.MAX_HOPS, description=f"How far to walk (1-{trace.MAX_HOPS}); null: 2, 1 around a hub"
+            ),
+        ] = None,
         limit: Annotated[int, Field(ge=1, le=trace.MAX_EDGES, description="Most edges to return")] = 50,
         min_resolution: MinResolution = Resolution.INFERRED,
         offset: Annotated[

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
+from tests.conftest import index_into
 from trident.retrieval.connections import best_paths
 from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
@@ -13,7 +15,7 @@ from trident.store.errors import ArgumentError
 from trident.store.schema import Relation, Resolution
 from trident.store.tokens import json_tokens
 from trident.tools.explain import explain_path
-from trident.tools.trace import Direction, trace_relationships
+from trident.tools.trace import HUB_EDGES, Direction, trace_relationships
 
 
 @pytest.fixture(scope="module")
@@ -196,3 +198,22 @@ def test_a_long_path_over_calls_ranks_before_shorter_ones_through_prose_or_test_
     paths = best_paths(adjacency, "send", "pool", 4, 3, in_tests=lambda node: node == "test_helper")
     assert [r.target for r in paths[0]] == ["c1", "c2", "c3", "pool"]  # four calls before two hops aside
     assert len(paths) == 3 and all(len(p) == 2 for p in paths[1:])
+
+
+def test_a_hubs_trace_keeps_to_its_own_relations_and_counts_the_second_hop(tmp_path: Path, catalog: Catalog) -> None:
+    callers = "".join(
+        f"def caller_{n}():\n    log_event('c{n}')\n    audit_{n}()\n\n\ndef audit_{n}():\n    return {n}\n\n\n"
+        for n in range(HUB_EDGES + 5)
+    )
+    (tmp_path / "proj").mkdir()
+    (tmp_path / "proj" / "events.py").write_text(f"def log_event(name):\n    return name\n\n\n{callers}")
+    index_into(catalog, tmp_path / "proj", "proj")
+    directory = EntityDirectory(catalog.entities())
+    hub = trace_relationships(catalog, directory, "log_event", relation_types=["CALLS"])
+    assert len(hub.edges) == HUB_EDGES + 5 and all(len(path) == 2 for path in hub.paths), "the first hop only"
+    (further,) = [entry for entry in hub.omitted if entry.reason == "max_hops"]
+    assert "(a hub)" in further.detail and further.next_call is not None and "max_hops=2" in further.next_call
+    both = trace_relationships(catalog, directory, "log_event", relation_types=["CALLS"], max_hops=2)
+    assert any(len(path) == 3 for path in both.paths), "asked for, the second hop is walked"
+    small = trace_relationships(catalog, directory, "caller_1", relation_types=["CALLS"])
+    assert any(len(path) == 3 for path in small.paths), "an entity that is no hub is walked two hops by default"

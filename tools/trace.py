@@ -4,6 +4,7 @@ node, a page at a time within a token budget; the walk itself is `trident.retrie
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 
 from pydantic import BaseModel, Field
 
@@ -20,6 +21,10 @@ from trident.tools.calls import RESPONSE_TOKENS, check_range, suggest_call
 __all__ = ["MAX_EDGES", "MAX_HOPS", "MAX_OFFSET", "Direction", "Edge", "TraceResult", "trace_relationships"]
 
 MAX_HOPS = 4
+DEFAULT_HOPS = 2
+# An entity with at least this many relations one hop away is a hub: unless max_hops is given, its trace stops at
+# the first hop and counts the second (a hub's second hop is mostly edges of its neighbours, not about it).
+HUB_EDGES = 20
 MAX_EDGES = 500
 MAX_OFFSET = 5_000
 MIN_MAX_TOKENS = 200  # the root and one edge
@@ -59,7 +64,7 @@ def trace_relationships(
     *,
     direction: Direction = Direction.BOTH,
     relation_types: Sequence[str] | None = None,
-    max_hops: int = 2,
+    max_hops: int | None = None,
     limit: int = 50,
     relations: GraphWalk | None = None,
     min_resolution: Resolution = Resolution.INFERRED,
@@ -77,24 +82,29 @@ def trace_relationships(
         ArgumentError: max_hops, limit, offset or max_tokens outside their ranges.
         EntityNotFoundError: the entity is unknown or ambiguous.
     """
-    _check(max_hops, limit, offset, max_tokens)
+    _check(max_hops if max_hops is not None else DEFAULT_HOPS, limit, offset, max_tokens)
     root = resolve_entity(directory, entity)
     graph = relations or catalog.graph
-    found = walk(
+    around = partial(
+        walk,
         graph,
         catalog.tenant,
         root.id,
         direction=direction,
         types=set(relation_types) if relation_types else None,
-        max_hops=max_hops,
         limit=offset + limit,
         least=min_resolution,
     )
+    found = around(max_hops=max_hops or 1)
+    hub = max_hops is None and len(found.edges) >= HUB_EDGES
+    if max_hops is None and not hub:
+        found = around(max_hops=DEFAULT_HOPS)
+    max_hops = max_hops or (1 if hub else DEFAULT_HOPS)
     reached = [directory.by_id[i] for i in found.paths if i in directory.by_id and i != root.id]
     root_ref, *nodes = entity_refs(graph, [root, *reached])
     page = TracePage(root_ref, nodes, found.paths, _edges(graph, found.edges[offset:]))
     given = _given(root.id, direction, relation_types, max_hops, limit, min_resolution, offset, max_tokens)
-    edges, next_page, omitted = _fit(page, found, given, offset, max_tokens)
+    edges, next_page, omitted = _fit(page, found, given, offset, max_tokens, hub)
     return TraceResult(
         root=root_ref,
         nodes=page.nodes_of(edges),
@@ -111,11 +121,11 @@ def trace_relationships(
 
 
 def _fit(
-    page: TracePage, found: Walk, given: dict[str, object], offset: int, max_tokens: int
+    page: TracePage, found: Walk, given: dict[str, object], offset: int, max_tokens: int, hub: bool = False
 ) -> tuple[list[Edge], str | None, list[Omitted]]:
     """The page's edges that fit in `max_tokens` beside what the answer says it left out; the call for the next page
     when the limit or the budget cut the walk; and what was left out."""
-    omitted = _omitted(found, given)
+    omitted = _omitted(found, given, hub)
     edges = page.fit(max_tokens - json_tokens(omitted, depth=2))
     if not found.truncated and len(edges) == len(page.edges):
         return edges, None, omitted
@@ -218,19 +228,24 @@ def _edge(r: Relation, citations: dict[str, str]) -> Edge:
     )
 
 
-def _omitted(found: Walk, given: dict[str, object]) -> list[Omitted]:
+def _omitted(found: Walk, given: dict[str, object], hub: bool = False) -> list[Omitted]:
     """What the walk's filters and bounds left out, each with the call that shows it (lifting a filter starts the
     walk over: no offset)."""
     again = {**given, "offset": None}
     omitted = _filtered(found, again)
     if found.beyond:
         hops = int(str(given["max_hops"]))
+        why = (
+            f"the entity has {len(found.edges)} relations one hop away (a hub), so the walk stopped there: "
+            if hub
+            else ""
+        )
         omitted.append(
             Omitted(
                 reason=OmitReason.MAX_HOPS,
                 count=found.beyond,
                 at_least=True,
-                detail=f"at least {found.beyond} relation(s) one hop further",
+                detail=f"{why}at least {found.beyond} relation(s) one hop further",
                 next_call=_again(again, max_hops=hops + 1) if hops < MAX_HOPS else None,
             )
         )
