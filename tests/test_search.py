@@ -359,7 +359,7 @@ def test_every_fuser_answers_under_every_strategy(sample_catalog: Catalog, fusio
 
 def test_the_pieces_of_one_long_definition_are_one_hit_citing_its_whole_span(tmp_path: Path, catalog: Catalog) -> None:
     steps = "".join(f"    ledger.reconcile_entry(batch, {n})  # reconcile ledger step {n}\n" for n in range(400))
-    source = f"def reconcile_ledger(ledger, batch):\n    \"\"\"Reconcile the ledger.\"\"\"\n{steps}    return ledger\n"
+    source = f'def reconcile_ledger(ledger, batch):\n    """Reconcile the ledger."""\n{steps}    return ledger\n'
     (tmp_path / "proj").mkdir()
     (tmp_path / "proj" / "ledger.py").write_text(source)
     (tmp_path / "proj" / "other.py").write_text("def unrelated():\n    return 'weather report'\n")
