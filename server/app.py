@@ -7,7 +7,6 @@ from collections.abc import Callable
 from functools import partial
 from typing import Annotated, Any, Literal
 
-import anyio
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.shared.exceptions import MCPError
@@ -15,9 +14,9 @@ from mcp_types import INTERNAL_ERROR, INVALID_PARAMS
 from mcp_types import Tool as MCPTool
 from pydantic import Field, ValidationError
 
-from trident.embedding.background import BackgroundEmbedder
 from trident.retrieval.fusion import FusionMethod
 from trident.server.completions import register_completions
+from trident.server.first_answers import ready_for
 from trident.server.guidance import register_guidance
 from trident.server.job_status import JobStatus
 from trident.server.registration import READ, app_of, in_worker, mapped, tool
@@ -183,7 +182,7 @@ def _register_search(server: MCPServer[Any]) -> None:
         with citations (project/path:Lstart-Lend) and each path's rank; omitted and message say what was left out
         and why. Size: 150-250 tokens a hit, at most max_tokens; next_call gives the next page."""
         app = app_of(ctx)
-        await model_loaded(app.catalog, strategy, app.settings.model_wait_seconds)
+        await ready_for(app.catalog, app.views, strategy, app.settings.model_wait_seconds)
         return await mapped(
             search.search_async(
                 app.catalog,
@@ -199,22 +198,6 @@ def _register_search(server: MCPServer[Any]) -> None:
                 views=app.views,
             )
         )
-
-
-# The strategies that need no query vector: they answer at once, even while the model loads.
-WITHOUT_MODEL = frozenset({search.Strategy.LEXICAL, search.Strategy.GRAPH})
-
-
-async def model_loaded(catalog: Catalog, strategy: search.Strategy, seconds: float) -> None:
-    """Wait, at most `seconds`, for a model still loading after the start when the search needs a query vector:
-    an agent's first question gets a complete answer, not one silently without the dense path. A load that takes
-    longer (or fails) leaves the answer partial, and its message names the paths left out."""
-    embedder = catalog.embedder
-    if strategy in WITHOUT_MODEL or seconds <= 0 or not isinstance(embedder, BackgroundEmbedder):
-        return
-    if embedder.start().ready or embedder.failed:
-        return
-    await anyio.to_thread.run_sync(embedder.wait, seconds, abandon_on_cancel=True)
 
 
 def _register_trace(server: MCPServer[Any]) -> None:

@@ -53,9 +53,9 @@ class ServerSettings(BaseSettings):
     model_wait_seconds: float = Field(
         120.0,
         ge=0.0,
-        description="How long a search waits for the embedding model while it loads after a start, so the first "
-        "answers are complete (TRIDENT_MODEL_WAIT_SECONDS); 0 answers at once from the paths that need no model, "
-        "and the answer's message names the paths left out.",
+        description="How long a search waits for what its paths read while it loads after a start (the embedding "
+        "model; on a large index the walk's views), so the first answers are complete (TRIDENT_MODEL_WAIT_SECONDS); "
+        "0 answers at once from what is ready, and the answer's message names the paths left out.",
     )
     warm_up: bool = Field(
         True,

@@ -154,3 +154,36 @@ def test_an_embedder_nobody_started_starts_loading_when_first_needed(embedder: E
     assert not background.ready
     assert background.dim == embedder.dim, "without a recorded dimension, reading it loads the model"
     assert background.ready and background.start() is background
+
+
+@pytest.mark.anyio
+async def test_a_search_waits_for_the_walks_views_a_warm_up_is_building_unless_told_not_to(
+    sample_catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from trident.retrieval import views as views_module
+    from trident.retrieval.search_plan import Strategy
+    from trident.server.first_answers import ready_for
+
+    monkeypatch.setattr(views_module, "BACKGROUND_WALK_MIN_CHUNKS", 1)  # the sample index counts as large
+    views = GenerationViews(RetrievalSettings())
+    building, built = threading.Event(), threading.Event()
+
+    def warm_up() -> None:
+        with views.warming(sample_catalog):
+            building.set()
+            built.wait(READY_DEADLINE_S)
+
+    thread = threading.Thread(target=warm_up)
+    thread.start()
+    try:
+        assert building.wait(READY_DEADLINE_S) and views.walk_pending(sample_catalog)
+        await ready_for(sample_catalog, views, Strategy.AUTO, 0)
+        assert views.walk_pending(sample_catalog), "told not to wait, it answers at once"
+        await ready_for(sample_catalog, views, Strategy.LEXICAL, READY_DEADLINE_S)
+        assert views.walk_pending(sample_catalog), "a lexical search reads no walk views: it never waits"
+        threading.Timer(0.3, built.set).start()
+        await ready_for(sample_catalog, views, Strategy.AUTO, READY_DEADLINE_S)
+        assert not views.walk_pending(sample_catalog), "a search that walks waited for the warm-up"
+    finally:
+        built.set()
+        thread.join()
