@@ -19,6 +19,7 @@ from pydantic import BaseModel
 from rich.console import Console
 from rich.markup import escape
 
+from trident.cli.hints import in_terminal
 from trident.retrieval.entities import EntityNotFoundError
 from trident.server.settings import TridentSettings
 from trident.store.catalog import Catalog
@@ -270,10 +271,11 @@ def _show_trace(out: Console, result: TraceResult) -> None:
             out.print(f"[bold]hop {hop}[/bold]")
         out.print("  " + _relation(edge))
     if result.truncated and result.next_call:
-        out.print(f"[yellow]truncated[/yellow] after {len(result.edges)} edges; the rest: {escape(result.next_call)}")
+        rest = escape(in_terminal(result.next_call))
+        out.print(f"[yellow]truncated[/yellow] after {len(result.edges)} edges; the rest: {rest}")
     _show_omitted(out, result.omitted if result.edges else [])
     if result.message:
-        out.print(f"[yellow]note:[/yellow] {escape(result.message)}")
+        out.print(f"[yellow]note:[/yellow] {escape(in_terminal(result.message))}")
 
 
 def _hop(edge: Edge, depth: dict[str, int]) -> int:
@@ -292,7 +294,7 @@ def _show_explain(out: Console, result: ExplainResult) -> None:
             out.print("   " + _relation(hop))
     _show_omitted(out, result.omitted if result.paths else [])
     if result.message:
-        out.print(f"[yellow]note:[/yellow] {escape(result.message)}")
+        out.print(f"[yellow]note:[/yellow] {escape(in_terminal(result.message))}")
 
 
 def _relation(edge: Edge | Hop) -> str:
@@ -327,13 +329,13 @@ def _show_similar(out: Console, result: SimilarResult) -> None:
     _show_hits(out, result.result)
     _show_omitted(out, result.omitted if result.result else [])
     if result.message:
-        out.print(f"[yellow]note:[/yellow] {escape(result.message)}")
+        out.print(f"[yellow]note:[/yellow] {escape(in_terminal(result.message))}")
 
 
 def _show_omitted(out: Console, omitted: Sequence[Omitted]) -> None:
     """One line per filter or limit that left something out, with the call that shows it."""
     for entry in omitted:
-        shows = f"; {escape(entry.next_call)}" if entry.next_call else ""
+        shows = f"; {escape(in_terminal(entry.next_call))}" if entry.next_call else ""
         out.print(f"[yellow]left out by {entry.reason.value}:[/yellow] {escape(entry.detail)}{shows}")
 
 

@@ -1,5 +1,5 @@
-"""The `trident` command line: index, watch, search, trace, explain, similar, entity, status, model, reset, push
-and pull."""
+"""The `trident` command line: index, watch, remove, search, trace, explain, similar, entity, status, model, reset,
+serve, push and pull."""
 
 from __future__ import annotations
 
@@ -9,14 +9,14 @@ import os
 import shutil
 import signal
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
-from pydantic import ValidationError
+from pydantic import BaseModel
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
@@ -31,7 +31,9 @@ from trident.cli.catalogs import (
     open_serving_catalog,
     open_shared,
 )
+from trident.cli.errors import NotIndexed
 from trident.cli.progress import RichProgress
+from trident.cli.settings_check import BadSetting, check_folders, read_settings
 from trident.embedding.embedder import EmbedderUnavailable
 from trident.server.settings import ServerSettings, TridentSettings
 from trident.store import locking
@@ -41,8 +43,6 @@ from trident.store.settings import StorageSettings
 
 if TYPE_CHECKING:
     from trident.evaluation.evaluate import EvalReport
-    from trident.tools.freshness import ProjectFreshness
-    from trident.tools.stale import FindStaleResult
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, help="Trident: local hybrid retrieval for code and docs.")
 model_app = typer.Typer(no_args_is_help=True, help="Manage the embedding model.")
@@ -72,40 +72,42 @@ def _main(
     )
 
 
+# What the user can fix: each ends the command with its message in one line and exit code 2, never a traceback.
+USER_ERRORS = (
+    TridentIndexError,
+    EmbedderUnavailable,
+    ClusterUnavailable,
+    BadSetting,
+    NotIndexed,
+    ValueError,
+    FileNotFoundError,
+)
+
+
 @contextmanager
 def _user_errors() -> Iterator[None]:
     """Problems the user can fix end the command with their message and exit code 2, not a traceback."""
     try:
         yield
-    except (TridentIndexError, EmbedderUnavailable, ClusterUnavailable, ValueError, FileNotFoundError) as exc:
-        err.print(f"[red]error:[/red] {exc}")
+    except USER_ERRORS as exc:
+        err.print(f"[red]error:[/red] {escape(str(exc))}")
         raise typer.Exit(2) from None
 
 
 def _settings(server: ServerSettings | None = None) -> TridentSettings:
-    """Every setting the command runs with, read from the environment once, here; a value a setting refuses ends
-    the command with the setting's name and why, exit code 2."""
-    try:
-        return TridentSettings.from_env(server)
-    except ValidationError as exc:
-        _refuse(exc)
+    """Every setting the command runs with, read from the environment once, here, and the folders they name checked:
+    the one place a bad setting (a refused value, TRIDENT_HOME under a file) ends any command with the setting's
+    name and what to do, exit code 2, before any work."""
+    with _user_errors():
+        settings = read_settings(partial(TridentSettings.from_env, server))
+        check_folders(settings.store, settings.model)
+    return settings
 
 
 def _storage() -> StorageSettings:
     """Where the shared index lives (TRIDENT_STORAGE unset: nowhere, the local folder is the index)."""
-    try:
-        return StorageSettings()
-    except ValidationError as exc:
-        _refuse(exc)
-
-
-def _refuse(invalid: ValidationError) -> NoReturn:
-    """End the command with the first refused setting: its variable and why (never its value: it may be a token)."""
-    first = invalid.errors()[0]
-    message = first["msg"].removeprefix("Value error, ")
-    name = f"TRIDENT_{str(first['loc'][0]).upper()}" if first["loc"] else ""
-    err.print(f"[red]error:[/red] {escape(message if name in message else f'{name}: {message}')}")
-    raise typer.Exit(2) from None
+    with _user_errors():
+        return read_settings(StorageSettings)
 
 
 @contextmanager
@@ -217,6 +219,27 @@ def watch(
 
 
 @app.command()
+def remove(
+    project: Annotated[str, typer.Argument(help="The project to remove (as `trident status` lists it).")],
+    path: Annotated[
+        str | None, typer.Option(help="Only this file of it, relative to the project (as search cites it).")
+    ] = None,
+) -> None:
+    """Remove a project, or one file of it, from all three engines (the MCP tool `remove`).
+
+    References other projects' files made into what is removed wait as pending, and bind again once it is indexed
+    again.
+    """
+    from trident.cli.removal import remove_from_index
+
+    settings = _settings()
+    with _catalog(settings, with_embedder=False) as catalog, _user_errors(), catalog.writer() as writer:
+        removed = remove_from_index(writer, project, path, settings.ingest.max_file_bytes)
+    target = f"project {project}" if path is None else f"{path} of project {project}"
+    err.print(f"removed {target}: {removed}", markup=False, highlight=False)
+
+
+@app.command()
 def search(
     query: Annotated[str, typer.Argument(help="What to look for.")],
     project: Annotated[list[str] | None, typer.Option(help="Only these projects (repeatable).")] = None,
@@ -262,81 +285,47 @@ def search(
 @app.command()
 def status(
     offset: Annotated[int, typer.Option(min=0, help="Projects to skip (by name): a further page.")] = 0,
+    limit: Annotated[int | None, typer.Option(min=1, help="Most projects to list (default: all of them).")] = None,
+    project: Annotated[str | None, typer.Option(help="Only this project, with every file it skipped and why.")] = None,
     stale: Annotated[bool, typer.Option("--stale", help="List the stale references (find_stale) instead.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Projects, per-engine counts, the model, files that were skipped, and stale references per project."""
+    from trident.cli.errors import unknown_project
+    from trident.cli.status_output import print_projects, print_stale, print_status, read_status
+    from trident.retrieval.stale_scan import stale_scan
     from trident.retrieval.views import GenerationViews
     from trident.tools.stale import MAX_LIMIT, find_stale
+    from trident.tools.status import project_status
     from trident.tools.status import status as run_status
 
     settings = _settings()
+    out = Console()
     with _catalog(settings, with_embedder=False) as catalog, _user_errors():
         views = GenerationViews(settings.retrieval)
         directory = views.directory(catalog)
         # One command, one process: the scan of the generation would end with it, so the command waits for it.
         if stale:
-            found = find_stale(catalog, directory, offset=offset, limit=MAX_LIMIT, wait=None, views=views)
+            found = find_stale(catalog, directory, offset=offset, limit=limit or MAX_LIMIT, wait=None, views=views)
+            _emit(found, as_json, partial(print_stale, out, found))
+        elif project is not None:
+            stale_scan(catalog, directory, None, views)  # so the count is there, and no scan outlives the command
+            one = project_status(catalog, project, directory, views)
+            if one is None:
+                raise unknown_project(project, catalog.manifest.projects())
+            _emit(one, as_json, partial(print_projects, out, [one], None))
         else:
-            result = run_status(catalog, offset, directory, stale_wait=None, views=views)
-    if stale:
-        _print_stale(found, as_json)
-        return
+            pages = partial(run_status, catalog, directory=directory, stale_wait=None, views=views)
+            result = read_status(pages, offset, limit, " --json" if as_json else "")
+            _emit(result, as_json, partial(print_status, out, result))
+
+
+def _emit(result: BaseModel, as_json: bool, show: Callable[[], None]) -> None:
+    """The result as JSON on stdout, or shown for a person."""
     if as_json:
         typer.echo(result.model_dump_json(indent=2))
-        return
-    out = Console()
-    table = Table("project", "documents", "chunks", "entities", "relations", "skipped", "stale refs")
-    for p in result.projects:
-        table.add_row(
-            p.name,
-            str(p.documents),
-            str(p.chunks),
-            str(p.entities),
-            str(p.relations),
-            str(p.skipped_total),
-            str(p.stale_references if p.stale_references is not None else "-"),
-        )
-    out.print(table)
-    for p in result.projects:
-        if p.freshness is not None:
-            out.print(_freshness_line(p.name, p.freshness), markup=False, highlight=False, soft_wrap=True)
-    out.print(f"engines: {json.dumps(result.engines)}  consistent: {result.consistent}")
-    if result.truncated:
-        shown = offset + len(result.projects)
-        out.print(f"{shown} of {result.projects_total} projects; the next: trident status --offset {shown}")
-    out.print(f"model: {result.model.name} ({result.model.dim}-d)  index: {result.index}")
-    for store, why in result.stale.items():
-        out.print(f"[yellow]stale:[/yellow] {store}: {why}")
-    if any(p.stale_references for p in result.projects):
-        out.print("stale references: trident status --stale lists them (the find_stale tool too)")
-
-
-def _print_stale(found: FindStaleResult, as_json: bool) -> None:
-    if as_json:
-        typer.echo(found.model_dump_json(indent=2))
-        return
-    out = Console()
-    for ref in found.references:
-        line = f"{ref.citation}: {ref.name}: {ref.detail}" + (f"; see {ref.see}" if ref.see else "")
-        out.print(line, markup=False, highlight=False, soft_wrap=True)
-    out.print(f"{found.total} stale reference(s) in {found.checked} chunks read", markup=False)
-    if found.truncated:
-        out.print(f"the next page: {found.next_call}", markup=False)
-
-
-def _freshness_line(project: str, fresh: ProjectFreshness) -> str:
-    """One project's freshness in a line: when and from which commit, the HEAD now, what changed since."""
-    commit = f"{fresh.branch + '@' if fresh.branch else ''}{fresh.commit[:12]}" if fresh.commit else "no git commit"
-    line = f"{project}: indexed {fresh.indexed_at or 'at an unknown time'} from {commit}"
-    if fresh.head_moved:
-        line += f"; HEAD is now {fresh.head[:12] if fresh.head else 'no git commit'}"
-    line += f"; {fresh.changed} changed, {fresh.removed} removed of {fresh.checked} files checked"
-    if fresh.unchecked:
-        line += f" ({fresh.unchecked} not checked)"
-    if fresh.changed or fresh.removed or fresh.head_moved:
-        line += f"; refresh: {fresh.refresh}"
-    return line
+    else:
+        show()
 
 
 @app.command("route")
@@ -441,16 +430,23 @@ def serve(
     from trident.server.transport import run
 
     overrides: dict[str, Any] = {"transport": transport, "host": host, "port": port, "read_only": read_only or None}
-    try:
-        server = ServerSettings(**{k: v for k, v in overrides.items() if v is not None})
-    except ValidationError as exc:
-        _refuse(exc)
+    flags = {name: value for name, value in overrides.items() if value is not None}
+    with _user_errors():  # a refused value is blamed on its flag when the command line gave it
+        server = read_settings(partial(ServerSettings, **flags), flags=flags.keys())
     settings, storage = _settings(server), _storage()
     with _user_errors():
         catalog = open_serving_catalog(settings.store, settings.model, storage)  # an unusable index fails here
+    if settings.server.transport != "stdio":  # stderr only: on stdio, stdout carries protocol messages alone
+        err.print(f"trident listening on {_listening_url(settings.server)}", markup=False, highlight=False)
     with remote.refreshing(catalog, storage):  # with TRIDENT_STORAGE: follow what other machines publish
         run(build_server(settings, lambda: catalog), settings.server)
     _exit_served()
+
+
+def _listening_url(server: ServerSettings) -> str:
+    """Where an HTTP server's clients connect: the MCP SDK's endpoint of the transport (`/mcp`, or `/sse`)."""
+    host = f"[{server.host}]" if ":" in server.host else server.host
+    return f"http://{host}:{server.port}/{'sse' if server.transport == 'sse' else 'mcp'}"
 
 
 def _exit_served() -> NoReturn:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from rich.console import Console
 from rich.markup import escape
 
+from trident.cli.hints import in_terminal
 from trident.retrieval.flags import ConflictFlag, EvidenceFlag
 
 if TYPE_CHECKING:
@@ -19,11 +20,11 @@ SNIPPET_SHOWN = 400  # characters of a hit's snippet printed
 def print_hits(out: Console, result: SearchResult, offset: int, top_k: int) -> None:
     """The hits of `result` one after the other, then the next page's options when the token budget cut it."""
     if not result.hits:
-        out.print(escape(result.message or "no hits"), soft_wrap=True, highlight=False)
+        out.print(escape(in_terminal(result.message or "no hits")), soft_wrap=True, highlight=False)
     for hit in result.hits:
         print_hit(out, hit)
     if result.hits and result.message:  # a partial answer says what it lacks
-        out.print(f"[yellow]note:[/yellow] {escape(result.message)}", soft_wrap=True, highlight=False)
+        out.print(f"[yellow]note:[/yellow] {escape(in_terminal(result.message))}", soft_wrap=True, highlight=False)
     if result.truncated:
         shown = offset + len(result.hits)
         out.print(f"[dim]cut at the token budget; the next page: --offset {shown} --top-k {top_k - len(result.hits)}")
