@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -137,7 +138,11 @@ def test_trace_shows_each_edge_with_its_resolution_and_citation_hop_by_hop(home:
 def test_a_cut_trace_says_so_with_the_call_that_gets_the_rest(home: Path) -> None:
     result = _run(home, "trace", "PaymentGateway", "--limit", "2")
     assert result.returncode == 0, result.stderr
-    assert re.search(r"^truncated after 2 edges; the rest: trace_relationships\(", result.stdout, re.MULTILINE)
+    found = re.search(r"^truncated after 2 edges; the rest: (trident trace .*)$", result.stdout, re.MULTILINE)
+    assert found, result.stdout
+    rest = _run(home, *shlex.split(found.group(1))[1:])  # the command as printed, pasted back
+    assert rest.returncode == 0, rest.stderr
+    assert "--offset 2" in found.group(1) and rest.stdout != result.stdout
 
 
 def test_explain_prints_each_paths_sentence_and_its_hops_citations(home: Path) -> None:

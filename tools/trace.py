@@ -3,7 +3,7 @@ node, a page at a time within a token budget; the walk itself is `trident.retrie
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
 
 from pydantic import BaseModel, Field
@@ -95,11 +95,7 @@ def trace_relationships(
         limit=offset + limit,
         least=min_resolution,
     )
-    found = around(max_hops=max_hops or 1)
-    hub = max_hops is None and len(found.edges) >= HUB_EDGES
-    if max_hops is None and not hub:
-        found = around(max_hops=DEFAULT_HOPS)
-    max_hops = max_hops or (1 if hub else DEFAULT_HOPS)
+    found, max_hops, hub = _hops(around, max_hops)
     reached = [directory.by_id[i] for i in found.paths if i in directory.by_id and i != root.id]
     root_ref, *nodes = entity_refs(graph, [root, *reached])
     page = TracePage(root_ref, nodes, found.paths, _edges(graph, found.edges[offset:]))
@@ -118,6 +114,17 @@ def trace_relationships(
         if edges
         else empty_message(f"no relations around {root.id}", omitted),
     )
+
+
+def _hops(around: Callable[..., Walk], max_hops: int | None) -> tuple[Walk, int, bool]:
+    """The walk `max_hops` deep; when not given, two hops, or one around a hub (HUB_EDGES or more relations one hop
+    away), whose second hop the answer counts instead. Returns the walk, its depth and whether it stopped at a hub."""
+    if max_hops is not None:
+        return around(max_hops=max_hops), max_hops, False
+    first = around(max_hops=1)
+    if len(first.edges) >= HUB_EDGES:
+        return first, 1, True
+    return around(max_hops=DEFAULT_HOPS), DEFAULT_HOPS, False
 
 
 def _fit(
