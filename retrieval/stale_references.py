@@ -4,8 +4,9 @@ Read in a hit's prose only: a document's text outside fenced code, a code chunk'
 taken for a code reference only in forms that leave no doubt: a call (`charge_card(order)`, backticked or in running
 text) or a reST role (:func:`charge_card`); a dotted one's head must be one of the project's classes or modules
 (`Gateway.charge()`, not `requests.get()`). A name its project has (in any case style), or another project has
-exactly, is not stale. A missing one is flagged only when its project has a name close to it (a rename, most likely):
-a name with nothing near is more likely another library's."""
+exactly, is not stale. A missing one is flagged only when its project has a name close to it (a rename, most likely),
+or, for a call, when the sentence calling it describes one callable of the project that takes the same parameters
+(`stale_meaning`): a name with nothing near is more likely another library's."""
 
 from __future__ import annotations
 
@@ -21,6 +22,8 @@ from dataclasses import dataclass
 from trident.retrieval.flags import StaleReferenceFlag
 from trident.retrieval.signatures import Arity, arity_of, call_arguments
 from trident.retrieval.source_kinds import SourceKind
+from trident.retrieval.stale_meaning import Definitions as Definitions
+from trident.retrieval.stale_meaning import MeaningIndex, case_style, nearest_by_meaning
 from trident.store.directory import EntityDirectory
 from trident.store.identifiers import split_identifier
 from trident.store.schema import Chunk, Entity, EntityType
@@ -66,7 +69,9 @@ class ProjectNames:
     def __init__(self, directory: EntityDirectory) -> None:
         self.by_project: dict[str, dict[str, list[Entity]]] = {}
         self.heads: dict[str, set[str]] = {}  # per project: class and module names, a dotted reference's heads
+        self.meaning = MeaningIndex()
         for entity in directory.by_id.values():
+            self.meaning.add(entity)
             if entity.type in CODE_TYPES:
                 self.by_project.setdefault(entity.project, {}).setdefault(entity.name, []).append(entity)
             if entity.type in (EntityType.CLASS, EntityType.MODULE):
@@ -76,12 +81,12 @@ class ProjectNames:
         self.sorted: dict[tuple[str, str, str], list[str]] = {}
         for project, named in self.by_project.items():
             for name in sorted(named):
-                self.sorted.setdefault((project, _style(name), _first_word(name)), []).append(name)
+                self.sorted.setdefault((project, case_style(name), _first_word(name)), []).append(name)
 
     def nearest(self, project: str, name: str) -> Entity | None:
         """The project's closest name of the same case style and first word (a rename keeps its style; `ConnectEx`
         is not a renamed `connect`, it is another API's), or None when none is close."""
-        names = self.sorted.get((project, _style(name), _first_word(name)), [])
+        names = self.sorted.get((project, case_style(name), _first_word(name)), [])
         close = difflib.get_close_matches(name, names, n=1, cutoff=NEAR_CUTOFF)
         return min(self.by_project[project][close[0]], key=lambda e: e.id) if close else None
 
@@ -91,14 +96,6 @@ def _first_word(name: str) -> str:
     named in a comment only shares a tail with the project's wrapper (`sem_unlink`, `unlink`)."""
     words = split_identifier(name)
     return words[0] if words else ""
-
-
-def _style(name: str) -> str:
-    """snake (lower case, underscores), camel (lower first, humps) or pascal (upper first)."""
-    bare = name.strip("_")
-    if bare[:1].isupper():
-        return "pascal"
-    return "camel" if any(c.isupper() for c in bare) else "snake"
 
 
 _built: weakref.WeakKeyDictionary[EntityDirectory, ProjectNames] = weakref.WeakKeyDictionary()
@@ -166,7 +163,6 @@ def _named_arguments(call: str) -> bool:
     return all(_NAMED_ARGUMENT.match(part.strip()) for part in call[1:-1].split(","))
 
 
-Definitions = Callable[[Sequence[str]], dict[str, Chunk]]  # chunk id -> chunk (the definitions' text)
 Citations = Callable[[Sequence[str]], dict[str, str]]  # chunk id -> citation
 
 
@@ -186,14 +182,14 @@ def stale_references(
     for reference in references(prose):
         if reference.name in defined_here or (kind is SourceKind.CODE and reference.name.startswith("_")):
             continue  # a comment's private name is the module's own helper, alias or attribute, seldom an entity
-        flag = _check(chunk.project, reference, directory, definitions, citations)
+        flag = _check(chunk.project, reference, prose, directory, (definitions, citations))
         if flag is not None:
             flags.append(flag)
     return flags
 
 
 def _check(
-    project: str, reference: Reference, directory: EntityDirectory, definitions: Definitions, citations: Citations
+    project: str, reference: Reference, prose: str, directory: EntityDirectory, read: tuple[Definitions, Citations]
 ) -> StaleReferenceFlag | None:
     # Its own project may write the name in another case style; another project's entity must be the name itself
     # (`compute_total` in a Python project's doc is not a TypeScript project's `computeTotal`).
@@ -202,6 +198,7 @@ def _check(
         for e in directory.named(reference.name)
         if e.project == project or e.name == reference.name or reference.name in e.aliases
     ]
+    definitions, citations = read
     names = project_names(directory)
     if existing:
         ours = reference.head is None or reference.head in names.heads.get(project, ())
@@ -209,10 +206,14 @@ def _check(
     if reference.head is not None and reference.head not in names.heads.get(project, ()):
         return None  # `obj.attr` or `lib.call()` with no head of this project's: an attribute or another library's
     near = names.nearest(project, reference.name)
+    found = f"nearest: `{near.name}`" if near is not None else ""
+    if near is None and reference.strong:
+        near = nearest_by_meaning(names.meaning, project, reference, prose, definitions)
+        found = f"the one taking its parameters that the text describes: `{near.name}`" if near is not None else ""
     if near is None:
         return None
     see = citations([near.chunk_id]).get(near.chunk_id) if near.chunk_id else None
-    detail = f"no `{reference.name}` in project {project} (renamed or removed?); nearest: `{near.name}`"
+    detail = f"no `{reference.name}` in project {project} (renamed or removed?); {found}"
     return StaleReferenceFlag(name=reference.written, detail=detail, see=see)
 
 
