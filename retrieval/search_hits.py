@@ -10,7 +10,7 @@ from functools import partial
 
 from pydantic import BaseModel, Field, PrivateAttr
 
-from trident.retrieval.definitions import definition_key, definition_span
+from trident.retrieval.definitions import definition_key, definition_spans
 from trident.retrieval.flags import EvidenceFlag
 from trident.retrieval.fusion import FusedItem, Terms
 from trident.retrieval.omitted import OmitReason, Omitted, breakdown
@@ -269,11 +269,15 @@ def collect_hits(
 def _whole_definitions(catalog: Catalog, views: GenerationViews, hits: Hits) -> Hits:
     """Each hit that is a piece of a longer definition cites the whole definition."""
     documents = catalog.manifest.documents
+    pieces = {
+        hit.id: (hit.chunk, documents[hit.chunk.doc_id].chunk_ids)
+        for hit in hits.hits
+        if hit.chunk is not None and definition_key(hit.chunk) is not None and hit.chunk.doc_id in documents
+    }
+    spans = definition_spans(list(pieces.values()), partial(views.chunks, catalog)) if pieces else {}
     for hit in hits.hits:
-        chunk = hit.chunk
-        if chunk is None or definition_key(chunk) is None or chunk.doc_id not in documents:
-            continue
-        hit.cover(*definition_span(chunk, documents[chunk.doc_id].chunk_ids, partial(views.chunks, catalog)))
+        if hit.id in spans:
+            hit.cover(*spans[hit.id])
     return hits
 
 
