@@ -40,8 +40,8 @@ if TYPE_CHECKING:
     from trident.tools.trace import Edge, TraceResult
 
 MIN_RESOLUTION_HELP = (
-    "Only calls and bases bound at least this surely: exact, inferred (from a stated type) or name (a guess from "
-    "the name alone). Other relations are always walked."
+    "Only calls and bases bound at least this surely: exact, inferred (from a stated type), dispatch (an override "
+    "the bound call may run) or name (a guess from the name alone). Other relations are always walked."
 )
 RelationTypes = Annotated[
     list[str] | None, typer.Option("--relation-type", help="Only this relation type, e.g. CALLS (repeatable).")
@@ -123,7 +123,7 @@ class GraphCommands:
             typer.Option(min=1, max=trace_tool.MAX_HOPS, help="How far to walk (default 2, 1 around a hub)."),
         ] = None,
         limit: Annotated[int, typer.Option(min=1, max=trace_tool.MAX_EDGES, help="Most edges to return.")] = 50,
-        min_resolution: MinResolution = Resolution.INFERRED,
+        min_resolution: MinResolution = Resolution.DISPATCH,
         offset: Annotated[
             int, typer.Option(min=0, max=trace_tool.MAX_OFFSET, help="Edges of the walk to skip: a further page.")
         ] = 0,
@@ -164,7 +164,7 @@ class GraphCommands:
         max_hops: Annotated[int, typer.Option(min=1, max=explain_tool.MAX_HOPS, help="Longest path considered.")] = 4,
         max_paths: Annotated[int, typer.Option(min=1, max=explain_tool.MAX_PATHS, help="Most paths returned.")] = 3,
         relation_type: RelationTypes = None,
-        min_resolution: MinResolution = Resolution.INFERRED,
+        min_resolution: MinResolution = Resolution.DISPATCH,
         as_json: AsJson = False,
     ) -> None:
         """How two things connect: the best paths between two entities (the MCP tool explain_path).

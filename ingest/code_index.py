@@ -149,7 +149,7 @@ class CodeIndex:
         elif form is TargetForm.MEMBER:
             if by_path and not ref.after_owner:  # a method defined apart from its type (Go, a Rust `impl`)
                 direct = self._qualified(f"{ref.owner}.{ref.target}", project, 0, tails)
-                direct = [e for e in direct if e.type in types and e.id != ref.source]
+                direct = [e for e in direct if e.type in types]
                 if direct and (not own_folder or all(e.project == project for e in direct)):
                     return direct, resolution
             owner = self._qualified(ref.owner, project, 0, tails)
@@ -159,9 +159,8 @@ class CodeIndex:
             found = self._member(classes[0], ref.target, skip_first=ref.after_owner) if classes else []
         else:
             return self._named(ref.target, project, types, ref.source, path), Resolution.NAME
-        found = [
-            e for e in found if e.type in types and e.id != ref.source and (e.project == project or not own_folder)
-        ]
+        # A function bound to itself by scope or type is recursion: an edge (only a name guess never binds itself).
+        found = [e for e in found if e.type in types and (e.project == project or not own_folder)]
         return found, resolution
 
     def _qualified(self, name: str, project: str, depth: int, tails: _Tails) -> list[Entity]:

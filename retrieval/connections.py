@@ -24,17 +24,19 @@ EDGES_PER_HOP = 2_000
 # through one must be shorter to win. Walking a relation backwards costs a little extra.
 HOP_COST: dict[str, float] = {
     "CONTAINS": 0.5, "DEFINES": 0.5, "CALLS": 1.0, "INHERITS": 1.0, "IMPORTS": 1.25, "DEPENDS_ON": 1.0,
-    "LINKS_TO": 1.5, "MENTIONS": 2.0, "RELATED_TO": 2.0, "TAGGED": 2.5, "INSTANCE_OF": 1.5,
+    "LINKS_TO": 1.5, "MENTIONS": 2.0, "RELATED_TO": 2.0, "TAGGED": 2.5, "INSTANCE_OF": 1.5, "OVERRIDES": 1.0,
 }  # fmt: skip
 DEFAULT_HOP_COST = 1.5
 # A call or base bound only by its name is a guess, and one resting on an inferred type a little less sure than
 # one the code binds: either costs extra, so a path over bindings wins over an equally long one over guesses.
-RESOLUTION_COST: dict[Resolution, float] = {Resolution.EXACT: 0.0, Resolution.INFERRED: 0.1, Resolution.NAME: 1.0}
+RESOLUTION_COST: dict[Resolution, float] = {
+    Resolution.EXACT: 0.0, Resolution.INFERRED: 0.1, Resolution.DISPATCH: 0.3, Resolution.NAME: 1.0,
+}  # fmt: skip
 BACKWARD_COST = 0.25
 # Prose says two things are related; code shows it. A hop over a prose relation, or into test code, costs more than
 # any path over code alone can (6 hops at most), so the library's own code ranks first and prose, a changelog or a
 # test helper only where the code has no path.
-CODE_RELATIONS = frozenset({"CALLS", "INHERITS", "IMPORTS", "DEFINES", "CONTAINS", "DEPENDS_ON"})
+CODE_RELATIONS = frozenset({"CALLS", "INHERITS", "IMPORTS", "DEFINES", "CONTAINS", "DEPENDS_ON", "OVERRIDES"})
 ASIDE_COST = 100.0
 # A project contains every file in it: a path through the project node connects anything to anything.
 HUB_COST = 3.0
@@ -119,14 +121,16 @@ def best_paths(
     max_hops: int,
     max_paths: int,
     in_tests: Callable[[str], bool] = lambda node: False,
+    towards: Adjacency | None = None,
 ) -> list[list[Relation]]:
     """The cheapest simple paths from source to target (best-first), at most `max_hops` long, deterministic.
 
     A step is taken only towards a node from which the target is still within the hops left (hop distances to
-    the target, computed once), so a search never wanders through the neighbourhood of a hub it cannot leave in
-    time, and an unreachable target is known at once.
+    the target, computed once, over `towards`: the relations read backwards when `around` holds them one way
+    only), so a search never wanders through the neighbourhood of a hub it cannot leave in time, and an
+    unreachable target is known at once.
     """
-    to_target = hop_distances(around, target, max_hops)
+    to_target = hop_distances(towards if towards is not None else around, target, max_hops)
     if to_target.get(source, max_hops + 1) > max_hops:
         return []
     found: list[list[Relation]] = []

@@ -16,6 +16,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from trident.retrieval.execution_edges import derived_relations
 from trident.store.schema import Relation, Resolution
 
 RESOLUTIONS = list(Resolution)  # by rank
@@ -54,6 +55,14 @@ def _codes(values: pa.Array | pa.ChunkedArray) -> tuple[list[str], np.ndarray]:
     return [str(name) for name in names.to_pylist()], np.asarray(codes, dtype=np.int32).reshape(-1)
 
 
+def _with_execution(table: pa.Table) -> pa.Table:
+    """The stored relations and those execution implies, in one table of the stored one's columns."""
+    if table.num_rows == 0 or "resolution" not in table.column_names:
+        return table
+    derived = derived_relations(table)
+    return pa.concat_tables([table, derived.cast(table.schema)]) if derived.num_rows else table
+
+
 def _column(table: pa.Table, column: str) -> pa.ChunkedArray:
     return table[column].cast(pa.string())
 
@@ -73,6 +82,14 @@ def _resolution_ranks(table: pa.Table) -> np.ndarray:
     names, codes = _codes(_column(table, "resolution"))
     ranks = {r.value: r.rank for r in Resolution}
     return np.take(np.array([ranks.get(name, 0) for name in names], dtype=np.int8), codes)
+
+
+class RelationSource(Protocol):
+    """A graph store, as far as reading one tenant's relations whole goes."""
+
+    def relation_table(self, tenant: str) -> pa.Table: ...
+
+    def all_citations(self, tenant: str) -> dict[str, str]: ...
 
 
 Citations = Callable[[Sequence[str]], dict[str, str]]  # chunk ids -> the citations of those known
@@ -106,28 +123,35 @@ class RelationIndex:
     project_code: np.ndarray
     doc_code: np.ndarray
     weight: np.ndarray
-    resolution_rank: np.ndarray  # Resolution.rank of each relation: 0 exact, 1 inferred, 2 name
+    resolution_rank: np.ndarray  # Resolution.rank of each relation: 0 exact ... 3 name
     out_ptr: np.ndarray
     out_order: np.ndarray
     in_ptr: np.ndarray
     in_order: np.ndarray
 
     @classmethod
-    def build(cls, relations: Sequence[Relation], tenant: str, citations: CitationSource) -> RelationIndex:
+    def build(
+        cls, relations: Sequence[Relation], tenant: str, citations: CitationSource, *, execution: bool = True
+    ) -> RelationIndex:
         mine = [r for r in relations if r.tenant == tenant]
         columns = ("source", "type", "target", "weight", "evidence", "project", "doc_id", "resolution")
         rows = {name: [getattr(r, name) for r in mine] for name in columns}
         rows["type"] = [str(t) for t in rows["type"]]
         rows["resolution"] = [str(t) for t in rows["resolution"]]
         table = pa.table(rows, schema=RELATION_SCHEMA)
-        return cls.from_table(table, tenant, citations)
+        return cls.from_table(table, tenant, citations, execution=execution)
 
     @classmethod
-    def from_table(cls, table: pa.Table, tenant: str, citations: CitationSource) -> RelationIndex:
+    def from_table(
+        cls, table: pa.Table, tenant: str, citations: CitationSource, *, execution: bool = True
+    ) -> RelationIndex:
         """From a graph store's `relation_table` (one tenant's relations, in any order), with no Python object per
         relation, and the chunks' `citations` (every chunk's, or a lookup of some). The relations are put in
         (source, type, target, evidence, project, document, weight) order here, so whatever order the store returned
-        them in, every walk sees the same one."""
+        them in, every walk sees the same one. The relations execution implies (overrides, dispatch and constructor
+        calls: `execution_edges`) are derived here and walked like the stored ones (`execution=False`: the stored
+        relations alone)."""
+        table = _with_execution(table) if execution else table
         count = table.num_rows
         endpoints = pa.chunked_array([*_column(table, "source").chunks, *_column(table, "target").chunks], pa.string())
         entity_ids, codes = _codes(endpoints)
@@ -220,3 +244,9 @@ class RelationIndex:
             tenant=self.tenant,
             resolution=RESOLUTIONS[int(self.resolution_rank[i])],
         )
+
+
+def read_relations(graph: RelationSource, tenant: str) -> RelationIndex:
+    """A tenant's relations read whole from a graph store, with those execution implies: what a walk reads when no
+    server holds them in memory (a server's `GenerationViews.relations` keeps one per generation)."""
+    return RelationIndex.from_table(graph.relation_table(tenant), tenant, graph.all_citations(tenant))

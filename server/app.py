@@ -45,7 +45,7 @@ MinResolution = Annotated[
     Resolution,
     Field(
         description="How surely a call or base must be bound: exact (the code binds it), inferred (from a stated "
-        "type; default) or name (a guess from the name alone)"
+        "type), dispatch (an override the bound call may run; default) or name (a guess from the name alone)"
     ),
 ]
 
@@ -216,7 +216,7 @@ def _register_trace(server: MCPServer[Any]) -> None:
             ),
         ] = None,
         limit: Annotated[int, Field(ge=1, le=trace.MAX_EDGES, description="Most edges to return")] = 50,
-        min_resolution: MinResolution = Resolution.INFERRED,
+        min_resolution: MinResolution = Resolution.DISPATCH,
         offset: Annotated[
             int, Field(ge=0, le=trace.MAX_OFFSET, description="Edges of the walk to skip: a further page")
         ] = 0,
@@ -259,7 +259,7 @@ def _register_explain(server: MCPServer[Any]) -> None:
         max_hops: Annotated[int, Field(ge=1, le=explain.MAX_HOPS, description="Longest path considered")] = 4,
         max_paths: Annotated[int, Field(ge=1, le=explain.MAX_PATHS, description="Most paths returned")] = 3,
         relation_types: Annotated[list[str] | None, Field(description="Only walk these relation types")] = None,
-        min_resolution: MinResolution = Resolution.INFERRED,
+        min_resolution: MinResolution = Resolution.DISPATCH,
     ) -> explain.ExplainResult:
         """How two things connect: the best paths between two entities (over code relations first, then the shorter
         and surer), each hop with its evidence and resolution, each path as a quotable sentence. omitted says which

@@ -44,28 +44,32 @@ class RelationType(StrEnum):
     TAGGED = "TAGGED"
     RELATED_TO = "RELATED_TO"
     INSTANCE_OF = "INSTANCE_OF"  # a project's entity -> the shared concept of its name, across projects
+    OVERRIDES = "OVERRIDES"  # a method -> the base method it overrides (derived in memory, never stored)
 
 
 class Resolution(StrEnum):
     """How a code relation's target was bound, most certain first: proven by the source's own bindings, resting
-    on a type the code states, or a guess from the name alone."""
+    on a type the code states, an override of the bound method that runs when the receiver is of a subclass, or a
+    guess from the name alone."""
 
     EXACT = "exact"
     INFERRED = "inferred"
+    DISPATCH = "dispatch"
     NAME = "name"
 
     @property
     def rank(self) -> int:
-        """0 for exact, 1 for inferred, 2 for name: lower is surer."""
+        """0 for exact, 1 for inferred, 2 for dispatch, 3 for name: lower is surer."""
         return list(Resolution).index(self)
 
 
 RESOLUTION_HELP = (
-    "Calls and bases: exact (bound by the code), inferred (from a stated type) or name (a guess); mentions: exact "
-    "(a name written whole) or inferred (a title written without its qualifier)"
+    "Calls and bases: exact (bound by the code), inferred (from a stated type), dispatch (an override of the bound "
+    "method, run when the receiver is of a subclass) or name (a guess); mentions: exact (a name written whole) or "
+    "inferred (a title written without its qualifier)"
 )
 # Relations whose target a parser binds by scope and type, and so carry a meaningful `resolution`.
-BOUND_RELATION_TYPES = frozenset({RelationType.CALLS.value, RelationType.INHERITS.value})
+BOUND_RELATION_TYPES = frozenset({RelationType.CALLS.value, RelationType.INHERITS.value, RelationType.OVERRIDES.value})
 
 
 def stable_hash(*parts: str | int, length: int = 16) -> str:

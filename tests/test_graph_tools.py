@@ -91,7 +91,7 @@ def test_a_limit_truncates_and_the_next_call_gets_the_next_page(
     whole = trace_relationships(sample_catalog, directory, "OrderService", max_hops=3, limit=6)
     first = trace_relationships(sample_catalog, directory, "OrderService", max_hops=3, limit=2)
     assert len(first.edges) == 2 and first.truncated
-    assert first.next_call and "limit=2, min_resolution='inferred', offset=2)" in first.next_call
+    assert first.next_call and "limit=2, min_resolution='dispatch', offset=2)" in first.next_call
     second = trace_relationships(sample_catalog, directory, "OrderService", max_hops=3, limit=2, offset=2)
     assert first.edges + second.edges == whole.edges[:4]
     assert {n.id for n in second.nodes} <= {end for e in second.edges for end in (e.source, e.target)}
@@ -121,7 +121,7 @@ def test_the_suggested_next_trace_keeps_every_argument_and_moves_the_offset(
     assert result.truncated
     assert result.next_call == (
         f"trace_relationships(entity={result.root.id!r}, direction='out', max_hops=3, limit=1, "
-        "min_resolution='inferred', offset=1)"
+        "min_resolution='dispatch', offset=1)"
     )
 
 

@@ -5,22 +5,35 @@ from __future__ import annotations
 
 import pytest
 
+from trident.retrieval.execution_edges import derived_relations
 from trident.retrieval.pagerank import EntityChunkGraph
 from trident.retrieval.relation_index import RelationIndex
 from trident.retrieval.search import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.kuzu_graph import KuzuGraphStore
-from trident.store.schema import Relation
+from trident.store.schema import Relation, Resolution
 from trident.store.settings import RetrievalSettings
 from trident.tools.explain import explain_path
 from trident.tools.trace import Direction, trace_relationships
 
 
-def _index(catalog: Catalog) -> RelationIndex:
+def _index(catalog: Catalog, *, execution: bool = False) -> RelationIndex:
+    """The stored relations in memory (with `execution`, those execution implies too, as servers hold them)."""
     graph = catalog.graph
     return RelationIndex.from_table(
-        graph.relation_table(catalog.tenant), catalog.tenant, graph.all_citations(catalog.tenant)
+        graph.relation_table(catalog.tenant), catalog.tenant, graph.all_citations(catalog.tenant), execution=execution
     )
+
+
+def test_the_execution_view_adds_exactly_the_derived_relations(sample_catalog: Catalog) -> None:
+    stored, executed = _index(sample_catalog), _index(sample_catalog, execution=True)
+    derived = derived_relations(sample_catalog.graph.relation_table(sample_catalog.tenant))
+    assert derived.num_rows > 0 and len(executed) == len(stored) + derived.num_rows
+    added = set(executed.all()) - set(stored.all())
+    assert {(r.source, r.type, r.target) for r in added} == {
+        (row["source"], row["type"], row["target"]) for row in derived.to_pylist()
+    }
+    assert any(r.type == "OVERRIDES" for r in added) and any(r.resolution == Resolution.DISPATCH for r in added)
 
 
 def test_neighbours_match_the_graph_store_for_every_entity_alone_and_in_groups(sample_catalog: Catalog) -> None:
@@ -99,9 +112,12 @@ def test_the_walk_graph_built_from_the_index_ranks_as_the_one_built_from_relatio
 def test_an_index_from_the_store_table_equals_one_from_relation_objects(sample_catalog: Catalog) -> None:
     graph = sample_catalog.graph
     citations = graph.all_citations(sample_catalog.tenant)
-    from_table = RelationIndex.from_table(graph.relation_table(sample_catalog.tenant), sample_catalog.tenant, citations)
-    from_objects = RelationIndex.build(graph.relations(sample_catalog.tenant), sample_catalog.tenant, citations)
-    assert from_table.all() == from_objects.all() == graph.relations(sample_catalog.tenant)
+    table, relations = graph.relation_table(sample_catalog.tenant), graph.relations(sample_catalog.tenant)
+    for execution in (False, True):
+        from_table = RelationIndex.from_table(table, sample_catalog.tenant, citations, execution=execution)
+        from_objects = RelationIndex.build(relations, sample_catalog.tenant, citations, execution=execution)
+        assert from_table.all() == from_objects.all()
+        assert (from_table.all() == relations) is not execution  # derived relations: in memory only
 
 
 def test_chunks_and_entities_by_id_come_back_whole_for_any_number_of_ids(sample_catalog: Catalog) -> None:

@@ -9,10 +9,11 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from trident.retrieval.call_chains import CALL_TYPES, call_chains, is_callable
 from trident.retrieval.connections import Connection, connections
 from trident.retrieval.entities import EntityRef, entity_refs, resolve_entity
 from trident.retrieval.omitted import OMITTED_HELP, OmitReason, Omitted, empty_message
-from trident.retrieval.relation_index import GraphWalk
+from trident.retrieval.relation_index import GraphWalk, read_relations
 from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
 from trident.store.schema import RESOLUTION_HELP, Entity, Resolution
@@ -28,6 +29,7 @@ PHRASES: dict[str, tuple[str, str]] = {
     "DEFINES": ("defines", "is defined in"),
     "CONTAINS": ("contains", "is part of"),
     "INHERITS": ("inherits from", "is the base of"),
+    "OVERRIDES": ("overrides", "is overridden by"),
     "MENTIONS": ("mentions", "is mentioned in"),
     "LINKS_TO": ("links to", "is linked from"),
     "DEPENDS_ON": ("depends on", "is a dependency of"),
@@ -49,6 +51,11 @@ class Hop(BaseModel):
 class PathResult(BaseModel):
     hops: list[Hop]
     sentence: str
+    call_chain: bool = Field(
+        False,
+        description="Every hop a call, walked from caller to callee (or every hop against it): how one runs the "
+        "other. Between two callables such chains come before any other path",
+    )
     relation_types: list[str] = Field(description="The relation types the path walks, in the order it meets them")
     code_only: bool = Field(
         description="Every hop is a code relation (calls, bases, imports, definitions) and no step passes through "
@@ -74,12 +81,19 @@ class PathSearch:
     max_paths: int
     relation_types: list[str] | None
     min_resolution: Resolution
+    calls_first: bool = False
 
     def run(self, catalog: Catalog, directory: EntityDirectory, graph: GraphWalk, **changed: Any) -> list[Connection]:
         """The best paths under these arguments, or with `changed` ones (max_hops, max_paths, relation_types,
-        min_resolution)."""
+        min_resolution): between two callables, the chains of calls from one to the other when there are any."""
         query = replace(self, **changed)
-        return connections(
+        chains: list[Connection] = []
+        if query.calls_first and (not query.relation_types or set(query.relation_types) <= CALL_TYPES):
+            chains = query.chains(catalog, directory, graph)
+            if query.relation_types or len(chains) >= query.max_paths:
+                return chains
+        shown = {_route(c) for c in chains}
+        others = connections(
             graph,
             catalog.tenant,
             directory,
@@ -90,6 +104,24 @@ class PathSearch:
             types=set(query.relation_types) if query.relation_types else None,
             least=query.min_resolution,
         )
+        return [*chains, *(c for c in others if _route(c) not in shown)][: query.max_paths]
+
+    def chains(self, catalog: Catalog, directory: EntityDirectory, graph: GraphWalk) -> list[Connection]:
+        """Chains of calls from the source to the target, else from the target to the source."""
+        for start, end in ((self.source, self.target), (self.target, self.source)):
+            found = call_chains(
+                graph,
+                catalog.tenant,
+                directory,
+                start,
+                end,
+                max_hops=self.max_hops,
+                max_paths=self.max_paths,
+                least=self.min_resolution,
+            )
+            if found:
+                return found
+        return []
 
     def call(self, **changed: Any) -> str:
         """The explain_path call with these arguments, or with `changed` ones."""
@@ -115,9 +147,10 @@ def explain_path(
     max_paths: int = 3,
     relation_types: Sequence[str] | None = None,
     relations: GraphWalk | None = None,
-    min_resolution: Resolution = Resolution.INFERRED,
+    min_resolution: Resolution = Resolution.DISPATCH,
 ) -> ExplainResult:
-    """Up to `max_paths` best paths between two entities (calls and structure before mentions), either direction.
+    """Up to `max_paths` best paths between two entities, either direction: between two callables the chains of
+    calls from one to the other first (see `call_chains`), else calls and structure before mentions.
     When there are more, or none, `omitted` says which argument kept them out and the call that shows them.
 
     `relations` is where the walk reads the graph (the in-memory `RelationIndex` of a server); by default the
@@ -131,9 +164,10 @@ def explain_path(
     check_range("max_paths", max_paths, 1, MAX_PATHS)
     start = resolve_entity(directory, source)
     end = resolve_entity(directory, target)
-    graph = relations or catalog.graph
+    graph = relations or read_relations(catalog.graph, catalog.tenant)
     types = list(relation_types) if relation_types else None
-    query = PathSearch(start.id, end.id, max_hops, max_paths, types, min_resolution)
+    calls_first = start.id != end.id and is_callable(directory, start.id) and is_callable(directory, end.id)
+    query = PathSearch(start.id, end.id, max_hops, max_paths, types, min_resolution, calls_first)
     # One path more than asked says whether max_paths cut any (best-first: the first max_paths are the same).
     found = query.run(catalog, directory, graph, max_paths=max_paths + 1)
     omitted = _more_paths(query) if len(found) > max_paths else _hidden_paths(query, catalog, directory, graph, found)
@@ -146,9 +180,18 @@ def explain_path(
         nothing = f"no path of at most max_hops={max_hops} hops between {start.id} and {end.id}"
         message = empty_message(nothing + (f" over {types}" if types else ""), omitted)
         message += "; trace_relationships from either end shows what each one connects to"
-    source_ref, target_ref = entity_refs(graph, [start, end])
     paths = [_path_result(start.id, path, names, citations) for path in found]
+    if calls_first and paths and not any(p.call_chain for p in paths):
+        message = (
+            f"no call chain of at most max_hops={max_hops} calls between {start.id} and {end.id} either way; "
+            "nearest structural connection below"
+        )
+    source_ref, target_ref = entity_refs(graph, [start, end])
     return ExplainResult(source=source_ref, target=target_ref, paths=paths, omitted=omitted, message=message)
+
+
+def _route(path: Connection) -> tuple[tuple[str, str, str], ...]:
+    return tuple((r.source, r.type, r.target) for r in path.relations)
 
 
 def _more_paths(query: PathSearch) -> list[Omitted]:
@@ -210,9 +253,11 @@ def _path_result(start: str, path: Connection, names: dict[str, str], citations:
                 resolution=r.resolution,
             )
         )
+    directions = {h.forward for h in hops}
     return PathResult(
         hops=hops,
         sentence=_sentence(hops, names),
+        call_chain=all(h.type in CALL_TYPES for h in hops) and len(directions) == 1,
         relation_types=list(dict.fromkeys(h.type for h in hops)),
         code_only=path.code_only,
     )

@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 
 from trident.retrieval.entities import EntityRef, entity_refs, resolve_entity
 from trident.retrieval.omitted import OMITTED_HELP, OmitReason, Omitted, breakdown, empty_message
-from trident.retrieval.relation_index import GraphWalk
+from trident.retrieval.relation_index import GraphWalk, read_relations
 from trident.retrieval.walks import EDGES_PER_HOP, Direction, Walk, walk
 from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
@@ -67,7 +67,7 @@ def trace_relationships(
     max_hops: int | None = None,
     limit: int = 50,
     relations: GraphWalk | None = None,
-    min_resolution: Resolution = Resolution.INFERRED,
+    min_resolution: Resolution = Resolution.DISPATCH,
     offset: int = 0,
     max_tokens: int = RESPONSE_TOKENS,
 ) -> TraceResult:
@@ -84,7 +84,7 @@ def trace_relationships(
     """
     _check(max_hops if max_hops is not None else DEFAULT_HOPS, limit, offset, max_tokens)
     root = resolve_entity(directory, entity)
-    graph = relations or catalog.graph
+    graph = relations or read_relations(catalog.graph, catalog.tenant)
     around = partial(
         walk,
         graph,
@@ -318,7 +318,9 @@ def _filtered(found: Walk, again: dict[str, object]) -> list[Omitted]:
 
 
 def _weaker(least: Resolution) -> Resolution:
-    return Resolution.NAME if least is Resolution.INFERRED else Resolution.INFERRED
+    """The next resolution less sure than `least` (name, the least sure, stays name)."""
+    order = list(Resolution)
+    return order[min(order.index(least) + 1, len(order) - 1)]
 
 
 def _hidden_note(hidden: int, least: Resolution, given: dict[str, object]) -> str | None:

@@ -153,6 +153,12 @@ class PythonTypes:
         body = method.child_by_field_name("body")
         if not receiver or body is None:
             return
+        # `import httpcore` inside the method, then `self._pool = httpcore.ConnectionPool(...)`: its imports count.
+        names: dict[str, str] = {}
+        for kind in ("import_statement", "import_from_statement"):
+            for node in descendants(body, kind):
+                names.update(self._imported(node))
+        scope = Scope(receiver, "", cls=cls, receiver=receiver, types=dict(parameters), names=names)
         for node in descendants(body, "assignment"):
             left = node.child_by_field_name("left")
             if left is None or left.type != "attribute":
@@ -160,7 +166,8 @@ class PythonTypes:
             owner = left.child_by_field_name("object")
             if owner is None or owner.type != "identifier" or node_text(owner) != receiver:
                 continue
-            self._note_attribute(cls, node_text(left.child_by_field_name("attribute")), node, parameters, elements)
+            attribute = node_text(left.child_by_field_name("attribute"))
+            self._note_attribute(cls, attribute, node, parameters, elements, scope)
 
     def _note_attribute(
         self,
@@ -169,6 +176,7 @@ class PythonTypes:
         assignment: ts.Node,
         parameters: dict[str, str],
         elements: dict[str, str] | None = None,
+        scope: Scope | None = None,
     ) -> None:
         """Every type the class states for an attribute (a branch may make it one class, another a second), and the
         element type of a container it annotates."""
@@ -178,7 +186,7 @@ class PythonTypes:
             cls.declared.setdefault(name, declared)
             if is_optional(annotation):  # a slot filled later: what fills it counts too
                 cls.slots.add(name)
-        found = self._stated_type(assignment, parameters)
+        found = self._stated_type(assignment, parameters, scope)
         types = cls.attributes.setdefault(name, [])
         if found and found not in types and len(types) < MAX_ATTRIBUTE_TYPES:
             types.append(found)

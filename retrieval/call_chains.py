@@ -1,0 +1,76 @@
+"""How one callable ends up running another: chains of calls walked in their direction (stated calls, the overrides
+they dispatch to, the constructors a class call runs), the paths `explain_path` gives before any path that climbs
+to a container or through an import."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from trident.retrieval.connections import Adjacency, Connection, best_paths, in_tests_of
+from trident.retrieval.relation_index import GraphWalk
+from trident.store.directory import EntityDirectory
+from trident.store.schema import RelationType, Resolution
+
+CALL_TYPES = frozenset({RelationType.CALLS.value})
+CALLABLE_TYPES = frozenset({"Function", "Method", "Class"})
+# Relations read around a frontier at most: far above a real function's calls and callers (the in-memory index
+# answers this from two array slices).
+EDGES_PER_STEP = 20_000
+
+
+def is_callable(directory: EntityDirectory, entity_id: str) -> bool:
+    entity = directory.by_id.get(entity_id)
+    return entity is not None and entity.type in CALLABLE_TYPES
+
+
+def call_chains(
+    graph: GraphWalk,
+    tenant: str,
+    directory: EntityDirectory,
+    source: str,
+    target: str,
+    *,
+    max_hops: int,
+    max_paths: int,
+    least: Resolution,
+) -> list[Connection]:
+    """Up to `max_paths` cheapest chains of at most `max_hops` calls from `source` to `target`, each call walked
+    from caller to callee and bound at least as surely as `least`; none when no such chain exists."""
+    forward, backward = _call_edges(graph, tenant, source, target, max_hops, least)
+    found = best_paths(forward, source, target, max_hops, max_paths, in_tests_of(directory), towards=backward)
+    return [Connection(relations=path, code_only=True) for path in found]
+
+
+def _call_edges(
+    graph: GraphWalk, tenant: str, source: str, target: str, max_hops: int, least: Resolution
+) -> tuple[Adjacency, Adjacency]:
+    """The calls on any chain of at most `max_hops` from source to target, both ways round: caller -> callees
+    and callee -> callers. Callees are followed half the hops from the source and callers the other half from
+    the target (every call of such a chain lies within one half or the other)."""
+    forward: Adjacency = defaultdict(list)
+    backward: Adjacency = defaultdict(list)
+    seen: set[tuple[str, str, str]] = set()
+    for start, hops, outwards in ((source, (max_hops + 1) // 2, True), (target, max_hops // 2, False)):
+        reached, frontier = {start}, {start}
+        for _ in range(hops):
+            following: set[str] = set()
+            for r in graph.neighbours(sorted(frontier), tenant, EDGES_PER_STEP):
+                if r.type not in CALL_TYPES or not r.resolved_at_least(least) or r.source == r.target:
+                    continue
+                near, far = (r.source, r.target) if outwards else (r.target, r.source)
+                if near not in frontier:
+                    continue
+                key = (r.source, r.target, r.evidence or "")
+                if key not in seen:
+                    seen.add(key)
+                    forward[r.source].append((r.target, r))
+                    backward[r.target].append((r.source, r))
+                if far not in reached:
+                    reached.add(far)
+                    following.add(far)
+            if not following:
+                break
+            frontier = following
+    for edges in (*forward.values(), *backward.values()):
+        edges.sort(key=lambda e: (Resolution(e[1].resolution).rank, e[0], e[1].evidence or ""))
+    return forward, backward

@@ -1,0 +1,194 @@
+"""What runs when a call runs, derived from the stored relations of one generation: the override a call bound to a
+base method may reach (virtual dispatch), and the constructor a call of a class runs.
+
+The binders bind each call to the declared target: `transport.handle_request(...)` with `transport: BaseTransport` is
+a call of `BaseTransport.handle_request`. What executes is whichever override the receiver's class has, so every
+override of the declared method in the indexed code is a target too — an edge of resolution `dispatch`, after the
+declared target and before a guess. Likewise `Client(...)` runs the `__init__` (and `__new__`, `__post_init__`) the
+class's bases give it. Each method that overrides another gets an `OVERRIDES` edge to it.
+
+Derived when a generation's relations are read into memory, never stored: an override added or removed in one file
+changes what calls in every other file reach, and deriving them again from the generation's own relations keeps them
+exactly in step with it.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict, deque
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from trident.store.schema import RelationType, Resolution
+
+CLASS_PREFIX = "class:"
+METHOD_PREFIX = "method:"
+# What a call of a class runs, in the order Python runs them.
+CONSTRUCTORS = ("__new__", "__init__", "__post_init__")
+# Bases followed at most, from one class: far deeper than real hierarchies, a bound on a cycle of guesses.
+MAX_BASES = 64
+
+
+def _name(entity_id: str) -> str:
+    """A member's own name: the last part of its qualified name."""
+    return entity_id.rsplit(".", 1)[-1]
+
+
+def _weakest(*resolutions: Resolution) -> Resolution:
+    return max(resolutions, key=lambda r: r.rank)
+
+
+@dataclass
+class Hierarchy:
+    """Classes with their members and bases, as the stored relations state them."""
+
+    members: dict[str, dict[str, tuple[str, str]]] = field(default_factory=lambda: defaultdict(dict))
+    bases: dict[str, list[tuple[str, Resolution]]] = field(default_factory=lambda: defaultdict(list))
+
+    @classmethod
+    def of(cls, table: pa.Table) -> Hierarchy:
+        """From a relation table's CONTAINS (class -> method, evidence: the method's chunk) and INHERITS rows.
+        Bases are kept in a fixed order (each class's sorted), so the same relations give the same hierarchy."""
+        hierarchy = cls()
+        contains = _rows(table, RelationType.CONTAINS.value, ("source", "target", "evidence"))
+        for owner, member, evidence in sorted(contains):
+            if owner.startswith(CLASS_PREFIX) and member.startswith(METHOD_PREFIX):
+                hierarchy.members[owner].setdefault(_name(member), (member, evidence))
+        inherits = _rows(table, RelationType.INHERITS.value, ("source", "target", "resolution"))
+        for child, base, resolution in sorted(inherits):
+            if child != base and base.startswith(CLASS_PREFIX):
+                hierarchy.bases[child].append((base, Resolution(resolution or Resolution.EXACT.value)))
+        return hierarchy
+
+    def ancestors(self, cls: str) -> Iterator[tuple[str, Resolution]]:
+        """The bases of `cls`, nearest first (breadth first: Python's MRO for single inheritance and the common
+        mixin shapes), each once, with the weakest resolution on the way to it."""
+        seen = {cls}
+        queue: deque[tuple[str, Resolution]] = deque(self.bases.get(cls, []))
+        while queue and len(seen) <= MAX_BASES:
+            base, how = queue.popleft()
+            if base in seen:
+                continue
+            seen.add(base)
+            yield base, how
+            queue.extend((b, _weakest(how, h)) for b, h in self.bases.get(base, []))
+
+    def lookup(self, cls: str, name: str) -> tuple[str, Resolution] | None:
+        """The method `name` a class has, its own or the nearest base's, and how surely it is that one."""
+        own = self.members.get(cls, {}).get(name)
+        if own is not None:
+            return own[0], Resolution.EXACT
+        for base, how in self.ancestors(cls):
+            found = self.members.get(base, {}).get(name)
+            if found is not None:
+                return found[0], how
+        return None
+
+    def overrides(self) -> Iterator[tuple[str, str, str, Resolution]]:
+        """(method, the base method it overrides, the method's chunk, resolution) for every overriding method."""
+        for cls in sorted(self.members):
+            for name, (method, evidence) in sorted(self.members[cls].items()):
+                for base, how in self.ancestors(cls):
+                    found = self.members.get(base, {}).get(name)
+                    if found is not None:
+                        yield method, found[0], evidence, how
+                        break
+
+
+def _rows(table: pa.Table, rtype: str, columns: tuple[str, ...]) -> list[tuple[str, ...]]:
+    picked = table.filter(pc.equal(table["type"], rtype)).select(list(columns))
+    values = [pc.fill_null(picked[c].cast(pa.string()), "").to_pylist() for c in columns]
+    return list(zip(*values, strict=True))
+
+
+def _overriders(overrides: Iterable[tuple[str, str, str, Resolution]]) -> dict[str, list[tuple[str, Resolution]]]:
+    """Each overridden method's overrides, transitively (an override of an override runs too), sorted."""
+    direct: dict[str, list[tuple[str, Resolution]]] = defaultdict(list)
+    for method, base, _, how in overrides:
+        direct[base].append((method, how))
+    every: dict[str, list[tuple[str, Resolution]]] = {}
+    for base in direct:
+        found: dict[str, Resolution] = {}
+        queue = deque((m, h) for m, h in direct[base])
+        while queue:
+            method, how = queue.popleft()
+            if method in found or method == base:
+                continue
+            found[method] = how
+            queue.extend((m, _weakest(how, h)) for m, h in direct.get(method, []))
+        every[base] = sorted(found.items())
+    return every
+
+
+def derived_relations(table: pa.Table) -> pa.Table:
+    """The relations a generation's stored ones imply about execution (`OVERRIDES`, dispatch and constructor calls),
+    as rows of the same schema, none repeating a stored call."""
+    hierarchy = Hierarchy.of(table)
+    overrides = list(hierarchy.overrides())
+    rows: dict[str, list[object]] = {name: [] for name in table.schema.names}
+
+    def add(source: str, rtype: str, target: str, evidence: str, project: str, doc: str, how: Resolution) -> None:
+        values = {
+            "source": source,
+            "type": rtype,
+            "target": target,
+            "weight": 1.0,
+            "evidence": evidence,
+            "project": project,
+            "doc_id": doc,
+            "resolution": how.value,
+        }
+        for name in rows:
+            rows[name].append(values.get(name))
+
+    for method, base, evidence, how in overrides:
+        add(method, RelationType.OVERRIDES.value, base, evidence, _project(method), "", how)
+    for call in _calls(table, hierarchy, _overriders(overrides)):
+        add(*call)
+    return pa.table(rows, schema=table.schema)
+
+
+def _project(entity_id: str) -> str:
+    return entity_id.split(":", 2)[1]
+
+
+def _calls(
+    table: pa.Table, hierarchy: Hierarchy, overriders: dict[str, list[tuple[str, Resolution]]]
+) -> Iterator[tuple[str, str, str, str, str, str, Resolution]]:
+    """The dispatch and constructor calls the stored calls imply: a call bound (not guessed) to an overridden method
+    reaches each override; a call of a class, its constructors. A call the code already states is not repeated."""
+    calls = table.filter(pc.equal(table["type"], RelationType.CALLS.value))
+    wanted = pa.array(sorted(set(overriders) | set(hierarchy.members) | set(hierarchy.bases)), pa.string())
+    calls = calls.filter(pc.is_in(calls["target"].cast(pa.string()), value_set=wanted))
+    columns = ("source", "target", "evidence", "project", "doc_id", "resolution")
+    values = [pc.fill_null(calls[c].cast(pa.string()), "").to_pylist() for c in columns]
+    stated = set(zip(*_stated_calls(table, hierarchy), strict=True))
+    seen: set[tuple[str, str]] = set()
+    for source, target, evidence, project, doc, resolution in sorted(zip(*values, strict=True)):
+        how = Resolution(resolution or Resolution.EXACT.value)
+        if how is Resolution.NAME:
+            continue
+        if target.startswith(CLASS_PREFIX):
+            reached = [(m, _weakest(how, h)) for m, h in _constructors(hierarchy, target)]
+        else:
+            reached = [(m, Resolution.DISPATCH) for m, _ in overriders.get(target, [])]
+        for method, reach in reached:
+            if (source, method) not in stated and (source, method) not in seen:
+                seen.add((source, method))
+                yield source, RelationType.CALLS.value, method, evidence, project, doc, reach
+
+
+def _stated_calls(table: pa.Table, hierarchy: Hierarchy) -> tuple[list[str], list[str]]:
+    """(sources, targets) of the stored calls of class members: the only ones a derived call could repeat."""
+    methods = pa.array(sorted({m for members in hierarchy.members.values() for m, _ in members.values()}), pa.string())
+    calls = table.filter(pc.equal(table["type"], RelationType.CALLS.value))
+    calls = calls.filter(pc.is_in(calls["target"].cast(pa.string()), value_set=methods))
+    return calls["source"].cast(pa.string()).to_pylist(), calls["target"].cast(pa.string()).to_pylist()
+
+
+def _constructors(hierarchy: Hierarchy, cls: str) -> list[tuple[str, Resolution]]:
+    """The `__new__`, `__init__` and `__post_init__` a call of `cls` runs: its own or the nearest base's."""
+    found = (hierarchy.lookup(cls, name) for name in CONSTRUCTORS)
+    return [f for f in found if f is not None]

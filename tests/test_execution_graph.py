@@ -1,0 +1,202 @@
+"""What runs when a call runs: a call bound to a base method reaches the overrides (dispatch), a call of a class its
+constructor, a function calling itself is an edge, and `explain_path` between two callables gives the chain of calls
+before any path that climbs to a container, across two projects and through a real MCP session."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+import pytest
+
+from tests.projects import indexed_projects
+from trident.retrieval.views import GenerationViews
+from trident.store.catalog import Catalog
+from trident.store.schema import Resolution
+from trident.store.settings import RetrievalSettings
+from trident.tools.explain import explain_path
+from trident.tools.trace import Direction, trace_relationships
+
+# A client library over a transport library (the shape of httpx over httpcore): the client binds its transport to
+# the abstract base from a declared return type; the override that runs hands the request to the other project.
+PROJECTS: dict[str, dict[str, str]] = {
+    "wire": {
+        "wire/__init__.py": "from ._pool import Pool\n\n__all__ = ['Pool']\n",
+        "wire/_pool.py": (
+            "class Pool:\n"
+            "    def __init__(self, size: int = 4):\n"
+            "        self._size = size\n\n"
+            "    def handle_request(self, request):\n"
+            "        return self._send(request)\n\n"
+            "    def _send(self, request):\n"
+            "        return request\n"
+        ),
+    },
+    "web": {
+        "web/__init__.py": "",
+        "web/_transports.py": (
+            "class BaseTransport:\n"
+            "    def handle_request(self, request):\n"
+            "        raise NotImplementedError\n\n\n"
+            "class HTTPTransport(BaseTransport):\n"
+            "    def __init__(self):\n"
+            "        import wire\n\n"
+            "        self._pool = wire.Pool(8)\n\n"
+            "    def handle_request(self, request):\n"
+            "        return self._pool.handle_request(request)\n\n\n"
+            "class MockTransport(BaseTransport):\n"
+            "    def handle_request(self, request):\n"
+            "        return request\n"
+        ),
+        "web/_client.py": (
+            "from ._transports import BaseTransport, HTTPTransport\n\n\n"
+            "class Client:\n"
+            "    def __init__(self, transport=None):\n"
+            "        self._transport = transport or HTTPTransport()\n\n"
+            "    def send(self, request):\n"
+            "        return self._send_handling_redirects(request)\n\n"
+            "    def _send_handling_redirects(self, request, hops: int = 0):\n"
+            "        if hops:\n"
+            "            return self._send_handling_redirects(request, hops - 1)\n"
+            "        return self._send_single(request)\n\n"
+            "    def _send_single(self, request):\n"
+            "        return self._transport_for().handle_request(request)\n\n"
+            "    def _transport_for(self) -> BaseTransport:\n"
+            "        return self._transport\n\n\n"
+            "def walk(tree):\n"
+            "    for child in tree:\n"
+            "        walk(child)\n\n\n"
+            'if __name__ == "__main__":\n'
+            '    Client().send("ping")\n'
+        ),
+    },
+}
+SEND = "method:web:web._client.Client.send"
+REDIRECTS = "method:web:web._client.Client._send_handling_redirects"
+SINGLE = "method:web:web._client.Client._send_single"
+BASE_HANDLE = "method:web:web._transports.BaseTransport.handle_request"
+HTTP_HANDLE = "method:web:web._transports.HTTPTransport.handle_request"
+MOCK_HANDLE = "method:web:web._transports.MockTransport.handle_request"
+POOL_HANDLE = "method:wire:wire._pool.Pool.handle_request"
+
+
+@pytest.fixture(scope="module")
+def catalog(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Catalog]:
+    cat = indexed_projects(tmp_path_factory.mktemp("execution"), PROJECTS, ("web", "wire"))
+    yield cat
+    cat.close()
+
+
+@pytest.fixture(scope="module")
+def views() -> GenerationViews:
+    return GenerationViews(RetrievalSettings())
+
+
+def _out(catalog: Catalog, views: GenerationViews, entity: str, **options: Any) -> dict[tuple[str, str], str]:
+    found = trace_relationships(
+        catalog,
+        views.directory(catalog),
+        entity,
+        direction=Direction.OUT,
+        max_hops=1,
+        relations=views.relations(catalog),
+        min_resolution=Resolution.NAME,
+        **options,
+    )
+    return {(e.type, e.target): e.resolution.value for e in found.edges}
+
+
+def test_a_call_of_the_base_method_dispatches_to_every_override_and_overrides_are_edges(
+    catalog: Catalog, views: GenerationViews
+) -> None:
+    calls = _out(catalog, views, SINGLE, relation_types=["CALLS"])
+    assert calls[("CALLS", BASE_HANDLE)] == "inferred"  # the declared target stays, surer than what it dispatches to
+    assert calls[("CALLS", HTTP_HANDLE)] == calls[("CALLS", MOCK_HANDLE)] == "dispatch"
+    assert _out(catalog, views, HTTP_HANDLE, relation_types=["OVERRIDES"]) == {("OVERRIDES", BASE_HANDLE): "exact"}
+    # the pool's own method is not an override of anything: no dispatch edge leads into it from the base
+    assert ("CALLS", POOL_HANDLE) not in calls
+
+
+def test_the_callers_of_an_override_include_the_calls_it_dispatches_from(
+    catalog: Catalog, views: GenerationViews
+) -> None:
+    directory, relations = views.directory(catalog), views.relations(catalog)
+    callers = trace_relationships(
+        catalog, directory, HTTP_HANDLE, direction=Direction.IN, max_hops=1, relations=relations
+    )
+    assert [(e.source, e.resolution) for e in callers.edges if e.type == "CALLS"] == [(SINGLE, Resolution.DISPATCH)]
+    surer = trace_relationships(
+        catalog,
+        directory,
+        HTTP_HANDLE,
+        direction=Direction.IN,
+        max_hops=1,
+        relations=relations,
+        min_resolution=Resolution.INFERRED,
+        relation_types=["CALLS"],
+    )
+    assert surer.edges == [] and surer.message is not None and "min_resolution='dispatch'" in surer.message
+
+
+def test_a_class_call_runs_its_constructor_and_a_function_calling_itself_is_an_edge(
+    catalog: Catalog, views: GenerationViews
+) -> None:
+    init = _out(catalog, views, "method:web:web._transports.HTTPTransport.__init__", relation_types=["CALLS"])
+    assert init[("CALLS", "class:wire:wire._pool.Pool")] == "exact"  # the edge to the class stays
+    assert init[("CALLS", "method:wire:wire._pool.Pool.__init__")] == "exact"
+    assert _out(catalog, views, "function:web:web._client.walk", relation_types=["CALLS"]) == {
+        ("CALLS", "function:web:web._client.walk"): "exact"
+    }
+    assert _out(catalog, views, REDIRECTS, relation_types=["CALLS"])[("CALLS", REDIRECTS)] == "exact"
+
+
+@pytest.mark.parametrize("relation_types", [None, ["CALLS"]])
+def test_the_first_path_between_two_callables_is_the_call_chain_through_the_override(
+    catalog: Catalog, views: GenerationViews, relation_types: list[str] | None
+) -> None:
+    directory, relations = views.directory(catalog), views.relations(catalog)
+    result = explain_path(
+        catalog, directory, SEND, POOL_HANDLE, max_hops=6, relation_types=relation_types, relations=relations
+    )
+    first = result.paths[0]
+    assert first.call_chain and all(h.forward and h.type == "CALLS" for h in first.hops)
+    assert [h.target for h in first.hops] == [REDIRECTS, SINGLE, HTTP_HANDLE, POOL_HANDLE]
+    assert [h.resolution.value for h in first.hops] == ["exact", "exact", "dispatch", "inferred"]
+    assert "`Client.send` calls `Client._send_handling_redirects`" in first.sentence
+    # no path through the module's `__main__` block or a "class contains method" hop comes before it
+    assert all(h.type == "CALLS" for h in first.hops) and result.message is None
+    backwards = explain_path(catalog, directory, POOL_HANDLE, SEND, max_hops=6, relations=relations)
+    assert backwards.paths[0].call_chain and not any(h.forward for h in backwards.paths[0].hops)
+
+
+def test_without_a_call_chain_the_answer_says_so_and_gives_the_structural_connection(
+    catalog: Catalog, views: GenerationViews
+) -> None:
+    directory, relations = views.directory(catalog), views.relations(catalog)
+    result = explain_path(catalog, directory, MOCK_HANDLE, POOL_HANDLE, max_hops=6, relations=relations)
+    assert result.paths and not any(p.call_chain for p in result.paths)
+    assert result.message is not None and result.message.startswith("no call chain of at most max_hops=6 calls")
+
+
+@pytest.fixture
+async def client(catalog: Catalog) -> AsyncIterator[Any]:
+    from mcp.client import Client
+
+    from trident.server.app import build_server
+    from trident.server.settings import ServerSettings, TridentSettings
+
+    settings = TridentSettings.from_env(ServerSettings(read_only=True))
+    async with Client(build_server(settings, lambda: catalog, close_catalog=False)) as connected:
+        yield connected
+
+
+@pytest.mark.anyio
+async def test_a_served_explain_path_gives_the_call_chain_across_the_two_projects(client: Any) -> None:
+    result = await client.call_tool(
+        "explain_path", {"source": "Client.send", "target": "wire._pool.Pool.handle_request", "max_hops": 6}
+    )
+    assert not result.is_error, result.content
+    first = result.structured_content["paths"][0]
+    assert first["call_chain"] is True
+    assert [h["target"] for h in first["hops"]] == [REDIRECTS, SINGLE, HTTP_HANDLE, POOL_HANDLE]
+    assert [h["resolution"] for h in first["hops"]][2] == "dispatch"
