@@ -1,6 +1,6 @@
-"""`trident trace`, `explain`, `similar` and `entity`: the MCP tools `trace_relationships`, `explain_path`,
-`find_similar` and `get_entity` from the command line, with the tools' argument names (in kebab-case), defaults and
-limits.
+"""`trident trace`, `explain`, `impact`, `similar` and `entity`: the MCP tools `trace_relationships`,
+`explain_path`, `impact`, `find_similar` and `get_entity` from the command line, with the tools' argument names (in
+kebab-case), defaults and limits.
 
 `--json` prints exactly what an MCP client gets as the tool's structured content; without it the result is rendered
 for a person. The result goes to stdout, nothing else does.
@@ -58,13 +58,14 @@ def register(
     user_errors: Callable[[], AbstractContextManager[None]],
     err: Console,
 ) -> None:
-    """Add the four commands to `app`, over the CLI's own ways to read the settings, open the index and end a
+    """Add the five commands to `app`, over the CLI's own ways to read the settings, open the index and end a
     command on an error the user can fix (handed in, so this module never imports the CLI's entry module)."""
     commands = GraphCommands(settings, catalog, user_errors, err)
     app.command("trace")(commands.trace)
     app.command("explain")(commands.explain)
     app.command("similar")(commands.similar)
     app.command("entity")(commands.entity)
+    app.command("impact")(commands.impact)
 
 
 def _top_k_in_range(value: int) -> int:
@@ -184,6 +185,44 @@ class GraphCommands:
                 min_resolution=min_resolution,
             )
         _emit(result, as_json, _show_explain)
+
+    def impact(
+        self,
+        entity: Annotated[
+            list[str] | None, typer.Argument(help="Changed entities: names, qualified names or ids.")
+        ] = None,
+        changes: Annotated[
+            str | None,
+            typer.Option(help="A git change instead: working-tree, or a range BASE..HEAD of the indexed projects."),
+        ] = None,
+        project: Annotated[list[str] | None, typer.Option(help="Only these projects' changes (repeatable).")] = None,
+        max_hops: Annotated[int, typer.Option(min=1, max=6, help="How many calls away a caller may be.")] = 3,
+        min_resolution: MinResolution = Resolution.DISPATCH,
+        paths: Annotated[bool, typer.Option(help="Show each caller's chain of calls to the change.")] = False,
+        offset: Annotated[int, typer.Option(min=0, help="Callers to skip: a further page.")] = 0,
+        limit: Annotated[int, typer.Option(min=1, max=200, help="Most callers shown.")] = 50,
+        as_json: AsJson = False,
+    ) -> None:
+        """What a change affects: callers, tests, prose, and whether that is complete (the MCP tool impact)."""
+        from trident.cli.impact_output import show_impact
+        from trident.tools.impact import impact
+
+        with self._index(with_embedder=False) as (catalog, views):
+            result = impact(
+                catalog,
+                views.directory(catalog),
+                entities=entity or None,
+                changes=changes,
+                projects=project,
+                max_hops=max_hops,
+                min_resolution=min_resolution,
+                paths=paths,
+                offset=offset,
+                limit=limit,
+                relations=views.relations(catalog),
+                chunks=partial(views.chunks, catalog),
+            )
+        _emit(result, as_json, show_impact)
 
     def similar(
         self,

@@ -4,17 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from trident.store.directory import PROSE_KINDS, EntityDirectory
+from trident.store.directory import EntityDirectory
+from trident.store.mention_forms import mentionable_text
 from trident.store.schema import Chunk, Relation, RelationType
-
-COMMENT_PREFIXES = ("#", "//", "/*", "*", '"""', "'''", "--")
-
-
-def mentionable_text(chunk: Chunk) -> str:
-    """Prose is read whole; in code only comments and docstrings count as mentions (calls are CALLS)."""
-    if chunk.kind in PROSE_KINDS:
-        return chunk.text
-    return "\n".join(line for line in chunk.text.splitlines() if line.lstrip().startswith(COMMENT_PREFIXES))
 
 
 def mention_relations(

@@ -18,6 +18,7 @@ from trident.retrieval.fusion import FusionMethod
 from trident.server.completions import register_completions
 from trident.server.first_answers import ready_for
 from trident.server.guidance import register_guidance
+from trident.server.impact_tool import register_impact
 from trident.server.job_status import JobStatus
 from trident.server.registration import READ, app_of, in_worker, mapped, tool
 from trident.server.runtime import Runtime
@@ -138,6 +139,7 @@ def package_version() -> str:
 def _register_read_tools(server: MCPServer[Any]) -> None:
     for register in (_register_search, _register_trace, _register_explain, _register_lookups, _register_status):
         register(server)
+    register_impact(server)
 
 
 def _register_search(server: MCPServer[Any]) -> None:

@@ -23,12 +23,11 @@ from trident.store.mention_forms import (
     core_of_a_name,
     name_forms,
 )
-from trident.store.schema import DocumentKind, Entity, EntityType, Resolution
+from trident.store.schema import Entity, EntityType, Resolution
 
 MAX_TARGETS = 3
 PROJECT_LOCAL_RELATIONS = frozenset({"CALLS", "INHERITS"})
 SPAN_LOOKUP_MAX_CHARS = 1_000  # texts up to this long find mentions by looking spans up, longer ones by automaton
-PROSE_KINDS = frozenset({DocumentKind.MARKDOWN, DocumentKind.TEXT, DocumentKind.PASSAGE})
 # A directory (or code index) is patched with up to this many changed entities, or this share of its own, when more.
 PATCH_MIN_CHANGES = 1_000
 PATCH_MAX_SHARE = 0.05

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
 from trident.store.identifiers import split_identifier
-from trident.store.schema import Entity, EntityType
+from trident.store.schema import Chunk, DocumentKind, Entity, EntityType
 
 MIN_MENTION_LENGTH = 4
 # A one-word function name ("run", "charge") is too common in prose to mean the symbol; classes, documents
@@ -84,3 +84,14 @@ def core_forms(entity_id: str, core: str) -> Iterator[Form]:
     phrase = " ".join(split_identifier(core))
     if phrase != core.lower():
         yield Form(phrase, False, entity_id, core=True)
+
+
+PROSE_KINDS = frozenset({DocumentKind.MARKDOWN, DocumentKind.TEXT, DocumentKind.PASSAGE})
+COMMENT_PREFIXES = ("#", "//", "/*", "*", '"""', "'''", "--")
+
+
+def mentionable_text(chunk: Chunk) -> str:
+    """Prose is read whole; in code only comments and docstrings count as mentions (calls are CALLS)."""
+    if chunk.kind in PROSE_KINDS:
+        return chunk.text
+    return "\n".join(line for line in chunk.text.splitlines() if line.lstrip().startswith(COMMENT_PREFIXES))

@@ -42,6 +42,7 @@ READ_TOOLS = {
     "index_status",
     "status",
     "find_stale",
+    "impact",
 }
 WRITE_TOOLS = {"index_path", "remove", "add_knowledge"}
 

@@ -1,0 +1,86 @@
+"""Who can reach a set of functions: the callers of callers, walked backwards over the call edges of one generation
+(stated calls, the dispatch calls that reach an override, the constructor calls that reach an `__init__`), each
+with how many calls away it is and the least sure binding on its best chain."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from trident.retrieval.relation_index import RelationIndex
+from trident.store.schema import RelationType, Resolution
+
+RESOLUTIONS = list(Resolution)
+
+
+@dataclass(frozen=True)
+class Reach:
+    """How a caller reaches the walk's start: in `hops` calls, the least sure of them bound as `resolution`,
+    through `via` (the entity one call nearer the start; itself for a start) and its call's `evidence` chunk."""
+
+    hops: int
+    resolution: Resolution
+    via: str
+    evidence: str
+
+
+@dataclass(frozen=True)
+class CallerWalk:
+    """Every caller within the walk's hops (starts included, at 0 hops), and the calls it left out."""
+
+    reached: dict[str, Reach]
+    beyond: int  # callers of the farthest ones, one hop past the bound: > 0 means the walk was cut
+    weaker: dict[str, int]  # reached id -> calls into it bound less surely than the walk accepts
+
+
+def walk_callers(index: RelationIndex, starts: Sequence[str], max_hops: int, least: Resolution) -> CallerWalk:
+    """Breadth first from `starts` against the direction of `CALLS`, over calls bound at least as surely as `least`.
+    Of two chains of the same length into a caller, the surer is kept; the walk is deterministic."""
+    calls = index.types.index(RelationType.CALLS.value) if RelationType.CALLS.value in index.types else -1
+    reached = {s: Reach(0, Resolution.EXACT, s, "") for s in sorted(set(starts))}
+    weaker: dict[str, int] = {}
+    frontier = [index.position[s] for s in reached if s in index.position]
+    beyond = 0
+    for hops in range(1, max_hops + 2):
+        following: dict[int, Reach] = {}
+        for node in sorted(frontier):
+            node_id = index.entity_ids[node]
+            for i in _calls_into(index, node, calls):
+                rank = int(index.resolution_rank[i])
+                if rank > least.rank:
+                    weaker[node_id] = weaker.get(node_id, 0) + 1
+                    continue
+                caller = int(index.source[i])
+                caller_id = index.entity_ids[caller]
+                if caller_id in reached:
+                    continue
+                if hops > max_hops:
+                    beyond += 1
+                    continue
+                how = RESOLUTIONS[max(rank, reached[node_id].resolution.rank)]
+                known = following.get(caller)
+                if known is None or how.rank < known.resolution.rank:
+                    following[caller] = Reach(hops, how, node_id, index.evidence[index.evidence_code[i]])
+        for caller, reach in sorted(following.items()):
+            reached[index.entity_ids[caller]] = reach
+        frontier = list(following)
+        if not frontier:
+            break
+    return CallerWalk(reached=reached, beyond=beyond, weaker=weaker)
+
+
+def _calls_into(index: RelationIndex, node: int, calls: int) -> Iterable[int]:
+    """The numbers of the `CALLS` relations into `node` (a call of itself left out), in a fixed order."""
+    found = index.in_order[index.in_ptr[node] : index.in_ptr[node + 1]]
+    found = found[(index.type_code[found] == calls) & (index.source[found] != node)]
+    return [int(i) for i in np.sort(found)]
+
+
+def chain(walk: CallerWalk, caller: str) -> list[str]:
+    """The entities from `caller` to the start it reaches, one call at a time."""
+    path = [caller]
+    while (reach := walk.reached.get(path[-1])) is not None and reach.via != path[-1]:
+        path.append(reach.via)
+    return path

@@ -1,0 +1,197 @@
+"""Why an impact answer may be short of what runs: each thing that can hide a caller or a test of the changed code,
+counted. An answer with no reason is complete; any reason makes it a lower bound."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from trident.retrieval.callers import CallerWalk
+from trident.retrieval.change_map import definition_lines, innermost
+from trident.retrieval.definitions import ChunkReader
+from trident.retrieval.relation_index import RelationIndex
+from trident.store.catalog import Catalog
+from trident.store.directory import EntityDirectory
+from trident.store.protocols import SearchFilter
+from trident.store.schema import Chunk, DocumentKind, Entity, RelationType, Resolution
+
+# Files of languages Trident reads as text only: calls from them into the changed code are not edges.
+UNBOUND_SUFFIXES = frozenset(
+    {".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".cs", ".rb", ".php", ".kt", ".swift", ".scala", ".lua", ".sh"}
+)
+CODE_SUFFIXES = UNBOUND_SUFFIXES | {".py", ".pyi", ".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".go", ".java", ".rs"}
+# Call sites read per name: a name written more often than this is not checked whole (and says so).
+SITES_PER_NAME = 400
+NAMES_CHECKED = 60
+_DYNAMIC = re.compile(r"\bgetattr\(\s*[^,()]+,\s*([^)]{1,120})\)")
+_LITERAL = re.compile(r"^[\"'](\w*)[\"']\s*(,|$)")
+_PREFIX = re.compile(r"^f?[\"'](\w*)(?:\{|[\"']\s*[+%])")
+
+
+@dataclass(frozen=True)
+class Finding:
+    kind: str
+    count: int
+    detail: str
+
+
+@dataclass(frozen=True)
+class ReasonInputs:
+    """What one impact answer found, for the reasons its completeness is checked against."""
+
+    walk: CallerWalk
+    index: RelationIndex
+    least: Resolution
+    names: dict[str, Entity]  # the changed and affected callables, by id
+    projects: Sequence[str]
+
+
+def reasons(catalog: Catalog, directory: EntityDirectory, read: ChunkReader, found: ReasonInputs) -> list[Finding]:
+    """Every reason found, in a fixed order."""
+    out: list[Finding] = []
+    weaker = sum(found.walk.weaker.values())
+    if weaker:
+        out.append(
+            Finding(
+                "weaker_calls",
+                weaker,
+                f"{weaker} call(s) into the affected functions are bound less surely than "
+                f"min_resolution={found.least.value!r} (name guesses): min_resolution='name' walks them too",
+            )
+        )
+    if found.walk.beyond:
+        out.append(
+            Finding(
+                "max_hops",
+                found.walk.beyond,
+                f"{found.walk.beyond} caller(s) lie one call past max_hops: a larger max_hops walks further",
+            )
+        )
+    out.extend(_unbound_sites(catalog, directory, read, found))
+    names = {e.name for e in found.names.values()}
+    out.extend(_dynamic_access(catalog, read, found.projects, names))
+    out.extend(_unread_files(catalog, found.projects))
+    return out
+
+
+def _unbound_sites(
+    catalog: Catalog, directory: EntityDirectory, read: ChunkReader, found: ReasonInputs
+) -> Iterable[Finding]:
+    """Code that writes a call of an affected function's name (`x.name(`, `name(`) where no call edge from that
+    code reaches it: a receiver the binder could not type, or a same-named function elsewhere."""
+    owners = _SiteOwners(catalog, directory, read)
+    callers = set(found.walk.reached)
+    names = sorted({e.name for e in found.names.values() if e.name.isidentifier()})
+    unchecked = max(0, len(names) - NAMES_CHECKED)
+    sites: list[str] = []
+    for name in names[:NAMES_CHECKED]:
+        written = re.compile(rf"(?<![\w]){re.escape(name)}\s*\(")
+        hits = catalog.text.search(name, SITES_PER_NAME, SearchFilter(catalog.tenant))
+        chunks = read([h.id for h in hits])
+        for chunk_id in sorted(chunks):
+            chunk = chunks[chunk_id]
+            if chunk.kind != DocumentKind.CODE:
+                continue
+            text = _without_definitions(chunk.text, name)
+            for match in written.finditer(text):
+                owner = owners.at(chunk, chunk.start_line + text.count("\n", 0, match.start()))
+                if owner not in callers and name not in _bound_names(found.index, owner):
+                    sites.append(f"{chunk.citation} ({name})")
+                    break
+        unchecked += len(hits) >= SITES_PER_NAME
+    if sites:
+        examples = ", ".join(sites[:3])
+        yield Finding(
+            "unbound_calls",
+            len(sites),
+            f"{len(sites)} place(s) write a call of an affected name that no call edge binds to it, e.g. {examples}",
+        )
+    if unchecked:
+        yield Finding("unchecked_names", unchecked, f"{unchecked} affected name(s) too common to check every call of")
+
+
+def _bound_names(index: RelationIndex, owner: str) -> set[str]:
+    """The names of what an entity's calls are bound to, surer than a guess: a call of `close()` in a method bound
+    to another class's `close` is accounted for, not an unbound call of ours."""
+    node = index.position.get(owner)
+    if node is None:
+        return set()
+    calls = index.types.index(RelationType.CALLS.value) if RelationType.CALLS.value in index.types else -1
+    found = index.out_order[index.out_ptr[node] : index.out_ptr[node + 1]]
+    found = found[(index.type_code[found] == calls) & (index.resolution_rank[found] < Resolution.NAME.rank)]
+    return {index.entity_ids[t].rsplit(".", 1)[-1] for t in index.target[found].tolist()}
+
+
+class _SiteOwners:
+    """The innermost definition around a line of an indexed file (its module when none), per file read once."""
+
+    def __init__(self, catalog: Catalog, directory: EntityDirectory, read: ChunkReader) -> None:
+        self._manifest, self._directory, self._read = catalog.manifest, directory, read
+        self._files: dict[str, tuple[list[tuple[int, int, Entity]], str]] = {}
+
+    def at(self, chunk: Chunk, line: int) -> str:
+        if chunk.doc_id not in self._files:
+            entry = self._manifest.documents.get(chunk.doc_id)
+            spans = definition_lines(entry, self._directory, self._read) if entry is not None else []
+            modules = [i for i in (entry.entity_ids if entry is not None else []) if i.startswith("module:")]
+            self._files[chunk.doc_id] = (spans, modules[0] if modules else "")
+        spans, module = self._files[chunk.doc_id]
+        entity = innermost(spans, line)
+        return entity.id if entity is not None else module
+
+
+def _without_definitions(text: str, name: str) -> str:
+    return re.sub(rf"\b(?:def|class|function|func|fn)\s+{re.escape(name)}\b", "", text)
+
+
+def _dynamic_access(catalog: Catalog, read: ChunkReader, projects: Sequence[str], names: set[str]) -> Iterable[Finding]:
+    """`getattr(obj, <computed name>)` in the projects that may compute an affected name: a call reached by a name
+    built at run time."""
+    hits = catalog.text.search("getattr", SITES_PER_NAME, SearchFilter(catalog.tenant, tuple(projects)))
+    chunks = read([h.id for h in hits])
+    places = sorted(
+        c.citation
+        for c in chunks.values()
+        if c.kind == DocumentKind.CODE and any(_may_name(m.group(1), names) for m in _DYNAMIC.finditer(c.text))
+    )
+    if places:
+        yield Finding(
+            "dynamic_access",
+            len(places),
+            f"{len(places)} place(s) call through a name computed at run time (getattr), e.g. {places[0]}",
+        )
+
+
+def _may_name(argument: str, names: set[str]) -> bool:
+    """Whether a getattr's name argument may be one of `names`: a literal only if it is one; a literal prefix
+    (`"visit_" + kind`, `f"on_{event}"`) if one starts with it; anything else (a variable) may be any name."""
+    argument = argument.strip()
+    if (literal := _LITERAL.match(argument)) is not None:
+        return literal.group(1) in names
+    if (prefix := _PREFIX.match(argument)) is not None:
+        return any(n.startswith(prefix.group(1)) for n in names)
+    return True
+
+
+def _unread_files(catalog: Catalog, projects: Sequence[str]) -> Iterable[Finding]:
+    """Files of the projects the graph does not hold calls from: skipped, or in a language without a binder."""
+    manifest = catalog.manifest
+    skipped = [f.path for p in projects for f in manifest.skipped.get(p, []) if _suffix(f.path) in CODE_SUFFIXES]
+    if skipped:
+        yield Finding("skipped_files", len(skipped), f"{len(skipped)} file(s) skipped at indexing, e.g. {skipped[0]}")
+    wanted = set(projects)
+    unbound = sorted(
+        e.path for e in manifest.documents.values() if e.project in wanted and _suffix(e.path) in UNBOUND_SUFFIXES
+    )
+    if unbound:
+        yield Finding(
+            "languages_without_binder",
+            len(unbound),
+            f"{len(unbound)} file(s) in languages whose calls are not bound, e.g. {unbound[0]}",
+        )
+
+
+def _suffix(path: str) -> str:
+    return posixpath.splitext(path)[1].lower()

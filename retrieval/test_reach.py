@@ -1,0 +1,182 @@
+"""Which tests run a function: the test functions among its callers of callers, and the tests that reach it without
+calling it by name — through a pytest fixture they ask for (and the fixtures those ask for), or through the
+`setUp` of their test class or of a base test class."""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from trident.retrieval.callers import CallerWalk
+from trident.retrieval.definitions import ChunkReader
+from trident.retrieval.relation_index import RelationIndex
+from trident.store.code_paths import is_test_path
+from trident.store.directory import EntityDirectory
+from trident.store.schema import Entity, RelationType, Resolution
+
+# Far enough for a test of a public function to reach a private one several calls below it.
+TEST_HOPS = 8
+SETUP_NAMES = frozenset(
+    {"setUp", "setUpClass", "asyncSetUp", "setup_method", "setup_class", "setup", "setup_module", "setup_function"}
+)
+CALLABLES = frozenset({"Function", "Method"})
+_FIXTURE = re.compile(r"@(?:pytest\.)?fixture\b")
+_PARAMETERS = re.compile(r"\bdef\s+(\w+)\s*\((.*?)\)\s*(?:->[^:]*)?:", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class TestReach:
+    """A test that runs the walk's start: in `hops` calls, `resolution` the least sure of them, and `through`
+    what (calls; the fixture it asks for; the setUp of its class)."""
+
+    __test__ = False  # not a pytest class
+
+    hops: int
+    resolution: Resolution
+    through: str
+    via: str  # the caller of the walk it reaches the start through: itself, the fixture or the setUp
+
+
+def is_test(entity: Entity) -> bool:
+    """A test function or method: named test… (test_x, TestX, testX) in test code."""
+    return entity.type in CALLABLES and entity.name.lower().startswith("test") and is_test_path(entity.path or "")
+
+
+def tests_reaching(
+    index: RelationIndex, directory: EntityDirectory, read: ChunkReader, walk: CallerWalk
+) -> dict[str, TestReach]:
+    """The tests among the walk's callers, and those reaching them through fixtures or a class's setUp."""
+    found: dict[str, TestReach] = {}
+    for entity_id, reach in walk.reached.items():
+        entity = directory.by_id.get(entity_id)
+        if entity is not None and is_test(entity):
+            found[entity_id] = TestReach(reach.hops, reach.resolution, "calls", entity_id)
+    helpers = [
+        e
+        for i in walk.reached
+        if (e := directory.by_id.get(i)) is not None and not is_test(e) and is_test_path(e.path or "")
+    ]
+    for test_id, how in _through_fixtures(directory, read, helpers, walk).items():
+        found.setdefault(test_id, how)
+    for test_id, how in _through_setup(index, directory, helpers, walk).items():
+        found.setdefault(test_id, how)
+    return found
+
+
+def _through_fixtures(
+    directory: EntityDirectory, read: ChunkReader, helpers: Sequence[Entity], walk: CallerWalk
+) -> dict[str, TestReach]:
+    """Tests asking (by parameter name) for a reached fixture, or for a fixture asking for one, in its project."""
+    fixtures = [e for e in helpers if e.type == "Function" and _is_fixture(read, e)]
+    if not fixtures:
+        return {}
+    projects = {e.project for e in fixtures}
+    users = _parameter_users(directory, read, projects)
+    found: dict[str, TestReach] = {}
+    queue = deque((f, walk.reached[f.id].hops, walk.reached[f.id].resolution, f.id) for f in fixtures)
+    seen = {f.id for f in fixtures}
+    while queue:
+        fixture, hops, how, via = queue.popleft()
+        for user in users.get((fixture.project, fixture.name), []):
+            if user.id in seen:
+                continue
+            seen.add(user.id)
+            if is_test(user):
+                found[user.id] = TestReach(hops + 1, how, f"fixture {fixture.name}", via)
+            elif _is_fixture(read, user):
+                queue.append((user, hops + 1, how, via))
+    return found
+
+
+def _is_fixture(read: ChunkReader, entity: Entity) -> bool:
+    chunk = read([entity.chunk_id]).get(entity.chunk_id) if entity.chunk_id else None
+    if chunk is None:
+        return False
+    head = chunk.text.split(f"def {entity.name}", 1)[0]
+    return bool(_FIXTURE.search(head))
+
+
+def _parameter_users(
+    directory: EntityDirectory, read: ChunkReader, projects: Iterable[str]
+) -> dict[tuple[str, str], list[Entity]]:
+    """(project, parameter name) -> the test-code functions of those projects taking a parameter of that name."""
+    wanted = set(projects)
+    candidates = sorted(
+        (
+            e
+            for e in directory.by_id.values()
+            if e.project in wanted and e.type in CALLABLES and e.chunk_id and is_test_path(e.path or "")
+        ),
+        key=lambda e: e.id,
+    )
+    chunks = read(sorted({e.chunk_id for e in candidates if e.chunk_id}))
+    users: dict[tuple[str, str], list[Entity]] = {}
+    for entity in candidates:
+        chunk = chunks.get(entity.chunk_id or "")
+        for name in _parameters(chunk.text, entity.name) if chunk is not None else []:
+            users.setdefault((entity.project, name), []).append(entity)
+    return users
+
+
+def _parameters(text: str, function: str) -> list[str]:
+    """The parameter names of `def function(...)` in a chunk's text."""
+    for match in _PARAMETERS.finditer(text):
+        if match.group(1) == function:
+            names = (p.strip().lstrip("*").split(":")[0].split("=")[0].strip() for p in match.group(2).split(","))
+            return [n for n in names if n.isidentifier() and n not in ("self", "cls")]
+    return []
+
+
+def _through_setup(
+    index: RelationIndex, directory: EntityDirectory, helpers: Sequence[Entity], walk: CallerWalk
+) -> dict[str, TestReach]:
+    """Test methods of the class whose setUp is reached, and of every class deriving from it."""
+    found: dict[str, TestReach] = {}
+    linked = _Linked(index)
+    for setup in (e for e in helpers if e.type == "Method" and e.name in SETUP_NAMES):
+        reach = walk.reached[setup.id]
+        classes = linked.derived(linked.ends([setup.id], RelationType.CONTAINS, outgoing=False))
+        for cls in classes:
+            for member in linked.ends([cls], RelationType.CONTAINS, outgoing=True):
+                entity = directory.by_id.get(member)
+                if entity is not None and is_test(entity) and member not in found:
+                    found[member] = TestReach(reach.hops + 1, reach.resolution, f"setUp {setup.name}", setup.id)
+    return found
+
+
+class _Linked:
+    """The ends of one relation type around some entities, from the in-memory index."""
+
+    def __init__(self, index: RelationIndex) -> None:
+        self._index = index
+
+    def ends(self, ids: Iterable[str], rtype: RelationType, *, outgoing: bool = False) -> list[str]:
+        """The entities `ids` point to over `rtype` (outgoing), or that point at them."""
+        index, found = self._index, set()
+        code = index.types.index(rtype.value) if rtype.value in index.types else -1
+        for entity_id in ids:
+            node = index.position.get(entity_id)
+            if node is None:
+                continue
+            ptr, order, end = (
+                (index.out_ptr, index.out_order, index.target)
+                if outgoing
+                else (index.in_ptr, index.in_order, index.source)
+            )
+            for i in order[ptr[node] : ptr[node + 1]].tolist():
+                if index.type_code[i] == code:
+                    found.add(index.entity_ids[end[i]])
+        return sorted(found)
+
+    def derived(self, ids: Iterable[str]) -> list[str]:
+        """`ids` and every class deriving from them, transitively."""
+        seen = set(ids)
+        queue = deque(sorted(seen))
+        while queue:
+            for child in self.ends([queue.popleft()], RelationType.INHERITS):
+                if child not in seen:
+                    seen.add(child)
+                    queue.append(child)
+        return sorted(seen)

@@ -1,0 +1,216 @@
+"""`impact`: what a change affects — callers of callers, the tests that run the change (by calls, a fixture, a base
+class's setUp), the prose naming it — and a verdict that says `complete` only when nothing could hide a caller, on
+real git work trees and through a real MCP session."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.projects import write_files
+from tests.test_execution_graph import HTTP_HANDLE, PROJECTS, REDIRECTS, SEND, SINGLE
+from trident.embedding.hash_embedder import HashEmbedder
+from trident.ingest.pipeline import index_folder
+from trident.retrieval.views import GenerationViews
+from trident.store.catalog import Catalog
+from trident.store.errors import ArgumentError
+from trident.store.settings import RetrievalSettings
+from trident.tools.impact import ImpactResult, impact
+
+CALC = {
+    "calc/__init__.py": "",
+    "calc/ops.py": (
+        "def add(a, b):\n"
+        "    return a + b\n\n\n"
+        "def total(values):\n"
+        "    result = 0\n"
+        "    for value in values:\n"
+        "        result = add(result, value)\n"
+        "    return result\n"
+    ),
+    "tests/test_ops.py": ("from calc.ops import total\n\n\ndef test_total():\n    assert total([1, 2]) == 3\n"),
+    "docs/usage.md": "# Usage\n\nSum a list with `calc.ops.total`; it folds the values with `calc.ops.add`.\n",
+}
+# The client library of test_execution_graph with its own tests: one calling it, one through a fixture, one through
+# the setUp of a base test class, and a helper whose receiver has no stated type.
+WEB_TESTS = {
+    "web/relay.py": "def relay(transport, request):\n    return transport.handle_request(request)\n",
+    "tests/conftest.py": (
+        "import pytest\n\nfrom web._client import Client\n\n\n"
+        "@pytest.fixture\n"
+        "def sent():\n"
+        "    return Client().send('ping')\n"
+    ),
+    "tests/test_client.py": (
+        "import unittest\n\nfrom web._client import Client\n\n\n"
+        "def test_send():\n"
+        "    assert Client().send('x')\n\n\n"
+        "def test_through_fixture(sent):\n"
+        "    assert sent\n\n\n"
+        "def test_unrelated():\n"
+        "    assert True\n\n\n"
+        "class ClientCase(unittest.TestCase):\n"
+        "    def setUp(self):\n"
+        "        self.reply = Client().send('y')\n\n"
+        "    def test_reply(self):\n"
+        "        assert self.reply\n\n\n"
+        "class MoreClientCase(ClientCase):\n"
+        "    def test_more(self):\n"
+        "        assert self.reply\n"
+    ),
+}
+
+
+def _git(folder: Path, *args: str) -> None:
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t"}
+    env["GIT_COMMITTER_EMAIL"] = "t@t"
+    subprocess.run(["git", "-C", str(folder), *args], check=True, capture_output=True, env=env)
+
+
+def _committed(root: Path, files: dict[str, str]) -> Path:
+    write_files(root, files)
+    _git(root, "init", "-q", "-b", "main")
+    _git(root, "add", "-A")
+    _git(root, "commit", "-q", "-m", "first")
+    return root
+
+
+def _index(home: Path, folders: dict[str, Path]) -> Catalog:
+    catalog = Catalog(home, "default", HashEmbedder())
+    with catalog.writer() as writer:
+        for project, folder in folders.items():
+            index_folder(writer, folder, project, max_file_bytes=1_000_000)
+    return catalog
+
+
+def _impact(catalog: Catalog, **arguments: Any) -> ImpactResult:
+    views = GenerationViews(RetrievalSettings())
+    return impact(
+        catalog,
+        views.directory(catalog),
+        relations=views.relations(catalog),
+        chunks=lambda ids: views.chunks(catalog, ids),
+        **arguments,
+    )
+
+
+@pytest.fixture
+def calc(tmp_path: Path) -> tuple[Catalog, Path]:
+    folder = _committed(tmp_path / "calc", CALC)
+    return _index(tmp_path / "index", {"calc": folder}), folder
+
+
+def test_an_entity_with_every_call_bound_gets_its_callers_tests_docs_and_a_complete_verdict(
+    calc: tuple[Catalog, Path],
+) -> None:
+    catalog, _ = calc
+    result = _impact(catalog, entities=["calc.ops.add"])
+    assert [c.id for c in result.changed] == ["function:calc:calc.ops.add"]
+    assert [(c.id, c.hops, c.tested) for c in result.callers] == [("function:calc:calc.ops.total", 1, True)]
+    assert [(t.name, t.path, t.line, t.hops, t.through) for t in result.tests] == [
+        ("test_total", "tests/test_ops.py", 4, 2, "calls")
+    ]
+    assert result.untested == [] and [d.citation.split(":")[0] for d in result.docs] == ["calc/docs/usage.md"]
+    assert result.verdict.status == "complete" and result.verdict.reasons == []
+
+
+def test_a_working_tree_edit_and_a_rename_map_to_the_definitions_they_touch(calc: tuple[Catalog, Path]) -> None:
+    catalog, folder = calc
+    ops = folder / "calc" / "ops.py"
+    ops.write_text(ops.read_text().replace("return a + b", "return b + a"))
+    body = _impact(catalog, changes="working-tree")
+    assert [(c.id, c.change, c.lines) for c in body.changed] == [("function:calc:calc.ops.add", "body", [2])]
+    assert [t.name for t in body.tests] == ["test_total"] and body.docs[0].stale_reference is None
+    ops.write_text(ops.read_text().replace("def add(", "def plus(").replace("= add(", "= plus("))
+    renamed = _impact(catalog, changes="working-tree")
+    changes = {c.id: (c.change, c.renamed_to) for c in renamed.changed}
+    assert changes["function:calc:calc.ops.add"] == ("renamed", "plus")
+    assert changes["function:calc:calc.ops.total"] == ("body", None)  # its call was rewritten
+    flagged = [d for d in renamed.docs if d.names == "function:calc:calc.ops.add"]
+    assert flagged and flagged[0].stale_reference == "names add, which this change renames to plus"
+
+
+def test_a_committed_range_and_bad_changes_get_clear_errors(calc: tuple[Catalog, Path]) -> None:
+    catalog, folder = calc
+    ops = folder / "calc" / "ops.py"
+    ops.write_text(ops.read_text().replace("result = 0", "result = 0  # start"))
+    _git(folder, "commit", "-qam", "second")
+    ranged = _impact(catalog, changes="HEAD~1..HEAD")
+    assert [(c.id, c.change) for c in ranged.changed] == [("function:calc:calc.ops.total", "body")]
+    with pytest.raises(ArgumentError, match="git knows no commit 'nope'"):
+        _impact(catalog, changes="nope..HEAD")
+    with pytest.raises(ArgumentError, match="'working-tree' or a git range"):
+        _impact(catalog, changes="yesterday")
+    with pytest.raises(ArgumentError, match="exactly one of"):
+        _impact(catalog)
+
+
+@pytest.fixture(scope="module")
+def web(tmp_path_factory: pytest.TempPathFactory) -> Catalog:
+    root = tmp_path_factory.mktemp("impact-web")
+    write_files(root / "wire", PROJECTS["wire"])
+    folder = _committed(root / "web", {**PROJECTS["web"], **WEB_TESTS})
+    return _index(root / "index", {"web": folder, "wire": root / "wire"})
+
+
+def test_tests_reach_a_change_through_calls_a_fixture_and_a_base_class_setup(web: Catalog) -> None:
+    result = _impact(web, entities=[SINGLE])
+    callers = {c.id: (c.hops, c.tested) for c in result.callers}
+    assert callers[REDIRECTS] == (1, True) and callers[SEND] == (2, True)
+    # the module's `__main__` block calls it and no test runs that: the riskiest, first
+    assert (result.callers[0].id, result.callers[0].tested) == ("module:web:web._client", False)
+    assert "module:web:web._client" in result.untested
+    through = {t.name: t.through for t in result.tests}
+    assert through == {
+        "test_send": "calls",
+        "test_through_fixture": "fixture sent",
+        "test_reply": "setUp setUp",
+        "test_more": "setUp setUp",
+    }
+    assert all(t.reaches == SINGLE for t in result.tests)
+
+
+def test_a_caller_with_an_untyped_receiver_makes_the_answer_a_lower_bound(web: Catalog) -> None:
+    result = _impact(web, entities=[HTTP_HANDLE], max_hops=6)
+    assert result.verdict.status == "lower_bound"
+    unbound = [r for r in result.verdict.reasons if r.kind == "unbound_calls"]
+    assert unbound and "web/web/relay.py" in unbound[0].detail
+    assert SINGLE in {c.id for c in result.callers}  # the dispatch from the base method's call counts
+    cut = _impact(web, entities=[HTTP_HANDLE], max_hops=1)
+    assert any(r.kind == "max_hops" for r in cut.verdict.reasons)
+    assert cut.callers_total == 1 and cut.next_call is None
+
+
+@pytest.fixture
+async def client(web: Catalog) -> AsyncIterator[Any]:
+    from mcp.client import Client
+
+    from trident.server.app import build_server
+    from trident.server.settings import ServerSettings, TridentSettings
+
+    settings = TridentSettings.from_env(ServerSettings(read_only=True))
+    async with Client(build_server(settings, lambda: web, close_catalog=False)) as connected:
+        yield connected
+
+
+@pytest.mark.anyio
+async def test_the_served_impact_tool_answers_and_refuses_bad_arguments_as_tool_errors(client: Any) -> None:
+    result = await client.call_tool("impact", {"entities": ["Client._send_single"], "paths": True, "limit": 2})
+    assert not result.is_error, result.content
+    data = result.structured_content
+    assert data["callers"][1]["chain"] == [REDIRECTS, SINGLE] and data["callers_total"] > 2
+    assert (
+        data["next_call"] == "impact(entities=['Client._send_single'], max_hops=3, min_resolution='dispatch', "
+        "paths=True, offset=2, limit=2)"
+    )
+    assert {t["name"] for t in data["tests"]} >= {"test_send", "test_through_fixture"}
+    assert data["verdict"]["status"] in ("complete", "lower_bound")
+    neither = await client.call_tool("impact", {})
+    assert neither.is_error and "exactly one of" in neither.content[0].text
+    unknown = await client.call_tool("impact", {"entities": ["no_such_function_anywhere"]})
+    assert unknown.is_error
