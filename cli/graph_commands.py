@@ -183,6 +183,7 @@ class GraphCommands:
                 relation_types=relation_type,
                 relations=views.relations(catalog),
                 min_resolution=min_resolution,
+                chunks=partial(views.chunks, catalog),
             )
         _emit(result, as_json, _show_explain)
 

@@ -278,6 +278,7 @@ def _register_explain(server: MCPServer[Any]) -> None:
                 relation_types=relation_types,
                 relations=app.relations(),
                 min_resolution=min_resolution,
+                chunks=partial(app.views.chunks, app.catalog),
             )
         )
 

@@ -162,7 +162,14 @@ def test_the_first_path_between_two_callables_is_the_call_chain_through_the_over
     assert first.call_chain and all(h.forward and h.type == "CALLS" for h in first.hops)
     assert [h.target for h in first.hops] == [REDIRECTS, SINGLE, HTTP_HANDLE, POOL_HANDLE]
     assert [h.resolution.value for h in first.hops] == ["exact", "exact", "dispatch", "inferred"]
-    assert "`Client.send` calls `Client._send_handling_redirects`" in first.sentence
+    assert "`Client.send` calls `Client._send_handling_redirects` (web/web/_client.py:L9)" in first.sentence
+    # each call cited by the line that writes it (the override's call by the base method's call)
+    assert [h.call_site for h in first.hops] == [
+        "web/web/_client.py:L9",
+        "web/web/_client.py:L14",
+        "web/web/_client.py:L17",
+        "web/web/_transports.py:L13",
+    ]
     # no path through the module's `__main__` block or a "class contains method" hop comes before it
     assert all(h.type == "CALLS" for h in first.hops) and result.message is None
     backwards = explain_path(catalog, directory, POOL_HANDLE, SEND, max_hops=6, relations=relations)

@@ -10,7 +10,9 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from trident.retrieval.call_chains import CALL_TYPES, call_chains, is_callable
+from trident.retrieval.call_sites import call_lines
 from trident.retrieval.connections import Connection, connections
+from trident.retrieval.definitions import ChunkReader
 from trident.retrieval.entities import EntityRef, entity_refs, resolve_entity
 from trident.retrieval.omitted import OMITTED_HELP, OmitReason, Omitted, empty_message
 from trident.retrieval.relation_index import GraphWalk, read_relations
@@ -45,6 +47,7 @@ class Hop(BaseModel):
     target: str
     forward: bool = Field(description="False when the path walks this relation against its direction")
     evidence: str | None = Field(None, description="Citation of the chunk that shows this relation")
+    call_site: str | None = Field(None, description="For a call: the line(s) that write it, project/path:L12,L30")
     resolution: Resolution = Field(Resolution.EXACT, description=RESOLUTION_HELP)
 
 
@@ -148,13 +151,14 @@ def explain_path(
     relation_types: Sequence[str] | None = None,
     relations: GraphWalk | None = None,
     min_resolution: Resolution = Resolution.DISPATCH,
+    chunks: ChunkReader | None = None,
 ) -> ExplainResult:
     """Up to `max_paths` best paths between two entities, either direction: between two callables the chains of
     calls from one to the other first (see `call_chains`), else calls and structure before mentions.
     When there are more, or none, `omitted` says which argument kept them out and the call that shows them.
 
-    `relations` is where the walk reads the graph (the in-memory `RelationIndex` of a server); by default the
-    graph store.
+    `relations` is where the walk reads the graph (the in-memory `RelationIndex` of a server), `chunks` where the
+    call sites are read; by default the graph store.
 
     Raises:
         ArgumentError: max_hops outside 1..MAX_HOPS or max_paths outside 1..MAX_PATHS.
@@ -180,7 +184,8 @@ def explain_path(
         nothing = f"no path of at most max_hops={max_hops} hops between {start.id} and {end.id}"
         message = empty_message(nothing + (f" over {types}" if types else ""), omitted)
         message += "; trace_relationships from either end shows what each one connects to"
-    paths = [_path_result(start.id, path, names, citations) for path in found]
+    sites = _call_sites(directory, chunks or catalog.graph.get_chunks, found)
+    paths = [_path_result(start.id, path, names, citations, sites) for path in found]
     if calls_first and paths and not any(p.call_chain for p in paths):
         message = (
             f"no call chain of at most max_hops={max_hops} calls between {start.id} and {end.id} either way; "
@@ -235,7 +240,30 @@ def _hidden_paths(
     return omitted
 
 
-def _path_result(start: str, path: Connection, names: dict[str, str], citations: dict[str, str]) -> PathResult:
+def _call_sites(
+    directory: EntityDirectory, read: ChunkReader, found: Sequence[Connection]
+) -> dict[tuple[str, str], str]:
+    """(evidence chunk, callee) of each call on the paths -> the lines writing it, as `project/path:L12,L30`."""
+    calls = {
+        (r.evidence, r.target, r.source) for p in found for r in p.relations if r.type in CALL_TYPES and r.evidence
+    }
+    chunks = read(sorted({chunk_id for chunk_id, _, _ in calls}))
+    sites: dict[tuple[str, str], str] = {}
+    for chunk_id, callee, caller in sorted(calls):
+        chunk, entity = chunks.get(chunk_id), directory.by_id.get(callee)
+        lines = call_lines(chunk, entity, directory.by_id.get(caller)) if chunk and entity else []
+        if chunk is not None and lines:
+            sites[(chunk_id, callee)] = f"{chunk.project}/{chunk.path}:" + ",".join(f"L{n}" for n in lines)
+    return sites
+
+
+def _path_result(
+    start: str,
+    path: Connection,
+    names: dict[str, str],
+    citations: dict[str, str],
+    sites: dict[tuple[str, str], str],
+) -> PathResult:
     """A path as the tool shows it: each hop with the way it is walked and its evidence, and the sentence."""
     hops: list[Hop] = []
     at = start
@@ -250,6 +278,7 @@ def _path_result(start: str, path: Connection, names: dict[str, str], citations:
                 target=r.target,
                 forward=forward,
                 evidence=evidence,
+                call_site=sites.get((r.evidence or "", r.target)),
                 resolution=r.resolution,
             )
         )
@@ -268,7 +297,8 @@ def _sentence(path: Sequence[Hop], names: dict[str, str]) -> str:
     for i, hop in enumerate(path):
         start, end = (hop.source, hop.target) if hop.forward else (hop.target, hop.source)
         verb = PHRASES.get(hop.type, (hop.type.lower().replace("_", " "),) * 2)[0 if hop.forward else 1]
-        where = f" ({hop.evidence})" if hop.evidence else ""
+        cited = hop.call_site or hop.evidence
+        where = f" ({cited})" if cited else ""
         subject = f"`{names.get(start, start)}` " if i == 0 else ", which "
         parts.append(f"{subject}{verb} `{names.get(end, end)}`{where}")
     return "".join(parts) + "."
