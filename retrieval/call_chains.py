@@ -12,7 +12,8 @@ from trident.store.directory import EntityDirectory
 from trident.store.schema import RelationType, Resolution
 
 CALL_TYPES = frozenset({RelationType.CALLS.value})
-CALLABLE_TYPES = frozenset({"Function", "Method", "Class"})
+# The ends a call chain joins: a class is reached by its constructor, and two classes are asked about as structure.
+CALLABLE_TYPES = frozenset({"Function", "Method"})
 # Relations read around a frontier at most: far above a real function's calls and callers (the in-memory index
 # answers this from two array slices).
 EDGES_PER_STEP = 20_000

@@ -22,6 +22,7 @@ UNBOUND_SUFFIXES = frozenset(
     {".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".cs", ".rb", ".php", ".kt", ".swift", ".scala", ".lua", ".sh"}
 )
 CODE_SUFFIXES = UNBOUND_SUFFIXES | {".py", ".pyi", ".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".go", ".java", ".rs"}
+FAMILIES = {".pyi": ".py", ".jsx": ".js", ".mjs": ".js", ".cjs": ".js", ".ts": ".js", ".tsx": ".js", ".h": ".c"}
 # Call sites read per name: a name written more often than this is not checked whole (and says so).
 SITES_PER_NAME = 400
 NAMES_CHECKED = 60
@@ -83,7 +84,10 @@ def _unbound_sites(
     code reaches it: a receiver the binder could not type, or a same-named function elsewhere."""
     owners = _SiteOwners(catalog, directory, read)
     callers = set(found.walk.reached)
-    names = sorted({e.name for e in found.names.values() if e.name.isidentifier()})
+    families: dict[str, set[str]] = {}
+    for entity in found.names.values():
+        families.setdefault(entity.name, set()).add(_family(entity.path or ""))
+    names = sorted(name for name in families if name.isidentifier())
     unchecked = max(0, len(names) - NAMES_CHECKED)
     sites: list[str] = []
     for name in names[:NAMES_CHECKED]:
@@ -92,8 +96,8 @@ def _unbound_sites(
         chunks = read([h.id for h in hits])
         for chunk_id in sorted(chunks):
             chunk = chunks[chunk_id]
-            if chunk.kind != DocumentKind.CODE:
-                continue
+            if chunk.kind != DocumentKind.CODE or _family(chunk.path) not in families[name]:
+                continue  # prose, or code in another language: it cannot call this function
             text = _without_definitions(chunk.text, name)
             for match in written.finditer(text):
                 owner = owners.at(chunk, chunk.start_line + text.count("\n", 0, match.start()))
@@ -191,6 +195,12 @@ def _unread_files(catalog: Catalog, projects: Sequence[str]) -> Iterable[Finding
             len(unbound),
             f"{len(unbound)} file(s) in languages whose calls are not bound, e.g. {unbound[0]}",
         )
+
+
+def _family(path: str) -> str:
+    """The language family a file's calls can reach into (TypeScript calls JavaScript); its suffix otherwise."""
+    suffix = _suffix(path)
+    return FAMILIES.get(suffix, suffix)
 
 
 def _suffix(path: str) -> str:
