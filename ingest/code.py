@@ -35,6 +35,7 @@ from trident.store.schema import (
 __all__ = ["SUPPORTED_LANGUAGES", "module_name", "parse_code"]
 
 CALL_TARGETS = ("Function", "Method", "Class")
+REFERENCE_TARGETS = ("Function", "Method")  # what a value passed as a callback can be
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")  # universal newlines, the rule of text.source_lines
 _TRIVIAL = re.compile(r"[\s{}()\[\];,]*")  # a line of closing brackets says nothing worth a chunk
 
@@ -245,6 +246,9 @@ class _Builder:
             for call in bound.calls:
                 source = ids.get(call.caller, module.id)
                 refs.add(_bound(source, RelationType.CALLS, call.target, at(call.row), CALL_TARGETS))
+            for ref in bound.references:
+                source = ids.get(ref.caller, module.id)
+                refs.add(_bound(source, RelationType.REFERENCES, ref.target, at(ref.row), REFERENCE_TARGETS))
             for base in bound.bases:
                 if base.owner in classes:
                     refs.add(_bound(classes[base.owner], RelationType.INHERITS, base.target, at(base.row), ("Class",)))

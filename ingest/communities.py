@@ -49,6 +49,7 @@ RELATION_WEIGHTS: Mapping[str, float] = {
     "CONTAINS": 1.0,
     "DEFINES": 1.0,
     "CALLS": 1.0,
+    "REFERENCES": 1.0,
     "INHERITS": 1.0,
     "DEPENDS_ON": 1.0,
     "RELATED_TO": 0.7,

@@ -11,7 +11,8 @@ from trident.retrieval.relation_index import GraphWalk
 from trident.store.directory import EntityDirectory
 from trident.store.schema import RelationType, Resolution
 
-CALL_TYPES = frozenset({RelationType.CALLS.value})
+# What a chain of execution walks: calls (stated, dispatched, constructors) and functions passed to be called.
+CALL_TYPES = frozenset({RelationType.CALLS.value, RelationType.REFERENCES.value})
 # The ends a call chain joins: a class is reached by its constructor, and two classes are asked about as structure.
 CALLABLE_TYPES = frozenset({"Function", "Method"})
 # Relations read around a frontier at most: far above a real function's calls and callers (the in-memory index

@@ -13,6 +13,8 @@ from trident.retrieval.relation_index import RelationIndex
 from trident.store.schema import RelationType, Resolution
 
 RESOLUTIONS = list(Resolution)
+# What reaches a function: a call of it (stated, dispatched, a constructor), or code passing it on to be called.
+WALKED = (RelationType.CALLS.value, RelationType.REFERENCES.value)
 
 
 @dataclass(frozen=True)
@@ -36,9 +38,10 @@ class CallerWalk:
 
 
 def walk_callers(index: RelationIndex, starts: Sequence[str], max_hops: int, least: Resolution) -> CallerWalk:
-    """Breadth first from `starts` against the direction of `CALLS`, over calls bound at least as surely as `least`.
+    """Breadth first from `starts` against the direction of calls and references (`WALKED`), over those bound at
+    least as surely as `least`.
     Of two chains of the same length into a caller, the surer is kept; the walk is deterministic."""
-    calls = index.types.index(RelationType.CALLS.value) if RelationType.CALLS.value in index.types else -1
+    calls = np.array([index.types.index(t) for t in WALKED if t in index.types], dtype=np.int32)
     reached = {s: Reach(0, Resolution.EXACT, s, "") for s in sorted(set(starts))}
     weaker: dict[str, int] = {}
     frontier = [index.position[s] for s in reached if s in index.position]
@@ -71,10 +74,10 @@ def walk_callers(index: RelationIndex, starts: Sequence[str], max_hops: int, lea
     return CallerWalk(reached=reached, beyond=beyond, weaker=weaker)
 
 
-def _calls_into(index: RelationIndex, node: int, calls: int) -> Iterable[int]:
-    """The numbers of the `CALLS` relations into `node` (a call of itself left out), in a fixed order."""
+def _calls_into(index: RelationIndex, node: int, calls: np.ndarray) -> Iterable[int]:
+    """The numbers of the call and reference relations into `node` (a call of itself left out), in a fixed order."""
     found = index.in_order[index.in_ptr[node] : index.in_ptr[node + 1]]
-    found = found[(index.type_code[found] == calls) & (index.source[found] != node)]
+    found = found[np.isin(index.type_code[found], calls) & (index.source[found] != node)]
     return [int(i) for i in np.sort(found)]
 
 

@@ -31,6 +31,7 @@ DEFINES_WEIGHT = 1.0
 # its callers and subclasses ("what calls X" walks that way).
 RELATION_WEIGHTS: Mapping[str, tuple[float, float]] = {
     "CALLS": (0.7, 0.3),
+    "REFERENCES": (0.7, 0.3),
     "INHERITS": (0.7, 0.3),
     "DEPENDS_ON": (0.7, 0.3),
     "IMPORTS": (0.4, 0.1),

@@ -26,7 +26,7 @@ from trident.store.mention_forms import (
 from trident.store.schema import Entity, EntityType, Resolution
 
 MAX_TARGETS = 3
-PROJECT_LOCAL_RELATIONS = frozenset({"CALLS", "INHERITS"})
+PROJECT_LOCAL_RELATIONS = frozenset({"CALLS", "INHERITS", "REFERENCES"})
 SPAN_LOOKUP_MAX_CHARS = 1_000  # texts up to this long find mentions by looking spans up, longer ones by automaton
 # A directory (or code index) is patched with up to this many changed entities, or this share of its own, when more.
 PATCH_MIN_CHANGES = 1_000

@@ -45,6 +45,7 @@ class RelationType(StrEnum):
     RELATED_TO = "RELATED_TO"
     INSTANCE_OF = "INSTANCE_OF"  # a project's entity -> the shared concept of its name, across projects
     OVERRIDES = "OVERRIDES"  # a method -> the base method it overrides (derived in memory, never stored)
+    REFERENCES = "REFERENCES"  # code passing a function or method as a value (a callback): control reaches it so
 
 
 class Resolution(StrEnum):

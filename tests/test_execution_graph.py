@@ -69,6 +69,15 @@ PROJECTS: dict[str, dict[str, str]] = {
             'if __name__ == "__main__":\n'
             '    Client().send("ping")\n'
         ),
+        "web/_callbacks.py": (
+            "from ._client import Client\n\n\n"
+            "def log_reply(reply):\n"
+            "    return reply\n\n\n"
+            "def send_all(requests, executor):\n"
+            "    client = Client()\n"
+            "    sent = [executor.submit(client.send, request) for request in requests]\n"
+            "    return sent + list(map(log_reply, requests))\n"
+        ),
     },
 }
 SEND = "method:web:web._client.Client.send"
@@ -207,3 +216,18 @@ async def test_a_served_explain_path_gives_the_call_chain_across_the_two_project
     assert first["call_chain"] is True
     assert [h["target"] for h in first["hops"]] == [REDIRECTS, SINGLE, HTTP_HANDLE, POOL_HANDLE]
     assert [h["resolution"] for h in first["hops"]][2] == "dispatch"
+
+
+def test_a_function_passed_as_a_value_is_referenced_and_a_chain_runs_through_it(
+    catalog: Catalog, views: GenerationViews
+) -> None:
+    send_all = "function:web:web._callbacks.send_all"
+    passed = _out(catalog, views, send_all, relation_types=["REFERENCES"])
+    # a typed receiver's method and a module-level function; the bare parameters passed along are data, not callbacks
+    assert passed == {("REFERENCES", SEND): "inferred", ("REFERENCES", "function:web:web._callbacks.log_reply"): "exact"}
+    chain = explain_path(
+        catalog, views.directory(catalog), send_all, SINGLE, max_hops=4, relations=views.relations(catalog)
+    )
+    first = chain.paths[0]
+    assert first.call_chain and [h.type for h in first.hops] == ["REFERENCES", "CALLS", "CALLS"]
+    assert "`send_all` passes on `Client.send`" in first.sentence

@@ -162,9 +162,11 @@ def test_tests_reach_a_change_through_calls_a_fixture_and_a_base_class_setup(web
     result = _impact(web, entities=[SINGLE])
     callers = {c.id: (c.hops, c.tested) for c in result.callers}
     assert callers[REDIRECTS] == (1, True) and callers[SEND] == (2, True)
-    # the module's `__main__` block calls it and no test runs that: the riskiest, first
-    assert (result.callers[0].id, result.callers[0].tested) == ("module:web:web._client", False)
-    assert "module:web:web._client" in result.untested
+    # the module's `__main__` block and a function passing `Client.send` on reach it, and no test runs them: the
+    # riskiest, first
+    untested = {"module:web:web._client", "function:web:web._callbacks.send_all"}
+    assert {c.id for c in result.callers[:2]} == untested and not any(c.tested for c in result.callers[:2])
+    assert untested <= set(result.untested)
     through = {t.name: t.through for t in result.tests}
     assert through == {
         "test_send": "calls",
@@ -200,13 +202,13 @@ async def client(web: Catalog) -> AsyncIterator[Any]:
 
 @pytest.mark.anyio
 async def test_the_served_impact_tool_answers_and_refuses_bad_arguments_as_tool_errors(client: Any) -> None:
-    result = await client.call_tool("impact", {"entities": ["Client._send_single"], "paths": True, "limit": 2})
+    result = await client.call_tool("impact", {"entities": ["Client._send_single"], "paths": True, "limit": 3})
     assert not result.is_error, result.content
     data = result.structured_content
-    assert data["callers"][1]["chain"] == [REDIRECTS, SINGLE] and data["callers_total"] > 2
+    assert data["callers"][2]["chain"] == [REDIRECTS, SINGLE] and data["callers_total"] > 3
     assert (
         data["next_call"] == "impact(entities=['Client._send_single'], max_hops=3, min_resolution='dispatch', "
-        "paths=True, offset=2, limit=2)"
+        "paths=True, offset=3, limit=3)"
     )
     assert {t["name"] for t in data["tests"]} >= {"test_send", "test_through_fixture"}
     assert data["verdict"]["status"] in ("complete", "lower_bound")

@@ -27,6 +27,7 @@ MAX_PATHS = 10
 # How each relation reads forwards and backwards, so a path can be told in the order it is walked.
 PHRASES: dict[str, tuple[str, str]] = {
     "CALLS": ("calls", "is called by"),
+    "REFERENCES": ("passes on", "is passed on by"),
     "IMPORTS": ("imports", "is imported by"),
     "DEFINES": ("defines", "is defined in"),
     "CONTAINS": ("contains", "is part of"),

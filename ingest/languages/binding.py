@@ -60,6 +60,7 @@ class BoundBase:
 class Bindings:
     calls: list[BoundCall] = field(default_factory=list)
     bases: list[BoundBase] = field(default_factory=list)
+    references: list[BoundCall] = field(default_factory=list)  # a function or method passed as a value
 
 
 class SiteBinder(Protocol):

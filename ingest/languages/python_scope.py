@@ -174,6 +174,22 @@ class PythonBinder(PythonTypes):
         for call in descendants(node, "call"):
             for target in self._call_targets(call, scope):
                 self.result.calls.append(BoundCall(scope.caller, call.start_point.row, target))
+            self._references_in(call, scope)
+
+    def _references_in(self, call: ts.Node, scope: Scope) -> None:
+        """A function or method passed as an argument (`submit(self._done)`, `map(parse, xs)`, `key=by_name`): how
+        control reaches it. Only a name the code binds counts (a definition, an import, a member of the receiver's
+        class or a stated type); a bare variable is data far more often than a callback."""
+        arguments = call.child_by_field_name("arguments")
+        if arguments is None or arguments.type != "argument_list":
+            return
+        for argument in arguments.named_children:
+            value = argument.child_by_field_name("value") if argument.type == "keyword_argument" else argument
+            if value is None or value.type not in ("identifier", "attribute"):
+                continue
+            target = self._expression_target(value, scope)
+            if target is not None and target.resolution is not Resolution.NAME:
+                self.result.references.append(BoundCall(scope.caller, value.start_point.row, target))
 
     def _call_targets(self, call: ts.Node, scope: Scope) -> list[Target]:
         """A call's target; one per type when the class gives the receiving attribute several (each inferred)."""
