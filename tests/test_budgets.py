@@ -73,7 +73,7 @@ async def test_every_tool_description_states_the_size_of_its_answer(sample_catal
     settings = TridentSettings.from_env(ServerSettings(read_only=False))
     async with Client(build_server(settings, lambda: sample_catalog, close_catalog=False)) as writable:
         tools = (await writable.list_tools()).tools
-    assert len(tools) == 11
+    assert len(tools) == 12
     for tool in tools:
         assert tool.description is not None and "Size:" in tool.description, tool.name
 
