@@ -31,6 +31,26 @@ PROJECTS: dict[str, dict[str, str]] = {
             "    def _send(self, request):\n"
             "        return request\n"
         ),
+        "wire/_batch.py": (
+            "class Lock:\n"
+            "    def __enter__(self):\n"
+            "        return self\n\n"
+            "    def __exit__(self, *exc):\n"
+            "        return False\n\n\n"
+            "class Batch:\n"
+            "    def __init__(self):\n"
+            "        self.items = []\n\n"
+            "    def __iter__(self):\n"
+            "        return iter(self.items)\n\n"
+            "    @classmethod\n"
+            "    def empty(cls):\n"
+            "        return cls()\n\n\n"
+            "def drain():\n"
+            "    batch = Batch()\n"
+            "    with Lock():\n"
+            "        for item in batch:\n"
+            "            print(item)\n"
+        ),
     },
     "web": {
         "web/__init__.py": "",
@@ -224,10 +244,26 @@ def test_a_function_passed_as_a_value_is_referenced_and_a_chain_runs_through_it(
     send_all = "function:web:web._callbacks.send_all"
     passed = _out(catalog, views, send_all, relation_types=["REFERENCES"])
     # a typed receiver's method and a module-level function; the bare parameters passed along are data, not callbacks
-    assert passed == {("REFERENCES", SEND): "inferred", ("REFERENCES", "function:web:web._callbacks.log_reply"): "exact"}
+    assert passed == {
+        ("REFERENCES", SEND): "inferred",
+        ("REFERENCES", "function:web:web._callbacks.log_reply"): "exact",
+    }
     chain = explain_path(
         catalog, views.directory(catalog), send_all, SINGLE, max_hops=4, relations=views.relations(catalog)
     )
     first = chain.paths[0]
     assert first.call_chain and [h.type for h in first.hops] == ["REFERENCES", "CALLS", "CALLS"]
     assert "`send_all` passes on `Client.send`" in first.sentence
+
+
+def test_a_with_and_a_for_run_the_dunders_of_a_stated_type_and_cls_calls_the_class(
+    catalog: Catalog, views: GenerationViews
+) -> None:
+    drained = _out(catalog, views, "function:wire:wire._batch.drain", relation_types=["CALLS"])
+    for method in ("Lock.__enter__", "Lock.__exit__", "Batch.__iter__"):
+        assert drained[("CALLS", f"method:wire:wire._batch.{method}")] == "inferred", method
+    empty = _out(catalog, views, "method:wire:wire._batch.Batch.empty", relation_types=["CALLS"])
+    assert empty == {
+        ("CALLS", "class:wire:wire._batch.Batch"): "exact",
+        ("CALLS", "method:wire:wire._batch.Batch.__init__"): "exact",
+    }

@@ -74,6 +74,7 @@ class PythonBinder(PythonTypes):
 
     def _calls_in_statement(self, node: ts.Node, scope: Scope, pending: list[ts.Node]) -> None:
         """Compound statements hold blocks (walked as blocks) and expressions (searched for calls)."""
+        self._implicit_calls(node, scope)
         if scope.in_function:
             self._note_local_types(node, scope)
             self._note_loop_variable(node, scope)
@@ -120,6 +121,25 @@ class PythonBinder(PythonTypes):
             inner = Scope(caller, caller, scope.cls if method else None, receiver, {}, True)
         inner.types.update({p: t for p, t in parameters.items() if t})
         self._walk_block(body, inner)
+
+    def _implicit_calls(self, node: ts.Node, scope: Scope) -> None:
+        """The methods a statement runs without naming them, on a value whose type the code states: `with x:` runs
+        `x.__enter__` and `x.__exit__`, `for _ in x:` runs `x.__iter__` (each bound by the lookup through the type's
+        bases: a type that defines none gets no edge)."""
+        runs: tuple[str, ...]
+        if node.type == "with_statement":
+            values = [item.named_children[0] for item in descendants(node, "with_item") if item.named_child_count]
+            values = [v.named_children[0] if v.type == "as_pattern" and v.named_child_count else v for v in values]
+            runs = ("__enter__", "__exit__")
+        elif node.type == "for_statement" and (right := node.child_by_field_name("right")) is not None:
+            values, runs = [right], ("__iter__",)
+        else:
+            return
+        for value in values:
+            typed = self._receiver_type(value, scope)
+            for method in runs if typed else ():
+                target = Target(TargetForm.MEMBER, method, Resolution.INFERRED, owner=typed)
+                self.result.calls.append(BoundCall(scope.caller, value.start_point.row, target))
 
     def _note_local_types(self, node: ts.Node, scope: Scope) -> None:
         """`x = Foo(...)`, `x: Foo = ...` and `with Foo() as x` in a function: x's type for the calls after; an
@@ -216,6 +236,8 @@ class PythonBinder(PythonTypes):
     def _expression_target(self, node: ts.Node, scope: Scope) -> Target | None:
         if node.type == "identifier":
             name = node_text(node)
+            if scope.cls is not None and name == scope.receiver == "cls":  # `cls(...)` in a classmethod
+                return Target(TargetForm.QUALIFIED, scope.cls.qualified, Resolution.EXACT)
             if name in scope.types or (scope.in_function and name == scope.receiver):
                 return Target(TargetForm.NAME, name, Resolution.NAME)
             if self._bound(name, scope):
