@@ -44,12 +44,18 @@ PROJECTS: dict[str, dict[str, str]] = {
             "        return iter(self.items)\n\n"
             "    @classmethod\n"
             "    def empty(cls):\n"
-            "        return cls()\n\n\n"
+            "        return cls()\n\n"
+            "    @property\n"
+            "    def size(self):\n"
+            "        return len(self.items)\n\n"
+            "    def is_empty(self):\n"
+            "        return self.size == 0\n\n\n"
             "def drain():\n"
             "    batch = Batch()\n"
             "    with Lock():\n"
             "        for item in batch:\n"
             "            print(item)\n"
+            "    return batch.size\n"
         ),
     },
     "web": {
@@ -254,6 +260,18 @@ def test_a_function_passed_as_a_value_is_referenced_and_a_chain_runs_through_it(
     first = chain.paths[0]
     assert first.call_chain and [h.type for h in first.hops] == ["REFERENCES", "CALLS", "CALLS"]
     assert "`send_all` passes on `Client.send`" in first.sentence
+
+
+def test_reading_a_property_runs_its_getter(catalog: Catalog, views: GenerationViews) -> None:
+    size = "method:wire:wire._batch.Batch.size"
+    assert _out(catalog, views, "method:wire:wire._batch.Batch.is_empty", relation_types=["CALLS"]) == {
+        ("CALLS", size): "exact"
+    }
+    assert (
+        _out(catalog, views, "function:wire:wire._batch.drain", relation_types=["CALLS"])[("CALLS", size)] == "inferred"
+    )
+    # a plain attribute read (`self.items`) is no call
+    assert _out(catalog, views, size, relation_types=["CALLS"]) == {}
 
 
 def test_a_with_and_a_for_run_the_dunders_of_a_stated_type_and_cls_calls_the_class(

@@ -195,6 +195,31 @@ class PythonBinder(PythonTypes):
             for target in self._call_targets(call, scope):
                 self.result.calls.append(BoundCall(scope.caller, call.start_point.row, target))
             self._references_in(call, scope)
+        for read in descendants(node, "attribute"):
+            getter = self._property_read(read, scope)
+            if getter is not None:
+                self.result.calls.append(BoundCall(scope.caller, read.start_point.row, getter))
+
+    def _property_read(self, node: ts.Node, scope: Scope) -> Target | None:
+        """`self.eta` or `obj.eta` read (not called, not assigned) where the class, defined in this file, makes
+        `eta` a property: reading it runs its getter."""
+        parent = node.parent
+        if parent is not None and parent.type == "call" and parent.child_by_field_name("function") == node:
+            return None
+        if parent is not None and parent.type == "assignment" and parent.child_by_field_name("left") == node:
+            return None
+        owner, member = node.child_by_field_name("object"), node_text(node.child_by_field_name("attribute"))
+        if owner is None or not member:
+            return None
+        if owner.type == "identifier" and scope.cls is not None and node_text(owner) == scope.receiver:
+            if member in scope.cls.properties:
+                return Target(TargetForm.MEMBER, member, Resolution.EXACT, owner=scope.cls.qualified)
+            return None
+        typed = self._receiver_type(owner, scope)
+        cls = self.classes.get(typed.removeprefix(f"{self.module}.")) if typed.startswith(f"{self.module}.") else None
+        if cls is not None and member in cls.properties:
+            return Target(TargetForm.MEMBER, member, Resolution.INFERRED, owner=typed)
+        return None
 
     def _references_in(self, call: ts.Node, scope: Scope) -> None:
         """A function or method passed as an argument (`submit(self._done)`, `map(parse, xs)`, `key=by_name`): how

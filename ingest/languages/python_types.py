@@ -22,6 +22,18 @@ from trident.ingest.languages.python_syntax import (
 )
 
 MAX_ATTRIBUTE_TYPES = 4  # an attribute given more types than this is not one thing a call can be bound to
+PROPERTY_DECORATORS = frozenset({"property", "cached_property", "functools.cached_property"})
+
+
+def _property_name(decorated: ts.Node | None) -> str:
+    """The name of a method whose decorators make reading it run it (`@property`, `@cached_property`), else ""."""
+    if decorated is None or decorated.type != "decorated_definition":
+        return ""
+    definition = decorated.child_by_field_name("definition")
+    if definition is None or definition.type not in FUNCTIONS:
+        return ""
+    names = (node_text(d).lstrip("@").strip() for d in decorated.named_children if d.type == "decorator")
+    return node_text(definition.child_by_field_name("name")) if any(n in PROPERTY_DECORATORS for n in names) else ""
 
 
 @dataclass
@@ -32,6 +44,7 @@ class ClassFacts:
     declared: dict[str, str] = field(default_factory=dict)  # attribute -> the type its annotation declares
     slots: set[str] = field(default_factory=set)  # attributes declared optional (`x: Foo | None = None`)
     elements: dict[str, str] = field(default_factory=dict)  # container attribute -> qualified type of its elements
+    properties: set[str] = field(default_factory=set)  # methods read as attributes (`@property`, `@cached_property`)
 
 
 @dataclass(frozen=True)
@@ -135,6 +148,8 @@ class PythonTypes:
                     self._class_attribute(cls, statement.named_children[0])
                 elif statement.type in FUNCTIONS:
                     self._method_attributes(cls, statement)
+                    if getter := _property_name(statement.parent):
+                        cls.properties.add(getter)
             self._collect_classes(body, local)
 
     def _class_attribute(self, cls: ClassFacts, node: ts.Node) -> None:
