@@ -25,7 +25,7 @@ def call_lines(chunk: Chunk, callee: Entity, caller: Entity | None = None) -> li
     written = re.compile(rf"(?<![\w]){name}\s*(?:::<[^>]*>\s*)?\(")
     definition = re.compile(rf"\b(?:def|class|function|func|fn)\s+{name}\b")
     lines = chunk.text.splitlines()
-    first, last = _block(lines, caller.name) if caller is not None else (0, len(lines))
+    first, last = (definition_block(lines, caller.name) if caller is not None else None) or (0, len(lines))
     return [
         chunk.start_line + number
         for number in range(first, last)
@@ -33,9 +33,9 @@ def call_lines(chunk: Chunk, callee: Entity, caller: Entity | None = None) -> li
     ]
 
 
-def _block(lines: list[str], name: str) -> tuple[int, int]:
-    """The lines of the definition of `name` in `lines`: from its `def` line to the next line indented no deeper
-    (the whole chunk when the chunk does not show where it starts)."""
+def definition_block(lines: list[str], name: str) -> tuple[int, int] | None:
+    """The lines (0-based, end excluded) of the definition of `name` in `lines`: from its `def` line to the next line
+    indented no deeper; None when the lines do not show where it starts."""
     opening = re.compile(rf"^(\s*)(?:async\s+)?(?:def|class|function|func|fn)\s+{re.escape(name)}\b")
     for start, line in enumerate(lines):
         found = opening.match(line)
@@ -47,4 +47,4 @@ def _block(lines: list[str], name: str) -> tuple[int, int]:
             if text.strip() and len(text) - len(text.lstrip()) <= depth and not text.lstrip().startswith((")", "]")):
                 return start, end + (1 if text.strip() in ("}", "};", "end") else 0)
         return start, len(lines)
-    return 0, len(lines)
+    return None

@@ -5,15 +5,18 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from trident.retrieval.call_sites import definition_block
 from trident.retrieval.definitions import ChunkReader, definition_spans
+from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
 from trident.store.git_diff import FileChange, Hunk
 from trident.store.manifest import DocumentEntry
-from trident.store.schema import Entity
+from trident.store.schema import Chunk, Entity
 
 DEFINITIONS = frozenset({"Function", "Method", "Class"})
 _DEFINED = re.compile(r"^\s*(?:export\s+)?(?:async\s+)?(?:def|class|function|func|fn)\s+([A-Za-z_]\w*)")
@@ -82,7 +85,19 @@ def definition_lines(
     chunks = read(sorted({e.chunk_id for e in entities if e.chunk_id}))
     pieces = [(chunks[e.chunk_id], entry.chunk_ids) for e in entities if e.chunk_id in chunks]
     lines = definition_spans(pieces, read)
-    return [(*lines[e.chunk_id], e) for e in entities if e.chunk_id in lines]
+    shared = Counter(e.chunk_id for e in entities)
+    spans = []
+    for e in entities:
+        if e.chunk_id not in lines:
+            continue
+        start, end = lines[e.chunk_id]
+        if shared[e.chunk_id] > 1:  # several definitions in one chunk: each its own lines, where the text shows them
+            block = definition_block(chunks[e.chunk_id].text.splitlines(), e.name)
+            if block is not None:
+                first = chunks[e.chunk_id].start_line
+                start, end = first + block[0], min(end, first + block[1] - 1)
+        spans.append((start, end, e))
+    return spans
 
 
 def innermost(spans: Sequence[tuple[int, int, Entity]], line: int) -> Entity | None:
@@ -113,3 +128,21 @@ def _classify(hunk: Hunk, touched: dict[str, Touched], added: list[str], new_sid
             item.change = "added"
         else:
             added.append(name)
+
+
+class SiteOwners:
+    """The innermost definition around a line of an indexed file (its module when none), per file read once."""
+
+    def __init__(self, catalog: Catalog, directory: EntityDirectory, read: ChunkReader) -> None:
+        self._manifest, self._directory, self._read = catalog.manifest, directory, read
+        self._files: dict[str, tuple[list[tuple[int, int, Entity]], str]] = {}
+
+    def at(self, chunk: Chunk, line: int) -> str:
+        if chunk.doc_id not in self._files:
+            entry = self._manifest.documents.get(chunk.doc_id)
+            spans = definition_lines(entry, self._directory, self._read) if entry is not None else []
+            modules = [i for i in (entry.entity_ids if entry is not None else []) if i.startswith("module:")]
+            self._files[chunk.doc_id] = (spans, modules[0] if modules else "")
+        spans, module = self._files[chunk.doc_id]
+        entity = innermost(spans, line)
+        return entity.id if entity is not None else module

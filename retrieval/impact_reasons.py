@@ -9,13 +9,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from trident.retrieval.callers import CallerWalk
-from trident.retrieval.change_map import definition_lines, innermost
+from trident.retrieval.change_map import SiteOwners
 from trident.retrieval.definitions import ChunkReader
 from trident.retrieval.relation_index import RelationIndex
 from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
 from trident.store.protocols import SearchFilter
-from trident.store.schema import Chunk, DocumentKind, Entity, RelationType, Resolution
+from trident.store.schema import DocumentKind, Entity, RelationType, Resolution
 
 # Files of languages Trident reads as text only: calls from them into the changed code are not edges.
 UNBOUND_SUFFIXES = frozenset(
@@ -82,7 +82,7 @@ def _unbound_sites(
 ) -> Iterable[Finding]:
     """Code that writes a call of an affected function's name (`x.name(`, `name(`) where no call edge from that
     code reaches it: a receiver the binder could not type, or a same-named function elsewhere."""
-    owners = _SiteOwners(catalog, directory, read)
+    owners = SiteOwners(catalog, directory, read)
     callers = set(found.walk.reached)
     families: dict[str, set[str]] = {}
     for entity in found.names.values():
@@ -126,24 +126,6 @@ def _bound_names(index: RelationIndex, owner: str) -> set[str]:
     found = index.out_order[index.out_ptr[node] : index.out_ptr[node + 1]]
     found = found[(index.type_code[found] == calls) & (index.resolution_rank[found] < Resolution.NAME.rank)]
     return {index.entity_ids[t].rsplit(".", 1)[-1] for t in index.target[found].tolist()}
-
-
-class _SiteOwners:
-    """The innermost definition around a line of an indexed file (its module when none), per file read once."""
-
-    def __init__(self, catalog: Catalog, directory: EntityDirectory, read: ChunkReader) -> None:
-        self._manifest, self._directory, self._read = catalog.manifest, directory, read
-        self._files: dict[str, tuple[list[tuple[int, int, Entity]], str]] = {}
-
-    def at(self, chunk: Chunk, line: int) -> str:
-        if chunk.doc_id not in self._files:
-            entry = self._manifest.documents.get(chunk.doc_id)
-            spans = definition_lines(entry, self._directory, self._read) if entry is not None else []
-            modules = [i for i in (entry.entity_ids if entry is not None else []) if i.startswith("module:")]
-            self._files[chunk.doc_id] = (spans, modules[0] if modules else "")
-        spans, module = self._files[chunk.doc_id]
-        entity = innermost(spans, line)
-        return entity.id if entity is not None else module
 
 
 def _without_definitions(text: str, name: str) -> str:

@@ -44,7 +44,10 @@ WEB_TESTS = {
         "import pytest\n\nfrom web._client import Client\n\n\n"
         "@pytest.fixture\n"
         "def sent():\n"
-        "    return Client().send('ping')\n"
+        "    return Client().send('ping')\n\n\n"
+        "@pytest.fixture\n"
+        "def client():\n"
+        "    return Client()\n"
     ),
     "tests/test_client.py": (
         "import unittest\n\nfrom web._client import Client\n\n\n"
@@ -54,6 +57,8 @@ WEB_TESTS = {
         "    assert sent\n\n\n"
         "def test_unrelated():\n"
         "    assert True\n\n\n"
+        "def test_untyped_client(client):\n"
+        "    assert client.send('z')\n\n\n"
         "class ClientCase(unittest.TestCase):\n"
         "    def setUp(self):\n"
         "        self.reply = Client().send('y')\n\n"
@@ -167,14 +172,25 @@ def test_tests_reach_a_change_through_calls_a_fixture_and_a_base_class_setup(web
     untested = {"module:web:web._client", "function:web:web._callbacks.send_all"}
     assert {c.id for c in result.callers[:2]} == untested and not any(c.tested for c in result.callers[:2])
     assert untested <= set(result.untested)
-    through = {t.name: t.through for t in result.tests}
+    through = {t.name: (t.through, t.resolution.value) for t in result.tests}
     assert through == {
-        "test_send": "calls",
-        "test_through_fixture": "fixture sent",
-        "test_reply": "setUp setUp",
-        "test_more": "setUp setUp",
+        "test_send": ("calls", "inferred"),
+        "test_through_fixture": ("fixture sent", "inferred"),
+        "test_reply": ("setUp setUp", "inferred"),
+        "test_more": ("setUp setUp", "inferred"),
+        # `client` is a fixture's value the binder cannot type; `send` is written, and only Client has a `send`
+        "test_untyped_client": ("calls", "name"),
     }
     assert all(t.reaches == SINGLE for t in result.tests)
+    # each test cited by its own `def` line, also where several share a chunk
+    lines = {t.name: t.line for t in result.tests}
+    assert lines == {
+        "test_send": 6,
+        "test_through_fixture": 10,
+        "test_untyped_client": 18,
+        "test_reply": 26,
+        "test_more": 31,
+    }
 
 
 def test_a_caller_with_an_untyped_receiver_makes_the_answer_a_lower_bound(web: Catalog) -> None:

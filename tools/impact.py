@@ -10,6 +10,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
+from trident.retrieval.call_sites import definition_block
 from trident.retrieval.callers import CallerWalk, chain, walk_callers
 from trident.retrieval.change_map import Touched, map_file
 from trident.retrieval.definitions import ChunkReader
@@ -17,6 +18,7 @@ from trident.retrieval.entities import resolve_entity
 from trident.retrieval.impact_reasons import Finding, ReasonInputs, reasons
 from trident.retrieval.prose_mentions import prose_naming
 from trident.retrieval.relation_index import RelationIndex, read_relations
+from trident.retrieval.test_names import with_named_tests
 from trident.retrieval.test_reach import TEST_HOPS, TestReach, is_test, tests_reaching
 from trident.store.catalog import Catalog
 from trident.store.code_paths import is_test_path
@@ -161,7 +163,11 @@ def impact(
         changed, findings = _from_changes(catalog, directory, read, changes or WORKING_TREE, projects)
     starts = sorted({c.id for c in changed if c.change != "added" or c.id in directory.by_id})
     near = walk_callers(index, starts, max_hops, min_resolution)
-    deep = walk_callers(index, starts, max(TEST_HOPS, max_hops), min_resolution)
+    # Tests are found over every call, guesses included, and by the names test code writes: a test missed is a
+    # change shipped untested, so each test says how it was found (its resolution, `through`).
+    deep = walk_callers(index, starts, max(TEST_HOPS, max_hops), Resolution.NAME)
+    projects_of = sorted({e.project for i in deep.reached if (e := directory.by_id.get(i)) is not None})
+    deep = with_named_tests(catalog, directory, read, deep, projects_of)
     tests = tests_reaching(index, directory, read, deep)
     ask = ImpactAsk(
         list(entities) if entities is not None else None,
@@ -340,13 +346,14 @@ def _tests(
         if entity is None:
             continue
         chunk = chunks.get(entity.chunk_id or "")
+        block = definition_block(chunk.text.splitlines(), entity.name) if chunk is not None else None
         reaches = chain(deep, how.via)[-1]
         out.append(
             AffectedTest(
                 id=test_id,
                 name=entity.name,
                 path=entity.path,
-                line=chunk.start_line if chunk is not None else None,
+                line=chunk.start_line + (block[0] if block else 0) if chunk is not None else None,
                 hops=how.hops,
                 resolution=how.resolution,
                 through=how.through,
