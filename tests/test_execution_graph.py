@@ -97,6 +97,9 @@ PROJECTS: dict[str, dict[str, str]] = {
         ),
         "web/_callbacks.py": (
             "from ._client import Client\n\n\n"
+            "def traced(function):\n"
+            "    return function\n\n\n"
+            "@traced\n"
             "def log_reply(reply):\n"
             "    return reply\n\n\n"
             "def send_all(requests, executor):\n"
@@ -284,4 +287,18 @@ def test_a_with_and_a_for_run_the_dunders_of_a_stated_type_and_cls_calls_the_cla
     assert empty == {
         ("CALLS", "class:wire:wire._batch.Batch"): "exact",
         ("CALLS", "method:wire:wire._batch.Batch.__init__"): "exact",
+    }
+
+
+def test_a_decorator_written_by_name_is_called_by_the_definition_it_wraps(
+    catalog: Catalog, views: GenerationViews
+) -> None:
+    log_reply = "function:web:web._callbacks.log_reply"
+    assert _out(catalog, views, log_reply, relation_types=["CALLS"]) == {
+        ("CALLS", "function:web:web._callbacks.traced"): "exact"
+    }
+    # a builtin decorator (@property, @classmethod) is the language's own: no edge
+    assert _out(catalog, views, "method:wire:wire._batch.Batch.empty", relation_types=["CALLS"]).keys() == {
+        ("CALLS", "class:wire:wire._batch.Batch"),
+        ("CALLS", "method:wire:wire._batch.Batch.__init__"),
     }

@@ -59,6 +59,7 @@ class PythonBinder(PythonTypes):
                 for child in node.named_children:
                     if definition is None or child.id != definition.id:
                         self._calls_in(child, scope)
+                        self._decorator_applied(child, definition, scope)
                 if definition is not None:
                     pending.append(definition)
             elif node.type == "class_definition" and not scope.in_function:
@@ -71,6 +72,23 @@ class PythonBinder(PythonTypes):
                 self._calls_in_statement(node, scope, pending)
             else:
                 self._calls_in(node, scope)
+
+    def _decorator_applied(self, decorator: ts.Node, definition: ts.Node | None, scope: Scope) -> None:
+        """`@pass_context` over `def f`: the decorator is called with f, and what runs when f is called is what it
+        returns: an edge from f to the decorator (a decorator written as a call, `@route("/")`, is a call of its
+        own, made where the definition is)."""
+        expression = decorator.named_children[0] if decorator.named_child_count else None
+        name = node_text(definition.child_by_field_name("name")) if definition is not None else ""
+        if expression is None or expression.type not in ("identifier", "attribute") or not name:
+            return
+        written = node_text(expression)
+        if written in BUILTINS and not self._bound(written, scope):
+            return  # @property, @staticmethod, @classmethod: the language's own
+        target = self._expression_target(expression, scope)
+        if target is None or target.resolution is Resolution.NAME:
+            return
+        caller = scope.caller if scope.in_function else (f"{scope.prefix}.{name}" if scope.prefix else name)
+        self.result.calls.append(BoundCall(caller, decorator.start_point.row, target))
 
     def _calls_in_statement(self, node: ts.Node, scope: Scope, pending: list[ts.Node]) -> None:
         """Compound statements hold blocks (walked as blocks) and expressions (searched for calls)."""
