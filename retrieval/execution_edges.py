@@ -25,8 +25,8 @@ from trident.store.schema import RelationType, Resolution
 
 CLASS_PREFIX = "class:"
 METHOD_PREFIX = "method:"
-# What a call of a class runs, in the order Python runs them.
-CONSTRUCTORS = ("__new__", "__init__", "__post_init__")
+# What a call of a class runs: Python's in the order it runs them, a JavaScript/TypeScript class's `constructor`.
+CONSTRUCTORS = ("__new__", "__init__", "__post_init__", "constructor")
 # Bases followed at most, from one class: far deeper than real hierarchies, a bound on a cycle of guesses.
 MAX_BASES = 64
 
@@ -189,6 +189,8 @@ def _stated_calls(table: pa.Table, hierarchy: Hierarchy) -> tuple[list[str], lis
 
 
 def _constructors(hierarchy: Hierarchy, cls: str) -> list[tuple[str, Resolution]]:
-    """The `__new__`, `__init__` and `__post_init__` a call of `cls` runs: its own or the nearest base's."""
-    found = (hierarchy.lookup(cls, name) for name in CONSTRUCTORS)
-    return [f for f in found if f is not None]
+    """The `__new__`, `__init__` and `__post_init__` (or `constructor`; a Java constructor is named as its class) a
+    call of `cls` runs: its own or the nearest base's."""
+    found = [hierarchy.lookup(cls, name) for name in CONSTRUCTORS]
+    own = hierarchy.members.get(cls, {}).get(_name(cls))  # Java: `Foo(...)` inside class Foo
+    return [f for f in found if f is not None] + ([(own[0], Resolution.EXACT)] if own is not None else [])

@@ -302,3 +302,38 @@ def test_a_decorator_written_by_name_is_called_by_the_definition_it_wraps(
         ("CALLS", "class:wire:wire._batch.Batch"),
         ("CALLS", "method:wire:wire._batch.Batch.__init__"),
     }
+
+
+def test_new_of_a_typescript_class_runs_its_constructor_and_a_call_of_the_base_dispatches(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    files = {
+        "src/pool.ts": (
+            "export class Base {\n"
+            "  handle(request: string): string {\n"
+            "    return request;\n"
+            "  }\n"
+            "}\n\n"
+            "export class Pool extends Base {\n"
+            "  constructor() {\n"
+            "    super();\n"
+            "  }\n\n"
+            "  handle(request: string): string {\n"
+            "    return request.trim();\n"
+            "  }\n"
+            "}\n\n"
+            "export function send(base: Base): string {\n"
+            "  const pool = new Pool();\n"
+            "  return base.handle('x') + String(pool);\n"
+            "}\n"
+        ),
+    }
+    catalog = indexed_projects(tmp_path_factory.mktemp("ts-execution"), {"ts": files}, ("ts",))
+    try:
+        views = GenerationViews(RetrievalSettings())
+        calls = _out(catalog, views, "function:ts:src.pool.send", relation_types=["CALLS"])
+        assert calls[("CALLS", "method:ts:src.pool.Pool.constructor")] == "exact"
+        assert calls[("CALLS", "method:ts:src.pool.Base.handle")] == "inferred"
+        assert calls[("CALLS", "method:ts:src.pool.Pool.handle")] == "dispatch"  # the override the base call may run
+    finally:
+        catalog.close()
