@@ -92,10 +92,12 @@ def _through_fixtures(
 
 def _is_fixture(read: ChunkReader, entity: Entity) -> bool:
     chunk = read([entity.chunk_id]).get(entity.chunk_id) if entity.chunk_id else None
-    if chunk is None:
-        return False
-    head = chunk.text.split(f"def {entity.name}", 1)[0]
-    return bool(_FIXTURE.search(head))
+    return chunk is not None and fixture_text(chunk.text, entity.name)
+
+
+def fixture_text(text: str, function: str) -> bool:
+    """Whether `def function` in a chunk's text is decorated as a pytest fixture."""
+    return bool(_FIXTURE.search(text.split(f"def {function}", 1)[0]))
 
 
 def _parameter_users(
@@ -115,12 +117,12 @@ def _parameter_users(
     users: dict[tuple[str, str], list[Entity]] = {}
     for entity in candidates:
         chunk = chunks.get(entity.chunk_id or "")
-        for name in _parameters(chunk.text, entity.name) if chunk is not None else []:
+        for name in parameters(chunk.text, entity.name) if chunk is not None else []:
             users.setdefault((entity.project, name), []).append(entity)
     return users
 
 
-def _parameters(text: str, function: str) -> list[str]:
+def parameters(text: str, function: str) -> list[str]:
     """The parameter names of `def function(...)` in a chunk's text."""
     for match in _PARAMETERS.finditer(text):
         if match.group(1) == function:
@@ -134,7 +136,7 @@ def _through_setup(
 ) -> dict[str, TestReach]:
     """Test methods of the class whose setUp is reached, and of every class deriving from it."""
     found: dict[str, TestReach] = {}
-    linked = _Linked(index)
+    linked = Linked(index)
     for setup in (e for e in helpers if e.type == "Method" and e.name in SETUP_NAMES):
         reach = walk.reached[setup.id]
         classes = linked.derived(linked.ends([setup.id], RelationType.CONTAINS, outgoing=False))
@@ -146,7 +148,7 @@ def _through_setup(
     return found
 
 
-class _Linked:
+class Linked:
     """The ends of one relation type around some entities, from the in-memory index."""
 
     def __init__(self, index: RelationIndex) -> None:

@@ -178,8 +178,8 @@ def test_tests_reach_a_change_through_calls_a_fixture_and_a_base_class_setup(web
         "test_through_fixture": ("fixture sent", "inferred"),
         "test_reply": ("setUp setUp", "inferred"),
         "test_more": ("setUp setUp", "inferred"),
-        # `client` is a fixture's value the binder cannot type; `send` is written, and only Client has a `send`
-        "test_untyped_client": ("calls", "name"),
+        # `client` is a fixture's value no single file types: the fixture returns a Client, the test calls send
+        "test_untyped_client": ("calls", "inferred"),
     }
     assert all(t.reaches == SINGLE for t in result.tests)
     # each test cited by its own `def` line, also where several share a chunk

@@ -15,6 +15,7 @@ from trident.retrieval.callers import CallerWalk, chain, walk_callers
 from trident.retrieval.change_map import Touched, map_file
 from trident.retrieval.definitions import ChunkReader
 from trident.retrieval.entities import resolve_entity
+from trident.retrieval.fixture_values import with_fixture_values
 from trident.retrieval.impact_reasons import Finding, ReasonInputs, reasons
 from trident.retrieval.prose_mentions import prose_naming
 from trident.retrieval.relation_index import RelationIndex, read_relations
@@ -167,6 +168,7 @@ def impact(
     # change shipped untested, so each test says how it was found (its resolution, `through`).
     deep = walk_callers(index, starts, max(TEST_HOPS, max_hops), Resolution.NAME)
     projects_of = sorted({e.project for i in deep.reached if (e := directory.by_id.get(i)) is not None})
+    deep = with_fixture_values(index, directory, read, deep, projects_of)
     deep = with_named_tests(catalog, directory, read, deep, projects_of)
     tests = tests_reaching(index, directory, read, deep)
     ask = ImpactAsk(
