@@ -7,8 +7,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
 from trident.retrieval.relation_index import RelationIndex
 from trident.store.schema import RelationType, Resolution
 
@@ -41,7 +39,6 @@ def walk_callers(index: RelationIndex, starts: Sequence[str], max_hops: int, lea
     """Breadth first from `starts` against the direction of calls and references (`WALKED`), over those bound at
     least as surely as `least`.
     Of two chains of the same length into a caller, the surer is kept; the walk is deterministic."""
-    calls = np.array([index.types.index(t) for t in WALKED if t in index.types], dtype=np.int32)
     reached = {s: Reach(0, Resolution.EXACT, s, "") for s in sorted(set(starts))}
     weaker: dict[str, int] = {}
     frontier = [index.position[s] for s in reached if s in index.position]
@@ -50,7 +47,7 @@ def walk_callers(index: RelationIndex, starts: Sequence[str], max_hops: int, lea
         following: dict[int, Reach] = {}
         for node in sorted(frontier):
             node_id = index.entity_ids[node]
-            for i in _calls_into(index, node, calls):
+            for i in _calls_into(index, node):
                 rank = int(index.resolution_rank[i])
                 if rank > least.rank:
                     weaker[node_id] = weaker.get(node_id, 0) + 1
@@ -74,11 +71,10 @@ def walk_callers(index: RelationIndex, starts: Sequence[str], max_hops: int, lea
     return CallerWalk(reached=reached, beyond=beyond, weaker=weaker)
 
 
-def _calls_into(index: RelationIndex, node: int, calls: np.ndarray) -> Iterable[int]:
+def _calls_into(index: RelationIndex, node: int) -> Iterable[int]:
     """The numbers of the call and reference relations into `node` (a call of itself left out), in a fixed order."""
-    found = index.in_order[index.in_ptr[node] : index.in_ptr[node + 1]]
-    found = found[np.isin(index.type_code[found], calls) & (index.source[found] != node)]
-    return [int(i) for i in np.sort(found)]
+    found = index.touching(index.entity_ids[node], WALKED, outgoing=False)
+    return [int(i) for i in found[index.source[found] != node]]
 
 
 def chain(walk: CallerWalk, caller: str) -> list[str]:

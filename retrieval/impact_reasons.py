@@ -119,12 +119,8 @@ def _unbound_sites(
 def _bound_names(index: RelationIndex, owner: str) -> set[str]:
     """The names of what an entity's calls are bound to, surer than a guess: a call of `close()` in a method bound
     to another class's `close` is accounted for, not an unbound call of ours."""
-    node = index.position.get(owner)
-    if node is None:
-        return set()
-    calls = index.types.index(RelationType.CALLS.value) if RelationType.CALLS.value in index.types else -1
-    found = index.out_order[index.out_ptr[node] : index.out_ptr[node + 1]]
-    found = found[(index.type_code[found] == calls) & (index.resolution_rank[found] < Resolution.NAME.rank)]
+    found = index.touching(owner, (RelationType.CALLS.value,), outgoing=True)
+    found = found[index.resolution_rank[found] < Resolution.NAME.rank]
     return {index.entity_ids[t].rsplit(".", 1)[-1] for t in index.target[found].tolist()}
 
 

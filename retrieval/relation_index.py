@@ -209,6 +209,17 @@ class RelationIndex:
         ][:limit]
         return [self._relation(int(i)) for i in ranked]
 
+    def touching(self, entity_id: str, types: Sequence[str], *, outgoing: bool) -> np.ndarray:
+        """The numbers of one entity's relations of `types` leaving it (`outgoing`) or arriving at it, sorted (an
+        unknown entity or type: none); `source`, `target` and `resolution_rank` at them give their ends."""
+        node = self.position.get(entity_id)
+        codes = [self.types.index(t) for t in types if t in self.types]
+        if node is None or not codes:
+            return np.zeros(0, dtype=np.int64)
+        ptr, order = (self.out_ptr, self.out_order) if outgoing else (self.in_ptr, self.in_order)
+        found = order[ptr[node] : ptr[node + 1]]
+        return np.sort(found[np.isin(self.type_code[found], codes)])
+
     def citations(self, chunk_ids: Sequence[str]) -> dict[str, str]:
         """The citations of the chunks of these ids, in their order (an unknown id left out)."""
         found = self.chunk_citations(chunk_ids)

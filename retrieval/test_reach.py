@@ -156,20 +156,11 @@ class Linked:
 
     def ends(self, ids: Iterable[str], rtype: RelationType, *, outgoing: bool = False) -> list[str]:
         """The entities `ids` point to over `rtype` (outgoing), or that point at them."""
-        index, found = self._index, set()
-        code = index.types.index(rtype.value) if rtype.value in index.types else -1
+        index, found = self._index, set[str]()
         for entity_id in ids:
-            node = index.position.get(entity_id)
-            if node is None:
-                continue
-            ptr, order, end = (
-                (index.out_ptr, index.out_order, index.target)
-                if outgoing
-                else (index.in_ptr, index.in_order, index.source)
-            )
-            for i in order[ptr[node] : ptr[node + 1]].tolist():
-                if index.type_code[i] == code:
-                    found.add(index.entity_ids[end[i]])
+            numbers = index.touching(entity_id, (rtype.value,), outgoing=outgoing)
+            ends = index.target[numbers] if outgoing else index.source[numbers]
+            found.update(index.entity_ids[e] for e in ends.tolist())
         return sorted(found)
 
     def derived(self, ids: Iterable[str]) -> list[str]:

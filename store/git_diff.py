@@ -3,13 +3,12 @@ work tree (staged, unstaged and untracked files) or for a range of commits."""
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from trident.store.git_state import in_work_tree
+from trident.store.git_state import git_environment, in_work_tree
 
 WORKING_TREE = "working-tree"
 # A diff of a large range can take a while; far above a real one, short of a client's tool timeout.
@@ -73,7 +72,6 @@ def read_changes(root: Path, changes: str) -> list[FileChange]:
 
 
 def _run(root: Path, *args: str, what: str = "") -> str:
-    env = {k: v for k, v in os.environ.items() if k not in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE")}
     try:
         done = subprocess.run(
             ["git", "-C", str(root), *args],
@@ -81,7 +79,7 @@ def _run(root: Path, *args: str, what: str = "") -> str:
             capture_output=True,
             text=True,
             timeout=DIFF_SECONDS,
-            env=env,
+            env=git_environment(),
             check=False,
         )
     except (OSError, subprocess.TimeoutExpired) as error:

@@ -63,12 +63,17 @@ class HeadCommits:
         return self._known[tree]
 
 
+def git_environment() -> dict[str, str]:
+    """This process's environment without what would point git at another repository than the folder asked."""
+    return {key: value for key, value in os.environ.items() if key not in _REDIRECTING}
+
+
 def _git(folder: Path, *args: str) -> str | None:
     """What `git -C folder args` prints, or None when it fails, is missing or takes longer than GIT_SECONDS; None at
     once for a folder in no work tree (`in_work_tree`)."""
     if not in_work_tree(folder):
         return None
-    env = {key: value for key, value in os.environ.items() if key not in _REDIRECTING}
+    env = git_environment()
     try:
         done = subprocess.run(
             ["git", "-C", str(folder), *args],
