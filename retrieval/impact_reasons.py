@@ -47,6 +47,7 @@ class ReasonInputs:
     least: Resolution
     names: dict[str, Entity]  # the changed and affected callables, by id
     projects: Sequence[str]
+    guessed_tests: int = 0  # tests found only through a name guess
 
 
 def reasons(catalog: Catalog, directory: EntityDirectory, read: ChunkReader, found: ReasonInputs) -> list[Finding]:
@@ -60,6 +61,16 @@ def reasons(catalog: Catalog, directory: EntityDirectory, read: ChunkReader, fou
                 weaker,
                 f"{weaker} call(s) into the affected functions are bound less surely than "
                 f"min_resolution={found.least.value!r} (name guesses): min_resolution='name' walks them too",
+            )
+        )
+    guessed = sum(1 for reach in found.walk.reached.values() if reach.resolution is Resolution.NAME)
+    if guessed or found.guessed_tests:
+        out.append(
+            Finding(
+                "guesses_on_the_way",
+                guessed + found.guessed_tests,
+                f"{guessed} caller(s) and {found.guessed_tests} test(s) reach the change only through a call bound by "
+                "its name alone: they may not run it",
             )
         )
     if found.walk.beyond:

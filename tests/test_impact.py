@@ -19,6 +19,7 @@ from trident.ingest.pipeline import index_folder
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.errors import ArgumentError
+from trident.store.schema import Resolution
 from trident.store.settings import RetrievalSettings
 from trident.tools.impact import ImpactResult, impact
 
@@ -232,3 +233,21 @@ async def test_the_served_impact_tool_answers_and_refuses_bad_arguments_as_tool_
     assert neither.is_error and "exactly one of" in neither.content[0].text
     unknown = await client.call_tool("impact", {"entities": ["no_such_function_anywhere"]})
     assert unknown.is_error
+
+
+def test_a_caller_reached_only_through_a_name_guess_never_reads_complete(tmp_path: Path) -> None:
+    files = {
+        "calc/__init__.py": "",
+        "calc/ops.py": "def scale_all(values):\n    return [v * 2 for v in values]\n",
+        # `engine` is untyped: its `scale_all()` is bound by the name alone (one function has it)
+        "calc/run.py": "def run(engine, values):\n    return engine.scale_all(values)\n",
+    }
+    folder = _committed(tmp_path / "calc", files)
+    catalog = _index(tmp_path / "index", {"calc": folder})
+    surer = _impact(catalog, entities=["calc.ops.scale_all"])
+    guessed = _impact(catalog, entities=["calc.ops.scale_all"], min_resolution=Resolution.NAME)
+    assert [c.id for c in guessed.callers] == ["function:calc:calc.run.run"]
+    assert [c.resolution for c in guessed.callers] == [Resolution.NAME]
+    assert guessed.verdict.status == "lower_bound"
+    assert "guesses_on_the_way" in {r.kind for r in guessed.verdict.reasons}
+    assert surer.verdict.status == "lower_bound" and "weaker_calls" in {r.kind for r in surer.verdict.reasons}

@@ -209,7 +209,8 @@ def _answer(
     affected = {c.id: directory.by_id[c.id] for c in changed if c.id in directory.by_id}
     affected |= {c.id: directory.by_id[c.id] for c in callers if not is_test(directory.by_id[c.id])}
     involved = sorted({e.project for e in affected.values()} | {c.project for c in changed})
-    inputs = ReasonInputs(near, index, ask.min_resolution, affected, involved)
+    guessed_tests = sum(1 for how in tests.values() if how.resolution is Resolution.NAME)
+    inputs = ReasonInputs(near, index, ask.min_resolution, affected, involved, guessed_tests)
     findings = [*findings, *reasons(catalog, directory, read, inputs)]
     verdict = Verdict(
         status="lower_bound" if findings else "complete",
