@@ -95,6 +95,7 @@ def _unbound_sites(
     code reaches it: a receiver the binder could not type, or a same-named function elsewhere."""
     owners = SiteOwners(catalog, directory, read)
     callers = set(found.walk.reached)
+    bound: dict[str, set[str]] = {}  # owner -> the names its calls are bound to, read once
     families: dict[str, set[str]] = {}
     for entity in found.names.values():
         families.setdefault(entity.name, set()).add(_family(entity.path or ""))
@@ -112,7 +113,9 @@ def _unbound_sites(
             text = _without_definitions(chunk.text, name)
             for match in written.finditer(text):
                 owner = owners.at(chunk, chunk.start_line + text.count("\n", 0, match.start()))
-                if owner not in callers and name not in _bound_names(found.index, owner):
+                if owner not in bound:
+                    bound[owner] = _bound_names(found.index, owner)
+                if owner not in callers and name not in bound[owner]:
                     sites.append(f"{chunk.citation} ({name})")
                     break
         unchecked += len(hits) >= SITES_PER_NAME
