@@ -14,6 +14,7 @@ exactly in step with it.
 
 from __future__ import annotations
 
+import logging
 from collections import defaultdict, deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -23,6 +24,7 @@ import pyarrow.compute as pc
 
 from trident.store.schema import RelationType, Resolution
 
+log = logging.getLogger(__name__)
 CLASS_PREFIX = "class:"
 METHOD_PREFIX = "method:"
 # What a call of a class runs: Python's in the order it runs them, a JavaScript/TypeScript class's `constructor`.
@@ -74,6 +76,8 @@ class Hierarchy:
             seen.add(base)
             yield base, how
             queue.extend((b, _weakest(how, h)) for b, h in self.bases.get(base, []))
+        if queue and len(seen) > MAX_BASES:
+            log.warning("bases of %s: stopped after %d classes; overrides beyond them are not linked", cls, MAX_BASES)
 
     def lookup(self, cls: str, name: str) -> tuple[str, Resolution] | None:
         """The method `name` a class has, its own or the nearest base's, and how surely it is that one."""
