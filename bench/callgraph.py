@@ -41,9 +41,9 @@ import jedi
 from jedi.api.classes import Name
 
 from trident.embedding.embedder import Embedder, open_embedder
-from trident.ingest.code import module_name
 from trident.ingest.pipeline import index_folder
 from trident.store.catalog import Catalog
+from trident.store.code_paths import module_name
 from trident.store.schema import Entity, Relation
 from trident.store.settings import ModelSettings
 from trident.tools.status import status

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 import itertools
-import posixpath
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -20,6 +19,7 @@ from trident.ingest.languages.outline import Outline, Symbol, docstring
 from trident.ingest.model import Extraction, Reference
 from trident.ingest.text import group_blocks, paragraphs
 from trident.ingest.tokens import CHUNK_TOKEN_BUDGET, estimate_tokens, split_lines_by_budget
+from trident.store.code_paths import module_name
 from trident.store.schema import (
     Chunk,
     DocumentKind,
@@ -32,7 +32,7 @@ from trident.store.schema import (
     entity_id,
 )
 
-__all__ = ["SUPPORTED_LANGUAGES", "module_name", "parse_code"]
+__all__ = ["SUPPORTED_LANGUAGES", "parse_code"]
 
 CALL_TARGETS = ("Function", "Method", "Class")
 REFERENCE_TARGETS = ("Function", "Method")  # what a value passed as a callback can be
@@ -41,14 +41,6 @@ _TRIVIAL = re.compile(r"[\s{}()\[\];,]*")  # a line of closing brackets says not
 
 
 @functools.cache  # asked again for every entity of a file, every run
-def module_name(path: str) -> str:
-    """`billing/orders.py` -> `billing.orders`; a package's `__init__.py` names the package."""
-    root, _ = posixpath.splitext(path)
-    if root.endswith("/__init__"):
-        root = root[: -len("/__init__")]
-    return root.replace("/", ".")
-
-
 @dataclass(frozen=True)
 class _Piece:
     rows: range
@@ -137,14 +129,15 @@ def _layout(symbol: Symbol, lines: list[str]) -> list[_Piece]:
 def parse_code(project: str, path: str, text: str, language: str, doc_id: str, tenant: str = "default") -> Extraction:
     """Chunks at symbol boundaries plus the file's entities, its in-file relations and references to resolve.
 
-    Broken syntax still chunks (tree-sitter recovers); an empty file gives an empty extraction.
+    Broken syntax still chunks (tree-sitter recovers); an empty file gives its module alone, with no chunk (an empty
+    `__init__.py` still makes its folder a package, and so names what the files under it are imported as).
 
     Raises:
         ValueError: `language` is not one of SUPPORTED_LANGUAGES.
     """
     spec = spec_for(language)
     if not text.strip():
-        return Extraction()
+        return _Builder(project, path, doc_id, tenant, language, module_name(path)).bare_module()
     # Lines as an editor numbers them; tree-sitter only breaks rows at "\n", so it parses the normalised text.
     lines = _LINE_BREAK.split(text)
     source = "\n".join(lines).encode("utf-8", "replace")
@@ -218,6 +211,11 @@ class _Builder:
             path=self.path,
             tenant=self.tenant,
         )
+
+    def bare_module(self) -> Extraction:
+        """The module of a file with nothing in it."""
+        name = self.module_q.rsplit(".", 1)[-1]
+        return Extraction(entities=[self._entity(EntityType.MODULE, name, self.module_q, (self.path,), "")])
 
     def extraction(
         self, chunks: list[Chunk], symbols: list[Symbol], outline: Outline, doc: str, bound: Bindings | None

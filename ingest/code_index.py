@@ -23,12 +23,11 @@ from collections.abc import Iterable, Iterator, Sequence
 from enum import StrEnum
 from typing import Any, TypeAlias
 
-from trident.ingest.code import module_name
-from trident.ingest.import_names import ImportNames, family, heads_folder
 from trident.ingest.model import Reference, TargetForm
-from trident.store.code_paths import is_test_path
+from trident.store.code_paths import is_test_path, module_name
 from trident.store.gc_pause import paused_gc
 from trident.store.id_ordered import drop, insert
+from trident.store.import_names import ImportNames, family, heads_folder
 from trident.store.manifest import PendingReference
 from trident.store.schema import Entity, EntityType, Resolution
 

@@ -14,8 +14,8 @@ from trident.ingest.code_index import CodeIndex
 from trident.ingest.languages import spec_for
 from trident.ingest.model import Reference, TargetForm
 from trident.ingest.shared_names import shared_concepts
-from trident.ingest.walker import code_language
 from trident.store.catalog import Writer
+from trident.store.code_paths import code_language
 from trident.store.directory import EntityDirectory
 from trident.store.graph_memory import relation_key
 from trident.store.manifest import (

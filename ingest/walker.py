@@ -4,10 +4,8 @@ environment files (secrets) never read."""
 from __future__ import annotations
 
 import errno
-import functools
 import hashlib
 import os
-import posixpath
 import re
 import stat
 from collections import deque
@@ -16,6 +14,7 @@ from pathlib import Path, PurePosixPath
 
 import pathspec
 
+from trident.store.code_paths import CODE_LANGUAGES
 from trident.store.schema import DocumentKind
 
 # Version-control and Trident's own folders: never content, and no .gitignore negation brings them back.
@@ -57,26 +56,6 @@ DEFAULT_IGNORES = (
     ".editorconfig",
 )
 
-_CODE_LANGUAGES = {
-    ".py": "python",
-    ".js": "javascript",
-    ".mjs": "javascript",
-    ".cjs": "javascript",
-    ".jsx": "javascript",
-    ".ts": "typescript",
-    ".mts": "typescript",
-    ".cts": "typescript",
-    ".tsx": "tsx",
-    ".go": "go",
-    ".rs": "rust",
-    ".java": "java",
-}
-
-
-@functools.cache  # asked again for every entity of a file, every run
-def code_language(path: str) -> str | None:
-    """The grammar a source file is parsed with (`src/app.ts` -> typescript), None for any other file."""
-    return _CODE_LANGUAGES.get(posixpath.splitext(path)[1].lower())
 
 
 # Source files Trident has no grammar for: chunked as text, still kind CODE so filters find them.
@@ -92,7 +71,7 @@ _TEXT = (".txt", ".rst")
 
 # Extension (lower case) -> (kind, grammar language). Anything not here, or in FILE_NAMES, is not read.
 FILE_TYPES: dict[str, tuple[DocumentKind, str | None]] = {
-    **{ext: (DocumentKind.CODE, language) for ext, language in _CODE_LANGUAGES.items()},
+    **{ext: (DocumentKind.CODE, language) for ext, language in CODE_LANGUAGES.items()},
     **{ext: (DocumentKind.CODE, None) for ext in _OTHER_CODE},
     **{ext: (DocumentKind.MARKDOWN, None) for ext in _MARKDOWN},
     **{ext: (DocumentKind.CONFIG, None) for ext in _CONFIG},

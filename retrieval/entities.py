@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from pydantic import BaseModel, Field
 
 from trident.retrieval.relation_index import GraphWalk
+from trident.retrieval.written_names import WrittenNames, written_parts
 from trident.store.directory import EntityDirectory
 from trident.store.schema import Entity
 
@@ -31,35 +32,75 @@ class EntityRef(BaseModel):
 
 
 def resolve_entity(directory: EntityDirectory, name_or_id: str, projects: list[str] | None = None) -> Entity:
-    """The one entity a user means by an id, a name, a qualified name or an alias.
+    """The one entity a user means by an id, a name, an alias, or a dotted name written as people write it: its
+    import name (`httpx.Client.send`, no `src/` folder), a re-export (`click.Command`), a tail (`Client.send`,
+    `module.function`) or its qualified name (retrieval/written_names.py).
 
     Raises:
-        EntityNotFoundError: nothing matches (with the closest names) or several match (with their ids).
+        EntityNotFoundError: nothing matches (with the closest names, those matching more of the written name
+            first) or several match (with their import names and ids).
     """
     text = name_or_id.strip()
     if text in directory.by_id:
         return directory.by_id[text]
+    written = WrittenNames(directory)
     named = {e.id: e for e in directory.named(text)}  # a name and an alias of one entity may both match
     candidates = [e for e in named.values() if projects is None or e.project in projects]
     if not candidates:
-        candidates = [e for e in directory.by_id.values() if e.qualified_name == text]
+        return _written_entity(text, written, projects)
     if len(candidates) == 1:
         return candidates[0]
-    if candidates:
-        # A name defined once as a class and again as its module is not ambiguous to a person: prefer the
-        # most specific kind of thing, then the shortest id.
-        ranked = sorted(candidates, key=lambda e: (_SPECIFICITY.get(e.type, 9), len(e.id), e.id))
-        if _SPECIFICITY.get(ranked[0].type, 9) < _SPECIFICITY.get(ranked[1].type, 9):
-            return ranked[0]
-        ids = [e.id for e in ranked[:MAX_SUGGESTIONS]]
-        raise EntityNotFoundError(f"'{text}' names {len(candidates)} entities; pass one id: {', '.join(ids)}", ids)
-    names = sorted({e.name for e in directory.by_id.values()})
-    close = difflib.get_close_matches(text, names, n=MAX_SUGGESTIONS, cutoff=0.5)
-    if not close:
-        folded = text.lower()
-        close = [n for n in names if folded in n.lower()][:MAX_SUGGESTIONS]
+    # A name defined once as a class and again as its module is not ambiguous to a person: prefer the
+    # most specific kind of thing, then the shortest id.
+    ranked = sorted(candidates, key=lambda e: (_SPECIFICITY.get(e.type, 9), len(e.id), e.id))
+    if _SPECIFICITY.get(ranked[0].type, 9) < _SPECIFICITY.get(ranked[1].type, 9):
+        return ranked[0]
+    raise _ambiguous(text, ranked, written)
+
+
+def _written_entity(text: str, written: WrittenNames, projects: list[str] | None) -> Entity:
+    """The entity a dotted name written as people write it means: the one it matches best, when the next one
+    leaves out more private modules or is a less specific kind of thing (a function before its module).
+
+    Raises:
+        EntityNotFoundError: it matches none, or several alike.
+    """
+    found = written.best(text, projects)
+    if not found:
+        raise _not_found(text, written, written.directory)
+    if len(found) == 1:
+        return found[0].entity
+    first, second = ((_SPECIFICITY.get(w.entity.type, 9), w.private) for w in found[:2])
+    if first < second:
+        return found[0].entity
+    raise _ambiguous(text, [w.entity for w in found], written)
+
+
+def _ambiguous(text: str, ranked: list[Entity], written: WrittenNames) -> EntityNotFoundError:
+    """The error for a name several entities answer to alike: each listed by import name, with its id."""
+    shown = ranked[:MAX_SUGGESTIONS]
+    listed = ", ".join(f"{written.import_name(e)} ({e.type.lower()} in {e.project}, id {e.id})" for e in shown)
+    more = f" and {len(ranked) - len(shown)} more" if len(ranked) > len(shown) else ""
+    return EntityNotFoundError(
+        f"'{text}' names {len(ranked)} entities: {listed}{more}; pass one of these names or ids",
+        [e.id for e in shown],
+    )
+
+
+def _not_found(text: str, written: WrittenNames, directory: EntityDirectory) -> EntityNotFoundError:
+    """The error for a name nothing matches, suggesting names that resolve: entities named as its last part (or,
+    when no entity has that name, as the names spelt closest to it), those holding more of its other parts first."""
+    parts = written_parts(text) or [text]
+    spellings = [parts[-1]]
+    if not directory.named(parts[-1]):
+        names = sorted({e.name for e in directory.by_id.values()})
+        spellings = difflib.get_close_matches(parts[-1], names, n=MAX_SUGGESTIONS, cutoff=0.5)
+        folded = parts[-1].lower()
+        spellings = spellings or [n for n in names if folded in n.lower()][:MAX_SUGGESTIONS]
+    found = [e for spelling in spellings for e in written.closest(".".join([*parts[:-1], spelling]), MAX_SUGGESTIONS)]
+    close = list(dict.fromkeys(written.import_name(e) for e in found))[:MAX_SUGGESTIONS]
     hint = f"; closest: {', '.join(close)}" if close else "; check the spelling or index the project first"
-    raise EntityNotFoundError(f"no entity named '{text}'{hint}", close)
+    return EntityNotFoundError(f"no entity named '{text}'{hint}", close)
 
 
 _SPECIFICITY = {"Class": 0, "Function": 0, "Method": 0, "Service": 0, "Concept": 1, "Document": 2, "Module": 3}

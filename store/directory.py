@@ -98,7 +98,7 @@ class EntityDirectory:
         for entity in self.by_id.values():
             for table, key in self._places(entity):
                 table[key].append(entity)
-        self._modules = [entity for entity in self.by_id.values() if entity.type == EntityType.MODULE]
+        self.modules = [entity for entity in self.by_id.values() if entity.type == EntityType.MODULE]  # in id order
         self._automaton: ahocorasick.Automaton | None = None
         self._grouped: dict[str, tuple[Form, ...]] | None = None
         self._cores: list[tuple[str, str]] = []  # (entity id, core) of the forms, once they are made
@@ -185,13 +185,13 @@ class EntityDirectory:
         dotted = target.replace("/", ".").strip(".")
         if not dotted or " " in dotted:
             return []
-        exact = [m for m in self._modules if m.qualified_name == dotted]
+        exact = [m for m in self.modules if m.qualified_name == dotted]
         if exact:
             return exact
         # A package import (Go, Python package, Java package) names the folder of several modules.
         return [
             m
-            for m in self._modules
+            for m in self.modules
             if "." in m.qualified_name
             and (
                 m.qualified_name.rsplit(".", 1)[0] == dotted
@@ -266,7 +266,7 @@ class EntityDirectory:
         for entity in sorted(new.values(), key=lambda e: e.id):
             for table, key in patched._places(entity):
                 insert(table, key, entity)
-        patched._modules = [entity for entity in patched.by_id.values() if entity.type == EntityType.MODULE]
+        patched.modules = [entity for entity in patched.by_id.values() if entity.type == EntityType.MODULE]
         if self._grouped is not None:
             patched._patch_forms(self._grouped, self._cores, gone, list(new.values()))
         return patched

@@ -189,7 +189,7 @@ def test_an_unknown_entity_exits_2_naming_it_and_the_closest_names(home: Path, c
     result = _run(home, *command)
     assert result.returncode == 2
     assert result.stdout == ""
-    assert "no entity named 'PaymentGatway'; closest: PaymentGateway" in result.stderr
+    assert "no entity named 'PaymentGatway'; closest: billing.gateway.PaymentGateway" in result.stderr  # by import name
     assert "Traceback" not in result.stderr
 
 

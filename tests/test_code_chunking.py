@@ -502,8 +502,10 @@ def test_broken_syntax_still_yields_chunks_for_what_parses(language: str) -> Non
 
 
 @pytest.mark.parametrize("language", sorted(SUPPORTED_LANGUAGES))
-def test_an_empty_file_yields_nothing(language: str) -> None:
-    assert parse_code("shop", "empty.x", "\n\n  \n", language, "empty.x") == Extraction()
+def test_an_empty_file_yields_its_module_alone(language: str) -> None:
+    ex = parse_code("shop", "pkg/empty.x", "\n\n  \n", language, "pkg/empty.x")
+    assert (ex.chunks, ex.relations, ex.references) == ([], [], [])
+    assert [(e.id, e.chunk_id, e.path) for e in ex.entities] == [("module:shop:pkg.empty", None, "pkg/empty.x")]
 
 
 def test_an_unknown_language_is_refused_with_the_supported_ones() -> None:

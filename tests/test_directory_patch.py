@@ -63,7 +63,7 @@ def state(directory: EntityDirectory) -> dict[str, Any]:
         "by_name": dict(directory._by_name),
         "by_folded": dict(directory._by_folded),
         "by_path": dict(directory._by_path),
-        "modules": directory._modules,
+        "modules": directory.modules,
         "forms": forms,
         "longest": directory._longest,
     }

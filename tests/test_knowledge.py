@@ -56,7 +56,7 @@ def test_a_stated_relation_is_stored_with_the_note_as_its_evidence(catalog: Cata
 def test_a_relation_to_an_unknown_name_names_the_closest_and_publishes_nothing(catalog: Catalog) -> None:
     before = manifest_identity(catalog.index_dir)
     wrong = NewRelation(source="PaymentGateway", type="DEPENDS_ON", target="PaymentGatewy")
-    with pytest.raises(EntityNotFoundError, match="closest: PaymentGateway"), catalog.writer() as writer:
+    with pytest.raises(EntityNotFoundError, match=r"closest: [\w.]*PaymentGateway\b"), catalog.writer() as writer:
         _add(writer, [], [wrong])
     assert manifest_identity(catalog.index_dir) == before
 

@@ -17,8 +17,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Iterable
 
-from trident.ingest.code import module_name
-from trident.ingest.walker import code_language
+from trident.store.code_paths import code_language, module_name
 from trident.store.schema import Entity, EntityType
 
 PACKAGE_FILES = ("__init__.py", "__init__.pyi")
