@@ -11,12 +11,12 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from trident.store.identifiers import split_identifier
-from trident.store.schema import Entity, EntityType, Relation, RelationType, entity_id
+from trident.store.schema import SHARED_PROJECT, Entity, EntityType, Relation, RelationType, entity_id
 
 # Names people reuse across projects on purpose: types, services, packages and titled concepts. Functions and
 # methods are left out: `get` or `run` in two projects is a coincidence, not a shared idea.
 LINKED_TYPES = frozenset({EntityType.CLASS, EntityType.SERVICE, EntityType.MODULE, EntityType.CONCEPT})
-SHARED_PROJECT = "*"
+
 MIN_KEY_LENGTH = 4
 
 

@@ -57,7 +57,6 @@ DEFAULT_IGNORES = (
 )
 
 
-
 # Source files Trident has no grammar for: chunked as text, still kind CODE so filters find them.
 _OTHER_CODE = (
     *(".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".cs", ".m", ".mm", ".swift", ".dart"),

@@ -3,7 +3,6 @@ functions over one index, and what they share per index generation (names, walk 
 
 from __future__ import annotations
 
-import re
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future
@@ -16,10 +15,12 @@ import numpy as np
 from trident.retrieval.communities import CommunityMatch, community_hits
 from trident.retrieval.described import HEAD, Described, described_passage, rest_of
 from trident.retrieval.path_names import PathName
+from trident.retrieval.query_names import code_tokens, written_as_name
 from trident.retrieval.relation_index import GraphWalk
-from trident.retrieval.seeds import WalkSeeds
+from trident.retrieval.seeds import PASSAGES_PER_PATH, WalkSeeds
 from trident.retrieval.title_match import TitleMatch, name_like
 from trident.retrieval.views import GenerationViews
+from trident.retrieval.written_names import WrittenNames
 from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
 from trident.store.protocols import Embedder, LoadingEmbedder, ScoredId, SearchFilter
@@ -28,7 +29,6 @@ from trident.store.schema import Entity
 CANDIDATES_PER_PATH = 50
 GRAPH_EDGES = 60
 PATHS = tuple(PathName)
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 
 # Vector seeding: how many entity/relation neighbours to look at, how close one must be, and how many seeds to keep.
 VECTOR_SEED_CANDIDATES = 10
@@ -40,13 +40,17 @@ def query_entities(directory: EntityDirectory, query: str) -> list[Entity]:
     """Entities the query names, rarest name first (a name shared by many entities says less). A name written inside
     a longer one is not named ("Blind Man's Eyes" names no "Blind Man"). A query that writes names with capitals
     names nothing with words it writes in lower case ("What is the place of birth of Rector's husband?" does not
-    name the title "Place of birth"); one written all in lower case may."""
-    ids = directory.mentioned_in(query, lower_case_phrases=not name_like(query))
-    for token in _IDENTIFIER.findall(query):
-        looks_like_code = "_" in token or "." in token or any(c.isupper() for c in token[1:])
-        if looks_like_code:
-            ids.extend(e.id for e in directory.named(token.rsplit(".", 1)[-1]))
-            ids.extend(e.id for e in directory.named(token))
+    name the title "Place of birth"); one written all in lower case may. A code entity is named only by a word
+    written as a name (retrieval/query_names.py: not "When" opening a question, nor "UPDATE" in capitals), or by a
+    word written as code: a dotted one means the entities it matches best as people write names
+    (retrieval/written_names.py), else those named as its last part."""
+    spans = directory.mention_spans(query, lower_case_phrases=not name_like(query))
+    ids = [i for start, end, i, _ in spans if written_as_name(query, start, end + 1, directory.by_id[i])]
+    written = WrittenNames(directory)
+    for token in code_tokens(query):
+        best = [w.entity.id for w in written.best(token)] if "." in token else []
+        ids.extend(best or [e.id for e in directory.named(token.rsplit(".", 1)[-1])])
+        ids.extend(e.id for e in directory.named(token))
     unique = list(dict.fromkeys(ids))
     entities = [directory.by_id[i] for i in unique if i in directory.by_id]
     return sorted(entities, key=lambda e: (len(directory.named(e.name)), unique.index(e.id)))
@@ -207,12 +211,20 @@ def walk_seeds(q: PathQuery) -> WalkSeeds:
     # heads are read, once the query's vector is there, so the lookup runs while the dense path scans the chunks
     # (both in numpy, off the interpreter's lock) instead of after it.
     nearby = _nearby(q) if q.seed_by_vectors and not named else []
-    seeds = WalkSeeds(named, loose, _heads(q), described=_described(q, named, loose.values()))
+    heads = _heads(q)
+    described = _described(q, named, loose.values())
+    seeds = WalkSeeds(named, loose, heads, described=described, head_projects=_projects_of(q, heads))
     # Entities near the meaning are guesses: beside a loose name a head agrees with, they drew the walk away from
     # it (2Wiki with one typo per name, the 106 entity lookups sure that way: R@2 0.590 with them, 0.755 without).
     if seeds.confident or not q.seed_by_vectors:
         return seeds
-    return WalkSeeds(named, loose, seeds.passages, nearby, seeds.described)
+    return WalkSeeds(named, loose, seeds.passages, nearby, seeds.described, seeds.head_projects)
+
+
+def _projects_of(q: PathQuery, heads: Sequence[Sequence[ScoredId]]) -> frozenset[str]:
+    """The projects of the passages at the heads of the rankings (those that seed the walk)."""
+    ids = sorted({hit.id for ranking in heads for hit in ranking[:PASSAGES_PER_PATH]})
+    return frozenset(chunk.project for chunk in q.views.chunks(q.catalog, ids).values())
 
 
 def _nearby(q: PathQuery) -> list[Entity]:

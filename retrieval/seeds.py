@@ -18,7 +18,7 @@ from trident.retrieval.described import Described
 from trident.retrieval.pagerank import EntityChunkGraph
 from trident.retrieval.title_match import TitleMatch
 from trident.store.protocols import ScoredId
-from trident.store.schema import Entity
+from trident.store.schema import SHARED_PROJECT, Entity
 
 # The share of the walk's restart each source gets when present (renormalised over the sources present). Exact
 # names are the sharpest clue; loose names and the top passages each add a share, so a query naming its entities
@@ -65,16 +65,21 @@ class WalkSeeds:
     passages: Sequence[Sequence[ScoredId]] = ()
     nearby: Sequence[Entity] = ()
     described: Sequence[Described] = ()
+    head_projects: frozenset[str] = frozenset()  # the projects of the heads' passages (empty: not read)
 
     @property
     def confident(self) -> bool:
         """Whether the walk starts from entities the text surely means: named exactly, described by words the
         lexical and dense rankings agree on, or named loosely and defined by a passage at the head of the lexical or
-        dense ranking (two sources agree). Only then may the walk lead a fused ranking."""
-        if self.named or any(passage.agreed for passage in self.described):
+        dense ranking (two sources agree). Only then may the walk lead a fused ranking. A name of one project does
+        not make it sure when the heads (the question's other words) are all in other projects."""
+        if any(self._in_head_projects(e) for e in self.named) or any(p.agreed for p in self.described):
             return True
         heads = {hit.id for ranking in self.passages for hit in ranking[:PASSAGES_PER_PATH]}
         return any(match.entity.chunk_id in heads for match in self.loose.values())
+
+    def _in_head_projects(self, entity: Entity) -> bool:
+        return not self.head_projects or entity.project in self.head_projects or entity.project == SHARED_PROJECT
 
     def entities(self) -> list[Entity]:
         """The entities the walk starts from: named ones, loose ones by how much of the name the text holds, then

@@ -362,6 +362,15 @@ class EntityDirectory:
         Without `lower_case_phrases`, words written all in lower case do not name an entity whose name reads as a
         phrase of prose (`_sentence_case`): a text that writes its names with capitals writes "place of birth" as
         prose, not as the title "Place of birth", though "billing guide" may well mean "Billing Guide"."""
+        found: dict[str, Resolution] = {}
+        for _, _, entity_id, how in self.mention_spans(text, lower_case_phrases=lower_case_phrases):
+            if found.get(entity_id, Resolution.NAME).rank > how.rank:
+                found[entity_id] = how
+        return list(found.items())
+
+    def mention_spans(self, text: str, *, lower_case_phrases: bool = True) -> list[_Span]:
+        """Each mention `mentions` reads in `text` with where it is written: (start, end inclusive, entity id, how),
+        in order of start."""
         matched: list[_Span] = []
         for start, end, forms in self._matches(text.lower()):
             original = text[start : end + 1]
@@ -371,8 +380,4 @@ class EntityDirectory:
                     continue
                 if not form.case_sensitive or original == form.text:
                     matched.append((start, end, form.entity_id, Resolution.INFERRED if form.core else Resolution.EXACT))
-        found: dict[str, Resolution] = {}
-        for _, _, entity_id, how in _outermost(matched):
-            if found.get(entity_id, Resolution.NAME).rank > how.rank:
-                found[entity_id] = how
-        return list(found.items())
+        return sorted(_outermost(matched), key=lambda span: (span[0], span[1]))

@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 SCHEMA_VERSION = 3  # 2: relations carry `resolution`; 3: every index has generations (no repair of older ones)
 DEFAULT_TENANT = "default"
+SHARED_PROJECT = "*"  # the project of a concept several projects name alike (ingest/shared_names.py)
 
 
 class DocumentKind(StrEnum):
