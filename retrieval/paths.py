@@ -15,7 +15,7 @@ import numpy as np
 from trident.retrieval.communities import CommunityMatch, community_hits
 from trident.retrieval.described import HEAD, Described, described_passage, rest_of
 from trident.retrieval.path_names import PathName
-from trident.retrieval.query_names import code_tokens, written_as_name
+from trident.retrieval.query_names import code_entities, code_tokens, written_as_name
 from trident.retrieval.relation_index import GraphWalk
 from trident.retrieval.seeds import PASSAGES_PER_PATH, WalkSeeds
 from trident.retrieval.title_match import TitleMatch, name_like
@@ -42,15 +42,12 @@ def query_entities(directory: EntityDirectory, query: str) -> list[Entity]:
     names nothing with words it writes in lower case ("What is the place of birth of Rector's husband?" does not
     name the title "Place of birth"); one written all in lower case may. A code entity is named only by a word
     written as a name (retrieval/query_names.py: not "When" opening a question, nor "UPDATE" in capitals), or by a
-    word written as code: a dotted one means the entities it matches best as people write names
-    (retrieval/written_names.py), else those named as its last part."""
+    word written as code (`query_names.code_entities`: as people write names, or misspelt)."""
     spans = directory.mention_spans(query, lower_case_phrases=not name_like(query))
     ids = [i for start, end, i, _ in spans if written_as_name(query, start, end + 1, directory.by_id[i])]
     written = WrittenNames(directory)
     for token in code_tokens(query):
-        best = [w.entity.id for w in written.best(token)] if "." in token else []
-        ids.extend(best or [e.id for e in directory.named(token.rsplit(".", 1)[-1])])
-        ids.extend(e.id for e in directory.named(token))
+        ids.extend(code_entities(directory, written, token))
     unique = list(dict.fromkeys(ids))
     entities = [directory.by_id[i] for i in unique if i in directory.by_id]
     return sorted(entities, key=lambda e: (len(directory.named(e.name)), unique.index(e.id)))

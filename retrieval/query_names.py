@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from trident.retrieval.written_names import WrittenNames, written_parts
+from trident.store.directory import EntityDirectory
 from trident.store.schema import Entity, EntityType
 
 CODE_TYPES = frozenset({EntityType.CLASS, EntityType.FUNCTION, EntityType.METHOD, EntityType.MODULE})
@@ -63,3 +65,29 @@ def code_tokens(text: str) -> Iterator[str]:
     for m in _TOKEN.finditer(text):
         if code_form(m.group()) or marked_as_code(text, m.start(), m.end()):
             yield m.group()
+
+
+def code_entities(directory: EntityDirectory, written: WrittenNames, token: str) -> list[str]:
+    """Ids of the entities a word written as code means: a dotted one those it matches best as people write names,
+    else those named as its last part (or the whole word); when none is, the code entities of the names it may be
+    a misspelling of (`attrs.feilds`, `asTuple`, `HTMLFormatter`: `EntityDirectory.spelt_like`)."""
+    parts = written_parts(token)
+    if not parts:
+        return []
+    found = _named_as(directory, written, parts)
+    if found:
+        return found
+    for spelt in directory.spelt_like(parts[-1]):
+        found.extend(i for i in _named_as(directory, written, [*parts[:-1], spelt]) if _is_code(directory, i))
+    return found
+
+
+def _named_as(directory: EntityDirectory, written: WrittenNames, parts: list[str]) -> list[str]:
+    best = [w.entity.id for w in written.best(".".join(parts))] if len(parts) > 1 else []
+    whole = [e.id for e in directory.named(".".join(parts))] if len(parts) > 1 else []
+    return best or [e.id for e in directory.named(parts[-1])] + whole
+
+
+def _is_code(directory: EntityDirectory, entity_id: str) -> bool:
+    entity = directory.by_id.get(entity_id)
+    return entity is not None and entity.type in CODE_TYPES

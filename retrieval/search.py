@@ -7,8 +7,8 @@ A search runs in five stages, one module each: plan (`search_plan`), run the pat
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
@@ -19,12 +19,15 @@ from trident.retrieval.diagnostics import Diagnostics, diagnose
 from trident.retrieval.evidence_flags import EvidenceSummary, check_evidence
 from trident.retrieval.fusion import FusionMethod
 from trident.retrieval.omitted import OMITTED_HELP, Omitted
+from trident.retrieval.routing_rules import QueryType
 from trident.retrieval.search_fuse import Fused, fuse_runs
-from trident.retrieval.search_hits import Hits, SearchHit, collect_hits
+from trident.retrieval.search_hits import CANDIDATES_PER_HIT, Hits, SearchHit, collect_hits
 from trident.retrieval.search_plan import SearchPlan, Strategy, plan_search, scope_search
 from trident.retrieval.search_runs import PATH_TIMEOUT_S, PathRuns, run_paths
+from trident.retrieval.supporting_files import definitions_first
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
+from trident.store.schema import Chunk
 
 __all__ = ["Diagnostics", "GenerationViews", "SearchHit", "SearchResult", "Strategy", "search", "search_async"]
 
@@ -69,6 +72,17 @@ class Page:
         )
 
 
+def _definitions_first(
+    plan: SearchPlan, fused: Fused, read: Callable[[list[str]], Mapping[str, Chunk]], query: str, wanted: int
+) -> Fused:
+    """The fused ranking with tests, examples and change logs after the definitions (retrieval/supporting_files.py),
+    unless the question asks how things relate (a test calling X is an answer to "what calls X")."""
+    if plan.route is not None and plan.route.query_type is QueryType.RELATIONSHIP:
+        return fused
+    items = definitions_first(fused.items, read, query, wanted * CANDIDATES_PER_HIT)
+    return replace(fused, items=items)
+
+
 def search(catalog: Catalog, query: str, **options: Any) -> SearchResult:
     """Blocking form of `search_async` for scripts and the CLI (not for use inside an event loop)."""
     return anyio.run(partial(search_async, catalog, query, **options))
@@ -110,7 +124,9 @@ async def search_async(
 
     def answer() -> tuple[PathRuns, Fused, Hits, EvidenceSummary]:  # one worker thread: the runs, then the page
         runs = run_paths(catalog, views, plan, scope, path_timeout)
-        fused = fuse_runs(plan, runs, explain)
+        fused = _definitions_first(
+            plan, fuse_runs(plan, runs, explain), partial(views.chunks, catalog), query, offset + top_k
+        )
         page = Page(top_k, offset, projects, max_tokens, explain)
         hits = page.hits(catalog, views, plan, fused)
         return runs, fused, hits, check_evidence(catalog, directory, hits.hits, partial(views.chunks, catalog))

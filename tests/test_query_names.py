@@ -122,3 +122,25 @@ def test_a_name_from_one_project_does_not_make_the_walk_sure_when_the_heads_are_
     assert WalkSeeds(named=[when]).confident  # heads not read: the name alone
     assert WalkSeeds(named=[when], head_projects=frozenset({"sched", "store"})).confident
     assert not WalkSeeds(named=[when], head_projects=frozenset({"store"})).confident
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("what does Request.sned return", {REQUEST, "method:sched:sched.rules.Request.send"}),  # a typo
+        ("who calls clearExpired", {"method:store:store.cache.Cache.clear_expired"}),  # other case and underscores
+        ("who calls clear_expierd", {"method:store:store.cache.Cache.clear_expired"}),
+    ],
+)
+def test_a_misspelt_code_name_means_the_code_it_is_spelt_like(
+    directory: EntityDirectory, query: str, expected: set[str]
+) -> None:
+    assert set(_named(directory, query)) == expected
+
+
+def test_names_spelt_like_a_written_one_are_close_and_share_its_first_letter(directory: EntityDirectory) -> None:
+    assert directory.spelt_like("ClearExpired") == ["clear_expired"]
+    assert directory.spelt_like("sned") == ["send"]
+    assert directory.spelt_like("Update") == ["update"]  # the same letters
+    assert directory.spelt_like("pdate") == []  # a first letter lost: not looked for
+    assert directory.spelt_like("zzzz") == []

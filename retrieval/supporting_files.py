@@ -1,0 +1,78 @@
+"""Tests, examples and change logs answer a question about code second, unless the question asks for them.
+
+"Where is the retry delay computed?" is answered by the function that computes it; a test calling it, an example
+using it and the change-log line that announced it share its words (and often rank above it: a test names the
+function and the behaviour in one short chunk). Their fused scores are scaled by SUPPORTING_WEIGHT before the page
+is cut, so the definition leads and they follow, unless the question's words ask for that kind of file ("which
+tests cover ...", "an example of ...", "when did ... change").
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Callable, Mapping, Sequence
+from enum import StrEnum
+
+from trident.retrieval.fusion import FusedItem
+from trident.store.code_paths import is_test_path
+from trident.store.schema import Chunk
+
+# The scale of a supporting file's fused score (a definition at half the score of a test still ranks below it).
+SUPPORTING_WEIGHT = 0.5
+
+
+class Supporting(StrEnum):
+    TEST = "test"
+    EXAMPLE = "example"
+    CHANGELOG = "changelog"
+
+
+_EXAMPLE_FOLDERS = frozenset({"example", "examples", "demo", "demos", "sample", "samples", "benchmarks", "bench"})
+_PROSE_SUFFIXES = frozenset({"", ".md", ".markdown", ".rst", ".txt"})
+_CHANGELOG = re.compile(r"^(?:change(?:s|log)|history|news|release[-_ ]?notes)\b", re.I)
+_ASKS = {
+    Supporting.TEST: re.compile(r"\b(?:tests?|tested|testing|unit ?tests?|pytest|fixtures?|specs?|coverage)\b", re.I),
+    Supporting.EXAMPLE: re.compile(r"\b(?:examples?|demos?|samples?|benchmarks?|usage)\b", re.I),
+    Supporting.CHANGELOG: re.compile(
+        r"\b(?:change ?log|changes|changed|history|release(?:d| notes)?|version|deprecat\w*|added in|since)\b", re.I
+    ),
+}
+
+
+def supporting_kind(path: str) -> Supporting | None:
+    """What a file supports the code with, by its path: tests, examples (and benchmarks), a change log."""
+    if is_test_path(path):
+        return Supporting.TEST
+    *folders, name = path.split("/")
+    if any(folder.lower() in _EXAMPLE_FOLDERS for folder in folders):
+        return Supporting.EXAMPLE
+    stem, suffix = posixpath.splitext(name)
+    if _CHANGELOG.match(stem) and suffix.lower() in _PROSE_SUFFIXES:
+        return Supporting.CHANGELOG
+    return None
+
+
+def asked_for(query: str) -> frozenset[Supporting]:
+    """The kinds of supporting file the query's words ask for."""
+    return frozenset(kind for kind, words in _ASKS.items() if words.search(query))
+
+
+def definitions_first(
+    items: Sequence[FusedItem], read: Callable[[list[str]], Mapping[str, Chunk]], query: str, depth: int
+) -> list[FusedItem]:
+    """The fused ranking with the supporting files among its first `depth` items scaled down (those the query asks
+    for aside), then in order of score (ties in their fused order); the items past `depth` follow as they were."""
+    wanted = asked_for(query)
+    if len(wanted) == len(Supporting):
+        return list(items)
+    head = list(items[:depth])
+    chunks = read([item.id for item in head])
+
+    def scaled(item: FusedItem) -> float:
+        chunk = chunks.get(item.id)
+        kind = supporting_kind(chunk.path) if chunk is not None else None
+        return item.score * SUPPORTING_WEIGHT if kind is not None and kind not in wanted else item.score
+
+    order = sorted(range(len(head)), key=lambda i: (-scaled(head[i]), i))
+    return [head[i]._replace(score=scaled(head[i])) for i in order] + list(items[depth:])
