@@ -97,3 +97,19 @@ def test_the_words_of_a_question_say_which_supporting_files_it_asks_for() -> Non
     assert asked_for("which tests cover the delay?") == {Supporting.TEST}
     assert asked_for("show me an example of a retry loop") == {Supporting.EXAMPLE}
     assert asked_for("when did the delay change? which release?") == {Supporting.CHANGELOG}
+
+
+def test_a_code_chunk_that_defines_nothing_is_a_preamble_unless_asked_for() -> None:
+    from trident.retrieval.supporting_files import chunk_kind
+    from trident.store.schema import Chunk, DocumentKind
+
+    def chunk(path: str, symbols: tuple[str, ...], kind: DocumentKind = DocumentKind.CODE) -> Chunk:
+        return Chunk(
+            id="c", doc_id=path, project="p", path=path, text="x", start_line=1, end_line=1, kind=kind, symbols=symbols
+        )
+
+    assert chunk_kind(chunk("src/pkg/delays.py", ())) == Supporting.PREAMBLE
+    assert chunk_kind(chunk("src/pkg/delays.py", ("next_delay",))) is None
+    assert chunk_kind(chunk("README.md", (), DocumentKind.MARKDOWN)) is None
+    assert chunk_kind(chunk("tests/test_delays.py", ())) == Supporting.TEST
+    assert asked_for("which module-level constants set the default delay?") == {Supporting.PREAMBLE}
