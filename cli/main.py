@@ -254,18 +254,22 @@ def search(
     ] = None,
     expansion: Annotated[list[str] | None, typer.Option(help="An alternative phrasing (repeatable).")] = None,
     explain: Annotated[bool, typer.Option(help="Add the route and each path's top hits.")] = False,
+    detail: Annotated[
+        str, typer.Option(help="full, or compact: each hit's citation, name, summary and best lines.")
+    ] = "full",
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Hybrid search (BM25 + dense + graph) over everything indexed, with citations."""
     from trident.cli.search_output import print_hits
     from trident.retrieval.views import GenerationViews
-    from trident.tools.search import search as run_search
+    from trident.tools.search import answer
 
     settings = _settings()
     with _catalog(settings) as catalog, _user_errors():
-        result = run_search(
+        result = answer(
             catalog,
             query,
+            detail=detail,
             top_k=top_k,
             projects=project,
             strategy=strategy,

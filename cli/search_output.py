@@ -1,5 +1,6 @@
 """How `trident search` prints its hits as text: each hit's citation, score and ranks, where it comes from and when
-it last changed, its snippet, and the flags of evidence that disagrees (one line a flag)."""
+it last changed, its snippet, and the flags of evidence that disagrees (one line a flag); a compact hit as its
+citation, name and score, its summary and its best lines."""
 
 from __future__ import annotations
 
@@ -10,19 +11,23 @@ from rich.markup import escape
 
 from trident.cli.hints import in_terminal
 from trident.retrieval.flags import ConflictFlag, EvidenceFlag
+from trident.retrieval.search import SearchHit
 
 if TYPE_CHECKING:
-    from trident.retrieval.search import SearchHit, SearchResult
+    from trident.tools.search_compact import CompactHit, SearchAnswer
 
 SNIPPET_SHOWN = 400  # characters of a hit's snippet printed
 
 
-def print_hits(out: Console, result: SearchResult, offset: int, top_k: int) -> None:
+def print_hits(out: Console, result: SearchAnswer, offset: int, top_k: int) -> None:
     """The hits of `result` one after the other, then the next page's options when the token budget cut it."""
     if not result.hits:
         out.print(escape(in_terminal(result.message or "no hits")), soft_wrap=True, highlight=False)
     for hit in result.hits:
-        print_hit(out, hit)
+        if isinstance(hit, SearchHit):
+            print_hit(out, hit)
+        else:
+            print_compact_hit(out, hit)
     if result.hits and result.message:  # a partial answer says what it lacks
         out.print(f"[yellow]note:[/yellow] {escape(in_terminal(result.message))}", soft_wrap=True, highlight=False)
     if result.truncated:
@@ -43,6 +48,15 @@ def print_hit(out: Console, hit: SearchHit) -> None:
     for flag in hit.flags:
         label, text = flag_line(flag)
         out.print(f"    [yellow]{label}:[/yellow] {escape(text)}", soft_wrap=True, highlight=False)
+
+
+def print_compact_hit(out: Console, hit: CompactHit) -> None:
+    """One compact hit: a heading line (rank, citation, name, score), then its summary and its lines indented."""
+    out.print(
+        f"[bold]{hit.rank:>2}. {escape(hit.citation)}[/bold]  {escape(hit.name)}  [dim]{hit.score:.3f}", soft_wrap=True
+    )
+    for line in (hit.summary, *hit.lines):
+        out.print(f"    {line}", markup=False, highlight=False, soft_wrap=True)
 
 
 def flag_line(flag: EvidenceFlag) -> tuple[str, str]:

@@ -50,6 +50,11 @@ MinResolution = Annotated[
     ),
 ]
 
+# A compact answer is about a third of a full one: what an agent reads to choose the hits to open.
+SearchDetail = Annotated[
+    search.Detail, Field(description="compact: per hit its citation, name, summary and best lines")
+]
+
 
 class TridentServer(MCPServer[Any]):
     """MCPServer following MCP 2025-11-25 (SEP-1303): arguments the schema rejects are tool results with `isError`
@@ -179,16 +184,18 @@ def _register_search(server: MCPServer[Any]) -> None:
             ),
         ] = None,
         explain: Annotated[bool, Field(description="Add the route and each path's top hits to diagnostics")] = False,
-    ) -> search.SearchResult:
+        detail: SearchDetail = search.Detail.FULL,
+    ) -> search.SearchAnswer:
         """Search everything indexed (code and docs): BM25, embeddings and the entity graph fused. Ranked chunks
         with citations (project/path:Lstart-Lend) and each path's rank; omitted and message say what was left out
-        and why. Size: 150-250 tokens a hit, at most max_tokens; next_call gives the next page."""
+        and why. Size: 150-250 tokens a hit (compact: 60), at most max_tokens; next_call gives the next page."""
         app = app_of(ctx)
         await ready_for(app.catalog, app.views, strategy, app.settings.model_wait_seconds)
         return await mapped(
-            search.search_async(
+            search.answer_async(
                 app.catalog,
                 query,
+                detail=detail,
                 top_k=top_k,
                 projects=projects,
                 strategy=strategy,

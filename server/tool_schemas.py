@@ -8,7 +8,9 @@ result models and a title and default for every field; those were 49K of the lis
 - Input schemas keep every argument's description, and their fields' (what the model reads to call the tool),
   and drop the titles pydantic derives from the names, the docstrings of the types they reference and
   `"default": null` (an argument not required is null when not given).
-- `{"anyOf": [{"type": "string"}, {"type": "null"}]}` is written `{"type": ["string", "null"]}`, the same schema.
+- `{"anyOf": [{"type": "string"}, {"type": "null"}]}` is written `{"type": ["string", "null"]}`, the same schema;
+  so is a nullable array or map (`{"items": ..., "type": ["array", "null"]}`: its other keywords apply to arrays
+  only, so a null passes them).
 """
 
 from __future__ import annotations
@@ -18,6 +20,13 @@ from typing import Any
 from mcp_types import Tool
 
 PROSE = ("description", "title")
+# Keywords that constrain instances of one type only (a null passes them), so `{"anyOf": [X, {"type": "null"}]}` is
+# X with "null" added to its type when X holds no others.
+TYPED_KEYWORDS = frozenset(
+    {"type", "items", "maxItems", "minItems", "additionalProperties", "propertyNames", "properties", "required"}
+    | {"minimum", "maximum", "minLength", "maxLength", "pattern"}
+)
+NULL = {"type": "null"}
 
 
 def listed(tool: Tool) -> Tool:
@@ -64,7 +73,8 @@ def _without_null_defaults(node: Any) -> Any:
 
 
 def _collapsed(node: Any) -> Any:
-    """Unions of plain types written as one `type` list."""
+    """Unions of plain types written as one `type` list, and a nullable array, map or number as its schema with
+    "null" among its types."""
     if isinstance(node, list):
         return [_collapsed(value) for value in node]
     if not isinstance(node, dict):
@@ -74,4 +84,11 @@ def _collapsed(node: Any) -> Any:
         types = [o["type"] for o in options]
         if all(isinstance(t, str) for t in types):
             node = {**{k: v for k, v in node.items() if k != "anyOf"}, "type": types}
+    elif isinstance(options, list) and len(options) == 2 and options[1] == NULL and _one_type(options[0]):
+        node = {**{k: v for k, v in node.items() if k != "anyOf"}, **options[0], "type": [options[0]["type"], "null"]}
     return {key: _collapsed(value) for key, value in node.items()}
+
+
+def _one_type(schema: Any) -> bool:
+    """Whether a schema is of one type and holds only keywords that constrain that type alone."""
+    return isinstance(schema, dict) and isinstance(schema.get("type"), str) and set(schema) <= TYPED_KEYWORDS

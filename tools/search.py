@@ -1,5 +1,6 @@
 """The `search` tool: the caller's arguments checked against the tool's limits, the search engine run within a token
-budget, and, when the budget cut the hits short, the call that returns the rest (the next page)."""
+budget, and, when the budget cut the hits short, the call that returns the rest (the next page); the answer's hits
+in full or compact (tools/search_compact.py)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from trident.store.catalog import Catalog
 from trident.store.errors import ArgumentError
 from trident.tools.calls import RESPONSE_TOKENS, check_range
 from trident.tools.freshness import mark_stale, pending_changes
+from trident.tools.search_compact import CompactHit, Detail, SearchAnswer, compact_answer
 from trident.tools.search_omitted import SearchCall, accounted
 
 __all__ = [
@@ -27,10 +29,15 @@ __all__ = [
     "MAX_QUERY_CHARS",
     "MAX_TOP_K",
     "MIN_MAX_TOKENS",
+    "CompactHit",
+    "Detail",
     "Diagnostics",
+    "SearchAnswer",
     "SearchHit",
     "SearchResult",
     "Strategy",
+    "answer",
+    "answer_async",
     "check_arguments",
     "search",
     "search_async",
@@ -83,11 +90,13 @@ async def search_async(
     max_tokens: int | None = None,
     explain: bool = False,
     offset: int = 0,
+    detail: Detail = Detail.FULL,
 ) -> SearchResult:
     """Ranked, cited chunks for a query, as the `search` tool answers: the hits after the first `offset`, within
     `max_tokens` (DEFAULT_MAX_TOKENS when None); when the budget cut them short, `next_call` is the same call for
     the rest: the next page. `omitted` says what the project scope, top_k and the budget left out, each with the
     call that shows it; an empty answer also says what each narrowing argument hid, and `message` names them.
+    `detail` is kept in those calls; the hits are in full (`answer_async` makes them compact).
 
     Raises:
         ArgumentError: an argument outside the tool's limits (see `check_arguments`), an unknown strategy or fusion.
@@ -125,8 +134,28 @@ async def search_async(
         method,
         max_tokens,
         explain,
+        detail,
     )
     return await accounted(catalog, views, given, result)
+
+
+async def answer_async(
+    catalog: Catalog, query: str, *, views: GenerationViews, detail: Detail | str = Detail.FULL, **options: Any
+) -> SearchAnswer:
+    """The `search` tool's answer: `search_async`'s (`options` are its arguments), its hits in full or, with
+    detail='compact', compact.
+
+    Raises:
+        ArgumentError: an unknown detail; as `search_async`.
+        RuntimeError: as `search_async`.
+    """
+    chosen = Detail.parse(detail)
+    result = await search_async(catalog, query, views=views, detail=chosen, **options)
+    if chosen is Detail.FULL:
+        return SearchAnswer.full(result)
+    # The directory names what the hits define; it is built by now unless the walk is still pending (then: titles).
+    directory = views.built_directory(catalog)
+    return await anyio.to_thread.run_sync(compact_answer, result, directory, partial(views.chunks, catalog))
 
 
 def search(catalog: Catalog, query: str, **options: Any) -> SearchResult:
@@ -137,3 +166,13 @@ def search(catalog: Catalog, query: str, **options: Any) -> SearchResult:
         RuntimeError: as `search_async`.
     """
     return anyio.run(partial(search_async, catalog, query, **options))
+
+
+def answer(catalog: Catalog, query: str, **options: Any) -> SearchAnswer:
+    """Blocking form of `answer_async` for the CLI and scripts (not for use inside an event loop).
+
+    Raises:
+        ArgumentError: as `answer_async`.
+        RuntimeError: as `answer_async`.
+    """
+    return anyio.run(partial(answer_async, catalog, query, **options))

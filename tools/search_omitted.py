@@ -16,6 +16,7 @@ from trident.retrieval.search import SearchResult, Strategy
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.tools.calls import RESPONSE_TOKENS, suggest_call
+from trident.tools.search_compact import Detail
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,7 @@ class SearchCall:
     fusion: FusionMethod | None
     max_tokens: int | None
     explain: bool
+    detail: Detail = Detail.FULL  # shapes the answer only: the engine never sees it
 
     def suggest(self, **changed: Any) -> str:
         """The call with `changed` arguments, every other one as given (defaults left out, so it pastes back)."""
@@ -46,6 +48,7 @@ class SearchCall:
             fusion=c.fusion,
             max_tokens=c.max_tokens,
             explain=c.explain or None,
+            detail=c.detail if c.detail is not Detail.FULL else None,
         )
 
     async def run(self, catalog: Catalog, views: GenerationViews, **changed: Any) -> SearchResult:
