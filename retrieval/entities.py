@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Sequence
 
 from pydantic import BaseModel, Field
@@ -13,6 +14,7 @@ from trident.store.directory import EntityDirectory
 from trident.store.schema import Entity
 
 MAX_SUGGESTIONS = 5
+_AN_ID = re.compile(r"^[a-z]+:[^:\s]+:\S+$")  # `type:project:qualified.name` (store/schema.py entity_id)
 
 
 class EntityNotFoundError(LookupError):
@@ -90,6 +92,8 @@ def _ambiguous(text: str, ranked: list[Entity], written: WrittenNames) -> Entity
 def _not_found(text: str, written: WrittenNames, directory: EntityDirectory) -> EntityNotFoundError:
     """The error for a name nothing matches, suggesting names that resolve: entities named as its last part (or,
     when no entity has that name, as the names spelt closest to it), those holding more of its other parts first."""
+    if _AN_ID.match(text):  # an id is looked up as written: another generation's or tenant's id suggests nothing
+        return EntityNotFoundError(f"no entity has the id '{text}'; search or name it to find its current id", [])
     parts = written_parts(text) or [text]
     spellings = [parts[-1]]
     if not directory.named(parts[-1]):

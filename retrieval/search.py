@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field
 
 from trident.retrieval.diagnostics import Diagnostics, diagnose
 from trident.retrieval.evidence_flags import EvidenceSummary, check_evidence
+from trident.retrieval.file_support import lifted_by_file
 from trident.retrieval.fusion import FusionMethod
 from trident.retrieval.omitted import OMITTED_HELP, Omitted
 from trident.retrieval.routing_rules import QueryType
@@ -72,15 +73,21 @@ class Page:
         )
 
 
+# Query types whose answers are not one definition: their ranking stays as fused.
+_WHOLE_RANKING = frozenset({QueryType.RELATIONSHIP, QueryType.OVERVIEW, QueryType.LOCAL_ONLY})
+
+
 def _definitions_first(
     plan: SearchPlan, fused: Fused, read: Callable[[list[str]], Mapping[str, Chunk]], query: str, wanted: int
 ) -> Fused:
     """The fused ranking with tests, examples and change logs after the definitions (retrieval/supporting_files.py),
-    unless the question asks how things relate (a test calling X is an answer to "what calls X")."""
-    if plan.route is not None and plan.route.query_type is QueryType.RELATIONSHIP:
+    and the definitions of a file several head chunks come from lifted (retrieval/file_support.py); not when the
+    question asks how things relate (a test calling X answers "what calls X"), for an overview (a module's preamble
+    and its docs are read first) nor for the projects' instruction files."""
+    if plan.route is not None and plan.route.query_type in _WHOLE_RANKING:
         return fused
     items = definitions_first(fused.items, read, query, wanted * CANDIDATES_PER_HIT)
-    return replace(fused, items=items)
+    return replace(fused, items=lifted_by_file(items, read))
 
 
 def search(catalog: Catalog, query: str, **options: Any) -> SearchResult:
