@@ -45,7 +45,7 @@ def query_entities(directory: EntityDirectory, query: str) -> list[Entity]:
     word written as code (`query_names.code_entities`: as people write names, or misspelt)."""
     spans = directory.mention_spans(query, lower_case_phrases=not name_like(query))
     ids = [i for start, end, i, _ in spans if written_as_name(query, start, end + 1, directory.by_id[i])]
-    written = WrittenNames(directory)
+    written = WrittenNames(directory)  # its import names are the directory's, read once
     for token in code_tokens(query):
         ids.extend(code_entities(directory, written, token))
     unique = list(dict.fromkeys(ids))

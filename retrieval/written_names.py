@@ -17,7 +17,6 @@ from typing import NamedTuple
 
 from trident.store.code_paths import is_test_path, module_name
 from trident.store.directory import EntityDirectory
-from trident.store.import_names import ImportNames
 from trident.store.schema import Entity
 
 _SEPARATORS = re.compile(r"::|#|/|\\")  # Rust paths, Java's `Class#method`, a path written with slashes
@@ -81,7 +80,7 @@ class WrittenNames:
 
     def __init__(self, directory: EntityDirectory) -> None:
         self.directory = directory
-        self.imports = ImportNames(directory.modules)
+        self.imports = directory.import_names()
 
     def names_of(self, entity: Entity) -> list[str]:
         """Every dotted name the entity is known by: its qualified name, then its import names."""

@@ -16,6 +16,7 @@ import ahocorasick
 from trident.store.gc_pause import paused_gc
 from trident.store.id_ordered import drop, insert
 from trident.store.identifiers import split_identifier, title_core
+from trident.store.import_names import ImportNames
 from trident.store.mention_forms import (
     CORE_TYPES,
     MIN_MENTION_LENGTH,
@@ -125,6 +126,7 @@ class EntityDirectory:
         self._longest = 0
         self._sorted_names: list[str] | None = None  # for completion, made on first use
         self._by_spelling: dict[str, list[str]] | None = None  # names by `_spelling_key`, made on first use
+        self._import_names: ImportNames | None = None
         self._spelling_by_letter: dict[str, list[str]] | None = None  # those keys by first letter
         self._forms_lock = threading.Lock()  # the paths of one search look mentions up from several threads
 
@@ -183,6 +185,12 @@ class EntityDirectory:
             self._sorted_names = sorted({entity.name for entity in self.by_id.values()})
         folded = prefix.casefold()
         return [name for name in self._sorted_names if name.casefold().startswith(folded)]
+
+    def import_names(self) -> ImportNames:
+        """The names code imports this directory's entities by (its Python packages read once, on first use)."""
+        if self._import_names is None:
+            self._import_names = ImportNames(self.modules)
+        return self._import_names
 
     def spelt_like(self, name: str) -> list[str]:
         """Names (not aliases) written as `name` may mean when no entity has it: the same letters with other case or
