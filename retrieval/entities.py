@@ -95,9 +95,9 @@ def _not_found(text: str, written: WrittenNames, directory: EntityDirectory) -> 
     if _AN_ID.match(text):  # an id is looked up as written: another generation's or tenant's id suggests nothing
         return EntityNotFoundError(f"no entity has the id '{text}'; search or name it to find its current id", [])
     parts = written_parts(text) or [text]
-    spellings = [parts[-1]]
-    if not directory.named(parts[-1]):
-        names = sorted({e.name for e in directory.by_id.values()})
+    spellings = [parts[-1]] if directory.named(parts[-1]) else directory.spelt_like(parts[-1])
+    if not spellings:  # looser than a misspelling, for a hint: a name half alike, or holding the written one
+        names = directory.names_starting("")
         spellings = difflib.get_close_matches(parts[-1], names, n=MAX_SUGGESTIONS, cutoff=0.5)
         folded = parts[-1].lower()
         spellings = spellings or [n for n in names if folded in n.lower()][:MAX_SUGGESTIONS]

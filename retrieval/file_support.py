@@ -13,7 +13,7 @@ Measured on bench/code_search.py (179 questions, `--split all`), top-1 / top-5 /
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from trident.retrieval.fusion import FusedItem
 from trident.store.schema import Chunk
@@ -22,11 +22,11 @@ FILE_SHARE = 0.1
 FILE_HEAD = 20
 
 
-def lifted_by_file(items: Sequence[FusedItem], read: Callable[[list[str]], Mapping[str, Chunk]]) -> list[FusedItem]:
-    """The ranking with each definition among its first FILE_HEAD items lifted by its file's other head chunks,
-    then in order of score (ties in their order before); the items past the head follow as they were."""
+def lifted_by_file(items: Sequence[FusedItem], chunks: Mapping[str, Chunk]) -> list[FusedItem]:
+    """The ranking with each definition among its first FILE_HEAD items (their chunks in `chunks`) lifted by its
+    file's other head chunks, then in order of score (ties in their order before); the items past the head follow
+    as they were."""
     head = list(items[:FILE_HEAD])
-    chunks = read([item.id for item in head])
     totals: dict[tuple[str, str], float] = defaultdict(float)
     for item in head:
         chunk = chunks.get(item.id)

@@ -83,9 +83,13 @@ def code_entities(directory: EntityDirectory, written: WrittenNames, token: str)
 
 
 def _named_as(directory: EntityDirectory, written: WrittenNames, parts: list[str]) -> list[str]:
-    best = [w.entity.id for w in written.best(".".join(parts))] if len(parts) > 1 else []
-    whole = [e.id for e in directory.named(".".join(parts))] if len(parts) > 1 else []
-    return best or [e.id for e in directory.named(parts[-1])] + whole
+    """The entities `parts` match as people write names, else those named as the last part (or the whole)."""
+    dotted = ".".join(parts)
+    best = [w.entity.id for w in written.best(dotted)] if len(parts) > 1 else []
+    if best:
+        return best
+    whole = [e.id for e in directory.named(dotted)] if len(parts) > 1 else []
+    return [e.id for e in directory.named(parts[-1])] + whole
 
 
 def _is_code(directory: EntityDirectory, entity_id: str) -> bool:

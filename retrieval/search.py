@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field
 
 from trident.retrieval.diagnostics import Diagnostics, diagnose
 from trident.retrieval.evidence_flags import EvidenceSummary, check_evidence
-from trident.retrieval.file_support import lifted_by_file
+from trident.retrieval.file_support import FILE_HEAD, lifted_by_file
 from trident.retrieval.fusion import FusionMethod
 from trident.retrieval.omitted import OMITTED_HELP, Omitted
 from trident.retrieval.routing_rules import QueryType
@@ -86,8 +86,10 @@ def _definitions_first(
     and its docs are read first) nor for the projects' instruction files."""
     if plan.route is not None and plan.route.query_type in _WHOLE_RANKING:
         return fused
-    items = definitions_first(fused.items, read, query, wanted * CANDIDATES_PER_HIT)
-    return replace(fused, items=lifted_by_file(items, read))
+    depth = wanted * CANDIDATES_PER_HIT  # what the page looks at; both steps reorder within the head they read
+    chunks = read([item.id for item in fused.items[: max(depth, FILE_HEAD)]])
+    items = definitions_first(fused.items, chunks, query, depth)
+    return replace(fused, items=lifted_by_file(items, chunks))
 
 
 def search(catalog: Catalog, query: str, **options: Any) -> SearchResult:

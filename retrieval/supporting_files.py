@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from enum import StrEnum
 
 from trident.retrieval.fusion import FusedItem
@@ -78,16 +78,15 @@ def asked_for(query: str) -> frozenset[Supporting]:
 
 
 def definitions_first(
-    items: Sequence[FusedItem], read: Callable[[list[str]], Mapping[str, Chunk]], query: str, depth: int
+    items: Sequence[FusedItem], chunks: Mapping[str, Chunk], query: str, depth: int
 ) -> list[FusedItem]:
-    """The fused ranking with the supporting files and preambles among its first `depth` items scaled down (those
-    the query asks for aside), then in order of score (ties in their fused order); the items past `depth` follow as
-    they were."""
+    """The fused ranking with the supporting files and preambles among its first `depth` items (their chunks in
+    `chunks`) scaled down (those the query asks for aside), then in order of score (ties in their fused order); the
+    items past `depth` follow as they were."""
     wanted = asked_for(query)
     if len(wanted) == len(Supporting):
         return list(items)
     head = list(items[:depth])
-    chunks = read([item.id for item in head])
 
     def scaled(item: FusedItem) -> float:
         chunk = chunks.get(item.id)

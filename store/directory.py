@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import functools
 import posixpath
 import threading
@@ -26,10 +25,9 @@ from trident.store.mention_forms import (
     name_forms,
 )
 from trident.store.schema import Entity, EntityType, Resolution
+from trident.store.spellings import Spellings
 
 MAX_TARGETS = 3
-SPELT_LIKE_RATIO = 0.8  # difflib's ratio for a name written with a typo (`feilds`, `Atribute`, `add_inti`)
-SPELT_LIKE_LENGTH = 2  # ... and at most this many letters longer or shorter
 PROJECT_LOCAL_RELATIONS = frozenset({"CALLS", "INHERITS", "REFERENCES"})
 SPAN_LOOKUP_MAX_CHARS = 1_000  # texts up to this long find mentions by looking spans up, longer ones by automaton
 # A directory (or code index) is patched with up to this many changed entities, or this share of its own, when more.
@@ -82,23 +80,6 @@ def worth_patching(changes: int, size: int) -> bool:
     return changes <= max(PATCH_MIN_CHANGES, PATCH_MAX_SHARE * size)
 
 
-def _spelling_key(name: str) -> str:
-    """A name without case or underscores: `asTuple`, `as_tuple` and `astuple` are one spelling."""
-    return name.replace("_", "").casefold()
-
-
-def _one_edit(a: str, b: str) -> bool:
-    """Whether two different words are one edit apart: a letter changed, added or dropped, or two neighbours swapped."""
-    if a == b or abs(len(a) - len(b)) > 1:
-        return False
-    start = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
-    if len(a) != len(b):
-        return a[start:] == b[start + 1 :] or a[start + 1 :] == b[start:]
-    return a[start + 1 :] == b[start + 1 :] or (
-        a[start : start + 2] == b[start : start + 2][::-1] and a[start + 2 :] == b[start + 2 :]
-    )
-
-
 def _same(one: Entity | None, other: Entity) -> bool:
     return one is other or one == other
 
@@ -125,9 +106,8 @@ class EntityDirectory:
         self._cores: list[tuple[str, str]] = []  # (entity id, core) of the forms, once they are made
         self._longest = 0
         self._sorted_names: list[str] | None = None  # for completion, made on first use
-        self._by_spelling: dict[str, list[str]] | None = None  # names by `_spelling_key`, made on first use
+        self._spellings: Spellings | None = None  # made on first use, as the import names
         self._import_names: ImportNames | None = None
-        self._spelling_by_letter: dict[str, list[str]] | None = None  # those keys by first letter
         self._forms_lock = threading.Lock()  # the paths of one search look mentions up from several threads
 
     def _places(self, entity: Entity) -> Iterator[tuple[dict[Any, list[Entity]], Any]]:
@@ -181,10 +161,14 @@ class EntityDirectory:
 
     def names_starting(self, prefix: str) -> list[str]:
         """Every name (not alias) that starts with `prefix`, ignoring case, in order."""
+        folded = prefix.casefold()
+        return [name for name in self._names() if name.casefold().startswith(folded)]
+
+    def _names(self) -> list[str]:
+        """Every name (not alias), in order; made on first use."""
         if self._sorted_names is None:
             self._sorted_names = sorted({entity.name for entity in self.by_id.values()})
-        folded = prefix.casefold()
-        return [name for name in self._sorted_names if name.casefold().startswith(folded)]
+        return self._sorted_names
 
     def import_names(self) -> ImportNames:
         """The names code imports this directory's entities by (its Python packages read once, on first use)."""
@@ -193,36 +177,11 @@ class EntityDirectory:
         return self._import_names
 
     def spelt_like(self, name: str) -> list[str]:
-        """Names (not aliases) written as `name` may mean when no entity has it: the same letters with other case or
-        underscores (`asTuple`, `instanceof`: `astuple`, `instance_of`), else names of the same first letter and
-        about its length that differ by one edit (a letter changed, added, dropped, or two swapped: `sned`), else by
-        a typo or two (difflib ratio SPELT_LIKE_RATIO or more), closest first."""
-        by_key = self._spellings()
-        same = by_key.get(_spelling_key(name), [])
-        if same:
-            return list(same)
-        key = _spelling_key(name)
-        near = [k for k in self._spelling_buckets().get(key[:1], []) if abs(len(k) - len(key)) <= SPELT_LIKE_LENGTH]
-        close = [k for k in near if _one_edit(key, k)] or difflib.get_close_matches(
-            key, near, n=MAX_TARGETS, cutoff=SPELT_LIKE_RATIO
-        )
-        return [spelt for k in close[:MAX_TARGETS] for spelt in by_key[k]]
-
-    def _spellings(self) -> dict[str, list[str]]:
-        if self._by_spelling is None:
-            by_key: dict[str, list[str]] = defaultdict(list)
-            for spelt in sorted({entity.name for entity in self.by_id.values()}):
-                by_key[_spelling_key(spelt)].append(spelt)
-            self._by_spelling = dict(by_key)
-        return self._by_spelling
-
-    def _spelling_buckets(self) -> dict[str, list[str]]:
-        if self._spelling_by_letter is None:
-            buckets: dict[str, list[str]] = defaultdict(list)
-            for key in self._spellings():
-                buckets[key[:1]].append(key)
-            self._spelling_by_letter = dict(buckets)
-        return self._spelling_by_letter
+        """Names (not aliases) written as `name` may mean when no entity has it (`Spellings.like`): `asTuple` ->
+        `astuple`, `instanceof` -> `instance_of`, `sned` -> `send`."""
+        if self._spellings is None:
+            self._spellings = Spellings(self._names())
+        return self._spellings.like(name)
 
     def named(self, name: str) -> list[Entity]:
         """Entities whose name or alias is `name`, else whose split-identifier form equals name's."""

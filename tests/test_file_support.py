@@ -30,17 +30,13 @@ CHUNKS = {
 }
 
 
-def _read(ids: list[str]) -> dict[str, Chunk]:
-    return {i: CHUNKS[i] for i in ids if i in CHUNKS}
-
-
 def test_a_definition_in_a_file_the_head_keeps_coming_back_to_overtakes_a_lone_one() -> None:
     ranking = [FusedItem("lone", 1.0), FusedItem("answer", 0.95), FusedItem("helper", 0.6), FusedItem("imports", 0.5)]
-    lifted = lifted_by_file(ranking, _read)
+    lifted = lifted_by_file(ranking, CHUNKS)
     assert [item.id for item in lifted] == ["answer", "lone", "helper", "imports"]
     assert lifted[0].score > 0.95 and lifted[-1].score == 0.5
 
 
 def test_items_past_the_head_keep_their_place() -> None:
     ranking = [FusedItem(f"x{i}", 1.0 - i / 100) for i in range(FILE_HEAD)] + [FusedItem("answer", 0.1)]
-    assert lifted_by_file(ranking, _read)[-1] == FusedItem("answer", 0.1)
+    assert lifted_by_file(ranking, CHUNKS)[-1] == FusedItem("answer", 0.1)
