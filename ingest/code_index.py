@@ -23,7 +23,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from enum import StrEnum
 from typing import Any, TypeAlias
 
-from trident.ingest.model import Reference, TargetForm
+from trident.ingest.model import PREFIX_MARK, Reference, TargetForm
 from trident.store.code_paths import is_test_path, module_name
 from trident.store.gc_pause import paused_gc
 from trident.store.id_ordered import drop, insert
@@ -70,6 +70,7 @@ class CodeIndex:
         self._by_short: dict[tuple[str, str], list[Entity]] = defaultdict(list)  # (family, name) -> entities
         self._top_level: dict[str, list[Entity]] = defaultdict(list)  # short name -> module-level definitions
         self._bases: dict[str, list[str]] = defaultdict(list)
+        self._methods_of: dict[str, list[Entity]] | None = None
         for e in self._by_id.values():
             self._names[e.id] = [e.qualified_name, *self._imports.of(e)]
             for table, key in self._places(e):
@@ -110,6 +111,7 @@ class CodeIndex:
             return CodeIndex(by_id.values(), bases)
         patched = CodeIndex([], bases)
         patched._by_id, patched._imports, patched._names = by_id, imports, dict(self._names)
+        patched._methods_of = None
         patched._by_name = defaultdict(list, self._by_name)
         patched._by_tail = defaultdict(list, self._by_tail)
         patched._by_short = defaultdict(list, self._by_short)
@@ -155,6 +157,8 @@ class CodeIndex:
             classes = [e for e in owner if e.type == EntityType.CLASS.value]
             if not classes and owner:  # a factory's result: its type is not stated, so only the name is known
                 return self._named(ref.target, project, types, ref.source, path), Resolution.NAME
+            if classes and ref.target.endswith(PREFIX_MARK):
+                return self._prefixed(classes[0], ref.target.removesuffix(PREFIX_MARK)), resolution
             found = self._member(classes[0], ref.target, skip_first=ref.after_owner) if classes else []
         else:
             return self._named(ref.target, project, types, ref.source, path), Resolution.NAME
@@ -203,6 +207,40 @@ class CodeIndex:
                 if found:
                     return found[:1]
         return []
+
+    def _prefixed(self, cls: Entity, prefix: str) -> list[Entity]:
+        """The methods whose name starts with `prefix` that the class, its bases or a class deriving from it
+        define (`getattr(self, f"visit_{kind}")` in a visitor base reaches its subclasses' `visit_*`)."""
+        found: dict[str, Entity] = {}
+        for owner in [*self._lineage(cls), *self._derived(cls)]:
+            for method in self._methods().get(owner.qualified_name, []):
+                if method.name.startswith(prefix):
+                    found.setdefault(method.id, method)
+        return sorted(found.values(), key=lambda e: e.id)
+
+    def _methods(self) -> dict[str, list[Entity]]:
+        """Class qualified name -> its methods (built when first asked: few references need it)."""
+        if self._methods_of is None:
+            self._methods_of = defaultdict(list)
+            for e in self._by_id.values():
+                if e.type == EntityType.METHOD.value:
+                    self._methods_of[e.qualified_name.rpartition(".")[0]].append(e)
+        return self._methods_of
+
+    def _derived(self, cls: Entity) -> list[Entity]:
+        """Every class deriving from `cls`, nearest first, as far as MAX_BASES classes."""
+        children: dict[str, list[str]] = defaultdict(list)
+        for child, bases in sorted(self._bases.items()):
+            for base in bases:
+                children[base].append(child)
+        order: list[Entity] = []
+        seen, level = {cls.id}, [cls.id]
+        while level and len(order) < MAX_BASES:
+            following = [c for current in level for c in children.get(current, []) if c not in seen]
+            seen.update(following)
+            order.extend(self._by_id[c] for c in following if c in self._by_id)
+            level = following
+        return order
 
     def _lineage(self, cls: Entity) -> list[Entity]:
         order, seen, level = [cls], {cls.id}, [cls.id]

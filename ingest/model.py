@@ -7,6 +7,8 @@ from enum import StrEnum
 
 from trident.store.schema import Chunk, Entity, Relation, Resolution
 
+PREFIX_MARK = "*"  # a MEMBER target's name ending so names every method whose name begins with the rest
+
 
 class TargetForm(StrEnum):
     """How a reference names its target."""

@@ -27,12 +27,13 @@ from trident.ingest.languages.python_syntax import (
     BUILTIN_METHODS,
     DEFINITIONS,
     FUNCTIONS,
+    built_prefix,
     descendants,
     is_static,
     is_super,
 )
-from trident.ingest.languages.python_types import MAX_ATTRIBUTE_TYPES, PythonTypes, Scope
-from trident.ingest.model import TargetForm
+from trident.ingest.languages.python_types import MAX_ATTRIBUTE_TYPES, ClassFacts, PythonTypes, Scope
+from trident.ingest.model import PREFIX_MARK, TargetForm
 from trident.store.schema import Resolution
 
 
@@ -113,7 +114,8 @@ class PythonBinder(PythonTypes):
         for base in holder.named_children if holder is not None else []:
             if base.type == "keyword_argument":
                 continue
-            target = self._expression_target(base, scope)
+            generic = base.child_by_field_name("value") if base.type == "subscript" else None
+            target = self._expression_target(generic or base, scope)  # `Base[T]`, `Generic[T]`: the class itself
             if target is not None and target.name != "object":
                 self.result.bases.append(BoundBase(local, row, target))
         body = node.child_by_field_name("body")
@@ -132,12 +134,14 @@ class PythonBinder(PythonTypes):
         parameters = self._parameters(node)
         if scope.in_function:  # a nested function is part of the function it is in
             inner = Scope(scope.caller, scope.prefix, scope.cls, scope.receiver, {**scope.types}, True, {**scope.names})
+            inner.held.update(scope.held)
         else:
             method = scope.cls is not None and scope.prefix == scope.cls.local
             caller = f"{scope.prefix}.{name}" if scope.prefix else name
             receiver = next(iter(parameters), "") if method and not is_static(node) else ""
             inner = Scope(caller, caller, scope.cls if method else None, receiver, {}, True)
         inner.types.update({p: t for p, t in parameters.items() if t})
+        inner.held.update(self.held_parameters(node))
         self._walk_block(body, inner)
 
     def _implicit_calls(self, node: ts.Node, scope: Scope) -> None:
@@ -168,7 +172,12 @@ class PythonBinder(PythonTypes):
             inner = node.named_children[0]
             left = inner.child_by_field_name("left") if inner.type == "assignment" else None
             if left is not None and left.type == "identifier":
-                found = self._stated_type(inner, scope.types, scope)
+                held = self._held(inner, scope)
+                found = "" if held else self._stated_type(inner, scope.types, scope)
+                if held:
+                    scope.held[node_text(left)] = held
+                else:
+                    scope.held.pop(node_text(left), None)
                 if found:
                     scope.types[node_text(left)] = found
                 else:
@@ -213,31 +222,66 @@ class PythonBinder(PythonTypes):
             for target in self._call_targets(call, scope):
                 self.result.calls.append(BoundCall(scope.caller, call.start_point.row, target))
             self._references_in(call, scope)
+            if (looked_up := self._built_name(call, scope)) is not None:
+                self.result.references.append(BoundCall(scope.caller, call.start_point.row, looked_up))
         for read in descendants(node, "attribute"):
-            getter = self._property_read(read, scope)
-            if getter is not None:
-                self.result.calls.append(BoundCall(scope.caller, read.start_point.row, getter))
+            found = self._attribute_read(read, scope)
+            if found is None:
+                continue
+            target, runs = found
+            kept = self.result.calls if runs else self.result.references
+            kept.append(BoundCall(scope.caller, read.start_point.row, target))
 
-    def _property_read(self, node: ts.Node, scope: Scope) -> Target | None:
-        """`self.eta` or `obj.eta` read (not called, not assigned) where the class, defined in this file, makes
-        `eta` a property: reading it runs its getter."""
+    def _attribute_read(self, node: ts.Node, scope: Scope) -> tuple[Target, bool] | None:
+        """`self.eta` or `obj.eta` read (not called, not assigned) on a value whose class is known: a property of a
+        class of this file runs its getter (a call); a member of a class defined elsewhere, or a method read as a
+        value, is how control may reach it (a reference: the indexer keeps it only when it names a method)."""
         parent = node.parent
         if parent is not None and parent.type == "call" and parent.child_by_field_name("function") == node:
             return None
-        if parent is not None and parent.type == "assignment" and parent.child_by_field_name("left") == node:
+        if parent is not None and parent.type == "delete_statement":
+            return None
+        written = parent is not None and parent.type in ("assignment", "augmented_assignment")
+        if written and parent is not None and parent.child_by_field_name("left") == node:
             return None
         owner, member = node.child_by_field_name("object"), node_text(node.child_by_field_name("attribute"))
-        if owner is None or not member:
+        if owner is None or not member or member.startswith("__"):
             return None
+        cls: ClassFacts | None = None
         if owner.type == "identifier" and scope.cls is not None and node_text(owner) == scope.receiver:
-            if member in scope.cls.properties:
-                return Target(TargetForm.MEMBER, member, Resolution.EXACT, owner=scope.cls.qualified)
-            return None
-        typed = self._receiver_type(owner, scope)
-        cls = self.classes.get(typed.removeprefix(f"{self.module}.")) if typed.startswith(f"{self.module}.") else None
-        if cls is not None and member in cls.properties:
-            return Target(TargetForm.MEMBER, member, Resolution.INFERRED, owner=typed)
+            cls, resolution = scope.cls, Resolution.EXACT
+        else:
+            typed = self._receiver_type(owner, scope)
+            if not typed:
+                return None
+            local = typed.removeprefix(f"{self.module}.") if typed.startswith(f"{self.module}.") else ""
+            cls, resolution = self.classes.get(local) if local else None, Resolution.INFERRED
+            if cls is None:  # a class of another file: only the indexer knows what the member is
+                return Target(TargetForm.MEMBER, member, resolution, owner=typed), False
+        target = Target(TargetForm.MEMBER, member, resolution, owner=cls.qualified)
+        if member in cls.properties:
+            return target, True
+        if member in cls.methods or (member not in cls.attributes and member not in cls.declared):
+            return target, False  # a method taken as a value, or a member a base class defines
         return None
+
+    def _built_name(self, call: ts.Node, scope: Scope) -> Target | None:
+        """`getattr(self, f"visit_{kind}")`, `getattr(obj, "do_" + name)` on a value whose class is known: the methods
+        named so that the class, its bases or a class deriving from it defines (the indexer finds them), each
+        reachable through the method the lookup returns."""
+        function, arguments = call.child_by_field_name("function"), call.child_by_field_name("arguments")
+        if function is None or node_text(function) != "getattr" or self._bound("getattr", scope):
+            return None
+        values = arguments.named_children if arguments is not None and arguments.type == "argument_list" else []
+        prefix = built_prefix(values[1]) if len(values) >= 2 else ""
+        if not prefix:
+            return None
+        owner = values[0]
+        if owner.type == "identifier" and scope.cls is not None and node_text(owner) == scope.receiver:
+            cls = scope.cls.qualified
+        else:
+            cls = self._receiver_type(owner, scope)
+        return Target(TargetForm.MEMBER, f"{prefix}{PREFIX_MARK}", Resolution.DISPATCH, owner=cls) if cls else None
 
     def _references_in(self, call: ts.Node, scope: Scope) -> None:
         """A function or method passed as an argument (`submit(self._done)`, `map(parse, xs)`, `key=by_name`): how
@@ -264,8 +308,25 @@ class PythonBinder(PythonTypes):
         if function is not None and len(types) > 1:
             member = node_text(function.child_by_field_name("attribute"))
             return [Target(TargetForm.MEMBER, member, Resolution.INFERRED, owner=t) for t in types]
+        if function is not None and (instances := self._called_instances(function, scope)):
+            return [Target(TargetForm.MEMBER, "__call__", Resolution.INFERRED, owner=t) for t in instances]
         target = self._call_target(call, scope)
         return [target] if target is not None else []
+
+    def _called_instances(self, function: ts.Node, scope: Scope) -> list[str]:
+        """The types of an instance called like a function (`convert(value)` with `convert = ParamType()`,
+        `self.type(value)` where the class states the attribute's type): its `__call__` runs."""
+        if function.type == "identifier":
+            name = node_text(function)
+            held = name in scope.held or (scope.cls is not None and name == scope.receiver)
+            return [scope.types[name]] if name in scope.types and not held else []
+        owner = function.child_by_field_name("object") if function.type == "attribute" else None
+        if owner is None or scope.cls is None or owner.type != "identifier" or node_text(owner) != scope.receiver:
+            return []
+        member = node_text(function.child_by_field_name("attribute"))
+        if member in scope.cls.methods or member in scope.cls.held:
+            return []
+        return self._attribute_types(function, scope)
 
     def _call_target(self, call: ts.Node, scope: Scope) -> Target | None:
         function = call.child_by_field_name("function")
@@ -281,18 +342,27 @@ class PythonBinder(PythonTypes):
             name = node_text(node)
             if scope.cls is not None and name == scope.receiver == "cls":  # `cls(...)` in a classmethod
                 return Target(TargetForm.QUALIFIED, scope.cls.qualified, Resolution.EXACT)
+            if name in scope.held:  # `cls = Option` or `cls: type[Option]`, then `cls(...)`
+                return Target(TargetForm.QUALIFIED, scope.held[name], Resolution.INFERRED)
             if name in scope.types or (scope.in_function and name == scope.receiver):
                 return Target(TargetForm.NAME, name, Resolution.NAME)
             if self._bound(name, scope):
                 return Target(TargetForm.QUALIFIED, self._bound(name, scope), Resolution.EXACT)
             return Target(TargetForm.NAME, name, Resolution.NAME) if name else None
+        if node.type == "call":  # `type(self)(...)`: the class of a value whose class is known
+            made = self.class_of(node, scope)
+            return Target(TargetForm.QUALIFIED, made, Resolution.INFERRED) if made else None
         if node.type != "attribute":
             return None
         member = node_text(node.child_by_field_name("attribute"))
         owner = node.child_by_field_name("object")
         if not member or owner is None:
             return None
+        if (made := self.class_of(node, scope)) and member == "__class__":
+            return Target(TargetForm.QUALIFIED, made, Resolution.INFERRED)
         if owner.type == "identifier" and scope.cls is not None and node_text(owner) == scope.receiver:
+            if member in scope.cls.held and member not in scope.cls.methods:  # `context_class = Context`
+                return Target(TargetForm.QUALIFIED, scope.cls.held[member], Resolution.INFERRED)
             return Target(TargetForm.MEMBER, member, Resolution.EXACT, owner=scope.cls.qualified)
         if owner.type == "call" and is_super(owner) and scope.cls is not None:
             return Target(TargetForm.MEMBER, member, Resolution.EXACT, owner=scope.cls.qualified, after_owner=True)

@@ -12,6 +12,9 @@ from trident.ingest.languages import node_text
 FUNCTIONS = ("function_definition",)
 DEFINITIONS = ("function_definition", "class_definition", "decorated_definition")
 OPTIONAL = frozenset({"Optional", "Final", "ClassVar", "Annotated", "Type", "type"})
+HELD_CLASS = frozenset({"type", "Type", "typing.Type", "t.Type"})  # `type[Foo]`: the class itself
+MIN_PREFIX = 3  # `visit_`, `do_`, `on_`: shorter starts name too much
+CASTS = frozenset({"cast", "typing.cast", "t.cast"})  # `cast(T, value)` is `value` at run time
 # Containers whose one type argument is the type of each element a `for` loop takes from them.
 CONTAINERS = frozenset(
     {"list", "List", "set", "Set", "frozenset", "FrozenSet", "AbstractSet", "MutableSet", "Sequence", "Collection"}
@@ -54,6 +57,30 @@ def descendants(node: ts.Node, kind: str) -> Iterator[ts.Node]:
         pending.extend(reversed(current.named_children))
 
 
+def built_prefix(node: ts.Node) -> str:
+    """The constant start of a name built at run time: `f"visit_{kind}"`, `"do_" + name`, `"on_%s" % name` ->
+    `visit_`, `do_`, `on_`; "" when it has none a method name could start with (a few letters at least)."""
+    if node.type == "binary_operator" and node.child_by_field_name("operator") is not None:
+        operator = node_text(node.child_by_field_name("operator"))
+        left = node.child_by_field_name("left")
+        if operator == "+" and left is not None and left.type == "string":
+            return _name_start("".join(node_text(c) for c in left.named_children if c.type == "string_content"))
+        if operator == "%" and left is not None and left.type == "string":
+            text = "".join(node_text(c) for c in left.named_children if c.type == "string_content")
+            return _name_start(text.split("%", 1)[0]) if "%" in text else ""
+        return ""
+    if node.type != "string" or not node_text(node).lower().startswith(("f'", 'f"')):
+        return ""
+    parts = [c for c in node.named_children if c.type in ("string_content", "interpolation")]
+    if len(parts) < 2 or parts[0].type != "string_content" or parts[1].type != "interpolation":
+        return ""
+    return _name_start(node_text(parts[0]))
+
+
+def _name_start(text: str) -> str:
+    return text if len(text) >= MIN_PREFIX and text.replace("_", "a").isidentifier() else ""
+
+
 def is_super(call: ts.Node) -> bool:
     function = call.child_by_field_name("function")
     return function is not None and function.type == "identifier" and node_text(function) == "super"
@@ -72,39 +99,75 @@ def _declared(node: ts.Node | None) -> ts.Node | None:
     while node is not None:
         if node.type == "type":
             node = node.named_children[0] if node.named_child_count else None
-        elif node.type == "binary_operator":
-            sides = [node.child_by_field_name("left"), node.child_by_field_name("right")]
-            real = [s for s in sides if s is not None and s.type != "none"]
-            node = real[0] if len(real) == 1 else None
-        elif (
-            node.type == "generic_type"
-            and node.named_child_count == 2
-            and node_text(node.named_children[0]) in OPTIONAL
-        ):
-            args = node.named_children[1]
-            node = args.named_children[0] if args.named_child_count == 1 else None
+        elif node.type in ("binary_operator", "union_type"):
+            node = _one_side(node)
+        elif (head := _generic_head(node)) is not None and head.rsplit(".", 1)[-1] in OPTIONAL:
+            args = _generic_arguments(node)
+            node = args[0] if len(args) == 1 else None
         else:
             return node
     return None
 
 
+def _one_side(union: ts.Node) -> ts.Node | None:
+    """`X | None` -> X; None for a union of two real types."""
+    sides = union.named_children
+    real = [s for s in sides if s.type != "none" and not (s.type == "type" and node_text(s) == "None")]
+    return real[0] if len(real) == 1 else None
+
+
+def _generic_head(node: ts.Node) -> str | None:
+    """`Foo[...]` / `mod.Foo[...]` -> "Foo" / "mod.Foo"; None for anything else."""
+    if node.type == "generic_type" and node.named_child_count == 2:
+        return node_text(node.named_children[0])
+    value = node.child_by_field_name("value") if node.type == "subscript" else None
+    return node_text(value) if value is not None and value.type in ("identifier", "attribute") else None
+
+
+def _generic_arguments(node: ts.Node) -> list[ts.Node]:
+    if node.type == "generic_type":
+        return list(node.named_children[1].named_children)
+    return [c for c in node.named_children[1:]]
+
+
 def annotated_name(node: ts.Node | None) -> str:
-    """`Foo`, `mod.Foo`, `"Foo"`, `Foo | None`, `Optional[Foo]` -> the name as written; "" otherwise."""
+    """`Foo`, `mod.Foo`, `"Foo"`, `Foo | None`, `Optional[Foo]`, `Foo[T]` -> the name as written; "" otherwise."""
     node = _declared(node)
     if node is not None and node.type == "string":
         return "".join(node_text(c) for c in node.named_children if c.type == "string_content").strip()
+    if node is not None and (head := _generic_head(node)) is not None:
+        return "" if head.rsplit(".", 1)[-1] in CONTAINERS else head  # `Base[T]` is a Base
     return node_text(node) if node is not None and node.type in ("identifier", "attribute") else ""
+
+
+def held_class_name(node: ts.Node | None) -> str:
+    """`type[Foo]`, `Type["Foo"] | None`, `Optional[type[Foo]]` (a class, not an instance) -> `Foo` as written; ""
+    otherwise."""
+    while node is not None:
+        if node.type == "type":
+            node = node.named_children[0] if node.named_child_count else None
+        elif node.type in ("binary_operator", "union_type"):
+            node = _one_side(node)
+        elif (head := _generic_head(node)) is not None:
+            args = _generic_arguments(node)
+            if len(args) != 1:
+                return ""
+            if head in HELD_CLASS:
+                return annotated_name(args[0])
+            node = args[0] if head.rsplit(".", 1)[-1] == "Optional" else None
+        else:
+            return ""
+    return ""
 
 
 def element_name(node: ts.Node | None) -> str:
     """`list[Foo]`, `Sequence["Foo"]`, `list[Foo] | None` -> the element type as written; "" otherwise."""
     node = _declared(node)
-    if node is None or node.type != "generic_type" or node.named_child_count != 2:
+    head = _generic_head(node) if node is not None else None
+    if node is None or head is None or head.rsplit(".", 1)[-1] not in CONTAINERS:
         return ""
-    head, args = node.named_children
-    if node_text(head) not in CONTAINERS or args.named_child_count != 1:
-        return ""
-    return annotated_name(args.named_children[0])
+    args = _generic_arguments(node)
+    return annotated_name(args[0]) if len(args) == 1 else ""
 
 
 def is_optional(node: ts.Node | None) -> bool:
@@ -113,10 +176,7 @@ def is_optional(node: ts.Node | None) -> bool:
         node = node.named_children[0]
     if node is None:
         return False
-    if node.type == "binary_operator":
-        return any(
-            side is not None and side.type == "none"
-            for side in (node.child_by_field_name("left"), node.child_by_field_name("right"))
-        )
-    head = node.named_children[0] if node.type == "generic_type" and node.named_child_count else None
-    return head is not None and node_text(head) in ("Optional", "typing.Optional")
+    if node.type in ("binary_operator", "union_type"):
+        return any(s.type == "none" or (s.type == "type" and node_text(s) == "None") for s in node.named_children)
+    head = _generic_head(node)
+    return head is not None and head.rsplit(".", 1)[-1] == "Optional"

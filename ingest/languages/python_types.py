@@ -13,10 +13,12 @@ import tree_sitter as ts
 from trident.ingest.languages import node_text
 from trident.ingest.languages.python import relative_package
 from trident.ingest.languages.python_syntax import (
+    CASTS,
     FUNCTIONS,
     annotated_name,
     descendants,
     element_name,
+    held_class_name,
     is_optional,
     statements,
 )
@@ -45,6 +47,8 @@ class ClassFacts:
     slots: set[str] = field(default_factory=set)  # attributes declared optional (`x: Foo | None = None`)
     elements: dict[str, str] = field(default_factory=dict)  # container attribute -> qualified type of its elements
     properties: set[str] = field(default_factory=set)  # methods read as attributes (`@property`, `@cached_property`)
+    methods: set[str] = field(default_factory=set)  # the methods the class body defines
+    held: dict[str, str] = field(default_factory=dict)  # attribute -> the class or function it holds (not calls)
 
 
 @dataclass(frozen=True)
@@ -57,6 +61,7 @@ class Scope:
     in_function: bool = False
     names: dict[str, str] = field(default_factory=dict)  # what imports inside this function bind
     assigned: dict[str, list[str]] = field(default_factory=dict)  # attribute -> types this function gives it
+    held: dict[str, str] = field(default_factory=dict)  # variable -> the class or function it holds (`cls = Foo`)
 
 
 class PythonTypes:
@@ -147,6 +152,7 @@ class PythonTypes:
                 if statement.type == "expression_statement" and statement.named_child_count == 1:
                     self._class_attribute(cls, statement.named_children[0])
                 elif statement.type in FUNCTIONS:
+                    cls.methods.add(node_text(statement.child_by_field_name("name")))
                     self._method_attributes(cls, statement)
                     if getter := _property_name(statement.parent):
                         cls.properties.add(getter)
@@ -159,6 +165,9 @@ class PythonTypes:
         left = node.child_by_field_name("left")
         if left is not None and left.type == "identifier":
             self._note_attribute(cls, node_text(left), node, {})
+            held = self._held(node, Scope("", ""))
+            if held:
+                cls.held.setdefault(node_text(left), held)
 
     def _method_attributes(self, cls: ClassFacts, method: ts.Node) -> None:
         """`self.x = Foo(...)`, `self.x: Foo = ...` and `self.x = param` (with `param: Foo`) in any method."""
@@ -173,7 +182,7 @@ class PythonTypes:
         for kind in ("import_statement", "import_from_statement"):
             for node in descendants(body, kind):
                 names.update(self._imported(node))
-        scope = Scope(receiver, "", cls=cls, receiver=receiver, types=dict(parameters), names=names)
+        scope = Scope(receiver, "", cls, receiver, dict(parameters), names=names, held=self.held_parameters(method))
         for node in descendants(body, "assignment"):
             left = node.child_by_field_name("left")
             if left is None or left.type != "attribute":
@@ -183,6 +192,8 @@ class PythonTypes:
                 continue
             attribute = node_text(left.child_by_field_name("attribute"))
             self._note_attribute(cls, attribute, node, parameters, elements, scope)
+            if held := self._held(node, scope):
+                cls.held.setdefault(attribute, held)
 
     def _note_attribute(
         self,
@@ -212,6 +223,49 @@ class PythonTypes:
             element = elements.get(node_text(right), "")  # `self.children = children`, `children: list[Foo]`
         if element:
             cls.elements[name] = element
+
+    def _held(self, assignment: ts.Node, scope: Scope) -> str:
+        """The class or function an assignment stores, not calls: `x: type[Foo] = ...`, `x = Foo`, `x = mod.f`,
+        `x = cast("type[Foo]", Foo)`; "" otherwise."""
+        declared = self._named_type(held_class_name(assignment.child_by_field_name("type")))
+        right = assignment.child_by_field_name("right")
+        return declared or (self._held_value(right, scope) if right is not None else "")
+
+    def _held_value(self, node: ts.Node, scope: Scope) -> str:
+        """The qualified name of the class or function a value is (a name the file binds, a dotted name, a variable
+        holding one, `cast(T, value)`, the one both sides of `a or b` / `a if c else b` are), else ""."""
+        if node.type == "identifier":
+            name = node_text(node)
+            if name in scope.held:
+                return scope.held[name]
+            return self._bound(name, scope) if name not in scope.types and name != scope.receiver else ""
+        if node.type == "attribute":
+            return self._dotted(node, scope)
+        if node.type == "call":
+            function, arguments = node.child_by_field_name("function"), node.child_by_field_name("arguments")
+            cast = function is not None and node_text(function) in CASTS and not self._project_bound(function, scope)
+            values = arguments.named_children if arguments is not None else []
+            return self._held_value(values[1], scope) if cast and len(values) == 2 else ""
+        if node.type == "parenthesized_expression" and node.named_child_count == 1:
+            return self._held_value(node.named_children[0], scope)
+        if node.type in ("boolean_operator", "conditional_expression"):
+            sides = [node.child_by_field_name("left"), node.child_by_field_name("right")]
+            if node.type == "conditional_expression":
+                sides = [node.named_children[0], node.named_children[-1]] if node.named_child_count == 3 else []
+            known = {self._held_value(side, scope) for side in sides if side is not None} - {""}
+            return known.pop() if len(known) == 1 else ""
+        return ""
+
+    def _project_bound(self, function: ts.Node, scope: Scope) -> bool:
+        """Whether `cast` is the file's own (or an import from elsewhere than `typing`)."""
+        head = node_text(function).split(".", 1)[0]
+        return not self._bound(head, scope).startswith("typing") and bool(self._bound(head, scope))
+
+    def held_parameters(self, function: ts.Node) -> dict[str, str]:
+        """Parameter -> the class it holds, for parameters annotated `type[Foo]`."""
+        nodes = self._parameter_nodes(function)
+        found = {name: self._named_type(held_class_name(annotation)) for name, annotation in nodes}
+        return {name: held for name, held in found.items() if held}
 
     def _parameters(self, function: ts.Node) -> dict[str, str]:
         """Parameter -> its stated type ("" when none), in order."""
@@ -290,7 +344,12 @@ class PythonTypes:
             owner = function.child_by_field_name("object")
             if owner is not None and owner.type == "identifier" and node_text(owner) == scope.receiver:
                 method = node_text(function.child_by_field_name("attribute"))
+                if method in scope.cls.held and method not in scope.cls.methods:
+                    return self.returns.get(scope.cls.held[method], scope.cls.held[method])
                 return self.returns.get(f"{scope.cls.qualified}.{method}", "")
+        made = self.class_of(function, scope) if function is not None else ""
+        if made:
+            return made
         called = self._constructed(call, scope)
         return self.returns.get(called, called)
 
@@ -301,8 +360,25 @@ class PythonTypes:
             return ""
         if function.type == "identifier":
             name = node_text(function)
+            if name in scope.held:
+                return scope.held[name]
             return self._bound(name, scope) if name not in scope.types else ""
         return self._dotted(function, scope) if function.type == "attribute" else ""
+
+    def class_of(self, node: ts.Node, scope: Scope) -> str:
+        """`type(x)` or `x.__class__` where x's class is known (the receiver's, a stated type): that class, else ""."""
+        value: ts.Node | None = None
+        if node.type == "call" and node_text(node.child_by_field_name("function")) == "type":
+            arguments = node.child_by_field_name("arguments")
+            if arguments is not None and arguments.named_child_count == 1 and not self._bound("type", scope):
+                value = arguments.named_children[0]
+        elif node.type == "attribute" and node_text(node.child_by_field_name("attribute")) == "__class__":
+            value = node.child_by_field_name("object")
+        if value is None:
+            return ""
+        if value.type == "identifier" and scope.cls is not None and node_text(value) == scope.receiver:
+            return scope.cls.qualified
+        return self._receiver_type(value, scope)
 
     def _stated_type(self, assignment: ts.Node, parameters: dict[str, str], scope: Scope | None = None) -> str:
         """The type an assignment states: its annotation, a constructor call, or a typed parameter it copies."""

@@ -1,0 +1,207 @@
+"""Calls through values the code states: a variable or attribute holding a class (`cls = Option`, `cls: type[Option]`,
+`context_class = Context`, `type(self)(...)`, `cast(..., Command)`) constructs it; an instance called like a function
+runs its `__call__`; a generic annotation (`ParamType[Any]`, `Base[T]`) types what it annotates; a member of a typed
+value read in another file is how control reaches it. The shapes are those of a real CLI library (click's decorators,
+`Command.make_context`, `Parameter.type_cast_value`), written small, indexed with the real engines."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.projects import indexed_projects
+from trident.retrieval.views import GenerationViews
+from trident.store.catalog import Catalog
+from trident.store.schema import Resolution
+from trident.store.settings import RetrievalSettings
+from trident.tools.impact import impact
+from trident.tools.trace import Direction, trace_relationships
+
+FILES: dict[str, str] = {
+    "cli/__init__.py": "from .core import Command, Context, Option\nfrom .decorators import command, option\n",
+    "cli/types.py": (
+        "import typing as t\n\n\n"
+        "class ParamType(t.Generic[t.Any]):\n"
+        "    def __call__(self, value):\n"
+        "        return self.convert(value)\n\n"
+        "    def convert(self, value):\n"
+        "        return value\n\n\n"
+        "class IntType(ParamType[int]):\n"
+        "    def convert(self, value):\n"
+        "        return int(value)\n\n\n"
+        "class Plain:\n"
+        "    def convert(self, value):\n"
+        "        return value\n\n\n"
+        "def convert_type(kind) -> ParamType:\n"
+        "    return IntType() if kind is int else ParamType()\n"
+    ),
+    "cli/core.py": (
+        "import typing as t\n\n"
+        "from . import types\n\n\n"
+        "class Context:\n"
+        "    def __init__(self, command):\n"
+        "        self.command = command\n\n"
+        "    def child(self):\n"
+        "        return type(self)(self.command)\n\n"
+        "    @property\n"
+        "    def depth(self):\n"
+        "        return 1\n\n\n"
+        "class Command:\n"
+        "    context_class: type[Context] = Context\n\n"
+        "    def __init__(self, name):\n"
+        "        self.name = name\n\n"
+        "    def make_context(self):\n"
+        "        return self.context_class(self)\n\n\n"
+        "class Option:\n"
+        "    def __init__(self, decls):\n"
+        "        self.type: types.ParamType[t.Any] = types.ParamType()\n\n"
+        "    def cast(self, value):\n"
+        "        return self.type(value)\n"
+    ),
+    "cli/decorators.py": (
+        "import typing as t\n\n"
+        "from .core import Command, Option\n\n\n"
+        "def command(name, cls: type[Command] | None = None):\n"
+        "    if cls is None:\n"
+        "        cls = t.cast('type[Command]', Command)\n"
+        "    return cls(name)\n\n\n"
+        "def option(decls, cls=None):\n"
+        "    if cls is None:\n"
+        "        cls = Option\n"
+        "    return cls(decls)\n\n\n"
+        "def prompt(value):\n"
+        "    plain = Plain()\n"
+        "    plain(value)  # no __call__: no edge\n"
+        "    convert = ParamType()\n"
+        "    return convert(value)\n\n\n"
+        "from .types import ParamType, Plain\n"
+    ),
+    "cli/report.py": (
+        "from .core import Command, Context\n\n\n"
+        "def depth_of(context: Context, command: Command):\n"
+        "    command.make_context()\n"
+        "    return context.depth\n"
+    ),
+    "cli/visitor.py": (
+        "class NodeVisitor:\n"
+        "    def get_visitor(self, node):\n"
+        "        return getattr(self, f\"visit_{type(node).__name__}\", None)\n\n"
+        "    def visit(self, node):\n"
+        "        f = self.get_visitor(node)\n"
+        "        return f(node) if f is not None else None\n"
+    ),
+    "cli/render.py": (
+        "from .visitor import NodeVisitor\n\n\n"
+        "class Renderer(NodeVisitor):\n"
+        "    def visit_Name(self, node):\n"
+        "        return node\n\n"
+        "    def visit_Const(self, node):\n"
+        "        return node\n\n"
+        "    def render(self, node):\n"
+        "        return self.visit(node)\n\n\n"
+        "class Unrelated:\n"
+        "    def visit_Name(self, node):\n"
+        "        return node\n"
+    ),
+    "tests/test_cli.py": (
+        "from cli.decorators import command\n\n\n"
+        "def test_command_makes_a_context():\n"
+        "    cmd = command('go')\n"
+        "    assert cmd.make_context() is not None\n"
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def catalog(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Catalog]:
+    cat = indexed_projects(tmp_path_factory.mktemp("held"), {"cli": FILES}, ("cli",))
+    yield cat
+    cat.close()
+
+
+@pytest.fixture(scope="module")
+def views() -> GenerationViews:
+    return GenerationViews(RetrievalSettings())
+
+
+def _out(catalog: Catalog, views: GenerationViews, entity: str, **options: Any) -> dict[tuple[str, str], str]:
+    found = trace_relationships(
+        catalog,
+        views.directory(catalog),
+        entity,
+        direction=Direction.OUT,
+        max_hops=1,
+        relations=views.relations(catalog),
+        min_resolution=Resolution.NAME,
+        **options,
+    )
+    return {(e.type, e.target.rsplit(":", 1)[-1]): e.resolution.value for e in found.edges}
+
+
+def test_a_variable_holding_a_class_constructs_it_when_called(catalog: Catalog, views: GenerationViews) -> None:
+    # `cls: type[Command] | None`, then `cls = cast('type[Command]', Command)`, then `cls(name)`
+    made = _out(catalog, views, "function:cli:cli.decorators.command", relation_types=["CALLS"])
+    assert made[("CALLS", "cli.core.Command")] == "inferred"
+    assert made[("CALLS", "cli.core.Command.__init__")] == "inferred"
+    assert not any("cast" in target for _, target in made)  # the cast is no call of the project's
+    # an untyped parameter given a class in a branch (`cls = Option`)
+    opted = _out(catalog, views, "function:cli:cli.decorators.option", relation_types=["CALLS"])
+    assert opted[("CALLS", "cli.core.Option.__init__")] == "inferred"
+
+
+def test_a_class_attribute_holding_a_class_and_the_class_of_self_construct_it(
+    catalog: Catalog, views: GenerationViews
+) -> None:
+    made = _out(catalog, views, "method:cli:cli.core.Command.make_context", relation_types=["CALLS"])
+    assert made[("CALLS", "cli.core.Context.__init__")] == "inferred"
+    child = _out(catalog, views, "method:cli:cli.core.Context.child", relation_types=["CALLS"])
+    assert child[("CALLS", "cli.core.Context.__init__")] == "inferred"
+
+
+def test_an_instance_called_like_a_function_runs_its_call_method_only_when_it_has_one(
+    catalog: Catalog, views: GenerationViews
+) -> None:
+    call = "cli.types.ParamType.__call__"
+    # `self.type: types.ParamType[t.Any]`, a generic annotation, then `self.type(value)`
+    assert _out(catalog, views, "method:cli:cli.core.Option.cast", relation_types=["CALLS"]) == {
+        ("CALLS", call): "inferred"
+    }
+    prompted = _out(catalog, views, "function:cli:cli.decorators.prompt", relation_types=["CALLS"])
+    assert prompted[("CALLS", call)] == "inferred"
+    assert not any(target.startswith("cli.types.Plain.") for _, target in prompted)  # Plain has no __call__
+
+
+def test_a_generic_base_is_a_base_and_its_overrides_are_dispatched_to(catalog: Catalog, views: GenerationViews) -> None:
+    bases = _out(catalog, views, "class:cli:cli.types.IntType", relation_types=["INHERITS"])
+    assert bases == {("INHERITS", "cli.types.ParamType"): "exact"}
+    called = _out(catalog, views, "method:cli:cli.types.ParamType.__call__", relation_types=["CALLS"])
+    assert called[("CALLS", "cli.types.IntType.convert")] == "dispatch"
+
+
+def test_a_property_of_a_class_of_another_file_is_reached_from_where_it_is_read(
+    catalog: Catalog, views: GenerationViews
+) -> None:
+    read = _out(catalog, views, "function:cli:cli.report.depth_of", relation_types=["CALLS", "REFERENCES"])
+    assert read[("REFERENCES", "cli.core.Context.depth")] == "inferred"
+    assert read[("CALLS", "cli.core.Command.make_context")] == "inferred"
+
+
+def test_impact_finds_the_test_that_reaches_a_constructor_through_a_held_class(catalog: Catalog) -> None:
+    answer = impact(catalog, GenerationViews(RetrievalSettings()).directory(catalog), entities=["Context.__init__"])
+    assert [t.name for t in answer.tests] == ["test_command_makes_a_context"]
+
+
+def test_a_method_looked_up_by_a_built_name_reaches_the_methods_so_named_in_derived_classes(
+    catalog: Catalog, views: GenerationViews
+) -> None:
+    looked_up = _out(catalog, views, "method:cli:cli.visitor.NodeVisitor.get_visitor", relation_types=["REFERENCES"])
+    assert looked_up == {
+        ("REFERENCES", "cli.render.Renderer.visit_Const"): "dispatch",
+        ("REFERENCES", "cli.render.Renderer.visit_Name"): "dispatch",
+    }  # not the `visit_Name` of a class that is no visitor
+    answer = impact(catalog, views.directory(catalog), entities=["Renderer.visit_Name"], max_hops=3)
+    reached = {c.id: (c.hops, c.resolution.value) for c in answer.callers}
+    # render -> visit (its base's) -> get_visitor -> the visit_Name it looks up
+    assert reached["method:cli:cli.render.Renderer.render"] == (3, "dispatch")
