@@ -87,7 +87,7 @@ FILES: dict[str, str] = {
     "cli/visitor.py": (
         "class NodeVisitor:\n"
         "    def get_visitor(self, node):\n"
-        "        return getattr(self, f\"visit_{type(node).__name__}\", None)\n\n"
+        '        return getattr(self, f"visit_{type(node).__name__}", None)\n\n'
         "    def visit(self, node):\n"
         "        f = self.get_visitor(node)\n"
         "        return f(node) if f is not None else None\n"
