@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from tests.conftest import HashEmbedder
 from trident.ingest.pipeline import index_folder
+from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
-from trident.store.schema import Relation
+from trident.store.schema import Relation, Resolution
+from trident.tools.trace import Direction, trace_relationships
 
 Files = Mapping[str, str]  # project-relative path -> text
 
@@ -34,3 +37,18 @@ def indexed_projects(root: Path, projects: Mapping[str, Files], order: Sequence[
 def call_edges(catalog: Catalog) -> dict[tuple[str, str], Relation]:
     """(caller id, callee id) -> the CALLS relation."""
     return {(r.source, r.target): r for r in catalog.graph.relations(catalog.tenant) if r.type == "CALLS"}
+
+
+def edges_out(catalog: Catalog, views: GenerationViews, entity: str, **options: Any) -> dict[tuple[str, str], str]:
+    """(relation type, target id) -> resolution of every edge out of `entity`, one hop, name guesses included."""
+    found = trace_relationships(
+        catalog,
+        views.directory(catalog),
+        entity,
+        direction=Direction.OUT,
+        max_hops=1,
+        relations=views.relations(catalog),
+        min_resolution=Resolution.NAME,
+        **options,
+    )
+    return {(e.type, e.target): e.resolution.value for e in found.edges}

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.projects import indexed_projects
+from tests.projects import edges_out, indexed_projects
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.schema import Resolution
@@ -130,18 +130,7 @@ def views() -> GenerationViews:
     return GenerationViews(RetrievalSettings())
 
 
-def _out(catalog: Catalog, views: GenerationViews, entity: str, **options: Any) -> dict[tuple[str, str], str]:
-    found = trace_relationships(
-        catalog,
-        views.directory(catalog),
-        entity,
-        direction=Direction.OUT,
-        max_hops=1,
-        relations=views.relations(catalog),
-        min_resolution=Resolution.NAME,
-        **options,
-    )
-    return {(e.type, e.target): e.resolution.value for e in found.edges}
+_out = edges_out
 
 
 def test_a_call_of_the_base_method_dispatches_to_every_override_and_overrides_are_edges(

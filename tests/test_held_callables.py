@@ -11,13 +11,11 @@ from typing import Any
 
 import pytest
 
-from tests.projects import indexed_projects
+from tests.projects import edges_out, indexed_projects
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
-from trident.store.schema import Resolution
 from trident.store.settings import RetrievalSettings
 from trident.tools.impact import impact
-from trident.tools.trace import Direction, trace_relationships
 
 FILES: dict[str, str] = {
     "cli/__init__.py": "from .core import Command, Context, Option\nfrom .decorators import command, option\n",
@@ -127,17 +125,9 @@ def views() -> GenerationViews:
 
 
 def _out(catalog: Catalog, views: GenerationViews, entity: str, **options: Any) -> dict[tuple[str, str], str]:
-    found = trace_relationships(
-        catalog,
-        views.directory(catalog),
-        entity,
-        direction=Direction.OUT,
-        max_hops=1,
-        relations=views.relations(catalog),
-        min_resolution=Resolution.NAME,
-        **options,
-    )
-    return {(e.type, e.target.rsplit(":", 1)[-1]): e.resolution.value for e in found.edges}
+    """The edges out of `entity`, targets by qualified name."""
+    found = edges_out(catalog, views, entity, **options)
+    return {(kind, target.rsplit(":", 1)[-1]): how for (kind, target), how in found.items()}
 
 
 def test_a_variable_holding_a_class_constructs_it_when_called(catalog: Catalog, views: GenerationViews) -> None:

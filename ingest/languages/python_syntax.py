@@ -81,6 +81,14 @@ def _name_start(text: str) -> str:
     return text if len(text) >= MIN_PREFIX and text.replace("_", "a").isidentifier() else ""
 
 
+def either_side(node: ts.Node) -> list[ts.Node]:
+    """The values `a or b` and `a if c else b` may be: a and b."""
+    if node.type == "conditional_expression":
+        return [node.named_children[0], node.named_children[-1]] if node.named_child_count == 3 else []
+    sides = (node.child_by_field_name("left"), node.child_by_field_name("right"))
+    return [side for side in sides if side is not None]
+
+
 def is_super(call: ts.Node) -> bool:
     function = call.child_by_field_name("function")
     return function is not None and function.type == "identifier" and node_text(function) == "super"

@@ -17,6 +17,7 @@ from trident.ingest.languages.python_syntax import (
     FUNCTIONS,
     annotated_name,
     descendants,
+    either_side,
     element_name,
     held_class_name,
     is_optional,
@@ -243,23 +244,16 @@ class PythonTypes:
             return self._dotted(node, scope)
         if node.type == "call":
             function, arguments = node.child_by_field_name("function"), node.child_by_field_name("arguments")
-            cast = function is not None and node_text(function) in CASTS and not self._project_bound(function, scope)
+            bound = self._bound(node_text(function).split(".", 1)[0], scope) if function is not None else ""
+            cast = node_text(function) in CASTS and (not bound or bound.startswith("typing"))
             values = arguments.named_children if arguments is not None else []
             return self._held_value(values[1], scope) if cast and len(values) == 2 else ""
         if node.type == "parenthesized_expression" and node.named_child_count == 1:
             return self._held_value(node.named_children[0], scope)
         if node.type in ("boolean_operator", "conditional_expression"):
-            sides = [node.child_by_field_name("left"), node.child_by_field_name("right")]
-            if node.type == "conditional_expression":
-                sides = [node.named_children[0], node.named_children[-1]] if node.named_child_count == 3 else []
-            known = {self._held_value(side, scope) for side in sides if side is not None} - {""}
+            known = {self._held_value(side, scope) for side in either_side(node)} - {""}
             return known.pop() if len(known) == 1 else ""
         return ""
-
-    def _project_bound(self, function: ts.Node, scope: Scope) -> bool:
-        """Whether `cast` is the file's own (or an import from elsewhere than `typing`)."""
-        head = node_text(function).split(".", 1)[0]
-        return not self._bound(head, scope).startswith("typing") and bool(self._bound(head, scope))
 
     def held_parameters(self, function: ts.Node) -> dict[str, str]:
         """Parameter -> the class it holds, for parameters annotated `type[Foo]`."""
@@ -399,10 +393,7 @@ class PythonTypes:
         if node.type in ("parenthesized_expression", "await") and node.named_child_count == 1:
             return self._value_type(node.named_children[0], variables, scope)
         if node.type in ("boolean_operator", "conditional_expression"):
-            sides = [node.child_by_field_name("left"), node.child_by_field_name("right")]
-            if node.type == "conditional_expression":
-                sides = [node.named_children[0], node.named_children[-1]] if node.named_child_count == 3 else []
-            known = {self._value_type(side, variables, scope) for side in sides if side is not None} - {""}
+            known = {self._value_type(side, variables, scope) for side in either_side(node)} - {""}
             return known.pop() if len(known) == 1 else ""
         return ""
 
