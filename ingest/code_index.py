@@ -11,6 +11,8 @@ with every project's entities, is it known what `httpcore.ConnectionPool` is: a 
   nearest first), or a name a package re-exports (the one definition of that name inside the package).
 - A member is looked up in its class, then its bases breadth first (each level in declared order when the bases
   are known from this run, else by id); never in an unrelated class that happens to define the same name.
+- A member of what a call gives (`make_pool().query()`, `self.stream = env.tokenize(...)` then `self.stream.m()`)
+  is looked up in the class the called function's annotation says it returns (`RETURNS`), when it says one.
 - A bare name (`form` NAME) is a guess, kept only when exactly one entity of the project and language has that
   name (one in test code counts only for a caller in test code).
 """
@@ -37,6 +39,10 @@ CODE_TYPES = frozenset(
 MAX_DEPTH = 8  # re-exports of re-exports and base chains deeper than this are not followed
 MAX_BASES = 64  # classes visited per member lookup
 
+# A method `object` defines by running another one a class may define: `!=` runs `__eq__`, `str(x)` runs
+# `__repr__`, `if x:` runs `__len__` when the class defines no `__bool__`.
+DEFAULTS_TO = {"__ne__": "__eq__", "__str__": "__repr__", "__bool__": "__len__"}
+
 AnyReference: TypeAlias = Reference | PendingReference
 
 
@@ -54,10 +60,16 @@ def is_code(entity: Entity) -> bool:
 
 
 class CodeIndex:
-    """Code entities by qualified and import name, with the bases of each class."""
+    """Code entities by qualified and import name, with the bases of each class and the class each function
+    returns."""
 
     @paused_gc()  # as the entity directory's build: acyclic lists and dicts, built faster without collections
-    def __init__(self, entities: Iterable[Entity], bases: Iterable[tuple[str, str]] = ()) -> None:
+    def __init__(
+        self,
+        entities: Iterable[Entity],
+        bases: Iterable[tuple[str, str]] = (),
+        returns: Iterable[tuple[str, str]] = (),
+    ) -> None:
         code: dict[str, Entity] = {}
         for entity in entities:
             if is_code(entity):
@@ -70,12 +82,14 @@ class CodeIndex:
         self._by_short: dict[tuple[str, str], list[Entity]] = defaultdict(list)  # (family, name) -> entities
         self._top_level: dict[str, list[Entity]] = defaultdict(list)  # short name -> module-level definitions
         self._bases: dict[str, list[str]] = defaultdict(list)
+        self._returns: dict[str, str] = {}  # function id -> the class its annotation says it returns ("": not known)
         self._methods_of: dict[str, list[Entity]] | None = None
         for e in self._by_id.values():
             self._names[e.id] = [e.qualified_name, *self._imports.of(e)]
             for table, key in self._places(e):
                 table[key].append(e)
         self.add_bases(bases)
+        self.add_returns(returns)
 
     def _places(self, e: Entity) -> Iterator[tuple[dict[Any, list[Entity]], Any]]:
         """(table, key) of each list a code entity is in: by each of its names, their tails outside Python, its
@@ -93,12 +107,16 @@ class CodeIndex:
 
     @paused_gc()
     def patched(
-        self, removed: Iterable[str], added: Iterable[Entity], bases: Iterable[tuple[str, str]] = ()
+        self,
+        removed: Iterable[str],
+        added: Iterable[Entity],
+        bases: Iterable[tuple[str, str]] = (),
+        returns: Iterable[tuple[str, str]] = (),
     ) -> CodeIndex:
         """This index without the entities of the `removed` ids and with the `added` ones whose ids it does not keep
-        (the first of an id), with `bases` as its only class bases: equal to one built afresh over those entities
-        (tests/test_code_index_patch.py), sharing what did not change with this one, which stays as it was. Built
-        afresh when a Python package appears or goes (every import name under it changes)."""
+        (the first of an id), with `bases` and `returns` as its only class bases and return types: equal to one built
+        afresh over those entities (tests/test_code_index_patch.py), sharing what did not change with this one, which
+        stays as it was. Built afresh when a Python package appears or goes (every import name under it changes)."""
         gone = [self._by_id[i] for i in sorted(set(removed)) if i in self._by_id]
         gone_ids = {e.id for e in gone}
         new: dict[str, Entity] = {}
@@ -108,8 +126,8 @@ class CodeIndex:
         by_id = dict(sorted([*((k, e) for k, e in self._by_id.items() if k not in gone_ids), *new.items()]))
         imports = ImportNames(by_id.values())
         if imports.packages != self._imports.packages:
-            return CodeIndex(by_id.values(), bases)
-        patched = CodeIndex([], bases)
+            return CodeIndex(by_id.values(), bases, returns)
+        patched = CodeIndex([], bases, returns)
         patched._by_id, patched._imports, patched._names = by_id, imports, dict(self._names)
         patched._methods_of = None
         patched._by_name = defaultdict(list, self._by_name)
@@ -131,6 +149,14 @@ class CodeIndex:
         for cls, base in bases:
             if base not in self._bases[cls] and base != cls:
                 self._bases[cls].append(base)
+
+    def add_returns(self, returns: Iterable[tuple[str, str]]) -> None:
+        """(function id, class id) pairs: the class each function's annotation says it returns (one per function);
+        a class id of "" when the annotation names a class the index does not have (yet): what the function returns
+        is then not guessed from a member's name."""
+        for function, cls in returns:
+            if cls or function not in self._returns:
+                self._returns[function] = cls
 
     def resolve(self, ref: AnyReference, project: str, path: str = "") -> tuple[list[Entity], Resolution]:
         """The entities a reference made in the file `path` binds to and how surely; ([], ...) when none."""
@@ -154,12 +180,19 @@ class CodeIndex:
                 if direct and (not own_folder or all(e.project == project for e in direct)):
                     return direct, resolution
             owner = self._qualified(ref.owner, project, 0, tails)
-            classes = [e for e in owner if e.type == EntityType.CLASS.value]
-            if not classes and owner:  # a factory's result: its type is not stated, so only the name is known
+            classes = [e for e in owner if e.type == EntityType.CLASS.value] or self._returned(owner)
+            if not classes and (owner or self._called_member(ref.owner, project, tails)):
+                # a factory's result, or a member the index does not define: its type is not stated, so only the
+                # name is known (and a dunder a statement runs, `__enter__`, names nothing by itself); a function
+                # whose stated return type is not indexed yet is left to bind when it is
+                if _is_dunder(ref.target) or (owner and owner[0].id in self._returns):
+                    return [], Resolution.NAME
                 return self._named(ref.target, project, types, ref.source, path), Resolution.NAME
             if classes and ref.target.endswith(PREFIX_MARK):
                 return self._prefixed(classes[0], ref.target.removesuffix(PREFIX_MARK)), resolution
             found = self._member(classes[0], ref.target, skip_first=ref.after_owner) if classes else []
+            if classes and not found and ref.target in DEFAULTS_TO:  # `object`'s default runs the other one
+                found = self._member(classes[0], DEFAULTS_TO[ref.target], skip_first=ref.after_owner)
         else:
             return self._named(ref.target, project, types, ref.source, path), Resolution.NAME
         # A function bound to itself by scope or type is recursion: an edge (only a name guess never binds itself).
@@ -182,7 +215,21 @@ class CodeIndex:
                 return self._member(owner, last, skip_first=False)
             if owner.type == EntityType.MODULE.value:
                 return self._reexported(owner, last)
+            for returned in self._returned([owner]):  # `make_pool().query`: a member of what the call gives
+                return self._member(returned, last, skip_first=False)
         return []
+
+    def _returned(self, functions: Sequence[Entity]) -> list[Entity]:
+        """The class the first of `functions` says it returns, when it says one: [] otherwise."""
+        returned = self._returns.get(functions[0].id, "") if functions else ""
+        return [self._by_id[returned]] if returned in self._by_id else []
+
+    def _called_member(self, owner: str, project: str, tails: _Tails) -> bool:
+        """Whether `owner` (a name the index does not know) is what a call of a member of a known class or function
+        gives (`Foo.make`, where Foo has no `make` of its own, or `make` is inherited from a library)."""
+        head = owner.rpartition(".")[0]
+        known = self._qualified(head, project, 0, tails) if head else []
+        return any(e.type != EntityType.MODULE.value for e in known)
 
     def _tail(self, name: str, project: str, tails: _Tails) -> list[Entity]:
         """The one entity known by the longest tail of `name` (two parts at least) that the index knows."""
@@ -281,6 +328,10 @@ class CodeIndex:
             and (in_tests or not is_test_path(e.path or ""))
         ]
         return found if len(found) == 1 else []
+
+
+def _is_dunder(name: str) -> bool:
+    return len(name) > 4 and name.startswith("__") and name.endswith("__")
 
 
 def _definitions(found: Sequence[Entity]) -> list[Entity]:

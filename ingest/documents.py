@@ -3,7 +3,7 @@ everything indexed (what an index run writes, and what a dependant is bound agai
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from trident.ingest.code import SUPPORTED_LANGUAGES, parse_code
@@ -14,7 +14,7 @@ from trident.ingest.model import Extraction, Reference
 from trident.ingest.text import parse_text
 from trident.ingest.walker import SourceFile
 from trident.store.catalog import DocumentWrite
-from trident.store.manifest import PendingReference
+from trident.store.manifest import Manifest, PendingReference
 from trident.store.schema import (
     Document,
     DocumentKind,
@@ -74,12 +74,37 @@ def parse_source(project: str, source: SourceFile, tenant: str) -> Extraction:
     return parse_text(project, source.rel, source.text, doc_id, source.kind, tenant)
 
 
-def bases_of(parsed: Sequence[Parsed], resolver: Resolver) -> list[tuple[str, str]]:
-    """(class id, base id) of every base this run's classes declare, in declared order."""
+def returns_of(parsed: Sequence[Parsed], resolver: Resolver) -> list[tuple[str, str]]:
+    """(function id, class id) of every return type this run's functions state, ("", when the class is not
+    indexed): what calls of them give, for member lookups."""
     found: list[tuple[str, str]] = []
     for p in parsed:
         for ref in p.extraction.references:
-            if ref.type == RelationType.INHERITS:
+            if ref.type == RelationType.RETURNS:
+                targets = resolver.resolve(ref, p.document)[0]
+                found.append((ref.source, targets[0].id if targets else ""))
+    return found
+
+
+def pending_returns(manifest: Manifest, leaving: Collection[str] = ()) -> list[tuple[str, str]]:
+    """(function id, "") of every stated return type still waiting for its class to be indexed, in the documents
+    but those `leaving`."""
+    return [
+        (p.source, "")
+        for doc_id, entry in manifest.documents.items()
+        if doc_id not in leaving
+        for p in entry.unresolved
+        if p.type == RelationType.RETURNS
+    ]
+
+
+def links_of(parsed: Sequence[Parsed], resolver: Resolver, kind: RelationType) -> list[tuple[str, str]]:
+    """(source id, target id) of every relation of `kind` this run's files make, in the order they make them:
+    class bases (`INHERITS`, in declared order), which member lookups walk."""
+    found: list[tuple[str, str]] = []
+    for p in parsed:
+        for ref in p.extraction.references:
+            if ref.type == kind:
                 found.extend((ref.source, t.id) for t in resolver.resolve(ref, p.document)[0])
     return found
 

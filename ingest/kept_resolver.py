@@ -27,18 +27,22 @@ class KeptResolver:
         self._code: CodeIndex | None = None
 
     def resolver(
-        self, existing: Sequence[Entity], added: Sequence[Entity], bases: Sequence[tuple[str, str]]
+        self,
+        existing: Sequence[Entity],
+        added: Sequence[Entity],
+        bases: Sequence[tuple[str, str]],
+        returns: Sequence[tuple[str, str]] = (),
     ) -> Resolver:
         """A resolver over the `existing` entities (those the graph holds as the run begins but the ones of the
-        documents it rewrites), the ones it `added` (the first of an id, the existing first) and the class `bases`:
-        the last run's, patched, when one is kept and little changed."""
+        documents it rewrites), the ones it `added` (the first of an id, the existing first), the class `bases` and
+        the functions' stated `returns`: the last run's, patched, when one is kept and little changed."""
         directory, code = self._directory, self._code
         if directory is not None and code is not None:
             stale, fresh = entity_changes(directory.by_id, existing)
             if worth_patching(len(stale) + len(fresh), len(directory.by_id)):
                 self._directory = directory.patched(stale, [*fresh, *added])
-                self._code = code.patched(stale, [*fresh, *added], bases)
+                self._code = code.patched(stale, [*fresh, *added], bases, returns)
                 return Resolver(self._directory, self._code)
         everything = [*existing, *added]
-        self._directory, self._code = EntityDirectory(everything), CodeIndex(everything, bases)
+        self._directory, self._code = EntityDirectory(everything), CodeIndex(everything, bases, returns)
         return Resolver(self._directory, self._code)

@@ -92,9 +92,10 @@ def relink(
     entities: Sequence[Entity],
     appeared: Sequence[Entity] | None = None,
     bases: Sequence[tuple[str, str]] = (),
+    returns: Sequence[tuple[str, str]] = (),
 ) -> int:
-    """Retry pending references against all `entities` (with `bases`, the graph's (class, base) pairs, for member
-    lookups); returns edges added.
+    """Retry pending references against all `entities` (with `bases` and `returns`, the graph's (class, base) and
+    (function, returned class) pairs, for member lookups); returns edges added.
 
     With `appeared` (the entities new since the last retry), only references that one of them could answer are
     retried, and none when nothing appeared: every other reference already failed against the rest.
@@ -112,11 +113,14 @@ def relink(
     }
     if not retried:
         return 0
-    resolver = Resolver(EntityDirectory(entities), CodeIndex(entities, bases))
-    for doc_id, i in sorted(retried):  # bases first: member lookups walk them
+    resolver = Resolver(EntityDirectory(entities), CodeIndex(entities, bases, returns))
+    for doc_id, i in sorted(retried):  # bases and return types first: member lookups walk them
         pending = pending_docs[doc_id].unresolved[i]
         if pending.type == RelationType.INHERITS:
             resolver.code.add_bases((pending.source, t.id) for t in resolver.resolve(pending, docs[doc_id])[0])
+        elif pending.type == RelationType.RETURNS:
+            returned = resolver.resolve(pending, docs[doc_id])[0]
+            resolver.code.add_returns([(pending.source, returned[0].id if returned else "")])
     added: list[Relation] = []
     still: dict[str, list[PendingReference]] = {}
     for doc_id, entry in sorted(pending_docs.items()):

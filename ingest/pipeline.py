@@ -9,7 +9,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from trident.ingest.beir import iter_corpus, parse_beir_document, shared_titles
-from trident.ingest.documents import Parsed, bases_of, dedupe, project_entity, resolve_document
+from trident.ingest.documents import (
+    Parsed,
+    dedupe,
+    links_of,
+    pending_returns,
+    project_entity,
+    resolve_document,
+    returns_of,
+)
 from trident.ingest.kept_resolver import KeptResolver
 from trident.ingest.linking import Resolver, resolution_key
 from trident.ingest.parsing import LocalParser, Parser
@@ -213,6 +221,24 @@ class _Written:
     batches: list[list[str]] = field(default_factory=list)  # the documents of each write batch, in order
 
 
+def _run_resolver(
+    writer: Writer, parsed: list[Parsed], before: list[Entity], proj: Entity, kept: KeptResolver
+) -> Resolver:
+    """The resolver of a run: the entities of the index but the rewritten documents' and this run's, with the class
+    bases and stated return types of both (which member lookups walk, so this run's are added before any)."""
+    replaced = {p.document.id for p in parsed}
+    replaced_ids = {e.id for e in before if e.doc_id in replaced}
+    existing = [e for e in before if e.doc_id not in replaced]
+    new_entities = dedupe(e for p in parsed for e in p.extraction.entities)
+    graph_bases = [b for b in writer.graph.links(writer.tenant, RelationType.INHERITS) if b[0] not in replaced_ids]
+    graph_returns = [r for r in writer.graph.links(writer.tenant, RelationType.RETURNS) if r[0] not in replaced_ids]
+    graph_returns += pending_returns(writer.manifest, replaced)
+    resolver = kept.resolver(existing, [*new_entities, proj], graph_bases, graph_returns)
+    resolver.code.add_bases(links_of(parsed, resolver, RelationType.INHERITS))
+    resolver.code.add_returns(returns_of(parsed, resolver))
+    return resolver
+
+
 def _write(
     writer: Writer,
     project: str,
@@ -229,14 +255,10 @@ def _write(
     if not parsed:
         return _Written([], None)
     replaced = {p.document.id for p in parsed}
-    new_entities = dedupe(e for p in parsed for e in p.extraction.entities)
     before = writer.entities()
     existing = [e for e in before if e.doc_id not in replaced]
     proj = project_entity(project, writer.tenant)
-    replaced_ids = {e.id for e in before if e.doc_id in replaced}
-    graph_bases = [b for b in writer.graph.links(writer.tenant, RelationType.INHERITS) if b[0] not in replaced_ids]
-    resolver = (kept or KeptResolver()).resolver(existing, [*new_entities, proj], graph_bases)
-    resolver.code.add_bases(bases_of(parsed, resolver))  # this run's classes' bases, before any member lookup
+    resolver = _run_resolver(writer, parsed, before, proj, kept or KeptResolver())
     writes = [resolve_document(p, resolver, proj) for p in parsed]
     report.indexed = len(writes)
     report.chunks = sum(len(w.chunks) for w in writes)

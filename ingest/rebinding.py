@@ -8,7 +8,15 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from trident.ingest.code_index import CodeIndex
-from trident.ingest.documents import Parsed, bases_of, parse_file, project_entity, resolve_document
+from trident.ingest.documents import (
+    Parsed,
+    links_of,
+    parse_file,
+    pending_returns,
+    project_entity,
+    resolve_document,
+    returns_of,
+)
 from trident.ingest.linking import Resolver
 from trident.ingest.walker import SourceFile, read_source
 from trident.store.catalog import Writer
@@ -60,7 +68,9 @@ def rebind_documents(
     if resolver is None:  # a run that wrote nothing: read the index as it is
         everything = writer.entities()
         bases = writer.graph.links(writer.tenant, RelationType.INHERITS)
-        resolver = Resolver(EntityDirectory(everything), CodeIndex(everything, bases))
-    resolver.code.add_bases(bases_of(parsed, resolver))
+        returns = [*writer.graph.links(writer.tenant, RelationType.RETURNS), *pending_returns(writer.manifest)]
+        resolver = Resolver(EntityDirectory(everything), CodeIndex(everything, bases, returns))
+    resolver.code.add_bases(links_of(parsed, resolver, RelationType.INHERITS))
+    resolver.code.add_returns(returns_of(parsed, resolver))
     writer.rebind([resolve_document(p, resolver, project_entity(p.document.project, writer.tenant)) for p in parsed])
     return len(parsed)

@@ -75,7 +75,8 @@ def link(writer: Writer, run: RunEnd) -> Linked:
     read_with = writer.manifest
     entities = writer.entities()
     bases = writer.graph.links(writer.tenant, RelationType.INHERITS)
-    relink(writer, entities, run.appeared if run.was_current else None, bases)
+    returns = writer.graph.links(writer.tenant, RelationType.RETURNS)
+    relink(writer, entities, run.appeared if run.was_current else None, bases, returns)
     relations = writer.graph.relations(writer.tenant)
     if link_shared_names(writer, entities, relations):
         read_with, entities, relations = writer.manifest, writer.entities(), writer.graph.relations(writer.tenant)

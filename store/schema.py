@@ -47,6 +47,7 @@ class RelationType(StrEnum):
     INSTANCE_OF = "INSTANCE_OF"  # a project's entity -> the shared concept of its name, across projects
     OVERRIDES = "OVERRIDES"  # a method -> the base method it overrides (derived in memory, never stored)
     REFERENCES = "REFERENCES"  # code passing a function or method as a value (a callback): control reaches it so
+    RETURNS = "RETURNS"  # a function or method -> the class its annotation says it returns (types what calls give)
 
 
 class Resolution(StrEnum):

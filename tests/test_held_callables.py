@@ -103,6 +103,15 @@ FILES: dict[str, str] = {
         "    def visit_Name(self, node):\n"
         "        return node\n"
     ),
+    "cli/parser.py": (
+        "class Parser:\n"
+        "    def parse(self, kind):\n"
+        '        return getattr(self, "parse_" + kind)()\n\n'
+        "    def parse_if(self):\n"
+        "        return 1\n\n"
+        "    def parse_for(self):\n"
+        "        return 2\n"
+    ),
     "tests/test_cli.py": (
         "from cli.decorators import command\n\n\n"
         "def test_command_makes_a_context():\n"
@@ -193,5 +202,23 @@ def test_a_method_looked_up_by_a_built_name_reaches_the_methods_so_named_in_deri
     }  # not the `visit_Name` of a class that is no visitor
     answer = impact(catalog, views.directory(catalog), entities=["Renderer.visit_Name"], max_hops=3)
     reached = {c.id: (c.hops, c.resolution.value) for c in answer.callers}
-    # render -> visit (its base's) -> get_visitor -> the visit_Name it looks up
-    assert reached["method:cli:cli.render.Renderer.render"] == (3, "dispatch")
+    # render -> visit (its base's), which calls the visit_Name that get_visitor looks up
+    assert reached["method:cli:cli.render.Renderer.render"] == (2, "dispatch")
+    assert reached["method:cli:cli.visitor.NodeVisitor.get_visitor"] == (1, "dispatch")
+
+
+def test_calling_what_a_built_name_lookup_gave_calls_the_methods_so_named(
+    catalog: Catalog, views: GenerationViews
+) -> None:
+    # `f = self.get_visitor(node)` (a method returning `getattr(self, f"visit_{...}", None)`), then `f(node)`
+    visited = _out(catalog, views, "method:cli:cli.visitor.NodeVisitor.visit", relation_types=["CALLS"])
+    assert visited == {
+        ("CALLS", "cli.visitor.NodeVisitor.get_visitor"): "exact",
+        ("CALLS", "cli.render.Renderer.visit_Const"): "dispatch",
+        ("CALLS", "cli.render.Renderer.visit_Name"): "dispatch",
+    }  # not the `visit_Name` of a class that is no visitor
+    # `getattr(self, "parse_" + kind)()`: the lookup called where it is made
+    assert _out(catalog, views, "method:cli:cli.parser.Parser.parse", relation_types=["CALLS"]) == {
+        ("CALLS", "cli.parser.Parser.parse_for"): "dispatch",
+        ("CALLS", "cli.parser.Parser.parse_if"): "dispatch",
+    }

@@ -61,6 +61,7 @@ class Bindings:
     calls: list[BoundCall] = field(default_factory=list)
     bases: list[BoundBase] = field(default_factory=list)
     references: list[BoundCall] = field(default_factory=list)  # a function or method passed as a value
+    returns: list[BoundBase] = field(default_factory=list)  # a function's stated return type (owner: the function)
 
 
 class SiteBinder(Protocol):

@@ -18,16 +18,20 @@ Names are qualified as the file's own entities are (from the path: `billing/orde
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Iterable
+
 import tree_sitter as ts
 
 from trident.ingest.languages import node_text
 from trident.ingest.languages.binding import Bindings, BoundBase, BoundCall, Target
 from trident.ingest.languages.python import BUILTINS
+from trident.ingest.languages.python_implicit import Run, expression_runs, statement_runs
+from trident.ingest.languages.python_lookups import built_lookup
 from trident.ingest.languages.python_syntax import (
     BUILTIN_METHODS,
     DEFINITIONS,
     FUNCTIONS,
-    built_prefix,
     descendants,
     is_static,
     is_super,
@@ -47,6 +51,10 @@ class PythonBinder(PythonTypes):
     def bind(self, root: ts.Node) -> Bindings:
         self.read(root)
         self._walk_block(root, Scope(caller="", prefix=""))
+        for function, returned in self.returns.items():  # what the indexer types a call's result by, across files
+            local = function.removeprefix(f"{self.module}.")
+            target = Target(TargetForm.QUALIFIED, returned, Resolution.EXACT)
+            self.result.returns.append(BoundBase(local, self.return_rows[function], target))
         return self.result
 
     # --- second pass: calls and bases, scope by scope ---
@@ -93,7 +101,7 @@ class PythonBinder(PythonTypes):
 
     def _calls_in_statement(self, node: ts.Node, scope: Scope, pending: list[ts.Node]) -> None:
         """Compound statements hold blocks (walked as blocks) and expressions (searched for calls)."""
-        self._implicit_calls(node, scope)
+        self._implicit_calls(statement_runs(node), scope)
         if scope.in_function:
             self._note_local_types(node, scope)
             self._note_loop_variable(node, scope)
@@ -144,23 +152,20 @@ class PythonBinder(PythonTypes):
         inner.held.update(self.held_parameters(node))
         self._walk_block(body, inner)
 
-    def _implicit_calls(self, node: ts.Node, scope: Scope) -> None:
-        """The methods a statement runs without naming them, on a value whose type the code states: `with x:` runs
-        `x.__enter__` and `x.__exit__`, `for _ in x:` runs `x.__iter__` (each bound by the lookup through the type's
-        bases: a type that defines none gets no edge)."""
-        runs: tuple[str, ...]
-        if node.type == "with_statement":
-            values = [item.named_children[0] for item in descendants(node, "with_item") if item.named_child_count]
-            values = [v.named_children[0] if v.type == "as_pattern" and v.named_child_count else v for v in values]
-            runs = ("__enter__", "__exit__")
-        elif node.type == "for_statement" and (right := node.child_by_field_name("right")) is not None:
-            values, runs = [right], ("__iter__",)
-        else:
-            return
-        for value in values:
-            typed = self._receiver_type(value, scope)
-            for method in runs if typed else ():
-                target = Target(TargetForm.MEMBER, method, Resolution.INFERRED, owner=typed)
+    def _implicit_calls(self, runs: Iterable[Run], scope: Scope) -> None:
+        """The methods a statement or an operator runs without naming them (`python_implicit`), on a value whose class
+        the code states: each bound by the lookup through the class's bases (a class that defines none gets no
+        edge); a builtin the file rebinds runs nothing of the value's, and a standard library type is no project's."""
+        for run in runs:
+            if run.builtin and (self._bound(run.builtin, scope) or {run.builtin} & (scope.types.keys() | scope.held)):
+                continue
+            value = run.value
+            if scope.cls is not None and value.type == "identifier" and node_text(value) == scope.receiver:
+                typed, resolution = scope.cls.qualified, Resolution.EXACT
+            else:
+                typed, resolution = self._receiver_type(value, scope), Resolution.INFERRED
+            if typed and typed.split(".", 1)[0] not in sys.stdlib_module_names:
+                target = Target(TargetForm.MEMBER, run.method, resolution, owner=typed)
                 self.result.calls.append(BoundCall(scope.caller, value.start_point.row, target))
 
     def _note_local_types(self, node: ts.Node, scope: Scope) -> None:
@@ -172,6 +177,12 @@ class PythonBinder(PythonTypes):
             inner = node.named_children[0]
             left = inner.child_by_field_name("left") if inner.type == "assignment" else None
             if left is not None and left.type == "identifier":
+                right = inner.child_by_field_name("right")
+                looked_up = self._looked_up(right, scope) if right is not None else None
+                if looked_up is not None:
+                    scope.lookups[node_text(left)] = looked_up
+                else:
+                    scope.lookups.pop(node_text(left), None)
                 held = self._held(inner, scope)
                 found = "" if held else self._stated_type(inner, scope.types, scope)
                 if held:
@@ -218,6 +229,7 @@ class PythonBinder(PythonTypes):
             scope.types[node_text(left)] = element
 
     def _calls_in(self, node: ts.Node, scope: Scope) -> None:
+        self._implicit_calls(expression_runs(node), scope)
         for call in descendants(node, "call"):
             for target in self._call_targets(call, scope):
                 self.result.calls.append(BoundCall(scope.caller, call.start_point.row, target))
@@ -269,14 +281,10 @@ class PythonBinder(PythonTypes):
         """`getattr(self, f"visit_{kind}")`, `getattr(obj, "do_" + name)` on a value whose class is known: the methods
         named so that the class, its bases or a class deriving from it defines (the indexer finds them), each
         reachable through the method the lookup returns."""
-        function, arguments = call.child_by_field_name("function"), call.child_by_field_name("arguments")
-        if function is None or node_text(function) != "getattr" or self._bound("getattr", scope):
+        found = built_lookup(call)
+        if found is None or self._bound("getattr", scope):
             return None
-        values = arguments.named_children if arguments is not None and arguments.type == "argument_list" else []
-        prefix = built_prefix(values[1]) if len(values) >= 2 else ""
-        if not prefix:
-            return None
-        owner = values[0]
+        owner, prefix = found
         if owner.type == "identifier" and scope.cls is not None and node_text(owner) == scope.receiver:
             cls = scope.cls.qualified
         else:
@@ -301,6 +309,8 @@ class PythonBinder(PythonTypes):
     def _call_targets(self, call: ts.Node, scope: Scope) -> list[Target]:
         """A call's target; one per type when the class gives the receiving attribute several (each inferred)."""
         function = call.child_by_field_name("function")
+        if function is not None and (looked_up := self._looked_up(function, scope)) is not None:
+            return [looked_up]
         owner = (
             function.child_by_field_name("object") if function is not None and function.type == "attribute" else None
         )
@@ -312,6 +322,22 @@ class PythonBinder(PythonTypes):
             return [Target(TargetForm.MEMBER, "__call__", Resolution.INFERRED, owner=t) for t in instances]
         target = self._call_target(call, scope)
         return [target] if target is not None else []
+
+    def _looked_up(self, value: ts.Node, scope: Scope) -> Target | None:
+        """The methods a value is when a lookup by a built name gave it: `getattr(self, f"visit_{kind}")`, a variable
+        holding one, or what a method of the class that returns one gives (`f = self.get_visitor(node)`)."""
+        if value.type == "identifier":
+            return scope.lookups.get(node_text(value))
+        if value.type != "call":
+            return None
+        function = value.child_by_field_name("function")
+        method = function.child_by_field_name("attribute") if function is not None else None
+        owner = function.child_by_field_name("object") if function is not None and method is not None else None
+        if owner is None or scope.cls is None or owner.type != "identifier" or node_text(owner) != scope.receiver:
+            return self._built_name(value, scope)
+        prefix = self.lookups.get(f"{scope.cls.qualified}.{node_text(method)}")
+        found = f"{prefix}{PREFIX_MARK}"
+        return Target(TargetForm.MEMBER, found, Resolution.DISPATCH, owner=scope.cls.qualified) if prefix else None
 
     def _called_instances(self, function: ts.Node, scope: Scope) -> list[str]:
         """The types of an instance called like a function (`convert(value)` with `convert = ParamType()`,

@@ -11,7 +11,9 @@ from dataclasses import dataclass, field
 import tree_sitter as ts
 
 from trident.ingest.languages import node_text
+from trident.ingest.languages.binding import Target
 from trident.ingest.languages.python import relative_package
+from trident.ingest.languages.python_lookups import returned_lookup
 from trident.ingest.languages.python_syntax import (
     CASTS,
     FUNCTIONS,
@@ -63,6 +65,7 @@ class Scope:
     names: dict[str, str] = field(default_factory=dict)  # what imports inside this function bind
     assigned: dict[str, list[str]] = field(default_factory=dict)  # attribute -> types this function gives it
     held: dict[str, str] = field(default_factory=dict)  # variable -> the class or function it holds (`cls = Foo`)
+    lookups: dict[str, Target] = field(default_factory=dict)  # variable -> the methods a built-name lookup gave it
 
 
 class PythonTypes:
@@ -73,6 +76,8 @@ class PythonTypes:
         self.names: dict[str, str] = {}  # module-level name -> qualified name
         self.classes: dict[str, ClassFacts] = {}  # class local name -> class
         self.returns: dict[str, str] = {}  # qualified function or method -> the qualified type it returns
+        self.return_rows: dict[str, int] = {}  # qualified function or method -> the row its annotation is on
+        self.lookups: dict[str, str] = {}  # qualified method -> start of the names it looks up on self and returns
 
     def read(self, root: ts.Node) -> None:
         """The first pass: what the module binds, then what its functions return and its classes' attributes are."""
@@ -133,6 +138,9 @@ class PythonTypes:
                 returned = self._annotation(node.child_by_field_name("return_type"))
                 if returned:
                     self.returns[f"{prefix}.{name}"] = returned
+                    self.return_rows[f"{prefix}.{name}"] = node.start_point.row
+                if looked_up := returned_lookup(node):
+                    self.lookups[f"{prefix}.{name}"] = looked_up
             elif node.type == "class_definition" and name and (body := node.child_by_field_name("body")):
                 self._collect_returns(body, f"{prefix}.{name}")
 
@@ -332,15 +340,21 @@ class PythonTypes:
 
     def _made(self, call: ts.Node, scope: Scope) -> str:
         """What a call gives: the type a function of this file says it returns (`self.connect()`,
-        `make_pool()`), else what it calls (a class, or a factory: the indexer tells)."""
+        `make_pool()`), else what it calls (a class, or a function or a method of a typed value, `env.tokenize()`:
+        the indexer tells from what that function says it returns)."""
         function = call.child_by_field_name("function")
-        if function is not None and function.type == "attribute" and scope.cls is not None:
-            owner = function.child_by_field_name("object")
-            if owner is not None and owner.type == "identifier" and node_text(owner) == scope.receiver:
-                method = node_text(function.child_by_field_name("attribute"))
+        attribute = function is not None and function.type == "attribute"
+        owner = function.child_by_field_name("object") if function is not None and attribute else None
+        if function is not None and owner is not None:
+            method = node_text(function.child_by_field_name("attribute"))
+            if scope.cls is not None and owner.type == "identifier" and node_text(owner) == scope.receiver:
                 if method in scope.cls.held and method not in scope.cls.methods:
                     return self.returns.get(scope.cls.held[method], scope.cls.held[method])
-                return self.returns.get(f"{scope.cls.qualified}.{method}", "")
+                called = f"{scope.cls.qualified}.{method}"  # its own or a base's, of this file or another
+                return self.returns.get(called, called)
+            typed = self._receiver_type(owner, scope)
+            if typed:
+                return self.returns.get(f"{typed}.{method}", f"{typed}.{method}")
         made = self.class_of(function, scope) if function is not None else ""
         if made:
             return made

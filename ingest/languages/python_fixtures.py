@@ -1,0 +1,64 @@
+"""pytest fixtures as the binder reads them. A test's parameter is the value of the fixture of that name: one the
+test's own file defines, else one a `conftest.py` in its folder or a folder above defines (the indexer finds the
+nearest that does). What the fixture returns types the parameter, so `runner.invoke(...)` in a test binds to the
+method of the class the `runner` fixture returns.
+
+Only the syntax is read here: which functions are fixtures and tests, and which of their parameters receive
+fixtures; `python_types` reads what a fixture returns."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import tree_sitter as ts
+
+from trident.ingest.languages import node_text
+from trident.store.code_paths import is_test_path
+
+CONFTEST = "conftest"
+# pytest's own fixtures and the common plugins': no project defines them.
+BUILTIN_FIXTURES = frozenset(
+    {"request", "tmp_path", "tmp_path_factory", "tmpdir", "tmpdir_factory", "monkeypatch", "pytestconfig", "cache"}
+    | {"capsys", "capfd", "capsysbinary", "capfdbinary", "caplog", "recwarn", "doctest_namespace", "pytester"}
+    | {"testdir", "record_property", "record_xml_attribute", "record_testsuite_property", "subtests", "mocker"}
+)
+
+
+def is_fixture(function: ts.Node) -> bool:
+    """Decorated `@fixture`, `@pytest.fixture` or `@pytest.fixture(...)`."""
+    decorated = function.parent
+    if decorated is None or decorated.type != "decorated_definition":
+        return False
+    for decorator in (d for d in decorated.named_children if d.type == "decorator"):
+        expression = decorator.named_children[0] if decorator.named_child_count else None
+        if expression is not None and expression.type == "call":
+            expression = expression.child_by_field_name("function")
+        if expression is not None and node_text(expression).rsplit(".", 1)[-1] == "fixture":
+            return True
+    return False
+
+
+def receives_fixtures(function: ts.Node, path: str) -> bool:
+    """A test (`test*`) or a fixture, in test code: pytest passes its parameters the fixtures of their names."""
+    name = node_text(function.child_by_field_name("name"))
+    return is_test_path(path) and (name.startswith("test") or is_fixture(function))
+
+
+def fixture_names(parameters: Iterable[tuple[str, ts.Node | None]], receiver: str) -> list[str]:
+    """The parameters pytest fills with a project's fixture: unannotated, not the receiver, not pytest's own."""
+    return [p for p, annotation in parameters if annotation is None and p != receiver and p not in BUILTIN_FIXTURES]
+
+
+def conftest_fixture(module: str, name: str) -> str:
+    """The qualified name of fixture `name` in the `conftest.py` beside the module (the indexer looks further up)."""
+    package = module.rpartition(".")[0]
+    return f"{package}.{CONFTEST}.{name}" if package else f"{CONFTEST}.{name}"
+
+
+def wider_conftests(name: str) -> list[str]:
+    """`a.b.conftest.f.m` -> [`a.conftest.f.m`, `conftest.f.m`]: the same fixture's name in each folder above."""
+    parts = name.split(".")
+    if CONFTEST not in parts:
+        return []
+    at = parts.index(CONFTEST)
+    return [".".join([*parts[:i], *parts[at:]]) for i in range(at - 1, -1, -1)]

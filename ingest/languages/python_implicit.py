@@ -1,0 +1,168 @@
+"""The methods Python runs without a call naming them: `next(x)` runs `x.__next__`, `x[k]` runs `x.__getitem__`,
+`a == b` runs `a.__eq__`, `k in x` runs `x.__contains__`, `if x:` runs `x.__bool__`, `with x:` runs `x.__enter__` and
+`x.__exit__`, `for _ in x:` runs `x.__iter__`.
+
+This module only reads the syntax: each run is the value it runs on and the method's name. The binder types the
+value; only a value whose class the code states gets an edge, and only to a method that class or a base defines
+(the indexer looks it up)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import NamedTuple
+
+import tree_sitter as ts
+
+from trident.ingest.languages import node_text
+from trident.ingest.languages.python_syntax import FUNCTIONS
+
+# A builtin called on one value -> the method it runs on that value.
+BUILTIN_RUNS = {
+    "next": "__next__",
+    "iter": "__iter__",
+    "len": "__len__",
+    "str": "__str__",
+    "repr": "__repr__",
+    "bool": "__bool__",
+    "hash": "__hash__",
+    "reversed": "__reversed__",
+    "abs": "__abs__",
+    "bytes": "__bytes__",
+    "anext": "__anext__",
+    "aiter": "__aiter__",
+}
+# A comparison -> the method it runs on its left operand (`in` and `not in`: on the right one).
+COMPARISON_RUNS = {"==": "__eq__", "!=": "__ne__", "<": "__lt__", "<=": "__le__", ">": "__gt__", ">=": "__ge__"}
+CONTAINMENT = frozenset({"in", "not in"})
+# A binary operator -> the method it runs on its left operand.
+BINARY_RUNS = {
+    "+": "__add__",
+    "-": "__sub__",
+    "*": "__mul__",
+    "@": "__matmul__",
+    "/": "__truediv__",
+    "//": "__floordiv__",
+    "%": "__mod__",
+    "**": "__pow__",
+    "<<": "__lshift__",
+    ">>": "__rshift__",
+    "&": "__and__",
+    "|": "__or__",
+    "^": "__xor__",
+}
+TRUTH = "__bool__"
+CONDITIONED = frozenset({"if_statement", "while_statement", "elif_clause"})
+
+
+class Run(NamedTuple):
+    """A method run on `value` without being named; `builtin` is the builtin call that runs it ("" for syntax),
+    which runs it only while the file does not bind that name to something else."""
+
+    value: ts.Node
+    method: str
+    builtin: str = ""
+
+
+def statement_runs(node: ts.Node) -> Iterator[Run]:
+    """What a compound statement itself runs: `with` items enter and exit, a `for` iterates, a condition is
+    tested for truth."""
+    if node.type == "with_statement":
+        for item in _under(node, "with_item"):
+            value = item.named_children[0] if item.named_child_count else None
+            if value is not None and value.type == "as_pattern" and value.named_child_count:
+                value = value.named_children[0]
+            if value is not None:
+                yield Run(value, "__enter__")
+                yield Run(value, "__exit__")
+    elif node.type == "for_statement" and (right := node.child_by_field_name("right")) is not None:
+        yield Run(right, "__iter__")
+    elif node.type in CONDITIONED and (condition := node.child_by_field_name("condition")) is not None:
+        yield from _truth(condition)
+    elif node.type == "assert_statement" and node.named_child_count:
+        yield from _truth(node.named_children[0])
+
+
+def expression_runs(node: ts.Node) -> Iterator[Run]:
+    """What the operators and builtin calls in an expression run (not inside nested definitions)."""
+    pending = [node]
+    while pending:
+        current = pending.pop()
+        yield from _runs(current)
+        if current is not node and current.type in ("class_definition", *FUNCTIONS):
+            continue
+        pending.extend(reversed(current.named_children))
+
+
+def _runs(node: ts.Node) -> Iterator[Run]:
+    if node.type == "call":
+        yield from _builtin_runs(node)
+    elif node.type == "subscript" and (value := node.child_by_field_name("value")) is not None:
+        yield Run(value, _subscript_method(node))
+    elif node.type == "comparison_operator":
+        yield from _compared(node)
+    elif node.type == "binary_operator":
+        left, operator = node.child_by_field_name("left"), node.child_by_field_name("operator")
+        method = BINARY_RUNS.get(node_text(operator)) if operator is not None else None
+        if left is not None and method:
+            yield Run(left, method)
+    elif node.type == "not_operator" and (argument := node.child_by_field_name("argument")) is not None:
+        yield from _truth(argument)
+    elif node.type == "boolean_operator" and (left := node.child_by_field_name("left")) is not None:
+        yield from _truth(left)  # `a or b` tests a; b is tested only where the whole is
+    elif node.type == "conditional_expression" and node.named_child_count == 3:
+        yield from _truth(node.named_children[1])
+    elif node.type == "interpolation" and (expression := node.child_by_field_name("expression")) is not None:
+        conversion = node.child_by_field_name("type_conversion")
+        yield Run(expression, "__repr__" if conversion is not None and node_text(conversion) == "!r" else "__str__")
+
+
+def _builtin_runs(call: ts.Node) -> Iterator[Run]:
+    """`next(x)`, `len(x)`, `str(x)`: the method the builtin runs on its one argument."""
+    function, arguments = call.child_by_field_name("function"), call.child_by_field_name("arguments")
+    name = node_text(function) if function is not None and function.type == "identifier" else ""
+    if name in BUILTIN_RUNS and arguments is not None and arguments.named_child_count == 1:
+        value = arguments.named_children[0]
+        if value.type not in ("keyword_argument", "list_splat", "dictionary_splat"):
+            yield Run(value, BUILTIN_RUNS[name], name)
+
+
+def _subscript_method(node: ts.Node) -> str:
+    parent = node.parent
+    if parent is not None and parent.type == "delete_statement":
+        return "__delitem__"
+    if parent is not None and parent.type == "assignment" and parent.child_by_field_name("left") == node:
+        return "__setitem__"
+    return "__getitem__"
+
+
+def _compared(node: ts.Node) -> Iterator[Run]:
+    """`a == b < c`: each operator runs its method on the operand before it (`in`: on the one after)."""
+    operands = node.named_children
+    operators = node.children_by_field_name("operators")
+    for i, operator in enumerate(operators[: len(operands) - 1]):
+        written = " ".join(node_text(operator).split())
+        if written in CONTAINMENT:
+            yield Run(operands[i + 1], "__contains__")
+        elif written in COMPARISON_RUNS:
+            yield Run(operands[i], COMPARISON_RUNS[written])
+
+
+def _truth(node: ts.Node) -> Iterator[Run]:
+    """A variable or attribute tested for truth runs `__bool__` (a call's result is most often a bool already); an
+    operator's result is tested by its own runs."""
+    if node.type in ("identifier", "attribute"):
+        yield Run(node, TRUTH)
+    elif node.type == "parenthesized_expression" and node.named_child_count == 1:
+        yield from _truth(node.named_children[0])
+    elif node.type == "boolean_operator" and (right := node.child_by_field_name("right")) is not None:
+        yield from _truth(right)  # `if a and b:` tests b too (a is tested by the operator)
+
+
+def _under(node: ts.Node, kind: str) -> Iterator[ts.Node]:
+    pending = list(reversed(node.named_children))
+    while pending:
+        current = pending.pop()
+        if current.type == kind:
+            yield current
+        elif current.type != "block":
+            pending.extend(reversed(current.named_children))

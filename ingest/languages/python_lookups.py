@@ -1,0 +1,35 @@
+"""Methods looked up by a name built at run time: `getattr(self, f"visit_{kind}", None)`, `getattr(obj, "do_" + name)`,
+and a method that returns such a lookup (a visitor's `get_visitor`). Only the syntax: which value is looked up and the
+constant start of the name; the binder types the value and the indexer finds the methods so named."""
+
+from __future__ import annotations
+
+import tree_sitter as ts
+
+from trident.ingest.languages import node_text
+from trident.ingest.languages.python_syntax import built_prefix, descendants
+
+
+def built_lookup(call: ts.Node) -> tuple[ts.Node, str] | None:
+    """`getattr(obj, <a name built from a constant start>, ...)`: (obj, the start); None for any other call."""
+    function, arguments = call.child_by_field_name("function"), call.child_by_field_name("arguments")
+    if call.type != "call" or function is None or node_text(function) != "getattr":
+        return None
+    values = arguments.named_children if arguments is not None and arguments.type == "argument_list" else []
+    prefix = built_prefix(values[1]) if len(values) >= 2 else ""
+    return (values[0], prefix) if prefix else None
+
+
+def returned_lookup(function: ts.Node) -> str:
+    """The start of the names a method looks up on its own receiver and returns (`return getattr(self,
+    f"visit_{kind}", None)`), "" when it returns no such lookup."""
+    holder, body = function.child_by_field_name("parameters"), function.child_by_field_name("body")
+    first = holder.named_children[0] if holder is not None and holder.named_child_count else None
+    if first is None or first.type != "identifier" or body is None:
+        return ""
+    for returned in descendants(body, "return_statement"):
+        value = returned.named_children[0] if returned.named_child_count else None
+        found = built_lookup(value) if value is not None else None
+        if found is not None and found[0].type == "identifier" and node_text(found[0]) == node_text(first):
+            return found[1]
+    return ""

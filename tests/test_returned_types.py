@@ -1,0 +1,174 @@
+"""What a call gives is typed by what the called function says it returns, across files and projects; and the methods
+Python runs without a call naming them (`next(x)`, `x[k]`, `a != b`, `while x:`, `f"{x}"`) are calls of the value's
+class. The shapes are those of a real template engine (a parser keeping the token stream its environment's
+`_tokenize` returns, then `next(self.stream)`, `while self.stream:`, `self.stream.expect(...)`; a context read with
+`self[key]`), written small, in two projects indexed with the real engines, the caller first."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.projects import edges_out, indexed_projects, write_files
+from trident.ingest.pipeline import index_folder
+from trident.retrieval.views import GenerationViews
+from trident.store.catalog import Catalog
+from trident.store.settings import RetrievalSettings
+from trident.tools.impact import impact
+
+LEXING: dict[str, str] = {
+    "lexing/__init__.py": "from .stream import Counted, TokenStream\n",
+    "lexing/stream.py": (
+        "class TokenStream:\n"
+        "    def __init__(self, tokens):\n"
+        "        self.tokens = list(tokens)\n\n"
+        "    def __iter__(self):\n"
+        "        return self\n\n"
+        "    def __next__(self):\n"
+        "        return self.tokens.pop(0)\n\n"
+        "    def __bool__(self):\n"
+        "        return bool(self.tokens)\n\n"
+        "    def expect(self, kind):\n"
+        "        return next(self)\n\n\n"
+        "class Counted:\n"
+        "    def __len__(self):\n"
+        "        return 0\n\n"
+        "    def expect(self, kind):\n"
+        "        return kind\n"
+    ),
+}
+ENGINE: dict[str, str] = {
+    "engine/__init__.py": "",
+    "engine/environment.py": (
+        "from lexing import TokenStream\n\n\n"
+        "class Environment:\n"
+        "    def _tokenize(self, source) -> TokenStream:\n"
+        "        return TokenStream(source.split())\n\n"
+        "    def size(self) -> int:\n"
+        "        return 0\n"
+    ),
+    "engine/parser.py": (
+        "from .environment import Environment\n\n\n"
+        "class Parser:\n"
+        "    def __init__(self, environment: Environment, source):\n"
+        "        self.stream = environment._tokenize(source)\n\n"
+        "    def parse(self):\n"
+        "        while self.stream:\n"
+        "            self.stream.expect('name')\n"
+        "        return next(self.stream)\n\n\n"
+        "class Other:\n"
+        "    def expect(self, kind):\n"
+        "        return kind\n"
+    ),
+    "engine/context.py": (
+        "from lexing import Counted\n\n\n"
+        "class Context:\n"
+        "    def __init__(self, parent):\n"
+        "        self.parent = parent\n\n"
+        "    def __getitem__(self, key):\n"
+        "        return self.parent[key]\n\n"
+        "    def __eq__(self, other):\n"
+        "        return self.parent == other.parent\n\n"
+        "    def __repr__(self):\n"
+        "        return 'Context'\n\n"
+        "    def get(self, key):\n"
+        "        if key in self:\n"
+        "            return self[key]\n"
+        "        return None\n\n"
+        "    def differs(self, other: 'Context'):\n"
+        "        return self != other\n\n"
+        "    def show(self):\n"
+        "        return f'{self}'\n\n\n"
+        "def empty(counted: Counted):\n"
+        "    return not counted\n"
+    ),
+    "tests/test_parser.py": (
+        "from engine.environment import Environment\n"
+        "from engine.parser import Parser\n\n\n"
+        "def test_parse():\n"
+        "    assert Parser(Environment(), 'a b').parse() == 'b'\n"
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def catalog(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Catalog]:
+    root = tmp_path_factory.mktemp("returned")
+    cat = indexed_projects(root, {"engine": ENGINE, "lexing": LEXING}, ("engine", "lexing"))
+    yield cat
+    cat.close()
+
+
+@pytest.fixture(scope="module")
+def views() -> GenerationViews:
+    return GenerationViews(RetrievalSettings())
+
+
+def _out(catalog: Catalog, views: GenerationViews, entity: str, **options: Any) -> dict[tuple[str, str], str]:
+    """The edges out of `entity`, targets by qualified name."""
+    found = edges_out(catalog, views, entity, **options)
+    return {(kind, target.rsplit(":", 1)[-1]): how for (kind, target), how in found.items()}
+
+
+def test_a_function_says_what_it_returns_across_projects(catalog: Catalog, views: GenerationViews) -> None:
+    tokenize = "method:engine:engine.environment.Environment._tokenize"
+    returned = _out(catalog, views, tokenize, relation_types=["RETURNS"])
+    assert returned == {("RETURNS", "lexing.stream.TokenStream"): "exact"}
+    # `-> int` names no class of any project
+    assert not _out(catalog, views, "method:engine:engine.environment.Environment.size", relation_types=["RETURNS"])
+
+
+def test_calls_on_what_a_method_of_another_file_returned_bind_to_the_returned_class(
+    catalog: Catalog, views: GenerationViews
+) -> None:
+    # `self.stream = environment._tokenize(source)` in __init__, then `self.stream.expect(...)`, `next(self.stream)`
+    # and `while self.stream:` in parse: the stream the annotation says `_tokenize` returns
+    parsed = _out(catalog, views, "method:engine:engine.parser.Parser.parse", relation_types=["CALLS"])
+    assert parsed == {
+        ("CALLS", "lexing.stream.TokenStream.expect"): "inferred",
+        ("CALLS", "lexing.stream.TokenStream.__next__"): "inferred",
+        ("CALLS", "lexing.stream.TokenStream.__bool__"): "inferred",
+    }  # not `Other.expect` nor `Counted.expect`, which only share the name
+
+
+def test_operators_and_builtins_run_the_methods_the_class_defines(catalog: Catalog, views: GenerationViews) -> None:
+    got = _out(catalog, views, "method:engine:engine.context.Context.get", relation_types=["CALLS"])
+    assert got == {("CALLS", "engine.context.Context.__getitem__"): "exact"}  # no `__contains__` to run for `in`
+    # `!=` runs `__eq__` when the class defines no `__ne__`; an f-string runs `__repr__` when it defines no `__str__`
+    assert _out(catalog, views, "method:engine:engine.context.Context.differs", relation_types=["CALLS"]) == {
+        ("CALLS", "engine.context.Context.__eq__"): "exact"
+    }
+    assert _out(catalog, views, "method:engine:engine.context.Context.show", relation_types=["CALLS"]) == {
+        ("CALLS", "engine.context.Context.__repr__"): "exact"
+    }
+    # `not counted` runs `__len__` when the class defines no `__bool__`
+    assert _out(catalog, views, "function:engine:engine.context.empty", relation_types=["CALLS"]) == {
+        ("CALLS", "lexing.stream.Counted.__len__"): "inferred"
+    }
+
+
+def test_impact_of_a_method_reached_only_through_a_returned_type_finds_its_test(catalog: Catalog) -> None:
+    answer = impact(catalog, GenerationViews(RetrievalSettings()).directory(catalog), entities=["TokenStream.__bool__"])
+    assert [t.name for t in answer.tests] == ["test_parse"]
+    assert "method:engine:engine.parser.Parser.parse" in {c.id for c in answer.callers}
+
+
+def test_a_changed_return_type_binds_the_calls_on_it_again(tmp_path: Path) -> None:
+    catalog = indexed_projects(tmp_path, {"engine": ENGINE, "lexing": LEXING}, ("lexing", "engine"))
+    views = GenerationViews(RetrievalSettings())
+    try:
+        changed = ENGINE["engine/environment.py"].replace("TokenStream", "Counted")
+        write_files(tmp_path / "engine", {"engine/environment.py": changed})
+        with catalog.writer() as writer:
+            index_folder(writer, tmp_path / "engine", "engine", max_file_bytes=1_000_000)
+        # parser.py did not change, but what it calls `expect` on did: its calls are bound again
+        parsed = _out(catalog, views, "method:engine:engine.parser.Parser.parse", relation_types=["CALLS"])
+        assert parsed == {
+            ("CALLS", "lexing.stream.Counted.expect"): "inferred",
+            ("CALLS", "lexing.stream.Counted.__len__"): "inferred",
+        }  # Counted has no `__next__`: `next(self.stream)` binds nothing
+    finally:
+        catalog.close()
