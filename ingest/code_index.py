@@ -25,6 +25,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from enum import StrEnum
 from typing import Any, TypeAlias
 
+from trident.ingest.languages.python_fixtures import CONFTEST, wider_conftests
 from trident.ingest.model import PREFIX_MARK, Reference, TargetForm
 from trident.store.code_paths import is_test_path, module_name
 from trident.store.gc_pause import paused_gc
@@ -203,6 +204,9 @@ class CodeIndex:
         if not name or depth > MAX_DEPTH:
             return []
         found = _prefer(self._by_name.get(name, []), project)
+        for wider in wider_conftests(name) if not found and CONFTEST in name else ():  # a fixture of a folder above
+            if found := _prefer(self._by_name.get(wider, []), project):
+                break
         if not found and tails is not _Tails.NONE:
             found = self._tail(name, project, tails)
         if found:

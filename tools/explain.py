@@ -28,6 +28,7 @@ MAX_PATHS = 10
 PHRASES: dict[str, tuple[str, str]] = {
     "CALLS": ("calls", "is called by"),
     "REFERENCES": ("passes on", "is passed on by"),
+    "RETURNS": ("returns", "is returned by"),
     "IMPORTS": ("imports", "is imported by"),
     "DEFINES": ("defines", "is defined in"),
     "CONTAINS": ("contains", "is part of"),

@@ -26,6 +26,7 @@ import tree_sitter as ts
 from trident.ingest.languages import node_text
 from trident.ingest.languages.binding import Bindings, BoundBase, BoundCall, Target
 from trident.ingest.languages.python import BUILTINS
+from trident.ingest.languages.python_fixtures import conftest_fixture, fixture_names, receives_fixtures
 from trident.ingest.languages.python_implicit import Run, expression_runs, statement_runs
 from trident.ingest.languages.python_lookups import built_lookup
 from trident.ingest.languages.python_syntax import (
@@ -53,7 +54,8 @@ class PythonBinder(PythonTypes):
         self._walk_block(root, Scope(caller="", prefix=""))
         for function, returned in self.returns.items():  # what the indexer types a call's result by, across files
             local = function.removeprefix(f"{self.module}.")
-            target = Target(TargetForm.QUALIFIED, returned, Resolution.EXACT)
+            stated = Resolution.INFERRED if function in self.inferred_returns else Resolution.EXACT
+            target = Target(TargetForm.QUALIFIED, returned, stated)
             self.result.returns.append(BoundBase(local, self.return_rows[function], target))
         return self.result
 
@@ -149,6 +151,9 @@ class PythonBinder(PythonTypes):
             receiver = next(iter(parameters), "") if method and not is_static(node) else ""
             inner = Scope(caller, caller, scope.cls if method else None, receiver, {}, True)
         inner.types.update({p: t for p, t in parameters.items() if t})
+        if not scope.in_function and receives_fixtures(node, self.path):
+            for p in fixture_names(self._parameter_nodes(node), inner.receiver):
+                inner.types[p] = f"{self.module}.{p}" if p in self.fixtures else conftest_fixture(self.module, p)
         inner.held.update(self.held_parameters(node))
         self._walk_block(body, inner)
 

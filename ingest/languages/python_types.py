@@ -13,6 +13,7 @@ import tree_sitter as ts
 from trident.ingest.languages import node_text
 from trident.ingest.languages.binding import Target
 from trident.ingest.languages.python import relative_package
+from trident.ingest.languages.python_fixtures import is_fixture
 from trident.ingest.languages.python_lookups import returned_lookup
 from trident.ingest.languages.python_syntax import (
     CASTS,
@@ -78,6 +79,8 @@ class PythonTypes:
         self.returns: dict[str, str] = {}  # qualified function or method -> the qualified type it returns
         self.return_rows: dict[str, int] = {}  # qualified function or method -> the row its annotation is on
         self.lookups: dict[str, str] = {}  # qualified method -> start of the names it looks up on self and returns
+        self.inferred_returns: set[str] = set()  # functions whose return type is read from their body
+        self.fixtures: set[str] = set()  # the pytest fixtures the module defines
 
     def read(self, root: ts.Node) -> None:
         """The first pass: what the module binds, then what its functions return and its classes' attributes are."""
@@ -135,7 +138,13 @@ class PythonTypes:
                 node = node.child_by_field_name("definition") or node
             name = node_text(node.child_by_field_name("name"))
             if node.type in FUNCTIONS and name:
+                if prefix == self.module and is_fixture(node):
+                    self.fixtures.add(name)
                 returned = self._annotation(node.child_by_field_name("return_type"))
+                if not returned and node.child_by_field_name("return_type") is None:
+                    returned = self._returned_class(node)
+                    if returned:
+                        self.inferred_returns.add(f"{prefix}.{name}")
                 if returned:
                     self.returns[f"{prefix}.{name}"] = returned
                     self.return_rows[f"{prefix}.{name}"] = node.start_point.row
@@ -143,6 +152,23 @@ class PythonTypes:
                     self.lookups[f"{prefix}.{name}"] = looked_up
             elif node.type == "class_definition" and name and (body := node.child_by_field_name("body")):
                 self._collect_returns(body, f"{prefix}.{name}")
+
+    def _returned_class(self, function: ts.Node) -> str:
+        """The class an unannotated function returns, read from its body: every `return` with a value (a fixture's
+        `yield`) calls the same name, a class by Python's naming (CapWords; the indexer keeps it only when it names a
+        class); "" otherwise, and for a generator."""
+        body = function.child_by_field_name("body")
+        if body is None:
+            return ""
+        fixture = is_fixture(function)
+        yielded = [y.named_children[0] for y in descendants(body, "yield") if y.named_child_count]
+        if yielded and not fixture:
+            return ""
+        returned = [r.named_children[0] for r in descendants(body, "return_statement") if r.named_child_count]
+        values = [v for v in [*returned, *yielded] if v.type != "none"]
+        made = {self._constructed(v, Scope("", "")) if v.type == "call" else "" for v in values}
+        found = made.pop() if len(made) == 1 else ""
+        return found if found and found.rpartition(".")[2][:1].isupper() else ""
 
     def _collect_classes(self, block: ts.Node, prefix: str) -> None:
         """Every class the outline names (top level or nested in classes), with the attribute types it states."""
