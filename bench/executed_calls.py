@@ -791,6 +791,8 @@ class ImpactScore:
     errors: int
     unmapped_tests: int  # test node ids whose test function has no entity
     examples: list[dict[str, object]]
+    # the weakest resolution on each answered test's path -> [answered, right]
+    by_resolution: dict[str, list[int]] = field(default_factory=dict)
 
     @property
     def recall(self) -> float | None:
@@ -836,6 +838,7 @@ def measure_impact(
     sample = sorted(random.Random(SEED).sample(sorted(ran), min(IMPACT_FUNCTIONS, len(ran))))
     totals: Counter[str] = Counter()
     examples: list[dict[str, object]] = []
+    by_resolution: dict[str, list[int]] = {}
     for function in sample:
         try:
             result = impact(catalog, directory, entities=[function], relations=index)
@@ -844,6 +847,9 @@ def measure_impact(
             examples.append({"function": function, "error": str(error)})
             continue
         answered, truth = {t.id for t in result.tests}, ran[function]
+        for t in result.tests:
+            tally = by_resolution.setdefault(t.resolution.value, [0, 0])
+            tally[0], tally[1] = tally[0] + 1, tally[1] + (t.id in truth)
         complete = result.verdict.status == "complete"
         totals.update(ran=len(truth), answered=len(answered), hits=len(answered & truth), complete=complete)
         totals["false_complete"] += complete and bool(truth - answered)
@@ -860,6 +866,7 @@ def measure_impact(
         errors=totals["errors"],
         unmapped_tests=unmapped,
         examples=examples,
+        by_resolution=dict(sorted(by_resolution.items())),
     )
 
 
@@ -1017,6 +1024,8 @@ def print_package(r: PackageResult) -> None:
             f"{_percent(i.precision)} ({i.hits}/{i.answered}), complete {i.complete}, complete while missing a test "
             f"{i.false_complete}, errors {i.errors}; test node ids without a test-function entity {i.unmapped_tests}"
         )
+        paths = ", ".join(f"{how} {right}/{answered}" for how, (answered, right) in i.by_resolution.items())
+        print(f"    answered tests right, by the weakest resolution on the path: {paths}")
 
 
 def _short(entity_id: str) -> str:

@@ -176,12 +176,20 @@ def _calls(
             continue
         if target.startswith(CLASS_PREFIX):
             reached = [(m, _weakest(how, h)) for m, h in _constructors(hierarchy, target)]
-        else:
+        elif _virtual(target):
             reached = [(m, Resolution.DISPATCH) for m, _ in overriders.get(target, [])]
+        else:
+            reached = []
         for method, reach in reached:
             if (source, method) not in stated and (source, method) not in seen:
                 seen.add((source, method))
                 yield source, RelationType.CALLS.value, method, evidence, project, doc, reach
+
+
+def _virtual(target: str) -> bool:
+    """Whether a call bound to `target` may run an override of it: not when it is a constructor, which only a
+    base-initialising call names (`super().__init__()`, `Base.__init__(self)`): those run the base's own."""
+    return _name(target) not in CONSTRUCTORS
 
 
 def _stated_calls(table: pa.Table, hierarchy: Hierarchy) -> tuple[list[str], list[str]]:

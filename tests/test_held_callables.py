@@ -103,6 +103,19 @@ FILES: dict[str, str] = {
         "    def visit_Name(self, node):\n"
         "        return node\n"
     ),
+    "cli/errors.py": (
+        "class UsageError(Exception):\n"
+        "    def __init__(self, message):\n"
+        "        super().__init__(message)\n"
+        "        self.message = message\n\n\n"
+        "class NoSuchOption(UsageError):\n"
+        "    def __init__(self, name):\n"
+        "        super().__init__(f'no such option: {name}')\n\n\n"
+        "class BadParameter(UsageError):\n"
+        "    def __init__(self, message, param=None):\n"
+        "        UsageError.__init__(self, message)\n"
+        "        self.param = param\n"
+    ),
     "cli/parser.py": (
         "class Parser:\n"
         "    def parse(self, kind):\n"
@@ -222,3 +235,12 @@ def test_calling_what_a_built_name_lookup_gave_calls_the_methods_so_named(
         ("CALLS", "cli.parser.Parser.parse_for"): "dispatch",
         ("CALLS", "cli.parser.Parser.parse_if"): "dispatch",
     }
+
+
+def test_a_base_initialiser_call_runs_the_base_s_own_not_its_subclasses(
+    catalog: Catalog, views: GenerationViews
+) -> None:
+    # `super().__init__(...)` and `UsageError.__init__(self, ...)` run UsageError's, never a sibling class's
+    for subclass in ("NoSuchOption", "BadParameter"):
+        made = _out(catalog, views, f"method:cli:cli.errors.{subclass}.__init__", relation_types=["CALLS"])
+        assert made == {("CALLS", "cli.errors.UsageError.__init__"): "exact"}

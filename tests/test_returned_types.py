@@ -85,6 +85,31 @@ ENGINE: dict[str, str] = {
         "def empty(counted: Counted):\n"
         "    return not counted\n"
     ),
+    "engine/nodes.py": (
+        "class Node:\n"
+        "    def describe(self):\n"
+        "        return 'node'\n\n\n"
+        "class Expr(Node):\n"
+        "    def as_const(self):\n"
+        "        return None\n\n"
+        "    def describe(self):\n"
+        "        return 'expr'\n\n\n"
+        "class Const(Expr):\n"
+        "    def as_const(self):\n"
+        "        return 1\n\n\n"
+        "class List(Expr):\n"
+        "    items: list[Expr]\n\n"
+        "    def as_const(self):\n"
+        "        return [x.as_const() for x in self.items]\n\n\n"
+        "def first(values: list[Const], of: List):\n"
+        "    for value in values:\n"
+        "        return value.as_const()\n"
+        "    return [item.describe() for item in of.items]\n\n\n"
+        "def fold(node: Node):\n"
+        "    if isinstance(node, Expr):\n"
+        "        node.as_const()\n"
+        "    return node.describe()\n"
+    ),
     "tests/test_parser.py": (
         "from engine.environment import Environment\n"
         "from engine.parser import Parser\n\n\n"
@@ -172,3 +197,28 @@ def test_a_changed_return_type_binds_the_calls_on_it_again(tmp_path: Path) -> No
         }  # Counted has no `__next__`: `next(self.stream)` binds nothing
     finally:
         catalog.close()
+
+
+def test_an_isinstance_test_types_the_value_in_its_branch_only(catalog: Catalog, views: GenerationViews) -> None:
+    folded = _out(catalog, views, "function:engine:engine.nodes.fold", relation_types=["CALLS"])
+    assert folded == {
+        ("CALLS", "engine.nodes.Expr.as_const"): "inferred",  # `node: Node`, an Expr in the branch
+        ("CALLS", "engine.nodes.Const.as_const"): "dispatch",
+        ("CALLS", "engine.nodes.List.as_const"): "dispatch",
+        ("CALLS", "engine.nodes.Node.describe"): "inferred",  # a Node again after it
+        ("CALLS", "engine.nodes.Expr.describe"): "dispatch",
+    }
+
+
+def test_a_loop_or_comprehension_variable_is_typed_by_the_elements_a_container_states(
+    catalog: Catalog, views: GenerationViews
+) -> None:
+    # `[x.as_const() for x in self.items]` with `items: list[Expr]` in the class
+    listed = _out(catalog, views, "method:engine:engine.nodes.List.as_const", relation_types=["CALLS"])
+    assert listed[("CALLS", "engine.nodes.Expr.as_const")] == "inferred"
+    assert listed[("CALLS", "engine.nodes.Const.as_const")] == "dispatch"
+    # `for value in values` with `values: list[Const]`; a comprehension over another typed value's `items`
+    assert _out(catalog, views, "function:engine:engine.nodes.first", relation_types=["CALLS"]) == {
+        ("CALLS", "engine.nodes.Const.as_const"): "inferred",
+        ("CALLS", "engine.nodes.Expr.describe"): "inferred",
+    }

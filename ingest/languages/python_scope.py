@@ -28,7 +28,7 @@ from trident.ingest.languages.binding import Bindings, BoundBase, BoundCall, Tar
 from trident.ingest.languages.python import BUILTINS
 from trident.ingest.languages.python_fixtures import conftest_fixture, fixture_names, receives_fixtures
 from trident.ingest.languages.python_implicit import Run, expression_runs, statement_runs
-from trident.ingest.languages.python_lookups import built_lookup
+from trident.ingest.languages.python_locals import PythonLocals, SetType
 from trident.ingest.languages.python_syntax import (
     BUILTIN_METHODS,
     DEFINITIONS,
@@ -36,13 +36,14 @@ from trident.ingest.languages.python_syntax import (
     descendants,
     is_static,
     is_super,
+    parameter_nodes,
 )
-from trident.ingest.languages.python_types import MAX_ATTRIBUTE_TYPES, ClassFacts, PythonTypes, Scope
-from trident.ingest.model import PREFIX_MARK, TargetForm
+from trident.ingest.languages.python_types import ClassFacts, Scope
+from trident.ingest.model import TargetForm
 from trident.store.schema import Resolution
 
 
-class PythonBinder(PythonTypes):
+class PythonBinder(PythonLocals):
     """Binds one file's calls and bases, scope by scope, on what `PythonTypes` read of it."""
 
     def __init__(self, path: str, module: str) -> None:
@@ -62,10 +63,15 @@ class PythonBinder(PythonTypes):
     # --- second pass: calls and bases, scope by scope ---
 
     def _walk_block(self, block: ts.Node, scope: Scope) -> None:
-        pending = list(reversed(block.named_children))
+        pending: list[ts.Node | SetType] = list(reversed(block.named_children))
         while pending:
             node = pending.pop()
-            if node.type == "decorated_definition":
+            if isinstance(node, SetType):
+                if node.type:
+                    scope.types[node.variable] = node.type
+                else:
+                    scope.types.pop(node.variable, None)
+            elif node.type == "decorated_definition":
                 definition = node.child_by_field_name("definition")
                 for child in node.named_children:
                     if definition is None or child.id != definition.id:
@@ -101,14 +107,19 @@ class PythonBinder(PythonTypes):
         caller = scope.caller if scope.in_function else (f"{scope.prefix}.{name}" if scope.prefix else name)
         self.result.calls.append(BoundCall(caller, decorator.start_point.row, target))
 
-    def _calls_in_statement(self, node: ts.Node, scope: Scope, pending: list[ts.Node]) -> None:
-        """Compound statements hold blocks (walked as blocks) and expressions (searched for calls)."""
+    def _calls_in_statement(self, node: ts.Node, scope: Scope, pending: list[ts.Node | SetType]) -> None:
+        """Compound statements hold blocks (walked as blocks) and expressions (searched for calls); in the branch
+        an `isinstance(x, Foo)` test guards, x is a Foo."""
         self._implicit_calls(statement_runs(node), scope)
         if scope.in_function:
             self._note_local_types(node, scope)
             self._note_loop_variable(node, scope)
+        narrowed = self._narrowed(node, scope)
         for child in reversed(node.named_children):
-            if child.type == "block" or child.type.endswith("_clause") or child.type in DEFINITIONS:
+            if narrowed is not None and child == node.child_by_field_name("consequence"):
+                variable, cls = narrowed
+                pending.extend([SetType(variable, scope.types.get(variable, "")), child, SetType(variable, cls)])
+            elif child.type == "block" or child.type.endswith("_clause") or child.type in DEFINITIONS:
                 pending.append(child)
             else:
                 self._calls_in(child, scope)
@@ -152,9 +163,10 @@ class PythonBinder(PythonTypes):
             inner = Scope(caller, caller, scope.cls if method else None, receiver, {}, True)
         inner.types.update({p: t for p, t in parameters.items() if t})
         if not scope.in_function and receives_fixtures(node, self.path):
-            for p in fixture_names(self._parameter_nodes(node), inner.receiver):
+            for p in fixture_names(parameter_nodes(node), inner.receiver):
                 inner.types[p] = f"{self.module}.{p}" if p in self.fixtures else conftest_fixture(self.module, p)
         inner.held.update(self.held_parameters(node))
+        inner.elements.update(self.element_parameters(node))
         self._walk_block(body, inner)
 
     def _implicit_calls(self, runs: Iterable[Run], scope: Scope) -> None:
@@ -173,67 +185,23 @@ class PythonBinder(PythonTypes):
                 target = Target(TargetForm.MEMBER, run.method, resolution, owner=typed)
                 self.result.calls.append(BoundCall(scope.caller, value.start_point.row, target))
 
-    def _note_local_types(self, node: ts.Node, scope: Scope) -> None:
-        """`x = Foo(...)`, `x: Foo = ...` and `with Foo() as x` in a function: x's type for the calls after; an
-        import inside the function binds its names for the calls after it."""
-        if node.type in ("import_statement", "import_from_statement"):
-            scope.names.update(self._imported(node))
-        elif node.type == "expression_statement" and node.named_child_count == 1:
-            inner = node.named_children[0]
-            left = inner.child_by_field_name("left") if inner.type == "assignment" else None
-            if left is not None and left.type == "identifier":
-                right = inner.child_by_field_name("right")
-                looked_up = self._looked_up(right, scope) if right is not None else None
-                if looked_up is not None:
-                    scope.lookups[node_text(left)] = looked_up
-                else:
-                    scope.lookups.pop(node_text(left), None)
-                held = self._held(inner, scope)
-                found = "" if held else self._stated_type(inner, scope.types, scope)
-                if held:
-                    scope.held[node_text(left)] = held
-                else:
-                    scope.held.pop(node_text(left), None)
-                if found:
-                    scope.types[node_text(left)] = found
-                else:
-                    scope.types.pop(node_text(left), None)
-            elif left is not None and left.type == "attribute" and scope.cls is not None:
-                self._note_assigned(left, inner, scope)
-        elif node.type == "with_statement":
-            for pattern in descendants(node, "as_pattern"):
-                value = pattern.named_children[0] if pattern.named_child_count else None
-                alias = pattern.child_by_field_name("alias")
-                if value is not None and value.type == "call" and alias is not None and alias.named_child_count == 1:
-                    made = self._made(value, scope)
-                    if made and alias.named_children[0].type == "identifier":
-                        scope.types[node_text(alias.named_children[0])] = made
-
-    def _note_assigned(self, left: ts.Node, assignment: ts.Node, scope: Scope) -> None:
-        """`self.x = Foo(...)` in this function: x holds a Foo for the calls after (every branch's type kept)."""
-        owner = left.child_by_field_name("object")
-        if owner is None or owner.type != "identifier" or node_text(owner) != scope.receiver:
-            return
-        found = self._stated_type(assignment, scope.types, scope)
-        types = scope.assigned.setdefault(node_text(left.child_by_field_name("attribute")), [])
-        if found and found not in types and len(types) < MAX_ATTRIBUTE_TYPES:
-            types.append(found)
-
-    def _note_loop_variable(self, node: ts.Node, scope: Scope) -> None:
-        """`for x in self.items:` where the class states `items: list[Foo]`: x is a Foo in the loop."""
-        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-        if node.type != "for_statement" or left is None or right is None or left.type != "identifier":
-            return
-        scope.types.pop(node_text(left), None)
-        element = ""
-        if right.type == "attribute" and scope.cls is not None:
-            owner = right.child_by_field_name("object")
-            if owner is not None and owner.type == "identifier" and node_text(owner) == scope.receiver:
-                element = scope.cls.elements.get(node_text(right.child_by_field_name("attribute")), "")
-        if element:
-            scope.types[node_text(left)] = element
-
     def _calls_in(self, node: ts.Node, scope: Scope) -> None:
+        """The calls, implicit runs, references and reads in an expression; a comprehension's variable is typed by
+        the elements of what it iterates (`[x.as_const() for x in self.items]`)."""
+        typed = self._comprehension_types(node, scope)
+        if not typed:
+            self._calls_in_expression(node, scope)
+            return
+        before = {name: scope.types.get(name, "") for name in typed}
+        scope.types.update(typed)
+        self._calls_in_expression(node, scope)
+        for name, was in before.items():
+            if was:
+                scope.types[name] = was
+            else:
+                scope.types.pop(name, None)
+
+    def _calls_in_expression(self, node: ts.Node, scope: Scope) -> None:
         self._implicit_calls(expression_runs(node), scope)
         for call in descendants(node, "call"):
             for target in self._call_targets(call, scope):
@@ -282,20 +250,6 @@ class PythonBinder(PythonTypes):
             return target, False  # a method taken as a value, or a member a base class defines
         return None
 
-    def _built_name(self, call: ts.Node, scope: Scope) -> Target | None:
-        """`getattr(self, f"visit_{kind}")`, `getattr(obj, "do_" + name)` on a value whose class is known: the methods
-        named so that the class, its bases or a class deriving from it defines (the indexer finds them), each
-        reachable through the method the lookup returns."""
-        found = built_lookup(call)
-        if found is None or self._bound("getattr", scope):
-            return None
-        owner, prefix = found
-        if owner.type == "identifier" and scope.cls is not None and node_text(owner) == scope.receiver:
-            cls = scope.cls.qualified
-        else:
-            cls = self._receiver_type(owner, scope)
-        return Target(TargetForm.MEMBER, f"{prefix}{PREFIX_MARK}", Resolution.DISPATCH, owner=cls) if cls else None
-
     def _references_in(self, call: ts.Node, scope: Scope) -> None:
         """A function or method passed as an argument (`submit(self._done)`, `map(parse, xs)`, `key=by_name`): how
         control reaches it. Only a name the code binds counts (a definition, an import, a member of the receiver's
@@ -327,22 +281,6 @@ class PythonBinder(PythonTypes):
             return [Target(TargetForm.MEMBER, "__call__", Resolution.INFERRED, owner=t) for t in instances]
         target = self._call_target(call, scope)
         return [target] if target is not None else []
-
-    def _looked_up(self, value: ts.Node, scope: Scope) -> Target | None:
-        """The methods a value is when a lookup by a built name gave it: `getattr(self, f"visit_{kind}")`, a variable
-        holding one, or what a method of the class that returns one gives (`f = self.get_visitor(node)`)."""
-        if value.type == "identifier":
-            return scope.lookups.get(node_text(value))
-        if value.type != "call":
-            return None
-        function = value.child_by_field_name("function")
-        method = function.child_by_field_name("attribute") if function is not None else None
-        owner = function.child_by_field_name("object") if function is not None and method is not None else None
-        if owner is None or scope.cls is None or owner.type != "identifier" or node_text(owner) != scope.receiver:
-            return self._built_name(value, scope)
-        prefix = self.lookups.get(f"{scope.cls.qualified}.{node_text(method)}")
-        found = f"{prefix}{PREFIX_MARK}"
-        return Target(TargetForm.MEMBER, found, Resolution.DISPATCH, owner=scope.cls.qualified) if prefix else None
 
     def _called_instances(self, function: ts.Node, scope: Scope) -> list[str]:
         """The types of an instance called like a function (`convert(value)` with `convert = ParamType()`,

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 import tree_sitter as ts
 
 from trident.ingest.languages import node_text
+from trident.ingest.languages.python import relative_package
 
 FUNCTIONS = ("function_definition",)
 DEFINITIONS = ("function_definition", "class_definition", "decorated_definition")
@@ -188,3 +189,69 @@ def is_optional(node: ts.Node | None) -> bool:
         return any(s.type == "none" or (s.type == "type" and node_text(s) == "None") for s in node.named_children)
     head = _generic_head(node)
     return head is not None and head.rsplit(".", 1)[-1] == "Optional"
+
+
+def isinstance_test(condition: ts.Node | None) -> tuple[ts.Node, ts.Node] | None:
+    """`isinstance(x, Foo)` (alone or one side of an `and`) as a branch's condition: (x, Foo); None otherwise."""
+    if condition is None:
+        return None
+    if condition.type == "parenthesized_expression" and condition.named_child_count == 1:
+        return isinstance_test(condition.named_children[0])
+    if condition.type == "boolean_operator" and node_text(condition.child_by_field_name("operator")) == "and":
+        return isinstance_test(condition.child_by_field_name("left")) or isinstance_test(
+            condition.child_by_field_name("right")
+        )
+    function, arguments = condition.child_by_field_name("function"), condition.child_by_field_name("arguments")
+    if condition.type != "call" or function is None or node_text(function) != "isinstance" or arguments is None:
+        return None
+    values = arguments.named_children
+    return (values[0], values[1]) if len(values) == 2 and values[0].type == "identifier" else None
+
+
+def imported_names(node: ts.Node, path: str) -> dict[str, str]:
+    """Local name -> qualified name for each name an import binds (`import a.b` binds `a`)."""
+    bound: dict[str, str] = {}
+    if node.type == "import_statement":
+        for item in node.children_by_field_name("name"):
+            if item.type == "aliased_import":
+                bound[node_text(item.child_by_field_name("alias"))] = node_text(item.child_by_field_name("name"))
+            else:
+                dotted = node_text(item)
+                bound[dotted.split(".", 1)[0]] = dotted.split(".", 1)[0]
+        return bound
+    source = node.child_by_field_name("module_name")
+    if source is None:
+        return bound
+    if source.type == "relative_import":
+        prefix = next((c for c in source.named_children if c.type == "import_prefix"), None)
+        rest = next((node_text(c) for c in source.named_children if c.type == "dotted_name"), "")
+        package = relative_package(path, len(node_text(prefix).strip()))
+        if package is None:
+            return bound
+        base = ".".join([*package, rest] if rest else package)
+    else:
+        base = node_text(source)
+    for item in node.children_by_field_name("name"):
+        if item.type == "aliased_import":
+            name, alias = node_text(item.child_by_field_name("name")), node_text(item.child_by_field_name("alias"))
+        else:
+            name = alias = node_text(item)
+        if name and alias:
+            bound[alias] = f"{base}.{name}" if base else name
+    return bound
+
+
+def parameter_nodes(function: ts.Node) -> list[tuple[str, ts.Node | None]]:
+    """(name, annotation node or None) of each plain or typed parameter, in order."""
+    found: list[tuple[str, ts.Node | None]] = []
+    holder = function.child_by_field_name("parameters")
+    for p in holder.named_children if holder is not None else []:
+        if p.type == "identifier":
+            found.append((node_text(p), None))
+        elif p.type in ("typed_parameter", "typed_default_parameter", "default_parameter"):
+            name_node = p.child_by_field_name("name") or next(
+                (c for c in p.named_children if c.type == "identifier"), None
+            )
+            if name_node is not None and name_node.type == "identifier":
+                found.append((node_text(name_node), p.child_by_field_name("type")))
+    return found

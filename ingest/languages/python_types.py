@@ -12,7 +12,6 @@ import tree_sitter as ts
 
 from trident.ingest.languages import node_text
 from trident.ingest.languages.binding import Target
-from trident.ingest.languages.python import relative_package
 from trident.ingest.languages.python_fixtures import is_fixture
 from trident.ingest.languages.python_lookups import returned_lookup
 from trident.ingest.languages.python_syntax import (
@@ -23,7 +22,9 @@ from trident.ingest.languages.python_syntax import (
     either_side,
     element_name,
     held_class_name,
+    imported_names,
     is_optional,
+    parameter_nodes,
     statements,
 )
 
@@ -67,6 +68,7 @@ class Scope:
     assigned: dict[str, list[str]] = field(default_factory=dict)  # attribute -> types this function gives it
     held: dict[str, str] = field(default_factory=dict)  # variable -> the class or function it holds (`cls = Foo`)
     lookups: dict[str, Target] = field(default_factory=dict)  # variable -> the methods a built-name lookup gave it
+    elements: dict[str, str] = field(default_factory=dict)  # parameter -> the type of its elements (`list[Foo]`)
 
 
 class PythonTypes:
@@ -93,43 +95,11 @@ class PythonTypes:
 
     def _bind_top_level(self, node: ts.Node, root: ts.Node) -> None:
         if node.type in ("import_statement", "import_from_statement"):
-            self.names.update(self._imported(node))
+            self.names.update(imported_names(node, self.path))
         elif node.type in ("class_definition", *FUNCTIONS):
             name = node_text(node.child_by_field_name("name"))
             if name:
                 self.names[name] = f"{self.module}.{name}"
-
-    def _imported(self, node: ts.Node) -> dict[str, str]:
-        """Local name -> qualified name for each name an import binds (`import a.b` binds `a`)."""
-        bound: dict[str, str] = {}
-        if node.type == "import_statement":
-            for item in node.children_by_field_name("name"):
-                if item.type == "aliased_import":
-                    bound[node_text(item.child_by_field_name("alias"))] = node_text(item.child_by_field_name("name"))
-                else:
-                    dotted = node_text(item)
-                    bound[dotted.split(".", 1)[0]] = dotted.split(".", 1)[0]
-            return bound
-        source = node.child_by_field_name("module_name")
-        if source is None:
-            return bound
-        if source.type == "relative_import":
-            prefix = next((c for c in source.named_children if c.type == "import_prefix"), None)
-            rest = next((node_text(c) for c in source.named_children if c.type == "dotted_name"), "")
-            package = relative_package(self.path, len(node_text(prefix).strip()))
-            if package is None:
-                return bound
-            base = ".".join([*package, rest] if rest else package)
-        else:
-            base = node_text(source)
-        for item in node.children_by_field_name("name"):
-            if item.type == "aliased_import":
-                name, alias = node_text(item.child_by_field_name("name")), node_text(item.child_by_field_name("alias"))
-            else:
-                name = alias = node_text(item)
-            if name and alias:
-                bound[alias] = f"{base}.{name}" if base else name
-        return bound
 
     def _collect_returns(self, block: ts.Node, prefix: str) -> None:
         """The return annotation of every function and method of the file (`def connect(self) -> Stream`)."""
@@ -207,7 +177,7 @@ class PythonTypes:
     def _method_attributes(self, cls: ClassFacts, method: ts.Node) -> None:
         """`self.x = Foo(...)`, `self.x: Foo = ...` and `self.x = param` (with `param: Foo`) in any method."""
         parameters = self._parameters(method)
-        elements = {name: self._named_type(element_name(t)) for name, t in self._parameter_nodes(method)}
+        elements = {name: self._named_type(element_name(t)) for name, t in parameter_nodes(method)}
         receiver = next(iter(parameters), "")
         body = method.child_by_field_name("body")
         if not receiver or body is None:
@@ -216,7 +186,7 @@ class PythonTypes:
         names: dict[str, str] = {}
         for kind in ("import_statement", "import_from_statement"):
             for node in descendants(body, kind):
-                names.update(self._imported(node))
+                names.update(imported_names(node, self.path))
         scope = Scope(receiver, "", cls, receiver, dict(parameters), names=names, held=self.held_parameters(method))
         for node in descendants(body, "assignment"):
             left = node.child_by_field_name("left")
@@ -291,29 +261,18 @@ class PythonTypes:
 
     def held_parameters(self, function: ts.Node) -> dict[str, str]:
         """Parameter -> the class it holds, for parameters annotated `type[Foo]`."""
-        nodes = self._parameter_nodes(function)
+        nodes = parameter_nodes(function)
         found = {name: self._named_type(held_class_name(annotation)) for name, annotation in nodes}
         return {name: held for name, held in found.items() if held}
 
+    def element_parameters(self, function: ts.Node) -> dict[str, str]:
+        """Parameter -> the type of its elements, for parameters annotated `list[Foo]`, `Sequence[Foo]`, ..."""
+        found = {name: self._named_type(element_name(t)) for name, t in parameter_nodes(function)}
+        return {name: element for name, element in found.items() if element}
+
     def _parameters(self, function: ts.Node) -> dict[str, str]:
         """Parameter -> its stated type ("" when none), in order."""
-        return {name: self._annotation(annotation) for name, annotation in self._parameter_nodes(function)}
-
-    @staticmethod
-    def _parameter_nodes(function: ts.Node) -> list[tuple[str, ts.Node | None]]:
-        """(name, annotation node or None) of each plain or typed parameter, in order."""
-        found: list[tuple[str, ts.Node | None]] = []
-        holder = function.child_by_field_name("parameters")
-        for p in holder.named_children if holder is not None else []:
-            if p.type == "identifier":
-                found.append((node_text(p), None))
-            elif p.type in ("typed_parameter", "typed_default_parameter", "default_parameter"):
-                name_node = p.child_by_field_name("name") or next(
-                    (c for c in p.named_children if c.type == "identifier"), None
-                )
-                if name_node is not None and name_node.type == "identifier":
-                    found.append((node_text(name_node), p.child_by_field_name("type")))
-        return found
+        return {name: self._annotation(annotation) for name, annotation in parameter_nodes(function)}
 
     # --- what an expression names ---
 

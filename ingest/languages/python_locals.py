@@ -1,0 +1,150 @@
+"""What a function's statements say of its local values, as the binder walks them: `x = Foo()`, `x: Foo`, `with Foo()
+as x`, `self.x = ...`, `for x in self.items` (a container stating its elements' type), an `isinstance(x, Foo)` branch,
+a comprehension's variable, a variable holding what a built-name lookup gave (`f = self.get_visitor(node)`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import tree_sitter as ts
+
+from trident.ingest.languages import node_text
+from trident.ingest.languages.binding import Target
+from trident.ingest.languages.python_lookups import built_lookup
+from trident.ingest.languages.python_syntax import descendants, imported_names, isinstance_test
+from trident.ingest.languages.python_types import MAX_ATTRIBUTE_TYPES, ClassFacts, PythonTypes, Scope
+from trident.ingest.model import PREFIX_MARK, TargetForm
+from trident.store.schema import Resolution
+
+
+@dataclass(frozen=True)
+class SetType:
+    """In a block's walk: a variable's type from here on ("": none), how an `isinstance` test narrows it in a branch
+    and where the branch ends."""
+
+    variable: str
+    type: str
+
+
+class PythonLocals(PythonTypes):
+    """The local types of one file's functions, on what `PythonTypes` read of the file."""
+
+    def _narrowed(self, node: ts.Node, scope: Scope) -> tuple[str, str] | None:
+        """(variable, class) when an `if`/`elif` tests `isinstance(variable, Class)` of a class the file binds."""
+        if node.type not in ("if_statement", "elif_clause") or not scope.in_function:
+            return None
+        test = isinstance_test(node.child_by_field_name("condition"))
+        if test is None or node_text(test[0]) == scope.receiver:
+            return None
+        cls = self._held_value(test[1], scope)
+        return (node_text(test[0]), cls) if cls else None
+
+    def _note_local_types(self, node: ts.Node, scope: Scope) -> None:
+        """`x = Foo(...)`, `x: Foo = ...` and `with Foo() as x` in a function: x's type for the calls after; an
+        import inside the function binds its names for the calls after it."""
+        if node.type in ("import_statement", "import_from_statement"):
+            scope.names.update(imported_names(node, self.path))
+        elif node.type == "expression_statement" and node.named_child_count == 1:
+            inner = node.named_children[0]
+            left = inner.child_by_field_name("left") if inner.type == "assignment" else None
+            if left is not None and left.type == "identifier":
+                right = inner.child_by_field_name("right")
+                looked_up = self._looked_up(right, scope) if right is not None else None
+                if looked_up is not None:
+                    scope.lookups[node_text(left)] = looked_up
+                else:
+                    scope.lookups.pop(node_text(left), None)
+                held = self._held(inner, scope)
+                found = "" if held else self._stated_type(inner, scope.types, scope)
+                if held:
+                    scope.held[node_text(left)] = held
+                else:
+                    scope.held.pop(node_text(left), None)
+                if found:
+                    scope.types[node_text(left)] = found
+                else:
+                    scope.types.pop(node_text(left), None)
+            elif left is not None and left.type == "attribute" and scope.cls is not None:
+                self._note_assigned(left, inner, scope)
+        elif node.type == "with_statement":
+            for pattern in descendants(node, "as_pattern"):
+                value = pattern.named_children[0] if pattern.named_child_count else None
+                alias = pattern.child_by_field_name("alias")
+                if value is not None and value.type == "call" and alias is not None and alias.named_child_count == 1:
+                    made = self._made(value, scope)
+                    if made and alias.named_children[0].type == "identifier":
+                        scope.types[node_text(alias.named_children[0])] = made
+
+    def _note_assigned(self, left: ts.Node, assignment: ts.Node, scope: Scope) -> None:
+        """`self.x = Foo(...)` in this function: x holds a Foo for the calls after (every branch's type kept)."""
+        owner = left.child_by_field_name("object")
+        if owner is None or owner.type != "identifier" or node_text(owner) != scope.receiver:
+            return
+        found = self._stated_type(assignment, scope.types, scope)
+        types = scope.assigned.setdefault(node_text(left.child_by_field_name("attribute")), [])
+        if found and found not in types and len(types) < MAX_ATTRIBUTE_TYPES:
+            types.append(found)
+
+    def _note_loop_variable(self, node: ts.Node, scope: Scope) -> None:
+        """`for x in self.items:` where the class states `items: list[Foo]`: x is a Foo in the loop."""
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if node.type != "for_statement" or left is None or right is None or left.type != "identifier":
+            return
+        scope.types.pop(node_text(left), None)
+        if element := self._element_type(right, scope):
+            scope.types[node_text(left)] = element
+
+    def _element_type(self, container: ts.Node, scope: Scope) -> str:
+        """The type of each element of `self.items`, `node.items` (a class of this file stating `items: list[Foo]`)
+        or a parameter annotated `list[Foo]`; "" when the code does not state one."""
+        if container.type == "identifier":
+            return scope.elements.get(node_text(container), "")
+        owner = container.child_by_field_name("object") if container.type == "attribute" else None
+        if owner is None or owner.type != "identifier":
+            return ""
+        if scope.cls is not None and node_text(owner) == scope.receiver:
+            cls: ClassFacts | None = scope.cls
+        else:
+            typed = scope.types.get(node_text(owner), "")
+            cls = next((c for c in self.classes.values() if c.qualified == typed), None) if typed else None
+        return cls.elements.get(node_text(container.child_by_field_name("attribute")), "") if cls is not None else ""
+
+    def _built_name(self, call: ts.Node, scope: Scope) -> Target | None:
+        """`getattr(self, f"visit_{kind}")`, `getattr(obj, "do_" + name)` on a value whose class is known: the methods
+        named so that the class, its bases or a class deriving from it defines (the indexer finds them), each
+        reachable through the method the lookup returns."""
+        found = built_lookup(call)
+        if found is None or self._bound("getattr", scope):
+            return None
+        owner, prefix = found
+        if owner.type == "identifier" and scope.cls is not None and node_text(owner) == scope.receiver:
+            cls = scope.cls.qualified
+        else:
+            cls = self._receiver_type(owner, scope)
+        return Target(TargetForm.MEMBER, f"{prefix}{PREFIX_MARK}", Resolution.DISPATCH, owner=cls) if cls else None
+
+    def _looked_up(self, value: ts.Node, scope: Scope) -> Target | None:
+        """The methods a value is when a lookup by a built name gave it: `getattr(self, f"visit_{kind}")`, a variable
+        holding one, or what a method of the class that returns one gives (`f = self.get_visitor(node)`)."""
+        if value.type == "identifier":
+            return scope.lookups.get(node_text(value))
+        if value.type != "call":
+            return None
+        function = value.child_by_field_name("function")
+        method = function.child_by_field_name("attribute") if function is not None else None
+        owner = function.child_by_field_name("object") if function is not None and method is not None else None
+        if owner is None or scope.cls is None or owner.type != "identifier" or node_text(owner) != scope.receiver:
+            return self._built_name(value, scope)
+        prefix = self.lookups.get(f"{scope.cls.qualified}.{node_text(method)}")
+        found = f"{prefix}{PREFIX_MARK}"
+        return Target(TargetForm.MEMBER, found, Resolution.DISPATCH, owner=scope.cls.qualified) if prefix else None
+
+    def _comprehension_types(self, node: ts.Node, scope: Scope) -> dict[str, str]:
+        """Variable -> type of each comprehension in an expression whose iterable states its elements' type."""
+        typed: dict[str, str] = {}
+        for clause in descendants(node, "for_in_clause"):
+            left, right = clause.child_by_field_name("left"), clause.child_by_field_name("right")
+            element = self._element_type(right, scope) if right is not None else ""
+            if left is not None and left.type == "identifier" and element:
+                typed[node_text(left)] = element
+        return typed
