@@ -8,13 +8,12 @@ value; only a value whose class the code states gets an edge, and only to a meth
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
 import tree_sitter as ts
 
 from trident.ingest.languages import node_text
-from trident.ingest.languages.python_syntax import FUNCTIONS
 
 # A builtin called on one value -> the method it runs on that value.
 BUILTIN_RUNS = {
@@ -82,15 +81,10 @@ def statement_runs(node: ts.Node) -> Iterator[Run]:
         yield from _truth(node.named_children[0])
 
 
-def expression_runs(node: ts.Node) -> Iterator[Run]:
-    """What the operators and builtin calls in an expression run (not inside nested definitions)."""
-    pending = [node]
-    while pending:
-        current = pending.pop()
-        yield from _runs(current)
-        if current is not node and current.type in ("class_definition", *FUNCTIONS):
-            continue
-        pending.extend(reversed(current.named_children))
+def expression_runs(nodes: Iterable[ts.Node]) -> Iterator[Run]:
+    """What the operators and builtin calls among an expression's nodes (`python_syntax.expression_nodes`) run."""
+    for node in nodes:
+        yield from _runs(node)
 
 
 def _runs(node: ts.Node) -> Iterator[Run]:

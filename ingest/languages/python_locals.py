@@ -139,10 +139,11 @@ class PythonLocals(PythonTypes):
         found = f"{prefix}{PREFIX_MARK}"
         return Target(TargetForm.MEMBER, found, Resolution.DISPATCH, owner=scope.cls.qualified) if prefix else None
 
-    def _comprehension_types(self, node: ts.Node, scope: Scope) -> dict[str, str]:
-        """Variable -> type of each comprehension in an expression whose iterable states its elements' type."""
+    def _comprehension_types(self, nodes: list[ts.Node], scope: Scope) -> dict[str, str]:
+        """Variable -> type of each comprehension among an expression's nodes whose iterable states its elements'
+        type."""
         typed: dict[str, str] = {}
-        for clause in descendants(node, "for_in_clause"):
+        for clause in (n for n in nodes if n.type == "for_in_clause"):
             left, right = clause.child_by_field_name("left"), clause.child_by_field_name("right")
             element = self._element_type(right, scope) if right is not None else ""
             if left is not None and left.type == "identifier" and element:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import tree_sitter as ts
 
 from trident.ingest.languages import node_text
-from trident.ingest.languages.python_syntax import built_prefix, descendants
+from trident.ingest.languages.python_syntax import built_prefix
 
 
 def built_lookup(call: ts.Node) -> tuple[ts.Node, str] | None:
@@ -20,16 +20,15 @@ def built_lookup(call: ts.Node) -> tuple[ts.Node, str] | None:
     return (values[0], prefix) if prefix else None
 
 
-def returned_lookup(function: ts.Node) -> str:
+def returned_lookup(function: ts.Node, returned: list[ts.Node]) -> str:
     """The start of the names a method looks up on its own receiver and returns (`return getattr(self,
-    f"visit_{kind}", None)`), "" when it returns no such lookup."""
-    holder, body = function.child_by_field_name("parameters"), function.child_by_field_name("body")
+    f"visit_{kind}", None)`; `returned`: the values its `return`s give), "" when it returns no such lookup."""
+    holder = function.child_by_field_name("parameters")
     first = holder.named_children[0] if holder is not None and holder.named_child_count else None
-    if first is None or first.type != "identifier" or body is None:
+    if first is None or first.type != "identifier":
         return ""
-    for returned in descendants(body, "return_statement"):
-        value = returned.named_children[0] if returned.named_child_count else None
-        found = built_lookup(value) if value is not None else None
+    for value in returned:
+        found = built_lookup(value)
         if found is not None and found[0].type == "identifier" and node_text(found[0]) == node_text(first):
             return found[1]
     return ""

@@ -33,7 +33,7 @@ from trident.ingest.languages.python_syntax import (
     BUILTIN_METHODS,
     DEFINITIONS,
     FUNCTIONS,
-    descendants,
+    expression_nodes,
     is_static,
     is_super,
     parameter_nodes,
@@ -188,28 +188,29 @@ class PythonBinder(PythonLocals):
     def _calls_in(self, node: ts.Node, scope: Scope) -> None:
         """The calls, implicit runs, references and reads in an expression; a comprehension's variable is typed by
         the elements of what it iterates (`[x.as_const() for x in self.items]`)."""
-        typed = self._comprehension_types(node, scope)
+        nodes = expression_nodes(node)
+        typed = self._comprehension_types(nodes, scope)
         if not typed:
-            self._calls_in_expression(node, scope)
+            self._calls_in_expression(nodes, scope)
             return
         before = {name: scope.types.get(name, "") for name in typed}
         scope.types.update(typed)
-        self._calls_in_expression(node, scope)
+        self._calls_in_expression(nodes, scope)
         for name, was in before.items():
             if was:
                 scope.types[name] = was
             else:
                 scope.types.pop(name, None)
 
-    def _calls_in_expression(self, node: ts.Node, scope: Scope) -> None:
-        self._implicit_calls(expression_runs(node), scope)
-        for call in descendants(node, "call"):
+    def _calls_in_expression(self, nodes: list[ts.Node], scope: Scope) -> None:
+        self._implicit_calls(expression_runs(nodes), scope)
+        for call in (n for n in nodes if n.type == "call"):
             for target in self._call_targets(call, scope):
                 self.result.calls.append(BoundCall(scope.caller, call.start_point.row, target))
             self._references_in(call, scope)
             if (looked_up := self._built_name(call, scope)) is not None:
                 self.result.references.append(BoundCall(scope.caller, call.start_point.row, looked_up))
-        for read in descendants(node, "attribute"):
+        for read in (n for n in nodes if n.type == "attribute"):
             found = self._attribute_read(read, scope)
             if found is None:
                 continue

@@ -58,6 +58,29 @@ def descendants(node: ts.Node, kind: str) -> Iterator[ts.Node]:
         pending.extend(reversed(current.named_children))
 
 
+def expression_nodes(node: ts.Node) -> list[ts.Node]:
+    """Every node under `node` (itself included), in source order, not inside nested definitions: one walk for all
+    the binder looks for in an expression."""
+    found: list[ts.Node] = []
+    pending = [node]
+    while pending:
+        current = pending.pop()
+        found.append(current)
+        if current is not node and current.type in ("class_definition", *FUNCTIONS):
+            continue
+        pending.extend(reversed(current.named_children))
+    return found
+
+
+def returned_values(function: ts.Node) -> tuple[list[ts.Node], list[ts.Node]]:
+    """The values a function's `return` statements and its `yield`s give (not those of nested definitions)."""
+    body = function.child_by_field_name("body")
+    nodes = expression_nodes(body) if body is not None else []
+    returned = [n.named_children[0] for n in nodes if n.type == "return_statement" and n.named_child_count]
+    yielded = [n.named_children[0] for n in nodes if n.type == "yield" and n.named_child_count]
+    return returned, yielded
+
+
 def built_prefix(node: ts.Node) -> str:
     """The constant start of a name built at run time: `f"visit_{kind}"`, `"do_" + name`, `"on_%s" % name` ->
     `visit_`, `do_`, `on_`; "" when it has none a method name could start with (a few letters at least)."""

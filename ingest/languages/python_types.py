@@ -25,6 +25,7 @@ from trident.ingest.languages.python_syntax import (
     imported_names,
     is_optional,
     parameter_nodes,
+    returned_values,
     statements,
 )
 
@@ -110,31 +111,26 @@ class PythonTypes:
             if node.type in FUNCTIONS and name:
                 if prefix == self.module and is_fixture(node):
                     self.fixtures.add(name)
+                values, yielded = returned_values(node)
                 returned = self._annotation(node.child_by_field_name("return_type"))
                 if not returned and node.child_by_field_name("return_type") is None:
-                    returned = self._returned_class(node)
+                    returned = self._returned_class(node, values, yielded)
                     if returned:
                         self.inferred_returns.add(f"{prefix}.{name}")
                 if returned:
                     self.returns[f"{prefix}.{name}"] = returned
                     self.return_rows[f"{prefix}.{name}"] = node.start_point.row
-                if looked_up := returned_lookup(node):
+                if looked_up := returned_lookup(node, values):
                     self.lookups[f"{prefix}.{name}"] = looked_up
             elif node.type == "class_definition" and name and (body := node.child_by_field_name("body")):
                 self._collect_returns(body, f"{prefix}.{name}")
 
-    def _returned_class(self, function: ts.Node) -> str:
-        """The class an unannotated function returns, read from its body: every `return` with a value (a fixture's
-        `yield`) calls the same name, a class by Python's naming (CapWords; the indexer keeps it only when it names a
+    def _returned_class(self, function: ts.Node, returned: list[ts.Node], yielded: list[ts.Node]) -> str:
+        """The class an unannotated function returns, read from the values its `return`s (a fixture's `yield`s) give:
+        all calls of the same name, a class by Python's naming (CapWords; the indexer keeps it only when it names a
         class); "" otherwise, and for a generator."""
-        body = function.child_by_field_name("body")
-        if body is None:
+        if yielded and not is_fixture(function):
             return ""
-        fixture = is_fixture(function)
-        yielded = [y.named_children[0] for y in descendants(body, "yield") if y.named_child_count]
-        if yielded and not fixture:
-            return ""
-        returned = [r.named_children[0] for r in descendants(body, "return_statement") if r.named_child_count]
         values = [v for v in [*returned, *yielded] if v.type != "none"]
         made = {self._constructed(v, Scope("", "")) if v.type == "call" else "" for v in values}
         found = made.pop() if len(made) == 1 else ""
