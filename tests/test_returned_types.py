@@ -110,6 +110,23 @@ ENGINE: dict[str, str] = {
         "        node.as_const()\n"
         "    return node.describe()\n"
     ),
+    "engine/compiler.py": (
+        "from typing import cast\n\n\n"
+        "class Symbols:\n"
+        "    def dump_stores(self):\n"
+        "        return {}\n\n\n"
+        "class Frame:\n"
+        "    def __init__(self):\n"
+        "        self.symbols = Symbols()\n\n\n"
+        "class Other:\n"
+        "    def dump_stores(self):\n"
+        "        return None\n\n\n"
+        "def dump(frame: Frame):\n"
+        "    return frame.symbols.dump_stores()\n\n\n"
+        "def dumped(value):\n"
+        "    frame = cast(Frame, value)\n"
+        "    return frame.symbols.dump_stores()\n"
+    ),
     "tests/test_parser.py": (
         "from engine.environment import Environment\n"
         "from engine.parser import Parser\n\n\n"
@@ -222,3 +239,14 @@ def test_a_loop_or_comprehension_variable_is_typed_by_the_elements_a_container_s
         ("CALLS", "engine.nodes.Const.as_const"): "inferred",
         ("CALLS", "engine.nodes.Expr.describe"): "inferred",
     }
+
+
+def test_an_attribute_of_a_typed_or_cast_value_is_typed_by_what_its_class_states(
+    catalog: Catalog, views: GenerationViews
+) -> None:
+    # `frame: Frame`, and Frame's `__init__` sets `self.symbols = Symbols()`
+    dumped = _out(catalog, views, "function:engine:engine.compiler.dump", relation_types=["CALLS"])
+    assert dumped == {("CALLS", "engine.compiler.Symbols.dump_stores"): "inferred"}  # not Other's
+    # `frame = cast(Frame, value)`: what typing's cast says the value is
+    cast = _out(catalog, views, "function:engine:engine.compiler.dumped", relation_types=["CALLS"])
+    assert cast == {("CALLS", "engine.compiler.Symbols.dump_stores"): "inferred"}

@@ -50,6 +50,11 @@ BINARY_RUNS = {
     "^": "__xor__",
 }
 TRUTH = "__bool__"
+# What iterating, entering or indexing a value runs: on a call's result, the methods worth looking up.
+CONTAINER_RUNS = frozenset(
+    {"__iter__", "__aiter__", "__next__", "__anext__", "__enter__", "__exit__", "__len__", "__contains__"}
+    | {"__getitem__", "__setitem__", "__delitem__"}
+)
 CONDITIONED = frozenset({"if_statement", "while_statement", "elif_clause"})
 
 

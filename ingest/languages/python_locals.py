@@ -106,7 +106,7 @@ class PythonLocals(PythonTypes):
             cls: ClassFacts | None = scope.cls
         else:
             typed = scope.types.get(node_text(owner), "")
-            cls = next((c for c in self.classes.values() if c.qualified == typed), None) if typed else None
+            cls = self.by_qualified.get(typed) if typed else None
         return cls.elements.get(node_text(container.child_by_field_name("attribute")), "") if cls is not None else ""
 
     def _built_name(self, call: ts.Node, scope: Scope) -> Target | None:

@@ -27,7 +27,7 @@ from trident.ingest.languages import node_text
 from trident.ingest.languages.binding import Bindings, BoundBase, BoundCall, Target
 from trident.ingest.languages.python import BUILTINS
 from trident.ingest.languages.python_fixtures import conftest_fixture, fixture_names, receives_fixtures
-from trident.ingest.languages.python_implicit import Run, expression_runs, statement_runs
+from trident.ingest.languages.python_implicit import CONTAINER_RUNS, Run, expression_runs, statement_runs
 from trident.ingest.languages.python_locals import PythonLocals, SetType
 from trident.ingest.languages.python_syntax import (
     BUILTIN_METHODS,
@@ -172,11 +172,15 @@ class PythonBinder(PythonLocals):
     def _implicit_calls(self, runs: Iterable[Run], scope: Scope) -> None:
         """The methods a statement or an operator runs without naming them (`python_implicit`), on a value whose class
         the code states: each bound by the lookup through the class's bases (a class that defines none gets no
-        edge); a builtin the file rebinds runs nothing of the value's, and a standard library type is no project's."""
+        edge); a builtin the file rebinds runs nothing of the value's, and a standard library type is no project's. A
+        call's result formatted, compared or tested for truth is most often a builtin value: only what iterating,
+        entering or indexing it runs is looked up."""
         for run in runs:
             if run.builtin and (self._bound(run.builtin, scope) or {run.builtin} & (scope.types.keys() | scope.held)):
                 continue
             value = run.value
+            if value.type == "call" and run.method not in CONTAINER_RUNS:
+                continue
             if scope.cls is not None and value.type == "identifier" and node_text(value) == scope.receiver:
                 typed, resolution = scope.cls.qualified, Resolution.EXACT
             else:

@@ -79,6 +79,8 @@ class PythonTypes:
         self.path, self.module = path, module
         self.names: dict[str, str] = {}  # module-level name -> qualified name
         self.classes: dict[str, ClassFacts] = {}  # class local name -> class
+        self.by_qualified: dict[str, ClassFacts] = {}  # qualified name -> class, once the classes are read
+        self.annotated: set[str] = set()  # functions and methods with a return annotation
         self.returns: dict[str, str] = {}  # qualified function or method -> the qualified type it returns
         self.return_rows: dict[str, int] = {}  # qualified function or method -> the row its annotation is on
         self.lookups: dict[str, str] = {}  # qualified method -> start of the names it looks up on self and returns
@@ -91,6 +93,7 @@ class PythonTypes:
             self._bind_top_level(node, root)
         self._collect_returns(root, self.module)
         self._collect_classes(root, "")
+        self.by_qualified = {c.qualified: c for c in self.classes.values()}
 
     # --- first pass: what the module binds, and the attribute types of its classes ---
 
@@ -112,6 +115,8 @@ class PythonTypes:
                 if prefix == self.module and is_fixture(node):
                     self.fixtures.add(name)
                 values, yielded = returned_values(node)
+                if node.child_by_field_name("return_type") is not None:
+                    self.annotated.add(f"{prefix}.{name}")
                 returned = self._annotation(node.child_by_field_name("return_type"))
                 if not returned and node.child_by_field_name("return_type") is None:
                     returned = self._returned_class(node, values, yielded)
@@ -296,11 +301,22 @@ class PythonTypes:
         if node.type == "identifier":
             return scope.types.get(node_text(node), "")
         if node.type == "attribute":
-            types = self._attribute_types(node, scope)
+            types = self._attribute_types(node, scope) or self._member_types(node, scope)
             return types[0] if len(types) == 1 else ""
         if node.type == "call":
             return self._made(node, scope)
         return ""
+
+    def _member_types(self, node: ts.Node, scope: Scope) -> list[str]:
+        """`frame.symbols` where `frame`'s class is one of this file's: the types that class states for `symbols`."""
+        owner = node.child_by_field_name("object")
+        typed = self._receiver_type(owner, scope) if owner is not None else ""
+        cls = self.by_qualified.get(typed) if typed else None
+        if cls is None:
+            return []
+        name = node_text(node.child_by_field_name("attribute"))
+        declared = cls.declared.get(name)
+        return [declared] if declared else cls.attributes.get(name, [])
 
     def _dotted(self, node: ts.Node, scope: Scope) -> str:
         """`mod.sub` where `mod` is a module-level binding (an import, a class) -> its qualified name."""
@@ -332,15 +348,32 @@ class PythonTypes:
                 if method in scope.cls.held and method not in scope.cls.methods:
                     return self.returns.get(scope.cls.held[method], scope.cls.held[method])
                 called = f"{scope.cls.qualified}.{method}"  # its own or a base's, of this file or another
-                return self.returns.get(called, called)
+                return self._given(called)
             typed = self._receiver_type(owner, scope)
             if typed:
-                return self.returns.get(f"{typed}.{method}", f"{typed}.{method}")
-        made = self.class_of(function, scope) if function is not None else ""
+                return self._given(f"{typed}.{method}")
+        made = (self.class_of(function, scope) or self._cast_to(call, scope)) if function is not None else ""
         if made:
             return made
         called = self._constructed(call, scope)
-        return self.returns.get(called, called)
+        return self._given(called)
+
+    def _cast_to(self, call: ts.Node, scope: Scope) -> str:
+        """`cast(Group, value)` (typing's): the class it says the value is, "" for any other call."""
+        function, arguments = call.child_by_field_name("function"), call.child_by_field_name("arguments")
+        bound = self._bound(node_text(function).split(".", 1)[0], scope) if function is not None else ""
+        if function is None or node_text(function) not in CASTS or (bound and not bound.startswith("typing")):
+            return ""
+        values = arguments.named_children if arguments is not None else []
+        return self._named_type(annotated_name(values[0])) if len(values) == 2 else ""
+
+    def _given(self, called: str) -> str:
+        """What a call of the function or class `called` gives: the class it is said to return, "" for a function
+        of this file whose annotation names no class of a project (`-> str`), else the name called (a class, or a
+        function of another file: the indexer reads what it returns)."""
+        if called in self.returns:
+            return self.returns[called]
+        return "" if called in self.annotated else called
 
     def _constructed(self, call: ts.Node, scope: Scope) -> str:
         """`Foo(...)` / `lib.Pool(...)`: the qualified name called (a class, or a factory: the indexer tells)."""
