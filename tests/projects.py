@@ -52,3 +52,9 @@ def edges_out(catalog: Catalog, views: GenerationViews, entity: str, **options: 
         **options,
     )
     return {(e.type, e.target): e.resolution.value for e in found.edges}
+
+
+def edges_named(catalog: Catalog, views: GenerationViews, entity: str, **options: Any) -> dict[tuple[str, str], str]:
+    """`edges_out` with each target by its qualified name."""
+    found = edges_out(catalog, views, entity, **options)
+    return {(kind, target.rsplit(":", 1)[-1]): how for (kind, target), how in found.items()}

@@ -6,11 +6,10 @@ runner.invoke(...); assert result.output == ...`), written small and indexed wit
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
-from tests.projects import edges_out, indexed_projects
+from tests.projects import edges_named, indexed_projects
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.settings import RetrievalSettings
@@ -63,29 +62,26 @@ def views() -> GenerationViews:
     return GenerationViews(RetrievalSettings())
 
 
-def _out(catalog: Catalog, views: GenerationViews, entity: str, **options: Any) -> dict[tuple[str, str], str]:
-    found = edges_out(catalog, views, entity, **options)
-    return {(kind, target.rsplit(":", 1)[-1]): how for (kind, target), how in found.items()}
-
-
 def test_what_an_unannotated_fixture_returns_is_read_from_its_body(catalog: Catalog, views: GenerationViews) -> None:
-    returned = _out(catalog, views, "function:app:tests.conftest.runner", relation_types=["RETURNS"])
+    returned = edges_named(catalog, views, "function:app:tests.conftest.runner", relation_types=["RETURNS"])
     assert returned == {("RETURNS", "app.cli.Runner"): "inferred"}
     # a fixture's `yield` is its value
-    yielded = _out(catalog, views, "function:app:tests.unit.test_cli.made", relation_types=["RETURNS"])
+    yielded = edges_named(catalog, views, "function:app:tests.unit.test_cli.made", relation_types=["RETURNS"])
     assert yielded == {("RETURNS", "app.cli.Result"): "inferred"}
 
 
 def test_a_test_calls_methods_on_the_value_of_a_conftest_fixture_of_a_folder_above(
     catalog: Catalog, views: GenerationViews
 ) -> None:
-    used = _out(catalog, views, "function:app:tests.unit.test_cli.test_output", relation_types=["CALLS", "REFERENCES"])
+    used = edges_named(
+        catalog, views, "function:app:tests.unit.test_cli.test_output", relation_types=["CALLS", "REFERENCES"]
+    )
     assert used[("CALLS", "app.cli.Runner.invoke")] == "inferred"  # not `Other.invoke`, which only shares the name
     assert ("CALLS", "app.cli.Other.invoke") not in used
     # `result.output`: a property of the class `invoke` says it returns
     assert used[("REFERENCES", "app.cli.Result.output")] == "inferred"
     # a parameter no fixture of the project gives binds nothing of `Runner`'s
-    unknown = _out(catalog, views, "function:app:tests.unit.test_cli.test_unknown", relation_types=["CALLS"])
+    unknown = edges_named(catalog, views, "function:app:tests.unit.test_cli.test_unknown", relation_types=["CALLS"])
     assert not any(target.startswith("app.cli.Runner") for _, target in unknown)
 
 

@@ -7,11 +7,10 @@ value read in another file is how control reaches it. The shapes are those of a 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
-from tests.projects import edges_out, indexed_projects
+from tests.projects import edges_named, indexed_projects
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.settings import RetrievalSettings
@@ -146,29 +145,23 @@ def views() -> GenerationViews:
     return GenerationViews(RetrievalSettings())
 
 
-def _out(catalog: Catalog, views: GenerationViews, entity: str, **options: Any) -> dict[tuple[str, str], str]:
-    """The edges out of `entity`, targets by qualified name."""
-    found = edges_out(catalog, views, entity, **options)
-    return {(kind, target.rsplit(":", 1)[-1]): how for (kind, target), how in found.items()}
-
-
 def test_a_variable_holding_a_class_constructs_it_when_called(catalog: Catalog, views: GenerationViews) -> None:
     # `cls: type[Command] | None`, then `cls = cast('type[Command]', Command)`, then `cls(name)`
-    made = _out(catalog, views, "function:cli:cli.decorators.command", relation_types=["CALLS"])
+    made = edges_named(catalog, views, "function:cli:cli.decorators.command", relation_types=["CALLS"])
     assert made[("CALLS", "cli.core.Command")] == "inferred"
     assert made[("CALLS", "cli.core.Command.__init__")] == "inferred"
     assert not any("cast" in target for _, target in made)  # the cast is no call of the project's
     # an untyped parameter given a class in a branch (`cls = Option`)
-    opted = _out(catalog, views, "function:cli:cli.decorators.option", relation_types=["CALLS"])
+    opted = edges_named(catalog, views, "function:cli:cli.decorators.option", relation_types=["CALLS"])
     assert opted[("CALLS", "cli.core.Option.__init__")] == "inferred"
 
 
 def test_a_class_attribute_holding_a_class_and_the_class_of_self_construct_it(
     catalog: Catalog, views: GenerationViews
 ) -> None:
-    made = _out(catalog, views, "method:cli:cli.core.Command.make_context", relation_types=["CALLS"])
+    made = edges_named(catalog, views, "method:cli:cli.core.Command.make_context", relation_types=["CALLS"])
     assert made[("CALLS", "cli.core.Context.__init__")] == "inferred"
-    child = _out(catalog, views, "method:cli:cli.core.Context.child", relation_types=["CALLS"])
+    child = edges_named(catalog, views, "method:cli:cli.core.Context.child", relation_types=["CALLS"])
     assert child[("CALLS", "cli.core.Context.__init__")] == "inferred"
 
 
@@ -177,25 +170,25 @@ def test_an_instance_called_like_a_function_runs_its_call_method_only_when_it_ha
 ) -> None:
     call = "cli.types.ParamType.__call__"
     # `self.type: types.ParamType[t.Any]`, a generic annotation, then `self.type(value)`
-    assert _out(catalog, views, "method:cli:cli.core.Option.cast", relation_types=["CALLS"]) == {
+    assert edges_named(catalog, views, "method:cli:cli.core.Option.cast", relation_types=["CALLS"]) == {
         ("CALLS", call): "inferred"
     }
-    prompted = _out(catalog, views, "function:cli:cli.decorators.prompt", relation_types=["CALLS"])
+    prompted = edges_named(catalog, views, "function:cli:cli.decorators.prompt", relation_types=["CALLS"])
     assert prompted[("CALLS", call)] == "inferred"
     assert not any(target.startswith("cli.types.Plain.") for _, target in prompted)  # Plain has no __call__
 
 
 def test_a_generic_base_is_a_base_and_its_overrides_are_dispatched_to(catalog: Catalog, views: GenerationViews) -> None:
-    bases = _out(catalog, views, "class:cli:cli.types.IntType", relation_types=["INHERITS"])
+    bases = edges_named(catalog, views, "class:cli:cli.types.IntType", relation_types=["INHERITS"])
     assert bases == {("INHERITS", "cli.types.ParamType"): "exact"}
-    called = _out(catalog, views, "method:cli:cli.types.ParamType.__call__", relation_types=["CALLS"])
+    called = edges_named(catalog, views, "method:cli:cli.types.ParamType.__call__", relation_types=["CALLS"])
     assert called[("CALLS", "cli.types.IntType.convert")] == "dispatch"
 
 
 def test_a_property_of_a_class_of_another_file_is_reached_from_where_it_is_read(
     catalog: Catalog, views: GenerationViews
 ) -> None:
-    read = _out(catalog, views, "function:cli:cli.report.depth_of", relation_types=["CALLS", "REFERENCES"])
+    read = edges_named(catalog, views, "function:cli:cli.report.depth_of", relation_types=["CALLS", "REFERENCES"])
     assert read[("REFERENCES", "cli.core.Context.depth")] == "inferred"
     assert read[("CALLS", "cli.core.Command.make_context")] == "inferred"
 
@@ -208,7 +201,9 @@ def test_impact_finds_the_test_that_reaches_a_constructor_through_a_held_class(c
 def test_a_method_looked_up_by_a_built_name_reaches_the_methods_so_named_in_derived_classes(
     catalog: Catalog, views: GenerationViews
 ) -> None:
-    looked_up = _out(catalog, views, "method:cli:cli.visitor.NodeVisitor.get_visitor", relation_types=["REFERENCES"])
+    looked_up = edges_named(
+        catalog, views, "method:cli:cli.visitor.NodeVisitor.get_visitor", relation_types=["REFERENCES"]
+    )
     assert looked_up == {
         ("REFERENCES", "cli.render.Renderer.visit_Const"): "dispatch",
         ("REFERENCES", "cli.render.Renderer.visit_Name"): "dispatch",
@@ -224,14 +219,14 @@ def test_calling_what_a_built_name_lookup_gave_calls_the_methods_so_named(
     catalog: Catalog, views: GenerationViews
 ) -> None:
     # `f = self.get_visitor(node)` (a method returning `getattr(self, f"visit_{...}", None)`), then `f(node)`
-    visited = _out(catalog, views, "method:cli:cli.visitor.NodeVisitor.visit", relation_types=["CALLS"])
+    visited = edges_named(catalog, views, "method:cli:cli.visitor.NodeVisitor.visit", relation_types=["CALLS"])
     assert visited == {
         ("CALLS", "cli.visitor.NodeVisitor.get_visitor"): "exact",
         ("CALLS", "cli.render.Renderer.visit_Const"): "dispatch",
         ("CALLS", "cli.render.Renderer.visit_Name"): "dispatch",
     }  # not the `visit_Name` of a class that is no visitor
     # `getattr(self, "parse_" + kind)()`: the lookup called where it is made
-    assert _out(catalog, views, "method:cli:cli.parser.Parser.parse", relation_types=["CALLS"]) == {
+    assert edges_named(catalog, views, "method:cli:cli.parser.Parser.parse", relation_types=["CALLS"]) == {
         ("CALLS", "cli.parser.Parser.parse_for"): "dispatch",
         ("CALLS", "cli.parser.Parser.parse_if"): "dispatch",
     }
@@ -242,5 +237,5 @@ def test_a_base_initialiser_call_runs_the_base_s_own_not_its_subclasses(
 ) -> None:
     # `super().__init__(...)` and `UsageError.__init__(self, ...)` run UsageError's, never a sibling class's
     for subclass in ("NoSuchOption", "BadParameter"):
-        made = _out(catalog, views, f"method:cli:cli.errors.{subclass}.__init__", relation_types=["CALLS"])
+        made = edges_named(catalog, views, f"method:cli:cli.errors.{subclass}.__init__", relation_types=["CALLS"])
         assert made == {("CALLS", "cli.errors.UsageError.__init__"): "exact"}

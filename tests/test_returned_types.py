@@ -8,11 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from tests.projects import edges_out, indexed_projects, write_files
+from tests.projects import edges_named, indexed_projects, write_files
 from trident.ingest.pipeline import index_folder
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
@@ -149,18 +148,14 @@ def views() -> GenerationViews:
     return GenerationViews(RetrievalSettings())
 
 
-def _out(catalog: Catalog, views: GenerationViews, entity: str, **options: Any) -> dict[tuple[str, str], str]:
-    """The edges out of `entity`, targets by qualified name."""
-    found = edges_out(catalog, views, entity, **options)
-    return {(kind, target.rsplit(":", 1)[-1]): how for (kind, target), how in found.items()}
-
-
 def test_a_function_says_what_it_returns_across_projects(catalog: Catalog, views: GenerationViews) -> None:
     tokenize = "method:engine:engine.environment.Environment._tokenize"
-    returned = _out(catalog, views, tokenize, relation_types=["RETURNS"])
+    returned = edges_named(catalog, views, tokenize, relation_types=["RETURNS"])
     assert returned == {("RETURNS", "lexing.stream.TokenStream"): "exact"}
     # `-> int` names no class of any project
-    assert not _out(catalog, views, "method:engine:engine.environment.Environment.size", relation_types=["RETURNS"])
+    assert not edges_named(
+        catalog, views, "method:engine:engine.environment.Environment.size", relation_types=["RETURNS"]
+    )
 
 
 def test_calls_on_what_a_method_of_another_file_returned_bind_to_the_returned_class(
@@ -168,7 +163,7 @@ def test_calls_on_what_a_method_of_another_file_returned_bind_to_the_returned_cl
 ) -> None:
     # `self.stream = environment._tokenize(source)` in __init__, then `self.stream.expect(...)`, `next(self.stream)`
     # and `while self.stream:` in parse: the stream the annotation says `_tokenize` returns
-    parsed = _out(catalog, views, "method:engine:engine.parser.Parser.parse", relation_types=["CALLS"])
+    parsed = edges_named(catalog, views, "method:engine:engine.parser.Parser.parse", relation_types=["CALLS"])
     assert parsed == {
         ("CALLS", "lexing.stream.TokenStream.expect"): "inferred",
         ("CALLS", "lexing.stream.TokenStream.__next__"): "inferred",
@@ -177,17 +172,17 @@ def test_calls_on_what_a_method_of_another_file_returned_bind_to_the_returned_cl
 
 
 def test_operators_and_builtins_run_the_methods_the_class_defines(catalog: Catalog, views: GenerationViews) -> None:
-    got = _out(catalog, views, "method:engine:engine.context.Context.get", relation_types=["CALLS"])
+    got = edges_named(catalog, views, "method:engine:engine.context.Context.get", relation_types=["CALLS"])
     assert got == {("CALLS", "engine.context.Context.__getitem__"): "exact"}  # no `__contains__` to run for `in`
     # `!=` runs `__eq__` when the class defines no `__ne__`; an f-string runs `__repr__` when it defines no `__str__`
-    assert _out(catalog, views, "method:engine:engine.context.Context.differs", relation_types=["CALLS"]) == {
+    assert edges_named(catalog, views, "method:engine:engine.context.Context.differs", relation_types=["CALLS"]) == {
         ("CALLS", "engine.context.Context.__eq__"): "exact"
     }
-    assert _out(catalog, views, "method:engine:engine.context.Context.show", relation_types=["CALLS"]) == {
+    assert edges_named(catalog, views, "method:engine:engine.context.Context.show", relation_types=["CALLS"]) == {
         ("CALLS", "engine.context.Context.__repr__"): "exact"
     }
     # `not counted` runs `__len__` when the class defines no `__bool__`
-    assert _out(catalog, views, "function:engine:engine.context.empty", relation_types=["CALLS"]) == {
+    assert edges_named(catalog, views, "function:engine:engine.context.empty", relation_types=["CALLS"]) == {
         ("CALLS", "lexing.stream.Counted.__len__"): "inferred"
     }
 
@@ -207,7 +202,7 @@ def test_a_changed_return_type_binds_the_calls_on_it_again(tmp_path: Path) -> No
         with catalog.writer() as writer:
             index_folder(writer, tmp_path / "engine", "engine", max_file_bytes=1_000_000)
         # parser.py did not change, but what it calls `expect` on did: its calls are bound again
-        parsed = _out(catalog, views, "method:engine:engine.parser.Parser.parse", relation_types=["CALLS"])
+        parsed = edges_named(catalog, views, "method:engine:engine.parser.Parser.parse", relation_types=["CALLS"])
         assert parsed == {
             ("CALLS", "lexing.stream.Counted.expect"): "inferred",
             ("CALLS", "lexing.stream.Counted.__len__"): "inferred",
@@ -217,7 +212,7 @@ def test_a_changed_return_type_binds_the_calls_on_it_again(tmp_path: Path) -> No
 
 
 def test_an_isinstance_test_types_the_value_in_its_branch_only(catalog: Catalog, views: GenerationViews) -> None:
-    folded = _out(catalog, views, "function:engine:engine.nodes.fold", relation_types=["CALLS"])
+    folded = edges_named(catalog, views, "function:engine:engine.nodes.fold", relation_types=["CALLS"])
     assert folded == {
         ("CALLS", "engine.nodes.Expr.as_const"): "inferred",  # `node: Node`, an Expr in the branch
         ("CALLS", "engine.nodes.Const.as_const"): "dispatch",
@@ -231,11 +226,11 @@ def test_a_loop_or_comprehension_variable_is_typed_by_the_elements_a_container_s
     catalog: Catalog, views: GenerationViews
 ) -> None:
     # `[x.as_const() for x in self.items]` with `items: list[Expr]` in the class
-    listed = _out(catalog, views, "method:engine:engine.nodes.List.as_const", relation_types=["CALLS"])
+    listed = edges_named(catalog, views, "method:engine:engine.nodes.List.as_const", relation_types=["CALLS"])
     assert listed[("CALLS", "engine.nodes.Expr.as_const")] == "inferred"
     assert listed[("CALLS", "engine.nodes.Const.as_const")] == "dispatch"
     # `for value in values` with `values: list[Const]`; a comprehension over another typed value's `items`
-    assert _out(catalog, views, "function:engine:engine.nodes.first", relation_types=["CALLS"]) == {
+    assert edges_named(catalog, views, "function:engine:engine.nodes.first", relation_types=["CALLS"]) == {
         ("CALLS", "engine.nodes.Const.as_const"): "inferred",
         ("CALLS", "engine.nodes.Expr.describe"): "inferred",
     }
@@ -245,8 +240,8 @@ def test_an_attribute_of_a_typed_or_cast_value_is_typed_by_what_its_class_states
     catalog: Catalog, views: GenerationViews
 ) -> None:
     # `frame: Frame`, and Frame's `__init__` sets `self.symbols = Symbols()`
-    dumped = _out(catalog, views, "function:engine:engine.compiler.dump", relation_types=["CALLS"])
+    dumped = edges_named(catalog, views, "function:engine:engine.compiler.dump", relation_types=["CALLS"])
     assert dumped == {("CALLS", "engine.compiler.Symbols.dump_stores"): "inferred"}  # not Other's
     # `frame = cast(Frame, value)`: what typing's cast says the value is
-    cast = _out(catalog, views, "function:engine:engine.compiler.dumped", relation_types=["CALLS"])
+    cast = edges_named(catalog, views, "function:engine:engine.compiler.dumped", relation_types=["CALLS"])
     assert cast == {("CALLS", "engine.compiler.Symbols.dump_stores"): "inferred"}

@@ -10,9 +10,10 @@ import tree_sitter as ts
 
 from trident.ingest.languages import node_text
 from trident.ingest.languages.binding import Target
+from trident.ingest.languages.python_facts import MAX_ATTRIBUTE_TYPES, ClassFacts, Scope
 from trident.ingest.languages.python_lookups import built_lookup
 from trident.ingest.languages.python_syntax import descendants, imported_names, isinstance_test
-from trident.ingest.languages.python_types import MAX_ATTRIBUTE_TYPES, ClassFacts, PythonTypes, Scope
+from trident.ingest.languages.python_types import PythonTypes
 from trident.ingest.model import PREFIX_MARK, TargetForm
 from trident.store.schema import Resolution
 

@@ -26,6 +26,7 @@ import tree_sitter as ts
 from trident.ingest.languages import node_text
 from trident.ingest.languages.binding import Bindings, BoundBase, BoundCall, Target
 from trident.ingest.languages.python import BUILTINS
+from trident.ingest.languages.python_facts import ClassFacts, Scope
 from trident.ingest.languages.python_fixtures import conftest_fixture, fixture_names, receives_fixtures
 from trident.ingest.languages.python_implicit import CONTAINER_RUNS, Run, expression_runs, statement_runs
 from trident.ingest.languages.python_locals import PythonLocals, SetType
@@ -38,7 +39,6 @@ from trident.ingest.languages.python_syntax import (
     is_super,
     parameter_nodes,
 )
-from trident.ingest.languages.python_types import ClassFacts, Scope
 from trident.ingest.model import TargetForm
 from trident.store.schema import Resolution
 

@@ -6,12 +6,10 @@ The first half of `python_scope`'s binder: reading types is here, walking scopes
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import tree_sitter as ts
 
 from trident.ingest.languages import node_text
-from trident.ingest.languages.binding import Target
+from trident.ingest.languages.python_facts import MAX_ATTRIBUTE_TYPES, ClassFacts, Scope, property_name
 from trident.ingest.languages.python_fixtures import is_fixture
 from trident.ingest.languages.python_lookups import returned_lookup
 from trident.ingest.languages.python_syntax import (
@@ -28,48 +26,6 @@ from trident.ingest.languages.python_syntax import (
     returned_values,
     statements,
 )
-
-MAX_ATTRIBUTE_TYPES = 4  # an attribute given more types than this is not one thing a call can be bound to
-PROPERTY_DECORATORS = frozenset({"property", "cached_property", "functools.cached_property"})
-
-
-def _property_name(decorated: ts.Node | None) -> str:
-    """The name of a method whose decorators make reading it run it (`@property`, `@cached_property`), else ""."""
-    if decorated is None or decorated.type != "decorated_definition":
-        return ""
-    definition = decorated.child_by_field_name("definition")
-    if definition is None or definition.type not in FUNCTIONS:
-        return ""
-    names = (node_text(d).lstrip("@").strip() for d in decorated.named_children if d.type == "decorator")
-    return node_text(definition.child_by_field_name("name")) if any(n in PROPERTY_DECORATORS for n in names) else ""
-
-
-@dataclass
-class ClassFacts:
-    local: str
-    qualified: str
-    attributes: dict[str, list[str]] = field(default_factory=dict)  # attribute -> the qualified types it is given
-    declared: dict[str, str] = field(default_factory=dict)  # attribute -> the type its annotation declares
-    slots: set[str] = field(default_factory=set)  # attributes declared optional (`x: Foo | None = None`)
-    elements: dict[str, str] = field(default_factory=dict)  # container attribute -> qualified type of its elements
-    properties: set[str] = field(default_factory=set)  # methods read as attributes (`@property`, `@cached_property`)
-    methods: set[str] = field(default_factory=set)  # the methods the class body defines
-    held: dict[str, str] = field(default_factory=dict)  # attribute -> the class or function it holds (not calls)
-
-
-@dataclass(frozen=True)
-class Scope:
-    caller: str  # local name calls here belong to
-    prefix: str  # local name definitions here are qualified by ("" at the top level)
-    cls: ClassFacts | None = None  # the class whose methods are defined here, or whose method this is
-    receiver: str = ""  # `self` / `cls` in a method
-    types: dict[str, str] = field(default_factory=dict)  # variable -> qualified type, in this function
-    in_function: bool = False
-    names: dict[str, str] = field(default_factory=dict)  # what imports inside this function bind
-    assigned: dict[str, list[str]] = field(default_factory=dict)  # attribute -> types this function gives it
-    held: dict[str, str] = field(default_factory=dict)  # variable -> the class or function it holds (`cls = Foo`)
-    lookups: dict[str, Target] = field(default_factory=dict)  # variable -> the methods a built-name lookup gave it
-    elements: dict[str, str] = field(default_factory=dict)  # parameter -> the type of its elements (`list[Foo]`)
 
 
 class PythonTypes:
@@ -160,7 +116,7 @@ class PythonTypes:
                 elif statement.type in FUNCTIONS:
                     cls.methods.add(node_text(statement.child_by_field_name("name")))
                     self._method_attributes(cls, statement)
-                    if getter := _property_name(statement.parent):
+                    if getter := property_name(statement.parent):
                         cls.properties.add(getter)
             self._collect_classes(body, local)
 
@@ -291,10 +247,7 @@ class PythonTypes:
         name = node_text(node.child_by_field_name("attribute"))
         if name in scope.assigned:  # this function set it before the call
             return scope.assigned[name]
-        declared, assigned = scope.cls.declared.get(name), scope.cls.attributes.get(name, [])
-        if declared and name in scope.cls.slots:
-            return [declared, *(t for t in assigned if t != declared)][:MAX_ATTRIBUTE_TYPES]
-        return [declared] if declared else assigned
+        return scope.cls.stated(name)
 
     def _receiver_type(self, node: ts.Node, scope: Scope) -> str:
         """The stated type of a receiver expression, "" when the code does not state one."""
@@ -314,9 +267,7 @@ class PythonTypes:
         cls = self.by_qualified.get(typed) if typed else None
         if cls is None:
             return []
-        name = node_text(node.child_by_field_name("attribute"))
-        declared = cls.declared.get(name)
-        return [declared] if declared else cls.attributes.get(name, [])
+        return cls.stated(node_text(node.child_by_field_name("attribute")))
 
     def _dotted(self, node: ts.Node, scope: Scope) -> str:
         """`mod.sub` where `mod` is a module-level binding (an import, a class) -> its qualified name."""

@@ -1,0 +1,62 @@
+"""What the Python binder knows of one file's classes and of the scope it binds in: the attribute types each class
+states, and a function's local types, imports and held values."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import tree_sitter as ts
+
+from trident.ingest.languages import node_text
+from trident.ingest.languages.binding import Target
+from trident.ingest.languages.python_syntax import FUNCTIONS
+
+MAX_ATTRIBUTE_TYPES = 4  # an attribute given more types than this is not one thing a call can be bound to
+PROPERTY_DECORATORS = frozenset({"property", "cached_property", "functools.cached_property"})
+
+
+def property_name(decorated: ts.Node | None) -> str:
+    """The name of a method whose decorators make reading it run it (`@property`, `@cached_property`), else ""."""
+    if decorated is None or decorated.type != "decorated_definition":
+        return ""
+    definition = decorated.child_by_field_name("definition")
+    if definition is None or definition.type not in FUNCTIONS:
+        return ""
+    names = (node_text(d).lstrip("@").strip() for d in decorated.named_children if d.type == "decorator")
+    return node_text(definition.child_by_field_name("name")) if any(n in PROPERTY_DECORATORS for n in names) else ""
+
+
+@dataclass
+class ClassFacts:
+    local: str
+    qualified: str
+    attributes: dict[str, list[str]] = field(default_factory=dict)  # attribute -> the qualified types it is given
+    declared: dict[str, str] = field(default_factory=dict)  # attribute -> the type its annotation declares
+    slots: set[str] = field(default_factory=set)  # attributes declared optional (`x: Foo | None = None`)
+    elements: dict[str, str] = field(default_factory=dict)  # container attribute -> qualified type of its elements
+    properties: set[str] = field(default_factory=set)  # methods read as attributes (`@property`, `@cached_property`)
+    methods: set[str] = field(default_factory=set)  # the methods the class body defines
+    held: dict[str, str] = field(default_factory=dict)  # attribute -> the class or function it holds (not calls)
+
+    def stated(self, attribute: str) -> list[str]:
+        """The types the class states for an attribute: its annotation's, and with it those it is given when the
+        annotation says it may be None; else every type it is given."""
+        declared, assigned = self.declared.get(attribute), self.attributes.get(attribute, [])
+        if declared and attribute in self.slots:
+            return [declared, *(t for t in assigned if t != declared)][:MAX_ATTRIBUTE_TYPES]
+        return [declared] if declared else assigned
+
+
+@dataclass(frozen=True)
+class Scope:
+    caller: str  # local name calls here belong to
+    prefix: str  # local name definitions here are qualified by ("" at the top level)
+    cls: ClassFacts | None = None  # the class whose methods are defined here, or whose method this is
+    receiver: str = ""  # `self` / `cls` in a method
+    types: dict[str, str] = field(default_factory=dict)  # variable -> qualified type, in this function
+    in_function: bool = False
+    names: dict[str, str] = field(default_factory=dict)  # what imports inside this function bind
+    assigned: dict[str, list[str]] = field(default_factory=dict)  # attribute -> types this function gives it
+    held: dict[str, str] = field(default_factory=dict)  # variable -> the class or function it holds (`cls = Foo`)
+    lookups: dict[str, Target] = field(default_factory=dict)  # variable -> the methods a built-name lookup gave it
+    elements: dict[str, str] = field(default_factory=dict)  # parameter -> the type of its elements (`list[Foo]`)
