@@ -50,7 +50,9 @@ FILES: dict[str, str] = {
         "    def __init__(self, name):\n"
         "        self.name = name\n\n"
         "    def make_context(self):\n"
-        "        return self.context_class(self)\n\n\n"
+        "        return self.context_class(self)\n\n"
+        "    def depth_of(self, ctx: Context):\n"
+        "        return getattr(ctx, 'depth', 0) + len(getattr(ctx, 'missing', ''))\n\n\n"
         "class Option:\n"
         "    def __init__(self, decls):\n"
         "        self.type: types.ParamType[t.Any] = types.ParamType()\n\n"
@@ -191,6 +193,13 @@ def test_a_property_of_a_class_of_another_file_is_reached_from_where_it_is_read(
     read = edges_named(catalog, views, "function:cli:cli.report.depth_of", relation_types=["CALLS", "REFERENCES"])
     assert read[("REFERENCES", "cli.core.Context.depth")] == "inferred"
     assert read[("CALLS", "cli.core.Command.make_context")] == "inferred"
+
+
+def test_a_property_read_through_getattr_with_its_name_written_runs_its_getter(
+    catalog: Catalog, views: GenerationViews
+) -> None:
+    read = edges_named(catalog, views, "method:cli:cli.core.Command.depth_of", relation_types=["CALLS", "REFERENCES"])
+    assert read == {("CALLS", "cli.core.Context.depth"): "inferred"}  # `missing` is no member: nothing guessed
 
 
 def test_impact_finds_the_test_that_reaches_a_constructor_through_a_held_class(catalog: Catalog) -> None:

@@ -9,15 +9,35 @@ import tree_sitter as ts
 from trident.ingest.languages import node_text
 from trident.ingest.languages.python_syntax import built_prefix
 
+QUOTES = ("'", '"')  # a plain string's opening: no prefix (f, b, r) and not triple-quoted
+
 
 def built_lookup(call: ts.Node) -> tuple[ts.Node, str] | None:
     """`getattr(obj, <a name built from a constant start>, ...)`: (obj, the start); None for any other call."""
-    function, arguments = call.child_by_field_name("function"), call.child_by_field_name("arguments")
-    if call.type != "call" or function is None or node_text(function) != "getattr":
-        return None
-    values = arguments.named_children if arguments is not None and arguments.type == "argument_list" else []
+    values = _getattr_arguments(call)
     prefix = built_prefix(values[1]) if len(values) >= 2 else ""
     return (values[0], prefix) if prefix else None
+
+
+def named_lookup(call: ts.Node) -> tuple[ts.Node, str] | None:
+    """`getattr(obj, "name")` or `getattr(obj, "name", default)`, a member read under another spelling: (obj, the
+    name); None for any other call (a name built at run time included)."""
+    values = _getattr_arguments(call)
+    if len(values) < 2 or values[1].type != "string":
+        return None
+    parts = values[1].named_children
+    if [p.type for p in parts] != ["string_start", "string_content", "string_end"] or node_text(parts[0]) not in QUOTES:
+        return None
+    name = node_text(parts[1])
+    return (values[0], name) if name.isidentifier() else None
+
+
+def _getattr_arguments(call: ts.Node) -> list[ts.Node]:
+    """The arguments of a call of the builtin `getattr`, written in order; [] for any other call."""
+    function, arguments = call.child_by_field_name("function"), call.child_by_field_name("arguments")
+    if call.type != "call" or function is None or node_text(function) != "getattr":
+        return []
+    return arguments.named_children if arguments is not None and arguments.type == "argument_list" else []
 
 
 def returned_lookup(function: ts.Node, returned: list[ts.Node]) -> str:

@@ -30,6 +30,7 @@ from trident.ingest.languages.python_facts import ClassFacts, Scope
 from trident.ingest.languages.python_fixtures import conftest_fixture, fixture_names, receives_fixtures
 from trident.ingest.languages.python_implicit import CONTAINER_RUNS, Run, expression_runs, statement_runs
 from trident.ingest.languages.python_locals import PythonLocals, SetType
+from trident.ingest.languages.python_lookups import named_lookup
 from trident.ingest.languages.python_syntax import (
     BUILTIN_METHODS,
     DEFINITIONS,
@@ -214,13 +215,21 @@ class PythonBinder(PythonLocals):
             self._references_in(call, scope)
             if (looked_up := self._built_name(call, scope)) is not None:
                 self.result.references.append(BoundCall(scope.caller, call.start_point.row, looked_up))
-        for read in (n for n in nodes if n.type == "attribute"):
-            found = self._attribute_read(read, scope)
+        reads = [(n, self._attribute_read(n, scope)) for n in nodes if n.type == "attribute"]
+        reads += [(call, self._named_read(call, scope)) for call in nodes if call.type == "call"]
+        for read, found in reads:
             if found is None:
                 continue
             target, runs = found
             kept = self.result.calls if runs else self.result.references
             kept.append(BoundCall(scope.caller, read.start_point.row, target))
+
+    def _named_read(self, call: ts.Node, scope: Scope) -> tuple[Target, bool] | None:
+        """`getattr(parent, "meta", {})`: the member read, as `parent.meta` reads it."""
+        found = named_lookup(call)
+        if found is None or self._bound("getattr", scope):
+            return None
+        return self._member_read(found[0], found[1], scope)
 
     def _attribute_read(self, node: ts.Node, scope: Scope) -> tuple[Target, bool] | None:
         """`self.eta` or `obj.eta` read (not called, not assigned) on a value whose class is known: a property of a
@@ -235,7 +244,11 @@ class PythonBinder(PythonLocals):
         if written and parent is not None and parent.child_by_field_name("left") == node:
             return None
         owner, member = node.child_by_field_name("object"), node_text(node.child_by_field_name("attribute"))
-        if owner is None or not member or member.startswith("__"):
+        return self._member_read(owner, member, scope) if owner is not None else None
+
+    def _member_read(self, owner: ts.Node, member: str, scope: Scope) -> tuple[Target, bool] | None:
+        """A member read on a value whose class is known (see `_attribute_read`)."""
+        if not member or member.startswith("__"):
             return None
         cls: ClassFacts | None = None
         if owner.type == "identifier" and scope.cls is not None and node_text(owner) == scope.receiver:
