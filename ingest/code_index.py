@@ -85,6 +85,7 @@ class CodeIndex:
         self._bases: dict[str, list[str]] = defaultdict(list)
         self._returns: dict[str, str] = {}  # function id -> the class its annotation says it returns ("": not known)
         self._methods_of: dict[str, list[Entity]] | None = None
+        self._children: dict[str, list[str]] | None = None  # class id -> the classes naming it a base (when asked)
         for e in self._by_id.values():
             self._names[e.id] = [e.qualified_name, *self._imports.of(e)]
             for table, key in self._places(e):
@@ -150,6 +151,7 @@ class CodeIndex:
         for cls, base in bases:
             if base not in self._bases[cls] and base != cls:
                 self._bases[cls].append(base)
+                self._children = None
 
     def add_returns(self, returns: Iterable[tuple[str, str]]) -> None:
         """(function id, class id) pairs: the class each function's annotation says it returns (one per function);
@@ -194,6 +196,9 @@ class CodeIndex:
             found = self._member(classes[0], ref.target, skip_first=ref.after_owner) if classes else []
             if classes and not found and ref.target in DEFAULTS_TO:  # `object`'s default runs the other one
                 found = self._member(classes[0], DEFAULTS_TO[ref.target], skip_first=ref.after_owner)
+            if classes and not found and not ref.after_owner:  # a mixin's or base's call of what subclasses define
+                derived = [e for e in self._derived_members(classes[0], ref.target) if e.type in types]
+                return derived, Resolution.DISPATCH if derived else resolution
         else:
             return self._named(ref.target, project, types, ref.source, path), Resolution.NAME
         # A function bound to itself by scope or type is recursion: an edge (only a name guess never binds itself).
@@ -278,12 +283,24 @@ class CodeIndex:
                     self._methods_of[e.qualified_name.rpartition(".")[0]].append(e)
         return self._methods_of
 
+    def _derived_members(self, cls: Entity, name: str) -> list[Entity]:
+        """`name` as the classes deriving from `cls` define it (each class's own), when `cls` and its bases do not:
+        what `self.name()` in `cls` runs on an instance of one of them."""
+        found: dict[str, Entity] = {}
+        for derived in self._derived(cls):
+            for known in self._names[derived.id]:
+                for e in self._by_name.get(f"{known}.{name}", []):
+                    found.setdefault(e.id, e)
+        return sorted(found.values(), key=lambda e: e.id)
+
     def _derived(self, cls: Entity) -> list[Entity]:
         """Every class deriving from `cls`, nearest first, as far as MAX_BASES classes."""
-        children: dict[str, list[str]] = defaultdict(list)
-        for child, bases in sorted(self._bases.items()):
-            for base in bases:
-                children[base].append(child)
+        if self._children is None:
+            self._children = defaultdict(list)
+            for child, bases in sorted(self._bases.items()):
+                for base in bases:
+                    self._children[base].append(child)
+        children = self._children
         order: list[Entity] = []
         seen, level = {cls.id}, [cls.id]
         while level and len(order) < MAX_BASES:

@@ -110,11 +110,9 @@ class PythonBinder(PythonLocals):
 
     def _calls_in_statement(self, node: ts.Node, scope: Scope, pending: list[ts.Node | SetType]) -> None:
         """Compound statements hold blocks (walked as blocks) and expressions (searched for calls); in the branch
-        an `isinstance(x, Foo)` test guards, x is a Foo."""
+        an `isinstance(x, Foo)` test guards, x is a Foo. What the statement assigns is typed after its own calls are
+        bound (`regex = regex.get()` calls the `get` of what regex was)."""
         self._implicit_calls(statement_runs(node), scope)
-        if scope.in_function:
-            self._note_local_types(node, scope)
-            self._note_loop_variable(node, scope)
         narrowed = self._narrowed(node, scope)
         for child in reversed(node.named_children):
             if narrowed is not None and child == node.child_by_field_name("consequence"):
@@ -124,6 +122,9 @@ class PythonBinder(PythonLocals):
                 pending.append(child)
             else:
                 self._calls_in(child, scope)
+        if scope.in_function:
+            self._note_local_types(node, scope)
+            self._note_loop_variable(node, scope)
 
     def _walk_class(self, node: ts.Node, scope: Scope) -> None:
         name = node_text(node.child_by_field_name("name"))
@@ -353,6 +354,8 @@ class PythonBinder(PythonLocals):
             return Target(TargetForm.MEMBER, member, Resolution.EXACT, owner=scope.cls.qualified)
         if owner.type == "call" and is_super(owner) and scope.cls is not None:
             return Target(TargetForm.MEMBER, member, Resolution.EXACT, owner=scope.cls.qualified, after_owner=True)
+        if owner.type == "identifier" and node_text(owner) in scope.held:  # `_S = Segment`, `_S.apply_style()`
+            return Target(TargetForm.QUALIFIED, f"{scope.held[node_text(owner)]}.{member}", Resolution.INFERRED)
         typed = self._receiver_type(owner, scope)
         if typed:
             return Target(TargetForm.MEMBER, member, Resolution.INFERRED, owner=typed)

@@ -202,7 +202,7 @@ class PythonTypes:
                 return scope.held[name]
             return self._bound(name, scope) if name not in scope.types and name != scope.receiver else ""
         if node.type == "attribute":
-            return self._dotted(node, scope)
+            return self._own_method(node, scope) or self._dotted(node, scope)
         if node.type == "call":
             function, arguments = node.child_by_field_name("function"), node.child_by_field_name("arguments")
             bound = self._bound(node_text(function).split(".", 1)[0], scope) if function is not None else ""
@@ -268,6 +268,14 @@ class PythonTypes:
         if cls is None:
             return []
         return cls.stated(node_text(node.child_by_field_name("attribute")))
+
+    def _own_method(self, node: ts.Node, scope: Scope) -> str:
+        """`self.render` or `cls.adjust_line_length`, a method of the receiver's class taken as a value: its
+        qualified name; "" for anything else."""
+        owner, member = node.child_by_field_name("object"), node_text(node.child_by_field_name("attribute"))
+        if scope.cls is None or owner is None or owner.type != "identifier" or node_text(owner) != scope.receiver:
+            return ""
+        return f"{scope.cls.qualified}.{member}" if member in scope.cls.methods else ""
 
     def _dotted(self, node: ts.Node, scope: Scope) -> str:
         """`mod.sub` where `mod` is a module-level binding (an import, a class) -> its qualified name."""

@@ -1,0 +1,105 @@
+"""Calls through local aliases and calls of what only subclasses define, in the shapes of real libraries: a
+formatter base whose `format` calls `self.format_unencoded`, which only its subclasses define (pygments); a
+classmethod taking another as a local (`adjust = cls.adjust_line_length`) and a class held under another name
+(`_Segment = Segment`) (rich); a variable reassigned from a call on itself inside an `isinstance` branch
+(`regex = regex.get()`). Indexed with the real engines, read as a server reads them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from tests.projects import edges_named, indexed_projects
+from trident.retrieval.views import GenerationViews
+from trident.store.catalog import Catalog
+from trident.store.settings import RetrievalSettings
+from trident.tools.impact import impact
+
+FILES: dict[str, str] = {
+    "fmt/__init__.py": "",
+    "fmt/formatter.py": (
+        "class Formatter:\n"
+        "    def format(self, tokens, out):\n"
+        "        return self.format_unencoded(tokens, out)\n\n\n"
+        "class Unrelated:\n"
+        "    def format_unencoded(self, tokens, out):\n"
+        "        return None\n"
+    ),
+    "fmt/html.py": (
+        "from .formatter import Formatter\n\n\n"
+        "class HtmlFormatter(Formatter):\n"
+        "    def format_unencoded(self, tokens, out):\n"
+        "        return self._lines(tokens)\n\n"
+        "    def _lines(self, tokens):\n"
+        "        return list(tokens)\n"
+    ),
+    "fmt/segment.py": (
+        "class Segment:\n"
+        "    @classmethod\n"
+        "    def adjust(cls, line):\n"
+        "        return line\n\n"
+        "    @classmethod\n"
+        "    def crop_lines(cls, lines):\n"
+        "        adjust = cls.adjust\n"
+        "        return [adjust(line) for line in lines]\n\n\n"
+        "def render(lines):\n"
+        "    _Segment = Segment\n"
+        "    return _Segment.crop_lines(lines)\n"
+    ),
+    "fmt/future.py": (
+        "class Future:\n"
+        "    def get(self):\n"
+        "        return None\n\n\n"
+        "class Words(Future):\n"
+        "    def get(self):\n"
+        "        return 'w'\n\n\n"
+        "def process(regex):\n"
+        "    if isinstance(regex, Future):\n"
+        "        regex = regex.get()\n"
+        "    return regex\n"
+    ),
+    "tests/test_render.py": (
+        "from fmt.segment import render\n\n\ndef test_render_crops():\n    assert render(['a']) == ['a']\n"
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def catalog(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Catalog]:
+    cat = indexed_projects(tmp_path_factory.mktemp("aliases"), {"fmt": FILES}, ("fmt",))
+    yield cat
+    cat.close()
+
+
+@pytest.fixture(scope="module")
+def views() -> GenerationViews:
+    return GenerationViews(RetrievalSettings())
+
+
+def test_a_call_of_what_only_subclasses_define_reaches_their_definitions(
+    catalog: Catalog, views: GenerationViews
+) -> None:
+    called = edges_named(catalog, views, "method:fmt:fmt.formatter.Formatter.format", relation_types=["CALLS"])
+    # not Unrelated.format_unencoded: that class does not derive from Formatter
+    assert called == {("CALLS", "fmt.html.HtmlFormatter.format_unencoded"): "dispatch"}
+
+
+def test_a_method_taken_into_a_local_is_called_through_it(catalog: Catalog, views: GenerationViews) -> None:
+    called = edges_named(catalog, views, "method:fmt:fmt.segment.Segment.crop_lines", relation_types=["CALLS"])
+    assert called == {("CALLS", "fmt.segment.Segment.adjust"): "inferred"}
+
+
+def test_a_class_held_under_another_name_has_its_methods_called(catalog: Catalog, views: GenerationViews) -> None:
+    called = edges_named(catalog, views, "function:fmt:fmt.segment.render", relation_types=["CALLS"])
+    assert called == {("CALLS", "fmt.segment.Segment.crop_lines"): "inferred"}
+    answer = impact(catalog, views.directory(catalog), entities=["Segment.adjust"])
+    assert [(c.name, c.hops) for c in answer.callers] == [("crop_lines", 1), ("render", 2)]
+    assert [t.name for t in answer.tests] == ["test_render_crops"]
+
+
+def test_a_variable_reassigned_from_a_call_on_itself_calls_the_method_of_what_it_was(
+    catalog: Catalog, views: GenerationViews
+) -> None:
+    called = edges_named(catalog, views, "function:fmt:fmt.future.process", relation_types=["CALLS"])
+    assert called == {("CALLS", "fmt.future.Future.get"): "inferred", ("CALLS", "fmt.future.Words.get"): "dispatch"}
