@@ -2,7 +2,9 @@
 formatter base whose `format` calls `self.format_unencoded`, which only its subclasses define (pygments); a
 classmethod taking another as a local (`adjust = cls.adjust_line_length`) and a class held under another name
 (`_Segment = Segment`) (rich); a variable reassigned from a call on itself inside an `isinstance` branch
-(`regex = regex.get()`). Indexed with the real engines, read as a server reads them."""
+(`regex = regex.get()`); elements of a container reached through a chain of declared attributes, filled in
+`isinstance`-guarded branches and after an `assert isinstance(...)` (rich's markdown tables). Indexed with the real
+engines, read as a server reads them."""
 
 from __future__ import annotations
 
@@ -59,6 +61,36 @@ FILES: dict[str, str] = {
         "        regex = regex.get()\n"
         "    return regex\n"
     ),
+    "fmt/table.py": (
+        "class Text:\n"
+        "    def copy(self):\n"
+        "        return self\n\n\n"
+        "class Element:\n"
+        "    pass\n\n\n"
+        "class Cell(Element):\n"
+        "    def __init__(self):\n"
+        "        self.content: Text = Text()\n\n\n"
+        "class Row(Element):\n"
+        "    def __init__(self):\n"
+        "        self.cells: list[Cell] = []\n\n"
+        "    def on_close(self, child: Element):\n"
+        "        assert isinstance(child, Cell)\n"
+        "        self.cells.append(child)\n"
+        "        return child.content.copy()\n\n\n"
+        "class Header(Element):\n"
+        "    def __init__(self):\n"
+        "        self.row: Row | None = None\n\n"
+        "    def on_close(self, child: Element):\n"
+        "        if isinstance(child, Row):\n"
+        "            self.row = child\n\n\n"
+        "class Table:\n"
+        "    def __init__(self):\n"
+        "        self.header: Header | None = None\n\n"
+        "    def render(self):\n"
+        "        if self.header is not None and self.header.row is not None:\n"
+        "            for column in self.header.row.cells:\n"
+        "                column.content.copy()\n"
+    ),
     "tests/test_render.py": (
         "from fmt.segment import render\n\n\ndef test_render_crops():\n    assert render(['a']) == ['a']\n"
     ),
@@ -103,3 +135,15 @@ def test_a_variable_reassigned_from_a_call_on_itself_calls_the_method_of_what_it
 ) -> None:
     called = edges_named(catalog, views, "function:fmt:fmt.future.process", relation_types=["CALLS"])
     assert called == {("CALLS", "fmt.future.Future.get"): "inferred", ("CALLS", "fmt.future.Words.get"): "dispatch"}
+
+
+def test_narrowed_values_and_elements_through_a_chain_of_declared_attributes_type_their_calls(
+    catalog: Catalog, views: GenerationViews
+) -> None:
+    # `assert isinstance(child, Cell)`, then `child.content.copy()`
+    closed = edges_named(catalog, views, "method:fmt:fmt.table.Row.on_close", relation_types=["CALLS"])
+    assert closed == {("CALLS", "fmt.table.Text.copy"): "inferred"}
+    # `self.row = child` under `if isinstance(child, Row)` fills the slot with a Row, not an Element: the chain
+    # `self.header.row.cells` has one type at each step, and its elements are Cells
+    rendered = edges_named(catalog, views, "method:fmt:fmt.table.Table.render", relation_types=["CALLS"])
+    assert rendered == {("CALLS", "fmt.table.Text.copy"): "inferred"}

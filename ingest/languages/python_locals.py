@@ -45,6 +45,11 @@ class PythonLocals(PythonTypes):
         import inside the function binds its names for the calls after it."""
         if node.type in ("import_statement", "import_from_statement"):
             scope.names.update(imported_names(node, self.path))
+        elif node.type == "assert_statement":  # `assert isinstance(child, Row)`: child is a Row after it
+            test = isinstance_test(node.named_children[0] if node.named_child_count else None)
+            cls = self._held_value(test[1], scope) if test is not None and node_text(test[0]) != scope.receiver else ""
+            if test is not None and cls:
+                scope.types[node_text(test[0])] = cls
         elif node.type == "expression_statement" and node.named_child_count == 1:
             inner = node.named_children[0]
             left = inner.child_by_field_name("left") if inner.type == "assignment" else None
@@ -96,17 +101,17 @@ class PythonLocals(PythonTypes):
             scope.types[node_text(left)] = element
 
     def _element_type(self, container: ts.Node, scope: Scope) -> str:
-        """The type of each element of `self.items`, `node.items` (a class of this file stating `items: list[Foo]`)
-        or a parameter annotated `list[Foo]`; "" when the code does not state one."""
+        """The type of each element of `self.items`, `node.items`, `self.header.row.cells` (a class of this file
+        stating `items: list[Foo]`) or a parameter annotated `list[Foo]`; "" when the code does not state one."""
         if container.type == "identifier":
             return scope.elements.get(node_text(container), "")
         owner = container.child_by_field_name("object") if container.type == "attribute" else None
-        if owner is None or owner.type != "identifier":
+        if owner is None:
             return ""
-        if scope.cls is not None and node_text(owner) == scope.receiver:
+        if scope.cls is not None and owner.type == "identifier" and node_text(owner) == scope.receiver:
             cls: ClassFacts | None = scope.cls
         else:
-            typed = scope.types.get(node_text(owner), "")
+            typed = self._receiver_type(owner, scope)
             cls = self.by_qualified.get(typed) if typed else None
         return cls.elements.get(node_text(container.child_by_field_name("attribute")), "") if cls is not None else ""
 

@@ -231,6 +231,28 @@ def isinstance_test(condition: ts.Node | None) -> tuple[ts.Node, ts.Node] | None
     return (values[0], values[1]) if len(values) == 2 and values[0].type == "identifier" else None
 
 
+def narrowed_to(node: ts.Node, variable: str) -> ts.Node | None:
+    """The class `variable` is known to be where `node` runs: tested by an enclosing `if`/`elif`'s
+    `isinstance(variable, Foo)`, or asserted by an `assert isinstance(variable, Foo)` before it in its function's
+    blocks (Foo's node; None when neither)."""
+    child, parent = node, node.parent
+    while parent is not None and parent.type not in FUNCTIONS:
+        if parent.type in ("if_statement", "elif_clause") and parent.child_by_field_name("consequence") == child:
+            test = isinstance_test(parent.child_by_field_name("condition"))
+            if test is not None and node_text(test[0]) == variable:
+                return test[1]
+        if parent.type == "block":
+            for statement in parent.named_children:
+                if statement.start_byte >= child.start_byte:
+                    break
+                asserted = statement.named_children[0] if statement.type == "assert_statement" else None
+                test = isinstance_test(asserted)
+                if test is not None and node_text(test[0]) == variable:
+                    return test[1]
+        child, parent = parent, parent.parent
+    return None
+
+
 def imported_names(node: ts.Node, path: str) -> dict[str, str]:
     """Local name -> qualified name for each name an import binds (`import a.b` binds `a`)."""
     bound: dict[str, str] = {}

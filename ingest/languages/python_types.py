@@ -22,6 +22,7 @@ from trident.ingest.languages.python_syntax import (
     held_class_name,
     imported_names,
     is_optional,
+    narrowed_to,
     parameter_nodes,
     returned_values,
     statements,
@@ -174,13 +175,16 @@ class PythonTypes:
             cls.declared.setdefault(name, declared)
             if is_optional(annotation):  # a slot filled later: what fills it counts too
                 cls.slots.add(name)
-        found = self._stated_type(assignment, parameters, scope)
+        right = assignment.child_by_field_name("right")
+        is_name = right is not None and right.type == "identifier"
+        narrowed = narrowed_to(assignment, node_text(right)) if right is not None and is_name else None
+        found = self._named_type(node_text(narrowed)) if narrowed is not None else ""  # `if isinstance(child, Foo)`
+        found = found or self._stated_type(assignment, parameters, scope)
         types = cls.attributes.setdefault(name, [])
         if found and found not in types and len(types) < MAX_ATTRIBUTE_TYPES:
             types.append(found)
         elements = elements or {}
         element = self._named_type(element_name(annotation))
-        right = assignment.child_by_field_name("right")
         if not element and right is not None and right.type == "identifier":
             element = elements.get(node_text(right), "")  # `self.children = children`, `children: list[Foo]`
         if element:
