@@ -91,6 +91,30 @@ FILES: dict[str, str] = {
         "            for column in self.header.row.cells:\n"
         "                column.content.copy()\n"
     ),
+    "fmt/highlight.py": (
+        "class Highlighter:\n"
+        "    def __call__(self, text):\n"
+        "        return self.highlight(text)\n\n"
+        "    def highlight(self, text):\n"
+        "        return text\n\n\n"
+        "class JSONHighlighter(Highlighter):\n"
+        "    def highlight(self, text):\n"
+        "        return '{' + text\n\n\n"
+        "class NullHighlighter(Highlighter):\n"
+        "    def highlight(self, text):\n"
+        "        return ''\n\n"
+        "    def reset(self):\n"
+        "        return None\n\n\n"
+        "class Plain:\n"
+        "    def reset(self):\n"
+        "        return None\n\n\n"
+        "def show(text, highlight):\n"
+        "    highlighter = JSONHighlighter() if highlight else NullHighlighter()\n"
+        "    highlighter.highlight(text)\n"
+        "    if isinstance(highlighter, NullHighlighter):\n"
+        "        highlighter.reset()\n"
+        "    return highlighter(text)\n"
+    ),
     "tests/test_render.py": (
         "from fmt.segment import render\n\n\ndef test_render_crops():\n    assert render(['a']) == ['a']\n"
     ),
@@ -147,3 +171,17 @@ def test_narrowed_values_and_elements_through_a_chain_of_declared_attributes_typ
     # `self.header.row.cells` has one type at each step, and its elements are Cells
     rendered = edges_named(catalog, views, "method:fmt:fmt.table.Table.render", relation_types=["CALLS"])
     assert rendered == {("CALLS", "fmt.table.Text.copy"): "inferred"}
+
+
+def test_a_variable_given_one_of_two_classes_calls_the_methods_of_both(
+    catalog: Catalog, views: GenerationViews
+) -> None:
+    shown = edges_named(catalog, views, "function:fmt:fmt.highlight.show", relation_types=["CALLS"])
+    assert shown == {
+        ("CALLS", "fmt.highlight.JSONHighlighter"): "exact",
+        ("CALLS", "fmt.highlight.NullHighlighter"): "exact",
+        ("CALLS", "fmt.highlight.JSONHighlighter.highlight"): "inferred",
+        ("CALLS", "fmt.highlight.NullHighlighter.highlight"): "inferred",
+        ("CALLS", "fmt.highlight.NullHighlighter.reset"): "inferred",  # narrowed: not Plain.reset, no guess
+        ("CALLS", "fmt.highlight.Highlighter.__call__"): "inferred",  # the instance called
+    }

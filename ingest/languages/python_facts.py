@@ -60,3 +60,4 @@ class Scope:
     held: dict[str, str] = field(default_factory=dict)  # variable -> the class or function it holds (`cls = Foo`)
     lookups: dict[str, Target] = field(default_factory=dict)  # variable -> the methods a built-name lookup gave it
     elements: dict[str, str] = field(default_factory=dict)  # parameter -> the type of its elements (`list[Foo]`)
+    alternatives: dict[str, list[str]] = field(default_factory=dict)  # variable -> its types (`A() if c else B()`)

@@ -5,6 +5,7 @@ a comprehension's variable, a variable holding what a built-name lookup gave (`f
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import tree_sitter as ts
 
@@ -12,7 +13,7 @@ from trident.ingest.languages import node_text
 from trident.ingest.languages.binding import Target
 from trident.ingest.languages.python_facts import MAX_ATTRIBUTE_TYPES, ClassFacts, Scope
 from trident.ingest.languages.python_lookups import built_lookup
-from trident.ingest.languages.python_syntax import descendants, imported_names, isinstance_test
+from trident.ingest.languages.python_syntax import descendants, either_side, imported_names, isinstance_test
 from trident.ingest.languages.python_types import PythonTypes
 from trident.ingest.model import PREFIX_MARK, TargetForm
 from trident.store.schema import Resolution
@@ -54,22 +55,7 @@ class PythonLocals(PythonTypes):
             inner = node.named_children[0]
             left = inner.child_by_field_name("left") if inner.type == "assignment" else None
             if left is not None and left.type == "identifier":
-                right = inner.child_by_field_name("right")
-                looked_up = self._looked_up(right, scope) if right is not None else None
-                if looked_up is not None:
-                    scope.lookups[node_text(left)] = looked_up
-                else:
-                    scope.lookups.pop(node_text(left), None)
-                held = self._held(inner, scope)
-                found = "" if held else self._stated_type(inner, scope.types, scope)
-                if held:
-                    scope.held[node_text(left)] = held
-                else:
-                    scope.held.pop(node_text(left), None)
-                if found:
-                    scope.types[node_text(left)] = found
-                else:
-                    scope.types.pop(node_text(left), None)
+                self._note_variable(node_text(left), inner, scope)
             elif left is not None and left.type == "attribute" and scope.cls is not None:
                 self._note_assigned(left, inner, scope)
         elif node.type == "with_statement":
@@ -91,12 +77,26 @@ class PythonLocals(PythonTypes):
         if found and found not in types and len(types) < MAX_ATTRIBUTE_TYPES:
             types.append(found)
 
+    def _note_variable(self, name: str, assignment: ts.Node, scope: Scope) -> None:
+        """What `name = <value>` makes the variable: a lookup's methods, a class or function it holds, its type, or
+        the types of the two sides of `A() if c else B()` (each call on it may run either's method)."""
+        right = assignment.child_by_field_name("right")
+        _put(scope.lookups, name, self._looked_up(right, scope) if right is not None else None)
+        held = self._held(assignment, scope)
+        found = "" if held else self._stated_type(assignment, scope.types, scope)
+        _put(scope.held, name, held)
+        _put(scope.types, name, found)
+        branches = right is not None and right.type in ("boolean_operator", "conditional_expression")
+        sides = {self._value_type(s, scope.types, scope) for s in either_side(right)} if branches and right else set()
+        _put(scope.alternatives, name, sorted(sides) if not held and not found and "" not in sides else None)
+
     def _note_loop_variable(self, node: ts.Node, scope: Scope) -> None:
         """`for x in self.items:` where the class states `items: list[Foo]`: x is a Foo in the loop."""
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
         if node.type != "for_statement" or left is None or right is None or left.type != "identifier":
             return
         scope.types.pop(node_text(left), None)
+        scope.alternatives.pop(node_text(left), None)
         if element := self._element_type(right, scope):
             scope.types[node_text(left)] = element
 
@@ -155,3 +155,11 @@ class PythonLocals(PythonTypes):
             if left is not None and left.type == "identifier" and element:
                 typed[node_text(left)] = element
         return typed
+
+
+def _put(table: dict[str, Any], name: str, value: Any) -> None:
+    """Set `name` to a value, or forget it when there is none."""
+    if value:
+        table[name] = value
+    else:
+        table.pop(name, None)

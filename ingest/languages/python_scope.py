@@ -293,6 +293,8 @@ class PythonBinder(PythonLocals):
             function.child_by_field_name("object") if function is not None and function.type == "attribute" else None
         )
         types = self._attribute_types(owner, scope) if owner is not None else []
+        if owner is not None and owner.type == "identifier" and _alternatives(node_text(owner), scope):
+            types = scope.alternatives[node_text(owner)]  # `h = A() if c else B()`, then `h.run()`
         if function is not None and len(types) > 1:
             member = node_text(function.child_by_field_name("attribute"))
             return [Target(TargetForm.MEMBER, member, Resolution.INFERRED, owner=t) for t in types]
@@ -307,6 +309,8 @@ class PythonBinder(PythonLocals):
         if function.type == "identifier":
             name = node_text(function)
             held = name in scope.held or (scope.cls is not None and name == scope.receiver)
+            if _alternatives(name, scope):
+                return scope.alternatives[name]
             return [scope.types[name]] if name in scope.types and not held else []
         owner = function.child_by_field_name("object") if function.type == "attribute" else None
         if owner is None or scope.cls is None or owner.type != "identifier" or node_text(owner) != scope.receiver:
@@ -365,6 +369,11 @@ class PythonBinder(PythonLocals):
         if member in BUILTIN_METHODS:
             return None  # `x.join(...)` on an untyped x: a str's far more often than a project's join
         return Target(TargetForm.NAME, member, Resolution.NAME)
+
+
+def _alternatives(name: str, scope: Scope) -> bool:
+    """Whether a variable is one of several types here (`A() if c else B()`, not narrowed since)."""
+    return name in scope.alternatives and name not in scope.types
 
 
 def bind_python(root: ts.Node, path: str, module: str) -> Bindings:
