@@ -89,9 +89,13 @@ FILES: dict[str, str] = {
         "    def render(self):\n"
         "        if self.header is not None and self.header.row is not None:\n"
         "            for column in self.header.row.cells:\n"
-        "                column.content.copy()\n"
+        "                column.content.copy()\n\n"
+        "    def close_header(self, child):\n"
+        "        header = self.header\n"
+        "        return header.on_close(child)\n"
     ),
     "fmt/highlight.py": (
+        "from .table import Text\n\n\n"
         "class Highlighter:\n"
         "    def __call__(self, text):\n"
         "        return self.highlight(text)\n\n"
@@ -108,6 +112,9 @@ FILES: dict[str, str] = {
         "class Plain:\n"
         "    def reset(self):\n"
         "        return None\n\n\n"
+        "def copied(text: Text):\n"
+        "    copy = text.copy\n"
+        "    return copy()\n\n\n"
         "def show(text, highlight):\n"
         "    highlighter = JSONHighlighter() if highlight else NullHighlighter()\n"
         "    highlighter.highlight(text)\n"
@@ -185,3 +192,14 @@ def test_a_variable_given_one_of_two_classes_calls_the_methods_of_both(
         ("CALLS", "fmt.highlight.NullHighlighter.reset"): "inferred",  # narrowed: not Plain.reset, no guess
         ("CALLS", "fmt.highlight.Highlighter.__call__"): "inferred",  # the instance called
     }
+
+
+def test_a_method_of_a_typed_value_taken_into_a_local_and_a_local_copying_a_typed_attribute(
+    catalog: Catalog, views: GenerationViews
+) -> None:
+    # `copy = text.copy` (text: Text, a class of another file), then `copy()`
+    copied = edges_named(catalog, views, "function:fmt:fmt.highlight.copied", relation_types=["CALLS"])
+    assert copied == {("CALLS", "fmt.table.Text.copy"): "inferred"}
+    # `header = self.header` (declared `Header | None`), then `header.on_close(child)`
+    closed = edges_named(catalog, views, "method:fmt:fmt.table.Table.close_header", relation_types=["CALLS"])
+    assert closed == {("CALLS", "fmt.table.Header.on_close"): "inferred"}

@@ -6,6 +6,8 @@ The first half of `python_scope`'s binder: reading types is here, walking scopes
 
 from __future__ import annotations
 
+import sys
+
 import tree_sitter as ts
 
 from trident.ingest.languages import node_text
@@ -206,7 +208,7 @@ class PythonTypes:
                 return scope.held[name]
             return self._bound(name, scope) if name not in scope.types and name != scope.receiver else ""
         if node.type == "attribute":
-            return self._own_method(node, scope) or self._dotted(node, scope)
+            return self._method_taken(node, scope) or self._dotted(node, scope)
         if node.type == "call":
             function, arguments = node.child_by_field_name("function"), node.child_by_field_name("arguments")
             bound = self._bound(node_text(function).split(".", 1)[0], scope) if function is not None else ""
@@ -273,13 +275,20 @@ class PythonTypes:
             return []
         return cls.stated(node_text(node.child_by_field_name("attribute")))
 
-    def _own_method(self, node: ts.Node, scope: Scope) -> str:
-        """`self.render` or `cls.adjust_line_length`, a method of the receiver's class taken as a value: its
-        qualified name; "" for anything else."""
+    def _method_taken(self, node: ts.Node, scope: Scope) -> str:
+        """`self.render`, `cls.adjust_line_length` or `text.highlight_regex` (text's class stated), a method taken
+        as a value: its qualified name (a member of a class of another file, which the indexer finds); "" for
+        anything else."""
         owner, member = node.child_by_field_name("object"), node_text(node.child_by_field_name("attribute"))
-        if scope.cls is None or owner is None or owner.type != "identifier" or node_text(owner) != scope.receiver:
+        if owner is None or not member:
             return ""
-        return f"{scope.cls.qualified}.{member}" if member in scope.cls.methods else ""
+        if scope.cls is not None and owner.type == "identifier" and node_text(owner) == scope.receiver:
+            return f"{scope.cls.qualified}.{member}" if member in scope.cls.methods else ""
+        typed = self._receiver_type(owner, scope) if owner.type == "identifier" else ""
+        if not typed or typed.split(".", 1)[0] in sys.stdlib_module_names:
+            return ""
+        own = self.by_qualified.get(typed)  # a class of this file: only its methods (an attribute holds a value)
+        return f"{typed}.{member}" if own is None or member in own.methods else ""
 
     def _dotted(self, node: ts.Node, scope: Scope) -> str:
         """`mod.sub` where `mod` is a module-level binding (an import, a class) -> its qualified name."""
@@ -381,6 +390,8 @@ class PythonTypes:
             return self._made(node, scope or Scope("", "", types=dict(variables)))
         if node.type == "identifier":
             return variables.get(node_text(node), "")
+        if node.type == "attribute" and scope is not None:  # `header = self.header`: what the class states
+            return self._receiver_type(node, scope)
         if node.type in ("parenthesized_expression", "await") and node.named_child_count == 1:
             return self._value_type(node.named_children[0], variables, scope)
         if node.type in ("boolean_operator", "conditional_expression"):
