@@ -120,7 +120,10 @@ FILES: dict[str, str] = {
         "    highlighter.highlight(text)\n"
         "    if isinstance(highlighter, NullHighlighter):\n"
         "        highlighter.reset()\n"
-        "    return highlighter(text)\n"
+        "    return highlighter(text)\n\n\n"
+        "if __name__ == '__main__':\n"
+        "    demo = JSONHighlighter()\n"
+        "    demo.highlight('x')\n"
     ),
     "tests/test_render.py": (
         "from fmt.segment import render\n\n\ndef test_render_crops():\n    assert render(['a']) == ['a']\n"
@@ -203,3 +206,10 @@ def test_a_method_of_a_typed_value_taken_into_a_local_and_a_local_copying_a_type
     # `header = self.header` (declared `Header | None`), then `header.on_close(child)`
     closed = edges_named(catalog, views, "method:fmt:fmt.table.Table.close_header", relation_types=["CALLS"])
     assert closed == {("CALLS", "fmt.table.Header.on_close"): "inferred"}
+
+
+def test_a_value_made_at_module_level_types_the_calls_after_it(catalog: Catalog, views: GenerationViews) -> None:
+    # a `__main__` demo block: `demo = JSONHighlighter()`, then `demo.highlight('x')`
+    made = edges_named(catalog, views, "module:fmt:fmt.highlight", relation_types=["CALLS"])
+    assert made[("CALLS", "fmt.highlight.JSONHighlighter.highlight")] == "inferred"
+    assert ("CALLS", "fmt.highlight.NullHighlighter.highlight") not in made

@@ -122,7 +122,7 @@ class PythonBinder(PythonLocals):
                 pending.append(child)
             else:
                 self._calls_in(child, scope)
-        if scope.in_function:
+        if scope.in_function or scope.cls is None:  # a function's locals, or a module's (a `__main__` demo)
             self._note_local_types(node, scope)
             self._note_loop_variable(node, scope)
 
