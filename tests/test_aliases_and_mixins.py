@@ -95,7 +95,7 @@ FILES: dict[str, str] = {
         "        return header.on_close(child)\n"
     ),
     "fmt/highlight.py": (
-        "from .table import Text\n\n\n"
+        "from .table import Cell, Text\n\n\n"
         "class Highlighter:\n"
         "    def __call__(self, text):\n"
         "        return self.highlight(text)\n\n"
@@ -112,6 +112,11 @@ FILES: dict[str, str] = {
         "class Plain:\n"
         "    def reset(self):\n"
         "        return None\n\n\n"
+        "def narrowed(cell: Cell):\n"
+        "    content = cell.content\n"
+        "    if isinstance(content, Text):\n"
+        "        return content.copy()\n"
+        "    return None\n\n\n"
         "def copied(text: Text):\n"
         "    copy = text.copy\n"
         "    return copy()\n\n\n"
@@ -203,6 +208,9 @@ def test_a_method_of_a_typed_value_taken_into_a_local_and_a_local_copying_a_type
     # `copy = text.copy` (text: Text, a class of another file), then `copy()`
     copied = edges_named(catalog, views, "function:fmt:fmt.highlight.copied", relation_types=["CALLS"])
     assert copied == {("CALLS", "fmt.table.Text.copy"): "inferred"}
+    # `content = cell.content` (an attribute of another file's class: a value, not a method), then narrowed
+    narrowed = edges_named(catalog, views, "function:fmt:fmt.highlight.narrowed", relation_types=["CALLS"])
+    assert narrowed == {("CALLS", "fmt.table.Text.copy"): "inferred"}
     # `header = self.header` (declared `Header | None`), then `header.on_close(child)`
     closed = edges_named(catalog, views, "method:fmt:fmt.table.Table.close_header", relation_types=["CALLS"])
     assert closed == {("CALLS", "fmt.table.Header.on_close"): "inferred"}

@@ -4,6 +4,7 @@ a comprehension's variable, a variable holding what a built-name lookup gave (`f
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from typing import Any
 
@@ -81,7 +82,8 @@ class PythonLocals(PythonTypes):
         """What `name = <value>` makes the variable: a lookup's methods, a class or function it holds, its type, or
         the types of the two sides of `A() if c else B()` (each call on it may run either's method)."""
         right = assignment.child_by_field_name("right")
-        _put(scope.lookups, name, self._looked_up(right, scope) if right is not None else None)
+        taken = self._member_taken(right, scope)
+        _put(scope.lookups, name, (self._looked_up(right, scope) or taken) if right is not None else None)
         held = self._held(assignment, scope)
         found = "" if held else self._stated_type(assignment, scope.types, scope)
         _put(scope.held, name, held)
@@ -89,6 +91,18 @@ class PythonLocals(PythonTypes):
         branches = right is not None and right.type in ("boolean_operator", "conditional_expression")
         sides = {self._value_type(s, scope.types, scope) for s in either_side(right)} if branches and right else set()
         _put(scope.alternatives, name, sorted(sides) if not held and not found and "" not in sides else None)
+
+    def _member_taken(self, node: ts.Node | None, scope: Scope) -> Target | None:
+        """`text.highlight_regex` where text's class is of another file: the member a call of the variable it is
+        taken into calls (the indexer finds it; a member that holds a value is never called through it)."""
+        owner = node.child_by_field_name("object") if node is not None and node.type == "attribute" else None
+        if owner is None or owner.type != "identifier" or node_text(owner) == scope.receiver:
+            return None
+        typed = self._receiver_type(owner, scope)
+        if not typed or typed in self.by_qualified or typed.split(".", 1)[0] in sys.stdlib_module_names:
+            return None
+        member = node_text(node.child_by_field_name("attribute")) if node is not None else ""
+        return Target(TargetForm.MEMBER, member, Resolution.INFERRED, owner=typed) if member else None
 
     def _note_loop_variable(self, node: ts.Node, scope: Scope) -> None:
         """`for x in self.items:` where the class states `items: list[Foo]`: x is a Foo in the loop."""

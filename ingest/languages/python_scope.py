@@ -358,7 +358,8 @@ class PythonBinder(PythonLocals):
             return Target(TargetForm.MEMBER, member, Resolution.EXACT, owner=scope.cls.qualified)
         if owner.type == "call" and is_super(owner) and scope.cls is not None:
             return Target(TargetForm.MEMBER, member, Resolution.EXACT, owner=scope.cls.qualified, after_owner=True)
-        if owner.type == "identifier" and node_text(owner) in scope.held:  # `_S = Segment`, `_S.apply_style()`
+        held = owner.type == "identifier" and node_text(owner) in scope.held and node_text(owner) not in scope.types
+        if held:  # `_S = Segment`, `_S.apply_style()` (not since narrowed by an `isinstance` test)
             return Target(TargetForm.QUALIFIED, f"{scope.held[node_text(owner)]}.{member}", Resolution.INFERRED)
         typed = self._receiver_type(owner, scope)
         if typed:

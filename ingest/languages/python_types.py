@@ -6,8 +6,6 @@ The first half of `python_scope`'s binder: reading types is here, walking scopes
 
 from __future__ import annotations
 
-import sys
-
 import tree_sitter as ts
 
 from trident.ingest.languages import node_text
@@ -276,19 +274,15 @@ class PythonTypes:
         return cls.stated(node_text(node.child_by_field_name("attribute")))
 
     def _method_taken(self, node: ts.Node, scope: Scope) -> str:
-        """`self.render`, `cls.adjust_line_length` or `text.highlight_regex` (text's class stated), a method taken
-        as a value: its qualified name (a member of a class of another file, which the indexer finds); "" for
-        anything else."""
+        """`self.render`, `cls.adjust_line_length` or `row.close` (row's class one of this file's), a method taken
+        as a value: its qualified name; "" for anything else."""
         owner, member = node.child_by_field_name("object"), node_text(node.child_by_field_name("attribute"))
-        if owner is None or not member:
+        if owner is None or owner.type != "identifier" or not member:
             return ""
-        if scope.cls is not None and owner.type == "identifier" and node_text(owner) == scope.receiver:
+        if scope.cls is not None and node_text(owner) == scope.receiver:
             return f"{scope.cls.qualified}.{member}" if member in scope.cls.methods else ""
-        typed = self._receiver_type(owner, scope) if owner.type == "identifier" else ""
-        if not typed or typed.split(".", 1)[0] in sys.stdlib_module_names:
-            return ""
-        own = self.by_qualified.get(typed)  # a class of this file: only its methods (an attribute holds a value)
-        return f"{typed}.{member}" if own is None or member in own.methods else ""
+        own = self.by_qualified.get(self._receiver_type(owner, scope))
+        return f"{own.qualified}.{member}" if own is not None and member in own.methods else ""
 
     def _dotted(self, node: ts.Node, scope: Scope) -> str:
         """`mod.sub` where `mod` is a module-level binding (an import, a class) -> its qualified name."""
