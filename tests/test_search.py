@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -220,19 +221,22 @@ def test_a_failing_path_is_reported_and_the_other_paths_still_answer(
 
 
 def test_a_path_slower_than_its_timeout_is_cut_off(sample_catalog: Catalog, monkeypatch: pytest.MonkeyPatch) -> None:
-    import time as clock
-
     original = sample_catalog.text.search
+    release = threading.Event()
 
-    def slow(*args: object, **kwargs: object) -> object:
-        clock.sleep(10.0)
+    def stuck(*args: object, **kwargs: object) -> object:
+        release.wait(120.0)  # held until the search has answered: it cannot finish in time, however fast the machine
         return original(*args, **kwargs)
 
     # The walk seeds from the lexical head too: it waits half the timeout for it, then walks without it.
-    monkeypatch.setattr(sample_catalog.text, "search", slow)
-    result = search(sample_catalog, "payment gateway", top_k=3, path_timeout=4.0)
-    assert result.diagnostics.failed_paths == {"lexical": "timed out after 4 s"}
-    assert result.hits
+    monkeypatch.setattr(sample_catalog.text, "search", stuck)
+    try:
+        result = search(sample_catalog, "payment gateway", top_k=3, path_timeout=6.0)
+    finally:
+        release.set()
+    # Only the stuck path is cut off by name; the others answer (a loaded machine may slow them, not stop them).
+    assert result.diagnostics.failed_paths.get("lexical") == "timed out after 6 s"
+    assert result.hits and all(h.sources["lexical"] is None for h in result.hits)
 
 
 @pytest.mark.anyio
