@@ -175,5 +175,6 @@ def language_for(language: str) -> ts.Language:
 
 
 def parser_for(language: str) -> ts.Parser:
-    """One parser per language, built on first use: loading a grammar costs far more than a parse."""
-    return ts.Parser(ts.Language(spec_for(language).grammar()))
+    """A parser over the language's grammar, which is loaded once (`language_for`): loading a grammar costs far more
+    than a parse, and a parser of its own per call keeps threads that parse at once apart."""
+    return ts.Parser(language_for(language))
