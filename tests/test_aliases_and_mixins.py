@@ -130,6 +130,21 @@ FILES: dict[str, str] = {
         "    demo = JSONHighlighter()\n"
         "    demo.highlight('x')\n"
     ),
+    "fmt/nodes.py": (
+        "import typing as t\n\n\n"
+        "class Node:\n"
+        "    def iter_child_nodes(self) -> t.Iterator['Node']:\n"
+        "        yield self\n\n"
+        "    def find_all(self):\n"
+        "        return [child.visit() for child in self.iter_child_nodes()]\n\n"
+        "    def visit(self):\n"
+        "        return 1\n\n\n"
+        "def walk(node: Node) -> t.Generator[Node, None, None]:\n"
+        "    yield node\n\n\n"
+        "def run(node: Node):\n"
+        "    for each in walk(node):\n"
+        "        each.visit()\n"
+    ),
     "tests/test_render.py": (
         "from fmt.segment import render\n\n\ndef test_render_crops():\n    assert render(['a']) == ['a']\n"
     ),
@@ -221,3 +236,15 @@ def test_a_value_made_at_module_level_types_the_calls_after_it(catalog: Catalog,
     made = edges_named(catalog, views, "module:fmt:fmt.highlight", relation_types=["CALLS"])
     assert made[("CALLS", "fmt.highlight.JSONHighlighter.highlight")] == "inferred"
     assert ("CALLS", "fmt.highlight.NullHighlighter.highlight") not in made
+
+
+def test_the_elements_a_function_of_the_file_says_it_returns_type_the_loop_over_them(
+    catalog: Catalog, views: GenerationViews
+) -> None:
+    found = edges_named(catalog, views, "method:fmt:fmt.nodes.Node.find_all", relation_types=["CALLS"])
+    assert found == {
+        ("CALLS", "fmt.nodes.Node.iter_child_nodes"): "exact",
+        ("CALLS", "fmt.nodes.Node.visit"): "inferred",
+    }
+    ran = edges_named(catalog, views, "function:fmt:fmt.nodes.run", relation_types=["CALLS"])
+    assert ran == {("CALLS", "fmt.nodes.walk"): "exact", ("CALLS", "fmt.nodes.Node.visit"): "inferred"}

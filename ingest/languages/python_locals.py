@@ -104,6 +104,20 @@ class PythonLocals(PythonTypes):
         member = node_text(node.child_by_field_name("attribute")) if node is not None else ""
         return Target(TargetForm.MEMBER, member, Resolution.INFERRED, owner=typed) if member else None
 
+    def _callee(self, call: ts.Node, scope: Scope) -> str:
+        """The qualified name of the function or method a call calls, as far as the file states it; "" else."""
+        function = call.child_by_field_name("function")
+        owner = (
+            function.child_by_field_name("object") if function is not None and function.type == "attribute" else None
+        )
+        if function is None or owner is None:
+            return self._constructed(call, scope) if function is not None else ""
+        method = node_text(function.child_by_field_name("attribute"))
+        if scope.cls is not None and owner.type == "identifier" and node_text(owner) == scope.receiver:
+            return f"{scope.cls.qualified}.{method}"
+        typed = self._receiver_type(owner, scope)
+        return f"{typed}.{method}" if typed else ""
+
     def _note_loop_variable(self, node: ts.Node, scope: Scope) -> None:
         """`for x in self.items:` where the class states `items: list[Foo]`: x is a Foo in the loop."""
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
@@ -119,6 +133,8 @@ class PythonLocals(PythonTypes):
         stating `items: list[Foo]`) or a parameter annotated `list[Foo]`; "" when the code does not state one."""
         if container.type == "identifier":
             return scope.elements.get(node_text(container), "")
+        if container.type == "call":  # `for node in self.iter_child_nodes()`, `-> Iterator[Node]` in this file
+            return self.yields.get(self._callee(container, scope), "")
         owner = container.child_by_field_name("object") if container.type == "attribute" else None
         if owner is None:
             return ""

@@ -21,6 +21,7 @@ CONTAINERS = frozenset(
     {"list", "List", "set", "Set", "frozenset", "FrozenSet", "AbstractSet", "MutableSet", "Sequence", "Collection"}
     | {"MutableSequence", "Iterable", "Iterator", "AsyncIterable", "AsyncIterator", "deque", "Deque"}
 )
+GENERATORS = frozenset({"Generator", "AsyncGenerator"})  # the first of their arguments is what they yield
 # Methods of the builtin types: called on a receiver of unknown type, the receiver is most likely one of them.
 BUILTIN_METHODS = frozenset(
     name
@@ -193,13 +194,15 @@ def held_class_name(node: ts.Node | None) -> str:
 
 
 def element_name(node: ts.Node | None) -> str:
-    """`list[Foo]`, `Sequence["Foo"]`, `list[Foo] | None` -> the element type as written; "" otherwise."""
+    """`list[Foo]`, `Sequence["Foo"]`, `list[Foo] | None`, `Iterator[Foo]`, `Generator[Foo, None, None]` -> the
+    element type as written; "" otherwise."""
     node = _declared(node)
     head = _generic_head(node) if node is not None else None
-    if node is None or head is None or head.rsplit(".", 1)[-1] not in CONTAINERS:
+    last = head.rsplit(".", 1)[-1] if head is not None else ""
+    if node is None or last not in CONTAINERS | GENERATORS:
         return ""
     args = _generic_arguments(node)
-    return annotated_name(args[0]) if len(args) == 1 else ""
+    return annotated_name(args[0]) if len(args) == 1 or (args and last in GENERATORS) else ""
 
 
 def is_optional(node: ts.Node | None) -> bool:

@@ -39,6 +39,7 @@ class PythonTypes:
         self.by_qualified: dict[str, ClassFacts] = {}  # qualified name -> class, once the classes are read
         self.annotated: set[str] = set()  # functions and methods with a return annotation
         self.returns: dict[str, str] = {}  # qualified function or method -> the qualified type it returns
+        self.yields: dict[str, str] = {}  # ... -> the type of each element it returns (`-> Iterator[Foo]`)
         self.return_rows: dict[str, int] = {}  # qualified function or method -> the row its annotation is on
         self.lookups: dict[str, str] = {}  # qualified method -> start of the names it looks up on self and returns
         self.inferred_returns: set[str] = set()  # functions whose return type is read from their body
@@ -75,6 +76,8 @@ class PythonTypes:
                 if node.child_by_field_name("return_type") is not None:
                     self.annotated.add(f"{prefix}.{name}")
                 returned = self._annotation(node.child_by_field_name("return_type"))
+                if element := self._named_type(element_name(node.child_by_field_name("return_type"))):
+                    self.yields[f"{prefix}.{name}"] = element
                 if not returned and node.child_by_field_name("return_type") is None:
                     returned = self._returned_class(node, values, yielded)
                     if returned:
