@@ -250,10 +250,11 @@ class _Builder:
             for base in bound.bases:
                 if base.owner in classes:
                     refs.add(_bound(classes[base.owner], RelationType.INHERITS, base.target, at(base.row), ("Class",)))
-            for returned in bound.returns:
-                if returned.owner in ids:
-                    source = ids[returned.owner]
-                    refs.add(_bound(source, RelationType.RETURNS, returned.target, at(returned.row), ("Class",)))
+            for kind, stated in ((RelationType.RETURNS, bound.returns), (RelationType.YIELDS, bound.yields)):
+                for returned in stated:
+                    if returned.owner in ids:
+                        source = ids[returned.owner]
+                        refs.add(_bound(source, kind, returned.target, at(returned.row), ("Class",)))
         else:
             for caller, callee, row in outline.calls:
                 refs.add(Reference(ids.get(caller, module.id), RelationType.CALLS, callee, at(row), CALL_TARGETS))

@@ -12,7 +12,8 @@ with every project's entities, is it known what `httpcore.ConnectionPool` is: a 
 - A member is looked up in its class, then its bases breadth first (each level in declared order when the bases
   are known from this run, else by id); never in an unrelated class that happens to define the same name.
 - A member of what a call gives (`make_pool().query()`, `self.stream = env.tokenize(...)` then `self.stream.m()`)
-  is looked up in the class the called function's annotation says it returns (`RETURNS`), when it says one.
+  is looked up in the class the called function's annotation says it returns (`RETURNS`), when it says one; a member
+  of an element of what it returns (`f[]`), in the class its annotation gives each element (`YIELDS`).
 - A bare name (`form` NAME) is a guess, kept only when exactly one entity of the project and language has that
   name (one in test code counts only for a caller in test code).
 """
@@ -26,7 +27,7 @@ from enum import StrEnum
 from typing import Any, TypeAlias
 
 from trident.ingest.languages.python_fixtures import CONFTEST, wider_conftests
-from trident.ingest.model import PREFIX_MARK, Reference, TargetForm
+from trident.ingest.model import ELEMENTS_MARK, PREFIX_MARK, Reference, TargetForm
 from trident.store.code_paths import is_test_path, module_name
 from trident.store.gc_pause import paused_gc
 from trident.store.id_ordered import drop, insert
@@ -188,7 +189,11 @@ class CodeIndex:
                 # a factory's result, or a member the index does not define: its type is not stated, so only the
                 # name is known (and a dunder a statement runs, `__enter__`, names nothing by itself); a function
                 # whose stated return type is not indexed yet is left to bind when it is
-                if _is_dunder(ref.target) or (owner and owner[0].id in self._returns):
+                if (
+                    _is_dunder(ref.target)
+                    or (owner and owner[0].id in self._returns)
+                    or self._waiting(ref.owner, project)
+                ):
                     return [], Resolution.NAME
                 return self._named(ref.target, project, types, ref.source, path), Resolution.NAME
             if classes and ref.target.endswith(PREFIX_MARK):
@@ -208,6 +213,10 @@ class CodeIndex:
     def _qualified(self, name: str, project: str, depth: int, tails: _Tails) -> list[Entity]:
         if not name or depth > MAX_DEPTH:
             return []
+        if name.endswith(ELEMENTS_MARK):  # `for node in parent.iter_child_nodes()`: each element's class
+            functions = self._qualified(name.removesuffix(ELEMENTS_MARK), project, depth + 1, tails)
+            element = self._returns.get(f"{functions[0].id}{ELEMENTS_MARK}", "") if functions else ""
+            return [self._by_id[element]] if element in self._by_id else []
         found = _prefer(self._by_name.get(name, []), project)
         for wider in wider_conftests(name) if not found and CONFTEST in name else ():  # a fixture of a folder above
             if found := _prefer(self._by_name.get(wider, []), project):
@@ -227,6 +236,13 @@ class CodeIndex:
             for returned in self._returned([owner]):  # `make_pool().query`: a member of what the call gives
                 return self._member(returned, last, skip_first=False)
         return []
+
+    def _waiting(self, owner: str, project: str) -> bool:
+        """Whether `owner` is the elements of a function whose stated element class is not indexed yet."""
+        if not owner.endswith(ELEMENTS_MARK):
+            return False
+        functions = self._qualified(owner.removesuffix(ELEMENTS_MARK), project, 0, _Tails.NONE)
+        return bool(functions) and f"{functions[0].id}{ELEMENTS_MARK}" in self._returns
 
     def _returned(self, functions: Sequence[Entity]) -> list[Entity]:
         """The class the first of `functions` says it returns, when it says one: [] otherwise."""

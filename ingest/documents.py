@@ -10,11 +10,12 @@ from trident.ingest.code import SUPPORTED_LANGUAGES, parse_code
 from trident.ingest.linking import Resolver, reference_relation
 from trident.ingest.markdown import parse_markdown
 from trident.ingest.mentions import mention_relations
-from trident.ingest.model import Extraction, Reference
+from trident.ingest.model import ELEMENTS_MARK, Extraction, Reference
 from trident.ingest.text import parse_text
 from trident.ingest.walker import SourceFile
 from trident.store.catalog import DocumentWrite
 from trident.store.manifest import Manifest, PendingReference
+from trident.store.protocols import GraphStore
 from trident.store.schema import (
     Document,
     DocumentKind,
@@ -27,6 +28,7 @@ from trident.store.schema import (
 )
 
 OWNER_TYPES = (EntityType.MODULE, EntityType.DOCUMENT, EntityType.CONCEPT)
+STATED_RETURNS = frozenset({RelationType.RETURNS.value, RelationType.YIELDS.value})
 
 
 @dataclass
@@ -76,26 +78,41 @@ def parse_source(project: str, source: SourceFile, tenant: str) -> Extraction:
 
 def returns_of(parsed: Sequence[Parsed], resolver: Resolver) -> list[tuple[str, str]]:
     """(function id, class id) of every return type this run's functions state, ("", when the class is not
-    indexed): what calls of them give, for member lookups."""
+    indexed): what calls of them give, for member lookups; a stated element type's function id is marked
+    (`returned_key`)."""
     found: list[tuple[str, str]] = []
     for p in parsed:
         for ref in p.extraction.references:
-            if ref.type == RelationType.RETURNS:
+            if ref.type in STATED_RETURNS:
                 targets = resolver.resolve(ref, p.document)[0]
-                found.append((ref.source, targets[0].id if targets else ""))
+                found.append((returned_key(ref.type, ref.source), targets[0].id if targets else ""))
     return found
 
 
 def pending_returns(manifest: Manifest, leaving: Collection[str] = ()) -> list[tuple[str, str]]:
-    """(function id, "") of every stated return type still waiting for its class to be indexed, in the documents
-    but those `leaving`."""
+    """(function id, "") of every stated return (or element) type still waiting for its class to be indexed, in the
+    documents but those `leaving`."""
     return [
-        (p.source, "")
+        (returned_key(p.type, p.source), "")
         for doc_id, entry in manifest.documents.items()
         if doc_id not in leaving
         for p in entry.unresolved
-        if p.type == RelationType.RETURNS
+        if p.type in STATED_RETURNS
     ]
+
+
+def graph_returns(graph: GraphStore, tenant: str) -> list[tuple[str, str]]:
+    """(function id, class id) of every stated return and element type the graph holds, keyed as `returns_of`."""
+    return [
+        (returned_key(kind, function), cls)
+        for kind in sorted(STATED_RETURNS)
+        for function, cls in graph.links(tenant, RelationType(kind))
+    ]
+
+
+def returned_key(kind: str, function: str) -> str:
+    """A function's id for what a call gives (RETURNS), marked for what each element of it is (YIELDS)."""
+    return f"{function}{ELEMENTS_MARK}" if kind == RelationType.YIELDS else function
 
 
 def links_of(parsed: Sequence[Parsed], resolver: Resolver, kind: RelationType) -> list[tuple[str, str]]:

@@ -8,6 +8,7 @@ from enum import StrEnum
 from trident.store.schema import Chunk, Entity, Relation, Resolution
 
 PREFIX_MARK = "*"  # a MEMBER target's name ending so names every method whose name begins with the rest
+ELEMENTS_MARK = "[]"  # a function's name ending so names the class of each element the function returns
 
 
 class TargetForm(StrEnum):

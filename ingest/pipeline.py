@@ -12,6 +12,7 @@ from trident.ingest.beir import iter_corpus, parse_beir_document, shared_titles
 from trident.ingest.documents import (
     Parsed,
     dedupe,
+    graph_returns,
     links_of,
     pending_returns,
     project_entity,
@@ -20,6 +21,7 @@ from trident.ingest.documents import (
 )
 from trident.ingest.kept_resolver import KeptResolver
 from trident.ingest.linking import Resolver, resolution_key
+from trident.ingest.model import ELEMENTS_MARK
 from trident.ingest.parsing import LocalParser, Parser
 from trident.ingest.progress import Progress, Silent
 from trident.ingest.rebinding import find_dependants, rebind_documents
@@ -231,9 +233,10 @@ def _run_resolver(
     existing = [e for e in before if e.doc_id not in replaced]
     new_entities = dedupe(e for p in parsed for e in p.extraction.entities)
     graph_bases = [b for b in writer.graph.links(writer.tenant, RelationType.INHERITS) if b[0] not in replaced_ids]
-    graph_returns = [r for r in writer.graph.links(writer.tenant, RelationType.RETURNS) if r[0] not in replaced_ids]
-    graph_returns += pending_returns(writer.manifest, replaced)
-    resolver = kept.resolver(existing, [*new_entities, proj], graph_bases, graph_returns)
+    stated = graph_returns(writer.graph, writer.tenant)
+    kept_returns = [r for r in stated if r[0].removesuffix(ELEMENTS_MARK) not in replaced_ids]
+    kept_returns += pending_returns(writer.manifest, replaced)
+    resolver = kept.resolver(existing, [*new_entities, proj], graph_bases, kept_returns)
     resolver.code.add_bases(links_of(parsed, resolver, RelationType.INHERITS))
     resolver.code.add_returns(returns_of(parsed, resolver))
     return resolver

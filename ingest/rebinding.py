@@ -10,6 +10,7 @@ from pathlib import Path
 from trident.ingest.code_index import CodeIndex
 from trident.ingest.documents import (
     Parsed,
+    graph_returns,
     links_of,
     parse_file,
     pending_returns,
@@ -68,7 +69,7 @@ def rebind_documents(
     if resolver is None:  # a run that wrote nothing: read the index as it is
         everything = writer.entities()
         bases = writer.graph.links(writer.tenant, RelationType.INHERITS)
-        returns = [*writer.graph.links(writer.tenant, RelationType.RETURNS), *pending_returns(writer.manifest)]
+        returns = [*graph_returns(writer.graph, writer.tenant), *pending_returns(writer.manifest)]
         resolver = Resolver(EntityDirectory(everything), CodeIndex(everything, bases, returns))
     resolver.code.add_bases(links_of(parsed, resolver, RelationType.INHERITS))
     resolver.code.add_returns(returns_of(parsed, resolver))

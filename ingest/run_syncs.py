@@ -10,6 +10,7 @@ import logging
 from dataclasses import dataclass, replace
 
 from trident.ingest.communities import DetectionTimeout, sync_communities
+from trident.ingest.documents import graph_returns
 from trident.ingest.graph_vectors import sync_graph_vectors
 from trident.ingest.linking import forget_sync, give_up_sync, link_shared_names, mark_synced, relink
 from trident.ingest.progress import Progress
@@ -75,7 +76,7 @@ def link(writer: Writer, run: RunEnd) -> Linked:
     read_with = writer.manifest
     entities = writer.entities()
     bases = writer.graph.links(writer.tenant, RelationType.INHERITS)
-    returns = writer.graph.links(writer.tenant, RelationType.RETURNS)
+    returns = graph_returns(writer.graph, writer.tenant)
     relink(writer, entities, run.appeared if run.was_current else None, bases, returns)
     relations = writer.graph.relations(writer.tenant)
     if link_shared_names(writer, entities, relations):

@@ -25,7 +25,7 @@ EDGES_PER_HOP = 2_000
 HOP_COST: dict[str, float] = {
     "CONTAINS": 0.5, "DEFINES": 0.5, "CALLS": 1.0, "INHERITS": 1.0, "IMPORTS": 1.25, "DEPENDS_ON": 1.0,
     "LINKS_TO": 1.5, "MENTIONS": 2.0, "RELATED_TO": 2.0, "TAGGED": 2.5, "INSTANCE_OF": 1.5, "OVERRIDES": 1.0,
-    "REFERENCES": 1.0, "RETURNS": 1.25,
+    "REFERENCES": 1.0, "RETURNS": 1.25, "YIELDS": 1.25,
 }  # fmt: skip
 DEFAULT_HOP_COST = 1.5
 # A call or base bound only by its name is a guess, and one resting on an inferred type a little less sure than
@@ -38,7 +38,18 @@ BACKWARD_COST = 0.25
 # any path over code alone can (6 hops at most), so the library's own code ranks first and prose, a changelog or a
 # test helper only where the code has no path.
 CODE_RELATIONS = frozenset(
-    {"CALLS", "INHERITS", "IMPORTS", "DEFINES", "CONTAINS", "DEPENDS_ON", "OVERRIDES", "REFERENCES", "RETURNS"}
+    {
+        "CALLS",
+        "INHERITS",
+        "IMPORTS",
+        "DEFINES",
+        "CONTAINS",
+        "DEPENDS_ON",
+        "OVERRIDES",
+        "REFERENCES",
+        "RETURNS",
+        "YIELDS",
+    }
 )
 ASIDE_COST = 100.0
 # A project contains every file in it: a path through the project node connects anything to anything.

@@ -48,6 +48,7 @@ class RelationType(StrEnum):
     OVERRIDES = "OVERRIDES"  # a method -> the base method it overrides (derived in memory, never stored)
     REFERENCES = "REFERENCES"  # code passing a function or method as a value (a callback): control reaches it so
     RETURNS = "RETURNS"  # a function or method -> the class its annotation says it returns (types what calls give)
+    YIELDS = "YIELDS"  # a function or method -> the class of each element it returns (`-> Iterator[Foo]`)
 
 
 class Resolution(StrEnum):

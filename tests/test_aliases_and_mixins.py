@@ -9,10 +9,12 @@ engines, read as a server reads them."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
-from tests.projects import edges_named, indexed_projects
+from tests.projects import edges_named, indexed_projects, write_files
+from trident.ingest.pipeline import index_folder
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.settings import RetrievalSettings
@@ -145,6 +147,13 @@ FILES: dict[str, str] = {
         "    for each in walk(node):\n"
         "        each.visit()\n"
     ),
+    "fmt/visit.py": (
+        "from .nodes import Node, walk\n\n\n"
+        "def visit_all(node: Node):\n"
+        "    for child in node.iter_child_nodes():\n"
+        "        child.visit()\n"
+        "    return [each.visit() for each in walk(node)]\n"
+    ),
     "tests/test_render.py": (
         "from fmt.segment import render\n\n\ndef test_render_crops():\n    assert render(['a']) == ['a']\n"
     ),
@@ -248,3 +257,35 @@ def test_the_elements_a_function_of_the_file_says_it_returns_type_the_loop_over_
     }
     ran = edges_named(catalog, views, "function:fmt:fmt.nodes.run", relation_types=["CALLS"])
     assert ran == {("CALLS", "fmt.nodes.walk"): "exact", ("CALLS", "fmt.nodes.Node.visit"): "inferred"}
+
+
+def test_the_elements_a_function_of_another_file_says_it_returns_type_the_loop_over_them(
+    catalog: Catalog, views: GenerationViews
+) -> None:
+    stated = edges_named(catalog, views, "method:fmt:fmt.nodes.Node.iter_child_nodes", relation_types=["YIELDS"])
+    assert stated == {("YIELDS", "fmt.nodes.Node"): "exact"}
+    visited = edges_named(catalog, views, "function:fmt:fmt.visit.visit_all", relation_types=["CALLS"])
+    assert visited == {
+        ("CALLS", "fmt.nodes.Node.iter_child_nodes"): "inferred",
+        ("CALLS", "fmt.nodes.walk"): "exact",
+        ("CALLS", "fmt.nodes.Node.visit"): "inferred",  # for each element of both, not a guess
+    }
+
+
+def test_element_types_are_kept_for_the_calls_of_a_file_indexed_again_alone(tmp_path: Path) -> None:
+    # two projects, the caller's first: its loop binds when the project stating the elements arrives, and again
+    # when only the caller's file changes (the stated element type then comes from the graph)
+    nodes = {"core/__init__.py": "", "core/nodes.py": FILES["fmt/nodes.py"]}
+    visit = {"app/__init__.py": "", "app/visit.py": FILES["fmt/visit.py"].replace(".nodes", "core.nodes")}
+    catalog = indexed_projects(tmp_path, {"app": visit, "core": nodes}, ("app", "core"))
+    views = GenerationViews(RetrievalSettings())
+    try:
+        expected = ("CALLS", "core.nodes.Node.visit")
+        assert edges_named(catalog, views, "function:app:app.visit.visit_all", relation_types=["CALLS"])[expected]
+        write_files(tmp_path / "app", {"app/visit.py": "# edited\n" + visit["app/visit.py"]})
+        with catalog.writer() as writer:
+            index_folder(writer, tmp_path / "app", "app", max_file_bytes=1_000_000)
+        again = edges_named(catalog, views, "function:app:app.visit.visit_all", relation_types=["CALLS"])
+        assert again[expected] == "inferred"
+    finally:
+        catalog.close()

@@ -29,6 +29,7 @@ PHRASES: dict[str, tuple[str, str]] = {
     "CALLS": ("calls", "is called by"),
     "REFERENCES": ("passes on", "is passed on by"),
     "RETURNS": ("returns", "is returned by"),
+    "YIELDS": ("returns elements of", "is an element returned by"),
     "IMPORTS": ("imports", "is imported by"),
     "DEFINES": ("defines", "is defined in"),
     "CONTAINS": ("contains", "is part of"),

@@ -62,6 +62,7 @@ class Bindings:
     bases: list[BoundBase] = field(default_factory=list)
     references: list[BoundCall] = field(default_factory=list)  # a function or method passed as a value
     returns: list[BoundBase] = field(default_factory=list)  # a function's stated return type (owner: the function)
+    yields: list[BoundBase] = field(default_factory=list)  # the stated type of each element a function returns
 
 
 class SiteBinder(Protocol):

@@ -16,7 +16,7 @@ from trident.ingest.languages.python_facts import MAX_ATTRIBUTE_TYPES, ClassFact
 from trident.ingest.languages.python_lookups import built_lookup
 from trident.ingest.languages.python_syntax import descendants, either_side, imported_names, isinstance_test
 from trident.ingest.languages.python_types import PythonTypes
-from trident.ingest.model import PREFIX_MARK, TargetForm
+from trident.ingest.model import ELEMENTS_MARK, PREFIX_MARK, TargetForm
 from trident.store.schema import Resolution
 
 
@@ -104,6 +104,13 @@ class PythonLocals(PythonTypes):
         member = node_text(node.child_by_field_name("attribute")) if node is not None else ""
         return Target(TargetForm.MEMBER, member, Resolution.INFERRED, owner=typed) if member else None
 
+    def _elements_of(self, called: str) -> str:
+        """The type of each element a call of `called` gives: stated by this file's function, else (a function of
+        another file or project) marked for the indexer to read (`YIELDS`); "" when unknown."""
+        if not called or called.startswith(f"{self.module}.") or "." not in called:
+            return self.yields.get(called, "")
+        return "" if called.split(".", 1)[0] in sys.stdlib_module_names else f"{called}{ELEMENTS_MARK}"
+
     def _callee(self, call: ts.Node, scope: Scope) -> str:
         """The qualified name of the function or method a call calls, as far as the file states it; "" else."""
         function = call.child_by_field_name("function")
@@ -133,8 +140,8 @@ class PythonLocals(PythonTypes):
         stating `items: list[Foo]`) or a parameter annotated `list[Foo]`; "" when the code does not state one."""
         if container.type == "identifier":
             return scope.elements.get(node_text(container), "")
-        if container.type == "call":  # `for node in self.iter_child_nodes()`, `-> Iterator[Node]` in this file
-            return self.yields.get(self._callee(container, scope), "")
+        if container.type == "call":  # `for node in self.iter_child_nodes()`, `-> Iterator[Node]`
+            return self._elements_of(self._callee(container, scope))
         owner = container.child_by_field_name("object") if container.type == "attribute" else None
         if owner is None:
             return ""

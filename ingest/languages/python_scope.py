@@ -59,6 +59,11 @@ class PythonBinder(PythonLocals):
             stated = Resolution.INFERRED if function in self.inferred_returns else Resolution.EXACT
             target = Target(TargetForm.QUALIFIED, returned, stated)
             self.result.returns.append(BoundBase(local, self.return_rows[function], target))
+        for function, element in self.yields.items():  # what a loop over a call's result is, across files
+            target = Target(TargetForm.QUALIFIED, element, Resolution.EXACT)
+            self.result.yields.append(
+                BoundBase(function.removeprefix(f"{self.module}."), self.yield_rows[function], target)
+            )
         return self.result
 
     # --- second pass: calls and bases, scope by scope ---

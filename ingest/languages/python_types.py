@@ -40,6 +40,7 @@ class PythonTypes:
         self.annotated: set[str] = set()  # functions and methods with a return annotation
         self.returns: dict[str, str] = {}  # qualified function or method -> the qualified type it returns
         self.yields: dict[str, str] = {}  # ... -> the type of each element it returns (`-> Iterator[Foo]`)
+        self.yield_rows: dict[str, int] = {}
         self.return_rows: dict[str, int] = {}  # qualified function or method -> the row its annotation is on
         self.lookups: dict[str, str] = {}  # qualified method -> start of the names it looks up on self and returns
         self.inferred_returns: set[str] = set()  # functions whose return type is read from their body
@@ -78,6 +79,7 @@ class PythonTypes:
                 returned = self._annotation(node.child_by_field_name("return_type"))
                 if element := self._named_type(element_name(node.child_by_field_name("return_type"))):
                     self.yields[f"{prefix}.{name}"] = element
+                    self.yield_rows[f"{prefix}.{name}"] = node.start_point.row
                 if not returned and node.child_by_field_name("return_type") is None:
                     returned = self._returned_class(node, values, yielded)
                     if returned:
