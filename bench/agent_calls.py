@@ -55,7 +55,8 @@ from trident.tools.trace import MAX_EDGES, MAX_MAX_TOKENS, trace_relationships
 
 HERE = Path(__file__).resolve().parent / "call_questions"
 KINDS = ("path", "callers", "impact")
-MODULE = "<module>"  # the gold's name for code at a module's top level
+MODULE = "<module>"
+MAX_PAGES = 50  # of impact's callers: far more than any question's  # the gold's name for code at a module's top level
 EXPLAIN_HOPS: int = inspect.signature(explain_path).parameters["max_hops"].default
 
 
@@ -124,7 +125,7 @@ def _written(question: dict[str, Any]) -> list[str]:
     return question["question"].split("`")[1::2]
 
 
-def _named(home: Home, written: str, project: str, expected: str | None) -> bool:
+def _named(home: Home, written: str, expected: str | None) -> bool:
     try:
         return expected is not None and resolve_entity(home.directory, written).id == expected
     except EntityNotFoundError:
@@ -136,7 +137,7 @@ def ask_path(home: Home, q: dict[str, Any]) -> Answer:
     chains = [_collapsed([home.id_of(project, step) for step in chain]) for chain in q["chains"]]
     ends = chains[0][0], chains[0][-1]
     names = _written(q)
-    named = len(names) == 2 and all(_named(home, n, project, e) for n, e in zip(names, ends, strict=True))
+    named = len(names) == 2 and all(_named(home, n, e) for n, e in zip(names, ends, strict=True))
     answer = Answer(q, named)
     if None in ends:
         answer.unmapped = [
@@ -185,14 +186,20 @@ def _gold_set(home: Home, project: str, entries: list[dict[str, Any]], answer: A
     return ids
 
 
-def ask_callers(home: Home, q: dict[str, Any]) -> Answer:
-    project = q["project"]
-    target = home.id_of(project, q["symbol"])
+def _about(home: Home, q: dict[str, Any], gold: list[dict[str, Any]]) -> tuple[Answer, str | None]:
+    """A callers or impact question's answer, its gold set, and the entity it asks about (None: no entity)."""
+    target = home.id_of(q["project"], q["symbol"])
     names = _written(q)
-    answer = Answer(q, bool(names) and _named(home, names[0], project, target))
-    answer.gold = _gold_set(home, project, q["callers"], answer)
+    answer = Answer(q, bool(names) and _named(home, names[0], target))
+    answer.gold = _gold_set(home, q["project"], gold, answer)
     if target is None:
         answer.unmapped.append(f"{q['symbol']['path']}:{q['symbol']['symbol']}")
+    return answer, target
+
+
+def ask_callers(home: Home, q: dict[str, Any]) -> Answer:
+    answer, target = _about(home, q, q["callers"])
+    if target is None:
         return answer
     result = trace_relationships(
         home.catalog,
@@ -205,27 +212,24 @@ def ask_callers(home: Home, q: dict[str, Any]) -> Answer:
         max_tokens=MAX_MAX_TOKENS,
         relations=home.index,
     )
-    answer.found = {e.source for e in result.edges if e.target == target and home.in_library(e.source, project)}
+    answer.found = {e.source for e in result.edges if e.target == target and home.in_library(e.source, q["project"])}
     return answer
 
 
 def ask_impact(home: Home, q: dict[str, Any]) -> Answer:
-    project = q["project"]
-    target = home.id_of(project, q["symbol"])
-    names = _written(q)
-    answer = Answer(q, bool(names) and _named(home, names[0], project, target))
-    answer.gold = _gold_set(home, project, q["callers"] + q["second"], answer)
+    answer, target = _about(home, q, q["callers"] + q["second"])
     if target is None:
-        answer.unmapped.append(f"{q['symbol']['path']}:{q['symbol']['symbol']}")
         return answer
     offset, callers = 0, []
-    while True:  # every page: the measure is what the tool finds, not how it pages
+    for _ in range(MAX_PAGES):  # every page: the measure is what the tool finds, not how it pages
         result = impact(home.catalog, home.directory, entities=[target], relations=home.index, offset=offset)
         callers += result.callers
         if result.next_call is None or not result.callers:
             break
         offset += len(result.callers)
-    answer.found = {c.id for c in callers if c.hops <= 2 and home.in_library(c.id, project)}
+    else:
+        print(f"{q['id']}: impact's callers cut at {MAX_PAGES} pages", file=sys.stderr)
+    answer.found = {c.id for c in callers if c.hops <= 2 and home.in_library(c.id, q["project"])}
     answer.detail = f"verdict {result.verdict.status}"
     return answer
 
