@@ -111,20 +111,6 @@ class PythonLocals(PythonTypes):
             return self.yields.get(called, "")
         return "" if called.split(".", 1)[0] in sys.stdlib_module_names else f"{called}{ELEMENTS_MARK}"
 
-    def _callee(self, call: ts.Node, scope: Scope) -> str:
-        """The qualified name of the function or method a call calls, as far as the file states it; "" else."""
-        function = call.child_by_field_name("function")
-        owner = (
-            function.child_by_field_name("object") if function is not None and function.type == "attribute" else None
-        )
-        if function is None or owner is None:
-            return self._constructed(call, scope) if function is not None else ""
-        method = node_text(function.child_by_field_name("attribute"))
-        if scope.cls is not None and owner.type == "identifier" and node_text(owner) == scope.receiver:
-            return f"{scope.cls.qualified}.{method}"
-        typed = self._receiver_type(owner, scope)
-        return f"{typed}.{method}" if typed else ""
-
     def _note_loop_variable(self, node: ts.Node, scope: Scope) -> None:
         """`for x in self.items:` where the class states `items: list[Foo]`: x is a Foo in the loop."""
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")

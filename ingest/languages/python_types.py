@@ -311,23 +311,37 @@ class PythonTypes:
         `make_pool()`), else what it calls (a class, or a function or a method of a typed value, `env.tokenize()`:
         the indexer tells from what that function says it returns)."""
         function = call.child_by_field_name("function")
-        attribute = function is not None and function.type == "attribute"
-        owner = function.child_by_field_name("object") if function is not None and attribute else None
-        if function is not None and owner is not None:
-            method = node_text(function.child_by_field_name("attribute"))
-            if scope.cls is not None and owner.type == "identifier" and node_text(owner) == scope.receiver:
-                if method in scope.cls.held and method not in scope.cls.methods:
-                    return self.returns.get(scope.cls.held[method], scope.cls.held[method])
-                called = f"{scope.cls.qualified}.{method}"  # its own or a base's, of this file or another
-                return self._given(called)
-            typed = self._receiver_type(owner, scope)
-            if typed:
-                return self._given(f"{typed}.{method}")
-        made = (self.class_of(function, scope) or self._cast_to(call, scope)) if function is not None else ""
-        if made:
-            return made
-        called = self._constructed(call, scope)
-        return self._given(called)
+        if function is None:
+            return ""
+        owner = function.child_by_field_name("object") if function.type == "attribute" else None
+        method = node_text(function.child_by_field_name("attribute")) if owner is not None else ""
+        own = scope.cls is not None and owner is not None and node_text(owner) == scope.receiver
+        if own and scope.cls is not None and method in scope.cls.held and method not in scope.cls.methods:
+            return self.returns.get(scope.cls.held[method], scope.cls.held[method])  # `self.context_class()`
+        if owner is not None and (called := self._member_called(owner, method, scope)):
+            return self._given(called)
+        return (
+            self.class_of(function, scope) or self._cast_to(call, scope) or self._given(self._constructed(call, scope))
+        )
+
+    def _callee(self, call: ts.Node, scope: Scope) -> str:
+        """The qualified name of the function, method or class a call calls, as far as the file states it; "" else."""
+        function = call.child_by_field_name("function")
+        owner = (
+            function.child_by_field_name("object") if function is not None and function.type == "attribute" else None
+        )
+        method = node_text(function.child_by_field_name("attribute")) if function is not None and owner else ""
+        return (self._member_called(owner, method, scope) if owner is not None else "") or self._constructed(
+            call, scope
+        )
+
+    def _member_called(self, owner: ts.Node, method: str, scope: Scope) -> str:
+        """`self.connect` (the class's own or a base's, of this file or another) or `env.tokenize` on a typed value:
+        the qualified name called; "" when the receiver's class is not stated."""
+        if scope.cls is not None and owner.type == "identifier" and node_text(owner) == scope.receiver:
+            return f"{scope.cls.qualified}.{method}"
+        typed = self._receiver_type(owner, scope)
+        return f"{typed}.{method}" if typed else ""
 
     def _cast_to(self, call: ts.Node, scope: Scope) -> str:
         """`cast(Group, value)` (typing's): the class it says the value is, "" for any other call."""
