@@ -10,7 +10,7 @@ from trident.ingest.code import SUPPORTED_LANGUAGES, parse_code
 from trident.ingest.linking import Resolver, reference_relation
 from trident.ingest.markdown import parse_markdown
 from trident.ingest.mentions import mention_relations
-from trident.ingest.model import ELEMENTS_MARK, Extraction, Reference
+from trident.ingest.model import Extraction, Reference, returned_key
 from trident.ingest.text import parse_text
 from trident.ingest.walker import SourceFile
 from trident.store.catalog import DocumentWrite
@@ -108,11 +108,6 @@ def graph_returns(graph: GraphStore, tenant: str) -> list[tuple[str, str]]:
         for kind in sorted(STATED_RETURNS)
         for function, cls in graph.links(tenant, RelationType(kind))
     ]
-
-
-def returned_key(kind: str, function: str) -> str:
-    """A function's id for what a call gives (RETURNS), marked for what each element of it is (YIELDS)."""
-    return f"{function}{ELEMENTS_MARK}" if kind == RelationType.YIELDS else function
 
 
 def links_of(parsed: Sequence[Parsed], resolver: Resolver, kind: RelationType) -> list[tuple[str, str]]:

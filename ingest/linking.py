@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from trident.ingest.code_index import CodeIndex
 from trident.ingest.languages import spec_for
-from trident.ingest.model import ELEMENTS_MARK, Reference, TargetForm
+from trident.ingest.model import Reference, TargetForm, returned_key
 from trident.ingest.shared_names import shared_concepts
 from trident.store.catalog import Writer
 from trident.store.code_paths import code_language
@@ -120,8 +120,9 @@ def relink(
             resolver.code.add_bases((pending.source, t.id) for t in resolver.resolve(pending, docs[doc_id])[0])
         elif pending.type in (RelationType.RETURNS, RelationType.YIELDS):
             returned = resolver.resolve(pending, docs[doc_id])[0]
-            key = f"{pending.source}{ELEMENTS_MARK}" if pending.type == RelationType.YIELDS else pending.source
-            resolver.code.add_returns([(key, returned[0].id if returned else "")])
+            resolver.code.add_returns(
+                [(returned_key(pending.type, pending.source), returned[0].id if returned else "")]
+            )
     added: list[Relation] = []
     still: dict[str, list[PendingReference]] = {}
     for doc_id, entry in sorted(pending_docs.items()):

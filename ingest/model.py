@@ -5,10 +5,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from trident.store.schema import Chunk, Entity, Relation, Resolution
+from trident.store.schema import Chunk, Entity, Relation, RelationType, Resolution
 
 PREFIX_MARK = "*"  # a MEMBER target's name ending so names every method whose name begins with the rest
 ELEMENTS_MARK = "[]"  # a function's name ending so names the class of each element the function returns
+
+
+def returned_key(kind: str, function: str) -> str:
+    """A function's id for what a call of it gives (RETURNS), marked for what each element of that is (YIELDS): the
+    keys of the indexer's table of stated return types."""
+    return f"{function}{ELEMENTS_MARK}" if kind == RelationType.YIELDS else function
 
 
 class TargetForm(StrEnum):
