@@ -85,7 +85,7 @@ class CodeIndex:
         self._top_level: dict[str, list[Entity]] = defaultdict(list)  # short name -> module-level definitions
         self._bases: dict[str, list[str]] = defaultdict(list)
         self._returns: dict[str, str] = {}  # function id -> the class its annotation says it returns ("": not known)
-        self._methods_of: dict[str, list[Entity]] | None = None
+        self._methods_of: dict[tuple[str, str], list[Entity]] | None = None
         self._children: dict[str, list[str]] | None = None  # class id -> the classes naming it a base (when asked)
         for e in self._by_id.values():
             self._names[e.id] = [e.qualified_name, *self._imports.of(e)]
@@ -274,10 +274,16 @@ class CodeIndex:
     def _member(self, cls: Entity, name: str, *, skip_first: bool) -> list[Entity]:
         """`name` defined on the class or, nearest first, on its bases."""
         for current in self._lineage(cls)[1 if skip_first else 0 :]:
-            for known in self._names[current.id]:
-                found = self._by_name.get(f"{known}.{name}", [])
-                if found:
-                    return found[:1]
+            if found := self._own(current, name):
+                return found[:1]
+        return []
+
+    def _own(self, cls: Entity, name: str) -> list[Entity]:
+        """`name` as the class itself defines it: in its own project (another project may have a class of the same
+        qualified name, a fork or another version)."""
+        for known in self._names[cls.id]:
+            if found := [e for e in self._by_name.get(f"{known}.{name}", []) if e.project == cls.project]:
+                return found
         return []
 
     def _prefixed(self, cls: Entity, prefix: str) -> list[Entity]:
@@ -285,18 +291,18 @@ class CodeIndex:
         define (`getattr(self, f"visit_{kind}")` in a visitor base reaches its subclasses' `visit_*`)."""
         found: dict[str, Entity] = {}
         for owner in [*self._lineage(cls), *self._derived(cls)]:
-            for method in self._methods().get(owner.qualified_name, []):
+            for method in self._methods().get((owner.project, owner.qualified_name), []):
                 if method.name.startswith(prefix):
                     found.setdefault(method.id, method)
         return sorted(found.values(), key=lambda e: e.id)
 
-    def _methods(self) -> dict[str, list[Entity]]:
-        """Class qualified name -> its methods (built when first asked: few references need it)."""
+    def _methods(self) -> dict[tuple[str, str], list[Entity]]:
+        """(project, class qualified name) -> its methods (built when first asked: few references need it)."""
         if self._methods_of is None:
             self._methods_of = defaultdict(list)
             for e in self._by_id.values():
                 if e.type == EntityType.METHOD.value:
-                    self._methods_of[e.qualified_name.rpartition(".")[0]].append(e)
+                    self._methods_of[(e.project, e.qualified_name.rpartition(".")[0])].append(e)
         return self._methods_of
 
     def _derived_members(self, cls: Entity, name: str) -> list[Entity]:
@@ -304,9 +310,8 @@ class CodeIndex:
         what `self.name()` in `cls` runs on an instance of one of them."""
         found: dict[str, Entity] = {}
         for derived in self._derived(cls):
-            for known in self._names[derived.id]:
-                for e in self._by_name.get(f"{known}.{name}", []):
-                    found.setdefault(e.id, e)
+            for e in self._own(derived, name):
+                found.setdefault(e.id, e)
         return sorted(found.values(), key=lambda e: e.id)
 
     def _derived(self, cls: Entity) -> list[Entity]:
