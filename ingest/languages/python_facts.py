@@ -61,3 +61,4 @@ class Scope:
     lookups: dict[str, Target] = field(default_factory=dict)  # variable -> the methods a built-name lookup gave it
     elements: dict[str, str] = field(default_factory=dict)  # parameter -> the type of its elements (`list[Foo]`)
     alternatives: dict[str, list[str]] = field(default_factory=dict)  # variable -> its types (`A() if c else B()`)
+    callables: dict[str, list[str]] = field(default_factory=dict)  # parameter -> the functions or classes passed it

@@ -12,6 +12,7 @@ import tree_sitter as ts
 
 from trident.ingest.languages import node_text
 from trident.ingest.languages.binding import Target
+from trident.ingest.languages.python_arguments import HELD, INSTANCE, Signature
 from trident.ingest.languages.python_facts import MAX_ATTRIBUTE_TYPES, ClassFacts, Scope
 from trident.ingest.languages.python_lookups import built_lookup
 from trident.ingest.languages.python_syntax import descendants, either_side, imported_names, isinstance_test
@@ -88,6 +89,7 @@ class PythonLocals(PythonTypes):
         found = "" if held else self._stated_type(assignment, scope.types, scope)
         _put(scope.held, name, held)
         _put(scope.types, name, found)
+        scope.callables.pop(name, None)
         branches = right is not None and right.type in ("boolean_operator", "conditional_expression")
         sides = {self._value_type(s, scope.types, scope) for s in either_side(right)} if branches and right else set()
         _put(scope.alternatives, name, sorted(sides) if not held and not found and "" not in sides else None)
@@ -167,6 +169,39 @@ class PythonLocals(PythonTypes):
         prefix = self.lookups.get(f"{scope.cls.qualified}.{node_text(method)}")
         found = f"{prefix}{PREFIX_MARK}"
         return Target(TargetForm.MEMBER, found, Resolution.DISPATCH, owner=scope.cls.qualified) if prefix else None
+
+    def _note_passed(self, call: ts.Node, scope: Scope) -> None:
+        """What a call of one of this file's functions passes its untyped parameters (`render(console)` with
+        `console = Console()`, `apply(self.on_done)`, `Parser(self)`): a class's value, or a class or function
+        itself; the binder types the parameters by it on its next pass (`bind_python`)."""
+        called, signature, receiver_given = self._signature_called(call, scope)
+        if signature is None:
+            return
+        for parameter, argument in signature.filled(call, receiver_given):
+            if parameter not in signature.untyped:
+                continue
+            if scope.cls is not None and argument.type == "identifier" and node_text(argument) == scope.receiver:
+                value = (INSTANCE, scope.cls.qualified)
+            elif held := self._held_value(argument, scope):
+                value = (HELD, held)
+            elif typed := self._value_type(argument, scope.types, scope):
+                value = (INSTANCE, typed)
+            else:
+                continue
+            self.found.setdefault(called, {}).setdefault(parameter, set()).add(value)
+
+    def _signature_called(self, call: ts.Node, scope: Scope) -> tuple[str, Signature | None, bool]:
+        """The function of this file a call calls, its signature, and whether the call's receiver fills the first
+        parameter (`obj.m(x)`; `Foo(x)` for `Foo.__init__`; not `Foo.m(obj, x)`)."""
+        function = call.child_by_field_name("function")
+        if function is not None and function.type == "attribute" and (owner := function.child_by_field_name("object")):
+            called = self._member_called(owner, node_text(function.child_by_field_name("attribute")), scope)
+            if called in self.signatures:
+                return called, self.signatures[called], True
+        called = self._constructed(call, scope)
+        if called in self.by_qualified:
+            return f"{called}.__init__", self.signatures.get(f"{called}.__init__"), True
+        return called, self.signatures.get(called), False
 
     def _comprehension_types(self, nodes: list[ts.Node], scope: Scope) -> dict[str, str]:
         """Variable -> type of each comprehension among an expression's nodes whose iterable states its elements'

@@ -26,6 +26,7 @@ import tree_sitter as ts
 from trident.ingest.languages import node_text
 from trident.ingest.languages.binding import Bindings, BoundBase, BoundCall, Target
 from trident.ingest.languages.python import BUILTINS
+from trident.ingest.languages.python_arguments import HELD, INSTANCE, Passed
 from trident.ingest.languages.python_facts import ClassFacts, Scope
 from trident.ingest.languages.python_fixtures import conftest_fixture, fixture_names, receives_fixtures
 from trident.ingest.languages.python_implicit import CONTAINER_RUNS, Run, expression_runs, statement_runs
@@ -43,12 +44,14 @@ from trident.ingest.languages.python_syntax import (
 from trident.ingest.model import TargetForm
 from trident.store.schema import Resolution
 
+MAX_PASSES = 3  # binding a file again with what its calls pass: enough for a value passed on twice
+
 
 class PythonBinder(PythonLocals):
     """Binds one file's calls and bases, scope by scope, on what `PythonTypes` read of it."""
 
-    def __init__(self, path: str, module: str) -> None:
-        super().__init__(path, module)
+    def __init__(self, path: str, module: str, passed: Passed | None = None) -> None:
+        super().__init__(path, module, passed)
         self.result = Bindings()
 
     def bind(self, root: ts.Node) -> Bindings:
@@ -174,6 +177,10 @@ class PythonBinder(PythonLocals):
                 inner.types[p] = f"{self.module}.{p}" if p in self.fixtures else conftest_fixture(self.module, p)
         inner.held.update(self.held_parameters(node))
         inner.elements.update(self.element_parameters(node))
+        inner.alternatives.update(self.passed_several(node, INSTANCE))
+        inner.callables.update(self.passed_several(node, HELD))
+        for name in inner.callables:  # what is passed says more than `Callable[...]`
+            inner.types.pop(name, None)
         self._walk_block(body, inner)
 
     def _implicit_calls(self, runs: Iterable[Run], scope: Scope) -> None:
@@ -219,6 +226,7 @@ class PythonBinder(PythonLocals):
             for target in self._call_targets(call, scope):
                 self.result.calls.append(BoundCall(scope.caller, call.start_point.row, target))
             self._references_in(call, scope)
+            self._note_passed(call, scope)
             if (looked_up := self._built_name(call, scope)) is not None:
                 self.result.references.append(BoundCall(scope.caller, call.start_point.row, looked_up))
         reads = [(n, self._attribute_read(n, scope)) for n in nodes if n.type == "attribute"]
@@ -303,6 +311,8 @@ class PythonBinder(PythonLocals):
         if function is not None and len(types) > 1:
             member = node_text(function.child_by_field_name("attribute"))
             return [Target(TargetForm.MEMBER, member, Resolution.INFERRED, owner=t) for t in types]
+        if function is not None and (callables := _callables(function, scope)):  # `run(f)` and `run(g)`, then `fn()`
+            return [Target(TargetForm.QUALIFIED, c, Resolution.INFERRED) for c in callables]
         if function is not None and (instances := self._called_instances(function, scope)):
             return [Target(TargetForm.MEMBER, "__call__", Resolution.INFERRED, owner=t) for t in instances]
         target = self._call_target(call, scope)
@@ -382,6 +392,22 @@ def _alternatives(name: str, scope: Scope) -> bool:
     return name in scope.alternatives and name not in scope.types
 
 
+def _callables(function: ts.Node, scope: Scope) -> list[str]:
+    """The functions or classes a called parameter may hold (this file's calls pass it several), until reassigned."""
+    name = node_text(function) if function.type == "identifier" else ""
+    return scope.callables.get(name, []) if name not in scope.types and name not in scope.held else []
+
+
 def bind_python(root: ts.Node, path: str, module: str) -> Bindings:
-    """The calls and bases of one parsed Python file, each with the most precise target the file allows."""
-    return PythonBinder(path, module).bind(root)
+    """The calls and bases of one parsed Python file, each with the most precise target the file allows. What the
+    file's calls pass its functions' untyped parameters types them: the file is bound again with what a pass saw
+    passed, until a pass sees nothing new (a value typed by one pass may type another call's argument)."""
+    passed: Passed = {}
+    for _ in range(MAX_PASSES):
+        binder = PythonBinder(path, module, passed)
+        bindings = binder.bind(root)
+        seen = {f: {p: frozenset(v) for p, v in params.items()} for f, params in binder.found.items()}
+        if seen == passed:
+            break
+        passed = seen
+    return bindings
