@@ -62,3 +62,4 @@ class Scope:
     elements: dict[str, str] = field(default_factory=dict)  # parameter -> the type of its elements (`list[Foo]`)
     alternatives: dict[str, list[str]] = field(default_factory=dict)  # variable -> its types (`A() if c else B()`)
     callables: dict[str, list[str]] = field(default_factory=dict)  # parameter -> the functions or classes passed it
+    tables: dict[str, dict[str, str]] = field(default_factory=dict)  # dict/list -> key -> the function it holds

@@ -1,6 +1,6 @@
 """The methods Python runs without a call naming them: `next(x)` runs `x.__next__`, `x[k]` runs `x.__getitem__`,
 `a == b` runs `a.__eq__`, `k in x` runs `x.__contains__`, `if x:` runs `x.__bool__`, `with x:` runs `x.__enter__` and
-`x.__exit__`, `for _ in x:` runs `x.__iter__`.
+`x.__exit__`, `for _ in x:` runs `x.__iter__` (and `__next__` on what that gives: the value itself, for an iterator).
 
 This module only reads the syntax: each run is the value it runs on and the method's name. The binder types the
 value; only a value whose class the code states gets an edge, and only to a method that class or a base defines
@@ -80,6 +80,7 @@ def statement_runs(node: ts.Node) -> Iterator[Run]:
                 yield Run(value, "__exit__")
     elif node.type == "for_statement" and (right := node.child_by_field_name("right")) is not None:
         yield Run(right, "__iter__")
+        yield Run(right, "__next__")  # an iterator's `__iter__` gives itself (a class defining no `__next__`: none)
     elif node.type in CONDITIONED and (condition := node.child_by_field_name("condition")) is not None:
         yield from _truth(condition)
     elif node.type == "assert_statement" and node.named_child_count:

@@ -15,10 +15,25 @@ from trident.ingest.languages.binding import Target
 from trident.ingest.languages.python_arguments import HELD, INSTANCE, Signature
 from trident.ingest.languages.python_facts import MAX_ATTRIBUTE_TYPES, ClassFacts, Scope
 from trident.ingest.languages.python_lookups import built_lookup
-from trident.ingest.languages.python_syntax import descendants, either_side, imported_names, isinstance_test
+from trident.ingest.languages.python_syntax import (
+    assigned_pairs,
+    descendants,
+    either_side,
+    held_class_name,
+    imported_names,
+    isinstance_test,
+    literal_items,
+    literal_key,
+    local_names,
+    returned_values,
+    statements,
+)
 from trident.ingest.languages.python_types import PythonTypes
 from trident.ingest.model import ELEMENTS_MARK, PREFIX_MARK, TargetForm
 from trident.store.schema import Resolution
+
+# The methods of a dict or list that change what it holds.
+MUTATORS = frozenset({"update", "setdefault", "pop", "popitem", "clear", "append", "extend", "insert", "remove"})
 
 
 @dataclass(frozen=True)
@@ -32,6 +47,74 @@ class SetType:
 
 class PythonLocals(PythonTypes):
     """The local types of one file's functions, on what `PythonTypes` read of the file."""
+
+    def read(self, root: ts.Node) -> None:
+        super().read(root)
+        for qualified, function in self.definitions.items():
+            if held := self._returned_callable(qualified, function):
+                self.returned_held[qualified] = held
+        assigned: dict[str, list[ts.Node]] = {}
+        for node in statements(root):
+            inner = node.named_children[0] if node.type == "expression_statement" and node.named_child_count else None
+            left = inner.child_by_field_name("left") if inner is not None and inner.type == "assignment" else None
+            right = inner.child_by_field_name("right") if inner is not None else None
+            if left is not None and left.type == "identifier" and right is not None:
+                assigned.setdefault(node_text(left), []).append(right)
+        for name, values in assigned.items():  # a table assigned once: `HANDLERS = {"get": on_get, ...}`
+            if len(values) == 1 and (table := self._table(values[0], Scope("", ""))):
+                self.tables[name] = table
+
+    def _table(self, value: ts.Node, scope: Scope) -> dict[str, str]:
+        """Key -> the function or class a dict or list literal holds there (`{"a": f}`, `[f, g]`), those it holds."""
+        held = {key: self._held_value(item, scope) for key, item in literal_items(value)}
+        return {key: name for key, name in held.items() if name}
+
+    def table_called(self, subscript: ts.Node, scope: Scope) -> tuple[list[str], Resolution]:
+        """What `table[key](...)` calls: the function the key holds when it is written and held (inferred), else
+        every one the table holds (dispatch: the key picks one at run time); of a dict or list literal of this
+        function, or of the module when no local shadows it."""
+        value, key = subscript.child_by_field_name("value"), subscript.child_by_field_name("subscript")
+        name = node_text(value) if value is not None and value.type == "identifier" else ""
+        table = scope.tables.get(name)
+        if table is None and scope.in_function and not {name} & (scope.types.keys() | scope.held.keys()):
+            table = self.tables.get(name)
+        if not table:
+            return [], Resolution.NAME
+        written = literal_key(key)
+        if written is not None and written in table:
+            return [table[written]], Resolution.INFERRED
+        return sorted(set(table.values())), Resolution.DISPATCH
+
+    def _note_mutated(self, call: ts.Node, scope: Scope) -> None:
+        """`handlers.update(...)`, `.pop(...)`, `.append(...)`: what a local table holds is no longer known."""
+        function = call.child_by_field_name("function")
+        if (
+            function is None
+            or function.type != "attribute"
+            or (owner := function.child_by_field_name("object")) is None
+        ):
+            return
+        mutated = node_text(function.child_by_field_name("attribute")) in MUTATORS
+        if mutated and owner.type == "identifier" and node_text(owner) in scope.tables:
+            scope.tables.pop(node_text(owner))
+
+    def _returned_callable(self, qualified: str, function: ts.Node) -> str:
+        """The one function or class every `return` of a function gives, not called (`return self.on_done`,
+        `return handler`): a call of what the function returns calls it. A name the function binds itself (a
+        parameter, a local, a nested definition) is not the module's of that name."""
+        values, yielded = returned_values(function)
+        values = [v for v in values if v.type != "none"]
+        if yielded or not values:
+            return ""
+        cls = self.by_qualified.get(qualified.rpartition(".")[0])
+        signature = self.signatures[qualified]
+        receiver = signature.positional[0] if cls is not None and signature.bound_first else ""
+        scope = Scope(qualified, "", cls, receiver, held=self.held_parameters(function))
+        own = local_names(function) - {receiver}
+        if any(v.type == "identifier" and node_text(v) in own and node_text(v) not in scope.held for v in values):
+            return ""
+        found = {self._held_value(v, scope) for v in values}
+        return found.pop() if len(found) == 1 else ""
 
     def _narrowed(self, node: ts.Node, scope: Scope) -> tuple[str, str] | None:
         """(variable, class) when an `if`/`elif` tests `isinstance(variable, Class)` of a class the file binds."""
@@ -56,10 +139,19 @@ class PythonLocals(PythonTypes):
         elif node.type == "expression_statement" and node.named_child_count == 1:
             inner = node.named_children[0]
             left = inner.child_by_field_name("left") if inner.type == "assignment" else None
-            if left is not None and left.type == "identifier":
-                self._note_variable(node_text(left), inner, scope)
+            right = inner.child_by_field_name("right")
+            if left is not None and left.type == "identifier" and (right is None or right.type != "assignment"):
+                self._note_variable(node_text(left), right, inner.child_by_field_name("type"), scope)
             elif left is not None and left.type == "attribute" and scope.cls is not None:
                 self._note_assigned(left, inner, scope)
+            elif left is not None and left.type == "subscript" and right is not None:
+                self._note_item(left, right, scope)
+            elif left is not None:  # `a = b = f`, `a, (b, c) = f, (g, h)`; `x, y = pair()` forgets x and y
+                pairs, unknown = assigned_pairs(inner)
+                for name, item in pairs:
+                    self._note_variable(name, item, None, scope)
+                for name in unknown:
+                    self._note_variable(name, None, None, scope)
         elif node.type == "with_statement":
             for pattern in descendants(node, "as_pattern"):
                 value = pattern.named_children[0] if pattern.named_child_count else None
@@ -68,6 +160,15 @@ class PythonLocals(PythonTypes):
                     made = self._made(value, scope)
                     if made and alias.named_children[0].type == "identifier":
                         scope.types[node_text(alias.named_children[0])] = made
+
+    def _note_item(self, left: ts.Node, right: ts.Node, scope: Scope) -> None:
+        """`handlers["b"] = on_b`: the table holds that function at that key (at a computed key: among its values)."""
+        table, key = left.child_by_field_name("value"), literal_key(left.child_by_field_name("subscript"))
+        held = self._held_value(right, scope)
+        if table is None or table.type != "identifier" or not held:
+            return
+        known = scope.tables.setdefault(node_text(table), {})
+        known[key if key is not None else f"?{len(known)}"] = held
 
     def _note_assigned(self, left: ts.Node, assignment: ts.Node, scope: Scope) -> None:
         """`self.x = Foo(...)` in this function: x holds a Foo for the calls after (every branch's type kept)."""
@@ -79,17 +180,22 @@ class PythonLocals(PythonTypes):
         if found and found not in types and len(types) < MAX_ATTRIBUTE_TYPES:
             types.append(found)
 
-    def _note_variable(self, name: str, assignment: ts.Node, scope: Scope) -> None:
-        """What `name = <value>` makes the variable: a lookup's methods, a class or function it holds, its type, or
-        the types of the two sides of `A() if c else B()` (each call on it may run either's method)."""
-        right = assignment.child_by_field_name("right")
+    def _note_variable(self, name: str, right: ts.Node | None, annotation: ts.Node | None, scope: Scope) -> None:
+        """What `name = <value>` (or `name: T = <value>`) makes the variable: a lookup's methods, a class or function
+        it holds, its type, or the types of the two sides of `A() if c else B()` (each call on it may run either's
+        method); nothing known when no value is written for it. `x = None` (unannotated) changes nothing: the calls
+        on x after it are made where x holds what it held before (`if x is not None: x.stop()`)."""
+        if right is not None and right.type == "none" and annotation is None:
+            return
         taken = self._member_taken(right, scope)
         _put(scope.lookups, name, (self._looked_up(right, scope) or taken) if right is not None else None)
-        held = self._held(assignment, scope)
-        found = "" if held else self._stated_type(assignment, scope.types, scope)
+        held = self._named_type(held_class_name(annotation)) or (self._held_value(right, scope) if right else "")
+        stated = self._annotation(annotation) or (self._value_type(right, scope.types, scope) if right else "")
+        found = "" if held else stated
         _put(scope.held, name, held)
         _put(scope.types, name, found)
         scope.callables.pop(name, None)
+        _put(scope.tables, name, self._table(right, scope) if right is not None else None)
         branches = right is not None and right.type in ("boolean_operator", "conditional_expression")
         sides = {self._value_type(s, scope.types, scope) for s in either_side(right)} if branches and right else set()
         _put(scope.alternatives, name, sorted(sides) if not held and not found and "" not in sides else None)

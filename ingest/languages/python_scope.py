@@ -121,6 +121,7 @@ class PythonBinder(PythonLocals):
         an `isinstance(x, Foo)` test guards, x is a Foo. What the statement assigns is typed after its own calls are
         bound (`regex = regex.get()` calls the `get` of what regex was)."""
         self._implicit_calls(statement_runs(node), scope)
+        self._raised(node, scope)
         narrowed = self._narrowed(node, scope)
         for child in reversed(node.named_children):
             if narrowed is not None and child == node.child_by_field_name("consequence"):
@@ -133,6 +134,17 @@ class PythonBinder(PythonLocals):
         if scope.in_function or scope.cls is None:  # a function's locals, or a module's (a `__main__` demo)
             self._note_local_types(node, scope)
             self._note_loop_variable(node, scope)
+
+    def _raised(self, node: ts.Node, scope: Scope) -> None:
+        """`raise NotFound` (a class, not an instance): the class is called, its `__init__` runs."""
+        value = node.named_children[0] if node.type == "raise_statement" and node.named_child_count else None
+        if value is None or value.type not in ("identifier", "attribute"):
+            return
+        raised = self._held_value(value, scope)
+        if raised and raised.rpartition(".")[2][:1].isupper():  # a class by Python's naming; the indexer checks
+            held = value.type == "identifier" and node_text(value) in scope.held
+            target = Target(TargetForm.QUALIFIED, raised, Resolution.INFERRED if held else Resolution.EXACT)
+            self.result.calls.append(BoundCall(scope.caller, node.start_point.row, target))
 
     def _walk_class(self, node: ts.Node, scope: Scope) -> None:
         name = node_text(node.child_by_field_name("name"))
@@ -227,6 +239,7 @@ class PythonBinder(PythonLocals):
                 self.result.calls.append(BoundCall(scope.caller, call.start_point.row, target))
             self._references_in(call, scope)
             self._note_passed(call, scope)
+            self._note_mutated(call, scope)
             if (looked_up := self._built_name(call, scope)) is not None:
                 self.result.references.append(BoundCall(scope.caller, call.start_point.row, looked_up))
         reads = [(n, self._attribute_read(n, scope)) for n in nodes if n.type == "attribute"]
@@ -313,6 +326,10 @@ class PythonBinder(PythonLocals):
             return [Target(TargetForm.MEMBER, member, Resolution.INFERRED, owner=t) for t in types]
         if function is not None and (callables := _callables(function, scope)):  # `run(f)` and `run(g)`, then `fn()`
             return [Target(TargetForm.QUALIFIED, c, Resolution.INFERRED) for c in callables]
+        if function is not None and function.type == "subscript":  # `HANDLERS[kind](x)`
+            held, resolution = self.table_called(function, scope)
+            if held:
+                return [Target(TargetForm.QUALIFIED, h, resolution) for h in held]
         if function is not None and (instances := self._called_instances(function, scope)):
             return [Target(TargetForm.MEMBER, "__call__", Resolution.INFERRED, owner=t) for t in instances]
         target = self._call_target(call, scope)
@@ -356,8 +373,8 @@ class PythonBinder(PythonLocals):
             if self._bound(name, scope):
                 return Target(TargetForm.QUALIFIED, self._bound(name, scope), Resolution.EXACT)
             return Target(TargetForm.NAME, name, Resolution.NAME) if name else None
-        if node.type == "call":  # `type(self)(...)`: the class of a value whose class is known
-            made = self.class_of(node, scope)
+        if node.type == "call":  # `type(self)(...)`, `make_handler()(...)`: what the call gives, called
+            made = self.class_of(node, scope) or self._held_value(node, scope)
             return Target(TargetForm.QUALIFIED, made, Resolution.INFERRED) if made else None
         if node.type != "attribute":
             return None

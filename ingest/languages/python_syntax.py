@@ -303,3 +303,86 @@ def parameter_nodes(function: ts.Node) -> list[tuple[str, ts.Node | None]]:
             if name_node is not None and name_node.type == "identifier":
                 found.append((node_text(name_node), p.child_by_field_name("type")))
     return found
+
+
+_SEQUENCE_TARGETS = frozenset({"pattern_list", "tuple_pattern", "list_pattern"})
+_SEQUENCE_VALUES = frozenset({"expression_list", "tuple", "list"})
+_BINDING = _SEQUENCE_TARGETS | {"list_splat_pattern"}  # where a name in an unpacking target is a variable bound
+
+
+def assigned_pairs(assignment: ts.Node) -> tuple[list[tuple[str, ts.Node]], list[str]]:
+    """What a chained or unpacking assignment binds: (variable, the value written for it) for `a = b = f` and
+    `a, (b, c) = f, (g, h)`, and the variables it binds to values it does not write one by one (`a, b = pair()`,
+    `a, *rest = xs`)."""
+    targets: list[ts.Node] = []
+    node = assignment
+    while node.type == "assignment" and node.child_by_field_name("type") is None:
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if left is None or right is None:
+            return [], []
+        targets.append(left)
+        node = right
+    pairs: list[tuple[str, ts.Node]] = []
+    unknown: list[str] = []
+    for target in targets:
+        _pair(target, node, pairs, unknown)
+    return pairs, unknown
+
+
+def _pair(target: ts.Node, value: ts.Node, pairs: list[tuple[str, ts.Node]], unknown: list[str]) -> None:
+    if target.type == "identifier":
+        pairs.append((node_text(target), value))
+        return
+    if target.type not in _SEQUENCE_TARGETS:
+        return
+    names, values = target.named_children, value.named_children if value.type in _SEQUENCE_VALUES else []
+    one_by_one = len(names) == len(values) and all(n.type != "list_splat_pattern" for n in names)
+    if one_by_one and all(v.type not in ("list_splat", "parenthesized_list_splat") for v in values):
+        for name, each in zip(names, values, strict=True):
+            _pair(name, each, pairs, unknown)
+    else:
+        bound = (n for n in descendants(target, "identifier") if n.parent is not None and n.parent.type in _BINDING)
+        unknown.extend(node_text(n) for n in bound)
+
+
+def local_names(function: ts.Node) -> set[str]:
+    """The names a function binds itself: its parameters, the variables it assigns, its nested definitions."""
+    names = {name for name, _ in parameter_nodes(function)}
+    body = function.child_by_field_name("body")
+    if body is None:
+        return names
+    for assignment in descendants(body, "assignment"):
+        left = assignment.child_by_field_name("left")
+        if left is not None and left.type == "identifier":
+            names.add(node_text(left))
+    for kind in ("class_definition", *FUNCTIONS):
+        names.update(node_text(d.child_by_field_name("name")) for d in descendants(body, kind))
+    return names
+
+
+def literal_items(node: ts.Node) -> list[tuple[str, ts.Node]]:
+    """(key, value) of a dict literal with constant keys (`{"a": f, 1: g}`) or of a list or tuple literal (`[f, g]`:
+    keys "0", "1"); [] for any other value, or when an item is unpacked (`**other`, `*more`)."""
+    if node.type == "dictionary":
+        items: list[tuple[str, ts.Node]] = []
+        for pair in node.named_children:
+            key, value = pair.child_by_field_name("key"), pair.child_by_field_name("value")
+            written = literal_key(key) if pair.type == "pair" and key is not None else None
+            if written is None or value is None:
+                return []
+            items.append((written, value))
+        return items
+    if node.type in ("list", "tuple") and all(c.type != "list_splat" for c in node.named_children):
+        return [(str(i), c) for i, c in enumerate(node.named_children)]
+    return []
+
+
+def literal_key(node: ts.Node | None) -> str | None:
+    """A constant key as written, told apart by type (`1` -> "1", `"1"` -> "'1'"); None for anything computed."""
+    if node is None:
+        return None
+    if node.type == "integer":
+        return node_text(node)
+    if node.type == "string" and all(c.type != "interpolation" for c in node.named_children):
+        return "'" + "".join(node_text(c) for c in node.named_children if c.type == "string_content") + "'"
+    return None

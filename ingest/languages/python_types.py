@@ -42,6 +42,9 @@ class PythonTypes:
         self.passed: Passed = passed or {}  # what the file's calls pass its functions' untyped parameters
         self.signatures: dict[str, Signature] = {}  # qualified function or method -> its parameters
         self.defined_at: dict[int, str] = {}  # where a function's `def` starts (byte) -> its qualified name
+        self.definitions: dict[str, ts.Node] = {}  # qualified function or method -> its `def`
+        self.returned_held: dict[str, str] = {}  # ... -> the one function or class it returns (`return self.on_x`)
+        self.tables: dict[str, dict[str, str]] = {}  # module-level dict or list -> key -> the function it holds
         self.found: dict[str, dict[str, set[tuple[str, str]]]] = {}  # what this pass saw passed (`passed`'s next)
         self.names: dict[str, str] = {}  # module-level name -> qualified name
         self.classes: dict[str, ClassFacts] = {}  # class local name -> class
@@ -83,6 +86,7 @@ class PythonTypes:
                 method = prefix != self.module and not is_static(node)
                 self.signatures[f"{prefix}.{name}"] = self._signature(node, method)
                 self.defined_at[node.start_byte] = f"{prefix}.{name}"
+                self.definitions[f"{prefix}.{name}"] = node
                 if prefix == self.module and is_fixture(node):
                     self.fixtures.add(name)
                 values, yielded = returned_values(node)
@@ -229,7 +233,9 @@ class PythonTypes:
             bound = self._bound(node_text(function).split(".", 1)[0], scope) if function is not None else ""
             cast = node_text(function) in CASTS and (not bound or bound.startswith("typing"))
             values = arguments.named_children if arguments is not None else []
-            return self._held_value(values[1], scope) if cast and len(values) == 2 else ""
+            if cast:
+                return self._held_value(values[1], scope) if len(values) == 2 else ""
+            return self.returned_held.get(self._callee(node, scope), "")  # `handler = make_handler()`
         if node.type == "parenthesized_expression" and node.named_child_count == 1:
             return self._held_value(node.named_children[0], scope)
         if node.type in ("boolean_operator", "conditional_expression"):

@@ -1,0 +1,128 @@
+"""Functions reached through the values that hold them: a dispatch table (`_DUMPERS[kind](data)`, a dict or list
+literal of the module or the function, keys added later, forgotten once it is mutated), what a function returns
+called (`get_handler()()`, a method returning a bound method), chained and unpacking assignments, `raise NotFound`
+(the class is called), and a `for` over an iterator (its `__iter__` and `__next__` run). The shapes of real code
+(serialisers keyed by format, event handlers, iterator classes), indexed with the real engines."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from tests.projects import edges_named, indexed_projects
+from trident.retrieval.views import GenerationViews
+from trident.store.catalog import Catalog
+from trident.store.settings import RetrievalSettings
+
+FILES: dict[str, str] = {
+    "ser/__init__.py": "",
+    "ser/dump.py": (
+        "class NotFound(Exception):\n"
+        "    def __init__(self, kind):\n"
+        "        super().__init__(kind)\n\n\n"
+        "def to_json(data):\n"
+        "    return '{}'\n\n\n"
+        "def to_yaml(data):\n"
+        "    return '---'\n\n\n"
+        "def to_toml(data):\n"
+        "    return ''\n\n\n"
+        "_DUMPERS = {'json': to_json, 'yaml': to_yaml}\n\n\n"
+        "def dump(kind, data):\n"
+        "    if kind not in _DUMPERS:\n"
+        "        raise NotFound\n"
+        "    return _DUMPERS[kind](data)\n\n\n"
+        "def dump_json(data):\n"
+        "    return _DUMPERS['json'](data)\n\n\n"
+        "def local_table(data):\n"
+        "    table = {}\n"
+        "    table['toml'] = to_toml\n"
+        "    first, second = to_json, to_yaml\n"
+        "    third = fourth = to_toml\n"
+        "    second(data)\n"
+        "    fourth(data)\n"
+        "    return table['toml'](data)\n\n\n"
+        "def mutated(data, extra):\n"
+        "    table = {'json': to_json}\n"
+        "    table.update(extra)\n"
+        "    return table['json'](data)\n"
+    ),
+    "ser/events.py": (
+        "class Countdown:\n"
+        "    def __init__(self, start):\n"
+        "        self.current = start\n\n"
+        "    def __iter__(self):\n"
+        "        return self\n\n"
+        "    def __next__(self):\n"
+        "        if self.current <= 0:\n"
+        "            raise StopIteration\n"
+        "        self.current -= 1\n"
+        "        return self.current\n\n\n"
+        "def on_click(event):\n"
+        "    return event\n\n\n"
+        "def handler_for(name):\n"
+        "    return on_click\n\n\n"
+        "class Button:\n"
+        "    def pressed(self, event):\n"
+        "        return event\n\n"
+        "    def callback(self):\n"
+        "        return self.pressed\n\n\n"
+        "def fire(button: Button, event):\n"
+        "    handler_for('click')(event)\n"
+        "    handle = button.callback()\n"
+        "    handle(event)\n"
+        "    for tick in Countdown(3):\n"
+        "        on_click(tick)\n"
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def catalog(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Catalog]:
+    cat = indexed_projects(tmp_path_factory.mktemp("values"), {"ser": FILES}, ("ser",))
+    yield cat
+    cat.close()
+
+
+@pytest.fixture(scope="module")
+def views() -> GenerationViews:
+    return GenerationViews(RetrievalSettings())
+
+
+def _calls(catalog: Catalog, views: GenerationViews, entity: str) -> dict[tuple[str, str], str]:
+    return edges_named(catalog, views, entity, relation_types=["CALLS"])
+
+
+def test_a_dispatch_table_calls_what_the_key_holds(catalog: Catalog, views: GenerationViews) -> None:
+    # a key computed at run time picks one of the table's functions; `raise NotFound` calls the class
+    assert _calls(catalog, views, "function:ser:ser.dump.dump") == {
+        ("CALLS", "ser.dump.to_json"): "dispatch",
+        ("CALLS", "ser.dump.to_yaml"): "dispatch",
+        ("CALLS", "ser.dump.NotFound"): "exact",
+        ("CALLS", "ser.dump.NotFound.__init__"): "exact",
+    }
+    assert _calls(catalog, views, "function:ser:ser.dump.dump_json") == {("CALLS", "ser.dump.to_json"): "inferred"}
+
+
+def test_local_tables_and_assignments_hold_what_is_written_for_them(catalog: Catalog, views: GenerationViews) -> None:
+    assert _calls(catalog, views, "function:ser:ser.dump.local_table") == {
+        ("CALLS", "ser.dump.to_yaml"): "inferred",  # `first, second = to_json, to_yaml; second(data)`
+        ("CALLS", "ser.dump.to_toml"): "inferred",  # `third = fourth = to_toml`, and `table['toml']`
+    }
+
+
+def test_a_table_mutated_by_a_method_holds_nothing_known(catalog: Catalog, views: GenerationViews) -> None:
+    assert _calls(catalog, views, "function:ser:ser.dump.mutated") == {}
+
+
+def test_what_a_function_returns_is_called(catalog: Catalog, views: GenerationViews) -> None:
+    assert _calls(catalog, views, "function:ser:ser.events.fire") == {
+        ("CALLS", "ser.events.handler_for"): "exact",
+        ("CALLS", "ser.events.on_click"): "exact",  # in the loop; `handler_for('click')(event)` the same function
+        ("CALLS", "ser.events.Button.callback"): "inferred",
+        ("CALLS", "ser.events.Button.pressed"): "inferred",  # `handle = button.callback(); handle(event)`
+        ("CALLS", "ser.events.Countdown"): "exact",
+        ("CALLS", "ser.events.Countdown.__init__"): "exact",
+        ("CALLS", "ser.events.Countdown.__iter__"): "inferred",
+        ("CALLS", "ser.events.Countdown.__next__"): "inferred",
+    }
