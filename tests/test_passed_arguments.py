@@ -2,8 +2,8 @@
 public function handing its lexer and formatter down to helpers (pygments' `highlight -> lex / format`), a
 collaborator passed to a constructor and kept on `self` (rich's renderables), a callback passed by name and called
 through the parameter, a parameter passed two classes (each one's method called), a `Callable[...]` parameter passed
-two functions (click's stream helpers). Indexed with the real engines,
-read as a server reads them."""
+two functions (click's stream helpers), a decorator's wrapper calling the functions it is applied to. Indexed with the
+real engines, read as a server reads them."""
 
 from __future__ import annotations
 
@@ -78,6 +78,25 @@ FILES: dict[str, str] = {
         "    panel = Panel(Console(), closed)\n"
         "    retry(panel.show, 2)\n"
     ),
+    "hl/wrap.py": (
+        "import functools\n\n\n"
+        "def logged(func):\n"
+        "    @functools.wraps(func)\n"
+        "    def wrapper(*args, **kwargs):\n"
+        "        return func(*args, **kwargs)\n\n"
+        "    return wrapper\n\n\n"
+        "def timed(func):\n"
+        "    def wrapper(*args):\n"
+        "        return func(*args)\n\n"
+        "    return wrapper\n\n\n"
+        "@logged\n"
+        "def fetch(url):\n"
+        "    return url\n\n\n"
+        "@timed\n"
+        "@logged\n"
+        "def store(item):\n"
+        "    return item\n"
+    ),
 }
 
 
@@ -126,3 +145,14 @@ def test_a_callable_parameter_passed_several_functions_calls_each(catalog: Catal
     # click's `_force_correct_text_stream(..., is_binary: t.Callable[...], ...)`, given a reader's and a writer's
     called = edges_named(catalog, views, "function:hl:hl.console.correct", relation_types=["CALLS"])
     assert called == {("CALLS", "hl.console.find_reader"): "inferred", ("CALLS", "hl.console.find_writer"): "inferred"}
+
+
+def test_a_decorators_wrapper_calls_the_functions_it_is_applied_to(catalog: Catalog, views: GenerationViews) -> None:
+    called = edges_named(catalog, views, "function:hl:hl.wrap.logged", relation_types=["CALLS"])
+    assert {k: v for k, v in called.items() if k[1].startswith("hl.")} == {
+        ("CALLS", "hl.wrap.fetch"): "inferred",
+        ("CALLS", "hl.wrap.store"): "inferred",
+    }
+    # stacked: `timed` is given what `logged` made of store, not store itself
+    called = edges_named(catalog, views, "function:hl:hl.wrap.timed", relation_types=["CALLS"])
+    assert {k: v for k, v in called.items() if k[1].startswith("hl.")} == {}

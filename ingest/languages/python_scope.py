@@ -115,6 +115,13 @@ class PythonBinder(PythonLocals):
             return
         caller = scope.caller if scope.in_function else (f"{scope.prefix}.{name}" if scope.prefix else name)
         self.result.calls.append(BoundCall(caller, decorator.start_point.row, target))
+        signature = self.signatures.get(target.name) if target.form is TargetForm.QUALIFIED else None
+        wrapped = signature.positional[0] if signature is not None and signature.positional else ""
+        innermost = decorator.next_named_sibling is not None and decorator.next_named_sibling == definition
+        if signature is not None and wrapped in signature.untyped and innermost and not scope.in_function:
+            # the innermost decorator is passed f: its wrapper calling `func(*args)` calls f (`passed_as` bounds how
+            # many: a decorator applied more widely types nothing)
+            self.found.setdefault(target.name, {}).setdefault(wrapped, set()).add((HELD, f"{self.module}.{caller}"))
 
     def _calls_in_statement(self, node: ts.Node, scope: Scope, pending: list[ts.Node | SetType]) -> None:
         """Compound statements hold blocks (walked as blocks) and expressions (searched for calls); in the branch
@@ -178,6 +185,7 @@ class PythonBinder(PythonLocals):
         if scope.in_function:  # a nested function is part of the function it is in
             inner = Scope(scope.caller, scope.prefix, scope.cls, scope.receiver, {**scope.types}, True, {**scope.names})
             inner.held.update(scope.held)
+            inner.callables.update(scope.callables)  # a wrapper calling the functions its decorator is given
         else:
             method = scope.cls is not None and scope.prefix == scope.cls.local
             caller = f"{scope.prefix}.{name}" if scope.prefix else name
