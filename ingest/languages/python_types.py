@@ -6,16 +6,14 @@ The first half of `python_scope`'s binder: reading types is here, walking scopes
 
 from __future__ import annotations
 
-import sys
-from dataclasses import replace
-
 import tree_sitter as ts
 
 from trident.ingest.languages import node_text
-from trident.ingest.languages.python_arguments import HELD, INSTANCE, Passed, Signature, passed_as, signature
+from trident.ingest.languages.python_arguments import Passed
 from trident.ingest.languages.python_facts import MAX_ATTRIBUTE_TYPES, ClassFacts, Scope, property_name
 from trident.ingest.languages.python_fixtures import is_fixture
 from trident.ingest.languages.python_lookups import returned_lookup
+from trident.ingest.languages.python_parameters import PythonParameters
 from trident.ingest.languages.python_syntax import (
     CASTS,
     FUNCTIONS,
@@ -34,19 +32,15 @@ from trident.ingest.languages.python_syntax import (
 )
 
 
-class PythonTypes:
+class PythonTypes(PythonParameters):
     """The declarations and stated types of one file. Rows are 0-based, as tree-sitter counts them."""
 
     def __init__(self, path: str, module: str, passed: Passed | None = None) -> None:
-        self.path, self.module = path, module
-        self.passed: Passed = passed or {}  # what the file's calls pass its functions' untyped parameters
-        self.signatures: dict[str, Signature] = {}  # qualified function or method -> its parameters
-        self.defined_at: dict[int, str] = {}  # where a function's `def` starts (byte) -> its qualified name
+        super().__init__(path, module, passed)
         self.definitions: dict[str, ts.Node] = {}  # qualified function or method -> its `def`
         self.returned_held: dict[str, str] = {}  # ... -> the one function or class it returns (`return self.on_x`)
         self.tables: dict[str, dict[str, str]] = {}  # module-level dict or list -> key -> the function it holds
         self.found: dict[str, dict[str, set[tuple[str, str]]]] = {}  # what this pass saw passed (`passed`'s next)
-        self.names: dict[str, str] = {}  # module-level name -> qualified name
         self.classes: dict[str, ClassFacts] = {}  # class local name -> class
         self.by_qualified: dict[str, ClassFacts] = {}  # qualified name -> class, once the classes are read
         self.annotated: set[str] = set()  # functions and methods with a return annotation
@@ -243,52 +237,7 @@ class PythonTypes:
             return known.pop() if len(known) == 1 else ""
         return ""
 
-    def held_parameters(self, function: ts.Node) -> dict[str, str]:
-        """Parameter -> the class it holds, for parameters annotated `type[Foo]`."""
-        nodes = parameter_nodes(function)
-        found = {name: self._named_type(held_class_name(annotation)) for name, annotation in nodes}
-        for name, values in self._passed_to(function).items():
-            if len(held := passed_as(values, HELD)) == 1 and not found.get(name):  # `Callable[...]` too
-                found[name] = held[0]  # `run(self.render)`, `apply(Foo)` from this file
-        return {name: held for name, held in found.items() if held}
-
-    def passed_several(self, function: ts.Node, kind: str) -> dict[str, list[str]]:
-        """Parameter -> the classes of the values (INSTANCE) or the functions and classes (HELD) this file's calls
-        pass it, where they pass several."""
-        found = {name: passed_as(values, kind) for name, values in self._passed_to(function).items()}
-        return {name: names for name, names in found.items() if len(names) > 1}
-
-    def _passed_to(self, function: ts.Node) -> dict[str, frozenset[tuple[str, str]]]:
-        return self.passed.get(self.defined_at.get(function.start_byte, ""), {})
-
-    def element_parameters(self, function: ts.Node) -> dict[str, str]:
-        """Parameter -> the type of its elements, for parameters annotated `list[Foo]`, `Sequence[Foo]`, ..."""
-        found = {name: self._named_type(element_name(t)) for name, t in parameter_nodes(function)}
-        return {name: element for name, element in found.items() if element}
-
-    def _signature(self, function: ts.Node, method: bool) -> Signature:
-        """A function's signature, its open parameters those no annotation types as a class of a project (none,
-        `Callable[...]`, `Any`, a union)."""
-        found = signature(function, method)
-        stated = {name: self._annotation(annotation) for name, annotation in parameter_nodes(function) if annotation}
-        open_ = {name for name, typed in stated.items() if not typed or _standard(typed)}
-        return replace(found, untyped=found.untyped | open_)
-
-    def _parameters(self, function: ts.Node) -> dict[str, str]:
-        """Parameter -> its stated type ("" when none), in order: its annotation's, else the one class of the values
-        this file's calls pass it (`render(console)` with `console = Console()`)."""
-        stated = {name: self._annotation(annotation) for name, annotation in parameter_nodes(function)}
-        for name, values in self._passed_to(function).items():
-            open_ = name in stated and (not stated[name] or _standard(stated[name]))
-            if open_ and len(types := passed_as(values, INSTANCE)) == 1:
-                stated[name] = types[0]
-        return stated
-
     # --- what an expression names ---
-
-    def _bound(self, name: str, scope: Scope) -> str:
-        """The qualified name an import or definition binds `name` to here (function imports first), else ""."""
-        return scope.names.get(name) or self.names.get(name, "")
 
     def _attribute_types(self, node: ts.Node, scope: Scope) -> list[str]:
         """The types the class states for `self.<attribute>`; [] for anything else."""
@@ -455,18 +404,3 @@ class PythonTypes:
             known = {self._value_type(side, variables, scope) for side in either_side(node)} - {""}
             return known.pop() if len(known) == 1 else ""
         return ""
-
-    def _annotation(self, node: ts.Node | None) -> str:
-        """The qualified name of the one type an annotation states ("" for none, a union or a container)."""
-        return self._named_type(annotated_name(node))
-
-    def _named_type(self, text: str) -> str:
-        head, _, rest = text.partition(".")
-        if not head.isidentifier() or head not in self.names:
-            return ""
-        return f"{self.names[head]}.{rest}" if rest else self.names[head]
-
-
-def _standard(qualified: str) -> bool:
-    """Whether a type is the standard library's (`typing.Callable`, `typing.IO`): no project's class."""
-    return qualified.split(".", 1)[0] in sys.stdlib_module_names

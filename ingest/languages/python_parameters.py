@@ -1,0 +1,88 @@
+"""What a Python file's names and its functions' parameters are: the qualified name a name the module binds stands
+for, the one type an annotation states, and each parameter's type — its annotation's, else what the file's own calls
+pass it (`python_arguments`).
+
+The ground floor of the binder (`python_types` reads a file's declarations on it, `python_scope` binds calls).
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+
+import tree_sitter as ts
+
+from trident.ingest.languages.python_arguments import HELD, INSTANCE, Passed, Signature, passed_as, signature
+from trident.ingest.languages.python_facts import Scope
+from trident.ingest.languages.python_syntax import annotated_name, element_name, held_class_name, parameter_nodes
+
+
+class PythonParameters:
+    """The names one file binds and the parameters of its functions."""
+
+    def __init__(self, path: str, module: str, passed: Passed | None = None) -> None:
+        self.path, self.module = path, module
+        self.names: dict[str, str] = {}  # module-level name -> qualified name
+        self.passed: Passed = passed or {}  # what the file's calls pass its functions' untyped parameters
+        self.signatures: dict[str, Signature] = {}  # qualified function or method -> its parameters
+        self.defined_at: dict[int, str] = {}  # where a function's `def` starts (byte) -> its qualified name
+
+    def held_parameters(self, function: ts.Node) -> dict[str, str]:
+        """Parameter -> the class it holds, for parameters annotated `type[Foo]`."""
+        nodes = parameter_nodes(function)
+        found = {name: self._named_type(held_class_name(annotation)) for name, annotation in nodes}
+        for name, values in self._passed_to(function).items():
+            if len(held := passed_as(values, HELD)) == 1 and not found.get(name):  # `Callable[...]` too
+                found[name] = held[0]  # `run(self.render)`, `apply(Foo)` from this file
+        return {name: held for name, held in found.items() if held}
+
+    def passed_several(self, function: ts.Node, kind: str) -> dict[str, list[str]]:
+        """Parameter -> the classes of the values (INSTANCE) or the functions and classes (HELD) this file's calls
+        pass it, where they pass several."""
+        found = {name: passed_as(values, kind) for name, values in self._passed_to(function).items()}
+        return {name: names for name, names in found.items() if len(names) > 1}
+
+    def _passed_to(self, function: ts.Node) -> dict[str, frozenset[tuple[str, str]]]:
+        return self.passed.get(self.defined_at.get(function.start_byte, ""), {})
+
+    def element_parameters(self, function: ts.Node) -> dict[str, str]:
+        """Parameter -> the type of its elements, for parameters annotated `list[Foo]`, `Sequence[Foo]`, ..."""
+        found = {name: self._named_type(element_name(t)) for name, t in parameter_nodes(function)}
+        return {name: element for name, element in found.items() if element}
+
+    def _signature(self, function: ts.Node, method: bool) -> Signature:
+        """A function's signature, its open parameters those no annotation types as a class of a project (none,
+        `Callable[...]`, `Any`, a union)."""
+        found = signature(function, method)
+        stated = {name: self._annotation(annotation) for name, annotation in parameter_nodes(function) if annotation}
+        open_ = {name for name, typed in stated.items() if not typed or _standard(typed)}
+        return replace(found, untyped=found.untyped | open_)
+
+    def _parameters(self, function: ts.Node) -> dict[str, str]:
+        """Parameter -> its stated type ("" when none), in order: its annotation's, else the one class of the values
+        this file's calls pass it (`render(console)` with `console = Console()`)."""
+        stated = {name: self._annotation(annotation) for name, annotation in parameter_nodes(function)}
+        for name, values in self._passed_to(function).items():
+            open_ = name in stated and (not stated[name] or _standard(stated[name]))
+            if open_ and len(types := passed_as(values, INSTANCE)) == 1:
+                stated[name] = types[0]
+        return stated
+
+    def _bound(self, name: str, scope: Scope) -> str:
+        """The qualified name an import or definition binds `name` to here (function imports first), else ""."""
+        return scope.names.get(name) or self.names.get(name, "")
+
+    def _annotation(self, node: ts.Node | None) -> str:
+        """The qualified name of the one type an annotation states ("" for none, a union or a container)."""
+        return self._named_type(annotated_name(node))
+
+    def _named_type(self, text: str) -> str:
+        head, _, rest = text.partition(".")
+        if not head.isidentifier() or head not in self.names:
+            return ""
+        return f"{self.names[head]}.{rest}" if rest else self.names[head]
+
+
+def _standard(qualified: str) -> bool:
+    """Whether a type is the standard library's (`typing.Callable`, `typing.IO`): no project's class."""
+    return qualified.split(".", 1)[0] in sys.stdlib_module_names
