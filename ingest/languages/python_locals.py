@@ -15,6 +15,7 @@ from trident.ingest.languages.binding import Target
 from trident.ingest.languages.python_arguments import HELD, INSTANCE, Signature
 from trident.ingest.languages.python_facts import MAX_ATTRIBUTE_TYPES, ClassFacts, Scope
 from trident.ingest.languages.python_lookups import built_lookup
+from trident.ingest.languages.python_parameters import standard
 from trident.ingest.languages.python_syntax import (
     assigned_pairs,
     descendants,
@@ -286,15 +287,25 @@ class PythonLocals(PythonTypes):
         for parameter, argument in signature.filled(call, receiver_given):
             if parameter not in signature.untyped:
                 continue
-            if scope.cls is not None and argument.type == "identifier" and node_text(argument) == scope.receiver:
-                value = (INSTANCE, scope.cls.qualified)
+            receiver = scope.cls is not None and argument.type == "identifier" and node_text(argument) == scope.receiver
+            if receiver and scope.cls is not None and scope.receiver in ("self", "cls"):  # `Parser(self)`
+                value = (INSTANCE if scope.receiver == "self" else HELD, scope.cls.qualified)
+            elif receiver:
+                continue  # a function in a class body whose first parameter is no receiver
             elif held := self._held_value(argument, scope):
                 value = (HELD, held)
-            elif typed := self._value_type(argument, scope.types, scope):
+            elif (typed := self._value_type(argument, scope.types, scope)) and self._a_class(typed):
                 value = (INSTANCE, typed)
             else:
                 continue
             self.found.setdefault(called, {}).setdefault(parameter, set()).add(value)
+
+    def _a_class(self, typed: str) -> bool:
+        """Whether a value's stated type may be a project's class: one of this file's, or a name of another module
+        (a class, or a function whose stated return type the indexer reads); not a standard library type
+        (`typing.Callable`), nor what a function of this file that states no return type gives."""
+        own = typed.startswith(f"{self.module}.")
+        return typed in self.by_qualified if own else not standard(typed)
 
     def _signature_called(self, call: ts.Node, scope: Scope) -> tuple[str, Signature | None, bool]:
         """The function of this file a call calls, its signature, and whether the call's receiver fills the first

@@ -55,15 +55,16 @@ class PythonParameters:
         `Callable[...]`, `Any`, a union)."""
         found = signature(function, method)
         stated = {name: self._annotation(annotation) for name, annotation in parameter_nodes(function) if annotation}
-        open_ = {name for name, typed in stated.items() if not typed or _standard(typed)}
-        return replace(found, untyped=found.untyped | open_)
+        open_ = {name for name, typed in stated.items() if not typed or standard(typed)}
+        receiver = {found.positional[0]} if found.bound_first else set()
+        return replace(found, untyped=(found.untyped | open_) - receiver)
 
     def _parameters(self, function: ts.Node) -> dict[str, str]:
         """Parameter -> its stated type ("" when none), in order: its annotation's, else the one class of the values
         this file's calls pass it (`render(console)` with `console = Console()`)."""
         stated = {name: self._annotation(annotation) for name, annotation in parameter_nodes(function)}
         for name, values in self._passed_to(function).items():
-            open_ = name in stated and (not stated[name] or _standard(stated[name]))
+            open_ = name in stated and (not stated[name] or standard(stated[name]))
             if open_ and len(types := passed_as(values, INSTANCE)) == 1:
                 stated[name] = types[0]
         return stated
@@ -83,6 +84,6 @@ class PythonParameters:
         return f"{self.names[head]}.{rest}" if rest else self.names[head]
 
 
-def _standard(qualified: str) -> bool:
+def standard(qualified: str) -> bool:
     """Whether a type is the standard library's (`typing.Callable`, `typing.IO`): no project's class."""
     return qualified.split(".", 1)[0] in sys.stdlib_module_names

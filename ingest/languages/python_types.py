@@ -273,14 +273,16 @@ class PythonTypes(PythonParameters):
 
     def _method_taken(self, node: ts.Node, scope: Scope) -> str:
         """`self.render`, `cls.adjust_line_length` or `row.close` (row's class one of this file's), a method taken
-        as a value: its qualified name; "" for anything else."""
+        as a value: its qualified name; "" for anything else (a property read gives what its getter returns)."""
         owner, member = node.child_by_field_name("object"), node_text(node.child_by_field_name("attribute"))
         if owner is None or owner.type != "identifier" or not member:
             return ""
         if scope.cls is not None and node_text(owner) == scope.receiver:
-            return f"{scope.cls.qualified}.{member}" if member in scope.cls.methods else ""
-        own = self.by_qualified.get(self._receiver_type(owner, scope))
-        return f"{own.qualified}.{member}" if own is not None and member in own.methods else ""
+            own: ClassFacts | None = scope.cls
+        else:
+            own = self.by_qualified.get(self._receiver_type(owner, scope))
+        taken = own is not None and member in own.methods and member not in own.properties
+        return f"{own.qualified}.{member}" if own is not None and taken else ""
 
     def _dotted(self, node: ts.Node, scope: Scope) -> str:
         """`mod.sub` where `mod` is a module-level binding (an import, a class) -> its qualified name."""
