@@ -13,9 +13,10 @@ import pytest
 from trident.embedding.embedder import open_embedder
 from trident.embedding.hash_embedder import HashEmbedder
 from trident.embedding.offline_model import build_offline_model, default_offline_dir, read_build_record
+from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.protocols import Embedder
-from trident.store.settings import ModelSettings
+from trident.store.settings import ModelSettings, RetrievalSettings
 
 if TYPE_CHECKING:
     from trident.ingest.pipeline import IndexReport
@@ -115,3 +116,9 @@ async def sample_client(sample_catalog: Catalog) -> AsyncIterator[Any]:
     settings = TridentSettings.from_env(ServerSettings(read_only=True))
     async with Client(build_server(settings, lambda: sample_catalog, close_catalog=False)) as connected:
         yield connected
+
+
+@pytest.fixture(scope="module")
+def views() -> GenerationViews:
+    """The read-side views a server holds, one per test module (each module indexes its own catalog)."""
+    return GenerationViews(RetrievalSettings())

@@ -167,11 +167,6 @@ def catalog(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Catalog]:
     cat.close()
 
 
-@pytest.fixture(scope="module")
-def views() -> GenerationViews:
-    return GenerationViews(RetrievalSettings())
-
-
 def test_a_call_of_what_only_subclasses_define_reaches_their_definitions(
     catalog: Catalog, views: GenerationViews
 ) -> None:

@@ -13,7 +13,6 @@ import pytest
 from tests.projects import edges_named, indexed_projects
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
-from trident.store.settings import RetrievalSettings
 
 FILES: dict[str, str] = {
     "ser/__init__.py": "",
@@ -82,11 +81,6 @@ def catalog(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Catalog]:
     cat = indexed_projects(tmp_path_factory.mktemp("values"), {"ser": FILES}, ("ser",))
     yield cat
     cat.close()
-
-
-@pytest.fixture(scope="module")
-def views() -> GenerationViews:
-    return GenerationViews(RetrievalSettings())
 
 
 def _calls(catalog: Catalog, views: GenerationViews, entity: str) -> dict[tuple[str, str], str]:

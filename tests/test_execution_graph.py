@@ -125,11 +125,6 @@ def catalog(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Catalog]:
     cat.close()
 
 
-@pytest.fixture(scope="module")
-def views() -> GenerationViews:
-    return GenerationViews(RetrievalSettings())
-
-
 _out = edges_out
 
 

@@ -57,11 +57,6 @@ def catalog(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Catalog]:
     cat.close()
 
 
-@pytest.fixture(scope="module")
-def views() -> GenerationViews:
-    return GenerationViews(RetrievalSettings())
-
-
 def test_what_an_unannotated_fixture_returns_is_read_from_its_body(catalog: Catalog, views: GenerationViews) -> None:
     returned = edges_named(catalog, views, "function:app:tests.conftest.runner", relation_types=["RETURNS"])
     assert returned == {("RETURNS", "app.cli.Runner"): "inferred"}

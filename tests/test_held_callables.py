@@ -142,11 +142,6 @@ def catalog(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Catalog]:
     cat.close()
 
 
-@pytest.fixture(scope="module")
-def views() -> GenerationViews:
-    return GenerationViews(RetrievalSettings())
-
-
 def test_a_variable_holding_a_class_constructs_it_when_called(catalog: Catalog, views: GenerationViews) -> None:
     # `cls: type[Command] | None`, then `cls = cast('type[Command]', Command)`, then `cls(name)`
     made = edges_named(catalog, views, "function:cli:cli.decorators.command", relation_types=["CALLS"])

@@ -14,7 +14,6 @@ import pytest
 from tests.projects import edges_named, indexed_projects
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
-from trident.store.settings import RetrievalSettings
 
 FILES: dict[str, str] = {
     "hl/__init__.py": "",
@@ -105,11 +104,6 @@ def catalog(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Catalog]:
     cat = indexed_projects(tmp_path_factory.mktemp("passed"), {"hl": FILES}, ("hl",))
     yield cat
     cat.close()
-
-
-@pytest.fixture(scope="module")
-def views() -> GenerationViews:
-    return GenerationViews(RetrievalSettings())
 
 
 def test_a_parameter_is_typed_by_what_the_files_calls_pass_it_down_two_calls(

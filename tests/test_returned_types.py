@@ -143,11 +143,6 @@ def catalog(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Catalog]:
     cat.close()
 
 
-@pytest.fixture(scope="module")
-def views() -> GenerationViews:
-    return GenerationViews(RetrievalSettings())
-
-
 def test_a_function_says_what_it_returns_across_projects(catalog: Catalog, views: GenerationViews) -> None:
     tokenize = "method:engine:engine.environment.Environment._tokenize"
     returned = edges_named(catalog, views, tokenize, relation_types=["RETURNS"])

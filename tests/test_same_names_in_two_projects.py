@@ -11,7 +11,6 @@ import pytest
 from tests.projects import edges_out, indexed_projects
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
-from trident.store.settings import RetrievalSettings
 
 SHAPES = (
     "class Shape:\n"
@@ -38,11 +37,6 @@ def catalog(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Catalog]:
     cat = indexed_projects(tmp_path_factory.mktemp("two"), projects, ("fork", "upstream"))
     yield cat
     cat.close()
-
-
-@pytest.fixture(scope="module")
-def views() -> GenerationViews:
-    return GenerationViews(RetrievalSettings())
 
 
 @pytest.mark.parametrize("project", ["upstream", "fork"])

@@ -68,8 +68,6 @@ def signature(function: ts.Node, method: bool) -> Signature:
             positional.append(name)
         if name and parameter.child_by_field_name("type") is None:
             untyped.add(name)
-    if method and positional:  # a method's receiver is its class's instance, whatever a call passes
-        untyped.discard(positional[0])
     return Signature(tuple(positional), frozenset(keyword_only), method and bool(positional), frozenset(untyped))
 
 

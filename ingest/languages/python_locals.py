@@ -298,7 +298,7 @@ class PythonLocals(PythonTypes):
                 value = (INSTANCE, typed)
             else:
                 continue
-            self.found.setdefault(called, {}).setdefault(parameter, set()).add(value)
+            self.saw_passed(called, parameter, value)
 
     def _a_class(self, typed: str) -> bool:
         """Whether a value's stated type may be a project's class: one of this file's, or a name of another module

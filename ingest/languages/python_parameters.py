@@ -26,6 +26,7 @@ class PythonParameters:
         self.passed: Passed = passed or {}  # what the file's calls pass its functions' untyped parameters
         self.signatures: dict[str, Signature] = {}  # qualified function or method -> its parameters
         self.defined_at: dict[int, str] = {}  # where a function's `def` starts (byte) -> its qualified name
+        self.found: dict[str, dict[str, set[tuple[str, str]]]] = {}  # what this pass saw passed (`passed`'s next)
 
     def held_parameters(self, function: ts.Node) -> dict[str, str]:
         """Parameter -> the class it holds, for parameters annotated `type[Foo]`."""
@@ -42,6 +43,10 @@ class PythonParameters:
         found = {name: passed_as(values, kind) for name, values in self._passed_to(function).items()}
         return {name: names for name, names in found.items() if len(names) > 1}
 
+    def saw_passed(self, function: str, parameter: str, value: tuple[str, str]) -> None:
+        """Note, for the next pass, that a call of this file passes `function`'s `parameter` a value."""
+        self.found.setdefault(function, {}).setdefault(parameter, set()).add(value)
+
     def _passed_to(self, function: ts.Node) -> dict[str, frozenset[tuple[str, str]]]:
         return self.passed.get(self.defined_at.get(function.start_byte, ""), {})
 
@@ -56,7 +61,7 @@ class PythonParameters:
         found = signature(function, method)
         stated = {name: self._annotation(annotation) for name, annotation in parameter_nodes(function) if annotation}
         open_ = {name for name, typed in stated.items() if not typed or standard(typed)}
-        receiver = {found.positional[0]} if found.bound_first else set()
+        receiver = {found.positional[0]} if found.bound_first else set()  # its class's instance, whatever is passed
         return replace(found, untyped=(found.untyped | open_) - receiver)
 
     def _parameters(self, function: ts.Node) -> dict[str, str]:

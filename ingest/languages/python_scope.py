@@ -18,6 +18,7 @@ Names are qualified as the file's own entities are (from the path: `billing/orde
 
 from __future__ import annotations
 
+import logging
 import sys
 from collections.abc import Iterable
 
@@ -44,6 +45,7 @@ from trident.ingest.languages.python_syntax import (
 from trident.ingest.model import TargetForm
 from trident.store.schema import Resolution
 
+log = logging.getLogger(__name__)
 MAX_PASSES = 3  # binding a file again with what its calls pass: enough for a value passed on twice
 
 
@@ -121,7 +123,7 @@ class PythonBinder(PythonLocals):
         if signature is not None and wrapped in signature.untyped and innermost and not scope.in_function:
             # the innermost decorator is passed f: its wrapper calling `func(*args)` calls f (`passed_as` bounds how
             # many: a decorator applied more widely types nothing)
-            self.found.setdefault(target.name, {}).setdefault(wrapped, set()).add((HELD, f"{self.module}.{caller}"))
+            self.saw_passed(target.name, wrapped, (HELD, f"{self.module}.{caller}"))
 
     def _calls_in_statement(self, node: ts.Node, scope: Scope, pending: list[ts.Node | SetType]) -> None:
         """Compound statements hold blocks (walked as blocks) and expressions (searched for calls); in the branch
@@ -433,6 +435,7 @@ def bind_python(root: ts.Node, path: str, module: str) -> Bindings:
         bindings = binder.bind(root)
         seen = {f: {p: frozenset(v) for p, v in params.items()} for f, params in binder.found.items()}
         if seen == passed:
-            break
+            return bindings
         passed = seen
+    log.debug("%s: bound %d times, what its calls pass still growing; kept the last pass", path, MAX_PASSES)
     return bindings

@@ -40,7 +40,6 @@ class PythonTypes(PythonParameters):
         self.definitions: dict[str, ts.Node] = {}  # qualified function or method -> its `def`
         self.returned_held: dict[str, str] = {}  # ... -> the one function or class it returns (`return self.on_x`)
         self.tables: dict[str, dict[str, str]] = {}  # module-level dict or list -> key -> the function it holds
-        self.found: dict[str, dict[str, set[tuple[str, str]]]] = {}  # what this pass saw passed (`passed`'s next)
         self.classes: dict[str, ClassFacts] = {}  # class local name -> class
         self.by_qualified: dict[str, ClassFacts] = {}  # qualified name -> class, once the classes are read
         self.annotated: set[str] = set()  # functions and methods with a return annotation
