@@ -27,7 +27,8 @@ from trident.store.schema import DocumentKind, Resolution
 from trident.tools import explain as explain_tool
 from trident.tools import trace as trace_tool
 from trident.tools.calls import RESPONSE_TOKENS
-from trident.tools.trace import Direction
+from trident.tools.explain import CompactPath, PathResult
+from trident.tools.trace import Direction, Edge
 
 if TYPE_CHECKING:
     from trident.retrieval.entities import EntityRef
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
     from trident.tools.entities import EntityResult
     from trident.tools.explain import ExplainResult, Hop
     from trident.tools.similar import SimilarResult
-    from trident.tools.trace import Edge, TraceResult
+    from trident.tools.trace import TraceResult
 
 MIN_RESOLUTION_HELP = (
     "Only calls and bases bound at least this surely: exact, inferred (from a stated type), dispatch (an override "
@@ -48,6 +49,9 @@ RelationTypes = Annotated[
 ]
 MinResolution = Annotated[Resolution, typer.Option(help=MIN_RESOLUTION_HELP)]
 AsJson = Annotated[bool, typer.Option("--json", help="Print the tool's structured output as JSON.")]
+GraphDetail = Annotated[
+    str, typer.Option(help="full, or compact: one line an edge or path, entities by the names code imports them by.")
+]
 
 
 def register(
@@ -136,6 +140,7 @@ class GraphCommands:
                 help="Cap on the answer's size in tokens; a cut answer says how to get the next page.",
             ),
         ] = RESPONSE_TOKENS,
+        detail: GraphDetail = "full",
         as_json: AsJson = False,
     ) -> None:
         """What an entity calls, uses, imports or depends on, or is used by (the MCP tool trace_relationships).
@@ -155,6 +160,8 @@ class GraphCommands:
                 min_resolution=min_resolution,
                 offset=offset,
                 max_tokens=max_tokens,
+                detail=detail,
+                chunks=partial(views.chunks, catalog),
             )
         _emit(result, as_json, _show_trace)
 
@@ -166,6 +173,7 @@ class GraphCommands:
         max_paths: Annotated[int, typer.Option(min=1, max=explain_tool.MAX_PATHS, help="Most paths returned.")] = 3,
         relation_type: RelationTypes = None,
         min_resolution: MinResolution = Resolution.DISPATCH,
+        detail: GraphDetail = "full",
         as_json: AsJson = False,
     ) -> None:
         """How two things connect: the best paths between two entities (the MCP tool explain_path).
@@ -184,6 +192,7 @@ class GraphCommands:
                 relations=views.relations(catalog),
                 min_resolution=min_resolution,
                 chunks=partial(views.chunks, catalog),
+                detail=detail,
             )
         _emit(result, as_json, _show_explain)
 
@@ -303,9 +312,11 @@ def _show_trace(out: Console, result: TraceResult) -> None:
     out.print(_ref(result.root))
     if not result.edges:
         out.print("no relations found")
-    depth = {result.root.id: 0} | {path[-1]: len(path) - 1 for path in result.paths if path}
+    depth = {result.root.id: 0} | {path[-1]: len(path) - 1 for path in result.paths or [] if path}
     shown = 0
-    for edge in sorted(result.edges, key=lambda e: _hop(e, depth)):
+    for line in (e for e in result.edges if isinstance(e, str)):  # a compact answer's edges, in the walk's order
+        out.print("  " + escape(line))
+    for edge in sorted((e for e in result.edges if isinstance(e, Edge)), key=lambda e: _hop(e, depth)):
         if (hop := _hop(edge, depth)) != shown:
             shown = hop
             out.print(f"[bold]hop {hop}[/bold]")
@@ -327,10 +338,11 @@ def _hop(edge: Edge, depth: dict[str, int]) -> int:
 def _show_explain(out: Console, result: ExplainResult) -> None:
     """Each path's sentence, then its hops with their evidence."""
     out.print(f"{_ref(result.source)}\n→ {_ref(result.target)}")
-    for number, path in enumerate(result.paths, 1):
-        code = "  [dim](code relations only)[/dim]" if path.code_only else ""
+    paths: list[PathResult | CompactPath] = list(result.paths)
+    for number, path in enumerate(paths, 1):
+        code = "  [dim](code relations only)[/dim]" if isinstance(path, PathResult) and path.code_only else ""
         out.print(f"\n[bold]{number}.[/bold] {escape(path.sentence)}{code}")
-        for hop in path.hops:
+        for hop in path.hops if isinstance(path, PathResult) else []:
             out.print("   " + _relation(hop))
     _show_omitted(out, result.omitted if result.paths else [])
     if result.message:

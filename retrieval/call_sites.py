@@ -4,7 +4,10 @@ so a path's hop can cite the call itself rather than the whole function around i
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
+from trident.retrieval.definitions import ChunkReader
+from trident.store.directory import EntityDirectory
 from trident.store.schema import Chunk, Entity
 
 CONSTRUCTORS = frozenset({"__init__", "__new__", "__post_init__"})
@@ -48,3 +51,19 @@ def definition_block(lines: list[str], name: str) -> tuple[int, int] | None:
                 return start, end + (1 if text.strip() in ("}", "};", "end") else 0)
         return start, len(lines)
     return None
+
+
+def call_sites(
+    directory: EntityDirectory, read: ChunkReader, calls: Iterable[tuple[str, str, str]]
+) -> dict[tuple[str, str], str]:
+    """(evidence chunk, callee, caller) of calls -> {(evidence chunk, callee): the lines writing the call, as
+    `project/path:L12,L30`}; a call not written by name has no entry."""
+    wanted = set(calls)
+    chunks = read(sorted({chunk_id for chunk_id, _, _ in wanted}))
+    sites: dict[tuple[str, str], str] = {}
+    for chunk_id, callee, caller in sorted(wanted):
+        chunk, entity = chunks.get(chunk_id), directory.by_id.get(callee)
+        lines = call_lines(chunk, entity, directory.by_id.get(caller)) if chunk and entity else []
+        if chunk is not None and lines:
+            sites[(chunk_id, callee)] = f"{chunk.project}/{chunk.path}:" + ",".join(f"L{n}" for n in lines)
+    return sites

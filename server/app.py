@@ -45,8 +45,8 @@ INSTRUCTIONS = (
 MinResolution = Annotated[
     Resolution,
     Field(
-        description="How surely a call or base must be bound: exact (the code binds it), inferred (from a stated "
-        "type), dispatch (an override the bound call may run; default) or name (a guess from the name alone)"
+        description="How surely a call or base is bound: exact (by the code), inferred (a stated type), dispatch (an "
+        "override the call may run; default) or name (a guess)"
     ),
 ]
 
@@ -54,6 +54,7 @@ MinResolution = Annotated[
 SearchDetail = Annotated[
     search.Detail, Field(description="compact: per hit its citation, name, summary and best lines")
 ]
+GraphDetail = Annotated[search.Detail, Field(description="compact: a line an edge or path, by import names")]
 
 
 class TridentServer(MCPServer[Any]):
@@ -237,6 +238,7 @@ def _register_trace(server: MCPServer[Any]) -> None:
                 description="Cap on the answer's size in tokens; past it, next_call gets the rest",
             ),
         ] = RESPONSE_TOKENS,
+        detail: GraphDetail = search.Detail.FULL,
     ) -> trace.TraceResult:
         """What an entity calls, uses, imports, depends on, or is used by: a bounded graph walk, each edge with its
         evidence and resolution; omitted counts what filters and bounds left out, with the call that shows it.
@@ -255,6 +257,8 @@ def _register_trace(server: MCPServer[Any]) -> None:
                 min_resolution=min_resolution,
                 offset=offset,
                 max_tokens=max_tokens,
+                detail=detail,
+                chunks=partial(app.views.chunks, app.catalog),
             )
         )
 
@@ -269,6 +273,7 @@ def _register_explain(server: MCPServer[Any]) -> None:
         max_paths: Annotated[int, Field(ge=1, le=explain.MAX_PATHS, description="Most paths returned")] = 3,
         relation_types: Annotated[list[str] | None, Field(description="Only walk these relation types")] = None,
         min_resolution: MinResolution = Resolution.DISPATCH,
+        detail: GraphDetail = search.Detail.FULL,
     ) -> explain.ExplainResult:
         """How two things connect: the best paths between two entities (over code relations first, then the shorter
         and surer), each hop with its evidence and resolution, each path as a quotable sentence. omitted says which
@@ -286,6 +291,7 @@ def _register_explain(server: MCPServer[Any]) -> None:
                 relations=app.relations(),
                 min_resolution=min_resolution,
                 chunks=partial(app.views.chunks, app.catalog),
+                detail=detail,
             )
         )
 

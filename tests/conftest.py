@@ -122,3 +122,35 @@ async def sample_client(sample_catalog: Catalog) -> AsyncIterator[Any]:
 def views() -> GenerationViews:
     """The read-side views a server holds, one per test module (each module indexes its own catalog)."""
     return GenerationViews(RetrievalSettings())
+
+
+@pytest.fixture(scope="module")
+def httpx_source(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The installed httpx package, copied as a project holds it (`httpx/_client.py`: imported as httpx._client)."""
+    import httpx
+
+    root = tmp_path_factory.mktemp("code") / "src"
+    shutil.copytree(Path(httpx.__file__).parent, root / "httpx", ignore=shutil.ignore_patterns("__pycache__"))
+    return root
+
+
+@pytest.fixture(scope="module")
+def code_catalog(httpx_source: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Catalog]:
+    """The httpx package indexed as the project `httpx` with the plumbing embedder; tests must only read it."""
+    catalog = Catalog(tmp_path_factory.mktemp("code-index") / "index", "default", HashEmbedder())
+    index_into(catalog, httpx_source, "httpx")
+    yield catalog
+    catalog.close()
+
+
+@pytest.fixture
+async def code_client(code_catalog: Catalog) -> AsyncIterator[Any]:
+    """An MCP client session, in memory, with a read-only server over the httpx index."""
+    from mcp.client import Client
+
+    from trident.server.app import build_server
+    from trident.server.settings import ServerSettings, TridentSettings
+
+    settings = TridentSettings.from_env(ServerSettings(read_only=True))
+    async with Client(build_server(settings, lambda: code_catalog, close_catalog=False)) as client:
+        yield client

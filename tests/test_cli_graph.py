@@ -79,10 +79,22 @@ SAME_CALLS = [
         id="trace-next-page",
     ),
     pytest.param(
+        "trace PaymentGateway.charge --direction in --detail compact",
+        "trace_relationships",
+        {"entity": "PaymentGateway.charge", "direction": "in", "detail": "compact"},
+        id="trace-compact",
+    ),
+    pytest.param(
         "explain OrderService PaymentGateway --max-hops 5 --max-paths 2",
         "explain_path",
         {"source": "OrderService", "target": "PaymentGateway", "max_hops": 5, "max_paths": 2},
         id="explain",
+    ),
+    pytest.param(
+        "explain OrderService PaymentGateway --detail compact",
+        "explain_path",
+        {"source": "OrderService", "target": "PaymentGateway", "detail": "compact"},
+        id="explain-compact",
     ),
     pytest.param(
         "explain OrderService.checkout sign_request --relation-type CALLS --min-resolution exact",
@@ -143,6 +155,14 @@ def test_a_cut_trace_says_so_with_the_call_that_gets_the_rest(home: Path) -> Non
     rest = _run(home, *shlex.split(found.group(1))[1:])  # the command as printed, pasted back
     assert rest.returncode == 0, rest.stderr
     assert "--offset 2" in found.group(1) and rest.stdout != result.stdout
+
+
+def test_a_compact_trace_prints_one_line_an_edge_naming_entities_by_import_name(home: Path) -> None:
+    result = _run(home, "trace", "PaymentGateway.charge", "--direction", "in", "--detail", "compact")
+    assert result.returncode == 0, result.stderr
+    edge = "`billing.payments.PaymentAdapter.process` CALLS `billing.gateway.PaymentGateway.charge` "
+    assert any(line.strip().startswith(edge + "(billing/billing/payments.py:L") for line in result.stdout.splitlines())
+    assert "inferred)" in result.stdout and "hop 1" not in result.stdout
 
 
 def test_explain_prints_each_paths_sentence_and_its_hops_citations(home: Path) -> None:

@@ -7,23 +7,17 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import jsonschema
 import pytest
 from mcp.client import Client
 
-from tests.conftest import EXAMPLES, index_into
-from trident.embedding.hash_embedder import HashEmbedder
+from tests.conftest import EXAMPLES
 from trident.retrieval.views import GenerationViews
-from trident.server.app import build_server
-from trident.server.settings import ServerSettings, TridentSettings
 from trident.store.catalog import Catalog
 from trident.store.errors import ArgumentError
 from trident.store.settings import RetrievalSettings
@@ -40,29 +34,6 @@ QUERIES = [
     "proxy environment variables",
 ]
 LINE = re.compile(r"L(\d+): (.*)")
-
-
-@pytest.fixture(scope="module")
-def httpx_source(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The installed httpx package, copied as a project holds it (`httpx/_client.py`: imported as httpx._client)."""
-    root = tmp_path_factory.mktemp("code") / "src"
-    shutil.copytree(Path(httpx.__file__).parent, root / "httpx", ignore=shutil.ignore_patterns("__pycache__"))
-    return root
-
-
-@pytest.fixture(scope="module")
-def code_catalog(httpx_source: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Catalog]:
-    catalog = Catalog(tmp_path_factory.mktemp("code-index") / "index", "default", HashEmbedder())
-    index_into(catalog, httpx_source, "httpx")
-    yield catalog
-    catalog.close()
-
-
-@pytest.fixture
-async def code_client(code_catalog: Catalog) -> AsyncIterator[Client]:
-    settings = TridentSettings.from_env(ServerSettings(read_only=True))
-    async with Client(build_server(settings, lambda: code_catalog, close_catalog=False)) as client:
-        yield client
 
 
 def _answer(catalog: Catalog, query: str, **options: Any) -> SearchAnswer:

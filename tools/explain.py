@@ -10,16 +10,18 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from trident.retrieval.call_chains import CALL_TYPES, call_chains, is_callable
-from trident.retrieval.call_sites import call_lines
+from trident.retrieval.call_sites import call_sites
 from trident.retrieval.connections import Connection, connections
 from trident.retrieval.definitions import ChunkReader
 from trident.retrieval.entities import EntityRef, entity_refs, resolve_entity
 from trident.retrieval.omitted import OMITTED_HELP, OmitReason, Omitted, empty_message
 from trident.retrieval.relation_index import GraphWalk, read_relations
+from trident.retrieval.written_names import WrittenNames
 from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
 from trident.store.schema import RESOLUTION_HELP, Entity, Resolution
 from trident.tools.calls import check_range, suggest_call
+from trident.tools.detail import Detail
 
 MAX_HOPS = 6
 MAX_PATHS = 10
@@ -69,10 +71,18 @@ class PathResult(BaseModel):
     )
 
 
+class CompactPath(BaseModel):
+    sentence: str = Field(
+        description="The path told with import names, each hop's call site (or evidence) and, when not exact, its "
+        "resolution"
+    )
+    call_chain: bool = Field(False, description="Every hop a call, all walked one way: how one runs the other")
+
+
 class ExplainResult(BaseModel):
     source: EntityRef
     target: EntityRef
-    paths: list[PathResult]
+    paths: list[PathResult] | list[CompactPath]
     omitted: list[Omitted] = Field(default_factory=list, description=OMITTED_HELP)
     message: str | None = Field(None, description="When no path is found: which filters or bounds kept them out")
 
@@ -88,6 +98,7 @@ class PathSearch:
     relation_types: list[str] | None
     min_resolution: Resolution
     calls_first: bool = False
+    detail: Detail = Detail.FULL
 
     def run(self, catalog: Catalog, directory: EntityDirectory, graph: GraphWalk, **changed: Any) -> list[Connection]:
         """The best paths under these arguments, or with `changed` ones (max_hops, max_paths, relation_types,
@@ -140,6 +151,7 @@ class PathSearch:
             max_paths=query.max_paths,
             relation_types=query.relation_types,
             min_resolution=query.min_resolution,
+            detail=query.detail if query.detail is not Detail.FULL else None,
         )
 
 
@@ -155,13 +167,15 @@ def explain_path(
     relations: GraphWalk | None = None,
     min_resolution: Resolution = Resolution.DISPATCH,
     chunks: ChunkReader | None = None,
+    detail: Detail | str = Detail.FULL,
 ) -> ExplainResult:
     """Up to `max_paths` best paths between two entities, either direction: between two callables the chains of
     calls from one to the other first (see `call_chains`), else calls and structure before mentions.
     When there are more, or none, `omitted` says which argument kept them out and the call that shows them.
 
     `relations` is where the walk reads the graph (the in-memory `RelationIndex` of a server), `chunks` where the
-    call sites are read; by default the graph store.
+    call sites are read; by default the graph store. With `detail` compact, each path is its sentence alone, told
+    with the names code imports the entities by.
 
     Raises:
         ArgumentError: max_hops outside 1..MAX_HOPS or max_paths outside 1..MAX_PATHS.
@@ -174,21 +188,18 @@ def explain_path(
     graph = relations or read_relations(catalog.graph, catalog.tenant)
     types = list(relation_types) if relation_types else None
     calls_first = start.id != end.id and is_callable(directory, start.id) and is_callable(directory, end.id)
-    query = PathSearch(start.id, end.id, max_hops, max_paths, types, min_resolution, calls_first)
+    chosen = Detail.parse(detail)
+    query = PathSearch(start.id, end.id, max_hops, max_paths, types, min_resolution, calls_first, chosen)
     # One path more than asked says whether max_paths cut any (best-first: the first max_paths are the same).
     found = query.run(catalog, directory, graph, max_paths=max_paths + 1)
     omitted = _more_paths(query) if len(found) > max_paths else _hidden_paths(query, catalog, directory, graph, found)
     found = found[:max_paths]
-    involved = sorted({n for path in found for r in path.relations for n in (r.source, r.target)})
-    names = {i: _display_name(directory.by_id[i]) for i in involved if i in directory.by_id}
-    citations = graph.citations(sorted({r.evidence for p in found for r in p.relations if r.evidence}))
+    paths = _results(catalog, directory, graph, start.id, found, chunks, compact=chosen is Detail.COMPACT)
     message = None
     if not found:
         nothing = f"no path of at most max_hops={max_hops} hops between {start.id} and {end.id}"
         message = empty_message(nothing + (f" over {types}" if types else ""), omitted)
         message += "; trace_relationships from either end shows what each one connects to"
-    sites = _call_sites(directory, chunks or catalog.graph.get_chunks, found)
-    paths = [_path_result(start.id, path, names, citations, sites) for path in found]
     if calls_first and paths and not any(p.call_chain for p in paths):
         message = (
             f"no call chain of at most max_hops={max_hops} calls between {start.id} and {end.id} either way; "
@@ -196,6 +207,32 @@ def explain_path(
         )
     source_ref, target_ref = entity_refs(graph, [start, end])
     return ExplainResult(source=source_ref, target=target_ref, paths=paths, omitted=omitted, message=message)
+
+
+def _results(
+    catalog: Catalog,
+    directory: EntityDirectory,
+    graph: GraphWalk,
+    start: str,
+    found: Sequence[Connection],
+    chunks: ChunkReader | None,
+    *,
+    compact: bool,
+) -> list[PathResult] | list[CompactPath]:
+    """The paths found as the answer shows them: each hop with its evidence and call site, and the sentence told
+    with display names; compact, the sentence alone, told with import names and each hop's resolution."""
+    involved = sorted({n for path in found for r in path.relations for n in (r.source, r.target)})
+    named = WrittenNames(directory).import_name if compact else _display_name
+    names = {i: named(directory.by_id[i]) for i in involved if i in directory.by_id}
+    citations = graph.citations(sorted({r.evidence for p in found for r in p.relations if r.evidence}))
+    calls = [
+        (r.evidence, r.target, r.source) for p in found for r in p.relations if r.type in CALL_TYPES and r.evidence
+    ]
+    sites = call_sites(directory, chunks or catalog.graph.get_chunks, calls)
+    paths = [_path_result(start, path, names, citations, sites) for path in found]
+    if compact:
+        return [CompactPath(sentence=_sentence(p.hops, names, resolved=True), call_chain=p.call_chain) for p in paths]
+    return paths
 
 
 def _route(path: Connection) -> tuple[tuple[str, str, str], ...]:
@@ -243,23 +280,6 @@ def _hidden_paths(
     return omitted
 
 
-def _call_sites(
-    directory: EntityDirectory, read: ChunkReader, found: Sequence[Connection]
-) -> dict[tuple[str, str], str]:
-    """(evidence chunk, callee) of each call on the paths -> the lines writing it, as `project/path:L12,L30`."""
-    calls = {
-        (r.evidence, r.target, r.source) for p in found for r in p.relations if r.type in CALL_TYPES and r.evidence
-    }
-    chunks = read(sorted({chunk_id for chunk_id, _, _ in calls}))
-    sites: dict[tuple[str, str], str] = {}
-    for chunk_id, callee, caller in sorted(calls):
-        chunk, entity = chunks.get(chunk_id), directory.by_id.get(callee)
-        lines = call_lines(chunk, entity, directory.by_id.get(caller)) if chunk and entity else []
-        if chunk is not None and lines:
-            sites[(chunk_id, callee)] = f"{chunk.project}/{chunk.path}:" + ",".join(f"L{n}" for n in lines)
-    return sites
-
-
 def _path_result(
     start: str,
     path: Connection,
@@ -295,16 +315,21 @@ def _path_result(
     )
 
 
-def _sentence(path: Sequence[Hop], names: dict[str, str]) -> str:
+def _sentence(path: Sequence[Hop], names: dict[str, str], *, resolved: bool = False) -> str:
+    """The path as one sentence, each hop cited; with `resolved`, a hop bound less surely than exact says how."""
     parts: list[str] = []
     for i, hop in enumerate(path):
         start, end = (hop.source, hop.target) if hop.forward else (hop.target, hop.source)
         verb = PHRASES.get(hop.type, (hop.type.lower().replace("_", " "),) * 2)[0 if hop.forward else 1]
-        cited = hop.call_site or hop.evidence
-        where = f" ({cited})" if cited else ""
+        notes = [n for n in (hop.call_site or hop.evidence, _resolution_note(hop) if resolved else "") if n]
+        where = f" ({'; '.join(notes)})" if notes else ""
         subject = f"`{names.get(start, start)}` " if i == 0 else ", which "
         parts.append(f"{subject}{verb} `{names.get(end, end)}`{where}")
     return "".join(parts) + "."
+
+
+def _resolution_note(hop: Hop) -> str:
+    return "" if hop.resolution is Resolution.EXACT else hop.resolution.value
 
 
 def _display_name(entity: Entity) -> str:

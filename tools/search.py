@@ -17,8 +17,9 @@ from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.errors import ArgumentError
 from trident.tools.calls import RESPONSE_TOKENS, check_range
+from trident.tools.detail import Detail
 from trident.tools.freshness import mark_stale, pending_changes
-from trident.tools.search_compact import CompactHit, Detail, SearchAnswer, compact_answer
+from trident.tools.search_compact import CompactHit, SearchAnswer, compact_answer
 from trident.tools.search_omitted import SearchCall, accounted
 
 __all__ = [

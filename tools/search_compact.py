@@ -7,12 +7,10 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Sequence
-from enum import StrEnum
 
 from pydantic import BaseModel, Field
 
 from trident.retrieval.definitions import ChunkReader
-from trident.retrieval.enums import parse_member
 from trident.retrieval.omitted import Omitted
 from trident.retrieval.search import Diagnostics, SearchHit, SearchResult
 from trident.retrieval.source_kinds import SourceKind
@@ -36,22 +34,6 @@ def _unset(value: object) -> bool:
 
 def _empty(value: object) -> bool:
     return not value
-
-
-class Detail(StrEnum):
-    """How much of each hit a search answer shows."""
-
-    FULL = "full"
-    COMPACT = "compact"
-
-    @classmethod
-    def parse(cls, name: str) -> Detail:
-        """The detail a name means.
-
-        Raises:
-            ArgumentError: no detail has that name; the message lists the known ones.
-        """
-        return parse_member(cls, name, "detail")
 
 
 class CompactHit(BaseModel):

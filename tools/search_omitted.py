@@ -16,7 +16,7 @@ from trident.retrieval.search import SearchResult, Strategy
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.tools.calls import RESPONSE_TOKENS, suggest_call
-from trident.tools.search_compact import Detail
+from trident.tools.detail import Detail
 
 
 @dataclass(frozen=True)

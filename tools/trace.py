@@ -3,20 +3,26 @@ node, a page at a time within a token budget; the walk itself is `trident.retrie
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import partial
 
 from pydantic import BaseModel, Field
 
+from trident.retrieval.call_chains import CALL_TYPES
+from trident.retrieval.call_sites import call_sites
+from trident.retrieval.definitions import ChunkReader
 from trident.retrieval.entities import EntityRef, entity_refs, resolve_entity
 from trident.retrieval.omitted import OMITTED_HELP, OmitReason, Omitted, breakdown, empty_message
 from trident.retrieval.relation_index import GraphWalk, read_relations
 from trident.retrieval.walks import EDGES_PER_HOP, Direction, Walk, walk
+from trident.retrieval.written_names import WrittenNames
 from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
 from trident.store.schema import RESOLUTION_HELP, Relation, Resolution
 from trident.store.tokens import json_tokens
 from trident.tools.calls import RESPONSE_TOKENS, check_range, suggest_call
+from trident.tools.detail import Detail
 
 __all__ = ["MAX_EDGES", "MAX_HOPS", "MAX_OFFSET", "Direction", "Edge", "TraceResult", "trace_relationships"]
 
@@ -41,11 +47,20 @@ class Edge(BaseModel):
     resolution: Resolution = Field(Resolution.EXACT, description=RESOLUTION_HELP)
 
 
+def _unset(value: object) -> bool:
+    return value is None
+
+
 class TraceResult(BaseModel):
     root: EntityRef
-    nodes: list[EntityRef]
-    edges: list[Edge]
-    paths: list[list[str]] = Field(description="For each node reached, the entity ids from the root to it")
+    nodes: list[EntityRef] | None = Field(None, exclude_if=_unset, description="The entities reached (full answers)")
+    edges: list[Edge] | list[str] = Field(
+        description="Full: one object an edge. Compact: one line an edge, `source` TYPE `target` (call site or "
+        "evidence; resolution when not exact), entities by the names code imports them by"
+    )
+    paths: list[list[str]] | None = Field(
+        None, exclude_if=_unset, description="Full answers: for each node reached, the entity ids from the root to it"
+    )
     truncated: bool = Field(False, description="True when the limit or the token budget cut the edges short")
     next_call: str | None = Field(None, description="When truncated, the call that gets the next page of edges")
     hidden_guesses: int = Field(
@@ -70,42 +85,39 @@ def trace_relationships(
     min_resolution: Resolution = Resolution.DISPATCH,
     offset: int = 0,
     max_tokens: int = RESPONSE_TOKENS,
+    detail: Detail | str = Detail.FULL,
+    chunks: ChunkReader | None = None,
 ) -> TraceResult:
     """Breadth-first from `entity`, at most `max_hops` hops, in a deterministic order: the edges after the first
     `offset`, at most `limit` of them and as many as fit in `max_tokens` (the nodes they reach and the paths to
-    those come with them); when either cut the page short, `next_call` gets the next one.
+    those come with them); when either cut the page short, `next_call` gets the next one. Compact: an edge a line.
 
-    `relations` is where the walk reads the graph (the in-memory `RelationIndex` of a server); by default the
-    graph store.
+    `relations` is where the walk reads the graph (a server's in-memory `RelationIndex`), `chunks` where a compact
+    answer reads the lines writing each call; by default the graph store.
 
     Raises:
-        ArgumentError: max_hops, limit, offset or max_tokens outside their ranges.
+        ArgumentError: max_hops, limit, offset, max_tokens or detail outside their ranges.
         EntityNotFoundError: the entity is unknown or ambiguous.
     """
     _check(max_hops if max_hops is not None else DEFAULT_HOPS, limit, offset, max_tokens)
     root = resolve_entity(directory, entity)
     graph = relations or read_relations(catalog.graph, catalog.tenant)
-    around = partial(
-        walk,
-        graph,
-        catalog.tenant,
-        root.id,
-        direction=direction,
-        types=set(relation_types) if relation_types else None,
-        limit=offset + limit,
-        least=min_resolution,
-    )
+    types = set(relation_types) if relation_types else None
+    around = partial(walk, graph, catalog.tenant, root.id, direction=direction, types=types, least=min_resolution)
+    around = partial(around, limit=offset + limit)
     found, max_hops, hub = _hops(around, max_hops)
     reached = [directory.by_id[i] for i in found.paths if i in directory.by_id and i != root.id]
     root_ref, *nodes = entity_refs(graph, [root, *reached])
     page = TracePage(root_ref, nodes, found.paths, _edges(graph, found.edges[offset:]))
-    given = _given(root.id, direction, relation_types, max_hops, limit, min_resolution, offset, max_tokens)
+    chosen = Detail.parse(detail)
+    given = _given(root.id, direction, relation_types, max_hops, limit, min_resolution, offset, max_tokens, chosen)
     edges, next_page, omitted = _fit(page, found, given, offset, max_tokens, hub)
+    full = chosen is Detail.FULL
     return TraceResult(
         root=root_ref,
-        nodes=page.nodes_of(edges),
-        edges=edges,
-        paths=page.paths_of(edges),
+        nodes=page.nodes_of(edges) if full else None,
+        edges=edges if full else compact_edges(edges, directory, chunks or catalog.graph.get_chunks),
+        paths=page.paths_of(edges) if full else None,
         truncated=next_page is not None,
         next_call=next_page,
         hidden_guesses=found.hidden,
@@ -151,6 +163,7 @@ def _given(
     min_resolution: Resolution,
     offset: int,
     max_tokens: int,
+    detail: Detail = Detail.FULL,
 ) -> dict[str, object]:
     """What a suggested call keeps: every argument as the caller gave it (the entity by its id, unambiguous; the
     defaults of offset and max_tokens left out), in the tool's order."""
@@ -163,6 +176,7 @@ def _given(
         "min_resolution": min_resolution,
         "offset": offset or None,
         "max_tokens": max_tokens if max_tokens != RESPONSE_TOKENS else None,
+        "detail": detail if detail is not Detail.FULL else None,
     }
 
 
@@ -331,3 +345,22 @@ def _hidden_note(hidden: int, least: Resolution, given: dict[str, object]) -> st
         f"{hidden} call or base edge(s) bound less surely than {least.value!r} are not shown; "
         f"{_again(given, min_resolution=_weaker(least))} shows them, each with its resolution"
     )
+
+
+def compact_edges(edges: Sequence[Edge], directory: EntityDirectory, read: ChunkReader) -> list[str]:
+    """Each edge as one line: its ends by import name (by id where an entity is not in the directory), its type, the
+    lines writing a call (else its evidence) and its resolution when less sure than exact."""
+    calls = [(e.evidence_id, e.target, e.source) for e in edges if e.evidence_id and e.type in CALL_TYPES]
+    sites = call_sites(directory, read, calls)
+    written = WrittenNames(directory)
+    ends = sorted({end for e in edges for end in (e.source, e.target)})
+    named = {i: written.import_name(directory.by_id[i]) if i in directory.by_id else i for i in ends}
+    shared = Counter(named.values())
+    # Two entities of the answer written alike (one package indexed twice, as two projects) are told by their ids.
+    name = {i: n if shared[n] == 1 else i for i, n in named.items()}.__getitem__
+    lines = []
+    for e in edges:
+        where = sites.get((e.evidence_id or "", e.target)) or e.evidence
+        notes = [n for n in (where, "" if e.resolution is Resolution.EXACT else e.resolution.value) if n]
+        lines.append(f"`{name(e.source)}` {e.type} `{name(e.target)}`" + (f" ({'; '.join(notes)})" if notes else ""))
+    return lines
