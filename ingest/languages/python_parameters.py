@@ -23,6 +23,7 @@ class PythonParameters:
     def __init__(self, path: str, module: str, passed: Passed | None = None) -> None:
         self.path, self.module = path, module
         self.names: dict[str, str] = {}  # module-level name -> qualified name
+        self.type_vars: dict[str, str] = {}  # `T = TypeVar("T", bound="Foo")`: T -> "Foo" as written
         self.passed: Passed = passed or {}  # what the file's calls pass its functions' untyped parameters
         self.signatures: dict[str, Signature] = {}  # qualified function or method -> its parameters
         self.defined_at: dict[int, str] = {}  # where a function's `def` starts (byte) -> its qualified name
@@ -83,6 +84,12 @@ class PythonParameters:
         return self._named_type(annotated_name(node))
 
     def _named_type(self, text: str) -> str:
+        if text in self.type_vars:  # what a type variable may be is a class of its bound (a project's class)
+            bound = self._qualified(self.type_vars[text])
+            return "" if standard(bound) else bound
+        return self._qualified(text)
+
+    def _qualified(self, text: str) -> str:
         head, _, rest = text.partition(".")
         if not head.isidentifier() or head not in self.names:
             return ""

@@ -404,6 +404,9 @@ class PythonBinder(PythonLocals):
         if held:  # `_S = Segment`, `_S.apply_style()` (not since narrowed by an `isinstance` test)
             return Target(TargetForm.QUALIFIED, f"{scope.held[node_text(owner)]}.{member}", Resolution.INFERRED)
         typed = self._receiver_type(owner, scope)
+        held_by = self.by_qualified.get(typed) if typed else None
+        if held_by is not None and member in held_by.held and member not in held_by.methods:
+            return Target(TargetForm.QUALIFIED, held_by.held[member], Resolution.INFERRED)  # `env.context_class()`
         if typed:
             return Target(TargetForm.MEMBER, member, Resolution.INFERRED, owner=typed)
         dotted = self._dotted(owner, scope)

@@ -16,6 +16,7 @@ OPTIONAL = frozenset({"Optional", "Final", "ClassVar", "Annotated", "Type", "typ
 HELD_CLASS = frozenset({"type", "Type", "typing.Type", "t.Type"})  # `type[Foo]`: the class itself
 MIN_PREFIX = 3  # `visit_`, `do_`, `on_`: shorter starts name too much
 CASTS = frozenset({"cast", "typing.cast", "t.cast"})  # `cast(T, value)` is `value` at run time
+TYPE_VARS = frozenset({"TypeVar", "typing.TypeVar", "t.TypeVar", "typing_extensions.TypeVar"})
 # Containers whose one type argument is the type of each element a `for` loop takes from them.
 CONTAINERS = frozenset(
     {"list", "List", "set", "Set", "frozenset", "FrozenSet", "AbstractSet", "MutableSet", "Sequence", "Collection"}
@@ -171,6 +172,25 @@ def annotated_name(node: ts.Node | None) -> str:
     if node is not None and (head := _generic_head(node)) is not None:
         return "" if head.rsplit(".", 1)[-1] in CONTAINERS else head  # `Base[T]` is a Base
     return node_text(node) if node is not None and node.type in ("identifier", "attribute") else ""
+
+
+def type_var_bound(statement: ts.Node) -> tuple[str, str] | None:
+    """`T = TypeVar("T", bound=Foo)` (or `bound="Foo"`) -> ("T", "Foo") as written; None for any other statement, and
+    for a type variable with no bound (it may be anything)."""
+    assignment = statement.named_children[0] if statement.named_child_count == 1 else None
+    if assignment is None or assignment.type != "assignment":
+        return None
+    left, right = assignment.child_by_field_name("left"), assignment.child_by_field_name("right")
+    if left is None or left.type != "identifier" or right is None or right.type != "call":
+        return None
+    arguments = right.child_by_field_name("arguments")
+    if node_text(right.child_by_field_name("function")) not in TYPE_VARS or arguments is None:
+        return None
+    for argument in arguments.named_children:
+        if argument.type == "keyword_argument" and node_text(argument.child_by_field_name("name")) == "bound":
+            bound = annotated_name(argument.child_by_field_name("value"))
+            return (node_text(left), bound) if bound else None
+    return None
 
 
 def held_class_name(node: ts.Node | None) -> str:

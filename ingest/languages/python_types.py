@@ -29,6 +29,7 @@ from trident.ingest.languages.python_syntax import (
     parameter_nodes,
     returned_values,
     statements,
+    type_var_bound,
 )
 
 
@@ -68,6 +69,8 @@ class PythonTypes(PythonParameters):
             name = node_text(node.child_by_field_name("name"))
             if name:
                 self.names[name] = f"{self.module}.{name}"
+        elif node.type == "expression_statement" and (bound := type_var_bound(node)):
+            self.type_vars[bound[0]] = bound[1]
 
     def _collect_returns(self, block: ts.Node, prefix: str) -> None:
         """The return annotation of every function and method of the file (`def connect(self) -> Stream`)."""
