@@ -85,6 +85,14 @@ class BackgroundEmbedder:
             self._thread.join(timeout)
         return not self._thread.is_alive()
 
+    def loaded(self) -> Embedder:
+        """The model, once its load has ended (waiting for it).
+
+        Raises:
+            EmbedderUnavailable: the load failed.
+        """
+        return self._model(wait=True)
+
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         return self._model(wait=True).embed(texts)
 

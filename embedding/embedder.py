@@ -179,6 +179,11 @@ class FastEmbedEmbedder:
         """Embed one query; a 1-D float32 vector of length dim, L2-normalised."""
         return self.embed([text])[0]
 
+    def session_options(self) -> Any:
+        """The ONNX Runtime options the model's session runs with (its CPU memory arena, its threads' spinning)."""
+        model: Any = self._model
+        return model.model.model.get_session_options()  # fastembed's ONNX model, then its session
+
     def __repr__(self) -> str:
         return f"FastEmbedEmbedder({self.source}, dim={self._dim}, max_tokens={self.max_tokens})"
 

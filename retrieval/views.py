@@ -6,7 +6,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 
@@ -168,6 +168,21 @@ class GenerationViews:
         if previous is None:
             return self._directory.get(catalog.manifest.generation, lambda: EntityDirectory(catalog.entities()))
         return self._directory.get(catalog.manifest.generation, lambda: previous.updated(catalog.entities()))
+
+    def built(self, catalog: Catalog) -> frozenset[str]:
+        """The names of the views built for the catalog's generation (`directory`, `titles`, `graph`, `relations`,
+        `vectors`, `chunk_vectors`), and `communities` once read: what a warm-up has done so far."""
+        generation = catalog.manifest.generation
+        views: dict[str, PerGeneration[Any]] = {
+            "directory": self._directory,
+            "titles": self._titles,
+            "graph": self._graph,
+            "relations": self._relations,
+            "vectors": self._vectors,
+            "chunk_vectors": self._chunk_vectors,
+        }
+        found = {name for name, view in views.items() if view.ready(generation) is not None}
+        return frozenset(found | ({"communities"} if self._communities is not None else set()))
 
     def built_directory(self, catalog: Catalog) -> EntityDirectory | None:
         """The directory when it is built for the catalog's generation, else None: a search on the event loop reads

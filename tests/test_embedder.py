@@ -98,7 +98,7 @@ def test_the_same_text_gives_the_same_bytes_on_every_call(minilm: FastEmbedEmbed
 
 def _arena(embedder: FastEmbedEmbedder) -> bool:
     """Whether the embedder's ONNX session keeps ONNX Runtime's CPU memory arena."""
-    return bool(embedder._model.model.model.get_session_options().enable_cpu_mem_arena)
+    return bool(embedder.session_options().enable_cpu_mem_arena)
 
 
 def test_a_long_lived_embedder_has_no_memory_arena_and_embeds_the_same_bytes(
@@ -116,7 +116,7 @@ def test_a_server_loads_its_model_without_a_memory_arena(tmp_path: Path, setting
     try:
         assert isinstance(catalog.embedder, BackgroundEmbedder)
         assert catalog.embedder.wait(LOAD_DEADLINE_S), "the model did not load"
-        loaded = catalog.embedder._model(wait=True)
+        loaded = catalog.embedder.loaded()
         assert isinstance(loaded, FastEmbedEmbedder)
         assert not _arena(loaded)
     finally:
@@ -263,7 +263,6 @@ def test_the_variant_is_split_from_the_model_name() -> None:
 def test_the_model_threads_sleep_between_runs_so_a_query_leaves_the_cores_to_what_follows(
     minilm: FastEmbedEmbedder,
 ) -> None:
-    session = minilm._model.model.model
-    assert session.get_session_options().get_session_config_entry("session.intra_op.allow_spinning") == "0"
+    assert minilm.session_options().get_session_config_entry("session.intra_op.allow_spinning") == "0"
     again = minilm.embed_query("verify a token")
     assert again.shape == (384,) and abs(float(np.linalg.norm(again)) - 1.0) < 1e-5

@@ -374,13 +374,12 @@ async def test_an_engine_failure_is_an_internal_error_that_does_not_blame_the_ar
 def test_the_warm_up_builds_what_graph_questions_need_before_any_query(sample_catalog: Catalog) -> None:
     views = GenerationViews(RetrievalSettings())
     _warm_up(sample_catalog, views, threading.Event())
-    relations = views._relations.peek()
-    assert relations is not None and len(relations) > 0
-    assert views._directory.peek() is not None and views._directory.peek()._grouped is not None  # mention forms
-    assert views._graph.peek() is not None and views._communities is not None
-    assert views.relations(sample_catalog) is relations, "queries reuse what the warm-up built"
-    directory = views._directory.peek()
-    assert directory is not None and stale_references._built.get(directory) is not None, "stale references' names"
+    built = views.built(sample_catalog)
+    assert {"relations", "directory", "graph", "titles", "communities"} <= built, built
+    assert len(views.relations(sample_catalog)) > 0 and views.built(sample_catalog) == built, "queries reuse them"
+    directory = views.directory(sample_catalog)
+    assert directory._grouped is not None, "the mention forms"
+    assert stale_references._built.get(directory) is not None, "stale references' names"
 
 
 def test_a_server_stopping_during_the_warm_up_stops_it_before_the_next_step(sample_catalog: Catalog) -> None:
@@ -388,7 +387,7 @@ def test_a_server_stopping_during_the_warm_up_stops_it_before_the_next_step(samp
     stopping = threading.Event()
     stopping.set()
     _warm_up(sample_catalog, views, stopping)
-    assert views._relations.peek() is None and views._graph.peek() is None
+    assert not views.built(sample_catalog) & {"relations", "graph"}
 
 
 def test_the_warm_up_returns_only_once_the_relations_read_beside_it_are_done(
@@ -415,7 +414,7 @@ def test_the_warm_up_returns_only_once_the_relations_read_beside_it_are_done(
     monkeypatch.setattr(views, "directory", directory_then_stop)
     _warm_up(sample_catalog, views, stopping)
     assert finished == ["trident-warm-relations"]
-    assert views._graph.peek() is None and views._titles.peek() is None
+    assert not views.built(sample_catalog) & {"graph", "titles"}
 
 
 def test_the_warm_up_loads_the_model_before_the_walks_views_and_waits_for_it_only_a_while(
@@ -438,13 +437,20 @@ def test_the_warm_up_loads_the_model_before_the_walks_views_and_waits_for_it_onl
     held = BackgroundEmbedder(load, embedder.model_name, embedder.dim)
     catalog = Catalog.open_reader(sample_catalog.index_dir, "default", held)
     views = GenerationViews(RetrievalSettings())
+    building = threading.Event()
+    build_directory = views.directory
+
+    def directory(catalog: Catalog) -> EntityDirectory:
+        building.set()
+        return build_directory(catalog)
+
+    monkeypatch.setattr(views, "directory", directory)
     thread = warm(catalog, views)
-    time.sleep(0.5)
-    assert views._directory.peek() is None, "the directory waits for the model"
+    assert not building.wait(1.0), "the directory waits for the model"
     release.set()
     thread.join(deadline)
+    assert {"titles", "vectors"} <= views.built(catalog)
     catalog.close()
-    assert views._titles.peek() is not None and views._vectors.peek() is not None
 
     monkeypatch.setattr(context, "MODEL_FIRST_SECONDS", 0.2)
     release.clear()
@@ -453,13 +459,13 @@ def test_the_warm_up_loads_the_model_before_the_walks_views_and_waits_for_it_onl
     views = GenerationViews(RetrievalSettings())
     thread = warm(catalog, views)
     started = time.monotonic()
-    while views._titles.peek() is None and time.monotonic() - started < deadline:
+    while "titles" not in views.built(catalog) and time.monotonic() - started < deadline:
         time.sleep(0.05)
-    assert views._titles.peek() is not None and not slow.wait(0), "the walk's views built while the model loads"
+    assert "titles" in views.built(catalog) and not slow.wait(0), "the walk's views built while the model loads"
     release.set()
     thread.join(deadline)
+    assert "vectors" in views.built(catalog)
     catalog.close()
-    assert views._vectors.peek() is not None
 
 
 def test_a_watched_edit_syncs_only_after_the_warm_up_built_the_generation_it_published(
