@@ -59,7 +59,7 @@ DEFAULT_IGNORES = (
 
 # Source files Trident has no grammar for: chunked as text, still kind CODE so filters find them.
 _OTHER_CODE = (
-    *(".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".cs", ".m", ".mm", ".swift", ".dart"),
+    *(".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".m", ".mm", ".swift", ".dart"),
     *(".kt", ".kts", ".scala", ".groovy", ".gradle", ".clj", ".hs", ".ml", ".ex", ".exs", ".erl"),
     *(".rb", ".php", ".pl", ".pm", ".lua", ".r", ".sql", ".proto", ".graphql", ".tf", ".vue", ".svelte"),
     *(".sh", ".bash", ".zsh", ".fish", ".ps1"),

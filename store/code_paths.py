@@ -40,6 +40,7 @@ CODE_LANGUAGES = {
     ".go": "go",
     ".rs": "rust",
     ".java": "java",
+    ".cs": "csharp",
 }
 
 

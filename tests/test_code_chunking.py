@@ -124,6 +124,26 @@ class Totals {
 }
 """
 
+CSHARP = """using Shop.Billing.Gateway;
+
+namespace Shop.Billing;
+
+/// <summary>Checks orders out.</summary>
+[Service]
+public class OrderService : BaseService, ICheckout {
+    public Receipt Checkout(Order order) {
+        var receipt = gateway.Charge(order);
+        return new Receipt(receipt);
+    }
+}
+
+class Totals {
+    static Receipt Total(Order order) {
+        return new OrderService().Checkout(order);
+    }
+}
+"""
+
 
 @dataclass(frozen=True)
 class Sample:
@@ -217,6 +237,18 @@ SAMPLES = [
         frozenset({"com.shop.billing.BaseService", "com.shop.billing.Checkout"}),
         "Checks orders out.",
         "Totals.total",
+    ),
+    Sample(
+        "csharp",
+        "src/Billing/OrderService.cs",
+        CSHARP,
+        {"src.Billing.OrderService": (1, 3), "OrderService": (5, 12), "Totals": (14, 18)},
+        "OrderService.Checkout",
+        frozenset({"Charge", "Receipt"}),  # `gateway` has no type the file states; Receipt is another file's
+        frozenset({"Shop.Billing.Gateway"}),
+        frozenset({"BaseService", "ICheckout"}),
+        "Checks orders out.",
+        "Totals.Total",
     ),
 ]
 BY_LANGUAGE = pytest.mark.parametrize("sample", SAMPLES, ids=[s.language for s in SAMPLES])
@@ -383,6 +415,12 @@ def test_parsing_is_deterministic(sample: Sample) -> None:
             "import static com.shop.Util.round;\nimport com.shop.model.*;\nclass A {}\n",
             {"com.shop.Util", "com.shop.model"},
         ),
+        (
+            "csharp",
+            "A.cs",
+            "using System.Text;\nusing static Shop.Util.Rounding;\nusing Json = Shop.Model.JsonWriter;\nclass A {}\n",
+            {"System.Text", "Shop.Util.Rounding", "Shop.Model.JsonWriter"},
+        ),
     ],
 )
 def test_import_targets_are_absolute_module_names(language: str, path: str, source: str, expected: set[str]) -> None:
@@ -403,6 +441,11 @@ LONG_FUNCTIONS = {
         "    total += computeLine(item_{i}, rate_{i}, discount_{i});",
         "} }",
     ),
+    "csharp": (
+        "class Big { int big(Item[] items) {",
+        "    total += ComputeLine(item_{i}, rate_{i}, discount_{i});",
+        "} }",
+    ),
 }
 
 
@@ -415,7 +458,7 @@ def test_an_oversized_function_is_split_into_overlapping_pieces_within_budget(la
     pieces = [c for c in ex.chunks if "big" in c.symbols]
     assert len(pieces) > 2
     assert all(estimate_tokens(c.text) <= CHUNK_TOKEN_BUDGET for c in ex.chunks)
-    assert {c.title for c in pieces} == {"Big.big" if language == "java" else "big"}
+    assert {c.title for c in pieces} == {"Big.big" if language in ("java", "csharp") else "big"}
     for before, after in itertools.pairwise(pieces):
         assert before.start_line < after.start_line <= before.end_line, "pieces must overlap and advance"
     assert pieces[0].start_line == 1 and pieces[-1].end_line >= len(body) + 1
@@ -447,6 +490,12 @@ BIG_CLASSES = {
         ["public class Pipeline extends Stage {", "    private int retries = 3;"],
         "    int step_{i}(int value) {{\n{body}\n        return value;\n    }}",
         "        value = transform_{j}(value, {j});",
+        "}",
+    ),
+    "csharp": (
+        ["public class Pipeline : Stage {", "    private int retries = 3;"],
+        "    int step_{i}(int value) {{\n{body}\n        return value;\n    }}",
+        "        value = Transform_{j}(value, {j});",
         "}",
     ),
     "rust": (
@@ -490,6 +539,7 @@ BROKEN = {
     "go": "package a\nfunc ok() int {\n\treturn 1\n}\n\nfunc broken( {\n",
     "rust": "fn ok() -> i32 {\n    1\n}\n\nfn broken( {\n",
     "java": "class A {\n    int ok() {\n        return 1;\n    }\n    void broken( {\n}\n",
+    "csharp": "class A {\n    int ok() {\n        return 1;\n    }\n    void broken( {\n}\n",
 }
 
 

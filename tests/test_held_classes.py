@@ -67,9 +67,7 @@ def test_a_type_variable_bound_to_a_class_stands_for_that_class(catalog: Catalog
     assert _calls(catalog, views, "function:tmpl:tmpl.env.unbound") == {}, "an unbound type variable is no class"
 
 
-def test_a_class_attribute_holding_a_class_is_called_on_a_typed_value(
-    catalog: Catalog, views: GenerationViews
-) -> None:
+def test_a_class_attribute_holding_a_class_is_called_on_a_typed_value(catalog: Catalog, views: GenerationViews) -> None:
     assert _calls(catalog, views, "function:tmpl:tmpl.env.new_context") == {
         ("CALLS", "tmpl.env.Context"): "inferred",
         ("CALLS", "tmpl.env.Context.__init__"): "inferred",

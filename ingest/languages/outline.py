@@ -21,6 +21,11 @@ DESCRIPTION_CHARS = 300
 _NAME = re.compile(r"[\w$#]+")
 _COMMENT_OPEN = re.compile(r"^\s*(?:/\*+!?|//[/!]?|#+|\*+(?!/))")
 _COMMENT_CLOSE = re.compile(r"\*+/\s*$")
+# C# XML documentation: the summary's tags go, a reference keeps the name it refers to (`<see cref="Foo"/>`), and
+# the tags that follow the summary (`<param>`, `<returns>`, ...) end the first paragraph as `@param` does.
+_XML_SUMMARY = re.compile(r"</?summary>|</?c>|</?para>")
+_XML_REFERENCE = re.compile(r"<(?:see|seealso|paramref|typeparamref)\s+(?:cref|name|langword)=\"([^\"]*)\"\s*/>")
+_XML_SECTIONS = ("<param", "<typeparam", "<returns", "<remarks", "<exception", "<example", "<value")
 
 
 @dataclass(eq=False)
@@ -75,7 +80,7 @@ def _first_paragraph(lines: list[str]) -> str:
     for line in (raw.strip() for raw in lines):
         if not line and not kept:
             continue
-        if not line or line.startswith("@"):
+        if not line or line.startswith(("@", *_XML_SECTIONS)):
             break
         kept.append(line)
     return " ".join(" ".join(kept).split())[:DESCRIPTION_CHARS].rstrip()
@@ -97,7 +102,15 @@ def docstring(body: ts.Node | None) -> str:
 
 def _comment_lines(comments: list[ts.Node]) -> list[str]:
     lines = (line for c in comments for line in node_text(c).splitlines())
-    return [_COMMENT_CLOSE.sub("", _COMMENT_OPEN.sub("", line, count=1)) for line in lines]
+    return [_xml_doc(_COMMENT_CLOSE.sub("", _COMMENT_OPEN.sub("", line, count=1))) for line in lines]
+
+
+def _xml_doc(line: str) -> str:
+    """A line of C# XML documentation as its text: `<summary>Charges <see cref="Order"/>.</summary>` ->
+    `Charges Order.` (other lines as they are)."""
+    if "<" not in line:
+        return line
+    return _XML_SUMMARY.sub("", _XML_REFERENCE.sub(r"\1", line))
 
 
 class Outline:

@@ -1,0 +1,80 @@
+"""C#: classes, structs, interfaces, enums and records; methods, constructors, destructors and properties; `using`
+directives as imports; base classes and interfaces as bases; `///` comments as descriptions. Calls and bases are
+bound by what the file proves (`csharp_scope`): the enclosing type's members and the file's own types; the rest by
+name, labelled `name`."""
+
+from __future__ import annotations
+
+import tree_sitter as ts
+
+from trident.ingest.languages import LanguageSpec, node_text, terminal_name
+from trident.ingest.languages.csharp_scope import bind_csharp
+
+# Names written with a path or type arguments: the name is the last part, without its arguments.
+_QUALIFIED = frozenset({"qualified_name", "member_access_expression", "alias_qualified_name"})
+_NAMES = frozenset({"identifier", "qualified_name", "generic_name", "alias_qualified_name"})
+
+
+def _grammar() -> object:
+    import tree_sitter_c_sharp
+
+    return tree_sitter_c_sharp.language()
+
+
+def written_name(node: ts.Node | None) -> str:
+    """The name a type or call is written by: `Acme.Widget<int>` -> Widget, `x.Run` -> Run, `Helper` -> Helper."""
+    while node is not None:
+        if node.type == "generic_name":
+            node = node.named_children[0] if node.named_child_count else None
+        elif node.type in _QUALIFIED and node.child_by_field_name("name") is not None:
+            node = node.child_by_field_name("name")
+        else:
+            return terminal_name(node)
+    return ""
+
+
+def read_callee(node: ts.Node, self_type: str) -> str:
+    return written_name(node)
+
+
+def read_imports(node: ts.Node, path: str, module: str) -> list[str]:
+    """`using Acme.Billing;`, `using static Acme.Util.Helpers;`, `using Alias = Acme.Billing.Gateway;` -> the
+    namespace or type named, as written."""
+    names = [c for c in node.named_children if c.type in _NAMES]
+    target = node_text(names[-1]) if names else ""
+    return [target] if target else []
+
+
+def read_bases(node: ts.Node) -> list[str]:
+    """`class A : Base<T>, IFoo, Acme.IBar` -> Base, IFoo, IBar (the base class and the interfaces)."""
+    listed = next((c for c in node.named_children if c.type == "base_list"), None)
+    names = [written_name(c) for c in listed.named_children] if listed is not None else []
+    return [n for n in dict.fromkeys(names) if n]
+
+
+SPECS = {
+    "csharp": LanguageSpec(
+        name="csharp",
+        grammar=_grammar,
+        classes=frozenset(
+            {
+                "class_declaration",
+                "struct_declaration",
+                "interface_declaration",
+                "enum_declaration",
+                "record_declaration",
+                "record_struct_declaration",
+            }
+        ),
+        methods=frozenset(
+            {"method_declaration", "constructor_declaration", "destructor_declaration", "property_declaration"}
+        ),
+        calls={"invocation_expression": "function", "object_creation_expression": "type"},
+        imports=frozenset({"using_directive"}),
+        attributes=frozenset({"attribute_list"}),
+        read_imports=read_imports,
+        read_bases=read_bases,
+        read_callee=read_callee,
+        binder=bind_csharp,
+    )
+}
