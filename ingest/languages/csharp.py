@@ -1,18 +1,28 @@
 """C#: classes, structs, interfaces, enums and records; methods, constructors, destructors and properties; `using`
 directives as imports; base classes and interfaces as bases; `///` comments as descriptions. Calls and bases are
-bound by what the file proves (`csharp_scope`): the enclosing type's members and the file's own types; the rest by
-name, labelled `name`."""
+bound by what the file proves (`scope_rules`): the enclosing type's members (a bare call is one) and the file's own
+types; the rest by name, labelled `name`."""
 
 from __future__ import annotations
 
 import tree_sitter as ts
 
 from trident.ingest.languages import LanguageSpec, node_text, terminal_name
-from trident.ingest.languages.csharp_scope import bind_csharp
+from trident.ingest.languages.scope_rules import ScopeRules, rules_binder
 
 # Names written with a path or type arguments: the name is the last part, without its arguments.
 _QUALIFIED = frozenset({"qualified_name", "member_access_expression", "alias_qualified_name"})
 _NAMES = frozenset({"identifier", "qualified_name", "generic_name", "alias_qualified_name"})
+TYPES = frozenset(
+    {
+        "class_declaration",
+        "struct_declaration",
+        "interface_declaration",
+        "enum_declaration",
+        "record_declaration",
+        "record_struct_declaration",
+    }
+)
 
 
 def _grammar() -> object:
@@ -37,6 +47,32 @@ def read_callee(node: ts.Node, self_type: str) -> str:
     return written_name(node)
 
 
+def _split(node: ts.Node, callee: ts.Node) -> tuple[ts.Node | None, str] | None:
+    """`Notify(x)` -> (None, Notify); `this.Notify(x)`, `Limits.Max<T>()` -> (the receiver, the member)."""
+    if callee.type == "generic_name" and callee.named_child_count:
+        callee = callee.named_children[0]
+    if callee.type == "identifier":
+        return None, node_text(callee)
+    if callee.type == "member_access_expression":
+        return callee.child_by_field_name("expression"), written_name(callee)
+    return None
+
+
+def _constructed(node: ts.Node, callee: ts.Node) -> str:
+    return written_name(callee) if node.type == "object_creation_expression" else ""
+
+
+RULES = ScopeRules(
+    types=TYPES,
+    functions=frozenset(),
+    split=_split,
+    constructed=_constructed,
+    self_receivers=frozenset({"this"}),
+    base_receivers=frozenset({"base"}),
+    implicit_self=True,
+)
+
+
 def read_imports(node: ts.Node, path: str, module: str) -> list[str]:
     """`using Acme.Billing;`, `using static Acme.Util.Helpers;`, `using Alias = Acme.Billing.Gateway;` -> the
     namespace or type named, as written."""
@@ -56,16 +92,7 @@ SPECS = {
     "csharp": LanguageSpec(
         name="csharp",
         grammar=_grammar,
-        classes=frozenset(
-            {
-                "class_declaration",
-                "struct_declaration",
-                "interface_declaration",
-                "enum_declaration",
-                "record_declaration",
-                "record_struct_declaration",
-            }
-        ),
+        classes=TYPES,
         methods=frozenset(
             {"method_declaration", "constructor_declaration", "destructor_declaration", "property_declaration"}
         ),
@@ -75,6 +102,6 @@ SPECS = {
         read_imports=read_imports,
         read_bases=read_bases,
         read_callee=read_callee,
-        binder=bind_csharp,
+        binder=rules_binder(RULES),
     )
 }

@@ -1,0 +1,122 @@
+"""Calls and bases bound by what one file proves, for a language described by data (`ScopeRules`): one binder for
+every language that has no type-aware binder of its own (C#, PHP), one site at a time (a `SiteBinder`).
+
+- A call on the enclosing type's receiver (`this.M()`, `$this->m()`, `self::m()`) is a member of that type, looked
+  up through its bases; on the base receiver (`base.M()`, `parent::m()`), in its bases only; a bare call, where the
+  language calls members without a receiver (C#, Java), a member too.
+- A type the file defines (`new Receipt(...)`, `Limits.Max()`, `Helpers::format()`, `: GatewayBase`) is that
+  definition; a function the file defines at its top level (`format_money($x)`) is that function.
+- Anything else is named as written: a guess the indexer keeps only where one entity of the project has the name,
+  labelled `name`. Declared types of fields, parameters and locals are not tracked: a call made on them is a guess.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import tree_sitter as ts
+
+from trident.ingest.languages import node_text
+from trident.ingest.languages.binding import Target
+from trident.ingest.model import TargetForm
+from trident.store.schema import Resolution
+
+# (call node, callee node) -> (receiver node, or None for a bare call; the member's name), None for no named call
+CallSplitter = Callable[[ts.Node, ts.Node], "tuple[ts.Node | None, str] | None"]
+# (call node, callee node) -> the type a construction names ("" when the call constructs nothing)
+Constructed = Callable[[ts.Node, ts.Node], str]
+
+
+@dataclass(frozen=True)
+class ScopeRules:
+    """What differs between languages for this binder: which nodes declare types and top-level functions, how a
+    call names its receiver and member, what constructs, and the words for the enclosing type and its bases."""
+
+    types: frozenset[str]  # nodes declaring a type, named by their `name` field
+    functions: frozenset[str]  # nodes declaring a function (at the top level: callable by its bare name)
+    split: CallSplitter
+    constructed: Constructed
+    self_receivers: frozenset[str]  # a receiver written so means the enclosing type (`this`, `$this`, `self`)
+    base_receivers: frozenset[str] = frozenset()  # ... its bases (`base`, `parent`)
+    implicit_self: bool = False  # a bare call is a member of the enclosing type (C#), not a free function (PHP)
+
+
+class RulesBinder:
+    """The site binder of one file, by its language's rules."""
+
+    def __init__(self, rules: ScopeRules, root: ts.Node, module: str) -> None:
+        self.rules, self.module = rules, module
+        self.types: dict[str, str] = {}  # type name -> its local name (`Outer.Inner`), for the file's types
+        self.functions: set[str] = set()  # the file's top-level functions
+        stack = [root]
+        while stack:
+            node = stack.pop()
+            name = node_text(node.child_by_field_name("name"))
+            if node.type in rules.types and name:
+                self.types.setdefault(name, self._local(node))
+            elif node.type in rules.functions and name and not self._enclosing_type(node):
+                self.functions.add(name)
+            stack.extend(node.named_children)
+
+    def call(self, node: ts.Node, callee: ts.Node) -> Target | None:
+        if made := self.rules.constructed(node, callee):
+            return self._type(made)
+        split = self.rules.split(node, callee)
+        if split is None:
+            return None
+        receiver, member = split
+        own = self._enclosing_type(node)
+        if receiver is None:
+            return self._bare(member, own)
+        written = node_text(receiver)
+        if own and written in self.rules.self_receivers | self.rules.base_receivers:
+            after = written in self.rules.base_receivers
+            return Target(TargetForm.MEMBER, member, Resolution.EXACT, owner=own, after_owner=after)
+        if written in self.types:  # `Limits.Max()`, `Helpers::format()`: a static member of the file's type
+            return Target(TargetForm.MEMBER, member, Resolution.EXACT, owner=f"{self.module}.{self.types[written]}")
+        return Target(TargetForm.NAME, member, Resolution.NAME) if member else None
+
+    def base(self, name: str, node: ts.Node) -> Target | None:
+        return self._type(name)
+
+    def _bare(self, name: str, own: str) -> Target | None:
+        if not name:
+            return None
+        if self.rules.implicit_self and own:
+            return Target(TargetForm.MEMBER, name, Resolution.EXACT, owner=own)
+        if name in self.functions:
+            return Target(TargetForm.QUALIFIED, f"{self.module}.{name}", Resolution.EXACT)
+        return self._type(name) if name in self.types else Target(TargetForm.NAME, name, Resolution.NAME)
+
+    def _type(self, name: str) -> Target | None:
+        """A type by its name: the file's own, else a guess."""
+        if name in self.types:
+            return Target(TargetForm.QUALIFIED, f"{self.module}.{self.types[name]}", Resolution.EXACT)
+        return Target(TargetForm.NAME, name, Resolution.NAME) if name.isidentifier() else None
+
+    def _local(self, node: ts.Node) -> str:
+        """A type's local name: its enclosing types' names and its own, `Outer.Inner`."""
+        names = []
+        at: ts.Node | None = node
+        while at is not None:
+            if at.type in self.rules.types and (name := node_text(at.child_by_field_name("name"))):
+                names.append(name)
+            at = at.parent
+        return ".".join(reversed(names))
+
+    def _enclosing_type(self, node: ts.Node) -> str:
+        """The qualified name of the type whose member holds `node` ("" outside any type)."""
+        at = node.parent
+        while at is not None and at.type not in self.rules.types:
+            at = at.parent
+        return f"{self.module}.{self._local(at)}" if at is not None else ""
+
+
+def rules_binder(rules: ScopeRules) -> Callable[[ts.Node, str, str], RulesBinder]:
+    """The `SiteBinderFactory` of a language with these rules."""
+
+    def bind(root: ts.Node, path: str, module: str) -> RulesBinder:
+        return RulesBinder(rules, root, module)
+
+    return bind
