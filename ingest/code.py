@@ -37,7 +37,8 @@ __all__ = ["SUPPORTED_LANGUAGES", "parse_code"]
 CALL_TARGETS = ("Function", "Method", "Class")
 REFERENCE_TARGETS = ("Function", "Method")  # what a value passed as a callback can be
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")  # universal newlines, the rule of text.source_lines
-_TRIVIAL = re.compile(r"[\s{}()\[\];,]*")  # a line of closing brackets says nothing worth a chunk
+# A line of closing brackets, or PHP's `<?php` / `?>` tags alone, says nothing worth a chunk.
+_TRIVIAL = re.compile(r"(?:<\?php|<\?=?|\?>|[\s{}()\[\];,])*")
 
 
 @functools.cache  # asked again for every entity of a file, every run

@@ -41,6 +41,7 @@ CODE_LANGUAGES = {
     ".rs": "rust",
     ".java": "java",
     ".cs": "csharp",
+    ".php": "php",
 }
 
 

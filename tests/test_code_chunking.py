@@ -144,6 +144,25 @@ class Totals {
 }
 """
 
+PHP = """<?php
+namespace Shop\\Billing;
+use Shop\\Billing\\Gateway\\PaymentGateway;
+
+/** Checks orders out. */
+#[Service]
+class OrderService extends BaseService implements Checkout {
+    public function checkout(Order $order): Receipt {
+        $receipt = $this->gateway->charge($order);
+        return new Receipt($receipt);
+    }
+}
+
+function total(Order $order): Receipt {
+    return (new OrderService())->checkout($order);
+}
+
+"""
+
 
 @dataclass(frozen=True)
 class Sample:
@@ -249,6 +268,18 @@ SAMPLES = [
         frozenset({"BaseService", "ICheckout"}),
         "Checks orders out.",
         "Totals.Total",
+    ),
+    Sample(
+        "php",
+        "src/Billing/OrderService.php",
+        PHP,
+        {"src.Billing.OrderService": (1, 3), "OrderService": (5, 12), "total": (14, 16)},
+        "OrderService.checkout",
+        frozenset({"charge", "Receipt"}),
+        frozenset({"Shop.Billing.Gateway.PaymentGateway"}),
+        frozenset({"BaseService", "Checkout"}),
+        "Checks orders out.",
+        "total",
     ),
 ]
 BY_LANGUAGE = pytest.mark.parametrize("sample", SAMPLES, ids=[s.language for s in SAMPLES])
@@ -421,6 +452,12 @@ def test_parsing_is_deterministic(sample: Sample) -> None:
             "using System.Text;\nusing static Shop.Util.Rounding;\nusing Json = Shop.Model.JsonWriter;\nclass A {}\n",
             {"System.Text", "Shop.Util.Rounding", "Shop.Model.JsonWriter"},
         ),
+        (
+            "php",
+            "a.php",
+            "<?php\nuse Shop\\Util\\{Money, Clock as C};\nuse function Shop\\helpers\\round;\nclass A {}\n",
+            {"Shop.Util.Money", "Shop.Util.Clock", "Shop.helpers.round"},
+        ),
     ],
 )
 def test_import_targets_are_absolute_module_names(language: str, path: str, source: str, expected: set[str]) -> None:
@@ -446,6 +483,7 @@ LONG_FUNCTIONS = {
         "    total += ComputeLine(item_{i}, rate_{i}, discount_{i});",
         "} }",
     ),
+    "php": ("<?php function big($items) {", "    $total += computeLine($item_{i}, $rate_{i}, $discount_{i});", "}"),
 }
 
 
@@ -498,6 +536,12 @@ BIG_CLASSES = {
         "        value = Transform_{j}(value, {j});",
         "}",
     ),
+    "php": (
+        ["<?php", "class Pipeline extends Stage {", "    private $retries = 3;"],
+        "    public function step_{i}($value) {{\n{body}\n        return $value;\n    }}",
+        "        $value = transform_{j}($value, {j});",
+        "}",
+    ),
     "rust": (
         ["impl Pipeline {"],
         "    fn step_{i}(&self, value: i64) -> i64 {{\n{body}\n        value\n    }}",
@@ -520,7 +564,8 @@ def test_a_big_class_is_split_into_a_header_and_one_chunk_per_method(language: s
     else:
         assert titles[0] == "Pipeline"
         header = ex.chunks[0]
-        assert header.start_line == 1 and "Pipeline" in header.symbols and "step_0" not in header.text
+        opens = next(n for n, line in enumerate(opening, 1) if "Pipeline" in line)  # after PHP's `<?php` line
+        assert header.start_line == opens and "Pipeline" in header.symbols and "step_0" not in header.text
     step_2 = next(c for c in ex.chunks if c.title == "Pipeline.step_2")
     lines = source.split("\n")
     assert lines[step_2.start_line - 1].lstrip().split("(")[0].endswith("step_2")
@@ -540,6 +585,7 @@ BROKEN = {
     "rust": "fn ok() -> i32 {\n    1\n}\n\nfn broken( {\n",
     "java": "class A {\n    int ok() {\n        return 1;\n    }\n    void broken( {\n}\n",
     "csharp": "class A {\n    int ok() {\n        return 1;\n    }\n    void broken( {\n}\n",
+    "php": "<?php\nfunction ok() {\n    return 1;\n}\n\nfunction broken( {\n",
 }
 
 

@@ -1,8 +1,8 @@
 """Per-language tree-sitter specs as data: which nodes define, call, import and inherit.
 
-Each language module (``python``, ``javascript``, ``go``, ``rust``, ``java``, ``csharp``) exports ``SPECS``; they are
-imported on first use, so a run over Go code never loads the Java grammar. The few things that no table of
-node types can say (how an import names a module, which types a class extends, a Go method's receiver)
+Each language module (``python``, ``javascript``, ``go``, ``rust``, ``java``, ``csharp``, ``php``) exports
+``SPECS``; they are imported on first use, so a run over Go code never loads the Java grammar. The few things that
+no table of node types can say (how an import names a module, which types a class extends, a Go method's receiver)
 are small functions the spec carries.
 """
 
@@ -37,6 +37,7 @@ _MODULES: Mapping[str, str] = {
     "rust": "rust",
     "java": "java",
     "csharp": "csharp",
+    "php": "php",
 }
 SUPPORTED_LANGUAGES = frozenset(_MODULES)
 

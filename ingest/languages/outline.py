@@ -238,7 +238,8 @@ class Outline:
     def _record(self, node: ts.Node, scope: _Scope) -> None:
         spec, row = self.spec, node.start_point.row
         if node.type in spec.calls:
-            target = node.child_by_field_name(spec.calls[node.type])
+            field_name = spec.calls[node.type]  # "": the callee is the first named child (PHP's `new Foo`)
+            target = node.child_by_field_name(field_name) if field_name else next(iter(node.named_children), None)
             callee = spec.read_callee(target, scope.self_type) if target is not None else ""
             if callee and callee not in spec.skip_calls:
                 self.calls.append((scope.caller, callee, row))
