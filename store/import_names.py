@@ -7,7 +7,10 @@ Code elsewhere names it as its language imports it:
 - Go: a package is a folder, so `pkg/server/handler.go`'s `Server.Handle` is `pkg.server.Server.Handle`.
 - JavaScript/TypeScript: `dir/x/index.ts` is what `./x` imports: `dir.x`.
 - Rust: `dir/mod.rs`, `dir/lib.rs` and `dir/main.rs` are the module of their folder: `dir`.
-- Java: a file holds its class: `com/acme/Foo.java`'s class `Foo` is `com.acme.Foo`.
+- C# and PHP: the namespace a definition is declared in (`namespace App\\Log;`): `App.Log.Handler`.
+- Java, C# and PHP: a file holds its class: `com/acme/Foo.java`'s class `Foo` is `com.acme.Foo` (PHP's PSR-4 and
+  C#'s conventions name files and folders so too: `Log/Handler.php`'s `Handler` is `Log.Handler`, which
+  `App.Log.Handler` ends with).
 A file that heads a folder this way (a Python `__init__`, a JS `index`, a Rust `mod`/`lib`/`main`) can re-export
 the folder's definitions; `heads_folder` says which.
 """
@@ -23,6 +26,8 @@ from trident.store.schema import Entity, EntityType
 PACKAGE_FILES = ("__init__.py", "__init__.pyi")
 _FOLDER_HEADS = {"javascript": {"index"}, "typescript": {"index"}, "tsx": {"index"}, "rust": {"mod", "lib", "main"}}
 _FAMILIES = {"typescript": "javascript", "tsx": "javascript"}
+_CLASS_FILES = frozenset({"java", "csharp", "php"})  # languages whose files are named after the class they hold
+_NAMESPACED = frozenset({"csharp", "php"})  # languages whose code names a definition by its namespace
 
 
 def family(path: str) -> str:
@@ -63,9 +68,12 @@ class ImportNames:
         if language == "go" or (language != "java" and heads_folder(path)):
             return _other(entity.qualified_name, _join(folder, local[1:])) if local or folder else []
         stem = posixpath.splitext(posixpath.basename(path))[0]
-        if language == "java" and local.split(".")[1:2] == [stem]:
-            return _other(entity.qualified_name, _join(folder, local[1:]))
-        return []
+        found = []
+        if language in _CLASS_FILES and local.split(".")[1:2] == [stem]:
+            found = _other(entity.qualified_name, _join(folder, local[1:]))
+        if language in _NAMESPACED and local:  # the outline's alias of a namespaced definition: `Acme.Billing.Order`
+            found += [a for a in entity.aliases if a.endswith(local) and a != local[1:] and "/" not in a]
+        return found
 
     def _python_module(self, project: str, path: str) -> str:
         root = posixpath.dirname(path)

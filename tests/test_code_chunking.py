@@ -275,9 +275,9 @@ SAMPLES = [
         PHP,
         {"src.Billing.OrderService": (1, 3), "OrderService": (5, 12), "total": (14, 16)},
         "OrderService.checkout",
-        frozenset({"charge", "Receipt"}),
+        frozenset({"charge", "Shop.Billing.Receipt"}),  # a class by its namespace; `$this->gateway` is untyped
         frozenset({"Shop.Billing.Gateway.PaymentGateway"}),
-        frozenset({"BaseService", "Checkout"}),
+        frozenset({"Shop.Billing.BaseService", "Shop.Billing.Checkout"}),
         "Checks orders out.",
         "total",
     ),

@@ -14,6 +14,7 @@ import pytest
 from tests.projects import edges_out, indexed_projects
 from trident.ingest.code import parse_code
 from trident.ingest.walker import FILE_TYPES
+from trident.retrieval.entities import resolve_entity
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.schema import DocumentKind
@@ -166,3 +167,11 @@ def test_the_index_binds_calls_and_bases_the_file_proves_and_guesses_only_unique
     assert edges_out(catalog, views, retries, relation_types=["CALLS"]) == {
         ("CALLS", f"method:shop:{MODULE}.Limits.MaxRetries"): "exact",
     }
+
+
+def test_a_definition_answers_to_the_name_its_namespace_gives_it(catalog: Catalog, views: GenerationViews) -> None:
+    directory = views.directory(catalog)
+    charge = resolve_entity(directory, "Acme.Billing.Gateways.StripeGateway.Charge")
+    assert charge.id == f"method:shop:{MODULE}.StripeGateway.Charge"  # `namespace Acme.Billing.Gateways { ... }`
+    orders = resolve_entity(directory, "Acme.Billing.OrderService")  # `namespace Acme.Billing;`, file-scoped
+    assert orders.id == "class:shop:src.Billing.OrderService.OrderService"

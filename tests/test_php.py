@@ -2,8 +2,9 @@
 entities; `/** */` docs as descriptions; `use` declarations as imports; `extends`, traits and `implements` as bases,
 a trait's methods found before an interface's declaration of them; calls bound where the file proves them
 (`$this->`, `self::`, `static::`, `parent::`, the file's own types and functions), the rest by name: a guess kept only
-where one entity has the name, so a same-named method of an unrelated class is never a target. A small real-shaped
-project of two files, indexed with the real engines."""
+where one entity has the name, so a same-named method of an unrelated class is never a target; a class of another
+file by the name its `use` or the file's namespace gives it. A small real-shaped project of two files, indexed with
+the real engines."""
 
 from __future__ import annotations
 
@@ -74,6 +75,7 @@ class OrderService
         $this->log->handle($order);
         self::audit($order);
         $mailer = new Mailer();
+        $fallback = new FileHandler();  // another file's class, by its `use`
     }
 
     private static function audit(array $order): void {}
@@ -129,13 +131,14 @@ def test_calls_bind_to_the_classs_own_members_its_traits_and_the_files_functions
     }
 
 
-def test_across_files_an_untyped_receiver_is_a_guess_only_where_the_name_is_unique(
+def test_across_files_a_class_is_named_by_its_namespace_and_an_untyped_receiver_is_no_guess(
     catalog: Catalog, views: GenerationViews
 ) -> None:
     # `$this->log->handle()`: Handler's and Mailer's `handle` share the name, so nothing is guessed
     assert edges_out(catalog, views, f"method:shop:{BILLING}.OrderService.checkout", relation_types=["CALLS"]) == {
         ("CALLS", f"method:shop:{BILLING}.OrderService.audit"): "exact",
         ("CALLS", f"class:shop:{BILLING}.Mailer"): "exact",
+        ("CALLS", f"class:shop:{LOG}.FileHandler"): "exact",  # `Shop\\Log\\FileHandler`, in `Handlers.php`
     }
     assert edges_out(catalog, views, f"class:shop:{LOG}.FileHandler", relation_types=["INHERITS"]) == {
         ("INHERITS", f"class:shop:{LOG}.Handler"): "exact",

@@ -140,6 +140,7 @@ class LanguageSpec:
     calls: Mapping[str, str] = field(default_factory=dict)
     imports: frozenset[str] = frozenset()
     comments: frozenset[str] = frozenset({"comment"})
+    namespaces: frozenset[str] = frozenset()  # nodes naming the namespace of what they hold or what follows them
     attributes: frozenset[str] = frozenset()
     skip_calls: frozenset[str] = frozenset()
     docstrings: bool = False

@@ -98,6 +98,7 @@ SPECS = {
         ),
         calls={"invocation_expression": "function", "object_creation_expression": "type"},
         imports=frozenset({"using_directive"}),
+        namespaces=frozenset({"namespace_declaration", "file_scoped_namespace_declaration"}),
         attributes=frozenset({"attribute_list"}),
         read_imports=read_imports,
         read_bases=read_bases,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import tree_sitter as ts
 
@@ -40,12 +40,15 @@ class Symbol:
     end: int  # 0-based last row
     description: str = ""
     children: list[Symbol] = field(default_factory=list)
+    namespace: str = ""  # the namespace it is declared in (C#, PHP), dotted: `Acme.Billing`
 
     def names(self) -> tuple[str, ...]:
+        """Its name, `Class.method`, its local name and, in a namespace, the name code writes for it."""
         if self.kind is None:
             return ()
         owned = f"{self.owner.rsplit('.', 1)[-1]}.{self.name}" if self.owner else self.name
-        return tuple(dict.fromkeys((self.name, owned, self.local)))
+        written = (f"{self.namespace}.{self.local}",) if self.namespace else ()
+        return tuple(dict.fromkeys((self.name, owned, self.local, *written)))
 
     def walk(self) -> Iterator[Symbol]:
         yield self
@@ -61,6 +64,7 @@ class _Scope:
     caller: str = ""  # local name of the entity calls here are made from; "" is the module
     self_type: str = ""  # the type `Self` / the receiver means here
     in_function: bool = False
+    namespace: str = ""  # the enclosing namespace blocks' names, dotted (C#'s `namespace A { ... }`)
 
 
 def _name(node: ts.Node) -> str:
@@ -124,6 +128,7 @@ class Outline:
         self.bases: list[tuple[str, str, int]] = []  # (class local, base, row)
         self.binder: SiteBinder | None = None
         self.bound = Bindings()  # the calls and bases as the spec's site binder binds them, if it has one
+        self.namespace = ""  # the namespace a statement declared for what follows it (`namespace App;`)
 
     def walk(self, root: ts.Node) -> None:
         if self.spec.binder is not None:
@@ -135,6 +140,8 @@ class Outline:
             stack.extend(reversed(self._visit(node, scope)))
 
     def _visit(self, node: ts.Node, scope: _Scope) -> list[tuple[ts.Node, _Scope]]:
+        if node.type in self.spec.namespaces and not scope.in_function:
+            return self._namespace(node, scope)
         if not scope.in_function:
             if node.type in self.spec.wrappers:
                 inner = [(c, k) for c in node.named_children if (k := self._kind(c, scope))]
@@ -147,6 +154,16 @@ class Outline:
                 return self._define(node, found, node, scope)[1]
         self._record(node, scope)
         return [(c, scope) for c in node.named_children]
+
+    def _namespace(self, node: ts.Node, scope: _Scope) -> list[tuple[ts.Node, _Scope]]:
+        """A namespace block's children, walked in it; a namespace statement (`namespace App;`) names the namespace
+        of the rest of the file."""
+        name = node_text(node.child_by_field_name("name")).replace("\\", ".").strip(".")
+        if node.child_by_field_name("body") is None:
+            self.namespace = name
+            return []
+        within = replace(scope, namespace=f"{scope.namespace}.{name}" if scope.namespace else name)
+        return [(c, within) for c in node.named_children]
 
     def _kind(self, node: ts.Node, scope: _Scope) -> str | None:
         spec = self.spec
@@ -200,32 +217,35 @@ class Outline:
             kind = "class" if body.type in spec.class_values else "function"
         start, comments = self._leading(outer)
         end, row = _last_row(outer), node.start_point.row
+        namespace = scope.namespace or self.namespace
         if kind == "container":
             name = terminal_name(node.child_by_field_name(spec.containers[node.type]))
             impl = node.type in spec.impls
             # An impl inside an inline `mod` holds the methods of that module's type: `inner.Foo.m`.
-            symbol = Symbol(None, name, _join(scope.prefix, name), scope.owner, start, end)
+            symbol = Symbol(None, name, _join(scope.prefix, name), scope.owner, start, end, namespace=namespace)
             trait = terminal_name(node.child_by_field_name("trait")) if impl else ""
             if trait:
                 self._base(symbol.local, trait, node, row)
             owner = symbol.local if impl else ""
-            inner = _Scope(symbol, symbol.local, owner, scope.caller, name if impl else "")
+            inner = _Scope(symbol, symbol.local, owner, scope.caller, name if impl else "", namespace=namespace)
         else:
             described = docstring(body.child_by_field_name("body")) if spec.docstrings else ""
             description = described or _first_paragraph(_comment_lines(comments))
             if kind == "class":
                 local = _join(scope.prefix, name)
-                symbol = Symbol(EntityType.CLASS, name, local, scope.owner, start, end, description)
+                symbol = Symbol(
+                    EntityType.CLASS, name, local, scope.owner, start, end, description, namespace=namespace
+                )
                 for base in spec.read_bases(body):
                     self._base(local, base, node, row)
-                inner = _Scope(symbol, local, local, local, name)
+                inner = _Scope(symbol, local, local, local, name, namespace=namespace)
             else:
                 owner = scope.owner or (spec.read_owner(node) if spec.read_owner else "")
                 local = f"{owner}.{name}" if owner else _join(scope.prefix, name)
                 etype = EntityType.METHOD if owner else EntityType.FUNCTION
-                symbol = Symbol(etype, name, local, owner, start, end, description)
+                symbol = Symbol(etype, name, local, owner, start, end, description, namespace=namespace)
                 self_type = owner.rsplit(".", 1)[-1] if owner else scope.self_type
-                inner = _Scope(symbol, local, "", local, self_type, in_function=True)
+                inner = _Scope(symbol, local, "", local, self_type, in_function=True, namespace=namespace)
         (scope.parent.children if scope.parent is not None else self.units).append(symbol)
         return inner, [(c, inner) for c in body.named_children]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import tree_sitter as ts
 
 from trident.ingest.languages import LanguageSpec, node_text
-from trident.ingest.languages.scope_rules import ScopeRules, rules_binder
+from trident.ingest.languages.scope_rules import ScopeRules, TypeNames, rules_binder
 
 TYPES = frozenset({"class_declaration", "interface_declaration", "trait_declaration", "enum_declaration"})
 FUNCTIONS = frozenset({"function_definition"})
@@ -51,7 +51,50 @@ def _split(node: ts.Node, callee: ts.Node) -> tuple[ts.Node | None, str] | None:
 
 
 def _constructed(node: ts.Node, callee: ts.Node) -> str:
-    return written_name(callee) if node.type == "object_creation_expression" else ""
+    return dotted(callee) if node.type == "object_creation_expression" and callee.type in _NAMES else ""
+
+
+def dotted(node: ts.Node) -> str:
+    """A class as written, with dots: `Money` -> Money, `Util\\Money` -> Util.Money, `\\App\\Money` -> .App.Money (from
+    the root); "" for a class of the global namespace (`\\Exception`) and anything but a name (`$class`)."""
+    if node.type not in _NAMES:
+        return ""
+    text = node_text(node)
+    if text.startswith("namespace\\"):  # `namespace\\Foo`: the file's own namespace
+        text = text.removeprefix("namespace\\")
+    if text.startswith("\\") and "\\" not in text[1:]:
+        return ""  # `\\DateTimeImmutable`, `\\Exception`: the global namespace, PHP's own classes
+    return text.replace("\\", ".")
+
+
+def type_names(root: ts.Node) -> TypeNames:
+    """The classes a file's `use` declarations import (by the name or alias it uses them by) and its namespace."""
+    imported: dict[str, str] = {}
+    namespace = ""
+    for node in root.named_children:
+        if node.type == "namespace_definition":
+            namespace = node_text(node.child_by_field_name("name")).replace("\\", ".")
+        elif node.type == "namespace_use_declaration" and not any(
+            c.type in ("function", "const") for c in node.children
+        ):
+            imported.update(_used(node))
+    return TypeNames(imported, namespace)
+
+
+def _used(node: ts.Node) -> dict[str, str]:
+    """`use App\\Util\\{Money, Clock as C};` -> {Money: App.Util.Money, C: App.Util.Clock}."""
+    group = next((c for c in node.named_children if c.type == "namespace_use_group"), None)
+    prefix = next((node_text(c) for c in node.named_children if c.type == "namespace_name"), "") if group else ""
+    found = {}
+    for clause in (c for c in (group or node).named_children if c.type == "namespace_use_clause"):
+        names = [c for c in clause.named_children if c.type in _NAMES]
+        if not names:
+            continue
+        full = node_text(names[0]).lstrip("\\")
+        full = f"{prefix}\\{full}" if prefix else full
+        alias = node_text(names[1]) if len(names) > 1 else full.rpartition("\\")[2]
+        found[alias] = full.replace("\\", ".")
+    return found
 
 
 RULES = ScopeRules(
@@ -61,33 +104,26 @@ RULES = ScopeRules(
     constructed=_constructed,
     self_receivers=frozenset({"$this", "self", "static"}),
     base_receivers=frozenset({"parent"}),
+    names=type_names,
+    written=dotted,
 )
 
 
 def read_imports(node: ts.Node, path: str, module: str) -> list[str]:
     """`use App\\Gateways\\PaymentGateway;`, `use App\\Util\\{Money, Clock as C};`, `use function App\\helper;` ->
     the names used, namespaces written with dots (`App.Gateways.PaymentGateway`)."""
-    group = next((c for c in node.named_children if c.type == "namespace_use_group"), None)
-    prefix = next((node_text(c) for c in node.named_children if c.type == "namespace_name"), "") if group else ""
-    clauses = (group or node).named_children
-    found = []
-    for clause in (c for c in clauses if c.type == "namespace_use_clause"):
-        named = next((c for c in clause.named_children if c.type in _NAMES), None)
-        written = node_text(named).lstrip("\\")
-        if written:
-            found.append(f"{prefix}\\{written}" if prefix else written)
-    return [name.replace("\\", ".") for name in found]
+    return list(_used(node).values())
 
 
 def read_bases(node: ts.Node) -> list[str]:
-    """`class A extends Base implements I1, \\App\\I2 { use Logs; }` -> Base, Logs, I1, I2: the parent class, then
+    """`class A extends Base implements I1, \\App\\I2 { use Logs; }` -> Base, Logs, I1, .App.I2: the parent class, then
     the traits (their methods are the class's own, before an interface's declaration of them), then the
     interfaces."""
     body = node.child_by_field_name("body")
     holders = [c for c in node.named_children if c.type == "base_clause"]
     holders += [c for c in body.named_children if c.type == "use_declaration"] if body is not None else []
     holders += [c for c in node.named_children if c.type == "class_interface_clause"]
-    names = [written_name(n) for holder in holders for n in holder.named_children]
+    names = [dotted(n) for holder in holders for n in holder.named_children]
     return [n for n in dict.fromkeys(names) if n]
 
 
@@ -106,6 +142,7 @@ SPECS = {
             "object_creation_expression": "",  # the class is its first child, under no field
         },
         imports=frozenset({"namespace_use_declaration"}),
+        namespaces=frozenset({"namespace_definition"}),
         attributes=frozenset({"attribute_list"}),
         read_imports=read_imports,
         read_bases=read_bases,

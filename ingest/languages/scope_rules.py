@@ -1,4 +1,4 @@
-"""Calls and bases bound by what one file proves, for a language described by data (`ScopeRules`): one binder for
+r"""Calls and bases bound by what one file proves, for a language described by data (`ScopeRules`): one binder for
 every language that has no type-aware binder of its own (C#, PHP), one site at a time (a `SiteBinder`).
 
 - A call on the enclosing type's receiver (`this.M()`, `$this->m()`, `self::m()`) is a member of that type, looked
@@ -6,6 +6,9 @@ every language that has no type-aware binder of its own (C#, PHP), one site at a
   language calls members without a receiver (C#, Java), a member too.
 - A type the file defines (`new Receipt(...)`, `Limits.Max()`, `Helpers::format()`, `: GatewayBase`) is that
   definition; a function the file defines at its top level (`format_money($x)`) is that function.
+- Where the language names types by namespace (PHP), a type of another file is the name its imports or the file's
+  namespace give it (`use App\Log\Handler;` then `new Handler`: `App.Log.Handler`), which the indexer matches by
+  the longest tail of it that names a definition (`Log/Handler.php`'s class `Handler`).
 - Anything else is named as written: a guess the indexer keeps only where one entity of the project has the name,
   labelled `name`. Declared types of fields, parameters and locals are not tracked: a call made on them is a guess.
 """
@@ -29,6 +32,29 @@ Constructed = Callable[[ts.Node, ts.Node], str]
 
 
 @dataclass(frozen=True)
+class TypeNames:
+    """What names the types of other files in one file: its imports (written name -> dotted full name) and its
+    namespace (dotted), for a written name it does not import."""
+
+    imported: dict[str, str]
+    namespace: str = ""
+
+    def full(self, written: str) -> str:
+        """`Handler` -> `App.Log.Handler`; `Log.Handler` (relative) -> through `Log`'s import or the namespace;
+        `.App.Log.Handler` (written from the root) -> `App.Log.Handler`; "" when nothing names it."""
+        if written.startswith("."):
+            return written[1:]
+        head, _, rest = written.partition(".")
+        if head in self.imported:
+            return f"{self.imported[head]}.{rest}" if rest else self.imported[head]
+        return f"{self.namespace}.{written}" if self.namespace else ""
+
+
+def _no_names(root: ts.Node) -> TypeNames:
+    return TypeNames({})
+
+
+@dataclass(frozen=True)
 class ScopeRules:
     """What differs between languages for this binder: which nodes declare types and top-level functions, how a
     call names its receiver and member, what constructs, and the words for the enclosing type and its bases."""
@@ -40,6 +66,8 @@ class ScopeRules:
     self_receivers: frozenset[str]  # a receiver written so means the enclosing type (`this`, `$this`, `self`)
     base_receivers: frozenset[str] = frozenset()  # ... its bases (`base`, `parent`)
     implicit_self: bool = False  # a bare call is a member of the enclosing type (C#), not a free function (PHP)
+    names: Callable[[ts.Node], TypeNames] = _no_names  # (tree root) -> what its imports and namespace name
+    written: Callable[[ts.Node], str] = node_text  # a type as written, dotted (`\App\Log` -> `.App.Log`)
 
 
 class RulesBinder:
@@ -47,6 +75,7 @@ class RulesBinder:
 
     def __init__(self, rules: ScopeRules, root: ts.Node, module: str) -> None:
         self.rules, self.module = rules, module
+        self.names = rules.names(root)
         self.types: dict[str, str] = {}  # type name -> its local name (`Outer.Inner`), for the file's types
         self.functions: set[str] = set()  # the file's top-level functions
         stack = [root]
@@ -73,8 +102,9 @@ class RulesBinder:
         if own and written in self.rules.self_receivers | self.rules.base_receivers:
             after = written in self.rules.base_receivers
             return Target(TargetForm.MEMBER, member, Resolution.EXACT, owner=own, after_owner=after)
-        if written in self.types:  # `Limits.Max()`, `Helpers::format()`: a static member of the file's type
-            return Target(TargetForm.MEMBER, member, Resolution.EXACT, owner=f"{self.module}.{self.types[written]}")
+        owner = self._qualified(self.rules.written(receiver))  # `Limits.Max()`, `Helpers::format()`
+        if owner and member:
+            return Target(TargetForm.MEMBER, member, Resolution.EXACT, owner=owner)
         return Target(TargetForm.NAME, member, Resolution.NAME) if member else None
 
     def base(self, name: str, node: ts.Node) -> Target | None:
@@ -89,11 +119,19 @@ class RulesBinder:
             return Target(TargetForm.QUALIFIED, f"{self.module}.{name}", Resolution.EXACT)
         return self._type(name) if name in self.types else Target(TargetForm.NAME, name, Resolution.NAME)
 
-    def _type(self, name: str) -> Target | None:
-        """A type by its name: the file's own, else a guess."""
-        if name in self.types:
-            return Target(TargetForm.QUALIFIED, f"{self.module}.{self.types[name]}", Resolution.EXACT)
+    def _type(self, written: str) -> Target | None:
+        """A type as written: the file's own, else the one its imports or namespace name, else a guess."""
+        if qualified := self._qualified(written):
+            return Target(TargetForm.QUALIFIED, qualified, Resolution.EXACT)
+        name = written.rpartition(".")[2]
         return Target(TargetForm.NAME, name, Resolution.NAME) if name.isidentifier() else None
+
+    def _qualified(self, written: str) -> str:
+        """The qualified name of a type as written: the file's own by its local name, else by the names its imports
+        and namespace give ("" for neither)."""
+        if written in self.types:
+            return f"{self.module}.{self.types[written]}"
+        return self.names.full(written) if written and not written.startswith("$") else ""
 
     def _local(self, node: ts.Node) -> str:
         """A type's local name: its enclosing types' names and its own, `Outer.Inner`."""
