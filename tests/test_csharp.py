@@ -1,7 +1,8 @@
 """C# with structure: classes, structs, interfaces, records and enums as entities with their methods, constructors
 and properties; chunks at definition boundaries with `///` docs and `[Attributes]` kept with their definition;
 `using` directives as imports; bases and interfaces as INHERITS; calls bound where the file proves them (the
-enclosing type's members, `this.`/`base.`, the file's own types), the rest by name: a guess kept only where one entity
+enclosing type's members, `this.`/`base.`, the file's own types, the declared types of fields and locals), the rest
+by name: a guess kept only where one entity
 has the name, so a same-named method of an unrelated type is never a target. A small real-shaped project of two
 files, indexed with the real engines."""
 
@@ -54,6 +55,23 @@ GATEWAY = (
     "    public static class Limits\n"
     "    {\n"
     "        public static int MaxRetries() => 3;\n"
+    "    }\n"
+    "\n"
+    "    public class Till\n"
+    "    {\n"
+    '        private readonly StripeGateway _stripe = new StripeGateway("key");\n'
+    "\n"
+    "        public Receipt Pay(Money amount)\n"
+    "        {\n"
+    "            var auditor = new Auditor();\n"
+    "            auditor.Audit(amount);\n"
+    "            return _stripe.Charge(amount);\n"
+    "        }\n"
+    "    }\n"
+    "\n"
+    "    public class Auditor\n"
+    "    {\n"
+    "        public void Audit(Money amount) { }\n"
     "    }\n"
     "\n"
     "    public record Receipt(int Cents);\n"
@@ -162,6 +180,12 @@ def test_the_index_binds_calls_and_bases_the_file_proves_and_guesses_only_unique
     assert edges_out(catalog, views, charge, relation_types=["CALLS"]) == {
         ("CALLS", f"method:shop:{MODULE}.GatewayBase.Audit"): "exact",  # a bare call: a member, through the base
         ("CALLS", f"class:shop:{MODULE}.Receipt"): "exact",
+    }
+    # a field's and a local's declared types pick the one `Charge` and `Audit` of the several the names have
+    assert edges_out(catalog, views, f"method:shop:{MODULE}.Till.Pay", relation_types=["CALLS"]) == {
+        ("CALLS", f"class:shop:{MODULE}.Auditor"): "exact",
+        ("CALLS", f"method:shop:{MODULE}.Auditor.Audit"): "inferred",
+        ("CALLS", f"method:shop:{MODULE}.StripeGateway.Charge"): "inferred",
     }
     retries = f"method:shop:{MODULE}.StripeGateway.Retries"
     assert edges_out(catalog, views, retries, relation_types=["CALLS"]) == {

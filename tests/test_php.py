@@ -1,7 +1,8 @@
 """PHP with structure: classes, interfaces, traits and enums with their methods, and top-level functions, as
 entities; `/** */` docs as descriptions; `use` declarations as imports; `extends`, traits and `implements` as bases,
 a trait's methods found before an interface's declaration of them; calls bound where the file proves them
-(`$this->`, `self::`, `static::`, `parent::`, the file's own types and functions), the rest by name: a guess kept only
+(`$this->`, `self::`, `static::`, `parent::`, the file's own types and functions, typed properties and parameters),
+the rest by name: a guess kept only
 where one entity has the name, so a same-named method of an unrelated class is never a target; a class of another
 file by the name its `use` or the file's namespace gives it. A small real-shaped project of two files, indexed with
 the real engines."""
@@ -79,6 +80,11 @@ class OrderService
     }
 
     private static function audit(array $order): void {}
+
+    public function relay($any, array $order): void
+    {
+        $any->handle($order);
+    }
 }
 
 class Mailer
@@ -131,15 +137,19 @@ def test_calls_bind_to_the_classs_own_members_its_traits_and_the_files_functions
     }
 
 
-def test_across_files_a_class_is_named_by_its_namespace_and_an_untyped_receiver_is_no_guess(
+def test_across_files_a_class_is_named_by_its_namespace_and_a_typed_receiver_by_its_type(
     catalog: Catalog, views: GenerationViews
 ) -> None:
-    # `$this->log->handle()`: Handler's and Mailer's `handle` share the name, so nothing is guessed
+    # `private FileHandler $log` (a promoted constructor parameter) types `$this->log`: Handler's `handle`, which
+    # FileHandler inherits, and never Mailer's
     assert edges_out(catalog, views, f"method:shop:{BILLING}.OrderService.checkout", relation_types=["CALLS"]) == {
+        ("CALLS", f"method:shop:{LOG}.Handler.handle"): "inferred",
         ("CALLS", f"method:shop:{BILLING}.OrderService.audit"): "exact",
         ("CALLS", f"class:shop:{BILLING}.Mailer"): "exact",
         ("CALLS", f"class:shop:{LOG}.FileHandler"): "exact",  # `Shop\\Log\\FileHandler`, in `Handlers.php`
     }
+    # an untyped `$any->handle()`: two classes have a `handle`, so nothing is guessed
+    assert edges_out(catalog, views, f"method:shop:{BILLING}.OrderService.relay", relation_types=["CALLS"]) == {}
     assert edges_out(catalog, views, f"class:shop:{LOG}.FileHandler", relation_types=["INHERITS"]) == {
         ("INHERITS", f"class:shop:{LOG}.Handler"): "exact",
     }

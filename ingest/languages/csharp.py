@@ -5,6 +5,8 @@ types; the rest by name, labelled `name`."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import tree_sitter as ts
 
 from trident.ingest.languages import LanguageSpec, node_text, terminal_name
@@ -58,6 +60,67 @@ def _split(node: ts.Node, callee: ts.Node) -> tuple[ts.Node | None, str] | None:
     return None
 
 
+BODIES = frozenset(
+    {
+        "method_declaration",
+        "constructor_declaration",
+        "destructor_declaration",
+        "operator_declaration",
+        "local_function_statement",
+    }
+)
+_SCOPES = BODIES | TYPES | {"lambda_expression"}  # a local of a nested function or type is not the enclosing one's
+
+
+def type_written(node: ts.Node) -> str:
+    """A type or receiver as written: `Foo?`, `Foo<T>` -> Foo; `Acme.Foo` and `this._gw` as they are."""
+    while node.type == "nullable_type" and node.child_by_field_name("type") is not None:
+        node = node.child_by_field_name("type") or node
+    if node.type == "generic_name" and node.named_child_count:
+        node = node.named_children[0]
+    return node_text(node)
+
+
+def declared(node: ts.Node) -> Iterator[tuple[str, ts.Node]]:
+    """The receivers a type or function types: a field or property as `_gw` and `this._gw`; a parameter; a local
+    (`IPay gw = ...`, `var r = new Receipt()`)."""
+    if node.type in TYPES:
+        body = node.child_by_field_name("body")
+        for member in body.named_children if body is not None else []:
+            if member.type == "property_declaration" and (kind := member.child_by_field_name("type")) is not None:
+                name = node_text(member.child_by_field_name("name"))
+                yield from ((name, kind), (f"this.{name}", kind))
+            fields = member.named_children if member.type == "field_declaration" else []
+            for name, kind in (found for declaration in fields for found in _variables(declaration)):
+                yield from ((name, kind), (f"this.{name}", kind))
+        return
+    parameters = next((c for c in node.named_children if c.type == "parameter_list"), None)
+    for parameter in parameters.named_children if parameters is not None else []:
+        if (kind := parameter.child_by_field_name("type")) is not None:
+            yield node_text(parameter.child_by_field_name("name")), kind
+    stack = [node.child_by_field_name("body")]
+    while stack:
+        at = stack.pop()
+        if at is None or at.type in _SCOPES:
+            continue
+        if at.type == "variable_declaration":
+            yield from _variables(at)
+        stack.extend(at.named_children)
+
+
+def _variables(declaration: ts.Node) -> Iterator[tuple[str, ts.Node]]:
+    """`IPay a, b` -> (a, IPay), (b, IPay); `var r = new Receipt()` -> (r, Receipt)."""
+    if declaration.type != "variable_declaration" or (kind := declaration.child_by_field_name("type")) is None:
+        return
+    for declarator in (c for c in declaration.named_children if c.type == "variable_declarator"):
+        name = node_text(declarator.child_by_field_name("name"))
+        made = next((c for c in declarator.named_children if c.type == "object_creation_expression"), None)
+        if kind.type != "implicit_type":
+            yield name, kind
+        elif made is not None and (made_kind := made.child_by_field_name("type")) is not None:
+            yield name, made_kind
+
+
 def _constructed(node: ts.Node, callee: ts.Node) -> str:
     return written_name(callee) if node.type == "object_creation_expression" else ""
 
@@ -70,6 +133,9 @@ RULES = ScopeRules(
     self_receivers=frozenset({"this"}),
     base_receivers=frozenset({"base"}),
     implicit_self=True,
+    written=type_written,
+    bodies=BODIES,
+    declared=declared,
 )
 
 

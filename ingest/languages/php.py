@@ -7,6 +7,8 @@ themselves; the rest by name, labelled `name`. A bare call is a function, never 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import tree_sitter as ts
 
 from trident.ingest.languages import LanguageSpec, node_text
@@ -14,6 +16,8 @@ from trident.ingest.languages.scope_rules import ScopeRules, TypeNames, rules_bi
 
 TYPES = frozenset({"class_declaration", "interface_declaration", "trait_declaration", "enum_declaration"})
 FUNCTIONS = frozenset({"function_definition"})
+BODIES = frozenset({"function_definition", "method_declaration", "anonymous_function", "arrow_function"})
+_SCOPES = BODIES | TYPES  # a local of a nested function or class is not the enclosing function's
 _MEMBER_CALLS = frozenset({"member_call_expression", "nullsafe_member_call_expression"})
 _NAMES = frozenset({"name", "qualified_name", "relative_name"})
 
@@ -67,6 +71,48 @@ def dotted(node: ts.Node) -> str:
     return text.replace("\\", ".")
 
 
+def type_written(node: ts.Node) -> str:
+    """A declared type as written, with dots: `?Foo`, `Foo` -> Foo; "" for a primitive or a union."""
+    while node.type in ("optional_type", "named_type") and node.named_child_count:
+        node = node.named_children[0]
+    return dotted(node)
+
+
+def declared(node: ts.Node) -> Iterator[tuple[str, ts.Node]]:
+    """The receivers a class or function types: `private Pay $gw;` and a promoted constructor parameter as
+    `$this->gw`; a typed parameter `Baz $b` as `$b`; a local made by `$r = new Receipt()` as `$r`."""
+    if node.type in TYPES:
+        body = node.child_by_field_name("body")
+        for member in body.named_children if body is not None else []:
+            kind = member.child_by_field_name("type")
+            if member.type == "property_declaration" and kind is not None:
+                for element in (c for c in member.named_children if c.type == "property_element"):
+                    yield f"$this->{node_text(element.child_by_field_name('name')).lstrip('$')}", kind
+            elif member.type == "method_declaration" and node_text(member.child_by_field_name("name")) == "__construct":
+                for name, kind in _parameters(member, "property_promotion_parameter"):
+                    yield f"$this->{name.lstrip('$')}", kind
+        return
+    yield from _parameters(node, "simple_parameter", "property_promotion_parameter")
+    stack = [node.child_by_field_name("body")]
+    while stack:
+        at = stack.pop()
+        if at is None or at.type in _SCOPES:
+            continue
+        made = at.child_by_field_name("right") if at.type == "assignment_expression" else None
+        if made is not None and made.type == "object_creation_expression" and made.named_child_count:
+            yield node_text(at.child_by_field_name("left")), made.named_children[0]
+        stack.extend(at.named_children)
+
+
+def _parameters(function: ts.Node, *kinds: str) -> Iterator[tuple[str, ts.Node]]:
+    """(`$name`, its type node) of the function's parameters of these kinds that state a type."""
+    parameters = function.child_by_field_name("parameters")
+    for parameter in parameters.named_children if parameters is not None else []:
+        kind = parameter.child_by_field_name("type")
+        if parameter.type in kinds and kind is not None:
+            yield node_text(parameter.child_by_field_name("name")), kind
+
+
 def type_names(root: ts.Node) -> TypeNames:
     """The classes a file's `use` declarations import (by the name or alias it uses them by) and its namespace."""
     imported: dict[str, str] = {}
@@ -105,7 +151,9 @@ RULES = ScopeRules(
     self_receivers=frozenset({"$this", "self", "static"}),
     base_receivers=frozenset({"parent"}),
     names=type_names,
-    written=dotted,
+    written=type_written,
+    bodies=BODIES,
+    declared=declared,
 )
 
 

@@ -9,13 +9,17 @@ every language that has no type-aware binder of its own (C#, PHP), one site at a
 - Where the language names types by namespace (PHP), a type of another file is the name its imports or the file's
   namespace give it (`use App\Log\Handler;` then `new Handler`: `App.Log.Handler`), which the indexer matches by
   the longest tail of it that names a definition (`Log/Handler.php`'s class `Handler`).
+- A receiver whose type the code declares — a field or property of the enclosing type, a parameter, a local
+  (`private PaymentGateway $gateway` then `$this->gateway->charge()`; `IPay gw` then `gw.Charge()`; `var r = new
+  Receipt()`) — makes the call a member of that type, when the file can name it (its own types; PHP's `use` and
+  namespace names), `inferred`.
 - Anything else is named as written: a guess the indexer keeps only where one entity of the project has the name,
-  labelled `name`. Declared types of fields, parameters and locals are not tracked: a call made on them is a guess.
+  labelled `name`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import tree_sitter as ts
@@ -54,6 +58,15 @@ def _no_names(root: ts.Node) -> TypeNames:
     return TypeNames({})
 
 
+# (a type declaration or a function) -> (a receiver as code writes it, the node of its declared type), for the fields
+# and properties a type declares and the parameters and locals of a function
+Declared = Callable[[ts.Node], Iterable[tuple[str, ts.Node]]]
+
+
+def _nothing_declared(node: ts.Node) -> Iterable[tuple[str, ts.Node]]:
+    return ()
+
+
 @dataclass(frozen=True)
 class ScopeRules:
     """What differs between languages for this binder: which nodes declare types and top-level functions, how a
@@ -68,6 +81,8 @@ class ScopeRules:
     implicit_self: bool = False  # a bare call is a member of the enclosing type (C#), not a free function (PHP)
     names: Callable[[ts.Node], TypeNames] = _no_names  # (tree root) -> what its imports and namespace name
     written: Callable[[ts.Node], str] = node_text  # a type as written, dotted (`\App\Log` -> `.App.Log`)
+    bodies: frozenset[str] = frozenset()  # nodes whose parameters and locals type the receivers inside them
+    declared: Declared = _nothing_declared
 
 
 class RulesBinder:
@@ -76,6 +91,7 @@ class RulesBinder:
     def __init__(self, rules: ScopeRules, root: ts.Node, module: str) -> None:
         self.rules, self.module = rules, module
         self.names = rules.names(root)
+        self._declared: dict[int, dict[str, str]] = {}  # type or function node id -> receiver -> its written type
         self.types: dict[str, str] = {}  # type name -> its local name (`Outer.Inner`), for the file's types
         self.functions: set[str] = set()  # the file's top-level functions
         stack = [root]
@@ -105,6 +121,9 @@ class RulesBinder:
         owner = self._qualified(self.rules.written(receiver))  # `Limits.Max()`, `Helpers::format()`
         if owner and member:
             return Target(TargetForm.MEMBER, member, Resolution.EXACT, owner=owner)
+        typed = self._qualified(self._receiver_type(node, written))  # `$this->gateway->charge()`, `gw.Charge()`
+        if typed and member:
+            return Target(TargetForm.MEMBER, member, Resolution.INFERRED, owner=typed)
         return Target(TargetForm.NAME, member, Resolution.NAME) if member else None
 
     def base(self, name: str, node: ts.Node) -> Target | None:
@@ -132,6 +151,22 @@ class RulesBinder:
         if written in self.types:
             return f"{self.module}.{self.types[written]}"
         return self.names.full(written) if written and not written.startswith("$") else ""
+
+    def _receiver_type(self, node: ts.Node, written: str) -> str:
+        """The type the nearest declaration of a receiver states, as written: a local or parameter of an enclosing
+        function, else a field or property of the enclosing type ("" when none does)."""
+        at = node.parent
+        while at is not None:
+            if at.type in self.rules.bodies or at.type in self.rules.types:
+                if at.id not in self._declared:
+                    found = {name: self.rules.written(kind) for name, kind in self.rules.declared(at)}
+                    self._declared[at.id] = {name: kind for name, kind in found.items() if kind}
+                if written in self._declared[at.id]:
+                    return self._declared[at.id][written]
+                if at.type in self.rules.types:
+                    return ""
+            at = at.parent
+        return ""
 
     def _local(self, node: ts.Node) -> str:
         """A type's local name: its enclosing types' names and its own, `Outer.Inner`."""
