@@ -40,6 +40,9 @@ CODE_TYPES = frozenset(
 )
 MAX_DEPTH = 8  # re-exports of re-exports and base chains deeper than this are not followed
 MAX_BASES = 64  # classes visited per member lookup
+# Languages whose binder names a declared type of another file by its short name (C#: a namespace is not a folder
+# and `using` names no type): the one class of the project with that name.
+SHORT_TYPE_NAMES = frozenset({"csharp"})
 
 # A method `object` defines by running another one a class may define: `!=` runs `__eq__`, `str(x)` runs
 # `__repr__`, `if x:` runs `__len__` when the class defines no `__bool__`.
@@ -184,6 +187,8 @@ class CodeIndex:
                 if direct and (not own_folder or all(e.project == project for e in direct)):
                     return direct, resolution
             owner = self._qualified(ref.owner, project, 0, tails)
+            if not owner and family(path) in SHORT_TYPE_NAMES and "." not in ref.owner:  # C#'s `IPay _gw`
+                owner = self._named(ref.owner, project, {EntityType.CLASS.value}, ref.source, path)
             classes = [e for e in owner if e.type == EntityType.CLASS.value] or self._returned(owner)
             if not classes and (owner or self._called_member(ref.owner, project, tails)):
                 # a factory's result, or a member the index does not define: its type is not stated, so only the

@@ -98,6 +98,8 @@ ORDERS = (
     "    }\n"
     "\n"
     "    private void Notify(Receipt receipt) { }\n"
+    "\n"
+    "    public void Relay(dynamic any) { any.Notify(\"sent\"); }\n"
     "}\n"
     "\n"
     "public class Mailer\n"
@@ -172,10 +174,16 @@ def test_the_index_binds_calls_and_bases_the_file_proves_and_guesses_only_unique
         ("INHERITS", f"class:shop:{MODULE}.IPaymentGateway"): "exact",
     }
     checkout = "method:shop:src.Billing.OrderService.OrderService.Checkout"
-    # `Notify(receipt)` is OrderService's own, not Mailer's; `_gateway.Charge` names two methods: no guess
+    # `Notify(receipt)` is OrderService's own, not Mailer's; `_gateway` is declared `IPaymentGateway` in another file
+    # (named without its namespace: the one class of the project with that name), and StripeGateway overrides it
     assert edges_out(catalog, views, checkout, relation_types=["CALLS"]) == {
         ("CALLS", "method:shop:src.Billing.OrderService.OrderService.Notify"): "exact",
+        ("CALLS", f"method:shop:{MODULE}.IPaymentGateway.Charge"): "inferred",
+        ("CALLS", f"method:shop:{MODULE}.StripeGateway.Charge"): "dispatch",
     }
+    # a `dynamic` receiver states no type: `any.Notify` (OrderService's or Mailer's?) is not guessed
+    relay = "method:shop:src.Billing.OrderService.OrderService.Relay"
+    assert edges_out(catalog, views, relay, relation_types=["CALLS"]) == {}
     charge = f"method:shop:{MODULE}.StripeGateway.Charge"
     assert edges_out(catalog, views, charge, relation_types=["CALLS"]) == {
         ("CALLS", f"method:shop:{MODULE}.GatewayBase.Audit"): "exact",  # a bare call: a member, through the base

@@ -136,6 +136,7 @@ RULES = ScopeRules(
     written=type_written,
     bodies=BODIES,
     declared=declared,
+    short_types=True,
 )
 
 

@@ -12,7 +12,8 @@ every language that has no type-aware binder of its own (C#, PHP), one site at a
 - A receiver whose type the code declares — a field or property of the enclosing type, a parameter, a local
   (`private PaymentGateway $gateway` then `$this->gateway->charge()`; `IPay gw` then `gw.Charge()`; `var r = new
   Receipt()`) — makes the call a member of that type, when the file can name it (its own types; PHP's `use` and
-  namespace names), `inferred`.
+  namespace names; in C#, the short name the indexer finds as the one class of the project that has it),
+  `inferred`.
 - Anything else is named as written: a guess the indexer keeps only where one entity of the project has the name,
   labelled `name`.
 """
@@ -83,6 +84,9 @@ class ScopeRules:
     written: Callable[[ts.Node], str] = node_text  # a type as written, dotted (`\App\Log` -> `.App.Log`)
     bodies: frozenset[str] = frozenset()  # nodes whose parameters and locals type the receivers inside them
     declared: Declared = _nothing_declared
+    # A declared type of another file the file cannot name is given by its short name, for the indexer to find as
+    # the one class of the project with that name (C#: namespaces are not folders, `using` names no type)
+    short_types: bool = False
 
 
 class RulesBinder:
@@ -121,7 +125,10 @@ class RulesBinder:
         owner = self._qualified(self.rules.written(receiver))  # `Limits.Max()`, `Helpers::format()`
         if owner and member:
             return Target(TargetForm.MEMBER, member, Resolution.EXACT, owner=owner)
-        typed = self._qualified(self._receiver_type(node, written))  # `$this->gateway->charge()`, `gw.Charge()`
+        declared = self._receiver_type(node, written)
+        typed = self._qualified(declared)  # `$this->gateway->charge()`, `gw.Charge()`
+        if not typed and self.rules.short_types and declared.isidentifier():
+            typed = declared
         if typed and member:
             return Target(TargetForm.MEMBER, member, Resolution.INFERRED, owner=typed)
         return Target(TargetForm.NAME, member, Resolution.NAME) if member else None
