@@ -40,9 +40,9 @@ CODE_TYPES = frozenset(
 )
 MAX_DEPTH = 8  # re-exports of re-exports and base chains deeper than this are not followed
 MAX_BASES = 64  # classes visited per member lookup
-# Languages whose binder names a declared type of another file by its short name (C#: a namespace is not a folder
-# and `using` names no type): the one class of the project with that name.
-SHORT_TYPE_NAMES = frozenset({"csharp"})
+# Languages whose binder names a type of another file by its short name (C#: a namespace is not a folder and `using`
+# names no type; Ruby: constants are found lexically): the one class of the project with that name.
+SHORT_TYPE_NAMES = frozenset({"csharp", "ruby"})
 
 # A method `object` defines by running another one a class may define: `!=` runs `__eq__`, `str(x)` runs
 # `__repr__`, `if x:` runs `__len__` when the class defines no `__bool__`.

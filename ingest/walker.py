@@ -61,7 +61,7 @@ DEFAULT_IGNORES = (
 _OTHER_CODE = (
     *(".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".m", ".mm", ".swift", ".dart"),
     *(".kt", ".kts", ".scala", ".groovy", ".gradle", ".clj", ".hs", ".ml", ".ex", ".exs", ".erl"),
-    *(".rb", ".pl", ".pm", ".lua", ".r", ".sql", ".proto", ".graphql", ".tf", ".vue", ".svelte"),
+    *(".pl", ".pm", ".lua", ".r", ".sql", ".proto", ".graphql", ".tf", ".vue", ".svelte"),
     *(".sh", ".bash", ".zsh", ".fish", ".ps1"),
 )
 _MARKDOWN = (".md", ".markdown", ".mdx")

@@ -42,6 +42,7 @@ CODE_LANGUAGES = {
     ".java": "java",
     ".cs": "csharp",
     ".php": "php",
+    ".rb": "ruby",
 }
 
 

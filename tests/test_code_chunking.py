@@ -163,6 +163,23 @@ function total(Order $order): Receipt {
 
 """
 
+RUBY = """require_relative "gateway/payment_gateway"
+
+# Checks orders out.
+class OrderService < BaseService
+  include Checkout
+
+  def checkout(order)
+    receipt = gateway.charge(order)
+    Receipt.new(receipt)
+  end
+end
+
+def total(order)
+  OrderService.new.checkout(order)
+end
+"""
+
 
 @dataclass(frozen=True)
 class Sample:
@@ -278,6 +295,18 @@ SAMPLES = [
         frozenset({"charge", "Shop.Billing.Receipt"}),  # a class by its namespace; `$this->gateway` is untyped
         frozenset({"Shop.Billing.Gateway.PaymentGateway"}),
         frozenset({"Shop.Billing.BaseService", "Shop.Billing.Checkout"}),
+        "Checks orders out.",
+        "total",
+    ),
+    Sample(
+        "ruby",
+        "src/billing/order_service.rb",
+        RUBY,
+        {"src.billing.order_service": (1, 1), "OrderService": (3, 11), "total": (13, 15)},
+        "OrderService.checkout",
+        frozenset({"charge", "Receipt"}),  # `gateway` is no variable the method makes; Receipt is another file's
+        frozenset({"src.billing.gateway.payment_gateway"}),
+        frozenset({"BaseService", "Checkout"}),
         "Checks orders out.",
         "total",
     ),
@@ -458,6 +487,12 @@ def test_parsing_is_deterministic(sample: Sample) -> None:
             "<?php\nuse Shop\\Util\\{Money, Clock as C};\nuse function Shop\\helpers\\round;\nclass A {}\n",
             {"Shop.Util.Money", "Shop.Util.Clock", "Shop.helpers.round"},
         ),
+        (
+            "ruby",
+            "app/models/order.rb",
+            'require "json"\nrequire_relative "../lib/util"\nclass A; end\n',
+            {"json", "app.lib.util"},
+        ),
     ],
 )
 def test_import_targets_are_absolute_module_names(language: str, path: str, source: str, expected: set[str]) -> None:
@@ -484,6 +519,7 @@ LONG_FUNCTIONS = {
         "} }",
     ),
     "php": ("<?php function big($items) {", "    $total += computeLine($item_{i}, $rate_{i}, $discount_{i});", "}"),
+    "ruby": ("def big(items)", "  total = total + compute_line(item_{i}, rate_{i}, discount_{i})", "end"),
 }
 
 
@@ -542,6 +578,12 @@ BIG_CLASSES = {
         "        $value = transform_{j}($value, {j});",
         "}",
     ),
+    "ruby": (
+        ["class Pipeline < Stage", "  RETRIES = 3"],
+        "  def step_{i}(value)\n{body}\n    value\n  end",
+        "    value = transform_{j}(value, {j})",
+        "end",
+    ),
     "rust": (
         ["impl Pipeline {"],
         "    fn step_{i}(&self, value: i64) -> i64 {{\n{body}\n        value\n    }}",
@@ -586,6 +628,7 @@ BROKEN = {
     "java": "class A {\n    int ok() {\n        return 1;\n    }\n    void broken( {\n}\n",
     "csharp": "class A {\n    int ok() {\n        return 1;\n    }\n    void broken( {\n}\n",
     "php": "<?php\nfunction ok() {\n    return 1;\n}\n\nfunction broken( {\n",
+    "ruby": "def ok\n  1\nend\n\ndef broken(\n",
 }
 
 

@@ -99,7 +99,7 @@ ORDERS = (
     "\n"
     "    private void Notify(Receipt receipt) { }\n"
     "\n"
-    "    public void Relay(dynamic any) { any.Notify(\"sent\"); }\n"
+    '    public void Relay(dynamic any) { any.Notify("sent"); }\n'
     "}\n"
     "\n"
     "public class Mailer\n"

@@ -1,6 +1,6 @@
 """Per-language tree-sitter specs as data: which nodes define, call, import and inherit.
 
-Each language module (``python``, ``javascript``, ``go``, ``rust``, ``java``, ``csharp``, ``php``) exports
+Each language module (``python``, ``javascript``, ``go``, ``rust``, ``java``, ``csharp``, ``php``, ``ruby``) exports
 ``SPECS``; they are imported on first use, so a run over Go code never loads the Java grammar. The few things that
 no table of node types can say (how an import names a module, which types a class extends, a Go method's receiver)
 are small functions the spec carries.
@@ -38,6 +38,7 @@ _MODULES: Mapping[str, str] = {
     "java": "java",
     "csharp": "csharp",
     "php": "php",
+    "ruby": "ruby",
 }
 SUPPORTED_LANGUAGES = frozenset(_MODULES)
 

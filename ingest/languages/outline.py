@@ -18,7 +18,7 @@ from trident.ingest.model import TargetForm
 from trident.store.schema import EntityType
 
 DESCRIPTION_CHARS = 300
-_NAME = re.compile(r"[\w$#]+")
+_NAME = re.compile(r"[\w$#]+[!?=]?")  # Ruby names end in `!`, `?` or `=`
 _COMMENT_OPEN = re.compile(r"^\s*(?:/\*+!?|//[/!]?|#+|\*+(?!/))")
 _COMMENT_CLOSE = re.compile(r"\*+/\s*$")
 # C# XML documentation: the summary's tags go, a reference keeps the name it refers to (`<see cref="Foo"/>`), and
@@ -196,6 +196,9 @@ class Outline:
         start, comments = outer.start_point.row, list[ts.Node]()
         kinds = self.spec.comments | self.spec.attributes
         prev = outer.prev_named_sibling
+        parent = outer.parent
+        if prev is None and parent is not None and parent.named_children[0].id == outer.id:
+            prev = parent.prev_named_sibling  # a comment above a body's first statement is the body's (Ruby)
         while prev is not None and prev.type in kinds and _last_row(prev) >= start - 1 and self._alone(prev):
             if prev.type in self.spec.comments:
                 comments.insert(0, prev)

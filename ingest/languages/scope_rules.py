@@ -87,6 +87,8 @@ class ScopeRules:
     # A declared type of another file the file cannot name is given by its short name, for the indexer to find as
     # the one class of the project with that name (C#: namespaces are not folders, `using` names no type)
     short_types: bool = False
+    # A receiver `written` names is a class or module, never a variable (Ruby's constants): `Helpers.format(x)`
+    constant_receivers: bool = False
 
 
 class RulesBinder:
@@ -122,9 +124,12 @@ class RulesBinder:
         if own and written in self.rules.self_receivers | self.rules.base_receivers:
             after = written in self.rules.base_receivers
             return Target(TargetForm.MEMBER, member, Resolution.EXACT, owner=own, after_owner=after)
-        owner = self._qualified(self.rules.written(receiver))  # `Limits.Max()`, `Helpers::format()`
+        named = self.rules.written(receiver)
+        owner = self._qualified(named)  # `Limits.Max()`, `Helpers::format()`
         if owner and member:
             return Target(TargetForm.MEMBER, member, Resolution.EXACT, owner=owner)
+        if self.rules.constant_receivers and self.rules.short_types and named.isidentifier() and member:
+            return Target(TargetForm.MEMBER, member, Resolution.INFERRED, owner=named)  # another file's, by name
         declared = self._receiver_type(node, written)
         typed = self._qualified(declared)  # `$this->gateway->charge()`, `gw.Charge()`
         if not typed and self.rules.short_types and declared.isidentifier():
