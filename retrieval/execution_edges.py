@@ -162,8 +162,7 @@ def _calls(
     table: pa.Table, hierarchy: Hierarchy, overriders: dict[str, list[tuple[str, Resolution]]]
 ) -> Iterator[tuple[str, str, str, str, str, str, Resolution]]:
     """The dispatch and constructor calls the stored calls imply: a call bound (not guessed) to an overridden method
-    reaches each override, unless the caller is one of them (a `super` call runs the base's own); a call of a class,
-    its constructors. A call the code already states is not repeated."""
+    reaches each override; a call of a class, its constructors. A call the code already states is not repeated."""
     calls = table.filter(pc.equal(table["type"], RelationType.CALLS.value))
     wanted = pa.array(sorted(set(overriders) | set(hierarchy.members) | set(hierarchy.bases)), pa.string())
     calls = calls.filter(pc.is_in(calls["target"].cast(pa.string()), value_set=wanted))
@@ -177,8 +176,7 @@ def _calls(
             continue
         if target.startswith(CLASS_PREFIX):
             reached = [(m, _weakest(how, h)) for m, h in _constructors(hierarchy, target)]
-        elif _virtual(target) and not any(m == source for m, _ in overriders.get(target, [])):
-            # (an override calling the method it overrides calls the base's own: `super().m()`, Ruby's `super`)
+        elif _virtual(target):
             reached = [(m, Resolution.DISPATCH) for m, _ in overriders.get(target, [])]
         else:
             reached = []

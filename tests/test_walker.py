@@ -196,7 +196,7 @@ def test_walking_a_missing_folder_raises(tmp_path: Path) -> None:
         ("A.JAVA", DocumentKind.CODE, "java"),
         ("a.c", DocumentKind.CODE, None),
         ("a.hpp", DocumentKind.CODE, None),
-        ("a.rb", DocumentKind.CODE, None),
+        ("a.lua", DocumentKind.CODE, None),
         ("a.sql", DocumentKind.CODE, None),
         ("deploy.sh", DocumentKind.CODE, None),
         ("a.md", DocumentKind.MARKDOWN, None),
@@ -230,14 +230,14 @@ def test_other_file_types_are_not_read(name: str) -> None:
 
 
 def test_the_walk_reports_kind_and_language_of_each_file(tmp_path: Path) -> None:
-    _tree(tmp_path, {"a.go": "package a\n", "b.tsx": "x\n", "c.yaml": "a: 1\n", "README": "hi\n", "d.rb": "x\n"})
+    _tree(tmp_path, {"a.go": "package a\n", "b.tsx": "x\n", "c.yaml": "a: 1\n", "README": "hi\n", "d.lua": "x\n"})
     kinds = {f.rel: (f.kind, f.language) for f in walk(tmp_path, LIMIT).files}
     assert kinds == {
         "README": (DocumentKind.TEXT, None),
         "a.go": (DocumentKind.CODE, "go"),
         "b.tsx": (DocumentKind.CODE, "tsx"),
         "c.yaml": (DocumentKind.CONFIG, None),
-        "d.rb": (DocumentKind.CODE, None),
+        "d.lua": (DocumentKind.CODE, None),
     }
 
 
