@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import tree_sitter as ts
 
 from trident.ingest.languages import LanguageSpec, node_text, terminal_name
-from trident.ingest.languages.scope_rules import ScopeRules, rules_binder
+from trident.ingest.languages.scope_rules import ScopeRules, rules_binder, within
 
 # Names written with a path or type arguments: the name is the last part, without its arguments.
 _QUALIFIED = frozenset({"qualified_name", "member_access_expression", "alias_qualified_name"})
@@ -98,14 +98,8 @@ def declared(node: ts.Node) -> Iterator[tuple[str, ts.Node]]:
     for parameter in parameters.named_children if parameters is not None else []:
         if (kind := parameter.child_by_field_name("type")) is not None:
             yield node_text(parameter.child_by_field_name("name")), kind
-    stack = [node.child_by_field_name("body")]
-    while stack:
-        at = stack.pop()
-        if at is None or at.type in _SCOPES:
-            continue
-        if at.type == "variable_declaration":
-            yield from _variables(at)
-        stack.extend(at.named_children)
+    for at in within(node.child_by_field_name("body"), _SCOPES):
+        yield from _variables(at)
 
 
 def _variables(declaration: ts.Node) -> Iterator[tuple[str, ts.Node]]:

@@ -197,7 +197,8 @@ class Outline:
         kinds = self.spec.comments | self.spec.attributes
         prev = outer.prev_named_sibling
         parent = outer.parent
-        if prev is None and parent is not None and parent.named_children[0].id == outer.id:
+        first = parent.named_child(0) if parent is not None and prev is None else None
+        if parent is not None and first is not None and first.id == outer.id:
             prev = parent.prev_named_sibling  # a comment above a body's first statement is the body's (Ruby)
         while prev is not None and prev.type in kinds and _last_row(prev) >= start - 1 and self._alone(prev):
             if prev.type in self.spec.comments:

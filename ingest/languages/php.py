@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import tree_sitter as ts
 
 from trident.ingest.languages import LanguageSpec, node_text
-from trident.ingest.languages.scope_rules import ScopeRules, TypeNames, rules_binder
+from trident.ingest.languages.scope_rules import ScopeRules, TypeNames, rules_binder, within
 
 TYPES = frozenset({"class_declaration", "interface_declaration", "trait_declaration", "enum_declaration"})
 FUNCTIONS = frozenset({"function_definition"})
@@ -93,15 +93,10 @@ def declared(node: ts.Node) -> Iterator[tuple[str, ts.Node]]:
                     yield f"$this->{name.lstrip('$')}", kind
         return
     yield from _parameters(node, "simple_parameter", "property_promotion_parameter")
-    stack = [node.child_by_field_name("body")]
-    while stack:
-        at = stack.pop()
-        if at is None or at.type in _SCOPES:
-            continue
+    for at in within(node.child_by_field_name("body"), _SCOPES):
         made = at.child_by_field_name("right") if at.type == "assignment_expression" else None
         if made is not None and made.type == "object_creation_expression" and made.named_child_count:
             yield node_text(at.child_by_field_name("left")), made.named_children[0]
-        stack.extend(at.named_children)
 
 
 def _parameters(function: ts.Node, *kinds: str) -> Iterator[tuple[str, ts.Node]]:

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 import tree_sitter as ts
 
 from trident.ingest.languages import LanguageSpec, node_text
-from trident.ingest.languages.scope_rules import ScopeRules, rules_binder
+from trident.ingest.languages.scope_rules import ScopeRules, rules_binder, within
 from trident.store.code_paths import module_name
 
 TYPES = frozenset({"class", "module"})
@@ -69,16 +69,12 @@ def declared(node: ts.Node) -> Iterator[tuple[str, ts.Node]]:
     """What an instance variable of a class (`@audit = Auditor.new` in any of its methods) or a local of a method
     (`x = Receipt.new(r)`) is made from: (the variable as written, the class's constant)."""
     in_class = node.type in TYPES
-    stack = [node.child_by_field_name("body")]
-    while stack:
-        at = stack.pop()
-        if at is None or (at.type in TYPES and at.id != node.id) or (not in_class and at.type in BODIES):
-            continue
+    variable = "instance_variable" if in_class else "identifier"
+    for at in within(node.child_by_field_name("body"), TYPES if in_class else TYPES | BODIES):
         if at.type == "assignment" and (made := _made(at.child_by_field_name("right"))) is not None:
             left = at.child_by_field_name("left")
-            if left is not None and left.type == ("instance_variable" if in_class else "identifier"):
+            if left is not None and left.type == variable:
                 yield node_text(left), made
-        stack.extend(at.named_children)
 
 
 def _made(value: ts.Node | None) -> ts.Node | None:

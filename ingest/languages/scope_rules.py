@@ -20,7 +20,7 @@ every language that has no type-aware binder of its own (C#, PHP), one site at a
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 import tree_sitter as ts
@@ -68,6 +68,18 @@ def _nothing_declared(node: ts.Node) -> Iterable[tuple[str, ts.Node]]:
     return ()
 
 
+def within(node: ts.Node | None, nested: frozenset[str]) -> Iterator[ts.Node]:
+    """The nodes under `node` (itself included) not inside a node of a `nested` type under it (a nested function or
+    type, whose locals are its own); iterative, so deep expressions cannot overflow the stack."""
+    pending = [node] if node is not None else []
+    while pending:
+        at = pending.pop()
+        if at is not node and at.type in nested:
+            continue
+        yield at
+        pending.extend(at.named_children)
+
+
 @dataclass(frozen=True)
 class ScopeRules:
     """What differs between languages for this binder: which nodes declare types and top-level functions, how a
@@ -87,7 +99,8 @@ class ScopeRules:
     # A declared type of another file the file cannot name is given by its short name, for the indexer to find as
     # the one class of the project with that name (C#: namespaces are not folders, `using` names no type)
     short_types: bool = False
-    # A receiver `written` names is a class or module, never a variable (Ruby's constants): `Helpers.format(x)`
+    # A receiver `written` names is a class or module, never a variable (Ruby's constants): `Helpers.format(x)`,
+    # given by its short name as `short_types` are
     constant_receivers: bool = False
 
 
@@ -128,7 +141,7 @@ class RulesBinder:
         owner = self._qualified(named)  # `Limits.Max()`, `Helpers::format()`
         if owner and member:
             return Target(TargetForm.MEMBER, member, Resolution.EXACT, owner=owner)
-        if self.rules.constant_receivers and self.rules.short_types and named.isidentifier() and member:
+        if self.rules.constant_receivers and named.isidentifier() and member:
             return Target(TargetForm.MEMBER, member, Resolution.INFERRED, owner=named)  # another file's, by name
         declared = self._receiver_type(node, written)
         typed = self._qualified(declared)  # `$this->gateway->charge()`, `gw.Charge()`
