@@ -222,8 +222,19 @@ def test_an_unknown_entity_exits_2_naming_it_and_the_closest_names(home: Path, c
         (["similar", "--entity", "PaymentGateway", "--top-k", "101"], "--top-k"),
         (["similar", "--entity", "PaymentGateway", "--kind", "binary"], "--kind"),
         (["similar"], "exactly one of text, chunk_id or entity"),
+        (["trace", "PaymentGateway", "--detail", "short"], "unknown detail 'short'; known: full, compact"),
+        (["explain", "OrderService", "PaymentGateway", "--detail", "short"], "unknown detail 'short'"),
     ],
-    ids=["trace-max-hops", "trace-limit", "explain-max-paths", "similar-top-k", "similar-kind", "similar-no-example"],
+    ids=[
+        "trace-max-hops",
+        "trace-limit",
+        "explain-max-paths",
+        "similar-top-k",
+        "similar-kind",
+        "similar-no-example",
+        "trace-detail",
+        "explain-detail",
+    ],
 )
 def test_a_bad_argument_exits_2_naming_it(home: Path, command: list[str], named: str) -> None:
     result = _run(home, *command)
