@@ -13,13 +13,15 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from trident.ingest.languages import SUPPORTED_LANGUAGES, parser_for, spec_for
+import tree_sitter as ts
+
+from trident.ingest.languages import SUPPORTED_LANGUAGES, LanguageSpec, parser_for, spec_for
 from trident.ingest.languages.binding import Bindings, Target
 from trident.ingest.languages.outline import Outline, Symbol, docstring
 from trident.ingest.model import Extraction, Reference
 from trident.ingest.text import group_blocks, paragraphs
 from trident.ingest.tokens import CHUNK_TOKEN_BUDGET, estimate_tokens, split_lines_by_budget
-from trident.store.code_paths import module_name
+from trident.store.code_paths import module_name, module_short_name
 from trident.store.schema import (
     Chunk,
     DocumentKind,
@@ -127,6 +129,29 @@ def _layout(symbol: Symbol, lines: list[str]) -> list[_Piece]:
     return pieces
 
 
+def _parsed(spec: LanguageSpec, language: str, source: bytes) -> tuple[bytes, ts.Tree]:
+    """The source and its tree; where the language has another text of a file with the same rows to read when the
+    whole does not parse (C's one configuration), that one instead if it parses with fewer errors."""
+    parser = parser_for(language)
+    tree = parser.parse(source)
+    if not tree.root_node.has_error or spec.fallback_text is None:
+        return source, tree
+    other = spec.fallback_text(source)
+    other_tree = parser.parse(other)
+    return (other, other_tree) if _errors(other_tree) < _errors(tree) else (source, tree)
+
+
+def _errors(tree: ts.Tree) -> int:
+    """The syntax errors tree-sitter recovered from: its ERROR nodes and the tokens it took as missing."""
+    count, pending = 0, [tree.root_node]
+    while pending:
+        node = pending.pop()
+        if node.has_error:
+            count += node.type == "ERROR" or node.is_missing
+            pending.extend(node.children)
+    return count
+
+
 def parse_code(project: str, path: str, text: str, language: str, doc_id: str, tenant: str = "default") -> Extraction:
     """Chunks at symbol boundaries plus the file's entities, its in-file relations and references to resolve.
 
@@ -141,8 +166,7 @@ def parse_code(project: str, path: str, text: str, language: str, doc_id: str, t
         return _Builder(project, path, doc_id, tenant, language, module_name(path)).bare_module()
     # Lines as an editor numbers them; tree-sitter only breaks rows at "\n", so it parses the normalised text.
     lines = _LINE_BREAK.split(text)
-    source = "\n".join(lines).encode("utf-8", "replace")
-    tree = parser_for(language).parse(source)
+    source, tree = _parsed(spec, language, "\n".join(lines).encode("utf-8", "replace"))
     module_q = module_name(path)
     outline = Outline(spec, source, path, module_q)
     outline.walk(tree.root_node)
@@ -215,7 +239,7 @@ class _Builder:
 
     def bare_module(self) -> Extraction:
         """The module of a file with nothing in it."""
-        name = self.module_q.rsplit(".", 1)[-1]
+        name = module_short_name(self.path)
         return Extraction(entities=[self._entity(EntityType.MODULE, name, self.module_q, (self.path,), "")])
 
     def extraction(
@@ -224,7 +248,7 @@ class _Builder:
         """The file's entities and in-file relations, and its references: calls and bases as `bound` (the
         language's binder) describes them, else by the names the outline read."""
         at = _row_locator(chunks)
-        module_name_ = self.module_q.rsplit(".", 1)[-1]
+        module_name_ = module_short_name(self.path)
         module = self._entity(EntityType.MODULE, module_name_, self.module_q, (self.path,), doc)
         entities = {module.id: module.model_copy(update={"chunk_id": chunks[0].id})}
         ids: dict[str, str] = {"": module.id}

@@ -209,6 +209,8 @@ class CodeIndex:
             if classes and not found and not ref.after_owner:  # a mixin's or base's call of what subclasses define
                 derived = [e for e in self._derived_members(classes[0], ref.target) if e.type in types]
                 return derived, Resolution.DISPATCH if derived else resolution
+        elif form is TargetForm.LINKED:  # C: one global namespace of functions, which the linker binds by name
+            return self._named(ref.target, project, {EntityType.FUNCTION.value}, ref.source, path), resolution
         else:
             return self._named(ref.target, project, types, ref.source, path), Resolution.NAME
         # A function bound to itself by scope or type is recursion: an edge (only a name guess never binds itself).

@@ -23,6 +23,7 @@ class TargetForm(StrEnum):
     NAME = "name"  # as written (`charge`, `../auth/tokens.md`): matched against names, paths and modules
     QUALIFIED = "qualified"  # a qualified name the source file binds (`billing.gateway.PaymentGateway`)
     MEMBER = "member"  # member `target` of the class named by `owner`, looked up through its bases
+    LINKED = "linked"  # a function the linker finds by its bare name (C): the one the project defines at top level
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from pathlib import Path, PurePosixPath
 
 import pathspec
 
-from trident.store.code_paths import CODE_LANGUAGES
+from trident.store.code_paths import CODE_LANGUAGES, TEXT_ONLY_CODE
 from trident.store.schema import DocumentKind
 
 # Version-control and Trident's own folders: never content, and no .gitignore negation brings them back.
@@ -56,14 +56,6 @@ DEFAULT_IGNORES = (
     ".editorconfig",
 )
 
-
-# Source files Trident has no grammar for: chunked as text, still kind CODE so filters find them.
-_OTHER_CODE = (
-    *(".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".m", ".mm", ".swift", ".dart"),
-    *(".kt", ".kts", ".scala", ".groovy", ".gradle", ".clj", ".hs", ".ml", ".ex", ".exs", ".erl"),
-    *(".pl", ".pm", ".lua", ".r", ".sql", ".proto", ".graphql", ".tf", ".vue", ".svelte"),
-    *(".sh", ".bash", ".zsh", ".fish", ".ps1"),
-)
 _MARKDOWN = (".md", ".markdown", ".mdx")
 _CONFIG = (".toml", ".yaml", ".yml", ".json", ".ini", ".cfg")
 _TEXT = (".txt", ".rst")
@@ -71,7 +63,7 @@ _TEXT = (".txt", ".rst")
 # Extension (lower case) -> (kind, grammar language). Anything not here, or in FILE_NAMES, is not read.
 FILE_TYPES: dict[str, tuple[DocumentKind, str | None]] = {
     **{ext: (DocumentKind.CODE, language) for ext, language in CODE_LANGUAGES.items()},
-    **{ext: (DocumentKind.CODE, None) for ext in _OTHER_CODE},
+    **{ext: (DocumentKind.CODE, None) for ext in TEXT_ONLY_CODE},
     **{ext: (DocumentKind.MARKDOWN, None) for ext in _MARKDOWN},
     **{ext: (DocumentKind.CONFIG, None) for ext in _CONFIG},
     **{ext: (DocumentKind.TEXT, None) for ext in _TEXT},

@@ -13,15 +13,14 @@ from trident.retrieval.change_map import SiteOwners
 from trident.retrieval.definitions import ChunkReader
 from trident.retrieval.relation_index import RelationIndex
 from trident.store.catalog import Catalog
+from trident.store.code_paths import CODE_LANGUAGES, TEXT_ONLY_CODE
 from trident.store.directory import EntityDirectory
 from trident.store.protocols import SearchFilter
 from trident.store.schema import DocumentKind, Entity, RelationType, Resolution
 
 # Files of languages Trident reads as text only: calls from them into the changed code are not edges.
-UNBOUND_SUFFIXES = frozenset(
-    {".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".cs", ".rb", ".php", ".kt", ".swift", ".scala", ".lua", ".sh"}
-)
-CODE_SUFFIXES = UNBOUND_SUFFIXES | {".py", ".pyi", ".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".go", ".java", ".rs"}
+UNBOUND_SUFFIXES = frozenset(TEXT_ONLY_CODE)
+CODE_SUFFIXES = UNBOUND_SUFFIXES | set(CODE_LANGUAGES) | {".pyi"}
 FAMILIES = {".pyi": ".py", ".jsx": ".js", ".mjs": ".js", ".cjs": ".js", ".ts": ".js", ".tsx": ".js", ".h": ".c"}
 # Call sites read per name: a name written more often than this is not checked whole (and says so).
 SITES_PER_NAME = 400

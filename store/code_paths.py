@@ -19,12 +19,27 @@ def is_test_path(path: str) -> bool:
     )
 
 
+# Headers keep their suffix in their module's name: `buf.h` and `buf.c` are two files of one name.
+HEADER_SUFFIXES = frozenset({".h"})
+
+
 def module_name(path: str) -> str:
-    """`billing/orders.py` -> `billing.orders`; a package's `__init__.py` names the package."""
-    root, _ = posixpath.splitext(path)
+    """`billing/orders.py` -> `billing.orders`; a package's `__init__.py` names the package; a header keeps its
+    suffix (`src/buf.h` -> `src.buf.h`, beside `src/buf.c`'s `src.buf`)."""
+    root, suffix = posixpath.splitext(path)
     if root.endswith("/__init__"):
         root = root[: -len("/__init__")]
+    if suffix.lower() in HEADER_SUFFIXES:
+        root += suffix
     return root.replace("/", ".")
+
+
+def module_short_name(path: str) -> str:
+    """The name a module goes by: the last part of its qualified name (`orders`), a header's file name (`buf.h`)."""
+    qualified = module_name(path)
+    if posixpath.splitext(path)[1].lower() in HEADER_SUFFIXES:
+        return posixpath.basename(path)
+    return qualified.rsplit(".", 1)[-1]
 
 
 CODE_LANGUAGES = {
@@ -43,7 +58,20 @@ CODE_LANGUAGES = {
     ".cs": "csharp",
     ".php": "php",
     ".rb": "ruby",
+    ".c": "c",
+    ".h": "c",
 }
+# Source files of languages without a grammar here: chunked as text, still code, their calls not bound.
+TEXT_ONLY_CODE = tuple(
+    suffix
+    for suffix in (
+        *(".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".m", ".mm", ".swift", ".dart"),
+        *(".kt", ".kts", ".scala", ".groovy", ".gradle", ".clj", ".hs", ".ml", ".ex", ".exs", ".erl"),
+        *(".pl", ".pm", ".lua", ".r", ".sql", ".proto", ".graphql", ".tf", ".vue", ".svelte"),
+        *(".sh", ".bash", ".zsh", ".fish", ".ps1"),
+    )
+    if suffix not in CODE_LANGUAGES
+)
 
 
 @functools.cache  # asked again for every entity of a file, every run

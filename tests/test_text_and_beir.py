@@ -73,7 +73,7 @@ def test_code_without_a_grammar_keeps_its_language_on_chunks() -> None:
 
 def test_form_feeds_and_crlf_do_not_shift_line_numbers() -> None:
     assert source_lines("a\r\nb\x0cc\n\nd") == ["a", "b\x0cc", "", "d"]
-    ex = parse_text("p", "x.c", "int a;\r\n\x0c\r\n\r\nint b;\r\n", "p/x.c", DocumentKind.CODE)
+    ex = parse_text("p", "x.sql", "int a;\r\n\x0c\r\n\r\nint b;\r\n", "p/x.sql", DocumentKind.CODE)
     assert [(c.start_line, c.end_line) for c in ex.chunks] == [(1, 4)]
 
 

@@ -16,7 +16,7 @@ from trident.retrieval.change_map import Touched, map_file
 from trident.retrieval.definitions import ChunkReader
 from trident.retrieval.entities import resolve_entity
 from trident.retrieval.fixture_values import with_fixture_values
-from trident.retrieval.impact_reasons import Finding, ReasonInputs, reasons
+from trident.retrieval.impact_reasons import CODE_SUFFIXES, Finding, ReasonInputs, reasons
 from trident.retrieval.prose_mentions import prose_naming
 from trident.retrieval.relation_index import RelationIndex, read_relations
 from trident.retrieval.test_names import with_named_tests
@@ -294,12 +294,9 @@ def _unindexed(skipped: Sequence[SkippedFile], project: str, path: str) -> list[
     reason = next((s.reason for s in skipped if s.path == path), None)
     if reason is not None:
         return [Finding("changed_file_skipped", 1, f"{project}/{path} was skipped at indexing ({reason})")]
-    if Path(path).suffix.lower() in {".py", ".js", ".ts", ".tsx", ".go", ".java", ".rs", *UNREAD_CODE}:
+    if Path(path).suffix.lower() in CODE_SUFFIXES:
         return [Finding("changed_file_not_indexed", 1, f"{project}/{path} is not in the index: index it first")]
     return []
-
-
-UNREAD_CODE = frozenset({".c", ".h", ".cpp", ".cs", ".rb", ".php", ".kt", ".swift", ".scala", ".lua", ".sh"})
 
 
 def _merged(findings: list[Finding]) -> list[Finding]:

@@ -1,9 +1,9 @@
 """Per-language tree-sitter specs as data: which nodes define, call, import and inherit.
 
-Each language module (``python``, ``javascript``, ``go``, ``rust``, ``java``, ``csharp``, ``php``, ``ruby``) exports
-``SPECS``; they are imported on first use, so a run over Go code never loads the Java grammar. The few things that
-no table of node types can say (how an import names a module, which types a class extends, a Go method's receiver)
-are small functions the spec carries.
+Each language module (``python``, ``javascript``, ``go``, ``rust``, ``java``, ``csharp``, ``php``, ``ruby``,
+``c``) exports ``SPECS``; they are imported on first use, so a run over Go code never loads the Java grammar. The
+few things that no table of node types can say (how an import names a module, which types a class extends, a Go
+method's receiver) are small functions the spec carries.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from trident.ingest.languages.binding import FileBinder, SiteBinderFactory
 __all__ = [
     "SUPPORTED_LANGUAGES",
     "LanguageSpec",
+    "field_name",
     "node_text",
     "parser_for",
     "spec_for",
@@ -39,6 +40,7 @@ _MODULES: Mapping[str, str] = {
     "csharp": "csharp",
     "php": "php",
     "ruby": "ruby",
+    "c": "c",
 }
 SUPPORTED_LANGUAGES = frozenset(_MODULES)
 
@@ -50,6 +52,8 @@ BaseReader = Callable[[ts.Node], list[str]]
 OwnerReader = Callable[[ts.Node], str]
 # (callee node, enclosing type name) -> the name a call is made by
 CalleeReader = Callable[[ts.Node, str], str]
+# definition node -> the name it defines, as written ("" for none)
+NameReader = Callable[[ts.Node], str]
 
 
 def node_text(node: ts.Node | None) -> str:
@@ -97,6 +101,11 @@ def terminal_name(node: ts.Node | None) -> str:
         else:
             return ""
     return ""
+
+
+def field_name(node: ts.Node) -> str:
+    """The name a definition's `name` field (a JavaScript field's `property`) holds."""
+    return node_text(node.child_by_field_name("name") or node.child_by_field_name("property"))
 
 
 def _no_imports(node: ts.Node, path: str, module: str) -> list[str]:
@@ -150,6 +159,11 @@ class LanguageSpec:
     read_bases: BaseReader = _no_bases
     read_owner: OwnerReader | None = None
     read_callee: CalleeReader = _callee
+    read_name: NameReader = field_name  # C's functions are named inside their declarator
+    # A definition whose body the grammar leaves as text (a C macro's) -> that body parsed, on the rows it is on
+    read_body: Callable[[ts.Node], ts.Node | None] | None = None
+    # Another text of a file with the same rows, read instead when it parses with fewer errors (C: one configuration)
+    fallback_text: Callable[[bytes], bytes] | None = None
     bind_file: FileBinder | None = None
     binder: SiteBinderFactory | None = None
 

@@ -67,11 +67,6 @@ class _Scope:
     namespace: str = ""  # the enclosing namespace blocks' names, dotted (C#'s `namespace A { ... }`)
 
 
-def _name(node: ts.Node) -> str:
-    text = node_text(node.child_by_field_name("name") or node.child_by_field_name("property"))
-    return text if _NAME.fullmatch(text) else ""
-
-
 def _last_row(node: ts.Node) -> int:
     """A node that ends with its newline (Rust `///` comments) ends on the row before."""
     end = node.end_point
@@ -167,9 +162,9 @@ class Outline:
 
     def _kind(self, node: ts.Node, scope: _Scope) -> str | None:
         spec = self.spec
-        if node.type in spec.classes and spec.accepts_class(node) and _name(node):
+        if node.type in spec.classes and spec.accepts_class(node) and self._name(node):
             return "class"
-        if (node.type in spec.functions or (scope.owner and node.type in spec.methods)) and _name(node):
+        if (node.type in spec.functions or (scope.owner and node.type in spec.methods)) and self._name(node):
             return "function"
         if node.type in spec.containers and node.child_by_field_name("body") is not None:
             return "container" if terminal_name(node.child_by_field_name(spec.containers[node.type])) else None
@@ -186,7 +181,7 @@ class Outline:
         kinds = self.spec.function_values | self.spec.class_values
         found: list[tuple[str, ts.Node]] = []
         for declarator in declarators:
-            value, name = declarator.child_by_field_name("value"), _name(declarator)
+            value, name = declarator.child_by_field_name("value"), self._name(declarator)
             if value is not None and value.type in kinds and name:
                 found.append((name, value))
         return found
@@ -206,6 +201,10 @@ class Outline:
             start, prev = prev.start_point.row, prev.prev_named_sibling
         return start, comments
 
+    def _name(self, node: ts.Node) -> str:
+        text = self.spec.read_name(node)
+        return text if _NAME.fullmatch(text) else ""
+
     def _alone(self, node: ts.Node) -> bool:
         """Whether nothing precedes the node on its line (a trailing comment belongs to the code before it)."""
         line_start = self.source.rfind(b"\n", 0, node.start_byte) + 1
@@ -215,7 +214,7 @@ class Outline:
         self, node: ts.Node, kind: str, outer: ts.Node, scope: _Scope
     ) -> tuple[_Scope, list[tuple[ts.Node, _Scope]]]:
         """Add the definition to the outline; returns its scope and the children to walk in it."""
-        spec, body, name = self.spec, node, _name(node)
+        spec, body, name = self.spec, node, self._name(node)
         if kind == "assignment":
             name, body = self._assigned(node)[0]
             kind = "class" if body.type in spec.class_values else "function"
@@ -251,7 +250,8 @@ class Outline:
                 self_type = owner.rsplit(".", 1)[-1] if owner else scope.self_type
                 inner = _Scope(symbol, local, "", local, self_type, in_function=True, namespace=namespace)
         (scope.parent.children if scope.parent is not None else self.units).append(symbol)
-        return inner, [(c, inner) for c in body.named_children]
+        parsed = spec.read_body(node) if spec.read_body is not None and kind == "function" else None
+        return inner, [(c, inner) for c in (parsed if parsed is not None else body).named_children]
 
     def _base(self, local: str, base: str, node: ts.Node, row: int) -> None:
         self.bases.append((local, base, row))

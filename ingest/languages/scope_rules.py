@@ -14,6 +14,9 @@ every language that has no type-aware binder of its own (C#, PHP), one site at a
   Receipt()`) — makes the call a member of that type, when the file can name it (its own types; PHP's `use` and
   namespace names; in C#, the short name the indexer finds as the one class of the project that has it),
   `inferred`.
+- A bare call of a name a parameter or local holds (`cb(x)`, with `cb` a parameter) calls that value: nothing the
+  file names. In C, a bare call of a function the file does not define is the project's one function of that name
+  (what the linker binds: `inferred`).
 - Anything else is named as written: a guess the indexer keeps only where one entity of the project has the name,
   labelled `name`.
 """
@@ -25,7 +28,7 @@ from dataclasses import dataclass
 
 import tree_sitter as ts
 
-from trident.ingest.languages import node_text
+from trident.ingest.languages import field_name, node_text
 from trident.ingest.languages.binding import Target
 from trident.ingest.model import TargetForm
 from trident.store.schema import Resolution
@@ -102,6 +105,9 @@ class ScopeRules:
     # A receiver `written` names is a class or module, never a variable (Ruby's constants): `Helpers.format(x)`,
     # given by its short name as `short_types` are
     constant_receivers: bool = False
+    name: Callable[[ts.Node], str] = field_name  # a type or function node -> the name it defines
+    # A bare call of a function the file does not define is the project's one function of the name (C's linker)
+    linked: bool = False
 
 
 class RulesBinder:
@@ -110,13 +116,13 @@ class RulesBinder:
     def __init__(self, rules: ScopeRules, root: ts.Node, module: str) -> None:
         self.rules, self.module = rules, module
         self.names = rules.names(root)
-        self._declared: dict[int, dict[str, str]] = {}  # type or function node id -> receiver -> its written type
+        self._declared: dict[int, dict[str, str]] = {}  # type or function node id -> name -> its written type
         self.types: dict[str, str] = {}  # type name -> its local name (`Outer.Inner`), for the file's types
         self.functions: set[str] = set()  # the file's top-level functions
         stack = [root]
         while stack:
             node = stack.pop()
-            name = node_text(node.child_by_field_name("name"))
+            name = rules.name(node) if node.type in rules.types | rules.functions else ""
             if node.type in rules.types and name:
                 self.types.setdefault(name, self._local(node))
             elif node.type in rules.functions and name and not self._enclosing_type(node):
@@ -132,7 +138,7 @@ class RulesBinder:
         receiver, member = split
         own = self._enclosing_type(node)
         if receiver is None:
-            return self._bare(member, own)
+            return None if self._holds(node, member) else self._bare(member, own)
         written = node_text(receiver)
         if own and written in self.rules.self_receivers | self.rules.base_receivers:
             after = written in self.rules.base_receivers
@@ -161,7 +167,11 @@ class RulesBinder:
             return Target(TargetForm.MEMBER, name, Resolution.EXACT, owner=own)
         if name in self.functions:
             return Target(TargetForm.QUALIFIED, f"{self.module}.{name}", Resolution.EXACT)
-        return self._type(name) if name in self.types else Target(TargetForm.NAME, name, Resolution.NAME)
+        if name in self.types:
+            return self._type(name)
+        if self.rules.linked:
+            return Target(TargetForm.LINKED, name, Resolution.INFERRED)
+        return Target(TargetForm.NAME, name, Resolution.NAME)
 
     def _type(self, written: str) -> Target | None:
         """A type as written: the file's own, else the one its imports or namespace name, else a guess."""
@@ -183,22 +193,35 @@ class RulesBinder:
         at = node.parent
         while at is not None:
             if at.type in self.rules.bodies or at.type in self.rules.types:
-                if at.id not in self._declared:
-                    found = {name: self.rules.written(kind) for name, kind in self.rules.declared(at)}
-                    self._declared[at.id] = {name: kind for name, kind in found.items() if kind}
-                if written in self._declared[at.id]:
-                    return self._declared[at.id][written]
+                if written in (declared := self._declarations(at)):
+                    return declared[written]
                 if at.type in self.rules.types:
                     return ""
             at = at.parent
         return ""
+
+    def _holds(self, node: ts.Node, name: str) -> bool:
+        """Whether `name` is a parameter or local of a function enclosing `node` (a value, not a definition)."""
+        at = node.parent
+        while at is not None and at.type not in self.rules.types:
+            if at.type in self.rules.bodies and name in self._declarations(at):
+                return True
+            at = at.parent
+        return False
+
+    def _declarations(self, at: ts.Node) -> dict[str, str]:
+        """What a type or function declares (fields, parameters, locals) -> the type each is declared with, as
+        written ("" when not stated); read once per node."""
+        if at.id not in self._declared:
+            self._declared[at.id] = {name: self.rules.written(kind) for name, kind in self.rules.declared(at)}
+        return self._declared[at.id]
 
     def _local(self, node: ts.Node) -> str:
         """A type's local name: its enclosing types' names and its own, `Outer.Inner`."""
         names = []
         at: ts.Node | None = node
         while at is not None:
-            if at.type in self.rules.types and (name := node_text(at.child_by_field_name("name"))):
+            if at.type in self.rules.types and (name := self.rules.name(at)):
                 names.append(name)
             at = at.parent
         return ".".join(reversed(names))

@@ -1,0 +1,430 @@
+"""Trident's call edges in languages beyond Python against a compiler's own resolution of every call, on real
+projects fetched at bench time.
+
+Usage:
+    python bench/language_calls.py                       # C: zlib, libyaml, jansson (Debian source packages)
+    python bench/language_calls.py --projects zlib       # one project, to iterate fast
+    python bench/language_calls.py --json                # print the JSON instead of the table
+
+C's reference is clang (libclang from PyPI, `pip install libclang`): each `.c` file of the project is parsed with
+every folder holding a header on the include path, and each call expression whose callee clang resolves to a function
+is a pair caller -> the definition of that function (by its USR: a `static` function is its file's, an external one
+the project's one definition of that name). Calls clang sees inside a macro's expansion count (they run); calls
+through a pointer (a parameter, a struct field) name no function and are left out, as Trident leaves them.
+Sources come from Debian's source packages (`apt-get source --download-only`, with a deb-src list of the
+machine's own mirror kept under the cache folder), unpacked once into ~/.cache/trident/bench/language-calls/
+(TRIDENT_BENCH_CACHE moves it). Each project is indexed as one project of one index with the stand-in embedder:
+every figure here is of the graph, which no embedding changes.
+
+What is measured, per project:
+  pairs        reference caller -> callee pairs whose two ends are Trident entities (functions by file and name)
+  precision    of Trident's exact + inferred CALLS between functions the reference saw defined, the share the
+               reference has; name guesses apart; edges from or to a function clang did not see (an `#if` branch
+               the configuration leaves out) are counted as unverifiable, not as wrong
+  recall       of the reference pairs, the share Trident has as exact + inferred (and with name guesses)
+  misses       by cause: the call is written inside a macro (the callee's name is not on the call's line), the
+               callee's name is defined more than once in the project, other
+  cost         indexing seconds (stand-in embedder) per 1,000 chunks
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from collections import Counter, defaultdict
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from trident.embedding.hash_embedder import HashEmbedder
+from trident.ingest.pipeline import index_folder
+from trident.store.catalog import Catalog
+from trident.store.schema import EntityType, RelationType, Resolution
+from trident.tools.status import status
+
+PROJECTS = {"c": ("zlib", "libyaml", "jansson")}
+LANGUAGE_OF = {name: language for language, names in PROJECTS.items() for name in names}
+DEBIAN_SOURCES = """Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: bookworm
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+"""
+MAX_FILE_BYTES = 2_000_000
+# Keep going past a fatal error (a header only a build generates): the functions it does not touch still resolve.
+PARSE_OPTIONS = 0x01 | 0x200  # CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_KeepGoing
+KEPT = 6  # examples printed per kind
+MACRO_DEPTH = 16  # macros followed from one caller at most
+
+Function = tuple[str, str]  # (path in the project, name)
+Pair = tuple[Function, Function]
+
+
+def cache_root() -> Path:
+    base = Path(os.environ.get("TRIDENT_BENCH_CACHE", Path.home() / ".cache/trident/bench"))
+    return base / "language-calls"
+
+
+def fetch_debian(name: str, cache: Path) -> Path:
+    """The unpacked upstream source of a Debian source package (downloaded once)."""
+    unpacked = cache / "src" / name
+    if unpacked.is_dir():
+        return _single_folder(unpacked)
+    apt = cache / "apt"
+    (apt / "lists" / "partial").mkdir(parents=True, exist_ok=True)
+    (apt / "parts").mkdir(exist_ok=True)
+    (apt / "parts" / "sources.sources").write_text(DEBIAN_SOURCES)
+    options = [
+        "-o",
+        "Dir::Etc::SourceList=/dev/null",
+        "-o",
+        f"Dir::Etc::SourceParts={apt / 'parts'}",
+        "-o",
+        f"Dir::State::Lists={apt / 'lists'}",
+    ]
+    downloads = cache / "downloads" / name
+    downloads.mkdir(parents=True, exist_ok=True)
+    if not any((apt / "lists").glob("*Sources*")):
+        subprocess.run(["apt-get", *options, "update"], check=True, capture_output=True)
+    fetch = ["apt-get", *options, "source", "--download-only", name]
+    subprocess.run(fetch, check=True, cwd=downloads, capture_output=True)
+    archive = next(p for p in sorted(downloads.iterdir()) if ".orig.tar." in p.name)
+    staging = Path(tempfile.mkdtemp(dir=cache))
+    with tarfile.open(archive) as tar:
+        tar.extractall(staging, filter="data")
+    unpacked.parent.mkdir(parents=True, exist_ok=True)
+    staging.rename(unpacked)
+    return _single_folder(unpacked)
+
+
+def _single_folder(folder: Path) -> Path:
+    inside = [p for p in folder.iterdir() if p.is_dir()]
+    return inside[0] if len(inside) == 1 else folder
+
+
+@dataclass
+class Reference:
+    pairs: set[Pair] = field(default_factory=set)
+    defined: set[Function] = field(default_factory=set)  # every function clang saw defined
+    sites: dict[Pair, tuple[str, int]] = field(default_factory=dict)  # a call site of each pair (path, line)
+    ambiguous: int = 0  # calls of an external name the project defines more than once (no one target)
+    broken: set[Function] = field(default_factory=set)  # functions clang found an error in
+    spans: dict[Function, tuple[int, int]] = field(default_factory=dict)  # each definition's first and last line
+    compiled: dict[str, set[int]] = field(default_factory=lambda: defaultdict(set))  # lines clang saw code on
+
+    def inactive(self, pair: Pair, root: Path) -> bool:
+        """Whether every line of the caller that writes the callee's name is one clang did not compile (an `#if`
+        branch the configuration leaves out): a call the reference cannot judge."""
+        caller, (_, callee) = pair
+        first, last = self.spans.get(caller, (0, -1))
+        lines = (root / caller[0]).read_text(errors="replace").splitlines()[first - 1 : last]
+        writing = [first + i for i, text in enumerate(lines) if f"{callee}(" in text.replace(" (", "(")]
+        return bool(writing) and not any(line in self.compiled[caller[0]] for line in writing)
+
+
+def clang_reference(root: Path) -> Reference:
+    """Every call clang resolves to a function the project defines, over all of the project's `.c` files."""
+    import clang.cindex as ci
+
+    index = ci.Index.create()
+    folders = sorted({str(p.parent) for p in root.rglob("*.h")} | {str(root)})
+    arguments = ["-ferror-limit=0", *_compiler_headers(), *(f"-I{f}" for f in folders)]
+    definitions: dict[str, set[Function]] = defaultdict(set)
+    calls: set[tuple[Function, str, str, int]] = set()
+    reference = Reference()
+    errors: set[tuple[str, int]] = set()
+    for source in sorted(root.rglob("*.c")):
+        unit = index.parse(str(source), args=arguments, options=PARSE_OPTIONS)
+        errors |= {at for d in unit.diagnostics if d.severity >= ci.Diagnostic.Error and (at := _place(d, root))}
+        for cursor in _walk(unit.cursor):
+            if cursor.kind != ci.CursorKind.FUNCTION_DECL or not cursor.is_definition():
+                continue
+            place = _place(cursor, root)
+            if place is None:
+                continue
+            caller = (place[0], cursor.spelling)
+            definitions[cursor.get_usr()].add(caller)
+            reference.spans[caller] = (cursor.extent.start.line, cursor.extent.end.line)
+            for call in _walk(cursor):
+                if (seen := _place(call, root)) is not None:
+                    reference.compiled[seen[0]].add(seen[1])
+                target = call.referenced if call.kind == ci.CursorKind.CALL_EXPR else None
+                if target is not None and target.kind == ci.CursorKind.FUNCTION_DECL and seen is not None:
+                    calls.add((caller, target.get_usr(), seen[0], seen[1]))
+    # A function clang found an error in (a header not generated, another OS's API) is neither confirmed nor refuted.
+    reference.broken = {
+        f for f, (first, last) in reference.spans.items() if any((f[0], n) in errors for n in range(first, last + 1))
+    }
+    reference.defined = {f for found in definitions.values() for f in found if f not in reference.broken}
+    for caller, usr, path, line in sorted(calls):
+        found = definitions.get(usr, set())
+        own = {f for f in found if f[0] == caller[0]}  # a program defining the name calls its own
+        found = own or found
+        if caller in reference.broken:
+            continue
+        if len(found) > 1:
+            reference.ambiguous += 1
+        elif found:
+            pair = (caller, next(iter(found)))
+            reference.pairs.add(pair)
+            reference.sites.setdefault(pair, (path, line))
+    return reference
+
+
+def _compiler_headers() -> list[str]:
+    """The C compiler's own headers (`stddef.h`, `stdarg.h`), which the libclang wheel does not ship: the machine's
+    C compiler's, when it has one."""
+    try:
+        found = subprocess.run(["cc", "-print-file-name=include"], capture_output=True, text=True, check=True)
+    except (OSError, subprocess.CalledProcessError):
+        return []
+    return [f"-isystem{found.stdout.strip()}"] if Path(found.stdout.strip()).is_dir() else []
+
+
+def _walk(cursor: object) -> Iterator[object]:
+    pending = list(cursor.get_children())  # type: ignore[attr-defined]
+    while pending:
+        at = pending.pop()
+        yield at
+        pending.extend(at.get_children())
+
+
+def _place(cursor: object, root: Path) -> tuple[str, int] | None:
+    """(path in the project, line) of a cursor, None outside the project (a system header)."""
+    location = cursor.location  # type: ignore[attr-defined]
+    if location.file is None:
+        return None
+    path = Path(location.file.name).resolve()
+    return (path.relative_to(root.resolve()).as_posix(), location.line) if path.is_relative_to(root.resolve()) else None
+
+
+@dataclass
+class Edges:
+    bound: dict[Pair, str] = field(default_factory=dict)  # exact or inferred -> its resolution
+    named: set[Pair] = field(default_factory=set)
+
+
+def trident_edges(catalog: Catalog, project: str) -> tuple[Edges, set[Function]]:
+    """Trident's calls between two functions of the project, and every function it has."""
+    functions = {
+        e.id: (e.path or "", e.name)
+        for e in catalog.entities()
+        if e.project == project and e.type in (EntityType.FUNCTION.value, EntityType.METHOD.value)
+    }
+    edges = Edges()
+    for r in catalog.graph.relations(catalog.tenant):
+        if r.type != RelationType.CALLS.value or r.source not in functions or r.target not in functions:
+            continue
+        pair = (functions[r.source], functions[r.target])
+        if Resolution(r.resolution) is Resolution.NAME:
+            edges.named.add(pair)
+        else:
+            edges.bound[pair] = Resolution(r.resolution).value
+    return edges, set(functions.values())
+
+
+@dataclass
+class Result:
+    project: str
+    language: str
+    chunks: int
+    index_seconds: float
+    pairs: int
+    unmapped_pairs: int  # reference pairs with an end Trident has no entity for
+    edges: dict[str, int]
+    precision: float | None
+    unverifiable: int
+    macro_edges: int  # edges from or to a function-like macro: not functions to clang, so not judged
+    macro_precision: float | None  # of the function -> function pairs chains through macros make
+    recall_direct: float | None  # without the chains through macros
+    name_precision: float | None
+    recall: float | None
+    recall_with_names: float | None
+    ambiguous_calls: int
+    misses: dict[str, int]
+    wrong_examples: list[str]
+    missed_examples: list[str]
+    uncompiled: int  # functions clang found an error in
+
+
+def measure(project: str, root: Path, catalog: Catalog, chunks: int, seconds: float) -> Result:
+    reference = clang_reference(root)
+    edges, functions = trident_edges(catalog, project)
+    known = reference.defined
+    pairs = {p for p in reference.pairs if p[0] in functions and p[1] in functions}
+    verifiable = {
+        p: how
+        for p, how in edges.bound.items()
+        if p[0] in known and p[1] in known and (p in pairs or not reference.inactive(p, root))
+    }
+    right = [p for p in verifiable if p in pairs]
+    named = [p for p in edges.named if p[0] in known and p[1] in known and not reference.inactive(p, root)]
+    macros = _macros(functions, root)
+    through = _through_macros(edges, macros)
+    missed = sorted(p for p in pairs if p not in edges.bound and p not in through)
+    judged = [
+        p
+        for p, macro in through.items()
+        if p[0] in known and p[1] in known and (p in pairs or not reference.inactive((p[0], macro), root))
+    ]
+    names = Counter(name for _, name in known)
+    causes = Counter(_cause(p, reference, root, names) for p in missed)
+    return Result(
+        project=project,
+        language=LANGUAGE_OF[project],
+        chunks=chunks,
+        index_seconds=round(seconds, 1),
+        pairs=len(pairs),
+        unmapped_pairs=len(reference.pairs) - len(pairs),
+        edges=dict(Counter(edges.bound.values())) | {"name": len(edges.named)},
+        precision=_share(len(right), len(verifiable)),
+        unverifiable=sum(p[0] not in macros and p[1] not in macros for p in edges.bound) - len(verifiable),
+        macro_edges=sum(p[0] in macros or p[1] in macros for p in edges.bound),
+        macro_precision=_share(sum(p in pairs for p in judged), len(judged)),
+        recall_direct=_share(sum(p in edges.bound for p in pairs), len(pairs)),
+        name_precision=_share(sum(p in pairs for p in named), len(named)),
+        recall=_share(len(pairs) - len(missed), len(pairs)),
+        recall_with_names=_share(sum(p in edges.bound or p in through or p in edges.named for p in pairs), len(pairs)),
+        ambiguous_calls=reference.ambiguous,
+        misses=dict(causes.most_common()),
+        wrong_examples=[_show(p) for p in sorted(p for p in verifiable if p not in pairs)[:KEPT]],
+        missed_examples=[
+            f"{_show(p)} (line {reference.sites[p][1]}: {_cause(p, reference, root, names)})" for p in _spread(missed)
+        ],
+        uncompiled=len(reference.broken),
+    )
+
+
+def _macros(functions: set[Function], root: Path) -> set[Function]:
+    """Trident's functions that are function-like macros (`#define NAME(...)`)."""
+    texts: dict[str, str] = {}
+    found = set()
+    for path, name in functions:
+        text = texts.setdefault(path, (root / path).read_text(errors="replace") if (root / path).is_file() else "")
+        if re.search(rf"^\s*#\s*define\s+{re.escape(name)}\(", text, re.MULTILINE):
+            found.add((path, name))
+    return found
+
+
+def _through_macros(edges: Edges, macros: set[Function]) -> dict[Pair, Function]:
+    """Caller -> callee pairs Trident links through function-like macros only (`compress2` -> `deflateInit` (a
+    macro) -> `deflateInit_`): the call clang sees after expanding them; each with the macro the caller writes."""
+    out: dict[Function, list[Function]] = defaultdict(list)
+    for caller, callee in sorted(edges.bound):
+        out[caller].append(callee)
+    reached: dict[Pair, Function] = {}
+    for start in [f for f in out if f not in macros]:
+        for first in [m for m in out[start] if m in macros]:
+            pending, seen = [first], set()
+            while pending and len(seen) <= MACRO_DEPTH:
+                macro = pending.pop()
+                if macro in seen:
+                    continue
+                seen.add(macro)
+                for callee in out.get(macro, []):
+                    if callee in macros:
+                        pending.append(callee)
+                    else:
+                        reached.setdefault((start, callee), first)
+    return reached
+
+
+def _cause(pair: Pair, reference: Reference, root: Path, names: Counter[str]) -> str:
+    path, line = reference.sites[pair]
+    text = (root / path).read_text(errors="replace").splitlines()[line - 1] if line else ""
+    if pair[1][1] not in text:
+        return "written inside a macro"
+    if names[pair[1][1]] > 1:
+        return "callee's name defined more than once"
+    return "other"
+
+
+def _spread(pairs: list[Pair]) -> list[Pair]:
+    """Up to KEPT pairs, from across the list (not the first file's only)."""
+    step = max(1, len(pairs) // KEPT)
+    return pairs[::step][:KEPT]
+
+
+def _share(part: int, whole: int) -> float | None:
+    return round(part / whole, 4) if whole else None
+
+
+def _show(pair: Pair) -> str:
+    (caller_path, caller), (callee_path, callee) = pair
+    return f"{caller_path}:{caller} -> {callee_path}:{callee}"
+
+
+def run(names: list[str], cache: Path) -> list[Result]:
+    results = []
+    for name in names:
+        root = fetch_debian(name, cache)
+        with tempfile.TemporaryDirectory() as home:
+            catalog = Catalog(Path(home), "default", HashEmbedder())
+            try:
+                started = time.perf_counter()
+                with catalog.writer() as writer:
+                    index_folder(writer, root, name, max_file_bytes=MAX_FILE_BYTES)
+                seconds = time.perf_counter() - started
+                chunks = next((p.chunks for p in status(catalog).projects if p.name == name), 0)
+                results.append(measure(name, root, catalog, chunks, seconds))
+            finally:
+                catalog.close()
+        print(f"measured {name}", file=sys.stderr)
+    return results
+
+
+def print_table(results: list[Result]) -> None:
+    print(
+        "| language | project | pairs | exact / inferred / name | precision e+i | recall e+i (direct) | recall all | "
+        "name precision | s per 1K chunks |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
+    for r in results:
+        counts = f"{r.edges.get('exact', 0)} / {r.edges.get('inferred', 0)} / {r.edges.get('name', 0)}"
+        cost = r.index_seconds / r.chunks * 1000 if r.chunks else 0.0
+        print(
+            f"| {r.language} | {r.project} | {r.pairs} | {counts} | {_percent(r.precision)} | {_percent(r.recall)} "
+            f"({_percent(r.recall_direct)}) | "
+            f"{_percent(r.recall_with_names)} | {_percent(r.name_precision)} | {cost:.1f} |"
+        )
+    for r in results:
+        print(
+            f"\n{r.project}: {r.unmapped_pairs} reference pair(s) with an end Trident has no entity for, "
+            f"{r.unverifiable} edge(s) unverifiable, {r.macro_edges} from or to a macro (the pairs their chains "
+            f"make: precision {_percent(r.macro_precision)}), {r.ambiguous_calls} call(s) of a name defined twice; "
+            f"misses {r.misses}; functions clang found an error in: {r.uncompiled}"
+        )
+        for example in r.wrong_examples:
+            print(f"  not in the reference: {example}")
+        for example in r.missed_examples:
+            print(f"  missed: {example}")
+
+
+def _percent(value: float | None) -> str:
+    return "-" if value is None else f"{100 * value:.1f}%"
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--projects", nargs="+", default=[n for names in PROJECTS.values() for n in names])
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    args = parser.parse_args(argv)
+    unknown = [p for p in args.projects if p not in LANGUAGE_OF]
+    if unknown:
+        parser.error(f"unknown project(s) {unknown}; known: {sorted(LANGUAGE_OF)}")
+    results = run(args.projects, cache_root())
+    if args.json:
+        print(json.dumps([asdict(r) for r in results], indent=2))
+    else:
+        print_table(results)
+
+
+if __name__ == "__main__":
+    main()
