@@ -2,15 +2,19 @@
 projects fetched at bench time.
 
 Usage:
-    python bench/language_calls.py                       # C: zlib, libyaml, jansson (Debian source packages)
+    python bench/language_calls.py                       # C: zlib, libyaml, jansson; C++: tinyxml2, libjsoncpp,
+                                                         # leveldb (Debian source packages)
     python bench/language_calls.py --projects zlib       # one project, to iterate fast
     python bench/language_calls.py --json                # print the JSON instead of the table
 
-C's reference is clang (libclang from PyPI, `pip install libclang`): each `.c` file of the project is parsed with
-every folder holding a header on the include path, and each call expression whose callee clang resolves to a function
-is a pair caller -> the definition of that function (by its USR: a `static` function is its file's, an external one
-the project's one definition of that name). Calls clang sees inside a macro's expansion count (they run); calls
-through a pointer (a parameter, a struct field) name no function and are left out, as Trident leaves them.
+C's and C++'s reference is clang (libclang from PyPI, `pip install libclang`): each `.c` (as C), `.cc`, `.cpp` and
+`.cxx` file (as C++17) of the project is parsed with every folder holding a header on the include path, and each call
+expression whose callee clang resolves to a function or method is a pair caller -> the definition of that function
+(by its USR: a `static` function is its file's, an external one the project's one definition of that name; a virtual
+call is the method the receiver's declared type has, as Trident's own edge is; constructors and destructors are left
+out, since Trident's edge for `new Foo` is to the class). Calls clang sees inside a macro's expansion count (they
+run); calls through a pointer (a parameter, a struct field) name no function and are left out, as Trident leaves
+them.
 Sources come from Debian's source packages (`apt-get source --download-only`, with a deb-src list of the
 machine's own mirror kept under the cache folder), unpacked once into ~/.cache/trident/bench/language-calls/
 (TRIDENT_BENCH_CACHE moves it). Each project is indexed as one project of one index with the stand-in embedder:
@@ -30,6 +34,7 @@ What is measured, per project:
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import re
@@ -42,6 +47,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 from trident.embedding.hash_embedder import HashEmbedder
 from trident.ingest.pipeline import index_folder
@@ -49,7 +55,7 @@ from trident.store.catalog import Catalog
 from trident.store.schema import EntityType, RelationType, Resolution
 from trident.tools.status import status
 
-PROJECTS = {"c": ("zlib", "libyaml", "jansson")}
+PROJECTS = {"c": ("zlib", "libyaml", "jansson"), "cpp": ("tinyxml2", "libjsoncpp", "leveldb")}
 LANGUAGE_OF = {name: language for language, names in PROJECTS.items() for name in names}
 DEBIAN_SOURCES = """Types: deb-src
 URIs: http://deb.debian.org/debian
@@ -58,12 +64,19 @@ Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 """
 MAX_FILE_BYTES = 2_000_000
+# Source files clang compiles, and how
+SOURCES = {
+    ".c": ["-xc"],
+    ".cc": ["-xc++", "-std=c++17"],
+    ".cpp": ["-xc++", "-std=c++17"],
+    ".cxx": ["-xc++", "-std=c++17"],
+}
 # Keep going past a fatal error (a header only a build generates): the functions it does not touch still resolve.
 PARSE_OPTIONS = 0x01 | 0x200  # CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_KeepGoing
 KEPT = 6  # examples printed per kind
 MACRO_DEPTH = 16  # macros followed from one caller at most
 
-Function = tuple[str, str]  # (path in the project, name)
+Function = tuple[str, str]  # (path in the project, name: a method's with its class's, `Circle.area`)
 Pair = tuple[Function, Function]
 
 
@@ -123,6 +136,7 @@ class Reference:
         """Whether every line of the caller that writes the callee's name is one clang did not compile (an `#if`
         branch the configuration leaves out): a call the reference cannot judge."""
         caller, (_, callee) = pair
+        callee = callee.rpartition(".")[2]
         first, last = self.spans.get(caller, (0, -1))
         lines = (root / caller[0]).read_text(errors="replace").splitlines()[first - 1 : last]
         writing = [first + i for i, text in enumerate(lines) if f"{callee}(" in text.replace(" (", "(")]
@@ -134,30 +148,34 @@ def clang_reference(root: Path) -> Reference:
     import clang.cindex as ci
 
     index = ci.Index.create()
-    folders = sorted({str(p.parent) for p in root.rglob("*.h")} | {str(root)})
-    arguments = ["-ferror-limit=0", *_compiler_headers(), *(f"-I{f}" for f in folders)]
+    # Every folder holding a header and the folders above it (`include/` for `#include "json/json.h"`)
+    folders = sorted({str(a) for p in root.rglob("*.h*") for a in p.parents if a.is_relative_to(root)})
+    arguments = ["-ferror-limit=0", *(f"-I{f}" for f in folders)]
+    dialects = {suffix: [*flags, *_compiler_headers(flags[0][2:])] for suffix, flags in SOURCES.items()}
     definitions: dict[str, set[Function]] = defaultdict(set)
     calls: set[tuple[Function, str, str, int]] = set()
     reference = Reference()
     errors: set[tuple[str, int]] = set()
-    for source in sorted(root.rglob("*.c")):
-        unit = index.parse(str(source), args=arguments, options=PARSE_OPTIONS)
+    functions = {ci.CursorKind.FUNCTION_DECL, ci.CursorKind.CXX_METHOD, ci.CursorKind.FUNCTION_TEMPLATE}
+    for source in sorted(p for p in root.rglob("*") if p.suffix in SOURCES):
+        unit = index.parse(str(source), args=[*dialects[source.suffix], *arguments], options=PARSE_OPTIONS)
         errors |= {at for d in unit.diagnostics if d.severity >= ci.Diagnostic.Error and (at := _place(d, root))}
         for cursor in _walk(unit.cursor):
-            if cursor.kind != ci.CursorKind.FUNCTION_DECL or not cursor.is_definition():
+            if cursor.kind not in functions or not cursor.is_definition():
                 continue
             place = _place(cursor, root)
             if place is None:
                 continue
-            caller = (place[0], cursor.spelling)
+            caller = (place[0], _local(cursor, ci))
             definitions[cursor.get_usr()].add(caller)
             reference.spans[caller] = (cursor.extent.start.line, cursor.extent.end.line)
             for call in _walk(cursor):
                 if (seen := _place(call, root)) is not None:
                     reference.compiled[seen[0]].add(seen[1])
                 target = call.referenced if call.kind == ci.CursorKind.CALL_EXPR else None
-                if target is not None and target.kind == ci.CursorKind.FUNCTION_DECL and seen is not None:
-                    calls.add((caller, target.get_usr(), seen[0], seen[1]))
+                if target is not None and target.kind in functions and seen is not None:
+                    template = target.specialized_template if hasattr(target, "specialized_template") else None
+                    calls.add((caller, (template or target).get_usr(), seen[0], seen[1]))
     # A function clang found an error in (a header not generated, another OS's API) is neither confirmed nor refuted.
     reference.broken = {
         f for f, (first, last) in reference.spans.items() if any((f[0], n) in errors for n in range(first, last + 1))
@@ -178,14 +196,31 @@ def clang_reference(root: Path) -> Reference:
     return reference
 
 
-def _compiler_headers() -> list[str]:
-    """The C compiler's own headers (`stddef.h`, `stdarg.h`), which the libclang wheel does not ship: the machine's
-    C compiler's, when it has one."""
+def _local(cursor: Any, ci: Any) -> str:
+    """A function's name, a method's with its class's (`Circle.area`)."""
+    parent = cursor.semantic_parent
+    classes = (
+        ci.CursorKind.CLASS_DECL,
+        ci.CursorKind.STRUCT_DECL,
+        ci.CursorKind.CLASS_TEMPLATE,
+        ci.CursorKind.UNION_DECL,
+    )
+    return f"{parent.spelling}.{cursor.spelling}" if parent is not None and parent.kind in classes else cursor.spelling
+
+
+def _compiler_headers(dialect: str) -> list[str]:
+    """The machine's compiler's own header folders for a dialect (`c`, `c++`: `stddef.h`, the C++ standard library),
+    which the libclang wheel does not ship; none where the machine has no compiler."""
     try:
-        found = subprocess.run(["cc", "-print-file-name=include"], capture_output=True, text=True, check=True)
-    except (OSError, subprocess.CalledProcessError):
+        found = subprocess.run(
+            ["cc", "-E", f"-x{dialect}", "-", "-v"], input="", capture_output=True, text=True, check=True, timeout=60
+        )
+    except (OSError, subprocess.SubprocessError):
         return []
-    return [f"-isystem{found.stdout.strip()}"] if Path(found.stdout.strip()).is_dir() else []
+    lines = found.stderr.splitlines()
+    starts = next((i for i, line in enumerate(lines) if line.startswith("#include <...>")), len(lines))
+    folders = itertools.takewhile(lambda line: line.startswith(" "), lines[starts + 1 :])
+    return [f"-isystem{folder.strip()}" for folder in folders]
 
 
 def _walk(cursor: object) -> Iterator[object]:
@@ -214,7 +249,10 @@ class Edges:
 def trident_edges(catalog: Catalog, project: str) -> tuple[Edges, set[Function]]:
     """Trident's calls between two functions of the project, and every function it has."""
     functions = {
-        e.id: (e.path or "", e.name)
+        e.id: (
+            e.path or "",
+            ".".join(e.qualified_name.split(".")[-2:]) if e.type == EntityType.METHOD.value else e.name,
+        )
         for e in catalog.entities()
         if e.project == project and e.type in (EntityType.FUNCTION.value, EntityType.METHOD.value)
     }
@@ -225,7 +263,7 @@ def trident_edges(catalog: Catalog, project: str) -> tuple[Edges, set[Function]]
         pair = (functions[r.source], functions[r.target])
         if Resolution(r.resolution) is Resolution.NAME:
             edges.named.add(pair)
-        else:
+        elif Resolution(r.resolution) is not Resolution.DISPATCH:  # a derived class's method: no call-site fact
             edges.bound[pair] = Resolution(r.resolution).value
     return edges, set(functions.values())
 
@@ -274,7 +312,7 @@ def measure(project: str, root: Path, catalog: Catalog, chunks: int, seconds: fl
         for p, macro in through.items()
         if p[0] in known and p[1] in known and (p in pairs or not reference.inactive((p[0], macro), root))
     ]
-    names = Counter(name for _, name in known)
+    names = Counter(name.rpartition(".")[2] for _, name in known)
     causes = Counter(_cause(p, reference, root, names) for p in missed)
     return Result(
         project=project,
@@ -339,9 +377,10 @@ def _through_macros(edges: Edges, macros: set[Function]) -> dict[Pair, Function]
 def _cause(pair: Pair, reference: Reference, root: Path, names: Counter[str]) -> str:
     path, line = reference.sites[pair]
     text = (root / path).read_text(errors="replace").splitlines()[line - 1] if line else ""
-    if pair[1][1] not in text:
+    name = pair[1][1].rpartition(".")[2]
+    if name not in text:
         return "written inside a macro"
-    if names[pair[1][1]] > 1:
+    if names[name] > 1:
         return "callee's name defined more than once"
     return "other"
 

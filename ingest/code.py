@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import posixpath
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -21,7 +22,7 @@ from trident.ingest.languages.outline import Outline, Symbol, docstring
 from trident.ingest.model import Extraction, Reference
 from trident.ingest.text import group_blocks, paragraphs
 from trident.ingest.tokens import CHUNK_TOKEN_BUDGET, estimate_tokens, split_lines_by_budget
-from trident.store.code_paths import module_name, module_short_name
+from trident.store.code_paths import HEADER_SUFFIXES, module_name, module_short_name
 from trident.store.schema import (
     Chunk,
     DocumentKind,
@@ -129,16 +130,29 @@ def _layout(symbol: Symbol, lines: list[str]) -> list[_Piece]:
     return pieces
 
 
-def _parsed(spec: LanguageSpec, language: str, source: bytes) -> tuple[bytes, ts.Tree]:
-    """The source and its tree; where the language has another text of a file with the same rows to read when the
-    whole does not parse (C's one configuration), that one instead if it parses with fewer errors."""
-    parser = parser_for(language)
-    tree = parser.parse(source)
-    if not tree.root_node.has_error or spec.fallback_text is None:
-        return source, tree
-    other = spec.fallback_text(source)
-    other_tree = parser.parse(other)
-    return (other, other_tree) if _errors(other_tree) < _errors(tree) else (source, tree)
+def _parsed(language: str, path: str, source: bytes) -> tuple[str, bytes, ts.Tree]:
+    """The language a file is read as, its source and its tree. Where the whole file does not parse, the other
+    readings its language has are tried, and the one with the fewest errors kept: another text of it with the same
+    rows (C's one configuration), and, for a header that has its marks, another grammar (a `.h` written in C++)."""
+    tree = parser_for(language).parse(source)
+    if not tree.root_node.has_error:
+        return language, source, tree
+    best, fewest = (language, source, tree), _errors(tree)
+    header = posixpath.splitext(path)[1].lower() in HEADER_SUFFIXES
+    others = [o for o in spec_for(language).alternatives if header and _marked(spec_for(o), source)]
+    for other in (language, *others):
+        spec = spec_for(other)
+        texts = [source] if other != language else []
+        texts += [spec.fallback_text(source)] if spec.fallback_text is not None else []
+        for text in texts:
+            candidate = parser_for(other).parse(text)
+            if (errors := _errors(candidate)) < fewest:
+                best, fewest = (other, text, candidate), errors
+    return best
+
+
+def _marked(spec: LanguageSpec, source: bytes) -> bool:
+    return spec.marks is not None and spec.marks.search(source) is not None
 
 
 def _errors(tree: ts.Tree) -> int:
@@ -166,7 +180,8 @@ def parse_code(project: str, path: str, text: str, language: str, doc_id: str, t
         return _Builder(project, path, doc_id, tenant, language, module_name(path)).bare_module()
     # Lines as an editor numbers them; tree-sitter only breaks rows at "\n", so it parses the normalised text.
     lines = _LINE_BREAK.split(text)
-    source, tree = _parsed(spec, language, "\n".join(lines).encode("utf-8", "replace"))
+    language, source, tree = _parsed(language, path, "\n".join(lines).encode("utf-8", "replace"))
+    spec = spec_for(language)
     module_q = module_name(path)
     outline = Outline(spec, source, path, module_q)
     outline.walk(tree.root_node)

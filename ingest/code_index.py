@@ -43,6 +43,8 @@ MAX_BASES = 64  # classes visited per member lookup
 # Languages whose binder names a type of another file by its short name (C#: a namespace is not a folder and `using`
 # names no type; Ruby: constants are found lexically): the one class of the project with that name.
 SHORT_TYPE_NAMES = frozenset({"csharp", "ruby"})
+# Language families whose names are looked up from the caller's namespaces outwards (C and C++)
+SCOPED_NAMES = frozenset({"c"})
 
 # A method `object` defines by running another one a class may define: `!=` runs `__eq__`, `str(x)` runs
 # `__repr__`, `if x:` runs `__len__` when the class defines no `__bool__`.
@@ -178,15 +180,18 @@ class CodeIndex:
         tails = _Tails.NONE
         if by_path and not own_folder:
             tails = _Tails.ANY if resolution is Resolution.NAME else _Tails.AT_FOLDER
+        scoped = family(path) in SCOPED_NAMES
         if form is TargetForm.QUALIFIED:
-            found = self._qualified(ref.target, project, 0, tails)
+            target = self._scoped(ref.target, ref.source, set(CODE_TYPES)) if scoped else ref.target
+            found = self._qualified(target, project, 0, tails)
         elif form is TargetForm.MEMBER:
+            owner_name = self._scoped(ref.owner, ref.source, {EntityType.CLASS.value}) if scoped else ref.owner
             if by_path and not ref.after_owner:  # a method defined apart from its type (Go, a Rust `impl`)
-                direct = self._qualified(f"{ref.owner}.{ref.target}", project, 0, tails)
+                direct = self._qualified(f"{owner_name}.{ref.target}", project, 0, tails)
                 direct = [e for e in direct if e.type in types]
                 if direct and (not own_folder or all(e.project == project for e in direct)):
                     return direct, resolution
-            owner = self._qualified(ref.owner, project, 0, tails)
+            owner = self._qualified(owner_name, project, 0, tails)
             if not owner and family(path) in SHORT_TYPE_NAMES and "." not in ref.owner:  # C#'s `IPay _gw`
                 owner = self._named(ref.owner, project, {EntityType.CLASS.value}, ref.source, path)
             classes = [e for e in owner if e.type == EntityType.CLASS.value] or self._returned(owner)
@@ -210,12 +215,38 @@ class CodeIndex:
                 derived = [e for e in self._derived_members(classes[0], ref.target) if e.type in types]
                 return derived, Resolution.DISPATCH if derived else resolution
         elif form is TargetForm.LINKED:  # C: one global namespace of functions, which the linker binds by name
+            for cls in self._caller_classes(ref.source):  # C++: a bare call in a method is its class's member first
+                if member := self._member(cls, ref.target, skip_first=False):
+                    return member, Resolution.EXACT
             return self._named(ref.target, project, {EntityType.FUNCTION.value}, ref.source, path), resolution
         else:
             return self._named(ref.target, project, types, ref.source, path), Resolution.NAME
         # A function bound to itself by scope or type is recursion: an edge (only a name guess never binds itself).
         found = [e for e in found if e.type in types and (e.project == project or not own_folder)]
         return found, resolution
+
+    def _scoped(self, name: str, source: str, kinds: set[str]) -> str:
+        """A name as a C++ caller writes it, looked up from the caller's namespaces and class outwards, as one of
+        `kinds`: in `geo::Circle::perimeter`, `Logger` is `geo.Circle.Logger`, else `geo.Logger`, else `Logger`."""
+        for known in self._names.get(source, []):
+            scope = known.rpartition(".")[0]
+            while scope:
+                if any(e.type in kinds for e in self._by_name.get(f"{scope}.{name}", [])):
+                    return f"{scope}.{name}"
+                scope = scope.rpartition(".")[0]
+        return name
+
+    def _caller_classes(self, source: str) -> list[Entity]:
+        """The class a calling method is a member of, found by any of the method's names (a C++ method defined
+        outside its class is named `geo.Circle.area` as its class is `geo.Circle`)."""
+        caller = self._by_id.get(source)
+        if caller is None or caller.type != EntityType.METHOD.value:
+            return []
+        for known in self._names[source]:
+            owner = known.rpartition(".")[0]
+            if classes := [e for e in self._by_name.get(owner, []) if e.type == EntityType.CLASS.value]:
+                return classes[:1]
+        return []
 
     def _qualified(self, name: str, project: str, depth: int, tails: _Tails) -> list[Entity]:
         if not name or depth > MAX_DEPTH:

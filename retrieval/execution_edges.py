@@ -58,11 +58,26 @@ class Hierarchy:
         for owner, member, evidence in sorted(contains):
             if owner.startswith(CLASS_PREFIX) and member.startswith(METHOD_PREFIX):
                 hierarchy.members[owner].setdefault(_name(member), (member, evidence))
+        defines = _rows(table, RelationType.DEFINES.value, ("target", "evidence"))
+        hierarchy._members_defined_apart(defines, [t for _, t, _ in contains])
         inherits = _rows(table, RelationType.INHERITS.value, ("source", "target", "resolution"))
         for child, base, resolution in sorted(inherits):
             if child != base and base.startswith(CLASS_PREFIX):
                 hierarchy.bases[child].append((base, Resolution(resolution or Resolution.EXACT.value)))
         return hierarchy
+
+    def _members_defined_apart(self, defines: list[tuple[str, ...]], contained: list[str]) -> None:
+        """Methods a file defines outside their class (C++'s `double Circle::area() const`, a Go method in another
+        file than its type): members of the project's one class of that short name."""
+        classes: dict[tuple[str, str], list[str]] = defaultdict(list)
+        for cls in sorted({t for t, _ in defines if t.startswith(CLASS_PREFIX)} | set(contained)):
+            if cls.startswith(CLASS_PREFIX):
+                classes[(_project(cls), _name(cls))].append(cls)
+        for method, evidence in sorted(defines):
+            owner = method.rsplit(".", 2)[-2] if method.startswith(METHOD_PREFIX) and method.count(".") > 1 else ""
+            found = classes.get((_project(method), owner), []) if owner else []
+            if len(found) == 1:
+                self.members[found[0]].setdefault(_name(method), (method, evidence))
 
     def ancestors(self, cls: str) -> Iterator[tuple[str, Resolution]]:
         """The bases of `cls`, nearest first (breadth first: Python's MRO for single inheritance and the common

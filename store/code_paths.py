@@ -20,7 +20,7 @@ def is_test_path(path: str) -> bool:
 
 
 # Headers keep their suffix in their module's name: `buf.h` and `buf.c` are two files of one name.
-HEADER_SUFFIXES = frozenset({".h"})
+HEADER_SUFFIXES = frozenset({".h", ".hpp", ".hh", ".hxx"})
 
 
 def module_name(path: str) -> str:
@@ -60,6 +60,12 @@ CODE_LANGUAGES = {
     ".rb": "ruby",
     ".c": "c",
     ".h": "c",
+    ".cc": "cpp",
+    ".cpp": "cpp",
+    ".cxx": "cpp",
+    ".hpp": "cpp",
+    ".hh": "cpp",
+    ".hxx": "cpp",
 }
 # Source files of languages without a grammar here: chunked as text, still code, their calls not bound.
 TEXT_ONLY_CODE = tuple(

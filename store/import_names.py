@@ -25,9 +25,11 @@ from trident.store.schema import Entity, EntityType
 
 PACKAGE_FILES = ("__init__.py", "__init__.pyi")
 _FOLDER_HEADS = {"javascript": {"index"}, "typescript": {"index"}, "tsx": {"index"}, "rust": {"mod", "lib", "main"}}
-_FAMILIES = {"typescript": "javascript", "tsx": "javascript"}
+_FAMILIES = {"typescript": "javascript", "tsx": "javascript", "cpp": "c"}
 _CLASS_FILES = frozenset({"java", "csharp", "php"})  # languages whose files are named after the class they hold
-_NAMESPACED = frozenset({"csharp", "php"})  # languages whose code names a definition by its namespace
+_NAMESPACED = frozenset({"csharp", "php", "c", "cpp"})  # languages whose code names a definition by its namespace
+# ... and by its own local name where it is in no namespace (C++'s global namespace: `Circle`, `Circle.area`)
+_GLOBAL_NAMES = frozenset({"c", "cpp"})  # (C's `.h` may be a C++ header)
 
 
 def family(path: str) -> str:
@@ -73,6 +75,8 @@ class ImportNames:
             found = _other(entity.qualified_name, _join(folder, local[1:]))
         if language in _NAMESPACED and local:  # the outline's alias of a namespaced definition: `Acme.Billing.Order`
             found += [a for a in entity.aliases if a.endswith(local) and a != local[1:] and "/" not in a]
+        if language in _GLOBAL_NAMES and local and not found:
+            found = [local[1:]]
         return found
 
     def _python_module(self, project: str, path: str) -> str:

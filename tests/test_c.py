@@ -176,5 +176,7 @@ def test_an_ifdef_splitting_a_statement_is_read_in_its_first_configuration(
 def test_impact_reads_c_files_and_every_language_with_a_binder_as_bound() -> None:
     from trident.retrieval.impact_reasons import UNBOUND_SUFFIXES
 
-    assert {".c", ".h", ".cs", ".php", ".rb"}.isdisjoint(UNBOUND_SUFFIXES)  # were once listed as text only
-    assert {".cpp", ".kt", ".lua", ".sh"} <= UNBOUND_SUFFIXES
+    assert {".c", ".h", ".cpp", ".hpp", ".cs", ".php", ".rb"}.isdisjoint(
+        UNBOUND_SUFFIXES
+    )  # were once listed as text only
+    assert {".kt", ".lua", ".sh"} <= UNBOUND_SUFFIXES

@@ -180,6 +180,26 @@ def total(order)
 end
 """
 
+CPP = """#include "gateway/payment_gateway.h"
+
+namespace shop {
+
+/* Checks orders out. */
+class OrderService : public BaseService, public Checkout {
+ public:
+  Receipt checkout(Order order) {
+    auto receipt = gateway.charge(order);
+    return Receipt(receipt);
+  }
+};
+
+Receipt total(Order order) {
+  return OrderService().checkout(order);
+}
+
+}  // namespace shop
+"""
+
 
 @dataclass(frozen=True)
 class Sample:
@@ -306,6 +326,18 @@ SAMPLES = [
         "OrderService.checkout",
         frozenset({"charge", "Receipt"}),  # `gateway` is no variable the method makes; Receipt is another file's
         frozenset({"src.billing.gateway.payment_gateway"}),
+        frozenset({"BaseService", "Checkout"}),
+        "Checks orders out.",
+        "total",
+    ),
+    Sample(
+        "cpp",
+        "src/billing/order_service.cpp",
+        CPP,
+        {"src.billing.order_service": (1, 3), "OrderService": (5, 12), "total": (14, 16)},
+        "OrderService.checkout",
+        frozenset({"charge", "Receipt"}),  # `gateway` is no variable the file declares; Receipt is another file's
+        frozenset({"src.billing.gateway.payment_gateway.h", "gateway.payment_gateway.h"}),
         frozenset({"BaseService", "Checkout"}),
         "Checks orders out.",
         "total",
@@ -531,6 +563,7 @@ LONG_FUNCTIONS = {
     "php": ("<?php function big($items) {", "    $total += computeLine($item_{i}, $rate_{i}, $discount_{i});", "}"),
     "ruby": ("def big(items)", "  total = total + compute_line(item_{i}, rate_{i}, discount_{i})", "end"),
     "c": ("int big(struct item *items) {", "    total += compute_line(item_{i}, rate_{i}, discount_{i});", "}"),
+    "cpp": ("int big(const Items& items) {", "    total += computeLine(item_{i}, rate_{i}, discount_{i});", "}"),
 }
 
 
@@ -595,6 +628,12 @@ BIG_CLASSES = {
         "    value = transform_{j}(value, {j})",
         "end",
     ),
+    "cpp": (
+        ["class Pipeline : public Stage {", " public:", "  int retries = 3;"],
+        "  int step_{i}(int value) {{\n{body}\n    return value;\n  }}",
+        "    value = transform_{j}(value, {j});",
+        "};",
+    ),
     "rust": (
         ["impl Pipeline {"],
         "    fn step_{i}(&self, value: i64) -> i64 {{\n{body}\n        value\n    }}",
@@ -641,6 +680,7 @@ BROKEN = {
     "php": "<?php\nfunction ok() {\n    return 1;\n}\n\nfunction broken( {\n",
     "ruby": "def ok\n  1\nend\n\ndef broken(\n",
     "c": "int ok(void) {\n    return 1;\n}\n\nint broken( {\n",
+    "cpp": "class A {\n  int ok() {\n    return 1;\n  }\n  void broken( {\n};\n",
 }
 
 

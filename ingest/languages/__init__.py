@@ -1,9 +1,9 @@
 """Per-language tree-sitter specs as data: which nodes define, call, import and inherit.
 
 Each language module (``python``, ``javascript``, ``go``, ``rust``, ``java``, ``csharp``, ``php``, ``ruby``,
-``c``) exports ``SPECS``; they are imported on first use, so a run over Go code never loads the Java grammar. The
-few things that no table of node types can say (how an import names a module, which types a class extends, a Go
-method's receiver) are small functions the spec carries.
+``c``, ``cpp``) exports ``SPECS``; they are imported on first use, so a run over Go code never loads the Java
+grammar. The few things that no table of node types can say (how an import names a module, which types a class
+extends, a Go method's receiver) are small functions the spec carries.
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ _MODULES: Mapping[str, str] = {
     "php": "php",
     "ruby": "ruby",
     "c": "c",
+    "cpp": "cpp",
 }
 SUPPORTED_LANGUAGES = frozenset(_MODULES)
 
@@ -164,6 +165,10 @@ class LanguageSpec:
     read_body: Callable[[ts.Node], ts.Node | None] | None = None
     # Another text of a file with the same rows, read instead when it parses with fewer errors (C: one configuration)
     fallback_text: Callable[[bytes], bytes] | None = None
+    # Other languages a header of this one may be written in (C's `.h`: a C++ header), read as one of them when it has
+    # that language's `marks` and parses with fewer errors
+    alternatives: tuple[str, ...] = ()
+    marks: re.Pattern[bytes] | None = None  # text only this language writes (C++'s `class`, `namespace`, `public:`)
     bind_file: FileBinder | None = None
     binder: SiteBinderFactory | None = None
 

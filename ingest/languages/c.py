@@ -10,7 +10,7 @@ field (`ops->write(b)`) is a call of a function pointer's value: no edge."""
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import tree_sitter as ts
 
@@ -31,8 +31,10 @@ _WRAPPERS = frozenset(
         "array_declarator",
         "init_declarator",
         "attributed_declarator",
+        "reference_declarator",  # C++'s `Foo& f`
     }
 )
+_DECLARED = frozenset({"identifier", "field_identifier"})
 
 
 def _grammar() -> object:
@@ -46,7 +48,7 @@ def declared_name(declarator: ts.Node | None) -> str:
     while declarator is not None and declarator.type in _WRAPPERS:
         inner = declarator.child_by_field_name("declarator")
         declarator = inner if inner is not None else next(iter(declarator.named_children), None)
-    return node_text(declarator) if declarator is not None and declarator.type == "identifier" else ""
+    return node_text(declarator) if declarator is not None and declarator.type in _DECLARED else ""
 
 
 def read_name(node: ts.Node) -> str:
@@ -56,16 +58,20 @@ def read_name(node: ts.Node) -> str:
     return field_name(node)
 
 
-def macro_body(node: ts.Node) -> ts.Node | None:
-    """A function-like macro's body as C (`#define PUSH(s, v) (extend(s) ? ... : 0)`): parsed as the body of a
-    function of the macro's parameters, each line on the row it is written on."""
-    body = node.child_by_field_name("value")
-    if node.type != "preproc_function_def" or body is None:
-        return None
-    parameters = node_text(node.child_by_field_name("parameters")) or "()"
-    code = node_text(body).replace("\\\n", " \n")
-    text = "\n" * body.start_point.row + f"void {MACRO_FUNCTION}{parameters} {{ {code};\n}}"
-    return parser_for("c").parse(text.encode("utf-8")).root_node
+def macro_body_of(language: str) -> Callable[[ts.Node], ts.Node | None]:
+    """What reads a function-like macro's body as code of `language` (`#define PUSH(s, v) (extend(s) ? ... : 0)`):
+    parsed as the body of a function of the macro's parameters, each line on the row it is written on."""
+
+    def macro_body(node: ts.Node) -> ts.Node | None:
+        body = node.child_by_field_name("value")
+        if node.type != "preproc_function_def" or body is None:
+            return None
+        parameters = node_text(node.child_by_field_name("parameters")) or "()"
+        code = node_text(body).replace("\\\n", " \n")
+        text = "\n" * body.start_point.row + f"void {MACRO_FUNCTION}{parameters} {{ {code};\n}}"
+        return parser_for(language).parse(text.encode("utf-8")).root_node
+
+    return macro_body
 
 
 def _has_body(node: ts.Node) -> bool:
@@ -144,6 +150,7 @@ SPECS = {
         read_name=read_name,
         binder=rules_binder(RULES),
         fallback_text=first_branches,
-        read_body=macro_body,
+        read_body=macro_body_of("c"),
+        alternatives=("cpp",),
     )
 }

@@ -18,7 +18,7 @@ from trident.ingest.model import TargetForm
 from trident.store.schema import EntityType
 
 DESCRIPTION_CHARS = 300
-_NAME = re.compile(r"[\w$#]+[!?=]?")  # Ruby names end in `!`, `?` or `=`
+_NAME = re.compile(r"~?[\w$#]+[!?=]?")  # Ruby names end in `!`, `?` or `=`; a C++ destructor is `~Circle`
 _COMMENT_OPEN = re.compile(r"^\s*(?:/\*+!?|//[/!]?|#+|\*+(?!/))")
 _COMMENT_CLOSE = re.compile(r"\*+/\s*$")
 # C# XML documentation: the summary's tags go, a reference keeps the name it refers to (`<see cref="Foo"/>`), and
@@ -153,7 +153,7 @@ class Outline:
     def _namespace(self, node: ts.Node, scope: _Scope) -> list[tuple[ts.Node, _Scope]]:
         """A namespace block's children, walked in it; a namespace statement (`namespace App;`) names the namespace
         of the rest of the file."""
-        name = node_text(node.child_by_field_name("name")).replace("\\", ".").strip(".")
+        name = node_text(node.child_by_field_name("name")).replace("\\", ".").replace("::", ".").strip(".")
         if node.child_by_field_name("body") is None:
             self.namespace = name
             return []

@@ -46,10 +46,14 @@ class TypeNames:
 
     imported: dict[str, str]
     namespace: str = ""
+    # A name as written is the name to look up (C++: the indexer finds it from the caller's namespaces outwards)
+    written_whole: bool = False
 
     def full(self, written: str) -> str:
         """`Handler` -> `App.Log.Handler`; `Log.Handler` (relative) -> through `Log`'s import or the namespace;
         `.App.Log.Handler` (written from the root) -> `App.Log.Handler`; "" when nothing names it."""
+        if self.written_whole:
+            return written
         if written.startswith("."):
             return written[1:]
         head, _, rest = written.partition(".")
@@ -108,6 +112,8 @@ class ScopeRules:
     name: Callable[[ts.Node], str] = field_name  # a type or function node -> the name it defines
     # A bare call of a function the file does not define is the project's one function of the name (C's linker)
     linked: bool = False
+    # A function defined outside its type (C++'s `void Circle::area()`) -> that type as written ("" for none)
+    owner: Callable[[ts.Node], str] = lambda node: ""
 
 
 class RulesBinder:
@@ -163,6 +169,8 @@ class RulesBinder:
     def _bare(self, name: str, own: str) -> Target | None:
         if not name:
             return None
+        if "." in name:  # a qualified name (C++'s `geo::round()`, `Base::area()`)
+            return Target(TargetForm.QUALIFIED, self._qualified(name) or name, Resolution.EXACT)
         if self.rules.implicit_self and own:
             return Target(TargetForm.MEMBER, name, Resolution.EXACT, owner=own)
         if name in self.functions:
@@ -227,9 +235,12 @@ class RulesBinder:
         return ".".join(reversed(names))
 
     def _enclosing_type(self, node: ts.Node) -> str:
-        """The qualified name of the type whose member holds `node` ("" outside any type)."""
+        """The qualified name of the type whose member holds `node` ("" outside any type); of a method defined
+        outside its type, that type as its definition writes it."""
         at = node.parent
         while at is not None and at.type not in self.rules.types:
+            if at.type in self.rules.functions and (owner := self.rules.owner(at)):
+                return self._qualified(owner) or owner
             at = at.parent
         return f"{self.module}.{self._local(at)}" if at is not None else ""
 
