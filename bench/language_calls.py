@@ -12,9 +12,9 @@ C's and C++'s reference is clang (libclang from PyPI, `pip install libclang`): e
 expression whose callee clang resolves to a function or method is a pair caller -> the definition of that function
 (by its USR: a `static` function is its file's, an external one the project's one definition of that name; a virtual
 call is the method the receiver's declared type has, as Trident's own edge is; constructors and destructors are left
-out, since Trident's edge for `new Foo` is to the class). Calls clang sees inside a macro's expansion count (they
-run); calls through a pointer (a parameter, a struct field) name no function and are left out, as Trident leaves
-them.
+out, since Trident's edge for `new Foo` is to the class, and so are overloaded operators, which no call writes).
+Calls clang sees inside a macro's expansion count (they run); calls through a pointer (a parameter, a struct field)
+name no function and are left out, as Trident leaves them.
 Sources come from Debian's source packages (`apt-get source --download-only`, with a deb-src list of the
 machine's own mirror kept under the cache folder), unpacked once into ~/.cache/trident/bench/language-calls/
 (TRIDENT_BENCH_CACHE moves it). Each project is indexed as one project of one index with the stand-in embedder:
@@ -173,7 +173,8 @@ def clang_reference(root: Path) -> Reference:
                 if (seen := _place(call, root)) is not None:
                     reference.compiled[seen[0]].add(seen[1])
                 target = call.referenced if call.kind == ci.CursorKind.CALL_EXPR else None
-                if target is not None and target.kind in functions and seen is not None:
+                operator = target is not None and target.spelling.startswith("operator")  # `a[i]`: no call written
+                if target is not None and target.kind in functions and seen is not None and not operator:
                     template = target.specialized_template if hasattr(target, "specialized_template") else None
                     calls.add((caller, (template or target).get_usr(), seen[0], seen[1]))
     # A function clang found an error in (a header not generated, another OS's API) is neither confirmed nor refuted.

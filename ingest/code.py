@@ -134,21 +134,28 @@ def _parsed(language: str, path: str, source: bytes) -> tuple[str, bytes, ts.Tre
     """The language a file is read as, its source and its tree. Where the whole file does not parse, the other
     readings its language has are tried, and the one with the fewest errors kept: another text of it with the same
     rows (C's one configuration), and, for a header that has its marks, another grammar (a `.h` written in C++)."""
-    tree = parser_for(language).parse(source)
+    text = _plain(language, source)
+    tree = parser_for(language).parse(text)
     if not tree.root_node.has_error:
-        return language, source, tree
-    best, fewest = (language, source, tree), _errors(tree)
+        return language, text, tree
+    best, fewest = (language, text, tree), _errors(tree)
     header = posixpath.splitext(path)[1].lower() in HEADER_SUFFIXES
     others = [o for o in spec_for(language).alternatives if header and _marked(spec_for(o), source)]
     for other in (language, *others):
         spec = spec_for(other)
-        texts = [source] if other != language else []
-        texts += [spec.fallback_text(source)] if spec.fallback_text is not None else []
-        for text in texts:
-            candidate = parser_for(other).parse(text)
+        plain = _plain(other, source)
+        texts = [plain] if other != language else []
+        texts += [spec.fallback_text(plain)] if spec.fallback_text is not None else []
+        for candidate_text in texts:
+            candidate = parser_for(other).parse(candidate_text)
             if (errors := _errors(candidate)) < fewest:
-                best, fewest = (other, text, candidate), errors
+                best, fewest = (other, candidate_text, candidate), errors
     return best
+
+
+def _plain(language: str, source: bytes) -> bytes:
+    plain = spec_for(language).plain_text
+    return plain(source) if plain is not None else source
 
 
 def _marked(spec: LanguageSpec, source: bytes) -> bool:

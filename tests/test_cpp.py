@@ -3,7 +3,8 @@ Circle::area() const`, `void geo::Logger::write(int)`), which meet the class the
 namespace-qualified name; free functions and templates; base classes as bases; calls bound where the file states them
 — `this->`, a bare call in a method (its class's member, through the bases), a qualified call, `new Foo`, the
 declared type of a local (`Logger l;`, `auto p = new Printer();`) — and a same-named method of an unrelated class
-never linked. A small real-shaped project of five files, indexed with the real engines."""
+never linked; an export macro between `class` and its name is no name. A small real-shaped project of five
+files, indexed with the real engines."""
 
 from __future__ import annotations
 
@@ -47,6 +48,7 @@ class Circle : public Shape {
   explicit Circle(double r);
   double area() const override;
   double perimeter() const;
+  double diameter() const;
 
  private:
   double r_;
@@ -65,6 +67,8 @@ Circle::Circle(double r) : r_(r) {}
 
 double Circle::area() const { return 3.14 * square(r_); }
 
+double Circle::diameter() const { return perimeter() / 3.14; }
+
 /* Twice pi r, logged. */
 double Circle::perimeter() const {
   Logger l;
@@ -82,7 +86,7 @@ void geo::Logger::write(int n) {}
 """
 PRINTER = """#pragma once
 
-class Printer {
+class GEO_EXPORT Printer {  // an export macro before the name
  public:
   void print() {}
 };
@@ -152,6 +156,14 @@ def test_calls_bind_to_members_declared_types_and_the_class_s_bases(catalog: Cat
     }
     assert edges_out(catalog, views, "method:geo:src.circle.Circle.area", relation_types=["CALLS"]) == {
         ("CALLS", "function:geo:src.circle.square"): "exact",
+    }
+
+
+def test_a_bare_call_of_a_method_the_file_defines_outside_its_class_is_that_method(
+    catalog: Catalog, views: GenerationViews
+) -> None:
+    assert edges_out(catalog, views, "method:geo:src.circle.Circle.diameter", relation_types=["CALLS"]) == {
+        ("CALLS", "method:geo:src.circle.Circle.perimeter"): "exact",
     }
 
 

@@ -163,6 +163,8 @@ class LanguageSpec:
     read_name: NameReader = field_name  # C's functions are named inside their declarator
     # A definition whose body the grammar leaves as text (a C macro's) -> that body parsed, on the rows it is on
     read_body: Callable[[ts.Node], ts.Node | None] | None = None
+    # The text to parse, of the same length (C++: an export macro between `class` and its name blanked)
+    plain_text: Callable[[bytes], bytes] | None = None
     # Another text of a file with the same rows, read instead when it parses with fewer errors (C: one configuration)
     fallback_text: Callable[[bytes], bytes] | None = None
     # Other languages a header of this one may be written in (C's `.h`: a C++ header), read as one of them when it has

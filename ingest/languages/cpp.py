@@ -27,6 +27,8 @@ FUNCTIONS = frozenset({"function_definition", "preproc_function_def"})
 _NAMES = frozenset({"type_identifier", "namespace_identifier", "qualified_identifier"})  # not a variable's
 _FIELDS = frozenset({"field_declaration"})
 _LOCALS = frozenset({"declaration", "parameter_declaration", "optional_parameter_declaration"})
+# `class LEVELDB_EXPORT DB :`, `struct TINYXML2_LIB Entity {`: (the keyword and space, the macro), before a name
+_EXPORT = re.compile(rb"\b((?:class|struct|union)\s+)([A-Z][A-Z0-9_]*[A-Z0-9])(?=\s+[A-Za-z_]\w*\s*(?:[:{;]|final\b))")
 
 
 def _grammar() -> object:
@@ -127,6 +129,13 @@ def declared(node: ts.Node) -> Iterator[tuple[str, ts.Node]]:
                     yield f"this->{name}", stated
 
 
+def without_export_macros(source: bytes) -> bytes:
+    """`class LEVELDB_EXPORT DB {` read as `class DB {`: an all-capitals word between `class` (`struct`, `union`)
+    and the name is a macro (an export or visibility attribute) the grammar takes for the name; blanked, the text
+    keeping its length."""
+    return _EXPORT.sub(lambda m: m.group(1) + b" " * len(m.group(2)), source)
+
+
 def _names(root: ts.Node) -> TypeNames:
     return TypeNames({}, written_whole=True)
 
@@ -170,6 +179,7 @@ SPECS = {
         read_name=read_name,
         binder=rules_binder(RULES),
         fallback_text=first_branches,
+        plain_text=without_export_macros,
         read_body=macro_body_of("cpp"),
         marks=re.compile(rb"^\s*(?:class|namespace|template)\b|^\s*(?:public|private|protected)\s*:", re.MULTILINE),
     )

@@ -131,7 +131,7 @@ class RulesBinder:
             name = rules.name(node) if node.type in rules.types | rules.functions else ""
             if node.type in rules.types and name:
                 self.types.setdefault(name, self._local(node))
-            elif node.type in rules.functions and name and not self._enclosing_type(node):
+            elif node.type in rules.functions and name and not self._enclosing_type(node) and not rules.owner(node):
                 self.functions.add(name)
             stack.extend(node.named_children)
 
