@@ -175,7 +175,7 @@ def clang_reference(root: Path) -> Reference:
                 target = call.referenced if call.kind == ci.CursorKind.CALL_EXPR else None
                 operator = target is not None and target.spelling.startswith("operator")  # `a[i]`: no call written
                 if target is not None and target.kind in functions and seen is not None and not operator:
-                    template = target.specialized_template if hasattr(target, "specialized_template") else None
+                    template = ci.conf.lib.clang_getSpecializedCursorTemplate(target)  # `InRange<int>` -> InRange
                     calls.add((caller, (template or target).get_usr(), seen[0], seen[1]))
     # A function clang found an error in (a header not generated, another OS's API) is neither confirmed nor refuted.
     reference.broken = {
