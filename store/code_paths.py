@@ -66,6 +66,8 @@ CODE_LANGUAGES = {
     ".hpp": "cpp",
     ".hh": "cpp",
     ".hxx": "cpp",
+    ".sh": "bash",
+    ".bash": "bash",
 }
 # Source files of languages without a grammar here: chunked as text, still code, their calls not bound.
 TEXT_ONLY_CODE = tuple(

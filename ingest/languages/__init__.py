@@ -1,7 +1,7 @@
 """Per-language tree-sitter specs as data: which nodes define, call, import and inherit.
 
 Each language module (``python``, ``javascript``, ``go``, ``rust``, ``java``, ``csharp``, ``php``, ``ruby``,
-``c``, ``cpp``) exports ``SPECS``; they are imported on first use, so a run over Go code never loads the Java
+``c``, ``cpp``, ``bash``) exports ``SPECS``; they are imported on first use, so a run over Go code never loads the Java
 grammar. The few things that no table of node types can say (how an import names a module, which types a class
 extends, a Go method's receiver) are small functions the spec carries.
 """
@@ -42,6 +42,7 @@ _MODULES: Mapping[str, str] = {
     "ruby": "ruby",
     "c": "c",
     "cpp": "cpp",
+    "bash": "bash",
 }
 SUPPORTED_LANGUAGES = frozenset(_MODULES)
 
