@@ -104,10 +104,13 @@ def fetch_debian(name: str, cache: Path) -> Path:
     ]
     downloads = cache / "downloads" / name
     downloads.mkdir(parents=True, exist_ok=True)
+    update = ["apt-get", *options, "update"]
     if not any((apt / "lists").glob("*Sources*")):
-        subprocess.run(["apt-get", *options, "update"], check=True, capture_output=True)
+        subprocess.run(update, check=True, capture_output=True)
     fetch = ["apt-get", *options, "source", "--download-only", name]
-    subprocess.run(fetch, check=True, cwd=downloads, capture_output=True)
+    if subprocess.run(fetch, cwd=downloads, capture_output=True).returncode != 0:  # lists older than the mirror
+        subprocess.run(update, check=True, capture_output=True)
+        subprocess.run(fetch, check=True, cwd=downloads, capture_output=True)
     archive = next(p for p in sorted(downloads.iterdir()) if ".orig.tar." in p.name)
     staging = Path(tempfile.mkdtemp(dir=cache))
     with tarfile.open(archive) as tar:
