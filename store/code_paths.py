@@ -66,6 +66,7 @@ CODE_LANGUAGES = {
     ".hpp": "cpp",
     ".hh": "cpp",
     ".hxx": "cpp",
+    ".lua": "lua",
     ".sh": "bash",
     ".bash": "bash",
 }

@@ -30,6 +30,7 @@ _CLASS_FILES = frozenset({"java", "csharp", "php"})  # languages whose files are
 _NAMESPACED = frozenset({"csharp", "php", "c", "cpp"})  # languages whose code names a definition by its namespace
 # ... and by its own local name where it is in no namespace (C++'s global namespace: `Circle`, `Circle.area`)
 _GLOBAL_NAMES = frozenset({"c", "cpp"})  # (C's `.h` may be a C++ header)
+_TABLE_MODULES = frozenset({"lua"})  # a module table's `function M.f` is the module's `f` (what `require` returns)
 
 
 def family(path: str) -> str:
@@ -77,6 +78,8 @@ class ImportNames:
             found += [a for a in entity.aliases if a.endswith(local) and a != local[1:] and "/" not in a]
         if language in _GLOBAL_NAMES and local and not found:
             found = [local[1:]]
+        if language in _TABLE_MODULES and local.count(".") == 2:  # ".M.sum"
+            found.append(f"{module_q}.{local.rsplit('.', 1)[1]}")
         return found
 
     def _python_module(self, project: str, path: str) -> str:

@@ -19,7 +19,7 @@ from trident.store.schema import EntityType
 
 DESCRIPTION_CHARS = 300
 _NAME = re.compile(r"~?[\w$#]+[!?=]?")  # Ruby names end in `!`, `?` or `=`; a C++ destructor is `~Circle`
-_COMMENT_OPEN = re.compile(r"^\s*(?:/\*+!?|//[/!]?|#+|\*+(?!/))")
+_COMMENT_OPEN = re.compile(r"^\s*(?:/\*+!?|//[/!]?|#+|\*+(?!/)|-{2,})")  # `--` opens Lua's
 _COMMENT_CLOSE = re.compile(r"\*+/\s*$")
 # C# XML documentation: the summary's tags go, a reference keeps the name it refers to (`<see cref="Foo"/>`), and
 # the tags that follow the summary (`<param>`, `<returns>`, ...) end the first paragraph as `@param` does.

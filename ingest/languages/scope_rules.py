@@ -169,12 +169,12 @@ class RulesBinder:
     def _bare(self, name: str, own: str) -> Target | None:
         if not name:
             return None
-        if "." in name:  # a qualified name (C++'s `geo::round()`, `Base::area()`)
+        if name in self.functions:
+            return Target(TargetForm.QUALIFIED, f"{self.module}.{name}", Resolution.EXACT)
+        if "." in name:  # a qualified name (C++'s `geo::round()`, `Base::area()`, Lua's `util.sum()`)
             return Target(TargetForm.QUALIFIED, self._qualified(name) or name, Resolution.EXACT)
         if self.rules.implicit_self and own:
             return Target(TargetForm.MEMBER, name, Resolution.EXACT, owner=own)
-        if name in self.functions:
-            return Target(TargetForm.QUALIFIED, f"{self.module}.{name}", Resolution.EXACT)
         if name in self.types:
             return self._type(name)
         if self.rules.linked:
