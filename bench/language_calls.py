@@ -375,6 +375,8 @@ def _through_macros(edges: Edges, macros: set[Function]) -> dict[Pair, Function]
                         pending.append(callee)
                     else:
                         reached.setdefault((start, callee), first)
+            if pending:
+                print(f"{start}: stopped following macros from {first} after {MACRO_DEPTH}", file=sys.stderr)
     return reached
 
 

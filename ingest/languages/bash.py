@@ -38,10 +38,6 @@ def _split(node: ts.Node, callee: ts.Node) -> tuple[ts.Node | None, str] | None:
     return (None, word) if word and word not in _SOURCES else None
 
 
-def _constructs_nothing(node: ts.Node, callee: ts.Node) -> str:
-    return ""
-
-
 def _callee(node: ts.Node, self_type: str) -> str:
     return command_word(node)
 
@@ -50,8 +46,6 @@ RULES = ScopeRules(
     types=frozenset(),
     functions=FUNCTIONS,
     split=_split,
-    constructed=_constructs_nothing,
-    self_receivers=frozenset(),
 )
 
 

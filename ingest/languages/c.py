@@ -74,7 +74,7 @@ def macro_body_of(language: str) -> Callable[[ts.Node], ts.Node | None]:
     return macro_body
 
 
-def _has_body(node: ts.Node) -> bool:
+def has_body(node: ts.Node) -> bool:
     """A definition, not a use: `struct buf { ... }`, not `struct buf *b`."""
     return node.child_by_field_name("body") is not None
 
@@ -82,10 +82,6 @@ def _has_body(node: ts.Node) -> bool:
 def _split(node: ts.Node, callee: ts.Node) -> tuple[ts.Node | None, str] | None:
     """`helper(x)` -> (None, helper); a call through a pointer (`ops->write(b)`, `(*fp)(x)`) names no function."""
     return (None, node_text(callee)) if callee.type == "identifier" else None
-
-
-def _constructs_nothing(node: ts.Node, callee: ts.Node) -> str:
-    return ""
 
 
 def declared(node: ts.Node) -> Iterator[tuple[str, ts.Node]]:
@@ -113,8 +109,6 @@ RULES = ScopeRules(
     types=TYPES,
     functions=FUNCTIONS,
     split=_split,
-    constructed=_constructs_nothing,
-    self_receivers=frozenset(),
     bodies=FUNCTIONS,
     declared=declared,
     name=read_name,
@@ -145,7 +139,7 @@ SPECS = {
         functions=FUNCTIONS,
         calls={"call_expression": "function"},
         imports=frozenset({"preproc_include"}),
-        accepts_class=_has_body,
+        accepts_class=has_body,
         read_imports=read_imports,
         read_name=read_name,
         binder=rules_binder(RULES),

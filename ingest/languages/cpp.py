@@ -18,7 +18,7 @@ from collections.abc import Iterator
 import tree_sitter as ts
 
 from trident.ingest.languages import LanguageSpec, field_name, node_text
-from trident.ingest.languages.c import declared_name, macro_body_of, read_imports
+from trident.ingest.languages.c import declared_name, has_body, macro_body_of, read_imports
 from trident.ingest.languages.c_conditionals import first_branches
 from trident.ingest.languages.scope_rules import ScopeRules, TypeNames, rules_binder, within
 
@@ -172,7 +172,7 @@ SPECS = {
         calls={"call_expression": "function", "new_expression": "type"},
         imports=frozenset({"preproc_include"}),
         namespaces=frozenset({"namespace_definition"}),
-        accepts_class=lambda node: node.child_by_field_name("body") is not None,
+        accepts_class=has_body,
         read_imports=read_imports,
         read_bases=read_bases,
         read_owner=read_owner,

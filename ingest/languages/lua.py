@@ -75,10 +75,6 @@ def _owner_of(node: ts.Node) -> str:
     return read_owner(at) if at is not None else ""
 
 
-def _constructs_nothing(node: ts.Node, callee: ts.Node) -> str:
-    return ""
-
-
 def _required(root: ts.Node) -> TypeNames:
     """`local util = require("shop.util")` -> util names shop.util."""
     imported: dict[str, str] = {}
@@ -122,8 +118,6 @@ RULES = ScopeRules(
     types=frozenset(),
     functions=FUNCTIONS,
     split=_split,
-    constructed=_constructs_nothing,
-    self_receivers=frozenset(),
     names=_required,
     name=local_name,
 )

@@ -71,6 +71,10 @@ def _no_names(root: ts.Node) -> TypeNames:
 Declared = Callable[[ts.Node], Iterable[tuple[str, ts.Node]]]
 
 
+def _nothing_constructed(node: ts.Node, callee: ts.Node) -> str:
+    return ""
+
+
 def _nothing_declared(node: ts.Node) -> Iterable[tuple[str, ts.Node]]:
     return ()
 
@@ -95,8 +99,8 @@ class ScopeRules:
     types: frozenset[str]  # nodes declaring a type, named by their `name` field
     functions: frozenset[str]  # nodes declaring a function (at the top level: callable by its bare name)
     split: CallSplitter
-    constructed: Constructed
-    self_receivers: frozenset[str]  # a receiver written so means the enclosing type (`this`, `$this`, `self`)
+    constructed: Constructed = _nothing_constructed  # (C, shell and Lua construct nothing)
+    self_receivers: frozenset[str] = frozenset()  # a receiver written so means the enclosing type (`this`, `self`)
     base_receivers: frozenset[str] = frozenset()  # ... its bases (`base`, `parent`)
     implicit_self: bool = False  # a bare call is a member of the enclosing type (C#), not a free function (PHP)
     names: Callable[[ts.Node], TypeNames] = _no_names  # (tree root) -> what its imports and namespace name
