@@ -214,16 +214,28 @@ class CodeIndex:
             if classes and not found and not ref.after_owner:  # a mixin's or base's call of what subclasses define
                 derived = [e for e in self._derived_members(classes[0], ref.target) if e.type in types]
                 return derived, Resolution.DISPATCH if derived else resolution
-        elif form is TargetForm.LINKED:  # C: one global namespace of functions, which the linker binds by name
-            for cls in self._caller_classes(ref.source):  # C++: a bare call in a method is its class's member first
-                if member := self._member(cls, ref.target, skip_first=False):
-                    return member, Resolution.EXACT
-            return self._named(ref.target, project, {EntityType.FUNCTION.value}, ref.source, path), resolution
+        elif form is TargetForm.LINKED:
+            return self._linked(ref, project, path)
         else:
             return self._named(ref.target, project, types, ref.source, path), Resolution.NAME
         # A function bound to itself by scope or type is recursion: an edge (only a name guess never binds itself).
         found = [e for e in found if e.type in types and (e.project == project or not own_folder)]
         return found, resolution
+
+    def _linked(self, ref: AnyReference, project: str, path: str) -> tuple[list[Entity], Resolution]:
+        """A bare call of a function the file does not define: in a method, its class's member (C++, Kotlin); else in
+        C, the project's one function of the name (what the linker binds); in Kotlin (`owner`: the caller's package),
+        the package's function of the name, else only a name guess (a `*` import may have brought it)."""
+        for cls in self._caller_classes(ref.source):
+            if member := self._member(cls, ref.target, skip_first=False):
+                return member, Resolution.EXACT
+        functions = {EntityType.FUNCTION.value}
+        if ref.owner:
+            packaged = self._qualified(f"{ref.owner}.{ref.target}", project, 0, _Tails.NONE)
+            if packaged := [e for e in packaged if e.type in functions]:
+                return packaged, Resolution(ref.resolution)
+            return self._named(ref.target, project, functions, ref.source, path), Resolution.NAME
+        return self._named(ref.target, project, functions, ref.source, path), Resolution(ref.resolution)
 
     def _scoped(self, name: str, source: str, kinds: set[str]) -> str:
         """A name as a C++ caller writes it, looked up from the caller's namespaces and class outwards, as one of
@@ -240,6 +252,8 @@ class CodeIndex:
         """The class a calling method is a member of, found by any of the method's names (a C++ method defined
         outside its class is named `geo.Circle.area` as its class is `geo.Circle`)."""
         caller = self._by_id.get(source)
+        if caller is not None and caller.type == EntityType.CLASS.value:  # a call in a class's body or initialiser
+            return [caller]
         if caller is None or caller.type != EntityType.METHOD.value:
             return []
         for known in self._names[source]:

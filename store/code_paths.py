@@ -67,6 +67,8 @@ CODE_LANGUAGES = {
     ".hh": "cpp",
     ".hxx": "cpp",
     ".lua": "lua",
+    ".kt": "kotlin",
+    ".kts": "kotlin",
     ".sh": "bash",
     ".bash": "bash",
 }

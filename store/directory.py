@@ -142,6 +142,8 @@ class EntityDirectory:
         """
         in_code = relation in PROJECT_LOCAL_RELATIONS
         candidates = self._path_candidates(target, project) or self._module_candidates(target)
+        if not candidates and set(target_types) == {EntityType.MODULE.value}:
+            candidates = self._defining_modules(target)
         if not candidates:
             candidates = self._by_name.get(target, []) if in_code else self.named(target)
         if in_code:
@@ -220,6 +222,13 @@ class EntityDirectory:
                 or dotted.endswith("." + m.qualified_name)
             )
         ]
+
+    def _defining_modules(self, target: str) -> list[Entity]:
+        """The modules that define what an import names by its qualified name (Kotlin's `import com.acme.Shop` from a
+        file named otherwise): an import of a definition imports its module."""
+        defined = (e for e in self._by_name.get(target, []) if "." in target and e.type != EntityType.MODULE)
+        paths = dict.fromkeys((e.project, e.path) for e in defined if e.path)
+        return [m for key in paths for m in self._by_path.get(key, []) if m.type == EntityType.MODULE]
 
     # ---- mentions ---------------------------------------------------------------------------------------
 

@@ -179,4 +179,4 @@ def test_impact_reads_c_files_and_every_language_with_a_binder_as_bound() -> Non
     assert {".c", ".h", ".cpp", ".hpp", ".cs", ".php", ".rb"}.isdisjoint(
         UNBOUND_SUFFIXES
     )  # were once listed as text only
-    assert {".kt", ".swift", ".zsh"} <= UNBOUND_SUFFIXES
+    assert {".dart", ".hs", ".zsh"} <= UNBOUND_SUFFIXES

@@ -180,6 +180,23 @@ def total(order)
 end
 """
 
+KOTLIN = """package shop.billing
+
+import shop.billing.gateway.PaymentGateway
+
+/** Checks orders out. */
+class OrderService : BaseService(), Checkout {
+    fun checkout(order: Order): Receipt {
+        val receipt = gateway.charge(order)
+        return Receipt(receipt)
+    }
+}
+
+fun total(order: Order): Receipt {
+    return OrderService().checkout(order)
+}
+"""
+
 CPP = """#include "gateway/payment_gateway.h"
 
 namespace shop {
@@ -327,6 +344,18 @@ SAMPLES = [
         frozenset({"charge", "Receipt"}),  # `gateway` is no variable the method makes; Receipt is another file's
         frozenset({"src.billing.gateway.payment_gateway"}),
         frozenset({"BaseService", "Checkout"}),
+        "Checks orders out.",
+        "total",
+    ),
+    Sample(
+        "kotlin",
+        "src/billing/OrderService.kt",
+        KOTLIN,
+        {"src.billing.OrderService": (1, 3), "OrderService": (5, 11), "total": (13, 15)},
+        "OrderService.checkout",
+        frozenset({"charge", "shop.billing.Receipt"}),  # a class of the package; `gateway` has no stated type
+        frozenset({"shop.billing.gateway.PaymentGateway"}),
+        frozenset({"shop.billing.BaseService", "shop.billing.Checkout"}),
         "Checks orders out.",
         "total",
     ),
@@ -565,6 +594,7 @@ LONG_FUNCTIONS = {
     "ruby": ("def big(items)", "  total = total + compute_line(item_{i}, rate_{i}, discount_{i})", "end"),
     "c": ("int big(struct item *items) {", "    total += compute_line(item_{i}, rate_{i}, discount_{i});", "}"),
     "cpp": ("int big(const Items& items) {", "    total += computeLine(item_{i}, rate_{i}, discount_{i});", "}"),
+    "kotlin": ("fun big(items: List<Item>): Int {", "    total += computeLine(item_{i}, rate_{i}, discount_{i})", "}"),
 }
 
 
@@ -635,6 +665,12 @@ BIG_CLASSES = {
         "    value = transform_{j}(value, {j});",
         "};",
     ),
+    "kotlin": (
+        ["class Pipeline : Stage() {", "    private val retries = 3"],
+        "    fun step_{i}(value: Int): Int {{\n{body}\n        return value\n    }}",
+        "        val v{j} = transform_{j}(value, {j})",
+        "}",
+    ),
     "rust": (
         ["impl Pipeline {"],
         "    fn step_{i}(&self, value: i64) -> i64 {{\n{body}\n        value\n    }}",
@@ -682,6 +718,7 @@ BROKEN = {
     "ruby": "def ok\n  1\nend\n\ndef broken(\n",
     "c": "int ok(void) {\n    return 1;\n}\n\nint broken( {\n",
     "cpp": "class A {\n  int ok() {\n    return 1;\n  }\n  void broken( {\n};\n",
+    "kotlin": "class A {\n    fun ok(): Int {\n        return 1\n    }\n    fun broken( {\n}\n",
 }
 
 

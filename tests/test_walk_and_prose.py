@@ -77,14 +77,14 @@ def test_walk_refuses_symlinks_that_leave_the_root_or_loop(tmp_path: Path) -> No
 
 
 def test_walk_classifies_files_by_kind_and_language(tmp_path: Path) -> None:
-    _tree(tmp_path, {"a.go": "package a\n", "b.tsx": "x\n", "c.yaml": "a: 1\n", "README": "hi\n", "d.kt": "x\n"})
+    _tree(tmp_path, {"a.go": "package a\n", "b.tsx": "x\n", "c.yaml": "a: 1\n", "README": "hi\n", "d.hs": "x\n"})
     kinds = {f.rel: (f.kind, f.language) for f in walk(tmp_path, 1_000_000).files}
     assert kinds == {
         "README": (DocumentKind.TEXT, None),
         "a.go": (DocumentKind.CODE, "go"),
         "b.tsx": (DocumentKind.CODE, "tsx"),
         "c.yaml": (DocumentKind.CONFIG, None),
-        "d.kt": (DocumentKind.CODE, None),
+        "d.hs": (DocumentKind.CODE, None),
     }
 
 

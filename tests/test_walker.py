@@ -197,7 +197,8 @@ def test_walking_a_missing_folder_raises(tmp_path: Path) -> None:
         ("a.c", DocumentKind.CODE, "c"),
         ("a.h", DocumentKind.CODE, "c"),
         ("a.hpp", DocumentKind.CODE, "cpp"),
-        ("a.kt", DocumentKind.CODE, None),
+        ("a.hs", DocumentKind.CODE, None),
+        ("a.kt", DocumentKind.CODE, "kotlin"),
         ("a.lua", DocumentKind.CODE, "lua"),
         ("a.sql", DocumentKind.CODE, None),
         ("deploy.sh", DocumentKind.CODE, "bash"),
@@ -233,14 +234,14 @@ def test_other_file_types_are_not_read(name: str) -> None:
 
 
 def test_the_walk_reports_kind_and_language_of_each_file(tmp_path: Path) -> None:
-    _tree(tmp_path, {"a.go": "package a\n", "b.tsx": "x\n", "c.yaml": "a: 1\n", "README": "hi\n", "d.kt": "x\n"})
+    _tree(tmp_path, {"a.go": "package a\n", "b.tsx": "x\n", "c.yaml": "a: 1\n", "README": "hi\n", "d.hs": "x\n"})
     kinds = {f.rel: (f.kind, f.language) for f in walk(tmp_path, LIMIT).files}
     assert kinds == {
         "README": (DocumentKind.TEXT, None),
         "a.go": (DocumentKind.CODE, "go"),
         "b.tsx": (DocumentKind.CODE, "tsx"),
         "c.yaml": (DocumentKind.CONFIG, None),
-        "d.kt": (DocumentKind.CODE, None),
+        "d.hs": (DocumentKind.CODE, None),
     }
 
 

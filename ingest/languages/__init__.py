@@ -1,9 +1,9 @@
 """Per-language tree-sitter specs as data: which nodes define, call, import and inherit.
 
 Each language module (``python``, ``javascript``, ``go``, ``rust``, ``java``, ``csharp``, ``php``, ``ruby``,
-``c``, ``cpp``, ``bash``, ``lua``) exports ``SPECS``; they are imported on first use, so a run over Go code never
-loads the Java grammar. The few things that no table of node types can say (how an import names a module, which
-types a class extends, a Go method's receiver) are small functions the spec carries.
+``c``, ``cpp``, ``bash``, ``lua``, ``kotlin``) exports ``SPECS``; they are imported on first use, so a run over Go
+code never loads the Java grammar. The few things that no table of node types can say (how an import names a
+module, which types a class extends, a Go method's receiver) are small functions the spec carries.
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ _MODULES: Mapping[str, str] = {
     "cpp": "cpp",
     "bash": "bash",
     "lua": "lua",
+    "kotlin": "kotlin",
 }
 SUPPORTED_LANGUAGES = frozenset(_MODULES)
 

@@ -153,7 +153,8 @@ class Outline:
     def _namespace(self, node: ts.Node, scope: _Scope) -> list[tuple[ts.Node, _Scope]]:
         """A namespace block's children, walked in it; a namespace statement (`namespace App;`) names the namespace
         of the rest of the file."""
-        name = node_text(node.child_by_field_name("name")).replace("\\", ".").replace("::", ".").strip(".")
+        named = node.child_by_field_name("name") or (node.named_children[0] if node.named_child_count else None)
+        name = node_text(named).replace("\\", ".").replace("::", ".").strip(".")
         if node.child_by_field_name("body") is None:
             self.namespace = name
             return []

@@ -16,7 +16,8 @@ every language that has no type-aware binder of its own (C#, PHP), one site at a
   `inferred`.
 - A bare call of a name a parameter or local holds (`cb(x)`, with `cb` a parameter) calls that value: nothing the
   file names. In C, a bare call of a function the file does not define is the project's one function of that name
-  (what the linker binds: `inferred`).
+  (what the linker binds: `inferred`); in Kotlin, an imported function, else the package's one function of that
+  name; in both, a method's own class's member first.
 - Anything else is named as written: a guess the indexer keeps only where one entity of the project has the name,
   labelled `name`.
 """
@@ -114,7 +115,8 @@ class ScopeRules:
     # given by its short name as `short_types` are
     constant_receivers: bool = False
     name: Callable[[ts.Node], str] = field_name  # a type or function node -> the name it defines
-    # A bare call of a function the file does not define is the project's one function of the name (C's linker)
+    # A bare call of a function the file does not define is its class's member, else (C's linker) the project's one
+    # function of the name, or (Kotlin) an imported function or the package's one of the name
     linked: bool = False
     # A function defined outside its type (C++'s `void Circle::area()`) -> that type as written ("" for none)
     owner: Callable[[ts.Node], str] = lambda node: ""
@@ -181,8 +183,10 @@ class RulesBinder:
             return Target(TargetForm.MEMBER, name, Resolution.EXACT, owner=own)
         if name in self.types:
             return self._type(name)
-        if self.rules.linked:
-            return Target(TargetForm.LINKED, name, Resolution.INFERRED)
+        if self.rules.linked and name in self.names.imported:  # Kotlin's `import com.acme.util.helper`
+            return Target(TargetForm.QUALIFIED, self.names.imported[name], Resolution.EXACT)
+        if self.rules.linked:  # looked up in the package the file is in (Kotlin), else the whole project (C)
+            return Target(TargetForm.LINKED, name, Resolution.INFERRED, owner=self.names.namespace)
         return Target(TargetForm.NAME, name, Resolution.NAME)
 
     def _type(self, written: str) -> Target | None:
