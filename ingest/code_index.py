@@ -42,7 +42,7 @@ MAX_DEPTH = 8  # re-exports of re-exports and base chains deeper than this are n
 MAX_BASES = 64  # classes visited per member lookup
 # Languages whose binder names a type of another file by its short name (C#: a namespace is not a folder and `using`
 # names no type; Ruby: constants are found lexically): the one class of the project with that name.
-SHORT_TYPE_NAMES = frozenset({"csharp", "ruby"})
+SHORT_TYPE_NAMES = frozenset({"csharp", "ruby", "swift"})
 # Language families whose names are looked up from the caller's namespaces outwards (C and C++)
 SCOPED_NAMES = frozenset({"c"})
 
@@ -223,19 +223,24 @@ class CodeIndex:
         return found, resolution
 
     def _linked(self, ref: AnyReference, project: str, path: str) -> tuple[list[Entity], Resolution]:
-        """A bare call of a function the file does not define: in a method, its class's member (C++, Kotlin); else in
-        C, the project's one function of the name (what the linker binds); in Kotlin (`owner`: the caller's package),
-        the package's function of the name, else only a name guess (a `*` import may have brought it)."""
+        """A name the file does not define, bound as a linker would: in a method, its class's member (C++, Kotlin,
+        Swift); in Kotlin (`owner`: the caller's package), the package's function of the name, else only a name guess
+        (a `*` import may have brought it); else the project's one function of the name (C), or its one type (a
+        Swift or C# type of another file: `Auditor()`, `: GatewayBase`)."""
         for cls in self._caller_classes(ref.source):
             if member := self._member(cls, ref.target, skip_first=False):
                 return member, Resolution.EXACT
-        functions = {EntityType.FUNCTION.value}
+        types = set(ref.target_types) or set(CODE_TYPES)
+        functions = {EntityType.FUNCTION.value} & types
         if ref.owner:
             packaged = self._qualified(f"{ref.owner}.{ref.target}", project, 0, _Tails.NONE)
             if packaged := [e for e in packaged if e.type in functions]:
                 return packaged, Resolution(ref.resolution)
             return self._named(ref.target, project, functions, ref.source, path), Resolution.NAME
-        return self._named(ref.target, project, functions, ref.source, path), Resolution(ref.resolution)
+        # a function first (C's `struct stat` beside `stat()`), else a type
+        found = self._named(ref.target, project, functions, ref.source, path) if functions else []
+        found = found or self._named(ref.target, project, {EntityType.CLASS.value} & types, ref.source, path)
+        return found, Resolution(ref.resolution)
 
     def _scoped(self, name: str, source: str, kinds: set[str]) -> str:
         """A name as a C++ caller writes it, looked up from the caller's namespaces and class outwards, as one of
@@ -256,9 +261,11 @@ class CodeIndex:
             return [caller]
         if caller is None or caller.type != EntityType.METHOD.value:
             return []
+        language = family(caller.path or "")
         for known in self._names[source]:
             owner = known.rpartition(".")[0]
-            if classes := [e for e in self._by_name.get(owner, []) if e.type == EntityType.CLASS.value]:
+            found = self._by_name.get(owner, [])
+            if classes := [e for e in found if e.type == EntityType.CLASS.value and family(e.path or "") == language]:
                 return classes[:1]
         return []
 

@@ -69,6 +69,9 @@ CODE_LANGUAGES = {
     ".lua": "lua",
     ".kt": "kotlin",
     ".kts": "kotlin",
+    ".swift": "swift",
+    ".scala": "scala",
+    ".sc": "scala",
     ".sh": "bash",
     ".bash": "bash",
 }

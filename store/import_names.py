@@ -27,11 +27,10 @@ PACKAGE_FILES = ("__init__.py", "__init__.pyi")
 _FOLDER_HEADS = {"javascript": {"index"}, "typescript": {"index"}, "tsx": {"index"}, "rust": {"mod", "lib", "main"}}
 _FAMILIES = {"typescript": "javascript", "tsx": "javascript", "cpp": "c"}
 _CLASS_FILES = frozenset({"java", "csharp", "php"})  # languages whose files are named after the class they hold
-_NAMESPACED = frozenset(
-    {"csharp", "php", "c", "cpp", "kotlin"}
-)  # languages whose code names a definition by its namespace
+# languages whose code names a definition by its namespace (a package, in Kotlin and Scala)
+_NAMESPACED = frozenset({"csharp", "php", "c", "cpp", "kotlin", "scala"})
 # ... and by its own local name where it is in no namespace (C++'s global namespace: `Circle`, `Circle.area`)
-_GLOBAL_NAMES = frozenset({"c", "cpp"})  # (C's `.h` may be a C++ header)
+_GLOBAL_NAMES = frozenset({"c", "cpp", "swift"})  # (C's `.h` may be a C++ header; a Swift module's names are global)
 _TABLE_MODULES = frozenset({"lua"})  # a module table's `function M.f` is the module's `f` (what `require` returns)
 
 

@@ -197,6 +197,39 @@ fun total(order: Order): Receipt {
 }
 """
 
+SWIFT = """import Foundation
+import Gateway
+
+/// Checks orders out.
+class OrderService: BaseService, Checkout {
+    func checkout(order: Order) -> Receipt {
+        let receipt = gateway.charge(order)
+        return Receipt(receipt)
+    }
+}
+
+func total(order: Order) -> Receipt {
+    return OrderService().checkout(order: order)
+}
+"""
+
+SCALA = """package shop.billing
+
+import shop.billing.gateway.PaymentGateway
+
+/** Checks orders out. */
+class OrderService extends BaseService with Checkout {
+  def checkout(order: Order): Receipt = {
+    val receipt = gateway.charge(order)
+    new Receipt(receipt)
+  }
+}
+
+object Totals {
+  def total(order: Order): Receipt = new OrderService().checkout(order)
+}
+"""
+
 CPP = """#include "gateway/payment_gateway.h"
 
 namespace shop {
@@ -358,6 +391,30 @@ SAMPLES = [
         frozenset({"shop.billing.BaseService", "shop.billing.Checkout"}),
         "Checks orders out.",
         "total",
+    ),
+    Sample(
+        "swift",
+        "Sources/Billing/OrderService.swift",
+        SWIFT,
+        {"Sources.Billing.OrderService": (1, 2), "OrderService": (4, 10), "total": (12, 14)},
+        "OrderService.checkout",
+        frozenset({"charge", "Receipt"}),  # `gateway` has no stated type; Receipt is the module's one of the name
+        frozenset({"Foundation", "Gateway"}),  # modules, as Swift imports them
+        frozenset({"BaseService", "Checkout"}),
+        "Checks orders out.",
+        "total",
+    ),
+    Sample(
+        "scala",
+        "src/billing/OrderService.scala",
+        SCALA,
+        {"src.billing.OrderService": (1, 3), "OrderService": (5, 11), "Totals": (13, 15)},
+        "OrderService.checkout",
+        frozenset({"charge", "shop.billing.Receipt"}),  # a class of the package; `gateway` has no stated type
+        frozenset({"shop.billing.gateway.PaymentGateway"}),
+        frozenset({"shop.billing.BaseService", "shop.billing.Checkout"}),
+        "Checks orders out.",
+        "Totals.total",
     ),
     Sample(
         "cpp",
@@ -595,6 +652,8 @@ LONG_FUNCTIONS = {
     "c": ("int big(struct item *items) {", "    total += compute_line(item_{i}, rate_{i}, discount_{i});", "}"),
     "cpp": ("int big(const Items& items) {", "    total += computeLine(item_{i}, rate_{i}, discount_{i});", "}"),
     "kotlin": ("fun big(items: List<Item>): Int {", "    total += computeLine(item_{i}, rate_{i}, discount_{i})", "}"),
+    "swift": ("func big(items: [Item]) -> Int {", "    total += computeLine(item_{i}, rate_{i}, discount_{i})", "}"),
+    "scala": ("def big(items: Seq[Item]): Int = {", "    total += computeLine(item_{i}, rate_{i}, discount_{i})", "}"),
 }
 
 
@@ -671,6 +730,18 @@ BIG_CLASSES = {
         "        val v{j} = transform_{j}(value, {j})",
         "}",
     ),
+    "swift": (
+        ["class Pipeline: Stage {", "    private let retries = 3"],
+        "    func step_{i}(value: Int) -> Int {{\n{body}\n        return value\n    }}",
+        "        let v{j} = transform_{j}(value, {j})",
+        "}",
+    ),
+    "scala": (
+        ["class Pipeline extends Stage {", "  private val retries = 3"],
+        "  def step_{i}(value: Int): Int = {{\n{body}\n    value\n  }}",
+        "    val v{j} = transform_{j}(value, {j})",
+        "}",
+    ),
     "rust": (
         ["impl Pipeline {"],
         "    fn step_{i}(&self, value: i64) -> i64 {{\n{body}\n        value\n    }}",
@@ -719,6 +790,8 @@ BROKEN = {
     "c": "int ok(void) {\n    return 1;\n}\n\nint broken( {\n",
     "cpp": "class A {\n  int ok() {\n    return 1;\n  }\n  void broken( {\n};\n",
     "kotlin": "class A {\n    fun ok(): Int {\n        return 1\n    }\n    fun broken( {\n}\n",
+    "swift": "class A {\n    func ok() -> Int {\n        return 1\n    }\n    func broken( {\n}\n",
+    "scala": "class A {\n  def ok(): Int = {\n    1\n  }\n  def broken( = {\n}\n",
 }
 
 

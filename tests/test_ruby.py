@@ -130,6 +130,6 @@ def test_calls_bind_through_mixins_super_and_what_instance_variables_are_made_fr
 
 def test_bases_are_the_included_modules_then_the_superclass(catalog: Catalog, views: GenerationViews) -> None:
     assert edges_out(catalog, views, f"class:shop:{ORDERS_MODULE}.OrderService", relation_types=["INHERITS"]) == {
-        ("INHERITS", f"class:shop:{AUDIT_MODULE}.Auditing"): "name",  # another file's, by its unique name
+        ("INHERITS", f"class:shop:{AUDIT_MODULE}.Auditing"): "inferred",  # another file's: the one of the name
         ("INHERITS", f"class:shop:{ORDERS_MODULE}.BaseService"): "exact",
     }

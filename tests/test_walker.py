@@ -199,6 +199,8 @@ def test_walking_a_missing_folder_raises(tmp_path: Path) -> None:
         ("a.hpp", DocumentKind.CODE, "cpp"),
         ("a.hs", DocumentKind.CODE, None),
         ("a.kt", DocumentKind.CODE, "kotlin"),
+        ("a.swift", DocumentKind.CODE, "swift"),
+        ("a.scala", DocumentKind.CODE, "scala"),
         ("a.lua", DocumentKind.CODE, "lua"),
         ("a.sql", DocumentKind.CODE, None),
         ("deploy.sh", DocumentKind.CODE, "bash"),

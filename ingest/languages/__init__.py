@@ -1,9 +1,9 @@
 """Per-language tree-sitter specs as data: which nodes define, call, import and inherit.
 
 Each language module (``python``, ``javascript``, ``go``, ``rust``, ``java``, ``csharp``, ``php``, ``ruby``,
-``c``, ``cpp``, ``bash``, ``lua``, ``kotlin``) exports ``SPECS``; they are imported on first use, so a run over Go
-code never loads the Java grammar. The few things that no table of node types can say (how an import names a
-module, which types a class extends, a Go method's receiver) are small functions the spec carries.
+``c``, ``cpp``, ``bash``, ``lua``, ``kotlin``, ``swift``, ``scala``) exports ``SPECS``; they are imported on first
+use, so a run over Go code never loads the Java grammar. The few things that no table of node types can say (how an
+import names a module, which types a class extends, a Go method's receiver) are small functions the spec carries.
 """
 
 from __future__ import annotations
@@ -45,6 +45,8 @@ _MODULES: Mapping[str, str] = {
     "bash": "bash",
     "lua": "lua",
     "kotlin": "kotlin",
+    "swift": "swift",
+    "scala": "scala",
 }
 SUPPORTED_LANGUAGES = frozenset(_MODULES)
 
@@ -83,7 +85,7 @@ _UNWRAP = frozenset(
     }
 )
 # Paths whose last named child is the name, in grammars that give them no field (Java `a.b.Foo`).
-_PATHS = frozenset({"scoped_type_identifier", "scoped_identifier", "qualified_type", "nested_identifier"})
+_PATHS = frozenset({"scoped_type_identifier", "scoped_identifier", "qualified_type", "nested_identifier", "user_type"})
 
 
 def terminal_name(node: ts.Node | None) -> str:
@@ -100,8 +102,8 @@ def terminal_name(node: ts.Node | None) -> str:
             node = member
         elif node.type in _UNWRAP:
             node = node.named_children[0]
-        elif node.type in _PATHS:
-            node = node.named_children[-1]
+        elif node.type in _PATHS:  # (Swift's `Outer.Inner<T>`: Inner)
+            node = [c for c in node.named_children if c.type != "type_arguments"][-1]
         else:
             return ""
     return ""

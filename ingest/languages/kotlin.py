@@ -174,7 +174,7 @@ def read_bases(node: ts.Node) -> list[str]:
         inner = specifier.named_children[0] if specifier.named_child_count else None
         if inner is not None and inner.type in ("constructor_invocation", "explicit_delegation"):
             inner = inner.named_children[0] if inner.named_child_count else None
-        found.append(_dotted(inner))
+        found.append(type_written(inner) if inner is not None else "")
     return [n for n in dict.fromkeys(found) if n]
 
 

@@ -190,10 +190,13 @@ class RulesBinder:
         return Target(TargetForm.NAME, name, Resolution.NAME)
 
     def _type(self, written: str) -> Target | None:
-        """A type as written: the file's own, else the one its imports or namespace name, else a guess."""
+        """A type as written: the file's own, else the one its imports or namespace name, else (where types are named
+        by their short name) the project's one type of that name, else a guess."""
         if qualified := self._qualified(written):
             return Target(TargetForm.QUALIFIED, qualified, Resolution.EXACT)
         name = written.rpartition(".")[2]
+        if self.rules.short_types and name == written and name.isidentifier():  # the project's one type of the name
+            return Target(TargetForm.LINKED, name, Resolution.INFERRED)
         return Target(TargetForm.NAME, name, Resolution.NAME) if name.isidentifier() else None
 
     def _qualified(self, written: str) -> str:
@@ -250,7 +253,8 @@ class RulesBinder:
             if at.type in self.rules.functions and (owner := self.rules.owner(at)):
                 return self._qualified(owner) or owner
             at = at.parent
-        return f"{self.module}.{self._local(at)}" if at is not None else ""
+        local = self._local(at) if at is not None else ""
+        return f"{self.module}.{local}" if local else ""  # (a Swift extension defines no type of its own)
 
 
 def rules_binder(rules: ScopeRules) -> Callable[[ts.Node, str, str], RulesBinder]:
