@@ -55,7 +55,14 @@ from trident.store.catalog import Catalog
 from trident.store.schema import EntityType, RelationType, Resolution
 from trident.tools.status import status
 
-PROJECTS = {"c": ("zlib", "libyaml", "jansson"), "cpp": ("tinyxml2", "libjsoncpp", "leveldb")}
+PROJECTS = {
+    "c": ("zlib", "libyaml", "jansson"),
+    "cpp": ("tinyxml2", "libjsoncpp", "leveldb"),
+    "typescript": ("rxjs", "zod", "mobx"),
+}
+# npm packages that ship their TypeScript sources: (the package as `npm pack` names it, the folder of its sources)
+NPM_PACKAGES = {"rxjs": ("rxjs@7.8.2", "src"), "zod": ("zod@4.6.7", "src/v4"), "mobx": ("mobx@7.1.3", "src")}
+TYPESCRIPT = "typescript@5.9.3"  # the compiler whose API is the reference (7.x is the native port, with no JS API)
 LANGUAGE_OF = {name: language for language, names in PROJECTS.items() for name in names}
 DEBIAN_SOURCES = """Types: deb-src
 URIs: http://deb.debian.org/debian
@@ -118,6 +125,23 @@ def fetch_debian(name: str, cache: Path) -> Path:
     unpacked.parent.mkdir(parents=True, exist_ok=True)
     staging.rename(unpacked)
     return _single_folder(unpacked)
+
+
+def fetch_npm(spec: str, cache: Path) -> Path:
+    """The unpacked package (`package/`) of an npm package (`npm pack`, downloaded once)."""
+    unpacked = cache / "npm" / spec.replace("/", "+")
+    if not (unpacked / "package").is_dir():
+        staging = Path(tempfile.mkdtemp(dir=cache))
+        packed = subprocess.run(
+            ["npm", "pack", spec, "--pack-destination", str(staging)], check=True, capture_output=True, text=True
+        )
+        with tarfile.open(staging / packed.stdout.strip().splitlines()[-1]) as tar:
+            tar.extractall(staging, filter="data")
+        unpacked.parent.mkdir(parents=True, exist_ok=True)
+        (staging / "package").rename(unpacked.with_suffix(".new"))
+        unpacked.mkdir(exist_ok=True)
+        unpacked.with_suffix(".new").rename(unpacked / "package")
+    return unpacked / "package"
 
 
 def _single_folder(folder: Path) -> Path:
@@ -197,6 +221,28 @@ def clang_reference(root: Path) -> Reference:
             pair = (caller, next(iter(found)))
             reference.pairs.add(pair)
             reference.sites.setdefault(pair, (path, line))
+    return reference
+
+
+def typescript_reference(root: Path, cache: Path) -> Reference:
+    """Every call the TypeScript compiler resolves to a function or method the project defines
+    (`bench/ts_reference.cjs`, run by the machine's Node.js over the compiler from the npm registry)."""
+    compiler = fetch_npm(TYPESCRIPT, cache)
+    script = Path(__file__).with_name("ts_reference.cjs")
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder) / "reference.json"
+        subprocess.run(["node", str(script), str(compiler), str(root), str(out)], check=True, capture_output=True)
+        found = json.loads(out.read_text())
+    reference = Reference()
+    for path, name, first, last in found["defined"]:
+        reference.spans[(path, name)] = (first, last)
+        reference.defined.add((path, name))
+    for caller_path, caller, callee_path, callee, path, line in found["pairs"]:
+        pair = ((caller_path, caller), (callee_path, callee))
+        reference.pairs.add(pair)
+        reference.sites.setdefault(pair, (path, line))
+    for path, line in found["resolved"]:  # a call the checker could not resolve is one it cannot judge
+        reference.compiled[path].add(line)
     return reference
 
 
@@ -296,8 +342,7 @@ class Result:
     uncompiled: int  # functions clang found an error in
 
 
-def measure(project: str, root: Path, catalog: Catalog, chunks: int, seconds: float) -> Result:
-    reference = clang_reference(root)
+def measure(project: str, root: Path, catalog: Catalog, chunks: int, seconds: float, reference: Reference) -> Result:
     edges, functions = trident_edges(catalog, project)
     known = reference.defined
     pairs = {p for p in reference.pairs if p[0] in functions and p[1] in functions}
@@ -409,7 +454,10 @@ def _show(pair: Pair) -> str:
 def run(names: list[str], cache: Path) -> list[Result]:
     results = []
     for name in names:
-        root = fetch_debian(name, cache)
+        typescript = LANGUAGE_OF[name] == "typescript"
+        root = (
+            fetch_npm(NPM_PACKAGES[name][0], cache) / NPM_PACKAGES[name][1] if typescript else fetch_debian(name, cache)
+        )
         with tempfile.TemporaryDirectory() as home:
             catalog = Catalog(Path(home), "default", HashEmbedder())
             try:
@@ -418,7 +466,8 @@ def run(names: list[str], cache: Path) -> list[Result]:
                     index_folder(writer, root, name, max_file_bytes=MAX_FILE_BYTES)
                 seconds = time.perf_counter() - started
                 chunks = next((p.chunks for p in status(catalog).projects if p.name == name), 0)
-                results.append(measure(name, root, catalog, chunks, seconds))
+                reference = typescript_reference(root, cache) if typescript else clang_reference(root)
+                results.append(measure(name, root, catalog, chunks, seconds, reference))
             finally:
                 catalog.close()
         print(f"measured {name}", file=sys.stderr)
