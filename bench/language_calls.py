@@ -2,10 +2,13 @@
 projects fetched at bench time.
 
 Usage:
-    python bench/language_calls.py                       # C: zlib, libyaml, jansson; C++: tinyxml2, libjsoncpp,
-                                                         # leveldb (Debian source packages)
+    python bench/language_calls.py                       # every project below
     python bench/language_calls.py --projects zlib       # one project, to iterate fast
     python bench/language_calls.py --json                # print the JSON instead of the table
+
+Projects: C zlib, libyaml, jansson and C++ tinyxml2, libjsoncpp, leveldb (Debian source packages); TypeScript rxjs,
+zod (its `src/v4`), mobx (their sources, as the npm packages ship them); Go pflag, uuid, gorilla/mux (Debian source
+packages).
 
 C's and C++'s reference is clang (libclang from PyPI, `pip install libclang`): each `.c` (as C), `.cc`, `.cpp` and
 `.cxx` file (as C++17) of the project is parsed with every folder holding a header on the include path, and each call
@@ -15,6 +18,12 @@ call is the method the receiver's declared type has, as Trident's own edge is; c
 out, since Trident's edge for `new Foo` is to the class, and so are overloaded operators, which no call writes).
 Calls clang sees inside a macro's expansion count (they run); calls through a pointer (a parameter, a struct field)
 name no function and are left out, as Trident leaves them.
+TypeScript's reference is the compiler's checker (`bench/ts_reference.cjs`, the npm package `typescript` 5.9 run by
+the machine's Node.js): each call's resolved signature's declaration, the caller being the outermost named function
+the call is in (Trident's entities are the definitions outside any function). Go's is `go/types` from the standard
+library (`bench/go_reference.go`, run by the machine's Go: Debian's `golang-go`), the standard library imported from
+source. In both, a call the checker resolves to nothing (an import of another module) is one it cannot judge, and
+`new Foo()` / `super(...)` are left out as constructors are.
 Sources come from Debian's source packages (`apt-get source --download-only`, with a deb-src list of the
 machine's own mirror kept under the cache folder), unpacked once into ~/.cache/trident/bench/language-calls/
 (TRIDENT_BENCH_CACHE moves it). Each project is indexed as one project of one index with the stand-in embedder:
@@ -59,6 +68,7 @@ PROJECTS = {
     "c": ("zlib", "libyaml", "jansson"),
     "cpp": ("tinyxml2", "libjsoncpp", "leveldb"),
     "typescript": ("rxjs", "zod", "mobx"),
+    "go": ("golang-github-spf13-pflag", "golang-github-google-uuid", "golang-github-gorilla-mux"),
 }
 # npm packages that ship their TypeScript sources: (the package as `npm pack` names it, the folder of its sources)
 NPM_PACKAGES = {"rxjs": ("rxjs@7.8.2", "src"), "zod": ("zod@4.6.7", "src/v4"), "mobx": ("mobx@7.1.3", "src")}
@@ -228,10 +238,24 @@ def typescript_reference(root: Path, cache: Path) -> Reference:
     """Every call the TypeScript compiler resolves to a function or method the project defines
     (`bench/ts_reference.cjs`, run by the machine's Node.js over the compiler from the npm registry)."""
     compiler = fetch_npm(TYPESCRIPT, cache)
-    script = Path(__file__).with_name("ts_reference.cjs")
+    return _program_reference(["node", str(Path(__file__).with_name("ts_reference.cjs")), str(compiler), str(root)])
+
+
+def go_reference(root: Path) -> Reference:
+    """Every call Go's type checker resolves to a function or method the project defines (`bench/go_reference.go`,
+    run by the machine's Go toolchain: Debian's `golang-go`)."""
+    script = Path(__file__).with_name("go_reference.go")
+    return _program_reference(["go", "run", str(script), str(root)], env={"GO111MODULE": "off"})
+
+
+def _program_reference(command: list[str], env: dict[str, str] | None = None) -> Reference:
+    """The reference a program writes as JSON to the file named by its last argument: the functions it saw defined
+    (path, name, first and last line), the calls it resolved to one of them (caller, callee, call site) and the
+    lines of every call it resolved at all (a call it could not resolve is one it cannot judge)."""
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "reference.json"
-        subprocess.run(["node", str(script), str(compiler), str(root), str(out)], check=True, capture_output=True)
+        environment = {**os.environ, **(env or {})}
+        subprocess.run([*command, str(out)], check=True, capture_output=True, env=environment, cwd=folder)
         found = json.loads(out.read_text())
     reference = Reference()
     for path, name, first, last in found["defined"]:
@@ -241,7 +265,7 @@ def typescript_reference(root: Path, cache: Path) -> Reference:
         pair = ((caller_path, caller), (callee_path, callee))
         reference.pairs.add(pair)
         reference.sites.setdefault(pair, (path, line))
-    for path, line in found["resolved"]:  # a call the checker could not resolve is one it cannot judge
+    for path, line in found["resolved"]:
         reference.compiled[path].add(line)
     return reference
 
@@ -466,12 +490,18 @@ def run(names: list[str], cache: Path) -> list[Result]:
                     index_folder(writer, root, name, max_file_bytes=MAX_FILE_BYTES)
                 seconds = time.perf_counter() - started
                 chunks = next((p.chunks for p in status(catalog).projects if p.name == name), 0)
-                reference = typescript_reference(root, cache) if typescript else clang_reference(root)
+                reference = _reference(LANGUAGE_OF[name], root, cache)
                 results.append(measure(name, root, catalog, chunks, seconds, reference))
             finally:
                 catalog.close()
         print(f"measured {name}", file=sys.stderr)
     return results
+
+
+def _reference(language: str, root: Path, cache: Path) -> Reference:
+    if language == "typescript":
+        return typescript_reference(root, cache)
+    return go_reference(root) if language == "go" else clang_reference(root)
 
 
 def print_table(results: list[Result]) -> None:

@@ -405,8 +405,10 @@ class CodeIndex:
 
     def _reexported(self, module: Entity, name: str) -> list[Entity]:
         """The one module-level definition of `name` inside the folder `module` heads (what `from .x import name`
-        in an `__init__`, `export ... from './x'` in an `index` or `pub use` in a `mod.rs` make importable)."""
-        if not heads_folder(module.path or ""):
+        in an `__init__`, `export ... from './x'` in an `index` or `pub use` in a `mod.rs` make importable); in
+        JavaScript and TypeScript, any module may re-export (a barrel: mobx's `internal.ts` is `export * from
+        "./utils/utils"` and more), and a name imported from one that does not define it is one it re-exports."""
+        if not heads_folder(module.path or "") and family(module.path or "") != "javascript":
             return []
         folder = posixpath.dirname(module.path or "")
         inside = [

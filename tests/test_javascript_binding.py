@@ -448,6 +448,15 @@ PROJECTS: dict[str, dict[str, str]] = {
             "  }\n"
             "}\n"
         ),
+        # a barrel that is no `index`: a name imported from it is one of the modules it re-exports
+        "src/internal.ts": "export * from './util/strings';\nexport * from './transport';\n",
+        "src/util/strings.ts": "export function normalize(request: string): string {\n  return request.trim();\n}\n",
+        "src/gateway.ts": (
+            "import { normalize } from './internal';\n\n"
+            "export function prepare(request: string): string {\n"
+            "  return normalize(request);\n"
+            "}\n"
+        ),
         "src/app.js": (
             "const { Transport } = require('./transport');\n\n"
             "class App {\n"
@@ -490,6 +499,12 @@ def test_a_typed_field_calls_across_files_and_into_another_project(catalog: Cata
     assert edges[(APP_RUN, TRANSPORT_HANDLE)].resolution == Resolution.INFERRED  # this.transport = new Transport()
     assert edges[(TRANSPORT_HANDLE, POOL_HANDLE)].resolution == Resolution.INFERRED  # private pool: ConnectionPool
     assert (TRANSPORT_HANDLE, TRANSPORT_HANDLE) not in edges
+
+
+def test_a_name_imported_from_a_barrel_is_the_definition_it_re_exports(catalog: Catalog) -> None:
+    edges = call_edges(catalog)
+    prepare, normalize = "function:client:src.gateway.prepare", "function:client:src.util.strings.normalize"
+    assert edges[(prepare, normalize)].resolution == Resolution.EXACT
 
 
 def test_the_surest_of_two_calls_to_the_same_method_is_kept() -> None:
