@@ -13,6 +13,7 @@ from collections.abc import Iterator
 import pytest
 
 from tests.projects import edges_out, indexed_projects
+from trident.ingest.code import parse_code
 from trident.ingest.walker import FILE_TYPES
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
@@ -172,3 +173,17 @@ def test_a_call_of_a_pure_virtual_method_reaches_its_overrides(catalog: Catalog,
         ("CALLS", "method:geo:src.shape.h.Shape.area"): "exact",
         ("CALLS", "method:geo:src.circle.Circle.area"): "dispatch",  # the override in another file
     }
+
+
+def test_an_anonymous_namespace_s_definitions_are_named_in_the_namespace_around_it() -> None:
+    source = (
+        "namespace leveldb {\n"
+        "namespace {\n"
+        "int helper() { return 1; }\n"
+        "}  // namespace\n"
+        "int run() { return helper(); }\n"
+        "}  // namespace leveldb\n"
+    )
+    entities = {e.name: e for e in parse_code("db", "db/util.cc", source, "cpp", "doc").entities}
+    assert entities["helper"].aliases == ("leveldb.helper",)  # as code in `leveldb` writes it
+    assert entities["run"].aliases == ("leveldb.run",)

@@ -153,12 +153,15 @@ class Outline:
     def _namespace(self, node: ts.Node, scope: _Scope) -> list[tuple[ts.Node, _Scope]]:
         """A namespace block's children, walked in it; a namespace statement (`namespace App;`) names the namespace
         of the rest of the file."""
-        named = node.child_by_field_name("name") or (node.named_children[0] if node.named_child_count else None)
+        # (Kotlin's `package a.b` names it with no field; C++'s `namespace { ... }` is anonymous: no name)
+        named = node.child_by_field_name("name") or next(
+            (c for c in node.named_children if c.type in ("qualified_identifier", "identifier")), None
+        )
         name = node_text(named).replace("\\", ".").replace("::", ".").strip(".")
         if node.child_by_field_name("body") is None:
             self.namespace = name
             return []
-        within = replace(scope, namespace=f"{scope.namespace}.{name}" if scope.namespace else name)
+        within = replace(scope, namespace=".".join(n for n in (scope.namespace, name) if n))  # (anonymous: the same)
         return [(c, within) for c in node.named_children]
 
     def _kind(self, node: ts.Node, scope: _Scope) -> str | None:
