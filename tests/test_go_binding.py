@@ -278,19 +278,23 @@ func run(x int) {
     }
 
 
-def test_an_untyped_receiver_gives_the_bare_name_and_a_standard_interface_method_nothing() -> None:
+def test_a_result_of_another_file_s_method_is_named_by_it_and_a_standard_interface_method_nothing() -> None:
     text = """package server
 
-func run(r Reader) {
+func run(r Reader, x interface{}) {
 	v := r.Load()
 	v.Settle()
 	v.Close()
 	v.String()
+	x.(Loader).Settle()
 }
 """
+    # `Load` is declared in another file of the package: what it gives is named by it, for the indexer to type by
+    # the result its file states; `x` is untyped: the bare name
     assert _calls(text) == {
         ("run", MEMBER, INFERRED, "pkg.server.Reader", "Load"),
-        ("run", BARE, NAME, "", "Settle"),
+        ("run", MEMBER, INFERRED, "pkg.server.Reader.Load", "Settle"),
+        ("run", MEMBER, INFERRED, "pkg.server.Loader", "Settle"),
     }
 
 
@@ -443,6 +447,22 @@ PROJECTS: dict[str, dict[str, str]] = {
             "}\n"
         ),
         "internal/server/keys.go": "package server\n\nfunc normalize(key string) string { return key }\n",
+        "internal/router/route.go": (
+            "package router\n\n"
+            "type Route struct{ name string }\n\n"
+            "func (r *Route) Subrouter() *Router { return &Router{} }\n\n"
+            "type Router struct{ routes []*Route }\n\n"
+            "func (r *Router) Path(p string) *Route { return &Route{name: p} }\n\n"
+            "func build(p string) *Route { return &Route{name: p} }\n"
+        ),
+        "internal/router/walk.go": (
+            "package router\n\n"
+            "func Walk(r *Router) {\n"
+            '\tr.Path("/g").Subrouter()\n'
+            '\tsub := build("/h")\n'
+            "\tsub.Subrouter()\n"
+            "}\n"
+        ),
         "main.go": "package main\n\nfunc main() { serve() }\n",
         "serve.go": "package main\n\nfunc serve() {}\n",
     },
@@ -496,3 +516,12 @@ def test_a_call_into_another_file_of_the_package_links_by_the_package_name(catal
     edges = call_edges(catalog)
     assert edges[(HANDLE, NORMALIZE)].resolution == Resolution.EXACT
     assert edges[("function:app:main.main", "function:app:serve.serve")].resolution == Resolution.EXACT  # root files
+
+
+def test_the_result_of_a_function_or_method_of_another_file_is_typed_by_what_it_states(catalog: Catalog) -> None:
+    walk, route = "function:app:internal.router.walk.Walk", "internal.router.route"
+    edges = call_edges(catalog)
+    assert edges[(walk, f"method:app:{route}.Router.Path")].resolution == Resolution.INFERRED
+    assert edges[(walk, f"function:app:{route}.build")].resolution == Resolution.EXACT
+    # `r.Path("/g").Subrouter()` and `sub := build("/h")`: each a *Route, as route.go states
+    assert edges[(walk, f"method:app:{route}.Route.Subrouter")].resolution == Resolution.INFERRED

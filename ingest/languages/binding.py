@@ -16,14 +16,23 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 import tree_sitter as ts
 
 from trident.ingest.model import TargetForm
 from trident.store.schema import Resolution
 
-__all__ = ["Bindings", "BoundBase", "BoundCall", "FileBinder", "SiteBinder", "SiteBinderFactory", "Target"]
+__all__ = [
+    "Bindings",
+    "BoundBase",
+    "BoundCall",
+    "FileBinder",
+    "ReturnsBinder",
+    "SiteBinder",
+    "SiteBinderFactory",
+    "Target",
+]
 
 
 @dataclass(frozen=True)
@@ -76,6 +85,17 @@ class SiteBinder(Protocol):
     def base(self, name: str, node: ts.Node) -> Target | None:
         """What the base type `name` (as the outline read it, its last identifier) of the class-like `node`
         refers to; None to drop it."""
+        ...
+
+
+@runtime_checkable
+class ReturnsBinder(Protocol):
+    """A site binder that also reads what each function states it returns, for the indexer to type a call's result
+    by in other files (Go: `router.Path("/g").Subrouter()` with `Path` declared in another file)."""
+
+    def returned(self, node: ts.Node) -> Target | None:
+        """The type the function or method definition `node` states it returns (its first result), None for one
+        no project defines."""
         ...
 
 

@@ -11,6 +11,9 @@ indexer to finish (`trident.ingest.code_index`):
 - `x.m()` where the code states x's type (a parameter, `var x *Foo`, `x := &Foo{}`, `x := NewFoo()` with a result
   type this file states, else `pkg.NewFoo()` taken to make a `pkg.Foo`, a struct field `s.pool.Get()`, a type
   switch case, a ranged slice): member `m` of that type (inferred).
+- `x.m()` where x is what a function or method of another file of the package gives (`r.Path("/g").Subrouter()`,
+  `sub := build(p)`): member `m` of what that function's own file states it returns (`returned`), which the indexer
+  looks up by the function's name (inferred).
 - anything else (an untyped receiver, a package variable of another file): the bare name, which the indexer keeps
   only when one entity of the project has it. Builtins, predeclared types, function values and the standard
   library give nothing.
@@ -84,6 +87,10 @@ class GoBinder:
         self.methods: dict[str, dict[str, list[str]]] = defaultdict(dict)  # type -> method -> result types
         self.fields: dict[str, dict[str, str]] = defaultdict(dict)  # struct type -> field -> type
         self.variables: dict[str, str] = {}  # package-level variable or constant of this file -> type
+        # What a call of a function or method of another file of the package gives, named by that function (the
+        # indexer types it by the result the function's own file states): `pkg.Router.Path`
+        self.results_elsewhere: set[str] = set()
+        self.plain_types: set[str] = set()  # this file's types that are neither structs nor interfaces
         self._declarations = Declarations(root)
         self._locals: dict[int, Locals] = {}  # top-level declaration's node id -> its local names
         self._read_names(root)
@@ -124,6 +131,8 @@ class GoBinder:
 
     def _read_type(self, spec: ts.Node) -> None:
         name, body = node_text(spec.child_by_field_name("name")), spec.child_by_field_name("type")
+        if body is None or body.type not in ("struct_type", "interface_type"):
+            self.plain_types.add(self._type_named(name))
         if spec.type == "type_alias":
             self.aliases[name] = self._type(body, set())
         elif body is not None and body.type == "struct_type":
@@ -185,6 +194,16 @@ class GoBinder:
         if node.type == "call_expression":
             return self._called(callee, local, 0)
         return self._constructed(callee, local)  # a conversion `T(x)` or a composite literal `T{...}`
+
+    def returned(self, node: ts.Node) -> Target | None:
+        """The package's type a function or method states as its first result (`func (r *Router) Path(...) *Route`
+        -> pkg.Route), for calls of it in other files."""
+        if node.type not in ("function_declaration", "method_declaration"):
+            return None
+        kind = next((self._type(t, type_parameters(node)) for t in results(node)), UNKNOWN)
+        if not is_named(kind) or kind in self.plain_types:  # `type UUID [16]byte` is no entity: nothing to type by
+            return None
+        return Target(TargetForm.QUALIFIED, kind, Resolution.EXACT)
 
     def base(self, name: str, node: ts.Node) -> Target | None:
         params = type_parameters(node)
@@ -255,7 +274,7 @@ class GoBinder:
         return self._member(self._expression(operand, local, 0), member, Resolution.INFERRED)
 
     def _member(self, owner: str, member: str, resolution: Resolution) -> Target | None:
-        if owner == UNKNOWN:
+        if owner == UNKNOWN or (owner in self.results_elsewhere and member in INTERFACE_METHODS):
             return None if member in INTERFACE_METHODS else Target(TargetForm.NAME, member, Resolution.NAME)
         if not is_named(owner) or member in self.fields.get(owner, {}):
             return None  # a builtin or standard type's method, or a struct field holding a function
@@ -316,7 +335,9 @@ class GoBinder:
                 return self.results[name]
             if self.defined.get(name) == "type" or name in PREDECLARED_TYPES:
                 return [self._type_named(name)]
-            return [self._type_named(name[3:])] if is_constructor(name) else []
+            if is_constructor(name):
+                return [self._type_named(name[3:])]
+            return self._elsewhere(self._in_package(name)) if name not in BUILTINS and name not in self.defined else []
         operand = function.child_by_field_name("operand") if function is not None else None
         if function is None or function.type != "selector_expression" or operand is None:
             return []
@@ -325,7 +346,16 @@ class GoBinder:
             kind = self._imported(node_text(operand), member[3:])
             return [kind] if kind == FOREIGN or is_constructor(member) else []
         owner = self._expression(operand, local, depth + 1)
-        return [FOREIGN] if owner == FOREIGN else self.methods.get(owner, {}).get(member, [])
+        if owner == FOREIGN:
+            return [FOREIGN]
+        if member in self.methods.get(owner, {}) or not is_named(owner) or owner in self.results_elsewhere:
+            return self.methods.get(owner, {}).get(member, [])
+        return self._elsewhere(f"{owner}.{member}")  # a method declared in another file of the package
+
+    def _elsewhere(self, function: str) -> list[str]:
+        """What a call of `function`, declared in another file, gives: named by the function, for the indexer."""
+        self.results_elsewhere.add(function)
+        return [function]
 
     # --- local names ---
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 import tree_sitter as ts
 
 from trident.ingest.languages import LanguageSpec, node_text, terminal_name
-from trident.ingest.languages.binding import Bindings, BoundBase, BoundCall, SiteBinder
+from trident.ingest.languages.binding import Bindings, BoundBase, BoundCall, ReturnsBinder, SiteBinder
 from trident.ingest.model import TargetForm
 from trident.store.schema import EntityType
 
@@ -253,6 +253,8 @@ class Outline:
                 symbol = Symbol(etype, name, local, owner, start, end, description, namespace=namespace)
                 self_type = owner.rsplit(".", 1)[-1] if owner else scope.self_type
                 inner = _Scope(symbol, local, "", local, self_type, in_function=True, namespace=namespace)
+                if isinstance(self.binder, ReturnsBinder) and (returned := self.binder.returned(node)) is not None:
+                    self.bound.returns.append(BoundBase(local, row, returned))
         (scope.parent.children if scope.parent is not None else self.units).append(symbol)
         parsed = spec.read_body(node) if spec.read_body is not None and kind == "function" else None
         return inner, [(c, inner) for c in (parsed if parsed is not None else body).named_children]
