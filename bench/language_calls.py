@@ -8,7 +8,7 @@ Usage:
 
 Projects: C zlib, libyaml, jansson and C++ tinyxml2, libjsoncpp, leveldb (Debian source packages); TypeScript rxjs,
 zod (its `src/v4`), mobx (their sources, as the npm packages ship them); Go pflag, uuid, gorilla/mux (Debian source
-packages).
+packages); Java json-simple, jsoup, jcommander (Debian source packages).
 
 C's and C++'s reference is clang (libclang from PyPI, `pip install libclang`): each `.c` (as C), `.cc`, `.cpp` and
 `.cxx` file (as C++17) of the project is parsed with every folder holding a header on the include path, and each call
@@ -22,8 +22,9 @@ TypeScript's reference is the compiler's checker (`bench/ts_reference.cjs`, the 
 the machine's Node.js): each call's resolved signature's declaration, the caller being the outermost named function
 the call is in (Trident's entities are the definitions outside any function). Go's is `go/types` from the standard
 library (`bench/go_reference.go`, run by the machine's Go: Debian's `golang-go`), the standard library imported from
-source. In both, a call the checker resolves to nothing (an import of another module) is one it cannot judge, and
-`new Foo()` / `super(...)` are left out as constructors are.
+source. Java's is javac's Compiler Tree API (`bench/JavaReference.java`, run by the machine's JDK 17: Debian's
+`default-jdk-headless`), without a class path. In all three, a call the checker resolves to nothing (an import of
+another module) is one it cannot judge, and `new Foo()` / `super(...)` are left out as constructors are.
 Sources come from Debian's source packages (`apt-get source --download-only`, with a deb-src list of the
 machine's own mirror kept under the cache folder), unpacked once into ~/.cache/trident/bench/language-calls/
 (TRIDENT_BENCH_CACHE moves it). Each project is indexed as one project of one index with the stand-in embedder:
@@ -69,6 +70,7 @@ PROJECTS = {
     "cpp": ("tinyxml2", "libjsoncpp", "leveldb"),
     "typescript": ("rxjs", "zod", "mobx"),
     "go": ("golang-github-spf13-pflag", "golang-github-google-uuid", "golang-github-gorilla-mux"),
+    "java": ("json-simple", "jsoup", "jcommander"),
 }
 # npm packages that ship their TypeScript sources: (the package as `npm pack` names it, the folder of its sources)
 NPM_PACKAGES = {"rxjs": ("rxjs@7.8.2", "src"), "zod": ("zod@4.6.7", "src/v4"), "mobx": ("mobx@7.1.3", "src")}
@@ -246,6 +248,12 @@ def go_reference(root: Path) -> Reference:
     run by the machine's Go toolchain: Debian's `golang-go`)."""
     script = Path(__file__).with_name("go_reference.go")
     return _program_reference(["go", "run", str(script), str(root)], env={"GO111MODULE": "off"})
+
+
+def java_reference(root: Path) -> Reference:
+    """Every call javac resolves to a method the project declares (`bench/JavaReference.java`, run by the machine's
+    JDK: Debian's `default-jdk-headless`)."""
+    return _program_reference(["java", str(Path(__file__).with_name("JavaReference.java")), str(root)])
 
 
 def _program_reference(command: list[str], env: dict[str, str] | None = None) -> Reference:
@@ -501,6 +509,8 @@ def run(names: list[str], cache: Path) -> list[Result]:
 def _reference(language: str, root: Path, cache: Path) -> Reference:
     if language == "typescript":
         return typescript_reference(root, cache)
+    if language == "java":
+        return java_reference(root)
     return go_reference(root) if language == "go" else clang_reference(root)
 
 
