@@ -207,11 +207,13 @@ def test_a_variable_is_typed_by_the_declaration_visible_where_it_is_used() -> No
     assert {"src.Invoice", "src.Refund", "src.Ledger", "src.LedgerError", "src.Receipt"} <= owners
 
 
-def test_a_wildcard_import_of_a_project_package_leaves_an_unimported_type_unknown() -> None:
+def test_a_type_not_imported_by_name_is_the_package_s_own_before_a_wildcard_import_s() -> None:
+    # Java looks a simple name up in the file's own package before `import a.b.*`: where the package has no `Order`,
+    # the indexer finds nothing by this name (no guess among the wildcard packages)
     text = (
         "package com.acme.billing;\n\nimport com.acme.model.*;\n\nclass Orders {\n    void make() { new Order(); }\n}\n"
     )
-    assert _calls(text) == {("Orders.make", BARE, NAME, "", "Order")}
+    assert _calls(text) == {("Orders.make", QUALIFIED, EXACT, "", "com.acme.billing.Order")}
 
 
 def test_a_type_parameter_stands_for_its_bound() -> None:
@@ -379,6 +381,28 @@ PROJECTS: dict[str, dict[str, str]] = {
         "src/main/java/com/acme/client/Transport.java": (
             "package com.acme.client;\n\npublic class Transport {\n    void flush() {}\n}\n"
         ),
+        # a builder declared in one file, used in another that also imports a package with `*`
+        "src/main/java/com/acme/client/Options.java": (
+            "package com.acme.client;\n\n"
+            "public class Options {\n"
+            "    public static Builder newBuilder() { return new Builder(); }\n"
+            "    public static class Builder {\n"
+            "        public Builder retries(int n) { return this; }\n"
+            "        public Options build() { return new Options(); }\n"
+            "    }\n"
+            "    public int timeout() { return 1; }\n"
+            "}\n"
+        ),
+        "src/main/java/com/acme/client/Setup.java": (
+            "package com.acme.client;\n\n"
+            "import com.acme.pool.*;\n\n"
+            "public class Setup {\n"
+            "    int configure() {\n"
+            "        Options options = Options.newBuilder().retries(3).build();\n"
+            "        return options.timeout();\n"
+            "    }\n"
+            "}\n"
+        ),
     },
 }
 
@@ -427,3 +451,14 @@ def test_a_constructor_call_and_a_base_class_link_to_their_classes(catalog: Cata
     assert (f"class:client:{CLIENT}.SyncClient.SyncClient", f"class:pool:{POOL}.ConnectionPool.ConnectionPool") in calls
     bases = {(r.source, r.target) for r in relations if r.type == "INHERITS"}
     assert (f"class:pool:{POOL}.ConnectionPool.ConnectionPool", f"class:pool:{POOL}.BasePool.BasePool") in bases
+
+
+def test_a_chain_of_calls_into_another_file_is_typed_by_what_each_method_returns(catalog: Catalog) -> None:
+    edges = call_edges(catalog)
+    configure, options = f"method:client:{CLIENT}.Setup.Setup.configure", f"{CLIENT}.Options.Options"
+    # `Options` is the package's own though the file imports `com.acme.pool.*`; `newBuilder()` returns a Builder,
+    # whose `retries` returns a Builder, whose `build()` returns Options
+    assert edges[(configure, f"method:client:{options}.newBuilder")].resolution == Resolution.EXACT
+    assert edges[(configure, f"method:client:{options}.Builder.retries")].resolution == Resolution.INFERRED
+    assert edges[(configure, f"method:client:{options}.Builder.build")].resolution == Resolution.INFERRED
+    assert edges[(configure, f"method:client:{options}.timeout")].resolution == Resolution.INFERRED

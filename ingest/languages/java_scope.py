@@ -81,6 +81,8 @@ class JavaBinder:
         self.by_qualified: dict[str, ClassShape] = {}
         self._inner: dict[int, ClassShape] = {}  # anonymous and local classes, by node id
         self._locals: dict[int, Locals] = {}  # member node id -> what it declares
+        # What a call of a method of another file's class gives, named by that method (`pkg.JCommander.newBuilder`)
+        self.results_elsewhere: set[str] = set()
         # node id inside a member -> (its class of the outline, the unnamed classes it is in, the member)
         self._around: dict[int, tuple[ClassShape, tuple[ClassShape, ...], ts.Node | None]] = {}
         package = ""
@@ -202,9 +204,13 @@ class JavaBinder:
             return self.imports[name]
         if name in JAVA_LANG or (self.jdk_wildcard and name in JDK_TYPES):
             return OUTSIDE
-        if self.wildcards or not is_type_name(name):
+        if not is_type_name(name):
             return ""
-        return OUTSIDE if name in self._declared(ctx.member).classes else self.same_package + name
+        if name in self._declared(ctx.member).classes:
+            return OUTSIDE
+        # a type of the file's own package, which comes before what `import a.b.*` brings: if the package has none,
+        # the indexer finds nothing by this name and the type stays unknown
+        return self.same_package + name
 
     def _bound(self, bound: ts.Node | None, ctx: Site, depth: int) -> str:
         """A type parameter stands for its bound (`T extends Pool` calls Pool's methods), else for unknown."""
@@ -310,12 +316,31 @@ class JavaBinder:
             typed = self._type_of(receiver, ctx, depth + 1)
             owner = typed.cls if typed is not None else None
         method = owner.methods.get(name) if owner is not None else None
+        if method is None and receiver is not None and typed is not None and self._declared_elsewhere(typed):
+            # a method of another file's class (`JCommander.newBuilder().build()`): named by it, for the indexer
+            # to type by the return type its own file states (`returned`)
+            self.results_elsewhere.add(f"{typed.name}.{name}")
+            return _Typed(f"{typed.name}.{name}", Resolution.INFERRED)
         if owner is None or method is None:
             return None
         where = replace(self._class_context(owner, ctx), type_params=type_parameters(method))
         return self._typed(self._resolve(method.child_by_field_name("type"), where), Resolution.INFERRED)
 
+    def _declared_elsewhere(self, typed: _Typed) -> bool:
+        """Whether a type is a class of another file the project may declare, or what a method of one gives (not the
+        JDK's)."""
+        return typed.cls is None and not is_outside(typed.name)
+
     # --- the SiteBinder protocol ---
+
+    def returned(self, node: ts.Node) -> Target | None:
+        """The class a method declares it returns (`Builder newBuilder()` -> its qualified name), for calls of it in
+        other files; None for `void`, a primitive, the JDK's types and a type parameter."""
+        if node.type != "method_declaration":
+            return None
+        where = replace(self._context(node), type_params=type_parameters(node))
+        found = self._resolve(node.child_by_field_name("type"), where)
+        return Target(TargetForm.QUALIFIED, found, Resolution.EXACT) if found and not is_outside(found) else None
 
     def call(self, node: ts.Node, callee: ts.Node) -> Target | None:
         if node.type == "object_creation_expression":
@@ -358,7 +383,7 @@ class JavaBinder:
             typed = self._typed(self._base_of(typed.cls, ctx), Resolution.INFERRED)
         if typed is None:
             return _guess(name)
-        if is_outside(typed.name):
+        if is_outside(typed.name) or (typed.name in self.results_elsewhere and name in JDK_METHODS):
             return None
         return Target(TargetForm.MEMBER, name, typed.resolution, owner=typed.name)
 
