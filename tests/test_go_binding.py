@@ -455,6 +455,17 @@ PROJECTS: dict[str, dict[str, str]] = {
             "func (r *Router) Path(p string) *Route { return &Route{name: p} }\n\n"
             "func build(p string) *Route { return &Route{name: p} }\n"
         ),
+        "internal/ids/id.go": (
+            "package ids\n\ntype ID [4]byte\n\nfunc (i ID) Version() int { return 1 }\n\ntype Name string\n"
+        ),
+        "internal/ids/parse.go": (
+            "package ids\n\n"
+            "func Parse(s string) ID { return ID{} }\n\n"
+            "func Check(s string) int {\n"
+            "\tid := Parse(s)\n"
+            "\treturn id.Version()\n"
+            "}\n"
+        ),
         "internal/router/walk.go": (
             "package router\n\n"
             "func Walk(r *Router) {\n"
@@ -525,3 +536,11 @@ def test_the_result_of_a_function_or_method_of_another_file_is_typed_by_what_it_
     assert edges[(walk, f"function:app:{route}.build")].resolution == Resolution.EXACT
     # `r.Path("/g").Subrouter()` and `sub := build("/h")`: each a *Route, as route.go states
     assert edges[(walk, f"method:app:{route}.Route.Subrouter")].resolution == Resolution.INFERRED
+
+
+def test_a_named_type_with_methods_is_a_type_whatever_its_underlying_type(catalog: Catalog) -> None:
+    ids = {e.id for e in catalog.entities()}
+    assert "class:app:internal.ids.id.ID" in ids  # `type ID [4]byte` with a method
+    assert "class:app:internal.ids.id.Name" not in ids  # `type Name string` alone: no type to speak of
+    check, version = "function:app:internal.ids.parse.Check", "method:app:internal.ids.id.ID.Version"
+    assert call_edges(catalog)[(check, version)].resolution == Resolution.INFERRED  # `id := Parse(s)`, another file

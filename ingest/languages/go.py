@@ -41,9 +41,20 @@ def _grammar() -> object:
 
 
 def is_class(node: ts.Node) -> bool:
-    """Only `type X struct` and `type X interface` are class-like; `type ID string` is not."""
+    """`type X struct` and `type X interface` are class-like, and so is any other named type the file declares
+    methods on (`type UUID [16]byte` with `func (u UUID) String()`); `type ID string` alone is not."""
     body = node.child_by_field_name("type")
-    return body is not None and body.type in _CLASS_TYPES
+    if body is None or node.type != "type_spec":
+        return False
+    return body.type in _CLASS_TYPES or node_text(node.child_by_field_name("name")) in _receivers(node)
+
+
+def _receivers(node: ts.Node) -> set[str]:
+    """The types the file of `node` declares methods on."""
+    root = node
+    while root.parent is not None:
+        root = root.parent
+    return {read_owner(m) for m in root.named_children if m.type == "method_declaration"}
 
 
 def read_imports(node: ts.Node, path: str, module: str) -> list[str]:

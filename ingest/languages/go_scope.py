@@ -30,7 +30,7 @@ import tree_sitter as ts
 
 from trident.ingest.languages import node_text, terminal_name
 from trident.ingest.languages.binding import Target
-from trident.ingest.languages.go import BUILTINS
+from trident.ingest.languages.go import BUILTINS, is_class
 from trident.ingest.languages.go_syntax import (
     FUNCTIONS,
     INTERFACE_METHODS,
@@ -131,7 +131,7 @@ class GoBinder:
 
     def _read_type(self, spec: ts.Node) -> None:
         name, body = node_text(spec.child_by_field_name("name")), spec.child_by_field_name("type")
-        if body is None or body.type not in ("struct_type", "interface_type"):
+        if not is_class(spec):  # no entity: nothing to type a call's result by
             self.plain_types.add(self._type_named(name))
         if spec.type == "type_alias":
             self.aliases[name] = self._type(body, set())
