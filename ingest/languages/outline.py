@@ -122,12 +122,14 @@ class Outline:
         self.imports: list[tuple[str, int]] = []
         self.bases: list[tuple[str, str, int]] = []  # (class local, base, row)
         self.binder: SiteBinder | None = None
+        self.returns: ReturnsBinder | None = None  # the binder, where it also says what functions return
         self.bound = Bindings()  # the calls and bases as the spec's site binder binds them, if it has one
         self.namespace = ""  # the namespace a statement declared for what follows it (`namespace App;`)
 
     def walk(self, root: ts.Node) -> None:
         if self.spec.binder is not None:
             self.binder = self.spec.binder(root, self.path, self.module)
+            self.returns = self.binder if isinstance(self.binder, ReturnsBinder) else None
         # Iterative: deeply nested expressions (long `a + b + ...` chains) would overflow recursion.
         stack = [(child, _Scope(None)) for child in reversed(root.named_children)]
         while stack:
@@ -253,7 +255,7 @@ class Outline:
                 symbol = Symbol(etype, name, local, owner, start, end, description, namespace=namespace)
                 self_type = owner.rsplit(".", 1)[-1] if owner else scope.self_type
                 inner = _Scope(symbol, local, "", local, self_type, in_function=True, namespace=namespace)
-                if isinstance(self.binder, ReturnsBinder) and (returned := self.binder.returned(node)) is not None:
+                if self.returns is not None and (returned := self.returns.returned(node)) is not None:
                     self.bound.returns.append(BoundBase(local, row, returned))
         (scope.parent.children if scope.parent is not None else self.units).append(symbol)
         parsed = spec.read_body(node) if spec.read_body is not None and kind == "function" else None

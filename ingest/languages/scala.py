@@ -16,12 +16,20 @@ from collections.abc import Iterator
 import tree_sitter as ts
 
 from trident.ingest.languages import LanguageSpec, node_text
-from trident.ingest.languages.scope_rules import ScopeRules, TypeNames, rules_binder, within
+from trident.ingest.languages.scope_rules import (
+    ScopeRules,
+    TypeNames,
+    capitalised,
+    dotted_name,
+    rules_binder,
+    within,
+)
 
 TYPES = frozenset({"class_definition", "object_definition", "trait_definition", "enum_definition"})
 FUNCTIONS = frozenset({"function_definition", "function_declaration"})
 BODIES = FUNCTIONS | {"lambda_expression"}
-_NAMES = frozenset({"identifier", "type_identifier", "stable_identifier", "stable_type_identifier", "field_expression"})
+_LEAVES = frozenset({"identifier", "type_identifier"})
+_PATHS = frozenset({"stable_identifier", "stable_type_identifier", "field_expression", "generic_type"})
 _VALUES = frozenset({"val_definition", "var_definition", "val_declaration", "var_declaration"})
 
 
@@ -31,29 +39,10 @@ def _grammar() -> object:
     return tree_sitter_scala.language()
 
 
-def _dotted(node: ts.Node | None) -> str:
-    """A name written with dots: `a.b.C` -> a.b.C, `Base[T]` -> Base; "" for anything but a name."""
-    if node is None:
-        return ""
-    if node.type == "generic_type":
-        return _dotted(node.child_by_field_name("type"))
-    if node.type in ("identifier", "type_identifier"):
-        return node_text(node)
-    if node.type not in _NAMES:
-        return ""
-    parts = [_dotted(c) for c in node.named_children]
-    return ".".join(parts) if parts and all(parts) else ""
-
-
 def type_written(node: ts.Node) -> str:
-    """A type, object or class as code writes it: `Shop`, `Option[Shop]` -> Option, `Outer.Inner` as it is, a
-    package-qualified `com.acme.Shop` from the root (.com.acme.Shop); "" for a value (`gateway`, `this.audit`)."""
-    written = _dotted(node)
-    parts = written.split(".") if written else []
-    first_type = next((i for i, part in enumerate(parts) if part[:1].isupper()), None)
-    if first_type is None:
-        return ""
-    return written if first_type == 0 else f".{written}"
+    """A type, object or class as code writes it: `Shop`, `Option[Shop]` -> Option, `Outer.Inner`, `.com.acme.Shop`
+    (`capitalised`); "" for a value (`gateway`, `this.audit`)."""
+    return capitalised(dotted_name(node, _LEAVES, _PATHS))
 
 
 def _split(node: ts.Node, callee: ts.Node) -> tuple[ts.Node | None, str] | None:

@@ -63,6 +63,29 @@ class TypeNames:
         return f"{self.namespace}.{written}" if self.namespace else ""
 
 
+def dotted_name(node: ts.Node | None, leaves: frozenset[str], paths: frozenset[str]) -> str:
+    """A name written with dots, without type arguments: `a.b.C<T>` -> a.b.C; "" for anything but a name (a path
+    with a call in it, a literal). `leaves` are the grammar's identifier nodes, `paths` the nodes that join them."""
+    if node is None:
+        return ""
+    if node.type in leaves:
+        return node_text(node)
+    if node.type not in paths:
+        return ""
+    parts = [dotted_name(c, leaves, paths) for c in node.named_children if c.type != "type_arguments"]
+    return ".".join(parts) if parts and all(parts) else ""
+
+
+def capitalised(written: str) -> str:
+    """A dotted name as a type, where the language writes types with a capital (Kotlin, Scala): `Outer.Inner` as it
+    is, a package-qualified `com.acme.Shop` from the root (`.com.acme.Shop`), "" for a value (`gateway`)."""
+    parts = written.split(".") if written else []
+    first_type = next((i for i, part in enumerate(parts) if part[:1].isupper()), None)
+    if first_type is None:
+        return ""
+    return written if first_type == 0 else f".{written}"
+
+
 def _no_names(root: ts.Node) -> TypeNames:
     return TypeNames({})
 
