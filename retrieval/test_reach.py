@@ -16,8 +16,11 @@ from trident.store.code_paths import is_test_path
 from trident.store.directory import EntityDirectory
 from trident.store.schema import Entity, RelationType, Resolution
 
-# Far enough for a test of a public function to reach a private one several calls below it.
-TEST_HOPS = 8
+# Far enough for a test to reach code many calls below the entry point it calls: a CLI test runs
+# `runner.invoke -> main -> make_context -> parse_args -> handle_parse_result -> process_value -> type_cast_value ->
+# convert`, and every layer deeper. Measured on click's own suite (bench/executed_calls.py): the tests that ran a
+# function, found by the walk, 85% at 8 calls, 97.6% at 12, 97.9% at 20; the walk ends anyway when no caller is new.
+TEST_HOPS = 24
 SETUP_NAMES = frozenset(
     {"setUp", "setUpClass", "asyncSetUp", "setup_method", "setup_class", "setup", "setup_module", "setup_function"}
 )

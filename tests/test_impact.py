@@ -251,3 +251,24 @@ def test_a_caller_reached_only_through_a_name_guess_never_reads_complete(tmp_pat
     assert guessed.verdict.status == "lower_bound"
     assert "guesses_on_the_way" in {r.kind for r in guessed.verdict.reasons}
     assert surer.verdict.status == "lower_bound" and "weaker_calls" in {r.kind for r in surer.verdict.reasons}
+
+
+def test_a_test_many_calls_above_a_change_is_found_and_surer_tests_come_first(tmp_path: Path) -> None:
+    # twelve layers of calls, as a CLI test's `invoke -> main -> ... -> convert`; one test enters at the top, one
+    # through a name guess (an untyped `engine`) one call above the change
+    layers = "\n\n".join(f"def layer{i}(x):\n    return layer{i + 1}(x)\n" for i in range(11))
+    files = {
+        "calc/__init__.py": "",
+        "calc/deep.py": layers + "\n\ndef layer11(x):\n    return x + 1\n",
+        "calc/run.py": "def run(engine, x):\n    return engine.layer11(x)\n",
+        "tests/test_deep.py": (
+            "from calc.deep import layer0\nfrom calc.run import run\n\n\n"
+            "def test_guessed():\n    assert run(object(), 1)\n\n\n"
+            "def test_top():\n    assert layer0(1) == 2\n"
+        ),
+    }
+    catalog = _index(tmp_path / "index", {"calc": _committed(tmp_path / "calc", files)})
+    result = _impact(catalog, entities=["calc.deep.layer11"])
+    found = [(t.name, t.hops, t.resolution) for t in result.tests]
+    # the top test is 12 calls away, past the eight the walk once stopped at; bound calls only, so it comes first
+    assert found == [("test_top", 12, Resolution.EXACT), ("test_guessed", 2, Resolution.NAME)]
