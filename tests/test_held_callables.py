@@ -126,6 +126,31 @@ FILES: dict[str, str] = {
         "    def parse_for(self):\n"
         "        return 2\n"
     ),
+    # a module-level name holding what a closure factory returns (click's `_default_text_stdout =
+    # _make_cached_stream_func(...)`), one holding a function, and one a function rebinds (`global`)
+    "cli/streams.py": (
+        "import sys\n\n\n"
+        "def get_stdout():\n    return sys.stdout\n\n\n"
+        "def get_stderr():\n    return sys.stderr\n\n\n"
+        "def _cached(wrapper):\n"
+        "    cache = {}\n\n"
+        "    def func():\n"
+        "        if 's' not in cache:\n"
+        "            cache['s'] = wrapper()\n"
+        "        return cache['s']\n\n"
+        "    return func\n\n\n"
+        "default_stdout = _cached(get_stdout)\n"
+        "plain = get_stdout\n"
+        "current = get_stdout\n\n\n"
+        "def echo(message):\n    default_stdout().write(message)\n    plain().flush()\n\n\n"
+        "def shadowed(default_stdout):\n    return default_stdout()\n\n\n"
+        "def looped(streams):\n    for plain in streams:\n        plain()\n\n\n"
+        # a factory of a decorated nested definition gives what the decorator made of it, no closure of its own
+        "def registered():\n    @staticmethod\n    def run():\n        return 1\n\n    return run\n\n\n"
+        "def use_registered():\n    made = registered()\n    return made.run()\n\n\n"
+        "def redirect():\n    global current\n    current = get_stderr\n\n\n"
+        "def write(message):\n    current().write(message)\n"
+    ),
     "tests/test_cli.py": (
         "from cli.decorators import command\n\n\n"
         "def test_command_makes_a_context():\n"
@@ -243,3 +268,18 @@ def test_a_base_initialiser_call_runs_the_base_s_own_not_its_subclasses(
     for subclass in ("NoSuchOption", "BadParameter"):
         made = edges_named(catalog, views, f"method:cli:cli.errors.{subclass}.__init__", relation_types=["CALLS"])
         assert made == {("CALLS", "cli.errors.UsageError.__init__"): "exact"}
+
+
+def test_a_module_level_name_holding_a_function_or_a_closure_calls_it(catalog: Catalog, views: GenerationViews) -> None:
+    echo = edges_named(catalog, views, "function:cli:cli.streams.echo", relation_types=["CALLS"])
+    # the closure `_cached` returns is its own code: calling what it gave calls `_cached`, which calls `get_stdout`
+    assert echo[("CALLS", "cli.streams._cached")] == "inferred"
+    assert echo[("CALLS", "cli.streams.get_stdout")] == "inferred"
+    cached = edges_named(catalog, views, "function:cli:cli.streams._cached", relation_types=["CALLS"])
+    assert ("CALLS", "cli.streams.get_stdout") in cached
+    # a parameter of the same name is not the module's; a name a function rebinds holds no one function
+    assert not edges_named(catalog, views, "function:cli:cli.streams.shadowed", relation_types=["CALLS"])
+    assert not edges_named(catalog, views, "function:cli:cli.streams.looped", relation_types=["CALLS"])
+    used = edges_named(catalog, views, "function:cli:cli.streams.use_registered", relation_types=["CALLS"])
+    assert set(used) == {("CALLS", "cli.streams.registered")}
+    assert not edges_named(catalog, views, "function:cli:cli.streams.write", relation_types=["CALLS"])

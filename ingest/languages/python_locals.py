@@ -20,12 +20,14 @@ from trident.ingest.languages.python_syntax import (
     assigned_pairs,
     descendants,
     either_side,
+    global_names,
     held_class_name,
     imported_names,
     isinstance_test,
     literal_items,
     literal_key,
     local_names,
+    nested_functions,
     returned_values,
     statements,
 )
@@ -61,9 +63,15 @@ class PythonLocals(PythonTypes):
             right = inner.child_by_field_name("right") if inner is not None else None
             if left is not None and left.type == "identifier" and right is not None:
                 assigned.setdefault(node_text(left), []).append(right)
+        rebound = global_names(root)
         for name, values in assigned.items():  # a table assigned once: `HANDLERS = {"get": on_get, ...}`
             if len(values) == 1 and (table := self._table(values[0], Scope("", ""))):
                 self.tables[name] = table
+            # a name given a function or class once (`_default_stdout = _cached_stream(get_stdout)`, `Handler =
+            # JSONHandler`) and rebound by no function: calling it calls that
+            once = len(values) == 1 and name not in rebound and name not in self.names
+            if once and (held := self._held_value(values[0], Scope("", ""))):
+                self.module_held[name] = held
 
     def _table(self, value: ts.Node, scope: Scope) -> dict[str, str]:
         """Key -> the function or class a dict or list literal holds there (`{"a": f}`, `[f, g]`), those it holds."""
@@ -106,6 +114,10 @@ class PythonLocals(PythonTypes):
         values, yielded = returned_values(function)
         values = [v for v in values if v.type != "none"]
         if yielded or not values:
+            return ""
+        nested = nested_functions(function)
+        if all(v.type == "identifier" and node_text(v) in nested for v in values):
+            self.closures.add(qualified)  # a closure it defines (`return wrapper`): its code is the function's own
             return ""
         cls = self.by_qualified.get(qualified.rpartition(".")[0])
         signature = self.signatures[qualified]

@@ -37,6 +37,7 @@ from trident.ingest.languages.python_syntax import (
     BUILTIN_METHODS,
     DEFINITIONS,
     FUNCTIONS,
+    bound_names,
     expression_nodes,
     is_static,
     is_super,
@@ -193,6 +194,9 @@ class PythonBinder(PythonLocals):
             caller = f"{scope.prefix}.{name}" if scope.prefix else name
             receiver = next(iter(parameters), "") if method and not is_static(node) else ""
             inner = Scope(caller, caller, scope.cls if method else None, receiver, {}, True)
+            if self.module_held:
+                own = bound_names(node)
+                inner.held.update({n: held for n, held in self.module_held.items() if n not in own})
         inner.types.update({p: t for p, t in parameters.items() if t})
         if not scope.in_function and receives_fixtures(node, self.path):
             for p in fixture_names(parameter_nodes(node), inner.receiver):

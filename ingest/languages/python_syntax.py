@@ -380,6 +380,63 @@ def local_names(function: ts.Node) -> set[str]:
     return names
 
 
+def bound_names(function: ts.Node) -> set[str]:
+    """Every name a function binds itself: `local_names`, and loop, `with`/`except ... as`, `:=` and import
+    targets (a module-level name of the same name is not what it refers to there)."""
+    names = local_names(function)
+    body = function.child_by_field_name("body")
+    if body is None:
+        return names
+    targets = [
+        n.child_by_field_name("left") for kind in ("for_statement", "for_in_clause") for n in descendants(body, kind)
+    ]
+    targets += list(descendants(body, "as_pattern_target"))
+    targets += [n.child_by_field_name("name") for n in descendants(body, "named_expression")]
+    for target in (t for t in targets if t is not None):
+        names.update(node_text(i) for i in descendants(target, "identifier"))
+    for kind in ("import_statement", "import_from_statement"):
+        for statement in descendants(body, kind):
+            for imported in statement.children_by_field_name("name"):
+                alias = imported.child_by_field_name("alias") if imported.type == "aliased_import" else None
+                names.add(node_text(alias) if alias is not None else node_text(imported).split(".", 1)[0])
+    return names
+
+
+def nested_functions(function: ts.Node) -> set[str]:
+    """The names of the functions defined inside a function's body (closures, wrappers): undecorated, or decorated
+    only by `functools.wraps` (any other decorator makes the name hold what it returns)."""
+    body = function.child_by_field_name("body")
+    found = [d for kind in FUNCTIONS for d in descendants(body, kind)] if body is not None else []
+    return {
+        node_text(d.child_by_field_name("name"))
+        for d in found
+        if d.child_by_field_name("name") is not None and _plain_or_wrapped(d)
+    }
+
+
+def _plain_or_wrapped(definition: ts.Node) -> bool:
+    holder = definition.parent
+    if holder is None or holder.type != "decorated_definition":
+        return True
+    written = [
+        node_text(d).lstrip("@").split("(", 1)[0].strip() for d in holder.named_children if d.type == "decorator"
+    ]
+    return all(w in ("wraps", "functools.wraps") for w in written)
+
+
+def global_names(root: ts.Node) -> set[str]:
+    """The module-level names some function rebinds (`global x`)."""
+    found: set[str] = set()
+    pending = [root]
+    while pending:
+        node = pending.pop()
+        if node.type == "global_statement":
+            found.update(node_text(n) for n in node.named_children)
+        else:
+            pending.extend(node.named_children)
+    return found
+
+
 def literal_items(node: ts.Node) -> list[tuple[str, ts.Node]]:
     """(key, value) of a dict literal with constant keys (`{"a": f, 1: g}`) or of a list or tuple literal (`[f, g]`:
     keys "0", "1"); [] for any other value, or when an item is unpacked (`**other`, `*more`)."""

@@ -41,6 +41,8 @@ class PythonTypes(PythonParameters):
         self.definitions: dict[str, ts.Node] = {}  # qualified function or method -> its `def`
         self.returned_held: dict[str, str] = {}  # ... -> the one function or class it returns (`return self.on_x`)
         self.tables: dict[str, dict[str, str]] = {}  # module-level dict or list -> key -> the function it holds
+        self.module_held: dict[str, str] = {}  # module-level name -> the one function or class it holds
+        self.closures: set[str] = set()  # functions returning a closure they define (`return wrapper`)
         self.classes: dict[str, ClassFacts] = {}  # class local name -> class
         self.by_qualified: dict[str, ClassFacts] = {}  # qualified name -> class, once the classes are read
         self.annotated: set[str] = set()  # functions and methods with a return annotation
@@ -231,7 +233,10 @@ class PythonTypes(PythonParameters):
             values = arguments.named_children if arguments is not None else []
             if cast:
                 return self._held_value(values[1], scope) if len(values) == 2 else ""
-            return self.returned_held.get(self._callee(node, scope), "")  # `handler = make_handler()`
+            callee = self._callee(node, scope)
+            if callee in self.closures and not (function is not None and node_text(function) in scope.held):
+                return callee  # what calling it gives is its own nested code: calling that calls it
+            return self.returned_held.get(callee, "")  # `handler = make_handler()`
         if node.type == "parenthesized_expression" and node.named_child_count == 1:
             return self._held_value(node.named_children[0], scope)
         if node.type in ("boolean_operator", "conditional_expression"):
