@@ -282,6 +282,10 @@ class _Builder:
             ids.setdefault(s.local, entity.id)
             if s.kind == EntityType.CLASS:
                 classes.setdefault(s.local, entity.id)
+        for name, local in sorted(bound.held.items()) if bound is not None else []:
+            if local in ids:  # a module-level name holding a top-level definition is another name of it
+                held = entities[ids[local]]
+                entities[held.id] = held.model_copy(update={"aliases": (*held.aliases, f"{self.module_q}.{name}")})
         relations = self._containment(symbols, entities, ids, classes)
         refs = _References()
         for target, row in outline.imports:

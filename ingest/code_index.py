@@ -93,7 +93,7 @@ class CodeIndex:
         self._methods_of: dict[tuple[str, str], list[Entity]] | None = None
         self._children: dict[str, list[str]] | None = None  # class id -> the classes naming it a base (when asked)
         for e in self._by_id.values():
-            self._names[e.id] = [e.qualified_name, *self._imports.of(e)]
+            self._names[e.id] = _names_of(e, self._imports)
             for table, key in self._places(e):
                 table[key].append(e)
         self.add_bases(bases)
@@ -147,7 +147,7 @@ class CodeIndex:
                 drop(table, key, e.id)
             del patched._names[e.id]
         for e in new.values():
-            patched._names[e.id] = [e.qualified_name, *imports.of(e)]
+            patched._names[e.id] = _names_of(e, imports)
             for table, key in patched._places(e):
                 insert(table, key, e)
         return patched
@@ -184,6 +184,8 @@ class CodeIndex:
         if form is TargetForm.QUALIFIED:
             target = self._scoped(ref.target, ref.source, set(CODE_TYPES)) if scoped else ref.target
             found = self._qualified(target, project, 0, tails)
+            if found and resolution is Resolution.EXACT and self._held_by(target, found[0]):
+                resolution = Resolution.INFERRED  # what a variable holds, read from its one assignment
         elif form is TargetForm.MEMBER:
             owner_name = self._scoped(ref.owner, ref.source, {EntityType.CLASS.value}) if scoped else ref.owner
             if by_path and not ref.after_owner:  # a method defined apart from its type (Go, a Rust `impl`)
@@ -221,6 +223,12 @@ class CodeIndex:
         # A function bound to itself by scope or type is recursion: an edge (only a name guess never binds itself).
         found = [e for e in found if e.type in types and (e.project == project or not own_folder)]
         return found, resolution
+
+    def _held_by(self, name: str, entity: Entity) -> bool:
+        """Whether `name` calls `entity` through a module-level name holding it, not by one of its own names."""
+        if not entity.aliases or name not in self._names.get(entity.id, ()):
+            return False
+        return name not in (entity.qualified_name, *self._imports.of(entity))
 
     def _linked(self, ref: AnyReference, project: str, path: str) -> tuple[list[Entity], Resolution]:
         """A name the file does not define, bound as a linker would: in a method, its class's member (C++, Kotlin,
@@ -454,3 +462,15 @@ def _prefer(found: Sequence[Entity], project: str) -> list[Entity]:
         return mine[:1]
     projects = {e.project for e in found}
     return list(found[:1]) if len(projects) == 1 else []
+
+
+def _names_of(entity: Entity, imports: ImportNames) -> list[str]:
+    """Every name code can call an entity by: its qualified name, its import names, and the module-level names of its
+    file that hold it (a top-level definition's dotted aliases, as its import names name them too)."""
+    names = [entity.qualified_name, *imports.of(entity)]
+    module_q, _, own = entity.qualified_name.rpartition(".")
+    held = [a for a in entity.aliases if a.startswith(f"{module_q}.") and "." not in a[len(module_q) + 1 :]]
+    if not held or family(entity.path or "") != "python" or module_name(entity.path or "") != module_q:
+        return names
+    modules = [module_q, *(n.removesuffix(f".{own}") for n in names[1:] if n.endswith(f".{own}"))]
+    return [*names, *(f"{m}.{a[len(module_q) + 1 :]}" for a in held for m in modules)]

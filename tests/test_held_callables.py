@@ -151,6 +151,10 @@ FILES: dict[str, str] = {
         "def redirect():\n    global current\n    current = get_stderr\n\n\n"
         "def write(message):\n    current().write(message)\n"
     ),
+    "cli/output.py": (
+        "from .streams import default_stdout, plain\n\n\n"
+        "def show(message):\n    default_stdout().flush()\n    plain().flush()\n"
+    ),
     "tests/test_cli.py": (
         "from cli.decorators import command\n\n\n"
         "def test_command_makes_a_context():\n"
@@ -283,3 +287,11 @@ def test_a_module_level_name_holding_a_function_or_a_closure_calls_it(catalog: C
     used = edges_named(catalog, views, "function:cli:cli.streams.use_registered", relation_types=["CALLS"])
     assert set(used) == {("CALLS", "cli.streams.registered")}
     assert not edges_named(catalog, views, "function:cli:cli.streams.write", relation_types=["CALLS"])
+
+
+def test_a_module_level_name_imported_into_another_file_calls_what_it_holds(
+    catalog: Catalog, views: GenerationViews
+) -> None:
+    # `from .streams import default_stdout`: the name holds `_cached`'s closure (inferred, as in its own file)
+    show = edges_named(catalog, views, "function:cli:cli.output.show", relation_types=["CALLS"])
+    assert show == {("CALLS", "cli.streams._cached"): "inferred", ("CALLS", "cli.streams.get_stdout"): "inferred"}

@@ -72,6 +72,9 @@ class Bindings:
     references: list[BoundCall] = field(default_factory=list)  # a function or method passed as a value
     returns: list[BoundBase] = field(default_factory=list)  # a function's stated return type (owner: the function)
     yields: list[BoundBase] = field(default_factory=list)  # the stated type of each element a function returns
+    # module-level name -> the file's own top-level function or class it holds (`_default_stdout = _cached(...)`):
+    # another file importing the name calls that definition
+    held: dict[str, str] = field(default_factory=dict)
 
 
 class SiteBinder(Protocol):

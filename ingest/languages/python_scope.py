@@ -65,6 +65,10 @@ class PythonBinder(PythonLocals):
             stated = Resolution.INFERRED if function in self.inferred_returns else Resolution.EXACT
             target = Target(TargetForm.QUALIFIED, returned, stated)
             self.result.returns.append(BoundBase(local, self.return_rows[function], target))
+        for name, held in sorted(self.module_held.items()):  # what importing the name elsewhere calls
+            local = held.removeprefix(f"{self.module}.")
+            if held.startswith(f"{self.module}.") and "." not in local and local in self.names:
+                self.result.held[name] = local
         for function, element in self.yields.items():  # what a loop over a call's result is, across files
             target = Target(TargetForm.QUALIFIED, element, Resolution.EXACT)
             self.result.yields.append(
