@@ -155,6 +155,21 @@ FILES: dict[str, str] = {
         "from .streams import default_stdout, plain\n\n\n"
         "def show(message):\n    default_stdout().flush()\n    plain().flush()\n"
     ),
+    # a union of one class and builtin values, named once (rich's `TextType = Union[str, "Text"]`) and written for
+    # the class in another file's annotations
+    "cli/text.py": (
+        "from typing import Union\n\n"
+        "TextType = Union[str, 'Text']\n\n\n"
+        "class Text:\n    def copy(self):\n        return self\n"
+    ),
+    "cli/panel.py": (
+        "from typing import Optional\n\n"
+        "from .text import TextType\n\n\n"
+        "class Panel:\n"
+        "    def __init__(self, title: Optional[TextType] = None):\n        self.title = title\n\n"
+        "    def heading(self):\n        return self.title if isinstance(self.title, str) else self.title.copy()\n\n\n"
+        "def either(a: Union[str, int], b: 'Text | None' = None):\n    return a.copy()\n"
+    ),
     "tests/test_cli.py": (
         "from cli.decorators import command\n\n\n"
         "def test_command_makes_a_context():\n"
@@ -295,3 +310,12 @@ def test_a_module_level_name_imported_into_another_file_calls_what_it_holds(
     # `from .streams import default_stdout`: the name holds `_cached`'s closure (inferred, as in its own file)
     show = edges_named(catalog, views, "function:cli:cli.output.show", relation_types=["CALLS"])
     assert show == {("CALLS", "cli.streams._cached"): "inferred", ("CALLS", "cli.streams.get_stdout"): "inferred"}
+
+
+def test_a_union_of_one_class_and_builtin_values_types_as_that_class_through_its_alias(
+    catalog: Catalog, views: GenerationViews
+) -> None:
+    heading = edges_named(catalog, views, "method:cli:cli.panel.Panel.heading", relation_types=["CALLS"])
+    assert heading[("CALLS", "cli.text.Text.copy")] == "inferred"
+    # a union of builtin values only names no class
+    assert not edges_named(catalog, views, "function:cli:cli.panel.either", relation_types=["CALLS"])

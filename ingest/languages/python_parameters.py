@@ -24,6 +24,7 @@ class PythonParameters:
         self.path, self.module = path, module
         self.names: dict[str, str] = {}  # module-level name -> qualified name
         self.type_vars: dict[str, str] = {}  # `T = TypeVar("T", bound="Foo")`: T -> "Foo" as written
+        self.type_aliases: dict[str, str] = {}  # `TextType = Union[str, "Text"]`: TextType -> "Text" as written
         self.passed: Passed = passed or {}  # what the file's calls pass its functions' untyped parameters
         self.signatures: dict[str, Signature] = {}  # qualified function or method -> its parameters
         self.defined_at: dict[int, str] = {}  # where a function's `def` starts (byte) -> its qualified name
@@ -87,6 +88,8 @@ class PythonParameters:
         if text in self.type_vars:  # what a type variable may be is a class of its bound (a project's class)
             bound = self._qualified(self.type_vars[text])
             return "" if standard(bound) else bound
+        if text in self.type_aliases:  # a union of one class and builtin values: that class
+            return self._qualified(self.type_aliases[text])
         return self._qualified(text)
 
     def _qualified(self, text: str) -> str:

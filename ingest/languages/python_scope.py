@@ -65,7 +65,8 @@ class PythonBinder(PythonLocals):
             stated = Resolution.INFERRED if function in self.inferred_returns else Resolution.EXACT
             target = Target(TargetForm.QUALIFIED, returned, stated)
             self.result.returns.append(BoundBase(local, self.return_rows[function], target))
-        for name, held in sorted(self.module_held.items()):  # what importing the name elsewhere calls
+        aliases = {name: self._named_type(name) for name in self.type_aliases}  # `TextType`: what it names
+        for name, held in sorted({**aliases, **self.module_held}.items()):  # what importing the name elsewhere calls
             local = held.removeprefix(f"{self.module}.")
             if held.startswith(f"{self.module}.") and "." not in local and local in self.names:
                 self.result.held[name] = local

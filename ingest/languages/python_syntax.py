@@ -22,6 +22,8 @@ CONTAINERS = frozenset(
     {"list", "List", "set", "Set", "frozenset", "FrozenSet", "AbstractSet", "MutableSet", "Sequence", "Collection"}
     | {"MutableSequence", "Iterable", "Iterator", "AsyncIterable", "AsyncIterator", "deque", "Deque"}
 )
+# A value of these has no method any project defines: in a union beside one class, the union is that class.
+SCALARS = frozenset({"str", "bytes", "int", "float", "bool", "complex", "None"})
 GENERATORS = frozenset({"Generator", "AsyncGenerator"})  # the first of their arguments is what they yield
 # Methods of the builtin types: called on a receiver of unknown type, the receiver is most likely one of them.
 BUILTIN_METHODS = frozenset(
@@ -138,6 +140,9 @@ def _declared(node: ts.Node | None) -> ts.Node | None:
         elif (head := _generic_head(node)) is not None and head.rsplit(".", 1)[-1] in OPTIONAL:
             args = _generic_arguments(node)
             node = args[0] if len(args) == 1 else None
+        elif head is not None and head.rsplit(".", 1)[-1] == "Union":  # `Union[str, Text]`: a Text
+            args = [a for a in _generic_arguments(node) if not _scalar(a)]
+            node = args[0] if len(args) == 1 else None
         else:
             return node
     return None
@@ -145,9 +150,17 @@ def _declared(node: ts.Node | None) -> ts.Node | None:
 
 def _one_side(union: ts.Node) -> ts.Node | None:
     """`X | None` -> X; None for a union of two real types."""
-    sides = union.named_children
-    real = [s for s in sides if s.type != "none" and not (s.type == "type" and node_text(s) == "None")]
+    real = [s for s in union.named_children if not _scalar(s)]
     return real[0] if len(real) == 1 else None
+
+
+def _scalar(node: ts.Node) -> bool:
+    """`None`, `str`, `int`, ... (bare, in a `type` node or as a string): a builtin value no project's class is."""
+    if node.type == "type" and node.named_child_count == 1:
+        node = node.named_children[0]
+    if node.type == "string":
+        return "".join(node_text(c) for c in node.named_children if c.type == "string_content").strip() in SCALARS
+    return node.type == "none" or (node.type == "identifier" and node_text(node) in SCALARS)
 
 
 def _generic_head(node: ts.Node) -> str | None:
@@ -172,6 +185,21 @@ def annotated_name(node: ts.Node | None) -> str:
     if node is not None and (head := _generic_head(node)) is not None:
         return "" if head.rsplit(".", 1)[-1] in CONTAINERS else head  # `Base[T]` is a Base
     return node_text(node) if node is not None and node.type in ("identifier", "attribute") else ""
+
+
+def union_alias(statement: ts.Node) -> tuple[str, str] | None:
+    """`TextType = Union[str, "Text"]`, `Node = Leaf | None`, `X: TypeAlias = ...` -> ("TextType", "Text"): a name for
+    a union of one class and builtin values, which annotations may write for the class; None otherwise."""
+    assignment = statement.named_children[0] if statement.named_child_count == 1 else None
+    if assignment is None or assignment.type != "assignment":
+        return None
+    left, right = assignment.child_by_field_name("left"), assignment.child_by_field_name("right")
+    if left is None or left.type != "identifier" or right is None:
+        return None
+    head = _generic_head(right) if right.type in ("subscript", "generic_type") else None
+    union = right.type == "binary_operator" or (head is not None and head.rsplit(".", 1)[-1] in ("Union", "Optional"))
+    named = annotated_name(right) if union else ""
+    return (node_text(left), named) if named else None
 
 
 def type_var_bound(statement: ts.Node) -> tuple[str, str] | None:

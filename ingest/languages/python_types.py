@@ -30,6 +30,7 @@ from trident.ingest.languages.python_syntax import (
     returned_values,
     statements,
     type_var_bound,
+    union_alias,
 )
 
 
@@ -73,6 +74,8 @@ class PythonTypes(PythonParameters):
                 self.names[name] = f"{self.module}.{name}"
         elif node.type == "expression_statement" and (bound := type_var_bound(node)):
             self.type_vars[bound[0]] = bound[1]
+        elif node.type == "expression_statement" and (alias := union_alias(node)):
+            self.type_aliases[alias[0]] = alias[1]
 
     def _collect_returns(self, block: ts.Node, prefix: str) -> None:
         """The return annotation of every function and method of the file (`def connect(self) -> Stream`)."""
