@@ -834,20 +834,20 @@ def measure_impact(
     """
     if importlib.util.find_spec("trident.tools.impact") is None:
         return None
-    impact = importlib.import_module("trident.tools.impact").impact
+    tool = importlib.import_module("trident.tools.impact")
     sample = sorted(random.Random(SEED).sample(sorted(ran), min(IMPACT_FUNCTIONS, len(ran))))
     totals: Counter[str] = Counter()
     examples: list[dict[str, object]] = []
     by_resolution: dict[str, list[int]] = {}
     for function in sample:
         try:
-            result = impact(catalog, directory, entities=[function], relations=index)
+            result, tests = _every_test(tool, catalog, directory, index, function)
         except (LookupError, ValueError) as error:
             totals["errors"] += 1
             examples.append({"function": function, "error": str(error)})
             continue
-        answered, truth = {t.id for t in result.tests}, ran[function]
-        for t in result.tests:
+        answered, truth = {t.id for t in tests}, ran[function]
+        for t in tests:
             tally = by_resolution.setdefault(t.resolution.value, [0, 0])
             tally[0], tally[1] = tally[0] + 1, tally[1] + (t.id in truth)
         complete = result.verdict.status == "complete"
@@ -868,6 +868,20 @@ def measure_impact(
         examples=examples,
         by_resolution=dict(sorted(by_resolution.items())),
     )
+
+
+def _every_test(
+    tool: Any, catalog: Catalog, directory: EntityDirectory, index: RelationIndex, function: str
+) -> tuple[Any, list[Any]]:
+    """The first page of `impact` for one function, and its tests over every page."""
+    ask = {"entities": [function], "relations": index, "limit": tool.MAX_LIMIT}
+    first = page = tool.impact(catalog, directory, **ask)
+    tests, offset = list(page.tests), 0
+    while page.next_call is not None:
+        offset += tool.MAX_LIMIT
+        page = tool.impact(catalog, directory, offset=offset, **ask)
+        tests += page.tests
+    return first, tests
 
 
 # --- one package ---------------------------------------------------------------------------------------------------

@@ -209,8 +209,8 @@ class GraphCommands:
         max_hops: Annotated[int, typer.Option(min=1, max=6, help="How many calls away a caller may be.")] = 3,
         min_resolution: MinResolution = Resolution.DISPATCH,
         paths: Annotated[bool, typer.Option(help="Show each caller's chain of calls to the change.")] = False,
-        offset: Annotated[int, typer.Option(min=0, help="Callers to skip: a further page.")] = 0,
-        limit: Annotated[int, typer.Option(min=1, max=200, help="Most callers shown.")] = 50,
+        offset: Annotated[int, typer.Option(min=0, help="Callers and tests to skip: a further page.")] = 0,
+        limit: Annotated[int, typer.Option(min=1, max=200, help="Most callers and tests shown (each).")] = 50,
         as_json: AsJson = False,
     ) -> None:
         """What a change affects: callers, tests, prose, and whether that is complete (the MCP tool impact)."""

@@ -25,7 +25,7 @@ def show_impact(out: Console, result: ImpactResult) -> None:
         out.print(f"  {caller.hops} {caller.resolution.value:<8} {escape(caller.id)}{tested}")
         if caller.chain:
             out.print("      " + escape(" -> ".join(caller.chain)))
-    out.print(f"\n[bold]tests[/bold] ({len(result.tests)})")
+    out.print(f"\n[bold]tests[/bold] ({result.tests_total})")
     for test in result.tests:
         line = f":{test.line}" if test.line else ""
         out.print(f"  {escape(test.path or '')}{line} {escape(test.name)}  [dim]{escape(test.through)}[/dim]")

@@ -32,8 +32,8 @@ def register_impact(server: MCPServer[Any]) -> None:
         max_hops: Annotated[int, Field(ge=1, le=impact_tool.MAX_HOPS, description="Farthest caller, in calls")] = 3,
         min_resolution: ImpactResolution = Resolution.DISPATCH,
         paths: Annotated[bool, Field(description="Each caller's chain of calls")] = False,
-        offset: Annotated[int, Field(ge=0, le=impact_tool.MAX_OFFSET, description="Callers to skip")] = 0,
-        limit: Annotated[int, Field(ge=1, le=impact_tool.MAX_LIMIT, description="Most callers returned")] = 50,
+        offset: Annotated[int, Field(ge=0, le=impact_tool.MAX_OFFSET, description="Callers and tests to skip")] = 0,
+        limit: Annotated[int, Field(ge=1, le=impact_tool.MAX_LIMIT, description="Page size of callers and tests")] = 50,
     ) -> impact_tool.ImpactResult:
         """What a change affects: definitions touched, callers within max_hops (riskiest first), tests that run
         them, what no test reaches, docs naming them, and a verdict: complete, or lower_bound with reasons.

@@ -272,3 +272,9 @@ def test_a_test_many_calls_above_a_change_is_found_and_surer_tests_come_first(tm
     found = [(t.name, t.hops, t.resolution) for t in result.tests]
     # the top test is 12 calls away, past the eight the walk once stopped at; bound calls only, so it comes first
     assert found == [("test_top", 12, Resolution.EXACT), ("test_guessed", 2, Resolution.NAME)]
+    # tests are paged with the callers: a page of one, the total, and the call for the rest
+    first = _impact(catalog, entities=["calc.deep.layer11"], limit=1)
+    assert [t.name for t in first.tests] == ["test_top"] and first.tests_total == 2
+    assert first.next_call is not None and "offset=1" in first.next_call
+    rest = _impact(catalog, entities=["calc.deep.layer11"], limit=1, offset=1)
+    assert [t.name for t in rest.tests] == ["test_guessed"] and rest.tests_total == 2

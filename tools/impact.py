@@ -121,11 +121,12 @@ class ImpactResult(BaseModel):
     callers: list[Caller] = Field(description="This page of the callers, riskiest first (untested, nearest, surest)")
     callers_total: int
     callers_by_project: dict[str, int]
-    tests: list[AffectedTest]
+    tests: list[AffectedTest] = Field(description="This page of the tests that reach the change, surest first")
+    tests_total: int
     untested: list[str] = Field(description="Changed or affected functions (ids) no test found here reaches")
     docs: list[DocMention]
     verdict: Verdict
-    next_call: str | None = Field(None, description="The call that gives the next page of callers")
+    next_call: str | None = Field(None, description="The call that gives the next page of callers and tests")
 
 
 def impact(
@@ -217,13 +218,14 @@ def _answer(
         reasons=[Reason(kind=f.kind, count=f.count, detail=f.detail) for f in findings],
     )
     untested = sorted(i for i in affected if i not in tested and not is_test_path(affected[i].path or ""))
-    more = offset + limit < len(callers)
+    more = offset + limit < max(len(callers), len(tests))
     return ImpactResult(
         changed=changed,
         callers=page,
         callers_total=len(callers),
         callers_by_project=dict(sorted(by_project.items())),
-        tests=_tests(directory, read, deep, tests),
+        tests=_tests(directory, read, deep, tests, offset, limit),
+        tests_total=len(tests),
         untested=untested,
         docs=_docs(catalog, directory, read, index, changed),
         verdict=verdict,
@@ -336,13 +338,20 @@ def _caller(
 
 
 def _tests(
-    directory: EntityDirectory, read: ChunkReader, deep: CallerWalk, tests: dict[str, TestReach]
+    directory: EntityDirectory,
+    read: ChunkReader,
+    deep: CallerWalk,
+    tests: dict[str, TestReach],
+    offset: int,
+    limit: int,
 ) -> list[AffectedTest]:
-    entities = {i: directory.by_id[i] for i in tests if i in directory.by_id}
+    """One page of the tests: surest first (a test reached over bound calls only before one a name guess reaches),
+    then the nearest."""
+    ranked = sorted(tests.items(), key=lambda t: (t[1].resolution.rank, t[1].hops, t[0]))[offset : offset + limit]
+    entities = {i: directory.by_id[i] for i, _ in ranked if i in directory.by_id}
     chunks = read(sorted({e.chunk_id for e in entities.values() if e.chunk_id}))
     out = []
-    # surest first: a test reached over bound calls only before one a name guess reaches, then the nearest
-    for test_id, how in sorted(tests.items(), key=lambda t: (t[1].resolution.rank, t[1].hops, t[0])):
+    for test_id, how in ranked:
         entity = entities.get(test_id)
         if entity is None:
             continue
