@@ -170,6 +170,16 @@ FILES: dict[str, str] = {
         "    def heading(self):\n        return self.title if isinstance(self.title, str) else self.title.copy()\n\n\n"
         "def either(a: Union[str, int], b: 'Text | None' = None):\n    return a.copy()\n"
     ),
+    # `*columns: Union[str, Column]` gathers Columns (rich's Progress): the attribute keeping them (`columns or
+    # defaults`) holds Columns, and calling one runs its `__call__`
+    "cli/progress.py": (
+        "from typing import Union\n\n\n"
+        "class Column:\n    def __call__(self, task):\n        return task\n\n\n"
+        "class Progress:\n"
+        "    def __init__(self, *columns: Union[str, Column]):\n        self.columns = columns or ()\n\n"
+        "    def table(self, task):\n"
+        "        return [c if isinstance(c, str) else c(task) for c in self.columns]\n"
+    ),
     "tests/test_cli.py": (
         "from cli.decorators import command\n\n\n"
         "def test_command_makes_a_context():\n"
@@ -319,3 +329,8 @@ def test_a_union_of_one_class_and_builtin_values_types_as_that_class_through_its
     assert heading[("CALLS", "cli.text.Text.copy")] == "inferred"
     # a union of builtin values only names no class
     assert not edges_named(catalog, views, "function:cli:cli.panel.either", relation_types=["CALLS"])
+
+
+def test_what_varargs_gather_types_the_attribute_keeping_them(catalog: Catalog, views: GenerationViews) -> None:
+    table = edges_named(catalog, views, "method:cli:cli.progress.Progress.table", relation_types=["CALLS"])
+    assert table[("CALLS", "cli.progress.Column.__call__")] == "inferred"

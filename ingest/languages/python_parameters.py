@@ -14,7 +14,13 @@ import tree_sitter as ts
 
 from trident.ingest.languages.python_arguments import HELD, INSTANCE, Passed, Signature, passed_as, signature
 from trident.ingest.languages.python_facts import Scope
-from trident.ingest.languages.python_syntax import annotated_name, element_name, held_class_name, parameter_nodes
+from trident.ingest.languages.python_syntax import (
+    annotated_name,
+    element_name,
+    held_class_name,
+    parameter_nodes,
+    varargs_node,
+)
 
 
 class PythonParameters:
@@ -53,8 +59,11 @@ class PythonParameters:
         return self.passed.get(self.defined_at.get(function.start_byte, ""), {})
 
     def element_parameters(self, function: ts.Node) -> dict[str, str]:
-        """Parameter -> the type of its elements, for parameters annotated `list[Foo]`, `Sequence[Foo]`, ..."""
+        """Parameter -> the type of its elements, for parameters annotated `list[Foo]`, `Sequence[Foo]`, ..., and
+        `*args: Foo`."""
         found = {name: self._named_type(element_name(t)) for name, t in parameter_nodes(function)}
+        if gathered := varargs_node(function):
+            found[gathered[0]] = self._annotation(gathered[1])
         return {name: element for name, element in found.items() if element}
 
     def _signature(self, function: ts.Node, method: bool) -> Signature:

@@ -353,6 +353,18 @@ def parameter_nodes(function: ts.Node) -> list[tuple[str, ts.Node | None]]:
     return found
 
 
+def varargs_node(function: ts.Node) -> tuple[str, ts.Node] | None:
+    """`*columns: Column` -> ("columns", the annotation: the type of each element of the tuple it gathers)."""
+    holder = function.child_by_field_name("parameters")
+    for p in holder.named_children if holder is not None else []:
+        splat = p.named_children[0] if p.type == "typed_parameter" and p.named_child_count else None
+        name = splat.named_children[0] if splat is not None and splat.type == "list_splat_pattern" else None
+        annotation = p.child_by_field_name("type")
+        if name is not None and name.type == "identifier" and annotation is not None:
+            return node_text(name), annotation
+    return None
+
+
 _SEQUENCE_TARGETS = frozenset({"pattern_list", "tuple_pattern", "list_pattern"})
 _SEQUENCE_VALUES = frozenset({"expression_list", "tuple", "list"})
 _BINDING = _SEQUENCE_TARGETS | {"list_splat_pattern"}  # where a name in an unpacking target is a variable bound

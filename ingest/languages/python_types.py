@@ -26,7 +26,6 @@ from trident.ingest.languages.python_syntax import (
     is_optional,
     is_static,
     narrowed_to,
-    parameter_nodes,
     returned_values,
     statements,
     type_var_bound,
@@ -157,7 +156,7 @@ class PythonTypes(PythonParameters):
     def _method_attributes(self, cls: ClassFacts, method: ts.Node) -> None:
         """`self.x = Foo(...)`, `self.x: Foo = ...` and `self.x = param` (with `param: Foo`) in any method."""
         parameters = self._parameters(method)
-        elements = {name: self._named_type(element_name(t)) for name, t in parameter_nodes(method)}
+        elements = self.element_parameters(method)
         receiver = next(iter(parameters), "")
         body = method.child_by_field_name("body")
         if not receiver or body is None:
@@ -207,8 +206,10 @@ class PythonTypes(PythonParameters):
             types.append(found)
         elements = elements or {}
         element = self._named_type(element_name(annotation))
-        if not element and right is not None and right.type == "identifier":
-            element = elements.get(node_text(right), "")  # `self.children = children`, `children: list[Foo]`
+        if not element and right is not None:  # `self.children = children` (or `children or []`), `children: list[Foo]`
+            sides = either_side(right) if right.type == "boolean_operator" else [right]
+            named = [node_text(s) for s in sides if s.type == "identifier"]
+            element = next((elements[n] for n in named if n in elements), "")
         if element:
             cls.elements[name] = element
 
