@@ -37,10 +37,10 @@ from trident.ingest.languages.python_syntax import (
     BUILTIN_METHODS,
     DEFINITIONS,
     FUNCTIONS,
-    bound_names,
     expression_nodes,
     is_static,
     is_super,
+    local_names,
     parameter_nodes,
 )
 from trident.ingest.model import TargetForm
@@ -200,7 +200,7 @@ class PythonBinder(PythonLocals):
             receiver = next(iter(parameters), "") if method and not is_static(node) else ""
             inner = Scope(caller, caller, scope.cls if method else None, receiver, {}, True)
             if self.module_held:
-                own = bound_names(node)
+                own = local_names(node)
                 inner.held.update({n: held for n, held in self.module_held.items() if n not in own})
         inner.types.update({p: t for p, t in parameters.items() if t})
         if not scope.in_function and receives_fixtures(node, self.path):

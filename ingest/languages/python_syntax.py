@@ -406,40 +406,37 @@ def _pair(target: ts.Node, value: ts.Node, pairs: list[tuple[str, ts.Node]], unk
 
 
 def local_names(function: ts.Node) -> set[str]:
-    """The names a function binds itself: its parameters, the variables it assigns, its nested definitions."""
+    """Every name a function binds itself, in one walk of its body: its parameters, the variables it assigns, its
+    loop, `with`/`except ... as` and `:=` targets, its imports and its nested definitions (a module-level name of the
+    same name is not what it refers to there)."""
     names = {name for name, _ in parameter_nodes(function)}
     body = function.child_by_field_name("body")
-    if body is None:
-        return names
-    for assignment in descendants(body, "assignment"):
-        left = assignment.child_by_field_name("left")
-        if left is not None and left.type == "identifier":
-            names.add(node_text(left))
-    for kind in ("class_definition", *FUNCTIONS):
-        names.update(node_text(d.child_by_field_name("name")) for d in descendants(body, kind))
-    return names
-
-
-def bound_names(function: ts.Node) -> set[str]:
-    """Every name a function binds itself: `local_names`, and loop, `with`/`except ... as`, `:=` and import
-    targets (a module-level name of the same name is not what it refers to there)."""
-    names = local_names(function)
-    body = function.child_by_field_name("body")
-    if body is None:
-        return names
-    targets = [
-        n.child_by_field_name("left") for kind in ("for_statement", "for_in_clause") for n in descendants(body, kind)
-    ]
-    targets += list(descendants(body, "as_pattern_target"))
-    targets += [n.child_by_field_name("name") for n in descendants(body, "named_expression")]
-    for target in (t for t in targets if t is not None):
-        names.update(node_text(i) for i in descendants(target, "identifier"))
-    for kind in ("import_statement", "import_from_statement"):
-        for statement in descendants(body, kind):
-            for imported in statement.children_by_field_name("name"):
+    for node in expression_nodes(body) if body is not None else []:
+        if node.type in ("class_definition", *FUNCTIONS):
+            names.add(node_text(node.child_by_field_name("name")))
+        elif node.type in _TARGET_FIELDS:
+            names.update(_bound_in(node.child_by_field_name(_TARGET_FIELDS[node.type])))
+        elif node.type == "as_pattern_target":
+            names.update(_bound_in(node.named_children[0] if node.named_child_count else None))
+        elif node.type in ("import_statement", "import_from_statement"):
+            for imported in node.children_by_field_name("name"):
                 alias = imported.child_by_field_name("alias") if imported.type == "aliased_import" else None
                 names.add(node_text(alias) if alias is not None else node_text(imported).split(".", 1)[0])
     return names
+
+
+# The nodes binding a name, and the field holding what they bind.
+_TARGET_FIELDS = {"assignment": "left", "for_statement": "left", "for_in_clause": "left", "named_expression": "name"}
+_UNPACKED = _BINDING | {"tuple", "list", "expression_list", "parenthesized_expression"}
+
+
+def _bound_in(target: ts.Node | None) -> list[str]:
+    """The names a target binds: `x`, each of `x, (y, *z)`; none for `self.x` or `d[k]`."""
+    if target is None:
+        return []
+    if target.type == "identifier":
+        return [node_text(target)]
+    return [n for child in target.named_children for n in _bound_in(child)] if target.type in _UNPACKED else []
 
 
 def nested_functions(function: ts.Node) -> set[str]:
@@ -467,7 +464,7 @@ def _plain_or_wrapped(definition: ts.Node) -> bool:
 def global_names(root: ts.Node) -> set[str]:
     """The module-level names some function rebinds (`global x`)."""
     found: set[str] = set()
-    pending = [root]
+    pending = [root] if b"global" in (root.text or b"") else []  # the whole tree is walked only when it may say so
     while pending:
         node = pending.pop()
         if node.type == "global_statement":
