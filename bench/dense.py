@@ -50,7 +50,7 @@ def main() -> None:
     catalog = Catalog(args.index, "default", embedder)
     try:
         started = time.perf_counter()
-        matrix = ChunkVectors.load(catalog, read_chunk_files(catalog.generation_folder, catalog.tenant))
+        matrix = ChunkVectors.load(read_chunk_files(catalog.generation_folder, catalog.tenant))
         load_ms = (time.perf_counter() - started) * 1000
         where = SearchFilter(catalog.tenant)
         store_ms, matrix_ms, same = [], [], 0

@@ -421,6 +421,15 @@ def reset(yes: Annotated[bool, typer.Option("--yes", help="Do not ask for confir
 
 
 @app.command()
+def repair() -> None:
+    """Write the index's chunk files (what search reads vectors and hits from) again from its stores: what to run
+    when an answer says they are missing, damaged or of an older format. Waits for a running index to finish."""
+    with _user_errors(), _catalog(_settings(), with_embedder=False) as catalog, catalog.writer() as writer:
+        writer.rewrite_chunk_files()
+    err.print(f"wrote the chunk files of {catalog.index_dir} again")
+
+
+@app.command()
 def serve(
     transport: Annotated[
         str | None, typer.Option(help="stdio (default), streamable-http, or sse for older clients.")

@@ -13,7 +13,6 @@ from collections.abc import Sequence
 import numpy as np
 
 from trident.retrieval.top_rows import nearest_rows
-from trident.store.catalog import Catalog
 from trident.store.chunk_files import ChunkFiles
 from trident.store.chunk_matrix import ChunkMatrix
 from trident.store.chunk_rows import live_positions
@@ -42,13 +41,10 @@ class ChunkVectors:
         return cls([ChunkMatrix.from_rows(ids, projects, matrix)])
 
     @classmethod
-    def load(cls, catalog: Catalog, files: ChunkFiles | None) -> ChunkVectors:
-        """The generation's chunk `files` (`read_chunk_files`), memory-mapped; else (a generation published without
-        them) the vector store's rows."""
-        if files is not None:
-            segments = files.segments
-            return cls([s.chunks for s in segments], files.live, [s.int8 for s in segments])
-        return cls.from_rows(*catalog.vectors.matrix(catalog.tenant))
+    def load(cls, files: ChunkFiles) -> ChunkVectors:
+        """The generation's chunk `files` (`read_chunk_files`), memory-mapped."""
+        segments = files.segments
+        return cls([s.chunks for s in segments], files.live, [s.int8 for s in segments])
 
     def __len__(self) -> int:
         return sum(part.live_rows for part in self._parts)

@@ -103,8 +103,8 @@ class GenerationViews:
         self._relations: PerGeneration[RelationIndex] = PerGeneration()
         self._vectors: PerGeneration[GraphItemVectors] = PerGeneration()
         self._chunk_vectors: PerGeneration[ChunkVectors] = PerGeneration()
-        self._chunk_files: PerGeneration[ChunkFiles | None] = PerGeneration()
-        self._chunk_rows: PerGeneration[ChunkRows | None] = PerGeneration()
+        self._chunk_files: PerGeneration[ChunkFiles] = PerGeneration()
+        self._chunk_rows: PerGeneration[ChunkRows] = PerGeneration()
         self._instructions: PerGeneration[dict[tuple[str, ...] | None, dict[str, np.ndarray]]] = PerGeneration()
         self._embedding: PerGeneration[EmbeddingProgress] = PerGeneration()
         self._chunk_total: PerGeneration[int] = PerGeneration()
@@ -204,24 +204,25 @@ class GenerationViews:
 
     def chunk_vectors(self, catalog: Catalog) -> ChunkVectors:
         """Every chunk vector in memory: the dense path's search."""
-        return self._chunk_vectors.get(
-            catalog.manifest.generation, lambda: ChunkVectors.load(catalog, self._files(catalog))
-        )
+        files = self._files(catalog)
+        return self._chunk_vectors.get(files.generation, lambda: ChunkVectors.load(files))
 
-    def _files(self, catalog: Catalog) -> ChunkFiles | None:
-        """The generation's chunk files (read once: the dense path and the hit rows share them)."""
-        return self._chunk_files.get(
-            catalog.manifest.generation, lambda: read_chunk_files(catalog.generation_folder, catalog.tenant)
-        )
+    def _files(self, catalog: Catalog) -> ChunkFiles:
+        """The generation's chunk files (read and checked once: the dense path and the hit rows share them).
+
+        Raises:
+            ChunkFilesError: they are missing or do not hold together (the message names `trident repair`).
+        """
+        generation, folder = catalog.published_folder()
+        return self._chunk_files.get(generation, lambda: read_chunk_files(folder, catalog.tenant, generation))
 
     def chunks(self, catalog: Catalog, ids: Sequence[str]) -> dict[str, Chunk]:
-        """The chunks of these ids (an unknown one left out): from the generation's chunk-row file, memory-mapped,
-        else (a generation published without one) from the graph store."""
-        rows = self._rows(catalog)
-        return rows.get(ids) if rows is not None else catalog.graph.get_chunks(ids)
+        """The chunks of these ids (an unknown one left out): from the generation's chunk-row file, memory-mapped."""
+        return self._rows(catalog).get(ids)
 
-    def _rows(self, catalog: Catalog) -> ChunkRows | None:
-        return self._chunk_rows.get(catalog.manifest.generation, lambda: _chunk_rows(self._files(catalog)))
+    def _rows(self, catalog: Catalog) -> ChunkRows:
+        files = self._files(catalog)
+        return self._chunk_rows.get(files.generation, files.chunk_rows)
 
     def graph(self, catalog: Catalog) -> EntityChunkGraph:
         generation = catalog.manifest.generation
@@ -236,25 +237,19 @@ class GenerationViews:
 
         def build() -> RelationIndex:
             rows = self._rows(catalog)  # the generation's chunk rows, mapped: no scan of every chunk's citation
-            citations = _citations(rows) if rows is not None else graph.all_citations(tenant)
-            return RelationIndex.from_table(graph.relation_table(tenant), tenant, citations)
+            return RelationIndex.from_table(graph.relation_table(tenant), tenant, _citations(rows))
 
         return self._relations.get(catalog.manifest.generation, build)
 
     def instructions(self, catalog: Catalog, projects: Sequence[str] | None) -> dict[str, np.ndarray]:
         """The vectors of the projects' instruction files (CLAUDE.md, README, ...), by chunk id: from the
-        generation's chunk files (rows and vectors in memory), else from the graph and vector stores."""
+        generation's chunk files (rows and vectors in memory)."""
         known = self._instructions.get(catalog.manifest.generation, dict)
         key = tuple(sorted(projects)) if projects is not None else None
         with self._lock:
             if key not in known:
-                rows = self._rows(catalog)
-                if rows is not None:
-                    ids = rows.of_files(INSTRUCTION_FILES, projects)
-                    known[key] = self.chunk_vectors(catalog).rows(ids)
-                else:
-                    ids = catalog.graph.chunks_of_files(catalog.tenant, INSTRUCTION_FILES, projects)
-                    known[key] = catalog.vectors.vectors(ids)
+                ids = self._rows(catalog).of_files(INSTRUCTION_FILES, projects)
+                known[key] = self.chunk_vectors(catalog).rows(ids)
             return known[key]
 
     def communities(self, catalog: Catalog) -> CommunitySearch:
@@ -271,7 +266,3 @@ class GenerationViews:
 
 def _citations(rows: ChunkRows) -> Callable[[Sequence[str]], dict[str, str]]:
     return lambda ids: {id_: chunk.citation for id_, chunk in rows.get(ids).items()}
-
-
-def _chunk_rows(files: ChunkFiles | None) -> ChunkRows | None:
-    return files.chunk_rows() if files is not None else None

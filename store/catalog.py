@@ -144,6 +144,11 @@ class Catalog:
     def generation_folder(self) -> Path:
         return self.index_dir / self._current().folder
 
+    def published_folder(self) -> tuple[int, Path]:
+        """The generation this catalog reads and its folder, taken together (two reads could straddle a publish)."""
+        view = self._current()
+        return view.manifest.generation, self.index_dir / view.folder
+
     def entities(self) -> list[Entity]:
         return self.graph.entities(self.tenant)
 
@@ -193,7 +198,7 @@ class Catalog:
             try:
                 manifest = Manifest.load(self.index_dir)
                 if manifest.generation_dir is None:
-                    publish_first(self.index_dir, manifest, vector_dim(self.embedder, manifest))
+                    publish_first(self.index_dir, self.tenant, manifest, vector_dim(self.embedder, manifest))
                 return
             finally:
                 locking.drop(fd)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from trident.store.chunk_files import reusable_files, write_chunk_files
+from trident.store.chunk_files import reusable_files, write_chunk_files, write_empty_chunk_files
 from trident.store.chunk_matrix import CHUNK_MATRIX_DIR
 from trident.store.crashpoints import crash_point
 from trident.store.graph_compaction import compacted_or_copied, take_spare, worth_compacting, write_spare
@@ -251,7 +251,7 @@ class Engines:
         self.vectors.pin(self.vectors.version())
         self.manifest.generation += 1  # caches keyed by generation must not keep what they read mid-session
         self.manifest.chunks_version = self.vectors.version()
-        write_chunk_files(index_dir / self.folder, self.vectors, tenant, previous, rows)
+        write_chunk_files(index_dir / self.folder, self.vectors, tenant, self.manifest.generation, previous, rows)
         write_pending(index_dir / self.folder, self.manifest, self.pending_base or {})
         self.reader_lock = ReaderLock.acquire(index_dir / self.folder)
         crash_point("publish.ready")
@@ -305,13 +305,14 @@ def open_new(index_dir: Path, published: Manifest, dim: int, memory: GraphMemory
     )
 
 
-def publish_first(index_dir: Path, manifest: Manifest, dim: int) -> None:
+def publish_first(index_dir: Path, tenant: str, manifest: Manifest, dim: int) -> None:
     """Publish a first, empty generation (only a holder of the write lock calls this)."""
     name = generation_name(manifest.generation)
     folder, _ = create_generation(index_dir, name, None, None)
     KuzuGraphStore(folder / GRAPH_FILE).close()
     TantivyTextIndex(folder / LEXICAL_DIR)
     vectors = LanceVectorIndex(index_dir / SEMANTIC_DIR, dim)
+    write_empty_chunk_files(folder, tenant, manifest.generation)
     crash_point("setup.created")
     manifest.generation_dir, manifest.chunks_version = name, vectors.version()
     manifest.save(index_dir)

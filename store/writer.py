@@ -10,11 +10,13 @@ block may publish what it has written so far (`publish_now`) and go on in a new 
 from __future__ import annotations
 
 import logging
+import shutil
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from trident.store.chunk_matrix import CHUNK_MATRIX_DIR
 from trident.store.compatibility import check_compatible
 from trident.store.crashpoints import crash_point
 from trident.store.document_write import DocumentWrite, embedding_text
@@ -117,7 +119,7 @@ class Writer:
         crash_point("session.begin")
         published = self.catalog.published_manifest()
         if published.generation_dir is None:  # the index was reset since the catalog opened it
-            publish_first(self.index_dir, published, vector_dim(self.embedder, published))
+            publish_first(self.index_dir, self.catalog.tenant, published, vector_dim(self.embedder, published))
             published = Manifest.load(self.index_dir)
         check_compatible(self.index_dir, published, self.embedder)
         session = open_new(
@@ -273,6 +275,12 @@ class Writer:
             crash_point("fill.semantic")
             _mark_pending(manifest, ids, pending=False)
         return len(chunks)
+
+    def rewrite_chunk_files(self) -> None:
+        """Publish the index as it stands with its chunk files written afresh from the stores (`trident repair`:
+        what mends chunk files that are missing, damaged or of an older format)."""
+        with self._writing() as session:
+            shutil.rmtree(self.index_dir / session.folder / CHUNK_MATRIX_DIR, ignore_errors=True)
 
     def publish_now(self) -> None:
         """Publish what this block has written so far, so readers see it from their next question; later writes go

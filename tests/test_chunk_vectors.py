@@ -3,7 +3,6 @@ project filters and ties included."""
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 
@@ -12,19 +11,19 @@ import pyarrow as pa
 import pytest
 
 from tests.conftest import EXAMPLES
-from tests.test_chunk_rows import assert_rows_are_the_graphs, rows_of
+from tests.test_chunk_rows import assert_rows_are_the_graphs
 from trident.ingest.pipeline import index_folder
 from trident.retrieval.chunk_vectors import ChunkVectors
 from trident.store import chunk_files
 from trident.store.catalog import Catalog
-from trident.store.chunk_files import read_chunk_files
+from trident.store.chunk_files import ChunkFilesError, read_chunk_files
 from trident.store.chunk_matrix import CHUNK_MATRIX_DIR, ChunkMatrix
 from trident.store.kuzu_graph import KuzuGraphStore
 from trident.store.protocols import Embedder, SearchFilter
 
 
 def _loaded(catalog: Catalog) -> ChunkVectors:
-    return ChunkVectors.load(catalog, read_chunk_files(catalog.generation_folder, catalog.tenant))
+    return ChunkVectors.load(read_chunk_files(catalog.generation_folder, catalog.tenant))
 
 
 QUERIES = ["verify a token", "charge a card", "rotate the signing key", "order checkout total", "refund"]
@@ -63,7 +62,6 @@ def test_no_projects_or_no_chunks_find_nothing() -> None:
 
 def test_a_published_generation_carries_its_chunk_matrix_and_readers_map_it(sample_catalog: Catalog) -> None:
     files = read_chunk_files(sample_catalog.generation_folder, "default")
-    assert files is not None, "the publish wrote the chunk vectors beside the generation"
     assert all(isinstance(segment.chunks.matrix, np.memmap) for segment in files.segments)
     written = files.merged()
     built = ChunkMatrix.from_rows(*sample_catalog.vectors.matrix("default"))
@@ -71,23 +69,8 @@ def test_a_published_generation_carries_its_chunk_matrix_and_readers_map_it(samp
     assert written.project_names == built.project_names
     assert np.array_equal(written.projects, built.projects)
     assert np.array_equal(np.asarray(written.matrix), built.matrix)
-    assert read_chunk_files(sample_catalog.generation_folder, "another-tenant") is None
-
-
-def test_a_generation_published_without_the_file_is_served_from_the_vector_store(
-    sample_catalog: Catalog, tmp_path: Path
-) -> None:
-    assert sample_catalog.embedder is not None
-    mapped = _loaded(sample_catalog)
-    shutil.copytree(sample_catalog.index_dir, tmp_path / "index", ignore=shutil.ignore_patterns("write.lock"))
-    copy = Catalog.open_reader(tmp_path / "index", "default", sample_catalog.embedder)
-    shutil.rmtree(copy.generation_folder / CHUNK_MATRIX_DIR)
-    try:
-        rebuilt = _loaded(copy)
-        vector = sample_catalog.embedder.embed_query(QUERIES[0])
-        assert rebuilt.search(vector, 20, SearchFilter("default")) == mapped.search(vector, 20, SearchFilter("default"))
-    finally:
-        copy.close()
+    with pytest.raises(ChunkFilesError, match="written for tenant 'default', not 'another-tenant'"):
+        read_chunk_files(sample_catalog.generation_folder, "another-tenant")
 
 
 def test_the_chunk_matrix_of_each_write_replaces_the_last_and_goes_with_its_generation(
@@ -101,7 +84,6 @@ def test_the_chunk_matrix_of_each_write_replaces_the_last_and_goes_with_its_gene
         with catalog.writer() as writer:
             index_folder(writer, EXAMPLES / "billing", "billing", max_file_bytes=1_000_000)
         files = read_chunk_files(catalog.generation_folder, "default")
-        assert files is not None
         written = files.merged()
         assert written.project_names == ("auth", "billing")
         assert len(written.ids) == catalog.vectors.count("default")
@@ -155,7 +137,6 @@ def test_a_publish_rewrites_only_the_changed_documents_rows_and_equals_a_full_re
             with catalog.writer() as writer:
                 index_folder(writer, project, "billing", max_file_bytes=1_000_000)
             files = read_chunk_files(catalog.generation_folder, "default")
-            assert files is not None
             segments.append(len(files.segments))
             written = files.merged()
             ids, docs, projects, matrix = catalog.vectors.matrix_with_documents("default")
@@ -228,7 +209,7 @@ def test_dense_search_over_segments_ranks_as_the_vector_store_does(tmp_path: Pat
         with catalog.writer() as writer:
             index_folder(writer, projects["billing"], "billing", max_file_bytes=1_000_000)
         files = read_chunk_files(catalog.generation_folder, "default")
-        assert files is not None and len(files.segments) > 1 and not all(mask.all() for mask in files.live)
+        assert len(files.segments) > 1 and not all(mask.all() for mask in files.live)
         chunks = _loaded(catalog)
         assert len(chunks) == catalog.vectors.count("default")
         for where in [
@@ -244,65 +225,6 @@ def test_dense_search_over_segments_ranks_as_the_vector_store_does(tmp_path: Pat
                 assert np.allclose([h.score for h in found], [h.score for h in stored], atol=1e-5)
     finally:
         catalog.close()
-
-
-def _as_published_before_segments(folder: Path) -> None:
-    """Rewrite a one-segment chunk folder as a publish before segments wrote it (format 2: no file prefix)."""
-    meta = json.loads((folder / "meta.json").read_text())
-    (segment,) = meta["segments"]
-    for part in folder.iterdir():
-        if part.name.startswith(segment["prefix"]):
-            part.rename(folder / part.name.removeprefix(segment["prefix"]))
-    legacy = {"format": 2, "tenant": meta["tenant"], "rows": segment["rows"], "projects": segment["projects"]}
-    (folder / "meta.json").write_text(json.dumps(legacy))
-
-
-def test_chunk_files_published_before_segments_are_read_and_extended(tmp_path: Path, embedder: Embedder) -> None:
-    """An index whose chunk folder is one matrix of the earlier layout answers as before, and the next publish adds
-    a segment beside those files instead of reading every row again."""
-    project = tmp_path / "billing"
-    shutil.copytree(EXAMPLES / "billing", project)
-    catalog = Catalog(tmp_path / "index", "default", embedder)
-    try:
-        with catalog.writer() as writer:
-            index_folder(writer, project, "billing", max_file_bytes=1_000_000)
-        vector = embedder.embed_query(QUERIES[1])
-        before = _loaded(catalog).search(vector, 20, SearchFilter("default"))
-        _as_published_before_segments(catalog.generation_folder / CHUNK_MATRIX_DIR)
-        legacy = read_chunk_files(catalog.generation_folder, "default")
-        assert legacy is not None and [s.prefix for s in legacy.segments] == [""] and legacy.has_rows
-        assert _loaded(catalog).search(vector, 20, SearchFilter("default")) == before
-        (project / "billing" / "gateway.py").write_text("def charge_a_card_again():\n    return 2\n")
-        with catalog.writer() as writer:
-            index_folder(writer, project, "billing", max_file_bytes=1_000_000)
-        files = read_chunk_files(catalog.generation_folder, "default")
-        assert files is not None and [s.prefix for s in files.segments] == ["", "s1."]
-        ids, docs, projects, matrix = catalog.vectors.matrix_with_documents("default")
-        assert files.merged().ids.tolist() == ChunkMatrix.from_rows(ids, projects, matrix, docs).ids.tolist()
-        assert_rows_are_the_graphs(catalog)
-        for one in ids[:3]:  # a chunk of one segment only, asked alone
-            assert rows_of(catalog).get([one]) == catalog.graph.get_chunks([one])
-    finally:
-        catalog.close()
-
-
-@pytest.mark.parametrize("meta", ["{not json", '{"format": 3, "tenant": "default", "segments": [{"prefix": 1}]}', "[]"])
-def test_damaged_chunk_files_are_passed_over_for_the_vector_store(
-    sample_catalog: Catalog, tmp_path: Path, meta: str
-) -> None:
-    """A chunk folder whose meta file is damaged is not read (no exception): the generation is served from the
-    vector store, with the same answer."""
-    assert sample_catalog.embedder is not None
-    shutil.copytree(sample_catalog.index_dir, tmp_path / "index", ignore=shutil.ignore_patterns("write.lock"))
-    copy = Catalog.open_reader(tmp_path / "index", "default", sample_catalog.embedder)
-    (copy.generation_folder / CHUNK_MATRIX_DIR / "meta.json").write_text(meta)
-    try:
-        assert read_chunk_files(copy.generation_folder, "default") is None
-        vector = sample_catalog.embedder.embed_query(QUERIES[0])
-        where = SearchFilter("default")
-        assert _loaded(copy).search(vector, 20, where) == _loaded(sample_catalog).search(vector, 20, where)
-    finally:
-        copy.close()
 
 
 def test_instruction_files_are_found_from_the_chunk_files_as_from_the_stores(
@@ -321,9 +243,8 @@ def test_instruction_files_are_found_from_the_chunk_files_as_from_the_stores(
             with catalog.writer() as writer:
                 index_folder(writer, folder, name, max_file_bytes=1_000_000)
         files = read_chunk_files(catalog.generation_folder, "default")
-        assert files is not None and len(files.segments) > 1 and not all(mask.all() for mask in files.live)
+        assert len(files.segments) > 1 and not all(mask.all() for mask in files.live)
         rows, chunks = files.chunk_rows(), _loaded(catalog)
-        assert rows is not None
         for where in [None, ("billing",), ("auth",), ("auth", "billing"), ("no-such-project",)]:
             expected = catalog.graph.chunks_of_files("default", INSTRUCTION_FILES, where)
             assert rows.of_files(INSTRUCTION_FILES, where) == expected, where

@@ -16,7 +16,7 @@ from trident.retrieval.chunk_vectors import ChunkVectors
 from trident.retrieval.top_rows import candidates
 from trident.store import int8_rows
 from trident.store.catalog import Catalog
-from trident.store.chunk_files import read_chunk_files
+from trident.store.chunk_files import ChunkFilesError, read_chunk_files
 from trident.store.chunk_matrix import CHUNK_MATRIX_DIR, ChunkMatrix
 from trident.store.int8_rows import Int8Rows, quantize
 from trident.store.protocols import SearchFilter
@@ -106,11 +106,11 @@ def _int8_files(folder: Path) -> dict[str, int]:
     return {p.name: p.stat().st_ino for p in sorted((folder / CHUNK_MATRIX_DIR).glob("*int8*.npy"))}
 
 
-def test_every_publish_writes_int8_rows_and_an_older_segment_gets_them(
+def test_every_publish_writes_int8_rows_links_them_and_a_missing_one_is_written_again(
     tmp_path: Path, small_matrices_scanned: None
 ) -> None:
-    """Each segment's int8 rows are its matrix quantized; a segment published without them is read without them
-    (searched exactly), and the next publish writes them for it and links the ones it has."""
+    """Each segment's int8 rows are its matrix quantized, and a later publish links them; a segment whose int8 rows
+    are missing is an error naming the file, and the next publish writes every row again, int8 rows included."""
     project = tmp_path / "billing"
     shutil.copytree(EXAMPLES / "billing", project)
     catalog = Catalog(tmp_path / "index", "default", HashEmbedder())  # plumbing: which files, not their meaning
@@ -121,26 +121,30 @@ def test_every_publish_writes_int8_rows_and_an_older_segment_gets_them(
         with catalog.writer() as writer:
             index_folder(writer, project, "billing", max_file_bytes=1_000_000)
         files = read_chunk_files(catalog.generation_folder, "default")
-        assert files is not None and [s.prefix for s in files.segments] == ["s0.", "s1."]
+        assert [s.prefix for s in files.segments] == ["s0.", "s1."]
         for segment in files.segments:
             assert segment.int8 is not None and isinstance(segment.int8.codes, np.memmap)
             assert np.array_equal(segment.int8.codes, quantize(np.asarray(segment.chunks.matrix)).codes)
             assert np.array_equal(segment.int8.steps, quantize(np.asarray(segment.chunks.matrix)).steps)
         kept = _int8_files(catalog.generation_folder)["s1.int8.npy"]
-        for name in ("s0.int8.npy", "s0.int8_steps.npy"):  # as a publish before int8 rows left it
-            (catalog.generation_folder / CHUNK_MATRIX_DIR / name).unlink()
-        older = read_chunk_files(catalog.generation_folder, "default")
-        assert older is not None and older.segments[0].int8 is None and older.segments[1].int8 is not None
         (project / "billing" / "extra.py").write_text("def brand_new():\n    return 3\n")
         with catalog.writer() as writer:
             index_folder(writer, project, "billing", max_file_bytes=1_000_000)
-        files = read_chunk_files(catalog.generation_folder, "default")
-        assert files is not None and [s.prefix for s in files.segments] == ["s0.", "s1.", "s2."]
-        assert all(segment.int8 is not None for segment in files.segments)
-        first = files.segments[0]
-        assert first.int8 is not None
-        assert np.array_equal(first.int8.codes, quantize(np.asarray(first.chunks.matrix)).codes)
+        assert [s.prefix for s in read_chunk_files(catalog.generation_folder, "default").segments] == [
+            "s0.",
+            "s1.",
+            "s2.",
+        ]
         assert _int8_files(catalog.generation_folder)["s1.int8.npy"] == kept, "a segment's int8 rows are linked"
+        (catalog.generation_folder / CHUNK_MATRIX_DIR / "s0.int8.npy").unlink()
+        with pytest.raises(ChunkFilesError, match=r"s0\.int8\.npy: missing.*trident repair"):
+            read_chunk_files(catalog.generation_folder, "default")
+        (project / "billing" / "extra.py").write_text("def brand_new():\n    return 4\n")
+        with catalog.writer() as writer:
+            index_folder(writer, project, "billing", max_file_bytes=1_000_000)
+        (whole,) = read_chunk_files(catalog.generation_folder, "default").segments
+        assert whole.int8 is not None
+        assert np.array_equal(whole.int8.codes, quantize(np.asarray(whole.chunks.matrix)).codes)
     finally:
         catalog.close()
 
@@ -192,7 +196,7 @@ def test_a_segment_too_small_to_scan_gets_no_int8_rows(tmp_path: Path) -> None:
         with catalog.writer() as writer:
             index_folder(writer, EXAMPLES / "billing", "billing", max_file_bytes=1_000_000)
         files = read_chunk_files(catalog.generation_folder, "default")
-        assert files is not None and all(segment.int8 is None for segment in files.segments)
+        assert all(segment.int8 is None for segment in files.segments)
         assert _int8_files(catalog.generation_folder) == {}
     finally:
         catalog.close()

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from tests.conftest import HashEmbedder
+from tests.test_chunk_rows import assert_rows_are_the_graphs
 from trident.ingest import pipeline
 from trident.ingest.pipeline import IndexReport, index_folder
 from trident.ingest.vector_fill import Publishing
@@ -148,6 +149,7 @@ def test_a_large_run_answers_lexical_and_graph_questions_before_its_vectors_are_
     assert stale_stores(notes_catalog) == {}, "the graph vectors and communities are synced after the fill"
     dense = search(notes_catalog, "ledger procedure", views=GenerationViews(RetrievalSettings()), strategy="semantic")
     assert dense.diagnostics.partial_paths is None and dense.hits
+    assert_rows_are_the_graphs(notes_catalog)  # rows written before their vectors, then replaced as they came
 
 
 def test_filled_vectors_are_the_ones_an_ordinary_run_writes(tmp_path: Path, small_batches: None) -> None:
