@@ -49,14 +49,19 @@ def at_sentence_start(text: str, start: int) -> bool:
 
 def written_as_name(text: str, start: int, end: int, entity: Entity) -> bool:
     """Whether text[start:end] (a mention of `entity`) is written as the entity's name. Only code entities are
-    read this way; a phrase of several words (`parse args` for `parse_args`) stays a mention."""
+    read this way; a phrase of several words (`parse args` for `parse_args`) stays a mention, unless every word of
+    it is a word questions are made of ("is a" names no `IS_A`)."""
     if entity.type not in CODE_TYPES:
         return True
     word = text[start:end]
-    if " " in word.strip() or code_form(word) or marked_as_code(text, start, end):
+    if " " in word.strip():
+        return not all(part.casefold() in QUESTION_WORDS for part in word.split())
+    if code_form(word) or marked_as_code(text, start, end):
         return True
     if word.isupper() and len(word) > 1 and word != entity.name:
         return False
+    if word[:1].islower() and entity.type is EntityType.CLASS and entity.name[:1].isupper():
+        return False  # "the palette" is what a class `Palette` is about, not the class
     return word.casefold() not in QUESTION_WORDS and not at_sentence_start(text, start)
 
 

@@ -1,5 +1,6 @@
 """Which query words name code: a class named after an English word (`When`, `Update`, `Request`) is named only when
-the question writes it as a name, never by the word that opens a question or by a keyword in capitals; code written
+the question writes it as a name, never by the word that opens a question, by a keyword in capitals, by a phrase of
+question words ("is a" for `is_a`) or by a lower-case word for a capitalised class ("palette"); code written
 as code (`snake_case`, `CamelCase`, `dotted.name`, backticks, a call) always names; a dotted name means the entity it
 matches as people write names, not every method of that last name; and a name from one project does not make the
 walk sure when the question's other words all point to another project."""
@@ -28,7 +29,12 @@ PROJECTS: dict[str, dict[str, str]] = {
             "        self.moment = moment\n\n\n"
             "class Request:\n"
             "    def send(self):\n"
-            "        return When()\n"
+            "        return When()\n\n\n"
+            "def is_a(thing, kind):\n"
+            "    return isinstance(thing, kind)\n\n\n"
+            "class Palette:\n"
+            "    def nearest(self, colour):\n"
+            "        return colour\n"
         ),
     },
     "store": {
@@ -92,6 +98,9 @@ def test_words_that_open_a_question_or_are_keywords_in_capitals_name_no_code(
         ("is `When` ever built twice", {WHEN}),  # in backticks
         ("how is a Request built", {REQUEST}),  # a capitalised word inside a sentence
         ("how is a When built", set()),  # ... unless it is a question word: `When` in backticks names it
+        ("where is a colour matched to the nearest palette entry", set()),  # "is a" is no `is_a`; "palette" the idea
+        ("which Palette finds the nearest colour", {"class:sched:sched.rules.Palette"}),
+        ("who calls is_a", {"function:sched:sched.rules.is_a"}),
     ],
 )
 def test_code_written_as_code_or_a_name_inside_a_sentence_names_it(
