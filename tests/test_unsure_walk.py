@@ -77,6 +77,30 @@ def test_a_search_with_an_unsure_walk_merges_its_hops_and_a_sure_walk_leads() ->
     assert ids(fuse_runs(plan, sure, explain=False).items)[:5] == [h.id for h in LISTS[PPR][:5]]
 
 
+@pytest.mark.parametrize(
+    ("seed_types", "merged"),
+    [
+        (["Concept"], True),  # a title: its second hop is what a multi-hop question asks for
+        (["Method", "Concept"], True),
+        ([], True),  # from the heads only
+        (["Method", "Class"], False),  # code: the walk reaches structural neighbours, not answers
+        (["Function", "Section"], False),  # ... nor the sections around a project's docs
+    ],
+)
+def test_an_unsure_walk_from_code_only_joins_the_fusion_as_one_more_list(seed_types: list[str], merged: bool) -> None:
+    plan = plan_search("When did Lothiar II's mother die?", "auto", None, None)
+    seeds = [Entity(id=f"{t}:p:e{i}", name=f"e{i}", type=t, project="p") for i, t in enumerate(seed_types)]
+    runs = PathRuns(
+        plan.runs,
+        {run: PathHits(LISTS[run], seeds if run.path is PathName.PPR else [], confident=False) for run in plan.runs},
+    )
+    fused = fuse_runs(plan, runs, explain=False)
+    assert isinstance(fused.fuser, PrimaryMerged) is merged
+    plain = ids(WeightedSum().fuse(LISTS, {run: plan.route.weights.get(run.path, 1.0) for run in LISTS}))
+    assert (ids(fused.items) == plain) is not merged
+    assert (ids(fused.items)[:2] == ["lothair", "mother"]) is merged
+
+
 WIKI = [
     ("Lothair II", "Lothair II was a king of Lotharingia. His mother was Ermengarde of Tours."),
     ("Ermengarde of Tours", "Ermengarde of Tours was a Frankish queen. She died in 851 at Erstein."),
