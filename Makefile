@@ -56,11 +56,12 @@ $(VENV)/.test-deps: $(VENV)/.installed
 
 test-deps: $(VENV)/.test-deps
 
-# The import layers and function lengths, the suite, then two independent clients from the npm registry against
+# The import layers, function lengths and the answering side's state, the suite, then two independent clients from the npm registry against
 # `trident serve`: the MCP Inspector's CLI, and the official conformance suite (scripts/conformance-expected.yaml).
 test: test-deps model
 	VENV=$(VENV) bash scripts/check-imports.sh
 	$(PY) scripts/check_function_length.py
+	$(PY) scripts/check_answering_state.py
 	$(VENV)/bin/pytest -q $(PYTEST_WORKERS)
 	VENV=$(VENV) bash scripts/inspector-check.sh
 	VENV=$(VENV) bash scripts/conformance-check.sh
@@ -81,6 +82,7 @@ lint: venv
 	VENV=$(VENV) bash scripts/typecheck.sh
 	VENV=$(VENV) bash scripts/check-imports.sh
 	$(PY) scripts/check_function_length.py
+	$(PY) scripts/check_answering_state.py
 
 demo: run-venv
 	VENV=$(RUN_VENV) bash scripts/ensure-model.sh

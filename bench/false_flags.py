@@ -100,7 +100,7 @@ def measure(name: str, catalog: Catalog, show: bool) -> dict[str, object]:
     views = GenerationViews(RetrievalSettings())
     directory = views.directory(catalog)
     chunk_total = sum(len(entry.chunk_ids) for entry in catalog.manifest.documents.values())
-    stale = scan_stale(catalog, directory)
+    stale = scan_stale(catalog, directory, views)
     keys = _fact_keys(catalog)
     flagged: dict[tuple[str, str, str], dict[str, object]] = {}
     hits_returned = 0

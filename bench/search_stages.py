@@ -90,7 +90,7 @@ def one_search(catalog: Catalog, views: GenerationViews, query: str, stages: Sta
     )
     stages.timed("page hits", started)
     started = time.perf_counter()
-    evidence = check_evidence(catalog, directory, hits.hits, partial(views.chunks, catalog))
+    evidence = check_evidence(catalog, directory, hits.hits, views.state, partial(views.chunks, catalog))
     stages.timed("evidence checks", started)
     started = time.perf_counter()
     hits.refit()

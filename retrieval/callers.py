@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from trident.retrieval.relation_index import RelationIndex
 from trident.store.schema import RelationType, Resolution
 
-RESOLUTIONS = list(Resolution)
+RESOLUTIONS = tuple(Resolution)
 # What reaches a function: a call of it (stated, dispatched, a constructor), or code passing it on to be called.
 WALKED = (RelationType.CALLS.value, RelationType.REFERENCES.value)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from trident.retrieval.answer_state import AnswerState
 from trident.retrieval.conflicts import Statement, flag_conflicts
 from trident.retrieval.fact_readers import facts_of
 from trident.retrieval.last_modified import stamp_last_modified
@@ -27,13 +28,15 @@ def check_evidence(
     catalog: Catalog,
     directory: EntityDirectory | None,
     hits: Sequence[SearchHit],
+    state: AnswerState,
     chunks: Definitions | None = None,
 ) -> EvidenceSummary:
     """Stamp each hit's last change, then flag conflicts and stale references on the hits (blocking: git, the
     definitions' chunks); references only with the directory (None while it is still being built). `chunks` reads
     the definitions' chunks (a reader's mapped rows, `GenerationViews.chunks`: a tenth of a millisecond where the
-    graph store's lookups take milliseconds); the graph store's by default."""
-    stamp_last_modified(catalog, hits)
+    graph store's lookups take milliseconds); the graph store's by default. `state`: the reader's pool and memories
+    (`GenerationViews.state`), which git blame runs in and fills."""
+    stamp_last_modified(catalog, hits, state)
     statements: list[Statement] = []
     stale = 0
     definitions, citations = chunk_readers(catalog, chunks)

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor, wait
+from concurrent.futures import wait
 from datetime import UTC, datetime
 from pathlib import Path
 
+from trident.retrieval.answer_state import AnswerState
 from trident.retrieval.search_hits import SearchHit
 from trident.store.catalog import Catalog
 from trident.store.file_versions import FileVersion, PerFileVersion, file_version
@@ -17,21 +18,19 @@ from trident.store.git_blame import line_times
 from trident.store.git_state import in_work_tree
 from trident.store.schema import DocumentKind, document_id
 
-BLAME_LIMIT = 2_000  # file versions whose line times are remembered
-BLAME_WORKERS = 4  # files blamed at once: a search's hits come from a handful of files
 # A search waits this long for git in all: a large first-seen file blames for up to git's own 2 s, four at a time.
 STAMP_DEADLINE_S = 3.0
 log = logging.getLogger(__name__)
 _FILE_KINDS = frozenset({DocumentKind.CODE, DocumentKind.MARKDOWN, DocumentKind.TEXT, DocumentKind.CONFIG})
 
-# A file version's line times, or () when git does not know the file (its modification time stands for it).
-_blamed: PerFileVersion[tuple[int | None, ...]] = PerFileVersion(BLAME_LIMIT)
 
-
-def stamp_last_modified(catalog: Catalog, hits: Sequence[SearchHit], deadline: float = STAMP_DEADLINE_S) -> None:
+def stamp_last_modified(
+    catalog: Catalog, hits: Sequence[SearchHit], state: AnswerState, deadline: float = STAMP_DEADLINE_S
+) -> None:
     """Set `last_modified` on each hit read from a project's folder (passages and knowledge have none); a file gone
     from disk leaves its hits without one. Files git has not answered for within `deadline` seconds are stamped with
-    their modification time (their blame goes on in the background, remembered for the next search)."""
+    their modification time (their blame goes on in the reader's pool, remembered in its `state` for the next
+    search)."""
     manifest = catalog.manifest
     files: dict[Path, list[SearchHit]] = {}
     for hit in hits:
@@ -40,27 +39,28 @@ def stamp_last_modified(catalog: Catalog, hits: Sequence[SearchHit], deadline: f
         if entry is not None and root is not None and entry.kind in _FILE_KINDS:
             files.setdefault(Path(root) / hit.path, []).append(hit)
     versions = {path: v for path, v in ((path, _version(path)) for path in files) if v is not None}
-    times = _blame_within(versions, deadline)
+    times = _blame_within(versions, deadline, state)
     for path, version in versions.items():
         for hit in files[path]:
             hit.last_modified = iso_utc(_newest(times[path], hit.start_line, hit.end_line, version[2] // 1_000_000_000))
 
 
-def _blame_within(versions: dict[Path, FileVersion], deadline: float) -> dict[Path, tuple[int | None, ...]]:
-    """Each file's line times, blamed a few files at once; () for a file whose blame missed the deadline."""
-    times = {path: known for path, v in versions.items() if (known := _blamed.get(v)) is not None}
+def _blame_within(
+    versions: dict[Path, FileVersion], deadline: float, state: AnswerState
+) -> dict[Path, tuple[int | None, ...]]:
+    """Each file's line times, blamed in the reader's pool; () for a file whose blame missed the deadline."""
+    blamed = state.blamed
+    times = {path: known for path, v in versions.items() if (known := blamed.get(v)) is not None}
     # A file in no work tree is settled here: no git to ask, so no thread to ask it from.
     for path, version in versions.items():
         if path not in times and not in_work_tree(path.parent):
-            times[path] = _blamed.get_or_make(version, tuple)
+            times[path] = blamed.get_or_make(version, tuple)
     unknown = {path: v for path, v in versions.items() if path not in times}
     if not unknown:
         return times
-    pool = ThreadPoolExecutor(min(BLAME_WORKERS, len(unknown)), thread_name_prefix="trident-blame")
-    futures = {pool.submit(_blame, path, version): path for path, version in unknown.items()}
+    futures = {state.submit(_blame, path, version, blamed): path for path, version in unknown.items()}
     done, late = wait(futures, timeout=deadline)
     # Never waits for a late blame: it finishes (within git's own timeout) and is remembered for the next search.
-    pool.shutdown(wait=False, cancel_futures=True)
     times |= {futures[future]: future.result() for future in done}
     times |= dict.fromkeys((futures[future] for future in late), ())
     if late:
@@ -80,8 +80,8 @@ def _version(path: Path) -> FileVersion | None:
         return None
 
 
-def _blame(path: Path, version: FileVersion) -> tuple[int | None, ...]:
-    return _blamed.get_or_make(version, lambda: tuple(line_times(path) or ()))
+def _blame(path: Path, version: FileVersion, blamed: PerFileVersion[tuple[int | None, ...]]) -> tuple[int | None, ...]:
+    return blamed.get_or_make(version, lambda: tuple(line_times(path) or ()))
 
 
 def _newest(times: Sequence[int | None], start: int, end: int, mtime: int) -> int:

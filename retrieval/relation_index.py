@@ -19,7 +19,7 @@ import pyarrow.compute as pc
 from trident.retrieval.execution_edges import derived_relations
 from trident.store.schema import Relation, Resolution
 
-RESOLUTIONS = list(Resolution)  # by rank
+RESOLUTIONS = tuple(Resolution)  # by rank
 
 RELATION_SCHEMA = pa.schema(
     [

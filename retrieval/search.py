@@ -138,7 +138,12 @@ async def search_async(
         )
         page = Page(top_k, offset, projects, max_tokens, explain)
         hits = page.hits(catalog, views, plan, fused)
-        return runs, fused, hits, check_evidence(catalog, directory, hits.hits, partial(views.chunks, catalog))
+        return (
+            runs,
+            fused,
+            hits,
+            check_evidence(catalog, directory, hits.hits, views.state, partial(views.chunks, catalog)),
+        )
 
     # A cancelled search returns at once; its runs end unseen.
     runs, fused, hits, evidence = await anyio.to_thread.run_sync(answer, abandon_on_cancel=True)

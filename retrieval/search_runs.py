@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from concurrent.futures import ThreadPoolExecutor, wait
+from concurrent.futures import wait
 from dataclasses import dataclass, field
 
 from trident.retrieval.communities import CommunityMatch
@@ -16,12 +16,6 @@ from trident.store.protocols import ScoredId
 from trident.store.schema import Entity
 
 PATH_TIMEOUT_S = 10.0
-# The threads every search's path runs share. One search waits for its runs in a single worker thread of its own
-# (not an event-loop task per run): on two cores that was 0.3-0.5 ms a search less at the 1K and 10K bench indexes,
-# the event loop no longer waking for each run to contend with the runs for the interpreter's lock. A run past its
-# timeout keeps its thread until it ends (a thread cannot be stopped): the pool is large enough for many of them.
-PATH_THREADS = 32
-_RUNNERS = ThreadPoolExecutor(PATH_THREADS, thread_name_prefix="trident-path")
 
 
 @dataclass
@@ -78,7 +72,7 @@ def run_paths(
         return PathQuery(catalog, text, where, views, scope.projects, embed, plan.seed_by_vectors, shared, timeout / 2)
 
     started = time.perf_counter()
-    futures = {path_run: _RUNNERS.submit(_outcome, path_run.path, query(path_run)) for path_run in plan.runs}
+    futures = {path_run: views.state.submit(_outcome, path_run.path, query(path_run)) for path_run in plan.runs}
     done, _ = wait(futures.values(), timeout=timeout)
     for path_run, future in futures.items():
         if future not in done:

@@ -15,7 +15,6 @@ import difflib
 import keyword
 import re
 import sys
-import weakref
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
@@ -98,14 +97,11 @@ def _first_word(name: str) -> str:
     return words[0] if words else ""
 
 
-_built: weakref.WeakKeyDictionary[EntityDirectory, ProjectNames] = weakref.WeakKeyDictionary()
+PROJECT_NAMES = "project_names"  # the key of each directory's names (`EntityDirectory.derived`)
 
 
 def project_names(directory: EntityDirectory) -> ProjectNames:
-    names = _built.get(directory)
-    if names is None:
-        names = _built[directory] = ProjectNames(directory)
-    return names
+    return directory.derived(PROJECT_NAMES, ProjectNames)
 
 
 def prose_of(chunk: Chunk, kind: SourceKind) -> str:

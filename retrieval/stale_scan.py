@@ -1,17 +1,17 @@
 """Every stale reference of an index: each project's documents and code read for prose naming code that is gone or
 called otherwise (the checks of `stale_references`), for `status` counts and the `find_stale` tool. One scan per
-index generation, in a background thread started by the first ask, remembered; at most SCAN_CHUNKS chunks read,
-projects and files in name order."""
+index generation and reader, in the reader's pool, started by the first ask and remembered; at most SCAN_CHUNKS
+chunks read, projects and files in name order."""
 
 from __future__ import annotations
 
 import logging
 import threading
-import weakref
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import partial
 
+from trident.retrieval.answer_state import AnswerState
 from trident.retrieval.evidence_flags import chunk_readers
 from trident.retrieval.source_kinds import source_kind
 from trident.retrieval.stale_references import Definitions, stale_references
@@ -60,60 +60,52 @@ class IndexClosed(Exception):
     """The index was closed while a scan read it."""
 
 
-_runs: weakref.WeakKeyDictionary[EntityDirectory, _Run] = weakref.WeakKeyDictionary()  # by generation's directory
-_runs_lock = threading.Lock()
-
-
 def stale_scan(
-    catalog: Catalog, directory: EntityDirectory, wait: float | None = 0.0, views: GenerationViews | None = None
+    catalog: Catalog, directory: EntityDirectory, wait: float | None, views: GenerationViews
 ) -> StaleScan | None:
-    """The index's stale references, from the scan of `directory`'s generation: the first ask starts it in a
-    background thread (once per generation), each ask waits for it at most `wait` seconds (None: until it ends).
-    None while it is still under way (or when it failed: its error went to stderr, and the next ask scans again).
-    With a reader's `views`, a scan that starts reads the generation's mapped chunk rows (at 100K chunks the scan of
-    20,000 took 0.8 s that way against 8.1 s through the graph store); the graph store when None."""
-    with _runs_lock:
-        run = _runs.get(directory)
+    """The index's stale references, from the scan of `directory`'s generation: the first ask starts it in the
+    reader's pool (once per generation and reader: `views.state`), each ask waits for it at most `wait` seconds (None:
+    until it ends). None while it is still under way (or when it failed: its error went to stderr, and the next ask
+    scans again). The scan reads the generation's mapped chunk rows (at 100K chunks the scan of 20,000 took 0.8 s that
+    way against 8.1 s through the graph store)."""
+    state = views.state
+    with state.scans_lock:
+        run = state.scans.get(directory)
         started = run is None
         if run is None:
-            run = _runs[directory] = _Run()
+            run = state.scans[directory] = _Run()
     if started:
-        chunks = partial(views.chunks, catalog) if views is not None else None
-        thread = threading.Thread(
-            target=_run_scan, args=(run, catalog, directory, chunks), name="trident-stale-scan", daemon=True
-        )
-        thread.start()
+        state.submit(_run_scan, run, catalog, directory, partial(views.chunks, catalog), state)
     if wait != 0:
         run.done.wait(wait)
     return run.scan
 
 
-def scan_stale(catalog: Catalog, directory: EntityDirectory, views: GenerationViews | None = None) -> StaleScan:
-    """The index's stale references, waiting for the scan of `directory`'s generation to end (`views` as for
-    `stale_scan`).
+def scan_stale(catalog: Catalog, directory: EntityDirectory, views: GenerationViews) -> StaleScan:
+    """The index's stale references, waiting for the scan of `directory`'s generation to end.
 
     Raises:
         RuntimeError: the scan failed (its error went to stderr).
     """
-    scan = stale_scan(catalog, directory, wait=None, views=views)
+    scan = stale_scan(catalog, directory, None, views)
     if scan is None:
         raise RuntimeError("the stale-reference scan failed; its error is on stderr")
     return scan
 
 
-def _run_scan(run: _Run, catalog: Catalog, directory: EntityDirectory, chunks: Definitions | None) -> None:
+def _run_scan(run: _Run, catalog: Catalog, directory: EntityDirectory, chunks: Definitions, state: AnswerState) -> None:
     try:
         run.scan = _scan(catalog, directory, chunks)
     except Exception:
         if not catalog.closed:
-            raise  # to stderr, as any thread's error
-        # The server stopped (or the caller closed the index) while the scan read it: nothing to count any more.
-        log.debug("the stale-reference scan of %s stopped: the index was closed", catalog.index_dir)
+            log.exception("the stale-reference scan of %s failed", catalog.index_dir)  # to stderr
+        else:  # the server stopped (or the caller closed the index) while the scan read it: nothing to count any more
+            log.debug("the stale-reference scan of %s stopped: the index was closed", catalog.index_dir)
     finally:
         if run.scan is None:  # failed: forget it, so a later ask scans again
-            with _runs_lock:
-                if _runs.get(directory) is run:
-                    del _runs[directory]
+            with state.scans_lock:
+                if state.scans.get(directory) is run:
+                    del state.scans[directory]
         run.done.set()
 
 

@@ -10,6 +10,7 @@ from typing import Any, Generic, TypeVar
 
 import numpy as np
 
+from trident.retrieval.answer_state import AnswerState
 from trident.retrieval.blas import one_blas_thread
 from trident.retrieval.chunk_vectors import ChunkVectors
 from trident.retrieval.graph_item_vectors import GraphItemVectors
@@ -111,6 +112,7 @@ class GenerationViews:
         self._communities: CommunitySearch | None = None
         self._lock = threading.Lock()
         self._warming: int | None = None  # the generation whose walk views a warm-up is building
+        self.state = AnswerState()  # the pool the answering work runs in, and what it remembers
 
     @contextmanager
     def warming(self, catalog: Catalog) -> Iterator[None]:

@@ -7,8 +7,8 @@ import posixpath
 import threading
 from bisect import bisect_left
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any, TypeVar
 
 import ahocorasick
 
@@ -26,6 +26,8 @@ from trident.store.mention_forms import (
 )
 from trident.store.schema import Entity, EntityType, Resolution
 from trident.store.spellings import Spellings
+
+T = TypeVar("T")
 
 MAX_TARGETS = 3
 PROJECT_LOCAL_RELATIONS = frozenset({"CALLS", "INHERITS", "REFERENCES"})
@@ -109,6 +111,15 @@ class EntityDirectory:
         self._spellings: Spellings | None = None  # made on first use, as the import names
         self._import_names: ImportNames | None = None
         self._forms_lock = threading.Lock()  # the paths of one search look mentions up from several threads
+        self._derived: dict[str, Any] = {}  # what readers build from the directory once (`derived`)
+
+    def derived(self, key: str, make: Callable[[EntityDirectory], T]) -> T:
+        """What `make` builds from this directory, built once (per key) and kept as long as the directory is: views a
+        reader derives from one generation's entities live with them, never in a module."""
+        with self._forms_lock:
+            if key not in self._derived:
+                self._derived[key] = make(self)
+            return self._derived[key]  # type: ignore[no-any-return]
 
     def _places(self, entity: Entity) -> Iterator[tuple[dict[Any, list[Entity]], Any]]:
         """(table, key) of each list an entity is in, by name, folded name and path (a key twice when two of its

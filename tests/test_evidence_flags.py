@@ -5,6 +5,7 @@ and prose naming a function that was renamed or calling one with the wrong numbe
 from __future__ import annotations
 
 import json
+import logging
 import os
 import shutil
 import threading
@@ -123,7 +124,7 @@ def test_a_readers_mapped_chunks_flag_as_the_graph_store_does(drift: Catalog) ->
         hits = [hit.model_copy(deep=True) for hit in found]
         for hit, original in zip(hits, found, strict=True):
             hit._chunk, hit.flags = original.chunk, []
-        check_evidence(drift, directory, hits, chunks)
+        check_evidence(drift, directory, hits, views.state, chunks)
         return [[flag.model_dump() for flag in hit.flags] for hit in hits]
 
     from_graph, from_rows = flags(None), flags(partial(views.chunks, drift))
@@ -309,24 +310,27 @@ def test_the_first_status_of_a_generation_answers_while_its_scan_runs_and_find_s
 
     monkeypatch.setattr(stale_scan_module, "_scan", held_scan)
     directory = EntityDirectory(drift.entities())  # a generation not scanned yet
+    views = GenerationViews(RetrievalSettings())  # one reader, as a server holds
     try:
-        counting = {p.name: p.stale_references for p in status_tool.status(drift, directory=directory).projects}
+        counting = {
+            p.name: p.stale_references for p in status_tool.status(drift, directory=directory, views=views).projects
+        }
         assert counting == {"orders": "still counting", "payments": "still counting"}
-        early = find_stale(drift, directory, wait=0)
+        early = find_stale(drift, directory, wait=0, views=views)
         assert (early.still_counting, early.total, early.references) == (True, 0, [])
         assert early.next_call == "find_stale(offset=0, limit=50)"
     finally:
         release.set()
-    assert find_stale(drift, directory).total == 2  # waits for the scan under way
-    counts = {p.name: p.stale_references for p in status_tool.status(drift, directory=directory).projects}
+    assert find_stale(drift, directory, views=views).total == 2  # waits for the scan under way
+    counts = {p.name: p.stale_references for p in status_tool.status(drift, directory=directory, views=views).projects}
     assert counts == {"orders": 2, "payments": 0}
-    assert scans == [directory]  # one scan for the generation, however often it was asked for
+    assert scans == [directory]  # one scan for the generation and reader, however often it was asked for
 
 
 def test_a_scan_through_a_readers_mapped_rows_finds_what_the_graph_store_gives_and_reads_no_graph_store(
     drift: Catalog, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    through_graph = stale_scan_module.scan_stale(drift, EntityDirectory(drift.entities()))
+    through_graph = stale_scan_module._scan(drift, EntityDirectory(drift.entities()))
     assert through_graph.findings, "the drift corpus has stale references"
     directory = EntityDirectory(drift.entities())  # another generation's directory: a scan of its own
     views = GenerationViews(RetrievalSettings())
@@ -341,12 +345,14 @@ def test_a_scan_through_a_readers_mapped_rows_finds_what_the_graph_store_gives_a
     assert through_rows == through_graph
 
 
-def test_a_scan_under_way_when_its_index_closes_ends_quietly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_scan_under_way_when_its_index_closes_ends_quietly(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
     """A server that stops while a status started the scan: the scan's next read fails on the closed store, and it
     ends without an error on stderr (before, a traceback of the scan's thread)."""
     catalog = Catalog(tmp_path / "index", "default", HashEmbedder())
     index_into(catalog, EXAMPLES / "drift" / "orders", "orders")
-    closed, errors = threading.Event(), []
+    closed = threading.Event()
     read = catalog.graph.get_chunks
 
     def read_after_close(ids: Any) -> Any:
@@ -354,13 +360,13 @@ def test_a_scan_under_way_when_its_index_closes_ends_quietly(tmp_path: Path, mon
         return read(ids)
 
     monkeypatch.setattr(catalog.graph, "get_chunks", read_after_close)
-    monkeypatch.setattr(threading, "excepthook", lambda args: errors.append(args.exc_value))
-    directory = EntityDirectory(catalog.entities())
-    assert stale_scan_module.stale_scan(catalog, directory, wait=0) is None  # under way, held at its first read
-    catalog.close()
-    closed.set()
-    assert stale_scan_module.stale_scan(catalog, directory, wait=30) is None
-    assert errors == []
+    directory, views = EntityDirectory(catalog.entities()), GenerationViews(RetrievalSettings())
+    with caplog.at_level(logging.DEBUG, logger=stale_scan_module.__name__):
+        assert stale_scan_module.stale_scan(catalog, directory, 0, views) is None  # under way, held at its first read
+        catalog.close()
+        closed.set()
+        assert stale_scan_module.stale_scan(catalog, directory, 30, views) is None
+    assert {r.levelno for r in caplog.records} == {logging.DEBUG} and "the index was closed" in caplog.text
 
 
 @pytest.mark.anyio

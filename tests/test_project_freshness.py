@@ -201,8 +201,7 @@ def test_a_manifest_written_before_sizes_were_kept_loads_and_its_files_are_check
     assert (project_freshness(manifest, "ledger") or state).changed == 1
 
 
-def _search(catalog: Catalog) -> dict[str, Any]:
-    views = GenerationViews(RetrievalSettings())
+def _search(catalog: Catalog, views: GenerationViews) -> dict[str, Any]:
     result = tool_search(catalog, "settle_ledger_quarterly", top_k=5, strategy="lexical", views=views)
     return json.loads(result.model_dump_json())
 
@@ -210,31 +209,33 @@ def _search(catalog: Catalog) -> dict[str, Any]:
 def test_a_search_says_once_which_projects_have_changes_pending(
     catalog: Catalog, repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    views = GenerationViews(RetrievalSettings())  # one reader, as a server holds: it remembers the counts
     monkeypatch.setattr(freshness, "PENDING_SECONDS", 0.0)  # counted afresh (in the background) on every search
-    assert "pending_changes" not in _search(catalog)["diagnostics"]
+    assert "pending_changes" not in _search(catalog, views)["diagnostics"]
     (repo / "util.py").write_text(UTIL.replace("2", "3"))  # a file no hit comes from
-    _search(catalog)  # reports the last count, and counts again
-    assert freshness.counts_settled(120)
-    answer = _search(catalog)
+    _search(catalog, views)  # reports the last count, and counts again
+    assert views.state.pending.settled(120)
+    answer = _search(catalog, views)
     assert answer["diagnostics"]["pending_changes"] == {"ledger": 1}
     assert "stale_hits" not in answer["diagnostics"]
     index_into(catalog, repo, "ledger")
-    assert "pending_changes" not in _search(catalog)["diagnostics"]
+    assert "pending_changes" not in _search(catalog, views)["diagnostics"]
 
 
 def test_a_search_remembers_the_count_until_the_index_moves_on(
     catalog: Catalog, repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    views = GenerationViews(RetrievalSettings())
     monkeypatch.setattr(freshness, "PENDING_SECONDS", 1e9)
-    assert "pending_changes" not in _search(catalog)["diagnostics"]
-    assert freshness.counts_settled(120)
+    assert "pending_changes" not in _search(catalog, views)["diagnostics"]
+    assert views.state.pending.settled(120)
     (repo / "util.py").write_text(UTIL.replace("2", "3"))
-    assert "pending_changes" not in _search(catalog)["diagnostics"], "remembered for this generation"
+    assert "pending_changes" not in _search(catalog, views)["diagnostics"], "remembered for this generation"
     (repo / "ledger.py").write_text(LEDGER.replace("sum", "max"))
-    diagnostics = _search(catalog)["diagnostics"]
+    diagnostics = _search(catalog, views)["diagnostics"]
     assert diagnostics["stale_hits"] == 1 and diagnostics["pending_changes"] == {"ledger": 1}, "never below stale"
     index_into(catalog, repo, "ledger")
-    assert "pending_changes" not in _search(catalog)["diagnostics"]
+    assert "pending_changes" not in _search(catalog, views)["diagnostics"]
 
 
 def test_the_search_diagnostics_state_the_bounds_the_count_is_made_with() -> None:

@@ -114,7 +114,7 @@ def test_files_git_does_not_blame_in_time_fall_back_to_their_modification_time_a
     monkeypatch.setattr(last_modified, "line_times", stuck_git)
     try:
         with caplog.at_level(logging.WARNING, logger=last_modified.__name__):
-            last_modified.stamp_last_modified(catalog, hits, deadline=0.05)
+            last_modified.stamp_last_modified(catalog, hits, views.state, deadline=0.05)
     finally:
         released.set()
     assert hits and {hit.last_modified for hit in hits} == {"2023-11-14T22:13:20Z"}
@@ -204,7 +204,7 @@ def test_a_folder_outside_git_is_stamped_without_starting_git(
     for name in ("ledger.py", "notes.md", "ledger.yaml"):  # new file versions: none blamed yet
         os.utime(folder / name, (COMMITTED_AT, COMMITTED_AT))
     started = record_commands()
-    last_modified.stamp_last_modified(catalog, hits)
+    last_modified.stamp_last_modified(catalog, hits, views.state)
     assert hits and {hit.last_modified for hit in hits} == {"2023-11-14T22:13:20Z"}
     assert [command for command in started if command[0] == "git"] == []
 

@@ -379,7 +379,9 @@ def test_the_warm_up_builds_what_graph_questions_need_before_any_query(sample_ca
     assert len(views.relations(sample_catalog)) > 0 and views.built(sample_catalog) == built, "queries reuse them"
     directory = views.directory(sample_catalog)
     assert directory._grouped is not None, "the mention forms"
-    assert stale_references._built.get(directory) is not None, "stale references' names"
+    unbuilt = lambda _: pytest.fail("stale references' names were not built")  # noqa: E731
+    built_names = directory.derived(stale_references.PROJECT_NAMES, unbuilt)
+    assert isinstance(built_names, stale_references.ProjectNames)
 
 
 def test_a_server_stopping_during_the_warm_up_stops_it_before_the_next_step(sample_catalog: Catalog) -> None:

@@ -3,23 +3,23 @@
 
 A file is unchanged when its size and modification time are the ones indexed (and the time is clearly older than
 the run that indexed it, else a write in the same clock tick could hide); otherwise its bytes are hashed and
-compared, the hash remembered per (path, size, time) in this process, so a touched but unchanged file is hashed once
-and is not reported as changed."""
+compared, the hash remembered per (path, size, time) by the reader (`AnswerState`), so a touched but unchanged file
+is hashed once and is not reported as changed."""
 
 from __future__ import annotations
 
 import hashlib
 import shlex
-import threading
-import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from enum import StrEnum
+from functools import partial
 from pathlib import Path
 
 from pydantic import BaseModel, Field
 
+from trident.retrieval.answer_state import AnswerState
 from trident.retrieval.search_hits import SearchHit
 from trident.store.catalog import Catalog
 from trident.store.file_versions import PerFileVersion, file_version
@@ -29,7 +29,6 @@ from trident.store.schema import DocumentKind, document_id
 
 # Kinds read from a project's files (passages come from a corpus file, knowledge from a tool call).
 FILE_KINDS = frozenset({DocumentKind.CODE, DocumentKind.MARKDOWN, DocumentKind.TEXT, DocumentKind.CONFIG})
-SEEN_LIMIT = 50_000  # files whose (size, mtime) -> hash is remembered
 # A file modified within this of the start of the run that indexed it (or later) may have been written again in the
 # same clock tick after it was read: its size and time do not vouch for it, its hash does (git's "racy" rule).
 RACY_NS = 2_000_000_000
@@ -38,7 +37,9 @@ RACY_NS = 2_000_000_000
 CHECKED_FILES = 20_000
 # How long a project's pending changes, as a search reports them, are remembered before they are counted again.
 PENDING_SECONDS = 30.0
-PENDING_LIMIT = 1_000  # (index, project, generation) counts remembered
+
+
+Hashes = PerFileVersion[str]  # each file version's sha256, as a reader remembers them (`AnswerState.hashes`)
 
 
 class FileState(StrEnum):
@@ -83,21 +84,14 @@ class ProjectFreshness(BaseModel):
     refresh: str = Field(description="The command that re-indexes the project")
 
 
-_seen: PerFileVersion[str] = PerFileVersion(SEEN_LIMIT)  # each file version's sha256
-_pending: dict[tuple[str, str, str, int], tuple[float, int]] = {}
-_pending_lock = threading.Lock()
-_counting: set[tuple[str, str, str, int]] = set()  # counts running in the background
-_counted = threading.Condition(_pending_lock)
-
-
 def refresh_command(root: str, project: str) -> str:
     """The command (and the tool) that re-indexes a project from its folder."""
     return f"trident index {shlex.quote(root)} --project {shlex.quote(project)} (or index_path)"
 
 
-def mark_stale(catalog: Catalog, hits: Sequence[SearchHit]) -> int:
+def mark_stale(catalog: Catalog, hits: Sequence[SearchHit], hashes: Hashes | None = None) -> int:
     """Set `stale` and `stale_reason` on each hit whose file changed or disappeared since it was indexed; the
-    number of such hits."""
+    number of such hits. `hashes`: the file versions' content hashes a reader remembers (`AnswerState.hashes`)."""
     manifest = catalog.manifest
     verdicts: dict[str, FileState] = {}
     count = 0
@@ -109,7 +103,7 @@ def mark_stale(catalog: Catalog, hits: Sequence[SearchHit]) -> int:
             continue
         path = Path(root) / hit.path
         if doc_id not in verdicts:
-            verdicts[doc_id] = file_state(path, entry, _trusted_before(manifest.sources.get(hit.project)))
+            verdicts[doc_id] = file_state(path, entry, _trusted_before(manifest.sources.get(hit.project)), hashes)
         if verdicts[doc_id] is not FileState.CURRENT:
             reason = _REASONS[verdicts[doc_id]].format(path=path)
             hit.stale, hit.stale_reason = True, f"{reason}; refresh it: {refresh_command(root, hit.project)}"
@@ -150,59 +144,31 @@ def project_freshness(
     )
 
 
-def pending_changes(catalog: Catalog, hits: Sequence[SearchHit]) -> dict[str, int]:
+def pending_changes(catalog: Catalog, hits: Sequence[SearchHit], state: AnswerState) -> dict[str, int]:
     """For the projects of `hits`: how many indexed files changed or are gone (projects with none left out). Each
-    project's count comes from a stat pass of at most CHECKED_FILES files, made in the background at most every
-    PENDING_SECONDS per index generation (a search reports the last count and never waits for one); it is never
+    project's count comes from a stat pass of at most CHECKED_FILES files, made in the reader's pool (`state`) at most
+    every PENDING_SECONDS per index generation (a search reports the last count and never waits for one); it is never
     below the stale hits' files."""
     manifest = catalog.manifest
     stale_files = Counter(project for project, _ in {(h.project, h.path) for h in hits if h.stale})
     pending: dict[str, int] = {}
     for project in sorted({h.project for h in hits}):
-        count = max(_remembered_count(catalog, manifest, project), stale_files[project])
+        key = (str(catalog.index_dir), catalog.tenant, project, manifest.generation)
+        remembered = state.pending.last(key, partial(_count, manifest, project, state.hashes), PENDING_SECONDS)
+        count = max(remembered, stale_files[project])
         if count:
             pending[project] = count
     return pending
 
 
-def _remembered_count(catalog: Catalog, manifest: Manifest, project: str) -> int:
-    """The project's last count (0 before the first); when it is older than PENDING_SECONDS, or was made for
-    another generation, a background thread counts again, so no search waits for a stat pass."""
-    key = (str(catalog.index_dir), catalog.tenant, project, manifest.generation)
-    now = time.monotonic()
-    with _pending_lock:
-        remembered = _pending.get(key)
-        due = (remembered is None or now - remembered[0] >= PENDING_SECONDS) and key not in _counting
-        if due:
-            _counting.add(key)
-    if due:
-        threading.Thread(
-            target=_count, args=(key, manifest, project), name="trident-pending-count", daemon=True
-        ).start()
-    return remembered[1] if remembered is not None else 0
-
-
-def _count(key: tuple[str, str, str, int], manifest: Manifest, project: str) -> None:
-    count = 0
-    try:
-        root = manifest.roots.get(project)
-        files = _file_entries(manifest, project) if root is not None else []
-        if root is not None and files:
-            states = _states(Path(root), files[:CHECKED_FILES], manifest.sources.get(project))
-            count = states.total() - states[FileState.CURRENT]
-    finally:
-        with _pending_lock:
-            if len(_pending) >= PENDING_LIMIT:
-                _pending.clear()
-            _pending[key] = (time.monotonic(), count)
-            _counting.discard(key)
-            _counted.notify_all()
-
-
-def counts_settled(timeout: float) -> bool:
-    """Wait until no background count is running (for tests and benchmarks); False if `timeout` passed first."""
-    with _pending_lock:
-        return _counted.wait_for(lambda: not _counting, timeout)
+def _count(manifest: Manifest, project: str, hashes: Hashes) -> int:
+    """How many of the project's indexed files (the first CHECKED_FILES) changed or are gone."""
+    root = manifest.roots.get(project)
+    files = _file_entries(manifest, project) if root is not None else []
+    if root is None or not files:
+        return 0
+    states = _states(Path(root), files[:CHECKED_FILES], manifest.sources.get(project), hashes)
+    return states.total() - states[FileState.CURRENT]
 
 
 def _file_entries(
@@ -213,9 +179,11 @@ def _file_entries(
     return sorted((e for e in entries if e.kind in FILE_KINDS), key=lambda e: e.path)
 
 
-def _states(root: Path, files: Sequence[DocumentEntry], source: ProjectSource | None) -> Counter[FileState]:
+def _states(
+    root: Path, files: Sequence[DocumentEntry], source: ProjectSource | None, hashes: Hashes | None = None
+) -> Counter[FileState]:
     trusted = _trusted_before(source)
-    return Counter(file_state(root / entry.path, entry, trusted) for entry in files)
+    return Counter(file_state(root / entry.path, entry, trusted, hashes) for entry in files)
 
 
 def _trusted_before(source: ProjectSource | None) -> int | None:
@@ -227,9 +195,11 @@ def _trusted_before(source: ProjectSource | None) -> int | None:
     return int(began.timestamp()) * 1_000_000_000 - RACY_NS
 
 
-def file_state(path: Path, entry: DocumentEntry, trusted_before_ns: int | None) -> FileState:
+def file_state(
+    path: Path, entry: DocumentEntry, trusted_before_ns: int | None, hashes: Hashes | None = None
+) -> FileState:
     """Whether the file at `path` is the one `entry` indexed: by size and time when they vouch for it (see
-    `_trusted_before`), else by the hash of its bytes."""
+    `_trusted_before`), else by the hash of its bytes (remembered in `hashes` per file version, when given)."""
     try:
         info = path.stat()
     except (FileNotFoundError, NotADirectoryError):
@@ -242,10 +212,12 @@ def file_state(path: Path, entry: DocumentEntry, trusted_before_ns: int | None) 
     if vouched and (entry.size, entry.mtime_ns) == (info.st_size, info.st_mtime_ns):
         return FileState.CURRENT
     version = file_version(path, info)
-    known = _seen.get(version)
+    known = hashes.get(version) if hashes is not None else None
     if known is None:
         try:
-            known = _seen.put(version, hashlib.sha256(path.read_bytes()).hexdigest())
+            known = hashlib.sha256(path.read_bytes()).hexdigest()
         except OSError:
             return FileState.UNREADABLE
+        if hashes is not None:
+            hashes.put(version, known)
     return FileState.CURRENT if known == entry.content_hash else FileState.CHANGED

@@ -119,10 +119,10 @@ async def search_async(
         offset=offset,
         views=views,
     )
-    stale = await anyio.to_thread.run_sync(mark_stale, catalog, result.hits)
+    stale = await anyio.to_thread.run_sync(mark_stale, catalog, result.hits, views.state.hashes)
     if stale:
         result.diagnostics.stale_hits = stale
-    pending = pending_changes(catalog, result.hits)  # never waits: the counts come from a background pass
+    pending = pending_changes(catalog, result.hits, views.state)  # never waits: counted in the background
     if pending:
         result.diagnostics.pending_changes = pending
     given = SearchCall(

@@ -11,6 +11,7 @@ from typing import Protocol
 import numpy as np
 from pydantic import BaseModel, Field
 
+from trident.retrieval.answer_state import AnswerState
 from trident.retrieval.entities import resolve_entity
 from trident.retrieval.evidence_flags import check_evidence
 from trident.retrieval.omitted import OMITTED_HELP, OmitReason, Omitted, breakdown, empty_message
@@ -77,9 +78,10 @@ def find_similar(
     vector, exclude = _example(catalog, directory, source, text, chunk_id, entity)
     near = Neighbours(catalog.tenant, source, vector, exclude, kinds)
     hits = near.hits(projects, top_k)
-    mark_stale(catalog, hits)
+    state = views.state if views is not None else AnswerState()  # without a reader, what one call remembers
+    mark_stale(catalog, hits, state.hashes)
     # When each hit last changed, and the flags of evidence that disagrees (definitions read where the hits were).
-    check_evidence(catalog, directory, hits, source.chunks if views is not None else None)
+    check_evidence(catalog, directory, hits, state, source.chunks if views is not None else None)
     # The call again, every argument as given, for the calls that show what the filters left out.
     again: dict[str, object] = {name: value for name, value in given.items() if value}
     again |= {"top_k": top_k, "projects": list(projects) if projects is not None else None}

@@ -12,6 +12,7 @@ from trident.retrieval.stale_scan import SCAN_CHUNKS, StaleScan, stale_scan
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
+from trident.store.settings import RetrievalSettings
 from trident.tools.calls import check_range, suggest_call
 
 MAX_LIMIT = 200  # a reference costs about 80 tokens: 200 stay within the answer budget of every tool
@@ -55,15 +56,15 @@ def find_stale(
     views: GenerationViews | None = None,
 ) -> FindStaleResult:
     """The index's stale references in `projects` (all when None), from `offset`, at most `limit`; the scan of the
-    index generation waited for at most `wait` seconds (None: until it ends). With a reader's `views`, the scan
-    reads the generation's mapped chunk rows instead of the graph store (ten times faster).
+    index generation waited for at most `wait` seconds (None: until it ends). The scan runs in the reader's
+    `views` (a server's: one scan a generation), else in a reader of this call's own.
 
     Raises:
         ArgumentError: offset outside 0..MAX_OFFSET or limit outside 1..MAX_LIMIT.
     """
     check_range("offset", offset, 0, MAX_OFFSET)
     check_range("limit", limit, 1, MAX_LIMIT)
-    scan = stale_scan(catalog, directory, wait, views)
+    scan = stale_scan(catalog, directory, wait, views or GenerationViews(RetrievalSettings()))
     if scan is None:
         given = list(projects) if projects is not None else None
         again = suggest_call("find_stale", projects=given, offset=offset, limit=limit)

@@ -14,6 +14,7 @@ from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
 from trident.store.git_state import HeadCommits
 from trident.store.manifest import DocumentEntry, Manifest, SkippedFile
+from trident.store.settings import RetrievalSettings
 from trident.store.sync_state import stale_stores
 from trident.store.tokens import json_tokens
 from trident.tools.calls import RESPONSE_TOKENS, check_range, suggest_call
@@ -88,8 +89,8 @@ def status(
     """Counts from the manifest and from each engine; `consistent` is False when the engines disagree. Projects come
     in name order from `offset`, as many as fit in the answer budget. With the index's entity `directory`, each
     project's stale references are counted too: one scan per index generation, in the background, waited for at
-    most `stale_wait` seconds (None: until it ends); "still counting" until then. With a reader's `views`, the scan
-    reads the generation's mapped chunk rows instead of the graph store (ten times faster).
+    most `stale_wait` seconds (None: until it ends); "still counting" until then. The scan runs in the reader's
+    `views` (a server's: one scan a generation), else in a reader of this call's own.
 
     Raises:
         ArgumentError: offset outside 0..MAX_OFFSET.
@@ -152,7 +153,7 @@ def _stale_counts(
     """Stale references per project; "still counting" while the generation's scan runs; None: not counted."""
     if directory is None:
         return None
-    scan = stale_scan(catalog, directory, wait, views)
+    scan = stale_scan(catalog, directory, wait, views or GenerationViews(RetrievalSettings()))
     return scan.counts() if scan is not None else COUNTING
 
 
