@@ -17,7 +17,6 @@ import statistics
 import sys
 import time
 from collections import defaultdict
-from functools import partial
 from pathlib import Path
 
 import anyio
@@ -90,7 +89,7 @@ def one_search(catalog: Catalog, views: GenerationViews, query: str, stages: Sta
     )
     stages.timed("page hits", started)
     started = time.perf_counter()
-    evidence = check_evidence(catalog, directory, hits.hits, views.state, partial(views.chunks, catalog))
+    evidence = check_evidence(catalog, directory, hits.hits, views)
     stages.timed("evidence checks", started)
     started = time.perf_counter()
     hits.refit()

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 
-from trident.retrieval.answer_state import AnswerState
 from trident.retrieval.conflicts import Statement, flag_conflicts
 from trident.retrieval.fact_readers import facts_of
 from trident.retrieval.last_modified import stamp_last_modified
 from trident.retrieval.search_hits import SearchHit
 from trident.retrieval.stale_references import Citations, Definitions, stale_references
+from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
 
@@ -25,21 +26,16 @@ class EvidenceSummary:
 
 
 def check_evidence(
-    catalog: Catalog,
-    directory: EntityDirectory | None,
-    hits: Sequence[SearchHit],
-    state: AnswerState,
-    chunks: Definitions | None = None,
+    catalog: Catalog, directory: EntityDirectory | None, hits: Sequence[SearchHit], views: GenerationViews
 ) -> EvidenceSummary:
     """Stamp each hit's last change, then flag conflicts and stale references on the hits (blocking: git, the
-    definitions' chunks); references only with the directory (None while it is still being built). `chunks` reads
-    the definitions' chunks (a reader's mapped rows, `GenerationViews.chunks`: a tenth of a millisecond where the
-    graph store's lookups take milliseconds); the graph store's by default. `state`: the reader's pool and memories
-    (`GenerationViews.state`), which git blame runs in and fills."""
-    stamp_last_modified(catalog, hits, state)
+    definitions' chunks); references only with the directory (None while it is still being built). The reader's
+    `views` read the definitions' chunks (its mapped rows: a tenth of a millisecond where the graph store's lookups
+    took milliseconds) and hold the pool and memories git blame runs in and fills (`GenerationViews.state`)."""
+    stamp_last_modified(catalog, hits, views.state)
     statements: list[Statement] = []
     stale = 0
-    definitions, citations = chunk_readers(catalog, chunks)
+    definitions, citations = chunk_readers(catalog, views)
     for hit in hits:
         chunk = hit.chunk
         if chunk is None or hit.source_kind is None:
@@ -55,11 +51,9 @@ def check_evidence(
     return EvidenceSummary(len(conflicts.found), stale, agreement)
 
 
-def chunk_readers(catalog: Catalog, chunks: Definitions | None) -> tuple[Definitions, Citations]:
-    """How the definitions' chunks and citations are read: from `chunks` when given (a reader's mapped rows), else
-    from the graph store."""
-    if chunks is None:
-        return catalog.graph.get_chunks, catalog.graph.citations
+def chunk_readers(catalog: Catalog, views: GenerationViews) -> tuple[Definitions, Citations]:
+    """How the definitions' chunks and citations are read: from the reader's mapped chunk rows."""
+    chunks = partial(views.chunks, catalog)
 
     def citations(ids: Sequence[str]) -> dict[str, str]:
         return {chunk_id: chunk.citation for chunk_id, chunk in chunks(ids).items()}

@@ -142,7 +142,7 @@ async def search_async(
             runs,
             fused,
             hits,
-            check_evidence(catalog, directory, hits.hits, views.state, partial(views.chunks, catalog)),
+            check_evidence(catalog, directory, hits.hits, views),
         )
 
     # A cancelled search returns at once; its runs end unseen.

@@ -9,12 +9,10 @@ import logging
 import threading
 from collections import Counter
 from dataclasses import dataclass, field
-from functools import partial
 
-from trident.retrieval.answer_state import AnswerState
 from trident.retrieval.evidence_flags import chunk_readers
 from trident.retrieval.source_kinds import source_kind
-from trident.retrieval.stale_references import Definitions, stale_references
+from trident.retrieval.stale_references import stale_references
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
@@ -75,7 +73,7 @@ def stale_scan(
         if run is None:
             run = state.scans[directory] = _Run()
     if started:
-        state.submit(_run_scan, run, catalog, directory, partial(views.chunks, catalog), state)
+        state.submit(_run_scan, run, catalog, directory, views)
     if wait != 0:
         run.done.wait(wait)
     return run.scan
@@ -93,9 +91,9 @@ def scan_stale(catalog: Catalog, directory: EntityDirectory, views: GenerationVi
     return scan
 
 
-def _run_scan(run: _Run, catalog: Catalog, directory: EntityDirectory, chunks: Definitions, state: AnswerState) -> None:
+def _run_scan(run: _Run, catalog: Catalog, directory: EntityDirectory, views: GenerationViews) -> None:
     try:
-        run.scan = _scan(catalog, directory, chunks)
+        run.scan = _scan(catalog, directory, views)
     except Exception:
         if not catalog.closed:
             log.exception("the stale-reference scan of %s failed", catalog.index_dir)  # to stderr
@@ -103,13 +101,13 @@ def _run_scan(run: _Run, catalog: Catalog, directory: EntityDirectory, chunks: D
             log.debug("the stale-reference scan of %s stopped: the index was closed", catalog.index_dir)
     finally:
         if run.scan is None:  # failed: forget it, so a later ask scans again
-            with state.scans_lock:
-                if state.scans.get(directory) is run:
-                    del state.scans[directory]
+            with views.state.scans_lock:
+                if views.state.scans.get(directory) is run:
+                    del views.state.scans[directory]
         run.done.set()
 
 
-def _scan(catalog: Catalog, directory: EntityDirectory, chunks: Definitions | None = None) -> StaleScan:
+def _scan(catalog: Catalog, directory: EntityDirectory, views: GenerationViews) -> StaleScan:
     manifest = catalog.manifest
     ids = [
         chunk_id
@@ -118,7 +116,7 @@ def _scan(catalog: Catalog, directory: EntityDirectory, chunks: Definitions | No
         for chunk_id in entry.chunk_ids
     ]
     findings: list[StaleFinding] = []
-    read, citations = chunk_readers(catalog, chunks)  # one look at the current generation's engines, not one a chunk
+    read, citations = chunk_readers(catalog, views)  # the reader's mapped rows
     for start in range(0, min(len(ids), SCAN_CHUNKS), BATCH):
         if catalog.closed:
             raise IndexClosed(catalog.index_dir)

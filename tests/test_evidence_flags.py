@@ -10,7 +10,6 @@ import os
 import shutil
 import threading
 from collections.abc import Iterator
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -119,15 +118,22 @@ def test_a_readers_mapped_chunks_flag_as_the_graph_store_does(drift: Catalog) ->
     views = GenerationViews(RetrievalSettings())
     directory = views.directory(drift)
     found = tool_search(drift, "compute total pricing", top_k=10, strategy="lexical", views=views).hits
-
-    def flags(chunks: Any) -> list[list[dict[str, Any]]]:
-        hits = [hit.model_copy(deep=True) for hit in found]
-        for hit, original in zip(hits, found, strict=True):
-            hit._chunk, hit.flags = original.chunk, []
-        check_evidence(drift, directory, hits, views.state, chunks)
-        return [[flag.model_dump() for flag in hit.flags] for hit in hits]
-
-    from_graph, from_rows = flags(None), flags(partial(views.chunks, drift))
+    hits = [hit.model_copy(deep=True) for hit in found]
+    for hit, original in zip(hits, found, strict=True):
+        hit._chunk, hit.flags = original.chunk, []
+    check_evidence(drift, directory, hits, views)
+    from_rows = [[flag.model_dump() for flag in hit.flags if flag.kind == "stale_reference"] for hit in hits]
+    from_graph = [
+        [
+            flag.model_dump()
+            for flag in stale_references(
+                hit.chunk, hit.source_kind, directory, drift.graph.get_chunks, drift.graph.citations
+            )
+        ]
+        if hit.chunk is not None and hit.source_kind is not None
+        else []
+        for hit in found
+    ]
     assert any(any(f.get("see") for f in hit) for hit in from_graph)  # the definitions were read and cited
     assert from_rows == from_graph
 
@@ -141,7 +147,9 @@ def test_hits_that_agree_within_a_project_carry_no_flag_of_it(drift: Catalog) ->
 
 def test_find_similar_flags_its_hits_too(drift: Catalog) -> None:
     views = GenerationViews(RetrievalSettings())
-    result = find_similar(drift, views.directory(drift), text="pricing an order", top_k=30, projects=["orders"])
+    result = find_similar(
+        drift, views.directory(drift), text="pricing an order", top_k=30, projects=["orders"], views=views
+    )
     pricing = [hit for hit in result.result if hit.path == "docs/pricing.md"]
     assert [flag.kind for flag in pricing[0].flags] == ["stale_reference", "stale_reference"]
 
@@ -327,11 +335,13 @@ def test_the_first_status_of_a_generation_answers_while_its_scan_runs_and_find_s
     assert scans == [directory]  # one scan for the generation and reader, however often it was asked for
 
 
-def test_a_scan_through_a_readers_mapped_rows_finds_what_the_graph_store_gives_and_reads_no_graph_store(
+def test_a_scan_reads_the_readers_mapped_rows_and_no_graph_store(
     drift: Catalog, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    through_graph = stale_scan_module._scan(drift, EntityDirectory(drift.entities()))
-    assert through_graph.findings, "the drift corpus has stale references"
+    unwatched = stale_scan_module.scan_stale(
+        drift, EntityDirectory(drift.entities()), GenerationViews(RetrievalSettings())
+    )
+    assert len(unwatched.findings) == 2, "the drift corpus's two stale references"
     directory = EntityDirectory(drift.entities())  # another generation's directory: a scan of its own
     views = GenerationViews(RetrievalSettings())
     views.chunks(drift, [])  # the reader's rows mapped before the graph store is watched
@@ -341,26 +351,26 @@ def test_a_scan_through_a_readers_mapped_rows_finds_what_the_graph_store_gives_a
 
     monkeypatch.setattr(drift.graph, "get_chunks", untouched)
     monkeypatch.setattr(drift.graph, "citations", untouched)
-    through_rows = stale_scan_module.scan_stale(drift, directory, views)
-    assert through_rows == through_graph
+    assert stale_scan_module.scan_stale(drift, directory, views) == unwatched
 
 
 def test_a_scan_under_way_when_its_index_closes_ends_quietly(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """A server that stops while a status started the scan: the scan's next read fails on the closed store, and it
-    ends without an error on stderr (before, a traceback of the scan's thread)."""
+    """A server that stops while a status started the scan: the scan stops at its next batch, and it ends without
+    an error on stderr (before, a traceback of the scan's thread)."""
     catalog = Catalog(tmp_path / "index", "default", HashEmbedder())
     index_into(catalog, EXAMPLES / "drift" / "orders", "orders")
+    monkeypatch.setattr(stale_scan_module, "BATCH", 1)  # a batch a chunk: the scan looks at the index between them
     closed = threading.Event()
-    read = catalog.graph.get_chunks
-
-    def read_after_close(ids: Any) -> Any:
-        closed.wait(30)
-        return read(ids)
-
-    monkeypatch.setattr(catalog.graph, "get_chunks", read_after_close)
     directory, views = EntityDirectory(catalog.entities()), GenerationViews(RetrievalSettings())
+    read = views.chunks
+
+    def read_after_close(of: Catalog, ids: Any) -> Any:
+        closed.wait(30)
+        return read(of, ids)
+
+    monkeypatch.setattr(views, "chunks", read_after_close)
     with caplog.at_level(logging.DEBUG, logger=stale_scan_module.__name__):
         assert stale_scan_module.stale_scan(catalog, directory, 0, views) is None  # under way, held at its first read
         catalog.close()

@@ -87,7 +87,9 @@ class Observer:
         lexical = search(self.catalog, f"quill{FILES - 1:02d}", views=self.views, strategy="lexical", top_k=3)
         dense = tool_search(self.catalog, "ledger procedure", views=self.views, strategy="semantic", top_k=3)
         report = status(self.catalog)
-        similar = find_similar(self.catalog, self.views.directory(self.catalog), text="ledger procedure", top_k=3)
+        similar = find_similar(
+            self.catalog, self.views.directory(self.catalog), text="ledger procedure", top_k=3, views=self.views
+        )
         last_note = f"notes/note{FILES - 1:02d}.md"
         self.seen.append(
             Seen(

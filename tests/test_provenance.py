@@ -124,7 +124,7 @@ def test_files_git_does_not_blame_in_time_fall_back_to_their_modification_time_a
 def test_find_similar_hits_carry_kind_and_time(catalog: Catalog, tmp_path: Path) -> None:
     index_into(catalog, _write(tmp_path / "ledger"), "ledger")
     views = GenerationViews(RetrievalSettings())
-    result = find_similar(catalog, views.directory(catalog), text="settle the quarterly ledger", top_k=3)
+    result = find_similar(catalog, views.directory(catalog), text="settle the quarterly ledger", top_k=3, views=views)
     assert result.result
     assert all(hit.source_kind is not None and hit.last_modified == "2025-06-15T15:06:40Z" for hit in result.result)
 

@@ -6,12 +6,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
 
 import numpy as np
 from pydantic import BaseModel, Field
 
-from trident.retrieval.answer_state import AnswerState
 from trident.retrieval.entities import resolve_entity
 from trident.retrieval.evidence_flags import check_evidence
 from trident.retrieval.omitted import OMITTED_HELP, OmitReason, Omitted, breakdown, empty_message
@@ -54,7 +52,7 @@ def find_similar(
     top_k: int = 10,
     projects: Sequence[str] | None = None,
     kinds: Sequence[str] | None = None,
-    views: GenerationViews | None = None,
+    views: GenerationViews,
 ) -> SimilarResult:
     """Chunks closest in meaning to exactly one of: a text, a chunk id, an entity. The example itself is left out.
     `omitted` counts the nearer chunks of other kinds the kinds filter passed over and, when the answer is short,
@@ -74,14 +72,13 @@ def find_similar(
     if text is not None and len(text) > MAX_TEXT_CHARS:
         raise ArgumentError(f"text must be at most {MAX_TEXT_CHARS} characters, got {len(text)}")
     check_range("top_k", top_k, 1, MAX_TOP_K)
-    source: ChunkSource = StoreChunks(catalog) if views is None else ReaderChunks(catalog, views)
+    source = ReaderChunks(catalog, views)
     vector, exclude = _example(catalog, directory, source, text, chunk_id, entity)
     near = Neighbours(catalog.tenant, source, vector, exclude, kinds)
     hits = near.hits(projects, top_k)
-    state = views.state if views is not None else AnswerState()  # without a reader, what one call remembers
-    mark_stale(catalog, hits, state.hashes)
+    mark_stale(catalog, hits, views.state.hashes)
     # When each hit last changed, and the flags of evidence that disagrees (definitions read where the hits were).
-    check_evidence(catalog, directory, hits, state, source.chunks if views is not None else None)
+    check_evidence(catalog, directory, hits, views)
     # The call again, every argument as given, for the calls that show what the filters left out.
     again: dict[str, object] = {name: value for name, value in given.items() if value}
     again |= {"top_k": top_k, "projects": list(projects) if projects is not None else None}
@@ -96,32 +93,6 @@ def find_similar(
         waiting = f"{pending:,} chunks wait for their vectors (an index run is embedding them): not compared yet"
         message = f"{message}; {waiting}" if message else waiting
     return SimilarResult(result=hits, omitted=omitted, message=message)
-
-
-class ChunkSource(Protocol):
-    """Where find_similar reads the chunk vectors and rows."""
-
-    def nearest(self, vector: np.ndarray, limit: int, where: SearchFilter) -> list[ScoredId]: ...
-
-    def vector(self, chunk_id: str) -> np.ndarray | None: ...
-
-    def chunks(self, ids: Sequence[str]) -> dict[str, Chunk]: ...
-
-
-@dataclass(frozen=True)
-class StoreChunks:
-    """The vector store's rows and the graph store's chunks."""
-
-    catalog: Catalog
-
-    def nearest(self, vector: np.ndarray, limit: int, where: SearchFilter) -> list[ScoredId]:
-        return self.catalog.vectors.search(vector, limit, where)
-
-    def vector(self, chunk_id: str) -> np.ndarray | None:
-        return self.catalog.vectors.vectors([chunk_id]).get(chunk_id)
-
-    def chunks(self, ids: Sequence[str]) -> dict[str, Chunk]:
-        return self.catalog.graph.get_chunks(ids)
 
 
 @dataclass(frozen=True)
@@ -147,7 +118,7 @@ class ReaderChunks:
 def _example(
     catalog: Catalog,
     directory: EntityDirectory,
-    source: ChunkSource,
+    source: ReaderChunks,
     text: str | None,
     chunk_id: str | None,
     entity: str | None,
@@ -181,7 +152,7 @@ class Neighbours:
     """The example's nearest chunks in a scope, and what the kinds filter passed over on the way to them."""
 
     def __init__(
-        self, tenant: str, source: ChunkSource, vector: np.ndarray, exclude: set[str], kinds: Sequence[str] | None
+        self, tenant: str, source: ReaderChunks, vector: np.ndarray, exclude: set[str], kinds: Sequence[str] | None
     ):
         self.tenant, self.source, self.vector, self.exclude, self.kinds = tenant, source, vector, exclude, kinds
         self.passed_over: Counter[str] = Counter()  # nearer chunks of other kinds, by kind
