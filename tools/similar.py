@@ -56,9 +56,8 @@ def find_similar(
 ) -> SimilarResult:
     """Chunks closest in meaning to exactly one of: a text, a chunk id, an entity. The example itself is left out.
     `omitted` counts the nearer chunks of other kinds the kinds filter passed over and, when the answer is short,
-    the neighbours in other projects, each with the call that shows them. With a reader's `views` (a server's, the
-    command line's), the vectors and chunk rows come from the generation's memory-mapped files, as `search` reads
-    them; without, from the vector and graph stores (the same neighbours, in the same order).
+    the neighbours in other projects, each with the call that shows them. The vectors and chunk rows come from the
+    reader's `views` (a server's, the command line's): the generation's memory-mapped files, as `search` reads them.
 
     Raises:
         ArgumentError: not exactly one input given, a text longer than MAX_TEXT_CHARS, top_k outside
