@@ -19,6 +19,7 @@ from trident.retrieval.diagnostics import Diagnostics, diagnose
 from trident.retrieval.evidence_flags import EvidenceSummary, check_evidence
 from trident.retrieval.file_support import FILE_HEAD, lifted_by_file
 from trident.retrieval.fusion import FusionMethod
+from trident.retrieval.named_project import named_first, named_project
 from trident.retrieval.omitted import OMITTED_HELP, Omitted
 from trident.retrieval.routing_rules import QueryType
 from trident.retrieval.search_fuse import Fused, fuse_runs
@@ -92,6 +93,26 @@ def _definitions_first(
     return replace(fused, items=lifted_by_file(items, chunks))
 
 
+def _named_first(
+    fused: Fused,
+    read: Callable[[list[str]], Mapping[str, Chunk]],
+    query: str,
+    wanted: int,
+    scoped: Sequence[str] | None,
+    catalog: Catalog,
+) -> Fused:
+    """The fused ranking with the hits of projects other than the one the question names after its own
+    (retrieval/named_project.py), unless the caller scoped the search to projects itself."""
+    if scoped is not None:
+        return fused
+    project = named_project(query, catalog.manifest.roots)
+    if project is None:
+        return fused
+    depth = wanted * CANDIDATES_PER_HIT
+    chunks = read([item.id for item in fused.items[:depth]])
+    return replace(fused, items=named_first(fused.items, chunks, project, depth))
+
+
 def search(catalog: Catalog, query: str, **options: Any) -> SearchResult:
     """Blocking form of `search_async` for scripts and the CLI (not for use inside an event loop)."""
     return anyio.run(partial(search_async, catalog, query, **options))
@@ -133,9 +154,9 @@ async def search_async(
 
     def answer() -> tuple[PathRuns, Fused, Hits, EvidenceSummary]:  # one worker thread: the runs, then the page
         runs = run_paths(catalog, views, plan, scope, path_timeout)
-        fused = _definitions_first(
-            plan, fuse_runs(plan, runs, explain), partial(views.chunks, catalog), query, offset + top_k
-        )
+        read = partial(views.chunks, catalog)
+        fused = _named_first(fuse_runs(plan, runs, explain), read, query, offset + top_k, projects, catalog)
+        fused = _definitions_first(plan, fused, read, query, offset + top_k)
         page = Page(top_k, offset, projects, max_tokens, explain)
         hits = page.hits(catalog, views, plan, fused)
         return (
