@@ -21,7 +21,7 @@ from pathlib import Path
 import igraph
 
 from trident.embedding.embedder import open_embedder
-from trident.ingest.communities import (
+from trident.ingest.community_reports import (
     LEIDEN_PASSES,
     SEED,
     SPLIT_SIZE,

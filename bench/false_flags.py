@@ -33,7 +33,7 @@ from pathlib import Path
 from trident.embedding.hash_embedder import HashEmbedder
 from trident.ingest.pipeline import index_folder
 from trident.retrieval.fact_readers import facts_of
-from trident.retrieval.search import Strategy
+from trident.retrieval.search_engine import Strategy
 from trident.retrieval.source_kinds import source_kind
 from trident.retrieval.stale_scan import scan_stale
 from trident.retrieval.views import GenerationViews

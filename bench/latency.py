@@ -35,7 +35,7 @@ import numpy as np
 
 from trident.embedding.embedder import open_embedder
 from trident.retrieval.entities import EntityNotFoundError
-from trident.retrieval.search import GenerationViews, Strategy, search_async
+from trident.retrieval.search_engine import GenerationViews, Strategy, search_async
 from trident.store.catalog import Catalog
 from trident.store.protocols import Embedder, SearchFilter
 from trident.store.settings import ModelSettings, RetrievalSettings

@@ -42,7 +42,7 @@ from trident.evaluation.evaluate import EvalReport, evaluate, ranked_documents
 from trident.evaluation.metrics import mean, query_metrics
 from trident.evaluation.run import cache_key
 from trident.ingest.beir import BeirQuery, load_qrels, load_queries
-from trident.retrieval.search import Strategy
+from trident.retrieval.search_engine import Strategy
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.settings import ModelSettings, RetrievalSettings, StoreSettings

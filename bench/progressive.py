@@ -26,7 +26,7 @@ from pathlib import Path
 from trident.embedding.embedder import open_embedder
 from trident.ingest.pipeline import index_folder
 from trident.ingest.vector_fill import Publishing
-from trident.retrieval.search import GenerationViews, search
+from trident.retrieval.search_engine import GenerationViews, search
 from trident.store.catalog import Catalog
 from trident.store.protocols import Embedder
 from trident.store.settings import IngestSettings, ModelSettings, RetrievalSettings

@@ -26,7 +26,7 @@ from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
 from trident.store.settings import ModelSettings, RetrievalSettings
-from trident.tools.entities import get_entity
+from trident.tools.get_entity import get_entity
 from trident.tools.status import status
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

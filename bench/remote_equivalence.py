@@ -28,7 +28,7 @@ from trident.embedding.embedder import open_embedder
 from trident.evaluation.evaluate import ranked_documents
 from trident.evaluation.metrics import mean, query_metrics
 from trident.ingest.beir import BeirQuery, load_qrels, load_queries
-from trident.retrieval.search import Strategy
+from trident.retrieval.search_engine import Strategy
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.object_store import ObjectStore, open_object_store

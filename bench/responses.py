@@ -29,7 +29,7 @@ from mcp.client import Client
 
 from trident.cli.catalogs import open_catalog
 from trident.server.app import build_server
-from trident.server.settings import ServerSettings, TridentSettings
+from trident.server.server_settings import ServerSettings, TridentSettings
 from trident.store.catalog import Catalog
 from trident.store.tokens import response_tokens
 

@@ -1,7 +1,7 @@
 """One search's stages, one after another in one thread, on a cached bench index: each stage's time is then its own
 CPU time, not time spent waiting for the interpreter beside the other paths (what `search` runs concurrently).
 
-The stages are the ones `retrieval/search.py` runs: routing, the query's embedding, each planned path (the walk
+The stages are the ones `retrieval/search_engine.py` runs: routing, the query's embedding, each planned path (the walk
 last, as it reads the lexical and dense heads), fusion, the page's hits, their evidence checks and the diagnostics.
 Beside them, the same queries searched as `search` does (concurrently), so the two can be compared in one run.
 
@@ -26,7 +26,7 @@ from trident.retrieval.diagnostics import diagnose
 from trident.retrieval.evidence_flags import check_evidence
 from trident.retrieval.path_names import PathName
 from trident.retrieval.paths import PathQuery, QueryVectors, SharedRuns, run_path
-from trident.retrieval.search import GenerationViews, Strategy, search_async
+from trident.retrieval.search_engine import GenerationViews, Strategy, search_async
 from trident.retrieval.search_fuse import fuse_runs
 from trident.retrieval.search_hits import collect_hits
 from trident.retrieval.search_plan import plan_search, scope_search

@@ -18,7 +18,7 @@ from mcp.client import Client
 from mcp.server.mcpserver import MCPServer
 
 from trident.server.app import TridentServer, build_server
-from trident.server.settings import ServerSettings, TridentSettings
+from trident.server.server_settings import ServerSettings, TridentSettings
 from trident.store.catalog import Catalog
 
 

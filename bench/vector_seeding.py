@@ -22,7 +22,7 @@ import tempfile
 from pathlib import Path
 
 from trident.embedding.embedder import open_embedder
-from trident.ingest.graph_vectors import graph_items
+from trident.ingest.graph_vector_sync import graph_items
 from trident.ingest.pipeline import index_folder
 from trident.retrieval.paths import vector_seeds
 from trident.retrieval.views import GenerationViews

@@ -9,7 +9,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from trident.server.settings import TridentSettings
+from trident.server.server_settings import TridentSettings
 
 
 def trident_executable() -> Path:

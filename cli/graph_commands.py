@@ -21,7 +21,7 @@ from rich.markup import escape
 
 from trident.cli.hints import in_terminal
 from trident.retrieval.entities import EntityNotFoundError
-from trident.server.settings import TridentSettings
+from trident.server.server_settings import TridentSettings
 from trident.store.catalog import Catalog
 from trident.store.schema import DocumentKind, Resolution
 from trident.tools import explain as explain_tool
@@ -33,10 +33,10 @@ from trident.tools.trace import Direction, Edge
 if TYPE_CHECKING:
     from trident.retrieval.entities import EntityRef
     from trident.retrieval.omitted import Omitted
-    from trident.retrieval.search import SearchHit
+    from trident.retrieval.search_engine import SearchHit
     from trident.retrieval.views import GenerationViews
-    from trident.tools.entities import EntityResult
     from trident.tools.explain import ExplainResult, Hop
+    from trident.tools.get_entity import EntityResult
     from trident.tools.similar import SimilarResult
     from trident.tools.trace import TraceResult
 
@@ -275,7 +275,7 @@ class GraphCommands:
 
         What it is, where it is defined, its aliases and how many relations of each type it has.
         """
-        from trident.tools.entities import get_entity
+        from trident.tools.get_entity import get_entity
 
         with self._index(with_embedder=False) as (catalog, views):
             result = get_entity(

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from trident.cli.progress import RichProgress
+from trident.cli.progress_bar import RichProgress
 from trident.ingest.beir import is_beir_folder
 from trident.ingest.parsing import Parser
 from trident.ingest.pipeline import index_beir, index_folder

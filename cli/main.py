@@ -31,11 +31,11 @@ from trident.cli.catalogs import (
     open_serving_catalog,
     open_shared,
 )
-from trident.cli.errors import NotIndexed
-from trident.cli.progress import RichProgress
+from trident.cli.progress_bar import RichProgress
 from trident.cli.settings_check import BadSetting, check_folders, read_settings
+from trident.cli.user_errors import NotIndexed
 from trident.embedding.embedder import EmbedderUnavailable
-from trident.server.settings import ServerSettings, TridentSettings
+from trident.server.server_settings import ServerSettings, TridentSettings
 from trident.store import locking
 from trident.store.catalog import Catalog, TridentIndexError
 from trident.store.ray_cluster import ClusterUnavailable
@@ -295,8 +295,8 @@ def status(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Projects, per-engine counts, the model, files that were skipped, and stale references per project."""
-    from trident.cli.errors import unknown_project
     from trident.cli.status_output import print_projects, print_stale, print_status, read_status
+    from trident.cli.user_errors import unknown_project
     from trident.retrieval.stale_scan import stale_scan
     from trident.retrieval.views import GenerationViews
     from trident.tools.stale import MAX_LIMIT, find_stale

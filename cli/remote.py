@@ -10,7 +10,7 @@ from typing import Any
 import typer
 from rich.console import Console
 
-from trident.server.settings import TridentSettings
+from trident.server.server_settings import TridentSettings
 from trident.store.catalog import Catalog
 from trident.store.object_store import ObjectStore, open_object_store
 from trident.store.remote_catalog import RemoteCatalog, holder_name

@@ -6,7 +6,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass
 
-from trident.cli.errors import NotIndexed, unknown_project
+from trident.cli.user_errors import NotIndexed, unknown_project
 from trident.ingest.rebinding import remove_documents
 from trident.store.catalog import Writer
 

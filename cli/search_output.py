@@ -11,7 +11,7 @@ from rich.markup import escape
 
 from trident.cli.hints import in_terminal
 from trident.retrieval.flags import ConflictFlag, EvidenceFlag
-from trident.retrieval.search import SearchHit
+from trident.retrieval.search_engine import SearchHit
 
 if TYPE_CHECKING:
     from trident.tools.search_compact import CompactHit, SearchAnswer

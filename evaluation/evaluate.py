@@ -12,7 +12,7 @@ from trident.evaluation.metrics import mean, query_metrics
 from trident.ingest.beir import BeirQuery
 from trident.retrieval.fusion import FusionMethod
 from trident.retrieval.paths import PATHS
-from trident.retrieval.search import Strategy, search
+from trident.retrieval.search_engine import Strategy, search
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.schema import cited_file

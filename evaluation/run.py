@@ -16,10 +16,10 @@ from pathlib import Path
 from trident.embedding.embedder import open_embedder
 from trident.evaluation.evaluate import EvalReport, evaluate
 from trident.ingest.beir import is_beir_folder, load_qrels, load_queries
+from trident.ingest.chunk_tokens import CHUNK_TOKEN_BUDGET
 from trident.ingest.pipeline import Progress, index_beir
-from trident.ingest.tokens import CHUNK_TOKEN_BUDGET
 from trident.retrieval.fusion import FusionMethod
-from trident.retrieval.search import Strategy
+from trident.retrieval.search_engine import Strategy
 from trident.store.catalog import Catalog
 from trident.store.object_store import open_object_store
 from trident.store.protocols import Embedder

@@ -9,9 +9,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from trident.ingest.chunk_tokens import split_lines_by_budget
 from trident.ingest.model import Extraction
 from trident.ingest.text import DESCRIPTION_CHARS, make_chunks, source_lines
-from trident.ingest.tokens import split_lines_by_budget
 from trident.store.schema import DocumentKind, Entity, EntityType, document_id, entity_id
 
 CORPUS_FILE = "corpus.jsonl"

@@ -16,12 +16,12 @@ from dataclasses import dataclass, replace
 
 import tree_sitter as ts
 
+from trident.ingest.chunk_tokens import CHUNK_TOKEN_BUDGET, estimate_tokens, split_lines_by_budget
 from trident.ingest.languages import SUPPORTED_LANGUAGES, LanguageSpec, parser_for, spec_for
 from trident.ingest.languages.binding import Bindings, Target
 from trident.ingest.languages.outline import Outline, Symbol, docstring
 from trident.ingest.model import Extraction, Reference
 from trident.ingest.text import group_blocks, paragraphs
-from trident.ingest.tokens import CHUNK_TOKEN_BUDGET, estimate_tokens, split_lines_by_budget
 from trident.store.code_paths import HEADER_SUFFIXES, module_name, module_short_name
 from trident.store.schema import (
     Chunk,

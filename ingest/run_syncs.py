@@ -9,9 +9,9 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, replace
 
-from trident.ingest.communities import DetectionTimeout, sync_communities
+from trident.ingest.community_reports import DetectionTimeout, sync_communities
 from trident.ingest.documents import graph_returns
-from trident.ingest.graph_vectors import sync_graph_vectors
+from trident.ingest.graph_vector_sync import sync_graph_vectors
 from trident.ingest.linking import forget_sync, give_up_sync, link_shared_names, mark_synced, relink
 from trident.ingest.progress import Progress
 from trident.ingest.vector_fill import Publishing, fill_vectors

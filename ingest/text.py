@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import PurePosixPath
 
+from trident.ingest.chunk_tokens import CHUNK_TOKEN_BUDGET, estimate_tokens, split_lines_by_budget
 from trident.ingest.model import Extraction
-from trident.ingest.tokens import CHUNK_TOKEN_BUDGET, estimate_tokens, split_lines_by_budget
 from trident.store.schema import Chunk, DocumentKind, Entity, EntityType, chunk_id, entity_id
 
 DESCRIPTION_CHARS = 300

@@ -22,13 +22,13 @@ from trident.server.impact_tool import register_impact
 from trident.server.job_status import JobStatus
 from trident.server.registration import READ, app_of, in_worker, mapped, tool
 from trident.server.runtime import Runtime
-from trident.server.settings import TridentSettings
+from trident.server.server_settings import TridentSettings
 from trident.server.tool_schemas import listed
 from trident.server.write_tools import register_write_tools
 from trident.store.catalog import Catalog
 from trident.store.schema import Resolution
-from trident.tools import entities as entity_tools
 from trident.tools import explain, search, similar, stale, status, trace
+from trident.tools import get_entity as entity_tools
 from trident.tools.calls import RESPONSE_TOKENS
 
 log = logging.getLogger(__name__)

@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING, Any
 
 from trident.embedding.background import BackgroundEmbedder
 from trident.retrieval.relation_index import RelationIndex
-from trident.retrieval.search import GenerationViews
+from trident.retrieval.search_engine import GenerationViews
 from trident.retrieval.stale_references import project_names
 from trident.server.job_records import JobRecords
 from trident.server.jobs import IndexJobs
-from trident.server.settings import ServerSettings, TridentSettings
+from trident.server.server_settings import ServerSettings, TridentSettings
 from trident.server.warmed import WarmedGenerations
 from trident.store.catalog import Catalog, IndexLockedError
 from trident.store.directory import EntityDirectory

@@ -8,7 +8,7 @@ from __future__ import annotations
 import anyio
 
 from trident.embedding.background import BackgroundEmbedder
-from trident.retrieval.search import GenerationViews, Strategy
+from trident.retrieval.search_engine import GenerationViews, Strategy
 from trident.store.catalog import Catalog
 from trident.store.protocols import Embedder
 

@@ -9,7 +9,7 @@ from mcp.shared.exceptions import MCPError
 
 from trident.retrieval.entities import EntityNotFoundError
 from trident.server.context import TridentContext
-from trident.tools import entities as entity_tools
+from trident.tools import get_entity as entity_tools
 from trident.tools import status
 
 # MCP 2025-11-25: "Resource not found" (later protocol versions retire the code; this server speaks 2025-11-25).

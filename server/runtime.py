@@ -14,7 +14,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import INTERNAL_ERROR
 
 from trident.server.context import TridentContext, make_lifespan
-from trident.server.settings import TridentSettings
+from trident.server.server_settings import TridentSettings
 from trident.server.transport import TENANT_SCOPE_KEY
 from trident.store.catalog import Catalog
 from trident.store.remote_catalog import RemoteCatalog

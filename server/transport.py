@@ -10,7 +10,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
 
 from trident.server.event_store import RETRY_MILLISECONDS, SessionEventStore, SessionMarks
-from trident.server.settings import ServerSettings, is_loopback
+from trident.server.server_settings import ServerSettings, is_loopback
 
 Scope = dict[str, Any]
 

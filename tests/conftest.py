@@ -111,7 +111,7 @@ async def sample_client(sample_catalog: Catalog) -> AsyncIterator[Any]:
     from mcp.client import Client
 
     from trident.server.app import build_server
-    from trident.server.settings import ServerSettings, TridentSettings
+    from trident.server.server_settings import ServerSettings, TridentSettings
 
     settings = TridentSettings.from_env(ServerSettings(read_only=True))
     async with Client(build_server(settings, lambda: sample_catalog, close_catalog=False)) as connected:
@@ -149,7 +149,7 @@ async def code_client(code_catalog: Catalog) -> AsyncIterator[Any]:
     from mcp.client import Client
 
     from trident.server.app import build_server
-    from trident.server.settings import ServerSettings, TridentSettings
+    from trident.server.server_settings import ServerSettings, TridentSettings
 
     settings = TridentSettings.from_env(ServerSettings(read_only=True))
     async with Client(build_server(settings, lambda: code_catalog, close_catalog=False)) as client:

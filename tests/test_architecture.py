@@ -10,7 +10,7 @@ import pytest
 from tests.conftest import HashEmbedder, index_into
 from trident.retrieval.path_names import PathName
 from trident.retrieval.paths import PATH_RUNNERS, PathHits, PathQuery, run_path
-from trident.retrieval.search import search
+from trident.retrieval.search_engine import search
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.protocols import ScoredId, SearchFilter
@@ -67,3 +67,19 @@ def test_every_path_name_has_a_runner_and_an_unknown_name_is_refused(notes_catal
     )
     with pytest.raises(ValueError, match="unknown retrieval path 'toy'; known: lexical, semantic"):
         run_path("toy", query)
+
+
+PACKAGES = ("cli", "server", "tools", "retrieval", "store", "ingest", "embedding", "evaluation")
+
+
+def test_no_module_name_repeats_across_packages() -> None:
+    """`search`, `settings`, `errors`: a name in two packages makes a reader ask which one an import means."""
+    root = Path(__file__).resolve().parent.parent
+    where: dict[str, list[str]] = {}
+    for package in PACKAGES:
+        for module in sorted((root / package).glob("*.py")):
+            if module.name != "__init__.py":
+                where.setdefault(module.stem, []).append(package)
+    repeated = {name: packages for name, packages in where.items() if len(packages) > 1}
+    assert repeated == {}, f"module names in more than one package: {repeated}"
+    assert len(where) > 100, "the packages were found"

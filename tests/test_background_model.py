@@ -16,7 +16,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from trident.embedding.background import BackgroundEmbedder, ModelNotReady
 from trident.embedding.embedder import EmbedderUnavailable
-from trident.retrieval.search import GenerationViews, search
+from trident.retrieval.search_engine import GenerationViews, search
 from trident.store.catalog import Catalog
 from trident.store.protocols import Embedder
 from trident.store.settings import RetrievalSettings, StoreSettings
@@ -123,7 +123,7 @@ async def test_a_search_waits_for_a_loading_model_unless_told_not_to_and_a_parti
     from mcp.client import Client
 
     from trident.server.app import build_server
-    from trident.server.settings import ServerSettings, TridentSettings
+    from trident.server.server_settings import ServerSettings, TridentSettings
 
     background, release = _gated(embedder)
     catalog = Catalog.open_reader(sample_catalog.index_dir, "default", background)

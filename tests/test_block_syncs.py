@@ -12,8 +12,8 @@ import pytest
 
 from tests.conftest import SAMPLE_PROJECTS, HashEmbedder
 from trident.ingest import run_syncs
-from trident.ingest.communities import detect_communities, open_communities
-from trident.ingest.graph_vectors import graph_items, open_graph_vectors
+from trident.ingest.community_reports import detect_communities, open_communities
+from trident.ingest.graph_vector_sync import graph_items, open_graph_vectors
 from trident.ingest.pipeline import IndexReport, index_folder
 from trident.ingest.progress import Silent
 from trident.ingest.run_syncs import BlockSyncs

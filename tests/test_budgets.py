@@ -14,7 +14,7 @@ from trident.ingest.pipeline import IndexReport, Progress
 from trident.server.app import build_server
 from trident.server.job_status import JobState
 from trident.server.jobs import KEPT_ENDED_JOBS, IndexJobs
-from trident.server.settings import ServerSettings, TridentSettings
+from trident.server.server_settings import ServerSettings, TridentSettings
 from trident.store.catalog import Catalog
 from trident.store.tokens import json_tokens, response_tokens
 from trident.tools import status as status_tool

@@ -6,9 +6,9 @@ import itertools
 
 import pytest
 
+from trident.ingest.chunk_tokens import CHUNK_TOKEN_BUDGET, estimate_tokens
 from trident.ingest.code import parse_code
 from trident.ingest.model import Extraction
-from trident.ingest.tokens import CHUNK_TOKEN_BUDGET, estimate_tokens
 
 PYTHON = '''import os
 from .gateway import PaymentGateway

@@ -17,7 +17,7 @@ from mcp.client import Client
 from tests.conftest import EXAMPLES
 from tests.test_cli import _run
 from trident.server.app import build_server
-from trident.server.settings import ServerSettings, TridentSettings
+from trident.server.server_settings import ServerSettings, TridentSettings
 from trident.store.catalog import Catalog
 from trident.store.protocols import Embedder
 from trident.store.settings import StoreSettings

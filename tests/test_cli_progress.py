@@ -6,7 +6,7 @@ import io
 
 from rich.console import Console
 
-from trident.cli.progress import RichProgress
+from trident.cli.progress_bar import RichProgress
 
 
 def _drawn(stages: list[tuple[str, int]], *, fail: bool = False) -> list[str]:

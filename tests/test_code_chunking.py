@@ -7,9 +7,9 @@ from dataclasses import dataclass
 
 import pytest
 
+from trident.ingest.chunk_tokens import CHUNK_TOKEN_BUDGET, estimate_tokens
 from trident.ingest.code import SUPPORTED_LANGUAGES, parse_code
 from trident.ingest.model import Extraction
-from trident.ingest.tokens import CHUNK_TOKEN_BUDGET, estimate_tokens
 
 PYTHON = '''"""Orders and their checkout."""
 from .gateway import PaymentGateway

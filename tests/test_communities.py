@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import EXAMPLES, SAMPLE_PROJECTS, index_into
-from trident.ingest.communities import detect_communities, open_communities, report_vectors, sync_communities
+from trident.ingest.community_reports import detect_communities, open_communities, report_vectors, sync_communities
 from trident.ingest.linking import forget_sync
 from trident.ingest.pipeline import index_folder
 from trident.retrieval.router import QueryType, route
-from trident.retrieval.search import Strategy, search
+from trident.retrieval.search_engine import Strategy, search
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.community_index import CommunityReport

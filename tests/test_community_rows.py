@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from tests.conftest import EXAMPLES, HashEmbedder, index_into
-from trident.ingest.communities import sync_communities
+from trident.ingest.community_reports import sync_communities
 from trident.retrieval.views import GenerationViews
 from trident.store import current_rows
 from trident.store.catalog import Catalog

@@ -21,7 +21,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from tests.conftest import EXAMPLES, HashEmbedder
 from trident.ingest.pipeline import index_folder
 from trident.server.app import build_server
-from trident.server.settings import ServerSettings, TridentSettings
+from trident.server.server_settings import ServerSettings, TridentSettings
 from trident.store import locking
 from trident.store.catalog import Catalog, IndexLockedError, ReadOnlyIndexError, Writer
 from trident.store.generations import GENERATIONS_DIR

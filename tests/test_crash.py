@@ -32,10 +32,10 @@ import numpy as np
 import pytest
 
 from tests.conftest import EXAMPLES, SAMPLE_PROJECTS
-from trident.ingest.communities import open_communities
-from trident.ingest.graph_vectors import open_graph_vectors
+from trident.ingest.community_reports import open_communities
+from trident.ingest.graph_vector_sync import open_graph_vectors
 from trident.ingest.pipeline import index_folder
-from trident.retrieval.search import GenerationViews, search
+from trident.retrieval.search_engine import GenerationViews, search
 from trident.store import current_rows
 from trident.store.catalog import Catalog
 from trident.store.community_rows import COMMUNITY_ROWS_DIR

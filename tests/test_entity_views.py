@@ -8,7 +8,7 @@ import pytest
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.settings import RetrievalSettings
-from trident.tools.entities import get_entity
+from trident.tools.get_entity import get_entity
 
 NAMES = ["PaymentGateway", "billing.orders.OrderService.checkout", "RotatingKeyStore", "billing.payments"]
 

@@ -212,7 +212,7 @@ async def client(catalog: Catalog) -> AsyncIterator[Any]:
     from mcp.client import Client
 
     from trident.server.app import build_server
-    from trident.server.settings import ServerSettings, TridentSettings
+    from trident.server.server_settings import ServerSettings, TridentSettings
 
     settings = TridentSettings.from_env(ServerSettings(read_only=True))
     async with Client(build_server(settings, lambda: catalog, close_catalog=False)) as connected:

@@ -12,7 +12,7 @@ import pytest
 
 from tests.conftest import EXAMPLES, index_into
 from trident.embedding.hash_embedder import HashEmbedder
-from trident.retrieval.search import GenerationViews, search
+from trident.retrieval.search_engine import GenerationViews, search
 from trident.store import graph_compaction
 from trident.store.catalog import Catalog
 from trident.store.generations import GRAPH_FILE

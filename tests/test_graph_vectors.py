@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import index_into
-from trident.ingest.graph_vectors import graph_items, open_graph_vectors, sync_graph_vectors
+from trident.ingest.graph_vector_sync import graph_items, open_graph_vectors, sync_graph_vectors
 from trident.retrieval.graph_item_vectors import GraphItemVectors
 from trident.store.catalog import Catalog
 from trident.store.graph_vectors import GraphVectorIndex
@@ -148,7 +148,7 @@ def _basket_project(root: Path, total: str = "price_of(self)") -> Path:
 
 def _stored(catalog: Catalog) -> dict[str, object]:
     """Each entity's id, or a relation's (source, target), mapped to its stored vector."""
-    from trident.ingest.graph_vectors import graph_items
+    from trident.ingest.graph_vector_sync import graph_items
 
     items = graph_items(catalog.entities(), catalog.graph.relations(catalog.tenant), catalog.tenant)
     vectors = open_graph_vectors(catalog).vectors([i.key for i in items], catalog.tenant)

@@ -25,7 +25,7 @@ from mcp.shared.exceptions import MCPError
 
 from tests.conftest import EXAMPLES, HashEmbedder, index_into
 from trident.server.app import build_server
-from trident.server.settings import ServerSettings, TridentSettings
+from trident.server.server_settings import ServerSettings, TridentSettings
 from trident.store.catalog import Catalog
 
 EXAMPLES_PER_TOOL = 100

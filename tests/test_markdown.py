@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from trident.ingest.chunk_tokens import CHUNK_TOKEN_BUDGET, estimate_tokens
 from trident.ingest.markdown import front_matter, normalise_link, parse_markdown
 from trident.ingest.model import Extraction
-from trident.ingest.tokens import CHUNK_TOKEN_BUDGET, estimate_tokens
 from trident.store.schema import Entity, EntityType
 
 DESIGN = """---

@@ -256,7 +256,7 @@ async def test_an_empty_find_similar_names_the_filter_that_emptied_it(client: Cl
 async def test_get_entity_counts_every_relation_and_says_when_a_cap_cut_the_count(
     client: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from trident.tools import entities
+    from trident.tools import get_entity as entities
 
     answer = await call(client, "get_entity", {"name_or_id": "PaymentGateway.charge"})
     counted = sum(answer["relations_out"].values()) + sum(answer["relations_in"].values())
@@ -272,7 +272,7 @@ async def test_get_entity_counts_every_relation_and_says_when_a_cap_cut_the_coun
 async def test_a_search_of_an_empty_index_says_it_is_empty_and_how_to_fill_it(tmp_path: Path) -> None:
     from tests.conftest import HashEmbedder
     from trident.server.app import build_server
-    from trident.server.settings import ServerSettings, TridentSettings
+    from trident.server.server_settings import ServerSettings, TridentSettings
     from trident.store.catalog import Catalog
 
     catalog = Catalog(tmp_path / "index", "default", HashEmbedder())

@@ -20,7 +20,7 @@ from tests.test_chunk_rows import assert_rows_are_the_graphs
 from trident.ingest import pipeline
 from trident.ingest.pipeline import IndexReport, index_folder
 from trident.ingest.vector_fill import Publishing
-from trident.retrieval.search import GenerationViews, search
+from trident.retrieval.search_engine import GenerationViews, search
 from trident.store.catalog import Catalog
 from trident.store.crashpoints import CRASH_AT
 from trident.store.settings import RetrievalSettings

@@ -264,7 +264,7 @@ async def test_the_status_tool_and_the_project_resource_show_freshness_through_t
     from mcp.client import Client
 
     from trident.server.app import build_server
-    from trident.server.settings import ServerSettings, TridentSettings
+    from trident.server.server_settings import ServerSettings, TridentSettings
 
     (repo / "notes.md").unlink()
     settings = TridentSettings.from_env(ServerSettings(read_only=True))

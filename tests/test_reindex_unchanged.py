@@ -12,8 +12,8 @@ import pytest
 
 from tests.conftest import SAMPLE_PROJECTS, HashEmbedder
 from trident.ingest import pipeline, run_syncs
-from trident.ingest.communities import open_communities
-from trident.ingest.graph_vectors import graph_items, open_graph_vectors
+from trident.ingest.community_reports import open_communities
+from trident.ingest.graph_vector_sync import graph_items, open_graph_vectors
 from trident.ingest.pipeline import index_beir, index_folder
 from trident.store.catalog import Catalog, DocumentWrite
 from trident.store.generations import GENERATIONS_DIR

@@ -8,7 +8,7 @@ import pytest
 from trident.retrieval.execution_edges import derived_relations
 from trident.retrieval.pagerank import EntityChunkGraph
 from trident.retrieval.relation_index import RelationIndex
-from trident.retrieval.search import GenerationViews
+from trident.retrieval.search_engine import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.kuzu_graph import KuzuGraphStore
 from trident.store.schema import Relation, Resolution

@@ -23,7 +23,7 @@ from tests.conftest import EXAMPLES
 from trident.embedding.background import BackgroundEmbedder
 from trident.retrieval import stale_references
 from trident.retrieval.relation_index import RelationIndex
-from trident.retrieval.search import GenerationViews
+from trident.retrieval.search_engine import GenerationViews
 from trident.server import context
 from trident.server.context import _keep_warm, _warm_up
 from trident.store.catalog import Catalog

@@ -16,7 +16,7 @@ BUILD = """
 import json, sys
 from trident.cli import main
 from trident.server.app import build_server
-from trident.server.settings import ServerSettings, TridentSettings
+from trident.server.server_settings import ServerSettings, TridentSettings
 settings = TridentSettings.from_env(ServerSettings(read_only={read_only}))
 build_server(settings, lambda: None)
 wanted = {wanted!r}
@@ -41,6 +41,6 @@ def test_building_a_server_imports_no_indexing_side_nor_vector_engine(read_only:
 
 
 def test_the_check_sees_a_module_that_is_imported() -> None:
-    code = BUILD.format(read_only=True, wanted=["trident.retrieval.search", "mcp"])
+    code = BUILD.format(read_only=True, wanted=["trident.retrieval.search_engine", "mcp"])
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
-    assert json.loads(done.stdout) == ["mcp", "trident.retrieval.search"]
+    assert json.loads(done.stdout) == ["mcp", "trident.retrieval.search_engine"]

@@ -9,7 +9,7 @@ from pydantic import ValidationError
 
 from tests.conftest import HashEmbedder
 from trident.server.context import make_lifespan
-from trident.server.settings import ServerSettings, TridentSettings
+from trident.server.server_settings import ServerSettings, TridentSettings
 from trident.store.catalog import Catalog
 from trident.store.settings import ClusterSettings, IngestSettings, ModelSettings, RetrievalSettings, StoreSettings
 

@@ -9,7 +9,7 @@ import pytest
 
 from tests.projects import write_files
 from trident.ingest.pipeline import index_folder
-from trident.retrieval.search import search
+from trident.retrieval.search_engine import search
 from trident.retrieval.supporting_files import Supporting, asked_for, supporting_kind
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog

@@ -27,7 +27,7 @@ from pydantic import ValidationError
 
 from tests.conftest import EXAMPLES, HashEmbedder
 from trident.server.app import build_server
-from trident.server.settings import ServerSettings, TridentSettings
+from trident.server.server_settings import ServerSettings, TridentSettings
 from trident.store.catalog import Catalog
 from trident.store.settings import StoreSettings
 

@@ -16,8 +16,8 @@ from trident.ingest.beir import (
     parse_beir_document,
     shared_titles,
 )
+from trident.ingest.chunk_tokens import CHUNK_TOKEN_BUDGET, estimate_tokens
 from trident.ingest.text import parse_text, source_lines
-from trident.ingest.tokens import CHUNK_TOKEN_BUDGET, estimate_tokens
 from trident.store.schema import DocumentKind, EntityType, chunk_id
 
 SCIFACT = SHARED_EVAL / "scifact"

@@ -11,7 +11,7 @@ import pytest
 from mcp.client import Client
 
 from trident.server.app import build_server
-from trident.server.settings import ServerSettings, TridentSettings
+from trident.server.server_settings import ServerSettings, TridentSettings
 from trident.store.catalog import Catalog
 
 pytestmark = pytest.mark.anyio

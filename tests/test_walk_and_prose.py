@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from trident.ingest.beir import iter_corpus, load_qrels, load_queries, parse_beir_document
+from trident.ingest.chunk_tokens import CHUNK_TOKEN_BUDGET, estimate_tokens
 from trident.ingest.markdown import parse_markdown
 from trident.ingest.text import parse_text
-from trident.ingest.tokens import CHUNK_TOKEN_BUDGET, estimate_tokens
 from trident.ingest.walker import walk
 from trident.store.schema import DocumentKind
 

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 import pytest
 
 from trident.retrieval import views as views_module
-from trident.retrieval.search import SearchResult, search
+from trident.retrieval.search_engine import SearchResult, search
 from trident.retrieval.views import GenerationViews
 from trident.server.context import _warm_up
 from trident.store.catalog import Catalog

@@ -21,10 +21,10 @@ from pydantic import ValidationError
 from tests.conftest import EXAMPLES, HashEmbedder, index_into
 from trident.cli.catalogs import HeldCatalog
 from trident.ingest.watch import FolderWatcher, catalog_reindexer
-from trident.retrieval.search import search
+from trident.retrieval.search_engine import search
 from trident.retrieval.views import GenerationViews
 from trident.server.app import build_server
-from trident.server.settings import ServerSettings, TridentSettings
+from trident.server.server_settings import ServerSettings, TridentSettings
 from trident.store.catalog import Catalog, IndexLockedError
 from trident.store.manifest import Manifest
 from trident.store.settings import IngestSettings, RetrievalSettings

@@ -10,9 +10,9 @@ from typing import Any
 
 import anyio
 
-from trident.retrieval import search as engine
+from trident.retrieval import search_engine as engine
 from trident.retrieval.fusion import FusionMethod
-from trident.retrieval.search import Diagnostics, SearchHit, SearchResult, Strategy
+from trident.retrieval.search_engine import Diagnostics, SearchHit, SearchResult, Strategy
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.errors import ArgumentError

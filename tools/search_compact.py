@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field
 
 from trident.retrieval.definitions import ChunkReader
 from trident.retrieval.omitted import Omitted
-from trident.retrieval.search import Diagnostics, SearchHit, SearchResult
+from trident.retrieval.search_engine import Diagnostics, SearchHit, SearchResult
 from trident.retrieval.source_kinds import SourceKind
 from trident.retrieval.written_names import WrittenNames
 from trident.store.directory import EntityDirectory

@@ -9,10 +9,10 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Any
 
-from trident.retrieval import search as engine
+from trident.retrieval import search_engine as engine
 from trident.retrieval.fusion import FusionMethod
 from trident.retrieval.omitted import OmitReason, Omitted, breakdown, empty_message
-from trident.retrieval.search import SearchResult, Strategy
+from trident.retrieval.search_engine import SearchResult, Strategy
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.tools.calls import RESPONSE_TOKENS, suggest_call

@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field
 from trident.retrieval.entities import resolve_entity
 from trident.retrieval.evidence_flags import check_evidence
 from trident.retrieval.omitted import OMITTED_HELP, OmitReason, Omitted, breakdown, empty_message
-from trident.retrieval.search import SearchHit
+from trident.retrieval.search_engine import SearchHit
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog, embedding_text
 from trident.store.directory import EntityDirectory
