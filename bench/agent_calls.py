@@ -41,6 +41,7 @@ from corpus import bench_home
 
 from trident.embedding.embedder import Embedder, open_embedder
 from trident.embedding.hash_embedder import HashEmbedder
+from trident.embedding.model_settings import ModelSettings
 from trident.ingest.pipeline import index_folder
 from trident.retrieval.entities import EntityNotFoundError, resolve_entity
 from trident.retrieval.relation_index import RelationIndex
@@ -48,7 +49,6 @@ from trident.retrieval.walks import Direction
 from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
 from trident.store.schema import RelationType
-from trident.store.settings import ModelSettings
 from trident.tools.explain import explain_path
 from trident.tools.impact import impact
 from trident.tools.trace import MAX_EDGES, MAX_MAX_TOKENS, trace_relationships

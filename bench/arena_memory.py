@@ -30,9 +30,9 @@ def _rss_mb() -> float:
 
 def one_variant(folder: Path, model: str, long_lived: bool) -> dict[str, float]:
     from trident.embedding.embedder import open_embedder
+    from trident.embedding.model_settings import ModelSettings
     from trident.ingest.pipeline import index_folder
     from trident.store.catalog import Catalog
-    from trident.store.settings import ModelSettings
 
     before = _rss_mb()
     embedder = open_embedder(ModelSettings(model=model), long_lived=long_lived)

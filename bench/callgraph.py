@@ -41,11 +41,11 @@ import jedi
 from jedi.api.classes import Name
 
 from trident.embedding.embedder import Embedder, open_embedder
+from trident.embedding.model_settings import ModelSettings
 from trident.ingest.pipeline import index_folder
 from trident.store.catalog import Catalog
 from trident.store.code_paths import module_name
 from trident.store.schema import Entity, Relation
-from trident.store.settings import ModelSettings
 from trident.tools.status import status
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

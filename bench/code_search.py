@@ -29,11 +29,12 @@ from callgraph import _download, _extract
 from corpus import bench_home
 
 from trident.embedding.embedder import open_embedder
+from trident.embedding.model_settings import ModelSettings
 from trident.ingest.pipeline import index_folder
+from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.search_hits import SearchHit
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
-from trident.store.settings import ModelSettings, RetrievalSettings
 from trident.tools.search import search
 
 HERE = Path(__file__).resolve().parent / "code_questions"

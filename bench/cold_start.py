@@ -64,12 +64,12 @@ def persist_reader_files(index_dir: Path, model: str) -> None:
     """Write the entity and relation vectors' and the community reports' reader files and name their versions, as
     this version's syncs do (an index synced before them is read through LanceDB)."""
     from trident.embedding.embedder import open_embedder
+    from trident.embedding.model_settings import ModelSettings
     from trident.store.catalog import Catalog
     from trident.store.community_index import open_communities
     from trident.store.community_rows import COMMUNITY_ROWS_DIR, keep_report_rows
     from trident.store.graph_vector_rows import GRAPH_VECTOR_ROWS_DIR, keep_rows
     from trident.store.graph_vectors import open_graph_vectors
-    from trident.store.settings import ModelSettings
 
     catalog = Catalog.open_reader(index_dir, TENANT, open_embedder(ModelSettings(model=model)))
     keep_rows(open_graph_vectors(catalog), index_dir / GRAPH_VECTOR_ROWS_DIR, TENANT)

@@ -21,6 +21,7 @@ from pathlib import Path
 import igraph
 
 from trident.embedding.embedder import open_embedder
+from trident.embedding.model_settings import ModelSettings
 from trident.ingest.community_reports import (
     LEIDEN_PASSES,
     SEED,
@@ -33,7 +34,6 @@ from trident.ingest.community_reports import (
 )
 from trident.ingest.pipeline import index_folder
 from trident.store.catalog import Catalog
-from trident.store.settings import ModelSettings
 
 
 def _modularity(graph: igraph.Graph, groups: list[list[int]]) -> float:

@@ -25,11 +25,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from trident.embedding.embedder import open_embedder
+from trident.embedding.model_settings import ModelSettings
 from trident.ingest.beir import is_beir_folder
 from trident.ingest.pipeline import index_beir, index_folder
 from trident.store.catalog import Catalog, Writer
 from trident.store.manifest import Manifest
-from trident.store.settings import ModelSettings
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from instrument import CachedEmbedder, StageClock, instrument_pipeline, peak_rss_mb

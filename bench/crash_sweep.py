@@ -43,8 +43,8 @@ from tests.test_crash import (  # noqa: E402
     tool_answers,
 )
 from trident.embedding.embedder import open_embedder  # noqa: E402
+from trident.embedding.model_settings import ModelSettings  # noqa: E402
 from trident.store.crashpoints import CRASH_AT, CRASH_TRACE  # noqa: E402
-from trident.store.settings import ModelSettings  # noqa: E402
 
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
 SAMPLES = ("billing", "auth", "storefront")

@@ -20,11 +20,11 @@ import time
 from pathlib import Path
 
 from trident.embedding.embedder import open_embedder
+from trident.embedding.model_settings import ModelSettings
 from trident.retrieval.chunk_vectors import ChunkVectors
 from trident.store.catalog import Catalog
 from trident.store.chunk_files import read_chunk_files
 from trident.store.protocols import SearchFilter
-from trident.store.settings import ModelSettings
 
 QUERIES = Path(__file__).resolve().parent / "queries.jsonl"
 TOP = 50

@@ -28,12 +28,14 @@ import time
 from pathlib import Path
 
 from trident.embedding.embedder import open_embedder
+from trident.embedding.model_settings import ModelSettings
+from trident.ingest.ingest_settings import IngestSettings
 from trident.ingest.watch import Reindex, WatchedFolder, catalog_reindexer
+from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.views import GenerationViews
 from trident.server.context import _keep_warm
 from trident.server.warmed import WarmedGenerations
 from trident.store.catalog import Catalog
-from trident.store.settings import IngestSettings, ModelSettings, RetrievalSettings
 from trident.tools.search import search
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"

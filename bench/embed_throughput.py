@@ -20,9 +20,9 @@ from pathlib import Path
 import numpy as np
 
 from trident.embedding.embedder import FastEmbedEmbedder, open_embedder
+from trident.embedding.model_settings import DEFAULT_MODEL, ModelSettings
 from trident.store.catalog import Catalog, embedding_text
 from trident.store.manifest import Manifest
-from trident.store.settings import DEFAULT_MODEL, ModelSettings
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from corpus import bench_home, index_dir

@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from trident.embedding.embedder import open_embedder
-from trident.store.settings import ModelSettings
+from trident.embedding.model_settings import ModelSettings
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from latency import load_queries

@@ -55,12 +55,12 @@ from typing import Any
 
 from trident.embedding.embedder import Embedder, open_embedder
 from trident.embedding.hash_embedder import HashEmbedder
+from trident.embedding.model_settings import ModelSettings
 from trident.retrieval.entities import EntityNotFoundError
 from trident.retrieval.relation_index import RelationIndex
 from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
 from trident.store.schema import Entity, Resolution
-from trident.store.settings import ModelSettings
 from trident.tools.explain import Hop, explain_path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

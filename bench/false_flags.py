@@ -33,12 +33,12 @@ from pathlib import Path
 from trident.embedding.hash_embedder import HashEmbedder
 from trident.ingest.pipeline import index_folder
 from trident.retrieval.fact_readers import facts_of
+from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.search_engine import Strategy
 from trident.retrieval.source_kinds import source_kind
 from trident.retrieval.stale_scan import scan_stale
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
-from trident.store.settings import RetrievalSettings
 from trident.tools.search import search
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

@@ -26,16 +26,17 @@ from pathlib import Path
 
 import anyio
 
+from trident.embedding.model_settings import ModelSettings
 from trident.evaluation.metrics import mean, query_metrics
 from trident.ingest.beir import BeirQuery, load_qrels, load_queries
 from trident.retrieval.fusion import RRF, FusedItem, Fuser, Lists, PrimaryFirst, Terms, Weights
 from trident.retrieval.path_names import PathName, PathRun
+from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.search_plan import SearchPlan, plan_search, scope_search
 from trident.retrieval.search_runs import run_paths
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.protocols import ScoredId
-from trident.store.settings import ModelSettings, RetrievalSettings
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from corpus import bench_home

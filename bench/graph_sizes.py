@@ -26,7 +26,7 @@ from corpus import bench_home
 
 from trident.embedding.embedder import Embedder, open_embedder
 from trident.embedding.hash_embedder import HashEmbedder
-from trident.store.settings import ModelSettings
+from trident.embedding.model_settings import ModelSettings
 from trident.tools.explain import explain_path
 from trident.tools.trace import trace_relationships
 

@@ -18,12 +18,12 @@ from collections import Counter
 from pathlib import Path
 
 from trident.embedding.embedder import open_embedder
+from trident.embedding.model_settings import ModelSettings
 from trident.ingest.beir import is_beir_folder
 from trident.ingest.pipeline import IndexReport, index_beir, index_folder
 from trident.ingest.progress import Silent
 from trident.ingest.run_syncs import BlockSyncs
 from trident.store.catalog import Catalog, Writer, embedding_text
-from trident.store.settings import ModelSettings
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from corpus import bench_home, model_slug

@@ -34,11 +34,12 @@ import anyio
 import numpy as np
 
 from trident.embedding.embedder import open_embedder
+from trident.embedding.model_settings import ModelSettings
 from trident.retrieval.entities import EntityNotFoundError
+from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.search_engine import GenerationViews, Strategy, search_async
 from trident.store.catalog import Catalog
 from trident.store.protocols import Embedder, SearchFilter
-from trident.store.settings import ModelSettings, RetrievalSettings
 from trident.tools.explain import explain_path
 from trident.tools.similar import find_similar
 from trident.tools.trace import trace_relationships

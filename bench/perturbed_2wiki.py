@@ -38,14 +38,16 @@ from pathlib import Path
 import ahocorasick
 
 from trident.embedding.embedder import open_embedder
+from trident.embedding.model_settings import ModelSettings
 from trident.evaluation.evaluate import EvalReport, evaluate, ranked_documents
 from trident.evaluation.metrics import mean, query_metrics
 from trident.evaluation.run import cache_key
 from trident.ingest.beir import BeirQuery, load_qrels, load_queries
+from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.search_engine import Strategy
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
-from trident.store.settings import ModelSettings, RetrievalSettings, StoreSettings
+from trident.store.settings import StoreSettings
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from corpus import bench_home

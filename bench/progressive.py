@@ -24,12 +24,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from trident.embedding.embedder import open_embedder
+from trident.embedding.model_settings import ModelSettings
+from trident.ingest.ingest_settings import IngestSettings
 from trident.ingest.pipeline import index_folder
 from trident.ingest.vector_fill import Publishing
+from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.search_engine import GenerationViews, search
 from trident.store.catalog import Catalog
 from trident.store.protocols import Embedder
-from trident.store.settings import IngestSettings, ModelSettings, RetrievalSettings
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from instrument import stdlib_sample

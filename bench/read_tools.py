@@ -21,11 +21,12 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from trident.embedding.model_settings import ModelSettings
+from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.stale_scan import scan_stale
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
-from trident.store.settings import ModelSettings, RetrievalSettings
 from trident.tools.get_entity import get_entity
 from trident.tools.status import status
 

@@ -25,9 +25,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tests.s3_server import weed_server
 from trident.embedding.embedder import open_embedder
+from trident.embedding.model_settings import ModelSettings
 from trident.evaluation.evaluate import ranked_documents
 from trident.evaluation.metrics import mean, query_metrics
 from trident.ingest.beir import BeirQuery, load_qrels, load_queries
+from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.search_engine import Strategy
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
@@ -35,7 +37,6 @@ from trident.store.object_store import ObjectStore, open_object_store
 from trident.store.protocols import Embedder
 from trident.store.remote_index import pull, push
 from trident.store.remote_lease import RemoteLease, held_lease
-from trident.store.settings import ModelSettings, RetrievalSettings
 
 TENANT = "default"
 

@@ -22,17 +22,18 @@ from pathlib import Path
 import anyio
 
 from trident.embedding.embedder import open_embedder
+from trident.embedding.model_settings import ModelSettings
 from trident.retrieval.diagnostics import diagnose
 from trident.retrieval.evidence_flags import check_evidence
 from trident.retrieval.path_names import PathName
 from trident.retrieval.paths import PathQuery, QueryVectors, SharedRuns, run_path
+from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.search_engine import GenerationViews, Strategy, search_async
 from trident.retrieval.search_fuse import fuse_runs
 from trident.retrieval.search_hits import collect_hits
 from trident.retrieval.search_plan import plan_search, scope_search
 from trident.retrieval.search_runs import PathRuns
 from trident.store.catalog import Catalog
-from trident.store.settings import ModelSettings, RetrievalSettings
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from corpus import index_dir

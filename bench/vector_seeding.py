@@ -22,12 +22,13 @@ import tempfile
 from pathlib import Path
 
 from trident.embedding.embedder import open_embedder
+from trident.embedding.model_settings import ModelSettings
 from trident.ingest.graph_vector_sync import graph_items
 from trident.ingest.pipeline import index_folder
 from trident.retrieval.paths import vector_seeds
+from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
-from trident.store.settings import ModelSettings, RetrievalSettings
 
 QUESTIONS = Path(__file__).resolve().parent / "seeding_questions.json"
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from trident.embedding.background import BackgroundEmbedder
 from trident.embedding.embedder import open_embedder
+from trident.embedding.model_settings import ModelSettings
 from trident.store.catalog import Catalog, IndexLockedError, Writer
 from trident.store.compatibility import check_compatible
 from trident.store.manifest import MANIFEST_FILE
@@ -18,7 +19,7 @@ from trident.store.protocols import Embedder
 from trident.store.remote_catalog import RemoteCatalog
 from trident.store.remote_gc import Schedule
 from trident.store.remote_index import pull
-from trident.store.settings import ClusterSettings, ModelSettings, StorageSettings, StoreSettings
+from trident.store.settings import ClusterSettings, StorageSettings, StoreSettings
 
 if TYPE_CHECKING:
     from trident.ingest.parsing import Parser

@@ -8,12 +8,12 @@ from rich.console import Console
 
 from trident.cli.progress_bar import RichProgress
 from trident.ingest.beir import is_beir_folder
+from trident.ingest.ingest_settings import IngestSettings
 from trident.ingest.parsing import Parser
 from trident.ingest.pipeline import index_beir, index_folder
 from trident.ingest.run_syncs import BlockSyncs
 from trident.ingest.vector_fill import Publishing
 from trident.store.catalog import Writer
-from trident.store.settings import IngestSettings
 
 
 def index_one(

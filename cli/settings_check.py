@@ -13,7 +13,8 @@ from typing import TypeVar
 from pydantic import ValidationError
 from pydantic_settings import SettingsError
 
-from trident.store.settings import ModelSettings, StoreSettings
+from trident.embedding.model_settings import ModelSettings
+from trident.store.settings import StoreSettings
 
 T = TypeVar("T")
 # pydantic-settings names the field of a value it could not parse only in its message.

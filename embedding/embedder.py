@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from trident.embedding.model_settings import DEFAULT_MODEL, ModelSettings
 from trident.embedding.offline_model import (
     OfflineBuildError,
     build_quantized_model,
@@ -20,7 +21,6 @@ from trident.embedding.offline_model import (
     read_build_record,
 )
 from trident.store.protocols import Embedder
-from trident.store.settings import DEFAULT_MODEL, ModelSettings
 
 log = logging.getLogger(__name__)
 

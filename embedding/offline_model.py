@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel, ValidationError
 
-from trident.store.settings import DEFAULT_MODEL
+from trident.embedding.model_settings import DEFAULT_MODEL
 
 log = logging.getLogger(__name__)
 

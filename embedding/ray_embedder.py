@@ -18,9 +18,10 @@ from collections.abc import Sequence
 import numpy as np
 
 from trident.embedding.embedder import EmbedderUnavailable, open_embedder
+from trident.embedding.model_settings import ModelSettings
 from trident.store.protocols import Embedder
 from trident.store.ray_cluster import ClusterUnavailable, connect_ray
-from trident.store.settings import ClusterSettings, ModelSettings
+from trident.store.settings import ClusterSettings
 
 log = logging.getLogger(__name__)
 

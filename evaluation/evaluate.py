@@ -12,11 +12,11 @@ from trident.evaluation.metrics import mean, query_metrics
 from trident.ingest.beir import BeirQuery
 from trident.retrieval.fusion import FusionMethod
 from trident.retrieval.paths import PATHS
+from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.search_engine import Strategy, search
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.schema import cited_file
-from trident.store.settings import RetrievalSettings
 
 EVAL_TOP_K = 100
 

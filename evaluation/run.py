@@ -14,11 +14,13 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 
 from trident.embedding.embedder import open_embedder
+from trident.embedding.model_settings import ModelSettings
 from trident.evaluation.evaluate import EvalReport, evaluate
 from trident.ingest.beir import is_beir_folder, load_qrels, load_queries
 from trident.ingest.chunk_tokens import CHUNK_TOKEN_BUDGET
 from trident.ingest.pipeline import Progress, index_beir
 from trident.retrieval.fusion import FusionMethod
+from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.search_engine import Strategy
 from trident.store.catalog import Catalog
 from trident.store.object_store import open_object_store
@@ -26,7 +28,7 @@ from trident.store.protocols import Embedder
 from trident.store.remote_catalog import RemoteCatalog
 from trident.store.remote_index import pull
 from trident.store.schema import SCHEMA_VERSION
-from trident.store.settings import ModelSettings, RetrievalSettings, StorageSettings, StoreSettings
+from trident.store.settings import StorageSettings, StoreSettings
 
 EVAL_PREFIX = "eval"  # in the bucket of TRIDENT_STORAGE: eval/<dataset>-<key>/, apart from tenants/
 

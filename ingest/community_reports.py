@@ -23,13 +23,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from trident.ingest.ingest_settings import DEFAULT_COMMUNITY_SECONDS
 from trident.store.catalog import Writer
 from trident.store.community_index import CentralEntity, CommunityReport, open_communities
 from trident.store.community_rows import COMMUNITY_ROWS_DIR, keep_report_rows
 from trident.store.current_rows import withdraw
 from trident.store.protocols import Embedder
 from trident.store.schema import Entity, EntityType, Relation, stable_hash
-from trident.store.settings import DEFAULT_COMMUNITY_SECONDS
 
 if TYPE_CHECKING:  # imported where communities are computed: a run with nothing to sync never loads it (~1 s)
     import igraph

@@ -19,6 +19,7 @@ from trident.ingest.documents import (
     resolve_document,
     returns_of,
 )
+from trident.ingest.ingest_settings import DEFAULT_COMMUNITY_SECONDS
 from trident.ingest.kept_resolver import KeptResolver
 from trident.ingest.linking import Resolver, resolution_key
 from trident.ingest.model import ELEMENTS_MARK
@@ -41,7 +42,6 @@ from trident.store.schema import (
     document_id,
     stable_hash,
 )
-from trident.store.settings import DEFAULT_COMMUNITY_SECONDS
 from trident.store.sync_state import syncs_current
 
 WRITE_BATCH_CHUNKS = 512

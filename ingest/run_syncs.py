@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from trident.ingest.community_reports import DetectionTimeout, sync_communities
 from trident.ingest.documents import graph_returns
 from trident.ingest.graph_vector_sync import sync_graph_vectors
+from trident.ingest.ingest_settings import DEFAULT_COMMUNITY_SECONDS
 from trident.ingest.linking import forget_sync, give_up_sync, link_shared_names, mark_synced, relink
 from trident.ingest.progress import Progress
 from trident.ingest.vector_fill import Publishing, fill_vectors
@@ -19,7 +20,6 @@ from trident.store.catalog import Writer
 from trident.store.gc_pause import freeze_survivors
 from trident.store.manifest import Manifest
 from trident.store.schema import Entity, Relation, RelationType
-from trident.store.settings import DEFAULT_COMMUNITY_SECONDS
 from trident.store.sync_state import DerivedStore, syncs_current
 
 log = logging.getLogger(__name__)

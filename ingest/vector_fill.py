@@ -13,9 +13,9 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from trident.ingest.ingest_settings import IngestSettings
 from trident.ingest.progress import Progress
 from trident.store.catalog import Writer
-from trident.store.settings import IngestSettings
 
 # Documents per fill batch for what an earlier run left waiting (a run's own documents keep its write batches).
 LEFTOVER_BATCH_DOCUMENTS = 64

@@ -12,13 +12,13 @@ from pathlib import Path
 
 from watchfiles import Change, DefaultFilter, watch
 
+from trident.ingest.ingest_settings import IngestSettings
 from trident.ingest.kept_resolver import KeptResolver
 from trident.ingest.parsing import Parser
 from trident.ingest.pipeline import IndexReport, index_folder
 from trident.ingest.vector_fill import Publishing
 from trident.ingest.walker import ALWAYS_IGNORED
 from trident.store.catalog import Catalog, IndexLockedError, Writer
-from trident.store.settings import IngestSettings
 
 log = logging.getLogger(__name__)
 

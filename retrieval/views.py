@@ -16,6 +16,7 @@ from trident.retrieval.chunk_vectors import ChunkVectors
 from trident.retrieval.graph_item_vectors import GraphItemVectors
 from trident.retrieval.pagerank import EntityChunkGraph
 from trident.retrieval.relation_index import RelationIndex
+from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.title_match import TitleIndex
 from trident.store.catalog import Catalog
 from trident.store.chunk_files import ChunkFiles, read_chunk_files
@@ -26,7 +27,6 @@ from trident.store.directory import EntityDirectory
 from trident.store.freed_memory import release_freed_memory
 from trident.store.gc_pause import paused_gc
 from trident.store.schema import Chunk
-from trident.store.settings import RetrievalSettings
 
 T = TypeVar("T")
 # A project's own instructions: the fast path for "what does CLAUDE.md / our README say".

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from trident.embedding.background import BackgroundEmbedder
+from trident.ingest.ingest_settings import IngestSettings
 from trident.retrieval.relation_index import RelationIndex
 from trident.retrieval.search_engine import GenerationViews
 from trident.retrieval.stale_references import project_names
@@ -22,7 +23,6 @@ from trident.server.warmed import WarmedGenerations
 from trident.store.catalog import Catalog, IndexLockedError
 from trident.store.directory import EntityDirectory
 from trident.store.protocols import Embedder
-from trident.store.settings import IngestSettings
 
 if TYPE_CHECKING:
     from trident.ingest.pipeline import IndexReport, Progress

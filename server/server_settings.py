@@ -11,7 +11,10 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-from trident.store.settings import ClusterSettings, IngestSettings, ModelSettings, RetrievalSettings, StoreSettings
+from trident.embedding.model_settings import ModelSettings
+from trident.ingest.ingest_settings import IngestSettings
+from trident.retrieval.retrieval_settings import RetrievalSettings
+from trident.store.settings import ClusterSettings, StoreSettings
 
 TENANT_NAME = re.compile(r"[A-Za-z0-9_-]+")
 

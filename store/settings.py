@@ -1,4 +1,6 @@
-"""Typed settings, one class per concern, read from `TRIDENT_*` environment variables."""
+"""Where the index lives and how it is stored, and where index runs parse and embed: typed settings read from
+`TRIDENT_*` environment variables. The model's, an index run's and the answering side's settings live with their
+concern (`embedding/model_settings.py`, `ingest/ingest_settings.py`, `retrieval/retrieval_settings.py`)."""
 
 from __future__ import annotations
 
@@ -8,12 +10,6 @@ from pathlib import Path
 from platformdirs import user_cache_dir, user_data_dir
 from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
-
-DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
-# A model name may carry a variant after a colon (hub names never hold one): `NAME:int8` runs NAME with its MatMul
-# weights quantized to int8, about 2.5x faster to embed on CPU. The full name is what an index records, so an index
-# built with one variant refuses the other.
-QUANTIZATIONS = ("int8",)
 
 
 class StoreSettings(BaseSettings):
@@ -131,49 +127,6 @@ class StorageSettings(BaseSettings):
         return self.storage.partition("://")[2].partition("/")[2].strip("/") if self.storage else ""
 
 
-class ModelSettings(BaseSettings):
-    """Which embedding model to use and how to run it."""
-
-    model_config = SettingsConfigDict(env_prefix="TRIDENT_", extra="ignore", protected_namespaces=())
-
-    model: str = Field(
-        DEFAULT_MODEL,
-        description="Embedding model name (TRIDENT_MODEL); append `:int8` for the int8-quantized variant.",
-    )
-    model_dir: Path | None = Field(
-        None, description="Local ONNX model folder, used before any download (TRIDENT_MODEL_DIR)."
-    )
-    model_cache: Path = Field(
-        default_factory=lambda: Path(user_cache_dir("trident")) / "models",
-        description="Where downloaded or offline-built models are cached (TRIDENT_MODEL_CACHE).",
-    )
-    max_tokens: int = Field(256, ge=16, le=512, description="Truncate texts to this many model tokens.")
-    batch_size: int = Field(32, ge=1, le=1024, description="Texts per embedding batch.")
-    threads: int | None = Field(None, ge=1, description="ONNX runtime threads; None lets it choose.")
-
-    @field_validator("model")
-    @classmethod
-    def _known_variant(cls, value: str) -> str:
-        base, colon, variant = value.partition(":")
-        if not base.strip():
-            raise ValueError("TRIDENT_MODEL must name a model")
-        if colon and variant not in QUANTIZATIONS:
-            raise ValueError(
-                f"TRIDENT_MODEL {value!r} has an unknown variant {variant!r}; known: {', '.join(QUANTIZATIONS)}"
-            )
-        return value
-
-    @property
-    def base_model(self) -> str:
-        """The model as fastembed names it, without the variant."""
-        return self.model.partition(":")[0]
-
-    @property
-    def quantization(self) -> str | None:
-        """The variant after the colon (`int8`), or None for the model's own float32 weights."""
-        return self.model.partition(":")[2] or None
-
-
 class ClusterSettings(BaseSettings):
     """Where index runs parse and embed: in this process, or on the workers of a Ray cluster (#18)."""
 
@@ -196,50 +149,3 @@ class ClusterSettings(BaseSettings):
     @classmethod
     def _blank_is_unset(cls, value: str | None) -> str | None:
         return (value.strip() or None) if value is not None else None
-
-
-# Community detection takes 0.07 s on 2Wiki's 6,120 entities (docs/quality.md): the bound only stops a run gone wrong.
-DEFAULT_COMMUNITY_SECONDS = 120.0
-
-
-class IngestSettings(BaseSettings):
-    """What the walker reads, and how long the passes after a run's writes may take."""
-
-    model_config = SettingsConfigDict(env_prefix="TRIDENT_", extra="ignore")
-
-    max_file_bytes: int = Field(
-        1_000_000, ge=1_000, description="Skip files larger than this (TRIDENT_MAX_FILE_BYTES)."
-    )
-    community_seconds: float = Field(
-        DEFAULT_COMMUNITY_SECONDS,
-        gt=0,
-        description="Give up community detection after this long; the index is published without new "
-        "communities and `trident status` lists them as stale (TRIDENT_COMMUNITY_SECONDS).",
-    )
-    progressive_chunks: int = Field(
-        1024,
-        ge=1,
-        description="A run writing at least this many chunks publishes its lexical and graph engines before it "
-        "embeds them, then its vectors as they come (TRIDENT_PROGRESSIVE_CHUNKS; about two minutes of embedding "
-        "long code chunks on two cores).",
-    )
-    publish_seconds: float = Field(
-        20.0,
-        gt=0,
-        description="While such a run embeds, publish what is embedded at most this often (TRIDENT_PUBLISH_SECONDS; "
-        "each publication copies the graph file, so not much more often).",
-    )
-
-
-class RetrievalSettings(BaseSettings):
-    """How the graph walk spreads."""
-
-    model_config = SettingsConfigDict(env_prefix="TRIDENT_", extra="ignore")
-
-    ppr_damping: float = Field(
-        0.85,
-        gt=0.0,
-        lt=1.0,
-        description="Personalized PageRank: probability of continuing the walk at each step (TRIDENT_PPR_DAMPING); "
-        "lower keeps the mass nearer the query's entities.",
-    )

@@ -12,11 +12,12 @@ import pytest
 
 from trident.embedding.embedder import open_embedder
 from trident.embedding.hash_embedder import HashEmbedder
+from trident.embedding.model_settings import ModelSettings
 from trident.embedding.offline_model import build_offline_model, default_offline_dir, read_build_record
+from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.protocols import Embedder
-from trident.store.settings import ModelSettings, RetrievalSettings
 
 if TYPE_CHECKING:
     from trident.ingest.pipeline import IndexReport

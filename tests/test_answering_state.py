@@ -12,8 +12,8 @@ from types import ModuleType
 import pytest
 
 from trident.retrieval.answer_state import AnswerState
+from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.views import GenerationViews
-from trident.store.settings import RetrievalSettings
 
 SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "check_answering_state.py"
 

@@ -10,11 +10,11 @@ import pytest
 from tests.conftest import HashEmbedder, index_into
 from trident.retrieval.path_names import PathName
 from trident.retrieval.paths import PATH_RUNNERS, PathHits, PathQuery, run_path
+from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.search_engine import search
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.protocols import ScoredId, SearchFilter
-from trident.store.settings import RetrievalSettings
 
 NOTES = {
     "alpha.md": "# Alpha\n\nThe payment gateway charges cards.\n",

@@ -16,10 +16,11 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from trident.embedding.background import BackgroundEmbedder, ModelNotReady
 from trident.embedding.embedder import EmbedderUnavailable
+from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.search_engine import GenerationViews, search
 from trident.store.catalog import Catalog
 from trident.store.protocols import Embedder
-from trident.store.settings import RetrievalSettings, StoreSettings
+from trident.store.settings import StoreSettings
 
 READY_DEADLINE_S = 120.0  # generous: the model loads in about a second, on a busy machine in a few
 QUERY = "verify the token with the rotating key store"

@@ -5,8 +5,8 @@ from __future__ import annotations
 from threadpoolctl import threadpool_info
 
 from trident.retrieval.blas import one_blas_thread
+from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.views import GenerationViews
-from trident.store.settings import RetrievalSettings
 
 
 def test_search_views_leave_every_blas_pool_with_one_thread() -> None:

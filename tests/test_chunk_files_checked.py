@@ -19,6 +19,7 @@ from tests.conftest import EXAMPLES, SAMPLE_PROJECTS, HashEmbedder, index_into
 from tests.test_chunk_rows import assert_rows_are_the_graphs
 from trident.cli.main import app as cli_app
 from trident.ingest.pipeline import index_folder
+from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.search_engine import search
 from trident.retrieval.views import GenerationViews
 from trident.server.app import build_server
@@ -26,7 +27,6 @@ from trident.server.server_settings import ServerSettings, TridentSettings
 from trident.store.catalog import Catalog
 from trident.store.chunk_files import ChunkFilesError, read_chunk_files
 from trident.store.chunk_matrix import CHUNK_MATRIX_DIR
-from trident.store.settings import RetrievalSettings
 
 QUERIES = ["charge a card", "what calls refund", "verify a token"]
 

@@ -12,6 +12,7 @@ from tests.conftest import EXAMPLES, SAMPLE_PROJECTS, index_into
 from trident.ingest.community_reports import detect_communities, open_communities, report_vectors, sync_communities
 from trident.ingest.linking import forget_sync
 from trident.ingest.pipeline import index_folder
+from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.router import QueryType, route
 from trident.retrieval.search_engine import Strategy, search
 from trident.retrieval.views import GenerationViews
@@ -19,7 +20,6 @@ from trident.store.catalog import Catalog
 from trident.store.community_index import CommunityReport
 from trident.store.protocols import Embedder
 from trident.store.schema import Entity, EntityType, Relation
-from trident.store.settings import RetrievalSettings
 from trident.store.sync_state import NOT_SYNCED
 from trident.tools.status import status
 

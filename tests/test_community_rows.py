@@ -17,12 +17,12 @@ import pytest
 
 from tests.conftest import EXAMPLES, HashEmbedder, index_into
 from trident.ingest.community_reports import sync_communities
+from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.views import GenerationViews
 from trident.store import current_rows
 from trident.store.catalog import Catalog
 from trident.store.community_index import CommunityIndex, open_communities
 from trident.store.community_rows import COMMUNITY_ROWS_DIR, CommunitySearch, MappedCommunities
-from trident.store.settings import RetrievalSettings
 
 
 def _indexed(root: Path, embedder: HashEmbedder) -> tuple[Catalog, Path]:
@@ -44,7 +44,7 @@ import numpy as np
 from pathlib import Path
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
-from trident.store.settings import RetrievalSettings
+from trident.retrieval.retrieval_settings import RetrievalSettings
 catalog = Catalog.open_reader(Path({index!r}), "default", None)
 found = GenerationViews(RetrievalSettings()).communities(catalog).search(np.ones({dim}, np.float32), 3, "default")
 print(json.dumps([[report.id for report, _ in found], "lancedb" in sys.modules]))

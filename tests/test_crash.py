@@ -35,6 +35,7 @@ from tests.conftest import EXAMPLES, SAMPLE_PROJECTS
 from trident.ingest.community_reports import open_communities
 from trident.ingest.graph_vector_sync import open_graph_vectors
 from trident.ingest.pipeline import index_folder
+from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.search_engine import GenerationViews, search
 from trident.store import current_rows
 from trident.store.catalog import Catalog
@@ -42,7 +43,6 @@ from trident.store.community_rows import COMMUNITY_ROWS_DIR
 from trident.store.crashpoints import CRASH_AT, CRASH_TRACE
 from trident.store.graph_vector_rows import GRAPH_VECTOR_ROWS_DIR
 from trident.store.protocols import Embedder
-from trident.store.settings import RetrievalSettings
 from trident.tools import explain, trace
 
 REPO = Path(__file__).resolve().parent.parent
@@ -114,7 +114,7 @@ class MemoEmbedder:
         if missing:
             if self._real is None:  # not in the memo (an order of events the reference never saw): the model
                 from trident.embedding.embedder import open_embedder
-                from trident.store.settings import ModelSettings
+                from trident.embedding.model_settings import ModelSettings
 
                 self._real = open_embedder(ModelSettings())
             for text, vector in zip(missing, self._real.embed(missing), strict=True):

@@ -15,13 +15,13 @@ from tests.wiki_graph import concept, indexed_passages
 from trident.retrieval.described import Described, described_passage, rest_of
 from trident.retrieval.path_names import PathName
 from trident.retrieval.paths import PathQuery, run_path, walk_seeds
+from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.seeds import UNAGREED_WEIGHT, WalkSeeds
 from trident.retrieval.title_match import TitleIndex
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.protocols import Embedder, ScoredId
 from trident.store.schema import Chunk, DocumentKind
-from trident.store.settings import RetrievalSettings
 
 
 def test_the_rest_of_a_question_is_what_it_says_beyond_its_names() -> None:

@@ -14,11 +14,11 @@ import pytest
 
 from tests.conftest import EXAMPLES, SAMPLE_PROJECTS, index_into
 from trident.embedding.hash_embedder import HashEmbedder
+from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
 from trident.store.schema import Entity
-from trident.store.settings import RetrievalSettings
 
 
 @pytest.fixture(scope="module")

@@ -18,9 +18,10 @@ from trident.embedding.embedder import (
     open_embedder,
     resolve_model_source,
 )
+from trident.embedding.model_settings import DEFAULT_MODEL, ModelSettings
 from trident.embedding.offline_model import BUILD_RECORD, MIN_COSINE, build_offline_model, default_offline_dir
 from trident.store.manifest import Manifest, ModelInfo
-from trident.store.settings import DEFAULT_MODEL, ModelSettings, StoreSettings
+from trident.store.settings import StoreSettings
 
 COOKING = ("onion", "garlic", "butter", "salt", "pepper", "flour", "sugar", "milk", "bread", "soup", "oven")
 LOAD_DEADLINE_S = 120.0  # generous: the model loads in about a second, on a busy machine in a few

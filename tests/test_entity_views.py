@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
-from trident.store.settings import RetrievalSettings
 from trident.tools.get_entity import get_entity
 
 NAMES = ["PaymentGateway", "billing.orders.OrderService.checkout", "RotatingKeyStore", "billing.payments"]

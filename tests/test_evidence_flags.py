@@ -21,6 +21,7 @@ from trident.retrieval.evidence_flags import check_evidence
 from trident.retrieval.fact_readers import facts_of
 from trident.retrieval.facts import normalise_key
 from trident.retrieval.facts_values import disagree, parse_value
+from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.search_hits import HIT_DEPTH
 from trident.retrieval.signatures import arity_of, call_arguments
 from trident.retrieval.source_kinds import SourceKind, source_kind
@@ -29,7 +30,6 @@ from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
 from trident.store.schema import Chunk, DocumentKind, Entity
-from trident.store.settings import RetrievalSettings
 from trident.store.tokens import json_tokens
 from trident.tools import status as status_tool
 from trident.tools.search import search as tool_search

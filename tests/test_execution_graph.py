@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 
 from tests.projects import edges_out, indexed_projects
+from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.schema import Resolution
-from trident.store.settings import RetrievalSettings
 from trident.tools.explain import explain_path
 from trident.tools.trace import Direction, trace_relationships
 

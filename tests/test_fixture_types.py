@@ -10,9 +10,9 @@ from collections.abc import Iterator
 import pytest
 
 from tests.projects import edges_named, indexed_projects
+from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
-from trident.store.settings import RetrievalSettings
 from trident.tools.impact import impact
 
 FILES: dict[str, str] = {

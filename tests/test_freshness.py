@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import HashEmbedder, index_into
+from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
-from trident.store.settings import RetrievalSettings
 from trident.tools.search import SearchResult
 from trident.tools.search import search as tool_search
 

@@ -12,12 +12,12 @@ import pytest
 
 from tests.conftest import EXAMPLES, index_into
 from trident.embedding.hash_embedder import HashEmbedder
+from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.search_engine import GenerationViews, search
 from trident.store import graph_compaction
 from trident.store.catalog import Catalog
 from trident.store.generations import GRAPH_FILE
 from trident.store.manifest import Manifest
-from trident.store.settings import RetrievalSettings
 
 TENANT = "default"
 
@@ -165,8 +165,8 @@ def _spied_targets(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Path, Path]]:
 
 
 def _watched(tmp_path: Path) -> tuple[Catalog, Path, Any]:
+    from trident.ingest.ingest_settings import IngestSettings
     from trident.ingest.watch import WatchedFolder, catalog_reindexer
-    from trident.store.settings import IngestSettings
 
     project = tmp_path / "billing"
     shutil.copytree(EXAMPLES / "billing", project)

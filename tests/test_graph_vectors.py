@@ -265,8 +265,8 @@ def test_a_loosely_worded_question_seeds_the_entity_it_describes(
     """Vector seeding on the sample projects, with methods, name-only entities and sections on their chunks'
     vectors and relations summed from their ends."""
     from trident.retrieval.paths import vector_seeds
+    from trident.retrieval.retrieval_settings import RetrievalSettings
     from trident.retrieval.views import GenerationViews
-    from trident.store.settings import RetrievalSettings
 
     views = GenerationViews(RetrievalSettings())
     seeds = vector_seeds(sample_catalog, views, embedder.embed_query(query), None)
@@ -279,8 +279,8 @@ def test_a_question_about_nothing_indexed_seeds_nothing(
 ) -> None:
     """A sum of two vectors can score above either alone: an unrelated question must still seed no entity."""
     from trident.retrieval.paths import vector_seeds
+    from trident.retrieval.retrieval_settings import RetrievalSettings
     from trident.retrieval.views import GenerationViews
-    from trident.store.settings import RetrievalSettings
 
     assert vector_seeds(sample_catalog, GenerationViews(RetrievalSettings()), embedder.embed_query(query), None) == []
 

@@ -16,11 +16,11 @@ from tests.projects import write_files
 from tests.test_execution_graph import HTTP_HANDLE, PROJECTS, REDIRECTS, SEND, SINGLE
 from trident.embedding.hash_embedder import HashEmbedder
 from trident.ingest.pipeline import index_folder
+from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.errors import ArgumentError
 from trident.store.schema import Resolution
-from trident.store.settings import RetrievalSettings
 from trident.tools.impact import ImpactResult, impact
 
 CALC = {

@@ -10,10 +10,10 @@ from tests.conftest import HashEmbedder
 from tests.many_projects import marker, project_name, write_projects
 from trident.ingest.community_reports import open_communities
 from trident.ingest.pipeline import index_folder
+from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.search_engine import search
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
-from trident.store.settings import RetrievalSettings
 from trident.tools.status import status
 
 PROJECTS = 60  # more than one status page holds

@@ -8,11 +8,11 @@ import pytest
 
 from trident.retrieval.fusion import FusedItem
 from trident.retrieval.named_project import OTHER_PROJECT_WEIGHT, named_first, named_project
+from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.search_engine import search
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.schema import Chunk, DocumentKind
-from trident.store.settings import RetrievalSettings
 
 PROJECTS = ["auth", "billing", "storefront"]
 

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from trident.embedding import offline_model
+from trident.embedding.model_settings import DEFAULT_MODEL, ModelSettings
 from trident.embedding.offline_model import (
     BUILD_RECORD,
     MIN_COSINE,
@@ -25,7 +26,6 @@ from trident.embedding.offline_model import (
     read_build_record,
     read_quantized_record,
 )
-from trident.store.settings import DEFAULT_MODEL, ModelSettings
 
 
 @pytest.fixture(scope="module")

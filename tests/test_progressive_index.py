@@ -20,10 +20,10 @@ from tests.test_chunk_rows import assert_rows_are_the_graphs
 from trident.ingest import pipeline
 from trident.ingest.pipeline import IndexReport, index_folder
 from trident.ingest.vector_fill import Publishing
+from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.search_engine import GenerationViews, search
 from trident.store.catalog import Catalog
 from trident.store.crashpoints import CRASH_AT
-from trident.store.settings import RetrievalSettings
 from trident.store.sync_state import FILLING, stale_stores
 from trident.tools.search import search as tool_search
 from trident.tools.similar import find_similar

@@ -18,10 +18,10 @@ from typer.testing import CliRunner
 from tests.conftest import HashEmbedder, index_into
 from trident.cli.main import app as cli_app
 from trident.retrieval.diagnostics import Diagnostics
+from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.manifest import MANIFEST_FILE, Manifest
-from trident.store.settings import RetrievalSettings
 from trident.tools import freshness
 from trident.tools import status as status_tool
 from trident.tools.freshness import ProjectFreshness, project_freshness

@@ -16,13 +16,13 @@ import pytest
 from tests.conftest import HashEmbedder, index_into
 from trident.ingest.knowledge import KNOWLEDGE_PROJECT
 from trident.retrieval import last_modified
+from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.source_kinds import KNOWLEDGE_PROJECT as KNOWN_AS
 from trident.retrieval.source_kinds import SourceKind, source_kind
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.git_blame import parse_porcelain
 from trident.store.schema import Chunk, DocumentKind
-from trident.store.settings import RetrievalSettings
 from trident.tools.search import search as tool_search
 from trident.tools.similar import find_similar
 

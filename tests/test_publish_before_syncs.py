@@ -12,10 +12,10 @@ import pytest
 
 from tests.conftest import HashEmbedder
 from trident.ingest import run_syncs
+from trident.ingest.ingest_settings import IngestSettings
 from trident.ingest.pipeline import index_folder
 from trident.ingest.watch import WatchedFolder, catalog_reindexer
 from trident.store.catalog import Catalog
-from trident.store.settings import IngestSettings
 from trident.store.sync_state import stale_stores
 
 TENANT = "default"

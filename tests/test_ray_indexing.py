@@ -20,6 +20,7 @@ import pytest
 
 from tests.conftest import EXAMPLES
 from trident.embedding.embedder import EmbedderUnavailable
+from trident.embedding.model_settings import ModelSettings
 from trident.embedding.ray_embedder import RayEmbedder
 from trident.ingest.parsing import LocalParser
 from trident.ingest.ray_parser import RayParser, groups_of
@@ -27,7 +28,7 @@ from trident.ingest.walker import walk
 from trident.store.catalog import Catalog
 from trident.store.protocols import Embedder
 from trident.store.ray_cluster import ClusterUnavailable
-from trident.store.settings import ClusterSettings, ModelSettings
+from trident.store.settings import ClusterSettings
 
 RAY = Path(sys.executable).parent / "ray"
 TRIDENT = Path(sys.executable).parent / "trident"

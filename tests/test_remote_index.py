@@ -16,6 +16,7 @@ import pytest
 
 from tests.conftest import index_into
 from trident.embedding.hash_embedder import HashEmbedder
+from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.crashpoints import CRASH_AT
@@ -26,7 +27,7 @@ from trident.store.remote_catalog import Refresher, RemoteCatalog
 from trident.store.remote_commit import StalePublishError, read_published
 from trident.store.remote_index import BLOBS_PREFIX, pull, push, read_sync_record
 from trident.store.remote_lease import DEFAULT_LEASE_SECONDS, RemoteLease, held_lease
-from trident.store.settings import RetrievalSettings, StorageSettings
+from trident.store.settings import StorageSettings
 from trident.store.snapshot import REMOTE_DIR, take_snapshot
 from trident.tools.search import search
 

@@ -13,9 +13,9 @@ import pytest
 
 from tests.projects import edges_named, indexed_projects, write_files
 from trident.ingest.pipeline import index_folder
+from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
-from trident.store.settings import RetrievalSettings
 from trident.tools.impact import impact
 
 LEXING: dict[str, str] = {

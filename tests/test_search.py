@@ -13,12 +13,12 @@ import pytest
 from tests.conftest import index_into
 from trident.retrieval import search_engine as engine
 from trident.retrieval.fusion import RRF, FusionMethod
+from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.search_engine import SearchResult
 from trident.retrieval.search_plan import Strategy
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.errors import ArgumentError
-from trident.store.settings import RetrievalSettings
 from trident.store.tokens import json_tokens
 from trident.tools import search as search_tool
 from trident.tools.get_entity import get_entity

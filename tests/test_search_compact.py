@@ -17,10 +17,10 @@ import pytest
 from mcp.client import Client
 
 from tests.conftest import EXAMPLES
+from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.errors import ArgumentError
-from trident.store.settings import RetrievalSettings
 from trident.tools.compact_text import query_words, words_of
 from trident.tools.search import SearchAnswer, SearchResult, answer, search
 

@@ -23,13 +23,13 @@ from tests.conftest import EXAMPLES
 from trident.embedding.background import BackgroundEmbedder
 from trident.retrieval import stale_references
 from trident.retrieval.relation_index import RelationIndex
+from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.search_engine import GenerationViews
 from trident.server import context
 from trident.server.context import _keep_warm, _warm_up
 from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
 from trident.store.protocols import Embedder
-from trident.store.settings import RetrievalSettings
 
 pytestmark = pytest.mark.anyio
 
@@ -478,9 +478,9 @@ def test_a_watched_edit_syncs_only_after_the_warm_up_built_the_generation_it_pub
     slow the views the searches after the edit wait for."""
     from tests.conftest import HashEmbedder, index_into
     from trident.ingest import run_syncs
+    from trident.ingest.ingest_settings import IngestSettings
     from trident.ingest.watch import WatchedFolder, catalog_reindexer
     from trident.server.warmed import WarmedGenerations
-    from trident.store.settings import IngestSettings
 
     project = tmp_path / "app"
     project.mkdir()

@@ -10,10 +10,10 @@ from tests.wiki_graph import indexed_passages, write_passages
 from trident.ingest.pipeline import index_beir
 from trident.retrieval.path_names import PathName
 from trident.retrieval.paths import PathQuery, QueryVectors, run_path
+from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.protocols import Embedder, SearchFilter
-from trident.store.settings import RetrievalSettings
 
 PASSAGES = [
     ("Green (album)", "Green is the second solo album by the guitarist Steve Hillage, released in 1978."),

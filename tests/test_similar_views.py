@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 
 from trident.retrieval.entities import resolve_entity
+from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.protocols import SearchFilter
-from trident.store.settings import RetrievalSettings
 from trident.tools.similar import find_similar
 
 EXAMPLES: list[dict[str, Any]] = [

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import HashEmbedder, index_into
+from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.stale_meaning import CallArguments, sentence_of
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
-from trident.store.settings import RetrievalSettings
 from trident.tools.stale import StaleReference, find_stale
 
 CLIENT = '''"""The warehouse client."""

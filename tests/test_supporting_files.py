@@ -9,12 +9,12 @@ import pytest
 
 from tests.projects import write_files
 from trident.ingest.pipeline import index_folder
+from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.search_engine import search
 from trident.retrieval.supporting_files import Supporting, asked_for, supporting_kind
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.protocols import Embedder
-from trident.store.settings import RetrievalSettings
 
 FILES = {
     "src/backoff/delays.py": (

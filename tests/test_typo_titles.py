@@ -11,11 +11,11 @@ from tests import wiki_graph
 from tests.wiki_graph import concept, indexed_passages, title_of
 from trident.retrieval.path_names import PathName
 from trident.retrieval.paths import run_path, walk_seeds
+from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.title_match import TitleIndex
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.protocols import Embedder
-from trident.store.settings import RetrievalSettings
 
 NAMES = ["Swamp Thing (film)", "The Return of Swamp Thing", "Rosa", "Archduchess Rosa of Austria", "Li Zhong"]
 

@@ -12,6 +12,7 @@ from tests.wiki_graph import indexed_passages
 from trident.retrieval.fusion import PrimaryFirst, PrimaryMerged, WeightedSum
 from trident.retrieval.path_names import PathName, PathRun
 from trident.retrieval.paths import PathHits, walk_seeds
+from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.search_fuse import fuse_runs
 from trident.retrieval.search_plan import plan_search
 from trident.retrieval.search_runs import PathRuns
@@ -19,7 +20,6 @@ from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.protocols import Embedder, ScoredId
 from trident.store.schema import Entity
-from trident.store.settings import RetrievalSettings
 
 LEXICAL, SEMANTIC, PPR = PathRun(PathName.LEXICAL), PathRun(PathName.SEMANTIC), PathRun(PathName.PPR)
 

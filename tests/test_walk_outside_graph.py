@@ -11,10 +11,10 @@ from tests.wiki_graph import concept, indexed_passages, question, title_of
 from trident.retrieval.pagerank import DEFAULT_DAMPING
 from trident.retrieval.path_names import PathName
 from trident.retrieval.paths import run_path
+from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.seeds import PASSAGE_SHARE, PASSAGES_BESIDE_NAMED, WalkSeeds
 from trident.retrieval.views import GenerationViews
 from trident.store.protocols import Embedder, ScoredId
-from trident.store.settings import RetrievalSettings
 
 UNTITLED = [
     ("", "def read_csv(path): open the file and parse each comma separated line into a dict of columns"),

@@ -10,13 +10,13 @@ from collections.abc import Iterable
 import pytest
 
 from trident.retrieval import views as views_module
+from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.search_engine import SearchResult, search
 from trident.retrieval.views import GenerationViews
 from trident.server.context import _warm_up
 from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
 from trident.store.schema import Entity
-from trident.store.settings import RetrievalSettings
 
 DEADLINE_S = 120.0  # generous: each wait below ends in milliseconds on an idle machine
 QUERY = "what calls PaymentGateway.charge"  # a relationship question: lexical, semantic, the walk leading

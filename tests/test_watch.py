@@ -20,14 +20,15 @@ from pydantic import ValidationError
 
 from tests.conftest import EXAMPLES, HashEmbedder, index_into
 from trident.cli.catalogs import HeldCatalog
+from trident.ingest.ingest_settings import IngestSettings
 from trident.ingest.watch import FolderWatcher, catalog_reindexer
+from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.search_engine import search
 from trident.retrieval.views import GenerationViews
 from trident.server.app import build_server
 from trident.server.server_settings import ServerSettings, TridentSettings
 from trident.store.catalog import Catalog, IndexLockedError
 from trident.store.manifest import Manifest
-from trident.store.settings import IngestSettings, RetrievalSettings
 
 DEADLINE_SECONDS = 120.0  # a wait for a condition: ends as soon as it holds; generous for a loaded machine
 NEW_CODE = '''class SettlementBook:
