@@ -8,7 +8,7 @@ A search runs in five stages, one module each: plan (`search_plan`), run the pat
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -18,13 +18,13 @@ from pydantic import BaseModel, Field
 from trident.retrieval.diagnostics import Diagnostics, diagnose
 from trident.retrieval.evidence_flags import EvidenceSummary, check_evidence
 from trident.retrieval.file_support import FILE_HEAD, lifted_by_file
-from trident.retrieval.fusion import FusionMethod
 from trident.retrieval.named_project import named_first, named_project
 from trident.retrieval.omitted import OMITTED_HELP, Omitted
 from trident.retrieval.routing_rules import QueryType
 from trident.retrieval.search_fuse import Fused, fuse_runs
 from trident.retrieval.search_hits import CANDIDATES_PER_HIT, Hits, SearchHit, collect_hits
 from trident.retrieval.search_plan import SearchPlan, Strategy, plan_search, scope_search
+from trident.retrieval.search_request import SearchRequest
 from trident.retrieval.search_runs import PATH_TIMEOUT_S, PathRuns, run_paths
 from trident.retrieval.supporting_files import definitions_first
 from trident.retrieval.views import GenerationViews
@@ -48,30 +48,6 @@ class SearchResult(BaseModel):
         description="When there are no hits: which filters or limits emptied the answer; when a path failed or "
         "was not ready: that the answer is partial, and which paths it lacks and why",
     )
-
-
-@dataclass(frozen=True)
-class Page:
-    """Which hits of the fused ranking a search returns, as its caller asked."""
-
-    top_k: int
-    offset: int
-    projects: Sequence[str] | None
-    max_tokens: int | None
-    explain: bool
-
-    def hits(self, catalog: Catalog, views: GenerationViews, plan: SearchPlan, fused: Fused) -> Hits:
-        return collect_hits(
-            catalog,
-            views,
-            fused.items,
-            paths=plan.paths,
-            top_k=self.top_k,
-            projects=self.projects,
-            max_tokens=self.max_tokens,
-            terms=fused.terms if self.explain else None,
-            offset=self.offset,
-        )
 
 
 # Query types whose answers are not one definition: their ranking stays as fused.
@@ -119,21 +95,21 @@ def search(catalog: Catalog, query: str, **options: Any) -> SearchResult:
 
 
 async def search_async(
-    catalog: Catalog,
-    query: str,
-    *,
-    views: GenerationViews,
-    top_k: int = 10,
-    projects: Sequence[str] | None = None,
-    strategy: Strategy | str = Strategy.AUTO,
-    expansions: Sequence[str] | None = None,
-    fusion: FusionMethod | str | None = None,
-    max_tokens: int | None = None,
-    explain: bool = False,
-    offset: int = 0,
-    path_timeout: float = PATH_TIMEOUT_S,
+    catalog: Catalog, query: str, *, views: GenerationViews, path_timeout: float = PATH_TIMEOUT_S, **options: Any
 ) -> SearchResult:
-    """Ranked, cited chunks for a query (and its expansions) over one tenant's index; `views` are what the
+    """`answer_search` for a query and the request's other arguments as callers write them (`SearchRequest.of`).
+
+    Raises:
+        ArgumentError: an unknown strategy or fusion.
+        RuntimeError: the catalog has no embedder.
+    """
+    return await answer_search(catalog, SearchRequest.of(query, **options), views=views, path_timeout=path_timeout)
+
+
+async def answer_search(
+    catalog: Catalog, request: SearchRequest, *, views: GenerationViews, path_timeout: float = PATH_TIMEOUT_S
+) -> SearchResult:
+    """Ranked, cited chunks for a request's query (and its expansions) over one tenant's index; `views` are what the
     searches of one process share of the index generation (built once, from its retrieval settings).
 
     The planned paths run concurrently in worker threads; a path that fails or times out is reported in
@@ -142,10 +118,10 @@ async def search_async(
     expansions) are the search tool's to check (tools/search.py).
 
     Raises:
-        ArgumentError: an unknown strategy or fusion.
         RuntimeError: the catalog has no embedder.
     """
-    plan = plan_search(query, strategy, fusion, expansions)
+    query, projects, wanted = request.query, request.projects, request.offset + request.top_k
+    plan = plan_search(query, request.strategy, request.fusion, request.expansions)
     embedding = views.embedding(catalog)  # of the generation searched (a newer one may be published meanwhile)
     directory = views.built_directory(catalog)  # the first build goes to a worker thread
     if directory is None and not views.walk_pending(catalog):  # else built in the background: answer without it
@@ -155,10 +131,19 @@ async def search_async(
     def answer() -> tuple[PathRuns, Fused, Hits, EvidenceSummary]:  # one worker thread: the runs, then the page
         runs = run_paths(catalog, views, plan, scope, path_timeout)
         read = partial(views.chunks, catalog)
-        fused = _named_first(fuse_runs(plan, runs, explain), read, query, offset + top_k, projects, catalog)
-        fused = _definitions_first(plan, fused, read, query, offset + top_k)
-        page = Page(top_k, offset, projects, max_tokens, explain)
-        hits = page.hits(catalog, views, plan, fused)
+        fused = _named_first(fuse_runs(plan, runs, request.explain), read, query, wanted, projects, catalog)
+        fused = _definitions_first(plan, fused, read, query, wanted)
+        hits = collect_hits(
+            catalog,
+            views,
+            fused.items,
+            paths=plan.paths,
+            top_k=request.top_k,
+            projects=projects,
+            max_tokens=request.max_tokens,
+            terms=fused.terms if request.explain else None,
+            offset=request.offset,
+        )
         return (
             runs,
             fused,
@@ -172,7 +157,7 @@ async def search_async(
     return SearchResult(
         query=query,
         hits=hits.hits,
-        diagnostics=diagnose(query, plan, scope, runs, fused, hits.hits, explain, evidence, embedding),
+        diagnostics=diagnose(query, plan, scope, runs, fused, hits.hits, request.explain, evidence, embedding),
         entities=[e.id for e in runs.seeds()[:20]],
         truncated=hits.truncated,
         omitted=hits.omitted(len(fused.items)),

@@ -4,15 +4,15 @@ in full or compact (tools/search_compact.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
 import anyio
 
 from trident.retrieval import search_engine as engine
-from trident.retrieval.fusion import FusionMethod
 from trident.retrieval.search_engine import Diagnostics, SearchHit, SearchResult, Strategy
+from trident.retrieval.search_request import SearchRequest
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.errors import ArgumentError
@@ -56,22 +56,21 @@ MIN_MAX_TOKENS = 50
 MAX_MAX_TOKENS = 100_000
 
 
-def check_arguments(
-    query: str, top_k: int, expansions: Sequence[str] | None, max_tokens: int | None, offset: int = 0
-) -> None:
-    """Refuse arguments outside the tool's limits.
+def check_arguments(request: SearchRequest) -> None:
+    """Refuse a request outside the tool's limits.
 
     Raises:
         ArgumentError: a blank or overlong query, top_k outside 1..MAX_TOP_K, offset outside 0..MAX_OFFSET, more
             than MAX_EXPANSIONS expansions, or max_tokens outside MIN_MAX_TOKENS..MAX_MAX_TOKENS; the message names
             the argument.
     """
+    query, expansions, max_tokens = request.query, request.expansions, request.max_tokens
     if not query.strip():
         raise ArgumentError("query must not be empty")
     if len(query) > MAX_QUERY_CHARS:
         raise ArgumentError(f"query: at most {MAX_QUERY_CHARS} characters, got {len(query)}")
-    check_range("top_k", top_k, 1, MAX_TOP_K)
-    check_range("offset", offset, 0, MAX_OFFSET)
+    check_range("top_k", request.top_k, 1, MAX_TOP_K)
+    check_range("offset", request.offset, 0, MAX_OFFSET)
     if expansions is not None and len(expansions) > MAX_EXPANSIONS:
         raise ArgumentError(f"expansions: at most {MAX_EXPANSIONS} alternative phrasings, got {len(expansions)}")
     if max_tokens is not None:
@@ -79,65 +78,30 @@ def check_arguments(
 
 
 async def search_async(
-    catalog: Catalog,
-    query: str,
-    *,
-    views: GenerationViews,
-    top_k: int = 10,
-    projects: Sequence[str] | None = None,
-    strategy: Strategy | str = Strategy.AUTO,
-    expansions: Sequence[str] | None = None,
-    fusion: FusionMethod | str | None = None,
-    max_tokens: int | None = None,
-    explain: bool = False,
-    offset: int = 0,
-    detail: Detail = Detail.FULL,
+    catalog: Catalog, query: str, *, views: GenerationViews, detail: Detail = Detail.FULL, **options: Any
 ) -> SearchResult:
-    """Ranked, cited chunks for a query, as the `search` tool answers: the hits after the first `offset`, within
-    `max_tokens` (DEFAULT_MAX_TOKENS when None); when the budget cut them short, `next_call` is the same call for
-    the rest: the next page. `omitted` says what the project scope, top_k and the budget left out, each with the
-    call that shows it; an empty answer also says what each narrowing argument hid, and `message` names them.
-    `detail` is kept in those calls; the hits are in full (`answer_async` makes them compact).
+    """Ranked, cited chunks for a query (`options`: the rest of the request, `SearchRequest.of`), as the `search`
+    tool answers: the hits after the first `offset`, within `max_tokens` (DEFAULT_MAX_TOKENS when None); when the
+    budget cut them short, `next_call` is the same call for the rest: the next page. `omitted` says what the project
+    scope, top_k and the budget left out, each with the call that shows it; an empty answer also says what each
+    narrowing argument hid, and `message` names them. `detail` is kept in those calls; the hits are in full
+    (`answer_async` makes them compact).
 
     Raises:
         ArgumentError: an argument outside the tool's limits (see `check_arguments`), an unknown strategy or fusion.
         RuntimeError: the catalog has no embedder.
     """
-    check_arguments(query, top_k, expansions, max_tokens, offset)
-    chosen = Strategy.parse(strategy)
-    method = FusionMethod.parse(fusion) if fusion else None
-    result = await engine.search_async(
-        catalog,
-        query,
-        top_k=top_k,
-        projects=projects,
-        strategy=chosen,
-        expansions=expansions,
-        fusion=method,
-        max_tokens=max_tokens if max_tokens is not None else DEFAULT_MAX_TOKENS,
-        explain=explain,
-        offset=offset,
-        views=views,
-    )
+    request = SearchRequest.of(query, **options)
+    check_arguments(request)
+    budgeted = request if request.max_tokens is not None else replace(request, max_tokens=DEFAULT_MAX_TOKENS)
+    result = await engine.answer_search(catalog, budgeted, views=views)
     stale = await anyio.to_thread.run_sync(mark_stale, catalog, result.hits, views.state.hashes)
     if stale:
         result.diagnostics.stale_hits = stale
     pending = pending_changes(catalog, result.hits, views.state)  # never waits: counted in the background
     if pending:
         result.diagnostics.pending_changes = pending
-    given = SearchCall(
-        query,
-        top_k,
-        offset,
-        tuple(projects) if projects is not None else None,
-        chosen,
-        tuple(expansions) if expansions else None,
-        method,
-        max_tokens,
-        explain,
-        detail,
-    )
-    return await accounted(catalog, views, given, result)
+    return await accounted(catalog, views, SearchCall(request, detail), result)
 
 
 async def answer_async(

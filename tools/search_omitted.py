@@ -13,6 +13,7 @@ from trident.retrieval import search_engine as engine
 from trident.retrieval.fusion import FusionMethod
 from trident.retrieval.omitted import OmitReason, Omitted, breakdown, empty_message
 from trident.retrieval.search_engine import SearchResult, Strategy
+from trident.retrieval.search_request import SearchRequest
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.tools.calls import RESPONSE_TOKENS, suggest_call
@@ -21,22 +22,15 @@ from trident.tools.detail import Detail
 
 @dataclass(frozen=True)
 class SearchCall:
-    """A search as the caller asked for it, to run again or suggest with some arguments changed."""
+    """A search as the caller asked for it, to run again or suggest with some arguments changed; `detail` shapes the
+    answer only (the engine never sees it)."""
 
-    query: str
-    top_k: int
-    offset: int
-    projects: tuple[str, ...] | None
-    strategy: Strategy
-    expansions: tuple[str, ...] | None
-    fusion: FusionMethod | None
-    max_tokens: int | None
-    explain: bool
-    detail: Detail = Detail.FULL  # shapes the answer only: the engine never sees it
+    request: SearchRequest
+    detail: Detail = Detail.FULL
 
     def suggest(self, **changed: Any) -> str:
         """The call with `changed` arguments, every other one as given (defaults left out, so it pastes back)."""
-        c = replace(self, **changed)
+        c = replace(self.request, **changed)
         return suggest_call(
             "search",
             query=c.query,
@@ -48,25 +42,14 @@ class SearchCall:
             fusion=c.fusion,
             max_tokens=c.max_tokens,
             explain=c.explain or None,
-            detail=c.detail if c.detail is not Detail.FULL else None,
+            detail=self.detail if self.detail is not Detail.FULL else None,
         )
 
     async def run(self, catalog: Catalog, views: GenerationViews, **changed: Any) -> SearchResult:
-        """The engine's answer to the call with `changed` arguments."""
-        c = replace(self, **changed)
-        return await engine.search_async(
-            catalog,
-            c.query,
-            top_k=c.top_k,
-            projects=c.projects,
-            strategy=c.strategy,
-            expansions=c.expansions,
-            fusion=c.fusion,
-            max_tokens=c.max_tokens if c.max_tokens is not None else RESPONSE_TOKENS,
-            explain=c.explain,
-            offset=c.offset,
-            views=views,
-        )
+        """The engine's answer to the call with `changed` arguments (within the tool's budget when it set none)."""
+        c = replace(self.request, **changed)
+        budgeted = c if c.max_tokens is not None else replace(c, max_tokens=RESPONSE_TOKENS)
+        return await engine.answer_search(catalog, budgeted, views=views)
 
 
 async def accounted(catalog: Catalog, views: GenerationViews, call: SearchCall, result: SearchResult) -> SearchResult:
@@ -76,17 +59,19 @@ async def accounted(catalog: Catalog, views: GenerationViews, call: SearchCall, 
     next_call = None
     if result.truncated:
         # Every argument the caller gave is kept, so the call pastes back as is; the page moves on past these hits.
-        next_call = call.suggest(top_k=call.top_k - shown, offset=call.offset + shown)
+        next_call = call.suggest(top_k=call.request.top_k - shown, offset=call.request.offset + shown)
     calls = {
         OmitReason.PROJECTS: call.suggest(projects=None),
-        OmitReason.TOP_K: call.suggest(offset=call.offset + shown),
+        OmitReason.TOP_K: call.suggest(offset=call.request.offset + shown),
         OmitReason.OFFSET: call.suggest(offset=0),
     }
     omitted = [entry.model_copy(update={"next_call": calls.get(entry.reason)}) for entry in result.omitted]
     messages = []
     if not result.hits:
         omitted = [e for e in omitted if e.reason is not OmitReason.PROJECTS] + await _loosened(catalog, views, call)
-        messages.append(_unfilled(catalog, call.query) or empty_message(f"no hits for {call.query!r}", omitted))
+        messages.append(
+            _unfilled(catalog, call.request.query) or empty_message(f"no hits for {call.request.query!r}", omitted)
+        )
     partial = _partial(result)
     if partial:
         messages.append(partial)
@@ -98,21 +83,21 @@ async def _loosened(catalog: Catalog, views: GenerationViews, call: SearchCall) 
     """For each argument that narrows the search (projects, a forced strategy, intersection fusion), the hits the same
     search finds with that one loosened."""
     loosen: list[tuple[OmitReason, dict[str, Any], str]] = []
-    if call.projects is not None:
+    if call.request.projects is not None:
         loosen.append((OmitReason.PROJECTS, {"projects": None}, "in other projects"))
-    if call.strategy is not Strategy.AUTO:
+    if call.request.strategy is not Strategy.AUTO:
         loosen.append((OmitReason.STRATEGY, {"strategy": Strategy.AUTO}, "from the paths strategy='auto' runs"))
-    if call.fusion is FusionMethod.INTERSECTION:
+    if call.request.fusion is FusionMethod.INTERSECTION:
         loosen.append((OmitReason.FUSION, {"fusion": None}, "found by some of the paths but not all"))
     omitted = []
     for reason, changed, where in loosen:
         found = await call.run(catalog, views, **changed)
         hits = found.hits
         if reason is OmitReason.PROJECTS:
-            hits = [h for h in hits if call.projects is not None and h.project not in call.projects]
+            hits = [h for h in hits if call.request.projects is not None and h.project not in call.request.projects]
         if not hits:
             continue
-        full = len(found.hits) == call.top_k or found.truncated
+        full = len(found.hits) == call.request.top_k or found.truncated
         detail = f"{'at least ' if full else ''}{len(hits)} hit(s) {where}"
         if reason is OmitReason.PROJECTS:
             detail += f" ({breakdown(Counter(h.project for h in hits))})"
