@@ -10,7 +10,7 @@ from trident.retrieval.communities import community_of
 from trident.retrieval.evidence_flags import EvidenceSummary
 from trident.retrieval.fusion import PrimaryFirst
 from trident.retrieval.path_names import PathName
-from trident.retrieval.router import Plan, route
+from trident.retrieval.router import Plan
 from trident.retrieval.search_fuse import Fused
 from trident.retrieval.search_hits import SearchHit
 from trident.retrieval.search_plan import Scope, SearchPlan, Strategy
@@ -166,7 +166,7 @@ def diagnose(
         communities=communities,
         hit_communities=hit_communities,
         semantic_scope=list(scope.semantic.projects or ()) if scope.semantic is not None else None,
-        route=_route(query, plan, explain),
+        route=_route(plan, explain),
         primary_led=primary_led,
         top_per_path=top_per_path,
         conflicts_detected=(evidence.conflicts or None) if evidence else None,
@@ -196,9 +196,9 @@ def _communities(
     return list(summaries.values()), {i: m.report.id for i, m in drawn.items() if m is not None}
 
 
-def _route(query: str, plan: SearchPlan, explain: bool) -> str | ExplainedRoute | None:
+def _route(plan: SearchPlan, explain: bool) -> str | ExplainedRoute | None:
     """The route in one line; with explain, the whole plan, also when a forced strategy set it aside."""
     if explain:
-        shown = plan.route or route(query)
+        shown = plan.route or plan.routed
         return ExplainedRoute(**shown.model_dump(), applied=plan.route is not None)
     return str(plan.route) if plan.route is not None else None

@@ -50,7 +50,8 @@ STRATEGY_PATHS: dict[Strategy, tuple[PathName, ...]] = {
 @dataclass(frozen=True)
 class SearchPlan:
     """One search's plan: the route's plan (None when one path is forced), the paths, and every run of a path over
-    the query or an expansion, in the order their lists are fused (which keeps the output stable)."""
+    the query or an expansion, in the order their lists are fused (which keeps the output stable); `routed` is what
+    the router made of the query, applied or set aside (the router runs once a search)."""
 
     strategy: Strategy
     route: Plan | None
@@ -58,6 +59,7 @@ class SearchPlan:
     texts: tuple[str, ...]  # the query, then each expansion: a run's text is texts[run.expansion]
     runs: tuple[PathRun, ...]
     fuser: Fuser
+    routed: Plan
 
     @property
     def seed_by_vectors(self) -> bool:
@@ -73,23 +75,23 @@ def plan_search(
         ArgumentError: an unknown strategy or fusion.
     """
     chosen = Strategy.parse(strategy)
-    plan = _route(query, chosen)
+    routed = route(query)
+    plan = _route(routed, chosen)
     fuser = make_fuser(fusion or (plan.fusion if plan is not None else FusionMethod.RRF))
     if plan is not None and plan.primary is not None and plan.primary in plan.strategies:
         fuser = PrimaryFirst(fuser, plan.primary, plan.primary_depth, plan.primary_reorders)
     paths = plan.strategies if plan is not None else STRATEGY_PATHS[chosen]
     texts = (query, *(e for e in (expansions or []) if e.strip()))
     runs = tuple(PathRun(path, expansion) for expansion in range(len(texts)) for path in paths)
-    return SearchPlan(chosen, plan, paths, texts, runs, fuser)
+    return SearchPlan(chosen, plan, paths, texts, runs, fuser, routed)
 
 
-def _route(query: str, strategy: Strategy) -> Plan | None:
-    """The route's plan for `auto`; for `hybrid`, the same plan narrowed to the lexical and semantic paths (no
-    graph, so no graph-scoped vectors)."""
+def _route(plan: Plan, strategy: Strategy) -> Plan | None:
+    """The route's plan as applied: whole for `auto`; for `hybrid`, narrowed to the lexical and semantic paths (no
+    graph, so no graph-scoped vectors); None when one path is forced."""
     if strategy is Strategy.AUTO:
-        return route(query)
+        return plan
     if strategy is Strategy.HYBRID:
-        plan = route(query)
         paths = STRATEGY_PATHS[Strategy.HYBRID]
         return plan.model_copy(
             update={

@@ -377,3 +377,24 @@ def test_the_pieces_of_one_long_definition_are_one_hit_citing_its_whole_span(tmp
     for read in (None, partial(views.chunks, catalog)):  # from the graph store, and from a reader's mapped rows
         entity = get_entity(catalog, views.directory(catalog), "reconcile_ledger", chunks=read).entity
         assert entity.citation == ledger[0].citation, "the entity cites its whole definition, not its first piece"
+
+
+@pytest.mark.parametrize("strategy", ["auto", "hybrid", "lexical"])
+def test_the_router_runs_once_a_search_and_explain_shows_its_plan_applied_or_set_aside(
+    sample_catalog: Catalog, monkeypatch: pytest.MonkeyPatch, strategy: str
+) -> None:
+    from trident.retrieval import search_plan
+
+    calls: list[str] = []
+    real = search_plan.route
+
+    def counted(query: str) -> Any:
+        calls.append(query)
+        return real(query)
+
+    monkeypatch.setattr(search_plan, "route", counted)
+    result = search(sample_catalog, "what calls PaymentGateway.charge", top_k=3, strategy=strategy, explain=True)
+    assert calls == ["what calls PaymentGateway.charge"]
+    shown = result.diagnostics.route
+    assert not isinstance(shown, str) and shown is not None
+    assert shown.query_type == "relationship" and shown.applied is (strategy != "lexical")
