@@ -7,7 +7,7 @@ A search runs in five stages, one module each: plan (`search_plan`), run the pat
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import replace
 from functools import partial
 from typing import Any
@@ -54,39 +54,29 @@ class SearchResult(BaseModel):
 _WHOLE_RANKING = frozenset({QueryType.RELATIONSHIP, QueryType.OVERVIEW, QueryType.LOCAL_ONLY})
 
 
-def _definitions_first(
-    plan: SearchPlan, fused: Fused, read: Callable[[list[str]], Mapping[str, Chunk]], query: str, wanted: int
-) -> Fused:
-    """The fused ranking with tests, examples and change logs after the definitions (retrieval/supporting_files.py),
-    and the definitions of a file several head chunks come from lifted (retrieval/file_support.py); not when the
-    question asks how things relate (a test calling X answers "what calls X"), for an overview (a module's preamble
-    and its docs are read first) nor for the projects' instruction files."""
-    if plan.route is not None and plan.route.query_type in _WHOLE_RANKING:
-        return fused
-    depth = wanted * CANDIDATES_PER_HIT  # what the page looks at; both steps reorder within the head they read
-    chunks = read([item.id for item in fused.items[: max(depth, FILE_HEAD)]])
-    items = definitions_first(fused.items, chunks, query, depth)
-    return replace(fused, items=lifted_by_file(items, chunks))
-
-
-def _named_first(
+def _reranked(
+    plan: SearchPlan,
     fused: Fused,
     read: Callable[[list[str]], Mapping[str, Chunk]],
-    query: str,
-    wanted: int,
-    scoped: Sequence[str] | None,
-    catalog: Catalog,
+    request: SearchRequest,
+    projects: Collection[str],
 ) -> Fused:
-    """The fused ranking with the hits of projects other than the one the question names after its own
-    (retrieval/named_project.py), unless the caller scoped the search to projects itself."""
-    if scoped is not None:
+    """The fused ranking with the head's chunks read once and reordered by what they are: the hits of the project the
+    question names (of the index's `projects`) before the others' (retrieval/named_project.py), unless the caller
+    scoped the search itself; then tests, examples and change logs after the definitions (retrieval/
+    supporting_files.py), and the definitions of a file several head chunks come from lifted (retrieval/
+    file_support.py), not when the question asks how things relate (a test calling X answers "what calls X"), for an
+    overview (a module's preamble and its docs are read first) nor for the projects' instruction files."""
+    named = named_project(request.query, projects) if request.projects is None else None
+    whole = plan.route is not None and plan.route.query_type in _WHOLE_RANKING
+    if named is None and whole:
         return fused
-    project = named_project(query, catalog.manifest.roots)
-    if project is None:
-        return fused
-    depth = wanted * CANDIDATES_PER_HIT
-    chunks = read([item.id for item in fused.items[:depth]])
-    return replace(fused, items=named_first(fused.items, chunks, project, depth))
+    depth = (request.offset + request.top_k) * CANDIDATES_PER_HIT  # what the page looks at: each step reorders in it
+    chunks = read([item.id for item in fused.items[: max(depth, FILE_HEAD)]])
+    items = named_first(fused.items, chunks, named, depth) if named is not None else list(fused.items)
+    if not whole:
+        items = lifted_by_file(definitions_first(items, chunks, request.query, depth), chunks)
+    return replace(fused, items=items)
 
 
 def search(catalog: Catalog, query: str, **options: Any) -> SearchResult:
@@ -120,7 +110,7 @@ async def answer_search(
     Raises:
         RuntimeError: the catalog has no embedder.
     """
-    query, projects, wanted = request.query, request.projects, request.offset + request.top_k
+    query, projects = request.query, request.projects
     plan = plan_search(query, request.strategy, request.fusion, request.expansions)
     embedding = views.embedding(catalog)  # of the generation searched (a newer one may be published meanwhile)
     directory = views.built_directory(catalog)  # the first build goes to a worker thread
@@ -130,9 +120,8 @@ async def answer_search(
 
     def answer() -> tuple[PathRuns, Fused, Hits, EvidenceSummary]:  # one worker thread: the runs, then the page
         runs = run_paths(catalog, views, plan, scope, path_timeout)
-        read = partial(views.chunks, catalog)
-        fused = _named_first(fuse_runs(plan, runs, request.explain), read, query, wanted, projects, catalog)
-        fused = _definitions_first(plan, fused, read, query, wanted)
+        fused = fuse_runs(plan, runs, request.explain)
+        fused = _reranked(plan, fused, partial(views.chunks, catalog), request, catalog.manifest.roots)
         hits = collect_hits(
             catalog,
             views,
