@@ -8,6 +8,7 @@ first, unseen)."""
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 import weakref
@@ -18,6 +19,7 @@ from typing import Any, TypeVar
 from trident.store.file_versions import PerFileVersion
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 # The threads every request's work shares. One search waits for its path runs in a single worker thread of its own
 # (not an event-loop task per run): on two cores that was 0.3-0.5 ms a search less at the 1K and 10K bench indexes,
 # the event loop no longer waking for each run to contend with the runs for the interpreter's lock. A run past its
@@ -61,6 +63,8 @@ class BackgroundCounts:
         found = 0
         try:
             found = count()
+        except Exception:  # the pool keeps a task's error to itself: say it, and remember no change for the key
+            log.exception("counting %s in the background failed", key)
         finally:
             with self._lock:
                 if len(self._counts) >= COUNTS_LIMIT:

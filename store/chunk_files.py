@@ -54,7 +54,7 @@ INT8_ARRAYS = ("int8", "int8_steps")  # only for a segment `worth_scanning`
 @dataclass(frozen=True, eq=False)  # segments are told apart by prefix, never by comparing their arrays
 class Segment:
     """One write's chunks: `chunks` in id order, `rows` their chunk rows, the documents whose older rows they
-    replace, and the chunk matrix as int8 (None: too few rows to be worth scanning, or not quantized yet)."""
+    replace, and the chunk matrix as int8 (None: too few rows to be worth scanning)."""
 
     prefix: str
     chunks: ChunkMatrix
@@ -136,15 +136,15 @@ def read_chunk_files(folder: Path, tenant: str, generation: int | None = None) -
     meta = _meta(where / "meta.json")
     if meta.get("tenant") != tenant:
         raise ChunkFilesError(where / "meta.json", f"written for tenant {meta.get('tenant')!r}, not {tenant!r}")
-    if generation is not None and meta.get("generation") != generation:
-        problem = f"written for generation {meta.get('generation')!r}; the manifest names generation {generation}"
+    written = meta.get("generation")
+    if not isinstance(written, int):
+        raise ChunkFilesError(where / "meta.json", "it names no generation")
+    if generation is not None and written != generation:
+        problem = f"written for generation {written}; the manifest names generation {generation}"
         raise ChunkFilesError(where / "meta.json", problem)
     entries = meta.get("segments")
     if not isinstance(entries, list) or not entries or not all(isinstance(e, dict) for e in entries):
         raise ChunkFilesError(where / "meta.json", "its segment list is missing or malformed")
-    written = meta.get("generation")
-    if not isinstance(written, int):
-        raise ChunkFilesError(where / "meta.json", "it names no generation")
     return ChunkFiles(tuple(_read_segment(where, entry, tenant) for entry in entries), written)
 
 
@@ -211,7 +211,7 @@ def reusable_files(folder: Path, tenant: str, changed: Collection[str] | None) -
     """The chunk files a publish can add the `changed` documents to: those the generation started with (linked from
     the one it was copied from), when the changes are known and they hold rows that hold together; else None (the
     publish writes every row, which is also how `trident repair` mends them)."""
-    if changed is None:
+    if changed is None or not (folder / CHUNK_MATRIX_DIR).exists():  # none to add to (`trident repair` removed them)
         return None
     try:
         files = read_chunk_files(folder, tenant)

@@ -64,3 +64,16 @@ def test_each_reader_has_its_own_pool_and_memories_and_drops_them_with_it() -> N
     with pytest.raises(RuntimeError, match="shutdown"):
         pool.submit(sum, [1])  # the reader was dropped: its pool with it
     assert isinstance(other.state, AnswerState)
+
+
+def test_a_background_count_that_fails_says_so_and_settles(caplog: pytest.LogCaptureFixture) -> None:
+    state = AnswerState(threads=2)
+
+    def broken() -> int:
+        raise OSError("the folder went away")
+
+    with caplog.at_level("ERROR", logger="trident.retrieval.answer_state"):
+        assert state.pending.last("key", broken, max_age=0.0) == 0  # nothing counted yet: the last count is 0
+        assert state.pending.settled(60)
+    assert "counting key in the background failed" in caplog.text and "the folder went away" in caplog.text
+    assert state.pending.last("key", lambda: 3, max_age=1e9) == 0, "the failed count was remembered as no change"
