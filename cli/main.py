@@ -38,6 +38,7 @@ from trident.embedding.embedder import EmbedderUnavailable
 from trident.server.server_settings import ServerSettings, TridentSettings
 from trident.store import locking
 from trident.store.catalog import Catalog, TridentIndexError
+from trident.store.manifest import MANIFEST_FILE
 from trident.store.ray_cluster import ClusterUnavailable
 from trident.store.settings import StorageSettings
 
@@ -423,8 +424,12 @@ def reset(yes: Annotated[bool, typer.Option("--yes", help="Do not ask for confir
 @app.command()
 def repair() -> None:
     """Write the index's chunk files (what search reads vectors and hits from) again from its stores: what to run
-    when an answer says they are missing, damaged or of an older format. Waits for a running index to finish."""
-    with _user_errors(), _catalog(_settings(), with_embedder=False) as catalog, catalog.writer() as writer:
+    when an answer says they are missing, damaged or of an older format. Refused while an index run writes."""
+    settings = _settings()
+    if not (settings.store.index_dir / MANIFEST_FILE).is_file():
+        err.print(f"[red]error:[/red] no index at {settings.store.index_dir}: nothing to repair (check TRIDENT_HOME)")
+        raise typer.Exit(2)
+    with _user_errors(), _catalog(settings, with_embedder=False) as catalog, catalog.writer() as writer:
         writer.rewrite_chunk_files()
     err.print(f"wrote the chunk files of {catalog.index_dir} again")
 

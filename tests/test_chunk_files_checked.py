@@ -153,3 +153,9 @@ async def test_a_tool_call_on_damaged_files_is_an_error_result_and_the_cli_repai
             assert [h["id"] for h in after["hits"]] == [h["id"] for h in before["hits"]]
     finally:
         catalog.close()
+
+
+def test_repair_without_an_index_says_so_and_creates_none(tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli_app, ["repair"], env={"TRIDENT_HOME": str(tmp_path / "nowhere")})
+    assert result.exit_code == 2 and "nothing to repair" in result.output
+    assert not (tmp_path / "nowhere").exists()
