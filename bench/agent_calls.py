@@ -43,6 +43,7 @@ from trident.embedding.embedder import Embedder, open_embedder
 from trident.embedding.hash_embedder import HashEmbedder
 from trident.embedding.model_settings import ModelSettings
 from trident.ingest.pipeline import index_folder
+from trident.retrieval.call_chains import CALL_TYPES as EXECUTION_KINDS
 from trident.retrieval.entities import EntityNotFoundError, resolve_entity
 from trident.retrieval.relation_index import RelationIndex
 from trident.retrieval.walks import Direction
@@ -169,7 +170,7 @@ def _collapsed(chain: list[str | None]) -> list[str | None]:
 def _forward_calls(start: str, hops: list[Any]) -> list[str | None] | None:
     walked: list[str | None] = [start]
     for hop in hops:
-        if not hop.forward or hop.type != RelationType.CALLS.value or hop.source != walked[-1]:
+        if not hop.forward or hop.type not in EXECUTION_KINDS or hop.source != walked[-1]:
             return None
         walked.append(hop.target)
     return walked

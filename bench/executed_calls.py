@@ -56,6 +56,7 @@ from typing import Any
 from trident.embedding.embedder import Embedder, open_embedder
 from trident.embedding.hash_embedder import HashEmbedder
 from trident.embedding.model_settings import ModelSettings
+from trident.retrieval.call_chains import CALL_TYPES as EXECUTION_KINDS
 from trident.retrieval.entities import EntityNotFoundError
 from trident.retrieval.relation_index import RelationIndex
 from trident.store.catalog import Catalog
@@ -369,10 +370,12 @@ def mapping_counts(trace: Trace, locate: Locator) -> dict[str, int]:
 
 
 def trident_calls(index: RelationIndex) -> dict[Pair, set[str]]:
-    """Every CALLS pair the relation index walks, with the resolutions of its relations."""
+    """Every pair the relation index walks as how control reaches a function, with the resolutions of its relations:
+    calls, and references (a property read runs its getter; a callback passed on is run by what it is given to):
+    the bound kinds issue #49's executed-pair target counts."""
     calls: dict[Pair, set[str]] = defaultdict(set)
     for relation in index.all():
-        if relation.type == "CALLS":
+        if relation.type in EXECUTION_KINDS:
             calls[(relation.source, relation.target)].add(str(relation.resolution))
     return calls
 
@@ -768,10 +771,11 @@ def score_chain(
 
 
 def _walk(start: str, hops: list[Hop]) -> list[str] | None:
-    """The entities a path passes from `start`, when every hop is a CALLS relation walked forward; else None."""
+    """The entities a path passes from `start`, when every hop is a call (or a reference: a property read, a
+    callback) walked forward; else None."""
     walked = [start]
     for hop in hops:
-        if not hop.forward or hop.type != "CALLS" or hop.source != walked[-1]:
+        if not hop.forward or hop.type not in EXECUTION_KINDS or hop.source != walked[-1]:
             return None
         walked.append(hop.target)
     return walked

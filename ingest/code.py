@@ -39,6 +39,7 @@ __all__ = ["SUPPORTED_LANGUAGES", "parse_code"]
 
 CALL_TARGETS = ("Function", "Method", "Class")
 REFERENCE_TARGETS = ("Function", "Method")  # what a value passed as a callback can be
+HELD_TARGETS = ("Class", "Function", "Method")  # what an attribute holds: an instance of a class, or what a call gives
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")  # universal newlines, the rule of text.source_lines
 # A line of closing brackets, or PHP's `<?php` / `?>` tags alone, says nothing worth a chunk.
 _TRIVIAL = re.compile(r"(?:<\?php|<\?=?|\?>|[\s{}()\[\];,])*")
@@ -306,6 +307,11 @@ class _Builder:
                     if returned.owner in ids:
                         source = ids[returned.owner]
                         refs.add(_bound(source, kind, returned.target, at(returned.row), ("Class",)))
+            for fact in bound.holds:
+                if fact.owner in classes:
+                    cls = entities[classes[fact.owner]]
+                    declared = _bound(cls.id, RelationType.HOLDS, fact.target, cls.chunk_id or "", HELD_TARGETS)
+                    refs.add(replace(declared, owner=fact.attribute))
         else:
             for caller, callee, row in outline.calls:
                 refs.add(Reference(ids.get(caller, module.id), RelationType.CALLS, callee, at(row), CALL_TARGETS))

@@ -14,6 +14,8 @@ with every project's entities, is it known what `httpcore.ConnectionPool` is: a 
 - A member of what a call gives (`make_pool().query()`, `self.stream = env.tokenize(...)` then `self.stream.m()`)
   is looked up in the class the called function's annotation says it returns (`RETURNS`), when it says one; a member
   of an element of what it returns (`f[]`), in the class its annotation gives each element (`YIELDS`).
+- A member of an attribute's value (`r.connection.send()`, `Class@attribute`) is looked up in the class the
+  attribute's class, or the nearest of its bases, states it holds (`HOLDS`; a property: what its getter returns).
 - A bare name (`form` NAME) is a guess, kept only when exactly one entity of the project and language has that
   name (one in test code counts only for a caller in test code).
 """
@@ -27,13 +29,14 @@ from enum import StrEnum
 from typing import Any, TypeAlias
 
 from trident.ingest.languages.python_fixtures import CONFTEST, wider_conftests
-from trident.ingest.model import ELEMENTS_MARK, PREFIX_MARK, Reference, TargetForm
+from trident.ingest.languages.python_syntax import BUILTIN_METHODS
+from trident.ingest.model import ATTRIBUTE_MARK, ELEMENTS_MARK, PREFIX_MARK, Reference, TargetForm
 from trident.store.code_paths import is_test_path, module_name
 from trident.store.gc_pause import paused_gc
 from trident.store.id_ordered import drop, insert
 from trident.store.import_names import ImportNames, family, heads_folder
 from trident.store.manifest import PendingReference
-from trident.store.schema import Entity, EntityType, Resolution
+from trident.store.schema import Entity, EntityType, RelationType, Resolution
 
 CODE_TYPES = frozenset(
     {EntityType.MODULE.value, EntityType.CLASS.value, EntityType.FUNCTION.value, EntityType.METHOD.value}
@@ -90,6 +93,7 @@ class CodeIndex:
         self._top_level: dict[str, list[Entity]] = defaultdict(list)  # short name -> module-level definitions
         self._bases: dict[str, list[str]] = defaultdict(list)
         self._returns: dict[str, str] = {}  # function id -> the class its annotation says it returns ("": not known)
+        self._holds: dict[tuple[str, str], str] = {}  # (class id, attribute) -> the class or function it holds
         self._methods_of: dict[tuple[str, str], list[Entity]] | None = None
         self._children: dict[str, list[str]] | None = None  # class id -> the classes naming it a base (when asked)
         for e in self._by_id.values():
@@ -167,6 +171,14 @@ class CodeIndex:
             if cls or function not in self._returns:
                 self._returns[function] = cls
 
+    def add_holds(self, holds: Iterable[tuple[str, str, str]]) -> None:
+        """(class id, attribute, entity id) triples: the class an attribute of the class holds, or the function
+        whose stated return type it holds (one per attribute, the first kept); an entity id of "" when the stated
+        class is not indexed (yet): the attribute is then not looked up in the class's bases."""
+        for cls, attribute, held in holds:
+            if (held and not self._holds.get((cls, attribute))) or (cls, attribute) not in self._holds:
+                self._holds[(cls, attribute)] = held
+
     def resolve(self, ref: AnyReference, project: str, path: str = "") -> tuple[list[Entity], Resolution]:
         """The entities a reference made in the file `path` binds to and how surely; ([], ...) when none."""
         types = set(ref.target_types) or set(CODE_TYPES)
@@ -197,6 +209,8 @@ class CodeIndex:
             if not owner and family(path) in SHORT_TYPE_NAMES and "." not in ref.owner:  # C#'s `IPay _gw`
                 owner = self._named(ref.owner, project, {EntityType.CLASS.value}, ref.source, path)
             classes = [e for e in owner if e.type == EntityType.CLASS.value] or self._returned(owner)
+            if not classes and ATTRIBUTE_MARK in ref.owner.rpartition(".")[2]:  # a value no indexed class states
+                return self._untyped(ref, project, types, path), Resolution.NAME
             if not classes and (owner or self._called_member(ref.owner, project, tails)):
                 # a factory's result, or a member the index does not define: its type is not stated, so only the
                 # name is known (and a dunder a statement runs, `__enter__`, names nothing by itself); a function
@@ -223,6 +237,24 @@ class CodeIndex:
         # A function bound to itself by scope or type is recursion: an edge (only a name guess never binds itself).
         found = [e for e in found if e.type in types and (e.project == project or not own_folder)]
         return found, resolution
+
+    def settled(self, ref: AnyReference, project: str) -> bool:
+        """Whether a reference that bound nothing never will while the indexed files stay as they are: a member of
+        an attribute's value whose holder is an indexed class (what the attribute holds is stated by indexed files,
+        or by none; a run that changes them binds the files using them again). Not kept waiting for a project."""
+        holder, mark, attribute = ref.owner.rpartition(ATTRIBUTE_MARK)
+        if TargetForm(ref.form) is not TargetForm.MEMBER or not mark or "." in attribute:
+            return False
+        found = self._qualified(holder, project, 0, _Tails.NONE)
+        known = bool([e for e in found[:1] if e.type == EntityType.CLASS.value] or self._returned(found))
+        return known and self._stated(found, attribute) != ""
+
+    def _untyped(self, ref: AnyReference, project: str, types: set[str], path: str) -> list[Entity]:
+        """A call on an attribute's value that no indexed class types, as on any untyped value: the project's one
+        definition of its name, unless a builtin type's method has it (`opts.update()`) or it is a dunder."""
+        if ref.type != RelationType.CALLS or ref.target in BUILTIN_METHODS or _is_dunder(ref.target):
+            return []
+        return self._named(ref.target, project, types, ref.source, path)
 
     def _held_by(self, name: str, entity: Entity) -> bool:
         """Whether `name` calls `entity` through a module-level name holding it, not by one of its own names."""
@@ -293,6 +325,9 @@ class CodeIndex:
         if found:
             return found
         head, _, last = name.rpartition(".")
+        if ATTRIBUTE_MARK in last:  # `pkg.Response@connection`: what the attribute holds
+            holder, _, attribute = name.rpartition(ATTRIBUTE_MARK)
+            return self._held(self._qualified(holder, project, depth + 1, tails), attribute)
         if not head:
             return []
         for owner in self._qualified(head, project, depth + 1, tails)[:1]:
@@ -303,6 +338,24 @@ class CodeIndex:
             for returned in self._returned([owner]):  # `make_pool().query`: a member of what the call gives
                 return self._member(returned, last, skip_first=False)
         return []
+
+    def _held(self, owners: Sequence[Entity], attribute: str) -> list[Entity]:
+        """The class `attribute` holds on the first of `owners` (a class, or a function: on the class it returns),
+        as the class or the nearest of its bases states it: [] when none does."""
+        held = self._stated(owners, attribute)
+        found = self._by_id.get(held or "")
+        if found is None:
+            return []
+        return [found] if found.type == EntityType.CLASS.value else self._returned([found])
+
+    def _stated(self, owners: Sequence[Entity], attribute: str) -> str | None:
+        """The id of what `attribute` holds as the first of `owners` (or the class it returns) or the nearest of its
+        bases states it: "" when that class is not indexed yet, None when no class states it."""
+        classes = [o for o in owners[:1] if o.type == EntityType.CLASS.value] or self._returned(owners)
+        for cls in self._lineage(classes[0]) if classes else []:
+            if (cls.id, attribute) in self._holds:
+                return self._holds[(cls.id, attribute)]
+        return None
 
     def _waiting(self, owner: str, project: str) -> bool:
         """Whether `owner` is the elements of a function whose stated element class is not indexed yet."""

@@ -89,6 +89,27 @@ def returns_of(parsed: Sequence[Parsed], resolver: Resolver) -> list[tuple[str, 
     return found
 
 
+def holds_of(parsed: Sequence[Parsed], resolver: Resolver) -> list[tuple[str, str, str]]:
+    """(class id, attribute, entity id) of every attribute type this run's classes state ("" for a class the index
+    does not have yet): what member lookups on an attribute's value read. An attribute stated as another's value
+    (`self.pool = other.pool`) is read once the other is known (two rounds)."""
+    stated = [(p.document, ref) for p in parsed for ref in p.extraction.references if ref.type == RelationType.HOLDS]
+    found: list[tuple[str, str, str]] = []
+    for _ in range(2):
+        left: list[tuple[Document, Reference]] = []
+        for document, ref in stated:
+            targets = resolver.resolve(ref, document)[0]
+            if targets:
+                found.append((ref.source, ref.owner, targets[0].id))
+            else:
+                left.append((document, ref))
+        resolver.code.add_holds(found)
+        stated = left
+    waiting = [(ref.source, ref.owner, "") for _, ref in stated]
+    resolver.code.add_holds(waiting)
+    return [*found, *waiting]
+
+
 def pending_returns(manifest: Manifest, leaving: Collection[str] = ()) -> list[tuple[str, str]]:
     """(function id, "") of every stated return (or element) type still waiting for its class to be indexed, in the
     documents but those `leaving`."""
@@ -108,6 +129,21 @@ def graph_returns(graph: GraphStore, tenant: str) -> list[tuple[str, str]]:
         for kind in sorted(STATED_RETURNS)
         for function, cls in graph.links(tenant, RelationType(kind))
     ]
+
+
+def graph_holds(
+    graph: GraphStore, manifest: Manifest, tenant: str, leaving: Collection[str] = ()
+) -> list[tuple[str, str, str]]:
+    """(class id, attribute, entity id) of every attribute type the graph holds, with an entity id of "" for those
+    still waiting for their class to be indexed, but those of the classes `leaving` (the documents a run writes
+    again state theirs anew)."""
+    waiting = [
+        (p.source, p.owner, "")
+        for entry in manifest.documents.values()
+        for p in entry.unresolved
+        if p.type == RelationType.HOLDS
+    ]
+    return [held for held in [*graph.holds(tenant), *waiting] if held[0] not in leaving]
 
 
 def links_of(parsed: Sequence[Parsed], resolver: Resolver, kind: RelationType) -> list[tuple[str, str]]:
@@ -130,7 +166,7 @@ def resolve_document(parsed: Parsed, resolver: Resolver, project: Entity) -> Doc
     directory = resolver.directory
     for ref in ex.references:
         targets, resolution = resolver.resolve(ref, doc)
-        if not targets:
+        if not targets and not resolver.settled(ref, doc):
             unresolved.append(_pending(ref))
         relations.extend(reference_relation(ref, t.id, doc, 1.0 / len(targets), resolution) for t in targets)
     owner = next((e for e in owned if e.type in OWNER_TYPES), None)

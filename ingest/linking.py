@@ -93,9 +93,10 @@ def relink(
     appeared: Sequence[Entity] | None = None,
     bases: Sequence[tuple[str, str]] = (),
     returns: Sequence[tuple[str, str]] = (),
+    holds: Sequence[tuple[str, str, str]] = (),
 ) -> int:
-    """Retry pending references against all `entities` (with `bases` and `returns`, the graph's (class, base) and
-    (function, returned class) pairs, for member lookups); returns edges added.
+    """Retry pending references against all `entities` (with `bases`, `returns` and `holds`, the graph's (class,
+    base), (function, returned class) and (class, attribute, held) facts, for member lookups); returns edges added.
 
     With `appeared` (the entities new since the last retry), only references that one of them could answer are
     retried, and none when nothing appeared: every other reference already failed against the rest.
@@ -114,7 +115,8 @@ def relink(
     if not retried:
         return 0
     resolver = Resolver(EntityDirectory(entities), CodeIndex(entities, bases, returns))
-    for doc_id, i in sorted(retried):  # bases and return types first: member lookups walk them
+    resolver.code.add_holds(holds)
+    for doc_id, i in sorted(retried):  # bases, return and attribute types first: member lookups walk them
         pending = pending_docs[doc_id].unresolved[i]
         if pending.type == RelationType.INHERITS:
             resolver.code.add_bases((pending.source, t.id) for t in resolver.resolve(pending, docs[doc_id])[0])
@@ -123,6 +125,9 @@ def relink(
             resolver.code.add_returns(
                 [(returned_key(pending.type, pending.source), returned[0].id if returned else "")]
             )
+        elif pending.type == RelationType.HOLDS:
+            held = resolver.resolve(pending, docs[doc_id])[0]
+            resolver.code.add_holds([(pending.source, pending.owner, held[0].id)] if held else [])
     added: list[Relation] = []
     still: dict[str, list[PendingReference]] = {}
     for doc_id, entry in sorted(pending_docs.items()):
@@ -175,6 +180,10 @@ class Resolver:
     def __init__(self, directory: EntityDirectory, code: CodeIndex) -> None:
         self.directory, self.code = directory, code
 
+    def settled(self, ref: Reference | PendingReference, doc: Document) -> bool:
+        """Whether a reference that bound nothing is not worth keeping pending (`CodeIndex.settled`)."""
+        return _bound_by_scope(ref, doc) and self.code.settled(ref, doc.project)
+
     def resolve(self, ref: Reference | PendingReference, doc: Document) -> tuple[list[Entity], Resolution]:
         """The entities a reference made in `doc` points at, and how surely (calls and bases in a language
         without a binder are matched by name: `name`)."""
@@ -220,6 +229,7 @@ def reference_relation(
         doc_id=doc.id,
         tenant=doc.tenant,
         resolution=resolution,
+        member=ref.owner if ref.type == RelationType.HOLDS else "",
     )
 
 

@@ -9,6 +9,7 @@ from trident.store.schema import Chunk, Entity, Relation, RelationType, Resoluti
 
 PREFIX_MARK = "*"  # a MEMBER target's name ending so names every method whose name begins with the rest
 ELEMENTS_MARK = "[]"  # a function's name ending so names the class of each element the function returns
+ATTRIBUTE_MARK = "@"  # `Class@name`: the class the attribute `name` of Class (or of its bases) holds (`HOLDS`)
 
 
 def returned_key(kind: str, function: str) -> str:
@@ -43,7 +44,7 @@ class Reference:
     target_types: tuple[str, ...] = ()
     form: TargetForm = TargetForm.NAME
     resolution: Resolution = Resolution.NAME
-    owner: str = ""  # MEMBER: qualified name of the class
+    owner: str = ""  # MEMBER: qualified name of the class; HOLDS: the attribute
     after_owner: bool = False  # MEMBER via super(): the owner's bases only
 
 

@@ -12,7 +12,9 @@ from trident.ingest.beir import iter_corpus, parse_beir_document, shared_titles
 from trident.ingest.documents import (
     Parsed,
     dedupe,
+    graph_holds,
     graph_returns,
+    holds_of,
     links_of,
     pending_returns,
     project_entity,
@@ -239,6 +241,8 @@ def _run_resolver(
     resolver = kept.resolver(existing, [*new_entities, proj], graph_bases, kept_returns)
     resolver.code.add_bases(links_of(parsed, resolver, RelationType.INHERITS))
     resolver.code.add_returns(returns_of(parsed, resolver))
+    resolver.code.add_holds(graph_holds(writer.graph, writer.manifest, writer.tenant, replaced_ids))
+    holds_of(parsed, resolver)
     return resolver
 
 

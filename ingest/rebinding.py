@@ -10,7 +10,9 @@ from pathlib import Path
 from trident.ingest.code_index import CodeIndex
 from trident.ingest.documents import (
     Parsed,
+    graph_holds,
     graph_returns,
+    holds_of,
     links_of,
     parse_file,
     pending_returns,
@@ -71,7 +73,9 @@ def rebind_documents(
         bases = writer.graph.links(writer.tenant, RelationType.INHERITS)
         returns = [*graph_returns(writer.graph, writer.tenant), *pending_returns(writer.manifest)]
         resolver = Resolver(EntityDirectory(everything), CodeIndex(everything, bases, returns))
+        resolver.code.add_holds(graph_holds(writer.graph, writer.manifest, writer.tenant))
     resolver.code.add_bases(links_of(parsed, resolver, RelationType.INHERITS))
     resolver.code.add_returns(returns_of(parsed, resolver))
+    holds_of(parsed, resolver)
     writer.rebind([resolve_document(p, resolver, project_entity(p.document.project, writer.tenant)) for p in parsed])
     return len(parsed)

@@ -10,7 +10,7 @@ import logging
 from dataclasses import dataclass, replace
 
 from trident.ingest.community_reports import DetectionTimeout, sync_communities
-from trident.ingest.documents import graph_returns
+from trident.ingest.documents import graph_holds, graph_returns
 from trident.ingest.graph_vector_sync import sync_graph_vectors
 from trident.ingest.ingest_settings import DEFAULT_COMMUNITY_SECONDS
 from trident.ingest.linking import forget_sync, give_up_sync, link_shared_names, mark_synced, relink
@@ -77,7 +77,8 @@ def link(writer: Writer, run: RunEnd) -> Linked:
     entities = writer.entities()
     bases = writer.graph.links(writer.tenant, RelationType.INHERITS)
     returns = graph_returns(writer.graph, writer.tenant)
-    relink(writer, entities, run.appeared if run.was_current else None, bases, returns)
+    holds = graph_holds(writer.graph, writer.manifest, writer.tenant)
+    relink(writer, entities, run.appeared if run.was_current else None, bases, returns, holds)
     relations = writer.graph.relations(writer.tenant)
     if link_shared_names(writer, entities, relations):
         read_with, entities, relations = writer.manifest, writer.entities(), writer.graph.relations(writer.tenant)

@@ -21,10 +21,12 @@ from trident.store.kuzu_rows import (
     CHUNK_COLUMNS,
     DDL,
     ENTITY_COLUMNS,
+    EXISTING_HOLDS,
     EXISTING_RELATIONS,
     LOCATION_COLUMNS,
     MERGE_CHUNKS,
     MERGE_ENTITIES,
+    MERGE_HOLDS,
     MERGE_RELATION,
     RELATION_COLUMNS,
     chunk_from_row,
@@ -32,12 +34,14 @@ from trident.store.kuzu_rows import (
     citation_from_row,
     entity_from_row,
     entity_row,
+    holds_copy_table,
+    holds_row,
     parameter_shape,
     relation_copy_table,
     relation_from_row,
     relation_row,
 )
-from trident.store.schema import Chunk, Entity, Relation
+from trident.store.schema import Chunk, Entity, Relation, RelationType
 
 BUFFER_POOL_BYTES = 512 * 1024 * 1024
 # Kùzu reserves address space for the largest database it may grow to (8 TiB by default); a server holds two or
@@ -196,7 +200,8 @@ class KuzuGraphStore:
         entity_rows = [entity_row(e) for e in entities]
         self._batched(MERGE_ENTITIES, entity_rows)
         self._memory.merged_entities(entity_rows)
-        self._merge_relations([relation_row(r) for r in relations])
+        self._merge_relations([relation_row(r) for r in relations if r.type != RelationType.HOLDS])
+        self._merge_holds([holds_row(r) for r in relations if r.type == RelationType.HOLDS])
 
     def _merge_relations(self, rows: list[dict[str, Any]]) -> None:
         """Relation rows merged by (source, type, target, evidence) where both ends exist, the last row of a key
@@ -233,6 +238,42 @@ class KuzuGraphStore:
             crash_point("graph.batch")
         return held
 
+    def _merge_holds(self, rows: list[dict[str, Any]]) -> None:
+        """`HOLDS` rows (what a class's attribute holds) by (class, attribute, document), where both ends exist:
+        merged one statement each when few, else those new to the file copied in (as `_merge_relations`)."""
+        rows = list({(row["source"], row["member"], row["doc_id"]): row for row in rows}.values())
+        if not rows:
+            return
+        if len(rows) <= ROW_MERGES_MAX:
+            with self._lock:
+                for row in rows:
+                    self._locked_rows(MERGE_HOLDS, row)
+            return
+        tenants = self._tenants_of({row["source"] for row in rows} | {row["target"] for row in rows})
+        rows = [row for row in rows if row["source"] in tenants and row["target"] in tenants]
+        for start in range(0, len(rows), WRITE_BATCH):
+            batch = rows[start : start + WRITE_BATCH]
+            there = self._rows(EXISTING_HOLDS, {"sources": sorted({row["source"] for row in batch})})
+            held = {(str(a), str(m), str(d)) for a, m, d in there}
+            new = [row for row in batch if (row["source"], row["member"], row["doc_id"]) not in held]
+            if new:
+                with self._lock:
+                    self._conn.execute("COPY HOLDS FROM $rows", {"rows": holds_copy_table(new)})
+            crash_point("graph.batch")
+
+    def holds(self, tenant: str) -> list[tuple[str, str, str]]:
+        """(class, attribute, held entity) of every attribute type the tenant's classes state, ordered: what writers
+        bind `r.connection.send()` by. None in an index written before they were kept (until its files are)."""
+        try:
+            rows = self._rows(
+                "MATCH (a:Entity)-[x:HOLDS]->(b:Entity) WHERE a.tenant = $tenant"
+                " RETURN DISTINCT a.id, x.member, b.id ORDER BY a.id, x.member, b.id",
+                {"tenant": tenant},
+            )
+        except RuntimeError:  # a published generation read-only from before the table: it has none
+            return []
+        return [(str(cls), str(member), str(held)) for cls, member, held in rows]
+
     def _existing_relations(self, rows: list[dict[str, Any]]) -> set[RelationKey]:
         """The keys of the rows the file holds a relation of."""
         found = self._rows(
@@ -257,8 +298,7 @@ class KuzuGraphStore:
             return
         self._check_writable()
         keep = sorted(set(keep_entities))
-        self._rows("MATCH ()-[r:RELATES]->() WHERE r.doc_id IN $ids DELETE r", {"ids": ids})
-        self._memory.removed_relations_of(ids)
+        self._delete_relations_of(ids)
         self._rows("MATCH (c:Chunk) WHERE c.doc_id IN $ids DELETE c", {"ids": ids})
         owned = "MATCH (e:Entity) WHERE e.doc_id IN $ids AND NOT e.id IN $keep"
         gone = self._rows(f"{owned} RETURN e.id", {"ids": ids, "keep": keep})
@@ -272,7 +312,11 @@ class KuzuGraphStore:
         if not ids:
             return
         self._check_writable()
+        self._delete_relations_of(ids)
+
+    def _delete_relations_of(self, ids: list[str]) -> None:
         self._rows("MATCH ()-[r:RELATES]->() WHERE r.doc_id IN $ids DELETE r", {"ids": ids})
+        self._rows("MATCH ()-[r:HOLDS]->() WHERE r.doc_id IN $ids DELETE r", {"ids": ids})
         self._memory.removed_relations_of(ids)
 
     def delete_orphans(self, entity_types: Sequence[str]) -> None:

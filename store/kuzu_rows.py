@@ -18,6 +18,10 @@ DDL = (
     " doc_id STRING, path STRING)",
     "CREATE REL TABLE IF NOT EXISTS RELATES(FROM Entity TO Entity, type STRING, weight DOUBLE, evidence STRING,"
     " project STRING, doc_id STRING, resolution STRING)",
+    # What a class's attribute holds (`HOLDS` relations): binding facts that writers read, apart from the relations
+    # answers walk (an index written before this table gets it when next written, its facts as files are indexed)
+    "CREATE REL TABLE IF NOT EXISTS HOLDS(FROM Entity TO Entity, member STRING, evidence STRING, project STRING,"
+    " doc_id STRING)",
 )
 
 ENTITY_COLUMNS = (
@@ -131,6 +135,12 @@ MERGE_RELATION = (
     " SET x.weight = $weight, x.project = $project, x.doc_id = $doc_id, x.resolution = $resolution"
 )
 
+MERGE_HOLDS = (
+    "MATCH (a:Entity {id: $source}), (b:Entity {id: $target})"
+    " MERGE (a)-[x:HOLDS {member: $member, doc_id: $doc_id}]->(b)"
+    " SET x.evidence = $evidence, x.project = $project"
+)
+
 # New relations are copied in (`COPY RELATES FROM`), whose columns are the ends' primary keys, then the properties in
 # the order of the table's DDL.
 RELATION_COPY_SCHEMA = pa.schema(
@@ -149,6 +159,35 @@ EXISTING_RELATIONS = (
     "MATCH (a:Entity)-[x:RELATES]->(b:Entity) WHERE a.id IN $sources AND x.evidence IN $evidence"
     " RETURN a.id, x.type, b.id, x.evidence"
 )
+
+
+HOLDS_COPY_SCHEMA = pa.schema(
+    [
+        ("source", pa.string()),
+        ("target", pa.string()),
+        ("member", pa.string()),
+        ("evidence", pa.string()),
+        ("project", pa.string()),
+        ("doc_id", pa.string()),
+    ]
+)
+EXISTING_HOLDS = "MATCH (a:Entity)-[x:HOLDS]->(:Entity) WHERE a.id IN $sources RETURN a.id, x.member, x.doc_id"
+
+
+def holds_row(r: Relation) -> dict[str, Any]:
+    """A `HOLDS` relation as a row of its table."""
+    return {
+        "source": r.source,
+        "target": r.target,
+        "member": r.member,
+        "evidence": r.evidence or "",
+        "project": r.project,
+        "doc_id": r.doc_id or "",
+    }
+
+
+def holds_copy_table(rows: list[dict[str, Any]]) -> pa.Table:
+    return pa.table({name: [row[name] for row in rows] for name in HOLDS_COPY_SCHEMA.names}, HOLDS_COPY_SCHEMA)
 
 
 def relation_copy_table(rows: list[dict[str, Any]]) -> pa.Table:

@@ -49,6 +49,7 @@ class RelationType(StrEnum):
     REFERENCES = "REFERENCES"  # code passing a function or method as a value (a callback): control reaches it so
     RETURNS = "RETURNS"  # a function or method -> the class its annotation says it returns (types what calls give)
     YIELDS = "YIELDS"  # a function or method -> the class of each element it returns (`-> Iterator[Foo]`)
+    HOLDS = "HOLDS"  # a class -> the class one of its attributes holds (`member`; stored apart, read by writers)
 
 
 class Resolution(StrEnum):
@@ -160,6 +161,7 @@ class Relation(_Record):
     doc_id: str | None = None
     tenant: str = DEFAULT_TENANT
     resolution: Resolution = Field(Resolution.EXACT, description=RESOLUTION_HELP)
+    member: str = Field("", description="HOLDS: the attribute of the source class whose value is of the target")
 
     def resolved_at_least(self, least: Resolution) -> bool:
         """Whether a call or base relation is bound at least as surely as `least` (other relations always are)."""
@@ -167,4 +169,6 @@ class Relation(_Record):
 
     @property
     def id(self) -> str:
+        if self.member:
+            return stable_hash(self.source, self.type, self.target, self.evidence or "", self.member)
         return stable_hash(self.source, self.type, self.target, self.evidence or "")

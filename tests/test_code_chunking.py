@@ -275,7 +275,9 @@ SAMPLES = [
         PYTHON,
         {"billing.orders": (1, 3), "OrderService": (6, 15), "total": (18, 19)},
         "OrderService.checkout",
-        frozenset({"charge", "Receipt"}),
+        # `len(receipt)` runs `__len__` of what `self.gateway.charge` gives (`gateway` is no attribute this file's
+        # class sets: a base of another file may state its class)
+        frozenset({"charge", "Receipt", "__len__"}),
         frozenset({"billing.gateway", "billing.tax"}),
         frozenset({"BaseService"}),
         "Checks orders out.",

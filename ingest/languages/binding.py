@@ -65,6 +65,13 @@ class BoundBase:
     target: Target
 
 
+@dataclass(frozen=True)
+class BoundAttribute:
+    owner: str  # local name of the class
+    attribute: str
+    target: Target  # the class its value is (or a function: of what it returns)
+
+
 @dataclass
 class Bindings:
     calls: list[BoundCall] = field(default_factory=list)
@@ -72,6 +79,7 @@ class Bindings:
     references: list[BoundCall] = field(default_factory=list)  # a function or method passed as a value
     returns: list[BoundBase] = field(default_factory=list)  # a function's stated return type (owner: the function)
     yields: list[BoundBase] = field(default_factory=list)  # the stated type of each element a function returns
+    holds: list[BoundAttribute] = field(default_factory=list)  # the stated type of a class's attribute
     # module-level name -> the file's own top-level function or class it holds (`_default_stdout = _cached(...)`):
     # another file importing the name calls that definition
     held: dict[str, str] = field(default_factory=dict)

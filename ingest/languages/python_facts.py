@@ -10,9 +10,17 @@ import tree_sitter as ts
 from trident.ingest.languages import node_text
 from trident.ingest.languages.binding import Target
 from trident.ingest.languages.python_syntax import FUNCTIONS
+from trident.ingest.model import ATTRIBUTE_MARK
 
 MAX_ATTRIBUTE_TYPES = 4  # an attribute given more types than this is not one thing a call can be bound to
 PROPERTY_DECORATORS = frozenset({"property", "cached_property", "functools.cached_property"})
+
+
+def surest(types: list[str]) -> list[str]:
+    """The types a file states itself, when it states any: an attribute's value another file types
+    (`other.pool`, `Other@pool`) is only one of them when nothing else is known."""
+    stated = [t for t in types if ATTRIBUTE_MARK not in t]
+    return stated or types
 
 
 def property_name(decorated: ts.Node | None) -> str:
@@ -41,7 +49,7 @@ class ClassFacts:
     def stated(self, attribute: str) -> list[str]:
         """The types the class states for an attribute: its annotation's, and with it those it is given when the
         annotation says it may be None; else every type it is given."""
-        declared, assigned = self.declared.get(attribute), self.attributes.get(attribute, [])
+        declared, assigned = self.declared.get(attribute), surest(self.attributes.get(attribute, []))
         if declared and attribute in self.slots:
             return [declared, *(t for t in assigned if t != declared)][:MAX_ATTRIBUTE_TYPES]
         return [declared] if declared else assigned

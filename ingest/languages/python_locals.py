@@ -42,10 +42,12 @@ MUTATORS = frozenset({"update", "setdefault", "pop", "popitem", "clear", "append
 @dataclass(frozen=True)
 class SetType:
     """In a block's walk: a variable's type from here on ("": none), how an `isinstance` test narrows it in a branch
-    and where the branch ends."""
+    and where the branch ends; `if_untyped`: only when the variable has no type there (a branch that may not run
+    left it untyped: the type it had before flows on past the branch)."""
 
     variable: str
     type: str
+    if_untyped: bool = False
 
 
 class PythonLocals(PythonTypes):

@@ -20,12 +20,12 @@ from __future__ import annotations
 
 import logging
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 import tree_sitter as ts
 
 from trident.ingest.languages import node_text
-from trident.ingest.languages.binding import Bindings, BoundBase, BoundCall, Target
+from trident.ingest.languages.binding import Bindings, BoundAttribute, BoundBase, BoundCall, Target
 from trident.ingest.languages.python import BUILTINS
 from trident.ingest.languages.python_arguments import HELD, INSTANCE, Passed
 from trident.ingest.languages.python_facts import ClassFacts, Scope
@@ -75,7 +75,22 @@ class PythonBinder(PythonLocals):
             self.result.yields.append(
                 BoundBase(function.removeprefix(f"{self.module}."), self.yield_rows[function], target)
             )
+        self.result.holds.extend(self._held_attributes())
         return self.result
+
+    def _held_attributes(self) -> Iterator[BoundAttribute]:
+        """The one type each class of the file states for an attribute (`connection: HTTPAdapter`, `self.x = Foo()`)
+        or a property's getter returns: what `r.connection.send()` in another file, or in a class deriving from it,
+        is a member of (the indexer reads them: `HOLDS`)."""
+        for cls in self.classes.values():
+            stated = {a: cls.stated(a) for a in sorted({*cls.declared, *cls.attributes}) if a not in cls.methods}
+            for prop in sorted(cls.properties):
+                returned = self.returns.get(f"{cls.qualified}.{prop}", "")
+                stated[prop] = [returned] if returned else []
+            for attribute, types in stated.items():
+                if len(types) == 1 and types[0] and types[0].split(".", 1)[0] not in sys.stdlib_module_names:
+                    target = Target(TargetForm.QUALIFIED, types[0], Resolution.INFERRED)
+                    yield BoundAttribute(cls.local, attribute, target)
 
     # --- second pass: calls and bases, scope by scope ---
 
@@ -84,6 +99,8 @@ class PythonBinder(PythonLocals):
         while pending:
             node = pending.pop()
             if isinstance(node, SetType):
+                if node.if_untyped and node.variable in scope.types:
+                    continue
                 if node.type:
                     scope.types[node.variable] = node.type
                 else:
@@ -134,10 +151,14 @@ class PythonBinder(PythonLocals):
     def _calls_in_statement(self, node: ts.Node, scope: Scope, pending: list[ts.Node | SetType]) -> None:
         """Compound statements hold blocks (walked as blocks) and expressions (searched for calls); in the branch
         an `isinstance(x, Foo)` test guards, x is a Foo. What the statement assigns is typed after its own calls are
-        bound (`regex = regex.get()` calls the `get` of what regex was)."""
+        bound (`regex = regex.get()` calls the `get` of what regex was); a variable an `if` without `else` leaves
+        untyped has the type it had before after it."""
         self._implicit_calls(statement_runs(node), scope)
         self._raised(node, scope)
         narrowed = self._narrowed(node, scope)
+        if node.type == "if_statement" and not any(c.type == "else_clause" for c in node.named_children):
+            # a branch that may not run: a variable it leaves untyped (`r = history.pop()`) keeps its type after it
+            pending.extend(SetType(variable, typed, if_untyped=True) for variable, typed in sorted(scope.types.items()))
         for child in reversed(node.named_children):
             if narrowed is not None and child == node.child_by_field_name("consequence"):
                 variable, cls = narrowed

@@ -6,11 +6,13 @@ The first half of `python_scope`'s binder: reading types is here, walking scopes
 
 from __future__ import annotations
 
+import sys
+
 import tree_sitter as ts
 
 from trident.ingest.languages import node_text
 from trident.ingest.languages.python_arguments import Passed
-from trident.ingest.languages.python_facts import MAX_ATTRIBUTE_TYPES, ClassFacts, Scope, property_name
+from trident.ingest.languages.python_facts import MAX_ATTRIBUTE_TYPES, ClassFacts, Scope, property_name, surest
 from trident.ingest.languages.python_fixtures import is_fixture
 from trident.ingest.languages.python_lookups import returned_lookup
 from trident.ingest.languages.python_parameters import PythonParameters
@@ -31,6 +33,7 @@ from trident.ingest.languages.python_syntax import (
     type_var_bound,
     union_alias,
 )
+from trident.ingest.model import ATTRIBUTE_MARK
 
 
 class PythonTypes(PythonParameters):
@@ -259,7 +262,7 @@ class PythonTypes(PythonParameters):
             return []
         name = node_text(node.child_by_field_name("attribute"))
         if name in scope.assigned:  # this function set it before the call
-            return scope.assigned[name]
+            return surest(scope.assigned[name])
         return scope.cls.stated(name)
 
     def _receiver_type(self, node: ts.Node, scope: Scope) -> str:
@@ -268,7 +271,7 @@ class PythonTypes(PythonParameters):
             return scope.types.get(node_text(node), "")
         if node.type == "attribute":
             types = self._attribute_types(node, scope) or self._member_types(node, scope)
-            return types[0] if len(types) == 1 else ""
+            return (types[0] if len(types) == 1 else "") if types else self._held_elsewhere(node, scope)
         if node.type == "call":
             return self._made(node, scope)
         return ""
@@ -281,6 +284,29 @@ class PythonTypes(PythonParameters):
         if cls is None:
             return []
         return cls.stated(node_text(node.child_by_field_name("attribute")))
+
+    def _held_elsewhere(self, node: ts.Node, scope: Scope) -> str:
+        """`r.connection` (r's class of another file) or `self.pool` (stated by none of this file's classes): the
+        type the attribute's class or one of its bases states, for the indexer to read (`Class@attribute`); "" when
+        the receiver's class is not known, is the standard library's, or is this file's and sets the name itself."""
+        owner, attribute = node.child_by_field_name("object"), node_text(node.child_by_field_name("attribute"))
+        if owner is None or not attribute:
+            return ""
+        if scope.cls is not None and owner.type == "identifier" and node_text(owner) == scope.receiver:
+            typed = scope.cls.qualified
+        else:
+            typed = self._receiver_type(owner, scope)
+        own = self.by_qualified.get(typed)
+        if not typed or typed.split(".", 1)[0] in sys.stdlib_module_names or (own is None and self._own_name(typed)):
+            return ""
+        if own is not None and {attribute} & {*own.methods, *own.held, *own.attributes, *own.declared}:
+            return ""  # the class defines it here: what it holds is this file's to state, or not stated at all
+        return f"{typed}{ATTRIBUTE_MARK}{attribute}"
+
+    def _own_name(self, typed: str) -> bool:
+        """Whether a type names something of this file that is no class of it (a function, or any class before the
+        classes are read): what it holds is this file's to state."""
+        return typed.startswith(f"{self.module}.") and ATTRIBUTE_MARK not in typed
 
     def _method_taken(self, node: ts.Node, scope: Scope) -> str:
         """`self.render`, `cls.adjust_line_length` or `row.close` (row's class one of this file's), a method taken

@@ -1,0 +1,180 @@
+"""What an attribute holds, stated in one file and used in another: `r.connection.send()` where `Response` (another
+file) declares `connection: HTTPAdapter` (requests' shape), an attribute a base class of another file types, a
+property's stated return type, chains of them, and a project indexed before the one that states the type. Indexed
+with the real engines; the facts are kept in the graph (`HOLDS`), so a run that rewrites only the calling file, or
+only the stating one, binds as a fresh index would."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.projects import call_edges, indexed_projects, write_files
+from trident.ingest.pipeline import index_folder
+from trident.store.catalog import Catalog
+from trident.store.schema import Resolution
+
+CLIENT: dict[str, str] = {
+    "client/__init__.py": "",
+    "client/adapters.py": (
+        "class BaseAdapter:\n"
+        "    def send(self, request):\n"
+        "        raise NotImplementedError\n\n\n"
+        "class HTTPAdapter(BaseAdapter):\n"
+        "    def send(self, request):\n"
+        "        return request\n\n"
+        "    def close(self):\n"
+        "        return None\n\n\n"
+        "class Mailer:\n"
+        "    def send(self, letter):\n"
+        "        return letter\n"
+    ),
+    "client/body.py": "class Body:\n    def length(self):\n        return 0\n",
+    "client/models.py": (
+        "from client.adapters import HTTPAdapter\n"
+        "from client.body import Body\n\n\n"
+        "class Response:\n"
+        "    connection: HTTPAdapter\n\n"
+        "    def __init__(self):\n"
+        "        self.raw = None\n\n"
+        "    @property\n"
+        "    def body(self) -> Body:\n"
+        "        return Body()\n"
+    ),
+    "client/session.py": (
+        "from client.adapters import HTTPAdapter\n\n\n"
+        "class BaseSession:\n"
+        "    def __init__(self):\n"
+        "        self.adapter = HTTPAdapter()\n"
+    ),
+    "client/pool.py": (
+        "from client.models import Response\n\n\n"
+        "class Pool:\n"
+        "    def __init__(self, response: Response):\n"
+        "        self.response = response\n"
+    ),
+    "client/auth.py": (
+        "from client.models import Response\n"
+        "from client.pool import Pool\n"
+        "from client.session import BaseSession\n\n\n"
+        "def retry(r: Response):\n"
+        "    return r.connection.send(r)\n\n\n"
+        "def size(r: Response):\n"
+        "    return r.body.length()\n\n\n"
+        "def unknown(r: Response):\n"
+        "    return r.raw.send(r)\n\n\n"
+        "def latest(r: Response, history):\n"
+        "    conn = r.connection\n"
+        "    if history:\n"
+        "        conn = history.pop()\n"
+        "        conn.close()\n"
+        "    return conn.send(r)\n\n\n"
+        "def via_pool(pool: Pool):\n"
+        "    return pool.response.connection.send(pool)\n\n\n"
+        "class MySession(BaseSession):\n"
+        "    def done(self):\n"
+        "        return self.adapter.close()\n"
+    ),
+}
+APP: dict[str, str] = {
+    "app/__init__.py": "",
+    "app/fetch.py": (
+        "from client.models import Response\n\n\n"
+        "def fetch(response: Response):\n"
+        "    return response.connection.send(response)\n"
+    ),
+    "app/gateway.py": ("from client.adapters import HTTPAdapter\n\n\nclass Gateway:\n    adapter: HTTPAdapter\n"),
+    "app/shut.py": (
+        "from app.gateway import Gateway\n\n\ndef shut(gateway: Gateway):\n    return gateway.adapter.close()\n"
+    ),
+}
+
+
+def _named(catalog: Catalog) -> dict[tuple[str, str], Resolution]:
+    """(caller, callee) by qualified names -> resolution of every call edge."""
+    return {
+        (source.rsplit(":", 1)[-1], target.rsplit(":", 1)[-1]): Resolution(r.resolution)
+        for (source, target), r in call_edges(catalog).items()
+    }
+
+
+@pytest.fixture(scope="module")
+def catalog(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Catalog]:
+    # the app first: its call waits for the class that states `connection`, and binds when that project arrives
+    cat = indexed_projects(tmp_path_factory.mktemp("attributes"), {"client": CLIENT, "app": APP}, ("app", "client"))
+    yield cat
+    cat.close()
+
+
+def test_a_member_of_an_attribute_another_file_declares_is_bound_to_the_declared_class(catalog: Catalog) -> None:
+    calls = _named(catalog)
+    assert calls[("client.auth.retry", "client.adapters.HTTPAdapter.send")] is Resolution.INFERRED
+    assert ("client.auth.retry", "client.adapters.Mailer.send") not in calls
+
+
+def test_a_property_of_another_file_types_what_it_returns(catalog: Catalog) -> None:
+    assert _named(catalog)[("client.auth.size", "client.body.Body.length")] is Resolution.INFERRED
+
+
+def test_an_attribute_a_base_class_of_another_file_assigns_types_the_subclass_s_calls(catalog: Catalog) -> None:
+    assert _named(catalog)[("client.auth.MySession.done", "client.adapters.HTTPAdapter.close")] is Resolution.INFERRED
+
+
+def test_attributes_of_attributes_chain_across_files(catalog: Catalog) -> None:
+    assert _named(catalog)[("client.auth.via_pool", "client.adapters.HTTPAdapter.send")] is Resolution.INFERRED
+
+
+def test_an_attribute_no_class_types_binds_nothing_by_a_shared_name(catalog: Catalog) -> None:
+    """`r.raw` is set to None only: its `send` is none of the three `send` methods of the project."""
+    assert not [callee for caller, callee in _named(catalog) if caller == "client.auth.unknown"]
+
+
+def test_a_type_flows_past_a_branch_that_may_not_run_and_not_into_it(catalog: Catalog) -> None:
+    """`conn = r.connection`, then `if history: conn = history.pop()` (untyped): after the `if`, conn may still
+    hold the adapter (its `send` is inferred); in the branch it holds what `pop` gave (its `close` only a guess)."""
+    calls = _named(catalog)
+    assert calls[("client.auth.latest", "client.adapters.HTTPAdapter.send")] is Resolution.INFERRED
+    assert calls[("client.auth.latest", "client.adapters.HTTPAdapter.close")] is Resolution.NAME
+
+
+def test_a_project_indexed_before_the_one_stating_the_type_binds_when_it_arrives(catalog: Catalog) -> None:
+    calls = _named(catalog)
+    assert calls[("app.fetch.fetch", "client.adapters.HTTPAdapter.send")] is Resolution.INFERRED
+    # a class of the app states `adapter: HTTPAdapter` before the client is indexed: the fact waits, and so does the
+    # call on it in another file of the app, until the class it names arrives
+    assert calls[("app.shut.shut", "client.adapters.HTTPAdapter.close")] is Resolution.INFERRED
+
+
+def test_a_run_that_rewrites_one_side_binds_as_a_fresh_index_would(tmp_path: Path) -> None:
+    catalog = indexed_projects(tmp_path, {"client": CLIENT}, ("client",))
+    try:
+        root = tmp_path / "client"
+        # only the calling file changes: the stated type is read from the graph
+        write_files(
+            root,
+            {
+                "client/auth.py": CLIENT["client/auth.py"] + "\n\ndef again(r: Response):\n"
+                "    return r.connection.send(r)\n"
+            },
+        )
+        with catalog.writer() as writer:
+            index_folder(writer, root, "client", max_file_bytes=1_000_000)
+        assert _named(catalog)[("client.auth.again", "client.adapters.HTTPAdapter.send")] is Resolution.INFERRED
+        # only the stating file changes: the calls that read it are bound again to the new type
+        models = CLIENT["client/models.py"].replace("import HTTPAdapter", "import Mailer")
+        write_files(root, {"client/models.py": models.replace("connection: HTTPAdapter", "connection: Mailer")})
+        with catalog.writer() as writer:
+            index_folder(writer, root, "client", max_file_bytes=1_000_000)
+        calls = _named(catalog)
+        assert calls[("client.auth.retry", "client.adapters.Mailer.send")] is Resolution.INFERRED
+        assert ("client.auth.retry", "client.adapters.HTTPAdapter.send") not in calls
+        assert (
+            catalog.graph.holds(catalog.tenant).count(
+                ("class:client:client.models.Response", "connection", "class:client:client.adapters.Mailer")
+            )
+            == 1
+        )
+    finally:
+        catalog.close()
