@@ -43,11 +43,39 @@ CLIENT: dict[str, str] = {
         "    def body(self) -> Body:\n"
         "        return Body()\n"
     ),
+    "client/segment.py": (
+        "import typing as t\n\n"
+        "from client.body import Body\n\n\n"
+        "class Segment(t.NamedTuple):\n"
+        "    text: str\n"
+        "    body: t.Optional[Body] = None\n\n"
+        "    @classmethod\n"
+        "    def split(cls, text: str) -> t.Iterable['Segment']:\n"
+        "        return [cls(text)]\n"
+    ),
+    "client/render.py": (
+        "from client.segment import Segment\n\n\n"
+        "def render(text):\n"
+        "    for word, body in Segment.split(text):\n"
+        "        body.length()\n\n\n"
+        "def first(segment: Segment):\n"
+        "    word, body = segment\n"
+        "    return body.length()\n"
+    ),
     "client/session.py": (
-        "from client.adapters import HTTPAdapter\n\n\n"
+        "from client.adapters import BaseAdapter, HTTPAdapter\n\n\n"
         "class BaseSession:\n"
         "    def __init__(self):\n"
-        "        self.adapter = HTTPAdapter()\n"
+        "        self.adapter = HTTPAdapter()\n\n\n"
+        "def default_adapter() -> HTTPAdapter:\n"
+        "    return HTTPAdapter()\n\n\n"
+        "class Client:\n"
+        "    def __init__(self, adapter: BaseAdapter | None = None):\n"
+        "        self.adapter = (\n"
+        "            adapter if adapter is not None else default_adapter()\n"
+        "        )\n\n"
+        "    def go(self):\n"
+        "        return self.adapter.send(self)\n"
     ),
     "client/pool.py": (
         "from client.models import Response\n\n\n"
@@ -129,6 +157,23 @@ def test_attributes_of_attributes_chain_across_files(catalog: Catalog) -> None:
 def test_an_attribute_no_class_types_binds_nothing_by_a_shared_name(catalog: Catalog) -> None:
     """`r.raw` is set to None only: its `send` is none of the three `send` methods of the project."""
     assert not [callee for caller, callee in _named(catalog) if caller == "client.auth.unknown"]
+
+
+def test_a_named_tuple_of_another_file_unpacked_types_each_name_by_its_field(catalog: Catalog) -> None:
+    """`for word, body in Segment.split(text)` (`-> Iterable[Segment]`) and `word, body = segment`: body is the
+    Body the second field declares."""
+    calls = _named(catalog)
+    assert calls[("client.render.render", "client.body.Body.length")] is Resolution.INFERRED
+    assert calls[("client.render.first", "client.body.Body.length")] is Resolution.INFERRED
+
+
+def test_an_attribute_given_either_of_two_types_calls_the_methods_of_both(catalog: Catalog) -> None:
+    """`self.adapter = (adapter if adapter is not None else default_adapter())`: a `BaseAdapter` or the
+    `HTTPAdapter` the function says it returns."""
+    calls = _named(catalog)
+    assert calls[("client.session.Client.go", "client.adapters.BaseAdapter.send")] is Resolution.INFERRED
+    assert calls[("client.session.Client.go", "client.adapters.HTTPAdapter.send")] is Resolution.INFERRED
+    assert ("client.session.Client.go", "client.adapters.Mailer.send") not in calls
 
 
 def test_a_type_flows_past_a_branch_that_may_not_run_and_not_into_it(catalog: Catalog) -> None:

@@ -23,6 +23,13 @@ def surest(types: list[str]) -> list[str]:
     return stated or types
 
 
+def is_named_tuple(cls: ts.Node) -> bool:
+    """Whether a class statement derives from `NamedTuple` (`typing.NamedTuple`, `t.NamedTuple`): its instances
+    unpack into its fields, in the order the class declares them."""
+    bases = cls.child_by_field_name("superclasses")
+    return bases is not None and any(node_text(b).rpartition(".")[2] == "NamedTuple" for b in bases.named_children)
+
+
 def property_name(decorated: ts.Node | None) -> str:
     """The name of a method whose decorators make reading it run it (`@property`, `@cached_property`), else ""."""
     if decorated is None or decorated.type != "decorated_definition":
@@ -45,6 +52,7 @@ class ClassFacts:
     properties: set[str] = field(default_factory=set)  # methods read as attributes (`@property`, `@cached_property`)
     methods: set[str] = field(default_factory=set)  # the methods the class body defines
     held: dict[str, str] = field(default_factory=dict)  # attribute -> the class or function it holds (not calls)
+    fields: list[str] = field(default_factory=list)  # a NamedTuple's fields in order: what unpacking it gives
 
     def stated(self, attribute: str) -> list[str]:
         """The types the class states for an attribute: its annotation's, and with it those it is given when the

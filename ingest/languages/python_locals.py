@@ -30,6 +30,7 @@ from trident.ingest.languages.python_syntax import (
     nested_functions,
     returned_values,
     statements,
+    unpacked_names,
 )
 from trident.ingest.languages.python_types import PythonTypes
 from trident.ingest.model import ELEMENTS_MARK, PREFIX_MARK, TargetForm
@@ -167,6 +168,9 @@ class PythonLocals(PythonTypes):
                     self._note_variable(name, item, None, scope)
                 for name in unknown:
                     self._note_variable(name, None, None, scope)
+                whole = self._value_type(right, scope.types, scope) if right is not None and unknown else ""
+                if whole and (names := unpacked_names(left)):  # `text, style, _ = segment` (a NamedTuple)
+                    self._note_items(names, whole, scope)
         elif node.type == "with_statement":
             for pattern in descendants(node, "as_pattern"):
                 value = pattern.named_children[0] if pattern.named_child_count else None
@@ -235,14 +239,26 @@ class PythonLocals(PythonTypes):
         return "" if called.split(".", 1)[0] in sys.stdlib_module_names else f"{called}{ELEMENTS_MARK}"
 
     def _note_loop_variable(self, node: ts.Node, scope: Scope) -> None:
-        """`for x in self.items:` where the class states `items: list[Foo]`: x is a Foo in the loop."""
+        """`for x in self.items:` where the class states `items: list[Foo]`: x is a Foo in the loop; `for text,
+        style, _ in segments:` over NamedTuples: each name is of its field's type."""
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-        if node.type != "for_statement" or left is None or right is None or left.type != "identifier":
+        if node.type != "for_statement" or left is None or right is None:
+            return
+        if left.type != "identifier":  # `for text, style, _ in segments:` (what the names held before is kept)
+            element = self._element_type(right, scope) if (names := unpacked_names(left)) else ""
+            if element:
+                self._note_items(names, element, scope)
             return
         scope.types.pop(node_text(left), None)
         scope.alternatives.pop(node_text(left), None)
         if element := self._element_type(right, scope):
             scope.types[node_text(left)] = element
+
+    def _note_items(self, names: list[str], whole: str, scope: Scope) -> None:
+        """Each of `names`, unpacked from a value of type `whole` in order, typed as the item at its place."""
+        for position, name in enumerate(names):
+            if item := self.item_type(whole, position):
+                scope.types[name] = item
 
     def _element_type(self, container: ts.Node, scope: Scope) -> str:
         """The type of each element of `self.items`, `node.items`, `self.header.row.cells` (a class of this file

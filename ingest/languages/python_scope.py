@@ -79,14 +79,17 @@ class PythonBinder(PythonLocals):
         return self.result
 
     def _held_attributes(self) -> Iterator[BoundAttribute]:
-        """The one type each class of the file states for an attribute (`connection: HTTPAdapter`, `self.x = Foo()`)
-        or a property's getter returns: what `r.connection.send()` in another file, or in a class deriving from it,
-        is a member of (the indexer reads them: `HOLDS`)."""
+        """The one type each class of the file states for an attribute (`connection: HTTPAdapter`, `self.x = Foo()`),
+        a property's getter returns or a NamedTuple's field has at its place (attribute "0", "1", ...): what
+        `r.connection.send()` in another file, or in a class deriving from it, is a member of, and what unpacking
+        the tuple gives (the indexer reads them: `HOLDS`)."""
         for cls in self.classes.values():
             stated = {a: cls.stated(a) for a in sorted({*cls.declared, *cls.attributes}) if a not in cls.methods}
             for prop in sorted(cls.properties):
                 returned = self.returns.get(f"{cls.qualified}.{prop}", "")
                 stated[prop] = [returned] if returned else []
+            for position, name in enumerate(cls.fields):  # a NamedTuple unpacked: `text, style, _ = segment`
+                stated[str(position)] = stated.get(name, [])
             for attribute, types in stated.items():
                 if len(types) == 1 and types[0] and types[0].split(".", 1)[0] not in sys.stdlib_module_names:
                     target = Target(TargetForm.QUALIFIED, types[0], Resolution.INFERRED)

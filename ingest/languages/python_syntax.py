@@ -109,6 +109,13 @@ def _name_start(text: str) -> str:
     return text if len(text) >= MIN_PREFIX and text.replace("_", "a").isidentifier() else ""
 
 
+def unwrapped(node: ts.Node) -> ts.Node:
+    """An expression without the parentheses around it (`(a if c else b)`)."""
+    while node.type == "parenthesized_expression" and node.named_child_count == 1:
+        node = node.named_children[0]
+    return node
+
+
 def either_side(node: ts.Node) -> list[ts.Node]:
     """The values `a or b` and `a if c else b` may be: a and b."""
     if node.type == "conditional_expression":
@@ -368,6 +375,22 @@ def varargs_node(function: ts.Node) -> tuple[str, ts.Node] | None:
 _SEQUENCE_TARGETS = frozenset({"pattern_list", "tuple_pattern", "list_pattern"})
 _SEQUENCE_VALUES = frozenset({"expression_list", "tuple", "list"})
 _BINDING = _SEQUENCE_TARGETS | {"list_splat_pattern"}  # where a name in an unpacking target is a variable bound
+
+
+def declared_field(node: ts.Node) -> str:
+    """`style: Optional[Style] = None` in a class body: the field it declares ("" for any other statement)."""
+    left = node.child_by_field_name("left") if node.type == "assignment" else None
+    declared = left is not None and left.type == "identifier" and node.child_by_field_name("type") is not None
+    return node_text(left) if declared and left is not None else ""
+
+
+def unpacked_names(target: ts.Node | None) -> list[str]:
+    """`text, style, _` (a loop's or an assignment's target): the names it binds, in order; [] unless every item
+    is a plain name."""
+    if target is None or target.type not in _SEQUENCE_TARGETS:
+        return []
+    names = target.named_children
+    return [node_text(n) for n in names] if names and all(n.type == "identifier" for n in names) else []
 
 
 def assigned_pairs(assignment: ts.Node) -> tuple[list[tuple[str, ts.Node]], list[str]]:

@@ -12,7 +12,14 @@ import tree_sitter as ts
 
 from trident.ingest.languages import node_text
 from trident.ingest.languages.python_arguments import Passed
-from trident.ingest.languages.python_facts import MAX_ATTRIBUTE_TYPES, ClassFacts, Scope, property_name, surest
+from trident.ingest.languages.python_facts import (
+    MAX_ATTRIBUTE_TYPES,
+    ClassFacts,
+    Scope,
+    is_named_tuple,
+    property_name,
+    surest,
+)
 from trident.ingest.languages.python_fixtures import is_fixture
 from trident.ingest.languages.python_lookups import returned_lookup
 from trident.ingest.languages.python_parameters import PythonParameters
@@ -20,6 +27,7 @@ from trident.ingest.languages.python_syntax import (
     CASTS,
     FUNCTIONS,
     annotated_name,
+    declared_field,
     descendants,
     either_side,
     element_name,
@@ -32,6 +40,7 @@ from trident.ingest.languages.python_syntax import (
     statements,
     type_var_bound,
     union_alias,
+    unwrapped,
 )
 from trident.ingest.model import ATTRIBUTE_MARK
 
@@ -135,9 +144,12 @@ class PythonTypes(PythonParameters):
             body = node.child_by_field_name("body")
             if body is None:
                 continue
+            named_tuple = is_named_tuple(node)
             for statement in statements(body):
                 if statement.type == "expression_statement" and statement.named_child_count == 1:
                     self._class_attribute(cls, statement.named_children[0])
+                    if named_tuple and (field := declared_field(statement.named_children[0])):
+                        cls.fields.append(field)
                 elif statement.type in FUNCTIONS:
                     cls.methods.add(node_text(statement.child_by_field_name("name")))
                     self._method_attributes(cls, statement)
@@ -205,8 +217,14 @@ class PythonTypes(PythonParameters):
         found = self._named_type(node_text(narrowed)) if narrowed is not None else ""  # `if isinstance(child, Foo)`
         found = found or self._stated_type(assignment, parameters, scope)
         types = cls.attributes.setdefault(name, [])
-        if found and found not in types and len(types) < MAX_ATTRIBUTE_TYPES:
-            types.append(found)
+        # `self.prompt = Text.from_markup(p) if isinstance(p, str) else p`: each side's type, when they differ
+        either: set[str] = set()
+        value = unwrapped(right) if right is not None else None
+        if value is not None and value.type in ("boolean_operator", "conditional_expression") and not found:
+            either = {self._value_type(side, parameters, scope) for side in either_side(value)} - {""}
+        for typed in [found] if found else sorted(either):
+            if typed not in types and len(types) < MAX_ATTRIBUTE_TYPES:
+                types.append(typed)
         elements = elements or {}
         element = self._named_type(element_name(annotation))
         if not element and right is not None:  # `self.children = children` (or `children or []`), `children: list[Foo]`
@@ -302,6 +320,18 @@ class PythonTypes(PythonParameters):
         if own is not None and {attribute} & {*own.methods, *own.held, *own.attributes, *own.declared}:
             return ""  # the class defines it here: what it holds is this file's to state, or not stated at all
         return f"{typed}{ATTRIBUTE_MARK}{attribute}"
+
+    def item_type(self, whole: str, position: int) -> str:
+        """The type of the item at `position` of a value of type `whole` unpacked (`text, style, _ = segment`): the
+        field a NamedTuple of this file declares there, for the indexer to read of another file's
+        (`Class@position`); "" when unknown."""
+        own = self.by_qualified.get(whole)
+        if own is not None:
+            types = own.stated(own.fields[position]) if position < len(own.fields) else []
+            return types[0] if len(types) == 1 else ""
+        if not whole or self._own_name(whole) or whole.split(".", 1)[0] in sys.stdlib_module_names:
+            return ""
+        return f"{whole}{ATTRIBUTE_MARK}{position}"
 
     def _own_name(self, typed: str) -> bool:
         """Whether a type names something of this file that is no class of it (a function, or any class before the
