@@ -40,6 +40,7 @@ from trident.store.errors import (
     TridentIndexError,
 )
 from trident.store.generations import Engines, open_published, publish_first, remove_leftovers, vector_dim
+from trident.store.graph_backends import GraphBackend
 from trident.store.graph_memory import GraphMemory
 from trident.store.kuzu_graph import KuzuGraphStore
 from trident.store.lance_index import LanceVectorIndex
@@ -47,6 +48,7 @@ from trident.store.locking import LOCK_FILE, OnWait
 from trident.store.manifest import Manifest, manifest_identity
 from trident.store.protocols import Embedder
 from trident.store.schema import Entity
+from trident.store.settings import StoreSettings
 from trident.store.tantivy_index import TantivyTextIndex
 from trident.store.writer import Writer
 
@@ -77,12 +79,21 @@ class Catalog:
     """
 
     def __init__(
-        self, index_dir: Path, tenant: str, embedder: Embedder | None = None, *, read_only: bool = False
+        self,
+        index_dir: Path,
+        tenant: str,
+        embedder: Embedder | None = None,
+        *,
+        read_only: bool = False,
+        graph_backend: GraphBackend | None = None,
     ) -> None:
+        """`graph_backend`: the engine the graph is kept in if this catalog makes the index (None:
+        TRIDENT_GRAPH_BACKEND's); an index that exists keeps its own."""
         self.index_dir = index_dir
         self.tenant = tenant
         self.embedder = embedder
         self.read_only = read_only
+        self._graph_backend = graph_backend
         self._mutex = threading.RLock()
         self._closed = False
         self._writing_thread: int | None = None  # the thread whose writer block is open on this catalog
@@ -198,10 +209,15 @@ class Catalog:
             try:
                 manifest = Manifest.load(self.index_dir)
                 if manifest.generation_dir is None:
-                    publish_first(self.index_dir, self.tenant, manifest, vector_dim(self.embedder, manifest))
+                    dim = vector_dim(self.embedder, manifest)
+                    publish_first(self.index_dir, self.tenant, manifest, dim, self.new_graph_backend())
                 return
             finally:
                 locking.drop(fd)
+
+    def new_graph_backend(self) -> GraphBackend:
+        """The engine the graph of an index this catalog makes is kept in."""
+        return self._graph_backend or StoreSettings().graph_backend
 
     # --- writing ---
 

@@ -22,6 +22,7 @@ from pathlib import Path
 from trident.store.chunk_files import reusable_files, write_chunk_files, write_empty_chunk_files
 from trident.store.chunk_matrix import CHUNK_MATRIX_DIR
 from trident.store.crashpoints import crash_point
+from trident.store.graph_backends import GraphBackend, graph_store
 from trident.store.graph_compaction import compacted_or_copied, take_spare, worth_compacting, write_spare
 from trident.store.graph_memory import GraphMemory
 from trident.store.kuzu_graph import KuzuGraphStore
@@ -57,11 +58,18 @@ def generation_name(number: int) -> str:
 
 
 def create_generation(
-    index_dir: Path, name: str, graph_from: Path | None, lexical_from: Path | None, *, compact: bool = False
+    index_dir: Path,
+    name: str,
+    graph_from: Path | None,
+    lexical_from: Path | None,
+    *,
+    compact: bool = False,
+    engine: str = "kuzu",
 ) -> tuple[Path, bool]:
     """A new generation folder holding a copy of the given graph file and lexical folder (or nothing: empty); with
     `compact`, the graph written afresh from the rows of the given one, which must be closed cleanly
-    (`graph_compaction.py`). Returns the folder and whether its graph was written afresh.
+    (`graph_compaction.py`; `engine`: the graph engine's module). Returns the folder and whether its graph was
+    written afresh.
 
     A folder of that name left by a writer that died before publishing it is replaced.
     """
@@ -76,7 +84,7 @@ def create_generation(
         if take_spare(graph_from, folder / GRAPH_FILE):  # written afresh after the last run published
             afresh = True
         elif compact:
-            afresh = compacted_or_copied(graph_from, folder / GRAPH_FILE, copy)
+            afresh = compacted_or_copied(graph_from, folder / GRAPH_FILE, copy, engine)
         else:
             copy()
     crash_point("generation.graph_copied")
@@ -95,7 +103,12 @@ def prepare_next_session(index_dir: Path, published: Manifest) -> bool:
     if published.generation_dir is None:
         return False
     graph = index_dir / published.generation_dir / GRAPH_FILE
-    return _closed_cleanly(graph) and write_spare(graph, published.graph_baseline_bytes)
+    return _closed_cleanly(graph) and write_spare(graph, published.graph_baseline_bytes, _engine(published))
+
+
+def _engine(manifest: Manifest) -> str:
+    """The Python module of the engine an index's graph is kept in."""
+    return graph_store(manifest.graph_backend).ENGINE
 
 
 def _copy_graph(source: Path, target: Path) -> None:
@@ -268,7 +281,7 @@ def open_published(index_dir: Path, manifest: Manifest, identity: ManifestIdenti
     if reader_lock is None:
         return None
     try:
-        graph = KuzuGraphStore(folder / GRAPH_FILE, read_only=True)
+        graph = graph_store(manifest.graph_backend)(folder / GRAPH_FILE, read_only=True)
         text = TantivyTextIndex(folder / LEXICAL_DIR, read_only=True)
         vectors = LanceVectorIndex(index_dir / SEMANTIC_DIR, dim, version=manifest.chunks_version)
     except BaseException:
@@ -291,7 +304,9 @@ def open_new(index_dir: Path, published: Manifest, dim: int, memory: GraphMemory
     compact = _closed_cleanly(source / GRAPH_FILE) and worth_compacting(
         source / GRAPH_FILE, published.graph_baseline_bytes
     )
-    folder, afresh = create_generation(index_dir, name, source / GRAPH_FILE, source / LEXICAL_DIR, compact=compact)
+    folder, afresh = create_generation(
+        index_dir, name, source / GRAPH_FILE, source / LEXICAL_DIR, compact=compact, engine=_engine(published)
+    )
     _link_chunk_matrix(source, folder)
     pending = attach_pending(manifest, source, folder)
     crash_point("session.copied")
@@ -299,17 +314,19 @@ def open_new(index_dir: Path, published: Manifest, dim: int, memory: GraphMemory
     if published.chunks_version is not None:
         vectors.roll_back_to(published.chunks_version)
     manifest.generation_dir = name
-    graph = KuzuGraphStore(folder / GRAPH_FILE, memory=memory)
+    graph = graph_store(published.graph_backend)(folder / GRAPH_FILE, memory=memory)
     return Engines(
         manifest, TantivyTextIndex(folder / LEXICAL_DIR), vectors, graph, name, pending_base=pending, compacted=afresh
     )
 
 
-def publish_first(index_dir: Path, tenant: str, manifest: Manifest, dim: int) -> None:
-    """Publish a first, empty generation (only a holder of the write lock calls this)."""
+def publish_first(index_dir: Path, tenant: str, manifest: Manifest, dim: int, backend: GraphBackend) -> None:
+    """Publish a first, empty generation, its graph kept in `backend` (only a holder of the write lock calls
+    this)."""
     name = generation_name(manifest.generation)
     folder, _ = create_generation(index_dir, name, None, None)
-    KuzuGraphStore(folder / GRAPH_FILE).close()
+    manifest.graph_backend = backend.value
+    graph_store(backend)(folder / GRAPH_FILE).close()
     TantivyTextIndex(folder / LEXICAL_DIR)
     vectors = LanceVectorIndex(index_dir / SEMANTIC_DIR, dim)
     write_empty_chunk_files(folder, tenant, manifest.generation)

@@ -15,9 +15,8 @@ from __future__ import annotations
 import logging
 import shutil
 from collections.abc import Callable
+from importlib import import_module
 from pathlib import Path
-
-import kuzu
 
 from trident.store.crashpoints import crash_point
 from trident.store.kuzu_graph import open_database
@@ -45,12 +44,12 @@ def worth_compacting(source: Path, baseline: int | None) -> bool:
     return baseline is None or size > GROWTH_FACTOR * baseline
 
 
-def compacted_or_copied(source: Path, target: Path, copy: Callable[[], None]) -> bool:
+def compacted_or_copied(source: Path, target: Path, copy: Callable[[], None], engine: str) -> bool:
     """Write `source`'s rows afresh at `target` (`compact_graph`), or, where Kùzu fails to (an export it cannot
     write, a file it cannot read back), fall back to `copy()`: a session must never be kept from starting by this.
     True when written afresh."""
     try:
-        compact_graph(source, target)
+        compact_graph(source, target, engine)
         return True
     except RuntimeError as exc:  # what Kùzu raises for a statement it could not run
         log.warning("could not write the graph %s afresh (%s); copying it instead", source, exc)
@@ -59,7 +58,7 @@ def compacted_or_copied(source: Path, target: Path, copy: Callable[[], None]) ->
         return False
 
 
-def write_spare(graph: Path, baseline: int | None) -> bool:
+def write_spare(graph: Path, baseline: int | None, engine: str) -> bool:
     """After a run has published: when the published graph file `graph` is worth writing afresh, write its rows
     afresh beside it (SPARE_FILE) for the next write session, which then opens at once instead of after the export
     and import (2.9 s at 100K chunks, paid by whichever edit opened it). Returns whether a spare was written; where
@@ -70,7 +69,7 @@ def write_spare(graph: Path, baseline: int | None) -> bool:
     partial = graph.with_name(_PARTIAL_SPARE)
     _remove_database(partial)
     try:
-        compact_graph(graph, partial)
+        compact_graph(graph, partial, engine)
     except RuntimeError as exc:  # what Kùzu raises for a statement it could not run
         log.warning("could not write the graph %s afresh for the next session (%s)", graph, exc)
         _remove_database(partial)
@@ -99,24 +98,26 @@ def _remove_database(path: Path) -> None:
             leftover.unlink()
 
 
-def compact_graph(source: Path, target: Path) -> None:
+def compact_graph(source: Path, target: Path, engine: str = "kuzu") -> None:
     """Write the rows of the closed Kùzu database `source` into a new database at `target` (which must not exist):
     the same nodes, relations and schema in a file of their own size. `source` is only read (readers may have it
     open); a crash part-way leaves a half-written `target`, which the caller's generation folder holds and removes."""
     dump = target.with_name(target.name + _EXPORT_SUFFIX)
     shutil.rmtree(dump, ignore_errors=True)
     try:
-        _run(source, f"EXPORT DATABASE '{_quoted(dump)}' (format='parquet')", read_only=True)
+        _run(source, f"EXPORT DATABASE '{_quoted(dump)}' (format='parquet')", read_only=True, engine=engine)
         crash_point("graph.exported")
-        _run(target, f"IMPORT DATABASE '{_quoted(dump)}'", read_only=False)
+        _run(target, f"IMPORT DATABASE '{_quoted(dump)}'", read_only=False, engine=engine)
     finally:
         shutil.rmtree(dump, ignore_errors=True)
 
 
-def _run(path: Path, statement: str, *, read_only: bool) -> None:
-    database = open_database(path, read_only=read_only)
+def _run(path: Path, statement: str, *, read_only: bool, engine: str) -> None:
+    """One statement on the database at `path`, of the graph engine module named `engine`."""
+    module = import_module(engine)
+    database = open_database(path, read_only=read_only, engine=module)
     try:
-        connection = kuzu.Connection(database)
+        connection = module.Connection(database)
         try:
             connection.execute(statement)
         finally:

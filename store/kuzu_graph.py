@@ -7,10 +7,11 @@ import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import partial
+from importlib import import_module
 from pathlib import Path
-from typing import Any
+from types import ModuleType
+from typing import Any, ClassVar
 
-import kuzu
 import pyarrow as pa
 
 from trident.store.chunk_rows import ROWS_SCHEMA
@@ -64,9 +65,10 @@ def _row_key(row: dict[str, Any]) -> RelationKey:
     return (row["source"], row["type"], row["target"], row["evidence"])
 
 
-def open_database(path: Path, *, read_only: bool) -> kuzu.Database:
-    """A Kùzu database with this store's buffer pool and address-space reservation."""
-    return kuzu.Database(str(path), buffer_pool_size=BUFFER_POOL_BYTES, max_db_size=MAX_DB_BYTES, read_only=read_only)
+def open_database(path: Path, *, read_only: bool, engine: ModuleType) -> Any:
+    """A database of `engine` (Kùzu's Python module, or a fork with its API) with this store's buffer pool and
+    address-space reservation."""
+    return engine.Database(str(path), buffer_pool_size=BUFFER_POOL_BYTES, max_db_size=MAX_DB_BYTES, read_only=read_only)
 
 
 class KuzuGraphStore:
@@ -76,7 +78,17 @@ class KuzuGraphStore:
 
     What it has read of a tenant's entities and relations it keeps in memory, and its own writes keep that what the
     file holds (`store/graph_memory.py`); a writer's session starts with what the published generation's store holds.
+
+    `ENGINE` names the database's Python module: Kùzu's, or a fork that keeps its API and Cypher dialect
+    (`store/ladybug_graph.py`); everything else is the same. It is imported when a store opens: two such modules
+    cannot be loaded in one process (each registers the same native types).
     """
+
+    ENGINE: ClassVar[str] = "kuzu"
+
+    @property
+    def engine(self) -> ModuleType:
+        return import_module(self.ENGINE)
 
     def __init__(self, path: Path, *, read_only: bool = False, memory: GraphMemory | None = None) -> None:
         """`memory`: what this file holds, as a store of it (or of the file it was copied from) read it."""
@@ -92,9 +104,9 @@ class KuzuGraphStore:
 
     def _open(self, read_only: bool) -> None:
         self._read_only = read_only
-        self._db = open_database(self._path, read_only=read_only)
-        self._conn = kuzu.Connection(self._db)
-        self._statements: dict[tuple[object, ...], kuzu.PreparedStatement] = {}
+        self._db = open_database(self._path, read_only=read_only, engine=self.engine)
+        self._conn = self.engine.Connection(self._db)
+        self._statements: dict[tuple[object, ...], Any] = {}
         if not read_only:
             for statement in DDL:
                 self._conn.execute(statement)
@@ -129,7 +141,7 @@ class KuzuGraphStore:
 
     def _locked_rows(self, query: str, params: dict[str, Any]) -> list[list[Any]]:
         result = self._conn.execute(self._prepared(query, params) if params else query, params)
-        assert isinstance(result, kuzu.QueryResult)
+        assert isinstance(result, self.engine.QueryResult)
         rows: list[list[Any]] = []
         while result.has_next():
             rows.append(list(result.get_next()))
@@ -154,7 +166,7 @@ class KuzuGraphStore:
             return result.get_as_arrow(ARROW_CHUNK_ROWS)
 
     @contextmanager
-    def _scanning(self) -> Iterator[Callable[[str, dict[str, Any]], kuzu.QueryResult]]:
+    def _scanning(self) -> Iterator[Callable[[str, dict[str, Any]], Any]]:
         """What runs a whole-table read. On a published generation, a database opened for the read and closed after
         it: Kùzu's buffer pool keeps every page it has read for the database's life, so a server's scans of the
         entities and relations for its views left about 90 MB resident at 100K chunks (opening and closing take a
@@ -163,20 +175,19 @@ class KuzuGraphStore:
             with self._lock:
                 yield lambda query, params: self._executed(self._conn.execute(self._prepared(query, params), params))
             return
-        database = open_database(self._path, read_only=True)
-        connection = kuzu.Connection(database)
+        database = open_database(self._path, read_only=True, engine=self.engine)
+        connection = self.engine.Connection(database)
         try:
             yield lambda query, params: self._executed(connection.execute(query, params))
         finally:
             connection.close()
             database.close()
 
-    @staticmethod
-    def _executed(result: kuzu.QueryResult | list[kuzu.QueryResult]) -> kuzu.QueryResult:
-        assert isinstance(result, kuzu.QueryResult)
+    def _executed(self, result: Any) -> Any:
+        assert isinstance(result, self.engine.QueryResult)
         return result
 
-    def _prepared(self, query: str, params: dict[str, Any]) -> kuzu.PreparedStatement:
+    def _prepared(self, query: str, params: dict[str, Any]) -> Any:
         """One prepared statement per query text and parameter shape, kept for the connection's life: Kùzu 0.11
         keeps about 1 MB for every statement it prepares, so preparing on each call grows a server without bound."""
         key = (query, *((name, parameter_shape(value)) for name, value in sorted(params.items())))
@@ -348,36 +359,28 @@ class KuzuGraphStore:
         """Relations touching any of the entities, in either direction, ordered by (source, type, target,
         evidence) and cut at `limit`.
 
-        The match starts from the entities' primary key and follows their edges both ways (one query, no scan of
-        all relations); each row's direction comes from the relation's source node id.
+        Two matches start from the entities' primary key, one following their edges out and one in (no scan of all
+        relations); a relation between two of the entities is found by both and kept once.
         """
         ids = sorted(set(entity_ids))
         if not ids:
             return []
-        rows = self._rows(
-            "MATCH (a:Entity)-[r:RELATES]-(b:Entity) WHERE a.id IN $ids AND a.tenant = $tenant"
-            " RETURN a.id, b.id, id(a), r, a.tenant",
-            {"ids": ids, "tenant": tenant},
-        )
+        columns = "r.weight, r.evidence, r.project, r.doc_id, a.tenant, r.resolution, id(r)"
+        rows = [
+            *self._rows(
+                f"MATCH (a:Entity)-[r:RELATES]->(b:Entity) WHERE a.id IN $ids AND a.tenant = $tenant"
+                f" RETURN a.id, r.type, b.id, {columns}",
+                {"ids": ids, "tenant": tenant},
+            ),
+            *self._rows(
+                f"MATCH (b:Entity)-[r:RELATES]->(a:Entity) WHERE a.id IN $ids AND a.tenant = $tenant"
+                f" RETURN b.id, r.type, a.id, {columns}",
+                {"ids": ids, "tenant": tenant},
+            ),
+        ]
         found: dict[tuple[int, int], Relation] = {}
-        for a_id, b_id, a_node, rel, row_tenant in rows:
-            key = (rel["_id"]["table"], rel["_id"]["offset"])
-            if key in found:  # a relation between two of the entities is matched from both ends
-                continue
-            source, target = (a_id, b_id) if rel["_src"] == a_node else (b_id, a_id)
-            found[key] = relation_from_row(
-                [
-                    source,
-                    rel["type"],
-                    target,
-                    rel["weight"],
-                    rel["evidence"],
-                    rel["project"],
-                    rel["doc_id"],
-                    row_tenant,
-                    rel.get("resolution"),
-                ]
-            )
+        for *fields, rel_id in rows:
+            found.setdefault((rel_id["table"], rel_id["offset"]), relation_from_row(fields))
         ordered = sorted(found.values(), key=lambda r: (r.source, r.type, r.target, r.evidence or ""))
         return ordered[:limit]
 

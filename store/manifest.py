@@ -111,6 +111,9 @@ class Manifest(BaseModel):
         default_factory=dict, description="Per project: when and from which commit it was last indexed"
     )
     synced: SyncMark | None = Field(default=None, description="The syncs done for this generation's graph, if any")
+    graph_backend: str = Field(
+        "kuzu", description="The engine the graph is kept in (store/graph_backends.py), chosen when the index is made"
+    )
     graph_baseline_bytes: int | None = Field(
         default=None,
         description="The graph file's size when published by the write session that last wrote it afresh (None: "

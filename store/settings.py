@@ -11,6 +11,8 @@ from platformdirs import user_cache_dir, user_data_dir
 from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from trident.store.graph_backends import GraphBackend
+
 
 class StoreSettings(BaseSettings):
     """Where the index lives."""
@@ -25,6 +27,11 @@ class StoreSettings(BaseSettings):
     eval_cache: Path = Field(
         default_factory=lambda: Path(user_cache_dir("trident")) / "eval",
         description="Where `trident eval` keeps its per-dataset indexes (TRIDENT_EVAL_CACHE).",
+    )
+    graph_backend: GraphBackend = Field(
+        GraphBackend.KUZU,
+        description="The engine a new index keeps its graph in: kuzu (0.11.3, its last release) or ladybug (its "
+        "maintained fork); an existing index keeps its own (TRIDENT_GRAPH_BACKEND).",
     )
 
     @field_validator("tenant")

@@ -119,7 +119,8 @@ class Writer:
         crash_point("session.begin")
         published = self.catalog.published_manifest()
         if published.generation_dir is None:  # the index was reset since the catalog opened it
-            publish_first(self.index_dir, self.catalog.tenant, published, vector_dim(self.embedder, published))
+            dim = vector_dim(self.embedder, published)
+            publish_first(self.index_dir, self.catalog.tenant, published, dim, self.catalog.new_graph_backend())
             published = Manifest.load(self.index_dir)
         check_compatible(self.index_dir, published, self.embedder)
         session = open_new(

@@ -69,9 +69,9 @@ def _spied(monkeypatch: pytest.MonkeyPatch, growth: float) -> list[Path]:
     calls: list[Path] = []
     compact = graph_compaction.compact_graph
 
-    def spy(source: Path, target: Path) -> None:
+    def spy(source: Path, target: Path, engine: str) -> None:
         calls.append(source)
-        compact(source, target)
+        compact(source, target, engine)
 
     monkeypatch.setattr(graph_compaction, "MIN_BYTES", 0)
     monkeypatch.setattr(graph_compaction, "GROWTH_FACTOR", growth)
@@ -123,11 +123,11 @@ def test_a_graph_kuzu_cannot_write_afresh_is_copied_instead(
         index_into(catalog, project, "billing")
         generation = catalog.manifest.generation_dir
 
-        def broken_import(path: Path, statement: str, *, read_only: bool) -> None:
+        def broken_import(path: Path, statement: str, *, read_only: bool, engine: str) -> None:
             if statement.startswith("IMPORT"):
                 (path.parent / GRAPH_FILE).write_bytes(b"half")  # a half-written file in the new generation
                 raise RuntimeError("Kùzu could not import")
-            run(path, statement, read_only=read_only)
+            run(path, statement, read_only=read_only, engine=engine)
 
         run = graph_compaction._run
         monkeypatch.setattr(graph_compaction, "MIN_BYTES", 0)
@@ -154,9 +154,9 @@ def _spied_targets(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Path, Path]]:
     calls: list[tuple[Path, Path]] = []
     compact = graph_compaction.compact_graph
 
-    def spy(source: Path, target: Path) -> None:
+    def spy(source: Path, target: Path, engine: str) -> None:
         calls.append((source, target))
-        compact(source, target)
+        compact(source, target, engine)
 
     monkeypatch.setattr(graph_compaction, "MIN_BYTES", 0)
     monkeypatch.setattr(graph_compaction, "GROWTH_FACTOR", 0.5)
@@ -209,7 +209,7 @@ def test_a_spare_kuzu_cannot_write_leaves_nothing_and_the_next_session_copies(
 
     _spied_targets(monkeypatch)
 
-    def failing(source: Path, target: Path) -> None:
+    def failing(source: Path, target: Path, engine: str) -> None:
         target.write_bytes(b"half")  # what a failed import leaves
         raise RuntimeError("IO exception: disk full")
 
@@ -255,7 +255,7 @@ def test_a_spare_being_written_stays_out_of_snapshots(tmp_path: Path, monkeypatc
         seen: list[list[str]] = []
         compact = graph_compaction.compact_graph
 
-        def killed_after_the_export(source: Path, target: Path) -> None:
+        def killed_after_the_export(source: Path, target: Path, engine: str) -> None:
             dump = target.with_name(target.name + ".export")
             dump.mkdir()
             (dump / "nodes.parquet").write_bytes(b"rows")
@@ -263,11 +263,11 @@ def test_a_spare_being_written_stays_out_of_snapshots(tmp_path: Path, monkeypatc
             seen.append(sorted(published_paths(catalog.index_dir, generation)))
             shutil.rmtree(dump)
             target.unlink()
-            compact(source, target)
+            compact(source, target, engine)
 
         monkeypatch.setattr(graph_compaction, "MIN_BYTES", 0)
         monkeypatch.setattr(graph_compaction, "compact_graph", killed_after_the_export)
-        assert graph_compaction.write_spare(folder / GRAPH_FILE, None)
+        assert graph_compaction.write_spare(folder / GRAPH_FILE, None, "kuzu")
         assert seen == [before], "nothing of a spare being written is in the snapshot"
         assert sorted(published_paths(catalog.index_dir, generation)) == before, "nor the spare once written"
     finally:
