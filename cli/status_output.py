@@ -56,7 +56,8 @@ def print_status(out: Console, result: StatusResult) -> None:
     if result.truncated:
         shown = f"{len(result.projects)} of {result.projects_total} projects shown"
         out.print(f"{shown}; the next: {result.next_call}", markup=False, highlight=False)
-    out.print(f"model: {result.model.name} ({result.model.dim}-d)  index: {result.index}")
+    model = f"{result.model.name} ({result.model.dim}-d)"
+    out.print(f"model: {model}  graph: {result.graph_backend}  index: {result.index}")
     for store, why in result.stale.items():
         out.print(f"[yellow]stale:[/yellow] {store}: {escape(why)}")
     if any(p.stale_references for p in result.projects):

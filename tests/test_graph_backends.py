@@ -36,6 +36,7 @@ from trident.store.catalog import Catalog
 from trident.store.directory import EntityDirectory
 from trident.tools.explain import explain_path
 from trident.tools.impact import impact
+from trident.tools.status import status
 from trident.tools.trace import Direction, trace_relationships
 
 root = Path(sys.argv[1])
@@ -57,6 +58,8 @@ kept = {
                             relations=index).model_dump_json(),
     "impact": impact(catalog, directory, entities=["HTTPAdapter.send"], relations=index).model_dump_json(),
 }
+said = status(catalog)
+kept["status"] = [said.graph_backend, said.consistent]
 catalog.close()
 reopened = Catalog(root / "index", "default", HashEmbedder(), graph_backend=None)
 kept["reopened"] = [reopened.manifest.graph_backend, type(reopened.graph).__name__]
@@ -83,6 +86,7 @@ def test_an_index_made_with_the_fork_holds_and_answers_what_kuzu_does(tmp_path: 
     kuzu, fork = _answers(tmp_path, "kuzu"), _answers(tmp_path, "ladybug")
     assert (kuzu["backend"], kuzu["store"], kuzu["loaded"]) == ("kuzu", "KuzuGraphStore", ["kuzu"])
     assert (fork["backend"], fork["store"], fork["loaded"]) == ("ladybug", "LadybugGraphStore", ["ladybug"])
+    assert (kuzu["status"], fork["status"]) == (["kuzu", True], ["ladybug", True])
     for key in ("entities", "relations", "holds", "neighbours", "trace", "explain", "impact"):
         assert fork[key] == kuzu[key], key
     assert kuzu["relations"] and kuzu["holds"] and "HTTPAdapter.send" in str(kuzu["trace"])

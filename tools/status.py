@@ -64,6 +64,9 @@ class StatusResult(BaseModel):
         "chunks a large index run has published for lexical and graph search and is still embedding"
     )
     model: ModelStatus
+    graph_backend: str = Field(
+        description="The engine the graph is kept in (kuzu or ladybug), chosen when the index was made"
+    )
     index: str
     generation: int
     consistent: bool = Field(
@@ -118,6 +121,7 @@ def status(
         projects_total=len(projects),
         engines=engines,
         model=ModelStatus(name=model.name if model else None, dim=model.dim if model else None),
+        graph_backend=catalog.manifest.graph_backend,
         index=str(catalog.index_dir),
         generation=catalog.manifest.generation,
         consistent=consistent,
