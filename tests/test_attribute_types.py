@@ -62,6 +62,22 @@ CLIENT: dict[str, str] = {
         "    word, body = segment\n"
         "    return body.length()\n"
     ),
+    "client/registry.py": (
+        "from client.adapters import HTTPAdapter\n\n\n"
+        "KINDS: dict = {}\n\n\n"
+        "def adapter_class(kind='http') -> type[HTTPAdapter]:\n"
+        "    return KINDS.get(kind, HTTPAdapter)\n\n\n"
+        "class Registry:\n"
+        "    adapters: dict[str, HTTPAdapter]\n\n"
+        "    def shut(self, name):\n"
+        "        return self.adapters[name].close()\n\n"
+        "    def shut_all(self):\n"
+        "        registry = self\n"
+        "        return registry.shut('all')\n\n\n"
+        "def fresh():\n"
+        "    made = adapter_class()\n"
+        "    return made().close()\n"
+    ),
     "client/session.py": (
         "from client.adapters import BaseAdapter, HTTPAdapter\n\n\n"
         "class BaseSession:\n"
@@ -174,6 +190,21 @@ def test_an_attribute_given_either_of_two_types_calls_the_methods_of_both(catalo
     assert calls[("client.session.Client.go", "client.adapters.BaseAdapter.send")] is Resolution.INFERRED
     assert calls[("client.session.Client.go", "client.adapters.HTTPAdapter.send")] is Resolution.INFERRED
     assert ("client.session.Client.go", "client.adapters.Mailer.send") not in calls
+
+
+def test_a_subscript_of_a_mapping_a_class_declares_gives_its_values(catalog: Catalog) -> None:
+    """`adapters: dict[str, HTTPAdapter]`, then `self.adapters[name].close()`."""
+    assert (
+        _named(catalog)[("client.registry.Registry.shut", "client.adapters.HTTPAdapter.close")] is Resolution.INFERRED
+    )
+
+
+def test_a_local_given_self_is_of_the_class_and_a_returned_class_constructs(catalog: Catalog) -> None:
+    """`registry = self; registry.shut(...)`, and `made = adapter_class()` (`-> type[HTTPAdapter]`), `made()`."""
+    calls = _named(catalog)
+    assert calls[("client.registry.Registry.shut_all", "client.registry.Registry.shut")] is Resolution.INFERRED
+    assert calls[("client.registry.fresh", "client.adapters.HTTPAdapter")] is Resolution.INFERRED
+    assert calls[("client.registry.fresh", "client.adapters.HTTPAdapter.close")] is Resolution.INFERRED
 
 
 def test_a_type_flows_past_a_branch_that_may_not_run_and_not_into_it(catalog: Catalog) -> None:

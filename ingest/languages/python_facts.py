@@ -49,6 +49,7 @@ class ClassFacts:
     declared: dict[str, str] = field(default_factory=dict)  # attribute -> the type its annotation declares
     slots: set[str] = field(default_factory=set)  # attributes declared optional (`x: Foo | None = None`)
     elements: dict[str, str] = field(default_factory=dict)  # container attribute -> qualified type of its elements
+    items: dict[str, str] = field(default_factory=dict)  # mapping or list attribute -> what a subscript of it gives
     properties: set[str] = field(default_factory=set)  # methods read as attributes (`@property`, `@cached_property`)
     methods: set[str] = field(default_factory=set)  # the methods the class body defines
     held: dict[str, str] = field(default_factory=dict)  # attribute -> the class or function it holds (not calls)

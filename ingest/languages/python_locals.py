@@ -57,7 +57,9 @@ class PythonLocals(PythonTypes):
     def read(self, root: ts.Node) -> None:
         super().read(root)
         for qualified, function in self.definitions.items():
-            if held := self._returned_callable(qualified, function):
+            # `-> type[ShellComplete] | None`: what it returns is the class itself, which a call of it constructs
+            stated = self._named_type(held_class_name(function.child_by_field_name("return_type")))
+            if held := stated or self._returned_callable(qualified, function):
                 self.returned_held[qualified] = held
         assigned: dict[str, list[ts.Node]] = {}
         for node in statements(root):

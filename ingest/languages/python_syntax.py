@@ -25,6 +25,9 @@ CONTAINERS = frozenset(
 # A value of these has no method any project defines: in a union beside one class, the union is that class.
 SCALARS = frozenset({"str", "bytes", "int", "float", "bool", "complex", "None"})
 GENERATORS = frozenset({"Generator", "AsyncGenerator"})  # the first of their arguments is what they yield
+# Mappings: their second type argument is what a subscript of them gives (`self._long_opt[opt]`).
+MAPPINGS = frozenset({"dict", "Dict", "Mapping", "MutableMapping", "defaultdict", "DefaultDict", "OrderedDict"})
+SEQUENCES = frozenset({"list", "List", "Sequence", "MutableSequence", "deque", "Deque"})  # `xs[0]`: an element
 # Methods of the builtin types: called on a receiver of unknown type, the receiver is most likely one of them.
 BUILTIN_METHODS = frozenset(
     name
@@ -258,6 +261,18 @@ def element_name(node: ts.Node | None) -> str:
         return ""
     args = _generic_arguments(node)
     return annotated_name(args[0]) if len(args) == 1 or (args and last in GENERATORS) else ""
+
+
+def item_name(node: ts.Node | None) -> str:
+    """`dict[str, Foo]`, `Mapping[str, "Foo"] | None`, `list[Foo]` -> the type a subscript of it gives (`Foo`) as
+    written; "" otherwise."""
+    node = _declared(node)
+    head = _generic_head(node) if node is not None else None
+    last = head.rsplit(".", 1)[-1] if head is not None else ""
+    args = _generic_arguments(node) if node is not None and head is not None else []
+    if last in MAPPINGS and len(args) == 2:
+        return annotated_name(args[1])
+    return annotated_name(args[0]) if last in SEQUENCES and len(args) == 1 else ""
 
 
 def is_optional(node: ts.Node | None) -> bool:

@@ -35,6 +35,7 @@ from trident.ingest.languages.python_syntax import (
     imported_names,
     is_optional,
     is_static,
+    item_name,
     narrowed_to,
     returned_values,
     statements,
@@ -233,6 +234,8 @@ class PythonTypes(PythonParameters):
             element = next((elements[n] for n in named if n in elements), "")
         if element:
             cls.elements[name] = element
+        if item := self._named_type(item_name(annotation)):
+            cls.items[name] = item
 
     def _held(self, assignment: ts.Node, scope: Scope) -> str:
         """The class or function an assignment stores, not calls: `x: type[Foo] = ...`, `x = Foo`, `x = mod.f`,
@@ -292,7 +295,22 @@ class PythonTypes(PythonParameters):
             return (types[0] if len(types) == 1 else "") if types else self._held_elsewhere(node, scope)
         if node.type == "call":
             return self._made(node, scope)
-        return ""
+        return self._item_type(node, scope) if node.type == "subscript" else ""
+
+    def _item_type(self, node: ts.Node, scope: Scope) -> str:
+        """`self._long_opt[opt]` (or `parser._long_opt[opt]`) where the class states `_long_opt: dict[str, _Option]`:
+        the class a subscript of the attribute gives; "" when the code does not state one."""
+        container = node.child_by_field_name("value")
+        owner = (
+            container.child_by_field_name("object") if container is not None and container.type == "attribute" else None
+        )
+        if container is None or owner is None:
+            return ""
+        if scope.cls is not None and owner.type == "identifier" and node_text(owner) == scope.receiver:
+            cls: ClassFacts | None = scope.cls
+        else:
+            cls = self.by_qualified.get(self._receiver_type(owner, scope))
+        return cls.items.get(node_text(container.child_by_field_name("attribute")), "") if cls is not None else ""
 
     def _member_types(self, node: ts.Node, scope: Scope) -> list[str]:
         """`frame.symbols` where `frame`'s class is one of this file's: the types that class states for `symbols`."""
@@ -464,8 +482,10 @@ class PythonTypes(PythonParameters):
         if node.type == "call":
             return self._made(node, scope or Scope("", "", types=dict(variables)))
         if node.type == "identifier":
+            if scope is not None and scope.cls is not None and scope.receiver and node_text(node) == scope.receiver:
+                return scope.cls.qualified  # `ctx = self`
             return variables.get(node_text(node), "")
-        if node.type == "attribute" and scope is not None:  # `header = self.header`: what the class states
+        if node.type in ("attribute", "subscript") and scope is not None:  # `header = self.header`, `self.opts[k]`
             return self._receiver_type(node, scope)
         if node.type in ("parenthesized_expression", "await") and node.named_child_count == 1:
             return self._value_type(node.named_children[0], variables, scope)
