@@ -42,11 +42,10 @@ from trident.store.errors import (
 from trident.store.generations import Engines, open_published, publish_first, remove_leftovers, vector_dim
 from trident.store.graph_backends import GraphBackend
 from trident.store.graph_memory import GraphMemory
-from trident.store.kuzu_graph import KuzuGraphStore
 from trident.store.lance_index import LanceVectorIndex
 from trident.store.locking import LOCK_FILE, OnWait
 from trident.store.manifest import Manifest, manifest_identity
-from trident.store.protocols import Embedder
+from trident.store.protocols import Embedder, GraphStore
 from trident.store.schema import Entity
 from trident.store.settings import StoreSettings
 from trident.store.tantivy_index import TantivyTextIndex
@@ -148,7 +147,7 @@ class Catalog:
         return self._current().vectors
 
     @property
-    def graph(self) -> KuzuGraphStore:
+    def graph(self) -> GraphStore:
         return self._current().graph
 
     @property

@@ -25,11 +25,10 @@ from trident.store.crashpoints import crash_point
 from trident.store.graph_backends import GraphBackend, graph_store
 from trident.store.graph_compaction import compacted_or_copied, take_spare, worth_compacting, write_spare
 from trident.store.graph_memory import GraphMemory
-from trident.store.kuzu_graph import KuzuGraphStore
 from trident.store.lance_index import LanceVectorIndex
 from trident.store.manifest import Manifest, ManifestIdentity, manifest_identity
 from trident.store.pending_file import Pending, attach_pending, write_pending
-from trident.store.protocols import Embedder
+from trident.store.protocols import Embedder, GraphStore
 from trident.store.remote_files import link_or_copy
 from trident.store.tantivy_index import TantivyTextIndex
 
@@ -229,7 +228,7 @@ class Engines:
     manifest: Manifest
     text: TantivyTextIndex
     vectors: LanceVectorIndex
-    graph: KuzuGraphStore
+    graph: GraphStore
     folder: str
     identity: ManifestIdentity | None = None  # views: the manifest file they were read from
     reader_lock: ReaderLock | None = None  # views: keeps writers from removing the folder

@@ -30,7 +30,6 @@ from trident.store.generations import (
     remove_leftovers,
     vector_dim,
 )
-from trident.store.kuzu_graph import KuzuGraphStore
 from trident.store.lance_index import LanceVectorIndex
 from trident.store.manifest import (
     DocumentEntry,
@@ -40,6 +39,7 @@ from trident.store.manifest import (
     ProjectSource,
     SkippedFile,
 )
+from trident.store.protocols import GraphStore
 from trident.store.schema import SCHEMA_VERSION, Entity, EntityType, Relation
 from trident.store.tantivy_index import TantivyTextIndex
 
@@ -83,7 +83,7 @@ class Writer:
         return self._session.vectors if self._session is not None else self.catalog.vectors
 
     @property
-    def graph(self) -> KuzuGraphStore:
+    def graph(self) -> GraphStore:
         return self._session.graph if self._session is not None else self.catalog.graph
 
     @property
