@@ -42,13 +42,11 @@ from trident.store.errors import (
 from trident.store.generations import Engines, open_published, publish_first, remove_leftovers, vector_dim
 from trident.store.graph_backends import GraphBackend
 from trident.store.graph_memory import GraphMemory
-from trident.store.lance_index import LanceVectorIndex
 from trident.store.locking import LOCK_FILE, OnWait
 from trident.store.manifest import Manifest, manifest_identity
-from trident.store.protocols import Embedder, GraphStore
+from trident.store.protocols import Embedder, GraphStore, TextIndex, VectorIndex
 from trident.store.schema import Entity
 from trident.store.settings import StoreSettings
-from trident.store.tantivy_index import TantivyTextIndex
 from trident.store.writer import Writer
 
 __all__ = [  # the errors and the write's records are imported from here by callers that write
@@ -139,11 +137,11 @@ class Catalog:
         return view.graph.memory()
 
     @property
-    def text(self) -> TantivyTextIndex:
+    def text(self) -> TextIndex:
         return self._current().text
 
     @property
-    def vectors(self) -> LanceVectorIndex:
+    def vectors(self) -> VectorIndex:
         return self._current().vectors
 
     @property

@@ -40,7 +40,7 @@ from trident.store.int8_rows import Int8Rows, read_int8, scan_rows, worth_scanni
 from trident.store.remote_files import link_or_copy
 
 if TYPE_CHECKING:
-    from trident.store.lance_index import LanceVectorIndex
+    from trident.store.protocols import VectorIndex
 
 log = logging.getLogger(__name__)
 
@@ -222,7 +222,7 @@ def reusable_files(folder: Path, tenant: str, changed: Collection[str] | None) -
 
 
 def write_chunk_files(
-    folder: Path, vectors: LanceVectorIndex, tenant: str, generation: int, previous: ChunkFiles | None, rows: pa.Table
+    folder: Path, vectors: VectorIndex, tenant: str, generation: int, previous: ChunkFiles | None, rows: pa.Table
 ) -> None:
     """Write the tenant's chunk files of `generation` into its `folder` (replacing any there): with `previous`
     (`reusable_files`), its segments and one more holding the documents `vectors` changed, whose chunk `rows` are
@@ -268,7 +268,7 @@ def _write_files(folder: Path, tenant: str, generation: int, segments: list[Segm
     os.rename(draft, target)
 
 
-def _segments(vectors: LanceVectorIndex, tenant: str, previous: ChunkFiles | None, rows: pa.Table) -> list[Segment]:
+def _segments(vectors: VectorIndex, tenant: str, previous: ChunkFiles | None, rows: pa.Table) -> list[Segment]:
     changed = vectors.changed_documents
     if previous is None or changed is None:
         ids, docs, projects, matrix = vectors.matrix_with_documents(tenant)

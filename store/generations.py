@@ -28,7 +28,7 @@ from trident.store.graph_memory import GraphMemory
 from trident.store.lance_index import LanceVectorIndex
 from trident.store.manifest import Manifest, ManifestIdentity, manifest_identity
 from trident.store.pending_file import Pending, attach_pending, write_pending
-from trident.store.protocols import Embedder, GraphStore
+from trident.store.protocols import Embedder, GraphStore, TextIndex, VectorIndex
 from trident.store.remote_files import link_or_copy
 from trident.store.tantivy_index import TantivyTextIndex
 
@@ -226,8 +226,8 @@ class Engines:
     """The three engines of one generation with its manifest: published (a view) or being written (a session)."""
 
     manifest: Manifest
-    text: TantivyTextIndex
-    vectors: LanceVectorIndex
+    text: TextIndex
+    vectors: VectorIndex
     graph: GraphStore
     folder: str
     identity: ManifestIdentity | None = None  # views: the manifest file they were read from

@@ -30,7 +30,6 @@ from trident.store.generations import (
     remove_leftovers,
     vector_dim,
 )
-from trident.store.lance_index import LanceVectorIndex
 from trident.store.manifest import (
     DocumentEntry,
     Manifest,
@@ -39,9 +38,8 @@ from trident.store.manifest import (
     ProjectSource,
     SkippedFile,
 )
-from trident.store.protocols import GraphStore
+from trident.store.protocols import GraphStore, TextIndex, VectorIndex
 from trident.store.schema import SCHEMA_VERSION, Entity, EntityType, Relation
-from trident.store.tantivy_index import TantivyTextIndex
 
 if TYPE_CHECKING:
     from trident.store.catalog import Catalog
@@ -75,11 +73,11 @@ class Writer:
         return self._session.manifest if self._session is not None else self.catalog.manifest
 
     @property
-    def text(self) -> TantivyTextIndex:
+    def text(self) -> TextIndex:
         return self._session.text if self._session is not None else self.catalog.text
 
     @property
-    def vectors(self) -> LanceVectorIndex:
+    def vectors(self) -> VectorIndex:
         return self._session.vectors if self._session is not None else self.catalog.vectors
 
     @property
