@@ -176,7 +176,7 @@ class CodeIndex:
         whose stated return type it holds (one per attribute, the first kept); an entity id of "" when the stated
         class is not indexed (yet): the attribute is then not looked up in the class's bases."""
         for cls, attribute, held in holds:
-            if (held and not self._holds.get((cls, attribute))) or (cls, attribute) not in self._holds:
+            if not self._holds.get((cls, attribute)):
                 self._holds[(cls, attribute)] = held
 
     def resolve(self, ref: AnyReference, project: str, path: str = "") -> tuple[list[Entity], Resolution]:

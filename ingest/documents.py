@@ -89,9 +89,9 @@ def returns_of(parsed: Sequence[Parsed], resolver: Resolver) -> list[tuple[str, 
     return found
 
 
-def holds_of(parsed: Sequence[Parsed], resolver: Resolver) -> list[tuple[str, str, str]]:
-    """(class id, attribute, entity id) of every attribute type this run's classes state ("" for a class the index
-    does not have yet): what member lookups on an attribute's value read. An attribute stated as another's value
+def add_holds_of(parsed: Sequence[Parsed], resolver: Resolver) -> None:
+    """Give the resolver's code index every attribute type this run's classes state ("" for a class the index does
+    not have yet): what member lookups on an attribute's value read. An attribute stated as another's value
     (`self.pool = other.pool`) is read once the other is known (two rounds)."""
     stated = [(p.document, ref) for p in parsed for ref in p.extraction.references if ref.type == RelationType.HOLDS]
     found: list[tuple[str, str, str]] = []
@@ -105,9 +105,7 @@ def holds_of(parsed: Sequence[Parsed], resolver: Resolver) -> list[tuple[str, st
                 left.append((document, ref))
         resolver.code.add_holds(found)
         stated = left
-    waiting = [(ref.source, ref.owner, "") for _, ref in stated]
-    resolver.code.add_holds(waiting)
-    return [*found, *waiting]
+    resolver.code.add_holds((ref.source, ref.owner, "") for _, ref in stated)
 
 
 def pending_returns(manifest: Manifest, leaving: Collection[str] = ()) -> list[tuple[str, str]]:

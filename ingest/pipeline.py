@@ -11,10 +11,10 @@ from pathlib import Path
 from trident.ingest.beir import iter_corpus, parse_beir_document, shared_titles
 from trident.ingest.documents import (
     Parsed,
+    add_holds_of,
     dedupe,
     graph_holds,
     graph_returns,
-    holds_of,
     links_of,
     pending_returns,
     project_entity,
@@ -242,7 +242,7 @@ def _run_resolver(
     resolver.code.add_bases(links_of(parsed, resolver, RelationType.INHERITS))
     resolver.code.add_returns(returns_of(parsed, resolver))
     resolver.code.add_holds(graph_holds(writer.graph, writer.manifest, writer.tenant, replaced_ids))
-    holds_of(parsed, resolver)
+    add_holds_of(parsed, resolver)
     return resolver
 
 

@@ -10,9 +10,9 @@ from pathlib import Path
 from trident.ingest.code_index import CodeIndex
 from trident.ingest.documents import (
     Parsed,
+    add_holds_of,
     graph_holds,
     graph_returns,
-    holds_of,
     links_of,
     parse_file,
     pending_returns,
@@ -76,6 +76,6 @@ def rebind_documents(
         resolver.code.add_holds(graph_holds(writer.graph, writer.manifest, writer.tenant))
     resolver.code.add_bases(links_of(parsed, resolver, RelationType.INHERITS))
     resolver.code.add_returns(returns_of(parsed, resolver))
-    holds_of(parsed, resolver)
+    add_holds_of(parsed, resolver)
     writer.rebind([resolve_document(p, resolver, project_entity(p.document.project, writer.tenant)) for p in parsed])
     return len(parsed)

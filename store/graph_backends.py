@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from trident.store.errors import SchemaMismatchError
 from trident.store.kuzu_graph import KuzuGraphStore
 from trident.store.ladybug_graph import LadybugGraphStore
 
@@ -22,5 +23,16 @@ STORES: dict[GraphBackend, type[KuzuGraphStore]] = {
 
 
 def graph_store(backend: str) -> type[KuzuGraphStore]:
-    """The store class of the backend an index's manifest names."""
-    return STORES[GraphBackend(backend)]
+    """The store class of the backend an index's manifest names.
+
+    Raises:
+        SchemaMismatchError: a backend this version does not know (a newer Trident's, or a damaged manifest).
+    """
+    try:
+        return STORES[GraphBackend(backend)]
+    except ValueError:
+        known = ", ".join(b.value for b in GraphBackend)
+        raise SchemaMismatchError(
+            f"the index's manifest keeps its graph in {backend!r}, which this Trident cannot open (it knows {known}); "
+            "upgrade Trident, or `trident reset` and index again"
+        ) from None

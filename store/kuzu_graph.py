@@ -24,21 +24,22 @@ from trident.store.kuzu_rows import (
     ENTITY_COLUMNS,
     EXISTING_HOLDS,
     EXISTING_RELATIONS,
+    HOLDS_COPY_SCHEMA,
     LOCATION_COLUMNS,
     MERGE_CHUNKS,
     MERGE_ENTITIES,
     MERGE_HOLDS,
     MERGE_RELATION,
     RELATION_COLUMNS,
+    RELATION_COPY_SCHEMA,
     chunk_from_row,
     chunk_row,
     citation_from_row,
+    copy_table,
     entity_from_row,
     entity_row,
-    holds_copy_table,
     holds_row,
     parameter_shape,
-    relation_copy_table,
     relation_from_row,
     relation_row,
 )
@@ -65,6 +66,11 @@ def _row_key(row: dict[str, Any]) -> RelationKey:
     return (row["source"], row["type"], row["target"], row["evidence"])
 
 
+def _holds_key(row: dict[str, Any]) -> tuple[str, str, str]:
+    """A `HOLDS` row's merge key: one type per attribute of a class, as a document states it."""
+    return (row["source"], row["member"], row["doc_id"])
+
+
 def open_database(path: Path, *, read_only: bool, engine: ModuleType) -> Any:
     """A database of `engine` (Kùzu's Python module, or a fork with its API) with this store's buffer pool and
     address-space reservation."""
@@ -86,12 +92,9 @@ class KuzuGraphStore:
 
     ENGINE: ClassVar[str] = "kuzu"
 
-    @property
-    def engine(self) -> ModuleType:
-        return import_module(self.ENGINE)
-
     def __init__(self, path: Path, *, read_only: bool = False, memory: GraphMemory | None = None) -> None:
         """`memory`: what this file holds, as a store of it (or of the file it was copied from) read it."""
+        self.engine: ModuleType = import_module(self.ENGINE)
         path.parent.mkdir(parents=True, exist_ok=True)
         self._path = path
         self._lock = threading.Lock()
@@ -225,52 +228,54 @@ class KuzuGraphStore:
         merged = rows
         if len(rows) > ROW_MERGES_MAX:
             tenants = self._tenants_of({row["source"] for row in rows} | {row["target"] for row in rows})
-            merged = self._copy_new_relations(rows, tenants)
+            merged = self._copy_new(rows, tenants, "RELATES", RELATION_COPY_SCHEMA, _row_key, self._existing_relations)
         with self._lock:
             for row in merged:
                 self._locked_rows(MERGE_RELATION, row)
         crash_point("graph.batch")
         self._memory.merged_relations(rows, self._tenants_of if tenants is None else partial(_among, tenants))
 
-    def _copy_new_relations(self, rows: list[dict[str, Any]], tenants: dict[str, str]) -> list[dict[str, Any]]:
-        """Copy in the rows whose ends exist (have `tenants`) and that the file holds no relation of (`COPY` finds both
-        ends by primary key: 0.1 s for 2,000 rows, but 0.2-0.4 s in a write session however few it copies); returns
-        those it holds, left to merge."""
+    def _merge_holds(self, rows: list[dict[str, Any]]) -> None:
+        """`HOLDS` rows (what a class's attribute holds) by (class, attribute, document), where both ends exist, as
+        `_merge_relations` merges relations (kept out of the memory of relations: answers never walk them)."""
+        rows = list({_holds_key(row): row for row in rows}.values())
+        if len(rows) > ROW_MERGES_MAX:
+            tenants = self._tenants_of({row["source"] for row in rows} | {row["target"] for row in rows})
+            rows = self._copy_new(rows, tenants, "HOLDS", HOLDS_COPY_SCHEMA, _holds_key, self._existing_holds)
+        with self._lock:
+            for row in rows:
+                self._locked_rows(MERGE_HOLDS, row)
+        crash_point("graph.batch")
+
+    def _copy_new(
+        self,
+        rows: list[dict[str, Any]],
+        tenants: dict[str, str],
+        table: str,
+        schema: pa.Schema,
+        key: Callable[[dict[str, Any]], tuple[str, ...]],
+        existing: Callable[[list[dict[str, Any]]], set[Any]],
+    ) -> list[dict[str, Any]]:
+        """Copy into `table` the rows whose ends exist (have `tenants`) and whose `key` the file does not hold yet
+        (`existing` of a batch: the keys it holds; `COPY` finds both ends by primary key: 0.1 s for 2,000 rows, but
+        0.2-0.4 s in a write session however few it copies); returns those it holds, left to merge."""
         rows = [row for row in rows if row["source"] in tenants and row["target"] in tenants]
         held: list[dict[str, Any]] = []
         for start in range(0, len(rows), WRITE_BATCH):
             batch = rows[start : start + WRITE_BATCH]
-            there = self._existing_relations(batch)
-            held.extend(row for row in batch if _row_key(row) in there)
-            new = [row for row in batch if _row_key(row) not in there]
+            there = existing(batch)
+            held.extend(row for row in batch if key(row) in there)
+            new = [row for row in batch if key(row) not in there]
             if new:
                 with self._lock:
-                    self._conn.execute("COPY RELATES FROM $rows", {"rows": relation_copy_table(new)})
+                    self._conn.execute(f"COPY {table} FROM $rows", {"rows": copy_table(new, schema)})
             crash_point("graph.batch")
         return held
 
-    def _merge_holds(self, rows: list[dict[str, Any]]) -> None:
-        """`HOLDS` rows (what a class's attribute holds) by (class, attribute, document), where both ends exist:
-        merged one statement each when few, else those new to the file copied in (as `_merge_relations`)."""
-        rows = list({(row["source"], row["member"], row["doc_id"]): row for row in rows}.values())
-        if not rows:
-            return
-        if len(rows) <= ROW_MERGES_MAX:
-            with self._lock:
-                for row in rows:
-                    self._locked_rows(MERGE_HOLDS, row)
-            return
-        tenants = self._tenants_of({row["source"] for row in rows} | {row["target"] for row in rows})
-        rows = [row for row in rows if row["source"] in tenants and row["target"] in tenants]
-        for start in range(0, len(rows), WRITE_BATCH):
-            batch = rows[start : start + WRITE_BATCH]
-            there = self._rows(EXISTING_HOLDS, {"sources": sorted({row["source"] for row in batch})})
-            held = {(str(a), str(m), str(d)) for a, m, d in there}
-            new = [row for row in batch if (row["source"], row["member"], row["doc_id"]) not in held]
-            if new:
-                with self._lock:
-                    self._conn.execute("COPY HOLDS FROM $rows", {"rows": holds_copy_table(new)})
-            crash_point("graph.batch")
+    def _existing_holds(self, rows: list[dict[str, Any]]) -> set[tuple[str, str, str]]:
+        """The keys of the `HOLDS` rows the file holds."""
+        found = self._rows(EXISTING_HOLDS, {"sources": sorted({row["source"] for row in rows})})
+        return {(str(a), str(m), str(d)) for a, m, d in found}
 
     def holds(self, tenant: str) -> list[tuple[str, str, str]]:
         """(class, attribute, held entity) of every attribute type the tenant's classes state, ordered: what writers
@@ -281,7 +286,9 @@ class KuzuGraphStore:
                 " RETURN DISTINCT a.id, x.member, b.id ORDER BY a.id, x.member, b.id",
                 {"tenant": tenant},
             )
-        except RuntimeError:  # a published generation read-only from before the table: it has none
+        except RuntimeError as exc:  # a published generation read-only from before the table: it has none
+            if "HOLDS" not in str(exc):
+                raise
             return []
         return [(str(cls), str(member), str(held)) for cls, member, held in rows]
 
@@ -368,12 +375,12 @@ class KuzuGraphStore:
         columns = "r.weight, r.evidence, r.project, r.doc_id, a.tenant, r.resolution, id(r)"
         rows = [
             *self._rows(
-                f"MATCH (a:Entity)-[r:RELATES]->(b:Entity) WHERE a.id IN $ids AND a.tenant = $tenant"
+                "MATCH (a:Entity)-[r:RELATES]->(b:Entity) WHERE a.id IN $ids AND a.tenant = $tenant"
                 f" RETURN a.id, r.type, b.id, {columns}",
                 {"ids": ids, "tenant": tenant},
             ),
             *self._rows(
-                f"MATCH (b:Entity)-[r:RELATES]->(a:Entity) WHERE a.id IN $ids AND a.tenant = $tenant"
+                "MATCH (b:Entity)-[r:RELATES]->(a:Entity) WHERE a.id IN $ids AND a.tenant = $tenant"
                 f" RETURN b.id, r.type, a.id, {columns}",
                 {"ids": ids, "tenant": tenant},
             ),

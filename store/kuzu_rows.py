@@ -186,13 +186,9 @@ def holds_row(r: Relation) -> dict[str, Any]:
     }
 
 
-def holds_copy_table(rows: list[dict[str, Any]]) -> pa.Table:
-    return pa.table({name: [row[name] for row in rows] for name in HOLDS_COPY_SCHEMA.names}, HOLDS_COPY_SCHEMA)
-
-
-def relation_copy_table(rows: list[dict[str, Any]]) -> pa.Table:
-    """Relation rows (`relation_row`) as the table `COPY RELATES FROM` reads."""
-    return pa.table({name: [row[name] for row in rows] for name in RELATION_COPY_SCHEMA.names}, RELATION_COPY_SCHEMA)
+def copy_table(rows: list[dict[str, Any]], schema: pa.Schema) -> pa.Table:
+    """Rows (`relation_row`, `holds_row`) as the table `COPY ... FROM` reads: the columns of `schema`, in order."""
+    return pa.table({name: [row[name] for row in rows] for name in schema.names}, schema)
 
 
 def chunk_row(c: Chunk) -> dict[str, Any]:

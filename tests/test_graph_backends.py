@@ -12,6 +12,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from trident.store.errors import SchemaMismatchError
+from trident.store.graph_backends import graph_store
+
 ROOT = Path(__file__).resolve().parent.parent
 # Graph tests that make their indexes through the catalog (so the backend setting reaches them): binding, walks,
 # callers and impact, rebinding, an unchanged re-index, the MCP server over stdio and in memory.
@@ -112,3 +117,8 @@ def test_the_graph_tests_pass_with_the_fork() -> None:
     done = _run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *GRAPH_TESTS], "ladybug", 1200)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
     assert " passed" in done.stdout and " failed" not in done.stdout
+
+
+def test_an_index_whose_manifest_names_an_unknown_engine_says_what_to_do() -> None:
+    with pytest.raises(SchemaMismatchError, match=r"'neo4j'.*kuzu, ladybug.*trident reset"):
+        graph_store("neo4j")

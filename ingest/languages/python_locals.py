@@ -13,7 +13,7 @@ import tree_sitter as ts
 from trident.ingest.languages import node_text
 from trident.ingest.languages.binding import Target
 from trident.ingest.languages.python_arguments import HELD, INSTANCE, Signature
-from trident.ingest.languages.python_facts import MAX_ATTRIBUTE_TYPES, ClassFacts, Scope
+from trident.ingest.languages.python_facts import MAX_ATTRIBUTE_TYPES, Scope
 from trident.ingest.languages.python_lookups import built_lookup
 from trident.ingest.languages.python_parameters import standard
 from trident.ingest.languages.python_syntax import (
@@ -270,13 +270,7 @@ class PythonLocals(PythonTypes):
         if container.type == "call":  # `for node in self.iter_child_nodes()`, `-> Iterator[Node]`
             return self._elements_of(self._callee(container, scope))
         owner = container.child_by_field_name("object") if container.type == "attribute" else None
-        if owner is None:
-            return ""
-        if scope.cls is not None and owner.type == "identifier" and node_text(owner) == scope.receiver:
-            cls: ClassFacts | None = scope.cls
-        else:
-            typed = self._receiver_type(owner, scope)
-            cls = self.by_qualified.get(typed) if typed else None
+        cls = self._owner_class(owner, scope)[1] if owner is not None else None
         return cls.elements.get(node_text(container.child_by_field_name("attribute")), "") if cls is not None else ""
 
     def _built_name(self, call: ts.Node, scope: Scope) -> Target | None:

@@ -301,16 +301,20 @@ class PythonTypes(PythonParameters):
         """`self._long_opt[opt]` (or `parser._long_opt[opt]`) where the class states `_long_opt: dict[str, _Option]`:
         the class a subscript of the attribute gives; "" when the code does not state one."""
         container = node.child_by_field_name("value")
-        owner = (
-            container.child_by_field_name("object") if container is not None and container.type == "attribute" else None
-        )
-        if container is None or owner is None:
+        owner = container.child_by_field_name("object") if container is not None else None
+        if container is None or container.type != "attribute" or owner is None:
             return ""
-        if scope.cls is not None and owner.type == "identifier" and node_text(owner) == scope.receiver:
-            cls: ClassFacts | None = scope.cls
-        else:
-            cls = self.by_qualified.get(self._receiver_type(owner, scope))
+        cls = self._owner_class(owner, scope)[1]
         return cls.items.get(node_text(container.child_by_field_name("attribute")), "") if cls is not None else ""
+
+    def _owner_class(self, owner: ts.Node, scope: Scope) -> tuple[str, ClassFacts | None]:
+        """The type of the value whose attribute is read, with its class when it is this file's: the method's class
+        for its receiver (`self.items`, also while the classes are still being read), else what the code states for
+        it (`node.items`)."""
+        if scope.cls is not None and owner.type == "identifier" and node_text(owner) == scope.receiver:
+            return scope.cls.qualified, scope.cls
+        typed = self._receiver_type(owner, scope)
+        return typed, self.by_qualified.get(typed)
 
     def _member_types(self, node: ts.Node, scope: Scope) -> list[str]:
         """`frame.symbols` where `frame`'s class is one of this file's: the types that class states for `symbols`."""
@@ -328,10 +332,7 @@ class PythonTypes(PythonParameters):
         owner, attribute = node.child_by_field_name("object"), node_text(node.child_by_field_name("attribute"))
         if owner is None or not attribute:
             return ""
-        if scope.cls is not None and owner.type == "identifier" and node_text(owner) == scope.receiver:
-            typed = scope.cls.qualified
-        else:
-            typed = self._receiver_type(owner, scope)
+        typed = self._owner_class(owner, scope)[0]
         own = self.by_qualified.get(typed)
         if not typed or typed.split(".", 1)[0] in sys.stdlib_module_names or (own is None and self._own_name(typed)):
             return ""
@@ -362,10 +363,7 @@ class PythonTypes(PythonParameters):
         owner, member = node.child_by_field_name("object"), node_text(node.child_by_field_name("attribute"))
         if owner is None or owner.type != "identifier" or not member:
             return ""
-        if scope.cls is not None and node_text(owner) == scope.receiver:
-            own: ClassFacts | None = scope.cls
-        else:
-            own = self.by_qualified.get(self._receiver_type(owner, scope))
+        own = self._owner_class(owner, scope)[1]
         taken = own is not None and member in own.methods and member not in own.properties
         return f"{own.qualified}.{member}" if own is not None and taken else ""
 
