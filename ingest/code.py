@@ -146,7 +146,7 @@ def _parsed(language: str, path: str, source: bytes) -> tuple[str, bytes, ts.Tre
         spec = spec_for(other)
         plain = _plain(other, source)
         texts = [plain] if other != language else []
-        texts += [spec.fallback_text(plain)] if spec.fallback_text is not None else []
+        texts += spec.readings(plain) if spec.readings is not None else []
         for candidate_text in texts:
             candidate = parser_for(other).parse(candidate_text)
             if (errors := _errors(candidate)) < fewest:

@@ -199,7 +199,7 @@ class CodeIndex:
             if found and resolution is Resolution.EXACT and self._held_by(target, found[0]):
                 resolution = Resolution.INFERRED  # what a variable holds, read from its one assignment
         elif form is TargetForm.MEMBER:
-            owner_name = self._scoped(ref.owner, ref.source, {EntityType.CLASS.value}) if scoped else ref.owner
+            owner_name = self._scoped_owner(ref.owner, ref.source) if scoped else ref.owner
             if by_path and not ref.after_owner:  # a method defined apart from its type (Go, a Rust `impl`)
                 direct = self._qualified(f"{owner_name}.{ref.target}", project, 0, tails)
                 direct = [e for e in direct if e.type in types]
@@ -242,7 +242,10 @@ class CodeIndex:
         """Whether a reference that bound nothing never will while the indexed files stay as they are: a member of
         an attribute's value whose holder is an indexed class (what the attribute holds is stated by indexed files,
         or by none; a run that changes them binds the files using them again). Not kept waiting for a project."""
-        holder, mark, attribute = ref.owner.rpartition(ATTRIBUTE_MARK)
+        caller = self._by_id.get(ref.source)
+        scoped = caller is not None and family(caller.path or "") in SCOPED_NAMES
+        owner = self._scoped_owner(ref.owner, ref.source) if scoped else ref.owner
+        holder, mark, attribute = owner.rpartition(ATTRIBUTE_MARK)
         if TargetForm(ref.form) is not TargetForm.MEMBER or not mark or "." in attribute:
             return False
         found = self._qualified(holder, project, 0, _Tails.NONE)
@@ -292,6 +295,16 @@ class CodeIndex:
                     return f"{scope}.{name}"
                 scope = scope.rpartition(".")[0]
         return name
+
+    def _scoped_owner(self, owner: str, source: str) -> str:
+        """A C++ receiver's type with its leading class looked up from the caller's namespaces outwards:
+        `XMLNode@_document` -> `tinyxml2.XMLNode@_document`, `XMLNode.First` -> `tinyxml2.XMLNode.First`."""
+        head = owner.partition(ATTRIBUTE_MARK)[0]
+        while head:
+            if (scoped := self._scoped(head, source, {EntityType.CLASS.value})) != head:
+                return f"{scoped}{owner[len(head) :]}"
+            head = head.rpartition(".")[0]
+        return owner
 
     def _caller_classes(self, source: str) -> list[Entity]:
         """The class a calling method is a member of, found by any of the method's names (a C++ method defined

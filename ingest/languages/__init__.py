@@ -170,8 +170,9 @@ class LanguageSpec:
     read_body: Callable[[ts.Node], ts.Node | None] | None = None
     # The text to parse, of the same length (C++: an export macro between `class` and its name blanked)
     plain_text: Callable[[bytes], bytes] | None = None
-    # Another text of a file with the same rows, read instead when it parses with fewer errors (C: one configuration)
-    fallback_text: Callable[[bytes], bytes] | None = None
+    # Other texts of a file with the same rows, read instead when one parses with fewer errors (C: one configuration;
+    # C++: also its annotation macros blanked)
+    readings: Callable[[bytes], list[bytes]] | None = None
     # Other languages a header of this one may be written in (C's `.h`: a C++ header), read as one of them when it has
     # that language's `marks` and parses with fewer errors
     alternatives: tuple[str, ...] = ()

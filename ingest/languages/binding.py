@@ -28,6 +28,7 @@ __all__ = [
     "BoundBase",
     "BoundCall",
     "FileBinder",
+    "HoldsBinder",
     "ReturnsBinder",
     "SiteBinder",
     "SiteBinderFactory",
@@ -107,6 +108,18 @@ class ReturnsBinder(Protocol):
     def returned(self, node: ts.Node) -> Target | None:
         """The type the function or method definition `node` states it returns (its first result), None for one
         no project defines."""
+        ...
+
+
+@runtime_checkable
+class HoldsBinder(Protocol):
+    """A site binder that also reads what each field a type declares holds, for the indexer to type a receiver by in
+    other files (C++: `_document->NewElement()` in a method the `.cpp` defines, with `XMLDocument* _document;` in the
+    class its header declares)."""
+
+    def held(self, node: ts.Node) -> list[tuple[str, Target]]:
+        """(field, the type it is declared with) for each field of the type definition `node` whose type a project
+        may define."""
         ...
 
 

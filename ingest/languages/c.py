@@ -43,6 +43,11 @@ def _grammar() -> object:
     return tree_sitter_c.language()
 
 
+def one_configuration(source: bytes) -> list[bytes]:
+    """A C file that does not parse is also read with each unbalanced conditional kept at its first branch."""
+    return [first_branches(source)]
+
+
 def declared_name(declarator: ts.Node | None) -> str:
     """The identifier a declarator declares: `*make(void)` -> make, `(*on_read)(int)` -> on_read."""
     while declarator is not None and declarator.type in _WRAPPERS:
@@ -143,7 +148,7 @@ SPECS = {
         read_imports=read_imports,
         read_name=read_name,
         binder=rules_binder(RULES),
-        fallback_text=first_branches,
+        readings=one_configuration,
         read_body=macro_body_of("c"),
         alternatives=("cpp",),
     )

@@ -7,8 +7,10 @@ global namespace `Circle`), which is also how a method defined outside its class
 Calls are bound by what the file states (`scope_rules`): `this->m()`, a bare call in a method (its class's member,
 through its bases, else the project's one function of that name), a qualified call (`Base::m()`, `geo::round()`),
 `new Foo` and `Foo(...)` of a class, members of the declared type of a field, parameter or local (`Logger* log_;`
-then `log_->write()`; `auto p = new Printer();`), `inferred`; a call through a function pointer links nothing; the
-rest by name, labelled `name`."""
+then `log_->write()`; `auto p = new Printer();`), of a field the class declares in its header (`_document->New()`
+in a method the `.cpp` defines), and of what a call states it returns (`FirstChild()->Name()`), `inferred`; a call
+through a function pointer links nothing; the rest by name, labelled `name`. A file that does not parse is read
+again with its annotation macros blanked (`cpp_macros`)."""
 
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ import tree_sitter as ts
 
 from trident.ingest.languages import LanguageSpec, field_name, node_text
 from trident.ingest.languages.c import declared_name, has_body, macro_body_of, read_imports
-from trident.ingest.languages.c_conditionals import first_branches
+from trident.ingest.languages.cpp_macros import readings
 from trident.ingest.languages.scope_rules import ScopeRules, TypeNames, rules_binder, within
 
 TYPES = frozenset({"class_specifier", "struct_specifier", "union_specifier", "enum_specifier"})
@@ -40,9 +42,9 @@ def _grammar() -> object:
 def dotted(node: ts.Node | None) -> str:
     """A name as written, dotted: `geo::Circle` -> geo.Circle, `Circle` -> Circle; "" for anything that is no name
     (a template's instance, `auto`, a built-in type, an expression)."""
-    if node is None or node.type not in _NAMES:
+    if node is None or node.type not in _NAMES or "<" in (text := node_text(node)):
         return ""
-    return node_text(node).replace("::", ".").replace(" ", "")
+    return text.replace("::", ".").replace(" ", "")
 
 
 def _declarator_name(node: ts.Node) -> ts.Node | None:
@@ -108,6 +110,25 @@ def _constructed(node: ts.Node, callee: ts.Node) -> str:
     return dotted(node.child_by_field_name("type")) if node.type == "new_expression" else ""
 
 
+def _returned(node: ts.Node) -> ts.Node | None:
+    """`const XMLElement* XMLNode::FirstChildElement() const` -> the node of `XMLElement`."""
+    return node.child_by_field_name("type") if node.type in ("function_definition", "field_declaration") else None
+
+
+def _callee(node: ts.Node) -> ts.Node | None:
+    return node.child_by_field_name("function") if node.type == "call_expression" else None
+
+
+def _access(node: ts.Node) -> tuple[ts.Node, str] | None:
+    """`a->doc`, `a.doc` (not called) -> (a, doc)."""
+    if node.type != "field_expression":
+        return None
+    inner, field = node.child_by_field_name("argument"), node.child_by_field_name("field")
+    if inner is None or field is None or field.type != "field_identifier":
+        return None
+    return inner, node_text(field)
+
+
 def declared(node: ts.Node) -> Iterator[tuple[str, ts.Node]]:
     """What a class's fields (`Logger* log_;`, also as `this->log_`) or a function's parameters and locals (`Logger
     l;`, `auto p = new Printer();`) are declared as: (the name as code writes it, the node of its type)."""
@@ -119,7 +140,7 @@ def declared(node: ts.Node) -> Iterator[tuple[str, ts.Node]]:
             continue
         kind = declaration.child_by_field_name("type")
         for written in declaration.children_by_field_name("declarator"):
-            name = declared_name(written)
+            name = "" if _declares_function(written) else declared_name(written)
             value = written.child_by_field_name("value") if written.type == "init_declarator" else None
             made = value.child_by_field_name("type") if value is not None and value.type == "new_expression" else None
             stated = made if made is not None and not dotted(kind) else kind
@@ -127,6 +148,14 @@ def declared(node: ts.Node) -> Iterator[tuple[str, ts.Node]]:
                 yield name, stated
                 if in_class:
                     yield f"this->{name}", stated
+
+
+def _declares_function(declarator: ts.Node) -> bool:
+    """Whether a declarator declares a function (`Value& currentValue();`, a pointer to one): no value to call on."""
+    at: ts.Node | None = declarator
+    while at is not None and at.type != "function_declarator":
+        at = at.child_by_field_name("declarator")
+    return at is not None
 
 
 def without_export_macros(source: bytes) -> bytes:
@@ -159,6 +188,10 @@ RULES = ScopeRules(
     name=read_name,
     linked=True,
     owner=read_owner,
+    fields_elsewhere=True,
+    returned=_returned,
+    callee=_callee,
+    access=_access,
 )
 
 SPECS = {
@@ -178,7 +211,7 @@ SPECS = {
         read_owner=read_owner,
         read_name=read_name,
         binder=rules_binder(RULES),
-        fallback_text=first_branches,
+        readings=readings,
         plain_text=without_export_macros,
         read_body=macro_body_of("cpp"),
         marks=re.compile(rb"^\s*(?:class|namespace|template)\b|^\s*(?:public|private|protected)\s*:", re.MULTILINE),

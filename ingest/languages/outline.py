@@ -13,7 +13,15 @@ from dataclasses import dataclass, field, replace
 import tree_sitter as ts
 
 from trident.ingest.languages import LanguageSpec, node_text, terminal_name
-from trident.ingest.languages.binding import Bindings, BoundBase, BoundCall, ReturnsBinder, SiteBinder
+from trident.ingest.languages.binding import (
+    Bindings,
+    BoundAttribute,
+    BoundBase,
+    BoundCall,
+    HoldsBinder,
+    ReturnsBinder,
+    SiteBinder,
+)
 from trident.ingest.model import TargetForm
 from trident.store.schema import EntityType
 
@@ -123,6 +131,7 @@ class Outline:
         self.bases: list[tuple[str, str, int]] = []  # (class local, base, row)
         self.binder: SiteBinder | None = None
         self.returns: ReturnsBinder | None = None  # the binder, where it also says what functions return
+        self.holds: HoldsBinder | None = None  # ... where it also says what a type's fields hold
         self.bound = Bindings()  # the calls and bases as the spec's site binder binds them, if it has one
         self.namespace = ""  # the namespace a statement declared for what follows it (`namespace App;`)
 
@@ -130,6 +139,7 @@ class Outline:
         if self.spec.binder is not None:
             self.binder = self.spec.binder(root, self.path, self.module)
             self.returns = self.binder if isinstance(self.binder, ReturnsBinder) else None
+            self.holds = self.binder if isinstance(self.binder, HoldsBinder) else None
         # Iterative: deeply nested expressions (long `a + b + ...` chains) would overflow recursion.
         stack = [(child, _Scope(None)) for child in reversed(root.named_children)]
         while stack:
@@ -247,6 +257,8 @@ class Outline:
                 )
                 for base in spec.read_bases(body):
                     self._base(local, base, node, row)
+                for attribute, held in self.holds.held(node) if self.holds is not None else ():
+                    self.bound.holds.append(BoundAttribute(local, attribute, held))
                 inner = _Scope(symbol, local, local, local, name, namespace=namespace)
             else:
                 owner = scope.owner or (spec.read_owner(node) if spec.read_owner else "")

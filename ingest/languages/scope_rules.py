@@ -14,6 +14,11 @@ every language that has no type-aware binder of its own (C#, PHP), one site at a
   Receipt()`) — makes the call a member of that type, when the file can name it (its own types; PHP's `use` and
   namespace names; in C#, the short name the indexer finds as the one class of the project that has it),
   `inferred`.
+- Where a type's fields may be declared in another file than its methods (C++: the class in a header, its methods
+  in the `.cpp`), a receiver no declaration in reach types is a field of the enclosing type (`_document->New()` in
+  `XMLNode::Insert`: `XMLNode@_document`), and each type states what its fields hold (`HoldsBinder`) for the indexer
+  to finish; a receiver that is a call is what the function gives (`FirstChild()->Name()`, typed by what the
+  function states it returns, a `ReturnsBinder`), one that reads a field what the field holds (`a->doc->New()`).
 - A bare call of a name a parameter or local holds (`cb(x)`, with `cb` a parameter) calls that value: nothing the
   file names. In C, a bare call of a function the file does not define is the project's one function of that name
   (what the linker binds: `inferred`); in Kotlin, an imported function, else the package's one function of that
@@ -25,19 +30,24 @@ every language that has no type-aware binder of its own (C#, PHP), one site at a
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import tree_sitter as ts
 
 from trident.ingest.languages import field_name, node_text
 from trident.ingest.languages.binding import Target
-from trident.ingest.model import TargetForm
+from trident.ingest.model import ATTRIBUTE_MARK, TargetForm
 from trident.store.schema import Resolution
 
 # (call node, callee node) -> (receiver node, or None for a bare call; the member's name), None for no named call
 CallSplitter = Callable[[ts.Node, ts.Node], "tuple[ts.Node | None, str] | None"]
 # (call node, callee node) -> the type a construction names ("" when the call constructs nothing)
 Constructed = Callable[[ts.Node, ts.Node], str]
+# (an expression) -> the node it is made of and what of it: a call's callee (`f` of `f(x)`, `a->f` of `a->f()`), a
+# field read's object and field (`a` and `doc` of `a->doc`), a function definition's stated return type
+Part = Callable[[ts.Node], "ts.Node | None"]
+Access = Callable[[ts.Node], "tuple[ts.Node, str] | None"]
+MAX_CHAIN = 8  # links of a receiver chain followed (`a->b()->c->d()`)
 
 
 @dataclass(frozen=True)
@@ -103,6 +113,14 @@ def _nothing_declared(node: ts.Node) -> Iterable[tuple[str, ts.Node]]:
     return ()
 
 
+def _no_part(node: ts.Node) -> ts.Node | None:
+    return None
+
+
+def _no_access(node: ts.Node) -> tuple[ts.Node, str] | None:
+    return None
+
+
 def within(node: ts.Node | None, nested: frozenset[str]) -> Iterator[ts.Node]:
     """The nodes under `node` (itself included) not inside a node of a `nested` type under it (a nested function or
     type, whose locals are its own); iterative, so deep expressions cannot overflow the stack."""
@@ -143,6 +161,11 @@ class ScopeRules:
     linked: bool = False
     # A function defined outside its type (C++'s `void Circle::area()`) -> that type as written ("" for none)
     owner: Callable[[ts.Node], str] = lambda node: ""
+    # A type's fields may be declared in another file than its methods use them (C++'s header and `.cpp`)
+    fields_elsewhere: bool = False
+    returned: Part = _no_part  # a function definition -> the node of the type it states it returns
+    callee: Part = _no_part  # a call expression used as a receiver -> its callee (None for anything else)
+    access: Access = _no_access  # a field read used as a receiver -> (its object, the field)
 
 
 class RulesBinder:
@@ -184,13 +207,54 @@ class RulesBinder:
             return Target(TargetForm.MEMBER, member, Resolution.EXACT, owner=owner)
         if self.rules.constant_receivers and named.isidentifier() and member:
             return Target(TargetForm.MEMBER, member, Resolution.INFERRED, owner=named)  # another file's, by name
-        declared = self._receiver_type(node, written)
-        typed = self._qualified(declared)  # `$this->gateway->charge()`, `gw.Charge()`
-        if not typed and self.rules.short_types and declared.isidentifier():
-            typed = declared
+        typed = self._value_type(receiver, 0)  # `$this->gateway->charge()`, `gw.Charge()`, `First()->Name()`
         if typed and member:
             return Target(TargetForm.MEMBER, member, Resolution.INFERRED, owner=typed)
         return Target(TargetForm.NAME, member, Resolution.NAME) if member else None
+
+    def returned(self, node: ts.Node) -> Target | None:
+        """The type a function definition states it returns, where the file can name it (`XMLElement*
+        XMLNode::FirstChildElement()` -> XMLElement), for calls of it in other files."""
+        kind = self.rules.returned(node)
+        target = self._type(self.rules.written(kind)) if kind is not None else None
+        return target if target is not None and target.form is not TargetForm.NAME else None
+
+    def held(self, node: ts.Node) -> list[tuple[str, Target]]:
+        """(field, its declared type) for each field of the type `node` declares with a type the file can name, where
+        methods of other files use them (`fields_elsewhere`)."""
+        if not self.rules.fields_elsewhere or node.type not in self.rules.types:
+            return []
+        found = []
+        for name, written in self._declarations(node).items():
+            target = self._type(written) if name.isidentifier() and written else None
+            if target is not None and target.form is not TargetForm.NAME:
+                found.append((name, replace(target, resolution=Resolution.INFERRED)))
+        return found
+
+    def _value_type(self, value: ts.Node, depth: int) -> str:
+        """The type of what a receiver holds, as the indexer finds it: its declared type (`Logger`), what a field of
+        a type holds (`XMLNode@_document`), what a function gives (`XMLNode.FirstChildElement`); "" where the file
+        does not say."""
+        written = node_text(value)
+        own = self._enclosing_type(value)
+        if own and written in self.rules.self_receivers and depth:
+            return own
+        declared = self._receiver_type(value, written)
+        if typed := self._qualified(declared):
+            return typed
+        if self.rules.short_types and declared.isidentifier():
+            return declared
+        if depth >= MAX_CHAIN:
+            return ""
+        if (callee := self.rules.callee(value)) is not None:
+            return _gives(self.call(value, callee), own)
+        if (read := self.rules.access(value)) is not None:
+            holder = self._value_type(read[0], depth + 1)
+            return f"{holder}{ATTRIBUTE_MARK}{read[1]}" if holder else ""
+        bare = written.isidentifier() and written not in self.types and written not in self.functions
+        if self.rules.fields_elsewhere and own and bare and not self._holds(value, written):
+            return f"{own}{ATTRIBUTE_MARK}{written}"  # a field the type declares where this file does not see
+        return ""
 
     def base(self, name: str, node: ts.Node) -> Target | None:
         return self._type(name)
@@ -278,6 +342,18 @@ class RulesBinder:
             at = at.parent
         local = self._local(at) if at is not None else ""
         return f"{self.module}.{local}" if local else ""  # (a Swift extension defines no type of its own)
+
+
+def _gives(target: Target | None, own: str) -> str:
+    """What a call bound to `target` gives, as the indexer finds it: a function's or member's name, whose stated
+    return type it knows (a bare call in a method, its class's member first); "" for a guess."""
+    if target is None or target.resolution is Resolution.NAME:
+        return ""
+    if target.form is TargetForm.MEMBER:
+        return f"{target.owner}.{target.name}"
+    if target.form is TargetForm.LINKED:
+        return f"{own}.{target.name}" if own and not target.owner else ""
+    return target.name
 
 
 def rules_binder(rules: ScopeRules) -> Callable[[ts.Node, str, str], RulesBinder]:
