@@ -287,13 +287,22 @@ class CodeIndex:
 
     def _scoped(self, name: str, source: str, kinds: set[str]) -> str:
         """A name as a C++ caller writes it, looked up from the caller's namespaces and class outwards, as one of
-        `kinds`: in `geo::Circle::perimeter`, `Logger` is `geo.Circle.Logger`, else `geo.Logger`, else `Logger`."""
+        `kinds`: in `geo::Circle::perimeter`, `Logger` is `geo.Circle.Logger`, else `geo.Logger`, else `Logger`; a
+        name the index does not know whose first part is a class written without its namespace (after `using
+        namespace tinyxml2;`, `XMLDocument`) is that class's, where the project has one class of that name."""
         for known in self._names.get(source, []):
             scope = known.rpartition(".")[0]
             while scope:
                 if any(e.type in kinds for e in self._by_name.get(f"{scope}.{name}", [])):
                     return f"{scope}.{name}"
                 scope = scope.rpartition(".")[0]
+        caller = self._by_id.get(source)
+        if caller is None or name in self._by_name or EntityType.CLASS.value not in kinds:
+            return name
+        head, dot, rest = name.partition(".")
+        for cls in self._named(head, caller.project, {EntityType.CLASS.value}, source, caller.path or ""):
+            written = next((a for a in cls.aliases if a.endswith(f".{head}")), cls.qualified_name)
+            return f"{written}{dot}{rest}"
         return name
 
     def _scoped_owner(self, owner: str, source: str) -> str:

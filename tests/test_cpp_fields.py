@@ -1,6 +1,7 @@
 """C++ whose class is declared in a header and whose methods are defined in a `.cpp`: a field the header declares
 (`Document* doc_;`), also a base's, types the calls its methods make on it (`doc_->NewElement()`), and a call's
-result is what the function states it returns (`FirstChild()->Name()`), across files — never a same-named member
+result is what the function states it returns (`FirstChild()->Name()`), across files, and a class written
+without its namespace (`using namespace xml;`) is the project's one class of that name — never a same-named member
 of an unrelated class. Indexed with the real engines."""
 
 from __future__ import annotations
@@ -75,10 +76,24 @@ const char* Other::Name() const { return "o"; }
 """
 
 
+MAIN = """#include "doc.h"
+
+using namespace xml;
+
+int main() {
+  Document doc;
+  doc.NewElement("x")->Name();
+  return 0;
+}
+"""
+
+
 @pytest.fixture(scope="module")
 def catalog(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Catalog]:
     cat = indexed_projects(
-        tmp_path_factory.mktemp("cpp_fields"), {"xml": {"src/doc.h": DOC_H, "src/doc.cpp": DOC}}, ("xml",)
+        tmp_path_factory.mktemp("cpp_fields"),
+        {"xml": {"src/doc.h": DOC_H, "src/doc.cpp": DOC, "src/main.cpp": MAIN}},
+        ("xml",),
     )
     yield cat
     cat.close()
@@ -96,6 +111,16 @@ def test_a_field_the_header_declares_types_its_calls_in_the_cpp_file(catalog: Ca
 def test_a_base_s_field_and_a_call_s_result_chain_across_files(catalog: Catalog, views: GenerationViews) -> None:
     calls = edges_out(catalog, views, "method:xml:src.doc.Element.Rename", relation_types=["CALLS"])
     assert calls == {  # `doc_` is Node's, `NewElement` gives an Element
+        ("CALLS", "method:xml:src.doc.Document.NewElement"): "inferred",
+        ("CALLS", "method:xml:src.doc.Element.Name"): "inferred",
+    }
+
+
+def test_a_class_written_without_its_namespace_is_the_project_s_one_class_of_that_name(
+    catalog: Catalog, views: GenerationViews
+) -> None:
+    calls = edges_out(catalog, views, "function:xml:src.main.main", relation_types=["CALLS"])
+    assert calls == {  # `using namespace xml;` then `Document doc;`
         ("CALLS", "method:xml:src.doc.Document.NewElement"): "inferred",
         ("CALLS", "method:xml:src.doc.Element.Name"): "inferred",
     }
