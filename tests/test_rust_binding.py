@@ -209,11 +209,25 @@ def test_std_paths_prelude_functions_macros_and_variants_are_not_calls() -> None
         "    drop(v);\n"
         "    Some(x);\n"
         "    Shape::Circle(1.0);\n"
-        '    println!("{}", compute(x));\n'
+        '    println!("{}", x);\n'
         "    u32::from(x);\n"
         "}\n"
     )
     assert _calls(text) == set()
+
+
+def test_calls_inside_a_standard_expression_macro_are_calls_and_the_macro_is_none() -> None:
+    text = (
+        "fn compute(x: u32) -> u32 { x }\n"
+        "fn check(x: u32) -> bool { x > 1 }\n\n"
+        "fn run(x: u32) {\n"
+        '    println!("{}", compute(x));\n'
+        "    assert_eq!(compute(1), 1);\n"
+        "    assert!(matches!(x, 1 | 2));\n"
+        '    debug_assert!(check(x), "x is {}", x);\n'
+        "}\n"
+    )
+    assert _targets(text, "run") == {"src.billing.orders.compute", "src.billing.orders.check"}
 
 
 def test_a_closure_held_in_a_variable_is_not_a_call_and_its_typed_parameter_is_known() -> None:

@@ -8,6 +8,7 @@ import tree_sitter as ts
 
 from trident.ingest.languages import LanguageSpec, node_text, terminal_name
 from trident.ingest.languages.binding import SiteBinder
+from trident.ingest.languages.rust_macros import expression_macros
 
 # Variant constructors read as calls but name nothing in the project.
 _CONSTRUCTORS = frozenset({"Some", "Ok", "Err"})
@@ -127,6 +128,7 @@ SPECS = {
         comments=frozenset({"line_comment", "block_comment"}),
         attributes=frozenset({"attribute_item"}),
         skip_calls=_CONSTRUCTORS,
+        plain_text=expression_macros,
         read_imports=read_imports,
         read_bases=read_bases,
         read_callee=read_callee,
