@@ -131,6 +131,17 @@ def strip_generics(path: str) -> str:
     return "".join(out)
 
 
+def without_arguments(path: str) -> str:
+    """`core::iter::Extend<<A as Array>::Item>` -> `core::iter::Extend`: every `<...>` left out."""
+    out, depth = [], 0
+    for char in path:
+        depth += char == "<"
+        if depth == 0:
+            out.append(char)
+        depth -= char == ">" and depth > 0
+    return "".join(out)
+
+
 def split_qualified(path: str) -> tuple[str, str, str] | None:
     """`<X as a::T>::m` -> (X, a::T, m); None for a path without a qualified self."""
     if not path.startswith("<"):
@@ -285,7 +296,7 @@ class Mir:
         written = written.removeprefix("crate::")
         if qualified := split_qualified(written):
             self_type, trait_path, method = qualified
-            trait = strip_generics(trait_path).removeprefix(f"{self.crate.name}::").rsplit("::", 1)[-1]
+            trait = without_arguments(trait_path).rsplit("::", 1)[-1]
             kind = type_name(self_type)
             if kind and (kind, trait, method) in self.implemented:
                 return self.implemented[(kind, trait, method)]

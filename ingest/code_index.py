@@ -48,6 +48,7 @@ MAX_BASES = 64  # classes visited per member lookup
 SHORT_TYPE_NAMES = frozenset({"csharp", "ruby", "swift"})
 # Language families whose names are looked up from the caller's namespaces outwards (C and C++)
 SCOPED_NAMES = frozenset({"c"})
+IMPLEMENTED_APART = frozenset({"rust"})  # a type's methods may be in any module's `impl` of it
 
 # A method `object` defines by running another one a class may define: `!=` runs `__eq__`, `str(x)` runs
 # `__repr__`, `if x:` runs `__len__` when the class defines no `__bool__`.
@@ -267,11 +268,12 @@ class CodeIndex:
 
     def _linked(self, ref: AnyReference, project: str, path: str) -> tuple[list[Entity], Resolution]:
         """A name the file does not define, bound as a linker would: in a method, its class's member (C++, Kotlin,
-        Swift); in Kotlin (`owner`: the caller's package), the package's function of the name, else only a name guess
-        (a `*` import may have brought it); else the project's one function of the name (C), or its one type (a
+        Swift); in Kotlin (`owner`: the caller's package) and Rust (`owner`: the module a glob import brings), that
+        module's function of the name, else only a name guess (a `*` import may have brought it); else the
+        project's one function of the name (C), or its one type (a
         Swift or C# type of another file: `Auditor()`, `: GatewayBase`)."""
-        for cls in self._caller_classes(ref.source):
-            if member := self._member(cls, ref.target, skip_first=False):
+        for cls in self._caller_classes(ref.source) if family(path) not in IMPLEMENTED_APART else ():
+            if member := self._member(cls, ref.target, skip_first=False):  # (a bare call in Rust is no method)
                 return member, Resolution.EXACT
         types = set(ref.target_types) or set(CODE_TYPES)
         functions = {EntityType.FUNCTION.value} & types
@@ -426,7 +428,23 @@ class CodeIndex:
         for known in self._names[cls.id]:
             if found := [e for e in self._by_name.get(f"{known}.{name}", []) if e.project == cls.project]:
                 return found
-        return []
+        return self._implemented_apart(cls, name)
+
+    def _implemented_apart(self, cls: Entity, name: str) -> list[Entity]:
+        """A method an `impl` in another module gives a Rust type (`impl FromStr for Version` in `parse.rs`, the
+        type in `lib.rs`): the project's method named `Type.name`, where the project has one type of that name."""
+        language = family(cls.path or "")
+        if language not in IMPLEMENTED_APART:
+            return []
+        methods = [
+            e
+            for e in self._by_short.get((language, name), [])
+            if e.project == cls.project
+            and e.type == EntityType.METHOD.value
+            and e.qualified_name.endswith(f".{cls.name}.{name}")
+        ]
+        types = [e for e in self._by_short.get((language, cls.name), []) if e.project == cls.project]
+        return methods[:1] if methods and [e.id for e in types if e.type == EntityType.CLASS.value] == [cls.id] else []
 
     def _prefixed(self, cls: Entity, prefix: str) -> list[Entity]:
         """The methods whose name starts with `prefix` that the class, its bases or a class deriving from it

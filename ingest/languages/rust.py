@@ -14,6 +14,7 @@ from trident.ingest.languages.rust_macros import expression_macros
 _CONSTRUCTORS = frozenset({"Some", "Ok", "Err"})
 # Files that are the module of their folder rather than a module of their own.
 _FOLDER_MODULES = frozenset({"lib", "main", "mod"})
+_TARGET_FOLDERS = frozenset({"tests", "benches", "examples"})  # Cargo's folders of crates beside `src`
 
 
 def _grammar() -> object:
@@ -30,11 +31,13 @@ def module_parts(path: str) -> list[str]:
 
 
 def crate_root(path: str) -> list[str]:
-    """`crate::` means the innermost `src` folder above the file (the project root when there is none)."""
+    """`crate::` means the innermost `src` folder above the file; in a crate's `tests`, `benches` or `examples`
+    folder (each file there a crate of its own, whose modules are beside it), that folder; else the project root."""
     folder = [p for p in posixpath.dirname(path).split("/") if p]
-    if "src" not in folder:
-        return []
-    return folder[: len(folder) - folder[::-1].index("src")]
+    if "src" in folder:
+        return folder[: len(folder) - folder[::-1].index("src")]
+    targets = [at for at, name in enumerate(folder) if name in _TARGET_FOLDERS]
+    return folder[: targets[-1] + 1] if targets else []
 
 
 def _segments(node: ts.Node | None) -> list[str]:

@@ -11,6 +11,8 @@ A call is described as precisely as the file allows, for the indexer to finish a
   member of that type (inferred).
 - `Foo::m()` on a type the file does not bind (a glob import): `Foo.m`, which the indexer matches by its tail
   when one entity has it (a guess).
+- a bare call of a name the file does not bind, in a module with one glob import of another file's module
+  (`use crate::util::*;`): that module's function of the name, else a guess (inferred).
 - anything else: the bare name, a guess the indexer keeps only when one entity of the project has it; None for
   what only the standard library defines (`Vec::new()`, `x.unwrap()` on an untyped x, `Some(..)`).
 Names take the import form: `src/lib.rs` is `src`, `src/a/mod.rs` is `src.a`, `crate::` is the innermost `src`.
@@ -49,7 +51,7 @@ from trident.ingest.languages.rust_syntax import (
     type_bounds,
     use_bindings,
 )
-from trident.ingest.model import TargetForm
+from trident.ingest.model import ATTRIBUTE_MARK, TargetForm
 from trident.store.schema import Resolution
 
 
@@ -57,6 +59,7 @@ from trident.store.schema import Resolution
 class _Module:
     parts: list[str]  # the module's path, import form
     names: dict[str, str] = field(default_factory=dict)  # local name -> qualified name; "" names std
+    globs: list[str] = field(default_factory=list)  # modules of other files whose every name `use m::*` brings
 
 
 @dataclass
@@ -89,6 +92,7 @@ class RustBinder:
         self.crate = crate_root(path)
         self.modules: dict[int, _Module] = {}
         self.fields: dict[str, dict[str, str]] = {}  # struct -> field -> type, for structs of this file
+        self.declared: dict[int, dict[str, str]] = {}  # struct node id -> field -> type (for `held`)
         self.returns: dict[str, tuple[str, bool]] = {}  # function -> (type, wrapped in Result/Option)
         self.statics: dict[str, str] = {}  # static or const -> type
         self.methods: dict[str, set[str]] = defaultdict(set)  # impl type (as written) -> functions in its impls
@@ -132,16 +136,19 @@ class RustBinder:
             if local != "*" and found is not None:
                 into[local] = found
             elif local == "*" and found:
-                for module in self.modules.values():
-                    if ".".join(module.parts) == found:
-                        for name, qualified in module.names.items():
-                            into.setdefault(name, qualified)
+                inline = [m for m in self.modules.values() if ".".join(m.parts) == found]
+                for module in inline:
+                    for name, qualified in module.names.items():
+                        into.setdefault(name, qualified)
+                if not inline and into is frame.module.names:
+                    frame.module.globs.append(found)
 
     def _read_fields(self, node: ts.Node, frame: _Frame) -> None:
         name = frame.module.names.get(node_text(node.child_by_field_name("name")), "")
         if name:
             found = self.fields.setdefault(name, {})
             found.update((f, self._type(typed, frame)) for f, typed in field_types(node.child_by_field_name("body")))
+            self.declared[node.id] = found
 
     def _read_impl(self, node: ts.Node, module: _Module) -> None:
         frame = self._frame_at(node, module)
@@ -293,7 +300,10 @@ class RustBinder:
         if kind == "field_expression":
             value = node.child_by_field_name("value")
             owner = self._value_type(value, frame, at) if value is not None else ""
-            return self.fields.get(owner, {}).get(node_text(node.child_by_field_name("field")), "")
+            field_name = node_text(node.child_by_field_name("field"))
+            if owner and owner not in self.fields and ATTRIBUTE_MARK not in owner and field_name.isidentifier():
+                return f"{owner}{ATTRIBUTE_MARK}{field_name}"  # a struct of another file: what its field holds
+            return self.fields.get(owner, {}).get(field_name, "")
         if kind in ("reference_expression", "parenthesized_expression", "try_expression") and node.named_children:
             inner = node.child_by_field_name("value") or node.named_children[-1]
             return self._value_type(inner, frame, at, unwrap or kind == "try_expression")
@@ -335,6 +345,12 @@ class RustBinder:
 
     # --- the binder's answers ---
 
+    def held(self, node: ts.Node) -> list[tuple[str, Target]]:
+        """(field, its stated type) for each field of a struct the file declares with a type a project may define,
+        for calls on it in other files (`self.pre.is_empty()` in `display.rs`, `pre: Prerelease` in `lib.rs`)."""
+        fields = self.declared.get(node.id, {})
+        return [(f, Target(TargetForm.QUALIFIED, t, Resolution.INFERRED)) for f, t in fields.items() if t]
+
     def call(self, node: ts.Node, callee: ts.Node) -> Target | None:
         """What the call refers to (see the module docstring); None for what only std defines."""
         frame = self._frame(node)
@@ -346,7 +362,11 @@ class RustBinder:
             if frame.variable(name, callee.start_byte) is not None:
                 return None  # a closure or function pointer held in a variable
             found = self._resolve([name], frame)
-            return None if found is None and name in PRELUDE_FUNCTIONS else self._path_target(found, name)
+            if found is None and name in PRELUDE_FUNCTIONS:
+                return None
+            if found is None and len(frame.module.globs) == 1:  # `use crate::util::*;` then `req("1")`
+                return Target(TargetForm.LINKED, name, Resolution.INFERRED, owner=frame.module.globs[0])
+            return self._path_target(found, name)
         if callee.type == "scoped_identifier":
             return self._scoped_call(callee, frame)
         if callee.type == "field_expression":
