@@ -8,8 +8,10 @@ function with full paths and the source span of each statement. A MIR call names
 type: the impl's method, else the trait's provided one), `<dyn Shape as Shape>::area` or `<Self as Shape>::area` (not
 known until run time: the trait's declaration, as Trident links it), `helper` (a function). A function's body is
 printed as `fn <path>(...)`, an impl's method as `fn <module>::<impl at FILE:LINE:COL: ...>::name`, whose type is
-read from the impl's line; a closure's calls are its function's. Calls into other crates (std, core, alloc) and
-into code a macro of the crate expands to are left out (no call site in the source).
+read from the impl's line; a closure's calls are its function's. Calls into other crates (std, core, alloc) are left
+out, and so are a trait's methods no call writes (an operator's `add` or `index`, a deref, a `for` loop's `next`, a
+`?`'s `from`: the method's name is not on the line), as the C++ reference leaves operators out; a call of a type
+parameter's trait method (`<A as Array>::size`) is the trait's declaration, as Trident links it.
 
     python bench/rust_reference.py CRATE_ROOT OUT.json   (the JSON `language_calls._program_reference` reads)
 """
@@ -31,7 +33,7 @@ Function = tuple[str, str]  # (path in the crate, name: `Type.method`, `Trait.me
 EXTERNAL = ("std", "core", "alloc", "proc_macro", "test")
 TERMINATORS = frozenset({"drop", "assert", "yield", "switchInt", "goto", "falseEdge", "falseUnwind", "resume"})
 _HEADER = re.compile(r"^fn (.+?)\(")
-_CALL = re.compile(r"^\s+(?:_\d+ = )?(.+?)\(.*\) -> (?:\[return|unwind)")
+_CALL = re.compile(r"^\s+(?:_\d+ = )?(\S.*)\) -> (?:\[return|unwind)")
 _SPAN = re.compile(r"// scope \d+ at ([^:]+):(\d+):\d+: (\d+):\d+$")
 _IMPL_AT = re.compile(r"<impl at ([^:]+):(\d+):\d+: \d+:\d+>")
 _IMPL_LINE = re.compile(
@@ -116,6 +118,16 @@ def build_library(crate: Crate, folder: Path) -> Path | None:
     return built if done.returncode == 0 and built.is_file() else None
 
 
+def _callee_text(call: str) -> str:
+    """`SmallVec::<[(); 0]>::new(move _2` -> `SmallVec::<[(); 0]>::new`: up to the first `(` outside brackets."""
+    depth = 0
+    for at, char in enumerate(call):
+        if char == "(" and depth == 0:
+            return call[:at].strip()
+        depth += {"<": 1, "[": 1, "{": 1, ">": -1, "]": -1, "}": -1}.get(char, 0)
+    return ""
+
+
 def strip_generics(path: str) -> str:
     """`a::B::<T>::new::<u8>` -> `a::B::new`; a qualified self (`<X as T>::m`) and `<impl at ...>` are kept."""
     out, depth, at = [], 0, 0
@@ -186,6 +198,7 @@ class Mir:
         self.provided: dict[tuple[str, str], Function] = {}  # (Trait, method) -> a trait's provided method
         self.traits: dict[str, set[str]] = defaultdict(set)  # trait name -> files defining it
         self.declared: set[Function] = set()  # trait methods without a body a call names
+        self._types: set[str] = set()
         # (caller, callee as MIR writes it, path, line, the crate it is written in)
         self.calls: list[tuple[Function, str, str, int, Crate]] = []
         self.spans: dict[Function, tuple[int, int]] = {}
@@ -206,9 +219,10 @@ class Mir:
             low, high = self.spans.get(caller, (first, last))
             self.spans[caller] = (min(low, first), max(high, last))
             call = _CALL.match(line)
-            if call is not None and call.group(1).strip() not in TERMINATORS:
+            callee = _callee_text(call.group(1)) if call is not None else ""
+            if callee and callee not in TERMINATORS:
                 self.resolved.add((path, first))
-                self.calls.append((caller, call.group(1).strip(), path, first, context))
+                self.calls.append((caller, callee, path, first, context))
 
     def definition(self, written: str, context: Crate) -> Function | None:
         """The function a MIR body header names (a closure's and a nested function's: the function around it)."""
@@ -298,6 +312,7 @@ class Mir:
             self_type, trait_path, method = qualified
             trait = without_arguments(trait_path).rsplit("::", 1)[-1]
             kind = type_name(self_type)
+            kind = kind if kind in self.types() else ""  # a type parameter (`<A as Array>::size`): the trait's
             if kind and (kind, trait, method) in self.implemented:
                 return self.implemented[(kind, trait, method)]
             if (trait, method) in self.provided:
@@ -314,6 +329,14 @@ class Mir:
         if len(parts) >= 2 and (found := self.inherent.get((parts[-2], parts[-1]))):
             return next(iter(found)) if len(found) == 1 else None
         return self._path(path, context, record=False, body=False)
+
+    def types(self) -> set[str]:
+        """The names of the types the crate declares (a struct, enum, union or trait)."""
+        if not self._types:
+            for file in self.crate.root.rglob("*.rs"):
+                text = "\n".join(self._source(file))
+                self._types.update(re.findall(r"\b(?:struct|enum|union|trait|type)\s+([A-Za-z_]\w*)", text))
+        return self._types
 
     def _trait_files(self, trait: str) -> list[str]:
         if trait not in self.traits:
@@ -337,10 +360,17 @@ def reference(root: Path) -> dict[str, list[list[object]]]:
         callee = mir.callee(written, context)
         if callee is None or not (root / callee[0]).is_file() or _harness(caller, callee, root / path, line):
             continue
+        if written.startswith("<") and not _written_at(callee[1].rpartition(".")[2], root / path, line):
+            continue  # an operator, a deref, a `for` loop's `next`, a `?`'s `from`: no call writes it
         pairs.append([*caller, *callee, path, line])
     spans = {**{declared: (0, 0) for declared in mir.declared}, **mir.spans}
     defined = [[path, name, first, last] for (path, name), (first, last) in sorted(spans.items())]
     return {"defined": defined, "pairs": pairs, "resolved": sorted([list(r) for r in mir.resolved])}
+
+
+def _written_at(name: str, source: Path, line: int) -> bool:
+    lines = source.read_text(errors="replace").splitlines() if source.is_file() else []
+    return 0 < line <= len(lines) and re.search(rf"\b{re.escape(name)}\b", lines[line - 1]) is not None
 
 
 def _harness(caller: Function, callee: Function, source: Path, line: int) -> bool:
