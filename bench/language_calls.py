@@ -9,7 +9,8 @@ Usage:
 Projects: C zlib, libyaml, jansson and C++ tinyxml2, libjsoncpp, leveldb (Debian source packages); TypeScript rxjs,
 zod (its `src/v4`), mobx (their sources, as the npm packages ship them); Go pflag, uuid, gorilla/mux (Debian source
 packages); Java json-simple, jsoup, jcommander (Debian source packages); Rust semver, smallvec, strsim (the crates
-as Debian's `librust-*-dev` packages ship them, with their unit and integration tests).
+as Debian's `librust-*-dev` packages ship them, with their unit and integration tests); C# dnlib, Json.NET, KeePass's
+library (Debian source packages).
 
 C's and C++'s reference is clang (libclang from PyPI, `pip install libclang`): each `.c` (as C), `.cc`, `.cpp` and
 `.cxx` file (as C++17) of the project is parsed with every folder holding a header on the include path, and each call
@@ -27,7 +28,9 @@ source. Java's is javac's Compiler Tree API (`bench/JavaReference.java`, run by 
 `default-jdk-headless`), without a class path. In all three, a call the checker resolves to nothing (an import of
 another module) is one it cannot judge, and `new Foo()` / `super(...)` are left out as constructors are.
 Rust's is rustc's own MIR (`bench/rust_reference.py`: each call the compiler resolved, with its source span; a call
-through `dyn Trait` or a generic bound is the trait's method, as Trident links it).
+through `dyn Trait` or a generic bound is the trait's method, as Trident links it). C#'s is Mono's C# compiler
+(`bench/cs_reference.py`: the project built as its `.csproj` lists it with `mcs -debug`, each call instruction of the
+assembly read back with its source line by `bench/CsReference.cs`; constructors, accessors and operators left out).
 Sources come from Debian's source packages (`apt-get source --download-only`, with a deb-src list of the
 machine's own mirror kept under the cache folder), unpacked once into ~/.cache/trident/bench/language-calls/
 (TRIDENT_BENCH_CACHE moves it). Each project is indexed as one project of one index with the stand-in embedder:
@@ -75,6 +78,13 @@ PROJECTS = {
     "go": ("golang-github-spf13-pflag", "golang-github-google-uuid", "golang-github-gorilla-mux"),
     "java": ("json-simple", "jsoup", "jcommander"),
     "rust": ("semver", "smallvec", "strsim"),
+    "csharp": ("dnlib", "newtonsoft-json", "keepass2"),
+}
+# The C# projects' build files the reference builds (Debian source packages; KeePass's library, not its WinForms app)
+CSPROJ = {
+    "dnlib": "src/dnlib.csproj",
+    "newtonsoft-json": "Src/Newtonsoft.Json/Newtonsoft.Json.csproj",
+    "keepass2": "KeePassLib/KeePassLib.csproj",
 }
 # Rust crates as Debian packages them for building others (`librust-NAME-dev`: the crate's published source)
 CRATES = frozenset(PROJECTS["rust"])
@@ -86,6 +96,7 @@ TOOLCHAINS = {
     "go": "install Go (`apt-get install golang-go`)",
     "java": "install a JDK 17 or newer (`apt-get install default-jdk-headless`)",
     "rustc": "install Rust (`apt-get install rustc`, or rustup's stable toolchain)",
+    "mcs": "install Mono's C# compiler (`apt-get install mono-mcs mono-devel`)",
 }
 TYPESCRIPT = "typescript@5.9.3"  # the compiler whose API is the reference (7.x is the native port, with no JS API)
 LANGUAGE_OF = {name: language for language, names in PROJECTS.items() for name in names}
@@ -142,7 +153,8 @@ def fetch_debian(name: str, cache: Path) -> Path:
     fetch = ["apt-get", *options, "source", "--download-only", name]
     if subprocess.run(fetch, cwd=downloads, capture_output=True).returncode != 0:  # lists older than the mirror
         subprocess.run(update, check=True, capture_output=True)
-        subprocess.run(fetch, check=True, cwd=downloads, capture_output=True)
+        # (the upstream source is all the bench reads: a mirror without the Debian patches' file still serves it)
+        subprocess.run(fetch, check=not any(downloads.glob("*.orig.tar.*")), cwd=downloads, capture_output=True)
     archive = next(p for p in sorted(downloads.iterdir()) if ".orig.tar." in p.name)
     staging = Path(tempfile.mkdtemp(dir=cache))
     with tarfile.open(archive) as tar:
@@ -289,6 +301,13 @@ def rust_reference(root: Path) -> Reference:
     """Every call rustc resolves to a function or method the crate defines, read from the MIR it prints for the crate
     and its tests (`bench/rust_reference.py`, run with the machine's Rust toolchain)."""
     return _program_reference([sys.executable, str(Path(__file__).with_name("rust_reference.py")), str(root)])
+
+
+def cs_reference(root: Path, csproj: str) -> Reference:
+    """Every call Mono's C# compiler resolved to a method the project defines, read back from the assembly it built
+    (`bench/cs_reference.py` and `bench/CsReference.cs`, run with Debian's `mono-mcs`)."""
+    script = str(Path(__file__).with_name("cs_reference.py"))
+    return _program_reference([sys.executable, script, str(root), csproj])
 
 
 def _program_reference(command: list[str], env: dict[str, str] | None = None) -> Reference:
@@ -540,7 +559,7 @@ def run(names: list[str], cache: Path) -> list[Result]:
                     index_folder(writer, root, name, max_file_bytes=MAX_FILE_BYTES)
                 seconds = time.perf_counter() - started
                 chunks = next((p.chunks for p in status(catalog).projects if p.name == name), 0)
-                reference = _reference(LANGUAGE_OF[name], root, cache)
+                reference = _reference(name, root, cache)
                 results.append(measure(name, root, catalog, chunks, seconds, reference))
             finally:
                 catalog.close()
@@ -548,7 +567,10 @@ def run(names: list[str], cache: Path) -> list[Result]:
     return results
 
 
-def _reference(language: str, root: Path, cache: Path) -> Reference:
+def _reference(name: str, root: Path, cache: Path) -> Reference:
+    language = LANGUAGE_OF[name]
+    if language == "csharp":
+        return cs_reference(root, CSPROJ[name])
     if language == "typescript":
         return typescript_reference(root, cache)
     if language == "java":
