@@ -36,6 +36,7 @@ class CsReference
         Type[] types;
         try { types = assembly.GetTypes(); }
         catch (ReflectionTypeLoadException e) { types = e.Types.Where(t => t != null).ToArray(); }
+        Overrides = OverridesOf(types);
         using (var output = new StreamWriter(args[1], false, new UTF8Encoding(false)))
         {
             foreach (var type in types)
@@ -87,13 +88,54 @@ class CsReference
                 {
                     var written = Written(callee);
                     Tuple<string, int> site = Site(lines, start);
+                    List<MethodBase> overriding;
+                    Overrides.TryGetValue(callee, out overriding);
+                    var others = (overriding ?? new List<MethodBase>()).Select(Written)
+                        .Select(w => "[" + Q(w[0]) + ", " + Q(w[1]) + "]");
                     output.WriteLine("{\"caller\": [" + Q(caller[0]) + ", " + Q(caller[1]) + "], \"callee\": ["
                         + Q(written[0]) + ", " + Q(written[1]) + ", " + Q(callee.Name) + "], \"site\": ["
-                        + Q(site == null ? "" : site.Item1) + ", " + (site == null ? 0 : site.Item2) + "]}");
+                        + Q(site == null ? "" : site.Item1) + ", " + (site == null ? 0 : site.Item2) + "], "
+                        + "\"overrides\": [" + string.Join(", ", others) + "]}");
                 }
             }
             at += size;
         }
+    }
+
+    // A virtual or interface method -> the methods of the assembly that override or implement it: a call the
+    // compiler binds to the declaration (C# names the original virtual method, whatever the receiver's type) is
+    // also rightly linked to the override of the receiver's declared type.
+    static Dictionary<MethodBase, List<MethodBase>> Overrides = new Dictionary<MethodBase, List<MethodBase>>();
+
+    static Dictionary<MethodBase, List<MethodBase>> OverridesOf(Type[] types)
+    {
+        var found = new Dictionary<MethodBase, List<MethodBase>>();
+        Action<MethodBase, MethodBase> add = (root, method) =>
+        {
+            if (root == method) return;
+            List<MethodBase> list;
+            if (!found.TryGetValue(root, out list)) found[root] = list = new List<MethodBase>();
+            list.Add(method);
+        };
+        const BindingFlags all = BindingFlags.Public | BindingFlags.NonPublic | BindingFlags.Instance
+            | BindingFlags.DeclaredOnly;
+        foreach (var type in types)
+        {
+            try
+            {
+                foreach (var method in type.GetMethods(all))
+                    if (method.IsVirtual) add(method.GetBaseDefinition(), method);
+                if (type.IsInterface) continue;
+                foreach (var face in type.GetInterfaces())
+                {
+                    var map = type.GetInterfaceMap(face);
+                    for (int i = 0; i < map.InterfaceMethods.Length; i++)
+                        if (map.TargetMethods[i].DeclaringType == type) add(map.InterfaceMethods[i], map.TargetMethods[i]);
+                }
+            }
+            catch (Exception) { }
+        }
+        return found;
     }
 
     // The source line of each IL offset the symbol file knows.

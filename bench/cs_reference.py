@@ -5,7 +5,9 @@ The project is built as its `.csproj` lists it (its `Compile` items, framework r
 Mono's C# compiler (`mcs -debug`, Debian's `mono-mcs`: C# 7; Roslyn is not installable here), and the assembly is read
 back by `bench/CsReference.cs`: each `call`, `callvirt` and `newobj` names the method the compiler bound (for a
 virtual call the declared one, an interface's or a base's, as Trident links it before `dispatch`), with its source
-line from the symbol file. Left out as in the Java and C++ references: constructors (Trident's edge for `new Foo()` is
+line from the symbol file; the override of that method in the receiver's type is as right (`also`: C# names the
+original virtual method whatever the receiver's declared type; Trident names the declared type's). Left out as in
+the Java and C++ references: constructors (Trident's edge for `new Foo()` is
 to the class), and what no call writes — property and event accessors, operators. A lambda's or an iterator's calls
 are the method they are written in; a property getter's or setter's calls are the property's.
 
@@ -84,7 +86,7 @@ def reference(root: Path, csproj: Path) -> dict[str, list[list[object]]]:
                 low, high = spans.get((path, name), (int(first), int(last)))
                 spans[(path, name)] = (min(low, int(first)), max(high, int(last)))
     declared = _type_files(root)
-    pairs, resolved = [], set()
+    pairs, also, resolved = [], [], set()
     for record in records:
         if "caller" not in record:
             continue
@@ -101,8 +103,13 @@ def reference(root: Path, csproj: Path) -> dict[str, list[list[object]]]:
         if len(caller_files) == 1 and len(callee_files) == 1 and site_path:
             (caller_path,), (callee_path,) = caller_files, callee_files
             pairs.append([caller_path, caller_name, callee_path, callee_name, site_path, line])
+            for other_kind, other in record.get("overrides", []):
+                other_name = f"{other_kind}.{_member([other_kind, other])}"
+                if len(other_files := files.get((str(other_kind), other_name), set())) == 1:
+                    (other_path,) = other_files
+                    also.append([caller_path, caller_name, callee_path, callee_name, other_path, other_name])
     defined = [[path, name, first, last] for (path, name), (first, last) in sorted(spans.items())]
-    return {"defined": defined, "pairs": pairs, "resolved": sorted([list(r) for r in resolved])}
+    return {"defined": defined, "pairs": pairs, "resolved": sorted([list(r) for r in resolved]), "also": also}
 
 
 def _type_files(root: Path) -> dict[str, set[str]]:

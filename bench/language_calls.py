@@ -211,6 +211,9 @@ class Reference:
     broken: set[Function] = field(default_factory=set)  # functions clang found an error in
     spans: dict[Function, tuple[int, int]] = field(default_factory=dict)  # each definition's first and last line
     compiled: dict[str, set[int]] = field(default_factory=lambda: defaultdict(set))  # lines clang saw code on
+    # A pair whose callee another method stands for as rightly (C#: the override of the virtual method the compiler
+    # names, in the receiver's declared type) -> those other pairs
+    alternates: dict[Pair, set[Pair]] = field(default_factory=lambda: defaultdict(set))
 
     def inactive(self, pair: Pair, root: Path) -> bool:
         """Whether every line of the caller that writes the callee's name is one clang did not compile (an `#if`
@@ -335,6 +338,9 @@ def _program_reference(command: list[str], env: dict[str, str] | None = None) ->
         reference.sites.setdefault(pair, (path, line))
     for path, line in found["resolved"]:
         reference.compiled[path].add(line)
+    for caller_path, caller, callee_path, callee, other_path, other in found.get("also", []):
+        caller_key = (caller_path, caller)
+        reference.alternates[(caller_key, (callee_path, callee))].add((caller_key, (other_path, other)))
     return reference
 
 
@@ -438,16 +444,18 @@ def measure(project: str, root: Path, catalog: Catalog, chunks: int, seconds: fl
     edges, functions = trident_edges(catalog, project)
     known = reference.defined
     pairs = {p for p in reference.pairs if p[0] in functions and p[1] in functions}
+    also = {a for p in pairs for a in reference.alternates.get(p, ())}  # as right as the pair they stand for
     verifiable = {
         p: how
         for p, how in edges.bound.items()
-        if p[0] in known and p[1] in known and (p in pairs or not reference.inactive(p, root))
+        if p[0] in known and p[1] in known and (p in pairs or p in also or not reference.inactive(p, root))
     }
-    right = [p for p in verifiable if p in pairs]
+    right = [p for p in verifiable if p in pairs or p in also]
     named = [p for p in edges.named if p[0] in known and p[1] in known and not reference.inactive(p, root)]
     macros = _macros(functions, root)
     through = _through_macros(edges, macros)
-    missed = sorted(p for p in pairs if p not in edges.bound and p not in through)
+    bound = set(edges.bound) | {p for p in pairs if reference.alternates.get(p, set()) & set(edges.bound)}
+    missed = sorted(p for p in pairs if p not in bound and p not in through)
     judged = [
         p
         for p, macro in through.items()
@@ -467,10 +475,13 @@ def measure(project: str, root: Path, catalog: Catalog, chunks: int, seconds: fl
         unverifiable=sum(p[0] not in macros and p[1] not in macros for p in edges.bound) - len(verifiable),
         macro_edges=sum(p[0] in macros or p[1] in macros for p in edges.bound),
         macro_precision=_share(sum(p in pairs for p in judged), len(judged)),
-        recall_direct=_share(sum(p in edges.bound for p in pairs), len(pairs)),
-        name_precision=_share(sum(p in pairs for p in named), len(named)),
+        recall_direct=_share(sum(p in bound for p in pairs), len(pairs)),
+        name_precision=_share(sum(p in pairs or p in also for p in named), len(named)),
         recall=_share(len(pairs) - len(missed), len(pairs)),
-        recall_with_names=_share(sum(p in edges.bound or p in through or p in edges.named for p in pairs), len(pairs)),
+        recall_with_names=_share(
+            sum(p in bound or p in through or bool({p, *reference.alternates.get(p, ())} & edges.named) for p in pairs),
+            len(pairs),
+        ),
         ambiguous_calls=reference.ambiguous,
         misses=dict(causes.most_common()),
         wrong_examples=[_show(p) for p in sorted(p for p in verifiable if p not in pairs)[:KEPT]],

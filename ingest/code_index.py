@@ -49,6 +49,9 @@ SHORT_TYPE_NAMES = frozenset({"csharp", "ruby", "swift"})
 # Language families whose names are looked up from the caller's namespaces outwards (C and C++)
 SCOPED_NAMES = frozenset({"c"})
 IMPLEMENTED_APART = frozenset({"rust"})  # a type's methods may be in any module's `impl` of it
+# Where a linked name is never the caller's member: a bare call in Rust is no method; in C# and Ruby a bare call is
+# bound as a member already, so a linked name is a type (`new PublicKey()` in a class with a `PublicKey` property)
+LINKED_NOT_MEMBERS = frozenset({"rust", "csharp", "ruby"})
 
 # A method `object` defines by running another one a class may define: `!=` runs `__eq__`, `str(x)` runs
 # `__repr__`, `if x:` runs `__len__` when the class defines no `__bool__`.
@@ -272,8 +275,8 @@ class CodeIndex:
         module's function of the name, else only a name guess (a `*` import may have brought it); else the
         project's one function of the name (C), or its one type (a
         Swift or C# type of another file: `Auditor()`, `: GatewayBase`)."""
-        for cls in self._caller_classes(ref.source) if family(path) not in IMPLEMENTED_APART else ():
-            if member := self._member(cls, ref.target, skip_first=False):  # (a bare call in Rust is no method)
+        for cls in self._caller_classes(ref.source) if family(path) not in LINKED_NOT_MEMBERS else ():
+            if member := self._member(cls, ref.target, skip_first=False):
                 return member, Resolution.EXACT
         types = set(ref.target_types) or set(CODE_TYPES)
         functions = {EntityType.FUNCTION.value} & types
