@@ -210,8 +210,8 @@ class CodeIndex:
                 if direct and (not own_folder or all(e.project == project for e in direct)):
                     return direct, resolution
             owner = self._qualified(owner_name, project, 0, tails)
-            if not owner and family(path) in SHORT_TYPE_NAMES and "." not in ref.owner:  # C#'s `IPay _gw`
-                owner = self._named(ref.owner, project, {EntityType.CLASS.value}, ref.source, path)
+            if not owner and family(path) in SHORT_TYPE_NAMES:  # C#'s `IPay _gw`, `Utils.Format()`
+                owner = self._short_owner(ref.owner, project, ref.source, path)
             classes = [e for e in owner if e.type == EntityType.CLASS.value] or self._returned(owner)
             if not classes and ATTRIBUTE_MARK in ref.owner.rpartition(".")[2]:  # a value no indexed class states
                 return self._untyped(ref, project, types, path), Resolution.NAME
@@ -309,6 +309,24 @@ class CodeIndex:
             written = next((a for a in cls.aliases if a.endswith(f".{head}")), cls.qualified_name)
             return f"{written}{dot}{rest}"
         return name
+
+    def _short_owner(self, owner: str, project: str, source: str, path: str) -> list[Entity]:
+        """A receiver's type where types are written by their short names (C#, Ruby, Swift): its first name the
+        project's one class of that name (`IPay`; `Element.FirstChild`: what that method gives); a field or property
+        no class states is a type's name (`Utils.Format()` in a method: a static call of the project's `Utils`)."""
+        cut = min((at for at in (owner.find("."), owner.find(ATTRIBUTE_MARK)) if at > 0), default=len(owner))
+        head, classes = owner[:cut], {EntityType.CLASS.value}
+        if not self._qualified(head, project, 0, _Tails.NONE):
+            for cls in self._named(head, project, classes, source, path):
+                owner = f"{cls.qualified_name}{owner[cut:]}"
+        if found := self._qualified(owner, project, 0, _Tails.NONE):
+            return found
+        holder, mark, attribute = owner.rpartition(ATTRIBUTE_MARK)
+        if mark and "." not in attribute:
+            holders = self._qualified(holder, project, 0, _Tails.NONE)
+            if holders and self._stated(holders, attribute) is None:
+                return self._named(attribute, project, classes, source, path)
+        return []
 
     def _scoped_owner(self, owner: str, source: str) -> str:
         """A C++ receiver's type with its leading class looked up from the caller's namespaces outwards:

@@ -119,6 +119,25 @@ def _constructed(node: ts.Node, callee: ts.Node) -> str:
     return written_name(callee) if node.type == "object_creation_expression" else ""
 
 
+def _returned(node: ts.Node) -> ts.Node | None:
+    """`Element NewElement(string name)` -> the node of `Element`."""
+    return (
+        node.child_by_field_name("returns") if node.type in ("method_declaration", "local_function_statement") else None
+    )
+
+
+def _callee(node: ts.Node) -> ts.Node | None:
+    return node.child_by_field_name("function") if node.type == "invocation_expression" else None
+
+
+def _access(node: ts.Node) -> tuple[ts.Node, str] | None:
+    """`module.Tables` (not called) -> (module, Tables)."""
+    if node.type != "member_access_expression" or (inner := node.child_by_field_name("expression")) is None:
+        return None
+    name = written_name(node.child_by_field_name("name"))
+    return (inner, name) if name else None
+
+
 RULES = ScopeRules(
     types=TYPES,
     functions=frozenset(),
@@ -131,6 +150,10 @@ RULES = ScopeRules(
     bodies=BODIES,
     declared=declared,
     short_types=True,
+    fields_elsewhere=True,  # a base class's fields and properties, a partial class's other files
+    returned=_returned,
+    callee=_callee,
+    access=_access,
 )
 
 
