@@ -287,6 +287,7 @@ class CodeIndex:
             return self._named(ref.target, project, functions, ref.source, path), Resolution.NAME
         # a function first (C's `struct stat` beside `stat()`), else a type
         found = self._named(ref.target, project, functions, ref.source, path) if functions else []
+        found = found or self._scoped_class(ref.target, ref.source, types)
         found = found or self._named(ref.target, project, {EntityType.CLASS.value} & types, ref.source, path)
         return found, Resolution(ref.resolution)
 
@@ -317,7 +318,7 @@ class CodeIndex:
         cut = min((at for at in (owner.find("."), owner.find(ATTRIBUTE_MARK)) if at > 0), default=len(owner))
         head, classes = owner[:cut], {EntityType.CLASS.value}
         if not self._qualified(head, project, 0, _Tails.NONE):
-            for cls in self._named(head, project, classes, source, path):
+            for cls in self._scoped_class(head, source, classes) or self._named(head, project, classes, source, path):
                 owner = f"{cls.qualified_name}{owner[cut:]}"
         if found := self._qualified(owner, project, 0, _Tails.NONE):
             return found
@@ -326,6 +327,19 @@ class CodeIndex:
             holders = self._qualified(holder, project, 0, _Tails.NONE)
             if holders and self._stated(holders, attribute) is None:
                 return self._named(attribute, project, classes, source, path)
+        return []
+
+    def _scoped_class(self, name: str, source: str, types: set[str]) -> list[Entity]:
+        """The class a short name means from the caller's namespaces outwards (C#'s `MetaData` in
+        `dnlib.DotNet.Writer` is that namespace's, not `dnlib.DotNet.MD`'s); [] when no namespace of it has one."""
+        if EntityType.CLASS.value not in types:
+            return []
+        for known in self._names.get(source, []):
+            scope = known.rpartition(".")[0]
+            while scope:
+                if found := [e for e in self._by_name.get(f"{scope}.{name}", []) if e.type == EntityType.CLASS.value]:
+                    return found[:1]
+                scope = scope.rpartition(".")[0]
         return []
 
     def _scoped_owner(self, owner: str, source: str) -> str:

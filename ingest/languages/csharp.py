@@ -115,6 +115,18 @@ def _variables(declaration: ts.Node) -> Iterator[tuple[str, ts.Node]]:
             yield name, made_kind
 
 
+def _assigned(node: ts.Node) -> Iterator[tuple[str, ts.Node]]:
+    """`var reader = resources.ResourceReader;` -> (reader, its initializer): a local whose type is its value's."""
+    if node.type in TYPES:
+        return
+    for declaration in within(node.child_by_field_name("body"), _SCOPES):
+        kind = declaration.child_by_field_name("type") if declaration.type == "variable_declaration" else None
+        for declarator in (c for c in declaration.named_children if c.type == "variable_declarator"):
+            value = declarator.named_children[-1] if declarator.named_child_count > 1 else None
+            if kind is not None and kind.type == "implicit_type" and value is not None:
+                yield node_text(declarator.child_by_field_name("name")), value
+
+
 def _constructed(node: ts.Node, callee: ts.Node) -> str:
     return written_name(callee) if node.type == "object_creation_expression" else ""
 
@@ -154,6 +166,7 @@ RULES = ScopeRules(
     returned=_returned,
     callee=_callee,
     access=_access,
+    assigned=_assigned,
 )
 
 

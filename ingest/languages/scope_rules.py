@@ -48,6 +48,7 @@ Constructed = Callable[[ts.Node, ts.Node], str]
 Part = Callable[[ts.Node], "ts.Node | None"]
 Access = Callable[[ts.Node], "tuple[ts.Node, str] | None"]
 MAX_CHAIN = 8  # links of a receiver chain followed (`a->b()->c->d()`)
+VALUE_MARK = "="  # a local typed by its initializer's value, not by a type written for it
 
 
 @dataclass(frozen=True)
@@ -166,6 +167,8 @@ class ScopeRules:
     returned: Part = _no_part  # a function definition -> the node of the type it states it returns
     callee: Part = _no_part  # a call expression used as a receiver -> its callee (None for anything else)
     access: Access = _no_access  # a field read used as a receiver -> (its object, the field)
+    # A function -> (a local declared without a type, its initializer): `var reader = module.Reader;`
+    assigned: Callable[[ts.Node], Iterable[tuple[str, ts.Node]]] = _nothing_declared
 
 
 class RulesBinder:
@@ -240,6 +243,8 @@ class RulesBinder:
         if own and written in self.rules.self_receivers and depth:
             return own
         declared = self._receiver_type(value, written)
+        if declared.startswith(VALUE_MARK):  # `var reader = resources.ResourceReader;`: what its value is
+            return declared.removeprefix(VALUE_MARK)
         if typed := self._qualified(declared):
             return typed
         if self.rules.short_types and declared.isidentifier():
@@ -319,7 +324,12 @@ class RulesBinder:
         """What a type or function declares (fields, parameters, locals) -> the type each is declared with, as
         written ("" when not stated); read once per node."""
         if at.id not in self._declared:
-            self._declared[at.id] = {name: self.rules.written(kind) for name, kind in self.rules.declared(at)}
+            found = self._declared[at.id] = {}  # (filled in order: an initializer reads the locals before it)
+            for name, kind in self.rules.declared(at):
+                found[name] = self.rules.written(kind)
+            for name, value in self.rules.assigned(at):
+                typed = self._value_type(value, 1)
+                found.setdefault(name, f"{VALUE_MARK}{typed}" if typed else "")
         return self._declared[at.id]
 
     def _local(self, node: ts.Node) -> str:
