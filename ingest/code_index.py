@@ -280,7 +280,7 @@ class CodeIndex:
                 return member, Resolution.EXACT
         types = set(ref.target_types) or set(CODE_TYPES)
         functions = {EntityType.FUNCTION.value} & types
-        if ref.owner:
+        if ref.owner and ref.type != RelationType.HOLDS:  # (a `HOLDS` fact's owner is its attribute)
             packaged = self._qualified(f"{ref.owner}.{ref.target}", project, 0, _Tails.NONE)
             if packaged := [e for e in packaged if e.type in functions]:
                 return packaged, Resolution(ref.resolution)
