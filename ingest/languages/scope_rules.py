@@ -247,8 +247,8 @@ class RulesBinder:
             return declared.removeprefix(VALUE_MARK)
         if typed := self._qualified(declared):
             return typed
-        if self.rules.short_types and declared.isidentifier():
-            return declared
+        if self.rules.short_types and declared and all(part.isidentifier() for part in declared.split(".")):
+            return declared  # (a namespace-qualified `Lib.ModuleDefMD` is a name the indexer knows as is)
         if depth >= MAX_CHAIN:
             return ""
         if (callee := self.rules.callee(value)) is not None:
