@@ -307,10 +307,9 @@ class _Builder:
                     if returned.owner in ids:
                         source = ids[returned.owner]
                         refs.add(_bound(source, kind, returned.target, at(returned.row), ("Class",)))
-            for fact in bound.holds:
-                if fact.owner in classes:
-                    cls = entities[classes[fact.owner]]
-                    declared = _bound(cls.id, RelationType.HOLDS, fact.target, cls.chunk_id or "", HELD_TARGETS)
+            for fact in bound.holds:  # a class's attribute, or a function's callback's parameter
+                if (holder := entities.get(classes.get(fact.owner) or ids.get(fact.owner, ""))) is not None:
+                    declared = _bound(holder.id, RelationType.HOLDS, fact.target, holder.chunk_id or "", HELD_TARGETS)
                     refs.add(replace(declared, owner=fact.attribute))
         else:
             for caller, callee, row in outline.calls:

@@ -29,6 +29,7 @@ from enum import StrEnum
 from typing import Any, TypeAlias
 
 from trident.ingest.languages.python_fixtures import CONFTEST, wider_conftests
+from trident.ingest.languages.javascript_syntax import BUILTIN_METHODS as JS_BUILTIN_METHODS
 from trident.ingest.languages.python_syntax import BUILTIN_METHODS
 from trident.ingest.model import ATTRIBUTE_MARK, ELEMENTS_MARK, PREFIX_MARK, Reference, TargetForm
 from trident.store.code_paths import is_test_path, module_name
@@ -259,7 +260,8 @@ class CodeIndex:
     def _untyped(self, ref: AnyReference, project: str, types: set[str], path: str) -> list[Entity]:
         """A call on an attribute's value that no indexed class types, as on any untyped value: the project's one
         definition of its name, unless a builtin type's method has it (`opts.update()`) or it is a dunder."""
-        if ref.type != RelationType.CALLS or ref.target in BUILTIN_METHODS or _is_dunder(ref.target):
+        builtin = JS_BUILTIN_METHODS if family(path) == "javascript" else BUILTIN_METHODS
+        if ref.type != RelationType.CALLS or ref.target in builtin or _is_dunder(ref.target):
             return []
         return self._named(ref.target, project, types, ref.source, path)
 
@@ -410,6 +412,8 @@ class CodeIndex:
     def _stated(self, owners: Sequence[Entity], attribute: str) -> str | None:
         """The id of what `attribute` holds as the first of `owners` (or the class it returns) or the nearest of its
         bases states it: "" when that class is not indexed yet, None when no class states it."""
+        if owners and owners[0].type != EntityType.CLASS.value and (owners[0].id, attribute) in self._holds:
+            return self._holds[(owners[0].id, attribute)]  # a function's callback's parameter (`operate@0:1`)
         classes = [o for o in owners[:1] if o.type == EntityType.CLASS.value] or self._returned(owners)
         for cls in self._lineage(classes[0]) if classes else []:
             if (cls.id, attribute) in self._holds:

@@ -52,7 +52,7 @@ from trident.ingest.languages.javascript_syntax import (
     unwrap,
 )
 from trident.ingest.languages.javascript_types import ClassType, parameters, stated_type
-from trident.ingest.model import TargetForm
+from trident.ingest.model import ATTRIBUTE_MARK, TargetForm
 from trident.store.schema import Resolution
 
 MAX_READING = 32  # variables read one inside another before the type is called unknown
@@ -341,9 +341,12 @@ class JavaScriptBinder:
                 scope.declare(name, UNKNOWN)
 
     def _parameters(self, function: ts.Node, scope: Scope) -> None:
-        """Parameters with the type each states (or its default constructs); destructured ones untyped."""
-        for pattern, stated, default in parameters(function):
-            if pattern.type == "identifier":
+        """Parameters with the type each states (or its default constructs); destructured ones untyped. A callback's
+        untyped parameter is what the function it is passed to states (`operate((source, subscriber) => ...)`)."""
+        for at, (pattern, stated, default) in enumerate(parameters(function)):
+            if pattern.type == "identifier" and stated is None and default is None:
+                scope.defer(node_text(pattern), self._later(self._passed, function, at))
+            elif pattern.type == "identifier":
                 scope.defer(node_text(pattern), self._later(self._typed, stated, default, scope))
             elif pattern.type != "this":
                 for name in pattern_names(pattern):
@@ -372,6 +375,38 @@ class JavaScriptBinder:
         """A parameter's type, stated or constructed by its default; whatever else it holds is the caller's."""
         found = self._declared(stated, default, scope)
         return found if found.kind in (Kind.TYPE, *_RUNTIME) else UNKNOWN
+
+    def _passed(self, function: ts.Node, at: int) -> Binding:
+        """An untyped parameter of a function passed as a call's argument: what the called function states its
+        callback's parameter holds (`F@0:1`, for the indexer to finish from F's `HOLDS` facts), else unknown."""
+        arguments = function.parent
+        call = arguments.parent if arguments is not None and arguments.type == "arguments" else None
+        callee = call.child_by_field_name("function") if call is not None and call.type == "call_expression" else None
+        if call is None or callee is None:
+            return UNKNOWN
+        position = next((i for i, a in enumerate(arguments.named_children) if a.id == function.id), -1)
+        target = self.call(call, callee)
+        if target is None or target.form is not TargetForm.QUALIFIED or target.resolution is Resolution.NAME:
+            return UNKNOWN
+        return Binding(Kind.TYPE, f"{target.name}{ATTRIBUTE_MARK}{position}:{at}", Resolution.INFERRED)
+
+    def held(self, node: ts.Node) -> list[tuple[str, Target]]:
+        """What a function states each of its callbacks' parameters is (`init: (source: Observable<T>, subscriber:
+        Subscriber<R>) => void` as its first parameter: `0:0` holds Observable, `0:1` Subscriber), for the
+        callbacks other files pass it."""
+        if node.type not in FUNCTION_LIKE:
+            return []
+        scope = self.scope_at(node)
+        found = []
+        for at, (_, stated, _) in enumerate(parameters(node)):
+            signature = stated.named_children[0] if stated is not None and stated.named_child_count else None
+            if signature is None or signature.type != "function_type":
+                continue
+            for inner, (_, typed, _) in enumerate(parameters(signature)):
+                kind = stated_type(typed, scope) if typed is not None else UNKNOWN
+                if kind.kind is Kind.TYPE:
+                    found.append((f"{at}:{inner}", Target(TargetForm.QUALIFIED, kind.name, Resolution.INFERRED)))
+        return found
 
     def _destructured(self, value: ts.Node, key: str, scope: Scope) -> Binding:
         """`const {key} = value`: a name reached through a module or namespace, else unknown."""

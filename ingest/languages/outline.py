@@ -269,6 +269,8 @@ class Outline:
                 inner = _Scope(symbol, local, "", local, self_type, in_function=True, namespace=namespace)
                 if self.returns is not None and (returned := self.returns.returned(node)) is not None:
                     self.bound.returns.append(BoundBase(local, row, returned))
+                for attribute, held in self.holds.held(body) if self.holds is not None else ():
+                    self.bound.holds.append(BoundAttribute(local, attribute, held))  # a callback's parameters
         (scope.parent.children if scope.parent is not None else self.units).append(symbol)
         parsed = spec.read_body(node) if spec.read_body is not None and kind == "function" else None
         return inner, [(c, inner) for c in (parsed if parsed is not None else body).named_children]
