@@ -28,8 +28,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from enum import StrEnum
 from typing import Any, TypeAlias
 
-from trident.ingest.languages.python_fixtures import CONFTEST, wider_conftests
 from trident.ingest.languages.javascript_syntax import BUILTIN_METHODS as JS_BUILTIN_METHODS
+from trident.ingest.languages.python_fixtures import CONFTEST, wider_conftests
 from trident.ingest.languages.python_syntax import BUILTIN_METHODS
 from trident.ingest.model import ATTRIBUTE_MARK, ELEMENTS_MARK, PREFIX_MARK, Reference, TargetForm
 from trident.store.code_paths import is_test_path, module_name
@@ -49,7 +49,8 @@ MAX_BASES = 64  # classes visited per member lookup
 SHORT_TYPE_NAMES = frozenset({"csharp", "ruby", "swift"})
 # Language families whose names are looked up from the caller's namespaces outwards (C and C++)
 SCOPED_NAMES = frozenset({"c"})
-IMPLEMENTED_APART = frozenset({"rust"})  # a type's methods may be in any module's `impl` of it
+# A type's methods may be defined elsewhere: any module's `impl` of it (Rust), an extension method (C#)
+IMPLEMENTED_APART = frozenset({"rust", "csharp"})
 # Where a linked name is never the caller's member: a bare call in Rust is no method; in C# and Ruby a bare call is
 # bound as a member already, so a linked name is a type (`new PublicKey()` in a class with a `PublicKey` property)
 LINKED_NOT_MEMBERS = frozenset({"rust", "csharp", "ruby"})
@@ -470,17 +471,19 @@ class CodeIndex:
         return self._implemented_apart(cls, name)
 
     def _implemented_apart(self, cls: Entity, name: str) -> list[Entity]:
-        """A method an `impl` in another module gives a Rust type (`impl FromStr for Version` in `parse.rs`, the
-        type in `lib.rs`): the project's method named `Type.name`, where the project has one type of that name."""
+        """A method another file gives a type: a Rust `impl` in another module (`impl FromStr for Version` in
+        `parse.rs`), a C# extension method (`static uint Read(this IBinaryReader r)`, which answers to
+        `IBinaryReader.Read`): the project's method named `Type.name`, where the project has one type of that name."""
         language = family(cls.path or "")
         if language not in IMPLEMENTED_APART:
             return []
+        written = f"{cls.name}.{name}"
         methods = [
             e
             for e in self._by_short.get((language, name), [])
             if e.project == cls.project
             and e.type == EntityType.METHOD.value
-            and e.qualified_name.endswith(f".{cls.name}.{name}")
+            and (e.qualified_name.endswith(f".{written}") or written in e.aliases)
         ]
         types = [e for e in self._by_short.get((language, cls.name), []) if e.project == cls.project]
         return methods[:1] if methods and [e.id for e in types if e.type == EntityType.CLASS.value] == [cls.id] else []

@@ -2,7 +2,8 @@
 (`readerModule.StringsStream.ReadNoNull()`), a base class's field in another file, a local declared with `var` typed
 by its initializer, a call on what a method states it returns, a static call of the project's class of that name, a
 short type name looked up from the caller's namespace first (two classes named `MetaData`), and `new PublicKey()` in
-a class with a `PublicKey` property is the class — never a same-named member of an unrelated class."""
+a class with a `PublicKey` property is the class, and an extension method is a member of the type it extends
+(`reader.ReadCompressed()`) — never a same-named member of an unrelated class."""
 
 from __future__ import annotations
 
@@ -59,6 +60,23 @@ FILES = {
         "  }\n"
         "}\n"
     ),
+    "src/IO/Extensions.cs": (
+        "namespace Lib.IO {\n"
+        "  public interface IBinaryReader {\n    uint ReadUInt32();\n  }\n"
+        "  public static class IOExtensions {\n"
+        "    public static uint ReadCompressed(this IBinaryReader reader) { return reader.ReadUInt32(); }\n"
+        "  }\n"
+        "  public class Elsewhere {\n    public uint ReadCompressed() { return 0; }\n  }\n"
+        "}\n"
+    ),
+    "src/Consumer.cs": (
+        "using Lib.IO;\n"
+        "namespace Lib {\n"
+        "  public class Consumer {\n"
+        "    public uint Size(IBinaryReader reader) { return reader.ReadCompressed(); }\n"
+        "  }\n"
+        "}\n"
+    ),
     "src/Derived.cs": (
         "using Lib.MD;\n"
         "namespace Lib {\n"
@@ -97,3 +115,8 @@ def test_new_of_a_class_named_like_a_property_is_the_class(catalog: Catalog, vie
     calls = edges_out(catalog, views, "method:lib:src.Writer.NormalMetaData.NormalMetaData.PublicKey")
     assert ("CALLS", "class:lib:src.Writer.MetaData.PublicKey") in calls
     assert ("CALLS", "method:lib:src.Writer.NormalMetaData.NormalMetaData.PublicKey") not in calls
+
+
+def test_an_extension_method_is_a_member_of_the_type_it_extends(catalog: Catalog, views: GenerationViews) -> None:
+    calls = edges_out(catalog, views, "method:lib:src.Consumer.Consumer.Size", relation_types=["CALLS"])
+    assert calls == {("CALLS", "method:lib:src.IO.Extensions.IOExtensions.ReadCompressed"): "inferred"}

@@ -164,6 +164,9 @@ class LanguageSpec:
     read_imports: ImportReader = _no_imports
     read_bases: BaseReader = _no_bases
     read_owner: OwnerReader | None = None
+    # A function -> the type it extends, by its short name (C#'s `static uint Read(this IReader r)`): it also answers
+    # to `IReader.Read`, as a member of that type
+    read_extended: Callable[[ts.Node], str] | None = None
     read_callee: CalleeReader = _callee
     read_name: NameReader = field_name  # C's functions are named inside their declarator
     # A definition whose body the grammar leaves as text (a C macro's) -> that body parsed, on the rows it is on

@@ -127,6 +127,20 @@ def _assigned(node: ts.Node) -> Iterator[tuple[str, ts.Node]]:
                 yield node_text(declarator.child_by_field_name("name")), value
 
 
+def read_extended(node: ts.Node) -> str:
+    """`static uint ReadCompressed(this IBinaryReader reader)` -> IBinaryReader: what an extension method extends."""
+    parameters = node.child_by_field_name("parameters") if node.type == "method_declaration" else None
+    first = parameters.named_children[0] if parameters is not None and parameters.named_child_count else None
+    if (
+        first is None
+        or first.type != "parameter"
+        or not any(c.type == "modifier" and c.text == b"this" for c in first.children)
+    ):
+        return ""
+    kind = first.child_by_field_name("type")
+    return written_name(kind) if kind is not None else ""
+
+
 def _constructed(node: ts.Node, callee: ts.Node) -> str:
     return written_name(callee) if node.type == "object_creation_expression" else ""
 
@@ -199,6 +213,7 @@ SPECS = {
         attributes=frozenset({"attribute_list"}),
         read_imports=read_imports,
         read_bases=read_bases,
+        read_extended=read_extended,
         read_callee=read_callee,
         binder=rules_binder(RULES),
     )

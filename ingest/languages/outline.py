@@ -49,14 +49,17 @@ class Symbol:
     description: str = ""
     children: list[Symbol] = field(default_factory=list)
     namespace: str = ""  # the namespace it is declared in (C#, PHP), dotted: `Acme.Billing`
+    extends: str = ""  # the type an extension method extends, by its short name (C#)
 
     def names(self) -> tuple[str, ...]:
-        """Its name, `Class.method`, its local name and, in a namespace, the name code writes for it."""
+        """Its name, `Class.method`, its local name and, in a namespace, the name code writes for it; an extension
+        method's also as a member of the type it extends (`IReader.Read`)."""
         if self.kind is None:
             return ()
         owned = f"{self.owner.rsplit('.', 1)[-1]}.{self.name}" if self.owner else self.name
         written = (f"{self.namespace}.{self.local}",) if self.namespace else ()
-        return tuple(dict.fromkeys((self.name, owned, self.local, *written)))
+        extended = (f"{self.extends}.{self.name}",) if self.extends else ()
+        return tuple(dict.fromkeys((self.name, owned, self.local, *written, *extended)))
 
     def walk(self) -> Iterator[Symbol]:
         yield self
@@ -264,7 +267,10 @@ class Outline:
                 owner = scope.owner or (spec.read_owner(node) if spec.read_owner else "")
                 local = f"{owner}.{name}" if owner else _join(scope.prefix, name)
                 etype = EntityType.METHOD if owner else EntityType.FUNCTION
-                symbol = Symbol(etype, name, local, owner, start, end, description, namespace=namespace)
+                extends = spec.read_extended(node) if spec.read_extended is not None else ""
+                symbol = Symbol(
+                    etype, name, local, owner, start, end, description, namespace=namespace, extends=extends
+                )
                 self_type = owner.rsplit(".", 1)[-1] if owner else scope.self_type
                 inner = _Scope(symbol, local, "", local, self_type, in_function=True, namespace=namespace)
                 if self.returns is not None and (returned := self.returns.returned(node)) is not None:
