@@ -352,12 +352,14 @@ class JavaScriptBinder:
                 for name in pattern_names(pattern):
                     scope.declare(name, UNKNOWN)
 
-    def _later(self, read: Callable[..., Binding], *arguments: ts.Node | str | Scope | None) -> Callable[[], Binding]:
+    def _later(
+        self, read: Callable[..., Binding], *arguments: ts.Node | str | int | Scope | None
+    ) -> Callable[[], Binding]:
         """`read` for a variable's first lookup; a variable copied from one copied from ... (generated code) stops
         being followed past MAX_READING, as the stack would not hold it."""
         return partial(self._bounded, read, *arguments)
 
-    def _bounded(self, read: Callable[..., Binding], *arguments: ts.Node | str | Scope | None) -> Binding:
+    def _bounded(self, read: Callable[..., Binding], *arguments: ts.Node | str | int | Scope | None) -> Binding:
         if self.reading >= MAX_READING:
             return UNKNOWN
         self.reading += 1
@@ -382,7 +384,7 @@ class JavaScriptBinder:
         arguments = function.parent
         call = arguments.parent if arguments is not None and arguments.type == "arguments" else None
         callee = call.child_by_field_name("function") if call is not None and call.type == "call_expression" else None
-        if call is None or callee is None:
+        if arguments is None or call is None or callee is None:
             return UNKNOWN
         position = next((i for i, a in enumerate(arguments.named_children) if a.id == function.id), -1)
         target = self.call(call, callee)
