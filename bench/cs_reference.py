@@ -124,7 +124,10 @@ def _type_files(root: Path) -> dict[str, set[str]]:
 
 def main() -> None:
     root = Path(sys.argv[1]).resolve()
-    Path(sys.argv[3]).write_text(json.dumps(reference(root, root / sys.argv[2])))
+    try:
+        Path(sys.argv[3]).write_text(json.dumps(reference(root, root / sys.argv[2])))
+    except FileNotFoundError as missing:
+        raise SystemExit(f"{missing.filename} is not on PATH: `apt-get install mono-mcs mono-devel`") from None
 
 
 if __name__ == "__main__":

@@ -383,7 +383,10 @@ def _harness(caller: Function, callee: Function, source: Path, line: int) -> boo
 
 def main() -> None:
     root, out = Path(sys.argv[1]).resolve(), Path(sys.argv[2])
-    out.write_text(json.dumps(reference(root)))
+    try:
+        out.write_text(json.dumps(reference(root)))
+    except FileNotFoundError as missing:
+        raise SystemExit(f"{missing.filename} is not on PATH: install Rust (`apt-get install rustc`)") from None
 
 
 if __name__ == "__main__":
