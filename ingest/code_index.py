@@ -334,16 +334,11 @@ class CodeIndex:
 
     def _scoped_class(self, name: str, source: str, types: set[str]) -> list[Entity]:
         """The class a short name means from the caller's namespaces outwards (C#'s `MetaData` in
-        `dnlib.DotNet.Writer` is that namespace's, not `dnlib.DotNet.MD`'s); [] when no namespace of it has one."""
-        if EntityType.CLASS.value not in types:
+        `dnlib.DotNet.Writer` is that namespace's, not `dnlib.DotNet.MD`'s), as `_scoped` finds it; [] for none."""
+        classes = {EntityType.CLASS.value}
+        if not classes & types or (scoped := self._scoped(name, source, classes)) == name:
             return []
-        for known in self._names.get(source, []):
-            scope = known.rpartition(".")[0]
-            while scope:
-                if found := [e for e in self._by_name.get(f"{scope}.{name}", []) if e.type == EntityType.CLASS.value]:
-                    return found[:1]
-                scope = scope.rpartition(".")[0]
-        return []
+        return [e for e in self._by_name.get(scoped, []) if e.type == EntityType.CLASS.value][:1]
 
     def _scoped_owner(self, owner: str, source: str) -> str:
         """A C++ receiver's type with its leading class looked up from the caller's namespaces outwards:

@@ -398,12 +398,12 @@ class JavaScriptBinder:
         callbacks other files pass it."""
         if node.type not in FUNCTION_LIKE:
             return []
-        scope = self.scope_at(node)
         found = []
         for at, (_, stated, _) in enumerate(parameters(node)):
             signature = stated.named_children[0] if stated is not None and stated.named_child_count else None
             if signature is None or signature.type != "function_type":
                 continue
+            scope = self.scope_at(node)  # (read only for a function that takes a typed callback)
             for inner, (_, typed, _) in enumerate(parameters(signature)):
                 kind = stated_type(typed, scope) if typed is not None else UNKNOWN
                 if kind.kind is Kind.TYPE:
