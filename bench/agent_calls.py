@@ -48,7 +48,7 @@ from trident.retrieval.entities import EntityNotFoundError, resolve_entity
 from trident.retrieval.relation_index import RelationIndex
 from trident.retrieval.walks import Direction
 from trident.store.catalog import Catalog
-from trident.store.directory import EntityDirectory
+from trident.store.names.directory import EntityDirectory
 from trident.store.schema import RelationType
 from trident.tools.explain import explain_path
 from trident.tools.impact import impact

@@ -44,7 +44,7 @@ from trident.embedding.embedder import Embedder, open_embedder
 from trident.embedding.model_settings import ModelSettings
 from trident.ingest.pipeline import index_folder
 from trident.store.catalog import Catalog
-from trident.store.code_paths import module_name
+from trident.store.names.code_paths import module_name
 from trident.store.schema import Entity, Relation
 from trident.tools.status import status
 

@@ -52,7 +52,7 @@ def copy_home(index: Path, root: Path) -> Path:
 def persist_matrix(index_dir: Path) -> None:
     """Write the chunk-vector file of the published generation, as this version's publish does."""
     from trident.store.catalog import Catalog
-    from trident.store.chunk_files import write_chunk_files
+    from trident.store.mapped.chunk_files import write_chunk_files
 
     catalog = Catalog.open_reader(index_dir, TENANT)
     rows = catalog.graph.chunk_table(TENANT)
@@ -66,10 +66,10 @@ def persist_reader_files(index_dir: Path, model: str) -> None:
     from trident.embedding.embedder import open_embedder
     from trident.embedding.model_settings import ModelSettings
     from trident.store.catalog import Catalog
-    from trident.store.community_index import open_communities
-    from trident.store.community_rows import COMMUNITY_ROWS_DIR, keep_report_rows
-    from trident.store.graph_vector_rows import GRAPH_VECTOR_ROWS_DIR, keep_rows
-    from trident.store.graph_vectors import open_graph_vectors
+    from trident.store.engines.community_index import open_communities
+    from trident.store.engines.graph_vectors import open_graph_vectors
+    from trident.store.mapped.community_rows import COMMUNITY_ROWS_DIR, keep_report_rows
+    from trident.store.mapped.graph_vector_rows import GRAPH_VECTOR_ROWS_DIR, keep_rows
 
     catalog = Catalog.open_reader(index_dir, TENANT, open_embedder(ModelSettings(model=model)))
     keep_rows(open_graph_vectors(catalog), index_dir / GRAPH_VECTOR_ROWS_DIR, TENANT)

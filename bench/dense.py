@@ -23,7 +23,7 @@ from trident.embedding.embedder import open_embedder
 from trident.embedding.model_settings import ModelSettings
 from trident.retrieval.chunk_vectors import ChunkVectors
 from trident.store.catalog import Catalog
-from trident.store.chunk_files import read_chunk_files
+from trident.store.mapped.chunk_files import read_chunk_files
 from trident.store.protocols import SearchFilter
 
 QUERIES = Path(__file__).resolve().parent / "queries.jsonl"

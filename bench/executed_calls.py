@@ -60,7 +60,7 @@ from trident.retrieval.call_chains import CALL_TYPES as EXECUTION_KINDS
 from trident.retrieval.entities import EntityNotFoundError
 from trident.retrieval.relation_index import RelationIndex
 from trident.store.catalog import Catalog
-from trident.store.directory import EntityDirectory
+from trident.store.names.directory import EntityDirectory
 from trident.store.schema import Entity, Resolution
 from trident.tools.explain import Hop, explain_path
 

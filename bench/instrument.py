@@ -76,11 +76,11 @@ def instrument_pipeline(clock: StageClock) -> Iterator[None]:
     """Time parsing, resolution, each engine, the manifest and the post-write syncs of `trident.ingest.pipeline`
     and `trident.ingest.run_syncs`."""
     from trident.ingest import parsing, pipeline, run_syncs
-    from trident.store.graph_vectors import GraphVectorIndex
-    from trident.store.kuzu_graph import KuzuGraphStore
-    from trident.store.lance_index import LanceVectorIndex
+    from trident.store.engines.graph_vectors import GraphVectorIndex
+    from trident.store.engines.kuzu_graph import KuzuGraphStore
+    from trident.store.engines.lance_index import LanceVectorIndex
+    from trident.store.engines.tantivy_index import TantivyTextIndex
     from trident.store.manifest import Manifest
-    from trident.store.tantivy_index import TantivyTextIndex
 
     module_functions = [
         (pipeline, "walk", "walk"),

@@ -13,7 +13,7 @@ Usage:
     python bench/latency.py [--sizes 1k,10k,100k] [--repeat 3] [--no-stdio] [--ann] [--seen]
 Writes ~/.cache/trident/bench/results/latency-<size>[-ann][-seen].json per size and prints a table of the sizes (`--size
 100k` is one size). `--ann` first copies the index and builds an IVF_HNSW_SQ index on the copy's chunk vectors
-(what a threshold in store/lance_index.py would do); the shipped index scans flat.
+(what a threshold in store/engines/lance_index.py would do); the shipped index scans flat.
 """
 
 from __future__ import annotations

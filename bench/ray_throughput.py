@@ -24,6 +24,7 @@ import numpy as np
 from trident.embedding.embedder import open_embedder
 from trident.embedding.model_settings import ModelSettings
 from trident.embedding.ray_embedder import RayEmbedder
+from trident.host.ray_cluster import ClusterSettings
 from trident.ingest.documents import Parsed
 from trident.ingest.parsing import LocalParser, Parser
 from trident.ingest.pipeline import index_folder
@@ -31,7 +32,6 @@ from trident.ingest.ray_parser import RayParser
 from trident.ingest.walker import walk
 from trident.store.catalog import Catalog
 from trident.store.protocols import Embedder
-from trident.store.settings import ClusterSettings
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from instrument import stdlib_sample

@@ -26,7 +26,7 @@ from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.stale_scan import scan_stale
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
-from trident.store.directory import EntityDirectory
+from trident.store.names.directory import EntityDirectory
 from trident.tools.get_entity import get_entity
 from trident.tools.status import status
 

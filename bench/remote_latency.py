@@ -33,10 +33,10 @@ from trident.ingest.beir import load_queries
 from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
-from trident.store.object_store import open_object_store
 from trident.store.protocols import Embedder
-from trident.store.remote_index import pull, push
-from trident.store.remote_lease import RemoteLease, held_lease
+from trident.store.remote.object_store import open_object_store
+from trident.store.remote.remote_index import pull, push
+from trident.store.remote.remote_lease import RemoteLease, held_lease
 from trident.tools.search import search
 
 TENANT = "default"

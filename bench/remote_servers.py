@@ -34,9 +34,9 @@ from mcp.client.streamable_http import streamable_http_client
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tests.s3_server import free_ports, storage_env, weed_server  # the repository root first: `tests` is not installed
-from trident.store.object_store import ObjectStore, open_object_store
-from trident.store.remote_commit import read_published
-from trident.store.remote_index import BLOBS_PREFIX
+from trident.store.remote.object_store import ObjectStore, open_object_store
+from trident.store.remote.remote_commit import read_published
+from trident.store.remote.remote_index import BLOBS_PREFIX
 from trident.store.settings import StorageSettings
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"

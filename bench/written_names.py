@@ -50,7 +50,7 @@ from trident.embedding.hash_embedder import HashEmbedder
 from trident.retrieval.entities import EntityNotFoundError, resolve_entity
 from trident.retrieval.written_names import WrittenNames
 from trident.store.catalog import Catalog
-from trident.store.directory import EntityDirectory
+from trident.store.names.directory import EntityDirectory
 from trident.store.schema import Entity
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

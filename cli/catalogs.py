@@ -11,15 +11,16 @@ from typing import TYPE_CHECKING
 from trident.embedding.background import BackgroundEmbedder
 from trident.embedding.embedder import open_embedder
 from trident.embedding.model_settings import ModelSettings
+from trident.host.ray_cluster import ClusterSettings
 from trident.store.catalog import Catalog, IndexLockedError, Writer
 from trident.store.compatibility import check_compatible
 from trident.store.manifest import MANIFEST_FILE
-from trident.store.object_store import ObjectStore, open_object_store
 from trident.store.protocols import Embedder
-from trident.store.remote_catalog import RemoteCatalog
-from trident.store.remote_gc import Schedule
-from trident.store.remote_index import pull
-from trident.store.settings import ClusterSettings, StorageSettings, StoreSettings
+from trident.store.remote.object_store import ObjectStore, open_object_store
+from trident.store.remote.remote_catalog import RemoteCatalog
+from trident.store.remote.remote_gc import Schedule
+from trident.store.remote.remote_index import pull
+from trident.store.settings import StorageSettings, StoreSettings
 
 if TYPE_CHECKING:
     from trident.ingest.parsing import Parser

@@ -35,11 +35,11 @@ from trident.cli.progress_bar import RichProgress
 from trident.cli.settings_check import BadSetting, check_folders, read_settings
 from trident.cli.user_errors import NotIndexed
 from trident.embedding.embedder import EmbedderUnavailable
+from trident.host.ray_cluster import ClusterUnavailable
 from trident.server.server_settings import ServerSettings, TridentSettings
 from trident.store import locking
 from trident.store.catalog import Catalog, TridentIndexError
 from trident.store.manifest import MANIFEST_FILE
-from trident.store.ray_cluster import ClusterUnavailable
 from trident.store.settings import StorageSettings
 
 if TYPE_CHECKING:

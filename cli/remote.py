@@ -12,12 +12,12 @@ from rich.console import Console
 
 from trident.server.server_settings import TridentSettings
 from trident.store.catalog import Catalog
-from trident.store.object_store import ObjectStore, open_object_store
-from trident.store.remote_catalog import RemoteCatalog, holder_name
-from trident.store.remote_commit import StalePublishError
-from trident.store.remote_gc import collect
-from trident.store.remote_index import Transfer, pull, push
-from trident.store.remote_lease import RemoteLease, held_lease
+from trident.store.remote.object_store import ObjectStore, open_object_store
+from trident.store.remote.remote_catalog import RemoteCatalog, holder_name
+from trident.store.remote.remote_commit import StalePublishError
+from trident.store.remote.remote_gc import collect
+from trident.store.remote.remote_index import Transfer, pull, push
+from trident.store.remote.remote_lease import RemoteLease, held_lease
 from trident.store.settings import StorageSettings, StoreSettings
 
 

@@ -19,9 +19,8 @@ import numpy as np
 
 from trident.embedding.embedder import EmbedderUnavailable, open_embedder
 from trident.embedding.model_settings import ModelSettings
+from trident.host.ray_cluster import ClusterSettings, ClusterUnavailable, connect_ray
 from trident.store.protocols import Embedder
-from trident.store.ray_cluster import ClusterUnavailable, connect_ray
-from trident.store.settings import ClusterSettings
 
 log = logging.getLogger(__name__)
 

@@ -23,10 +23,10 @@ from trident.retrieval.fusion import FusionMethod
 from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.search_engine import Strategy
 from trident.store.catalog import Catalog
-from trident.store.object_store import open_object_store
 from trident.store.protocols import Embedder
-from trident.store.remote_catalog import RemoteCatalog
-from trident.store.remote_index import pull
+from trident.store.remote.object_store import open_object_store
+from trident.store.remote.remote_catalog import RemoteCatalog
+from trident.store.remote.remote_index import pull
 from trident.store.schema import SCHEMA_VERSION
 from trident.store.settings import StorageSettings, StoreSettings
 

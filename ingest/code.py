@@ -22,7 +22,7 @@ from trident.ingest.languages.binding import Bindings, Target
 from trident.ingest.languages.outline import Outline, Symbol, docstring
 from trident.ingest.model import Extraction, Reference
 from trident.ingest.text import group_blocks, paragraphs
-from trident.store.code_paths import HEADER_SUFFIXES, module_name, module_short_name
+from trident.store.names.code_paths import HEADER_SUFFIXES, module_name, module_short_name
 from trident.store.schema import (
     Chunk,
     DocumentKind,

@@ -28,15 +28,15 @@ from collections.abc import Iterable, Iterator, Sequence
 from enum import StrEnum
 from typing import Any, TypeAlias
 
+from trident.host.gc_pause import paused_gc
 from trident.ingest.languages.javascript_syntax import BUILTIN_METHODS as JS_BUILTIN_METHODS
 from trident.ingest.languages.python_fixtures import CONFTEST, wider_conftests
 from trident.ingest.languages.python_syntax import BUILTIN_METHODS
 from trident.ingest.model import ATTRIBUTE_MARK, ELEMENTS_MARK, PREFIX_MARK, Reference, TargetForm
-from trident.store.code_paths import is_test_path, module_name
-from trident.store.gc_pause import paused_gc
-from trident.store.id_ordered import drop, insert
-from trident.store.import_names import ImportNames, family, heads_folder
 from trident.store.manifest import PendingReference
+from trident.store.names.code_paths import is_test_path, module_name
+from trident.store.names.id_ordered import drop, insert
+from trident.store.names.import_names import ImportNames, family, heads_folder
 from trident.store.schema import Entity, EntityType, RelationType, Resolution
 
 CODE_TYPES = frozenset(

@@ -25,9 +25,9 @@ import numpy as np
 
 from trident.ingest.ingest_settings import DEFAULT_COMMUNITY_SECONDS
 from trident.store.catalog import Writer
-from trident.store.community_index import CentralEntity, CommunityReport, open_communities
-from trident.store.community_rows import COMMUNITY_ROWS_DIR, keep_report_rows
-from trident.store.current_rows import withdraw
+from trident.store.engines.community_index import CentralEntity, CommunityReport, open_communities
+from trident.store.mapped.community_rows import COMMUNITY_ROWS_DIR, keep_report_rows
+from trident.store.mapped.current_rows import withdraw
 from trident.store.protocols import Embedder
 from trident.store.schema import Entity, EntityType, Relation, stable_hash
 

@@ -18,9 +18,9 @@ import numpy as np
 import pyarrow as pa
 
 from trident.store.catalog import Writer
-from trident.store.current_rows import withdraw
-from trident.store.graph_vector_rows import GRAPH_VECTOR_ROWS_DIR, RowChanges, keep_rows
-from trident.store.graph_vectors import GraphItem, GraphVectorIndex, open_graph_vectors
+from trident.store.engines.graph_vectors import GraphItem, GraphVectorIndex, open_graph_vectors
+from trident.store.mapped.current_rows import withdraw
+from trident.store.mapped.graph_vector_rows import GRAPH_VECTOR_ROWS_DIR, RowChanges, keep_rows
 from trident.store.schema import Entity, EntityType, Relation, RelationType, stable_hash
 
 # Relations that say something a name alone does not; mentions, containment and tags are too many and too weak.
@@ -113,7 +113,7 @@ def sync_graph_vectors(
     index.delete(sorted(removed) + [item.key for item in stale], writer.tenant)  # a stale row: its new one's key
     index.add(missing, vectors)
     if missing or removed:
-        index.optimize()  # the ANN index past 20K vectors, extended as rows are added (store/ann.py)
+        index.optimize()  # the ANN index past 20K vectors, extended as rows are added (store/engines/ann.py)
     keep_rows(index, rows, writer.tenant, RowChanges(since, removed, _item_table(missing), vectors))  # readers map
     return embedded
 

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from trident.ingest.code_index import CodeIndex
 from trident.ingest.linking import Resolver
-from trident.store.directory import EntityDirectory, entity_changes, worth_patching
+from trident.store.names.directory import EntityDirectory, entity_changes, worth_patching
 from trident.store.schema import Entity
 
 

@@ -16,8 +16,8 @@ from trident.ingest.knowledge_input import KnowledgeResult, NewEntity, NewRelati
 from trident.ingest.linking import Resolver
 from trident.ingest.model import Extraction
 from trident.store.catalog import Writer
-from trident.store.directory import EntityDirectory
 from trident.store.errors import ArgumentError
+from trident.store.names.directory import EntityDirectory
 from trident.store.schema import Chunk, Document, DocumentKind, Entity, Relation, chunk_id, entity_id, stable_hash
 
 KNOWLEDGE_PROJECT = "knowledge"

@@ -15,9 +15,7 @@ from trident.ingest.languages import spec_for
 from trident.ingest.model import Reference, TargetForm, returned_key
 from trident.ingest.shared_names import shared_concepts
 from trident.store.catalog import Writer
-from trident.store.code_paths import code_language
-from trident.store.directory import EntityDirectory
-from trident.store.graph_memory import relation_key
+from trident.store.engines.graph_memory import relation_key
 from trident.store.manifest import (
     DocumentEntry,
     Manifest,
@@ -28,6 +26,8 @@ from trident.store.manifest import (
     write_stale,
     write_sync_stamp,
 )
+from trident.store.names.code_paths import code_language
+from trident.store.names.directory import EntityDirectory
 from trident.store.schema import (
     BOUND_RELATION_TYPES,
     Document,

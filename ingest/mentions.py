@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from trident.store.directory import EntityDirectory
-from trident.store.mention_forms import mentionable_text
+from trident.store.names.directory import EntityDirectory
+from trident.store.names.mention_forms import mentionable_text
 from trident.store.schema import Chunk, Relation, RelationType
 
 

@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from trident.host.gc_pause import freeze_survivors, frozen_heap
+from trident.host.git_state import git_state
 from trident.ingest.beir import iter_corpus, parse_beir_document, shared_titles
 from trident.ingest.documents import (
     Parsed,
@@ -32,8 +34,6 @@ from trident.ingest.run_syncs import BlockSyncs, RunEnd, link_and_sync
 from trident.ingest.vector_fill import Publishing
 from trident.ingest.walker import SourceFile, walk
 from trident.store.catalog import DocumentWrite, Writer
-from trident.store.gc_pause import freeze_survivors, frozen_heap
-from trident.store.git_state import git_state
 from trident.store.manifest import DocumentEntry, ProjectSource, SkippedFile
 from trident.store.schema import (
     Document,

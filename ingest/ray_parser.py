@@ -15,11 +15,10 @@ from collections import deque
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from trident.host.ray_cluster import ClusterSettings, ClusterUnavailable, connect_ray
 from trident.ingest.documents import Parsed, parse_file
 from trident.ingest.parsing import LocalParser
 from trident.ingest.walker import SourceFile
-from trident.store.ray_cluster import ClusterUnavailable, connect_ray
-from trident.store.settings import ClusterSettings
 
 log = logging.getLogger(__name__)
 

@@ -23,7 +23,7 @@ from trident.ingest.documents import (
 from trident.ingest.linking import Resolver
 from trident.ingest.walker import SourceFile, read_source
 from trident.store.catalog import Writer
-from trident.store.directory import EntityDirectory
+from trident.store.names.directory import EntityDirectory
 from trident.store.schema import RelationType
 
 # Relations read to find the documents pointing into changed ones; far above any real fan-in, it only bounds a read.

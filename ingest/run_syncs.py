@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, replace
 
+from trident.host.gc_pause import freeze_survivors
 from trident.ingest.community_reports import DetectionTimeout, sync_communities
 from trident.ingest.documents import graph_holds, graph_returns
 from trident.ingest.graph_vector_sync import sync_graph_vectors
@@ -17,7 +18,6 @@ from trident.ingest.linking import forget_sync, give_up_sync, link_shared_names,
 from trident.ingest.progress import Progress
 from trident.ingest.vector_fill import Publishing, fill_vectors
 from trident.store.catalog import Writer
-from trident.store.gc_pause import freeze_survivors
 from trident.store.manifest import Manifest
 from trident.store.schema import Entity, Relation, RelationType
 from trident.store.sync_state import DerivedStore, syncs_current

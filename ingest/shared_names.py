@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 
-from trident.store.identifiers import split_identifier
+from trident.store.names.identifiers import split_identifier
 from trident.store.schema import SHARED_PROJECT, Entity, EntityType, Relation, RelationType, entity_id
 
 # Names people reuse across projects on purpose: types, services, packages and titled concepts. Functions and

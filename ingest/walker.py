@@ -14,7 +14,7 @@ from pathlib import Path, PurePosixPath
 
 import pathspec
 
-from trident.store.code_paths import CODE_LANGUAGES, TEXT_ONLY_CODE
+from trident.store.names.code_paths import CODE_LANGUAGES, TEXT_ONLY_CODE
 from trident.store.schema import DocumentKind
 
 # Version-control and Trident's own folders: never content, and no .gitignore negation brings them back.

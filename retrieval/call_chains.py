@@ -8,7 +8,7 @@ from collections import defaultdict
 
 from trident.retrieval.connections import Adjacency, Connection, best_paths, in_tests_of
 from trident.retrieval.relation_index import GraphWalk
-from trident.store.directory import EntityDirectory
+from trident.store.names.directory import EntityDirectory
 from trident.store.schema import RelationType, Resolution
 
 # What a chain of execution walks: calls (stated, dispatched, constructors) and functions passed to be called.

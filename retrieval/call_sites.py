@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterable
 
 from trident.retrieval.definitions import ChunkReader
-from trident.store.directory import EntityDirectory
+from trident.store.names.directory import EntityDirectory
 from trident.store.schema import Chunk, Entity
 
 CONSTRUCTORS = frozenset({"__init__", "__new__", "__post_init__"})

@@ -10,12 +10,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from trident.host.git_diff import FileChange, Hunk
 from trident.retrieval.call_sites import definition_block
 from trident.retrieval.definitions import ChunkReader, definition_spans
 from trident.store.catalog import Catalog
-from trident.store.directory import EntityDirectory
-from trident.store.git_diff import FileChange, Hunk
 from trident.store.manifest import DocumentEntry
+from trident.store.names.directory import EntityDirectory
 from trident.store.schema import Chunk, Entity
 
 DEFINITIONS = frozenset({"Function", "Method", "Class"})

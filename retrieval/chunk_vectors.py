@@ -1,10 +1,10 @@
 """Dense search from memory: every chunk vector of an index generation in a few matrices, so a query is a matrix
 product and a partial sort per matrix instead of a scan through the vector store per query. The vector store stays
 the record; the matrices are the chunk files its generation's publish wrote (memory-mapped, one per segment:
-`store/chunk_files.py`), or, for a generation published without them, read from the vector store once.
+`store/mapped/chunk_files.py`), or, for a generation published without them, read from the vector store once.
 
-Where a segment has its rows as int8 (`store/int8_rows.py`), a search scans those first (`top_rows.nearest_rows`)
-and reads its candidates' float32 rows from the file (`store/file_rows.py`) rather than through the mapping."""
+Where a segment has its rows as int8 (`store/mapped/int8_rows.py`), a search scans those first (`top_rows.nearest_rows`)
+and reads its candidates' float32 rows from the file (`store/mapped/file_rows.py`) rather than through the mapping."""
 
 from __future__ import annotations
 
@@ -13,11 +13,11 @@ from collections.abc import Sequence
 import numpy as np
 
 from trident.retrieval.top_rows import nearest_rows
-from trident.store.chunk_files import ChunkFiles
-from trident.store.chunk_matrix import ChunkMatrix
-from trident.store.chunk_rows import live_positions
-from trident.store.file_rows import row_reader
-from trident.store.int8_rows import Int8Rows
+from trident.store.mapped.chunk_files import ChunkFiles
+from trident.store.mapped.chunk_matrix import ChunkMatrix
+from trident.store.mapped.chunk_rows import live_positions
+from trident.store.mapped.file_rows import row_reader
+from trident.store.mapped.int8_rows import Int8Rows
 from trident.store.protocols import ScoredId, SearchFilter
 
 

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from trident.store.community_index import CommunityReport
-from trident.store.community_rows import CommunitySearch
+from trident.store.engines.community_index import CommunityReport
+from trident.store.mapped.community_rows import CommunitySearch
 from trident.store.protocols import ScoredId
 
 # A broad question usually spans a few parts of the system; more than three and the list is the whole index.

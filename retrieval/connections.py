@@ -9,8 +9,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from trident.retrieval.relation_index import GraphWalk
-from trident.store.code_paths import is_test_path
-from trident.store.directory import EntityDirectory
+from trident.store.names.code_paths import is_test_path
+from trident.store.names.directory import EntityDirectory
 from trident.store.schema import Relation, Resolution
 
 # For each node, (neighbour, relation) pairs in both directions, sorted.

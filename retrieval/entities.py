@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 
 from trident.retrieval.relation_index import GraphWalk
 from trident.retrieval.written_names import WrittenNames, written_parts
-from trident.store.directory import EntityDirectory
+from trident.store.names.directory import EntityDirectory
 from trident.store.schema import Entity
 
 MAX_SUGGESTIONS = 5

@@ -15,7 +15,7 @@ from trident.retrieval.search_hits import SearchHit
 from trident.retrieval.stale_references import Citations, Definitions, stale_references
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
-from trident.store.directory import EntityDirectory
+from trident.store.names.directory import EntityDirectory
 
 
 @dataclass(frozen=True)

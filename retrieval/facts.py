@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 
 from trident.retrieval.facts_values import Value, parse_value
-from trident.store.identifiers import split_identifier
+from trident.store.names.identifiers import split_identifier
 
 # Words that say nothing about which setting a key is: dropped from keys.
 _FILLER = frozenset({"the", "a", "an", "default", "defaults", "value", "setting", "configured", "of", "number", "our"})

@@ -12,8 +12,8 @@ from trident.retrieval.callers import CallerWalk, Reach
 from trident.retrieval.definitions import ChunkReader
 from trident.retrieval.relation_index import RelationIndex
 from trident.retrieval.test_reach import Linked, fixture_text, is_test, parameters
-from trident.store.code_paths import is_test_path
-from trident.store.directory import EntityDirectory
+from trident.store.names.code_paths import is_test_path
+from trident.store.names.directory import EntityDirectory
 from trident.store.schema import Chunk, Entity, RelationType, Resolution
 
 _MADE = re.compile(r"^\s*(?:return|yield)\s+([A-Za-z_][\w.]*)\(", re.MULTILINE)

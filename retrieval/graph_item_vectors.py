@@ -1,8 +1,8 @@
 """The entity and relation vectors, for seeding graph walks: a scan of their int8 rows and exact scores for the
 candidates (`top_rows.nearest_rows`) instead of a search of the vector table. The table stays the record; the rows
-come from the files its last sync wrote for its version (`store/graph_vector_rows.py`: mapped, the candidates' float32
-rows read with `pread`), else from the table, once per index generation. The items' keys, kinds and entities stay
-Arrow columns (a hit becomes an object when it is found)."""
+come from the files its last sync wrote for its version (`store/mapped/graph_vector_rows.py`: mapped, the candidates'
+float32 rows read with `pread`), else from the table, once per index generation. The items' keys, kinds and entities
+stay Arrow columns (a hit becomes an object when it is found)."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ import pyarrow as pa
 
 from trident.retrieval.top_rows import nearest_rows
 from trident.store.catalog import Catalog
-from trident.store.file_rows import row_reader
-from trident.store.graph_vector_rows import GRAPH_VECTOR_ROWS_DIR, GraphVectorRows, read_current, read_rows
-from trident.store.graph_vectors import GraphItemHit, GraphVectorIndex, read_graph_vectors
+from trident.store.engines.graph_vectors import GraphItemHit, GraphVectorIndex, read_graph_vectors
+from trident.store.mapped.file_rows import row_reader
+from trident.store.mapped.graph_vector_rows import GRAPH_VECTOR_ROWS_DIR, GraphVectorRows, read_current, read_rows
 
 
 class GraphItemVectors:

@@ -13,8 +13,8 @@ from trident.retrieval.change_map import SiteOwners
 from trident.retrieval.definitions import ChunkReader
 from trident.retrieval.relation_index import RelationIndex
 from trident.store.catalog import Catalog
-from trident.store.code_paths import CODE_LANGUAGES, TEXT_ONLY_CODE
-from trident.store.directory import EntityDirectory
+from trident.store.names.code_paths import CODE_LANGUAGES, TEXT_ONLY_CODE
+from trident.store.names.directory import EntityDirectory
 from trident.store.protocols import SearchFilter
 from trident.store.schema import DocumentKind, Entity, RelationType, Resolution
 

@@ -10,12 +10,12 @@ from concurrent.futures import wait
 from datetime import UTC, datetime
 from pathlib import Path
 
+from trident.host.git_blame import line_times
+from trident.host.git_state import in_work_tree
 from trident.retrieval.answer_state import AnswerState
 from trident.retrieval.search_hits import SearchHit
 from trident.store.catalog import Catalog
 from trident.store.file_versions import FileVersion, PerFileVersion, file_version
-from trident.store.git_blame import line_times
-from trident.store.git_state import in_work_tree
 from trident.store.schema import DocumentKind, document_id
 
 # A search waits this long for git in all: a large first-seen file blames for up to git's own 2 s, four at a time.

@@ -22,7 +22,7 @@ from trident.retrieval.title_match import TitleMatch, name_like
 from trident.retrieval.views import GenerationViews
 from trident.retrieval.written_names import WrittenNames
 from trident.store.catalog import Catalog
-from trident.store.directory import EntityDirectory
+from trident.store.names.directory import EntityDirectory
 from trident.store.protocols import Embedder, LoadingEmbedder, ScoredId, SearchFilter
 from trident.store.schema import Entity
 

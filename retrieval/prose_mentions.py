@@ -8,7 +8,7 @@ import re
 
 from trident.retrieval.definitions import ChunkReader
 from trident.store.catalog import Catalog
-from trident.store.mention_forms import mentionable_text
+from trident.store.names.mention_forms import mentionable_text
 from trident.store.protocols import SearchFilter
 from trident.store.schema import Entity
 

@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterator
 
 from trident.retrieval.written_names import WrittenNames, written_parts
-from trident.store.directory import EntityDirectory
+from trident.store.names.directory import EntityDirectory
 from trident.store.schema import Entity, EntityType
 
 CODE_TYPES = frozenset({EntityType.CLASS, EntityType.FUNCTION, EntityType.METHOD, EntityType.MODULE})

@@ -11,7 +11,7 @@ from trident.retrieval.fusion import Fuser, FusionMethod, PrimaryFirst, make_fus
 from trident.retrieval.path_names import PathName, PathRun
 from trident.retrieval.paths import query_entities
 from trident.retrieval.router import Plan, route
-from trident.store.directory import EntityDirectory
+from trident.store.names.directory import EntityDirectory
 from trident.store.protocols import SearchFilter
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from trident.retrieval.signatures import arity_of
-from trident.store.identifiers import split_identifier
+from trident.store.names.identifiers import split_identifier
 from trident.store.schema import Chunk, Entity, EntityType
 
 Definitions = Callable[[Sequence[str]], dict[str, Chunk]]  # chunk id -> chunk (the definitions' text)

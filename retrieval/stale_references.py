@@ -23,8 +23,8 @@ from trident.retrieval.signatures import Arity, arity_of, call_arguments
 from trident.retrieval.source_kinds import SourceKind
 from trident.retrieval.stale_meaning import Definitions as Definitions
 from trident.retrieval.stale_meaning import MeaningIndex, case_style, nearest_by_meaning
-from trident.store.directory import EntityDirectory
-from trident.store.identifiers import split_identifier
+from trident.store.names.directory import EntityDirectory
+from trident.store.names.identifiers import split_identifier
 from trident.store.schema import Chunk, Entity, EntityType
 
 NEAR_CUTOFF = 0.75  # difflib ratio from which a project's name is taken for the renamed one

@@ -15,7 +15,7 @@ from trident.retrieval.source_kinds import source_kind
 from trident.retrieval.stale_references import stale_references
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
-from trident.store.directory import EntityDirectory
+from trident.store.names.directory import EntityDirectory
 from trident.store.schema import DocumentKind
 
 # About 4 s of reading and checking (0.18 ms a chunk, measured on 8,000 chunks of venv packages), in the background

@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from enum import StrEnum
 
 from trident.retrieval.fusion import FusedItem
-from trident.store.code_paths import is_test_path
+from trident.store.names.code_paths import is_test_path
 from trident.store.schema import Chunk, DocumentKind
 
 # The scale of a supporting file's fused score, and of a code chunk that defines nothing (see the measures above).

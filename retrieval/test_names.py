@@ -11,8 +11,8 @@ from trident.retrieval.callers import CallerWalk, Reach
 from trident.retrieval.change_map import SiteOwners
 from trident.retrieval.definitions import ChunkReader
 from trident.store.catalog import Catalog
-from trident.store.code_paths import is_test_path
-from trident.store.directory import EntityDirectory
+from trident.store.names.code_paths import is_test_path
+from trident.store.names.directory import EntityDirectory
 from trident.store.protocols import SearchFilter
 from trident.store.schema import DocumentKind, Entity, Resolution
 

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from trident.retrieval.callers import CallerWalk
 from trident.retrieval.definitions import ChunkReader
 from trident.retrieval.relation_index import RelationIndex
-from trident.store.code_paths import is_test_path
-from trident.store.directory import EntityDirectory
+from trident.store.names.code_paths import is_test_path
+from trident.store.names.directory import EntityDirectory
 from trident.store.schema import Entity, RelationType, Resolution
 
 # Far enough for a test to reach code many calls below the entry point it calls: a CLI test runs

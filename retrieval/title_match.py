@@ -13,9 +13,9 @@ surely as one written exactly (`written_with_a_typo`), and a name written inside
 
 People write a title without what only tells it apart from others: "Illusions" for "Illusions (1982 film)",
 "John Ernest" for "John Ernest, Duke of Saxe-Eisenach". A name's core (before a trailing parenthesis, or a comma
-and a capitalised word: `title_core` in store/identifiers.py) is matched too, at a little less than the whole name,
-when the text holds all of it and it is distinctive: two words or more, or one word in at most a few names ("Peter"
-alone does not name "Peter, Count of Dreux"). And a person is often named by the last word of the name alone
+and a capitalised word: `title_core` in store/names/identifiers.py) is matched too, at a little less than the whole
+name, when the text holds all of it and it is distinctive: two words or more, or one word in at most a few names
+("Peter" alone does not name "Peter, Count of Dreux"). And a person is often named by the last word of the name alone
 ("Rymer" for "Pamela Ann Rymer"): a word in at most a few names, the last of each and each shaped like a person's
 name, opens them however little of the whole name it is.
 Such looser matches seed a walk only where the lexical or dense path also ranks the title's passage ("Empire" alone
@@ -32,8 +32,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 
-from trident.store.identifiers import title_core as core
-from trident.store.mention_forms import MENTIONABLE_TYPES, MULTIWORD_ONLY_TYPES
+from trident.store.names.identifiers import title_core as core
+from trident.store.names.mention_forms import MENTIONABLE_TYPES, MULTIWORD_ONLY_TYPES
 from trident.store.schema import Entity
 
 TITLED_TYPES = frozenset(MENTIONABLE_TYPES - MULTIWORD_ONLY_TYPES)

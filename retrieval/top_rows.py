@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from trident.store.int8_rows import Int8Rows, worth_scanning
+from trident.store.mapped.int8_rows import Int8Rows, worth_scanning
 
 MIN_CANDIDATES = 100
 CANDIDATES_PER_RESULT = 4

@@ -10,6 +10,8 @@ from typing import Any, Generic, TypeVar
 
 import numpy as np
 
+from trident.host.freed_memory import release_freed_memory
+from trident.host.gc_pause import paused_gc
 from trident.retrieval.answer_state import AnswerState
 from trident.retrieval.blas import one_blas_thread
 from trident.retrieval.chunk_vectors import ChunkVectors
@@ -19,13 +21,11 @@ from trident.retrieval.relation_index import RelationIndex
 from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.title_match import TitleIndex
 from trident.store.catalog import Catalog
-from trident.store.chunk_files import ChunkFiles, read_chunk_files
-from trident.store.chunk_rows import ChunkRows
-from trident.store.community_index import open_communities
-from trident.store.community_rows import COMMUNITY_ROWS_DIR, CommunitySearch, MappedCommunities
-from trident.store.directory import EntityDirectory
-from trident.store.freed_memory import release_freed_memory
-from trident.store.gc_pause import paused_gc
+from trident.store.engines.community_index import open_communities
+from trident.store.mapped.chunk_files import ChunkFiles, read_chunk_files
+from trident.store.mapped.chunk_rows import ChunkRows
+from trident.store.mapped.community_rows import COMMUNITY_ROWS_DIR, CommunitySearch, MappedCommunities
+from trident.store.names.directory import EntityDirectory
 from trident.store.schema import Chunk
 
 T = TypeVar("T")

@@ -15,8 +15,8 @@ from collections.abc import Iterable, Sequence
 from enum import IntEnum
 from typing import NamedTuple
 
-from trident.store.code_paths import is_test_path, module_name
-from trident.store.directory import EntityDirectory
+from trident.store.names.code_paths import is_test_path, module_name
+from trident.store.names.directory import EntityDirectory
 from trident.store.schema import Entity
 
 _SEPARATORS = re.compile(r"::|#|/|\\")  # Rust paths, Java's `Class#method`, a path written with slashes

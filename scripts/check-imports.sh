@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 VENV=${VENV:-.venv}
 TREE=build/linked
 rm -rf "$TREE" && mkdir -p "$TREE/trident"
-for package in server tools retrieval evaluation embedding store ingest cli; do
+for package in server tools retrieval evaluation embedding store host ingest cli; do
     ln -s "$PWD/$package" "$TREE/trident/$package"
 done
 cd "$TREE" && PYTHONPATH="$PWD" "../../$VENV/bin/lint-imports" ../../pyproject.toml --no-cache

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 MAX_LINES = 60
-PACKAGES = ("server", "tools", "retrieval", "evaluation", "embedding", "store", "ingest", "cli")
+PACKAGES = ("server", "tools", "retrieval", "evaluation", "embedding", "store", "host", "ingest", "cli")
 REASON = "# long:"
 
 

@@ -8,7 +8,7 @@ ROOT=$PWD
 TREE=build/linked
 if [ ! -d "$TREE/trident" ]; then
     mkdir -p "$TREE/trident"
-    for package in server tools retrieval evaluation embedding store ingest cli; do
+    for package in server tools retrieval evaluation embedding store host ingest cli; do
         ln -s "$ROOT/$package" "$TREE/trident/$package"
     done
 fi

@@ -21,7 +21,7 @@ from trident.server.jobs import IndexJobs
 from trident.server.server_settings import ServerSettings, TridentSettings
 from trident.server.warmed import WarmedGenerations
 from trident.store.catalog import Catalog, IndexLockedError
-from trident.store.directory import EntityDirectory
+from trident.store.names.directory import EntityDirectory
 from trident.store.protocols import Embedder
 
 if TYPE_CHECKING:

@@ -17,7 +17,7 @@ from trident.server.context import TridentContext, make_lifespan
 from trident.server.server_settings import TridentSettings
 from trident.server.transport import TENANT_SCOPE_KEY
 from trident.store.catalog import Catalog
-from trident.store.remote_catalog import RemoteCatalog
+from trident.store.remote.remote_catalog import RemoteCatalog
 
 if TYPE_CHECKING:
     from trident.ingest.watch import FolderWatcher

@@ -12,9 +12,10 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, m
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from trident.embedding.model_settings import ModelSettings
+from trident.host.ray_cluster import ClusterSettings
 from trident.ingest.ingest_settings import IngestSettings
 from trident.retrieval.retrieval_settings import RetrievalSettings
-from trident.store.settings import ClusterSettings, StoreSettings
+from trident.store.settings import StoreSettings
 
 TENANT_NAME = re.compile(r"[A-Za-z0-9_-]+")
 

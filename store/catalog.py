@@ -32,6 +32,8 @@ from pathlib import Path
 from trident.store import locking
 from trident.store.compatibility import check_compatible
 from trident.store.document_write import DocumentWrite, embedding_text
+from trident.store.engines.graph_backends import GraphBackend
+from trident.store.engines.graph_memory import GraphMemory
 from trident.store.errors import (
     IndexLockedError,
     ModelMismatchError,
@@ -40,8 +42,6 @@ from trident.store.errors import (
     TridentIndexError,
 )
 from trident.store.generations import Engines, open_published, publish_first, remove_leftovers, vector_dim
-from trident.store.graph_backends import GraphBackend
-from trident.store.graph_memory import GraphMemory
 from trident.store.locking import LOCK_FILE, OnWait
 from trident.store.manifest import Manifest, manifest_identity
 from trident.store.protocols import Embedder, GraphStore, TextIndex, VectorIndex

@@ -19,18 +19,18 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from trident.store.chunk_files import reusable_files, write_chunk_files, write_empty_chunk_files
-from trident.store.chunk_matrix import CHUNK_MATRIX_DIR
 from trident.store.crashpoints import crash_point
-from trident.store.graph_backends import GraphBackend, graph_store
-from trident.store.graph_compaction import compacted_or_copied, take_spare, worth_compacting, write_spare
-from trident.store.graph_memory import GraphMemory
-from trident.store.lance_index import LanceVectorIndex
+from trident.store.engines.graph_backends import GraphBackend, graph_store
+from trident.store.engines.graph_compaction import compacted_or_copied, take_spare, worth_compacting, write_spare
+from trident.store.engines.graph_memory import GraphMemory
+from trident.store.engines.lance_index import LanceVectorIndex
+from trident.store.engines.tantivy_index import TantivyTextIndex
 from trident.store.manifest import Manifest, ManifestIdentity, manifest_identity
+from trident.store.mapped.chunk_files import reusable_files, write_chunk_files, write_empty_chunk_files
+from trident.store.mapped.chunk_matrix import CHUNK_MATRIX_DIR
 from trident.store.pending_file import Pending, attach_pending, write_pending
 from trident.store.protocols import Embedder, GraphStore, TextIndex, VectorIndex
-from trident.store.remote_files import link_or_copy
-from trident.store.tantivy_index import TantivyTextIndex
+from trident.store.remote.remote_files import link_or_copy
 
 log = logging.getLogger(__name__)
 

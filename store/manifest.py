@@ -112,12 +112,13 @@ class Manifest(BaseModel):
     )
     synced: SyncMark | None = Field(default=None, description="The syncs done for this generation's graph, if any")
     graph_backend: str = Field(
-        "kuzu", description="The engine the graph is kept in (store/graph_backends.py), chosen when the index is made"
+        "kuzu",
+        description="The engine the graph is kept in (store/engines/graph_backends.py), chosen when the index is made",
     )
     graph_baseline_bytes: int | None = Field(
         default=None,
         description="The graph file's size when published by the write session that last wrote it afresh (None: "
-        "never); a session writes it afresh again once it has doubled (store/graph_compaction.py)",
+        "never); a session writes it afresh again once it has doubled (store/engines/graph_compaction.py)",
     )
     pending_attached: bool = Field(
         default=False,

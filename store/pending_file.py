@@ -15,7 +15,7 @@ from pathlib import Path
 from pydantic import TypeAdapter, ValidationError
 
 from trident.store.manifest import Manifest, PendingReference
-from trident.store.remote_files import link_or_copy, write_durably
+from trident.store.remote.remote_files import link_or_copy, write_durably
 
 log = logging.getLogger(__name__)
 

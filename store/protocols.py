@@ -9,7 +9,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 import pyarrow as pa
 
-from trident.store.graph_memory import GraphMemory
+from trident.store.engines.graph_memory import GraphMemory
 from trident.store.schema import Chunk, Entity, Relation
 
 
@@ -52,7 +52,7 @@ class LoadingEmbedder(Protocol):
 
 
 class TextIndex(Protocol):
-    """The lexical index a generation keeps (`store/tantivy_index.py`)."""
+    """The lexical index a generation keeps (`store/engines/tantivy_index.py`)."""
 
     def upsert(self, chunks: Sequence[Chunk]) -> None: ...
 
@@ -70,7 +70,7 @@ class TextIndex(Protocol):
 
 
 class VectorIndex(Protocol):
-    """The vector index every generation shares, pinned to a version per generation (`store/lance_index.py`)."""
+    """The vector index every generation shares, pinned to a version per generation (`store/engines/lance_index.py`)."""
 
     changed_documents: set[str] | None  # the documents this session's writes touched (None: not tracked)
 
@@ -102,8 +102,8 @@ class VectorIndex(Protocol):
 
 
 class GraphStore(Protocol):
-    """The property graph a generation keeps (`store/kuzu_graph.py`, with Kùzu or its fork behind it): chunks and
-    entities as nodes, relations between entities, and the attribute facts writers bind by (`HOLDS`)."""
+    """The property graph a generation keeps (`store/engines/kuzu_graph.py`, with Kùzu or its fork behind it): chunks
+    and entities as nodes, relations between entities, and the attribute facts writers bind by (`HOLDS`)."""
 
     @property
     def read_only(self) -> bool: ...

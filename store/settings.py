@@ -1,6 +1,7 @@
-"""Where the index lives and how it is stored, and where index runs parse and embed: typed settings read from
-`TRIDENT_*` environment variables. The model's, an index run's and the answering side's settings live with their
-concern (`embedding/model_settings.py`, `ingest/ingest_settings.py`, `retrieval/retrieval_settings.py`)."""
+"""Where the index lives and how it is stored: typed settings read from `TRIDENT_*` environment variables. The
+model's, an index run's, the answering side's and the cluster's settings live with their concern
+(`embedding/model_settings.py`, `ingest/ingest_settings.py`, `retrieval/retrieval_settings.py`,
+`host/ray_cluster.py`)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from platformdirs import user_cache_dir, user_data_dir
 from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from trident.store.graph_backends import GraphBackend
+from trident.store.engines.graph_backends import GraphBackend
 
 
 class StoreSettings(BaseSettings):
@@ -132,27 +133,3 @@ class StorageSettings(BaseSettings):
     def prefix(self) -> str:
         """The key prefix under the bucket, without slashes at its ends ('' for the bucket's root)."""
         return self.storage.partition("://")[2].partition("/")[2].strip("/") if self.storage else ""
-
-
-class ClusterSettings(BaseSettings):
-    """Where index runs parse and embed: in this process, or on the workers of a Ray cluster (#18)."""
-
-    model_config = SettingsConfigDict(env_prefix="TRIDENT_", extra="ignore")
-
-    ray_address: str | None = Field(
-        None,
-        description="The Ray cluster `trident index` and `trident watch` parse and embed on (TRIDENT_RAY_ADDRESS): "
-        "`auto`, or the `host:port` a `ray start --head` printed; unset, they do both in their own process.",
-    )
-    ray_workers: int = Field(
-        2,
-        ge=1,
-        le=1024,
-        description="Embedding workers on that cluster, one CPU and one copy of the model each, and parse tasks in "
-        "flight at a time (TRIDENT_RAY_WORKERS).",
-    )
-
-    @field_validator("ray_address")
-    @classmethod
-    def _blank_is_unset(cls, value: str | None) -> str | None:
-        return (value.strip() or None) if value is not None else None

@@ -16,7 +16,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from trident.store.chunk_matrix import CHUNK_MATRIX_DIR
 from trident.store.compatibility import check_compatible
 from trident.store.crashpoints import crash_point
 from trident.store.document_write import DocumentWrite, embedding_text
@@ -38,6 +37,7 @@ from trident.store.manifest import (
     ProjectSource,
     SkippedFile,
 )
+from trident.store.mapped.chunk_matrix import CHUNK_MATRIX_DIR
 from trident.store.protocols import GraphStore, TextIndex, VectorIndex
 from trident.store.schema import SCHEMA_VERSION, Entity, EntityType, Relation
 

@@ -22,7 +22,7 @@ import boto3
 import pytest
 from pydantic import SecretStr
 
-from trident.store.object_store import S3ObjectStore, open_object_store
+from trident.store.remote.object_store import S3ObjectStore, open_object_store
 from trident.store.settings import StorageSettings
 
 ACCESS_KEY = "trident-test"

@@ -69,7 +69,7 @@ def test_every_path_name_has_a_runner_and_an_unknown_name_is_refused(notes_catal
         run_path("toy", query)
 
 
-PACKAGES = ("cli", "server", "tools", "retrieval", "store", "ingest", "embedding", "evaluation")
+PACKAGES = ("cli", "server", "tools", "retrieval", "store", "host", "ingest", "embedding", "evaluation")
 
 
 def test_no_module_name_repeats_across_packages() -> None:
@@ -77,9 +77,9 @@ def test_no_module_name_repeats_across_packages() -> None:
     root = Path(__file__).resolve().parent.parent
     where: dict[str, list[str]] = {}
     for package in PACKAGES:
-        for module in sorted((root / package).glob("*.py")):
+        for module in sorted((root / package).rglob("*.py")):
             if module.name != "__init__.py":
-                where.setdefault(module.stem, []).append(package)
+                where.setdefault(module.stem, []).append(str(module.parent.relative_to(root)))
     repeated = {name: packages for name, packages in where.items() if len(packages) > 1}
     assert repeated == {}, f"module names in more than one package: {repeated}"
     assert len(where) > 100, "the packages were found"

@@ -18,7 +18,7 @@ from trident.ingest.pipeline import IndexReport, index_folder
 from trident.ingest.progress import Silent
 from trident.ingest.run_syncs import BlockSyncs
 from trident.store.catalog import Catalog
-from trident.store.graph_memory import relation_key
+from trident.store.engines.graph_memory import relation_key
 from trident.store.sync_state import syncs_current
 
 TENANT = "default"

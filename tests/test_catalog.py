@@ -18,8 +18,8 @@ from trident.store.catalog import (
     SchemaMismatchError,
     TridentIndexError,
 )
+from trident.store.engines.kuzu_graph import KuzuGraphStore
 from trident.store.generations import GENERATIONS_DIR
-from trident.store.kuzu_graph import KuzuGraphStore
 from trident.store.manifest import Manifest, manifest_identity
 from trident.store.protocols import SearchFilter
 from trident.store.schema import Chunk, Document, DocumentKind, Entity, Relation, chunk_id, entity_id

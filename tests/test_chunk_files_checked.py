@@ -25,8 +25,8 @@ from trident.retrieval.views import GenerationViews
 from trident.server.app import build_server
 from trident.server.server_settings import ServerSettings, TridentSettings
 from trident.store.catalog import Catalog
-from trident.store.chunk_files import ChunkFilesError, read_chunk_files
-from trident.store.chunk_matrix import CHUNK_MATRIX_DIR
+from trident.store.mapped.chunk_files import ChunkFilesError, read_chunk_files
+from trident.store.mapped.chunk_matrix import CHUNK_MATRIX_DIR
 
 QUERIES = ["charge a card", "what calls refund", "verify a token"]
 

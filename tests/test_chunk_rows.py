@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from trident.store.catalog import Catalog
-from trident.store.chunk_files import ChunkFilesError, read_chunk_files
-from trident.store.chunk_rows import ChunkRows
+from trident.store.mapped.chunk_files import ChunkFilesError, read_chunk_files
+from trident.store.mapped.chunk_rows import ChunkRows
 
 
 def rows_of(catalog: Catalog) -> ChunkRows:

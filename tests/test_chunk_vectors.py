@@ -14,11 +14,11 @@ from tests.conftest import EXAMPLES
 from tests.test_chunk_rows import assert_rows_are_the_graphs
 from trident.ingest.pipeline import index_folder
 from trident.retrieval.chunk_vectors import ChunkVectors
-from trident.store import chunk_files
 from trident.store.catalog import Catalog
-from trident.store.chunk_files import ChunkFilesError, read_chunk_files
-from trident.store.chunk_matrix import CHUNK_MATRIX_DIR, ChunkMatrix
-from trident.store.kuzu_graph import KuzuGraphStore
+from trident.store.engines.kuzu_graph import KuzuGraphStore
+from trident.store.mapped import chunk_files
+from trident.store.mapped.chunk_files import ChunkFilesError, read_chunk_files
+from trident.store.mapped.chunk_matrix import CHUNK_MATRIX_DIR, ChunkMatrix
 from trident.store.protocols import Embedder, SearchFilter
 
 
@@ -101,7 +101,7 @@ def test_a_publish_rewrites_only_the_changed_documents_rows_and_equals_a_full_re
     changed documents' rows, or all of them compacted into one) hold exactly what reading every row gives; only the
     first publish reads every row."""
     from tests.conftest import HashEmbedder
-    from trident.store.lance_index import LanceVectorIndex
+    from trident.store.engines.lance_index import LanceVectorIndex
 
     full_reads: list[str] = []
     read_all = LanceVectorIndex.matrix_with_documents

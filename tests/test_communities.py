@@ -17,7 +17,7 @@ from trident.retrieval.router import QueryType, route
 from trident.retrieval.search_engine import Strategy, search
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
-from trident.store.community_index import CommunityReport
+from trident.store.engines.community_index import CommunityReport
 from trident.store.protocols import Embedder
 from trident.store.schema import Entity, EntityType, Relation
 from trident.store.sync_state import NOT_SYNCED

@@ -19,10 +19,10 @@ from tests.conftest import EXAMPLES, HashEmbedder, index_into
 from trident.ingest.community_reports import sync_communities
 from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.views import GenerationViews
-from trident.store import current_rows
 from trident.store.catalog import Catalog
-from trident.store.community_index import CommunityIndex, open_communities
-from trident.store.community_rows import COMMUNITY_ROWS_DIR, CommunitySearch, MappedCommunities
+from trident.store.engines.community_index import CommunityIndex, open_communities
+from trident.store.mapped import current_rows
+from trident.store.mapped.community_rows import COMMUNITY_ROWS_DIR, CommunitySearch, MappedCommunities
 
 
 def _indexed(root: Path, embedder: HashEmbedder) -> tuple[Catalog, Path]:

@@ -37,11 +37,11 @@ from trident.ingest.graph_vector_sync import open_graph_vectors
 from trident.ingest.pipeline import index_folder
 from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.search_engine import GenerationViews, search
-from trident.store import current_rows
 from trident.store.catalog import Catalog
-from trident.store.community_rows import COMMUNITY_ROWS_DIR
 from trident.store.crashpoints import CRASH_AT, CRASH_TRACE
-from trident.store.graph_vector_rows import GRAPH_VECTOR_ROWS_DIR
+from trident.store.mapped import current_rows
+from trident.store.mapped.community_rows import COMMUNITY_ROWS_DIR
+from trident.store.mapped.graph_vector_rows import GRAPH_VECTOR_ROWS_DIR
 from trident.store.protocols import Embedder
 from trident.tools import explain, trace
 

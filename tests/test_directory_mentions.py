@@ -7,9 +7,9 @@ import random
 import pytest
 
 from trident.retrieval.paths import query_entities
-from trident.store import directory as directory_module
 from trident.store.catalog import Catalog
-from trident.store.directory import EntityDirectory
+from trident.store.names import directory as directory_module
+from trident.store.names.directory import EntityDirectory
 from trident.store.schema import Entity, EntityType, Resolution
 
 

@@ -28,7 +28,7 @@ from trident.retrieval.source_kinds import SourceKind, source_kind
 from trident.retrieval.stale_references import stale_references
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
-from trident.store.directory import EntityDirectory
+from trident.store.names.directory import EntityDirectory
 from trident.store.schema import Chunk, DocumentKind, Entity
 from trident.store.tokens import json_tokens
 from trident.tools import status as status_tool

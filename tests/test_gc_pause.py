@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
-from trident.store.gc_pause import paused_gc
+from trident.host.gc_pause import paused_gc
 
 
 @contextmanager
@@ -76,7 +76,7 @@ def _collected_cycle() -> tuple[_Cycle, list[bool]]:
 
 
 def test_a_frozen_heap_leaves_older_objects_out_of_collections_until_the_last_block_ends() -> None:
-    from trident.store.gc_pause import frozen_heap
+    from trident.host.gc_pause import frozen_heap
 
     old, old_freed = _collected_cycle()
     with _held_in_another_thread(frozen_heap):
@@ -131,7 +131,7 @@ def test_a_resolver_builds_its_indexes_with_collection_paused() -> None:
     """The entity directory and the code index allocate a few hundred thousand acyclic objects per build at 100K
     chunks: collections meanwhile doubled a one-file edit's resolver build, so both build with the collector off."""
     from trident.ingest.code_index import CodeIndex
-    from trident.store.directory import EntityDirectory
+    from trident.store.names.directory import EntityDirectory
     from trident.store.schema import Entity
 
     functions = [
@@ -153,7 +153,7 @@ def test_a_resolver_builds_its_indexes_with_collection_paused() -> None:
 
 
 def test_survivors_frozen_inside_a_block_stay_out_of_collections_until_it_ends() -> None:
-    from trident.store.gc_pause import freeze_survivors, frozen_heap
+    from trident.host.gc_pause import freeze_survivors, frozen_heap
 
     with frozen_heap():
         kept, kept_freed = _collected_cycle()
@@ -171,14 +171,14 @@ def test_survivors_frozen_inside_a_block_stay_out_of_collections_until_it_ends()
 
 
 def test_survivors_are_not_frozen_outside_a_block() -> None:
-    from trident.store.gc_pause import freeze_survivors
+    from trident.host.gc_pause import freeze_survivors
 
     freeze_survivors()
     assert gc.get_freeze_count() == 0
 
 
 def test_what_a_pause_inside_a_write_run_built_is_frozen_with_the_run_and_only_then() -> None:
-    from trident.store.gc_pause import frozen_heap
+    from trident.host.gc_pause import frozen_heap
 
     with paused_gc():
         outside = [[i] for i in range(100)]

@@ -11,7 +11,7 @@ from trident.ingest.code import parse_code
 from trident.ingest.languages.go_syntax import default_names
 from trident.ingest.model import Reference, TargetForm
 from trident.store.catalog import Catalog
-from trident.store.directory import EntityDirectory
+from trident.store.names.directory import EntityDirectory
 from trident.store.schema import Resolution
 from trident.tools.trace import Direction, trace_relationships
 

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from trident.store.engines.graph_backends import graph_store
 from trident.store.errors import SchemaMismatchError
-from trident.store.graph_backends import graph_store
 
 ROOT = Path(__file__).resolve().parent.parent
 # Graph tests that make their indexes through the catalog (so the backend setting reaches them): binding, walks,
@@ -38,7 +38,7 @@ from tests.projects import indexed_projects
 from tests.test_attribute_types import APP, CLIENT
 from trident.retrieval.relation_index import RelationIndex
 from trident.store.catalog import Catalog
-from trident.store.directory import EntityDirectory
+from trident.store.names.directory import EntityDirectory
 from trident.tools.explain import explain_path
 from trident.tools.impact import impact
 from trident.tools.status import status

@@ -14,8 +14,8 @@ import pytest
 from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
-from trident.store.directory import EntityDirectory
 from trident.store.errors import ArgumentError
+from trident.store.names.directory import EntityDirectory
 from trident.tools.explain import CompactPath, PathResult, explain_path
 from trident.tools.trace import Direction, Edge, trace_relationships
 

@@ -14,8 +14,8 @@ from tests.conftest import EXAMPLES, index_into
 from trident.embedding.hash_embedder import HashEmbedder
 from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.search_engine import GenerationViews, search
-from trident.store import graph_compaction
 from trident.store.catalog import Catalog
+from trident.store.engines import graph_compaction
 from trident.store.generations import GRAPH_FILE
 from trident.store.manifest import Manifest
 
@@ -178,8 +178,8 @@ def _watched(tmp_path: Path) -> tuple[Catalog, Path, Any]:
 def test_a_watched_run_writes_the_graph_afresh_after_it_publishes_and_the_next_session_opens_with_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from trident.store.graph_compaction import SPARE_FILE
-    from trident.store.snapshot import published_paths
+    from trident.store.engines.graph_compaction import SPARE_FILE
+    from trident.store.remote.snapshot import published_paths
 
     calls = _spied_targets(monkeypatch)
     catalog, project, reindex = _watched(tmp_path)
@@ -205,7 +205,7 @@ def test_a_watched_run_writes_the_graph_afresh_after_it_publishes_and_the_next_s
 def test_a_spare_kuzu_cannot_write_leaves_nothing_and_the_next_session_copies(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from trident.store.graph_compaction import SPARE_FILE
+    from trident.store.engines.graph_compaction import SPARE_FILE
 
     _spied_targets(monkeypatch)
 
@@ -227,7 +227,7 @@ def test_a_spare_kuzu_cannot_write_leaves_nothing_and_the_next_session_copies(
 
 
 def test_a_run_that_publishes_nothing_writes_no_spare(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from trident.store.graph_compaction import SPARE_FILE
+    from trident.store.engines.graph_compaction import SPARE_FILE
 
     catalog, _, reindex = _watched(tmp_path)
     try:
@@ -244,7 +244,7 @@ def test_a_run_that_publishes_nothing_writes_no_spare(tmp_path: Path, monkeypatc
 def test_a_spare_being_written_stays_out_of_snapshots(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """What a writer killed while writing a spare leaves (the half-written file and Kùzu's export beside it) is not
     part of the published generation a snapshot uploads, and the next spare starts clean."""
-    from trident.store.snapshot import published_paths
+    from trident.store.remote.snapshot import published_paths
 
     catalog, _, reindex = _watched(tmp_path)
     try:

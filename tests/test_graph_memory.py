@@ -11,8 +11,8 @@ from pathlib import Path
 from tests.conftest import EXAMPLES, index_into
 from trident.embedding.hash_embedder import HashEmbedder
 from trident.store.catalog import Catalog
+from trident.store.engines.kuzu_graph import KuzuGraphStore
 from trident.store.generations import GRAPH_FILE
-from trident.store.kuzu_graph import KuzuGraphStore
 from trident.store.schema import Entity, Relation
 
 TENANT = "default"

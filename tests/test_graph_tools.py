@@ -10,8 +10,8 @@ import pytest
 from tests.conftest import index_into
 from trident.retrieval.connections import best_paths
 from trident.store.catalog import Catalog
-from trident.store.directory import EntityDirectory
 from trident.store.errors import ArgumentError
+from trident.store.names.directory import EntityDirectory
 from trident.store.schema import Relation, Resolution
 from trident.store.tokens import json_tokens
 from trident.tools.explain import explain_path

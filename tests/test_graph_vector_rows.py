@@ -19,10 +19,10 @@ from tests.conftest import EXAMPLES, HashEmbedder, index_into
 from trident.retrieval.graph_item_vectors import GraphItemVectors
 from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.views import GenerationViews
-from trident.store import current_rows, int8_rows
 from trident.store.catalog import Catalog
-from trident.store.graph_vector_rows import GRAPH_VECTOR_ROWS_DIR, GraphVectorRows, read_current, read_rows
-from trident.store.graph_vectors import GraphVectorIndex, open_graph_vectors
+from trident.store.engines.graph_vectors import GraphVectorIndex, open_graph_vectors
+from trident.store.mapped import current_rows, int8_rows
+from trident.store.mapped.graph_vector_rows import GRAPH_VECTOR_ROWS_DIR, GraphVectorRows, read_current, read_rows
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from tests.conftest import index_into
 from trident.ingest.graph_vector_sync import graph_items, open_graph_vectors, sync_graph_vectors
 from trident.retrieval.graph_item_vectors import GraphItemVectors
 from trident.store.catalog import Catalog
-from trident.store.graph_vectors import GraphVectorIndex
+from trident.store.engines.graph_vectors import GraphVectorIndex
 from trident.store.protocols import Embedder
 from trident.store.schema import Entity, EntityType, Relation
 
@@ -54,8 +54,8 @@ def test_the_vectors_in_memory_rank_as_the_table_does(
 
     from trident.retrieval.graph_item_vectors import GraphItemVectors
     from trident.retrieval.top_rows import candidates
-    from trident.store import int8_rows
-    from trident.store.graph_vectors import GraphItem, GraphVectorIndex
+    from trident.store.engines.graph_vectors import GraphItem, GraphVectorIndex
+    from trident.store.mapped import int8_rows
 
     monkeypatch.setattr(int8_rows, "SCAN_MIN_ROWS", 0)  # a few hundred rows scanned as int8 too
     rng = np.random.default_rng(7)
@@ -225,7 +225,7 @@ class _Watching(_Counting):
 def test_a_reader_finds_the_old_row_while_its_replacement_is_embedded(tmp_path: Path) -> None:
     """An edited docstring gives the class a new row: the old one stays in the live table until the new one is
     made, so a search in between still finds the class (retrieval reads the live table, not a generation's)."""
-    from trident.store.graph_vectors import GRAPH_VECTORS_DIR
+    from trident.store.engines.graph_vectors import GRAPH_VECTORS_DIR
 
     watching = _Watching(tmp_path / "index" / GRAPH_VECTORS_DIR)
     catalog = Catalog(tmp_path / "index", "default", watching)  # type: ignore[arg-type]  # a stand-in embedder
@@ -289,7 +289,7 @@ def test_a_lookup_or_a_delete_touches_only_its_tenants_row_of_a_shared_key(tmp_p
     """The same entity indexed under two tenants has the same key in both: each tenant reads and drops its own row."""
     import numpy as np
 
-    from trident.store.graph_vectors import GraphItem
+    from trident.store.engines.graph_vectors import GraphItem
 
     table = GraphVectorIndex(tmp_path / "gv", 8)
     ones, twos = np.ones((1, 8), dtype=np.float32), np.full((1, 8), 2.0, dtype=np.float32)

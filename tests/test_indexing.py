@@ -7,7 +7,7 @@ from pathlib import Path
 
 from tests.conftest import EXAMPLES, index_into
 from trident.store.catalog import Catalog
-from trident.store.directory import EntityDirectory
+from trident.store.names.directory import EntityDirectory
 from trident.store.protocols import Embedder
 from trident.store.schema import Entity, Relation
 from trident.tools.status import status

@@ -14,11 +14,11 @@ from tests.conftest import EXAMPLES, HashEmbedder
 from trident.ingest.pipeline import index_folder
 from trident.retrieval.chunk_vectors import ChunkVectors
 from trident.retrieval.top_rows import candidates
-from trident.store import int8_rows
 from trident.store.catalog import Catalog
-from trident.store.chunk_files import ChunkFilesError, read_chunk_files
-from trident.store.chunk_matrix import CHUNK_MATRIX_DIR, ChunkMatrix
-from trident.store.int8_rows import Int8Rows, quantize
+from trident.store.mapped import int8_rows
+from trident.store.mapped.chunk_files import ChunkFilesError, read_chunk_files
+from trident.store.mapped.chunk_matrix import CHUNK_MATRIX_DIR, ChunkMatrix
+from trident.store.mapped.int8_rows import Int8Rows, quantize
 from trident.store.protocols import SearchFilter
 
 

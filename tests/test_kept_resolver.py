@@ -15,7 +15,7 @@ from trident.embedding.hash_embedder import HashEmbedder
 from trident.ingest.code_index import CodeIndex
 from trident.ingest.kept_resolver import KeptResolver
 from trident.store.catalog import Catalog
-from trident.store.directory import EntityDirectory
+from trident.store.names.directory import EntityDirectory
 from trident.store.schema import Entity
 
 TENANT = "default"

@@ -12,9 +12,9 @@ from tests.conftest import EXAMPLES, HashEmbedder, index_into
 from trident.ingest.knowledge import KNOWLEDGE_PROJECT, NewEntity, NewRelation, add_knowledge
 from trident.retrieval.entities import EntityNotFoundError, resolve_entity
 from trident.store.catalog import Catalog, Writer
-from trident.store.directory import EntityDirectory
 from trident.store.errors import ArgumentError
 from trident.store.manifest import manifest_identity
+from trident.store.names.directory import EntityDirectory
 
 GATEWAY = "class:billing:billing.gateway.PaymentGateway"
 TEAM = "team:knowledge:Payments team"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from trident.store.kuzu_graph import KuzuGraphStore
+from trident.store.engines.kuzu_graph import KuzuGraphStore
 from trident.store.schema import Entity, Relation, Resolution
 
 TENANT = "default"

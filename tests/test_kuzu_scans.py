@@ -12,8 +12,8 @@ from tests.conftest import EXAMPLES, index_into
 from tests.wiki_graph import concept
 from trident.embedding.hash_embedder import HashEmbedder
 from trident.store.catalog import Catalog
+from trident.store.engines.kuzu_graph import KuzuGraphStore
 from trident.store.generations import GRAPH_FILE
-from trident.store.kuzu_graph import KuzuGraphStore
 
 TENANT = "default"
 DEADLINE_SECONDS = 60.0

@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 from tests.conftest import HashEmbedder
-from trident.store import ann, lance_index
 from trident.store.catalog import Catalog, DocumentWrite
-from trident.store.graph_vectors import GraphItem, GraphVectorIndex
-from trident.store.lance_index import LanceVectorIndex
+from trident.store.engines import ann, lance_index
+from trident.store.engines.graph_vectors import GraphItem, GraphVectorIndex
+from trident.store.engines.lance_index import LanceVectorIndex
 from trident.store.protocols import SearchFilter
 from trident.store.schema import Chunk, Document, DocumentKind
 

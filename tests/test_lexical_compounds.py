@@ -8,10 +8,10 @@ from collections.abc import Iterator
 import pytest
 
 from tests.conftest import HashEmbedder, index_into
-from trident.store import tantivy_index
 from trident.store.catalog import Catalog
+from trident.store.engines import tantivy_index
+from trident.store.engines.tantivy_index import compounds
 from trident.store.protocols import SearchFilter
-from trident.store.tantivy_index import compounds
 
 SOURCE = {
     "lookup.py": (

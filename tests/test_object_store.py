@@ -12,7 +12,7 @@ from botocore.exceptions import ClientError
 from pydantic import SecretStr, ValidationError
 
 from trident.store.errors import IndexLockedError
-from trident.store.object_store import (
+from trident.store.remote.object_store import (
     ObjectMissingError,
     ObjectStoreError,
     PreconditionFailedError,
@@ -20,8 +20,8 @@ from trident.store.object_store import (
     _translate,
     open_object_store,
 )
-from trident.store.remote_commit import StalePublishError, generation_prefix, publish, read_published
-from trident.store.remote_lease import LeaseLostError, RemoteLease
+from trident.store.remote.remote_commit import StalePublishError, generation_prefix, publish, read_published
+from trident.store.remote.remote_lease import LeaseLostError, RemoteLease
 from trident.store.settings import StorageSettings
 
 # The SeaweedFS these tests run against (`s3_settings`, `store`), shared with tests/test_remote_index.py.

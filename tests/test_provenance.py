@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import HashEmbedder, index_into
+from trident.host.git_blame import parse_porcelain
 from trident.ingest.knowledge import KNOWLEDGE_PROJECT
 from trident.retrieval import last_modified
 from trident.retrieval.retrieval_settings import RetrievalSettings
@@ -21,7 +22,6 @@ from trident.retrieval.source_kinds import KNOWLEDGE_PROJECT as KNOWN_AS
 from trident.retrieval.source_kinds import SourceKind, source_kind
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
-from trident.store.git_blame import parse_porcelain
 from trident.store.schema import Chunk, DocumentKind
 from trident.tools.search import search as tool_search
 from trident.tools.similar import find_similar
@@ -179,7 +179,7 @@ def test_knowledge_and_passage_hits_carry_their_kind_and_no_time(catalog: Catalo
     from trident.ingest.knowledge import NewEntity, add_knowledge
     from trident.ingest.pipeline import index_beir
     from trident.retrieval.entities import resolve_entity
-    from trident.store.directory import EntityDirectory
+    from trident.store.names.directory import EntityDirectory
 
     with catalog.writer() as writer:
         index_beir(writer, Path(__file__).parent / "data" / "scifact-excerpt", "scifact")

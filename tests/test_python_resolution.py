@@ -8,7 +8,7 @@ import pytest
 
 from tests.projects import call_edges, indexed_projects
 from trident.store.catalog import Catalog
-from trident.store.directory import EntityDirectory
+from trident.store.names.directory import EntityDirectory
 from trident.store.schema import Resolution
 from trident.tools.explain import explain_path
 from trident.tools.trace import Direction, trace_relationships

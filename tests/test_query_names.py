@@ -16,7 +16,7 @@ from trident.retrieval.paths import query_entities
 from trident.retrieval.query_names import code_form, code_tokens, written_as_name
 from trident.retrieval.seeds import WalkSeeds
 from trident.store.catalog import Catalog
-from trident.store.directory import EntityDirectory
+from trident.store.names.directory import EntityDirectory
 from trident.store.schema import Entity
 
 PROJECTS: dict[str, dict[str, str]] = {

@@ -22,13 +22,12 @@ from tests.conftest import EXAMPLES
 from trident.embedding.embedder import EmbedderUnavailable
 from trident.embedding.model_settings import ModelSettings
 from trident.embedding.ray_embedder import RayEmbedder
+from trident.host.ray_cluster import ClusterSettings, ClusterUnavailable
 from trident.ingest.parsing import LocalParser
 from trident.ingest.ray_parser import RayParser, groups_of
 from trident.ingest.walker import walk
 from trident.store.catalog import Catalog
 from trident.store.protocols import Embedder
-from trident.store.ray_cluster import ClusterUnavailable
-from trident.store.settings import ClusterSettings
 
 RAY = Path(sys.executable).parent / "ray"
 TRIDENT = Path(sys.executable).parent / "trident"

@@ -16,8 +16,8 @@ from trident.ingest.community_reports import open_communities
 from trident.ingest.graph_vector_sync import graph_items, open_graph_vectors
 from trident.ingest.pipeline import index_beir, index_folder
 from trident.store.catalog import Catalog, DocumentWrite
+from trident.store.engines.kuzu_graph import KuzuGraphStore
 from trident.store.generations import GENERATIONS_DIR
-from trident.store.kuzu_graph import KuzuGraphStore
 from trident.store.manifest import manifest_identity, write_sync_stamp
 from trident.store.schema import Chunk, Document, DocumentKind, Entity, EntityType, Relation
 from trident.store.sync_state import syncs_current

@@ -11,7 +11,7 @@ from trident.retrieval.relation_index import RelationIndex
 from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.search_engine import GenerationViews
 from trident.store.catalog import Catalog
-from trident.store.kuzu_graph import KuzuGraphStore
+from trident.store.engines.kuzu_graph import KuzuGraphStore
 from trident.store.schema import Relation, Resolution
 from trident.tools.explain import explain_path
 from trident.tools.trace import Direction, trace_relationships

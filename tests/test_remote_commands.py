@@ -22,9 +22,9 @@ from trident.cli.catalogs import catalog_for, tenant_store
 from trident.embedding.hash_embedder import HashEmbedder
 from trident.server.runtime import _open_beside
 from trident.store.catalog import Catalog
-from trident.store.object_store import open_object_store
-from trident.store.remote_catalog import RemoteCatalog
-from trident.store.remote_commit import read_published
+from trident.store.remote.object_store import open_object_store
+from trident.store.remote.remote_catalog import RemoteCatalog
+from trident.store.remote.remote_commit import read_published
 from trident.store.settings import StorageSettings, StoreSettings
 
 pytest_plugins = ["tests.s3_server"]

@@ -14,14 +14,14 @@ from tests.conftest import index_into
 from tests.test_remote_index import TENANT, answers, index_notes, push_as, write_notes
 from trident.embedding.hash_embedder import HashEmbedder
 from trident.ingest.pipeline import index_folder
-from trident.store.object_store import S3ObjectStore, open_object_store
-from trident.store.remote_catalog import RemoteCatalog
-from trident.store.remote_commit import Published, PublishedPointer, StalePublishError, read_published
-from trident.store.remote_gc import COLLECTED_KEY, Collection, Schedule, collect, kept_listings
-from trident.store.remote_index import BLOBS_PREFIX, pull
-from trident.store.remote_lease import RemoteLease, held_lease
+from trident.store.remote.object_store import S3ObjectStore, open_object_store
+from trident.store.remote.remote_catalog import RemoteCatalog
+from trident.store.remote.remote_commit import Published, PublishedPointer, StalePublishError, read_published
+from trident.store.remote.remote_gc import COLLECTED_KEY, Collection, Schedule, collect, kept_listings
+from trident.store.remote.remote_index import BLOBS_PREFIX, pull
+from trident.store.remote.remote_lease import RemoteLease, held_lease
+from trident.store.remote.snapshot import Snapshot
 from trident.store.settings import StorageSettings
-from trident.store.snapshot import Snapshot
 
 pytest_plugins = ["tests.s3_server", "tests.billing_copies"]
 

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from trident.store import remote_catalog
-from trident.store.remote_catalog import Refresher
-from trident.store.snapshot import Snapshot
+from trident.store.remote import remote_catalog
+from trident.store.remote.remote_catalog import Refresher
+from trident.store.remote.snapshot import Snapshot
 
 SHA = "0" * 64
 GENERATION = "generations/p00000002-abcdef012345"

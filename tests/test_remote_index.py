@@ -22,13 +22,13 @@ from trident.store.catalog import Catalog
 from trident.store.crashpoints import CRASH_AT
 from trident.store.errors import IndexLockedError
 from trident.store.manifest import Manifest
-from trident.store.object_store import ObjectStore, ObjectStoreError, S3ObjectStore, open_object_store
-from trident.store.remote_catalog import Refresher, RemoteCatalog
-from trident.store.remote_commit import StalePublishError, read_published
-from trident.store.remote_index import BLOBS_PREFIX, pull, push, read_sync_record
-from trident.store.remote_lease import DEFAULT_LEASE_SECONDS, RemoteLease, held_lease
+from trident.store.remote.object_store import ObjectStore, ObjectStoreError, S3ObjectStore, open_object_store
+from trident.store.remote.remote_catalog import Refresher, RemoteCatalog
+from trident.store.remote.remote_commit import StalePublishError, read_published
+from trident.store.remote.remote_index import BLOBS_PREFIX, pull, push, read_sync_record
+from trident.store.remote.remote_lease import DEFAULT_LEASE_SECONDS, RemoteLease, held_lease
+from trident.store.remote.snapshot import REMOTE_DIR, take_snapshot
 from trident.store.settings import StorageSettings
-from trident.store.snapshot import REMOTE_DIR, take_snapshot
 from trident.tools.search import search
 
 # The SeaweedFS these tests run against (`s3_settings`, `s3_prefix`, `store`), shared with tests/test_object_store.py.
@@ -296,7 +296,7 @@ def test_a_remote_writer_whose_push_fails_goes_back_to_what_is_published(
         def refused(*args: object, **kwargs: object) -> None:
             raise ObjectStoreError("the store refused the upload")
 
-        monkeypatch.setattr("trident.store.remote_catalog.push", refused)
+        monkeypatch.setattr("trident.store.remote.remote_catalog.push", refused)
         with pytest.raises(ObjectStoreError):
             index_into(catalog, write_notes(tmp_path / "drafts", "Refunds wait a day."), "drafts")
         assert Manifest.load(tmp_path / "machine-b").projects() == ["billing", "notes"]

@@ -28,7 +28,7 @@ from trident.retrieval.search_engine import GenerationViews
 from trident.server import context
 from trident.server.context import _keep_warm, _warm_up
 from trident.store.catalog import Catalog
-from trident.store.directory import EntityDirectory
+from trident.store.names.directory import EntityDirectory
 from trident.store.protocols import Embedder
 
 pytestmark = pytest.mark.anyio

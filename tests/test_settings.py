@@ -9,12 +9,13 @@ from pydantic import ValidationError
 
 from tests.conftest import HashEmbedder
 from trident.embedding.model_settings import ModelSettings
+from trident.host.ray_cluster import ClusterSettings
 from trident.ingest.ingest_settings import IngestSettings
 from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.server.context import make_lifespan
 from trident.server.server_settings import ServerSettings, TridentSettings
 from trident.store.catalog import Catalog
-from trident.store.settings import ClusterSettings, StoreSettings
+from trident.store.settings import StoreSettings
 
 README = (Path(__file__).resolve().parent.parent / "README.md").read_text()
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from trident.ingest.shared_names import shared_concepts
 from trident.store.catalog import Catalog
-from trident.store.directory import EntityDirectory
+from trident.store.names.directory import EntityDirectory
 from trident.store.schema import Entity, EntityType
 from trident.tools.explain import explain_path
 

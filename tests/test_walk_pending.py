@@ -15,7 +15,7 @@ from trident.retrieval.search_engine import SearchResult, search
 from trident.retrieval.views import GenerationViews
 from trident.server.context import _warm_up
 from trident.store.catalog import Catalog
-from trident.store.directory import EntityDirectory
+from trident.store.names.directory import EntityDirectory
 from trident.store.schema import Entity
 
 DEADLINE_S = 120.0  # generous: each wait below ends in milliseconds on an idle machine

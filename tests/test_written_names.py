@@ -14,7 +14,7 @@ from tests.projects import indexed_projects
 from trident.retrieval.entities import EntityNotFoundError, resolve_entity
 from trident.retrieval.written_names import Match, match, written_parts
 from trident.store.catalog import Catalog
-from trident.store.directory import EntityDirectory
+from trident.store.names.directory import EntityDirectory
 
 PROJECTS: dict[str, dict[str, str]] = {
     "shop": {  # a src/ layout: the package is `shop`, the folder is not part of any import

@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from trident.store.identifiers import split_identifier
+from trident.store.names.identifiers import split_identifier
 
 SUMMARY_CHARS = 80
 LINE_CHARS = 120

@@ -18,7 +18,7 @@ from trident.retrieval.omitted import OMITTED_HELP, OmitReason, Omitted, empty_m
 from trident.retrieval.relation_index import GraphWalk, read_relations
 from trident.retrieval.written_names import WrittenNames
 from trident.store.catalog import Catalog
-from trident.store.directory import EntityDirectory
+from trident.store.names.directory import EntityDirectory
 from trident.store.schema import RESOLUTION_HELP, Entity, Resolution
 from trident.tools.calls import check_range, suggest_call
 from trident.tools.detail import Detail

@@ -19,11 +19,11 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
+from trident.host.git_state import head_commit
 from trident.retrieval.answer_state import AnswerState
 from trident.retrieval.search_hits import SearchHit
 from trident.store.catalog import Catalog
 from trident.store.file_versions import PerFileVersion, file_version
-from trident.store.git_state import head_commit
 from trident.store.manifest import DocumentEntry, Manifest, ProjectSource
 from trident.store.schema import DocumentKind, document_id
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
+from trident.host.git_diff import WORKING_TREE, ChangeError, read_changes
 from trident.retrieval.call_sites import definition_block
 from trident.retrieval.callers import CallerWalk, chain, walk_callers
 from trident.retrieval.change_map import Touched, map_file
@@ -22,11 +23,10 @@ from trident.retrieval.relation_index import RelationIndex, read_relations
 from trident.retrieval.test_names import with_named_tests
 from trident.retrieval.test_reach import TEST_HOPS, TestReach, is_test, tests_reaching
 from trident.store.catalog import Catalog
-from trident.store.code_paths import is_test_path
-from trident.store.directory import EntityDirectory
 from trident.store.errors import ArgumentError
-from trident.store.git_diff import WORKING_TREE, ChangeError, read_changes
 from trident.store.manifest import SkippedFile
+from trident.store.names.code_paths import is_test_path
+from trident.store.names.directory import EntityDirectory
 from trident.store.schema import RESOLUTION_HELP, Entity, RelationType, Resolution, document_id
 from trident.tools.calls import check_range, suggest_call
 

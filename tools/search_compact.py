@@ -15,7 +15,7 @@ from trident.retrieval.omitted import Omitted
 from trident.retrieval.search_engine import Diagnostics, SearchHit, SearchResult
 from trident.retrieval.source_kinds import SourceKind
 from trident.retrieval.written_names import WrittenNames
-from trident.store.directory import EntityDirectory
+from trident.store.names.directory import EntityDirectory
 from trident.store.schema import Chunk, Entity
 from trident.tools.compact_text import best_lines, cut, query_words, summarize
 

@@ -16,8 +16,8 @@ from trident.retrieval.omitted import OMITTED_HELP, OmitReason, Omitted, breakdo
 from trident.retrieval.search_engine import SearchHit
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog, embedding_text
-from trident.store.directory import EntityDirectory
 from trident.store.errors import ArgumentError
+from trident.store.names.directory import EntityDirectory
 from trident.store.protocols import ScoredId, SearchFilter
 from trident.store.schema import Chunk
 from trident.tools.calls import check_range, suggest_call

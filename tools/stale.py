@@ -12,7 +12,7 @@ from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.stale_scan import SCAN_CHUNKS, StaleScan, stale_scan
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
-from trident.store.directory import EntityDirectory
+from trident.store.names.directory import EntityDirectory
 from trident.tools.calls import check_range, suggest_call
 
 MAX_LIMIT = 200  # a reference costs about 80 tokens: 200 stay within the answer budget of every tool

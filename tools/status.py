@@ -8,13 +8,13 @@ from typing import Final, Literal
 
 from pydantic import BaseModel, Field
 
+from trident.host.git_state import HeadCommits
 from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.stale_scan import stale_scan
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
-from trident.store.directory import EntityDirectory
-from trident.store.git_state import HeadCommits
 from trident.store.manifest import DocumentEntry, Manifest, SkippedFile
+from trident.store.names.directory import EntityDirectory
 from trident.store.sync_state import stale_stores
 from trident.store.tokens import json_tokens
 from trident.tools.calls import RESPONSE_TOKENS, check_range, suggest_call

@@ -18,7 +18,7 @@ from trident.retrieval.relation_index import GraphWalk, read_relations
 from trident.retrieval.walks import EDGES_PER_HOP, Direction, Walk, walk
 from trident.retrieval.written_names import WrittenNames
 from trident.store.catalog import Catalog
-from trident.store.directory import EntityDirectory
+from trident.store.names.directory import EntityDirectory
 from trident.store.schema import RESOLUTION_HELP, Relation, Resolution
 from trident.store.tokens import json_tokens
 from trident.tools.calls import RESPONSE_TOKENS, check_range, suggest_call

@@ -14,7 +14,7 @@ import tree_sitter as ts
 
 from trident.ingest.languages import LanguageSpec, node_text
 from trident.ingest.languages.scope_rules import ScopeRules, rules_binder
-from trident.store.code_paths import module_name
+from trident.store.names.code_paths import module_name
 
 FUNCTIONS = frozenset({"function_definition"})
 _SOURCES = frozenset({"source", "."})

@@ -17,7 +17,7 @@ import tree_sitter as ts
 from trident.ingest.languages import LanguageSpec, field_name, node_text, parser_for
 from trident.ingest.languages.c_conditionals import first_branches
 from trident.ingest.languages.scope_rules import ScopeRules, rules_binder, within
-from trident.store.code_paths import module_name
+from trident.store.names.code_paths import module_name
 
 TYPES = frozenset({"struct_specifier", "union_specifier", "enum_specifier"})
 FUNCTIONS = frozenset({"function_definition", "preproc_function_def"})  # a function-like macro is called as one

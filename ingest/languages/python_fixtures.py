@@ -13,7 +13,7 @@ from collections.abc import Iterable
 import tree_sitter as ts
 
 from trident.ingest.languages import node_text
-from trident.store.code_paths import is_test_path
+from trident.store.names.code_paths import is_test_path
 
 CONFTEST = "conftest"
 # pytest's own fixtures and the common plugins': no project defines them.

@@ -17,7 +17,7 @@ import tree_sitter as ts
 
 from trident.ingest.languages import LanguageSpec, node_text
 from trident.ingest.languages.scope_rules import ScopeRules, rules_binder, within
-from trident.store.code_paths import module_name
+from trident.store.names.code_paths import module_name
 
 TYPES = frozenset({"class", "module"})
 BODIES = frozenset({"method", "singleton_method"})

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
-from trident.store.identifiers import split_identifier
+from trident.store.names.identifiers import split_identifier
 from trident.store.schema import Chunk, DocumentKind, Entity, EntityType
 
 MIN_MENTION_LENGTH = 4

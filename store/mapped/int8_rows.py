@@ -14,7 +14,7 @@ from pathlib import Path
 import numkong
 import numpy as np
 
-from trident.store.file_rows import write_array
+from trident.store.mapped.file_rows import write_array
 
 QUANTIZE_BLOCK = 8192  # rows quantized at a time, so a large matrix needs no float32 temporary of its size
 # Below this many rows the float32 product is as fast as the int8 scan and the candidates' second read (measured

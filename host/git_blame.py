@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from trident.store.git_state import _git
+from trident.host.git_state import _git
 
 # A porcelain group starts "<sha> <line in the original> <line in the final file> [<lines in the group>]".
 _GROUP = re.compile(r"^([0-9a-f]{40}) \d+ (\d+)(?: \d+)?$")

@@ -12,11 +12,11 @@ from typing import Any, TypeVar
 
 import ahocorasick
 
-from trident.store.gc_pause import paused_gc
-from trident.store.id_ordered import drop, insert
-from trident.store.identifiers import split_identifier, title_core
-from trident.store.import_names import ImportNames
-from trident.store.mention_forms import (
+from trident.host.gc_pause import paused_gc
+from trident.store.names.id_ordered import drop, insert
+from trident.store.names.identifiers import split_identifier, title_core
+from trident.store.names.import_names import ImportNames
+from trident.store.names.mention_forms import (
     CORE_TYPES,
     MIN_MENTION_LENGTH,
     Form,
@@ -24,8 +24,8 @@ from trident.store.mention_forms import (
     core_of_a_name,
     name_forms,
 )
+from trident.store.names.spellings import Spellings
 from trident.store.schema import Entity, EntityType, Resolution
-from trident.store.spellings import Spellings
 
 T = TypeVar("T")
 
@@ -68,7 +68,7 @@ def _strip_ext(path: str) -> str:
 def entity_changes(held: dict[str, Entity], entities: Sequence[Entity]) -> tuple[set[str], list[Entity]]:
     """What turns the entities `held` (by id) into `entities` (the first of an id): the ids to remove (gone or
     changed) and the entities to add (new or changed). The records an index reads stay the same objects from one
-    generation to the next where they did not change (store/graph_memory.py), so most compare by identity."""
+    generation to the next where they did not change (store/engines/graph_memory.py), so most compare by identity."""
     now: dict[str, Entity] = {}
     for entity in entities:
         now.setdefault(entity.id, entity)

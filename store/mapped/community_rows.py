@@ -3,8 +3,8 @@
 A sync that changes the report table writes the tenant's reports (ids and report texts, an Arrow file) and their
 unit vectors (a float32 matrix) in a folder named by the tenant and the table's version (`community_rows/<tenant
 key>-<version>/`), under a draft name renamed into place, removes the tenant's other versions' folders and names the
-version it wrote (store/current_rows.py; withdrawn while it changes the table). A reader maps the folder so named and
-searches it as the table would be searched (the same rows, the same scores); without one it opens the table.
+version it wrote (store/mapped/current_rows.py; withdrawn while it changes the table). A reader maps the folder so named
+and searches it as the table would be searched (the same rows, the same scores); without one it opens the table.
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ import numpy as np
 import pyarrow as pa
 from pyarrow import ipc
 
-from trident.store import current_rows
-from trident.store.community_index import CommunityIndex, CommunityReport, TenantReports
-from trident.store.file_rows import write_array
+from trident.store.engines.community_index import CommunityIndex, CommunityReport, TenantReports
+from trident.store.mapped import current_rows
+from trident.store.mapped.file_rows import write_array
 
 COMMUNITY_ROWS_DIR = "community_rows"
 REPORTS_FILE = "reports.arrow"

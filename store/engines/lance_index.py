@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
-from trident.store import ann
-from trident.store.ann import ANN_MIN_ROWS
 from trident.store.crashpoints import crash_point
+from trident.store.engines import ann
+from trident.store.engines.ann import ANN_MIN_ROWS
 from trident.store.protocols import ScoredId, SearchFilter
 from trident.store.schema import Chunk
 

@@ -4,7 +4,7 @@ Remote layout, under the store's prefix:
 
     blobs/<sha256>                      every file's content, once, whoever uploaded it
     generations/g<n>-<token>/files.json a snapshot: the file list (path, sha256, size) of one published state
-    published.json                      the pointer naming the published snapshot (store/remote_commit.py)
+    published.json                      the pointer naming the published snapshot (store/remote/remote_commit.py)
 
 `push` uploads the blobs the remote lacks, then the file list under keys of its own, then moves the pointer from
 the version this folder was last synced with (a conditional write: a stale writer is refused and nothing of its
@@ -36,9 +36,9 @@ from trident.store.crashpoints import crash_point
 from trident.store.errors import IndexLockedError, TridentIndexError
 from trident.store.generations import GENERATIONS_DIR, READERS_FILE, has_leftovers, remove_leftovers
 from trident.store.manifest import MANIFEST_FILE, SYNC_STAMP_FILE, Manifest, published_stamp
-from trident.store.object_store import ObjectStore, ObjectStoreError
-from trident.store.remote_commit import Published, PublishedPointer, generation_prefix, publish, read_published
-from trident.store.remote_files import (
+from trident.store.remote.object_store import ObjectStore, ObjectStoreError
+from trident.store.remote.remote_commit import Published, PublishedPointer, generation_prefix, publish, read_published
+from trident.store.remote.remote_files import (
     drop_unlisted_versions,
     fsync_file,
     link_or_copy,
@@ -47,8 +47,8 @@ from trident.store.remote_files import (
     sync_folder,
     write_durably,
 )
-from trident.store.remote_lease import HeldLease
-from trident.store.snapshot import (
+from trident.store.remote.remote_lease import HeldLease
+from trident.store.remote.snapshot import (
     REMOTE_DIR,
     HashCache,
     NoPublishedGenerationError,

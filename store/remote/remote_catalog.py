@@ -20,12 +20,12 @@ from pathlib import Path
 from trident.store.catalog import Catalog, ReadOnlyIndexError, Writer
 from trident.store.errors import TridentIndexError
 from trident.store.locking import OnWait
-from trident.store.object_store import ObjectStore, ObjectStoreError
 from trident.store.protocols import Embedder
-from trident.store.remote_commit import StalePublishError
-from trident.store.remote_gc import Schedule, collect_if_due
-from trident.store.remote_index import pull, push
-from trident.store.remote_lease import RemoteLease, held_lease
+from trident.store.remote.object_store import ObjectStore, ObjectStoreError
+from trident.store.remote.remote_commit import StalePublishError
+from trident.store.remote.remote_gc import Schedule, collect_if_due
+from trident.store.remote.remote_index import pull, push
+from trident.store.remote.remote_lease import RemoteLease, held_lease
 
 log = logging.getLogger(__name__)
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from trident.store.engines.kuzu_graph import KuzuGraphStore
+from trident.store.engines.ladybug_graph import LadybugGraphStore
 from trident.store.errors import SchemaMismatchError
-from trident.store.kuzu_graph import KuzuGraphStore
-from trident.store.ladybug_graph import LadybugGraphStore
 
 
 class GraphBackend(StrEnum):

@@ -1,9 +1,9 @@
 """Which version of a vector table a tenant's row files were written from, known without opening the table.
 
 A sync that changes a vector table (the entity and relation vectors, the community reports) writes the tenant's rows
-for the table's new version as files a reader maps (store/graph_vector_rows.py, store/community_rows.py). A reader
-used to open the table only to learn its version, which loads LanceDB into a server that otherwise never needs it
-(about 45 MB resident for the library and 20 MB more per table opened, at 100K chunks). Now the sync also names the
+for the table's new version as files a reader maps (store/mapped/graph_vector_rows.py, store/mapped/community_rows.py).
+A reader used to open the table only to learn its version, which loads LanceDB into a server that otherwise never needs
+it (about 45 MB resident for the library and 20 MB more per table opened, at 100K chunks). Now the sync also names the
 version it wrote in a small file beside the folders: withdrawn before it changes the table, written once the rows of
 the new version are in place. A reader that finds the name maps that version's folder; one that does not (an index
 synced before these files, a sync still running, one that died between the two) reads the table as before. Both

@@ -31,11 +31,11 @@ from dataclasses import dataclass
 from pydantic import ValidationError
 
 from trident.store.crashpoints import crash_point
-from trident.store.object_store import ObjectStore, ObjectStoreError
-from trident.store.remote_commit import GENERATIONS_PREFIX, Published, StalePublishError, read_published, seal
-from trident.store.remote_index import BLOBS_PREFIX, LISTING_NAME, TRANSFER_THREADS
-from trident.store.remote_lease import HeldLease, LeaseLostError
-from trident.store.snapshot import Snapshot
+from trident.store.remote.object_store import ObjectStore, ObjectStoreError
+from trident.store.remote.remote_commit import GENERATIONS_PREFIX, Published, StalePublishError, read_published, seal
+from trident.store.remote.remote_index import BLOBS_PREFIX, LISTING_NAME, TRANSFER_THREADS
+from trident.store.remote.remote_lease import HeldLease, LeaseLostError
+from trident.store.remote.snapshot import Snapshot
 
 log = logging.getLogger(__name__)
 

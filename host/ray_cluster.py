@@ -8,7 +8,33 @@ import logging
 import socket
 from typing import Any
 
-from trident.store.settings import ClusterSettings
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class ClusterSettings(BaseSettings):
+    """Where index runs parse and embed: in this process, or on the workers of a Ray cluster (#18)."""
+
+    model_config = SettingsConfigDict(env_prefix="TRIDENT_", extra="ignore")
+
+    ray_address: str | None = Field(
+        None,
+        description="The Ray cluster `trident index` and `trident watch` parse and embed on (TRIDENT_RAY_ADDRESS): "
+        "`auto`, or the `host:port` a `ray start --head` printed; unset, they do both in their own process.",
+    )
+    ray_workers: int = Field(
+        2,
+        ge=1,
+        le=1024,
+        description="Embedding workers on that cluster, one CPU and one copy of the model each, and parse tasks in "
+        "flight at a time (TRIDENT_RAY_WORKERS).",
+    )
+
+    @field_validator("ray_address")
+    @classmethod
+    def _blank_is_unset(cls, value: str | None) -> str | None:
+        return (value.strip() or None) if value is not None else None
+
 
 # How long the head's port may take to accept a connection.
 CONNECT_TIMEOUT_S = 10.0

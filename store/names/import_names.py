@@ -20,7 +20,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Iterable
 
-from trident.store.code_paths import code_language, module_name
+from trident.store.names.code_paths import code_language, module_name
 from trident.store.schema import Entity, EntityType
 
 PACKAGE_FILES = ("__init__.py", "__init__.pyi")

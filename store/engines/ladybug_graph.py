@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from trident.store.kuzu_graph import KuzuGraphStore
+from trident.store.engines.kuzu_graph import KuzuGraphStore
 
 
 class LadybugGraphStore(KuzuGraphStore):

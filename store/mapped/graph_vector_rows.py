@@ -6,9 +6,9 @@ the table held 156 MB of float32 rows and 39 MB of int8 rows in the server, and 
 The vector table stays the record. The sync that changes it writes the files for the table's new version, in a folder
 named by the tenant and that version (`graph_vector_rows/<tenant key>-<version>/`), under a draft name renamed into
 place, then removes the tenant's folders of other versions (a reader that mapped one keeps reading it), and names
-the version it wrote (store/current_rows.py). A reader maps the folder so named without opening the table; without
-one (an index synced before these files, a sync running or that died), it uses the folder of the table version it
-opens, and when there is none (another tenant's sync having moved the shared table's version since), reads the table.
+the version it wrote (store/mapped/current_rows.py). A reader maps the folder so named without opening the table;
+without one (an index synced before these files, a sync running or that died), it uses the folder of the table version
+it opens, and when there is none (another tenant's sync having moved the shared table's version since), reads the table.
 """
 
 from __future__ import annotations
@@ -23,11 +23,11 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from pyarrow import ipc
 
-from trident.store import current_rows
-from trident.store.chunk_matrix import copy_runs
-from trident.store.file_rows import write_array
-from trident.store.graph_vectors import GraphVectorIndex
-from trident.store.int8_rows import Int8Rows, read_int8, scan_rows, write_int8
+from trident.store.engines.graph_vectors import GraphVectorIndex
+from trident.store.mapped import current_rows
+from trident.store.mapped.chunk_matrix import copy_runs
+from trident.store.mapped.file_rows import write_array
+from trident.store.mapped.int8_rows import Int8Rows, read_int8, scan_rows, write_int8
 
 GRAPH_VECTOR_ROWS_DIR = "graph_vector_rows"
 ITEM_COLUMNS = ("key", "kind", "entities")

@@ -10,7 +10,7 @@ from pathlib import Path
 import tantivy
 
 from trident.store.crashpoints import crash_point
-from trident.store.identifiers import identifier_words
+from trident.store.names.identifiers import identifier_words
 from trident.store.protocols import ScoredId, SearchFilter
 from trident.store.schema import Chunk
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pydantic import BaseModel, Field, ValidationError
 
 from trident.store.errors import TridentIndexError
-from trident.store.object_store import ObjectMissingError, ObjectStore, PreconditionFailedError
+from trident.store.remote.object_store import ObjectMissingError, ObjectStore, PreconditionFailedError
 
 POINTER_KEY = "published.json"
 GENERATIONS_PREFIX = "generations/"

@@ -21,8 +21,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field, field_validator, model_validator
 
+from trident.store.engines.graph_compaction import SPARE_FILE
 from trident.store.generations import GENERATIONS_DIR, READERS_FILE
-from trident.store.graph_compaction import SPARE_FILE
 from trident.store.locking import LOCK_FILE
 from trident.store.manifest import Manifest
 

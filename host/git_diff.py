@@ -8,7 +8,7 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from trident.store.git_state import git_environment, in_work_tree
+from trident.host.git_state import git_environment, in_work_tree
 
 WORKING_TREE = "working-tree"
 # A diff of a large range can take a while; far above a real one, short of a client's tool timeout.

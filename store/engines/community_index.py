@@ -20,7 +20,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from pydantic import BaseModel, ConfigDict, Field
 
-from trident.store.lance_index import sql_in, sql_string, vector_column
+from trident.store.engines.lance_index import sql_in, sql_string, vector_column
 
 if TYPE_CHECKING:
     from lancedb.table import Table as LanceTable
@@ -186,7 +186,7 @@ class TenantReports:
 
     ids: pa.Array
     texts: pa.Array
-    matrix: np.ndarray  # memory-mapped when read from a reader's files (store/community_rows.py)
+    matrix: np.ndarray  # memory-mapped when read from a reader's files (store/mapped/community_rows.py)
     parsed: dict[int, CommunityReport] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod

@@ -12,7 +12,7 @@ import threading
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from trident.store.kuzu_rows import entity_from_row, relation_from_row
+from trident.store.engines.kuzu_rows import entity_from_row, relation_from_row
 from trident.store.schema import Entity, Relation
 
 RelationKey = tuple[str, str, str, str]  # how Kùzu merges a relation: source, type, target, evidence

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, cast
 import numpy as np
 import pyarrow as pa
 
-from trident.store import ann
-from trident.store.lance_index import sql_in, sql_string, vector_column
+from trident.store.engines import ann
+from trident.store.engines.lance_index import sql_in, sql_string, vector_column
 
 if TYPE_CHECKING:
     from lancedb.query import LanceVectorQueryBuilder
@@ -147,7 +147,7 @@ class GraphVectorIndex:
         return table.select(["key", "kind", "entities"]), vector_column(table, self._dim)
 
     def optimize(self) -> None:
-        """After a sync: compact, and build or extend the ANN index once the table is large (`store/ann.py`); a
+        """After a sync: compact, and build or extend the ANN index once the table is large (`store/engines/ann.py`); a
         failure only leaves searches exact."""
         try:
             ann.optimize(self._table, ann.ANN_MIN_ROWS, ("tenant",))

@@ -27,7 +27,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from trident.store.errors import IndexLockedError
 from trident.store.locking import OnWait
-from trident.store.object_store import ObjectMissingError, ObjectStore, ObjectStoreError, PreconditionFailedError
+from trident.store.remote.object_store import ObjectMissingError, ObjectStore, ObjectStoreError, PreconditionFailedError
 
 log = logging.getLogger(__name__)
 

@@ -31,13 +31,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pyarrow as pa
 
-from trident.store.chunk_matrix import CHUNK_MATRIX_DIR, ChunkMatrix
-from trident.store.chunk_rows import ROWS_FILE, ROWS_SCHEMA, ChunkRows, read_rows_table, sorted_rows, write_rows
 from trident.store.crashpoints import crash_point
 from trident.store.errors import TridentIndexError
-from trident.store.file_rows import write_array
-from trident.store.int8_rows import Int8Rows, read_int8, scan_rows, worth_scanning, write_int8
-from trident.store.remote_files import link_or_copy
+from trident.store.mapped.chunk_matrix import CHUNK_MATRIX_DIR, ChunkMatrix
+from trident.store.mapped.chunk_rows import ROWS_FILE, ROWS_SCHEMA, ChunkRows, read_rows_table, sorted_rows, write_rows
+from trident.store.mapped.file_rows import write_array
+from trident.store.mapped.int8_rows import Int8Rows, read_int8, scan_rows, worth_scanning, write_int8
+from trident.store.remote.remote_files import link_or_copy
 
 if TYPE_CHECKING:
     from trident.store.protocols import VectorIndex

@@ -14,11 +14,9 @@ from typing import Any, ClassVar
 
 import pyarrow as pa
 
-from trident.store.chunk_rows import ROWS_SCHEMA
 from trident.store.crashpoints import crash_point
-from trident.store.errors import ReadOnlyIndexError
-from trident.store.graph_memory import GraphMemory, RelationKey
-from trident.store.kuzu_rows import (
+from trident.store.engines.graph_memory import GraphMemory, RelationKey
+from trident.store.engines.kuzu_rows import (
     CHUNK_COLUMNS,
     DDL,
     ENTITY_COLUMNS,
@@ -43,6 +41,8 @@ from trident.store.kuzu_rows import (
     relation_from_row,
     relation_row,
 )
+from trident.store.errors import ReadOnlyIndexError
+from trident.store.mapped.chunk_rows import ROWS_SCHEMA
 from trident.store.schema import Chunk, Entity, Relation, RelationType
 
 BUFFER_POOL_BYTES = 512 * 1024 * 1024
@@ -83,10 +83,11 @@ class KuzuGraphStore:
     Opened read-only (a published generation), it refuses every write: writes go through a writer's session.
 
     What it has read of a tenant's entities and relations it keeps in memory, and its own writes keep that what the
-    file holds (`store/graph_memory.py`); a writer's session starts with what the published generation's store holds.
+    file holds (`store/engines/graph_memory.py`); a writer's session starts with what the published generation's store
+    holds.
 
     `ENGINE` names the database's Python module: Kùzu's, or a fork that keeps its API and Cypher dialect
-    (`store/ladybug_graph.py`); everything else is the same. It is imported when a store opens: two such modules
+    (`store/engines/ladybug_graph.py`); everything else is the same. It is imported when a store opens: two such modules
     cannot be loaded in one process (each registers the same native types).
     """
 

@@ -19,7 +19,7 @@ from importlib import import_module
 from pathlib import Path
 
 from trident.store.crashpoints import crash_point
-from trident.store.kuzu_graph import open_database
+from trident.store.engines.kuzu_graph import open_database
 
 # Write a file afresh once it is this many times its size as published by the session that last did so (any size,
 # for a file never written afresh)...
