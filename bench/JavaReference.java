@@ -7,7 +7,8 @@
 // library that is not there resolve to nothing, and are written down as unresolved (judged by nobody). For each
 // method invocation, the caller is the outermost method or constructor it is written in (a lambda's or an anonymous
 // class's calls are its enclosing method's, as Trident counts them; Trident names a constructor by its class,
-// `Foo.Foo`) and the callee is the method javac binds it to, kept when the project declares it. `new Foo()` and
+// `Foo.Foo`, and a method of an enum constant's body by its enum, `State.process` for `Initial { boolean
+// process(...) }` in `enum State`) and the callee is the method javac binds it to, kept when the project declares it. `new Foo()` and
 // `super(...)`/`this(...)` are left out (Trident's edge for a construction is to the class).
 
 import com.sun.source.tree.ClassTree;
@@ -30,6 +31,9 @@ import java.util.stream.Stream;
 import javax.lang.model.element.Element;
 import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.NestingKind;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.type.DeclaredType;
 import javax.tools.DiagnosticCollector;
 import javax.tools.JavaCompiler;
 import javax.tools.JavaFileObject;
@@ -117,12 +121,17 @@ public class JavaReference {
     }
 
     // Trident's name for a method: its class's simple name and its own (`Options.addOption`; a constructor is
-    // `Options.Options`); null for a method of an anonymous or local class.
+    // `Options.Options`; a method of an enum constant's body is the enum's); null for a method of any other anonymous
+    // or local class.
     static String identity(Element element) {
         if (!(element instanceof ExecutableElement method)) {
             return null;
         }
         Element owner = method.getEnclosingElement();
+        if (owner instanceof TypeElement type && type.getNestingKind() == NestingKind.ANONYMOUS
+            && type.getSuperclass() instanceof DeclaredType base && base.asElement().getKind() == ElementKind.ENUM) {
+            owner = base.asElement();  // an enum constant's body: its methods are the enum's, as Trident names them
+        }
         if (owner == null || owner.getSimpleName().isEmpty()) {
             return null;
         }
