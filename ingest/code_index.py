@@ -32,7 +32,7 @@ from trident.host.gc_pause import paused_gc
 from trident.ingest.languages.javascript_syntax import BUILTIN_METHODS as JS_BUILTIN_METHODS
 from trident.ingest.languages.python_fixtures import CONFTEST, wider_conftests
 from trident.ingest.languages.python_syntax import BUILTIN_METHODS
-from trident.ingest.model import ATTRIBUTE_MARK, ELEMENTS_MARK, PREFIX_MARK, Reference, TargetForm
+from trident.ingest.model import ATTRIBUTE_MARK, CALLED_MARK, ELEMENTS_MARK, PREFIX_MARK, Reference, TargetForm
 from trident.store.manifest import PendingReference
 from trident.store.names.code_paths import is_test_path, module_name
 from trident.store.names.id_ordered import drop, insert
@@ -231,6 +231,8 @@ class CodeIndex:
             if classes and ref.target.endswith(PREFIX_MARK):
                 return self._prefixed(classes[0], ref.target.removesuffix(PREFIX_MARK)), resolution
             found = self._member(classes[0], ref.target, skip_first=ref.after_owner) if classes else []
+            if classes and not found and (called := self._called(classes[0], ref.target)):
+                return [e for e in called if e.type in types], Resolution.INFERRED  # `env.context_class(...)`
             if classes and not found and ref.target in DEFAULTS_TO:  # `object`'s default runs the other one
                 found = self._member(classes[0], DEFAULTS_TO[ref.target], skip_first=ref.after_owner)
             if classes and not found and not ref.after_owner:  # a mixin's or base's call of what subclasses define
@@ -388,8 +390,8 @@ class CodeIndex:
         if not head:
             return []
         for owner in self._qualified(head, project, depth + 1, tails)[:1]:
-            if owner.type == EntityType.CLASS.value:
-                return self._member(owner, last, skip_first=False)
+            if owner.type == EntityType.CLASS.value:  # (what calling an attribute holding a class or function runs)
+                return self._member(owner, last, skip_first=False) or self._called(owner, last)
             if owner.type == EntityType.MODULE.value:
                 return self._reexported(owner, last)
             for returned in self._returned([owner]):  # `make_pool().query`: a member of what the call gives
@@ -400,10 +402,20 @@ class CodeIndex:
         """The class `attribute` holds on the first of `owners` (a class, or a function: on the class it returns),
         as the class or the nearest of its bases states it: [] when none does."""
         held = self._stated(owners, attribute)
+        if held is None:  # an attribute holding a class itself (`parser_class = Parser`): that class's members
+            itself = self._by_id.get(self._stated(owners, f"{attribute}{CALLED_MARK}") or "")
+            return [itself] if itself is not None and itself.type == EntityType.CLASS.value else []
         found = self._by_id.get(held or "")
         if found is None:
             return []
         return [found] if found.type == EntityType.CLASS.value else self._returned([found])
+
+    def _called(self, cls: Entity, attribute: str) -> list[Entity]:
+        """The class or function an attribute of `cls` (or of the nearest of its bases) holds itself, which a call of
+        the attribute runs (`context_class = Context`: `env.context_class(...)` constructs a Context); [] when none
+        does."""
+        held = self._by_id.get(self._stated([cls], f"{attribute}{CALLED_MARK}") or "")
+        return [held] if held is not None else []
 
     def _stated(self, owners: Sequence[Entity], attribute: str) -> str | None:
         """The id of what `attribute` holds as the first of `owners` (or the class it returns) or the nearest of its

@@ -10,6 +10,9 @@ from trident.store.schema import Chunk, Entity, Relation, RelationType, Resoluti
 PREFIX_MARK = "*"  # a MEMBER target's name ending so names every method whose name begins with the rest
 ELEMENTS_MARK = "[]"  # a function's name ending so names the class of each element the function returns
 ATTRIBUTE_MARK = "@"  # `Class@name`: the class the attribute `name` of Class (or of its bases) holds (`HOLDS`)
+# A `HOLDS` fact's attribute ending so holds a class or function itself, not a value of it: what calling the
+# attribute runs (`code_generator_class = CodeGenerator`, then `env.code_generator_class(...)` constructs one)
+CALLED_MARK = "()"
 
 
 def returned_key(kind: str, function: str) -> str:

@@ -29,7 +29,10 @@ CLIENT: dict[str, str] = {
         "        return None\n\n\n"
         "class Mailer:\n"
         "    def send(self, letter):\n"
-        "        return letter\n"
+        "        return letter\n\n"
+        "    @classmethod\n"
+        "    def configured(cls):\n"
+        "        return cls()\n"
     ),
     "client/body.py": "class Body:\n    def length(self):\n        return 0\n",
     "client/models.py": (
@@ -92,6 +95,29 @@ CLIENT: dict[str, str] = {
         "        )\n\n"
         "    def go(self):\n"
         "        return self.adapter.send(self)\n"
+    ),
+    "client/factory.py": (
+        "from client.adapters import HTTPAdapter, Mailer\n"
+        "from client.body import Body\n\n\n"
+        "def make_body():\n"
+        "    return Body()\n\n\n"
+        "class Settings:\n"
+        "    adapter_class: type[HTTPAdapter] = HTTPAdapter\n"
+        "    mailer_class = Mailer\n\n"
+        "    def __init__(self):\n"
+        "        self.make = make_body\n"
+    ),
+    "client/wiring.py": (
+        "from client.factory import Settings\n\n\n"
+        "def connect(settings: Settings):\n"
+        "    adapter = settings.adapter_class()\n"
+        "    return adapter.send(settings)\n\n\n"
+        "def notify(settings: Settings, letter):\n"
+        "    return settings.mailer_class().send(letter)\n\n\n"
+        "def body_of(settings: Settings):\n"
+        "    return settings.make().length()\n\n\n"
+        "def configure(settings: Settings):\n"
+        "    return settings.mailer_class.configured()\n"
     ),
     "client/pool.py": (
         "from client.models import Response\n\n\n"
@@ -205,6 +231,26 @@ def test_a_local_given_self_is_of_the_class_and_a_returned_class_constructs(cata
     assert calls[("client.registry.Registry.shut_all", "client.registry.Registry.shut")] is Resolution.INFERRED
     assert calls[("client.registry.fresh", "client.adapters.HTTPAdapter")] is Resolution.INFERRED
     assert calls[("client.registry.fresh", "client.adapters.HTTPAdapter.close")] is Resolution.INFERRED
+
+
+def test_an_attribute_of_another_file_holding_a_class_or_function_is_what_a_call_of_it_runs(catalog: Catalog) -> None:
+    """`adapter_class: type[HTTPAdapter] = HTTPAdapter`, `mailer_class = Mailer` and `self.make = make_body` in
+    another file's class: `settings.adapter_class()` constructs an HTTPAdapter (whose `send` the result calls, not
+    Mailer's), `settings.mailer_class().send()` is Mailer's and `settings.mailer_class.configured()` the class's own,
+    `settings.make()` calls the function (and its result is what the function returns)."""
+    calls = _named(catalog)
+    assert calls[("client.wiring.connect", "client.adapters.HTTPAdapter")] is Resolution.INFERRED
+    assert calls[("client.wiring.connect", "client.adapters.HTTPAdapter.send")] is Resolution.INFERRED
+    assert calls[("client.wiring.notify", "client.adapters.Mailer")] is Resolution.INFERRED
+    assert calls[("client.wiring.notify", "client.adapters.Mailer.send")] is Resolution.INFERRED
+    assert calls[("client.wiring.body_of", "client.factory.make_body")] is Resolution.INFERRED
+    assert calls[("client.wiring.body_of", "client.body.Body.length")] is Resolution.INFERRED
+    assert calls[("client.wiring.configure", "client.adapters.Mailer.configured")] is Resolution.INFERRED
+    wrong = {
+        ("client.wiring.connect", "client.adapters.Mailer.send"),
+        ("client.wiring.notify", "client.adapters.HTTPAdapter.send"),
+    }
+    assert not wrong & set(calls)
 
 
 def test_a_type_flows_past_a_branch_that_may_not_run_and_not_into_it(catalog: Catalog) -> None:

@@ -43,7 +43,7 @@ from trident.ingest.languages.python_syntax import (
     local_names,
     parameter_nodes,
 )
-from trident.ingest.model import TargetForm
+from trident.ingest.model import CALLED_MARK, TargetForm
 from trident.store.schema import Resolution
 
 log = logging.getLogger(__name__)
@@ -82,7 +82,8 @@ class PythonBinder(PythonLocals):
         """The one type each class of the file states for an attribute (`connection: HTTPAdapter`, `self.x = Foo()`),
         a property's getter returns or a NamedTuple's field has at its place (attribute "0", "1", ...): what
         `r.connection.send()` in another file, or in a class deriving from it, is a member of, and what unpacking
-        the tuple gives (the indexer reads them: `HOLDS`)."""
+        the tuple gives; and the class or function an attribute holds itself (`context_class = Context`, attribute
+        `context_class()`): what `env.context_class(...)` runs (the indexer reads them: `HOLDS`)."""
         for cls in self.classes.values():
             stated = {a: cls.stated(a) for a in sorted({*cls.declared, *cls.attributes}) if a not in cls.methods}
             for prop in sorted(cls.properties):
@@ -91,9 +92,15 @@ class PythonBinder(PythonLocals):
             for position, name in enumerate(cls.fields):  # a NamedTuple unpacked: `text, style, _ = segment`
                 stated[str(position)] = stated.get(name, [])
             for attribute, types in stated.items():
+                if types == [cls.held.get(attribute)]:  # `x: type[Foo] = Foo` holds the class, not an instance
+                    continue
                 if len(types) == 1 and types[0] and types[0].split(".", 1)[0] not in sys.stdlib_module_names:
                     target = Target(TargetForm.QUALIFIED, types[0], Resolution.INFERRED)
                     yield BoundAttribute(cls.local, attribute, target)
+            for attribute, held in sorted(cls.held.items()):  # `context_class = Context`: a call of it constructs
+                if attribute not in cls.methods and held.split(".", 1)[0] not in sys.stdlib_module_names:
+                    target = Target(TargetForm.QUALIFIED, held, Resolution.INFERRED)
+                    yield BoundAttribute(cls.local, f"{attribute}{CALLED_MARK}", target)
 
     # --- second pass: calls and bases, scope by scope ---
 
