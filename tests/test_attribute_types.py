@@ -71,9 +71,21 @@ CLIENT: dict[str, str] = {
         "def adapter_class(kind='http') -> type[HTTPAdapter]:\n"
         "    return KINDS.get(kind, HTTPAdapter)\n\n\n"
         "class Registry:\n"
-        "    adapters: dict[str, HTTPAdapter]\n\n"
+        "    adapters: dict[str, HTTPAdapter]\n"
+        "    pending: list[HTTPAdapter]\n\n"
         "    def shut(self, name):\n"
         "        return self.adapters[name].close()\n\n"
+        "    def shut_one(self, name):\n"
+        "        adapter = self.adapters.get(name)\n"
+        "        return adapter.close()\n\n"
+        "    def shut_each(self):\n"
+        "        for name, adapter in self.adapters.items():\n"
+        "            adapter.close()\n\n"
+        "    def shut_sorted(self):\n"
+        "        return [adapter.close() for adapter in sorted(self.adapters.values())]\n\n"
+        "    def drain(self):\n"
+        "        for index, adapter in enumerate(reversed(self.pending)):\n"
+        "            adapter.send(index)\n\n"
         "    def shut_all(self):\n"
         "        registry = self\n"
         "        return registry.shut('all')\n\n\n"
@@ -223,6 +235,17 @@ def test_a_subscript_of_a_mapping_a_class_declares_gives_its_values(catalog: Cat
     assert (
         _named(catalog)[("client.registry.Registry.shut", "client.adapters.HTTPAdapter.close")] is Resolution.INFERRED
     )
+
+
+def test_what_a_declared_mapping_or_list_gives_through_get_items_values_enumerate_and_sorted(catalog: Catalog) -> None:
+    """`adapters: dict[str, HTTPAdapter]`, `pending: list[HTTPAdapter]`: `self.adapters.get(name)`, `for name, adapter
+    in self.adapters.items()`, `sorted(self.adapters.values())` and `enumerate(reversed(self.pending))` give
+    adapters."""
+    calls = _named(catalog)
+    for method in ("shut_one", "shut_each", "shut_sorted"):
+        assert calls[(f"client.registry.Registry.{method}", "client.adapters.HTTPAdapter.close")] is Resolution.INFERRED
+    assert calls[("client.registry.Registry.drain", "client.adapters.HTTPAdapter.send")] is Resolution.INFERRED
+    assert ("client.registry.Registry.drain", "client.adapters.Mailer.send") not in calls
 
 
 def test_a_local_given_self_is_of_the_class_and_a_returned_class_constructs(catalog: Catalog) -> None:

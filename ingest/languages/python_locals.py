@@ -17,6 +17,7 @@ from trident.ingest.languages.python_facts import MAX_ATTRIBUTE_TYPES, Scope
 from trident.ingest.languages.python_lookups import built_lookup
 from trident.ingest.languages.python_parameters import standard
 from trident.ingest.languages.python_syntax import (
+    SAME_ELEMENTS,
     assigned_pairs,
     descendants,
     either_side,
@@ -247,8 +248,10 @@ class PythonLocals(PythonTypes):
         if node.type != "for_statement" or left is None or right is None:
             return
         if left.type != "identifier":  # `for text, style, _ in segments:` (what the names held before is kept)
-            element = self._element_type(right, scope) if (names := unpacked_names(left)) else ""
-            if element:
+            names = unpacked_names(left)
+            if names and (pairs := self._paired(right, len(names), scope)):
+                scope.types.update((name, kind) for name, kind in zip(names, pairs, strict=True) if kind)
+            elif element := self._element_type(right, scope) if names else "":
                 self._note_items(names, element, scope)
             return
         scope.types.pop(node_text(left), None)
@@ -262,16 +265,52 @@ class PythonLocals(PythonTypes):
             if item := self.item_type(whole, position):
                 scope.types[name] = item
 
+    def _paired(self, iterable: ts.Node, width: int, scope: Scope) -> list[str]:
+        """The type of each name of `for a, b in ...` over a call that pairs elements, where the code states them:
+        `enumerate(self.args)` (an index, then an element), `zip(self.names, self.args)` (an element of each), a
+        declared mapping's `.items()` (a key, then what it holds); [] for anything else."""
+        function = iterable.child_by_field_name("function") if iterable.type == "call" else None
+        arguments = iterable.child_by_field_name("arguments") if function is not None else None
+        given = [a for a in arguments.named_children if a.type != "comment"] if arguments is not None else []
+        name = node_text(function) if function is not None and function.type == "identifier" else ""
+        if name == "enumerate" and width == 2 and given and not self._bound(name, scope):
+            return ["", self._element_type(given[0], scope)]
+        if name == "zip" and width == len(given) and not self._bound(name, scope):
+            return [self._element_type(a, scope) for a in given]
+        if function is None or (method := function.child_by_field_name("attribute")) is None:
+            return []
+        if node_text(method) == "items" and width == 2 and not given:
+            return ["", self.items_of(function.child_by_field_name("object"), scope)]
+        return []
+
     def _element_type(self, container: ts.Node, scope: Scope) -> str:
         """The type of each element of `self.items`, `node.items`, `self.header.row.cells` (a class of this file
-        stating `items: list[Foo]`) or a parameter annotated `list[Foo]`; "" when the code does not state one."""
+        stating `items: list[Foo]`) or a parameter annotated `list[Foo]`, also through `reversed(...)`,
+        `sorted(...)`, `list(...)` and a declared mapping's `.values()`; "" when the code does not state one."""
         if container.type == "identifier":
             return scope.elements.get(node_text(container), "")
+        if container.type == "call" and (kept := self._kept_elements(container, scope)) is not None:
+            return kept
         if container.type == "call":  # `for node in self.iter_child_nodes()`, `-> Iterator[Node]`
             return self._elements_of(self._callee(container, scope))
         owner = container.child_by_field_name("object") if container.type == "attribute" else None
         cls = self._owner_class(owner, scope)[1] if owner is not None else None
         return cls.elements.get(node_text(container.child_by_field_name("attribute")), "") if cls is not None else ""
+
+    def _kept_elements(self, call: ts.Node, scope: Scope) -> str | None:
+        """The elements of a builtin's call that keeps its argument's (`sorted(self.items)`) or of a declared
+        mapping's `.values()`; None for any other call."""
+        function = call.child_by_field_name("function")
+        arguments = call.child_by_field_name("arguments")
+        given = [a for a in arguments.named_children if a.type != "comment"] if arguments is not None else []
+        if function is not None and function.type == "identifier" and node_text(function) in SAME_ELEMENTS:
+            if given and given[0].type != "keyword_argument" and not self._bound(node_text(function), scope):
+                return self._element_type(given[0], scope)
+            return None
+        if function is None or (method := function.child_by_field_name("attribute")) is None:
+            return None
+        held = self.items_of(function.child_by_field_name("object"), scope) if node_text(method) == "values" else ""
+        return held or None  # (else what the method says it returns, for a class of its own with `values()`)
 
     def _built_name(self, call: ts.Node, scope: Scope) -> Target | None:
         """`getattr(self, f"visit_{kind}")`, `getattr(obj, "do_" + name)` on a value whose class is known: the methods

@@ -16,6 +16,10 @@ OPTIONAL = frozenset({"Optional", "Final", "ClassVar", "Annotated", "Type", "typ
 HELD_CLASS = frozenset({"type", "Type", "typing.Type", "t.Type"})  # `type[Foo]`: the class itself
 MIN_PREFIX = 3  # `visit_`, `do_`, `on_`: shorter starts name too much
 CASTS = frozenset({"cast", "typing.cast", "t.cast"})  # `cast(T, value)` is `value` at run time
+# A mapping's (or list's) methods that give one of its values: `self._short_opt.get(opt)`, `self._stack.pop()`
+MAPPING_LOOKUPS = frozenset({"get", "pop", "setdefault"})
+# Builtins whose result holds the elements of their argument: `for x in reversed(self.items)`
+SAME_ELEMENTS = frozenset({"reversed", "sorted", "list", "tuple", "iter", "set", "frozenset"})
 TYPE_VARS = frozenset({"TypeVar", "typing.TypeVar", "t.TypeVar", "typing_extensions.TypeVar"})
 # Containers whose one type argument is the type of each element a `for` loop takes from them.
 CONTAINERS = frozenset(

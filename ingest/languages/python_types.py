@@ -26,6 +26,7 @@ from trident.ingest.languages.python_parameters import PythonParameters
 from trident.ingest.languages.python_syntax import (
     CASTS,
     FUNCTIONS,
+    MAPPING_LOOKUPS,
     annotated_name,
     declared_field,
     descendants,
@@ -294,18 +295,27 @@ class PythonTypes(PythonParameters):
             types = self._attribute_types(node, scope) or self._member_types(node, scope)
             return (types[0] if len(types) == 1 else "") if types else self._held_elsewhere(node, scope)
         if node.type == "call":
-            return self._made(node, scope)
-        return self._item_type(node, scope) if node.type == "subscript" else ""
+            return self._looked_up_item(node, scope) or self._made(node, scope)
+        return self.items_of(node.child_by_field_name("value"), scope) if node.type == "subscript" else ""
 
-    def _item_type(self, node: ts.Node, scope: Scope) -> str:
-        """`self._long_opt[opt]` (or `parser._long_opt[opt]`) where the class states `_long_opt: dict[str, _Option]`:
-        the class a subscript of the attribute gives; "" when the code does not state one."""
-        container = node.child_by_field_name("value")
+    def items_of(self, container: ts.Node | None, scope: Scope) -> str:
+        """`self._long_opt` (or `parser._long_opt`) where the class states `_long_opt: dict[str, _Option]`: the class
+        a subscript of the attribute gives (`self._long_opt[opt]`); "" when the code does not state one."""
         owner = container.child_by_field_name("object") if container is not None else None
         if container is None or container.type != "attribute" or owner is None:
             return ""
         cls = self._owner_class(owner, scope)[1]
         return cls.items.get(node_text(container.child_by_field_name("attribute")), "") if cls is not None else ""
+
+    def _looked_up_item(self, call: ts.Node, scope: Scope) -> str:
+        """`self._short_opt.get(opt)`, `.pop(opt)`, `.setdefault(opt, x)` on a mapping the class declares: what the
+        mapping holds (or nothing); "" for any other call."""
+        function = call.child_by_field_name("function")
+        if function is None or function.type != "attribute":
+            return ""
+        if node_text(function.child_by_field_name("attribute")) not in MAPPING_LOOKUPS:
+            return ""
+        return self.items_of(function.child_by_field_name("object"), scope)
 
     def _owner_class(self, owner: ts.Node, scope: Scope) -> tuple[str, ClassFacts | None]:
         """The type of the value whose attribute is read, with its class when it is this file's: the method's class
@@ -478,7 +488,8 @@ class PythonTypes(PythonParameters):
         variable, or the one type both sides of `a or b` / `a if c else b` have ("" when unknown or they differ).
         `scope`, in a function, is where a call is made (what `self` is)."""
         if node.type == "call":
-            return self._made(node, scope or Scope("", "", types=dict(variables)))
+            at = scope or Scope("", "", types=dict(variables))
+            return self._looked_up_item(node, at) or self._made(node, at)  # (`self.opts.get(k)`: what opts holds)
         if node.type == "identifier":
             if scope is not None and scope.cls is not None and scope.receiver and node_text(node) == scope.receiver:
                 return scope.cls.qualified  # `ctx = self`
