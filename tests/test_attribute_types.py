@@ -91,7 +91,11 @@ CLIENT: dict[str, str] = {
         "        return registry.shut('all')\n\n\n"
         "def fresh():\n"
         "    made = adapter_class()\n"
-        "    return made().close()\n"
+        "    return made().close()\n\n\n"
+        "def shut_named(adapters: dict[str, HTTPAdapter], name):\n"
+        "    adapters[name].close()\n"
+        "    for adapter in adapters.values():\n"
+        "        adapter.send(name)\n"
     ),
     "client/session.py": (
         "from client.adapters import BaseAdapter, HTTPAdapter\n\n\n"
@@ -240,11 +244,14 @@ def test_a_subscript_of_a_mapping_a_class_declares_gives_its_values(catalog: Cat
 def test_what_a_declared_mapping_or_list_gives_through_get_items_values_enumerate_and_sorted(catalog: Catalog) -> None:
     """`adapters: dict[str, HTTPAdapter]`, `pending: list[HTTPAdapter]`: `self.adapters.get(name)`, `for name, adapter
     in self.adapters.items()`, `sorted(self.adapters.values())` and `enumerate(reversed(self.pending))` give
-    adapters."""
+    adapters; so do `adapters[name]` and `adapters.values()` of a parameter `adapters: dict[str, HTTPAdapter]`."""
     calls = _named(catalog)
     for method in ("shut_one", "shut_each", "shut_sorted"):
         assert calls[(f"client.registry.Registry.{method}", "client.adapters.HTTPAdapter.close")] is Resolution.INFERRED
     assert calls[("client.registry.Registry.drain", "client.adapters.HTTPAdapter.send")] is Resolution.INFERRED
+    # a parameter annotated so: `adapters[name]`, `adapters.values()`
+    assert calls[("client.registry.shut_named", "client.adapters.HTTPAdapter.close")] is Resolution.INFERRED
+    assert calls[("client.registry.shut_named", "client.adapters.HTTPAdapter.send")] is Resolution.INFERRED
     assert ("client.registry.Registry.drain", "client.adapters.Mailer.send") not in calls
 
 

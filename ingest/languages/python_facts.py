@@ -77,6 +77,7 @@ class Scope:
     held: dict[str, str] = field(default_factory=dict)  # variable -> the class or function it holds (`cls = Foo`)
     lookups: dict[str, Target] = field(default_factory=dict)  # variable -> the methods a built-name lookup gave it
     elements: dict[str, str] = field(default_factory=dict)  # parameter -> the type of its elements (`list[Foo]`)
+    items: dict[str, str] = field(default_factory=dict)  # parameter -> what a subscript of it gives (`dict[str, Foo]`)
     alternatives: dict[str, list[str]] = field(default_factory=dict)  # variable -> its types (`A() if c else B()`)
     callables: dict[str, list[str]] = field(default_factory=dict)  # parameter -> the functions or classes passed it
     tables: dict[str, dict[str, str]] = field(default_factory=dict)  # dict/list -> key -> the function it holds

@@ -18,6 +18,7 @@ from trident.ingest.languages.python_syntax import (
     annotated_name,
     element_name,
     held_class_name,
+    item_name,
     parameter_nodes,
     varargs_node,
 )
@@ -65,6 +66,12 @@ class PythonParameters:
         if gathered := varargs_node(function):
             found[gathered[0]] = self._annotation(gathered[1])
         return {name: element for name, element in found.items() if element}
+
+    def item_parameters(self, function: ts.Node) -> dict[str, str]:
+        """Parameter -> what a subscript of it gives, for parameters annotated `dict[str, Foo]`, `Mapping[str, Foo]`,
+        `list[Foo]`, ... (`handlers[kind].run()`, `handlers.get(kind)`, `handlers.values()`)."""
+        found = {name: self._named_type(item_name(t)) for name, t in parameter_nodes(function)}
+        return {name: item for name, item in found.items() if item}
 
     def _signature(self, function: ts.Node, method: bool) -> Signature:
         """A function's signature, its open parameters those no annotation types as a class of a project (none,

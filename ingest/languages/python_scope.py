@@ -239,6 +239,7 @@ class PythonBinder(PythonLocals):
                 inner.types[p] = f"{self.module}.{p}" if p in self.fixtures else conftest_fixture(self.module, p)
         inner.held.update(self.held_parameters(node))
         inner.elements.update(self.element_parameters(node))
+        inner.items.update(self.item_parameters(node))
         inner.alternatives.update(self.passed_several(node, INSTANCE))
         inner.callables.update(self.passed_several(node, HELD))
         for name in inner.callables:  # what is passed says more than `Callable[...]`

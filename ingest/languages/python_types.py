@@ -299,8 +299,11 @@ class PythonTypes(PythonParameters):
         return self.items_of(node.child_by_field_name("value"), scope) if node.type == "subscript" else ""
 
     def items_of(self, container: ts.Node | None, scope: Scope) -> str:
-        """`self._long_opt` (or `parser._long_opt`) where the class states `_long_opt: dict[str, _Option]`: the class
-        a subscript of the attribute gives (`self._long_opt[opt]`); "" when the code does not state one."""
+        """`self._long_opt` (or `parser._long_opt`) where the class states `_long_opt: dict[str, _Option]`, or a
+        parameter annotated so: the class a subscript of it gives (`self._long_opt[opt]`); "" when the code does not
+        state one."""
+        if container is not None and container.type == "identifier":
+            return scope.items.get(node_text(container), "")
         owner = container.child_by_field_name("object") if container is not None else None
         if container is None or container.type != "attribute" or owner is None:
             return ""
