@@ -32,7 +32,15 @@ from trident.host.gc_pause import paused_gc
 from trident.ingest.languages.javascript_syntax import BUILTIN_METHODS as JS_BUILTIN_METHODS
 from trident.ingest.languages.python_fixtures import CONFTEST, wider_conftests
 from trident.ingest.languages.python_syntax import BUILTIN_METHODS
-from trident.ingest.model import ATTRIBUTE_MARK, CALLED_MARK, ELEMENTS_MARK, PREFIX_MARK, Reference, TargetForm
+from trident.ingest.model import (
+    ATTRIBUTE_MARK,
+    CALLED_MARK,
+    ELEMENTS_MARK,
+    ENTERED_MARK,
+    PREFIX_MARK,
+    Reference,
+    TargetForm,
+)
 from trident.store.manifest import PendingReference
 from trident.store.names.code_paths import is_test_path, module_name
 from trident.store.names.id_ordered import drop, insert
@@ -371,6 +379,12 @@ class CodeIndex:
     def _qualified(self, name: str, project: str, depth: int, tails: _Tails) -> list[Entity]:
         if not name or depth > MAX_DEPTH:
             return []
+        if name.endswith(ENTERED_MARK):  # `with client.stream(...) as response:`
+            entered = self._qualified(name.removesuffix(ENTERED_MARK), project, depth + 1, tails)
+            element = self._returns.get(f"{entered[0].id}{ELEMENTS_MARK}", "") if entered else ""
+            if element in self._by_id:  # a generator made a context manager (`@contextmanager`): what it yields
+                return [self._by_id[element]]
+            return entered
         if name.endswith(ELEMENTS_MARK):  # `for node in parent.iter_child_nodes()`: each element's class
             functions = self._qualified(name.removesuffix(ELEMENTS_MARK), project, depth + 1, tails)
             element = self._returns.get(f"{functions[0].id}{ELEMENTS_MARK}", "") if functions else ""

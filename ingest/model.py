@@ -13,6 +13,9 @@ ATTRIBUTE_MARK = "@"  # `Class@name`: the class the attribute `name` of Class (o
 # A `HOLDS` fact's attribute ending so holds a class or function itself, not a value of it: what calling the
 # attribute runs (`code_generator_class = CodeGenerator`, then `env.code_generator_class(...)` constructs one)
 CALLED_MARK = "()"
+# A value's name ending so is what a `with` statement over it enters: a function's yielded class when it yields one
+# (`@contextmanager def stream() -> Iterator[Response]`), else what it returns, or the class itself
+ENTERED_MARK = "<>"
 
 
 def returned_key(kind: str, function: str) -> str:

@@ -135,6 +135,28 @@ CLIENT: dict[str, str] = {
         "def configure(settings: Settings):\n"
         "    return settings.mailer_class.configured()\n"
     ),
+    "client/streaming.py": (
+        "import contextlib\n"
+        "import typing as t\n\n"
+        "from client.body import Body\n"
+        "from client.models import Response\n\n\n"
+        "class Streamer:\n"
+        "    @contextlib.contextmanager\n"
+        "    def stream(self) -> t.Iterator[Response]:\n"
+        "        yield Response()\n\n\n"
+        "@contextlib.contextmanager\n"
+        "def opened() -> t.Iterator[Body]:\n"
+        "    yield Body()\n\n\n"
+        "def size_of():\n"
+        "    with opened() as body:\n"
+        "        return body.length()\n"
+    ),
+    "client/cli.py": (
+        "from client.streaming import Streamer\n\n\n"
+        "def main(streamer: Streamer):\n"
+        "    with streamer.stream() as response:\n"
+        "        return response.body.length()\n"
+    ),
     "client/pool.py": (
         "from client.models import Response\n\n\n"
         "class Pool:\n"
@@ -253,6 +275,14 @@ def test_what_a_declared_mapping_or_list_gives_through_get_items_values_enumerat
     assert calls[("client.registry.shut_named", "client.adapters.HTTPAdapter.close")] is Resolution.INFERRED
     assert calls[("client.registry.shut_named", "client.adapters.HTTPAdapter.send")] is Resolution.INFERRED
     assert ("client.registry.Registry.drain", "client.adapters.Mailer.send") not in calls
+
+
+def test_a_with_statement_over_a_context_manager_generator_gives_what_it_yields(catalog: Catalog) -> None:
+    """`with streamer.stream() as response:` where another file's `@contextmanager def stream() ->
+    Iterator[Response]`, and `with opened() as body:` over this file's: the name is what the generator yields."""
+    calls = _named(catalog)
+    assert calls[("client.cli.main", "client.body.Body.length")] is Resolution.INFERRED
+    assert calls[("client.streaming.size_of", "client.body.Body.length")] is Resolution.INFERRED
 
 
 def test_a_local_given_self_is_of_the_class_and_a_returned_class_constructs(catalog: Catalog) -> None:

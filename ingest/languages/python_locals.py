@@ -34,7 +34,7 @@ from trident.ingest.languages.python_syntax import (
     unpacked_names,
 )
 from trident.ingest.languages.python_types import PythonTypes
-from trident.ingest.model import ELEMENTS_MARK, PREFIX_MARK, TargetForm
+from trident.ingest.model import ATTRIBUTE_MARK, ELEMENTS_MARK, ENTERED_MARK, PREFIX_MARK, TargetForm
 from trident.store.schema import Resolution
 
 # The methods of a dict or list that change what it holds.
@@ -179,9 +179,18 @@ class PythonLocals(PythonTypes):
                 value = pattern.named_children[0] if pattern.named_child_count else None
                 alias = pattern.child_by_field_name("alias")
                 if value is not None and value.type == "call" and alias is not None and alias.named_child_count == 1:
-                    made = self._made(value, scope)
+                    made = self._entered(self._made(value, scope) or self._callee(value, scope))
                     if made and alias.named_children[0].type == "identifier":
                         scope.types[node_text(alias.named_children[0])] = made
+
+    def _entered(self, made: str) -> str:
+        """What `with <call> as x:` gives x, from what the call gives: a class of this file as it is; what a generator
+        of this file yields (`@contextmanager`); else marked for the indexer to tell (`ENTERED_MARK`)."""
+        if "." not in made or made in self.by_qualified or ATTRIBUTE_MARK in made or made.endswith(ELEMENTS_MARK):
+            return made if "." in made else ""  # (a builtin's, `open(...)`, is no project's)
+        if made.startswith(f"{self.module}.") and made in self.signatures:  # a function of this file
+            return self.yields.get(made, "") or made
+        return f"{made}{ENTERED_MARK}"
 
     def _note_item(self, left: ts.Node, right: ts.Node, scope: Scope) -> None:
         """`handlers["b"] = on_b`: the table holds that function at that key (at a computed key: among its values)."""
