@@ -36,12 +36,16 @@ CLIENT: dict[str, str] = {
     ),
     "client/body.py": "class Body:\n    def length(self):\n        return 0\n",
     "client/models.py": (
+        "from typing import Self\n\n"
         "from client.adapters import HTTPAdapter\n"
         "from client.body import Body\n\n\n"
         "class Response:\n"
         "    connection: HTTPAdapter\n\n"
         "    def __init__(self):\n"
         "        self.raw = None\n\n"
+        "    def with_raw(self, raw) -> Self:\n"
+        "        self.raw = raw\n"
+        "        return self\n\n"
         "    @property\n"
         "    def body(self) -> Body:\n"
         "        return Body()\n"
@@ -152,10 +156,13 @@ CLIENT: dict[str, str] = {
         "        return body.length()\n"
     ),
     "client/cli.py": (
+        "from client.models import Response\n"
         "from client.streaming import Streamer\n\n\n"
         "def main(streamer: Streamer):\n"
         "    with streamer.stream() as response:\n"
-        "        return response.body.length()\n"
+        "        return response.body.length()\n\n\n"
+        "def refreshed(r: Response):\n"
+        "    return r.with_raw(None).body.length()\n"
     ),
     "client/pool.py": (
         "from client.models import Response\n\n\n"
@@ -283,6 +290,11 @@ def test_a_with_statement_over_a_context_manager_generator_gives_what_it_yields(
     calls = _named(catalog)
     assert calls[("client.cli.main", "client.body.Body.length")] is Resolution.INFERRED
     assert calls[("client.streaming.size_of", "client.body.Body.length")] is Resolution.INFERRED
+
+
+def test_a_method_said_to_return_self_gives_its_class(catalog: Catalog) -> None:
+    """`def with_raw(self, raw) -> Self:` in another file: `r.with_raw(None).body` is the Response's body."""
+    assert _named(catalog)[("client.cli.refreshed", "client.body.Body.length")] is Resolution.INFERRED
 
 
 def test_a_local_given_self_is_of_the_class_and_a_returned_class_constructs(catalog: Catalog) -> None:

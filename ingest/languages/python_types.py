@@ -46,6 +46,8 @@ from trident.ingest.languages.python_syntax import (
 )
 from trident.ingest.model import ATTRIBUTE_MARK
 
+SELF_TYPES = frozenset({"typing.Self", "typing_extensions.Self"})  # `-> Self`: the class the method is called on
+
 
 class PythonTypes(PythonParameters):
     """The declarations and stated types of one file. Rows are 0-based, as tree-sitter counts them."""
@@ -107,6 +109,8 @@ class PythonTypes(PythonParameters):
                 if node.child_by_field_name("return_type") is not None:
                     self.annotated.add(f"{prefix}.{name}")
                 returned = self._annotation(node.child_by_field_name("return_type"))
+                if method and self._qualified(annotated_name(node.child_by_field_name("return_type"))) in SELF_TYPES:
+                    returned = prefix  # `def with_timeout(self, t) -> Self:` gives an instance of its class
                 if element := self._named_type(element_name(node.child_by_field_name("return_type"))):
                     self.yields[f"{prefix}.{name}"] = element
                     self.yield_rows[f"{prefix}.{name}"] = node.start_point.row
