@@ -96,6 +96,12 @@ CLIENT: dict[str, str] = {
         "def fresh():\n"
         "    made = adapter_class()\n"
         "    return made().close()\n\n\n"
+        "class Chain:\n"
+        "    def __init__(self, adapters: list[HTTPAdapter]):\n"
+        "        self.links = list(reversed(adapters))\n\n"
+        "    def close_all(self):\n"
+        "        for link in self.links:\n"
+        "            link.close()\n\n\n"
         "def shut_named(adapters: dict[str, HTTPAdapter], name):\n"
         "    adapters[name].close()\n"
         "    for adapter in adapters.values():\n"
@@ -278,6 +284,8 @@ def test_what_a_declared_mapping_or_list_gives_through_get_items_values_enumerat
     for method in ("shut_one", "shut_each", "shut_sorted"):
         assert calls[(f"client.registry.Registry.{method}", "client.adapters.HTTPAdapter.close")] is Resolution.INFERRED
     assert calls[("client.registry.Registry.drain", "client.adapters.HTTPAdapter.send")] is Resolution.INFERRED
+    # an attribute given a list parameter's elements: `self.links = list(reversed(adapters))`
+    assert calls[("client.registry.Chain.close_all", "client.adapters.HTTPAdapter.close")] is Resolution.INFERRED
     # a parameter annotated so: `adapters[name]`, `adapters.values()`
     assert calls[("client.registry.shut_named", "client.adapters.HTTPAdapter.close")] is Resolution.INFERRED
     assert calls[("client.registry.shut_named", "client.adapters.HTTPAdapter.send")] is Resolution.INFERRED

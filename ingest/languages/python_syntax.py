@@ -131,6 +131,18 @@ def either_side(node: ts.Node) -> list[ts.Node]:
     return [side for side in sides if side is not None]
 
 
+def elements_kept(node: ts.Node) -> ts.Node:
+    """What `list(reversed(children))`, `sorted(xs)`, `tuple(xs)` take their elements from (`children`, `xs`): the
+    first argument through calls of the builtins that keep their argument's elements; the node itself otherwise."""
+    while node.type == "call" and (function := node.child_by_field_name("function")) is not None:
+        arguments = node.child_by_field_name("arguments")
+        given = [a for a in arguments.named_children if a.type != "comment"] if arguments is not None else []
+        if function.type != "identifier" or node_text(function) not in SAME_ELEMENTS or not given:
+            break
+        node = given[0]
+    return node
+
+
 def is_super(call: ts.Node) -> bool:
     function = call.child_by_field_name("function")
     return function is not None and function.type == "identifier" and node_text(function) == "super"

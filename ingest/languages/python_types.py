@@ -32,6 +32,7 @@ from trident.ingest.languages.python_syntax import (
     descendants,
     either_side,
     element_name,
+    elements_kept,
     held_class_name,
     imported_names,
     is_optional,
@@ -235,6 +236,7 @@ class PythonTypes(PythonParameters):
         element = self._named_type(element_name(annotation))
         if not element and right is not None:  # `self.children = children` (or `children or []`), `children: list[Foo]`
             sides = either_side(right) if right.type == "boolean_operator" else [right]
+            sides = [elements_kept(s) for s in sides]  # `list(reversed(children))` holds children's elements
             named = [node_text(s) for s in sides if s.type == "identifier"]
             element = next((elements[n] for n in named if n in elements), "")
         if element:
