@@ -20,7 +20,7 @@ from trident.ingest.chunk_tokens import CHUNK_TOKEN_BUDGET, estimate_tokens, spl
 from trident.ingest.languages import SUPPORTED_LANGUAGES, LanguageSpec, parser_for, spec_for
 from trident.ingest.languages.binding import Bindings, Target
 from trident.ingest.languages.outline import Outline, Symbol, docstring
-from trident.ingest.model import Extraction, Reference
+from trident.ingest.model import TABLE_MARK, Extraction, Reference
 from trident.ingest.text import group_blocks, paragraphs
 from trident.store.names.code_paths import HEADER_SUFFIXES, module_name, module_short_name
 from trident.store.schema import (
@@ -283,8 +283,10 @@ class _Builder:
             ids.setdefault(s.local, entity.id)
             if s.kind == EntityType.CLASS:
                 classes.setdefault(s.local, entity.id)
-        for name, local in sorted(bound.held.items()) if bound is not None else []:
-            if local in ids:  # a module-level name holding a top-level definition is another name of it
+        tables = bound.tables.items() if bound is not None else ()
+        shared = [(f"{name}{TABLE_MARK}", local) for name, locals_ in tables for local in locals_]
+        for name, local in sorted([*bound.held.items(), *shared]) if bound is not None else []:
+            if local in ids:  # a module-level name holding a top-level definition (or a table of them) names it too
                 held = entities[ids[local]]
                 entities[held.id] = held.model_copy(update={"aliases": (*held.aliases, f"{self.module_q}.{name}")})
         relations = self._containment(symbols, entities, ids, classes)

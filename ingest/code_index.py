@@ -38,6 +38,7 @@ from trident.ingest.model import (
     ELEMENTS_MARK,
     ENTERED_MARK,
     PREFIX_MARK,
+    TABLE_MARK,
     Reference,
     TargetForm,
 )
@@ -379,6 +380,10 @@ class CodeIndex:
     def _qualified(self, name: str, project: str, depth: int, tails: _Tails) -> list[Entity]:
         if not name or depth > MAX_DEPTH:
             return []
+        if name.endswith(TABLE_MARK):  # `DECODERS[kind]()`: every definition the table holds (one project's)
+            held = _definitions(self._by_name.get(name, []))
+            mine = [e for e in held if e.project == project]
+            return mine or (held if len({e.project for e in held}) == 1 else [])
         if name.endswith(ENTERED_MARK):  # `with client.stream(...) as response:`
             entered = self._qualified(name.removesuffix(ENTERED_MARK), project, depth + 1, tails)
             element = self._returns.get(f"{entered[0].id}{ELEMENTS_MARK}", "") if entered else ""

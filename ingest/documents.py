@@ -23,6 +23,7 @@ from trident.store.schema import (
     EntityType,
     Relation,
     RelationType,
+    Resolution,
     document_id,
     entity_id,
 )
@@ -188,9 +189,13 @@ def resolve_document(parsed: Parsed, resolver: Resolver, project: Entity) -> Doc
 
 
 def _unique(relations: Sequence[Relation]) -> list[Relation]:
+    """One relation per source, type, target and evidence chunk: the surest of them (a direct `Foo()` call and a
+    dispatch to Foo from a table in the same chunk are one exact call), the first of equally sure ones."""
     seen: dict[tuple[str, str, str, str], Relation] = {}
     for r in relations:
-        seen.setdefault((r.source, r.type, r.target, r.evidence or ""), r)
+        key = (r.source, r.type, r.target, r.evidence or "")
+        if key not in seen or Resolution(r.resolution).rank < Resolution(seen[key].resolution).rank:
+            seen[key] = r
     return list(seen.values())
 
 

@@ -16,6 +16,9 @@ CALLED_MARK = "()"
 # A value's name ending so is what a `with` statement over it enters: a function's yielded class when it yields one
 # (`@contextmanager def stream() -> Iterator[Response]`), else what it returns, or the class itself
 ENTERED_MARK = "<>"
+# A module-level name ending so is a table (dict or list literal) of the file's functions or classes, each of which
+# answers to it: `SUPPORTED_DECODERS[kind]()` in another file calls any of them
+TABLE_MARK = "[*]"
 
 
 def returned_key(kind: str, function: str) -> str:

@@ -170,6 +170,29 @@ CLIENT: dict[str, str] = {
         "def refreshed(r: Response):\n"
         "    return r.with_raw(None).body.length()\n"
     ),
+    "client/renderers.py": (
+        "class Plain:\n"
+        "    def render(self):\n"
+        "        return ''\n\n\n"
+        "class Marked:\n"
+        "    def render(self):\n"
+        "        return ''\n\n\n"
+        "class Unlisted:\n"
+        "    def render(self):\n"
+        "        return ''\n\n\n"
+        "RENDERERS = {'plain': Plain, 'marked': Marked}\n"
+    ),
+    "client/show.py": (
+        "from client.renderers import RENDERERS, Plain\n\n\n"
+        "def show(kind):\n"
+        "    return RENDERERS[kind]()\n\n\n"
+        "def show_later(kind):\n"
+        "    renderer_class = RENDERERS.get(kind)\n"
+        "    return renderer_class()\n\n\n"
+        "def show_default(kind):\n"
+        "    picked = RENDERERS.get(kind)\n"
+        "    return picked() if picked else Plain()\n"
+    ),
     "client/pool.py": (
         "from client.models import Response\n\n\n"
         "class Pool:\n"
@@ -303,6 +326,22 @@ def test_a_with_statement_over_a_context_manager_generator_gives_what_it_yields(
 def test_a_method_said_to_return_self_gives_its_class(catalog: Catalog) -> None:
     """`def with_raw(self, raw) -> Self:` in another file: `r.with_raw(None).body` is the Response's body."""
     assert _named(catalog)[("client.cli.refreshed", "client.body.Body.length")] is Resolution.INFERRED
+
+
+def test_an_item_of_another_file_s_table_of_classes_called_constructs_any_of_them(catalog: Catalog) -> None:
+    """`RENDERERS = {'plain': Plain, 'marked': Marked}` in one file, `RENDERERS[kind]()` in another: a dispatch to
+    each class the table holds, none to a class it does not."""
+    calls = _named(catalog)
+    assert calls[("client.show.show", "client.renderers.Plain")] is Resolution.DISPATCH
+    assert calls[("client.show.show", "client.renderers.Marked")] is Resolution.DISPATCH
+    assert ("client.show.show", "client.renderers.Unlisted") not in calls
+    # an item taken into a variable first (`renderer_class = RENDERERS.get(kind)`, then `renderer_class()`)
+    assert calls[("client.show.show_later", "client.renderers.Plain")] is Resolution.DISPATCH
+    assert calls[("client.show.show_later", "client.renderers.Marked")] is Resolution.DISPATCH
+    assert ("client.show.show_later", "client.renderers.Unlisted") not in calls
+    # a direct call and a dispatch to one class from the same chunk: the surer one stands
+    assert calls[("client.show.show_default", "client.renderers.Plain")] is Resolution.EXACT
+    assert calls[("client.show.show_default", "client.renderers.Marked")] is Resolution.DISPATCH
 
 
 def test_a_local_given_self_is_of_the_class_and_a_returned_class_constructs(catalog: Catalog) -> None:

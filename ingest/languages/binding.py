@@ -84,6 +84,9 @@ class Bindings:
     # module-level name -> the file's own top-level function or class it holds (`_default_stdout = _cached(...)`):
     # another file importing the name calls that definition
     held: dict[str, str] = field(default_factory=dict)
+    # module-level dict or list literal -> the file's own top-level functions or classes it holds (`DECODERS = {"gzip":
+    # GZipDecoder, ...}`): another file calling an item of it calls one of them
+    tables: dict[str, list[str]] = field(default_factory=dict)
 
 
 class SiteBinder(Protocol):

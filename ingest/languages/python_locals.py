@@ -34,7 +34,7 @@ from trident.ingest.languages.python_syntax import (
     unpacked_names,
 )
 from trident.ingest.languages.python_types import PythonTypes
-from trident.ingest.model import ATTRIBUTE_MARK, ELEMENTS_MARK, ENTERED_MARK, PREFIX_MARK, TargetForm
+from trident.ingest.model import ATTRIBUTE_MARK, ELEMENTS_MARK, ENTERED_MARK, PREFIX_MARK, TABLE_MARK, TargetForm
 from trident.store.schema import Resolution
 
 # The methods of a dict or list that change what it holds.
@@ -83,6 +83,38 @@ class PythonLocals(PythonTypes):
         """Key -> the function or class a dict or list literal holds there (`{"a": f}`, `[f, g]`), those it holds."""
         held = {key: self._held_value(item, scope) for key, item in literal_items(value)}
         return {key: name for key, name in held.items() if name}
+
+    def table_picked(self, value: ts.Node, scope: Scope) -> list[str]:
+        """What `x = TABLE[k]` or `x = TABLE.get(k)` makes x at a key the code computes: any item of a table of this
+        file, or of one another file defines (marked for the indexer, `TABLE_MARK`); [] for anything else."""
+        if value.type == "call" and (function := value.child_by_field_name("function")) is not None:
+            getter = function.type == "attribute" and node_text(function.child_by_field_name("attribute")) == "get"
+            table_node = function.child_by_field_name("object") if getter else None  # `TABLE.get(k)`, as `TABLE[k]`
+            if table_node is None:
+                return []
+            name = node_text(table_node) if table_node.type == "identifier" else ""
+        elif value.type == "subscript":
+            target = value.child_by_field_name("value")
+            name = node_text(target) if target is not None and target.type == "identifier" else ""
+        else:
+            return []
+        table = scope.tables.get(name)
+        if table is None and scope.in_function and not {name} & (scope.types.keys() | scope.held.keys()):
+            table = self.tables.get(name)
+        if table:
+            return sorted(set(table.values()))
+        imported = self.imported_name(name, scope)
+        return [f"{imported}{TABLE_MARK}"] if imported else []
+
+    def imported_name(self, name: str, scope: Scope) -> str:
+        """What `name` is where the file imports it from another module of a project and nothing of this function
+        shadows it; "" otherwise."""
+        if not name or {name} & (scope.types.keys() | scope.held.keys() | scope.tables.keys() | scope.picked.keys()):
+            return ""
+        imported = self._bound(name, scope)
+        if not imported or imported.startswith(f"{self.module}.") or standard(imported):
+            return ""
+        return imported
 
     def table_called(self, subscript: ts.Node, scope: Scope) -> tuple[list[str], Resolution]:
         """What `table[key](...)` calls: the function the key holds when it is written and held (inferred), else
@@ -226,6 +258,7 @@ class PythonLocals(PythonTypes):
         _put(scope.held, name, held)
         _put(scope.types, name, found)
         scope.callables.pop(name, None)
+        _put(scope.picked, name, self.table_picked(right, scope) if right is not None and not held else None)
         _put(scope.tables, name, self._table(right, scope) if right is not None else None)
         branches = right is not None and right.type in ("boolean_operator", "conditional_expression")
         sides = {self._value_type(s, scope.types, scope) for s in either_side(right)} if branches and right else set()

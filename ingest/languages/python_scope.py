@@ -43,7 +43,7 @@ from trident.ingest.languages.python_syntax import (
     local_names,
     parameter_nodes,
 )
-from trident.ingest.model import CALLED_MARK, TargetForm
+from trident.ingest.model import CALLED_MARK, TABLE_MARK, TargetForm
 from trident.store.schema import Resolution
 
 log = logging.getLogger(__name__)
@@ -70,6 +70,10 @@ class PythonBinder(PythonLocals):
             local = held.removeprefix(f"{self.module}.")
             if held.startswith(f"{self.module}.") and "." not in local and local in self.names:
                 self.result.held[name] = local
+        for name, table in sorted(self.tables.items()):  # what calling an item of it elsewhere calls
+            own = sorted({h.removeprefix(f"{self.module}.") for h in table.values() if h.startswith(f"{self.module}.")})
+            if own := [local for local in own if "." not in local and local in self.names]:
+                self.result.tables[name] = own
         for function, element in self.yields.items():  # what a loop over a call's result is, across files
             target = Target(TargetForm.QUALIFIED, element, Resolution.EXACT)
             self.result.yields.append(
@@ -381,6 +385,11 @@ class PythonBinder(PythonLocals):
             held, resolution = self.table_called(function, scope)
             if held:
                 return [Target(TargetForm.QUALIFIED, h, resolution) for h in held]
+            value = function.child_by_field_name("value")
+            if imported := self.imported_name(node_text(value) if value is not None else "", scope):
+                return [Target(TargetForm.QUALIFIED, f"{imported}{TABLE_MARK}", Resolution.DISPATCH)]  # another file's
+        if function is not None and (picked := _picked(function, scope)):  # `cls = DECODERS[kind]`, then `cls()`
+            return [Target(TargetForm.QUALIFIED, p, Resolution.DISPATCH) for p in picked]
         if function is not None and (instances := self._called_instances(function, scope)):
             return [Target(TargetForm.MEMBER, "__call__", Resolution.INFERRED, owner=t) for t in instances]
         target = self._call_target(call, scope)
@@ -461,6 +470,11 @@ class PythonBinder(PythonLocals):
 def _alternatives(name: str, scope: Scope) -> bool:
     """Whether a variable is one of several types here (`A() if c else B()`, not narrowed since)."""
     return name in scope.alternatives and name not in scope.types
+
+
+def _picked(function: ts.Node, scope: Scope) -> list[str]:
+    """The table items a called variable may be (`cls = DECODERS[kind]`, then `cls()`), until reassigned."""
+    return scope.picked.get(node_text(function), []) if function.type == "identifier" else []
 
 
 def _callables(function: ts.Node, scope: Scope) -> list[str]:
