@@ -210,6 +210,11 @@ def parse_code(project: str, path: str, text: str, language: str, doc_id: str, t
     return build.extraction(chunks, [s for u in units for s in u.walk() if s.kind], outline, description, bound)
 
 
+def _table_names(tables: dict[str, list[str]]) -> list[tuple[str, str]]:
+    """(`TABLE[*]`, local name) for each definition a module-level table holds: the name another file calls it by."""
+    return [(f"{name}{TABLE_MARK}", local) for name, held in tables.items() for local in held]
+
+
 class _Builder:
     """Turns the laid-out pieces and the outline into records keyed by stable ids."""
 
@@ -283,9 +288,8 @@ class _Builder:
             ids.setdefault(s.local, entity.id)
             if s.kind == EntityType.CLASS:
                 classes.setdefault(s.local, entity.id)
-        tables = bound.tables.items() if bound is not None else ()
-        shared = [(f"{name}{TABLE_MARK}", local) for name, locals_ in tables for local in locals_]
-        for name, local in sorted([*bound.held.items(), *shared]) if bound is not None else []:
+        names = [] if bound is None else [*bound.held.items(), *_table_names(bound.tables)]
+        for name, local in sorted(names):
             if local in ids:  # a module-level name holding a top-level definition (or a table of them) names it too
                 held = entities[ids[local]]
                 entities[held.id] = held.model_copy(update={"aliases": (*held.aliases, f"{self.module_q}.{name}")})

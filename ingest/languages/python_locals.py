@@ -17,10 +17,11 @@ from trident.ingest.languages.python_facts import MAX_ATTRIBUTE_TYPES, Scope
 from trident.ingest.languages.python_lookups import built_lookup
 from trident.ingest.languages.python_parameters import standard
 from trident.ingest.languages.python_syntax import (
-    SAME_ELEMENTS,
     assigned_pairs,
+    call_arguments,
     descendants,
     either_side,
+    elements_kept,
     global_names,
     held_class_name,
     imported_names,
@@ -98,10 +99,7 @@ class PythonLocals(PythonTypes):
             name = node_text(target) if target is not None and target.type == "identifier" else ""
         else:
             return []
-        table = scope.tables.get(name)
-        if table is None and scope.in_function and not {name} & (scope.types.keys() | scope.held.keys()):
-            table = self.tables.get(name)
-        if table:
+        if table := self._table_named(name, scope):
             return sorted(set(table.values()))
         imported = self.imported_name(name, scope)
         return [f"{imported}{TABLE_MARK}"] if imported else []
@@ -116,15 +114,20 @@ class PythonLocals(PythonTypes):
             return ""
         return imported
 
+    def _table_named(self, name: str, scope: Scope) -> dict[str, str]:
+        """Key -> function or class of the dict or list literal `name` is: this function's, else the module's when
+        nothing of this function shadows it; {} for none."""
+        table = scope.tables.get(name)
+        if table is None and scope.in_function and not {name} & (scope.types.keys() | scope.held.keys()):
+            table = self.tables.get(name)
+        return table or {}
+
     def table_called(self, subscript: ts.Node, scope: Scope) -> tuple[list[str], Resolution]:
         """What `table[key](...)` calls: the function the key holds when it is written and held (inferred), else
         every one the table holds (dispatch: the key picks one at run time); of a dict or list literal of this
         function, or of the module when no local shadows it."""
         value, key = subscript.child_by_field_name("value"), subscript.child_by_field_name("subscript")
-        name = node_text(value) if value is not None and value.type == "identifier" else ""
-        table = scope.tables.get(name)
-        if table is None and scope.in_function and not {name} & (scope.types.keys() | scope.held.keys()):
-            table = self.tables.get(name)
+        table = self._table_named(node_text(value) if value is not None and value.type == "identifier" else "", scope)
         if not table:
             return [], Resolution.NAME
         written = literal_key(key)
@@ -312,8 +315,7 @@ class PythonLocals(PythonTypes):
         `enumerate(self.args)` (an index, then an element), `zip(self.names, self.args)` (an element of each), a
         declared mapping's `.items()` (a key, then what it holds); [] for anything else."""
         function = iterable.child_by_field_name("function") if iterable.type == "call" else None
-        arguments = iterable.child_by_field_name("arguments") if function is not None else None
-        given = [a for a in arguments.named_children if a.type != "comment"] if arguments is not None else []
+        given = call_arguments(iterable)
         name = node_text(function) if function is not None and function.type == "identifier" else ""
         if name == "enumerate" and width == 2 and given and not self._bound(name, scope):
             return ["", self._element_type(given[0], scope)]
@@ -342,14 +344,10 @@ class PythonLocals(PythonTypes):
     def _kept_elements(self, call: ts.Node, scope: Scope) -> str | None:
         """The elements of a builtin's call that keeps its argument's (`sorted(self.items)`) or of a declared
         mapping's `.values()`; None for any other call."""
+        if (kept := elements_kept(call, lambda name: bool(self._bound(name, scope)))) is not call:
+            return self._element_type(kept, scope)
         function = call.child_by_field_name("function")
-        arguments = call.child_by_field_name("arguments")
-        given = [a for a in arguments.named_children if a.type != "comment"] if arguments is not None else []
-        if function is not None and function.type == "identifier" and node_text(function) in SAME_ELEMENTS:
-            if given and given[0].type != "keyword_argument" and not self._bound(node_text(function), scope):
-                return self._element_type(given[0], scope)
-            return None
-        if function is None or (method := function.child_by_field_name("attribute")) is None:
+        if function is None or (method := function.child_by_field_name("attribute")) is None or call_arguments(call):
             return None
         held = self.items_of(function.child_by_field_name("object"), scope) if node_text(method) == "values" else ""
         return held or None  # (else what the method says it returns, for a class of its own with `values()`)

@@ -3,7 +3,7 @@ definitions, `super()`, `@staticmethod`, and the one name a type annotation stat
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import tree_sitter as ts
 
@@ -131,13 +131,20 @@ def either_side(node: ts.Node) -> list[ts.Node]:
     return [side for side in sides if side is not None]
 
 
-def elements_kept(node: ts.Node) -> ts.Node:
+def call_arguments(call: ts.Node) -> list[ts.Node]:
+    """A call's arguments as written, in order (comments left out); [] for anything that is no call."""
+    arguments = call.child_by_field_name("arguments") if call.type == "call" else None
+    return [a for a in arguments.named_children if a.type != "comment"] if arguments is not None else []
+
+
+def elements_kept(node: ts.Node, shadowed: Callable[[str], bool] = lambda name: False) -> ts.Node:
     """What `list(reversed(children))`, `sorted(xs)`, `tuple(xs)` take their elements from (`children`, `xs`): the
-    first argument through calls of the builtins that keep their argument's elements; the node itself otherwise."""
-    while node.type == "call" and (function := node.child_by_field_name("function")) is not None:
-        arguments = node.child_by_field_name("arguments")
-        given = [a for a in arguments.named_children if a.type != "comment"] if arguments is not None else []
-        if function.type != "identifier" or node_text(function) not in SAME_ELEMENTS or not given:
+    first argument through calls of the builtins that keep their argument's elements (not where `shadowed` says the
+    file rebinds the builtin's name); the node itself otherwise."""
+    while (function := node.child_by_field_name("function") if node.type == "call" else None) is not None:
+        given = call_arguments(node)
+        name = node_text(function) if function.type == "identifier" else ""
+        if name not in SAME_ELEMENTS or shadowed(name) or not given or given[0].type == "keyword_argument":
             break
         node = given[0]
     return node

@@ -301,7 +301,7 @@ class PythonTypes(PythonParameters):
             types = self._attribute_types(node, scope) or self._member_types(node, scope)
             return (types[0] if len(types) == 1 else "") if types else self._held_elsewhere(node, scope)
         if node.type == "call":
-            return self._looked_up_item(node, scope) or self._made(node, scope)
+            return self._made(node, scope)
         return self.items_of(node.child_by_field_name("value"), scope) if node.type == "subscript" else ""
 
     def items_of(self, container: ts.Node | None, scope: Scope) -> str:
@@ -410,6 +410,8 @@ class PythonTypes(PythonParameters):
         function = call.child_by_field_name("function")
         if function is None:
             return ""
+        if looked_up := self._looked_up_item(call, scope):  # `self.opts.get(k)`: what the declared mapping holds
+            return looked_up
         owner = function.child_by_field_name("object") if function.type == "attribute" else None
         method = node_text(function.child_by_field_name("attribute")) if owner is not None else ""
         own = scope.cls is not None and owner is not None and node_text(owner) == scope.receiver
@@ -497,8 +499,7 @@ class PythonTypes(PythonParameters):
         variable, or the one type both sides of `a or b` / `a if c else b` have ("" when unknown or they differ).
         `scope`, in a function, is where a call is made (what `self` is)."""
         if node.type == "call":
-            at = scope or Scope("", "", types=dict(variables))
-            return self._looked_up_item(node, at) or self._made(node, at)  # (`self.opts.get(k)`: what opts holds)
+            return self._made(node, scope or Scope("", "", types=dict(variables)))
         if node.type == "identifier":
             if scope is not None and scope.cls is not None and scope.receiver and node_text(node) == scope.receiver:
                 return scope.cls.qualified  # `ctx = self`
