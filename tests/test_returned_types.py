@@ -95,7 +95,10 @@ ENGINE: dict[str, str] = {
         "        return 'expr'\n\n\n"
         "class Const(Expr):\n"
         "    def as_const(self):\n"
-        "        return 1\n\n\n"
+        "        return 1\n\n"
+        "    @classmethod\n"
+        "    def make(cls):\n"
+        "        return cls()\n\n\n"
         "class List(Expr):\n"
         "    items: list[Expr]\n\n"
         "    def as_const(self):\n"
@@ -107,7 +110,46 @@ ENGINE: dict[str, str] = {
         "def fold(node: Node):\n"
         "    if isinstance(node, Expr):\n"
         "        node.as_const()\n"
-        "    return node.describe()\n"
+        "    return node.describe()\n\n\n"
+        "def pair() -> tuple[Const, list[List]]:\n"
+        "    return Const(), []\n\n\n"
+        "def gathered(of: List, count):\n"
+        "    consts = [Const() for _ in range(count)]\n"
+        "    for const in consts:\n"
+        "        const.as_const()\n"
+        "    exprs = sorted(of.items)\n"
+        "    exprs[0].describe()\n"
+        "    one, lists = pair()\n"
+        "    one.describe()\n"
+        "    return [item.as_const() for item in lists]\n\n\n"
+        "class Bag:\n"
+        "    def __init__(self, loaded):\n"
+        "        self.consts = []\n"
+        "        self.others = list(loaded)\n\n"
+        "    def add(self):\n"
+        "        self.consts.append(Const())\n"
+        "        self.others.append(Const())\n\n"
+        "    def fold(self):\n"
+        "        return [c.as_const() for c in self.consts]\n\n"
+        "    def fold_others(self):\n"
+        "        return [c.as_const() for c in self.others]\n\n\n"
+        "def filled(count):\n"
+        "    made = []\n"
+        "    for _ in range(count):\n"
+        "        made.append(Const.make())\n"
+        "    for const in made:\n"
+        "        const.as_const()\n\n\n"
+        "def mixed():\n"
+        "    made = []\n"
+        "    made.append(Const())\n"
+        "    made.append(List())\n"
+        "    for one in made:\n"
+        "        one.as_const()\n\n\n"
+        "def rebound(loaded):\n"
+        "    consts = [Const()]\n"
+        "    consts = loaded.values()\n"
+        "    for const in consts:\n"
+        "        const.as_const()\n"
     ),
     "engine/compiler.py": (
         "from typing import cast\n\n\n"
@@ -229,6 +271,30 @@ def test_a_loop_or_comprehension_variable_is_typed_by_the_elements_a_container_s
         ("CALLS", "engine.nodes.Const.as_const"): "inferred",
         ("CALLS", "engine.nodes.Expr.describe"): "inferred",
     }
+
+
+def test_a_local_list_is_typed_by_the_elements_its_value_states(catalog: Catalog, views: GenerationViews) -> None:
+    # a comprehension of constructions, `sorted()` of a declared list (and a subscript of it), and the items of the
+    # tuple a function of the file says it returns (`one, lists = pair()` with `-> tuple[Const, list[List]]`)
+    gathered = edges_named(catalog, views, "function:engine:engine.nodes.gathered", relation_types=["CALLS"])
+    assert {edge: how for edge, how in gathered.items() if how == "inferred"} == {
+        ("CALLS", "engine.nodes.Const.as_const"): "inferred",
+        ("CALLS", "engine.nodes.Expr.describe"): "inferred",
+        ("CALLS", "engine.nodes.List.as_const"): "inferred",
+    }
+    # a list made empty, then given what a classmethod's `cls()` makes; one given two types says neither
+    filled = edges_named(catalog, views, "function:engine:engine.nodes.filled", relation_types=["CALLS"])
+    assert filled[("CALLS", "engine.nodes.Const.as_const")] == "inferred"
+    mixed = edges_named(catalog, views, "function:engine:engine.nodes.mixed", relation_types=["CALLS"])
+    assert "inferred" not in {how for (_, target), how in mixed.items() if target.endswith(".as_const")}
+    # an attribute made an empty list and given only Consts by the class's methods; one made of other values is not
+    fold = edges_named(catalog, views, "method:engine:engine.nodes.Bag.fold", relation_types=["CALLS"])
+    assert fold[("CALLS", "engine.nodes.Const.as_const")] == "inferred"
+    others = edges_named(catalog, views, "method:engine:engine.nodes.Bag.fold_others", relation_types=["CALLS"])
+    assert "inferred" not in {how for (_, target), how in others.items() if target.endswith(".as_const")}
+    # a local given another value after its list: its elements are no longer known
+    rebound = edges_named(catalog, views, "function:engine:engine.nodes.rebound", relation_types=["CALLS"])
+    assert rebound.get(("CALLS", "engine.nodes.Const.as_const")) != "inferred"
 
 
 def test_an_attribute_of_a_typed_or_cast_value_is_typed_by_what_its_class_states(

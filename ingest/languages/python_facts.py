@@ -54,6 +54,8 @@ class ClassFacts:
     methods: set[str] = field(default_factory=set)  # the methods the class body defines
     held: dict[str, str] = field(default_factory=dict)  # attribute -> the class or function it holds (not calls)
     fields: list[str] = field(default_factory=list)  # a NamedTuple's fields in order: what unpacking it gives
+    appended: dict[str, set[str]] = field(default_factory=dict)  # list attribute -> types its appends give
+    refilled: set[str] = field(default_factory=set)  # attributes given any value but an empty list
 
     def stated(self, attribute: str) -> list[str]:
         """The types the class states for an attribute: its annotation's, and with it those it is given when the
@@ -82,3 +84,4 @@ class Scope:
     callables: dict[str, list[str]] = field(default_factory=dict)  # parameter -> the functions or classes passed it
     picked: dict[str, list[str]] = field(default_factory=dict)  # variable -> the table items it may be (`TABLE[k]`)
     tables: dict[str, dict[str, str]] = field(default_factory=dict)  # dict/list -> key -> the function it holds
+    filling: set[str] = field(default_factory=set)  # lists made empty here whose appends say their elements

@@ -5,7 +5,7 @@ a comprehension's variable, a variable holding what a built-name lookup gave (`f
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import tree_sitter as ts
@@ -21,11 +21,13 @@ from trident.ingest.languages.python_syntax import (
     call_arguments,
     descendants,
     either_side,
+    element_name,
     elements_kept,
     global_names,
     held_class_name,
     imported_names,
     isinstance_test,
+    item_name,
     literal_items,
     literal_key,
     local_names,
@@ -144,9 +146,24 @@ class PythonLocals(PythonTypes):
             or (owner := function.child_by_field_name("object")) is None
         ):
             return
-        mutated = node_text(function.child_by_field_name("attribute")) in MUTATORS
-        if mutated and owner.type == "identifier" and node_text(owner) in scope.tables:
+        method = node_text(function.child_by_field_name("attribute"))
+        if method in MUTATORS and owner.type == "identifier" and node_text(owner) in scope.tables:
             scope.tables.pop(node_text(owner))
+        if method in MUTATORS and owner.type == "identifier" and node_text(owner) in scope.filling:
+            self._note_filled(node_text(owner), method, call, scope)
+
+    def _note_filled(self, name: str, method: str, call: ts.Node, scope: Scope) -> None:
+        """`out = []` then `out.append(Item(...))`: the list's elements are what every append and insert gives it,
+        while they all give one type (any other change, or a value of no stated type, leaves them unknown)."""
+        given = call_arguments(call)
+        value = given[-1] if given and method in ("append", "insert") else None
+        typed = self._value_type(value, scope.types, scope) if value is not None else ""
+        if typed and scope.elements.get(name, typed) == typed:
+            scope.elements[name] = scope.items[name] = typed
+            return
+        scope.filling.discard(name)
+        scope.elements.pop(name, None)
+        scope.items.pop(name, None)
 
     def _returned_callable(self, qualified: str, function: ts.Node) -> str:
         """The one function or class every `return` of a function gives, not called (`return self.on_done`,
@@ -209,6 +226,8 @@ class PythonLocals(PythonTypes):
                 whole = self._value_type(right, scope.types, scope) if right is not None and unknown else ""
                 if whole and (names := unpacked_names(left)):  # `text, style, _ = segment` (a NamedTuple)
                     self._note_items(names, whole, scope)
+                elif right is not None and right.type == "call" and unknown:
+                    self._note_returned_items(unpacked_names(left), right, scope)
         elif node.type == "with_statement":
             for pattern in descendants(node, "as_pattern"):
                 value = pattern.named_children[0] if pattern.named_child_count else None
@@ -217,6 +236,16 @@ class PythonLocals(PythonTypes):
                     made = self._entered(self._made(value, scope) or self._callee(value, scope))
                     if made and alias.named_children[0].type == "identifier":
                         scope.types[node_text(alias.named_children[0])] = made
+
+    def _note_returned_items(self, names: list[str], call: ts.Node, scope: Scope) -> None:
+        """`attrs, by_name = collect(cls)` where this file's `collect` states `-> tuple[list[Attribute], dict]`: each
+        name is of its item's type, and its elements of the item's elements' type."""
+        items = self.tuple_returns.get(self._callee(call, scope), [])
+        if not names or len(items) != len(names):
+            return
+        for name, (kind, element) in zip(names, items, strict=True):
+            _put(scope.types, name, kind)
+            _put(scope.elements, name, element)
 
     def _entered(self, made: str) -> str:
         """What `with <call> as x:` gives x, from what the call gives: a class of this file as it is; what a generator
@@ -263,9 +292,39 @@ class PythonLocals(PythonTypes):
         scope.callables.pop(name, None)
         _put(scope.picked, name, self.table_picked(right, scope) if right is not None and not held else None)
         _put(scope.tables, name, self._table(right, scope) if right is not None else None)
+        elements = self._named_type(element_name(annotation)) or (self._elements_given(right, scope) if right else "")
+        _put(scope.elements, name, "" if held else elements)
+        listed = self._listed(right, scope) if right is not None else ""
+        _put(scope.items, name, self._named_type(item_name(annotation)) or listed)
+        scope.filling.discard(name)
+        if right is not None and node_text(right) in ("[]", "list()") and not scope.elements.get(name):
+            scope.filling.add(name)
         branches = right is not None and right.type in ("boolean_operator", "conditional_expression")
         sides = {self._value_type(s, scope.types, scope) for s in either_side(right)} if branches and right else set()
         _put(scope.alternatives, name, sorted(sides) if not held and not found and "" not in sides else None)
+
+    def _elements_given(self, value: ts.Node, scope: Scope) -> str:
+        """The type of each element of a local's value, where the code states it: a comprehension or a literal of
+        values of one type (`[Item(n) for n in names]`, `[a, b]`), a list another value's elements fill
+        (`sorted(self.items)`, `list(xs)`), what a call states it returns (`-> list[Item]`, `-> Iterator[Item]`)."""
+        if value.type in ("list_comprehension", "set_comprehension", "generator_expression"):
+            body = value.child_by_field_name("body")
+            typed = self._comprehension_types(value.named_children, scope)
+            inside = replace(scope, types={**scope.types, **typed})
+            return self._value_type(body, inside.types, inside) if body is not None else ""
+        if value.type in ("list", "set", "tuple"):
+            known = {self._value_type(item, scope.types, scope) for item in value.named_children}
+            return known.pop() if len(known) == 1 else ""
+        if value.type in ("call", "identifier", "attribute"):
+            return self._element_type(value, scope)
+        return ""
+
+    def _listed(self, value: ts.Node, scope: Scope) -> str:
+        """What a subscript of a local list gives (`xs[0]`): its elements, where its value is a list built here or
+        a call that keeps its argument's elements (`sorted(...)`, `list(...)`)."""
+        if value.type in ("list_comprehension", "list") or (value.type == "call" and self._kept_elements(value, scope)):
+            return self._elements_given(value, scope)
+        return ""
 
     def _member_taken(self, node: ts.Node | None, scope: Scope) -> Target | None:
         """`text.highlight_regex` where text's class is of another file: the member a call of the variable it is
@@ -427,13 +486,21 @@ class PythonLocals(PythonTypes):
 
     def _comprehension_types(self, nodes: list[ts.Node], scope: Scope) -> dict[str, str]:
         """Variable -> type of each comprehension among an expression's nodes whose iterable states its elements'
-        type."""
+        type, or whose `if isinstance(x, Foo)` clause narrows it."""
         typed: dict[str, str] = {}
+        variables: set[str] = set()
         for clause in (n for n in nodes if n.type == "for_in_clause"):
             left, right = clause.child_by_field_name("left"), clause.child_by_field_name("right")
             element = self._element_type(right, scope) if right is not None else ""
-            if left is not None and left.type == "identifier" and element:
-                typed[node_text(left)] = element
+            if left is not None and left.type == "identifier":
+                variables.add(node_text(left))
+                if element:
+                    typed[node_text(left)] = element
+        for clause in (n for n in nodes if n.type == "if_clause" and n.named_child_count):
+            test = isinstance_test(clause.named_children[0])  # `[p for p in params if isinstance(p, Argument)]`
+            cls = self._held_value(test[1], scope) if test is not None and node_text(test[0]) in variables else ""
+            if test is not None and cls:
+                typed[node_text(test[0])] = cls
         return typed
 
 

@@ -156,10 +156,18 @@ def is_super(call: ts.Node) -> bool:
 
 
 def is_static(function: ts.Node) -> bool:
+    return _decorated_with(function, "@staticmethod")
+
+
+def is_classmethod(function: ts.Node) -> bool:
+    return _decorated_with(function, "@classmethod")
+
+
+def _decorated_with(function: ts.Node, decorator: str) -> bool:
     parent = function.parent
     if parent is None or parent.type != "decorated_definition":
         return False
-    return any(node_text(d).strip() == "@staticmethod" for d in parent.named_children if d.type == "decorator")
+    return any(node_text(d).strip() == decorator for d in parent.named_children if d.type == "decorator")
 
 
 def _declared(node: ts.Node | None) -> ts.Node | None:
@@ -284,6 +292,17 @@ def element_name(node: ts.Node | None) -> str:
         return ""
     args = _generic_arguments(node)
     return annotated_name(args[0]) if len(args) == 1 or (args and last in GENERATORS) else ""
+
+
+def tuple_items(node: ts.Node | None) -> list[ts.Node]:
+    """`tuple[Foo, list[Bar]]`, `Tuple[Foo, Bar] | None` -> the annotation of each item, in order; [] for anything
+    else (a tuple of any length, `tuple[Foo, ...]`, says no item's place)."""
+    node = _declared(node)
+    head = _generic_head(node) if node is not None else None
+    if node is None or head is None or head.rsplit(".", 1)[-1] not in ("tuple", "Tuple"):
+        return []
+    items = _generic_arguments(node)
+    return [] if any(node_text(item) == "..." for item in items) else items
 
 
 def item_name(node: ts.Node | None) -> str:

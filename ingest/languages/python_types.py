@@ -11,7 +11,7 @@ import sys
 import tree_sitter as ts
 
 from trident.ingest.languages import node_text
-from trident.ingest.languages.python_arguments import Passed
+from trident.ingest.languages.python_arguments import Passed, signature
 from trident.ingest.languages.python_facts import (
     MAX_ATTRIBUTE_TYPES,
     ClassFacts,
@@ -28,6 +28,7 @@ from trident.ingest.languages.python_syntax import (
     FUNCTIONS,
     MAPPING_LOOKUPS,
     annotated_name,
+    call_arguments,
     declared_field,
     descendants,
     either_side,
@@ -35,12 +36,14 @@ from trident.ingest.languages.python_syntax import (
     elements_kept,
     held_class_name,
     imported_names,
+    is_classmethod,
     is_optional,
     is_static,
     item_name,
     narrowed_to,
     returned_values,
     statements,
+    tuple_items,
     type_var_bound,
     union_alias,
     unwrapped,
@@ -65,6 +68,8 @@ class PythonTypes(PythonParameters):
         self.annotated: set[str] = set()  # functions and methods with a return annotation
         self.returns: dict[str, str] = {}  # qualified function or method -> the qualified type it returns
         self.yields: dict[str, str] = {}  # ... -> the type of each element it returns (`-> Iterator[Foo]`)
+        # ... -> (type, type of its elements) of each item of the tuple it returns (`-> tuple[Foo, list[Bar]]`)
+        self.tuple_returns: dict[str, list[tuple[str, str]]] = {}
         self.yield_rows: dict[str, int] = {}
         self.return_rows: dict[str, int] = {}  # qualified function or method -> the row its annotation is on
         self.lookups: dict[str, str] = {}  # qualified method -> start of the names it looks up on self and returns
@@ -112,11 +117,15 @@ class PythonTypes(PythonParameters):
                 returned = self._annotation(node.child_by_field_name("return_type"))
                 if method and self._qualified(annotated_name(node.child_by_field_name("return_type"))) in SELF_TYPES:
                     returned = prefix  # `def with_timeout(self, t) -> Self:` gives an instance of its class
+                if items := tuple_items(node.child_by_field_name("return_type")):
+                    self.tuple_returns[f"{prefix}.{name}"] = [
+                        (self._annotation(item), self._named_type(element_name(item))) for item in items
+                    ]
                 if element := self._named_type(element_name(node.child_by_field_name("return_type"))):
                     self.yields[f"{prefix}.{name}"] = element
                     self.yield_rows[f"{prefix}.{name}"] = node.start_point.row
                 if not returned and node.child_by_field_name("return_type") is None:
-                    returned = self._returned_class(node, values, yielded)
+                    returned = self._returned_class(node, values, yielded, prefix if is_classmethod(node) else "")
                     if returned:
                         self.inferred_returns.add(f"{prefix}.{name}")
                 if returned:
@@ -127,14 +136,16 @@ class PythonTypes(PythonParameters):
             elif node.type == "class_definition" and name and (body := node.child_by_field_name("body")):
                 self._collect_returns(body, f"{prefix}.{name}")
 
-    def _returned_class(self, function: ts.Node, returned: list[ts.Node], yielded: list[ts.Node]) -> str:
+    def _returned_class(self, function: ts.Node, returned: list[ts.Node], yielded: list[ts.Node], cls: str = "") -> str:
         """The class an unannotated function returns, read from the values its `return`s (a fixture's `yield`s) give:
         all calls of the same name, a class by Python's naming (CapWords; the indexer keeps it only when it names a
-        class); "" otherwise, and for a generator."""
+        class); "" otherwise, and for a generator. In a classmethod of class `cls`, `cls(...)` makes one of it."""
         if yielded and not is_fixture(function):
             return ""
         values = [v for v in [*returned, *yielded] if v.type != "none"]
-        made = {self._constructed(v, Scope("", "")) if v.type == "call" else "" for v in values}
+        receiver = next(iter(signature(function, True).positional), "") if cls else ""
+        scope = Scope("", "", held={receiver: cls} if receiver else {})
+        made = {self._constructed(v, scope) if v.type == "call" else "" for v in values}
         found = made.pop() if len(made) == 1 else ""
         return found if found and found.rpartition(".")[2][:1].isupper() else ""
 
@@ -162,6 +173,9 @@ class PythonTypes(PythonParameters):
                     self._method_attributes(cls, statement)
                     if getter := property_name(statement.parent):
                         cls.properties.add(getter)
+            for attribute, given in cls.appended.items():  # `self.items = []`, then `self.items.append(Item())`
+                if len(given) == 1 and "" not in given and attribute not in cls.refilled | cls.elements.keys():
+                    cls.elements[attribute] = cls.items.setdefault(attribute, next(iter(given)))
             self._collect_classes(body, local)
 
     def _class_attribute(self, cls: ClassFacts, node: ts.Node) -> None:
@@ -200,6 +214,24 @@ class PythonTypes(PythonParameters):
             self._note_attribute(cls, attribute, node, parameters, elements, scope)
             if held := self._held(node, scope):
                 cls.held.setdefault(attribute, held)
+        for call in descendants(body, "call"):
+            self._note_appended(cls, call, receiver, scope)
+
+    def _note_appended(self, cls: ClassFacts, call: ts.Node, receiver: str, scope: Scope) -> None:
+        """`self.items.append(Item(...))` (or `.insert(i, ...)`): the type of what the list attribute is given ("" when
+        the value's type is not stated here)."""
+        function = call.child_by_field_name("function")
+        listed = (
+            function.child_by_field_name("object") if function is not None and function.type == "attribute" else None
+        )
+        if listed is None or listed.type != "attribute" or function is None:
+            return
+        owner, given = listed.child_by_field_name("object"), call_arguments(call)
+        if owner is None or node_text(owner) != receiver or not given:
+            return
+        if node_text(function.child_by_field_name("attribute")) in ("append", "insert"):
+            typed = self._value_type(given[-1], scope.types, scope)
+            cls.appended.setdefault(node_text(listed.child_by_field_name("attribute")), set()).add(typed)
 
     def _note_attribute(
         self,
@@ -219,6 +251,8 @@ class PythonTypes(PythonParameters):
             if is_optional(annotation):  # a slot filled later: what fills it counts too
                 cls.slots.add(name)
         right = assignment.child_by_field_name("right")
+        if right is not None and node_text(right) not in ("[]", "list()"):
+            cls.refilled.add(name)
         is_name = right is not None and right.type == "identifier"
         narrowed = narrowed_to(assignment, node_text(right)) if right is not None and is_name else None
         found = self._named_type(node_text(narrowed)) if narrowed is not None else ""  # `if isinstance(child, Foo)`
@@ -302,7 +336,9 @@ class PythonTypes(PythonParameters):
             return (types[0] if len(types) == 1 else "") if types else self._held_elsewhere(node, scope)
         if node.type == "call":
             return self._made(node, scope)
-        return self.items_of(node.child_by_field_name("value"), scope) if node.type == "subscript" else ""
+        if node.type != "subscript" or any(c.type == "slice" for c in node.children_by_field_name("subscript")):
+            return ""  # (`xs[1:]` is a list of the elements, not one of them)
+        return self.items_of(node.child_by_field_name("value"), scope)
 
     def items_of(self, container: ts.Node | None, scope: Scope) -> str:
         """`self._long_opt` (or `parser._long_opt`) where the class states `_long_opt: dict[str, _Option]`, or a
