@@ -133,6 +133,12 @@ ENGINE: dict[str, str] = {
         "        return [c.as_const() for c in self.consts]\n\n"
         "    def fold_others(self):\n"
         "        return [c.as_const() for c in self.others]\n\n\n"
+        "def either(kind) -> tuple[Const | List, int]:\n"
+        "    return Const(), kind\n\n\n"
+        "def unioned(node: Const | List, kind):\n"
+        "    node.as_const()\n"
+        "    one, _ = either(kind)\n"
+        "    return one.describe()\n\n\n"
         "def filled(count):\n"
         "    made = []\n"
         "    for _ in range(count):\n"
@@ -292,6 +298,13 @@ def test_a_local_list_is_typed_by_the_elements_its_value_states(catalog: Catalog
     assert fold[("CALLS", "engine.nodes.Const.as_const")] == "inferred"
     others = edges_named(catalog, views, "method:engine:engine.nodes.Bag.fold_others", relation_types=["CALLS"])
     assert "inferred" not in {how for (_, target), how in others.items() if target.endswith(".as_const")}
+    # a parameter annotated with a union of classes, and a union item of a returned tuple: either class's method
+    unioned = edges_named(catalog, views, "function:engine:engine.nodes.unioned", relation_types=["CALLS"])
+    assert {edge for edge, how in unioned.items() if how == "inferred"} == {
+        ("CALLS", "engine.nodes.Const.as_const"),
+        ("CALLS", "engine.nodes.List.as_const"),
+        ("CALLS", "engine.nodes.Expr.describe"),
+    }
     # a local given another value after its list: its elements are no longer known
     rebound = edges_named(catalog, views, "function:engine:engine.nodes.rebound", relation_types=["CALLS"])
     assert rebound.get(("CALLS", "engine.nodes.Const.as_const")) != "inferred"

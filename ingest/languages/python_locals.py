@@ -237,15 +237,20 @@ class PythonLocals(PythonTypes):
                     if made and alias.named_children[0].type == "identifier":
                         scope.types[node_text(alias.named_children[0])] = made
 
+    def _union_returned(self, value: ts.Node, scope: Scope) -> list[str]:
+        """The classes of the union a call of this file's function says it returns (`-> A | B`); [] otherwise."""
+        return self.union_returns.get(self._callee(value, scope), []) if value.type == "call" else []
+
     def _note_returned_items(self, names: list[str], call: ts.Node, scope: Scope) -> None:
         """`attrs, by_name = collect(cls)` where this file's `collect` states `-> tuple[list[Attribute], dict]`: each
         name is of its item's type, and its elements of the item's elements' type."""
         items = self.tuple_returns.get(self._callee(call, scope), [])
         if not names or len(items) != len(names):
             return
-        for name, (kind, element) in zip(names, items, strict=True):
+        for name, (kind, element, union) in zip(names, items, strict=True):
             _put(scope.types, name, kind)
             _put(scope.elements, name, element)
+            _put(scope.alternatives, name, union)
 
     def _entered(self, made: str) -> str:
         """What `with <call> as x:` gives x, from what the call gives: a class of this file as it is; what a generator
@@ -301,7 +306,8 @@ class PythonLocals(PythonTypes):
             scope.filling.add(name)
         branches = right is not None and right.type in ("boolean_operator", "conditional_expression")
         sides = {self._value_type(s, scope.types, scope) for s in either_side(right)} if branches and right else set()
-        _put(scope.alternatives, name, sorted(sides) if not held and not found and "" not in sides else None)
+        union = self.union_types(annotation) or (self._union_returned(right, scope) if right is not None else [])
+        _put(scope.alternatives, name, union or (sorted(sides) if not held and not found and "" not in sides else None))
 
     def _elements_given(self, value: ts.Node, scope: Scope) -> str:
         """The type of each element of a local's value, where the code states it: a comprehension or a literal of

@@ -20,6 +20,7 @@ from trident.ingest.languages.python_syntax import (
     held_class_name,
     item_name,
     parameter_nodes,
+    union_names,
     varargs_node,
 )
 
@@ -66,6 +67,18 @@ class PythonParameters:
         if gathered := varargs_node(function):
             found[gathered[0]] = self._annotation(gathered[1])
         return {name: element for name, element in found.items() if element}
+
+    def union_parameters(self, function: ts.Node) -> dict[str, list[str]]:
+        """Parameter -> its classes, for parameters annotated with a union of classes this file names (`obj: Command |
+        Parameter`): a call on it may run either's method."""
+        found = {name: self.union_types(t) for name, t in parameter_nodes(function)}
+        return {name: types for name, types in found.items() if types}
+
+    def union_types(self, annotation: ts.Node | None) -> list[str]:
+        """The qualified classes of a union annotation (`A | B`, `Union[A, B]`), when the file names every one; []
+        otherwise."""
+        types = [self._named_type(name) for name in union_names(annotation)]
+        return list(dict.fromkeys(types)) if types and all(types) else []
 
     def item_parameters(self, function: ts.Node) -> dict[str, str]:
         """Parameter -> what a subscript of it gives, for parameters annotated `dict[str, Foo]`, `Mapping[str, Foo]`,

@@ -245,6 +245,7 @@ class PythonBinder(PythonLocals):
         inner.elements.update(self.element_parameters(node))
         inner.items.update(self.item_parameters(node))
         inner.alternatives.update(self.passed_several(node, INSTANCE))
+        inner.alternatives.update(self.union_parameters(node))  # what the code states over what one file passes
         inner.callables.update(self.passed_several(node, HELD))
         for name in inner.callables:  # what is passed says more than `Callable[...]`
             inner.types.pop(name, None)

@@ -228,6 +228,30 @@ def annotated_name(node: ts.Node | None) -> str:
     return node_text(node) if node is not None and node.type in ("identifier", "attribute") else ""
 
 
+def union_names(node: ts.Node | None) -> list[str]:
+    """`A | B`, `Union[A, "B"]`, `Optional[A | B]`, `A | B | None` -> each class written, as written, in order; []
+    for fewer than two, or when a member is no class's name (a container, a `Callable`: the union then says nothing
+    of one member). None and builtin scalars are no classes here."""
+    found: list[str] = []
+    pending = [node] if node is not None else []
+    while pending:
+        at = pending.pop()
+        head = _generic_head(at)
+        if at.type == "type" and at.named_child_count:
+            pending.append(at.named_children[0])
+        elif at.type in ("binary_operator", "union_type"):
+            pending.extend(reversed(at.named_children))
+        elif head is not None and head.rsplit(".", 1)[-1] in ("Union", "Optional"):
+            pending.extend(reversed(_generic_arguments(at)))
+        elif not _scalar(at):
+            name = annotated_name(at)
+            if not name:
+                return []
+            found.append(name)
+    unique = list(dict.fromkeys(found))
+    return unique if len(unique) > 1 else []
+
+
 def union_alias(statement: ts.Node) -> tuple[str, str] | None:
     """`TextType = Union[str, "Text"]`, `Node = Leaf | None`, `X: TypeAlias = ...` -> ("TextType", "Text"): a name for
     a union of one class and builtin values, which annotations may write for the class; None otherwise."""

@@ -68,8 +68,10 @@ class PythonTypes(PythonParameters):
         self.annotated: set[str] = set()  # functions and methods with a return annotation
         self.returns: dict[str, str] = {}  # qualified function or method -> the qualified type it returns
         self.yields: dict[str, str] = {}  # ... -> the type of each element it returns (`-> Iterator[Foo]`)
-        # ... -> (type, type of its elements) of each item of the tuple it returns (`-> tuple[Foo, list[Bar]]`)
-        self.tuple_returns: dict[str, list[tuple[str, str]]] = {}
+        # ... -> (type, type of its elements, classes of a union) of each item of the tuple it returns (`-> tuple[Foo,
+        # list[Bar], A | B]`)
+        self.tuple_returns: dict[str, list[tuple[str, str, list[str]]]] = {}
+        self.union_returns: dict[str, list[str]] = {}  # ... -> the classes of the union it returns (`-> A | B`)
         self.yield_rows: dict[str, int] = {}
         self.return_rows: dict[str, int] = {}  # qualified function or method -> the row its annotation is on
         self.lookups: dict[str, str] = {}  # qualified method -> start of the names it looks up on self and returns
@@ -119,8 +121,11 @@ class PythonTypes(PythonParameters):
                     returned = prefix  # `def with_timeout(self, t) -> Self:` gives an instance of its class
                 if items := tuple_items(node.child_by_field_name("return_type")):
                     self.tuple_returns[f"{prefix}.{name}"] = [
-                        (self._annotation(item), self._named_type(element_name(item))) for item in items
+                        (self._annotation(item), self._named_type(element_name(item)), self.union_types(item))
+                        for item in items
                     ]
+                if union := self.union_types(node.child_by_field_name("return_type")):
+                    self.union_returns[f"{prefix}.{name}"] = union
                 if element := self._named_type(element_name(node.child_by_field_name("return_type"))):
                     self.yields[f"{prefix}.{name}"] = element
                     self.yield_rows[f"{prefix}.{name}"] = node.start_point.row
