@@ -19,9 +19,10 @@ from trident.retrieval.diagnostics import Diagnostics, diagnose
 from trident.retrieval.evidence_flags import EvidenceSummary, check_evidence
 from trident.retrieval.file_support import FILE_HEAD, lifted_by_file
 from trident.retrieval.named_project import named_first, named_project
-from trident.retrieval.omitted import OMITTED_HELP, Omitted
+from trident.retrieval.omitted import OMITTED_HELP, OmitReason, Omitted
 from trident.retrieval.routing_rules import QueryType
 from trident.retrieval.search_fuse import Fused, fuse_runs
+from trident.retrieval.search_hidden import hidden
 from trident.retrieval.search_hits import CANDIDATES_PER_HIT, Hits, SearchHit, collect_hits
 from trident.retrieval.search_plan import SearchPlan, Strategy, plan_search, scope_search
 from trident.retrieval.search_request import SearchRequest
@@ -118,7 +119,7 @@ async def answer_search(
         directory = await anyio.to_thread.run_sync(views.directory, catalog)
     scope = scope_search(plan, directory, query, projects, catalog.tenant)
 
-    def answer() -> tuple[PathRuns, Fused, Hits, EvidenceSummary]:  # one worker thread: the runs, then the page
+    def answer() -> tuple[PathRuns, Fused, Hits, EvidenceSummary, list[Omitted]]:  # one worker thread
         runs = run_paths(catalog, views, plan, scope, path_timeout)
         fused = fuse_runs(plan, runs, request.explain)
         fused = _reranked(plan, fused, partial(views.chunks, catalog), request, catalog.manifest.roots)
@@ -133,15 +134,12 @@ async def answer_search(
             terms=fused.terms if request.explain else None,
             offset=request.offset,
         )
-        return (
-            runs,
-            fused,
-            hits,
-            check_evidence(catalog, directory, hits.hits, views),
-        )
+        # An empty page: what each narrowing argument hid, from the counts at hand (the search never runs again).
+        hid = hidden(catalog, directory, request, plan, runs, hits.elsewhere) if not hits.hits else []
+        return runs, fused, hits, check_evidence(catalog, directory, hits.hits, views), hid
 
     # A cancelled search returns at once; its runs end unseen.
-    runs, fused, hits, evidence = await anyio.to_thread.run_sync(answer, abandon_on_cancel=True)
+    runs, fused, hits, evidence, hid = await anyio.to_thread.run_sync(answer, abandon_on_cancel=True)
     hits.refit()  # the flags and times just set count against max_tokens too
     return SearchResult(
         query=query,
@@ -149,5 +147,5 @@ async def answer_search(
         diagnostics=diagnose(query, plan, scope, runs, fused, hits.hits, request.explain, evidence, embedding),
         entities=[e.id for e in runs.seeds()[:20]],
         truncated=hits.truncated,
-        omitted=hits.omitted(len(fused.items)),
+        omitted=[e for e in hits.omitted(len(fused.items)) if not hid or e.reason is not OmitReason.PROJECTS] + hid,
     )

@@ -79,3 +79,10 @@ def test_a_compound_no_chunk_holds_changes_no_score(catalog: Catalog, monkeypatc
     joined = catalog.text.search(query, 5, SearchFilter("default"))
     monkeypatch.setattr(tantivy_index, "compounds", lambda words: [])
     assert catalog.text.search(query, 5, SearchFilter("default")) == joined and joined
+
+
+def test_the_matches_per_project_are_the_chunks_a_search_of_each_project_ranks(catalog: Catalog) -> None:
+    counted = catalog.text.matches("lexer name", "default", ["tools", "elsewhere"])
+    ranked = catalog.text.search("lexer name", 100, SearchFilter("default", ("tools",)))
+    assert counted == {"tools": len(ranked)} and len(ranked) > 0  # a project with no match is left out
+    assert catalog.text.matches("zqxvjw", "default", ["tools"]) == {}

@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 from mcp.client import Client
 
+from trident.retrieval import search_engine
+
 pytestmark = pytest.mark.anyio
 
 CHARGE = "method:billing:billing.gateway.PaymentGateway.charge"
@@ -180,20 +182,39 @@ async def test_a_scope_of_every_project_hides_nothing_and_says_nothing(client: C
     assert answer["hits"] and "projects" not in omitted(answer)
 
 
-async def test_an_empty_scoped_search_counts_the_hits_each_narrowing_argument_hid(client: Client) -> None:
+async def test_an_empty_scoped_search_counts_the_candidates_each_narrowing_argument_hid_without_searching_again(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    runs = []
+    real = search_engine.run_paths
+    monkeypatch.setattr(search_engine, "run_paths", lambda *a, **k: runs.append(a) or real(*a, **k))
     answer = await call(
         client, "search", {"query": "RotatingKeyStore", "strategy": "lexical", "projects": ["storefront"]}
     )
-    assert answer["hits"] == []
+    assert answer["hits"] == [] and len(runs) == 1  # the counts come from the one search, not from reruns
     entries = omitted(answer)
     assert set(entries) == {"projects", "strategy"}
-    elsewhere = await follow(client, entries["projects"]["next_call"])
-    assert entries["projects"]["count"] == len([h for h in elsewhere["hits"] if h["project"] != "storefront"]) > 0
+    # the chunks of other projects matching the query's words: all of them, when the suggested call asks for enough
+    elsewhere = await follow(client, entries["projects"]["next_call"].replace(")", ", top_k=50)"))
+    shown = [h for h in elsewhere["hits"] if h["project"] != "storefront"]
+    assert entries["projects"]["count"] >= len(shown) > 0
+    assert all(f"{h['project']} " in entries["projects"]["detail"] for h in shown)
+    # the paths `auto` runs beside the lexical one find the project's chunks by meaning
     auto = await follow(client, entries["strategy"]["next_call"])
-    assert entries["strategy"]["count"] == len(auto["hits"]) > 0
+    assert entries["strategy"]["count"] >= len(auto["hits"]) > 0
     assert {h["project"] for h in auto["hits"]} == {"storefront"}
     assert answer["message"].startswith("no hits for 'RotatingKeyStore' with these arguments")
     assert all(entry["next_call"] in answer["message"] for entry in entries.values())
+
+
+async def test_an_empty_intersection_counts_what_some_paths_found(client: Client) -> None:
+    # the words of the query and of its expansion match no chunk in common
+    arguments = {"query": "keystore", "expansions": ["refunds"], "strategy": "lexical"}
+    answer = await call(client, "search", {**arguments, "fusion": "intersection"})
+    assert answer["hits"] == []
+    entry = omitted(answer)["fusion"]
+    union = await follow(client, entry["next_call"].replace(")", ", top_k=50)"))
+    assert entry["count"] >= len(union["hits"]) > 0
 
 
 async def test_top_k_counts_the_ranked_candidates_past_the_page_and_names_the_next_page(client: Client) -> None:

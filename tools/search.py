@@ -101,7 +101,7 @@ async def search_async(
     pending = pending_changes(catalog, result.hits, views.state)  # never waits: counted in the background
     if pending:
         result.diagnostics.pending_changes = pending
-    return await accounted(catalog, views, SearchCall(request, detail), result)
+    return accounted(catalog, SearchCall(request, detail), result)
 
 
 async def answer_async(

@@ -137,6 +137,20 @@ class TantivyTextIndex:
         scored = [ScoredId(searcher.doc(address)["id"][0], float(score)) for score, address in hits]
         return sorted(scored, key=lambda hit: (-hit.score, hit.id))[:limit]
 
+    def matches(self, query: str, tenant: str, projects: Sequence[str]) -> dict[str, int]:
+        """Project -> how many of its chunks match the query's words (what `search` would rank there), for each of
+        `projects` that has any: a count per project, nothing ranked or read."""
+        text = self._text_query(query)
+        if text is None:
+            return {}
+        searcher, counts = self._index.searcher(), {}
+        for project in projects:
+            where = self._filter(SearchFilter(tenant, (project,)))
+            found = searcher.search(tantivy.Query.boolean_query([(tantivy.Occur.Must, text), *where]), 1, count=True)
+            if n := int(found.count or 0):  # type: ignore[attr-defined]  # stub lacks it
+                counts[project] = n
+        return counts
+
     def ids(self, tenant: str) -> set[str]:
         """Every chunk id of a tenant (for consistency checks, not for queries)."""
         searcher = self._index.searcher()
