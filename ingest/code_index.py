@@ -534,12 +534,16 @@ class CodeIndex:
         return self._methods_of
 
     def _derived_members(self, cls: Entity, name: str) -> list[Entity]:
-        """`name` as the classes deriving from `cls` define it (each class's own), when `cls` and its bases do not:
-        what `self.name()` in `cls` runs on an instance of one of them."""
+        """`name` as the classes deriving from `cls` define it (each class's own, or what an attribute of that name
+        holds there), when `cls` and its bases do not: what `self.name()` in `cls` runs on an instance of one of
+        them."""
         found: dict[str, Entity] = {}
         for derived in self._derived(cls):
             for e in self._own(derived, name):
                 found.setdefault(e.id, e)
+            held = self._by_id.get(self._holds.get((derived.id, f"{name}{CALLED_MARK}")) or "")
+            if held is not None:  # `self.child = self.render` in a subclass's `__init__`
+                found.setdefault(held.id, held)
         return sorted(found.values(), key=lambda e: e.id)
 
     def _derived(self, cls: Entity) -> list[Entity]:

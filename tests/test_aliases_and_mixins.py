@@ -51,6 +51,40 @@ FILES: dict[str, str] = {
         "    _Segment = Segment\n"
         "    return _Segment.crop_lines(lines)\n"
     ),
+    "fmt/rows.py": (
+        "class Table:\n"
+        "    tokenizer_class = None\n\n"
+        "    def __init__(self, strict=False):\n"
+        "        self.on_row = self.emit\n"
+        "        self.tokenizer = self.tokenizer_class()\n"
+        "        if strict:\n"
+        "            self.check = self.check_strict\n"
+        "        else:\n"
+        "            self.check = self.check_loose\n\n"
+        "    def row(self, cells):\n"
+        "        self.on_row(cells)\n"
+        "        self.check(cells)\n"
+        "        return self.close()\n\n"
+        "    def emit(self, cells):\n"
+        "        return cells\n\n"
+        "    def check_strict(self, cells):\n"
+        "        return cells\n\n"
+        "    def check_loose(self, cells):\n"
+        "        return cells\n"
+    ),
+    "fmt/grid.py": (
+        "from .rows import Table\n\n\n"
+        "class Cells:\n"
+        "    def split(self):\n"
+        "        return []\n\n\n"
+        "class Grid(Table):\n"
+        "    tokenizer_class = Cells\n\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        self.close = self.done\n\n"
+        "    def done(self):\n"
+        "        return None\n"
+    ),
     "fmt/future.py": (
         "class Future:\n"
         "    def get(self):\n"
@@ -173,6 +207,23 @@ def test_a_call_of_what_only_subclasses_define_reaches_their_definitions(
     called = edges_named(catalog, views, "method:fmt:fmt.formatter.Formatter.format", relation_types=["CALLS"])
     # not Unrelated.format_unencoded: that class does not derive from Formatter
     assert called == {("CALLS", "fmt.html.HtmlFormatter.format_unencoded"): "dispatch"}
+
+
+def test_an_attribute_holding_a_method_or_class_is_called_through_it_here_and_in_subclasses(
+    catalog: Catalog, views: GenerationViews
+) -> None:
+    # `self.on_row = self.emit` (a method defined after `__init__`); `self.check` given one of two methods by branches
+    # (both); `self.close()` held only by a subclass of another file (`self.close = self.done`); a class attribute
+    # only a subclass gives a class (`tokenizer_class = Cells`)
+    row = edges_named(catalog, views, "method:fmt:fmt.rows.Table.row", relation_types=["CALLS"])
+    assert row == {
+        ("CALLS", "fmt.rows.Table.emit"): "inferred",
+        ("CALLS", "fmt.rows.Table.check_strict"): "inferred",
+        ("CALLS", "fmt.rows.Table.check_loose"): "inferred",
+        ("CALLS", "fmt.grid.Grid.done"): "dispatch",
+    }
+    made = edges_named(catalog, views, "method:fmt:fmt.rows.Table.__init__", relation_types=["CALLS"])
+    assert made == {("CALLS", "fmt.grid.Cells"): "dispatch"}
 
 
 def test_a_method_taken_into_a_local_is_called_through_it(catalog: Catalog, views: GenerationViews) -> None:

@@ -53,9 +53,21 @@ class ClassFacts:
     properties: set[str] = field(default_factory=set)  # methods read as attributes (`@property`, `@cached_property`)
     methods: set[str] = field(default_factory=set)  # the methods the class body defines
     held: dict[str, str] = field(default_factory=dict)  # attribute -> the class or function it holds (not calls)
+    held_too: dict[str, set[str]] = field(default_factory=dict)  # ... what other branches give it to hold
     fields: list[str] = field(default_factory=list)  # a NamedTuple's fields in order: what unpacking it gives
     appended: dict[str, set[str]] = field(default_factory=dict)  # list attribute -> types its appends give
     refilled: set[str] = field(default_factory=set)  # attributes given any value but an empty list
+
+    def hold(self, attribute: str, held: str) -> None:
+        """`self.add = self.add_safe` (and in another branch `self.add = self.add_unsafe`): what the attribute holds,
+        the first given kept for other files to read, every other one for this file's calls of it."""
+        if self.held.setdefault(attribute, held) != held:
+            self.held_too.setdefault(attribute, set()).add(held)
+
+    def holding(self, attribute: str) -> list[str]:
+        """Every class or function the attribute is given to hold, in order of name."""
+        first = self.held.get(attribute)
+        return sorted({first, *self.held_too.get(attribute, ())}) if first else []
 
     def stated(self, attribute: str) -> list[str]:
         """The types the class states for an attribute: its annotation's, and with it those it is given when the

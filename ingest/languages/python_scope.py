@@ -374,6 +374,8 @@ class PythonBinder(PythonLocals):
         owner = (
             function.child_by_field_name("object") if function is not None and function.type == "attribute" else None
         )
+        if (several := self._held_several(function, scope)) is not None:  # `self.add = a` or `b`, then `self.add()`
+            return several
         types = self._attribute_types(owner, scope) if owner is not None else []
         if owner is not None and owner.type == "identifier" and _alternatives(node_text(owner), scope):
             types = scope.alternatives[node_text(owner)]  # `h = A() if c else B()`, then `h.run()`
@@ -395,6 +397,19 @@ class PythonBinder(PythonLocals):
             return [Target(TargetForm.MEMBER, "__call__", Resolution.INFERRED, owner=t) for t in instances]
         target = self._call_target(call, scope)
         return [target] if target is not None else []
+
+    def _held_several(self, function: ts.Node | None, scope: Scope) -> list[Target] | None:
+        """`self.add(...)` where the class's branches give the attribute different functions or classes to hold: a
+        call of each (inferred); None for any other call."""
+        owner = (
+            function.child_by_field_name("object") if function is not None and function.type == "attribute" else None
+        )
+        if owner is None or scope.cls is None or node_text(owner) != scope.receiver or function is None:
+            return None
+        member = node_text(function.child_by_field_name("attribute"))
+        if member in scope.cls.methods or member not in scope.cls.held_too:
+            return None
+        return [Target(TargetForm.QUALIFIED, held, Resolution.INFERRED) for held in scope.cls.holding(member)]
 
     def _called_instances(self, function: ts.Node, scope: Scope) -> list[str]:
         """The types of an instance called like a function (`convert(value)` with `convert = ParamType()`,

@@ -168,16 +168,17 @@ class PythonTypes(PythonParameters):
             if body is None:
                 continue
             named_tuple = is_named_tuple(node)
+            methods = [s for s in statements(body) if s.type in FUNCTIONS]
+            # every method first: `self.on_done = self.finish` in `__init__` holds a method defined after it
+            cls.methods.update(node_text(m.child_by_field_name("name")) for m in methods)
+            cls.properties.update(getter for m in methods if (getter := property_name(m.parent)))
             for statement in statements(body):
                 if statement.type == "expression_statement" and statement.named_child_count == 1:
                     self._class_attribute(cls, statement.named_children[0])
                     if named_tuple and (field := declared_field(statement.named_children[0])):
                         cls.fields.append(field)
                 elif statement.type in FUNCTIONS:
-                    cls.methods.add(node_text(statement.child_by_field_name("name")))
                     self._method_attributes(cls, statement)
-                    if getter := property_name(statement.parent):
-                        cls.properties.add(getter)
             for attribute, given in cls.appended.items():  # `self.items = []`, then `self.items.append(Item())`
                 if len(given) == 1 and "" not in given and attribute not in cls.refilled | cls.elements.keys():
                     cls.elements[attribute] = cls.items.setdefault(attribute, next(iter(given)))
@@ -190,9 +191,8 @@ class PythonTypes(PythonParameters):
         left = node.child_by_field_name("left")
         if left is not None and left.type == "identifier":
             self._note_attribute(cls, node_text(left), node, {})
-            held = self._held(node, Scope("", ""))
-            if held:
-                cls.held.setdefault(node_text(left), held)
+            if held := self._held(node, Scope("", "")):
+                cls.hold(node_text(left), held)
 
     def _method_attributes(self, cls: ClassFacts, method: ts.Node) -> None:
         """`self.x = Foo(...)`, `self.x: Foo = ...` and `self.x = param` (with `param: Foo`) in any method."""
@@ -218,7 +218,7 @@ class PythonTypes(PythonParameters):
             attribute = node_text(left.child_by_field_name("attribute"))
             self._note_attribute(cls, attribute, node, parameters, elements, scope)
             if held := self._held(node, scope):
-                cls.held.setdefault(attribute, held)
+                cls.hold(attribute, held)
         for call in descendants(body, "call"):
             self._note_appended(cls, call, receiver, scope)
 
