@@ -139,6 +139,9 @@ ENGINE: dict[str, str] = {
         "    node.as_const()\n"
         "    one, _ = either(kind)\n"
         "    return one.describe()\n\n\n"
+        "def peeked(of: List):\n"
+        "    first = next(iter(of.items))\n"
+        "    return first.describe()\n\n\n"
         "def filled(count):\n"
         "    made = []\n"
         "    for _ in range(count):\n"
@@ -305,6 +308,9 @@ def test_a_local_list_is_typed_by_the_elements_its_value_states(catalog: Catalog
         ("CALLS", "engine.nodes.List.as_const"),
         ("CALLS", "engine.nodes.Expr.describe"),
     }
+    # `next(...)` gives an element of what it is given
+    peeked = edges_named(catalog, views, "function:engine:engine.nodes.peeked", relation_types=["CALLS"])
+    assert peeked == {("CALLS", "engine.nodes.Expr.describe"): "inferred"}
     # a local given another value after its list: its elements are no longer known
     rebound = edges_named(catalog, views, "function:engine:engine.nodes.rebound", relation_types=["CALLS"])
     assert rebound.get(("CALLS", "engine.nodes.Const.as_const")) != "inferred"

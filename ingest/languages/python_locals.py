@@ -392,6 +392,14 @@ class PythonLocals(PythonTypes):
             return ["", self.items_of(function.child_by_field_name("object"), scope)]
         return []
 
+    def _made(self, call: ts.Node, scope: Scope) -> str:
+        """What a call gives (`PythonTypes._made`), and for the builtin `next(...)` an element of what it is given
+        (`next(iter(self.items))`, `next(self.iter_nodes())`)."""
+        function, given = call.child_by_field_name("function"), call_arguments(call)
+        if function is not None and node_text(function) == "next" and given and not self._bound("next", scope):
+            return self._element_type(given[0], scope)
+        return super()._made(call, scope)
+
     def _element_type(self, container: ts.Node, scope: Scope) -> str:
         """The type of each element of `self.items`, `node.items`, `self.header.row.cells` (a class of this file
         stating `items: list[Foo]`) or a parameter annotated `list[Foo]`, also through `reversed(...)`,
