@@ -139,6 +139,11 @@ ENGINE: dict[str, str] = {
         "    node.as_const()\n"
         "    one, _ = either(kind)\n"
         "    return one.describe()\n\n\n"
+        "def listed() -> list[Const]:\n"
+        "    return [Const()]\n\n\n"
+        "def indexed():\n"
+        "    consts = listed()\n"
+        "    return consts[0].as_const()\n\n\n"
         "def peeked(of: List):\n"
         "    first = next(iter(of.items))\n"
         "    return first.describe()\n\n\n"
@@ -308,6 +313,9 @@ def test_a_local_list_is_typed_by_the_elements_its_value_states(catalog: Catalog
         ("CALLS", "engine.nodes.List.as_const"),
         ("CALLS", "engine.nodes.Expr.describe"),
     }
+    # a subscript of what a function of the file says it returns (`-> list[Const]`)
+    indexed = edges_named(catalog, views, "function:engine:engine.nodes.indexed", relation_types=["CALLS"])
+    assert indexed[("CALLS", "engine.nodes.Const.as_const")] == "inferred"
     # `next(...)` gives an element of what it is given
     peeked = edges_named(catalog, views, "function:engine:engine.nodes.peeked", relation_types=["CALLS"])
     assert peeked == {("CALLS", "engine.nodes.Expr.describe"): "inferred"}

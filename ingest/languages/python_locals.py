@@ -326,11 +326,12 @@ class PythonLocals(PythonTypes):
         return ""
 
     def _listed(self, value: ts.Node, scope: Scope) -> str:
-        """What a subscript of a local list gives (`xs[0]`): its elements, where its value is a list built here or
-        a call that keeps its argument's elements (`sorted(...)`, `list(...)`)."""
+        """What a subscript of a local list or mapping gives (`xs[0]`, `by_name[k]`): its elements, where its value
+        is a list built here or a call that keeps its argument's elements (`sorted(...)`, `list(...)`); what a
+        function of this file says a subscript of its result gives (`-> list[Item]`, `-> dict[str, Item]`)."""
         if value.type in ("list_comprehension", "list") or (value.type == "call" and self._kept_elements(value, scope)):
             return self._elements_given(value, scope)
-        return ""
+        return self.item_returns.get(self._callee(value, scope), "") if value.type == "call" else ""
 
     def _member_taken(self, node: ts.Node | None, scope: Scope) -> Target | None:
         """`text.highlight_regex` where text's class is of another file: the member a call of the variable it is

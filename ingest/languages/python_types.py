@@ -72,6 +72,7 @@ class PythonTypes(PythonParameters):
         # list[Bar], A | B]`)
         self.tuple_returns: dict[str, list[tuple[str, str, list[str]]]] = {}
         self.union_returns: dict[str, list[str]] = {}  # ... -> the classes of the union it returns (`-> A | B`)
+        self.item_returns: dict[str, str] = {}  # ... -> what a subscript of what it returns gives (`-> dict[str, Foo]`)
         self.yield_rows: dict[str, int] = {}
         self.return_rows: dict[str, int] = {}  # qualified function or method -> the row its annotation is on
         self.lookups: dict[str, str] = {}  # qualified method -> start of the names it looks up on self and returns
@@ -126,6 +127,8 @@ class PythonTypes(PythonParameters):
                     ]
                 if union := self.union_types(node.child_by_field_name("return_type")):
                     self.union_returns[f"{prefix}.{name}"] = union
+                if item := self._named_type(item_name(node.child_by_field_name("return_type"))):
+                    self.item_returns[f"{prefix}.{name}"] = item
                 if element := self._named_type(element_name(node.child_by_field_name("return_type"))):
                     self.yields[f"{prefix}.{name}"] = element
                     self.yield_rows[f"{prefix}.{name}"] = node.start_point.row
