@@ -144,6 +144,10 @@ ENGINE: dict[str, str] = {
         "def indexed():\n"
         "    consts = listed()\n"
         "    return consts[0].as_const()\n\n\n"
+        "def copied(of: List):\n"
+        "    import copy\n\n"
+        "    again = copy.copy(of)\n"
+        "    return again.as_const()\n\n\n"
         "def peeked(of: List):\n"
         "    first = next(iter(of.items))\n"
         "    return first.describe()\n\n\n"
@@ -316,6 +320,9 @@ def test_a_local_list_is_typed_by_the_elements_its_value_states(catalog: Catalog
     # a subscript of what a function of the file says it returns (`-> list[Const]`)
     indexed = edges_named(catalog, views, "function:engine:engine.nodes.indexed", relation_types=["CALLS"])
     assert indexed[("CALLS", "engine.nodes.Const.as_const")] == "inferred"
+    # a copy is of the type of what it copies
+    copied = edges_named(catalog, views, "function:engine:engine.nodes.copied", relation_types=["CALLS"])
+    assert copied == {("CALLS", "engine.nodes.List.as_const"): "inferred"}
     # `next(...)` gives an element of what it is given
     peeked = edges_named(catalog, views, "function:engine:engine.nodes.peeked", relation_types=["CALLS"])
     assert peeked == {("CALLS", "engine.nodes.Expr.describe"): "inferred"}

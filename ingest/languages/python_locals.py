@@ -40,6 +40,8 @@ from trident.ingest.languages.python_types import PythonTypes
 from trident.ingest.model import ATTRIBUTE_MARK, ELEMENTS_MARK, ENTERED_MARK, PREFIX_MARK, TABLE_MARK, TargetForm
 from trident.store.schema import Resolution
 
+# Standard library functions giving a value of the type of their first argument.
+SAME_TYPE = frozenset({"copy.copy", "copy.deepcopy", "dataclasses.replace"})
 # The methods of a dict or list that change what it holds.
 MUTATORS = frozenset({"update", "setdefault", "pop", "popitem", "clear", "append", "extend", "insert", "remove"})
 
@@ -394,11 +396,14 @@ class PythonLocals(PythonTypes):
         return []
 
     def _made(self, call: ts.Node, scope: Scope) -> str:
-        """What a call gives (`PythonTypes._made`), and for the builtin `next(...)` an element of what it is given
-        (`next(iter(self.items))`, `next(self.iter_nodes())`)."""
+        """What a call gives (`PythonTypes._made`); for the builtin `next(...)` an element of what it is given
+        (`next(iter(self.items))`, `next(self.iter_nodes())`); for a copy (`copy.copy`, `copy.deepcopy`,
+        `dataclasses.replace`) what it copies."""
         function, given = call.child_by_field_name("function"), call_arguments(call)
         if function is not None and node_text(function) == "next" and given and not self._bound("next", scope):
             return self._element_type(given[0], scope)
+        if given and function is not None and self._constructed(call, scope) in SAME_TYPE:  # `copy.copy(self.opts)`
+            return self._value_type(given[0], scope.types, scope)
         return super()._made(call, scope)
 
     def _element_type(self, container: ts.Node, scope: Scope) -> str:
