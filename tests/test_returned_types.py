@@ -125,7 +125,15 @@ ENGINE: dict[str, str] = {
         "class Bag:\n"
         "    def __init__(self, loaded):\n"
         "        self.consts = []\n"
-        "        self.others = list(loaded)\n\n"
+        "        self.others = list(loaded)\n"
+        "        self.listed = list(listed())\n"
+        "        self.mixed = [Const()]\n\n"
+        "    def remix(self):\n"
+        "        self.mixed = [List()]\n\n"
+        "    def fold_listed(self):\n"
+        "        return [c.as_const() for c in self.listed]\n\n"
+        "    def fold_mixed(self):\n"
+        "        return [c.as_const() for c in self.mixed]\n\n"
         "    def add(self):\n"
         "        self.consts.append(Const())\n"
         "        self.others.append(Const())\n\n"
@@ -326,6 +334,11 @@ def test_a_local_list_is_typed_by_the_elements_its_value_states(catalog: Catalog
     # `next(...)` gives an element of what it is given
     peeked = edges_named(catalog, views, "function:engine:engine.nodes.peeked", relation_types=["CALLS"])
     assert peeked == {("CALLS", "engine.nodes.Expr.describe"): "inferred"}
+    # an attribute given a list a function states (`list(listed())`); one given lists of two types states neither
+    listed = edges_named(catalog, views, "method:engine:engine.nodes.Bag.fold_listed", relation_types=["CALLS"])
+    assert listed[("CALLS", "engine.nodes.Const.as_const")] == "inferred"
+    mixed = edges_named(catalog, views, "method:engine:engine.nodes.Bag.fold_mixed", relation_types=["CALLS"])
+    assert "inferred" not in {how for (_, target), how in mixed.items() if target.endswith(".as_const")}
     # a local given another value after its list: its elements are no longer known
     rebound = edges_named(catalog, views, "function:engine:engine.nodes.rebound", relation_types=["CALLS"])
     assert rebound.get(("CALLS", "engine.nodes.Const.as_const")) != "inferred"

@@ -281,10 +281,16 @@ class PythonTypes(PythonParameters):
             sides = [elements_kept(s) for s in sides]  # `list(reversed(children))` holds children's elements
             named = [node_text(s) for s in sides if s.type == "identifier"]
             element = next((elements[n] for n in named if n in elements), "")
-        if element:
-            cls.elements[name] = element
+        if not element and right is not None and scope is not None:  # `self.fields = list(self._iter_fields())`
+            element = self._elements_given(right, scope)
+        if element and cls.elements.setdefault(name, element) != element:
+            cls.elements[name] = ""  # given lists of two types: its elements are neither, surely
         if item := self._named_type(item_name(annotation)):
             cls.items[name] = item
+
+    def _elements_given(self, value: ts.Node, scope: Scope) -> str:
+        """The type of each element of a value, where the code states it (`PythonLocals` reads it; "" here)."""
+        return ""
 
     def _held(self, assignment: ts.Node, scope: Scope) -> str:
         """The class or function an assignment stores, not calls: `x: type[Foo] = ...`, `x = Foo`, `x = mod.f`,
