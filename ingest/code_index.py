@@ -539,11 +539,8 @@ class CodeIndex:
         them."""
         found: dict[str, Entity] = {}
         for derived in self._derived(cls):
-            for e in self._own(derived, name):
+            for e in [*self._own(derived, name), *self._called(derived, name)]:  # (`self.child = self.render`)
                 found.setdefault(e.id, e)
-            held = self._by_id.get(self._holds.get((derived.id, f"{name}{CALLED_MARK}")) or "")
-            if held is not None:  # `self.child = self.render` in a subclass's `__init__`
-                found.setdefault(held.id, held)
         return sorted(found.values(), key=lambda e: e.id)
 
     def _derived(self, cls: Entity) -> list[Entity]:

@@ -26,6 +26,7 @@ from trident.ingest.languages.python_syntax import (
     global_names,
     held_class_name,
     imported_names,
+    is_empty_list,
     isinstance_test,
     item_name,
     literal_items,
@@ -304,7 +305,7 @@ class PythonLocals(PythonTypes):
         listed = self._listed(right, scope) if right is not None else ""
         _put(scope.items, name, self._named_type(item_name(annotation)) or listed)
         scope.filling.discard(name)
-        if right is not None and node_text(right) in ("[]", "list()") and not scope.elements.get(name):
+        if is_empty_list(right) and not scope.elements.get(name):
             scope.filling.add(name)
         branches = right is not None and right.type in ("boolean_operator", "conditional_expression")
         sides = {self._value_type(s, scope.types, scope) for s in either_side(right)} if branches and right else set()
@@ -331,9 +332,11 @@ class PythonLocals(PythonTypes):
         """What a subscript of a local list or mapping gives (`xs[0]`, `by_name[k]`): its elements, where its value
         is a list built here or a call that keeps its argument's elements (`sorted(...)`, `list(...)`); what a
         function of this file says a subscript of its result gives (`-> list[Item]`, `-> dict[str, Item]`)."""
-        if value.type in ("list_comprehension", "list") or (value.type == "call" and self._kept_elements(value, scope)):
+        if value.type in ("list_comprehension", "list"):
             return self._elements_given(value, scope)
-        return self.item_returns.get(self._callee(value, scope), "") if value.type == "call" else ""
+        if value.type != "call":
+            return ""
+        return self._kept_elements(value, scope) or self.item_returns.get(self._callee(value, scope), "")
 
     def _member_taken(self, node: ts.Node | None, scope: Scope) -> Target | None:
         """`text.highlight_regex` where text's class is of another file: the member a call of the variable it is

@@ -137,6 +137,11 @@ def call_arguments(call: ts.Node) -> list[ts.Node]:
     return [a for a in arguments.named_children if a.type != "comment"] if arguments is not None else []
 
 
+def is_empty_list(node: ts.Node | None) -> bool:
+    """`[]` or `list()`: a list whose elements what is added to it says."""
+    return node is not None and node_text(node) in ("[]", "list()")
+
+
 def elements_kept(node: ts.Node, shadowed: Callable[[str], bool] = lambda name: False) -> ts.Node:
     """What `list(reversed(children))`, `sorted(xs)`, `tuple(xs)` take their elements from (`children`, `xs`): the
     first argument through calls of the builtins that keep their argument's elements (not where `shadowed` says the

@@ -37,6 +37,7 @@ from trident.ingest.languages.python_syntax import (
     held_class_name,
     imported_names,
     is_classmethod,
+    is_empty_list,
     is_optional,
     is_static,
     item_name,
@@ -259,7 +260,7 @@ class PythonTypes(PythonParameters):
             if is_optional(annotation):  # a slot filled later: what fills it counts too
                 cls.slots.add(name)
         right = assignment.child_by_field_name("right")
-        if right is not None and node_text(right) not in ("[]", "list()"):
+        if right is not None and not is_empty_list(right):
             cls.refilled.add(name)
         is_name = right is not None and right.type == "identifier"
         narrowed = narrowed_to(assignment, node_text(right)) if right is not None and is_name else None
