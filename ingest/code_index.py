@@ -37,6 +37,7 @@ from trident.ingest.model import (
     CALLED_MARK,
     ELEMENTS_MARK,
     ENTERED_MARK,
+    PATH_ASKED_MARK,
     PREFIX_MARK,
     TABLE_MARK,
     Reference,
@@ -258,7 +259,10 @@ class CodeIndex:
     def settled(self, ref: AnyReference, project: str) -> bool:
         """Whether a reference that bound nothing never will while the indexed files stay as they are: a member of
         an attribute's value whose holder is an indexed class (what the attribute holds is stated by indexed files,
-        or by none; a run that changes them binds the files using them again). Not kept waiting for a project."""
+        or by none; a run that changes them binds the files using them again), or the `__getattr__` an import may
+        run. Not kept waiting for a project."""
+        if ref.target.endswith(PATH_ASKED_MARK):  # most modules define no `__getattr__`: not kept for a project
+            return True
         caller = self._by_id.get(ref.source)
         scoped = caller is not None and family(caller.path or "") in SCOPED_NAMES
         owner = self._scoped_owner(ref.owner, ref.source) if scoped else ref.owner
@@ -390,6 +394,9 @@ class CodeIndex:
             if element in self._by_id:  # a generator made a context manager (`@contextmanager`): what it yields
                 return [self._by_id[element]]
             return entered
+        if name.endswith(PATH_ASKED_MARK):  # `from .utils import echo`: a module's own `__getattr__`, if it has one
+            hook = self._qualified(f"{name.removesuffix(PATH_ASKED_MARK)}.__getattr__", project, depth + 1, tails)
+            return [e for e in hook[:1] if e.type == EntityType.FUNCTION.value and not _in_package_init(e)]
         if name.endswith(ELEMENTS_MARK):  # `for node in parent.iter_child_nodes()`: each element's class
             functions = self._qualified(name.removesuffix(ELEMENTS_MARK), project, depth + 1, tails)
             element = self._returns.get(f"{functions[0].id}{ELEMENTS_MARK}", "") if functions else ""
@@ -605,6 +612,11 @@ class CodeIndex:
 
 def _is_dunder(name: str) -> bool:
     return len(name) > 4 and name.startswith("__") and name.endswith("__")
+
+
+def _in_package_init(entity: Entity) -> bool:
+    """Whether a definition is a package's (its `__init__.py`'s), which has a `__path__` of its own."""
+    return posixpath.basename(entity.path or "") == "__init__.py"
 
 
 def _definitions(found: Sequence[Entity]) -> list[Entity]:

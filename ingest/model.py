@@ -19,6 +19,9 @@ ENTERED_MARK = "<>"
 # A module-level name ending so is a table (dict or list literal) of the file's functions or classes, each of which
 # answers to it: `SUPPORTED_DECODERS[kind]()` in another file calls any of them
 TABLE_MARK = "[*]"
+# A module's name ending so is what a `from module import ...` statement runs in it: the import asks the module for
+# its `__path__`, which a module (not a package, which has one) defining `__getattr__` (PEP 562) answers by calling it
+PATH_ASKED_MARK = "<__path__>"
 
 
 def returned_key(kind: str, function: str) -> str:

@@ -288,6 +288,54 @@ def test_a_decorator_written_by_name_is_called_by_the_definition_it_wraps(
     }
 
 
+MADE = {
+    "shapes/__init__.py": "",
+    "shapes/make.py": (
+        "def variant(normal):\n"
+        "    def decorator(f):\n"
+        "        return f\n"
+        "    return decorator\n\n\n"
+        "def fallback():\n"
+        "    return 0\n\n\n"
+        "def base_of(kind):\n"
+        "    return kind\n\n\n"
+        "class Plain:\n"
+        "    pass\n"
+    ),
+    "shapes/use.py": (
+        "from .make import Plain, base_of, fallback, variant\n\n\n"
+        "@variant(fallback)\n"
+        "def first(x=fallback()):\n"
+        "    return x\n\n\n"
+        "class Box(base_of(Plain)):\n"
+        "    @variant(first)\n"
+        "    def size(self, n=fallback()):\n"
+        "        return n\n"
+    ),
+}
+
+
+def test_the_calls_in_a_definitions_decorators_defaults_and_bases_are_the_definitions(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    # they run once, where the definition is, and make it what it is: `@variant(fallback)` over `first` is how
+    # `first` is made (what changing `variant` affects is `first` and its callers, not the module)
+    catalog = indexed_projects(tmp_path_factory.mktemp("made"), {"shapes": MADE}, ("shapes",))
+    try:
+        views = GenerationViews(RetrievalSettings())
+        made = {
+            label: set(_out(catalog, views, f"{kind}:shapes:shapes.use{label}", relation_types=["CALLS"]))
+            for kind, label in (("function", ".first"), ("class", ".Box"), ("method", ".Box.size"), ("module", ""))
+        }
+    finally:
+        catalog.close()
+    variant, fallback = "function:shapes:shapes.make.variant", "function:shapes:shapes.make.fallback"
+    assert made[".first"] == {("CALLS", variant), ("CALLS", fallback)}
+    assert made[".Box.size"] == {("CALLS", variant), ("CALLS", fallback)}
+    assert made[".Box"] == {("CALLS", "function:shapes:shapes.make.base_of")}
+    assert made[""] == set()
+
+
 def test_new_of_a_typescript_class_runs_its_constructor_and_a_call_of_the_base_dispatches(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> None:

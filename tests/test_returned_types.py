@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.projects import edges_named, indexed_projects, write_files
+from tests.projects import call_edges, edges_named, indexed_projects, write_files
 from trident.ingest.pipeline import index_folder
 from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.views import GenerationViews
@@ -353,3 +353,75 @@ def test_an_attribute_of_a_typed_or_cast_value_is_typed_by_what_its_class_states
     # `frame = cast(Frame, value)`: what typing's cast says the value is
     cast = edges_named(catalog, views, "function:engine:engine.compiler.dumped", relation_types=["CALLS"])
     assert cast == {("CALLS", "engine.compiler.Symbols.dump_stores"): "inferred"}
+
+
+HOOKED = {
+    "src/kit/__init__.py": (
+        "from .text import shout\n"
+        "from .rows import Row\n\n\n"
+        "def __getattr__(name):\n"
+        "    from .text import legacy\n"
+        "    return legacy\n"
+    ),
+    "src/kit/text.py": (
+        "def shout(s):\n"
+        "    return s.upper()\n\n\n"
+        "def __getattr__(name):\n"
+        "    if name == 'legacy':\n"
+        "        return shout\n"
+        "    raise AttributeError(name)\n"
+    ),
+    "src/kit/rows.py": "class Row:\n    pass\n",
+    "src/kit/cli.py": "from kit import shout\nfrom . import text\nfrom .rows import Row\n",
+}
+
+
+def test_a_from_import_runs_the_module_getattr_a_module_defines(tmp_path: Path) -> None:
+    # `from .text import shout` asks `text` for its `__path__`, which its `__getattr__` answers (PEP 562): the
+    # importing module (or function) calls it; `rows` defines none, and a package (`from kit import ...`, `from .
+    # import text`) has a `__path__` of its own
+    catalog = indexed_projects(tmp_path, {"kit": HOOKED}, ("kit",))
+    try:
+        hook = "function:kit:src.kit.text.__getattr__"
+        callers = {(s.rsplit(":", 1)[-1], r.resolution) for (s, t), r in call_edges(catalog).items() if t == hook}
+        assert callers == {("src.kit", "exact"), ("src.kit.__getattr__", "exact")}
+    finally:
+        catalog.close()
+
+
+LOADERS = {
+    "loading/loaders.py": (
+        "import typing as t\n\n\n"
+        "class BaseLoader:\n"
+        "    def get_source(self, name: str) -> str:\n"
+        "        raise NotImplementedError\n\n\n"
+        "class Unrelated:\n"
+        "    def get_source(self, name: str) -> str:\n"
+        "        return name\n\n\n"
+        "class PrefixLoader(BaseLoader):\n"
+        "    def __init__(self, mapping: t.Mapping[str, BaseLoader]) -> None:\n"
+        "        self.mapping = mapping\n\n"
+        "    def get_loader(self, template: str) -> t.Tuple[BaseLoader, str]:\n"
+        "        return self.mapping[template], template\n\n"
+        "    def get_source(self, template: str) -> str:\n"
+        "        loader, name = self.get_loader(template)\n"
+        "        return loader.get_source(name)\n\n"
+        "    def first(self, template: str) -> str:\n"
+        "        return self.mapping[template].get_source(template)\n"
+    ),
+}
+
+
+def test_a_typing_tuple_return_and_a_mapping_attribute_from_a_parameter_type_what_they_give(tmp_path: Path) -> None:
+    # `-> t.Tuple[BaseLoader, str]` (typing as `t`) types what unpacking the call gives, as `tuple[...]` does; an
+    # attribute given a parameter `mapping: t.Mapping[str, BaseLoader]` gives a BaseLoader when subscripted
+    catalog = indexed_projects(tmp_path, {"loading": LOADERS}, ("loading",))
+    try:
+        found = call_edges(catalog)
+        edges = {(s.rsplit(".", 1)[-1], t.rsplit(":", 1)[-1], r.resolution) for (s, t), r in found.items()}
+    finally:
+        catalog.close()
+    base = "loading.loaders.BaseLoader.get_source"
+    assert ("get_source", base, "inferred") in edges
+    assert ("first", base, "inferred") in edges
+    assert not {e for e in edges if e[1] == "loading.loaders.Unrelated.get_source"}

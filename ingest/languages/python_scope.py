@@ -21,6 +21,7 @@ from __future__ import annotations
 import logging
 import sys
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 
 import tree_sitter as ts
 
@@ -38,12 +39,13 @@ from trident.ingest.languages.python_syntax import (
     DEFINITIONS,
     FUNCTIONS,
     expression_nodes,
+    imported_from,
     is_static,
     is_super,
     local_names,
     parameter_nodes,
 )
-from trident.ingest.model import CALLED_MARK, TABLE_MARK, TargetForm
+from trident.ingest.model import CALLED_MARK, PATH_ASKED_MARK, TABLE_MARK, TargetForm
 from trident.store.schema import Resolution
 
 log = logging.getLogger(__name__)
@@ -121,9 +123,10 @@ class PythonBinder(PythonLocals):
                     scope.types.pop(node.variable, None)
             elif node.type == "decorated_definition":
                 definition = node.child_by_field_name("definition")
+                header = self._header_scope(definition, scope)
                 for child in node.named_children:
                     if definition is None or child.id != definition.id:
-                        self._calls_in(child, scope)
+                        self._calls_in(child, header)
                         self._decorator_applied(child, definition, scope)
                 if definition is not None:
                     pending.append(definition)
@@ -137,6 +140,16 @@ class PythonBinder(PythonLocals):
                 self._calls_in_statement(node, scope, pending)
             else:
                 self._calls_in(node, scope)
+
+    def _header_scope(self, definition: ts.Node | None, scope: Scope) -> Scope:
+        """The scope of the calls in a definition's decorators, defaults and bases: they run once, where the
+        definition is, and make it what it is (`@async_variant(sync_do_first)` over `do_first`, `x=default()`,
+        `class K(with_metaclass(M))`), so they are the definition's calls; names in them are looked up where it is.
+        Inside a function, that function's."""
+        name = node_text(definition.child_by_field_name("name")) if definition is not None else ""
+        if scope.in_function or not name:
+            return scope
+        return replace(scope, caller=f"{scope.prefix}.{name}" if scope.prefix else name)
 
     def _decorator_applied(self, decorator: ts.Node, definition: ts.Node | None, scope: Scope) -> None:
         """`@pass_context` over `def f`: the decorator is called with f, and what runs when f is called is what it
@@ -169,6 +182,7 @@ class PythonBinder(PythonLocals):
         untyped has the type it had before after it."""
         self._implicit_calls(statement_runs(node), scope)
         self._raised(node, scope)
+        self._imported_from(node, scope)
         narrowed = self._narrowed(node, scope)
         if node.type == "if_statement" and not any(c.type == "else_clause" for c in node.named_children):
             # a branch that may not run: a variable it leaves untyped (`r = history.pop()`) keeps its type after it
@@ -196,6 +210,14 @@ class PythonBinder(PythonLocals):
             target = Target(TargetForm.QUALIFIED, raised, Resolution.INFERRED if held else Resolution.EXACT)
             self.result.calls.append(BoundCall(scope.caller, node.start_point.row, target))
 
+    def _imported_from(self, node: ts.Node, scope: Scope) -> None:
+        """`from .utils import echo`: the import runs the module's own `__getattr__` when it has one (the indexer
+        tells a module from a package, and keeps the call only where the module defines it)."""
+        module = imported_from(node, self.path)
+        if module and module.split(".", 1)[0] not in sys.stdlib_module_names:
+            target = Target(TargetForm.QUALIFIED, f"{module}{PATH_ASKED_MARK}", Resolution.EXACT)
+            self.result.calls.append(BoundCall(scope.caller, node.start_point.row, target))
+
     def _walk_class(self, node: ts.Node, scope: Scope) -> None:
         name = node_text(node.child_by_field_name("name"))
         local = f"{scope.prefix}.{name}" if scope.prefix else name
@@ -204,7 +226,10 @@ class PythonBinder(PythonLocals):
             return
         row = node.start_point.row
         holder = node.child_by_field_name("superclasses")
+        header = self._header_scope(node, scope)
         for base in holder.named_children if holder is not None else []:
+            if base.type in ("keyword_argument", "call"):  # `metaclass=make()`, `with_metaclass(M)`
+                self._calls_in(base, header)
             if base.type == "keyword_argument":
                 continue
             generic = base.child_by_field_name("value") if base.type == "subscript" else None
@@ -217,10 +242,11 @@ class PythonBinder(PythonLocals):
 
     def _walk_function(self, node: ts.Node, scope: Scope) -> None:
         name = node_text(node.child_by_field_name("name"))
+        header = self._header_scope(node, scope)
         for part in ("parameters", "return_type"):  # defaults and annotations run where the def is
             child = node.child_by_field_name(part)
             if child is not None:
-                self._calls_in(child, scope)
+                self._calls_in(child, header)
         body = node.child_by_field_name("body")
         if body is None or not name:
             return

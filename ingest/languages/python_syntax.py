@@ -408,18 +408,9 @@ def imported_names(node: ts.Node, path: str) -> dict[str, str]:
                 dotted = node_text(item)
                 bound[dotted.split(".", 1)[0]] = dotted.split(".", 1)[0]
         return bound
-    source = node.child_by_field_name("module_name")
-    if source is None:
+    base = imported_from(node, path)
+    if base is None:
         return bound
-    if source.type == "relative_import":
-        prefix = next((c for c in source.named_children if c.type == "import_prefix"), None)
-        rest = next((node_text(c) for c in source.named_children if c.type == "dotted_name"), "")
-        package = relative_package(path, len(node_text(prefix).strip()))
-        if package is None:
-            return bound
-        base = ".".join([*package, rest] if rest else package)
-    else:
-        base = node_text(source)
     for item in node.children_by_field_name("name"):
         if item.type == "aliased_import":
             name, alias = node_text(item.child_by_field_name("name")), node_text(item.child_by_field_name("alias"))
@@ -428,6 +419,21 @@ def imported_names(node: ts.Node, path: str) -> dict[str, str]:
         if name and alias:
             bound[alias] = f"{base}.{name}" if base else name
     return bound
+
+
+def imported_from(node: ts.Node, path: str) -> str | None:
+    """The module a `from ... import` statement imports from, qualified (`from .utils import echo` in
+    `src/click/core.py` -> `src.click.utils`; `from . import x` -> the package, "" at the root); None for any other
+    node and for a relative import climbing past the root."""
+    source = node.child_by_field_name("module_name") if node.type == "import_from_statement" else None
+    if source is None:
+        return None
+    if source.type != "relative_import":
+        return node_text(source)
+    prefix = next((c for c in source.named_children if c.type == "import_prefix"), None)
+    rest = next((node_text(c) for c in source.named_children if c.type == "dotted_name"), "")
+    package = relative_package(path, len(node_text(prefix).strip()))
+    return None if package is None else ".".join([*package, rest] if rest else package)
 
 
 def parameter_nodes(function: ts.Node) -> list[tuple[str, ts.Node | None]]:

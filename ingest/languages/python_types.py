@@ -122,6 +122,7 @@ class PythonTypes(PythonParameters):
                 if method and self._qualified(annotated_name(node.child_by_field_name("return_type"))) in SELF_TYPES:
                     returned = prefix  # `def with_timeout(self, t) -> Self:` gives an instance of its class
                 if items := tuple_items(node.child_by_field_name("return_type")):
+                    returned = ""  # (`t.Tuple[...]` is `typing.Tuple`: its items say what unpacking it gives)
                     self.tuple_returns[f"{prefix}.{name}"] = [
                         (self._annotation(item), self._named_type(element_name(item)), self.union_types(item))
                         for item in items
@@ -212,6 +213,7 @@ class PythonTypes(PythonParameters):
             for node in descendants(body, kind):
                 names.update(imported_names(node, self.path))
         scope = Scope(receiver, "", cls, receiver, dict(parameters), names=names, held=self.held_parameters(method))
+        scope.items.update(self.item_parameters(method))
         for node in descendants(body, "assignment"):
             left = node.child_by_field_name("left")
             if left is None or left.type != "attribute":
@@ -286,7 +288,10 @@ class PythonTypes(PythonParameters):
             element = self._elements_given(right, scope)
         if element and cls.elements.setdefault(name, element) != element:
             cls.elements[name] = ""  # given lists of two types: its elements are neither, surely
-        if item := self._named_type(item_name(annotation)):
+        item = self._named_type(item_name(annotation))
+        if not item and is_name and scope is not None:  # `self.mapping = mapping` with `mapping: Mapping[str, Foo]`
+            item = scope.items.get(node_text(right), "")
+        if item:
             cls.items[name] = item
 
     def _elements_given(self, value: ts.Node, scope: Scope) -> str:
