@@ -334,3 +334,50 @@ def test_a_union_of_one_class_and_builtin_values_types_as_that_class_through_its
 def test_what_varargs_gather_types_the_attribute_keeping_them(catalog: Catalog, views: GenerationViews) -> None:
     table = edges_named(catalog, views, "method:cli:cli.progress.Progress.table", relation_types=["CALLS"])
     assert table[("CALLS", "cli.progress.Column.__call__")] == "inferred"
+
+
+REPORTING = {
+    "run/errors.py": (
+        "class Failure(Exception):\n"
+        "    def show(self) -> None:\n"
+        "        pass\n\n"
+        "    def __str__(self) -> str:\n"
+        "        return 'failure'\n\n\n"
+        "class Quiet:\n"
+        "    def show(self) -> None:\n"
+        "        pass\n"
+    ),
+    "run/main.py": (
+        "from .errors import Failure\n\n\n"
+        "class Abort(Exception):\n"
+        "    pass\n\n\n"
+        "def _echo_aborted() -> None:\n"
+        "    pass\n\n\n"
+        "def main(work) -> None:\n"
+        "    report = None\n"
+        "    try:\n"
+        "        work()\n"
+        "    except Abort:\n"
+        "        report = _echo_aborted\n"
+        "    except Failure as e:\n"
+        "        print(str(e))\n"
+        "        report = e.show\n"
+        "    if report is not None:\n"
+        "        report()\n"
+    ),
+}
+
+
+def test_a_variable_given_different_functions_by_branches_calls_each_and_an_except_names_its_class(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    # click's `Command.main`: `report = _echo_aborted` in one handler, `report = e.show` in another (e is the caught
+    # Failure, of another file); after the `try`, `report()` may run either, and `str(e)` runs Failure's `__str__`
+    catalog = indexed_projects(tmp_path_factory.mktemp("reporting"), {"run": REPORTING}, ("run",))
+    try:
+        calls = edges_named(catalog, GenerationViews(RetrievalSettings()), "function:run:run.main.main")
+    finally:
+        catalog.close()
+    called = {target for (kind, target), _ in calls.items() if kind == "CALLS"}
+    assert {"run.main._echo_aborted", "run.errors.Failure.show", "run.errors.Failure.__str__"} <= called
+    assert "run.errors.Quiet.show" not in called

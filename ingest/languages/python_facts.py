@@ -97,3 +97,5 @@ class Scope:
     picked: dict[str, list[str]] = field(default_factory=dict)  # variable -> the table items it may be (`TABLE[k]`)
     tables: dict[str, dict[str, str]] = field(default_factory=dict)  # dict/list -> key -> the function it holds
     filling: set[str] = field(default_factory=set)  # lists made empty here whose appends say their elements
+    # variable -> (where, the class or function) for each value given it to hold, for branches that give different ones
+    held_at: dict[str, list[tuple[int, str]]] = field(default_factory=dict)

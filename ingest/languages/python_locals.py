@@ -58,6 +58,14 @@ class SetType:
     if_untyped: bool = False
 
 
+@dataclass(frozen=True)
+class MergeHeld:
+    """In a block's walk: the end of a statement whose branches (`if`/`elif`/`else`, `try`/`except`, `match`) may each
+    give a variable a different class or function to hold."""
+
+    statement: ts.Node
+
+
 class PythonLocals(PythonTypes):
     """The local types of one file's functions, on what `PythonTypes` read of the file."""
 
@@ -205,6 +213,8 @@ class PythonLocals(PythonTypes):
         import inside the function binds its names for the calls after it."""
         if node.type in ("import_statement", "import_from_statement"):
             scope.names.update(imported_names(node, self.path))
+        elif node.type == "except_clause":
+            self._note_caught(node, scope)
         elif node.type == "assert_statement":  # `assert isinstance(child, Row)`: child is a Row after it
             test = isinstance_test(node.named_children[0] if node.named_child_count else None)
             cls = self._held_value(test[1], scope) if test is not None and node_text(test[0]) != scope.receiver else ""
@@ -298,6 +308,9 @@ class PythonLocals(PythonTypes):
         _put(scope.held, name, held)
         _put(scope.types, name, found)
         scope.callables.pop(name, None)
+        given = held or (f"{taken.owner}.{taken.name}" if taken is not None else "")  # (`e.show`: its method)
+        if given and right is not None:
+            scope.held_at.setdefault(name, []).append((right.start_byte, given))
         _put(scope.picked, name, self.table_picked(right, scope) if right is not None and not held else None)
         _put(scope.tables, name, self._table(right, scope) if right is not None else None)
         elements = self._named_type(element_name(annotation)) or (self._elements_given(right, scope) if right else "")
@@ -311,6 +324,31 @@ class PythonLocals(PythonTypes):
         sides = {self._value_type(s, scope.types, scope) for s in either_side(right)} if branches and right else set()
         union = self.union_types(annotation) or (self._union_returned(right, scope) if right is not None else [])
         _put(scope.alternatives, name, union or (sorted(sides) if not held and not found and "" not in sides else None))
+
+    def _note_caught(self, clause: ts.Node, scope: Scope) -> None:
+        """`except Failure as e:`: e is a Failure in the clause (`except (A, B) as e`: either)."""
+        pattern = clause.child_by_field_name("value")
+        alias = pattern.child_by_field_name("alias") if pattern is not None and pattern.type == "as_pattern" else None
+        name = alias.named_children[0] if alias is not None and alias.named_child_count == 1 else None
+        if pattern is None or name is None or name.type != "identifier" or not pattern.named_child_count:
+            return
+        caught = pattern.named_children[0]
+        written = caught.named_children if caught.type == "tuple" else [caught]
+        classes = sorted({self._held_value(c, scope) for c in written} - {""})
+        variable = node_text(name)
+        _put(scope.held, variable, None)
+        _put(scope.types, variable, classes[0] if len(classes) == 1 and len(written) == 1 else None)
+        _put(scope.alternatives, variable, classes if len(classes) == len(written) > 1 else None)
+
+    def merge_held(self, statement: ts.Node, scope: Scope) -> None:
+        """After a statement whose branches give a variable different classes or functions to hold (`report =
+        _echo_aborted` in one `except`, `report = e.show` in another), a call of the variable calls each."""
+        for name, given in scope.held_at.items():
+            inside = sorted({held for at, held in given if statement.start_byte <= at < statement.end_byte})
+            if len(inside) > 1:
+                for known in (scope.held, scope.lookups, scope.types):
+                    known.pop(name, None)
+                scope.callables[name] = inside
 
     def _elements_given(self, value: ts.Node, scope: Scope) -> str:
         """The type of each element of a local's value, where the code states it: a comprehension or a literal of

@@ -32,7 +32,7 @@ from trident.ingest.languages.python_arguments import HELD, INSTANCE, Passed
 from trident.ingest.languages.python_facts import ClassFacts, Scope
 from trident.ingest.languages.python_fixtures import conftest_fixture, fixture_names, receives_fixtures
 from trident.ingest.languages.python_implicit import CONTAINER_RUNS, Run, expression_runs, statement_runs
-from trident.ingest.languages.python_locals import PythonLocals, SetType
+from trident.ingest.languages.python_locals import MergeHeld, PythonLocals, SetType
 from trident.ingest.languages.python_lookups import named_lookup
 from trident.ingest.languages.python_syntax import (
     BUILTIN_METHODS,
@@ -49,6 +49,7 @@ from trident.ingest.model import CALLED_MARK, PATH_ASKED_MARK, TABLE_MARK, Targe
 from trident.store.schema import Resolution
 
 log = logging.getLogger(__name__)
+BRANCHING = frozenset({"if_statement", "try_statement", "match_statement"})  # statements of alternative branches
 MAX_PASSES = 3  # binding a file again with what its calls pass: enough for a value passed on twice
 
 
@@ -111,10 +112,12 @@ class PythonBinder(PythonLocals):
     # --- second pass: calls and bases, scope by scope ---
 
     def _walk_block(self, block: ts.Node, scope: Scope) -> None:
-        pending: list[ts.Node | SetType] = list(reversed(block.named_children))
+        pending: list[ts.Node | SetType | MergeHeld] = list(reversed(block.named_children))
         while pending:
             node = pending.pop()
-            if isinstance(node, SetType):
+            if isinstance(node, MergeHeld):
+                self.merge_held(node.statement, scope)
+            elif isinstance(node, SetType):
                 if node.if_untyped and node.variable in scope.types:
                     continue
                 if node.type:
@@ -175,7 +178,7 @@ class PythonBinder(PythonLocals):
             # many: a decorator applied more widely types nothing)
             self.saw_passed(target.name, wrapped, (HELD, f"{self.module}.{caller}"))
 
-    def _calls_in_statement(self, node: ts.Node, scope: Scope, pending: list[ts.Node | SetType]) -> None:
+    def _calls_in_statement(self, node: ts.Node, scope: Scope, pending: list[ts.Node | SetType | MergeHeld]) -> None:
         """Compound statements hold blocks (walked as blocks) and expressions (searched for calls); in the branch
         an `isinstance(x, Foo)` test guards, x is a Foo. What the statement assigns is typed after its own calls are
         bound (`regex = regex.get()` calls the `get` of what regex was); a variable an `if` without `else` leaves
@@ -184,6 +187,8 @@ class PythonBinder(PythonLocals):
         self._raised(node, scope)
         self._imported_from(node, scope)
         narrowed = self._narrowed(node, scope)
+        if node.type in BRANCHING and scope.in_function:
+            pending.append(MergeHeld(node))
         if node.type == "if_statement" and not any(c.type == "else_clause" for c in node.named_children):
             # a branch that may not run: a variable it leaves untyped (`r = history.pop()`) keeps its type after it
             pending.extend(SetType(variable, typed, if_untyped=True) for variable, typed in sorted(scope.types.items()))
