@@ -425,3 +425,61 @@ def test_a_typing_tuple_return_and_a_mapping_attribute_from_a_parameter_type_wha
     assert ("get_source", base, "inferred") in edges
     assert ("first", base, "inferred") in edges
     assert not {e for e in edges if e[1] == "loading.loaders.Unrelated.get_source"}
+
+
+CACHED = {
+    "cache/store.py": (
+        "class LRUCache:\n"
+        "    def lookup(self, key):\n"
+        "        return None\n\n"
+        "    def __setitem__(self, key, value):\n"
+        "        pass\n\n\n"
+        "class Ledger:\n"
+        "    def lookup(self, key):\n"
+        "        return None\n\n"
+        "    def group(self):\n"
+        "        return None\n"
+    ),
+    "cache/lexer.py": (
+        "import re\n"
+        "import typing as t\n\n"
+        "from .store import LRUCache\n\n"
+        "_lexer_cache: t.MutableMapping[str, str] = LRUCache()\n"
+        "_word = re.compile('[a-z]+')\n"
+        "_rebound = LRUCache()\n\n\n"
+        "def on_add(x):\n"
+        "    return x\n\n\n"
+        "def on_sub(x):\n"
+        "    return x\n\n\n"
+        "_math = {'add': on_add, 'sub': on_sub}\n\n\n"
+        "def get_lexer(key, kind):\n"
+        "    lexer = _lexer_cache.lookup(key)\n"
+        "    _lexer_cache[key] = lexer\n"
+        "    _word.match(key).group()\n"
+        "    return _math[kind](lexer)\n\n\n"
+        "def shadowed(_lexer_cache):\n"
+        "    return _lexer_cache.lookup(1)\n\n\n"
+        "def rebinds():\n"
+        "    global _rebound\n"
+        "    _rebound = None\n\n\n"
+        "def reads():\n"
+        "    return _rebound.lookup(1)\n"
+    ),
+}
+
+
+def test_a_module_level_instance_is_of_its_class_in_the_functions_of_the_file(tmp_path: Path) -> None:
+    # `_lexer_cache = LRUCache()` once at the top level: a function reading it calls LRUCache's methods (a project's
+    # class made where the annotation names the standard library's is what the value is); a parameter of the name
+    # shadows it, a `global` rebinding makes it unknown, a table keeps its items, and a compiled pattern's match is
+    # the standard library's (no guess at a project's `group`)
+    catalog = indexed_projects(tmp_path, {"cache": CACHED}, ("cache",))
+    try:
+        found = call_edges(catalog)
+    finally:
+        catalog.close()
+    edges = {(s.rsplit(".", 1)[-1], t.rsplit(":", 1)[-1]): r.resolution for (s, t), r in found.items()}
+    assert edges[("get_lexer", "cache.store.LRUCache.lookup")] == "inferred"
+    assert edges[("get_lexer", "cache.store.LRUCache.__setitem__")] == "inferred"
+    assert {("get_lexer", "cache.lexer.on_add"), ("get_lexer", "cache.lexer.on_sub")} <= edges.keys()
+    assert not {e for e in edges if e[0] in ("shadowed", "reads") or e[1] == "cache.store.Ledger.group"}

@@ -92,6 +92,13 @@ class PythonLocals(PythonTypes):
             once = len(values) == 1 and name not in rebound and name not in self.names
             if once and (held := self._held_value(values[0], Scope("", ""))):
                 self.module_held[name] = held
+            elif once and name not in self.tables and (typed := self._assigned_type(values[0])):
+                self.module_types[name] = typed  # `_lexer_cache = LRUCache(50)`: what the file's functions read
+
+    def _assigned_type(self, value: ts.Node) -> str:
+        """The type a module-level assignment states for its name, given its value."""
+        assignment = value.parent
+        return self._stated_type(assignment, {}, None) if assignment is not None else ""
 
     def _table(self, value: ts.Node, scope: Scope) -> dict[str, str]:
         """Key -> the function or class a dict or list literal holds there (`{"a": f}`, `[f, g]`), those it holds."""
@@ -303,7 +310,9 @@ class PythonLocals(PythonTypes):
         taken = self._member_taken(right, scope)
         _put(scope.lookups, name, (self._looked_up(right, scope) or taken) if right is not None else None)
         held = self._named_type(held_class_name(annotation)) or (self._held_value(right, scope) if right else "")
-        stated = self._annotation(annotation) or (self._value_type(right, scope.types, scope) if right else "")
+        valued = self._value_type(right, scope.types, scope) if right else ""
+        annotated = self._annotation(annotation)
+        stated = annotated if annotated and (not standard(annotated) or not valued or standard(valued)) else valued
         found = "" if held else stated
         _put(scope.held, name, held)
         _put(scope.types, name, found)

@@ -265,9 +265,10 @@ class PythonBinder(PythonLocals):
             caller = f"{scope.prefix}.{name}" if scope.prefix else name
             receiver = next(iter(parameters), "") if method and not is_static(node) else ""
             inner = Scope(caller, caller, scope.cls if method else None, receiver, {}, True)
-            if self.module_held:
+            if self.module_held or self.module_types:  # what the module's own names hold, where nothing shadows them
                 own = local_names(node)
                 inner.held.update({n: held for n, held in self.module_held.items() if n not in own})
+                inner.types.update({n: typed for n, typed in self.module_types.items() if n not in own})
         inner.types.update({p: t for p, t in parameters.items() if t})
         if not scope.in_function and receives_fixtures(node, self.path):
             for p in fixture_names(parameter_nodes(node), inner.receiver):

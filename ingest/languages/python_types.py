@@ -22,7 +22,7 @@ from trident.ingest.languages.python_facts import (
 )
 from trident.ingest.languages.python_fixtures import is_fixture
 from trident.ingest.languages.python_lookups import returned_lookup
-from trident.ingest.languages.python_parameters import PythonParameters
+from trident.ingest.languages.python_parameters import PythonParameters, standard
 from trident.ingest.languages.python_syntax import (
     CASTS,
     FUNCTIONS,
@@ -62,6 +62,7 @@ class PythonTypes(PythonParameters):
         self.definitions: dict[str, ts.Node] = {}  # qualified function or method -> its `def`
         self.returned_held: dict[str, str] = {}  # ... -> the one function or class it returns (`return self.on_x`)
         self.tables: dict[str, dict[str, str]] = {}  # module-level dict or list -> key -> the function it holds
+        self.module_types: dict[str, str] = {}  # module-level name assigned once, rebound by no function -> its type
         self.module_held: dict[str, str] = {}  # module-level name -> the one function or class it holds
         self.closures: set[str] = set()  # functions returning a closure they define (`return wrapper`)
         self.classes: dict[str, ClassFacts] = {}  # class local name -> class
@@ -543,12 +544,15 @@ class PythonTypes(PythonParameters):
         return self._receiver_type(value, scope)
 
     def _stated_type(self, assignment: ts.Node, parameters: dict[str, str], scope: Scope | None = None) -> str:
-        """The type an assignment states: its annotation, a constructor call, or a typed parameter it copies."""
+        """The type an assignment states: its annotation, a constructor call, or a typed parameter it copies; a
+        project's class made where the annotation names the standard library's (`cache: MutableMapping[str, Lexer] =
+        LRUCache(50)`) is what the value is."""
         annotated = self._annotation(assignment.child_by_field_name("type"))
-        if annotated:
-            return annotated
         right = assignment.child_by_field_name("right")
-        return self._value_type(right, parameters, scope) if right is not None else ""
+        if annotated and (right is None or not standard(annotated)):
+            return annotated
+        valued = self._value_type(right, parameters, scope) if right is not None else ""
+        return valued if valued and not standard(valued) else annotated or valued
 
     def _value_type(self, node: ts.Node, variables: dict[str, str], scope: Scope | None = None) -> str:
         """The type of a value: a constructor call or a call of a function that states its return type, a typed
