@@ -463,7 +463,12 @@ CACHED = {
         "    global _rebound\n"
         "    _rebound = None\n\n\n"
         "def reads():\n"
-        "    return _rebound.lookup(1)\n"
+        "    return _rebound.lookup(1)\n\n\n"
+        "class Holder:\n"
+        "    def __init__(self) -> None:\n"
+        "        self.cache: t.MutableMapping[str, str] = LRUCache()\n\n"
+        "    def find(self, key):\n"
+        "        return self.cache.lookup(key)\n"
     ),
 }
 
@@ -481,5 +486,6 @@ def test_a_module_level_instance_is_of_its_class_in_the_functions_of_the_file(tm
     edges = {(s.rsplit(".", 1)[-1], t.rsplit(":", 1)[-1]): r.resolution for (s, t), r in found.items()}
     assert edges[("get_lexer", "cache.store.LRUCache.lookup")] == "inferred"
     assert edges[("get_lexer", "cache.store.LRUCache.__setitem__")] == "inferred"
+    assert edges[("find", "cache.store.LRUCache.lookup")] == "inferred"  # an attribute annotated so, likewise
     assert {("get_lexer", "cache.lexer.on_add"), ("get_lexer", "cache.lexer.on_sub")} <= edges.keys()
     assert not {e for e in edges if e[0] in ("shadowed", "reads") or e[1] == "cache.store.Ledger.group"}

@@ -258,6 +258,8 @@ class PythonTypes(PythonParameters):
         element type of a container it annotates."""
         annotation = assignment.child_by_field_name("type")
         declared = self._annotation(annotation)
+        if declared and standard(declared) and not standard(self._stated_type(assignment, parameters, scope)):
+            declared = ""  # `self.cache: MutableMapping[str, T] = LRUCache()`: the value's class is what it holds
         if declared:  # what the class declares governs what a branch happens to assign
             cls.declared.setdefault(name, declared)
             if is_optional(annotation):  # a slot filled later: what fills it counts too
