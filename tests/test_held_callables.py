@@ -381,3 +381,28 @@ def test_a_variable_given_different_functions_by_branches_calls_each_and_an_exce
     called = {target for (kind, target), _ in calls.items() if kind == "CALLS"}
     assert {"run.main._echo_aborted", "run.errors.Failure.show", "run.errors.Failure.__str__"} <= called
     assert "run.errors.Quiet.show" not in called
+
+
+PARTIAL = {
+    "jobs/run.py": (
+        "import functools\n"
+        "from functools import partial\n\n\n"
+        "def work(a, b):\n"
+        "    return a + b\n\n\n"
+        "def rest(a):\n"
+        "    return a\n\n\n"
+        "def main():\n"
+        "    f = partial(work, 1)\n"
+        "    g = functools.partial(rest)\n"
+        "    return f(2), g(3)\n"
+    ),
+}
+
+
+def test_calling_a_partial_calls_the_function_it_was_made_of(tmp_path_factory: pytest.TempPathFactory) -> None:
+    catalog = indexed_projects(tmp_path_factory.mktemp("partial"), {"jobs": PARTIAL}, ("jobs",))
+    try:
+        calls = edges_named(catalog, GenerationViews(RetrievalSettings()), "function:jobs:jobs.run.main")
+    finally:
+        catalog.close()
+    assert calls[("CALLS", "jobs.run.work")] == calls[("CALLS", "jobs.run.rest")] == "inferred"

@@ -54,6 +54,9 @@ from trident.ingest.model import ATTRIBUTE_MARK
 SELF_TYPES = frozenset({"typing.Self", "typing_extensions.Self"})  # `-> Self`: the class the method is called on
 
 
+PARTIALS = frozenset({"functools.partial"})  # `partial(f, ...)` is called as f is
+
+
 class PythonTypes(PythonParameters):
     """The declarations and stated types of one file. Rows are 0-based, as tree-sitter counts them."""
 
@@ -325,6 +328,10 @@ class PythonTypes(PythonParameters):
             values = arguments.named_children if arguments is not None else []
             if cast:
                 return self._held_value(values[1], scope) if len(values) == 2 else ""
+            written = node_text(function).partition(".") if function is not None else ("", "", "")
+            called = ".".join(p for p in (self._bound(written[0], scope), written[2]) if p)
+            if called in PARTIALS and values:
+                return self._held_value(values[0], scope)  # `partial(work, 1)`: calling it calls work
             callee = self._callee(node, scope)
             if callee in self.closures and not (function is not None and node_text(function) in scope.held):
                 return callee  # what calling it gives is its own nested code: calling that calls it
