@@ -406,3 +406,46 @@ def test_calling_a_partial_calls_the_function_it_was_made_of(tmp_path_factory: p
     finally:
         catalog.close()
     assert calls[("CALLS", "jobs.run.work")] == calls[("CALLS", "jobs.run.rest")] == "inferred"
+
+
+ROUTES = {
+    "web/server.py": (
+        "def on_get(req):\n"
+        "    return req\n\n\n"
+        "def on_put(req):\n"
+        "    return req\n\n\n"
+        "HANDLERS = {'get': on_get, 'put': on_put}\n\n\n"
+        "class Server:\n"
+        "    def __init__(self) -> None:\n"
+        "        self.routes = {'get': self.do_get, 'put': self.do_put}\n"
+        "        self.handlers = HANDLERS.copy()\n\n"
+        "    def do_get(self, req):\n"
+        "        return req\n\n"
+        "    def do_put(self, req):\n"
+        "        return req\n\n"
+        "    def serve(self, kind, req):\n"
+        "        return self.routes[kind](req)\n\n"
+        "    def serve_get(self, req):\n"
+        "        return self.routes['get'](req)\n\n"
+        "    def handle(self, kind, req):\n"
+        "        return self.handlers.get(kind)(req)\n"
+    ),
+}
+
+
+def test_a_table_an_attribute_holds_calls_its_functions(tmp_path_factory: pytest.TempPathFactory) -> None:
+    # a dispatch dict made in `__init__` of bound methods, or a copy of the module's table: a computed key reaches
+    # every value (`dispatch`), a written one the value it holds
+    catalog = indexed_projects(tmp_path_factory.mktemp("routes"), {"web": ROUTES}, ("web",))
+    try:
+        views = GenerationViews(RetrievalSettings())
+        calls = {
+            name: edges_named(catalog, views, f"method:web:web.server.Server.{name}", relation_types=["CALLS"])
+            for name in ("serve", "serve_get", "handle")
+        }
+    finally:
+        catalog.close()
+    method = "web.server.Server.do_{}".format
+    assert calls["serve"] == {("CALLS", method("get")): "dispatch", ("CALLS", method("put")): "dispatch"}
+    assert calls["serve_get"] == {("CALLS", method("get")): "inferred"}
+    assert calls["handle"] == {("CALLS", "web.server.on_get"): "dispatch", ("CALLS", "web.server.on_put"): "dispatch"}

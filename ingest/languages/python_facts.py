@@ -57,6 +57,8 @@ class ClassFacts:
     fields: list[str] = field(default_factory=list)  # a NamedTuple's fields in order: what unpacking it gives
     appended: dict[str, set[str]] = field(default_factory=dict)  # list attribute -> types its appends give
     refilled: set[str] = field(default_factory=set)  # attributes given any value but an empty list
+    tables: dict[str, dict[str, str]] = field(default_factory=dict)  # attribute -> key -> the function a dict holds
+    copied: dict[str, str] = field(default_factory=dict)  # attribute -> the module-level table it is given a copy of
 
     def hold(self, attribute: str, held: str) -> None:
         """`self.add = self.add_safe` (and in another branch `self.add = self.add_unsafe`): what the attribute holds,

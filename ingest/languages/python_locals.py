@@ -105,21 +105,39 @@ class PythonLocals(PythonTypes):
         held = {key: self._held_value(item, scope) for key, item in literal_items(value)}
         return {key: name for key, name in held.items() if name}
 
+    def _table_given(self, value: ts.Node, scope: Scope) -> dict[str, str]:
+        """What an attribute is given to hold as a table: a dict or list literal of functions, classes or bound
+        methods (`{"get": self.do_get}`)."""
+        return self._table(value, scope) if value.type in ("dictionary", "list") else {}
+
+    def _table_of(self, node: ts.Node | None, scope: Scope) -> dict[str, str]:
+        """Key -> function or class of the table `node` is: a local or module table by its name, or an attribute
+        of the method's own class the class gives a table (`self.routes`); {} for anything else."""
+        if node is not None and node.type == "identifier":
+            return self._table_named(node_text(node), scope)
+        owner = node.child_by_field_name("object") if node is not None and node.type == "attribute" else None
+        cls = scope.cls
+        if node is None or owner is None or cls is None or not scope.receiver or node_text(owner) != scope.receiver:
+            return {}
+        attribute = node_text(node.child_by_field_name("attribute"))
+        copied = cls.copied.get(attribute, "")
+        return cls.tables.get(attribute) or self.tables.get(copied, {})
+
     def table_picked(self, value: ts.Node, scope: Scope) -> list[str]:
         """What `x = TABLE[k]` or `x = TABLE.get(k)` makes x at a key the code computes: any item of a table of this
-        file, or of one another file defines (marked for the indexer, `TABLE_MARK`); [] for anything else."""
+        file (a local's, the module's, an attribute's of the method's class), or of one another file defines (marked
+        for the indexer, `TABLE_MARK`); [] for anything else."""
         if value.type == "call" and (function := value.child_by_field_name("function")) is not None:
             getter = function.type == "attribute" and node_text(function.child_by_field_name("attribute")) == "get"
             table_node = function.child_by_field_name("object") if getter else None  # `TABLE.get(k)`, as `TABLE[k]`
             if table_node is None:
                 return []
-            name = node_text(table_node) if table_node.type == "identifier" else ""
         elif value.type == "subscript":
-            target = value.child_by_field_name("value")
-            name = node_text(target) if target is not None and target.type == "identifier" else ""
+            table_node = value.child_by_field_name("value")
         else:
             return []
-        if table := self._table_named(name, scope):
+        name = node_text(table_node) if table_node is not None and table_node.type == "identifier" else ""
+        if table := self._table_of(table_node, scope):
             return sorted(set(table.values()))
         imported = self.imported_name(name, scope)
         return [f"{imported}{TABLE_MARK}"] if imported else []
@@ -147,7 +165,7 @@ class PythonLocals(PythonTypes):
         every one the table holds (dispatch: the key picks one at run time); of a dict or list literal of this
         function, or of the module when no local shadows it."""
         value, key = subscript.child_by_field_name("value"), subscript.child_by_field_name("subscript")
-        table = self._table_named(node_text(value) if value is not None and value.type == "identifier" else "", scope)
+        table = self._table_of(value, scope)
         if not table:
             return [], Resolution.NAME
         written = literal_key(key)

@@ -425,6 +425,8 @@ class PythonBinder(PythonLocals):
                 return [Target(TargetForm.QUALIFIED, f"{imported}{TABLE_MARK}", Resolution.DISPATCH)]  # another file's
         if function is not None and (picked := _picked(function, scope)):  # `cls = DECODERS[kind]`, then `cls()`
             return [Target(TargetForm.QUALIFIED, p, Resolution.DISPATCH) for p in picked]
+        if function is not None and function.type == "call" and (picked := self.table_picked(function, scope)):
+            return [Target(TargetForm.QUALIFIED, p, Resolution.DISPATCH) for p in picked]  # `TABLE.get(k)(x)`
         if function is not None and (instances := self._called_instances(function, scope)):
             return [Target(TargetForm.MEMBER, "__call__", Resolution.INFERRED, owner=t) for t in instances]
         target = self._call_target(call, scope)

@@ -436,6 +436,18 @@ def imported_from(node: ts.Node, path: str) -> str | None:
     return None if package is None else ".".join([*package, rest] if rest else package)
 
 
+def table_copied(value: ts.Node) -> str:
+    """The module-level name a value copies, as a table: `HANDLERS.copy()`, `dict(HANDLERS)`, `HANDLERS`; ""
+    otherwise (the binder checks the name is a table of the module)."""
+    if value.type == "call" and (function := value.child_by_field_name("function")) is not None:
+        arguments = call_arguments(value)
+        if function.type == "attribute" and node_text(function.child_by_field_name("attribute")) == "copy":
+            value = function.child_by_field_name("object") or value
+        elif node_text(function) == "dict" and len(arguments) == 1:
+            value = arguments[0]
+    return node_text(value) if value.type == "identifier" else ""
+
+
 def parameter_nodes(function: ts.Node) -> list[tuple[str, ts.Node | None]]:
     """(name, annotation node or None) of each plain or typed parameter, in order."""
     found: list[tuple[str, ts.Node | None]] = []

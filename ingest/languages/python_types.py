@@ -44,6 +44,7 @@ from trident.ingest.languages.python_syntax import (
     narrowed_to,
     returned_values,
     statements,
+    table_copied,
     tuple_items,
     type_var_bound,
     union_alias,
@@ -229,6 +230,11 @@ class PythonTypes(PythonParameters):
             self._note_attribute(cls, attribute, node, parameters, elements, scope)
             if held := self._held(node, scope):
                 cls.hold(attribute, held)
+            right = node.child_by_field_name("right")
+            if right is not None and (table := self._table_given(right, scope)):
+                cls.tables.setdefault(attribute, {}).update(table)
+            elif right is not None and (copied := table_copied(right)):
+                cls.copied.setdefault(attribute, copied)  # (the module's tables are read after its classes)
         for call in descendants(body, "call"):
             self._note_appended(cls, call, receiver, scope)
 
@@ -303,6 +309,10 @@ class PythonTypes(PythonParameters):
     def _elements_given(self, value: ts.Node, scope: Scope) -> str:
         """The type of each element of a value, where the code states it (`PythonLocals` reads it; "" here)."""
         return ""
+
+    def _table_given(self, value: ts.Node, scope: Scope) -> dict[str, str]:
+        """Key -> function or class of the table a value is, where the code states it (`PythonLocals` reads it)."""
+        return {}
 
     def _held(self, assignment: ts.Node, scope: Scope) -> str:
         """The class or function an assignment stores, not calls: `x: type[Foo] = ...`, `x = Foo`, `x = mod.f`,
