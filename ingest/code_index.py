@@ -396,7 +396,8 @@ class CodeIndex:
             return entered
         if name.endswith(PATH_ASKED_MARK):  # `from .utils import echo`: a module's own `__getattr__`, if it has one
             hook = self._qualified(f"{name.removesuffix(PATH_ASKED_MARK)}.__getattr__", project, depth + 1, tails)
-            return [e for e in hook[:1] if e.type == EntityType.FUNCTION.value and not _in_package_init(e)]
+            # (a package's `__init__` is not asked: a package has a `__path__` of its own)
+            return [e for e in hook[:1] if e.type == EntityType.FUNCTION.value and not heads_folder(e.path or "")]
         if name.endswith(ELEMENTS_MARK):  # `for node in parent.iter_child_nodes()`: each element's class
             functions = self._qualified(name.removesuffix(ELEMENTS_MARK), project, depth + 1, tails)
             element = self._returns.get(f"{functions[0].id}{ELEMENTS_MARK}", "") if functions else ""
@@ -612,11 +613,6 @@ class CodeIndex:
 
 def _is_dunder(name: str) -> bool:
     return len(name) > 4 and name.startswith("__") and name.endswith("__")
-
-
-def _in_package_init(entity: Entity) -> bool:
-    """Whether a definition is a package's (its `__init__.py`'s), which has a `__path__` of its own."""
-    return posixpath.basename(entity.path or "") == "__init__.py"
 
 
 def _definitions(found: Sequence[Entity]) -> list[Entity]:

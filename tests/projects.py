@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from tests.conftest import HashEmbedder
 from trident.ingest.pipeline import index_folder
+from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.schema import Relation, Resolution
 from trident.tools.trace import Direction, trace_relationships
 
 Files = Mapping[str, str]  # project-relative path -> text
+# (catalog, views, entity id, trace options) -> (relation type, target) -> resolution
+EdgeReader = Callable[..., dict[tuple[str, str], str]]
 
 
 def write_files(root: Path, files: Files) -> None:
@@ -58,3 +61,27 @@ def edges_named(catalog: Catalog, views: GenerationViews, entity: str, **options
     """`edges_out` with each target by its qualified name."""
     found = edges_out(catalog, views, entity, **options)
     return {(kind, target.rsplit(":", 1)[-1]): how for (kind, target), how in found.items()}
+
+
+def project_calls(root: Path, project: str, files: Files) -> dict[tuple[str, str], str]:
+    """One project indexed alone: (caller, callee), each by its qualified name -> the resolution of every stored
+    CALLS relation."""
+    catalog = indexed_projects(root, {project: files}, (project,))
+    try:
+        found = call_edges(catalog)
+    finally:
+        catalog.close()
+    return {(s.rsplit(":", 1)[-1], t.rsplit(":", 1)[-1]): str(r.resolution) for (s, t), r in found.items()}
+
+
+def project_edges(
+    root: Path, project: str, files: Files, entities: Sequence[str], read: EdgeReader = edges_named, **options: Any
+) -> dict[str, dict[tuple[str, str], str]]:
+    """One project indexed alone: the edges out of each entity as a server reads them (`edges_named`, or
+    `edges_out` for targets by id)."""
+    catalog = indexed_projects(root, {project: files}, (project,))
+    try:
+        views = GenerationViews(RetrievalSettings())
+        return {entity: read(catalog, views, entity, **options) for entity in entities}
+    finally:
+        catalog.close()

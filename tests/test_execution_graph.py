@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.projects import edges_out, indexed_projects
+from tests.projects import edges_out, indexed_projects, project_edges
 from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
@@ -288,6 +288,7 @@ def test_a_decorator_written_by_name_is_called_by_the_definition_it_wraps(
     }
 
 
+LABELS = (("function", ".first"), ("class", ".Box"), ("method", ".Box.size"), ("module", ""))
 MADE = {
     "shapes/__init__.py": "",
     "shapes/make.py": (
@@ -320,15 +321,11 @@ def test_the_calls_in_a_definitions_decorators_defaults_and_bases_are_the_defini
 ) -> None:
     # they run once, where the definition is, and make it what it is: `@variant(fallback)` over `first` is how
     # `first` is made (what changing `variant` affects is `first` and its callers, not the module)
-    catalog = indexed_projects(tmp_path_factory.mktemp("made"), {"shapes": MADE}, ("shapes",))
-    try:
-        views = GenerationViews(RetrievalSettings())
-        made = {
-            label: set(_out(catalog, views, f"{kind}:shapes:shapes.use{label}", relation_types=["CALLS"]))
-            for kind, label in (("function", ".first"), ("class", ".Box"), ("method", ".Box.size"), ("module", ""))
-        }
-    finally:
-        catalog.close()
+    ids = {label: f"{kind}:shapes:shapes.use{label}" for kind, label in LABELS}
+    found = project_edges(
+        tmp_path_factory.mktemp("made"), "shapes", MADE, list(ids.values()), _out, relation_types=["CALLS"]
+    )
+    made = {label: set(found[entity]) for label, entity in ids.items()}
     variant, fallback = "function:shapes:shapes.make.variant", "function:shapes:shapes.make.fallback"
     assert made[".first"] == {("CALLS", variant), ("CALLS", fallback)}
     assert made[".Box.size"] == {("CALLS", variant), ("CALLS", fallback)}

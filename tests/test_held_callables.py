@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.projects import edges_named, indexed_projects
+from tests.projects import edges_named, indexed_projects, project_edges
 from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
@@ -373,11 +373,8 @@ def test_a_variable_given_different_functions_by_branches_calls_each_and_an_exce
 ) -> None:
     # click's `Command.main`: `report = _echo_aborted` in one handler, `report = e.show` in another (e is the caught
     # Failure, of another file); after the `try`, `report()` may run either, and `str(e)` runs Failure's `__str__`
-    catalog = indexed_projects(tmp_path_factory.mktemp("reporting"), {"run": REPORTING}, ("run",))
-    try:
-        calls = edges_named(catalog, GenerationViews(RetrievalSettings()), "function:run:run.main.main")
-    finally:
-        catalog.close()
+    main = "function:run:run.main.main"
+    calls = project_edges(tmp_path_factory.mktemp("reporting"), "run", REPORTING, [main])[main]
     called = {target for (kind, target), _ in calls.items() if kind == "CALLS"}
     assert {"run.main._echo_aborted", "run.errors.Failure.show", "run.errors.Failure.__str__"} <= called
     assert "run.errors.Quiet.show" not in called
@@ -400,11 +397,8 @@ PARTIAL = {
 
 
 def test_calling_a_partial_calls_the_function_it_was_made_of(tmp_path_factory: pytest.TempPathFactory) -> None:
-    catalog = indexed_projects(tmp_path_factory.mktemp("partial"), {"jobs": PARTIAL}, ("jobs",))
-    try:
-        calls = edges_named(catalog, GenerationViews(RetrievalSettings()), "function:jobs:jobs.run.main")
-    finally:
-        catalog.close()
+    main = "function:jobs:jobs.run.main"
+    calls = project_edges(tmp_path_factory.mktemp("partial"), "jobs", PARTIAL, [main])[main]
     assert calls[("CALLS", "jobs.run.work")] == calls[("CALLS", "jobs.run.rest")] == "inferred"
 
 
@@ -436,15 +430,12 @@ ROUTES = {
 def test_a_table_an_attribute_holds_calls_its_functions(tmp_path_factory: pytest.TempPathFactory) -> None:
     # a dispatch dict made in `__init__` of bound methods, or a copy of the module's table: a computed key reaches
     # every value (`dispatch`), a written one the value it holds
-    catalog = indexed_projects(tmp_path_factory.mktemp("routes"), {"web": ROUTES}, ("web",))
-    try:
-        views = GenerationViews(RetrievalSettings())
-        calls = {
-            name: edges_named(catalog, views, f"method:web:web.server.Server.{name}", relation_types=["CALLS"])
-            for name in ("serve", "serve_get", "handle")
-        }
-    finally:
-        catalog.close()
+    server = "method:web:web.server.Server.{}".format
+    names = ("serve", "serve_get", "handle")
+    found = project_edges(
+        tmp_path_factory.mktemp("routes"), "web", ROUTES, [server(n) for n in names], relation_types=["CALLS"]
+    )
+    calls = {name: found[server(name)] for name in names}
     method = "web.server.Server.do_{}".format
     assert calls["serve"] == {("CALLS", method("get")): "dispatch", ("CALLS", method("put")): "dispatch"}
     assert calls["serve_get"] == {("CALLS", method("get")): "inferred"}

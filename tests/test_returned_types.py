@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.projects import call_edges, edges_named, indexed_projects, write_files
+from tests.projects import edges_named, indexed_projects, project_calls, write_files
 from trident.ingest.pipeline import index_folder
 from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.views import GenerationViews
@@ -380,13 +380,9 @@ def test_a_from_import_runs_the_module_getattr_a_module_defines(tmp_path: Path) 
     # `from .text import shout` asks `text` for its `__path__`, which its `__getattr__` answers (PEP 562): the
     # importing module (or function) calls it; `rows` defines none, and a package (`from kit import ...`, `from .
     # import text`) has a `__path__` of its own
-    catalog = indexed_projects(tmp_path, {"kit": HOOKED}, ("kit",))
-    try:
-        hook = "function:kit:src.kit.text.__getattr__"
-        callers = {(s.rsplit(":", 1)[-1], r.resolution) for (s, t), r in call_edges(catalog).items() if t == hook}
-        assert callers == {("src.kit", "exact"), ("src.kit.__getattr__", "exact")}
-    finally:
-        catalog.close()
+    calls = project_calls(tmp_path, "kit", HOOKED)
+    callers = {(caller, how) for (caller, callee), how in calls.items() if callee == "src.kit.text.__getattr__"}
+    assert callers == {("src.kit", "exact"), ("src.kit.__getattr__", "exact")}
 
 
 LOADERS = {
@@ -415,12 +411,8 @@ LOADERS = {
 def test_a_typing_tuple_return_and_a_mapping_attribute_from_a_parameter_type_what_they_give(tmp_path: Path) -> None:
     # `-> t.Tuple[BaseLoader, str]` (typing as `t`) types what unpacking the call gives, as `tuple[...]` does; an
     # attribute given a parameter `mapping: t.Mapping[str, BaseLoader]` gives a BaseLoader when subscripted
-    catalog = indexed_projects(tmp_path, {"loading": LOADERS}, ("loading",))
-    try:
-        found = call_edges(catalog)
-        edges = {(s.rsplit(".", 1)[-1], t.rsplit(":", 1)[-1], r.resolution) for (s, t), r in found.items()}
-    finally:
-        catalog.close()
+    calls = project_calls(tmp_path, "loading", LOADERS)
+    edges = {(caller.rsplit(".", 1)[-1], callee, how) for (caller, callee), how in calls.items()}
     base = "loading.loaders.BaseLoader.get_source"
     assert ("get_source", base, "inferred") in edges
     assert ("first", base, "inferred") in edges
@@ -478,12 +470,8 @@ def test_a_module_level_instance_is_of_its_class_in_the_functions_of_the_file(tm
     # class made where the annotation names the standard library's is what the value is); a parameter of the name
     # shadows it, a `global` rebinding makes it unknown, a table keeps its items, and a compiled pattern's match is
     # the standard library's (no guess at a project's `group`)
-    catalog = indexed_projects(tmp_path, {"cache": CACHED}, ("cache",))
-    try:
-        found = call_edges(catalog)
-    finally:
-        catalog.close()
-    edges = {(s.rsplit(".", 1)[-1], t.rsplit(":", 1)[-1]): r.resolution for (s, t), r in found.items()}
+    calls = project_calls(tmp_path, "cache", CACHED)
+    edges = {(caller.rsplit(".", 1)[-1], callee): how for (caller, callee), how in calls.items()}
     assert edges[("get_lexer", "cache.store.LRUCache.lookup")] == "inferred"
     assert edges[("get_lexer", "cache.store.LRUCache.__setitem__")] == "inferred"
     assert edges[("find", "cache.store.LRUCache.lookup")] == "inferred"  # an attribute annotated so, likewise

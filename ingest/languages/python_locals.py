@@ -328,10 +328,7 @@ class PythonLocals(PythonTypes):
         taken = self._member_taken(right, scope)
         _put(scope.lookups, name, (self._looked_up(right, scope) or taken) if right is not None else None)
         held = self._named_type(held_class_name(annotation)) or (self._held_value(right, scope) if right else "")
-        valued = self._value_type(right, scope.types, scope) if right else ""
-        annotated = self._annotation(annotation)
-        stated = annotated if annotated and (not standard(annotated) or not valued or standard(valued)) else valued
-        found = "" if held else stated
+        found = "" if held else self.declared_or_made(annotation, right, scope.types, scope)
         _put(scope.held, name, held)
         _put(scope.types, name, found)
         scope.callables.pop(name, None)

@@ -266,8 +266,9 @@ class PythonTypes(PythonParameters):
         """Every type the class states for an attribute (a branch may make it one class, another a second), and the
         element type of a container it annotates."""
         annotation = assignment.child_by_field_name("type")
+        stated = self._stated_type(assignment, parameters, scope)
         declared = self._annotation(annotation)
-        if declared and standard(declared) and not standard(self._stated_type(assignment, parameters, scope)):
+        if declared and standard(declared) and not standard(stated):
             declared = ""  # `self.cache: MutableMapping[str, T] = LRUCache()`: the value's class is what it holds
         if declared:  # what the class declares governs what a branch happens to assign
             cls.declared.setdefault(name, declared)
@@ -279,7 +280,7 @@ class PythonTypes(PythonParameters):
         is_name = right is not None and right.type == "identifier"
         narrowed = narrowed_to(assignment, node_text(right)) if right is not None and is_name else None
         found = self._named_type(node_text(narrowed)) if narrowed is not None else ""  # `if isinstance(child, Foo)`
-        found = found or self._stated_type(assignment, parameters, scope)
+        found = found or stated
         types = cls.attributes.setdefault(name, [])
         # `self.prompt = Text.from_markup(p) if isinstance(p, str) else p`: each side's type, when they differ
         either: set[str] = set()
@@ -563,14 +564,20 @@ class PythonTypes(PythonParameters):
         return self._receiver_type(value, scope)
 
     def _stated_type(self, assignment: ts.Node, parameters: dict[str, str], scope: Scope | None = None) -> str:
-        """The type an assignment states: its annotation, a constructor call, or a typed parameter it copies; a
-        project's class made where the annotation names the standard library's (`cache: MutableMapping[str, Lexer] =
-        LRUCache(50)`) is what the value is."""
-        annotated = self._annotation(assignment.child_by_field_name("type"))
+        """The type an assignment states (`declared_or_made`)."""
         right = assignment.child_by_field_name("right")
-        if annotated and (right is None or not standard(annotated)):
+        return self.declared_or_made(assignment.child_by_field_name("type"), right, parameters, scope)
+
+    def declared_or_made(
+        self, annotation: ts.Node | None, value: ts.Node | None, variables: dict[str, str], scope: Scope | None
+    ) -> str:
+        """The type of what a name is given: its annotation's, else the value's (a constructor call, a typed
+        variable or parameter it copies); a project's class the value makes where the annotation names the standard
+        library's (`cache: MutableMapping[str, Lexer] = LRUCache(50)`) is what the value is."""
+        annotated = self._annotation(annotation)
+        if annotated and (value is None or not standard(annotated)):
             return annotated
-        valued = self._value_type(right, parameters, scope) if right is not None else ""
+        valued = self._value_type(value, variables, scope) if value is not None else ""
         return valued if valued and not standard(valued) else annotated or valued
 
     def _value_type(self, node: ts.Node, variables: dict[str, str], scope: Scope | None = None) -> str:
