@@ -5,11 +5,12 @@ before any path that climbs to a container, across two projects and through a re
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.projects import edges_out, indexed_projects, project_edges
+from tests.projects import edges_out, indexed_projects, project_calls, project_edges
 from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
@@ -366,3 +367,60 @@ def test_new_of_a_typescript_class_runs_its_constructor_and_a_call_of_the_base_d
         assert calls[("CALLS", "method:ts:src.pool.Pool.handle")] == "dispatch"  # the override the base call may run
     finally:
         catalog.close()
+
+
+CONSUMED = {
+    "bag/__init__.py": "",
+    "bag/store.py": (
+        "class Cache:\n"
+        "    def __iter__(self):\n"
+        "        return iter([])\n\n"
+        "    def __len__(self):\n"
+        "        return 0\n\n"
+        "    def keys(self):\n"
+        "        return list(self)\n\n"
+        "    def ordered(self, key=None):\n"
+        "        return sorted(self, key=key)\n\n"
+        "    def pairs(self, other: 'Cache'):\n"
+        "        return [a for a, b in zip(self, other)]\n\n"
+        "    def flat(self):\n"
+        "        yield from self\n\n"
+        "    def biggest(self):\n"
+        "        return max(self)\n\n"
+        "    def bigger(self, other):\n"
+        "        return max(self, other)\n\n\n"
+        "class Stream:\n"
+        "    def __aiter__(self):\n"
+        "        return self\n\n"
+        "    async def __anext__(self):\n"
+        "        raise StopAsyncIteration\n\n"
+        "    async def __aenter__(self):\n"
+        "        return self\n\n"
+        "    async def __aexit__(self, *exc):\n"
+        "        return False\n\n"
+        "    def __iter__(self):\n"
+        "        return iter([])\n\n\n"
+        "async def drain(stream: Stream):\n"
+        "    async with stream:\n"
+        "        return [x async for x in stream]\n\n\n"
+        "def split(cache: Cache):\n"
+        "    first, second = cache\n"
+        "    return [*cache], first, second\n"
+    ),
+}
+
+
+def test_what_consumes_an_iterable_runs_its_iteration(tmp_path: Path) -> None:
+    # `list(x)` asks x's length, then iterates it; `sorted`, `zip`, `max(x)`, a comprehension, `yield from`,
+    # unpacking and `*x` iterate it; `async with`/`async for` run the async methods (never `__iter__`)
+    calls = project_calls(tmp_path, "bag", CONSUMED)
+    cache, stream = "bag.store.Cache", "bag.store.Stream"
+    assert calls[(f"{cache}.keys", f"{cache}.__iter__")] == "exact"
+    assert calls[(f"{cache}.keys", f"{cache}.__len__")] == "exact"
+    for caller in ("ordered", "pairs", "flat", "biggest"):
+        assert calls[(f"{cache}.{caller}", f"{cache}.__iter__")] == "exact", caller
+    assert (f"{cache}.bigger", f"{cache}.__iter__") not in calls  # `max(a, b)` compares, iterates nothing
+    assert calls[("bag.store.split", f"{cache}.__iter__")] == "inferred"
+    assert (f"{cache}.ordered", f"{cache}.__len__") in calls and (f"{cache}.pairs", f"{cache}.__len__") not in calls
+    drained = {callee for caller, callee in calls if caller == "bag.store.drain"}
+    assert drained == {f"{stream}.{m}" for m in ("__aenter__", "__aexit__", "__aiter__", "__anext__")}

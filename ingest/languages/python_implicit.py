@@ -1,6 +1,9 @@
 """The methods Python runs without a call naming them: `next(x)` runs `x.__next__`, `x[k]` runs `x.__getitem__`,
 `a == b` runs `a.__eq__`, `k in x` runs `x.__contains__`, `if x:` runs `x.__bool__`, `with x:` runs `x.__enter__` and
-`x.__exit__`, `for _ in x:` runs `x.__iter__` (and `__next__` on what that gives: the value itself, for an iterator).
+`x.__exit__`, `for _ in x:` runs `x.__iter__` (and `__next__` on what that gives: the value itself, for an iterator),
+as do a comprehension's `for`, `yield from x`, unpacking (`a, b = x`, `f(*x)`, `[*x]`) and the builtins that consume
+an iterable (`list(x)`, `sorted(x)`, `sum(x)`, `zip(x, y)`, `map(f, x)`, ...; `list`, `tuple` and `sorted` ask its
+`__len__` first); `async for` and `async with` run their `__aiter__`/`__anext__` and `__aenter__`/`__aexit__`.
 
 This module only reads the syntax: each run is the value it runs on and the method's name. The binder types the
 value; only a value whose class the code states gets an edge, and only to a method that class or a base defines
@@ -30,6 +33,14 @@ BUILTIN_RUNS = {
     "anext": "__anext__",
     "aiter": "__aiter__",
 }
+# Builtins that iterate their first argument; `min` and `max` only when given one; the others every positional
+# argument from the place given (`zip(a, b)`, `map(f, xs, ys)`).
+ITERATING_FIRST = frozenset({"list", "tuple", "sorted", "set", "frozenset", "sum", "any", "all", "enumerate"})
+ONE_ARGUMENT = frozenset({"min", "max"})
+ITERATING_FROM = {"zip": 0, "map": 1, "filter": 1}
+MEASURED = frozenset({"list", "tuple", "sorted"})  # builtins that ask an iterable's length first (a length hint)
+ITERATION = ("__iter__", "__next__")  # an iterator's `__iter__` gives itself (a class defining no `__next__`: none)
+ASYNC_ITERATION = ("__aiter__", "__anext__")
 # A comparison -> the method it runs on its left operand (`in` and `not in`: on the right one).
 COMPARISON_RUNS = {"==": "__eq__", "!=": "__ne__", "<": "__lt__", "<=": "__le__", ">": "__gt__", ">=": "__ge__"}
 CONTAINMENT = frozenset({"in", "not in"})
@@ -52,7 +63,8 @@ BINARY_RUNS = {
 TRUTH = "__bool__"
 # What iterating, entering or indexing a value runs: on a call's result, the methods worth looking up.
 CONTAINER_RUNS = frozenset(
-    {"__iter__", "__aiter__", "__next__", "__anext__", "__enter__", "__exit__", "__len__", "__contains__"}
+    {"__iter__", "__aiter__", "__next__", "__anext__", "__enter__", "__exit__", "__aenter__", "__aexit__"}
+    | {"__len__", "__contains__"}
     | {"__getitem__", "__setitem__", "__delitem__"}
 )
 CONDITIONED = frozenset({"if_statement", "while_statement", "elif_clause"})
@@ -71,16 +83,15 @@ def statement_runs(node: ts.Node) -> Iterator[Run]:
     """What a compound statement itself runs: `with` items enter and exit, a `for` iterates, a condition is
     tested for truth."""
     if node.type == "with_statement":
+        entered = ("__aenter__", "__aexit__") if _is_async(node) else ("__enter__", "__exit__")
         for item in _under(node, "with_item"):
             value = item.named_children[0] if item.named_child_count else None
             if value is not None and value.type == "as_pattern" and value.named_child_count:
                 value = value.named_children[0]
             if value is not None:
-                yield Run(value, "__enter__")
-                yield Run(value, "__exit__")
+                yield from (Run(value, method) for method in entered)
     elif node.type == "for_statement" and (right := node.child_by_field_name("right")) is not None:
-        yield Run(right, "__iter__")
-        yield Run(right, "__next__")  # an iterator's `__iter__` gives itself (a class defining no `__next__`: none)
+        yield from _iterated(right, node)
     elif node.type in CONDITIONED and (condition := node.child_by_field_name("condition")) is not None:
         yield from _truth(condition)
     elif node.type == "assert_statement" and node.named_child_count:
@@ -96,6 +107,17 @@ def expression_runs(nodes: Iterable[ts.Node]) -> Iterator[Run]:
 def _runs(node: ts.Node) -> Iterator[Run]:
     if node.type == "call":
         yield from _builtin_runs(node)
+        yield from _consumed(node)
+    elif node.type == "for_in_clause" and (right := node.child_by_field_name("right")) is not None:
+        yield from _iterated(right, node)
+    elif node.type == "yield" and _is_delegating(node) and node.named_child_count:
+        yield from _iterated(node.named_children[0], node)
+    elif node.type == "list_splat" and node.named_child_count:  # `f(*xs)`, `[*xs]`
+        yield Run(node.named_children[0], "__iter__")
+    elif node.type == "assignment" and (left := node.child_by_field_name("left")) is not None:
+        right = node.child_by_field_name("right")
+        if left.type in ("pattern_list", "tuple_pattern", "list_pattern") and right is not None:
+            yield Run(right, "__iter__")  # `a, b = pair`
     elif node.type == "subscript" and (value := node.child_by_field_name("value")) is not None:
         yield Run(value, _subscript_method(node))
     elif node.type == "comparison_operator":
@@ -124,6 +146,39 @@ def _builtin_runs(call: ts.Node) -> Iterator[Run]:
         value = arguments.named_children[0]
         if value.type not in ("keyword_argument", "list_splat", "dictionary_splat"):
             yield Run(value, BUILTIN_RUNS[name], name)
+
+
+def _consumed(call: ts.Node) -> Iterator[Run]:
+    """`list(x)`, `sorted(x, key=k)`, `zip(a, b)`, `map(f, xs)`, `max(xs)`: the iteration a builtin runs on the
+    arguments it consumes (and the length `list`, `tuple` and `sorted` ask first)."""
+    function, arguments = call.child_by_field_name("function"), call.child_by_field_name("arguments")
+    name = node_text(function) if function is not None and function.type == "identifier" else ""
+    if arguments is None or arguments.type != "argument_list":
+        return
+    positional = [a for a in arguments.named_children if a.type not in ("keyword_argument", "comment")]
+    if any(a.type in ("list_splat", "dictionary_splat") for a in positional):
+        return
+    if name in ITERATING_FIRST or (name in ONE_ARGUMENT and len(positional) == 1):
+        consumed = positional[:1]
+    else:
+        consumed = positional[ITERATING_FROM[name] :] if name in ITERATING_FROM else []
+    for value in consumed:
+        if name in MEASURED:
+            yield Run(value, "__len__", name)
+        yield from (Run(value, method, name) for method in ITERATION)
+
+
+def _iterated(value: ts.Node, loop: ts.Node) -> Iterator[Run]:
+    """What a `for` (a statement or a comprehension's clause) or `yield from` runs on the value it iterates."""
+    yield from (Run(value, method) for method in (ASYNC_ITERATION if _is_async(loop) else ITERATION))
+
+
+def _is_async(node: ts.Node) -> bool:
+    return any(child.type == "async" for child in node.children)
+
+
+def _is_delegating(node: ts.Node) -> bool:
+    return any(child.type == "from" for child in node.children)
 
 
 def _subscript_method(node: ts.Node) -> str:
