@@ -28,6 +28,8 @@ NAMES_CHECKED = 60
 _DYNAMIC = re.compile(r"\bgetattr\(\s*[^,()]+,\s*([^)]{1,120})\)")
 _LITERAL = re.compile(r"^[\"'](\w*)[\"']\s*(,|$)")
 _PREFIX = re.compile(r"^f?[\"'](\w*)(?:\{|[\"']\s*[+%])")
+# What a construction runs: written as a call of the class (`Item(...)`), which is the name its call sites write.
+CONSTRUCTION = frozenset({"__init__", "__new__", "__post_init__"})
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,7 @@ class ReasonInputs:
     names: dict[str, Entity]  # the changed and affected callables, by id
     projects: Sequence[str]
     guessed_tests: int = 0  # tests found only through a name guess
+    tested_through: frozenset[str] = frozenset()  # the callables the walk for tests went through, by id
 
 
 def reasons(catalog: Catalog, directory: EntityDirectory, read: ChunkReader, found: ReasonInputs) -> list[Finding]:
@@ -80,11 +83,38 @@ def reasons(catalog: Catalog, directory: EntityDirectory, read: ChunkReader, fou
                 f"{found.walk.beyond} caller(s) lie one call past max_hops: a larger max_hops walks further",
             )
         )
+    out.extend(_implicit_runs(directory, found))
     out.extend(_unbound_sites(catalog, directory, read, found))
     names = {e.name for e in found.names.values()}
     out.extend(_dynamic_access(catalog, read, found.projects, names))
     out.extend(_unread_files(catalog, found.projects))
     return out
+
+
+def _implicit_runs(directory: EntityDirectory, found: ReasonInputs) -> Iterable[Finding]:
+    """Special methods among the affected functions or those the tests were found through: Python runs them
+    without a call naming them (operators, `len`, `for`, `with`, `str()`, hashing, `copy` and `pickle`), and the
+    graph has those runs only where the value's class is stated, so callers and tests may be hidden."""
+    ids = sorted(set(found.names) | found.tested_through)
+    special = [
+        entity.qualified_name
+        for i in ids
+        if (entity := found.names.get(i) or directory.by_id.get(i)) is not None
+        and _is_special(entity.name)
+        and entity.name not in CONSTRUCTION
+    ]
+    if special:
+        yield Finding(
+            "implicit_calls",
+            len(special),
+            f"{len(special)} affected special method(s) Python runs without a call naming them (operators, len, "
+            f"for, with, str, copy, pickle), e.g. {special[0]}: their callers are known only where a value's class "
+            "is stated",
+        )
+
+
+def _is_special(name: str) -> bool:
+    return len(name) > 4 and name.startswith("__") and name.endswith("__")
 
 
 def _unbound_sites(
@@ -98,6 +128,9 @@ def _unbound_sites(
     families: dict[str, set[str]] = {}
     for entity in found.names.values():
         families.setdefault(entity.name, set()).add(_family(entity.path or ""))
+        if entity.name in CONSTRUCTION and "." in entity.qualified_name:  # `Item(...)` runs `Item.__init__`
+            cls = entity.qualified_name.rsplit(".", 2)[-2]
+            families.setdefault(cls, set()).add(_family(entity.path or ""))
     names = sorted(name for name in families if name.isidentifier())
     unchecked = max(0, len(names) - NAMES_CHECKED)
     sites: list[str] = []

@@ -278,3 +278,42 @@ def test_a_test_many_calls_above_a_change_is_found_and_surer_tests_come_first(tm
     assert first.next_call is not None and "offset=1" in first.next_call
     rest = _impact(catalog, entities=["calc.deep.layer11"], limit=1, offset=1)
     assert [t.name for t in rest.tests] == ["test_guessed"] and rest.tests_total == 2
+
+
+def test_a_special_method_on_the_way_or_a_construction_nothing_binds_never_reads_complete(tmp_path: Path) -> None:
+    # tomlkit's shape: `_getstate` is called by `__reduce_ex__` alone, which `copy.copy(item)` and `pickle` run
+    # without naming it; and a class built where no edge binds the call (`make(kind)(...)`, or `Box(...)` on an
+    # untyped path) runs `__init__` unseen
+    files = {
+        "kit/__init__.py": "",
+        "kit/items.py": (
+            "class Item:\n"
+            "    def __init__(self, value):\n"
+            "        self.value = value\n\n"
+            "    def _getstate(self):\n"
+            "        return (self.value,)\n\n"
+            "    def __reduce_ex__(self, protocol):\n"
+            "        return self.__class__, self._getstate()\n\n"
+            "    def shown(self):\n"
+            "        return str(self.value)\n\n\n"
+            "def show(item: Item):\n"
+            "    return item.shown()\n"
+        ),
+        "kit/build.py": "from . import items\n\n\ndef build(module):\n    return module.Item(1)\n",
+        "tests/test_items.py": (
+            "import copy\n\nfrom kit.items import Item, show\n\n\n"
+            "def test_copy():\n    assert copy.copy(Item(1)).value == 1\n\n\n"
+            "def test_show():\n    assert show(Item(2)) == '2'\n"
+        ),
+    }
+    catalog = _index(tmp_path / "index", {"kit": _committed(tmp_path / "kit", files)})
+    state = _impact(catalog, entities=["kit.items.Item._getstate"])
+    assert [c.name for c in state.callers] == ["__reduce_ex__"]
+    assert state.verdict.status == "lower_bound"
+    assert "implicit_calls" in {r.kind for r in state.verdict.reasons}
+    built = _impact(catalog, entities=["kit.items.Item.__init__"])
+    unbound = [r for r in built.verdict.reasons if r.kind == "unbound_calls"]
+    assert built.verdict.status == "lower_bound" and unbound and "kit/build.py" in unbound[0].detail
+    # a plain method reached by typed calls only stays complete
+    shown = _impact(catalog, entities=["kit.items.Item.shown"])
+    assert shown.verdict.status == "complete", shown.verdict.reasons

@@ -211,7 +211,8 @@ def _answer(
     affected |= {c.id: directory.by_id[c.id] for c in callers if not is_test(directory.by_id[c.id])}
     involved = sorted({e.project for e in affected.values()} | {c.project for c in changed})
     guessed_tests = sum(1 for how in tests.values() if how.resolution is Resolution.NAME)
-    inputs = ReasonInputs(near, index, ask.min_resolution, affected, involved, guessed_tests)
+    through = frozenset(i for i in deep.reached if i in directory.by_id and not is_test(directory.by_id[i]))
+    inputs = ReasonInputs(near, index, ask.min_resolution, affected, involved, guessed_tests, through)
     findings = [*findings, *reasons(catalog, directory, read, inputs)]
     verdict = Verdict(
         status="lower_bound" if findings else "complete",
