@@ -29,6 +29,8 @@ CLASS_PREFIX = "class:"
 METHOD_PREFIX = "method:"
 # What a call of a class runs: Python's in the order it runs them, a JavaScript/TypeScript class's `constructor`.
 CONSTRUCTORS = ("__new__", "__init__", "__post_init__", "constructor")
+# What runs its target: a call, or a reference (a property read, a bound method handed on to be called).
+EXECUTED = frozenset({RelationType.CALLS.value, RelationType.REFERENCES.value})
 # Bases followed at most, from one class: far deeper than real hierarchies, a bound on a cycle of guesses.
 MAX_BASES = 64
 
@@ -177,28 +179,32 @@ def _calls(
     table: pa.Table, hierarchy: Hierarchy, overriders: dict[str, list[tuple[str, Resolution]]]
 ) -> Iterator[tuple[str, str, str, str, str, str, Resolution]]:
     """The dispatch and constructor calls the stored calls imply: a call bound (not guessed) to an overridden method
-    reaches each override; a call of a class, its constructors. A call the code already states is not repeated."""
-    calls = table.filter(pc.equal(table["type"], RelationType.CALLS.value))
+    reaches each override; a call of a class, its constructors. A reference bound to an overridden method (a property
+    read in another file, a bound method passed on to be called) reaches each override as a reference. A relation the
+    code already states is not repeated."""
+    calls = table.filter(pc.is_in(table["type"].cast(pa.string()), value_set=pa.array(sorted(EXECUTED))))
     wanted = pa.array(sorted(set(overriders) | set(hierarchy.members) | set(hierarchy.bases)), pa.string())
     calls = calls.filter(pc.is_in(calls["target"].cast(pa.string()), value_set=wanted))
-    columns = ("source", "target", "evidence", "project", "doc_id", "resolution")
+    columns = ("source", "target", "type", "evidence", "project", "doc_id", "resolution")
     values = [pc.fill_null(calls[c].cast(pa.string()), "").to_pylist() for c in columns]
     stated = set(zip(*_stated_calls(table, hierarchy), strict=True))
-    seen: set[tuple[str, str]] = set()
-    for source, target, evidence, project, doc, resolution in sorted(zip(*values, strict=True)):
+    seen: set[tuple[str, str, str]] = set()
+    for source, target, rtype, evidence, project, doc, resolution in sorted(zip(*values, strict=True)):
         how = Resolution(resolution or Resolution.EXACT.value)
         if how is Resolution.NAME:
             continue
-        if target.startswith(CLASS_PREFIX):
+        if target.startswith(CLASS_PREFIX) and rtype == RelationType.CALLS.value:
             reached = [(m, _weakest(how, h)) for m, h in _constructors(hierarchy, target)]
-        elif _virtual(target):
+        elif target.startswith(METHOD_PREFIX) and _virtual(target):
             reached = [(m, Resolution.DISPATCH) for m, _ in overriders.get(target, [])]
         else:
             reached = []
         for method, reach in reached:
-            if (source, method) not in stated and (source, method) not in seen:
-                seen.add((source, method))
-                yield source, RelationType.CALLS.value, method, evidence, project, doc, reach
+            # a stored call stands for a reference too; a stored reference is no call
+            known = {(source, method, rtype), (source, method, RelationType.CALLS.value)}
+            if not known & stated and not known & seen:
+                seen.add((source, method, rtype))
+                yield source, rtype, method, evidence, project, doc, reach
 
 
 def _virtual(target: str) -> bool:
@@ -207,12 +213,14 @@ def _virtual(target: str) -> bool:
     return _name(target) not in CONSTRUCTORS
 
 
-def _stated_calls(table: pa.Table, hierarchy: Hierarchy) -> tuple[list[str], list[str]]:
-    """(sources, targets) of the stored calls of class members: the only ones a derived call could repeat."""
+def _stated_calls(table: pa.Table, hierarchy: Hierarchy) -> tuple[list[str], list[str], list[str]]:
+    """(sources, targets, types) of the stored calls and references of class members: the only ones a derived call
+    or reference could repeat."""
     methods = pa.array(sorted({m for members in hierarchy.members.values() for m, _ in members.values()}), pa.string())
-    calls = table.filter(pc.equal(table["type"], RelationType.CALLS.value))
+    calls = table.filter(pc.is_in(table["type"].cast(pa.string()), value_set=pa.array(sorted(EXECUTED))))
     calls = calls.filter(pc.is_in(calls["target"].cast(pa.string()), value_set=methods))
-    return calls["source"].cast(pa.string()).to_pylist(), calls["target"].cast(pa.string()).to_pylist()
+    source, target, kind = (calls[c].cast(pa.string()).to_pylist() for c in ("source", "target", "type"))
+    return source, target, kind
 
 
 def _constructors(hierarchy: Hierarchy, cls: str) -> list[tuple[str, Resolution]]:

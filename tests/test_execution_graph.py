@@ -424,3 +424,43 @@ def test_what_consumes_an_iterable_runs_its_iteration(tmp_path: Path) -> None:
     assert (f"{cache}.ordered", f"{cache}.__len__") in calls and (f"{cache}.pairs", f"{cache}.__len__") not in calls
     drained = {callee for caller, callee in calls if caller == "bag.store.drain"}
     assert drained == {f"{stream}.{m}" for m in ("__aenter__", "__aexit__", "__aiter__", "__anext__")}
+
+
+READ_ELSEWHERE = {
+    "kit/__init__.py": "",
+    "kit/items.py": (
+        "class Item:\n"
+        "    @property\n"
+        "    def value(self):\n"
+        "        return self\n\n"
+        "    def render(self):\n"
+        "        return ''\n\n\n"
+        "class Bool(Item):\n"
+        "    @property\n"
+        "    def value(self):\n"
+        "        return True\n\n"
+        "    def render(self):\n"
+        "        return 'true'\n"
+    ),
+    "kit/container.py": (
+        "from .items import Item\n\n\n"
+        "def read(item: Item):\n"
+        "    return item.value\n\n\n"
+        "def later(item: Item, run):\n"
+        "    return run(item.render)\n"
+    ),
+}
+
+
+def test_a_property_read_or_a_bound_method_handed_on_reaches_the_overrides(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    # tomlkit's `item.value` in container.py, with `value` a property each Item subclass overrides: the read is a
+    # reference (another file's property), and what runs is the receiver's own getter
+    ids = ["function:kit:kit.container.read", "function:kit:kit.container.later"]
+    found = project_edges(tmp_path_factory.mktemp("elsewhere"), "kit", READ_ELSEWHERE, ids, _out)
+    read, later = found[ids[0]], found[ids[1]]
+    assert read[("REFERENCES", "method:kit:kit.items.Item.value")] == "inferred"
+    assert read[("REFERENCES", "method:kit:kit.items.Bool.value")] == "dispatch"
+    assert later[("REFERENCES", "method:kit:kit.items.Bool.render")] == "dispatch"
+    assert ("CALLS", "method:kit:kit.items.Bool.value") not in read  # a read is not made a call
