@@ -13,8 +13,10 @@ Prints a table and example errors, writes ~/.cache/trident/bench/results/callgra
 The reference: every call in a package's own code (Python's `ast`), resolved with jedi's `goto` (`infer` where goto
 stops at an assignment), kept when it lands on a function, method or class Trident has an entity for. Its source is the
 innermost enclosing definition Trident has an entity for (a module-level call's source is the module), so a pair is
-(source entity id, target entity id). Precision: Trident's pairs the reference has; recall: the reference's pairs
-Trident has. Both are split by a relation's `resolution` where Relation has one.
+(source entity id, target entity id). Precision: Trident's pairs the reference has (`decided`: of those where jedi
+resolved some call of the target's name from the source, as a call jedi leaves unresolved neither confirms nor
+refutes an edge); recall: the reference's pairs Trident has. Both are split by a relation's `resolution` where
+Relation has one.
 """
 
 from __future__ import annotations
@@ -441,17 +443,28 @@ class Score:
     edges: int  # Trident's unique (source, target) CALLS pairs from the package's code
     confirmed: int  # ... that the reference has too
     reference_pairs: int
+    undecided: int = 0  # ... that it lacks where jedi resolved none of the source's calls of the target's name
 
     @property
     def precision(self) -> float | None:
         return round(self.confirmed / self.edges, 4) if self.edges else None
 
     @property
+    def decided_precision(self) -> float | None:
+        """Precision over the edges jedi decides: a call jedi leaves unresolved neither confirms nor refutes one."""
+        decided = self.edges - self.undecided
+        return round(self.confirmed / decided, 4) if decided else None
+
+    @property
     def recall(self) -> float | None:
         return round(self.confirmed / self.reference_pairs, 4) if self.reference_pairs else None
 
     def to_json(self) -> dict[str, object]:
-        return asdict(self) | {"precision": self.precision, "recall": self.recall}
+        return asdict(self) | {
+            "precision": self.precision,
+            "decided_precision": self.decided_precision,
+            "recall": self.recall,
+        }
 
 
 @dataclass(frozen=True)
@@ -492,8 +505,8 @@ class PackageResult:
         }
 
 
-def score(edges: set[Pair], reference: set[Pair]) -> Score:
-    return Score(len(edges), len(edges & reference), len(reference))
+def score(edges: set[Pair], reference: set[Pair], undecided: frozenset[Pair] = frozenset()) -> Score:
+    return Score(len(edges), len(edges & reference), len(reference), len((edges - reference) & undecided))
 
 
 def package_result(
@@ -512,13 +525,16 @@ def package_result(
     implicit = {pair for pair in edges.get(ALL, set()) if not explain.said(pair) and pair not in ref.pairs}
     everything = edges.get(ALL, set()) - implicit
     wrong, missed = everything - ref.pairs, ref.pairs - everything
+    undecided = frozenset(p for p in wrong if {o for o, _ in explain.said(p)} == {Outcome.UNRESOLVED})
     cross = {pair for pair in ref.pairs if pair[1].split(":", 2)[1] != package.project}
     return PackageResult(
         package=package,
         indexed=indexed,
         reference=ref,
         implicit=len(implicit),
-        scores={res: score(pairs - implicit, ref.pairs) for res, pairs in sorted((edges or {ALL: set()}).items())},
+        scores={
+            res: score(pairs - implicit, ref.pairs, undecided) for res, pairs in sorted((edges or {ALL: set()}).items())
+        },
         cross_project=score(everything & cross, cross),
         wrong_by_reason=_tally(f"{_resolutions(p, edges)}: {explain.why_wrong(p)}" for p in wrong),
         missed_by_reason=_tally(explain.why_missed(p) for p in missed),
@@ -622,16 +638,17 @@ def run_index(specs: list[str], cache: Path, embedder: Embedder) -> list[Package
 
 def print_table(results: list[PackageResult]) -> None:
     print(
-        f"{'package':<20} {'resolution':<10} {'edges':>6} {'precision':>9} {'ref pairs':>9} {'recall':>7} "
-        f"{'calls':>6} {'in proj':>8} {'jedi s':>7} {'index s':>8} {'chunks':>7} {'s/1k chunks':>11}"
+        f"{'package':<20} {'resolution':<10} {'edges':>6} {'precision':>9} {'decided':>8} {'ref pairs':>9} "
+        f"{'recall':>7} {'calls':>6} {'in proj':>8} {'jedi s':>7} {'index s':>8} {'chunks':>7} {'s/1k chunks':>11}"
     )
     for r in results:
         ref, index = r.reference, r.indexed
         for res, fig in r.scores.items():
             print(
-                f"{r.package!s:<20} {res:<10} {fig.edges:>6} {_percent(fig.precision):>9} {fig.reference_pairs:>9} "
-                f"{_percent(fig.recall):>7} {ref.named_calls:>6} {ref.resolved_in_project:>8} {ref.seconds:>7} "
-                f"{index.seconds:>8} {index.chunks:>7} {index.seconds_per_1k_chunks or '-':>11}"
+                f"{r.package!s:<20} {res:<10} {fig.edges:>6} {_percent(fig.precision):>9} "
+                f"{_percent(fig.decided_precision):>8} {fig.reference_pairs:>9} {_percent(fig.recall):>7} "
+                f"{ref.named_calls:>6} {ref.resolved_in_project:>8} {ref.seconds:>7} {index.seconds:>8} "
+                f"{index.chunks:>7} {index.seconds_per_1k_chunks or '-':>11}"
             )
     for r in results:
         cross = r.cross_project

@@ -37,6 +37,7 @@ from trident.ingest.model import (
     CALLED_MARK,
     ELEMENTS_MARK,
     ENTERED_MARK,
+    PARAMETER_OPEN,
     PATH_ASKED_MARK,
     PREFIX_MARK,
     TABLE_MARK,
@@ -269,6 +270,8 @@ class CodeIndex:
         holder, mark, attribute = owner.rpartition(ATTRIBUTE_MARK)
         if TargetForm(ref.form) is not TargetForm.MEMBER or not mark or "." in attribute:
             return False
+        if attribute.startswith(PARAMETER_OPEN):  # most overrides' parameters are stated nowhere: not kept
+            return True
         found = self._qualified(holder, project, 0, _Tails.NONE)
         known = bool([e for e in found[:1] if e.type == EntityType.CLASS.value] or self._returned(found))
         return known and self._stated(found, attribute) != ""
@@ -449,10 +452,24 @@ class CodeIndex:
         bases states it: "" when that class is not indexed yet, None when no class states it."""
         if owners and owners[0].type != EntityType.CLASS.value and (owners[0].id, attribute) in self._holds:
             return self._holds[(owners[0].id, attribute)]  # a function's callback's parameter (`operate@0:1`)
+        if owners and attribute.startswith(PARAMETER_OPEN):  # `Ext.extend@(md)`: what the overridden method states
+            return self._overridden_parameter(owners[0], attribute)
         classes = [o for o in owners[:1] if o.type == EntityType.CLASS.value] or self._returned(owners)
         for cls in self._lineage(classes[0]) if classes else []:
             if (cls.id, attribute) in self._holds:
                 return self._holds[(cls.id, attribute)]
+        return None
+
+    def _overridden_parameter(self, method: Entity, attribute: str) -> str | None:
+        """The id of what a parameter of `method` holds as the nearest base method of the same name that states it
+        does (the method itself states none): "" when that class is not indexed yet, None when none states it."""
+        if method.type != EntityType.METHOD.value:
+            return None
+        for cls in self._caller_classes(method.id):
+            for base in self._lineage(cls)[1:]:
+                for overridden in self._own(base, method.name)[:1]:
+                    if (overridden.id, attribute) in self._holds:
+                        return self._holds[(overridden.id, attribute)]
         return None
 
     def _waiting(self, owner: str, project: str) -> bool:

@@ -19,6 +19,17 @@ ENTERED_MARK = "<>"
 # A module-level name ending so is a table (dict or list literal) of the file's functions or classes, each of which
 # answers to it: `SUPPORTED_DECODERS[kind]()` in another file calls any of them
 TABLE_MARK = "[*]"
+# `Class.method@(p)`: the class a method's parameter p holds, as the method states it or, unannotated there, as the
+# nearest base method it overrides does (an override's parameter is what the base's says: `extendMarkdown(self, md)`
+# under `Extension.extendMarkdown(self, md: Markdown)`), as pyright reads it
+PARAMETER_OPEN, PARAMETER_CLOSE = "(", ")"
+
+
+def parameter_attribute(name: str) -> str:
+    """The `HOLDS` attribute name of a parameter: `(md)`."""
+    return f"{PARAMETER_OPEN}{name}{PARAMETER_CLOSE}"
+
+
 # A module's name ending so is what a `from module import ...` statement runs in it: the import asks the module for
 # its `__path__`, which a module (not a package, which has one) defining `__getattr__` (PEP 562) answers by calling it
 PATH_ASKED_MARK = "<__path__>"

@@ -59,6 +59,7 @@ class ClassFacts:
     refilled: set[str] = field(default_factory=set)  # attributes given any value but an empty list
     tables: dict[str, dict[str, str]] = field(default_factory=dict)  # attribute -> key -> the function a dict holds
     copied: dict[str, str] = field(default_factory=dict)  # attribute -> the module-level table it is given a copy of
+    derived: bool = False  # it has a base of the project's (or one the file cannot name): its methods may override
 
     def hold(self, attribute: str, held: str) -> None:
         """`self.add = self.add_safe` (and in another branch `self.add = self.add_unsafe`): what the attribute holds,

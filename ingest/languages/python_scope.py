@@ -34,6 +34,7 @@ from trident.ingest.languages.python_fixtures import conftest_fixture, fixture_n
 from trident.ingest.languages.python_implicit import CONTAINER_RUNS, Run, expression_runs, statement_runs
 from trident.ingest.languages.python_locals import MergeHeld, PythonLocals, SetType
 from trident.ingest.languages.python_lookups import named_lookup
+from trident.ingest.languages.python_parameters import standard
 from trident.ingest.languages.python_syntax import (
     BUILTIN_METHODS,
     DEFINITIONS,
@@ -45,7 +46,14 @@ from trident.ingest.languages.python_syntax import (
     local_names,
     parameter_nodes,
 )
-from trident.ingest.model import CALLED_MARK, PATH_ASKED_MARK, TABLE_MARK, TargetForm
+from trident.ingest.model import (
+    ATTRIBUTE_MARK,
+    CALLED_MARK,
+    PATH_ASKED_MARK,
+    TABLE_MARK,
+    TargetForm,
+    parameter_attribute,
+)
 from trident.store.schema import Resolution
 
 log = logging.getLogger(__name__)
@@ -83,7 +91,21 @@ class PythonBinder(PythonLocals):
                 BoundBase(function.removeprefix(f"{self.module}."), self.yield_rows[function], target)
             )
         self.result.holds.extend(self._held_attributes())
+        self.result.holds.extend(self._stated_parameters())
         return self.result
+
+    def _stated_parameters(self) -> Iterator[BoundAttribute]:
+        """The class each annotated parameter of each method holds (`md: Markdown`, attribute `(md)`): what the
+        same parameter of an override that states none holds, in this file or another (`HOLDS`)."""
+        for qualified, node in sorted(self.definitions.items()):
+            local = qualified.removeprefix(f"{self.module}.")
+            if local.rpartition(".")[0] not in self.classes:
+                continue
+            for name, annotation in parameter_nodes(node):
+                typed = self._annotation(annotation) if annotation is not None else ""
+                if typed and not standard(typed):
+                    target = Target(TargetForm.QUALIFIED, typed, Resolution.INFERRED)
+                    yield BoundAttribute(local, parameter_attribute(name), target)
 
     def _held_attributes(self) -> Iterator[BoundAttribute]:
         """The one type each class of the file states for an attribute (`connection: HTTPAdapter`, `self.x = Foo()`),
@@ -241,6 +263,7 @@ class PythonBinder(PythonLocals):
             target = self._expression_target(generic or base, scope)  # `Base[T]`, `Generic[T]`: the class itself
             if target is not None and target.name != "object":
                 self.result.bases.append(BoundBase(local, row, target))
+                cls.derived = cls.derived or not standard(target.name)
         body = node.child_by_field_name("body")
         if body is not None:
             self._walk_block(body, Scope(caller=local, prefix=local, cls=cls))
@@ -281,7 +304,21 @@ class PythonBinder(PythonLocals):
         inner.callables.update(self.passed_several(node, HELD))
         for name in inner.callables:  # what is passed says more than `Callable[...]`
             inner.types.pop(name, None)
+        if not scope.in_function and inner.cls is not None and inner.cls.derived:
+            inner.types.update(self._overriding(node, inner))
         self._walk_block(body, inner)
+
+    def _overriding(self, method: ts.Node, inner: Scope) -> dict[str, str]:
+        """Parameter -> what the method it may override says it holds, for the indexer to read (`Class.m@(p)`): each
+        parameter of a method of a derived class that nothing here types (no annotation, no value this file passes,
+        not the receiver)."""
+        known = inner.types.keys() | inner.held.keys() | inner.elements.keys() | inner.items.keys()
+        known |= inner.alternatives.keys() | inner.callables.keys() | {inner.receiver}
+        return {
+            name: f"{self.module}.{inner.caller}{ATTRIBUTE_MARK}{parameter_attribute(name)}"
+            for name, annotation in parameter_nodes(method)
+            if annotation is None and name not in known
+        }
 
     def _implicit_calls(self, runs: Iterable[Run], scope: Scope) -> None:
         """The methods a statement or an operator runs without naming them (`python_implicit`), on a value whose class
