@@ -264,6 +264,11 @@ class CodeIndex:
         run. Not kept waiting for a project."""
         if ref.target.endswith(PATH_ASKED_MARK):  # most modules define no `__getattr__`: not kept for a project
             return True
+        if ref.target.endswith(TABLE_MARK) and ATTRIBUTE_MARK in ref.target:  # an attribute no class gives a table
+            holder, _, attribute = ref.target.removesuffix(TABLE_MARK).rpartition(ATTRIBUTE_MARK)
+            found = self._qualified(holder, project, 0, _Tails.NONE)
+            known = bool([e for e in found[:1] if e.type == EntityType.CLASS.value] or self._returned(found))
+            return known and self._stated(found, f"{attribute}{TABLE_MARK}") != ""
         caller = self._by_id.get(ref.source)
         scoped = caller is not None and family(caller.path or "") in SCOPED_NAMES
         owner = self._scoped_owner(ref.owner, ref.source) if scoped else ref.owner
@@ -388,7 +393,7 @@ class CodeIndex:
         if not name or depth > MAX_DEPTH:
             return []
         if name.endswith(TABLE_MARK):  # `DECODERS[kind]()`: every definition the table holds (one project's)
-            held = _definitions(self._by_name.get(name, []))
+            held = _definitions(self._by_name.get(name, []) or self._table_elsewhere(name, project, depth, tails))
             mine = [e for e in held if e.project == project]
             return mine or (held if len({e.project for e in held}) == 1 else [])
         if name.endswith(ENTERED_MARK):  # `with client.stream(...) as response:`
@@ -427,6 +432,22 @@ class CodeIndex:
             for returned in self._returned([owner]):  # `make_pool().query`: a member of what the call gives
                 return self._member(returned, last, skip_first=False)
         return []
+
+    def _table_elsewhere(self, name: str, project: str, depth: int, tails: _Tails) -> list[Entity]:
+        """The definitions a table holds that is named other than where it is defined: a module's name for another
+        module's table it imports to be imported from it (`defaults.DEFAULT_FILTERS[*]`), or a class attribute given
+        a copy of one (`Environment@filters[*]`): the table the one function its `HOLDS` fact keeps answers to."""
+        head, _, last = name.removesuffix(TABLE_MARK).rpartition(".")
+        holder, mark, attribute = last.rpartition(ATTRIBUTE_MARK)
+        if mark:
+            owners = self._qualified(f"{head}.{holder}" if head else holder, project, depth + 1, tails)
+            kept = self._stated(owners, f"{attribute}{TABLE_MARK}")
+        else:
+            modules = [e for e in self._qualified(head, project, depth + 1, tails) if e.type == EntityType.MODULE.value]
+            kept = self._holds.get((modules[0].id, f"{last}{TABLE_MARK}")) if modules else None
+        one = self._by_id.get(kept or "")
+        tables = sorted(a for a in one.aliases if a.endswith(TABLE_MARK)) if one is not None else []
+        return [e for table in tables for e in self._by_name.get(table, [])]
 
     def _held(self, owners: Sequence[Entity], attribute: str) -> list[Entity]:
         """The class `attribute` holds on the first of `owners` (a class, or a function: on the class it returns),

@@ -7,10 +7,11 @@ value read in another file is how control reaches it. The shapes are those of a 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
-from tests.projects import edges_named, indexed_projects, project_edges
+from tests.projects import edges_named, indexed_projects, project_calls, project_edges
 from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
@@ -440,3 +441,60 @@ def test_a_table_an_attribute_holds_calls_its_functions(tmp_path_factory: pytest
     assert calls["serve"] == {("CALLS", method("get")): "dispatch", ("CALLS", method("put")): "dispatch"}
     assert calls["serve_get"] == {("CALLS", method("get")): "inferred"}
     assert calls["handle"] == {("CALLS", "web.server.on_get"): "dispatch", ("CALLS", "web.server.on_put"): "dispatch"}
+
+
+# jinja2's shape: a module's table of filters, re-exported by another module under another name, copied into an
+# attribute of the environment, picked by a computed name in a method of its class and in another file's class
+TEMPLATES = {
+    "tpl/__init__.py": "",
+    "tpl/filters.py": (
+        "def do_upper(s):\n    return s.upper()\n\n\n"
+        "def do_lower(s):\n    return s.lower()\n\n\n"
+        "FILTERS = {'upper': do_upper, 'lower': do_lower, 'abs': abs}\n"
+    ),
+    "tpl/tests.py": "def test_odd(v):\n    return v % 2 == 1\n\n\nTESTS = {'odd': test_odd}\n",
+    "tpl/defaults.py": (
+        "from .filters import FILTERS as DEFAULT_FILTERS  # noqa: F401\n"
+        "from .tests import TESTS as DEFAULT_TESTS  # noqa: F401\n"
+    ),
+    "tpl/environment.py": (
+        "from .defaults import DEFAULT_FILTERS, DEFAULT_TESTS\n\n\n"
+        "class Environment:\n"
+        "    def __init__(self):\n"
+        "        self.filters = DEFAULT_FILTERS.copy()\n"
+        "        self.tests = DEFAULT_TESTS.copy()\n\n"
+        "    def call(self, name, value, is_filter):\n"
+        "        if is_filter:\n"
+        "            env_map = self.filters\n"
+        "        else:\n"
+        "            env_map = self.tests\n"
+        "        func = env_map.get(name)\n"
+        "        return func(value)\n\n"
+        "    def upper(self, value):\n"
+        "        return self.filters['upper'](value)\n"
+    ),
+    "tpl/nodes.py": (
+        "import typing as t\n\n"
+        "if t.TYPE_CHECKING:\n"
+        "    from .environment import Environment\n\n\n"
+        "class EvalContext:\n"
+        "    def __init__(self, environment: 'Environment'):\n"
+        "        self.environment = environment\n\n\n"
+        "class Filter:\n"
+        "    def as_const(self, eval_ctx: EvalContext, name):\n"
+        "        func = eval_ctx.environment.filters.get(name)\n"
+        "        return func(1)\n"
+    ),
+}
+
+
+def test_a_table_another_module_re_exports_and_an_attribute_copies_calls_its_functions(tmp_path: Path) -> None:
+    calls = project_calls(tmp_path, "tpl", TEMPLATES)
+    upper, lower, odd = "tpl.filters.do_upper", "tpl.filters.do_lower", "tpl.tests.test_odd"
+    # the branches give `env_map` either table: a computed name picks any function of either
+    called = {t: r for (s, t), r in calls.items() if s == "tpl.environment.Environment.call"}
+    assert called == {upper: "dispatch", lower: "dispatch", odd: "dispatch"}
+    # another file's class: what `environment.filters` holds is the environment's copy of the filters alone
+    const = {t: r for (s, t), r in calls.items() if s == "tpl.nodes.Filter.as_const"}
+    assert const == {upper: "dispatch", lower: "dispatch"}
+    assert calls[("tpl.environment.Environment.upper", upper)] in ("inferred", "dispatch")

@@ -102,3 +102,4 @@ class Scope:
     filling: set[str] = field(default_factory=set)  # lists made empty here whose appends say their elements
     # variable -> (where, the class or function) for each value given it to hold, for branches that give different ones
     held_at: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
+    tables_at: dict[str, list[tuple[int, dict[str, str]]]] = field(default_factory=dict)  # ... and tables

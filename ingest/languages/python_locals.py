@@ -13,7 +13,7 @@ import tree_sitter as ts
 from trident.ingest.languages import node_text
 from trident.ingest.languages.binding import Target
 from trident.ingest.languages.python_arguments import HELD, INSTANCE, Signature
-from trident.ingest.languages.python_facts import MAX_ATTRIBUTE_TYPES, Scope
+from trident.ingest.languages.python_facts import MAX_ATTRIBUTE_TYPES, ClassFacts, Scope
 from trident.ingest.languages.python_lookups import built_lookup
 from trident.ingest.languages.python_parameters import standard
 from trident.ingest.languages.python_syntax import (
@@ -111,17 +111,34 @@ class PythonLocals(PythonTypes):
         return self._table(value, scope) if value.type in ("dictionary", "list") else {}
 
     def _table_of(self, node: ts.Node | None, scope: Scope) -> dict[str, str]:
-        """Key -> function or class of the table `node` is: a local or module table by its name, or an attribute
-        of the method's own class the class gives a table (`self.routes`); {} for anything else."""
+        """Key -> function or class of the table `node` is: a local or module table by its name, one another module
+        defines (`from .filters import FILTERS`), or an attribute a class gives a table (`self.routes`, a copy of a
+        module's: `self.filters = DEFAULT_FILTERS.copy()`), of this file's classes or another's
+        (`eval_ctx.environment.filters`); {} for anything else. A table of another file is one item, its name marked
+        for the indexer (`TABLE_MARK`), under a key no literal is."""
         if node is not None and node.type == "identifier":
-            return self._table_named(node_text(node), scope)
+            return self._table_named(node_text(node), scope) or self._imported_table(node_text(node), scope)
         owner = node.child_by_field_name("object") if node is not None and node.type == "attribute" else None
-        cls = scope.cls
-        if node is None or owner is None or cls is None or not scope.receiver or node_text(owner) != scope.receiver:
+        if node is None or owner is None:
             return {}
         attribute = node_text(node.child_by_field_name("attribute"))
+        if scope.cls is not None and scope.receiver and node_text(owner) == scope.receiver:
+            return self._class_table(scope.cls, attribute, scope)
+        typed = self._receiver_type(owner, scope)
+        if not typed or standard(typed):
+            return {}
+        if (cls := self.classes.get(typed.removeprefix(f"{self.module}."))) is not None:
+            return self._class_table(cls, attribute, scope)
+        return _elsewhere(f"{typed}{ATTRIBUTE_MARK}{attribute}")
+
+    def _class_table(self, cls: ClassFacts, attribute: str, scope: Scope) -> dict[str, str]:
         copied = cls.copied.get(attribute, "")
-        return cls.tables.get(attribute) or self.tables.get(copied, {})
+        return cls.tables.get(attribute) or self.tables.get(copied, {}) or self._imported_table(copied, scope)
+
+    def _imported_table(self, name: str, scope: Scope) -> dict[str, str]:
+        """A module-level name another module of a project binds, as a table of that module (or none)."""
+        imported = self.imported_name(name, scope) if name else ""
+        return _elsewhere(imported) if imported else {}
 
     def table_picked(self, value: ts.Node, scope: Scope) -> list[str]:
         """What `x = TABLE[k]` or `x = TABLE.get(k)` makes x at a key the code computes: any item of a table of this
@@ -136,11 +153,7 @@ class PythonLocals(PythonTypes):
             table_node = value.child_by_field_name("value")
         else:
             return []
-        name = node_text(table_node) if table_node is not None and table_node.type == "identifier" else ""
-        if table := self._table_of(table_node, scope):
-            return sorted(set(table.values()))
-        imported = self.imported_name(name, scope)
-        return [f"{imported}{TABLE_MARK}"] if imported else []
+        return sorted(set(self._table_of(table_node, scope).values()))
 
     def imported_name(self, name: str, scope: Scope) -> str:
         """What `name` is where the file imports it from another module of a project and nothing of this function
@@ -336,7 +349,12 @@ class PythonLocals(PythonTypes):
         if given and right is not None:
             scope.held_at.setdefault(name, []).append((right.start_byte, given))
         _put(scope.picked, name, self.table_picked(right, scope) if right is not None and not held else None)
-        _put(scope.tables, name, self._table(right, scope) if right is not None else None)
+        table = self._table(right, scope) if right is not None else {}
+        if right is not None and right.type in ("identifier", "attribute"):  # `env_map = self.filters`: that table
+            table = self._table_of(right, scope)
+        _put(scope.tables, name, table if right is not None else None)
+        if table and right is not None:
+            scope.tables_at.setdefault(name, []).append((right.start_byte, table))
         elements = self._named_type(element_name(annotation)) or (self._elements_given(right, scope) if right else "")
         _put(scope.elements, name, "" if held else elements)
         listed = self._listed(right, scope) if right is not None else ""
@@ -373,6 +391,10 @@ class PythonLocals(PythonTypes):
                 for known in (scope.held, scope.lookups, scope.types):
                     known.pop(name, None)
                 scope.callables[name] = inside
+        for name, tables in scope.tables_at.items():  # `env_map = self.filters` or `self.tests`: either's items
+            given = [table for at, table in tables if statement.start_byte <= at < statement.end_byte]
+            if len(given) > 1:
+                scope.tables[name] = {key: held for table in given for key, held in table.items()}
 
     def _elements_given(self, value: ts.Node, scope: Scope) -> str:
         """The type of each element of a local's value, where the code states it: a comprehension or a literal of
@@ -587,6 +609,12 @@ class PythonLocals(PythonTypes):
             if test is not None and cls:
                 typed[node_text(test[0])] = cls
         return typed
+
+
+def _elsewhere(table: str) -> dict[str, str]:
+    """Another file's table, as one item marked for the indexer (every function it holds there)."""
+    marked = f"{table}{TABLE_MARK}"
+    return {marked: marked}  # (a key no literal is: `[*]` ends it)
 
 
 def _put(table: dict[str, Any], name: str, value: Any) -> None:

@@ -45,6 +45,7 @@ from trident.ingest.languages.python_syntax import (
     is_super,
     local_names,
     parameter_nodes,
+    reexported,
 )
 from trident.ingest.model import (
     ATTRIBUTE_MARK,
@@ -54,6 +55,7 @@ from trident.ingest.model import (
     TargetForm,
     parameter_attribute,
 )
+from trident.store.names.import_names import heads_folder
 from trident.store.schema import Resolution
 
 log = logging.getLogger(__name__)
@@ -92,7 +94,26 @@ class PythonBinder(PythonLocals):
             )
         self.result.holds.extend(self._held_attributes())
         self.result.holds.extend(self._stated_parameters())
+        self.result.holds.extend(self._held_tables(root))
         return self.result
+
+    def _held_tables(self, root: ts.Node) -> Iterator[BoundAttribute]:
+        """The table each class attribute is given a copy of (`self.filters = DEFAULT_FILTERS.copy()`, attribute
+        `filters[*]`), and the tables this module imports only to be imported from it (`from .filters import FILTERS
+        as DEFAULT_FILTERS` in jinja2's `defaults`): what another file's `env.filters.get(name)(...)` or `from
+        .defaults import DEFAULT_FILTERS` calls (`HOLDS`, one of the table's functions standing for it)."""
+        for cls in self.classes.values():
+            for attribute, copied in sorted(cls.copied.items()):
+                own = f"{self.module}.{copied}" if copied in self.result.tables else ""
+                held = own or self.imported_name(copied, Scope("", ""))
+                if held:
+                    target = Target(TargetForm.QUALIFIED, f"{held}{TABLE_MARK}", Resolution.INFERRED)
+                    yield BoundAttribute(cls.local, f"{attribute}{TABLE_MARK}", target)
+        if heads_folder(self.path):  # a package's `__init__` re-exports by its folder (the indexer reads that)
+            return
+        for name in reexported(root, self.names, self.module, self.path):
+            target = Target(TargetForm.QUALIFIED, f"{self.names[name]}{TABLE_MARK}", Resolution.INFERRED)
+            yield BoundAttribute("", f"{name}{TABLE_MARK}", target)
 
     def _stated_parameters(self) -> Iterator[BoundAttribute]:
         """The class each annotated parameter of each method holds (`md: Markdown`, attribute `(md)`): what the

@@ -3,6 +3,8 @@ definitions, `super()`, `@staticmethod`, and the one name a type annotation stat
 
 from __future__ import annotations
 
+import re
+import sys
 from collections.abc import Callable, Iterator
 
 import tree_sitter as ts
@@ -419,6 +421,24 @@ def imported_names(node: ts.Node, path: str) -> dict[str, str]:
         if name and alias:
             bound[alias] = f"{base}.{name}" if base else name
     return bound
+
+
+def reexported(root: ts.Node, names: dict[str, str], module: str, path: str) -> list[str]:
+    """The names a module's top-level `from ... import` statements bind that nothing else in the file writes: names
+    it imports only for others to import from it (`from .filters import FILTERS as DEFAULT_FILTERS  # noqa: F401`).
+    A name written anywhere else (code, a string, a comment) is taken as used."""
+    imports = [node for node in statements(root) if node.type == "import_from_statement"]
+    text = node_text(root)
+    found: list[str] = []
+    for name in sorted({n for node in imports for n in imported_names(node, path)}):
+        qualified = names.get(name, "")
+        if not qualified or qualified.startswith(f"{module}.") or qualified.split(".", 1)[0] in sys.stdlib_module_names:
+            continue
+        written = len(re.findall(rf"(?<![\w.]){re.escape(name)}(?!\w)", text))
+        in_imports = sum(len(re.findall(rf"(?<![\w.]){re.escape(name)}(?!\w)", node_text(n))) for n in imports)
+        if written == in_imports:
+            found.append(name)
+    return found
 
 
 def imported_from(node: ts.Node, path: str) -> str | None:
