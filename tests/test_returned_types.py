@@ -477,3 +477,38 @@ def test_a_module_level_instance_is_of_its_class_in_the_functions_of_the_file(tm
     assert edges[("find", "cache.store.LRUCache.lookup")] == "inferred"  # an attribute annotated so, likewise
     assert {("get_lexer", "cache.lexer.on_add"), ("get_lexer", "cache.lexer.on_sub")} <= edges.keys()
     assert not {e for e in edges if e[0] in ("shadowed", "reads") or e[1] == "cache.store.Ledger.group"}
+
+
+BODY = {
+    "doc/__init__.py": "",
+    "doc/items.py": (
+        "from __future__ import annotations\n\n\n"
+        "class Key:\n"
+        "    def as_string(self):\n"
+        "        return ''\n\n\n"
+        "class Item:\n"
+        "    def as_string(self):\n"
+        "        return ''\n\n\n"
+        "class Container:\n"
+        "    def __init__(self) -> None:\n"
+        "        self._body: list[tuple[Key | None, Item]] = []\n\n"
+        "    def render(self):\n"
+        "        for key, item in self._body:\n"
+        "            item.as_string()\n"
+        "            self._one(key, item)\n\n"
+        "    def _one(self, key, item):\n"
+        "        return item.as_string()\n\n"
+        "    def keys(self, body: list[tuple[Key, Item]]):\n"
+        "        return [k.as_string() for k, _ in body]\n"
+    ),
+}
+
+
+def test_what_each_place_of_a_containers_tuples_holds_types_the_names_it_is_unpacked_into(tmp_path: Path) -> None:
+    # tomlkit's `self._body: list[tuple[Key | None, Item]]`, then `for k, v in self._body: ... self._render(k, v)`
+    calls = project_calls(tmp_path, "doc", BODY)
+    items = "doc.items"
+    assert calls[(f"{items}.Container.render", f"{items}.Item.as_string")] == "inferred"
+    assert calls[(f"{items}.Container._one", f"{items}.Item.as_string")] == "inferred"  # what render passes it
+    assert calls[(f"{items}.Container.keys", f"{items}.Key.as_string")] == "inferred"
+    assert (f"{items}.Container.keys", f"{items}.Item.as_string") not in calls

@@ -49,6 +49,7 @@ class ClassFacts:
     declared: dict[str, str] = field(default_factory=dict)  # attribute -> the type its annotation declares
     slots: set[str] = field(default_factory=set)  # attributes declared optional (`x: Foo | None = None`)
     elements: dict[str, str] = field(default_factory=dict)  # container attribute -> qualified type of its elements
+    element_items: dict[str, list[str]] = field(default_factory=dict)  # `list[tuple[Key, Item]]`: each place's type
     items: dict[str, str] = field(default_factory=dict)  # mapping or list attribute -> what a subscript of it gives
     properties: set[str] = field(default_factory=set)  # methods read as attributes (`@property`, `@cached_property`)
     methods: set[str] = field(default_factory=set)  # the methods the class body defines
@@ -94,6 +95,7 @@ class Scope:
     held: dict[str, str] = field(default_factory=dict)  # variable -> the class or function it holds (`cls = Foo`)
     lookups: dict[str, Target] = field(default_factory=dict)  # variable -> the methods a built-name lookup gave it
     elements: dict[str, str] = field(default_factory=dict)  # parameter -> the type of its elements (`list[Foo]`)
+    element_items: dict[str, list[str]] = field(default_factory=dict)  # ... of tuple elements, by place
     items: dict[str, str] = field(default_factory=dict)  # parameter -> what a subscript of it gives (`dict[str, Foo]`)
     alternatives: dict[str, list[str]] = field(default_factory=dict)  # variable -> its types (`A() if c else B()`)
     callables: dict[str, list[str]] = field(default_factory=dict)  # parameter -> the functions or classes passed it

@@ -451,6 +451,8 @@ class PythonLocals(PythonTypes):
             names = unpacked_names(left)
             if names and (pairs := self._paired(right, len(names), scope)):
                 scope.types.update((name, kind) for name, kind in zip(names, pairs, strict=True) if kind)
+            elif names and len(places := self.element_items_of(right, scope)) == len(names):  # `list[tuple[K, V]]`
+                scope.types.update((name, kind) for name, kind in zip(names, places, strict=True) if kind)
             elif element := self._element_type(right, scope) if names else "":
                 self._note_items(names, element, scope)
             return
@@ -458,6 +460,16 @@ class PythonLocals(PythonTypes):
         scope.alternatives.pop(node_text(left), None)
         if element := self._element_type(right, scope):
             scope.types[node_text(left)] = element
+
+    def element_items_of(self, container: ts.Node, scope: Scope) -> list[str]:
+        """The type at each place of the tuples `body` or `self._body` holds, where a parameter's or the class's
+        annotation states them (`list[tuple[Key | None, Item]]`); [] otherwise."""
+        if container.type == "identifier":
+            return scope.element_items.get(node_text(container), [])
+        owner = container.child_by_field_name("object") if container.type == "attribute" else None
+        cls = self._owner_class(owner, scope)[1] if owner is not None else None
+        attribute = node_text(container.child_by_field_name("attribute")) if cls is not None else ""
+        return cls.element_items.get(attribute, []) if cls is not None else []
 
     def _note_items(self, names: list[str], whole: str, scope: Scope) -> None:
         """Each of `names`, unpacked from a value of type `whole` in order, typed as the item at its place."""
@@ -603,6 +615,9 @@ class PythonLocals(PythonTypes):
                 variables.add(node_text(left))
                 if element:
                     typed[node_text(left)] = element
+            elif left is not None and right is not None and (names := unpacked_names(left)):  # `for k, v in body`
+                places = self.element_items_of(right, scope)
+                typed.update((n, t) for n, t in zip(names, places, strict=False) if t and len(places) == len(names))
         for clause in (n for n in nodes if n.type == "if_clause" and n.named_child_count):
             test = isinstance_test(clause.named_children[0])  # `[p for p in params if isinstance(p, Argument)]`
             cls = self._held_value(test[1], scope) if test is not None and node_text(test[0]) in variables else ""

@@ -16,6 +16,7 @@ from trident.ingest.languages.python_arguments import HELD, INSTANCE, Passed, Si
 from trident.ingest.languages.python_facts import Scope
 from trident.ingest.languages.python_syntax import (
     annotated_name,
+    element_items,
     element_name,
     held_class_name,
     item_name,
@@ -67,6 +68,16 @@ class PythonParameters:
         if gathered := varargs_node(function):
             found[gathered[0]] = self._annotation(gathered[1])
         return {name: element for name, element in found.items() if element}
+
+    def element_item_parameters(self, function: ts.Node) -> dict[str, list[str]]:
+        """Parameter -> the type at each place of its tuple elements, for parameters annotated `list[tuple[Key,
+        Item]]`, `Iterable[Tuple[str, Foo]]`, ... (`for key, item in body:`)."""
+        found = {name: self.element_item_types(t) for name, t in parameter_nodes(function)}
+        return {name: items for name, items in found.items() if any(items)}
+
+    def element_item_types(self, annotation: ts.Node | None) -> list[str]:
+        """The qualified type at each place of the tuples a container annotation holds ("" where it states none)."""
+        return [self._annotation(item) for item in element_items(annotation)]
 
     def union_parameters(self, function: ts.Node) -> dict[str, list[str]]:
         """Parameter -> its classes, for parameters annotated with a union of classes this file names (`obj: Command |

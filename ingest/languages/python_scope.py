@@ -319,6 +319,7 @@ class PythonBinder(PythonLocals):
                 inner.types[p] = f"{self.module}.{p}" if p in self.fixtures else conftest_fixture(self.module, p)
         inner.held.update(self.held_parameters(node))
         inner.elements.update(self.element_parameters(node))
+        inner.element_items.update(self.element_item_parameters(node))
         inner.items.update(self.item_parameters(node))
         inner.alternatives.update(self.passed_several(node, INSTANCE))
         inner.alternatives.update(self.union_parameters(node))  # what the code states over what one file passes

@@ -313,6 +313,18 @@ def held_class_name(node: ts.Node | None) -> str:
     return ""
 
 
+def element_items(node: ts.Node | None) -> list[ts.Node]:
+    """`list[tuple[Key | None, Item]]`, `Iterable[Tuple[str, Foo]]` -> the annotation of each item of the tuples it
+    holds, in order; [] for anything else."""
+    node = _declared(node)
+    head = _generic_head(node) if node is not None else None
+    last = head.rsplit(".", 1)[-1] if head is not None else ""
+    if node is None or last not in CONTAINERS | GENERATORS:
+        return []
+    args = _generic_arguments(node)
+    return tuple_items(args[0]) if len(args) == 1 or (args and last in GENERATORS) else []
+
+
 def element_name(node: ts.Node | None) -> str:
     """`list[Foo]`, `Sequence["Foo"]`, `list[Foo] | None`, `Iterator[Foo]`, `Generator[Foo, None, None]` -> the
     element type as written; "" otherwise."""

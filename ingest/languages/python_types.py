@@ -301,6 +301,8 @@ class PythonTypes(PythonParameters):
             element = self._elements_given(right, scope)
         if element and cls.elements.setdefault(name, element) != element:
             cls.elements[name] = ""  # given lists of two types: its elements are neither, surely
+        if any(places := self.element_item_types(annotation)):  # `self._body: list[tuple[Key | None, Item]] = []`
+            cls.element_items.setdefault(name, places)
         item = self._named_type(item_name(annotation))
         if not item and is_name and scope is not None:  # `self.mapping = mapping` with `mapping: Mapping[str, Foo]`
             item = scope.items.get(node_text(right), "")
