@@ -13,6 +13,7 @@ from trident.store.schema import RelationType, Resolution
 RESOLUTIONS = tuple(Resolution)
 # What reaches a function: a call of it (stated, dispatched, a constructor), or code passing it on to be called.
 WALKED = (RelationType.CALLS.value, RelationType.REFERENCES.value)
+FUNCTION = "function:"  # a module-level function's id
 
 
 @dataclass(frozen=True)
@@ -33,16 +34,21 @@ class CallerWalk:
     reached: dict[str, Reach]
     beyond: int  # callers of the farthest ones, one hop past the bound: > 0 means the walk was cut
     weaker: dict[str, int]  # reached id -> calls into it bound less surely than the walk accepts
+    wide: int = 0  # dispatches left out: from a caller picking among more than `widest` functions by a key
 
 
-def walk_callers(index: RelationIndex, starts: Sequence[str], max_hops: int, least: Resolution) -> CallerWalk:
+def walk_callers(
+    index: RelationIndex, starts: Sequence[str], max_hops: int, least: Resolution, widest: int | None = None
+) -> CallerWalk:
     """Breadth first from `starts` against the direction of calls and references (`WALKED`), over those bound at
-    least as surely as `least`.
+    least as surely as `least`; with `widest`, not over a dispatch from a caller that picks among more module-level
+    functions than that (jinja2's table of filters picked by name: which one runs depends on the template).
     Of two chains of the same length into a caller, the surer is kept; the walk is deterministic."""
     reached = {s: Reach(0, Resolution.EXACT, s, "") for s in sorted(set(starts))}
     weaker: dict[str, int] = {}
     frontier = [index.position[s] for s in reached if s in index.position]
-    beyond = 0
+    beyond = wide = 0
+    fanout: dict[int, int] = {}
     for hops in range(1, max_hops + 2):
         following: dict[int, Reach] = {}
         for node in sorted(frontier):
@@ -56,6 +62,9 @@ def walk_callers(index: RelationIndex, starts: Sequence[str], max_hops: int, lea
                 caller_id = index.entity_ids[caller]
                 if caller_id in reached:
                     continue
+                if widest is not None and rank == Resolution.DISPATCH.rank and _fanout(index, caller, fanout) > widest:
+                    wide += 1
+                    continue
                 if hops > max_hops:
                     beyond += 1
                     continue
@@ -68,7 +77,17 @@ def walk_callers(index: RelationIndex, starts: Sequence[str], max_hops: int, lea
         frontier = list(following)
         if not frontier:
             break
-    return CallerWalk(reached=reached, beyond=beyond, weaker=weaker)
+    return CallerWalk(reached=reached, beyond=beyond, weaker=weaker, wide=wide)
+
+
+def _fanout(index: RelationIndex, caller: int, known: dict[int, int]) -> int:
+    """How many module-level functions a caller's calls and references dispatch to: those it picks from a table by
+    a key the input gives (an override runs by the receiver's class, which the code states, and is not counted)."""
+    if caller not in known:
+        found = index.touching(index.entity_ids[caller], WALKED, outgoing=True)
+        found = found[index.resolution_rank[found] == Resolution.DISPATCH.rank]
+        known[caller] = sum(1 for t in index.target[found].tolist() if index.entity_ids[t].startswith(FUNCTION))
+    return known[caller]
 
 
 def _calls_into(index: RelationIndex, node: int) -> Iterable[int]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from trident.retrieval.callers import CallerWalk, Reach
 from trident.retrieval.definitions import ChunkReader
@@ -45,7 +46,7 @@ def with_fixture_values(
                     reach = walk.reached[method]
                     how = max(reach.resolution, Resolution.INFERRED, key=lambda r: r.rank)
                     reached[test.id] = Reach(reach.hops + 1, how, method, test.chunk_id or "")
-    return CallerWalk(reached=reached, beyond=walk.beyond, weaker=walk.weaker)
+    return replace(walk, reached=reached)
 
 
 def _guessed(reached: dict[str, Reach], entity_id: str) -> bool:

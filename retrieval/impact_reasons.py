@@ -50,6 +50,8 @@ class ReasonInputs:
     projects: Sequence[str]
     guessed_tests: int = 0  # tests found only through a name guess
     tested_through: frozenset[str] = frozenset()  # the callables the walk for tests went through, by id
+    wide: int = 0  # calls that walk left out: dispatches among more than `widest` functions
+    widest: int = 0
 
 
 def reasons(catalog: Catalog, directory: EntityDirectory, read: ChunkReader, found: ReasonInputs) -> list[Finding]:
@@ -73,6 +75,16 @@ def reasons(catalog: Catalog, directory: EntityDirectory, read: ChunkReader, fou
                 guessed + found.guessed_tests,
                 f"{guessed} caller(s) and {found.guessed_tests} test(s) reach the change only through a call bound by "
                 "its name alone: they may not run it",
+            )
+        )
+    if found.wide:
+        out.append(
+            Finding(
+                "wide_dispatch",
+                found.wide,
+                f"{found.wide} call(s) on the way to tests pick among more than {found.widest} functions by a key the "
+                "input gives (a table of filters or handlers): the tests reaching the change only through them are "
+                "not listed",
             )
         )
     if found.walk.beyond:

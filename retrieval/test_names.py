@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from trident.retrieval.callers import CallerWalk, Reach
 from trident.retrieval.change_map import SiteOwners
@@ -40,7 +41,7 @@ def with_named_tests(
                 owner = owners.at(chunk, chunk.start_line + chunk.text.count("\n", 0, match.start()))
                 if owner and owner not in reached:
                     reached[owner] = Reach(reach.hops + 1, Resolution.NAME, callee, chunk_id)
-    return CallerWalk(reached=reached, beyond=walk.beyond, weaker=walk.weaker)
+    return replace(walk, reached=reached)
 
 
 def _unique_names(directory: EntityDirectory, walk: CallerWalk) -> dict[str, tuple[str, Reach]]:

@@ -317,3 +317,32 @@ def test_a_special_method_on_the_way_or_a_construction_nothing_binds_never_reads
     # a plain method reached by typed calls only stays complete
     shown = _impact(catalog, entities=["kit.items.Item.shown"])
     assert shown.verdict.status == "complete", shown.verdict.reasons
+
+
+def test_tests_are_not_looked_for_through_a_dispatch_among_many_functions_and_the_verdict_says_so(
+    tmp_path: Path,
+) -> None:
+    # jinja2's shape: a table of twenty filters picked by name; which one a test runs depends on its template, so
+    # the tests reaching the table are not each filter's tests (a table of three still is walked)
+    many = "".join(f"def f{i}(x):\n    return x + {i}\n\n\n" for i in range(20))
+    table = ", ".join(f"'f{i}': f{i}" for i in range(20))
+    files = {
+        "calc/__init__.py": "",
+        "calc/filters.py": many + f"FILTERS = {{{table}}}\n\n\ndef apply(name, x):\n    return FILTERS[name](x)\n",
+        "calc/few.py": (
+            "def a(x):\n    return x\n\n\ndef b(x):\n    return x\n\n\nFEW = {'a': a, 'b': b}\n\n\n"
+            "def pick(name, x):\n    return FEW[name](x)\n"
+        ),
+        "tests/test_filters.py": (
+            "from calc.filters import apply\nfrom calc.few import pick\n\n\n"
+            "def test_apply():\n    assert apply('f1', 1) == 2\n\n\n"
+            "def test_pick():\n    assert pick('a', 1) == 1\n"
+        ),
+    }
+    catalog = _index(tmp_path / "index", {"calc": _committed(tmp_path / "calc", files)})
+    wide = _impact(catalog, entities=["calc.filters.f3"])
+    assert "apply" in [c.name for c in wide.callers]  # still a caller: it may run f3
+    assert wide.tests == [] and wide.verdict.status == "lower_bound"
+    assert "wide_dispatch" in {r.kind for r in wide.verdict.reasons}
+    few = _impact(catalog, entities=["calc.few.b"])
+    assert [t.name for t in few.tests] == ["test_pick"]

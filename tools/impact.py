@@ -31,6 +31,9 @@ from trident.store.schema import RESOLUTION_HELP, Entity, RelationType, Resoluti
 from trident.tools.calls import check_range, suggest_call
 
 MAX_HOPS = 6
+# Tests are not looked for through a caller picking among more functions than this by a key the input gives (which
+# runs depends on it: jinja2's table of filters picked by name); the verdict says how many calls were left.
+WIDEST_DISPATCH = 16
 MAX_LIMIT = 200
 MAX_OFFSET = 100_000
 DOCS_SHOWN = 20
@@ -167,7 +170,7 @@ def impact(
     near = walk_callers(index, starts, max_hops, min_resolution)
     # Tests are found over every call, guesses included, and by the names test code writes: a test missed is a
     # change shipped untested, so each test says how it was found (its resolution, `through`).
-    deep = walk_callers(index, starts, max(TEST_HOPS, max_hops), Resolution.NAME)
+    deep = walk_callers(index, starts, max(TEST_HOPS, max_hops), Resolution.NAME, WIDEST_DISPATCH)
     projects_of = sorted({e.project for i in deep.reached if (e := directory.by_id.get(i)) is not None})
     deep = with_fixture_values(index, directory, read, deep, projects_of)
     deep = with_named_tests(catalog, directory, read, deep, projects_of)
@@ -212,7 +215,9 @@ def _answer(
     involved = sorted({e.project for e in affected.values()} | {c.project for c in changed})
     guessed_tests = sum(1 for how in tests.values() if how.resolution is Resolution.NAME)
     through = frozenset(i for i in deep.reached if i in directory.by_id and not is_test(directory.by_id[i]))
-    inputs = ReasonInputs(near, index, ask.min_resolution, affected, involved, guessed_tests, through)
+    inputs = ReasonInputs(
+        near, index, ask.min_resolution, affected, involved, guessed_tests, through, deep.wide, WIDEST_DISPATCH
+    )
     findings = [*findings, *reasons(catalog, directory, read, inputs)]
     verdict = Verdict(
         status="lower_bound" if findings else "complete",
