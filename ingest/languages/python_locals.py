@@ -392,9 +392,9 @@ class PythonLocals(PythonTypes):
                     known.pop(name, None)
                 scope.callables[name] = inside
         for name, tables in scope.tables_at.items():  # `env_map = self.filters` or `self.tests`: either's items
-            given = [table for at, table in tables if statement.start_byte <= at < statement.end_byte]
-            if len(given) > 1:
-                scope.tables[name] = {key: held for table in given for key, held in table.items()}
+            branches = [table for at, table in tables if statement.start_byte <= at < statement.end_byte]
+            if len(branches) > 1:
+                scope.tables[name] = {key: held for table in branches for key, held in table.items()}
 
     def _elements_given(self, value: ts.Node, scope: Scope) -> str:
         """The type of each element of a local's value, where the code states it: a comprehension or a literal of
