@@ -464,3 +464,40 @@ def test_a_property_read_or_a_bound_method_handed_on_reaches_the_overrides(
     assert read[("REFERENCES", "method:kit:kit.items.Bool.value")] == "dispatch"
     assert later[("REFERENCES", "method:kit:kit.items.Bool.render")] == "dispatch"
     assert ("CALLS", "method:kit:kit.items.Bool.value") not in read  # a read is not made a call
+
+
+KEYED = {
+    "toml/__init__.py": "",
+    "toml/items.py": (
+        "from __future__ import annotations\n\n\n"
+        "class Key:\n"
+        "    def __hash__(self):\n"
+        "        return 0\n\n"
+        "    def __eq__(self, other):\n"
+        "        return True\n\n\n"
+        "class Container:\n"
+        "    def __init__(self) -> None:\n"
+        "        self._map: dict[Key, int] = {}\n"
+        "        self._seen: set[Key] = set()\n"
+        "        self._names: dict[str, int] = {}\n\n"
+        "    def has(self, key):\n"
+        "        return key in self._map\n\n"
+        "    def put(self, key, value):\n"
+        "        self._map[key] = value\n"
+        "        self._seen.add(key)\n\n"
+        "    def named(self, name):\n"
+        "        return self._names.get(name)\n\n\n"
+        "def count(keys: dict[Key, int], key):\n"
+        "    return keys.get(key, 0)\n"
+    ),
+}
+
+
+def test_a_lookup_in_a_mapping_or_set_of_a_stated_key_class_runs_its_hash_and_eq(tmp_path: Path) -> None:
+    # tomlkit's `self._map: dict[SingleKey, int]`, then `key in self._map`, `self._map[key] = ...`: the key's class
+    # hashes it and compares it; a mapping keyed by `str` runs nothing of a project's
+    calls = project_calls(tmp_path, "toml", KEYED)
+    key = "toml.items.Key"
+    for caller in ("toml.items.Container.has", "toml.items.Container.put", "toml.items.count"):
+        assert calls[(caller, f"{key}.__hash__")] == calls[(caller, f"{key}.__eq__")] == "inferred", caller
+    assert not [t for s, t in calls if s == "toml.items.Container.named"]

@@ -51,6 +51,7 @@ class ClassFacts:
     elements: dict[str, str] = field(default_factory=dict)  # container attribute -> qualified type of its elements
     element_items: dict[str, list[str]] = field(default_factory=dict)  # `list[tuple[Key, Item]]`: each place's type
     items: dict[str, str] = field(default_factory=dict)  # mapping or list attribute -> what a subscript of it gives
+    keys: dict[str, str] = field(default_factory=dict)  # mapping or set attribute -> the class of its keys
     properties: set[str] = field(default_factory=set)  # methods read as attributes (`@property`, `@cached_property`)
     methods: set[str] = field(default_factory=set)  # the methods the class body defines
     held: dict[str, str] = field(default_factory=dict)  # attribute -> the class or function it holds (not calls)
@@ -97,6 +98,7 @@ class Scope:
     elements: dict[str, str] = field(default_factory=dict)  # parameter -> the type of its elements (`list[Foo]`)
     element_items: dict[str, list[str]] = field(default_factory=dict)  # ... of tuple elements, by place
     items: dict[str, str] = field(default_factory=dict)  # parameter -> what a subscript of it gives (`dict[str, Foo]`)
+    keys: dict[str, str] = field(default_factory=dict)  # parameter -> the class of its keys (`dict[Key, int]`)
     alternatives: dict[str, list[str]] = field(default_factory=dict)  # variable -> its types (`A() if c else B()`)
     callables: dict[str, list[str]] = field(default_factory=dict)  # parameter -> the functions or classes passed it
     picked: dict[str, list[str]] = field(default_factory=dict)  # variable -> the table items it may be (`TABLE[k]`)

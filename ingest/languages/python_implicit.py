@@ -39,6 +39,8 @@ ITERATING_FIRST = frozenset({"list", "tuple", "sorted", "set", "frozenset", "sum
 ONE_ARGUMENT = frozenset({"min", "max"})
 ITERATING_FROM = {"zip": 0, "map": 1, "filter": 1}
 MEASURED = frozenset({"list", "tuple", "sorted"})  # builtins that ask an iterable's length first (a length hint)
+# Methods of a mapping or set that look their first argument up by its hash.
+KEYED_METHODS = frozenset({"get", "pop", "setdefault", "add", "discard", "remove"})
 ITERATION = ("__iter__", "__next__")  # an iterator's `__iter__` gives itself (a class defining no `__next__`: none)
 ASYNC_ITERATION = ("__aiter__", "__anext__")
 # A comparison -> the method it runs on its left operand (`in` and `not in`: on the right one).
@@ -136,6 +138,24 @@ def _runs(node: ts.Node) -> Iterator[Run]:
     elif node.type == "interpolation" and (expression := node.child_by_field_name("expression")) is not None:
         conversion = node.child_by_field_name("type_conversion")
         yield Run(expression, "__repr__" if conversion is not None and node_text(conversion) == "!r" else "__str__")
+
+
+def keyed_containers(nodes: Iterable[ts.Node]) -> Iterator[ts.Node]:
+    """The containers an expression's nodes look a key up in: `m[k]` (read, set or deleted), `k in m`, and
+    `m.get(k)`, `m.pop(k)`, `m.setdefault(k, v)`, `s.add(k)`, `s.discard(k)`, `s.remove(k)`."""
+    for node in nodes:
+        if node.type == "subscript" and (value := node.child_by_field_name("value")) is not None:
+            yield value
+        elif node.type == "comparison_operator":
+            operands, operators = node.named_children, node.children_by_field_name("operators")
+            for i, operator in enumerate(operators[: len(operands) - 1]):
+                if " ".join(node_text(operator).split()) in CONTAINMENT:
+                    yield operands[i + 1]
+        elif node.type == "call" and (function := node.child_by_field_name("function")) is not None:
+            method = function.child_by_field_name("attribute") if function.type == "attribute" else None
+            owner = function.child_by_field_name("object") if method is not None else None
+            if owner is not None and node_text(method) in KEYED_METHODS:
+                yield owner
 
 
 def _builtin_runs(call: ts.Node) -> Iterator[Run]:

@@ -20,6 +20,7 @@ from trident.ingest.languages.python_syntax import (
     element_name,
     held_class_name,
     item_name,
+    key_name,
     parameter_nodes,
     union_names,
     varargs_node,
@@ -68,6 +69,11 @@ class PythonParameters:
         if gathered := varargs_node(function):
             found[gathered[0]] = self._annotation(gathered[1])
         return {name: element for name, element in found.items() if element}
+
+    def key_parameters(self, function: ts.Node) -> dict[str, str]:
+        """Parameter -> the class of its keys, for parameters annotated `dict[Key, int]`, `set[Key]`, ..."""
+        found = {name: self._named_type(key_name(t)) for name, t in parameter_nodes(function)}
+        return {name: key for name, key in found.items() if key}
 
     def element_item_parameters(self, function: ts.Node) -> dict[str, list[str]]:
         """Parameter -> the type at each place of its tuple elements, for parameters annotated `list[tuple[Key,

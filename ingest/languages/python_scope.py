@@ -31,7 +31,13 @@ from trident.ingest.languages.python import BUILTINS
 from trident.ingest.languages.python_arguments import HELD, INSTANCE, Passed
 from trident.ingest.languages.python_facts import ClassFacts, Scope
 from trident.ingest.languages.python_fixtures import conftest_fixture, fixture_names, receives_fixtures
-from trident.ingest.languages.python_implicit import CONTAINER_RUNS, Run, expression_runs, statement_runs
+from trident.ingest.languages.python_implicit import (
+    CONTAINER_RUNS,
+    Run,
+    expression_runs,
+    keyed_containers,
+    statement_runs,
+)
 from trident.ingest.languages.python_locals import MergeHeld, PythonLocals, SetType
 from trident.ingest.languages.python_lookups import named_lookup
 from trident.ingest.languages.python_parameters import standard
@@ -321,6 +327,7 @@ class PythonBinder(PythonLocals):
         inner.elements.update(self.element_parameters(node))
         inner.element_items.update(self.element_item_parameters(node))
         inner.items.update(self.item_parameters(node))
+        inner.keys.update(self.key_parameters(node))
         inner.alternatives.update(self.passed_several(node, INSTANCE))
         inner.alternatives.update(self.union_parameters(node))  # what the code states over what one file passes
         inner.callables.update(self.passed_several(node, HELD))
@@ -362,6 +369,17 @@ class PythonBinder(PythonLocals):
                 target = Target(TargetForm.MEMBER, run.method, resolution, owner=typed)
                 self.result.calls.append(BoundCall(scope.caller, value.start_point.row, target))
 
+    def _hashed_keys(self, nodes: list[ts.Node], scope: Scope) -> None:
+        """A lookup in a mapping or set whose keys' class the code states (`key in self._map`, `self._map[key]`,
+        `self._map.get(key)`) hashes the key and compares it with the keys of the same hash: runs that class's
+        `__hash__` and `__eq__` (the indexer finds them through its bases; a class defining neither gets no edge)."""
+        for container in keyed_containers(nodes):
+            key = self.keys_of(container, scope)
+            if key and not standard(key):
+                for method in ("__hash__", "__eq__"):
+                    target = Target(TargetForm.MEMBER, method, Resolution.INFERRED, owner=key)
+                    self.result.calls.append(BoundCall(scope.caller, container.start_point.row, target))
+
     def _calls_in(self, node: ts.Node, scope: Scope) -> None:
         """The calls, implicit runs, references and reads in an expression; a comprehension's variable is typed by
         the elements of what it iterates (`[x.as_const() for x in self.items]`)."""
@@ -381,6 +399,7 @@ class PythonBinder(PythonLocals):
 
     def _calls_in_expression(self, nodes: list[ts.Node], scope: Scope) -> None:
         self._implicit_calls(expression_runs(nodes), scope)
+        self._hashed_keys(nodes, scope)
         for call in (n for n in nodes if n.type == "call"):
             for target in self._call_targets(call, scope):
                 self.result.calls.append(BoundCall(scope.caller, call.start_point.row, target))

@@ -33,6 +33,7 @@ SCALARS = frozenset({"str", "bytes", "int", "float", "bool", "complex", "None"})
 GENERATORS = frozenset({"Generator", "AsyncGenerator"})  # the first of their arguments is what they yield
 # Mappings: their second type argument is what a subscript of them gives (`self._long_opt[opt]`).
 MAPPINGS = frozenset({"dict", "Dict", "Mapping", "MutableMapping", "defaultdict", "DefaultDict", "OrderedDict"})
+HASHED = frozenset({"set", "Set", "frozenset", "FrozenSet", "AbstractSet", "MutableSet"})  # members found by hash
 SEQUENCES = frozenset({"list", "List", "Sequence", "MutableSequence", "deque", "Deque"})  # `xs[0]`: an element
 # Methods of the builtin types: called on a receiver of unknown type, the receiver is most likely one of them.
 BUILTIN_METHODS = frozenset(
@@ -358,6 +359,18 @@ def item_name(node: ts.Node | None) -> str:
     if last in MAPPINGS and len(args) == 2:
         return annotated_name(args[1])
     return annotated_name(args[0]) if last in SEQUENCES and len(args) == 1 else ""
+
+
+def key_name(node: ts.Node | None) -> str:
+    """`dict[Key, int]`, `Mapping["Key", Foo] | None`, `set[Key]` -> the type of its keys (its members) as written;
+    "" otherwise."""
+    node = _declared(node)
+    head = _generic_head(node) if node is not None else None
+    last = head.rsplit(".", 1)[-1] if head is not None else ""
+    args = _generic_arguments(node) if node is not None and head is not None else []
+    if (last in MAPPINGS and len(args) == 2) or (last in HASHED and len(args) == 1):
+        return annotated_name(args[0])
+    return ""
 
 
 def is_optional(node: ts.Node | None) -> bool:

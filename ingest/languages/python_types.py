@@ -41,6 +41,7 @@ from trident.ingest.languages.python_syntax import (
     is_optional,
     is_static,
     item_name,
+    key_name,
     narrowed_to,
     returned_values,
     statements,
@@ -308,6 +309,8 @@ class PythonTypes(PythonParameters):
             item = scope.items.get(node_text(right), "")
         if item:
             cls.items[name] = item
+        if key := self._named_type(key_name(annotation)):  # `self._map: dict[SingleKey, int] = {}`
+            cls.keys[name] = key
 
     def _elements_given(self, value: ts.Node, scope: Scope) -> str:
         """The type of each element of a value, where the code states it (`PythonLocals` reads it; "" here)."""
@@ -382,6 +385,17 @@ class PythonTypes(PythonParameters):
         if node.type != "subscript" or any(c.type == "slice" for c in node.children_by_field_name("subscript")):
             return ""  # (`xs[1:]` is a list of the elements, not one of them)
         return self.items_of(node.child_by_field_name("value"), scope)
+
+    def keys_of(self, container: ts.Node | None, scope: Scope) -> str:
+        """The class of the keys of `self._map` (or `table._map`) where the class states `_map: dict[SingleKey, int]`,
+        or of a parameter annotated so; "" when the code does not state one."""
+        if container is not None and container.type == "identifier":
+            return scope.keys.get(node_text(container), "")
+        owner = container.child_by_field_name("object") if container is not None else None
+        if container is None or container.type != "attribute" or owner is None:
+            return ""
+        cls = self._owner_class(owner, scope)[1]
+        return cls.keys.get(node_text(container.child_by_field_name("attribute")), "") if cls is not None else ""
 
     def items_of(self, container: ts.Node | None, scope: Scope) -> str:
         """`self._long_opt` (or `parser._long_opt`) where the class states `_long_opt: dict[str, _Option]`, or a
