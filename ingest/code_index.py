@@ -40,6 +40,7 @@ from trident.ingest.model import (
     PARAMETER_OPEN,
     PATH_ASKED_MARK,
     PREFIX_MARK,
+    SUBCLASSES_MARK,
     TABLE_MARK,
     Reference,
     TargetForm,
@@ -262,8 +263,8 @@ class CodeIndex:
         an attribute's value whose holder is an indexed class (what the attribute holds is stated by indexed files,
         or by none; a run that changes them binds the files using them again), or the `__getattr__` an import may
         run. Not kept waiting for a project."""
-        if ref.target.endswith(PATH_ASKED_MARK):  # most modules define no `__getattr__`: not kept for a project
-            return True
+        if ref.target.endswith((PATH_ASKED_MARK, SUBCLASSES_MARK)):  # most modules define no `__getattr__`, most
+            return True  # classes no subclass: not kept for a project
         if ref.target.endswith(TABLE_MARK) and ATTRIBUTE_MARK in ref.target:  # an attribute no class gives a table
             holder, _, attribute = ref.target.removesuffix(TABLE_MARK).rpartition(ATTRIBUTE_MARK)
             found = self._qualified(holder, project, 0, _Tails.NONE)
@@ -396,6 +397,9 @@ class CodeIndex:
             held = _definitions(self._by_name.get(name, []) or self._table_elsewhere(name, project, depth, tails))
             mine = [e for e in held if e.project == project]
             return mine or (held if len({e.project for e in held}) == 1 else [])
+        if name.endswith(SUBCLASSES_MARK):  # `cls(...)`: every class deriving from the class (it is bound apart)
+            bases = self._qualified(name.removesuffix(SUBCLASSES_MARK), project, depth + 1, tails)
+            return self._derived(bases[0]) if bases and bases[0].type == EntityType.CLASS.value else []
         if name.endswith(ENTERED_MARK):  # `with client.stream(...) as response:`
             entered = self._qualified(name.removesuffix(ENTERED_MARK), project, depth + 1, tails)
             element = self._returns.get(f"{entered[0].id}{ELEMENTS_MARK}", "") if entered else ""

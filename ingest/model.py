@@ -30,6 +30,9 @@ def parameter_attribute(name: str) -> str:
     return f"{PARAMETER_OPEN}{name}{PARAMETER_CLOSE}"
 
 
+# A class's name ending so is it or any class deriving from it: what calling `cls(...)` in a classmethod, a parameter
+# annotated `type[Base]` or `type(self)(...)` may construct (the indexer lists the classes deriving from it)
+SUBCLASSES_MARK = "<:"
 # A module's name ending so is what a `from module import ...` statement runs in it: the import asks the module for
 # its `__path__`, which a module (not a package, which has one) defining `__getattr__` (PEP 562) answers by calling it
 PATH_ASKED_MARK = "<__path__>"

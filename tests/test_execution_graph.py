@@ -501,3 +501,49 @@ def test_a_lookup_in_a_mapping_or_set_of_a_stated_key_class_runs_its_hash_and_eq
     for caller in ("toml.items.Container.has", "toml.items.Container.put", "toml.items.count"):
         assert calls[(caller, f"{key}.__hash__")] == calls[(caller, f"{key}.__eq__")] == "inferred", caller
     assert not [t for s, t in calls if s == "toml.items.Container.named"]
+
+
+BUILT = {
+    "errs/__init__.py": "",
+    "errs/exceptions.py": (
+        "class ParseError(Exception):\n"
+        "    def __init__(self, line):\n"
+        "        self.line = line\n\n\n"
+        "class EmptyKeyError(ParseError):\n"
+        "    def __init__(self, line):\n"
+        "        super().__init__(line)\n\n\n"
+        "class Plain(Exception):\n"
+        "    def __init__(self, line):\n"
+        "        self.line = line\n"
+    ),
+    "errs/source.py": (
+        "from .exceptions import ParseError, Plain\n\n\n"
+        "class Source:\n"
+        "    def parse_error(self, exception: type[ParseError] = ParseError):\n"
+        "        return exception(1)\n\n"
+        "    def plain(self):\n"
+        "        kind = Plain\n"
+        "        return kind(2)\n\n"
+        "    @classmethod\n"
+        "    def make(cls):\n"
+        "        return cls()\n\n\n"
+        "class Child(Source):\n"
+        "    def __init__(self):\n"
+        "        pass\n"
+    ),
+}
+
+
+def test_a_class_value_that_may_be_a_subclass_constructs_any_class_deriving_from_it(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    # tomlkit's `parse_error(self, exception: type[ParseError] = ParseError)`, then `exception(...)` with the
+    # subclass a caller passes; `cls()` in a classmethod; a local given one class is that class alone
+    error, source = "method:errs:errs.exceptions", "method:errs:errs.source"
+    ids = [f"{source}.Source.parse_error", f"{source}.Source.make", f"{source}.Source.plain"]
+    found = project_edges(tmp_path_factory.mktemp("built"), "errs", BUILT, ids, _out, relation_types=["CALLS"])
+    parse, make, plain = (found[i] for i in ids)
+    assert parse[("CALLS", f"{error}.ParseError.__init__")] == "inferred"
+    assert parse[("CALLS", f"{error}.EmptyKeyError.__init__")] == "dispatch"
+    assert make[("CALLS", f"{source}.Child.__init__")] == "dispatch"
+    assert not [t for _, t in plain if "ParseError" in t or "EmptyKey" in t]

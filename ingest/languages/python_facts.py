@@ -94,6 +94,7 @@ class Scope:
     names: dict[str, str] = field(default_factory=dict)  # what imports inside this function bind
     assigned: dict[str, list[str]] = field(default_factory=dict)  # attribute -> types this function gives it
     held: dict[str, str] = field(default_factory=dict)  # variable -> the class or function it holds (`cls = Foo`)
+    bounded: set[str] = field(default_factory=set)  # ... held classes that may be a subclass (`kind: type[Base]`)
     lookups: dict[str, Target] = field(default_factory=dict)  # variable -> the methods a built-name lookup gave it
     elements: dict[str, str] = field(default_factory=dict)  # parameter -> the type of its elements (`list[Foo]`)
     element_items: dict[str, list[str]] = field(default_factory=dict)  # ... of tuple elements, by place

@@ -345,6 +345,7 @@ class PythonLocals(PythonTypes):
         _put(scope.held, name, held)
         _put(scope.types, name, found)
         scope.callables.pop(name, None)
+        scope.bounded.discard(name)
         given = held or (f"{taken.owner}.{taken.name}" if taken is not None else "")  # (`e.show`: its method)
         if given and right is not None:
             scope.held_at.setdefault(name, []).append((right.start_byte, given))

@@ -46,6 +46,7 @@ from trident.ingest.languages.python_syntax import (
     DEFINITIONS,
     FUNCTIONS,
     expression_nodes,
+    held_class_name,
     imported_from,
     is_static,
     is_super,
@@ -57,6 +58,7 @@ from trident.ingest.model import (
     ATTRIBUTE_MARK,
     CALLED_MARK,
     PATH_ASKED_MARK,
+    SUBCLASSES_MARK,
     TABLE_MARK,
     TargetForm,
     parameter_attribute,
@@ -324,6 +326,7 @@ class PythonBinder(PythonLocals):
             for p in fixture_names(parameter_nodes(node), inner.receiver):
                 inner.types[p] = f"{self.module}.{p}" if p in self.fixtures else conftest_fixture(self.module, p)
         inner.held.update(self.held_parameters(node))
+        inner.bounded.update(name for name, annotation in parameter_nodes(node) if held_class_name(annotation))
         inner.elements.update(self.element_parameters(node))
         inner.element_items.update(self.element_item_parameters(node))
         inner.items.update(self.item_parameters(node))
@@ -508,7 +511,23 @@ class PythonBinder(PythonLocals):
         if function is not None and (instances := self._called_instances(function, scope)):
             return [Target(TargetForm.MEMBER, "__call__", Resolution.INFERRED, owner=t) for t in instances]
         target = self._call_target(call, scope)
+        if target is not None and function is not None and (bound := self._bounded_class(function, scope)):
+            subclasses = Target(TargetForm.QUALIFIED, f"{bound}{SUBCLASSES_MARK}", Resolution.DISPATCH)
+            return [target, subclasses]  # `cls(...)`: the class, or any class deriving from it
         return [target] if target is not None else []
+
+    def _bounded_class(self, function: ts.Node, scope: Scope) -> str:
+        """The class a called value is or derives from, where it may be a subclass: `cls` in a classmethod, a
+        parameter annotated `type[Base]`, `type(self)`, `self.__class__`; "" for anything else (`Foo(...)` makes a
+        Foo)."""
+        name = node_text(function) if function.type == "identifier" else ""
+        if name and scope.cls is not None and name == scope.receiver == "cls":
+            return scope.cls.qualified
+        if name in scope.bounded and name in scope.held:
+            return scope.held[name]
+        if function.type in ("call", "attribute"):
+            return self.class_of(function, scope)
+        return ""
 
     def _held_several(self, function: ts.Node | None, scope: Scope) -> list[Target] | None:
         """`self.add(...)` where the class's branches give the attribute different functions or classes to hold: a
