@@ -83,3 +83,64 @@ def test_a_test_calls_methods_on_the_value_of_a_conftest_fixture_of_a_folder_abo
 def test_impact_of_a_property_finds_the_tests_reading_it_on_fixture_values(catalog: Catalog) -> None:
     answer = impact(catalog, GenerationViews(RetrievalSettings()).directory(catalog), entities=["Result.output"])
     assert {t.name for t in answer.tests} == {"test_output", "test_made"}
+
+
+SIGNING = {
+    "sign/__init__.py": "",
+    "sign/serializer.py": (
+        "class Serializer:\n"
+        "    def __init__(self, secret_key, serializer=None):\n"
+        "        self.secret_key = secret_key\n\n"
+        "    def dumps(self, value):\n"
+        "        return value\n\n\n"
+        "class TimedSerializer(Serializer):\n"
+        "    def dumps(self, value):\n"
+        "        return value\n"
+    ),
+    "tests/test_serializer.py": (
+        "import pickle\n"
+        "from functools import partial\n\n"
+        "import pytest\n\n"
+        "from sign.serializer import Serializer, TimedSerializer\n\n\n"
+        "class TestSerializer:\n"
+        "    @pytest.fixture(params=(Serializer, partial(Serializer, serializer=pickle)))\n"
+        "    def serializer_factory(self, request):\n"
+        "        return partial(request.param, secret_key='secret')\n\n"
+        "    @pytest.fixture()\n"
+        "    def serializer(self, serializer_factory):\n"
+        "        return serializer_factory()\n\n"
+        "    def test_kwargs(self, serializer_factory):\n"
+        "        assert serializer_factory(serializer=None).dumps(1) == 1\n\n"
+        "    def test_dumps(self, serializer):\n"
+        "        assert serializer.dumps(1) == 1\n\n\n"
+        "class TestTimed:\n"
+        "    @pytest.fixture()\n"
+        "    def serializer_factory(self):\n"
+        "        return partial(TimedSerializer, secret_key='secret')\n\n"
+        "    def test_timed(self, serializer_factory):\n"
+        "        assert serializer_factory().dumps(2) == 2\n"
+    ),
+}
+
+
+def test_a_test_classs_fixture_parametrized_over_classes_makes_its_parameter_those_classes(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    # itsdangerous's suite: a class's fixture over `params=(Serializer, partial(Serializer, ...))` returns
+    # `partial(request.param, ...)`: calling the test's parameter constructs a Serializer; another fixture of the
+    # class calls it, and a subclass's suite returns a partial of its own class
+    cls = "tests.test_serializer.TestSerializer"
+    ids = [
+        f"method:sign:{cls}.test_kwargs",
+        f"method:sign:{cls}.test_dumps",
+        "method:sign:tests.test_serializer.TestTimed.test_timed",
+    ]
+    catalog = indexed_projects(tmp_path_factory.mktemp("signing"), {"sign": SIGNING}, ("sign",))
+    try:
+        views = GenerationViews(RetrievalSettings())
+        kwargs, dumps, timed = (edges_named(catalog, views, i) for i in ids)
+    finally:
+        catalog.close()
+    assert kwargs[("CALLS", "sign.serializer.Serializer.dumps")] == "inferred"
+    assert dumps[("CALLS", "sign.serializer.Serializer.dumps")] == "inferred"
+    assert timed[("CALLS", "sign.serializer.TimedSerializer.dumps")] == "inferred"

@@ -38,6 +38,22 @@ def is_fixture(function: ts.Node) -> bool:
     return False
 
 
+def fixture_params(function: ts.Node) -> list[ts.Node]:
+    """The values a fixture is parametrized over (`@pytest.fixture(params=(A, B))`): what `request.param` is."""
+    decorated = function.parent
+    if decorated is None or decorated.type != "decorated_definition" or not is_fixture(function):
+        return []
+    for decorator in (d for d in decorated.named_children if d.type == "decorator"):
+        call = decorator.named_children[0] if decorator.named_child_count else None
+        arguments = call.child_by_field_name("arguments") if call is not None and call.type == "call" else None
+        for argument in arguments.named_children if arguments is not None else []:
+            name = argument.child_by_field_name("name") if argument.type == "keyword_argument" else None
+            value = argument.child_by_field_name("value") if name is not None else None
+            if name is not None and node_text(name) == "params" and value is not None:
+                return list(value.named_children) if value.type in ("tuple", "list") else []
+    return []
+
+
 def receives_fixtures(function: ts.Node, path: str) -> bool:
     """A test (`test*`) or a fixture, in test code: pytest passes its parameters the fixtures of their names."""
     name = node_text(function.child_by_field_name("name"))

@@ -14,6 +14,7 @@ from trident.ingest.languages import node_text
 from trident.ingest.languages.binding import Target
 from trident.ingest.languages.python_arguments import HELD, INSTANCE, Signature
 from trident.ingest.languages.python_facts import MAX_ATTRIBUTE_TYPES, ClassFacts, Scope
+from trident.ingest.languages.python_fixtures import is_fixture
 from trident.ingest.languages.python_lookups import built_lookup
 from trident.ingest.languages.python_parameters import standard
 from trident.ingest.languages.python_syntax import (
@@ -76,6 +77,11 @@ class PythonLocals(PythonTypes):
             stated = self._named_type(held_class_name(function.child_by_field_name("return_type")))
             if held := stated or self._returned_callable(qualified, function):
                 self.returned_held[qualified] = held
+        for qualified, function in self.definitions.items():  # `return serializer_factory()`: what it makes
+            if qualified not in self.returns and (made := self._fixture_made(qualified, function)):
+                self.returns[qualified] = made
+                self.return_rows[qualified] = function.start_point.row
+                self.inferred_returns.add(qualified)
         assigned: dict[str, list[ts.Node]] = {}
         for node in statements(root):
             inner = node.named_children[0] if node.type == "expression_statement" and node.named_child_count else None
@@ -213,6 +219,21 @@ class PythonLocals(PythonTypes):
         scope.filling.discard(name)
         scope.elements.pop(name, None)
         scope.items.pop(name, None)
+
+    def _fixture_made(self, qualified: str, function: ts.Node) -> str:
+        """What a fixture returns by calling another fixture it receives that holds a class (`return
+        serializer_factory()`, where that fixture returns `partial(Serializer, ...)`): an instance of that class."""
+        if not is_fixture(function):
+            return ""
+        owner = qualified.rpartition(".")[0]
+        fixtures = self.class_fixtures.get(owner, set()) if owner != self.module else self.fixtures
+        values, yielded = returned_values(function)
+        made = set()
+        for value in [*values, *yielded]:
+            called = value.child_by_field_name("function") if value.type == "call" else None
+            name = node_text(called) if called is not None and called.type == "identifier" else ""
+            made.add(self.returned_held.get(f"{owner}.{name}", "") if name in fixtures else "")
+        return made.pop() if len(made) == 1 else ""
 
     def _returned_callable(self, qualified: str, function: ts.Node) -> str:
         """The one function or class every `return` of a function gives, not called (`return self.on_done`,

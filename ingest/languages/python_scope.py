@@ -324,7 +324,7 @@ class PythonBinder(PythonLocals):
         inner.types.update({p: t for p, t in parameters.items() if t})
         if not scope.in_function and receives_fixtures(node, self.path):
             for p in fixture_names(parameter_nodes(node), inner.receiver):
-                inner.types[p] = f"{self.module}.{p}" if p in self.fixtures else conftest_fixture(self.module, p)
+                self._receive_fixture(p, inner)
         inner.held.update(self.held_parameters(node))
         inner.bounded.update(name for name, annotation in parameter_nodes(node) if held_class_name(annotation))
         inner.elements.update(self.element_parameters(node))
@@ -339,6 +339,24 @@ class PythonBinder(PythonLocals):
         if not scope.in_function and inner.cls is not None and inner.cls.derived:
             inner.types.update(self._overriding(node, inner))
         self._walk_block(body, inner)
+
+    def _receive_fixture(self, name: str, inner: Scope) -> None:
+        """A test's (or fixture's) parameter is the value of the fixture of its name: its class's own fixture, else
+        the module's, else a conftest's. What the fixture returns types it; a fixture returning a class or a partial
+        of one (`partial(TimedSerializer, secret_key=...)`) makes the parameter that class, which a call constructs."""
+        cls = inner.cls.qualified if inner.cls is not None else ""
+        if cls and name in self.class_fixtures.get(cls, ()):
+            fixture = f"{cls}.{name}"
+        elif name in self.fixtures:
+            fixture = f"{self.module}.{name}"
+        else:
+            inner.types[name] = conftest_fixture(self.module, name)
+            return
+        # (a fixture's parameter of its own name is the fixture it overrides: a plugin's, or a wider conftest's)
+        if (held := self.returned_held.get(fixture)) and inner.caller.rpartition(".")[2] != name:
+            inner.held[name] = held
+        else:
+            inner.types[name] = fixture
 
     def _overriding(self, method: ts.Node, inner: Scope) -> dict[str, str]:
         """Parameter -> what the method it may override says it holds, for the indexer to read (`Class.m@(p)`): each

@@ -20,7 +20,7 @@ from trident.ingest.languages.python_facts import (
     property_name,
     surest,
 )
-from trident.ingest.languages.python_fixtures import is_fixture
+from trident.ingest.languages.python_fixtures import fixture_params, is_fixture
 from trident.ingest.languages.python_lookups import returned_lookup
 from trident.ingest.languages.python_parameters import PythonParameters, standard
 from trident.ingest.languages.python_syntax import (
@@ -85,6 +85,7 @@ class PythonTypes(PythonParameters):
         self.lookups: dict[str, str] = {}  # qualified method -> start of the names it looks up on self and returns
         self.inferred_returns: set[str] = set()  # functions whose return type is read from their body
         self.fixtures: set[str] = set()  # the pytest fixtures the module defines
+        self.class_fixtures: dict[str, set[str]] = {}  # test class (qualified) -> the fixtures its methods are
 
     def read(self, root: ts.Node) -> None:
         """The first pass: what the module binds, then what its functions return and its classes' attributes are."""
@@ -121,6 +122,8 @@ class PythonTypes(PythonParameters):
                 self.definitions[f"{prefix}.{name}"] = node
                 if prefix == self.module and is_fixture(node):
                     self.fixtures.add(name)
+                elif is_fixture(node):  # a fixture a test class defines, for its own tests
+                    self.class_fixtures.setdefault(prefix, set()).add(name)
                 values, yielded = returned_values(node)
                 if node.child_by_field_name("return_type") is not None:
                     self.annotated.add(f"{prefix}.{name}")
@@ -329,7 +332,10 @@ class PythonTypes(PythonParameters):
 
     def _held_value(self, node: ts.Node, scope: Scope) -> str:
         """The qualified name of the class or function a value is (a name the file binds, a dotted name, a variable
-        holding one, `cast(T, value)`, the one both sides of `a or b` / `a if c else b` are), else ""."""
+        holding one, `cast(T, value)`, the one both sides of `a or b` / `a if c else b` are, `request.param` in a
+        fixture parametrized over one class), else ""."""
+        if node.type == "attribute" and node_text(node) == "request.param":
+            return self._fixture_param(scope)
         if node.type == "identifier":
             name = node_text(node)
             if name in scope.held:
@@ -463,6 +469,14 @@ class PythonTypes(PythonParameters):
         if not whole or self._own_name(whole) or whole.split(".", 1)[0] in sys.stdlib_module_names:
             return ""
         return f"{whole}{ATTRIBUTE_MARK}{position}"
+
+    def _fixture_param(self, scope: Scope) -> str:
+        """`request.param` in a fixture parametrized over classes (`@pytest.fixture(params=(Serializer,
+        partial(Serializer, serializer=pickle)))`): the one class every value is or makes; "" otherwise."""
+        function = self.definitions.get(scope.caller) or self.definitions.get(f"{self.module}.{scope.caller}")
+        values = fixture_params(function) if function is not None else []
+        found = {self._held_value(value, scope) for value in values}
+        return found.pop() if len(found) == 1 and "" not in found else ""
 
     def _own_name(self, typed: str) -> bool:
         """Whether a type names something of this file that is no class of it (a function, or any class before the
