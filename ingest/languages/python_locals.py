@@ -483,16 +483,6 @@ class PythonLocals(PythonTypes):
         if element := self._element_type(right, scope):
             scope.types[node_text(left)] = element
 
-    def element_items_of(self, container: ts.Node, scope: Scope) -> list[str]:
-        """The type at each place of the tuples `body` or `self._body` holds, where a parameter's or the class's
-        annotation states them (`list[tuple[Key | None, Item]]`); [] otherwise."""
-        if container.type == "identifier":
-            return scope.element_items.get(node_text(container), [])
-        owner = container.child_by_field_name("object") if container.type == "attribute" else None
-        cls = self._owner_class(owner, scope)[1] if owner is not None else None
-        attribute = node_text(container.child_by_field_name("attribute")) if cls is not None else ""
-        return cls.element_items.get(attribute, []) if cls is not None else []
-
     def _note_items(self, names: list[str], whole: str, scope: Scope) -> None:
         """Each of `names`, unpacked from a value of type `whole` in order, typed as the item at its place."""
         for position, name in enumerate(names):

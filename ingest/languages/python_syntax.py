@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import sys
+from collections import Counter
 from collections.abc import Callable, Iterator
 
 import tree_sitter as ts
@@ -41,6 +42,8 @@ BUILTIN_METHODS = frozenset(
     for kind in (str, bytes, bytearray, list, dict, set, frozenset, tuple, int, float, complex, object)
     for name in dir(kind)
 )
+
+_WORD = re.compile(r"(?<![\w.])[^\W\d]\w*")  # a name as written, not an attribute (`x.name`)
 
 
 def statements(block: ts.Node) -> Iterator[ts.Node]:
@@ -453,15 +456,14 @@ def reexported(root: ts.Node, names: dict[str, str], module: str, path: str) -> 
     it imports only for others to import from it (`from .filters import FILTERS as DEFAULT_FILTERS  # noqa: F401`).
     A name written anywhere else (code, a string, a comment) is taken as used."""
     imports = [node for node in statements(root) if node.type == "import_from_statement"]
-    text = node_text(root)
+    written = Counter(_WORD.findall(node_text(root)))  # each word of the file once, not a scan per name
+    in_imports = Counter(word for node in imports for word in _WORD.findall(node_text(node)))
     found: list[str] = []
     for name in sorted({n for node in imports for n in imported_names(node, path)}):
         qualified = names.get(name, "")
         if not qualified or qualified.startswith(f"{module}.") or qualified.split(".", 1)[0] in sys.stdlib_module_names:
             continue
-        written = len(re.findall(rf"(?<![\w.]){re.escape(name)}(?!\w)", text))
-        in_imports = sum(len(re.findall(rf"(?<![\w.]){re.escape(name)}(?!\w)", node_text(n))) for n in imports)
-        if written == in_imports:
+        if written[name] == in_imports[name]:
             found.append(name)
     return found
 

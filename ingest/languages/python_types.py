@@ -7,6 +7,7 @@ The first half of `python_scope`'s binder: reading types is here, walking scopes
 from __future__ import annotations
 
 import sys
+from typing import Any, Literal
 
 import tree_sitter as ts
 
@@ -57,6 +58,10 @@ SELF_TYPES = frozenset({"typing.Self", "typing_extensions.Self"})  # `-> Self`: 
 
 
 PARTIALS = frozenset({"functools.partial"})  # `partial(f, ...)` is called as f is
+
+
+# What a container's annotation states, kept alike by a function's scope and a class (`Scope`, `ClassFacts`).
+ContainerFact = Literal["items", "keys", "element_items"]
 
 
 class PythonTypes(PythonParameters):
@@ -395,25 +400,29 @@ class PythonTypes(PythonParameters):
     def keys_of(self, container: ts.Node | None, scope: Scope) -> str:
         """The class of the keys of `self._map` (or `table._map`) where the class states `_map: dict[SingleKey, int]`,
         or of a parameter annotated so; "" when the code does not state one."""
-        if container is not None and container.type == "identifier":
-            return scope.keys.get(node_text(container), "")
-        owner = container.child_by_field_name("object") if container is not None else None
-        if container is None or container.type != "attribute" or owner is None:
-            return ""
-        cls = self._owner_class(owner, scope)[1]
-        return cls.keys.get(node_text(container.child_by_field_name("attribute")), "") if cls is not None else ""
+        return self._declared(container, scope, "keys") or ""
 
     def items_of(self, container: ts.Node | None, scope: Scope) -> str:
         """`self._long_opt` (or `parser._long_opt`) where the class states `_long_opt: dict[str, _Option]`, or a
         parameter annotated so: the class a subscript of it gives (`self._long_opt[opt]`); "" when the code does not
         state one."""
+        return self._declared(container, scope, "items") or ""
+
+    def element_items_of(self, container: ts.Node | None, scope: Scope) -> list[str]:
+        """The type at each place of the tuples `body` or `self._body` holds, where a parameter's or the class's
+        annotation states them (`list[tuple[Key | None, Item]]`); [] otherwise."""
+        return self._declared(container, scope, "element_items") or []
+
+    def _declared(self, container: ts.Node | None, scope: Scope, fact: ContainerFact) -> Any:
+        """What a container's annotation states (`fact`: its items, keys or tuple places), for a parameter or local
+        by its name, for an attribute as its class states it; None when nothing does."""
         if container is not None and container.type == "identifier":
-            return scope.items.get(node_text(container), "")
+            return getattr(scope, fact).get(node_text(container))
         owner = container.child_by_field_name("object") if container is not None else None
         if container is None or container.type != "attribute" or owner is None:
-            return ""
+            return None
         cls = self._owner_class(owner, scope)[1]
-        return cls.items.get(node_text(container.child_by_field_name("attribute")), "") if cls is not None else ""
+        return getattr(cls, fact).get(node_text(container.child_by_field_name("attribute"))) if cls else None
 
     def _looked_up_item(self, call: ts.Node, scope: Scope) -> str:
         """`self._short_opt.get(opt)`, `.pop(opt)`, `.setdefault(opt, x)` on a mapping the class declares: what the
