@@ -371,7 +371,7 @@ class _References:
         self._refs: dict[tuple[str, ...], Reference] = {}
 
     def add(self, ref: Reference) -> None:
-        key = (ref.source, ref.type, ref.form, ref.owner, ref.target, str(ref.after_owner))
+        key = (ref.source, ref.type, ref.form, ref.owner, ref.target, str(ref.after_owner), str(ref.virtual))
         kept = self._refs.get(key)
         if kept is None or Resolution(ref.resolution).rank < Resolution(kept.resolution).rank:
             self._refs[key] = ref
@@ -391,4 +391,5 @@ def _bound(source: str, rtype: str, target: Target, evidence: str, types: tuple[
         resolution=target.resolution,
         owner=target.owner,
         after_owner=target.after_owner,
+        virtual=target.virtual,
     )

@@ -49,7 +49,7 @@ from trident.store.manifest import PendingReference
 from trident.store.names.code_paths import is_test_path, module_name
 from trident.store.names.id_ordered import drop, insert
 from trident.store.names.import_names import ImportNames, family, heads_folder
-from trident.store.schema import Entity, EntityType, RelationType, Resolution
+from trident.store.schema import NON_VIRTUAL, Entity, EntityType, RelationType, Resolution
 
 CODE_TYPES = frozenset(
     {EntityType.MODULE.value, EntityType.CLASS.value, EntityType.FUNCTION.value, EntityType.METHOD.value}
@@ -201,15 +201,8 @@ class CodeIndex:
         """The entities a reference made in the file `path` binds to and how surely; ([], ...) when none."""
         types = set(ref.target_types) or set(CODE_TYPES)
         form, resolution = TargetForm(ref.form), Resolution(ref.resolution)
-        # A name written from outside the project is matched by its tail; one in the file's own folder (a Go
-        # package's other files, a relative import) is known exactly or not at all.
         by_path = family(path) not in ("python", "")  # names from paths, not from Python's package roots
-        folder = posixpath.dirname(path).replace("/", ".")
-        written = ref.owner if form is TargetForm.MEMBER else ref.target
-        own_folder = by_path and bool(folder) and written.startswith(f"{folder}.")
-        tails = _Tails.NONE
-        if by_path and not own_folder:
-            tails = _Tails.ANY if resolution is Resolution.NAME else _Tails.AT_FOLDER
+        tails, own_folder = _tails(ref, path)
         scoped = family(path) in SCOPED_NAMES
         if form is TargetForm.QUALIFIED:
             target = self._scoped(ref.target, ref.source, set(CODE_TYPES)) if scoped else ref.target
@@ -223,10 +216,7 @@ class CodeIndex:
                 direct = [e for e in direct if e.type in types]
                 if direct and (not own_folder or all(e.project == project for e in direct)):
                     return direct, resolution
-            owner = self._qualified(owner_name, project, 0, tails)
-            if not owner and family(path) in SHORT_TYPE_NAMES:  # C#'s `IPay _gw`, `Utils.Format()`
-                owner = self._short_owner(ref.owner, project, ref.source, path)
-            classes = [e for e in owner if e.type == EntityType.CLASS.value] or self._returned(owner)
+            owner, classes = self._owner(ref, owner_name, project, path, tails)
             if not classes and ATTRIBUTE_MARK in ref.owner.rpartition(".")[2]:  # a value no indexed class states
                 return self._untyped(ref, project, types, path), Resolution.NAME
             if not classes and (owner or self._called_member(ref.owner, project, tails)):
@@ -257,6 +247,34 @@ class CodeIndex:
         # A function bound to itself by scope or type is recursion: an edge (only a name guess never binds itself).
         found = [e for e in found if e.type in types and (e.project == project or not own_folder)]
         return found, resolution
+
+    def _owner(
+        self, ref: AnyReference, owner_name: str, project: str, path: str, tails: _Tails
+    ) -> tuple[list[Entity], list[Entity]]:
+        """What a member's owner names, and the class it is (a class itself, or what a function named returns)."""
+        owner = self._qualified(owner_name, project, 0, tails)
+        if not owner and family(path) in SHORT_TYPE_NAMES:  # C#'s `IPay _gw`, `Utils.Format()`
+            owner = self._short_owner(ref.owner, project, ref.source, path)
+        return owner, [e for e in owner if e.type == EntityType.CLASS.value] or self._returned(owner)
+
+    def receiver(self, ref: AnyReference, project: str, path: str, found: Entity, resolution: Resolution) -> str:
+        """Which overrides of the method a bound call runs may run instead (`Relation.receiver`): none where the
+        call names the method that runs (`super().m()`, `Base.m(self)`); those under the receiver's class where the
+        method is that class's by inheritance (`self.m()` in `C`, `m` defined by C's base: C's and C's subclasses'
+        overrides, not a sibling's); "" (any) otherwise."""
+        if ref.type not in (RelationType.CALLS, RelationType.REFERENCES) or found.type != EntityType.METHOD.value:
+            return ""
+        form = TargetForm(ref.form)
+        if ref.after_owner or (form is TargetForm.QUALIFIED and not ref.virtual and resolution is Resolution.EXACT):
+            return NON_VIRTUAL
+        if form is not TargetForm.MEMBER:
+            return ""
+        owner_name = self._scoped_owner(ref.owner, ref.source) if family(path) in SCOPED_NAMES else ref.owner
+        classes = self._owner(ref, owner_name, project, path, _tails(ref, path)[0])[1]
+        if not classes or any(e.id == found.id for e in self._own(classes[0], found.name)):
+            return ""  # the class's own method: its overrides are its subclasses', every one of them
+        inherited = any(e.id == found.id for e in self._member(classes[0], found.name, skip_first=False))
+        return classes[0].id if inherited else ""
 
     def settled(self, ref: AnyReference, project: str) -> bool:
         """Whether a reference that bound nothing never will while the indexed files stay as they are: a member of
@@ -651,6 +669,19 @@ class CodeIndex:
             and (in_tests or not is_test_path(e.path or ""))
         ]
         return found if len(found) == 1 else []
+
+
+def _tails(ref: AnyReference, path: str) -> tuple[_Tails, bool]:
+    """How a reference's written name is matched, and whether it is written in the file's own folder: a name written
+    from outside the project by its tail; one in the file's own folder (a Go package's other files, a relative
+    import) exactly or not at all."""
+    by_path = family(path) not in ("python", "")
+    folder = posixpath.dirname(path).replace("/", ".")
+    written = ref.owner if TargetForm(ref.form) is TargetForm.MEMBER else ref.target
+    own_folder = by_path and bool(folder) and written.startswith(f"{folder}.")
+    if by_path and not own_folder:
+        return (_Tails.ANY if Resolution(ref.resolution) is Resolution.NAME else _Tails.AT_FOLDER), own_folder
+    return _Tails.NONE, own_folder
 
 
 def _is_dunder(name: str) -> bool:

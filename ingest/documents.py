@@ -7,7 +7,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from trident.ingest.code import SUPPORTED_LANGUAGES, parse_code
-from trident.ingest.linking import Resolver, reference_relation
+from trident.ingest.linking import Resolver
 from trident.ingest.markdown import parse_markdown
 from trident.ingest.mentions import mention_relations
 from trident.ingest.model import Extraction, Reference, returned_key
@@ -26,6 +26,7 @@ from trident.store.schema import (
     Resolution,
     document_id,
     entity_id,
+    widest_receiver,
 )
 
 OWNER_TYPES = (EntityType.MODULE, EntityType.DOCUMENT, EntityType.CONCEPT)
@@ -167,7 +168,7 @@ def resolve_document(parsed: Parsed, resolver: Resolver, project: Entity) -> Doc
         targets, resolution = resolver.resolve(ref, doc)
         if not targets and not resolver.settled(ref, doc):
             unresolved.append(_pending(ref))
-        relations.extend(reference_relation(ref, t.id, doc, 1.0 / len(targets), resolution) for t in targets)
+        relations.extend(resolver.relations(ref, doc, targets, resolution))
     owner = next((e for e in owned if e.type in OWNER_TYPES), None)
     if owner is not None and ex.chunks:
         relations.append(
@@ -194,8 +195,13 @@ def _unique(relations: Sequence[Relation]) -> list[Relation]:
     seen: dict[tuple[str, str, str, str], Relation] = {}
     for r in relations:
         key = (r.source, r.type, r.target, r.evidence or "")
-        if key not in seen or Resolution(r.resolution).rank < Resolution(seen[key].resolution).rank:
+        kept = seen.get(key)
+        if kept is None:
             seen[key] = r
+            continue
+        surest = r if Resolution(r.resolution).rank < Resolution(kept.resolution).rank else kept
+        receiver = widest_receiver(kept.receiver, r.receiver)  # one relation stands for both calls
+        seen[key] = surest if surest.receiver == receiver else surest.model_copy(update={"receiver": receiver})
     return list(seen.values())
 
 
@@ -210,6 +216,7 @@ def _pending(ref: Reference) -> PendingReference:
         resolution=ref.resolution,
         owner=ref.owner,
         after_owner=ref.after_owner,
+        virtual=ref.virtual,
     )
 
 

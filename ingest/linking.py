@@ -140,7 +140,7 @@ def relink(
             targets, resolution = resolver.resolve(pending, doc)
             if not targets:
                 remaining.append(pending)
-            added.extend(reference_relation(pending, t.id, doc, 1.0 / len(targets), resolution) for t in targets)
+            added.extend(resolver.relations(pending, doc, targets, resolution))
         if len(remaining) != len(entry.unresolved):
             still[doc_id] = remaining
     if still:
@@ -199,6 +199,19 @@ class Resolver:
         )
         return found, Resolution.NAME if ref.type in BOUND_RELATION_TYPES else Resolution.EXACT
 
+    def relations(
+        self, ref: Reference | PendingReference, doc: Document, targets: list[Entity], resolution: Resolution
+    ) -> list[Relation]:
+        """The relations a reference bound to `targets` makes, sharing its weight; a call of a method bound by
+        scope and type says which overrides of it may run instead (`CodeIndex.receiver`)."""
+        return [
+            reference_relation(ref, t.id, doc, 1.0 / len(targets), resolution, self._receiver(ref, doc, t, resolution))
+            for t in targets
+        ]
+
+    def _receiver(self, ref: Reference | PendingReference, doc: Document, target: Entity, how: Resolution) -> str:
+        return self.code.receiver(ref, doc.project, doc.path, target, how) if _bound_by_scope(ref, doc) else ""
+
 
 class _Answerable:
     """Whether entities that just appeared could answer a pending reference: a cheap test before resolving it
@@ -215,7 +228,12 @@ class _Answerable:
 
 
 def reference_relation(
-    ref: Reference | PendingReference, target: str, doc: Document, weight: float, resolution: Resolution
+    ref: Reference | PendingReference,
+    target: str,
+    doc: Document,
+    weight: float,
+    resolution: Resolution,
+    receiver: str = "",
 ) -> Relation:
     """A resolved reference as a relation; where a binder could only guess from the name, it weighs half as much as
     a binding."""
@@ -230,6 +248,7 @@ def reference_relation(
         tenant=doc.tenant,
         resolution=resolution,
         member=ref.owner if ref.type == RelationType.HOLDS else "",
+        receiver=receiver,
     )
 
 

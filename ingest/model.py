@@ -72,6 +72,7 @@ class Reference:
     resolution: Resolution = Resolution.NAME
     owner: str = ""  # MEMBER: qualified name of the class; HOLDS: the attribute
     after_owner: bool = False  # MEMBER via super(): the owner's bases only
+    virtual: bool = True  # False: the method named runs, none of its overrides (`Base.m(self)`)
 
 
 @dataclass

@@ -4,8 +4,11 @@ base method may reach (virtual dispatch), and the constructor a call of a class 
 The binders bind each call to the declared target: `transport.handle_request(...)` with `transport: BaseTransport` is
 a call of `BaseTransport.handle_request`. What executes is whichever override the receiver's class has, so every
 override of the declared method in the indexed code is a target too — an edge of resolution `dispatch`, after the
-declared target and before a guess. Likewise `Client(...)` runs the `__init__` (and `__new__`, `__post_init__`) the
-class's bases give it. Each method that overrides another gets an `OVERRIDES` edge to it.
+declared target and before a guess. Where the binder knows more of the receiver (`Relation.receiver`), fewer run: a
+call on `self` in a class `C` whose base defines the method runs an override of C's, of a class deriving from C, or of
+a mixin such a class puts before C, never a sibling's; `super().m()` and `Base.m(self)` run the method they name.
+Likewise `Client(...)` runs the `__init__` (and `__new__`, `__post_init__`) the class's bases give it. Each method
+that overrides another gets an `OVERRIDES` edge to it.
 
 Derived when a generation's relations are read into memory, never stored: an override added or removed in one file
 changes what calls in every other file reach, and deriving them again from the generation's own relations keeps them
@@ -22,7 +25,7 @@ from dataclasses import dataclass, field
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from trident.store.schema import RelationType, Resolution
+from trident.store.schema import NON_VIRTUAL, RelationType, Resolution
 
 log = logging.getLogger(__name__)
 CLASS_PREFIX = "class:"
@@ -50,6 +53,9 @@ class Hierarchy:
 
     members: dict[str, dict[str, tuple[str, str]]] = field(default_factory=lambda: defaultdict(dict))
     bases: dict[str, list[tuple[str, Resolution]]] = field(default_factory=lambda: defaultdict(list))
+    _reach: dict[str, frozenset[str]] = field(default_factory=dict)
+    _derived: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+    _owners: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def of(cls, table: pa.Table) -> Hierarchy:
@@ -95,6 +101,30 @@ class Hierarchy:
             queue.extend((b, _weakest(how, h)) for b, h in self.bases.get(base, []))
         if queue and len(seen) > MAX_BASES:
             log.warning("bases of %s: stopped after %d classes; overrides beyond them are not linked", cls, MAX_BASES)
+
+    def may_run_on(self, method: str, cls: str) -> bool:
+        """Whether a method may be what an instance of `cls` (or of a class deriving from it) has: a member of one of
+        those classes or of one of their bases (a mixin beside `cls` in a derived class's bases: `class D(Mixin,
+        C)` runs Mixin's method where C's code calls `self.m()`)."""
+        if not self._owners:
+            self._owners.update((m, owner) for owner, held in self.members.items() for m, _ in held.values())
+        if cls not in self._reach:
+            self._reach[cls] = self._instances_have(cls)
+        return self._owners.get(method, "") in self._reach[cls]
+
+    def _instances_have(self, cls: str) -> frozenset[str]:
+        """`cls`, every class deriving from it, and every base of those: where its instances' methods come from."""
+        if not self._derived:
+            for child, bases in self.bases.items():
+                for base, _ in bases:
+                    self._derived[base].append(child)
+        below, queue = {cls}, deque([cls])
+        while queue:
+            for child in self._derived.get(queue.popleft(), []):
+                if child not in below:
+                    below.add(child)
+                    queue.append(child)
+        return frozenset(below | {base for child in below for base, _ in self.ancestors(child)})
 
     def lookup(self, cls: str, name: str) -> tuple[str, Resolution] | None:
         """The method `name` a class has, its own or the nearest base's, and how surely it is that one."""
@@ -185,18 +215,21 @@ def _calls(
     calls = table.filter(pc.is_in(table["type"].cast(pa.string()), value_set=pa.array(sorted(EXECUTED))))
     wanted = pa.array(sorted(set(overriders) | set(hierarchy.members) | set(hierarchy.bases)), pa.string())
     calls = calls.filter(pc.is_in(calls["target"].cast(pa.string()), value_set=wanted))
-    columns = ("source", "target", "type", "evidence", "project", "doc_id", "resolution")
-    values = [pc.fill_null(calls[c].cast(pa.string()), "").to_pylist() for c in columns]
+    columns = ("source", "target", "type", "evidence", "project", "doc_id", "resolution", "receiver")
+    values = [_strings(calls, c) for c in columns]
     stated = set(zip(*_stated_calls(table, hierarchy), strict=True))
     seen: set[tuple[str, str, str]] = set()
-    for source, target, rtype, evidence, project, doc, resolution in sorted(zip(*values, strict=True)):
+    for source, target, rtype, evidence, project, doc, resolution, receiver in sorted(zip(*values, strict=True)):
         how = Resolution(resolution or Resolution.EXACT.value)
         if how is Resolution.NAME:
             continue
         if target.startswith(CLASS_PREFIX) and rtype == RelationType.CALLS.value:
             reached = [(m, _weakest(how, h)) for m, h in _constructors(hierarchy, target)]
-        elif target.startswith(METHOD_PREFIX) and _virtual(target):
-            reached = [(m, Resolution.DISPATCH) for m, _ in overriders.get(target, [])]
+        elif target.startswith(METHOD_PREFIX) and _virtual(target) and receiver != NON_VIRTUAL:
+            # an override runs where the receiver may be of its class: any, or only under the class the call names
+            overrides = overriders.get(target, [])
+            may_run = [m for m, _ in overrides if not receiver or hierarchy.may_run_on(m, receiver)]
+            reached = [(m, Resolution.DISPATCH) for m in may_run]
         else:
             reached = []
         for method, reach in reached:
@@ -205,6 +238,14 @@ def _calls(
             if not known & stated and not known & seen:
                 seen.add((source, method, rtype))
                 yield source, rtype, method, evidence, project, doc, reach
+
+
+def _strings(table: pa.Table, column: str) -> list[str]:
+    """A column as strings, "" for a null (and for every row of a table without the column)."""
+    if column not in table.column_names:
+        return [""] * table.num_rows
+    strings: list[str] = pc.fill_null(table[column].cast(pa.string()), "").to_pylist()
+    return strings
 
 
 def _virtual(target: str) -> bool:

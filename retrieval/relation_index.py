@@ -31,6 +31,7 @@ RELATION_SCHEMA = pa.schema(
         pa.field("project", pa.string()),
         pa.field("doc_id", pa.string()),
         pa.field("resolution", pa.string()),
+        pa.field("receiver", pa.string()),
     ]
 )
 
@@ -134,7 +135,7 @@ class RelationIndex:
         cls, relations: Sequence[Relation], tenant: str, citations: CitationSource, *, execution: bool = True
     ) -> RelationIndex:
         mine = [r for r in relations if r.tenant == tenant]
-        columns = ("source", "type", "target", "weight", "evidence", "project", "doc_id", "resolution")
+        columns = ("source", "type", "target", "weight", "evidence", "project", "doc_id", "resolution", "receiver")
         rows = {name: [getattr(r, name) for r in mine] for name in columns}
         rows["type"] = [str(t) for t in rows["type"]]
         rows["resolution"] = [str(t) for t in rows["resolution"]]

@@ -38,6 +38,7 @@ class PendingReference(BaseModel):
     resolution: str = Field("name", description="exact, inferred or name: how surely the source binds it")
     owner: str = Field("", description="For a member: the qualified name of its class")
     after_owner: bool = Field(False, description="For a member via super(): looked up in the class's bases only")
+    virtual: bool = Field(True, description="False: the call runs the method it names, none of its overrides")
 
 
 class DocumentEntry(BaseModel):

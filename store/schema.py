@@ -151,6 +151,23 @@ class Entity(_Record):
     tenant: str = DEFAULT_TENANT
 
 
+# A call bound to a method through a class (`self.m()` in `C`, `x.m()` with `x: C`) may run an override of the method in
+# that class or a class deriving from it, and no other; one naming the method itself (`Base.m(self)`, `super().m()`)
+# runs that method only.
+NON_VIRTUAL = "="
+RECEIVER_HELP = (
+    "CALLS and REFERENCES of a method: which overrides of the target the call may run instead. '' any (the receiver's"
+    " class is not known); a class id: those of that class and the classes deriving from it; '=' none"
+)
+
+
+def widest_receiver(first: str, second: str) -> str:
+    """What one relation standing for two calls of the same method may dispatch to: whatever either may."""
+    if first == second or second == NON_VIRTUAL:
+        return first
+    return second if first == NON_VIRTUAL else ""
+
+
 class Relation(_Record):
     source: str
     type: str
@@ -162,6 +179,7 @@ class Relation(_Record):
     tenant: str = DEFAULT_TENANT
     resolution: Resolution = Field(Resolution.EXACT, description=RESOLUTION_HELP)
     member: str = Field("", description="HOLDS: the attribute of the source class whose value is of the target")
+    receiver: str = Field("", description=RECEIVER_HELP)
 
     def resolved_at_least(self, least: Resolution) -> bool:
         """Whether a call or base relation is bound at least as surely as `least` (other relations always are)."""

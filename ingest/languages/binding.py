@@ -50,6 +50,7 @@ class Target:
     resolution: Resolution
     owner: str = ""  # MEMBER: qualified name of the type whose member it is
     after_owner: bool = False  # MEMBER via super: look in the owner's bases only
+    virtual: bool = True  # False: the call names the method that runs (`Base.m(self)`), no override of it runs
 
 
 @dataclass(frozen=True)

@@ -625,8 +625,8 @@ class PythonBinder(PythonLocals):
         if typed:
             return Target(TargetForm.MEMBER, member, Resolution.INFERRED, owner=typed)
         dotted = self._dotted(owner, scope)
-        if dotted:
-            return Target(TargetForm.QUALIFIED, f"{dotted}.{member}", Resolution.EXACT)
+        if dotted:  # `mod.f()`, `Base.m(self)`: what is named runs (a class's method, not an override of it)
+            return Target(TargetForm.QUALIFIED, f"{dotted}.{member}", Resolution.EXACT, virtual=False)
         if member in BUILTIN_METHODS:
             return None  # `x.join(...)` on an untyped x: a str's far more often than a project's join
         return Target(TargetForm.NAME, member, Resolution.NAME)

@@ -114,7 +114,7 @@ class GraphMemory:
                 if held is None or row["target"] not in known:
                     continue
                 values = [row["source"], row["type"], row["target"], row["weight"], row["evidence"], row["project"]]
-                relation = relation_from_row([*values, row["doc_id"], tenant, row["resolution"]])
+                relation = relation_from_row([*values, row["doc_id"], tenant, row["resolution"], row["receiver"]])
                 held[relation_key(relation)] = relation
 
     def removed_relations_of(self, doc_ids: Iterable[str]) -> None:

@@ -28,6 +28,7 @@ from trident.store.engines.kuzu_rows import (
     MERGE_ENTITIES,
     MERGE_HOLDS,
     MERGE_RELATION,
+    NO_RECEIVER,
     RELATION_COLUMNS,
     RELATION_COPY_SCHEMA,
     chunk_from_row,
@@ -114,6 +115,13 @@ class KuzuGraphStore:
         if not read_only:
             for statement in DDL:
                 self._conn.execute(statement)
+        self._receiver = "r.receiver" if not read_only or self._receives() else NO_RECEIVER
+
+    def _receives(self) -> bool:
+        """Whether the relations of this file carry a receiver (a generation published before they did does not)."""
+        result = self._conn.execute("CALL TABLE_INFO('RELATES') RETURN name")
+        assert isinstance(result, self.engine.QueryResult)
+        return any(row[0] == "receiver" for row in result.get_all())
 
     @property
     def read_only(self) -> bool:
@@ -373,7 +381,7 @@ class KuzuGraphStore:
         ids = sorted(set(entity_ids))
         if not ids:
             return []
-        columns = "r.weight, r.evidence, r.project, r.doc_id, a.tenant, r.resolution, id(r)"
+        columns = f"r.weight, r.evidence, r.project, r.doc_id, a.tenant, r.resolution, {self._receiver}, id(r)"
         rows = [
             *self._rows(
                 "MATCH (a:Entity)-[r:RELATES]->(b:Entity) WHERE a.id IN $ids AND a.tenant = $tenant"
@@ -399,7 +407,7 @@ class KuzuGraphStore:
         query = (
             "MATCH (a:Entity)-[r:RELATES]->(b:Entity) WHERE a.tenant = $tenant RETURN a.id AS source, r.type AS type,"
             " b.id AS target, r.weight AS weight, r.evidence AS evidence, r.project AS project, r.doc_id AS doc_id,"
-            " r.resolution AS resolution"
+            f" r.resolution AS resolution, {self._receiver} AS receiver"
         )
         return self._scan_table(query, {"tenant": tenant})
 
@@ -419,7 +427,8 @@ class KuzuGraphStore:
             return held
         writes = self._memory.writes
         rows = self._rows(
-            f"MATCH (a:Entity)-[r:RELATES]->(b:Entity) WHERE a.tenant = $tenant RETURN {RELATION_COLUMNS}"
+            "MATCH (a:Entity)-[r:RELATES]->(b:Entity) WHERE a.tenant = $tenant"
+            f" RETURN {RELATION_COLUMNS.format(receiver=self._receiver)}"
             " ORDER BY a.id, r.type, b.id, r.evidence",
             {"tenant": tenant},
         )

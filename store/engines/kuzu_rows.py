@@ -17,7 +17,9 @@ DDL = (
     " tenant STRING, qualified_name STRING, aliases STRING[], description STRING, chunk_id STRING,"
     " doc_id STRING, path STRING)",
     "CREATE REL TABLE IF NOT EXISTS RELATES(FROM Entity TO Entity, type STRING, weight DOUBLE, evidence STRING,"
-    " project STRING, doc_id STRING, resolution STRING)",
+    " project STRING, doc_id STRING, resolution STRING, receiver STRING)",
+    # (an index written before relations carried a receiver gets it, "" in each relation it holds: any override)
+    "ALTER TABLE RELATES ADD IF NOT EXISTS receiver STRING DEFAULT ''",
     # What a class's attribute holds (`HOLDS` relations): binding facts that writers read, apart from the relations
     # answers walk (an index written before this table gets it when next written, its facts as files are indexed)
     "CREATE REL TABLE IF NOT EXISTS HOLDS(FROM Entity TO Entity, member STRING, evidence STRING, project STRING,"
@@ -33,7 +35,11 @@ CHUNK_COLUMNS = (
     " c.symbols"
 )
 LOCATION_COLUMNS = "c.id, c.project, c.path, c.start_line, c.end_line"
-RELATION_COLUMNS = "a.id, r.type, b.id, r.weight, r.evidence, r.project, r.doc_id, a.tenant, r.resolution"
+RELATION_COLUMNS = (
+    "a.id, r.type, b.id, r.weight, r.evidence, r.project, r.doc_id, a.tenant, r.resolution, {receiver} AS receiver"
+)
+# What a relation's receiver reads as in a published generation written before relations carried one
+NO_RECEIVER = "''"
 
 # A record read back has every field set: all the records of a kind share one set of field names instead of one set
 # each (0.7 KB a record: 140 MB over the 197K entities and relations of a 100K-chunk index). Safe because records
@@ -84,7 +90,7 @@ def citation_from_row(row: list[Any]) -> str:
 
 
 def relation_from_row(row: list[Any]) -> Relation:
-    source, type_, target, weight, evidence, project, doc_id, tenant, resolution = row
+    source, type_, target, weight, evidence, project, doc_id, tenant, resolution, receiver = row
     return Relation.model_construct(  # validated when written; thousands are read at once
         _RELATION_FIELDS,
         source=sys.intern(source),
@@ -96,6 +102,7 @@ def relation_from_row(row: list[Any]) -> Relation:
         doc_id=_shared(doc_id),
         tenant=sys.intern(tenant),
         resolution=Resolution(resolution or Resolution.EXACT),
+        receiver=_shared(receiver) or "",
     )
 
 
@@ -132,7 +139,8 @@ MERGE_ENTITIES = (
 MERGE_RELATION = (
     "MATCH (a:Entity {id: $source}), (b:Entity {id: $target})"
     " MERGE (a)-[x:RELATES {type: $type, evidence: $evidence}]->(b)"
-    " SET x.weight = $weight, x.project = $project, x.doc_id = $doc_id, x.resolution = $resolution"
+    " SET x.weight = $weight, x.project = $project, x.doc_id = $doc_id, x.resolution = $resolution,"
+    " x.receiver = $receiver"
 )
 
 MERGE_HOLDS = (
@@ -153,6 +161,7 @@ RELATION_COPY_SCHEMA = pa.schema(
         ("project", pa.string()),
         ("doc_id", pa.string()),
         ("resolution", pa.string()),
+        ("receiver", pa.string()),
     ]
 )
 EXISTING_RELATIONS = (
@@ -234,4 +243,5 @@ def relation_row(r: Relation) -> dict[str, Any]:
         "project": r.project,
         "doc_id": r.doc_id or "",
         "resolution": str(r.resolution),
+        "receiver": r.receiver,
     }
