@@ -259,16 +259,17 @@ class CodeIndex:
 
     def receiver(self, ref: AnyReference, project: str, path: str, found: Entity, resolution: Resolution) -> str:
         """Which overrides of the method a bound call runs may run instead (`Relation.receiver`): none where the
-        call names the method that runs (`super().m()`, `Base.m(self)`); those under the receiver's class where the
-        method is that class's by inheritance (`self.m()` in `C`, `m` defined by C's base: C's and C's subclasses'
-        overrides, not a sibling's); "" (any) otherwise."""
+        call names the method that runs (`super().m()`, `Base.m(self)`); those an instance of the enclosing class may
+        have where the call is on its own receiver and the method is the class's by inheritance (`self.m()` in `C`,
+        `m` defined by C's base: C's and its subclasses' overrides, not a sibling's); "" (any) otherwise: a value's
+        class as the binder reads it (`self.stream = ByteStream(...)`) may be one of several that other code assigns."""
         if ref.type not in (RelationType.CALLS, RelationType.REFERENCES) or found.type != EntityType.METHOD.value:
             return ""
         form = TargetForm(ref.form)
         if ref.after_owner or (form is TargetForm.QUALIFIED and not ref.virtual and resolution is Resolution.EXACT):
             return NON_VIRTUAL
-        if form is not TargetForm.MEMBER:
-            return ""
+        if form is not TargetForm.MEMBER or Resolution(ref.resolution) is not Resolution.EXACT:
+            return ""  # only the enclosing class's own receiver (`self`, `this`) is surely of that class or below it
         owner_name = self._scoped_owner(ref.owner, ref.source) if family(path) in SCOPED_NAMES else ref.owner
         classes = self._owner(ref, owner_name, project, path, _tails(ref, path)[0])[1]
         if not classes or any(e.id == found.id for e in self._own(classes[0], found.name)):

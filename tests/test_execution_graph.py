@@ -578,7 +578,12 @@ VISITORS = {
         "    def visit_block(self, node):\n"
         "        return NodeVisitor.generic_visit(self, node)\n\n\n"
         "def walk(visitor: NodeVisitor, node):\n"
-        "    return visitor.generic_visit(node)\n"
+        "    return visitor.generic_visit(node)\n\n\n"
+        "class Holder:\n"
+        "    def __init__(self):\n"
+        "        self.visitor = FrameSymbolVisitor()\n\n"
+        "    def run(self, node):\n"
+        "        return self.visitor.generic_visit(node)\n"
     ),
     "tpl/cached.py": (
         "from .symbols import FrameSymbolVisitor\n"
@@ -609,13 +614,15 @@ def test_a_call_on_a_class_dispatches_only_under_that_class_and_a_named_method_r
         "function:tpl:tpl.symbols.walk",
         "method:tpl:tpl.visitor.NodeVisitor.visit",
         "method:tpl:tpl.symbols.FrameSymbolVisitor.visit_both",
+        "method:tpl:tpl.symbols.Holder.run",
     ]
     found = project_edges(tmp_path_factory.mktemp("receivers"), "tpl", VISITORS, ids, _out, relation_types=["CALLS"])
-    on_self, named, from_super, typed, in_base, both = (found[i] for i in ids)
+    on_self, named, from_super, typed, in_base, both, held = (found[i] for i in ids)
     # no sibling's override, but a mixin's that a class deriving from it puts first (`CachedSymbols(Caching, ...)`)
     assert on_self == {("CALLS", base): "exact", ("CALLS", "method:tpl:tpl.cached.Caching.generic_visit"): "dispatch"}
     assert named == {("CALLS", base): "exact"}
     assert from_super == {("CALLS", transformer): "exact"}  # not the override it is called from
-    # a value typed by the base, `self` in the base itself, or either of them in one line, may be any of them
-    for calls in (typed, in_base, both):
+    # a value typed by the base, `self` in the base itself, either of them in one line, or an attribute the class
+    # assigns one class (which other code may assign another: httpx's `response.stream`), may be any of them
+    for calls in (typed, in_base, both, held):
         assert calls[("CALLS", transformer)] == calls[("CALLS", optimizer)] == "dispatch"
