@@ -1,11 +1,14 @@
 """Every call edge of real packages, written down so that two commits' bindings can be compared call site by call site.
 
 Usage:
-    python bench/edge_diff.py dump OUT [NAME==VER ...]   # index each package (stand-in embedder), write its edges
+    python bench/edge_diff.py dump OUT [NAME==VER ...] [--derived]   # index each package (stand-in embedder), write
+                                                                      # its edges (--derived: with dispatch and
+                                                                      # constructor edges, as walks read them)
     python bench/edge_diff.py diff BEFORE AFTER [--all]  # edges gone, edges whose resolution changed, edges new
 
 A dump line is `package type source target resolution` for every `CALLS` and `REFERENCES` relation of the package's
-own index, as a server reads them (derived dispatch and constructor edges left out: they follow from these). Run
+own index, as a server reads them (derived dispatch and constructor edges left out unless asked for: they follow
+from these, and `--derived` shows what a change to how they are derived does). Run
 `dump` on the commit before a binder change and on the change, then `diff`: each edge gone or new is one to read in
 the source before the change lands. The packages are fetched from the registry as `bench/callgraph.py` fetches them.
 """
@@ -45,7 +48,7 @@ MAX_FILE_BYTES = 2_000_000
 Edge = tuple[str, str, str, str]  # package, type, source, target
 
 
-def dump(out: Path, specs: list[str]) -> None:
+def dump(out: Path, specs: list[str], derived: bool = False) -> None:
     resolutions = list(Resolution)
     with out.open("w", encoding="utf-8") as written:
         for spec in specs:
@@ -55,7 +58,7 @@ def dump(out: Path, specs: list[str]) -> None:
                 with catalog.writer() as writer:
                     index_folder(writer, package.root, package.project, max_file_bytes=MAX_FILE_BYTES)
                 table = catalog.graph.relation_table(catalog.tenant)
-                index = RelationIndex.from_table(table, catalog.tenant, {}, execution=False)
+                index = RelationIndex.from_table(table, catalog.tenant, {}, execution=derived)
                 for i in range(len(index)):
                     kind = index.types[index.type_code[i]]
                     if kind in CALL_TYPES:
@@ -100,13 +103,14 @@ def main() -> None:
     dumping = commands.add_parser("dump")
     dumping.add_argument("out", type=Path)
     dumping.add_argument("packages", nargs="*", default=list(PACKAGES))
+    dumping.add_argument("--derived", action="store_true", help="also the dispatch and constructor edges derived")
     diffing = commands.add_parser("diff")
     diffing.add_argument("before", type=Path)
     diffing.add_argument("after", type=Path)
     diffing.add_argument("--all", action="store_true", help="list the new edges too")
     args = parser.parse_args()
     if args.command == "dump":
-        dump(args.out, args.packages)
+        dump(args.out, args.packages, args.derived)
     else:
         diff(args.before, args.after, args.all)
 
