@@ -28,6 +28,8 @@ NAMES_CHECKED = 60
 _DYNAMIC = re.compile(r"\bgetattr\(\s*[^,()]+,\s*([^)]{1,120})\)")
 _LITERAL = re.compile(r"^[\"'](\w*)[\"']\s*(,|$)")
 _PREFIX = re.compile(r"^f?[\"'](\w*)(?:\{|[\"']\s*[+%])")
+# A base that makes a class a Protocol: `Protocol`, `typing.Protocol`, `t.Protocol[T]`, `typing_extensions.Protocol`
+_PROTOCOL_BASE = re.compile(r"(?:^|[\s,.])Protocol\b")
 # What a construction runs: written as a call of the class (`Item(...)`), which is the name its call sites write.
 CONSTRUCTION = frozenset({"__init__", "__new__", "__post_init__"})
 
@@ -135,6 +137,7 @@ def _unbound_sites(
     """Code that writes a call of an affected function's name (`x.name(`, `name(`) where no call edge from that
     code reaches it: a receiver the binder could not type, or a same-named function elsewhere."""
     owners = SiteOwners(catalog, directory, read)
+    protocols = _Protocols(directory, read, found.index)
     callers = set(found.walk.reached)
     bound: dict[str, set[str]] = {}  # owner -> the names its calls are bound to, read once
     families: dict[str, set[str]] = {}
@@ -158,7 +161,7 @@ def _unbound_sites(
             for match in written.finditer(text):
                 owner = owners.at(chunk, chunk.start_line + text.count("\n", 0, match.start()))
                 if owner not in bound:
-                    bound[owner] = _bound_names(found.index, owner)
+                    bound[owner] = _bound_names(found.index, owner, protocols)
                 if owner not in callers and name not in bound[owner]:
                     sites.append(f"{chunk.citation} ({name})")
                     break
@@ -174,12 +177,41 @@ def _unbound_sites(
         yield Finding("unchecked_names", unchecked, f"{unchecked} affected name(s) too common to check every call of")
 
 
-def _bound_names(index: RelationIndex, owner: str) -> set[str]:
+def _bound_names(index: RelationIndex, owner: str, protocols: _Protocols) -> set[str]:
     """The names of what an entity's calls are bound to, surer than a guess: a call of `close()` in a method bound
-    to another class's `close` is accounted for, not an unbound call of ours."""
+    to another class's `close` is accounted for, not an unbound call of ours. One bound to a Protocol's method is
+    not: what implements a Protocol does not derive from it, so no edge leads from that call to what runs."""
     found = index.touching(owner, (RelationType.CALLS.value,), outgoing=True)
     found = found[index.resolution_rank[found] < Resolution.NAME.rank]
-    return {index.entity_ids[t].rsplit(".", 1)[-1] for t in index.target[found].tolist()}
+    targets = (index.entity_ids[t] for t in index.target[found].tolist())
+    return {t.rsplit(".", 1)[-1] for t in targets if not protocols.declares(t)}
+
+
+class _Protocols:
+    """Which methods a Protocol class declares (`class Serializer(t.Protocol):`, `Protocol[T]`), read from the
+    header of the class each method is contained in, once per class."""
+
+    def __init__(self, directory: EntityDirectory, read: ChunkReader, index: RelationIndex) -> None:
+        self.directory, self.read, self.index = directory, read, index
+        self.classes: dict[str, bool] = {}
+
+    def declares(self, method: str) -> bool:
+        containers = self.index.touching(method, (RelationType.CONTAINS.value,), outgoing=False)
+        return any(self._is_protocol(self.index.entity_ids[c]) for c in self.index.source[containers].tolist())
+
+    def _is_protocol(self, cls: str) -> bool:
+        if cls not in self.classes:
+            entity = self.directory.by_id.get(cls)
+            chunk = self.read([entity.chunk_id]).get(entity.chunk_id) if entity and entity.chunk_id else None
+            header = _class_header(chunk.text, entity.name) if chunk is not None and entity is not None else None
+            self.classes[cls] = header is not None and _PROTOCOL_BASE.search(header) is not None
+        return self.classes[cls]
+
+
+def _class_header(text: str, name: str) -> str | None:
+    """The bases a class statement writes for `name` (`(t.Protocol[T], Other)`), None when the text has none."""
+    found = re.search(rf"\bclass\s+{re.escape(name)}\s*(?:\[[^\]]*\])?\s*\(([^)]*)\)", text)
+    return found.group(1) if found is not None else None
 
 
 def _without_definitions(text: str, name: str) -> str:

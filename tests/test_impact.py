@@ -319,6 +319,43 @@ def test_a_special_method_on_the_way_or_a_construction_nothing_binds_never_reads
     assert shown.verdict.status == "complete", shown.verdict.reasons
 
 
+def test_a_call_bound_to_a_protocols_method_never_makes_an_implementation_complete(tmp_path: Path) -> None:
+    # itsdangerous' shape: `self.serializer.dumps(...)` is bound to the `_PDataSerializer` Protocol's `dumps`; the
+    # classes that implement it do not derive from it (a Protocol is structural), so no edge reaches theirs
+    files = {
+        "sig/__init__.py": "",
+        "sig/serial.py": (
+            "import typing as t\n\n\n"
+            "class Serializer(t.Protocol):\n"
+            "    def dumps(self, obj) -> str: ...\n\n\n"
+            "class CompactJSON:\n"
+            "    def dumps(self, obj):\n"
+            "        return str(obj)\n\n"
+            "    def loads(self, text):\n"
+            "        return text\n\n\n"
+            "class Signer:\n"
+            "    def __init__(self, serializer: Serializer):\n"
+            "        self.serializer = serializer\n\n"
+            "    def sign(self, obj):\n"
+            "        return self.serializer.dumps(obj)\n\n\n"
+            "def read(text: str):\n"
+            "    return CompactJSON().loads(text)\n"
+        ),
+        "tests/test_serial.py": (
+            "from sig.serial import CompactJSON, Signer, read\n\n\n"
+            "def test_sign():\n    assert Signer(CompactJSON()).sign(1) == '1'\n\n\n"
+            "def test_read():\n    assert read('x') == 'x'\n"
+        ),
+    }
+    catalog = _index(tmp_path / "index", {"sig": _committed(tmp_path / "sig", files)})
+    dumps = _impact(catalog, entities=["sig.serial.CompactJSON.dumps"])
+    unbound = [r for r in dumps.verdict.reasons if r.kind == "unbound_calls"]
+    assert dumps.verdict.status == "lower_bound" and unbound and "sig/serial.py" in unbound[0].detail
+    # a method reached by a call its class's own type binds stays complete
+    loads = _impact(catalog, entities=["sig.serial.CompactJSON.loads"])
+    assert loads.verdict.status == "complete", loads.verdict.reasons
+
+
 def test_tests_are_not_looked_for_through_a_dispatch_among_many_functions_and_the_verdict_says_so(
     tmp_path: Path,
 ) -> None:
