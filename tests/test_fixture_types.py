@@ -144,3 +144,63 @@ def test_a_test_classs_fixture_parametrized_over_classes_makes_its_parameter_tho
     assert kwargs[("CALLS", "sign.serializer.Serializer.dumps")] == "inferred"
     assert dumps[("CALLS", "sign.serializer.Serializer.dumps")] == "inferred"
     assert timed[("CALLS", "sign.serializer.TimedSerializer.dumps")] == "inferred"
+
+
+INHERITED = {
+    "sign/__init__.py": "",
+    "sign/signer.py": (
+        "class Signer:\n"
+        "    def sign(self, value):\n"
+        "        return value\n\n\n"
+        "class TimestampSigner(Signer):\n"
+        "    def sign(self, value):\n"
+        "        return value\n\n\n"
+        "class Store:\n"
+        "    def put(self, value):\n"
+        "        return value\n"
+    ),
+    "tests/__init__.py": "",
+    "tests/conftest.py": (
+        "import pytest\n\nfrom sign.signer import Store\n\n\n@pytest.fixture()\ndef store():\n    return Store()\n"
+    ),
+    "tests/test_signer.py": (
+        "import pytest\n\n"
+        "from sign.signer import Signer\n\n\n"
+        "class TestSigner:\n"
+        "    @pytest.fixture()\n"
+        "    def signer_factory(self):\n"
+        "        return Signer\n\n"
+        "    @pytest.fixture()\n"
+        "    def signer(self, signer_factory):\n"
+        "        return signer_factory()\n\n"
+        "    def test_sign(self, signer):\n"
+        "        assert signer.sign(1) == 1\n"
+    ),
+    "tests/test_timed.py": (
+        "import pytest\n\n"
+        "from sign.signer import TimestampSigner\n"
+        "from tests.test_signer import TestSigner\n\n\n"
+        "class TestTimestampSigner(TestSigner):\n"
+        "    @pytest.fixture()\n"
+        "    def signer_factory(self):\n"
+        "        return TimestampSigner\n\n"
+        "    def test_timed(self, signer, store):\n"
+        "        assert signer.sign(2) == store.put(2)\n"
+    ),
+}
+
+
+def test_a_fixture_a_base_test_class_defines_in_another_file_types_the_parameter(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    # itsdangerous's suite: `class TestTimestampSigner(FreezeMixin, TestSigner)` in test_timed.py takes `signer` from
+    # test_signer.py's TestSigner; a parameter no class of the lineage has a fixture for is a conftest's
+    test = "method:sign:tests.test_timed.TestTimestampSigner.test_timed"
+    catalog = indexed_projects(tmp_path_factory.mktemp("inherited"), {"sign": INHERITED}, ("sign",))
+    try:
+        timed = edges_named(catalog, GenerationViews(RetrievalSettings()), test)
+    finally:
+        catalog.close()
+    assert timed[("CALLS", "sign.signer.Signer.sign")] == "inferred"
+    assert timed[("CALLS", "sign.signer.TimestampSigner.sign")] == "dispatch"
+    assert timed[("CALLS", "sign.signer.Store.put")] == "inferred"

@@ -342,13 +342,19 @@ class PythonBinder(PythonLocals):
 
     def _receive_fixture(self, name: str, inner: Scope) -> None:
         """A test's (or fixture's) parameter is the value of the fixture of its name: its class's own fixture, else
-        the module's, else a conftest's. What the fixture returns types it; a fixture returning a class or a partial
-        of one (`partial(TimedSerializer, secret_key=...)`) makes the parameter that class, which a call constructs."""
+        the module's, else a base test class's or a conftest's. What the fixture returns types it; a fixture returning
+        a class or a partial of one (`partial(TimedSerializer, secret_key=...)`) makes the parameter that class, which
+        a call constructs."""
         cls = inner.cls.qualified if inner.cls is not None else ""
         if cls and name in self.class_fixtures.get(cls, ()):
             fixture = f"{cls}.{name}"
         elif name in self.fixtures:
             fixture = f"{self.module}.{name}"
+        elif inner.cls is not None and inner.cls.derived:
+            # a fixture a base test class defines, in this file or another (`class TestTimestampSigner(TestSigner)`
+            # takes `signer` from test_signer.py), else a conftest's: the indexer finds the one that exists
+            inner.alternatives[name] = [f"{cls}.{name}", conftest_fixture(self.module, name)]
+            return
         else:
             inner.types[name] = conftest_fixture(self.module, name)
             return
