@@ -259,7 +259,9 @@ class CodeIndex:
 
     def receiver(self, ref: AnyReference, project: str, path: str, found: Entity, resolution: Resolution) -> str:
         """Which overrides of the method a bound call runs may run instead (`Relation.receiver`): none where the
-        call names the method that runs (`super().m()`, `Base.m(self)`); those an instance of the enclosing class may
+        call names the method that runs (`super().m()`, `Base.m(self)`) or is on a local the function only ever
+        makes by constructing the class (`sql = SqlLexer(...)`, then `sql.get_tokens()`); those an instance of the
+        enclosing class may
         have where the call is on its own receiver and the method is the class's by inheritance (`self.m()` in `C`,
         `m` defined by C's base: C's and its subclasses' overrides, not a sibling's); "" (any) otherwise: a value's
         class as the binder reads it (`self.stream = ByteStream(...)`) may be one of several that other code assigns."""
@@ -268,10 +270,13 @@ class CodeIndex:
         form = TargetForm(ref.form)
         if ref.after_owner or (form is TargetForm.QUALIFIED and not ref.virtual and resolution is Resolution.EXACT):
             return NON_VIRTUAL
-        if form is not TargetForm.MEMBER or Resolution(ref.resolution) is not Resolution.EXACT:
+        exact = form is TargetForm.MEMBER and not ref.virtual  # a receiver made by a construction of its class
+        if form is not TargetForm.MEMBER or (Resolution(ref.resolution) is not Resolution.EXACT and not exact):
             return ""  # only the enclosing class's own receiver (`self`, `this`) is surely of that class or below it
         owner_name = self._scoped_owner(ref.owner, ref.source) if family(path) in SCOPED_NAMES else ref.owner
-        classes = self._owner(ref, owner_name, project, path, _tails(ref, path)[0])[1]
+        owner, classes = self._owner(ref, owner_name, project, path, _tails(ref, path)[0])
+        if exact:  # what a factory function returns may be of a subclass: only a class itself constructed is exact
+            return NON_VIRTUAL if owner and owner[0].type == EntityType.CLASS.value else ""
         if not classes or any(e.id == found.id for e in self._own(classes[0], found.name)):
             return ""  # the class's own method: its overrides are its subclasses', every one of them
         inherited = any(e.id == found.id for e in self._member(classes[0], found.name, skip_first=False))

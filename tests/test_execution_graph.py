@@ -583,7 +583,18 @@ VISITORS = {
         "    def __init__(self):\n"
         "        self.visitor = FrameSymbolVisitor()\n\n"
         "    def run(self, node):\n"
-        "        return self.visitor.generic_visit(node)\n"
+        "        return self.visitor.generic_visit(node)\n\n\n"
+        "def made_here(node):\n"
+        "    visitor = RootVisitor()\n"
+        "    return visitor.generic_visit(node)\n\n\n"
+        "def rebound(node, visitor):\n"
+        "    visitor = RootVisitor()\n"
+        "    return visitor.generic_visit(node)\n\n\n"
+        "def make():\n"
+        "    return RootVisitor()\n\n\n"
+        "def from_factory(node):\n"
+        "    visitor = make()\n"
+        "    return visitor.generic_visit(node)\n"
     ),
     "tpl/cached.py": (
         "from .symbols import FrameSymbolVisitor\n"
@@ -615,14 +626,20 @@ def test_a_call_on_a_class_dispatches_only_under_that_class_and_a_named_method_r
         "method:tpl:tpl.visitor.NodeVisitor.visit",
         "method:tpl:tpl.symbols.FrameSymbolVisitor.visit_both",
         "method:tpl:tpl.symbols.Holder.run",
+        "function:tpl:tpl.symbols.made_here",
+        "function:tpl:tpl.symbols.rebound",
+        "function:tpl:tpl.symbols.from_factory",
     ]
     found = project_edges(tmp_path_factory.mktemp("receivers"), "tpl", VISITORS, ids, _out, relation_types=["CALLS"])
-    on_self, named, from_super, typed, in_base, both, held = (found[i] for i in ids)
+    on_self, named, from_super, typed, in_base, both, held, made, rebound, factory = (found[i] for i in ids)
     # no sibling's override, but a mixin's that a class deriving from it puts first (`CachedSymbols(Caching, ...)`)
     assert on_self == {("CALLS", base): "exact", ("CALLS", "method:tpl:tpl.cached.Caching.generic_visit"): "dispatch"}
     assert named == {("CALLS", base): "exact"}
     assert from_super == {("CALLS", transformer): "exact"}  # not the override it is called from
     # a value typed by the base, `self` in the base itself, either of them in one line, or an attribute the class
     # assigns one class (which other code may assign another: httpx's `response.stream`), may be any of them
-    for calls in (typed, in_base, both, held):
+    # pygments' `sql = SqlLexer(**self.options)`, then `sql.get_tokens_unprocessed(...)`: a local only ever made by
+    # constructing the class is of exactly it; a parameter rebound so, or what a factory returns, may be a subclass
+    assert made == {("CALLS", base): "inferred", ("CALLS", "class:tpl:tpl.symbols.RootVisitor"): "exact"}
+    for calls in (typed, in_base, both, held, rebound, factory):
         assert calls[("CALLS", transformer)] == calls[("CALLS", optimizer)] == "dispatch"

@@ -106,5 +106,7 @@ class Scope:
     tables: dict[str, dict[str, str]] = field(default_factory=dict)  # dict/list -> key -> the function it holds
     filling: set[str] = field(default_factory=set)  # lists made empty here whose appends say their elements
     # variable -> (where, the class or function) for each value given it to hold, for branches that give different ones
+    # variable -> the callee every binding of it calls (`sql = SqlLexer(...)`): of exactly that class, if it is one
+    constructed: dict[str, str] = field(default_factory=dict)
     held_at: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
     tables_at: dict[str, list[tuple[int, dict[str, str]]]] = field(default_factory=dict)  # ... and tables

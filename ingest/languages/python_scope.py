@@ -45,6 +45,7 @@ from trident.ingest.languages.python_syntax import (
     BUILTIN_METHODS,
     DEFINITIONS,
     FUNCTIONS,
+    constructed_locals,
     expression_nodes,
     held_class_name,
     imported_from,
@@ -322,6 +323,7 @@ class PythonBinder(PythonLocals):
                 inner.held.update({n: held for n, held in self.module_held.items() if n not in own})
                 inner.types.update({n: typed for n, typed in self.module_types.items() if n not in own})
         inner.types.update({p: t for p, t in parameters.items() if t})
+        inner.constructed.update(constructed_locals(node))
         if not scope.in_function and receives_fixtures(node, self.path):
             for p in fixture_names(parameter_nodes(node), inner.receiver):
                 self._receive_fixture(p, inner)
@@ -628,8 +630,10 @@ class PythonBinder(PythonLocals):
         held_by = self.by_qualified.get(typed) if typed else None
         if held_by is not None and member in held_by.held and member not in held_by.methods:
             return Target(TargetForm.QUALIFIED, held_by.held[member], Resolution.INFERRED)  # `env.context_class()`
-        if typed:
-            return Target(TargetForm.MEMBER, member, Resolution.INFERRED, owner=typed)
+        if typed:  # (on a local every binding of which constructs that class: exactly it, no subclass's override)
+            made = scope.constructed.get(node_text(owner), "") if owner.type == "identifier" else ""
+            exact = bool(made) and self._named_type(made) == typed
+            return Target(TargetForm.MEMBER, member, Resolution.INFERRED, owner=typed, virtual=not exact)
         dotted = self._dotted(owner, scope)
         if dotted:  # `mod.f()`, `Base.m(self)`: what is named runs (a class's method, not an override of it)
             return Target(TargetForm.QUALIFIED, f"{dotted}.{member}", Resolution.EXACT, virtual=False)

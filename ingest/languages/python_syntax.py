@@ -599,6 +599,59 @@ def local_names(function: ts.Node) -> set[str]:
     return names
 
 
+_IDENTIFIER_WORDS = re.compile(r"[A-Za-z_]\w*")
+
+
+def constructed_locals(function: ts.Node) -> dict[str, str]:
+    """Variable -> the callee every binding of it in the function calls, written the same each time by a name the
+    function does not bind itself (`sql = SqlLexer(**self.options)`): where that names a class, the variable is an
+    instance of exactly it, never of a subclass. A parameter, and a name bound any other way too (a loop, `with`,
+    `except`, `:=`, `+=`, an annotation, an import, `global`/`nonlocal`), is left out."""
+    body = function.child_by_field_name("body")
+    if body is None:
+        return {}
+    own = local_names(function)
+    made: dict[str, set[str]] = {}
+    other = {name for name, _ in parameter_nodes(function)}
+    for node in expression_nodes(body):
+        if node.type == "assignment" and (callee := _constructing(node, own)):
+            made.setdefault(node_text(node.child_by_field_name("left")), set()).add(callee)
+        elif node.type in (*_TARGET_FIELDS, "augmented_assignment"):
+            other.update(_bound_in(node.child_by_field_name(_TARGET_FIELDS.get(node.type, "left"))))
+        elif node.type == "as_pattern_target":
+            other.update(_bound_in(node.named_children[0] if node.named_child_count else None))
+        elif node.type in ("global_statement", "import_statement", "import_from_statement", *DEFINITIONS):
+            other.update(_IDENTIFIER_WORDS.findall(node_text(node).split(":", 1)[0]))  # (its header's names: any)
+    rebound = {node_text(n) for s in _all_nodes(body, "nonlocal_statement") for n in s.named_children}
+    return {name: next(iter(c)) for name, c in made.items() if len(c) == 1 and name not in other | rebound}
+
+
+def _constructing(assignment: ts.Node, own: set[str]) -> str:
+    """`x = Foo(...)` / `x = mod.Foo(...)` with no annotation, the callee named by a name not bound in the function:
+    the callee as written; "" for any other assignment."""
+    left, right = assignment.child_by_field_name("left"), assignment.child_by_field_name("right")
+    if left is None or left.type != "identifier" or assignment.child_by_field_name("type") is not None:
+        return ""
+    callee = right.child_by_field_name("function") if right is not None and right.type == "call" else None
+    head = callee
+    while head is not None and head.type == "attribute":
+        head = head.child_by_field_name("object")
+    if callee is None or head is None or head.type != "identifier" or node_text(head) in own:
+        return ""
+    return node_text(callee)
+
+
+def _all_nodes(node: ts.Node, kind: str) -> list[ts.Node]:
+    """Every node of a kind under `node`, nested definitions included."""
+    found, pending = [], [node]
+    while pending:
+        current = pending.pop()
+        if current.type == kind:
+            found.append(current)
+        pending.extend(current.named_children)
+    return found
+
+
 # The nodes binding a name, and the field holding what they bind.
 _TARGET_FIELDS = {"assignment": "left", "for_statement": "left", "for_in_clause": "left", "named_expression": "name"}
 _UNPACKED = _BINDING | {"tuple", "list", "expression_list", "parenthesized_expression"}
