@@ -25,7 +25,8 @@ What is measured, per package:
                    `RelationIndex.from_table`, so relations derived at query time count
   misses by cause  what the source shows about a pair Trident lacks (first that applies, in CAUSES order)
   chains           seeded real call chains of 3-6 calls (shortest paths in the executed-pair graph): whether
-                   `explain_path`'s first path walks exactly those entities forward over CALLS
+                   `explain_path`'s first path walks exactly those entities forward over CALLS (`exact`), and
+                   whether every call of it ran in the suite (`ran`: a chain of calls the trace holds, maybe another)
   impact           when `trident.tools.impact` exists: for seeded executed functions, the tests its answer names
                    against the tests that ran the function (a parametrised test function counts once)
 Prints a table and examples, writes ~/.cache/trident/bench/results/executed_calls.json (`--json` prints it instead).
@@ -48,7 +49,7 @@ import sys
 import tempfile
 import time
 from collections import Counter, defaultdict, deque
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -733,6 +734,7 @@ class ChainOutcome:
     first_path: list[str]  # the entities explain_path's first path passes, in order
     first_relations: str  # its hops' relation types, `<` after one walked backwards
     first_forward: bool  # the first path is a chain of CALLS walked forward (these entities or others)
+    first_ran: bool = False  # ... and each call of it ran in the suite (another chain the trace holds)
 
 
 EXACT, LATER, FORWARD, OTHER, NO_PATH, NOT_FOUND = (
@@ -746,8 +748,16 @@ EXACT, LATER, FORWARD, OTHER, NO_PATH, NOT_FOUND = (
 
 
 def score_chain(
-    catalog: Catalog, directory: EntityDirectory, index: RelationIndex, chain: list[str], calls: dict[Pair, set[str]]
+    catalog: Catalog,
+    directory: EntityDirectory,
+    index: RelationIndex,
+    chain: list[str],
+    calls: dict[Pair, set[str]],
+    ran: Collection[Pair] = (),
 ) -> ChainOutcome:
+    """How explain_path's first path between a chain's ends compares with the chain, and whether each call of that
+    path ran in the suite (`ran`: the executed pairs): a path of calls that all ran is a chain the trace holds too,
+    when it is not the one sampled (one ran, another one did too; the trace does not say they ran in one sequence)."""
     order = resolutions()
     held = " ".join(surest(calls.get(pair, set()), order) or "-" for pair in itertools.pairwise(chain))
     try:
@@ -767,7 +777,8 @@ def score_chain(
     hops = result.paths[0].hops
     first = [chain[0], *(h.target if h.forward else h.source for h in hops)]
     relations = " ".join(h.type + ("" if h.forward else "<") for h in hops)
-    return ChainOutcome(chain, outcome, held, first, relations, forward)
+    first_ran = forward and all(pair in ran for pair in itertools.pairwise(walks[0] or []))
+    return ChainOutcome(chain, outcome, held, first, relations, forward, first_ran)
 
 
 def _walk(start: str, hops: list[Hop]) -> list[str] | None:
@@ -924,6 +935,7 @@ class PackageResult:
                 "outcomes": self.chain_outcomes,
                 "first_path_exact": sum(c.outcome == EXACT for c in self.chains),
                 "first_path_forward_calls": sum(c.first_forward for c in self.chains),
+                "first_path_ran": sum(c.first_ran for c in self.chains),
                 "no_path": sum(c.outcome == NO_PATH for c in self.chains),
                 "sampled": [asdict(c) for c in self.chains],
             },
@@ -956,7 +968,8 @@ def measure(package: Package, trace: Trace, catalog: Catalog, indexed: Indexed) 
         and (found := locate(raw.callee)) is not None
     }
     _log(f"{package}: explain_path over sampled chains ...")
-    chains = [score_chain(catalog, directory, index, c, calls) for c in sample_chains(executed, own, special)]
+    ran = set(executed)
+    chains = [score_chain(catalog, directory, index, c, calls, ran) for c in sample_chains(executed, own, special)]
     ran, unmapped = tests_that_ran(trace, locate)
     try:
         impact: ImpactScore | str | None = measure_impact(catalog, directory, index, ran, unmapped)
@@ -989,7 +1002,7 @@ def print_summary(results: list[PackageResult]) -> None:
     print(
         f"{'package':<22} {'pairs':>6} "
         + " ".join(f"{res:>9}" for res in order)
-        + f" {'bound':>7} {'any':>7} {'chains':>7} {'exact':>7} {'impact R/P':>11} {'false cmpl':>10}"
+        + f" {'bound':>7} {'any':>7} {'chains':>7} {'exact':>7} {'ran':>7} {'impact R/P':>11} {'false cmpl':>10}"
     )
     for r in results:
         score, chains = r.pairs, r.chain_outcomes
@@ -999,6 +1012,7 @@ def print_summary(results: list[PackageResult]) -> None:
             + " ".join(f"{_percent(score.recall(score.by_resolution.get(res, 0))):>9}" for res in order)
             + f" {_percent(score.recall(score.bound)):>7} {_percent(score.recall(score.found)):>7}"
             + f" {len(r.chains):>7} {_percent(chains.get(EXACT, 0) / len(r.chains) if r.chains else None):>7}"
+            + f" {_percent(sum(c.first_ran for c in r.chains) / len(r.chains) if r.chains else None):>7}"
             + (
                 f" {_percent(impact.recall)}/{_percent(impact.precision):<5} {impact.false_complete:>10}"
                 if impact
@@ -1026,7 +1040,10 @@ def print_package(r: PackageResult) -> None:
     if r.chains:
         forward = sum(c.first_forward for c in r.chains)
         kinds = ", ".join(f"{kind} {n}" for kind, n in r.chain_outcomes.items())
-        print(f"  chains {len(r.chains)}: {kinds}; first path forward CALLS (any entities) {forward}")
+        ran = sum(c.first_ran for c in r.chains)
+        print(
+            f"  chains {len(r.chains)}: {kinds}; first path forward CALLS (any entities) {forward}, all of it ran {ran}"
+        )
         for chain in [c for c in r.chains if c.outcome != EXACT][:SHOWN]:
             print(f"    [{chain.outcome}; Trident has: {chain.in_trident}] " + " -> ".join(map(_short, chain.chain)))
             if chain.first_path:
