@@ -498,3 +498,53 @@ def test_a_table_another_module_re_exports_and_an_attribute_copies_calls_its_fun
     const = {t: r for (s, t), r in calls.items() if s == "tpl.nodes.Filter.as_const"}
     assert const == {upper: "dispatch", lower: "dispatch"}
     assert calls[("tpl.environment.Environment.upper", upper)] in ("inferred", "dispatch")
+
+
+EXTENSIONS = {
+    "tpl/__init__.py": "",
+    "tpl/ext.py": (
+        "class Extension:\n"
+        "    tags: set = set()\n\n"
+        "    def parse(self, parser):\n"
+        "        raise NotImplementedError\n\n\n"
+        "class I18n(Extension):\n"
+        "    tags = {'trans'}\n\n"
+        "    def parse(self, parser):\n"
+        "        return parser\n"
+    ),
+    "tpl/env.py": (
+        "import typing as t\n\n"
+        "from .ext import Extension\n\n\n"
+        "class Environment:\n"
+        "    def __init__(self):\n"
+        "        self.extensions: dict = {}\n\n"
+        "    def iter_extensions(self) -> t.Iterator[Extension]:\n"
+        "        return iter(self.extensions.values())\n"
+    ),
+    "tpl/parser.py": (
+        "from .env import Environment\n\n\n"
+        "class Parser:\n"
+        "    def __init__(self, environment: Environment):\n"
+        "        self.extensions = {}\n"
+        "        self.handlers = {}\n"
+        "        for extension in environment.iter_extensions():\n"
+        "            for tag in extension.tags:\n"
+        "                self.extensions[tag] = extension.parse\n"
+        "        self.handlers['for'] = self.parse_for\n\n"
+        "    def parse_for(self):\n"
+        "        return None\n\n"
+        "    def parse_statement(self, name):\n"
+        "        ext = self.extensions.get(name)\n"
+        "        if ext is not None:\n"
+        "            return ext(self)\n"
+        "        return self.handlers[name]()\n"
+    ),
+}
+
+
+def test_a_table_a_method_fills_with_bound_methods_calls_them_in_the_classs_other_methods(tmp_path: Path) -> None:
+    # jinja2's `Parser.__init__`: `self.extensions[tag] = extension.parse` for each extension the environment has,
+    # then `ext = self.extensions.get(token.value)` and `ext(self)` in `parse_statement`: any extension's `parse`
+    calls = project_calls(tmp_path, "tpl", EXTENSIONS)
+    statement = {t: r for (s, t), r in calls.items() if s == "tpl.parser.Parser.parse_statement"}
+    assert statement == {"tpl.ext.Extension.parse": "dispatch", "tpl.parser.Parser.parse_for": "dispatch"}

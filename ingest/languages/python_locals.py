@@ -334,13 +334,29 @@ class PythonLocals(PythonTypes):
         return f"{made}{ENTERED_MARK}"
 
     def _note_item(self, left: ts.Node, right: ts.Node, scope: Scope) -> None:
-        """`handlers["b"] = on_b`: the table holds that function at that key (at a computed key: among its values)."""
+        """`handlers["b"] = on_b`: the table holds that function at that key (at a computed key: among its values).
+        An attribute of the method's class too, for the methods walked after this one (jinja2's `Parser.__init__`:
+        `self.extensions[tag] = extension.parse`, each extension's bound method, later `ext = self.extensions.get(
+        name)`, `ext(self)`)."""
         table, key = left.child_by_field_name("value"), literal_key(left.child_by_field_name("subscript"))
-        held = self._held_value(right, scope)
-        if table is None or table.type != "identifier" or not held:
+        taken = self._member_taken(right, scope)
+        held = self._held_value(right, scope) or (f"{taken.owner}.{taken.name}" if taken is not None else "")
+        if table is None or not held:
             return
-        known = scope.tables.setdefault(node_text(table), {})
+        if table.type == "identifier":
+            known = scope.tables.setdefault(node_text(table), {})
+        elif (attribute := self._own_attribute(table, scope)) and scope.cls is not None:
+            known = scope.cls.tables.setdefault(attribute, {})
+        else:
+            return
         known[key if key is not None else f"?{len(known)}"] = held
+
+    def _own_attribute(self, node: ts.Node, scope: Scope) -> str:
+        """`self.x` in a method: "x"; "" for anything else."""
+        owner = node.child_by_field_name("object") if node.type == "attribute" else None
+        if owner is None or owner.type != "identifier" or node_text(owner) != scope.receiver or scope.cls is None:
+            return ""
+        return node_text(node.child_by_field_name("attribute"))
 
     def _note_assigned(self, left: ts.Node, assignment: ts.Node, scope: Scope) -> None:
         """`self.x = Foo(...)` in this function: x holds a Foo for the calls after (every branch's type kept)."""
