@@ -275,8 +275,9 @@ class CodeIndex:
             return ""  # only the enclosing class's own receiver (`self`, `this`) is surely of that class or below it
         owner_name = self._scoped_owner(ref.owner, ref.source) if family(path) in SCOPED_NAMES else ref.owner
         owner, classes = self._owner(ref, owner_name, project, path, _tails(ref, path)[0])
-        if exact:  # what a factory function returns may be of a subclass: only a class itself constructed is exact
-            return NON_VIRTUAL if owner and owner[0].type == EntityType.CLASS.value else ""
+        if exact:  # what a factory function returns may be of a subclass: only a class itself constructed is exact,
+            made = owner[0] if owner and owner[0].type == EntityType.CLASS.value else None  # and one with no `__new__`
+            return NON_VIRTUAL if made is not None and not self._member(made, "__new__", skip_first=False) else ""
         if not classes or any(e.id == found.id for e in self._own(classes[0], found.name)):
             return ""  # the class's own method: its overrides are its subclasses', every one of them
         inherited = any(e.id == found.id for e in self._member(classes[0], found.name, skip_first=False))

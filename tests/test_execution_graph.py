@@ -594,6 +594,12 @@ VISITORS = {
         "    return RootVisitor()\n\n\n"
         "def from_factory(node):\n"
         "    visitor = make()\n"
+        "    return visitor.generic_visit(node)\n\n\n"
+        "class Picky(NodeVisitor):\n"
+        "    def __new__(cls, *args):\n"
+        "        return object.__new__(cls)\n\n\n"
+        "def made_picky(node):\n"
+        "    visitor = Picky()\n"
         "    return visitor.generic_visit(node)\n"
     ),
     "tpl/cached.py": (
@@ -629,9 +635,10 @@ def test_a_call_on_a_class_dispatches_only_under_that_class_and_a_named_method_r
         "function:tpl:tpl.symbols.made_here",
         "function:tpl:tpl.symbols.rebound",
         "function:tpl:tpl.symbols.from_factory",
+        "function:tpl:tpl.symbols.made_picky",
     ]
     found = project_edges(tmp_path_factory.mktemp("receivers"), "tpl", VISITORS, ids, _out, relation_types=["CALLS"])
-    on_self, named, from_super, typed, in_base, both, held, made, rebound, factory = (found[i] for i in ids)
+    on_self, named, from_super, typed, in_base, both, held, made, rebound, factory, picky = (found[i] for i in ids)
     # no sibling's override, but a mixin's that a class deriving from it puts first (`CachedSymbols(Caching, ...)`)
     assert on_self == {("CALLS", base): "exact", ("CALLS", "method:tpl:tpl.cached.Caching.generic_visit"): "dispatch"}
     assert named == {("CALLS", base): "exact"}
@@ -639,7 +646,8 @@ def test_a_call_on_a_class_dispatches_only_under_that_class_and_a_named_method_r
     # a value typed by the base, `self` in the base itself, either of them in one line, or an attribute the class
     # assigns one class (which other code may assign another: httpx's `response.stream`), may be any of them
     # pygments' `sql = SqlLexer(**self.options)`, then `sql.get_tokens_unprocessed(...)`: a local only ever made by
-    # constructing the class is of exactly it; a parameter rebound so, or what a factory returns, may be a subclass
+    # constructing the class is of exactly it; a parameter rebound so, what a factory returns, or what a class with
+    # a `__new__` of its own makes, may be of a subclass
     assert made == {("CALLS", base): "inferred", ("CALLS", "class:tpl:tpl.symbols.RootVisitor"): "exact"}
-    for calls in (typed, in_base, both, held, rebound, factory):
+    for calls in (typed, in_base, both, held, rebound, factory, picky):
         assert calls[("CALLS", transformer)] == calls[("CALLS", optimizer)] == "dispatch"
