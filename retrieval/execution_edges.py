@@ -113,7 +113,8 @@ class Hierarchy:
         return self._owners.get(method, "") in self._reach[cls]
 
     def _instances_have(self, cls: str) -> frozenset[str]:
-        """`cls`, every class deriving from it, and every base of those: where its instances' methods come from."""
+        """`cls`, every class deriving from it, and every base of those: where its instances' methods come from (each
+        class visited once, so at most as many steps as the hierarchy has classes)."""
         if not self._derived:
             for child, bases in self.bases.items():
                 for base, _ in bases:
@@ -150,7 +151,7 @@ class Hierarchy:
 
 def _rows(table: pa.Table, rtype: str, columns: tuple[str, ...]) -> list[tuple[str, ...]]:
     picked = table.filter(pc.equal(table["type"], rtype)).select(list(columns))
-    values = [pc.fill_null(picked[c].cast(pa.string()), "").to_pylist() for c in columns]
+    values = [_strings(picked, c) for c in columns]
     return list(zip(*values, strict=True))
 
 

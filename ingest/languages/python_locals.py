@@ -360,11 +360,11 @@ class PythonLocals(PythonTypes):
 
     def _note_assigned(self, left: ts.Node, assignment: ts.Node, scope: Scope) -> None:
         """`self.x = Foo(...)` in this function: x holds a Foo for the calls after (every branch's type kept)."""
-        owner = left.child_by_field_name("object")
-        if owner is None or owner.type != "identifier" or node_text(owner) != scope.receiver:
+        attribute = self._own_attribute(left, scope)
+        if not attribute:
             return
         found = self._stated_type(assignment, scope.types, scope)
-        types = scope.assigned.setdefault(node_text(left.child_by_field_name("attribute")), [])
+        types = scope.assigned.setdefault(attribute, [])
         if found and found not in types and len(types) < MAX_ATTRIBUTE_TYPES:
             types.append(found)
 
