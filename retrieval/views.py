@@ -6,6 +6,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 import numpy as np
@@ -22,7 +23,7 @@ from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.title_match import TitleIndex
 from trident.store.catalog import Catalog
 from trident.store.engines.community_index import open_communities
-from trident.store.mapped.chunk_files import ChunkFiles, read_chunk_files
+from trident.store.mapped.chunk_files import ChunkFiles, ChunkFilesError, read_chunk_files
 from trident.store.mapped.chunk_rows import ChunkRows
 from trident.store.mapped.community_rows import COMMUNITY_ROWS_DIR, CommunitySearch, MappedCommunities
 from trident.store.names.directory import EntityDirectory
@@ -46,6 +47,10 @@ INSTRUCTION_FILES = (
 # relations side by side 1.9 s, then the walk graph and the titles 1.2 s), and a search arriving while a server's
 # warm-up builds them answers from the other paths instead of waiting (see `GenerationViews.walk_pending`).
 BACKGROUND_WALK_MIN_CHUNKS = 5_000
+
+
+# Generations published while one request reads its chunk files that it follows to the newest, at most
+MOVES_FOLLOWED = 3
 
 
 class WalkViewsPending(RuntimeError):
@@ -215,7 +220,17 @@ class GenerationViews:
         Raises:
             ChunkFilesError: they are missing or do not hold together (the message names `trident repair`).
         """
-        generation, folder = catalog.published_folder()
+        for _ in range(MOVES_FOLLOWED):
+            generation, folder = catalog.published_folder()
+            try:
+                return self._read_files(catalog, generation, folder)
+            except ChunkFilesError:
+                if catalog.published_folder()[0] == generation:
+                    raise  # still the published generation: its files are damaged
+                # a newer generation was published between taking this one and reading it, and this one removed
+        return self._read_files(catalog, *catalog.published_folder())  # (publishing faster than reads: once more)
+
+    def _read_files(self, catalog: Catalog, generation: int, folder: Path) -> ChunkFiles:
         return self._chunk_files.get(generation, lambda: read_chunk_files(folder, catalog.tenant, generation))
 
     def chunks(self, catalog: Catalog, ids: Sequence[str]) -> dict[str, Chunk]:

@@ -159,3 +159,26 @@ def test_repair_without_an_index_says_so_and_creates_none(tmp_path: Path) -> Non
     result = CliRunner().invoke(cli_app, ["repair"], env={"TRIDENT_HOME": str(tmp_path / "nowhere")})
     assert result.exit_code == 2 and "nothing to repair" in result.output
     assert not (tmp_path / "nowhere").exists()
+
+
+class _PublishedMeanwhile:
+    """A catalog as a request sees it when a writer publishes a newer generation (and removes the one read) between
+    the request taking its generation and opening that generation's files: the first answer names the removed one."""
+
+    def __init__(self, catalog: Catalog) -> None:
+        self.catalog, self.tenant, self.asked = catalog, catalog.tenant, 0
+
+    def published_folder(self) -> tuple[int, Path]:
+        self.asked += 1
+        generation, folder = self.catalog.published_folder()
+        return (generation - 1, folder.parent / "removed") if self.asked == 1 else (generation, folder)
+
+
+def test_a_generation_removed_before_its_files_are_read_is_followed_to_the_one_published(catalog: Catalog) -> None:
+    views = GenerationViews(RetrievalSettings())
+    files = views._files(_PublishedMeanwhile(catalog))  # type: ignore[arg-type]
+    assert files.generation == catalog.published_folder()[0]
+    # the generation still published, its files missing: the error, not another generation's files
+    shutil.rmtree(catalog.published_folder()[1] / CHUNK_MATRIX_DIR)
+    with pytest.raises(ChunkFilesError):
+        GenerationViews(RetrievalSettings())._files(catalog)
