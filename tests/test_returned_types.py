@@ -512,3 +512,89 @@ def test_what_each_place_of_a_containers_tuples_holds_types_the_names_it_is_unpa
     assert calls[(f"{items}.Container._one", f"{items}.Item.as_string")] == "inferred"  # what render passes it
     assert calls[(f"{items}.Container.keys", f"{items}.Key.as_string")] == "inferred"
     assert (f"{items}.Container.keys", f"{items}.Item.as_string") not in calls
+
+
+ASYNC = {
+    "flow/__init__.py": "",
+    "flow/utils.py": (
+        "import typing as t\n"
+        "from collections import deque\n\n\n"
+        "class _Adapter:\n"
+        "    def __init__(self, iterator):\n"
+        "        self._iterator = iterator\n\n"
+        "    def __aiter__(self):\n"
+        "        return self\n\n"
+        "    async def __anext__(self):\n"
+        "        return next(self._iterator)\n\n\n"
+        "class LRUCache:\n"
+        "    def get(self, key):\n"
+        "        return None\n\n"
+        "    def __setitem__(self, key, value):\n"
+        "        pass\n\n\n"
+        "class Other:\n"
+        "    def get(self, key):\n"
+        "        return None\n\n\n"
+        "class Stack:\n"
+        "    def pop(self):\n"
+        "        return Other()\n\n\n"
+        "def auto_aiter(iterable) -> 't.AsyncIterator[int]':\n"
+        "    if hasattr(iterable, '__aiter__'):\n"
+        "        return iterable.__aiter__()\n"
+        "    return _Adapter(iter(iterable))\n\n\n"
+        "def create_cache(size: int) -> t.Optional[t.MutableMapping[str, int]]:\n"
+        "    if size == 0:\n"
+        "        return None\n"
+        "    if size < 0:\n"
+        "        return {}\n"
+        "    return LRUCache()\n\n\n"
+        "def either(flag):\n"
+        "    if flag:\n"
+        "        return LRUCache()\n"
+        "    return Other()\n\n\n"
+        "async def to_list(value):\n"
+        "    return [x async for x in auto_aiter(value)]\n\n\n"
+        "async def first(seq):\n"
+        "    return await auto_aiter(seq).__anext__()\n\n\n"
+        "class Environment:\n"
+        "    def __init__(self, size):\n"
+        "        self.cache = create_cache(size)\n\n"
+        "    def load(self, name):\n"
+        "        found = self.cache.get(name)\n"
+        "        self.cache[name] = 1\n"
+        "        return found\n\n"
+        "    def pick(self, flag):\n"
+        "        return either(flag).get(1)\n\n\n"
+        "class Node:\n"
+        "    def children(self):\n"
+        "        yield self\n\n"
+        "    def set_ctx(self):\n"
+        "        todo = deque([self])\n"
+        "        while todo:\n"
+        "            node = todo.popleft()\n"
+        "            todo.extend(node.children())\n\n"
+        "    def last(self):\n"
+        "        stack = Stack()\n"
+        "        items = [self]\n"
+        "        return stack.pop().get(0), items.pop(0).children()\n"
+    ),
+}
+
+
+def test_what_a_body_constructs_types_a_result_the_annotation_leaves_to_the_standard_library(tmp_path: Path) -> None:
+    # jinja2's `auto_aiter(...) -> t.AsyncIterator[V]` returning `_IteratorToAsyncIterator(...)` in one branch, and
+    # `create_cache(...) -> t.Optional[t.MutableMapping[...]]` returning None, `{}` or `LRUCache(size)`: what the body
+    # makes is what a call may give; two classes made are neither. A deque made of `[self]` gives a Node when popped
+    # (`popleft()`, a list's `pop(0)`); a project class's own `pop` gives what it says
+    calls = project_calls(tmp_path, "flow", ASYNC)
+    utils = "flow.utils"
+    assert calls[(f"{utils}.to_list", f"{utils}._Adapter.__aiter__")] == "inferred"
+    assert calls[(f"{utils}.to_list", f"{utils}._Adapter.__anext__")] == "inferred"
+    assert calls[(f"{utils}.first", f"{utils}._Adapter.__anext__")] == "inferred"
+    assert calls[(f"{utils}.Environment.load", f"{utils}.LRUCache.get")] == "inferred"
+    assert calls[(f"{utils}.Environment.load", f"{utils}.LRUCache.__setitem__")] == "inferred"
+    assert calls[(f"{utils}.Node.set_ctx", f"{utils}.Node.children")] == "inferred"
+    assert calls[(f"{utils}.Node.last", f"{utils}.Other.get")] == "inferred"  # what Stack.pop says it returns
+    assert calls[(f"{utils}.Node.last", f"{utils}.Node.children")] == "inferred"
+    assert (f"{utils}.Node.last", f"{utils}.LRUCache.get") not in calls
+    picked = {callee for caller, callee in calls if caller == f"{utils}.Environment.pick"}
+    assert picked == {f"{utils}.either"}

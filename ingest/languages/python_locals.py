@@ -28,6 +28,7 @@ from trident.ingest.languages.python_syntax import (
     held_class_name,
     imported_names,
     is_empty_list,
+    is_index,
     isinstance_test,
     item_name,
     literal_items,
@@ -45,6 +46,7 @@ from trident.store.schema import Resolution
 # Standard library functions giving a value of the type of their first argument.
 SAME_TYPE = frozenset({"copy.copy", "copy.deepcopy", "dataclasses.replace"})
 # The methods of a dict or list that change what it holds.
+TAKEN_ELEMENT = frozenset({"pop", "popleft"})  # methods of a list, set or deque that give one of its elements
 MUTATORS = frozenset({"update", "setdefault", "pop", "popitem", "clear", "append", "extend", "insert", "remove"})
 
 
@@ -529,9 +531,25 @@ class PythonLocals(PythonTypes):
         function, given = call.child_by_field_name("function"), call_arguments(call)
         if function is not None and node_text(function) == "next" and given and not self._bound("next", scope):
             return self._element_type(given[0], scope)
+        if taken := self._taken_element(call, scope):
+            return taken
         if given and function is not None and self._constructed(call, scope) in SAME_TYPE:  # `copy.copy(self.opts)`
             return self._value_type(given[0], scope.types, scope)
         return super()._made(call, scope)
+
+    def _taken_element(self, call: ts.Node, scope: Scope) -> str:
+        """`todo.popleft()`, `stack.pop()`, `queue.pop(0)` on a local list, set or deque whose elements the code
+        states: one of them ("" for anything else; a mapping's `pop` takes a key, never a bare index)."""
+        function = call.child_by_field_name("function")
+        if function is None or function.type != "attribute":
+            return ""
+        owner = function.child_by_field_name("object")
+        if owner is None or owner.type != "identifier" or not standard(scope.types.get(node_text(owner), "builtins")):
+            return ""  # (a class of a project's with a `pop` of its own says what it gives)
+        given = call_arguments(call)
+        index = not given or (len(given) == 1 and is_index(given[0]))
+        method = node_text(function.child_by_field_name("attribute"))
+        return scope.elements.get(node_text(owner), "") if method in TAKEN_ELEMENT and index else ""
 
     def _element_type(self, container: ts.Node, scope: Scope) -> str:
         """The type of each element of `self.items`, `node.items`, `self.header.row.cells` (a class of this file
@@ -550,8 +568,8 @@ class PythonLocals(PythonTypes):
     def _kept_elements(self, call: ts.Node, scope: Scope) -> str | None:
         """The elements of a builtin's call that keeps its argument's (`sorted(self.items)`) or of a declared
         mapping's `.values()`; None for any other call."""
-        if (kept := elements_kept(call, lambda name: bool(self._bound(name, scope)))) is not call:
-            return self._element_type(kept, scope)
+        if (kept := elements_kept(call, lambda name: self._bound(name, scope))) is not call:
+            return self._elements_given(kept, scope)
         function = call.child_by_field_name("function")
         if function is None or (method := function.child_by_field_name("attribute")) is None or call_arguments(call):
             return None

@@ -262,7 +262,7 @@ class PythonBinder(PythonLocals):
         if value is None or value.type not in ("identifier", "attribute"):
             return
         raised = self._held_value(value, scope)
-        if raised and raised.rpartition(".")[2][:1].isupper():  # a class by Python's naming; the indexer checks
+        if raised and raised.rpartition(".")[2].lstrip("_")[:1].isupper():  # a class by its naming; the indexer checks
             held = value.type == "identifier" and node_text(value) in scope.held
             target = Target(TargetForm.QUALIFIED, raised, Resolution.INFERRED if held else Resolution.EXACT)
             self.result.calls.append(BoundCall(scope.caller, node.start_point.row, target))

@@ -23,6 +23,7 @@ CASTS = frozenset({"cast", "typing.cast", "t.cast"})  # `cast(T, value)` is `val
 MAPPING_LOOKUPS = frozenset({"get", "pop", "setdefault"})
 # Builtins whose result holds the elements of their argument: `for x in reversed(self.items)`
 SAME_ELEMENTS = frozenset({"reversed", "sorted", "list", "tuple", "iter", "set", "frozenset"})
+SAME_ELEMENTS_MADE = frozenset({"collections.deque"})  # standard classes made of their argument's elements
 TYPE_VARS = frozenset({"TypeVar", "typing.TypeVar", "t.TypeVar", "typing_extensions.TypeVar"})
 # Containers whose one type argument is the type of each element a `for` loop takes from them.
 CONTAINERS = frozenset(
@@ -143,19 +144,30 @@ def call_arguments(call: ts.Node) -> list[ts.Node]:
     return [a for a in arguments.named_children if a.type != "comment"] if arguments is not None else []
 
 
+def is_index(node: ts.Node) -> bool:
+    """Whether an argument is an integer written out (`0`, `-1`): a list's position, not a mapping's key of a name."""
+    if node.type == "unary_operator" and node.named_child_count == 1:
+        node = node.named_children[0]
+    return node.type == "integer"
+
+
 def is_empty_list(node: ts.Node | None) -> bool:
     """`[]` or `list()`: a list whose elements what is added to it says."""
     return node is not None and node_text(node) in ("[]", "list()")
 
 
-def elements_kept(node: ts.Node, shadowed: Callable[[str], bool] = lambda name: False) -> ts.Node:
-    """What `list(reversed(children))`, `sorted(xs)`, `tuple(xs)` take their elements from (`children`, `xs`): the
-    first argument through calls of the builtins that keep their argument's elements (not where `shadowed` says the
-    file rebinds the builtin's name); the node itself otherwise."""
+def elements_kept(node: ts.Node, bound: Callable[[str], str] = lambda name: "") -> ts.Node:
+    """What `list(reversed(children))`, `sorted(xs)`, `tuple(xs)`, `deque([self])` take their elements from
+    (`children`, `xs`, `[self]`): the first argument through calls of the builtins that keep their argument's elements
+    (not where `bound`, what the file binds a name to, says it rebinds the builtin's) and of the standard containers
+    that do; the node itself otherwise."""
     while (function := node.child_by_field_name("function") if node.type == "call" else None) is not None:
         given = call_arguments(node)
-        name = node_text(function) if function.type == "identifier" else ""
-        if name not in SAME_ELEMENTS or shadowed(name) or not given or given[0].type == "keyword_argument":
+        written = node_text(function) if function.type in ("identifier", "attribute") else ""
+        head, dot, rest = written.partition(".")
+        binding = bound(head) if head.isidentifier() else ""
+        keeps = f"{binding}{dot}{rest}" in SAME_ELEMENTS_MADE if binding else written in SAME_ELEMENTS
+        if not keeps or not given or given[0].type == "keyword_argument":
             break
         node = given[0]
     return node

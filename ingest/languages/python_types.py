@@ -148,9 +148,12 @@ class PythonTypes(PythonParameters):
                 if element := self._named_type(element_name(node.child_by_field_name("return_type"))):
                     self.yields[f"{prefix}.{name}"] = element
                     self.yield_rows[f"{prefix}.{name}"] = node.start_point.row
-                if not returned and node.child_by_field_name("return_type") is None:
-                    returned = self._returned_class(node, values, yielded, prefix if is_classmethod(node) else "")
-                    if returned:
+                if (not returned or standard(returned)) and f"{prefix}.{name}" not in self.union_returns:
+                    # (`-> t.AsyncIterator[V]`, `-> Optional[MutableMapping[...]]` name no class of a project: what
+                    # the body constructs is what the caller's value may be)
+                    made = self._returned_class(node, values, yielded, prefix if is_classmethod(node) else "")
+                    if made:
+                        returned = made
                         self.inferred_returns.add(f"{prefix}.{name}")
                 if returned:
                     self.returns[f"{prefix}.{name}"] = returned
@@ -161,17 +164,19 @@ class PythonTypes(PythonParameters):
                 self._collect_returns(body, f"{prefix}.{name}")
 
     def _returned_class(self, function: ts.Node, returned: list[ts.Node], yielded: list[ts.Node], cls: str = "") -> str:
-        """The class an unannotated function returns, read from the values its `return`s (a fixture's `yield`s) give:
-        all calls of the same name, a class by Python's naming (CapWords; the indexer keeps it only when it names a
-        class); "" otherwise, and for a generator. In a classmethod of class `cls`, `cls(...)` makes one of it."""
+        """The class a function returns where no annotation names one, read from the values its `return`s (a
+        fixture's `yield`s) give: the one class they construct (by Python's naming, `_Private` too; the indexer keeps
+        it only when it names a class), beside values of no class the file names (None, `{}`, what a parameter's
+        method gives: `create_cache` gives None, `{}` or an `LRUCache`); "" where they construct two classes or
+        none, and for a generator. In a classmethod of class `cls`, `cls(...)` makes one of it."""
         if yielded and not is_fixture(function):
             return ""
         values = [v for v in [*returned, *yielded] if v.type != "none"]
         receiver = next(iter(signature(function, True).positional), "") if cls else ""
         scope = Scope("", "", held={receiver: cls} if receiver else {})
-        made = {self._constructed(v, scope) if v.type == "call" else "" for v in values}
+        made = {self._constructed(v, scope) for v in values if v.type == "call"} - {""}
         found = made.pop() if len(made) == 1 else ""
-        return found if found and found.rpartition(".")[2][:1].isupper() else ""
+        return found if found and found.rpartition(".")[2].lstrip("_")[:1].isupper() else ""
 
     def _collect_classes(self, block: ts.Node, prefix: str) -> None:
         """Every class the outline names (top level or nested in classes), with the attribute types it states."""
