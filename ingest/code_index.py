@@ -435,7 +435,9 @@ class CodeIndex:
             hook = self._qualified(f"{name.removesuffix(PATH_ASKED_MARK)}.__getattr__", project, depth + 1, tails)
             # (a package's `__init__` is not asked: a package has a `__path__` of its own)
             return [e for e in hook[:1] if e.type == EntityType.FUNCTION.value and not heads_folder(e.path or "")]
-        if name.endswith(ELEMENTS_MARK):  # `for node in parent.iter_child_nodes()`: each element's class
+        if name.endswith(ELEMENTS_MARK) and ATTRIBUTE_MARK not in name.rpartition(".")[2]:
+            # `for node in parent.iter_child_nodes()`: each element's class (`Class@options[]`: what the class states
+            # of its attribute's elements, read below as what it holds)
             functions = self._qualified(name.removesuffix(ELEMENTS_MARK), project, depth + 1, tails)
             element = self._returns.get(f"{functions[0].id}{ELEMENTS_MARK}", "") if functions else ""
             return [self._by_id[element]] if element in self._by_id else []

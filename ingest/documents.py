@@ -190,11 +190,12 @@ def resolve_document(parsed: Parsed, resolver: Resolver, project: Entity) -> Doc
 
 
 def _unique(relations: Sequence[Relation]) -> list[Relation]:
-    """One relation per source, type, target and evidence chunk: the surest of them (a direct `Foo()` call and a
-    dispatch to Foo from a table in the same chunk are one exact call), the first of equally sure ones."""
-    seen: dict[tuple[str, str, str, str], Relation] = {}
+    """One relation per source, type, target and evidence chunk (and attribute, for `HOLDS`: `self.left` and
+    `self.right` both hold a Node): the surest of them (a direct `Foo()` call and a dispatch to Foo from a table in
+    the same chunk are one exact call), the first of equally sure ones."""
+    seen: dict[tuple[str, str, str, str, str], Relation] = {}
     for r in relations:
-        key = (r.source, r.type, r.target, r.evidence or "")
+        key = (r.source, r.type, r.target, r.evidence or "", r.member)
         kept = seen.get(key)
         if kept is None:
             seen[key] = r

@@ -419,3 +419,77 @@ def test_a_run_that_rewrites_one_side_binds_as_a_fresh_index_would(tmp_path: Pat
         )
     finally:
         catalog.close()
+
+
+TREE: dict[str, str] = {
+    "tree/__init__.py": "",
+    "tree/nodes.py": (
+        "import typing as t\n\n\n"
+        "class Expr:\n"
+        "    def as_const(self):\n"
+        "        return None\n\n\n"
+        "class Const(Expr):\n"
+        "    def as_const(self):\n"
+        "        return 1\n\n\n"
+        "class Keyword:\n"
+        "    value: Expr\n\n"
+        "    def key(self):\n"
+        "        return ''\n\n\n"
+        "class Modifier:\n"
+        "    options: t.List[Keyword]\n"
+        "    names: t.List[str]\n\n\n"
+        "class Base:\n"
+        "    def __init__(self) -> None:\n"
+        "        self.kids: list[Keyword] = []\n\n\n"
+        "class Other:\n"
+        "    def key(self):\n"
+        "        return ''\n\n\n"
+        "class Pair:\n"
+        "    def __init__(self, left: Keyword, right: Keyword) -> None:\n"
+        "        self.left = left\n"
+        "        self.right = right\n"
+    ),
+    "tree/walk.py": (
+        "from .nodes import Base\n\n\n"
+        "class Derived(Base):\n"
+        "    def keys(self):\n"
+        "        return [k.key() for k in self.kids]\n"
+    ),
+}
+GENERATE: dict[str, str] = {
+    "gen/__init__.py": "",
+    "gen/compiler.py": (
+        "from tree import nodes\n\n\n"
+        "def visit_modifier(node: nodes.Modifier):\n"
+        "    for keyword in node.options:\n"
+        "        keyword.key()\n"
+        "        keyword.value.as_const()\n\n\n"
+        "def names(node: nodes.Modifier):\n"
+        "    return [n.key() for n in node.names]\n\n\n"
+        "def lefts(pair: nodes.Pair):\n"
+        "    return pair.left.key()\n\n\n"
+        "def rights(pair: nodes.Pair):\n"
+        "    return pair.right.key()\n"
+    ),
+}
+
+
+def test_what_a_class_of_another_project_states_of_its_attributes_elements_types_a_loop_over_it(
+    tmp_path: Path,
+) -> None:
+    # jinja2's compiler: `for keyword in node.options: ... keyword.value.as_const(...)`, with `options:
+    # t.List[Keyword]` and Keyword's `value: Expr` stated in nodes.py; a base class's `self.kids: list[Keyword]` read
+    # by a subclass of another file; two attributes of one class holding the same class (`left`, `right`) are two
+    # facts; the generating project indexed first, so its calls wait for the project that states the types
+    catalog = indexed_projects(tmp_path, {"tree": TREE, "gen": GENERATE}, ("gen", "tree"))
+    try:
+        calls = _named(catalog)
+    finally:
+        catalog.close()
+    assert calls[("gen.compiler.visit_modifier", "tree.nodes.Keyword.key")] is Resolution.INFERRED
+    assert calls[("gen.compiler.visit_modifier", "tree.nodes.Expr.as_const")] is Resolution.INFERRED
+    assert calls[("tree.walk.Derived.keys", "tree.nodes.Keyword.key")] is Resolution.INFERRED
+    assert calls[("gen.compiler.lefts", "tree.nodes.Keyword.key")] is Resolution.INFERRED
+    assert calls[("gen.compiler.rights", "tree.nodes.Keyword.key")] is Resolution.INFERRED
+    assert ("gen.compiler.visit_modifier", "tree.nodes.Other.key") not in calls
+    assert not [callee for caller, callee in calls if caller == "gen.compiler.names"]  # strings: no project's `key`

@@ -553,8 +553,9 @@ class PythonLocals(PythonTypes):
 
     def _element_type(self, container: ts.Node, scope: Scope) -> str:
         """The type of each element of `self.items`, `node.items`, `self.header.row.cells` (a class of this file
-        stating `items: list[Foo]`) or a parameter annotated `list[Foo]`, also through `reversed(...)`,
-        `sorted(...)`, `list(...)` and a declared mapping's `.values()`; "" when the code does not state one."""
+        stating `items: list[Foo]`; of another file, or a base of another file: `Class@items[]` for the indexer) or a
+        parameter annotated `list[Foo]`, also through `reversed(...)`, `sorted(...)`, `list(...)` and a declared
+        mapping's `.values()`; "" when the code does not state one."""
         if container.type == "identifier":
             return scope.elements.get(node_text(container), "")
         if container.type == "call" and (kept := self._kept_elements(container, scope)) is not None:
@@ -563,7 +564,13 @@ class PythonLocals(PythonTypes):
             return self._elements_of(self._callee(container, scope))
         owner = container.child_by_field_name("object") if container.type == "attribute" else None
         cls = self._owner_class(owner, scope)[1] if owner is not None else None
-        return cls.elements.get(node_text(container.child_by_field_name("attribute")), "") if cls is not None else ""
+        attribute = node_text(container.child_by_field_name("attribute")) if owner is not None else ""
+        if cls is not None and attribute in cls.elements:
+            return cls.elements[attribute]
+        # `node.options` (node's class of another file) or `self.args` stated by a base of another file: what that
+        # class states its elements are, for the indexer to read (`Class@options[]`)
+        elsewhere = self._held_elsewhere(container, scope) if owner is not None else ""
+        return f"{elsewhere}{ELEMENTS_MARK}" if elsewhere else ""
 
     def _kept_elements(self, call: ts.Node, scope: Scope) -> str | None:
         """The elements of a builtin's call that keeps its argument's (`sorted(self.items)`) or of a declared

@@ -58,6 +58,7 @@ from trident.ingest.languages.python_syntax import (
 from trident.ingest.model import (
     ATTRIBUTE_MARK,
     CALLED_MARK,
+    ELEMENTS_MARK,
     PATH_ASKED_MARK,
     SUBCLASSES_MARK,
     TABLE_MARK,
@@ -141,8 +142,10 @@ class PythonBinder(PythonLocals):
         """The one type each class of the file states for an attribute (`connection: HTTPAdapter`, `self.x = Foo()`),
         a property's getter returns or a NamedTuple's field has at its place (attribute "0", "1", ...): what
         `r.connection.send()` in another file, or in a class deriving from it, is a member of, and what unpacking
-        the tuple gives; and the class or function an attribute holds itself (`context_class = Context`, attribute
-        `context_class()`): what `env.context_class(...)` runs (the indexer reads them: `HOLDS`)."""
+        the tuple gives; the class of each element of a container attribute (`options: list[Keyword]`, attribute
+        `options[]`): what `for k in node.options: k.as_const()` in another file calls; and the class or function an
+        attribute holds itself (`context_class = Context`, attribute `context_class()`): what `env.context_class(...)`
+        runs (the indexer reads them: `HOLDS`)."""
         for cls in self.classes.values():
             stated = {a: cls.stated(a) for a in sorted({*cls.declared, *cls.attributes}) if a not in cls.methods}
             for prop in sorted(cls.properties):
@@ -156,6 +159,10 @@ class PythonBinder(PythonLocals):
                 if len(types) == 1 and types[0] and types[0].split(".", 1)[0] not in sys.stdlib_module_names:
                     target = Target(TargetForm.QUALIFIED, types[0], Resolution.INFERRED)
                     yield BoundAttribute(cls.local, attribute, target)
+            for attribute, element in sorted(cls.elements.items()):  # `options: list[Keyword]`: a loop over it
+                if element and not standard(element) and ELEMENTS_MARK not in element:
+                    target = Target(TargetForm.QUALIFIED, element, Resolution.INFERRED)
+                    yield BoundAttribute(cls.local, f"{attribute}{ELEMENTS_MARK}", target)
             for attribute, held in sorted(cls.held.items()):  # `context_class = Context`: a call of it constructs
                 if attribute not in cls.methods and held.split(".", 1)[0] not in sys.stdlib_module_names:
                     target = Target(TargetForm.QUALIFIED, held, Resolution.INFERRED)
