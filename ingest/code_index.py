@@ -112,6 +112,7 @@ class CodeIndex:
         self._bases: dict[str, list[str]] = defaultdict(list)
         self._returns: dict[str, str] = {}  # function id -> the class its annotation says it returns ("": not known)
         self._holds: dict[tuple[str, str], str] = {}  # (class id, attribute) -> the class or function it holds
+        self._open: set[str] = set()  # classes with a base not indexed (yet): their lineage is not all known
         self._methods_of: dict[tuple[str, str], list[Entity]] | None = None
         self._children: dict[str, list[str]] | None = None  # class id -> the classes naming it a base (when asked)
         for e in self._by_id.values():
@@ -188,6 +189,11 @@ class CodeIndex:
         for function, cls in returns:
             if cls or function not in self._returns:
                 self._returns[function] = cls
+
+    def add_open(self, classes: Iterable[str]) -> None:
+        """Ids of classes that name a base no indexed class is (yet): what their attributes hold may be stated by a
+        base a project indexed later brings."""
+        self._open.update(classes)
 
     def add_holds(self, holds: Iterable[tuple[str, str, str]]) -> None:
         """(class id, attribute, entity id) triples: the class an attribute of the class holds, or the function
@@ -286,8 +292,8 @@ class CodeIndex:
     def settled(self, ref: AnyReference, project: str) -> bool:
         """Whether a reference that bound nothing never will while the indexed files stay as they are: a member of
         an attribute's value whose holder is an indexed class (what the attribute holds is stated by indexed files,
-        or by none; a run that changes them binds the files using them again), or the `__getattr__` an import may
-        run. Not kept waiting for a project."""
+        or by none; a run that changes them binds the files using them again) unless a base of it is a project's
+        not indexed yet, or the `__getattr__` an import may run. Not kept waiting for a project."""
         if ref.target.endswith((PATH_ASKED_MARK, SUBCLASSES_MARK)):  # most modules define no `__getattr__`, most
             return True  # classes no subclass: not kept for a project
         if ref.target.endswith(TABLE_MARK) and ATTRIBUTE_MARK in ref.target:  # an attribute no class gives a table
@@ -304,8 +310,13 @@ class CodeIndex:
         if attribute.startswith(PARAMETER_OPEN):  # most overrides' parameters are stated nowhere: not kept
             return True
         found = self._qualified(holder, project, 0, _Tails.NONE)
-        known = bool([e for e in found[:1] if e.type == EntityType.CLASS.value] or self._returned(found))
-        return known and self._stated(found, attribute) != ""
+        classes = [e for e in found[:1] if e.type == EntityType.CLASS.value] or self._returned(found)
+        if not classes:
+            return False
+        stated = self._stated(found, attribute)
+        if stated is None and self._open.intersection(c.id for c in self._lineage(classes[0])):
+            return False  # a base another project brings may state it
+        return stated != ""
 
     def _untyped(self, ref: AnyReference, project: str, types: set[str], path: str) -> list[Entity]:
         """A call on an attribute's value that no indexed class types, as on any untyped value: the project's one

@@ -3,6 +3,7 @@ everything indexed (what an index run writes, and what a dependant is bound agai
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -10,7 +11,7 @@ from trident.ingest.code import SUPPORTED_LANGUAGES, parse_code
 from trident.ingest.linking import Resolver
 from trident.ingest.markdown import parse_markdown
 from trident.ingest.mentions import mention_relations
-from trident.ingest.model import Extraction, Reference, returned_key
+from trident.ingest.model import Extraction, Reference, TargetForm, returned_key
 from trident.ingest.text import parse_text
 from trident.ingest.walker import SourceFile
 from trident.store.catalog import DocumentWrite
@@ -144,6 +145,25 @@ def graph_holds(
         if p.type == RelationType.HOLDS
     ]
     return [held for held in [*graph.holds(tenant), *waiting] if held[0] not in leaving]
+
+
+def open_classes(
+    parsed: Sequence[Parsed], resolver: Resolver, manifest: Manifest, leaving: Collection[str] = ()
+) -> list[str]:
+    """Ids of the classes that name a base of a project's no indexed class is yet (`class Derived(lib.Base)` with
+    `lib` not indexed): this run's, and those waiting in the manifest's documents but those `leaving`. A base of the
+    standard library or the language's own (`abc.ABC`, `Exception`) is never indexed: it opens nothing."""
+    waiting = [p for doc_id, entry in manifest.documents.items() if doc_id not in leaving for p in entry.unresolved]
+    found = [p.source for p in waiting if p.type == RelationType.INHERITS and _projects_base(p)]
+    for p in parsed:
+        for ref in p.extraction.references:
+            if ref.type == RelationType.INHERITS and _projects_base(ref) and not resolver.resolve(ref, p.document)[0]:
+                found.append(ref.source)
+    return found
+
+
+def _projects_base(ref: Reference | PendingReference) -> bool:
+    return ref.form != TargetForm.NAME and ref.target.split(".", 1)[0] not in sys.stdlib_module_names
 
 
 def links_of(parsed: Sequence[Parsed], resolver: Resolver, kind: RelationType) -> list[tuple[str, str]]:

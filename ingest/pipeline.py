@@ -18,6 +18,7 @@ from trident.ingest.documents import (
     graph_holds,
     graph_returns,
     links_of,
+    open_classes,
     pending_returns,
     project_entity,
     resolve_document,
@@ -240,6 +241,7 @@ def _run_resolver(
     kept_returns += pending_returns(writer.manifest, replaced)
     resolver = kept.resolver(existing, [*new_entities, proj], graph_bases, kept_returns)
     resolver.code.add_bases(links_of(parsed, resolver, RelationType.INHERITS))
+    resolver.code.add_open(open_classes(parsed, resolver, writer.manifest, replaced))
     resolver.code.add_returns(returns_of(parsed, resolver))
     resolver.code.add_holds(graph_holds(writer.graph, writer.manifest, writer.tenant, replaced_ids))
     add_holds_of(parsed, resolver)

@@ -493,3 +493,43 @@ def test_what_a_class_of_another_project_states_of_its_attributes_elements_types
     assert calls[("gen.compiler.rights", "tree.nodes.Keyword.key")] is Resolution.INFERRED
     assert ("gen.compiler.visit_modifier", "tree.nodes.Other.key") not in calls
     assert not [callee for caller, callee in calls if caller == "gen.compiler.names"]  # strings: no project's `key`
+
+
+LIBRARY: dict[str, str] = {
+    "lib/__init__.py": "",
+    "lib/nodes.py": (
+        "class Keyword:\n"
+        "    def key(self):\n"
+        "        return ''\n\n\n"
+        "class Base:\n"
+        "    def __init__(self) -> None:\n"
+        "        self.kid: Keyword = Keyword()\n"
+        "        self.kids: list[Keyword] = []\n"
+    ),
+}
+SUBCLASSING: dict[str, str] = {
+    "app/__init__.py": "",
+    "app/walk.py": (
+        "from lib.nodes import Base\n\n\n"
+        "class Derived(Base):\n"
+        "    def one(self):\n"
+        "        return self.kid.key()\n\n"
+        "    def keys(self):\n"
+        "        return [k.key() for k in self.kids]\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("order", [("app", "lib"), ("lib", "app")])
+def test_an_attribute_a_base_of_a_project_indexed_later_states_binds_when_that_project_arrives(
+    tmp_path: Path, order: tuple[str, str]
+) -> None:
+    # `class Derived(lib.Base)` indexed before `lib`: what `self.kid` holds is not stated by any indexed class yet,
+    # and may be by the base the later project brings; the call waits for it instead of being given up
+    catalog = indexed_projects(tmp_path, {"lib": LIBRARY, "app": SUBCLASSING}, order)
+    try:
+        calls = _named(catalog)
+    finally:
+        catalog.close()
+    assert calls[("app.walk.Derived.one", "lib.nodes.Keyword.key")] is Resolution.INFERRED
+    assert calls[("app.walk.Derived.keys", "lib.nodes.Keyword.key")] is Resolution.INFERRED
