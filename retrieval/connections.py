@@ -4,6 +4,7 @@ before prose, mentions or test code, each path deterministic."""
 from __future__ import annotations
 
 import heapq
+import math
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -34,6 +35,11 @@ RESOLUTION_COST: dict[Resolution, float] = {
     Resolution.EXACT: 0.0, Resolution.INFERRED: 0.1, Resolution.DISPATCH: 0.3, Resolution.NAME: 1.0,
 }  # fmt: skip
 BACKWARD_COST = 0.25
+# A call the code leaves open between several targets (a table read by a computed key, a name built at run time: a
+# binding shared by n targets weighs 1/n) is less likely the one a run takes than a call bound to one: each doubling
+# of the targets costs a little, so of two equally long chains the one over surer hops comes first.
+FANOUT_COST = 0.1
+FANNED_TYPES = frozenset({"CALLS", "REFERENCES"})
 # Prose says two things are related; code shows it. A hop over a prose relation, or into test code, costs more than
 # any path over code alone can (6 hops at most), so the library's own code ranks first and prose, a changelog or a
 # test helper only where the code has no path.
@@ -180,6 +186,8 @@ def _step_cost(relation: Relation, leaving: str, into_tests: bool) -> float:
     """What walking `relation` from `leaving` adds to a path's cost (see the constants above)."""
     cost = HOP_COST.get(relation.type, DEFAULT_HOP_COST) + (0.0 if relation.source == leaving else BACKWARD_COST)
     cost += RESOLUTION_COST.get(Resolution(relation.resolution), 0.0)
+    if relation.type in FANNED_TYPES and 0.0 < relation.weight < 1.0:
+        cost += FANOUT_COST * math.log2(1.0 / relation.weight)
     if relation.type not in CODE_RELATIONS or into_tests:
         cost += ASIDE_COST
     if relation.source.startswith(HUB_PREFIXES) or relation.target.startswith(HUB_PREFIXES):

@@ -200,6 +200,38 @@ def test_a_long_path_over_calls_ranks_before_shorter_ones_through_prose_or_test_
     assert len(paths) == 3 and all(len(p) == 2 for p in paths[1:])
 
 
+def test_of_two_equally_long_call_chains_the_one_over_calls_bound_to_one_target_comes_first() -> None:
+    # jinja2's `visit -> visit_EvalContextModifier -> as_const` (a method named at run time, one of sixty `visit_*`)
+    # against `visit -> Optimizer.generic_visit -> as_const` (a call bound to one method): the first goes first by
+    # name alone, the second is the likelier run
+    def rel(source: str, target: str, weight: float) -> Relation:
+        return Relation(
+            source=source,
+            type="CALLS",
+            target=target,
+            evidence=f"{source}-{target}",
+            project="p",
+            weight=weight,
+            resolution=Resolution.DISPATCH,
+        )
+
+    edges = [rel("visit", "a_visit_one", 1 / 60), rel("a_visit_one", "as_const", 1.0)]
+    edges += [rel("visit", "b_generic", 1.0), rel("b_generic", "as_const", 1.0)]
+
+    def chains(edges: list[Relation]) -> list[list[str]]:
+        forward: dict[str, list] = {}
+        backward: dict[str, list] = {}
+        for edge in edges:
+            forward.setdefault(edge.source, []).append((edge.target, edge))
+            backward.setdefault(edge.target, []).append((edge.source, edge))
+        return [[r.target for r in path] for path in best_paths(forward, "visit", "as_const", 2, 2, towards=backward)]
+
+    paths = chains(edges)
+    assert paths == [["b_generic", "as_const"], ["a_visit_one", "as_const"]]
+    edges[0] = rel("visit", "a_visit_one", 1.0)  # bound alike: the order is the names'
+    assert [path[0] for path in chains(edges)] == ["a_visit_one", "b_generic"]
+
+
 def test_a_hubs_trace_keeps_to_its_own_relations_and_counts_the_second_hop(tmp_path: Path, catalog: Catalog) -> None:
     callers = "".join(
         f"def caller_{n}():\n    log_event('c{n}')\n    audit_{n}()\n\n\ndef audit_{n}():\n    return {n}\n\n\n"
