@@ -598,3 +598,77 @@ def test_what_a_body_constructs_types_a_result_the_annotation_leaves_to_the_stan
     assert (f"{utils}.Node.last", f"{utils}.LRUCache.get") not in calls
     picked = {callee for caller, callee in calls if caller == f"{utils}.Environment.pick"}
     assert picked == {f"{utils}.either"}
+
+
+GENERATORS = {
+    "pkg/__init__.py": "",
+    "pkg/lex.py": (
+        "import typing as t\n"
+        "\n"
+        "\n"
+        "class TokenStream:\n"
+        "    def __init__(self, generator: t.Iterable[str], name):\n"
+        "        self._iter = iter(generator)\n"
+        "        self.name = name\n"
+        "\n"
+        "    def __next__(self):\n"
+        "        return next(self._iter)\n"
+        "\n"
+        "    def close(self):\n"
+        "        self._iter = iter(())\n"
+        "\n"
+        "\n"
+        "class Lexer:\n"
+        "    def tokeniter(self, source):\n"
+        "        for part in source.split():\n"
+        "            yield part\n"
+        "\n"
+        "    def wrap(self, stream: t.Iterable[str], name):\n"
+        "        for value in stream:\n"
+        "            yield value.upper()\n"
+        "\n"
+        "    def tokenize(self, source, name=None):\n"
+        "        stream = self.tokeniter(source)\n"
+        "        return TokenStream(self.wrap(stream, name), name)\n"
+        "\n"
+        "    def plain(self, source):\n"
+        "        return list(self.tokeniter(source))\n"
+        "\n"
+        "\n"
+        "def _helper(it):\n"
+        "    yield from it\n"
+        "\n"
+        "\n"
+        "class Sliced:\n"
+        "    def __init__(self, iterable):\n"
+        "        self._iterator = _helper(iterable)\n"
+        "\n"
+        "    def __next__(self):\n"
+        "        return next(self._iterator)\n"
+        "\n"
+        "\n"
+        "def consume(values):\n"
+        "    for v in values:\n"
+        "        print(v)\n"
+        "\n"
+        "\n"
+        "def run(source):\n"
+        "    consume([1, 2])\n"
+        "    consume(source)\n"
+    ),
+}
+
+
+def test_a_generators_body_runs_where_it_is_consumed(tmp_path: Path) -> None:
+    # jinja2's lexer: `stream = self.tokeniter(...)`, `TokenStream(self.wrap(stream, ...))`, `self._iter =
+    # iter(generator)`, `next(self._iter)`; more-itertools' `self._iterator = _islice_helper(...)`, then
+    # `next(self._iterator)`: the generator's body runs in the function that consumes it (`iter(g)` alone runs
+    # nothing); a parameter passed a list or an unknown value runs no generator
+    calls = project_calls(tmp_path, "pkg", GENERATORS)
+    lex = "pkg.lex"
+    assert calls[(f"{lex}.Lexer.wrap", f"{lex}.Lexer.tokeniter")] == "inferred"
+    assert calls[(f"{lex}.TokenStream.__next__", f"{lex}.Lexer.wrap")] == "inferred"
+    assert calls[(f"{lex}.Sliced.__next__", f"{lex}._helper")] == "inferred"
+    assert (f"{lex}.TokenStream.__init__", f"{lex}.Lexer.wrap") not in calls
+    assert not [callee for caller, callee in calls if caller == f"{lex}.consume"]
+    assert calls[(f"{lex}.Lexer.plain", f"{lex}.Lexer.tokeniter")] == "exact"

@@ -11,6 +11,7 @@ from trident.ingest.languages import node_text
 
 MAX_PASSED = 4  # a parameter given more values than this is not one thing a call can be bound to
 INSTANCE, HELD = "instance", "held"  # what a call passes: a value of a class, or a class or function itself
+GENERATOR = "generator"  # ... or what a call of a generator function gives (its body runs where it is consumed)
 # function -> parameter -> what the file's calls pass it, each (INSTANCE or HELD, qualified name)
 Passed = dict[str, dict[str, frozenset[tuple[str, str]]]]
 _NAMED_PARAMETERS = frozenset({"typed_parameter", "typed_default_parameter", "default_parameter"})

@@ -61,6 +61,8 @@ class ClassFacts:
     refilled: set[str] = field(default_factory=set)  # attributes given any value but an empty list
     tables: dict[str, dict[str, str]] = field(default_factory=dict)  # attribute -> key -> the function a dict holds
     copied: dict[str, str] = field(default_factory=dict)  # attribute -> the module-level table it is given a copy of
+    # attribute -> the generator functions whose generators it is given (`self._iter = iter(generator)`)
+    generators: dict[str, set[str]] = field(default_factory=dict)
     derived: bool = False  # it has a base of the project's (or one the file cannot name): its methods may override
 
     def hold(self, attribute: str, held: str) -> None:
@@ -102,6 +104,7 @@ class Scope:
     keys: dict[str, str] = field(default_factory=dict)  # parameter -> the class of its keys (`dict[Key, int]`)
     alternatives: dict[str, list[str]] = field(default_factory=dict)  # variable -> its types (`A() if c else B()`)
     callables: dict[str, list[str]] = field(default_factory=dict)  # parameter -> the functions or classes passed it
+    generators: dict[str, list[str]] = field(default_factory=dict)  # local or parameter -> whose generator it holds
     picked: dict[str, list[str]] = field(default_factory=dict)  # variable -> the table items it may be (`TABLE[k]`)
     tables: dict[str, dict[str, str]] = field(default_factory=dict)  # dict/list -> key -> the function it holds
     filling: set[str] = field(default_factory=set)  # lists made empty here whose appends say their elements

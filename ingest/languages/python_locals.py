@@ -12,7 +12,7 @@ import tree_sitter as ts
 
 from trident.ingest.languages import node_text
 from trident.ingest.languages.binding import Target
-from trident.ingest.languages.python_arguments import HELD, INSTANCE, Signature
+from trident.ingest.languages.python_arguments import GENERATOR, HELD, INSTANCE, Signature
 from trident.ingest.languages.python_facts import MAX_ATTRIBUTE_TYPES, ClassFacts, Scope
 from trident.ingest.languages.python_fixtures import is_fixture
 from trident.ingest.languages.python_lookups import built_lookup
@@ -385,6 +385,7 @@ class PythonLocals(PythonTypes):
         _put(scope.types, name, found)
         scope.callables.pop(name, None)
         scope.bounded.discard(name)
+        _put(scope.generators, name, self.generator_of(right, scope) if right is not None else None)
         given = held or (f"{taken.owner}.{taken.name}" if taken is not None else "")  # (`e.show`: its method)
         if given and right is not None:
             scope.held_at.setdefault(name, []).append((right.start_byte, given))
@@ -621,6 +622,8 @@ class PythonLocals(PythonTypes):
         if signature is None:
             return
         for parameter, argument in signature.filled(call, receiver_given):
+            for function in self.generator_of(argument, scope):  # (a parameter annotated `Iterable[...]` too)
+                self.saw_passed(called, parameter, (GENERATOR, function))
             if parameter not in signature.untyped:
                 continue
             receiver = scope.cls is not None and argument.type == "identifier" and node_text(argument) == scope.receiver

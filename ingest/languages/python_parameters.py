@@ -12,7 +12,15 @@ from dataclasses import replace
 
 import tree_sitter as ts
 
-from trident.ingest.languages.python_arguments import HELD, INSTANCE, Passed, Signature, passed_as, signature
+from trident.ingest.languages.python_arguments import (
+    GENERATOR,
+    HELD,
+    INSTANCE,
+    Passed,
+    Signature,
+    passed_as,
+    signature,
+)
 from trident.ingest.languages.python_facts import Scope
 from trident.ingest.languages.python_syntax import (
     annotated_name,
@@ -54,6 +62,12 @@ class PythonParameters:
         pass it, where they pass several."""
         found = {name: passed_as(values, kind) for name, values in self._passed_to(function).items()}
         return {name: names for name, names in found.items() if len(names) > 1}
+
+    def generator_parameters(self, function: ts.Node) -> dict[str, list[str]]:
+        """Parameter -> the generator functions whose generators this file's calls pass it (`self.wrap(stream)` with
+        `stream = self.tokeniter(...)`), where every value passed is one."""
+        found = {name: passed_as(values, GENERATOR) for name, values in self._passed_to(function).items()}
+        return {name: functions for name, functions in found.items() if functions}
 
     def saw_passed(self, function: str, parameter: str, value: tuple[str, str]) -> None:
         """Note, for the next pass, that a call of this file passes `function`'s `parameter` a value."""

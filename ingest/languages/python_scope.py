@@ -69,6 +69,7 @@ from trident.store.names.import_names import heads_folder
 from trident.store.schema import Resolution
 
 log = logging.getLogger(__name__)
+GENERATOR_RUNS = frozenset({"__next__", "__anext__"})  # what runs a generator's body (`iter(g)` gives g itself)
 BRANCHING = frozenset({"if_statement", "try_statement", "match_statement"})  # statements of alternative branches
 MAX_PASSES = 3  # binding a file again with what its calls pass: enough for a value passed on twice
 
@@ -343,6 +344,7 @@ class PythonBinder(PythonLocals):
         inner.alternatives.update(self.passed_several(node, INSTANCE))
         inner.alternatives.update(self.union_parameters(node))  # what the code states over what one file passes
         inner.callables.update(self.passed_several(node, HELD))
+        inner.generators.update(self.generator_parameters(node))
         for name in inner.callables:  # what is passed says more than `Callable[...]`
             inner.types.pop(name, None)
         if not scope.in_function and inner.cls is not None and inner.cls.derived:
@@ -395,6 +397,12 @@ class PythonBinder(PythonLocals):
             if run.builtin and (self._bound(run.builtin, scope) or {run.builtin} & (scope.types.keys() | scope.held)):
                 continue
             value = run.value
+            if run.method in GENERATOR_RUNS and (generators := self.generator_of(value, scope)):
+                # a generator's body runs where it is consumed (`next(self._iter)`, `for t in stream`)
+                for function in generators:
+                    target = Target(TargetForm.QUALIFIED, function, Resolution.INFERRED)
+                    self.result.calls.append(BoundCall(scope.caller, value.start_point.row, target))
+                continue
             if value.type == "call" and run.method not in CONTAINER_RUNS:
                 continue
             if scope.cls is not None and value.type == "identifier" and node_text(value) == scope.receiver:

@@ -144,6 +144,15 @@ def call_arguments(call: ts.Node) -> list[ts.Node]:
     return [a for a in arguments.named_children if a.type != "comment"] if arguments is not None else []
 
 
+def iterated(call: ts.Node, bound: Callable[[str], str]) -> ts.Node | None:
+    """`iter(x)` with the builtin `iter` (not where `bound` says the file rebinds the name): x, whose iterator a
+    generator is itself; None for any other call."""
+    function, given = call.child_by_field_name("function"), call_arguments(call)
+    if function is None or function.type != "identifier" or node_text(function) != "iter" or len(given) != 1:
+        return None
+    return None if bound("iter") or given[0].type in ("keyword_argument", "list_splat") else given[0]
+
+
 def is_index(node: ts.Node) -> bool:
     """Whether an argument is an integer written out (`0`, `-1`): a list's position, not a mapping's key of a name."""
     if node.type == "unary_operator" and node.named_child_count == 1:

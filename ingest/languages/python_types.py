@@ -42,6 +42,7 @@ from trident.ingest.languages.python_syntax import (
     is_optional,
     is_static,
     item_name,
+    iterated,
     key_name,
     narrowed_to,
     returned_values,
@@ -89,6 +90,7 @@ class PythonTypes(PythonParameters):
         self.return_rows: dict[str, int] = {}  # qualified function or method -> the row its annotation is on
         self.lookups: dict[str, str] = {}  # qualified method -> start of the names it looks up on self and returns
         self.inferred_returns: set[str] = set()  # functions whose return type is read from their body
+        self.generator_functions: set[str] = set()  # functions and methods whose body yields
         self.fixtures: set[str] = set()  # the pytest fixtures the module defines
         self.class_fixtures: dict[str, set[str]] = {}  # test class (qualified) -> the fixtures its methods are
 
@@ -130,6 +132,8 @@ class PythonTypes(PythonParameters):
                 elif is_fixture(node):  # a fixture a test class defines, for its own tests
                     self.class_fixtures.setdefault(prefix, set()).add(name)
                 values, yielded = returned_values(node)
+                if yielded and not is_fixture(node):
+                    self.generator_functions.add(f"{prefix}.{name}")
                 if node.child_by_field_name("return_type") is not None:
                     self.annotated.add(f"{prefix}.{name}")
                 returned = self._annotation(node.child_by_field_name("return_type"))
@@ -233,6 +237,7 @@ class PythonTypes(PythonParameters):
                 names.update(imported_names(node, self.path))
         scope = Scope(receiver, "", cls, receiver, dict(parameters), names=names, held=self.held_parameters(method))
         scope.items.update(self.item_parameters(method))
+        scope.generators.update(self.generator_parameters(method))
         for node in descendants(body, "assignment"):
             left = node.child_by_field_name("left")
             if left is None or left.type != "attribute":
@@ -242,6 +247,8 @@ class PythonTypes(PythonParameters):
                 continue
             attribute = node_text(left.child_by_field_name("attribute"))
             self._note_attribute(cls, attribute, node, parameters, elements, scope)
+            if (right := node.child_by_field_name("right")) is not None and (made := self.generator_of(right, scope)):
+                cls.generators.setdefault(attribute, set()).update(made)  # `self._iterator = _islice_helper(...)`
             if held := self._held(node, scope):
                 cls.hold(attribute, held)
             right = node.child_by_field_name("right")
@@ -543,6 +550,22 @@ class PythonTypes(PythonParameters):
         return (
             self.class_of(function, scope) or self._cast_to(call, scope) or self._given(self._constructed(call, scope))
         )
+
+    def generator_of(self, value: ts.Node, scope: Scope) -> list[str]:
+        """The generator functions of this file whose generator a value is, sorted: a call of one
+        (`self.tokeniter(...)`, also through `iter(...)`), a local or parameter holding one, an attribute of the
+        method's class given one (`self._iter`); [] for anything else. Its body runs where the value is consumed."""
+        while value.type == "call" and (given := iterated(value, lambda name: self._bound(name, scope))):
+            value = given
+        if value.type == "call":
+            called = self._callee(value, scope)
+            return [called] if called in self.generator_functions else []
+        if value.type == "identifier":
+            return scope.generators.get(node_text(value), [])
+        owner = value.child_by_field_name("object") if value.type == "attribute" else None
+        if owner is None or scope.cls is None or owner.type != "identifier" or node_text(owner) != scope.receiver:
+            return []
+        return sorted(scope.cls.generators.get(node_text(value.child_by_field_name("attribute")), ()))
 
     def _callee(self, call: ts.Node, scope: Scope) -> str:
         """The qualified name of the function, method or class a call calls, as far as the file states it; "" else."""
