@@ -672,3 +672,107 @@ def test_a_generators_body_runs_where_it_is_consumed(tmp_path: Path) -> None:
     assert (f"{lex}.TokenStream.__init__", f"{lex}.Lexer.wrap") not in calls
     assert not [callee for caller, callee in calls if caller == f"{lex}.consume"]
     assert calls[(f"{lex}.Lexer.plain", f"{lex}.Lexer.tokeniter")] == "exact"
+
+
+EXTENSIONS = {
+    "pkg/__init__.py": "",
+    "pkg/ext.py": (
+        "import typing as t\n"
+        "\n"
+        "\n"
+        "class Extension:\n"
+        '    identifier = "x"\n'
+        "\n"
+        "    def __init__(self, environment):\n"
+        "        self.environment = environment\n"
+        "\n"
+        "    def __call__(self, name):\n"
+        "        return name\n"
+        "\n"
+        "\n"
+        "class I18n(Extension):\n"
+        "    def __init__(self, environment):\n"
+        "        super().__init__(environment)\n"
+        "\n"
+        "\n"
+        "def import_string(name):\n"
+        "    return name\n"
+        "\n"
+        "\n"
+        'def load_extensions(environment, extensions: t.Sequence[t.Union[str, t.Type["Extension"]]]):\n'
+        "    result = {}\n"
+        "    for extension in extensions:\n"
+        "        if isinstance(extension, str):\n"
+        '            extension = t.cast(t.Type["Extension"], import_string(extension))\n'
+        "        result[extension.identifier] = extension(environment)\n"
+        "    return result\n"
+        "\n"
+        "\n"
+        "def one(kind: t.Type[Extension]):\n"
+        "    return kind(None)\n"
+    ),
+}
+
+
+def test_a_value_cast_to_a_class_constructs_that_class_or_one_deriving_from_it(tmp_path: Path) -> None:
+    # jinja2's `load_extensions`: `extension = t.cast(t.Type["Extension"], import_string(extension))`, then
+    # `extension(environment)` constructs an Extension or a subclass (never calls an instance's `__call__`)
+    calls = project_calls(tmp_path, "pkg", EXTENSIONS)
+    ext = "pkg.ext"
+    assert calls[(f"{ext}.load_extensions", f"{ext}.Extension")] == "inferred"
+    assert calls[(f"{ext}.load_extensions", f"{ext}.I18n")] == "dispatch"
+    assert (f"{ext}.load_extensions", f"{ext}.Extension.__call__") not in calls
+
+
+UNION_OWNERS = {
+    "pkg/__init__.py": "",
+    "pkg/nodes.py": (
+        "import typing as t\n"
+        "\n"
+        "\n"
+        "class Keyword:\n"
+        "    def as_const(self):\n"
+        "        return 1\n"
+        "\n"
+        "\n"
+        "class Expr:\n"
+        "    def as_const(self):\n"
+        "        return 0\n"
+        "\n"
+        "\n"
+        "class Filter:\n"
+        "    args: t.List[Expr]\n"
+        "    kwargs: t.List[Keyword]\n"
+        "\n"
+        "\n"
+        "class Call:\n"
+        "    args: t.List[Expr]\n"
+        "    kwargs: t.List[Keyword]\n"
+        "\n"
+        "\n"
+        "class Other:\n"
+        "    kwargs: t.List[Expr]\n"
+        "\n"
+        "\n"
+        'def args_as_const(node: t.Union["Filter", "Call"]):\n'
+        "    args = [x.as_const() for x in node.args]\n"
+        "    kwargs = dict(x.as_const() for x in node.kwargs)\n"
+        "    return args, kwargs\n"
+        "\n"
+        "\n"
+        'def mixed(node: t.Union["Filter", "Other"]):\n'
+        "    return [x.as_const() for x in node.kwargs]\n"
+    ),
+}
+
+
+def test_a_loop_over_an_attribute_of_a_union_is_typed_where_every_class_states_the_same_elements(
+    tmp_path: Path,
+) -> None:
+    # jinja2's `args_as_const(node: t.Union["_FilterTestCommon", "Call"])`: `x.as_const()` for `x in node.kwargs`,
+    # both stating `kwargs: t.List[Keyword]`; a union whose classes state different elements types nothing
+    calls = project_calls(tmp_path, "pkg", UNION_OWNERS)
+    nodes = "pkg.nodes"
+    assert calls[(f"{nodes}.args_as_const", f"{nodes}.Keyword.as_const")] == "inferred"
+    assert calls[(f"{nodes}.args_as_const", f"{nodes}.Expr.as_const")] == "inferred"
+    assert not [callee for caller, callee in calls if caller == f"{nodes}.mixed"]

@@ -18,6 +18,7 @@ from trident.ingest.languages.python_fixtures import is_fixture
 from trident.ingest.languages.python_lookups import built_lookup
 from trident.ingest.languages.python_parameters import standard
 from trident.ingest.languages.python_syntax import (
+    CASTS,
     assigned_pairs,
     call_arguments,
     descendants,
@@ -385,6 +386,8 @@ class PythonLocals(PythonTypes):
         _put(scope.types, name, found)
         scope.callables.pop(name, None)
         scope.bounded.discard(name)
+        if held and right is not None and self._class_cast(right, scope):
+            scope.bounded.add(name)  # `cast(Type[Extension], ...)`: that class or one deriving from it
         _put(scope.generators, name, self.generator_of(right, scope) if right is not None else None)
         given = held or (f"{taken.owner}.{taken.name}" if taken is not None else "")  # (`e.show`: its method)
         if given and right is not None:
@@ -407,6 +410,15 @@ class PythonLocals(PythonTypes):
         sides = {self._value_type(s, scope.types, scope) for s in either_side(right)} if branches and right else set()
         union = self.union_types(annotation) or (self._union_returned(right, scope) if right is not None else [])
         _put(scope.alternatives, name, union or (sorted(sides) if not held and not found and "" not in sides else None))
+
+    def _class_cast(self, value: ts.Node, scope: Scope) -> bool:
+        """Whether a value is typing's `cast(Type[Foo], v)` (or `type[Foo]`): a class, not an instance."""
+        function = value.child_by_field_name("function") if value.type == "call" else None
+        if function is None or node_text(function) not in CASTS:
+            return False
+        bound = self._bound(node_text(function).split(".", 1)[0], scope)
+        given = call_arguments(value)
+        return (not bound or bound.startswith("typing")) and len(given) == 2 and bool(held_class_name(given[0]))
 
     def _note_caught(self, clause: ts.Node, scope: Scope) -> None:
         """`except Failure as e:`: e is a Failure in the clause (`except (A, B) as e`: either)."""
@@ -568,6 +580,10 @@ class PythonLocals(PythonTypes):
         attribute = node_text(container.child_by_field_name("attribute")) if owner is not None else ""
         if cls is not None and attribute in cls.elements:
             return cls.elements[attribute]
+        if owner is not None and owner.type == "identifier" and (classes := scope.alternatives.get(node_text(owner))):
+            # `node: Union[_FilterTestCommon, Call]`, then `for x in node.kwargs`: what every one of them states
+            stated = {own.elements.get(attribute, "") if (own := self.by_qualified.get(c)) else "" for c in classes}
+            return stated.pop() if len(stated) == 1 else ""
         # `node.options` (node's class of another file) or `self.args` stated by a base of another file: what that
         # class states its elements are, for the indexer to read (`Class@options[]`)
         elsewhere = self._held_elsewhere(container, scope) if owner is not None else ""

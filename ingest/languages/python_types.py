@@ -365,6 +365,8 @@ class PythonTypes(PythonParameters):
             bound = self._bound(node_text(function).split(".", 1)[0], scope) if function is not None else ""
             cast = node_text(function) in CASTS and (not bound or bound.startswith("typing"))
             values = arguments.named_children if arguments is not None else []
+            if cast and len(values) == 2 and (held := held_class_name(values[0])):
+                return self._named_type(held)  # `cast(t.Type["Extension"], import_string(name))`: that class
             if cast:
                 return self._held_value(values[1], scope) if len(values) == 2 else ""
             written = node_text(function).partition(".") if function is not None else ("", "", "")
@@ -593,7 +595,9 @@ class PythonTypes(PythonParameters):
         if function is None or node_text(function) not in CASTS or (bound and not bound.startswith("typing")):
             return ""
         values = arguments.named_children if arguments is not None else []
-        return self._named_type(annotated_name(values[0])) if len(values) == 2 else ""
+        if len(values) != 2 or held_class_name(values[0]):  # `cast(Type[Extension], v)`: the class, no instance
+            return ""
+        return self._named_type(annotated_name(values[0]))
 
     def _given(self, called: str) -> str:
         """What a call of the function or class `called` gives: the class it is said to return, "" for a function
