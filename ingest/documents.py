@@ -147,34 +147,32 @@ def graph_holds(
     return [held for held in [*graph.holds(tenant), *waiting] if held[0] not in leaving]
 
 
-def open_classes(
-    parsed: Sequence[Parsed], resolver: Resolver, manifest: Manifest, leaving: Collection[str] = ()
-) -> list[str]:
-    """Ids of the classes that name a base of a project's no indexed class is yet (`class Derived(lib.Base)` with
-    `lib` not indexed): this run's, and those waiting in the manifest's documents but those `leaving`. A base of the
-    standard library or the language's own (`abc.ABC`, `Exception`) is never indexed: it opens nothing."""
+def waiting_open(manifest: Manifest, leaving: Collection[str] = ()) -> list[str]:
+    """Ids of the classes of the manifest's documents (but those `leaving`) that name a base of a project's no
+    indexed class is yet (`class Derived(lib.Base)` with `lib` not indexed)."""
     waiting = [p for doc_id, entry in manifest.documents.items() if doc_id not in leaving for p in entry.unresolved]
-    found = [p.source for p in waiting if p.type == RelationType.INHERITS and _projects_base(p)]
-    for p in parsed:
-        for ref in p.extraction.references:
-            if ref.type == RelationType.INHERITS and _projects_base(ref) and not resolver.resolve(ref, p.document)[0]:
-                found.append(ref.source)
-    return found
+    return [p.source for p in waiting if p.type == RelationType.INHERITS and _projects_base(p)]
 
 
 def _projects_base(ref: Reference | PendingReference) -> bool:
     return ref.form != TargetForm.NAME and ref.target.split(".", 1)[0] not in sys.stdlib_module_names
 
 
-def links_of(parsed: Sequence[Parsed], resolver: Resolver, kind: RelationType) -> list[tuple[str, str]]:
-    """(source id, target id) of every relation of `kind` this run's files make, in the order they make them:
-    class bases (`INHERITS`, in declared order), which member lookups walk."""
+def bases_of(parsed: Sequence[Parsed], resolver: Resolver) -> tuple[list[tuple[str, str]], list[str]]:
+    """(class id, base id) of every base this run's files name, in declared order, which member lookups walk; and
+    the ids of the classes naming a base of a project's no indexed class is yet (what their attributes hold may be
+    stated by a project indexed later). A base of the standard library or the language's own (`abc.ABC`,
+    `Exception`) is never indexed: it opens nothing."""
     found: list[tuple[str, str]] = []
+    open_: list[str] = []
     for p in parsed:
         for ref in p.extraction.references:
-            if ref.type == kind:
-                found.extend((ref.source, t.id) for t in resolver.resolve(ref, p.document)[0])
-    return found
+            if ref.type == RelationType.INHERITS:
+                bases = resolver.resolve(ref, p.document)[0]
+                found.extend((ref.source, t.id) for t in bases)
+                if not bases and _projects_base(ref):
+                    open_.append(ref.source)
+    return found, open_
 
 
 def resolve_document(parsed: Parsed, resolver: Resolver, project: Entity) -> DocumentWrite:

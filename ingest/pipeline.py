@@ -14,15 +14,15 @@ from trident.ingest.beir import iter_corpus, parse_beir_document, shared_titles
 from trident.ingest.documents import (
     Parsed,
     add_holds_of,
+    bases_of,
     dedupe,
     graph_holds,
     graph_returns,
-    links_of,
-    open_classes,
     pending_returns,
     project_entity,
     resolve_document,
     returns_of,
+    waiting_open,
 )
 from trident.ingest.ingest_settings import DEFAULT_COMMUNITY_SECONDS
 from trident.ingest.kept_resolver import KeptResolver
@@ -240,8 +240,9 @@ def _run_resolver(
     kept_returns = [r for r in stated if r[0].removesuffix(ELEMENTS_MARK) not in replaced_ids]
     kept_returns += pending_returns(writer.manifest, replaced)
     resolver = kept.resolver(existing, [*new_entities, proj], graph_bases, kept_returns)
-    resolver.code.add_bases(links_of(parsed, resolver, RelationType.INHERITS))
-    resolver.code.add_open(open_classes(parsed, resolver, writer.manifest, replaced))
+    bases, open_ = bases_of(parsed, resolver)
+    resolver.code.add_bases(bases)
+    resolver.code.add_open([*open_, *waiting_open(writer.manifest, replaced)])
     resolver.code.add_returns(returns_of(parsed, resolver))
     resolver.code.add_holds(graph_holds(writer.graph, writer.manifest, writer.tenant, replaced_ids))
     add_holds_of(parsed, resolver)

@@ -11,14 +11,15 @@ from trident.ingest.code_index import CodeIndex
 from trident.ingest.documents import (
     Parsed,
     add_holds_of,
+    bases_of,
     graph_holds,
     graph_returns,
-    links_of,
     parse_file,
     pending_returns,
     project_entity,
     resolve_document,
     returns_of,
+    waiting_open,
 )
 from trident.ingest.linking import Resolver
 from trident.ingest.walker import SourceFile, read_source
@@ -74,7 +75,9 @@ def rebind_documents(
         returns = [*graph_returns(writer.graph, writer.tenant), *pending_returns(writer.manifest)]
         resolver = Resolver(EntityDirectory(everything), CodeIndex(everything, bases, returns))
         resolver.code.add_holds(graph_holds(writer.graph, writer.manifest, writer.tenant))
-    resolver.code.add_bases(links_of(parsed, resolver, RelationType.INHERITS))
+    bases, open_ = bases_of(parsed, resolver)
+    resolver.code.add_bases(bases)
+    resolver.code.add_open([*open_, *waiting_open(writer.manifest)])
     resolver.code.add_returns(returns_of(parsed, resolver))
     add_holds_of(parsed, resolver)
     writer.rebind([resolve_document(p, resolver, project_entity(p.document.project, writer.tenant)) for p in parsed])

@@ -9,6 +9,7 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from trident.retrieval.execution_edges import EXECUTED
 from trident.retrieval.relation_index import GraphWalk
 from trident.store.names.code_paths import is_test_path
 from trident.store.names.directory import EntityDirectory
@@ -39,7 +40,6 @@ BACKWARD_COST = 0.25
 # binding shared by n targets weighs 1/n) is less likely the one a run takes than a call bound to one: each doubling
 # of the targets costs a little, so of two equally long chains the one over surer hops comes first.
 FANOUT_COST = 0.1
-FANNED_TYPES = frozenset({"CALLS", "REFERENCES"})
 # Prose says two things are related; code shows it. A hop over a prose relation, or into test code, costs more than
 # any path over code alone can (6 hops at most), so the library's own code ranks first and prose, a changelog or a
 # test helper only where the code has no path.
@@ -186,7 +186,7 @@ def _step_cost(relation: Relation, leaving: str, into_tests: bool) -> float:
     """What walking `relation` from `leaving` adds to a path's cost (see the constants above)."""
     cost = HOP_COST.get(relation.type, DEFAULT_HOP_COST) + (0.0 if relation.source == leaving else BACKWARD_COST)
     cost += RESOLUTION_COST.get(Resolution(relation.resolution), 0.0)
-    if relation.type in FANNED_TYPES and 0.0 < relation.weight < 1.0:
+    if relation.type in EXECUTED and 0.0 < relation.weight < 1.0:
         cost += FANOUT_COST * math.log2(1.0 / relation.weight)
     if relation.type not in CODE_RELATIONS or into_tests:
         cost += ASIDE_COST

@@ -244,6 +244,17 @@ def _named(catalog: Catalog) -> dict[tuple[str, str], Resolution]:
     }
 
 
+def _named_in(
+    root: Path, projects: dict[str, dict[str, str]], order: tuple[str, str]
+) -> dict[tuple[str, str], Resolution]:
+    """The projects indexed under `root` in `order`: (caller, callee) by qualified names -> resolution."""
+    catalog = indexed_projects(root, projects, order)
+    try:
+        return _named(catalog)
+    finally:
+        catalog.close()
+
+
 @pytest.fixture(scope="module")
 def catalog(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Catalog]:
     # the app first: its call waits for the class that states `connection`, and binds when that project arrives
@@ -481,11 +492,7 @@ def test_what_a_class_of_another_project_states_of_its_attributes_elements_types
     # t.List[Keyword]` and Keyword's `value: Expr` stated in nodes.py; a base class's `self.kids: list[Keyword]` read
     # by a subclass of another file; two attributes of one class holding the same class (`left`, `right`) are two
     # facts; the generating project indexed first, so its calls wait for the project that states the types
-    catalog = indexed_projects(tmp_path, {"tree": TREE, "gen": GENERATE}, ("gen", "tree"))
-    try:
-        calls = _named(catalog)
-    finally:
-        catalog.close()
+    calls = _named_in(tmp_path, {"tree": TREE, "gen": GENERATE}, ("gen", "tree"))
     assert calls[("gen.compiler.visit_modifier", "tree.nodes.Keyword.key")] is Resolution.INFERRED
     assert calls[("gen.compiler.visit_modifier", "tree.nodes.Expr.as_const")] is Resolution.INFERRED
     assert calls[("tree.walk.Derived.keys", "tree.nodes.Keyword.key")] is Resolution.INFERRED
@@ -526,10 +533,6 @@ def test_an_attribute_a_base_of_a_project_indexed_later_states_binds_when_that_p
 ) -> None:
     # `class Derived(lib.Base)` indexed before `lib`: what `self.kid` holds is not stated by any indexed class yet,
     # and may be by the base the later project brings; the call waits for it instead of being given up
-    catalog = indexed_projects(tmp_path, {"lib": LIBRARY, "app": SUBCLASSING}, order)
-    try:
-        calls = _named(catalog)
-    finally:
-        catalog.close()
+    calls = _named_in(tmp_path, {"lib": LIBRARY, "app": SUBCLASSING}, order)
     assert calls[("app.walk.Derived.one", "lib.nodes.Keyword.key")] is Resolution.INFERRED
     assert calls[("app.walk.Derived.keys", "lib.nodes.Keyword.key")] is Resolution.INFERRED

@@ -18,7 +18,6 @@ from trident.ingest.languages.python_fixtures import is_fixture
 from trident.ingest.languages.python_lookups import built_lookup
 from trident.ingest.languages.python_parameters import standard
 from trident.ingest.languages.python_syntax import (
-    CASTS,
     assigned_pairs,
     call_arguments,
     descendants,
@@ -386,7 +385,7 @@ class PythonLocals(PythonTypes):
         _put(scope.types, name, found)
         scope.callables.pop(name, None)
         scope.bounded.discard(name)
-        if held and right is not None and self._class_cast(right, scope):
+        if held and right is not None and (cast := self.cast_arguments(right, scope)) and held_class_name(cast[0]):
             scope.bounded.add(name)  # `cast(Type[Extension], ...)`: that class or one deriving from it
         _put(scope.generators, name, self.generator_of(right, scope) if right is not None else None)
         given = held or (f"{taken.owner}.{taken.name}" if taken is not None else "")  # (`e.show`: its method)
@@ -410,15 +409,6 @@ class PythonLocals(PythonTypes):
         sides = {self._value_type(s, scope.types, scope) for s in either_side(right)} if branches and right else set()
         union = self.union_types(annotation) or (self._union_returned(right, scope) if right is not None else [])
         _put(scope.alternatives, name, union or (sorted(sides) if not held and not found and "" not in sides else None))
-
-    def _class_cast(self, value: ts.Node, scope: Scope) -> bool:
-        """Whether a value is typing's `cast(Type[Foo], v)` (or `type[Foo]`): a class, not an instance."""
-        function = value.child_by_field_name("function") if value.type == "call" else None
-        if function is None or node_text(function) not in CASTS:
-            return False
-        bound = self._bound(node_text(function).split(".", 1)[0], scope)
-        given = call_arguments(value)
-        return (not bound or bound.startswith("typing")) and len(given) == 2 and bool(held_class_name(given[0]))
 
     def _note_caught(self, clause: ts.Node, scope: Scope) -> None:
         """`except Failure as e:`: e is a Failure in the clause (`except (A, B) as e`: either)."""

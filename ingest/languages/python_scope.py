@@ -52,6 +52,7 @@ from trident.ingest.languages.python_syntax import (
     is_static,
     is_super,
     local_names,
+    named_as_class,
     parameter_nodes,
     reexported,
 )
@@ -270,7 +271,7 @@ class PythonBinder(PythonLocals):
         if value is None or value.type not in ("identifier", "attribute"):
             return
         raised = self._held_value(value, scope)
-        if raised and raised.rpartition(".")[2].lstrip("_")[:1].isupper():  # a class by its naming; the indexer checks
+        if named_as_class(raised):  # (the indexer checks it is one)
             held = value.type == "identifier" and node_text(value) in scope.held
             target = Target(TargetForm.QUALIFIED, raised, Resolution.INFERRED if held else Resolution.EXACT)
             self.result.calls.append(BoundCall(scope.caller, node.start_point.row, target))

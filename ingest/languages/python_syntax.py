@@ -153,6 +153,12 @@ def iterated(call: ts.Node, bound: Callable[[str], str]) -> ts.Node | None:
     return None if bound("iter") or given[0].type in ("keyword_argument", "list_splat") else given[0]
 
 
+def named_as_class(qualified: str) -> bool:
+    """Whether a qualified name's last part is written as Python names classes: CapWords, after any underscores
+    (`LRUCache`, `_InstanceOfValidator`)."""
+    return qualified.rpartition(".")[2].lstrip("_")[:1].isupper()
+
+
 def is_index(node: ts.Node) -> bool:
     """Whether an argument is an integer written out (`0`, `-1`): a list's position, not a mapping's key of a name."""
     if node.type == "unary_operator" and node.named_child_count == 1:

@@ -44,6 +44,7 @@ from trident.ingest.languages.python_syntax import (
     item_name,
     iterated,
     key_name,
+    named_as_class,
     narrowed_to,
     returned_values,
     statements,
@@ -180,7 +181,7 @@ class PythonTypes(PythonParameters):
         scope = Scope("", "", held={receiver: cls} if receiver else {})
         made = {self._constructed(v, scope) for v in values if v.type == "call"} - {""}
         found = made.pop() if len(made) == 1 else ""
-        return found if found and found.rpartition(".")[2].lstrip("_")[:1].isupper() else ""
+        return found if named_as_class(found) else ""
 
     def _collect_classes(self, block: ts.Node, prefix: str) -> None:
         """Every class the outline names (top level or nested in classes), with the attribute types it states."""
@@ -247,11 +248,11 @@ class PythonTypes(PythonParameters):
                 continue
             attribute = node_text(left.child_by_field_name("attribute"))
             self._note_attribute(cls, attribute, node, parameters, elements, scope)
-            if (right := node.child_by_field_name("right")) is not None and (made := self.generator_of(right, scope)):
-                cls.generators.setdefault(attribute, set()).update(made)  # `self._iterator = _islice_helper(...)`
             if held := self._held(node, scope):
                 cls.hold(attribute, held)
             right = node.child_by_field_name("right")
+            if right is not None and (made := self.generator_of(right, scope)):
+                cls.generators.setdefault(attribute, set()).update(made)  # `self._iterator = _islice_helper(...)`
             if right is not None and (table := self._table_given(right, scope)):
                 cls.tables.setdefault(attribute, {}).update(table)
             elif right is not None and (copied := table_copied(right)):
@@ -362,13 +363,10 @@ class PythonTypes(PythonParameters):
             return self._method_taken(node, scope) or self._dotted(node, scope)
         if node.type == "call":
             function, arguments = node.child_by_field_name("function"), node.child_by_field_name("arguments")
-            bound = self._bound(node_text(function).split(".", 1)[0], scope) if function is not None else ""
-            cast = node_text(function) in CASTS and (not bound or bound.startswith("typing"))
             values = arguments.named_children if arguments is not None else []
-            if cast and len(values) == 2 and (held := held_class_name(values[0])):
-                return self._named_type(held)  # `cast(t.Type["Extension"], import_string(name))`: that class
-            if cast:
-                return self._held_value(values[1], scope) if len(values) == 2 else ""
+            if cast := self.cast_arguments(node, scope):
+                held = held_class_name(cast[0])  # `cast(t.Type["Extension"], import_string(name))`: that class
+                return self._named_type(held) if held else self._held_value(cast[1], scope)
             written = node_text(function).partition(".") if function is not None else ("", "", "")
             called = ".".join(p for p in (self._bound(written[0], scope), written[2]) if p)
             if called in PARTIALS and values:
@@ -589,15 +587,20 @@ class PythonTypes(PythonParameters):
         return f"{typed}.{method}" if typed else ""
 
     def _cast_to(self, call: ts.Node, scope: Scope) -> str:
-        """`cast(Group, value)` (typing's): the class it says the value is, "" for any other call."""
+        """`cast(Group, value)` (typing's): the class it says the value is, "" for any other call (and for
+        `cast(Type[Extension], v)`: the class itself, no instance of it)."""
+        cast = self.cast_arguments(call, scope)
+        return self._named_type(annotated_name(cast[0])) if cast and not held_class_name(cast[0]) else ""
+
+    def cast_arguments(self, call: ts.Node, scope: Scope) -> list[ts.Node]:
+        """The type and the value of typing's `cast(T, value)` (not a `cast` the file binds to something else); []
+        for any other call."""
         function, arguments = call.child_by_field_name("function"), call.child_by_field_name("arguments")
-        bound = self._bound(node_text(function).split(".", 1)[0], scope) if function is not None else ""
-        if function is None or node_text(function) not in CASTS or (bound and not bound.startswith("typing")):
-            return ""
+        if call.type != "call" or function is None or node_text(function) not in CASTS:
+            return []
+        bound = self._bound(node_text(function).split(".", 1)[0], scope)
         values = arguments.named_children if arguments is not None else []
-        if len(values) != 2 or held_class_name(values[0]):  # `cast(Type[Extension], v)`: the class, no instance
-            return ""
-        return self._named_type(annotated_name(values[0]))
+        return values if len(values) == 2 and (not bound or bound.startswith("typing")) else []
 
     def _given(self, called: str) -> str:
         """What a call of the function or class `called` gives: the class it is said to return, "" for a function
