@@ -6,9 +6,9 @@ Usage:
                                                                       # constructor edges, as walks read them)
     python bench/edge_diff.py diff BEFORE AFTER [--all]  # edges gone, edges whose resolution changed, edges new
 
-A dump line is `package type source target resolution` for every `CALLS` and `REFERENCES` relation of the package's
-own index, as a server reads them (derived dispatch and constructor edges left out unless asked for: they follow
-from these, and `--derived` shows what a change to how they are derived does). Run
+A dump line is `package type source target resolution` for every `CALLS`, `REFERENCES` and `DECORATED_BY` relation
+of the package's own index, as a server reads them (derived dispatch, constructor and wrapper edges left out unless
+asked for: they follow from these, and `--derived` shows what a change to how they are derived does). Run
 `dump` on the commit before a binder change and on the change, then `diff`: each edge gone or new is one to read in
 the source before the change lands. The packages are fetched from the registry as `bench/callgraph.py` fetches them.
 """
@@ -31,7 +31,7 @@ from trident.ingest.pipeline import index_folder
 from trident.retrieval.call_chains import CALL_TYPES
 from trident.retrieval.relation_index import RelationIndex
 from trident.store.catalog import Catalog
-from trident.store.schema import Resolution
+from trident.store.schema import RelationType, Resolution
 
 PACKAGES = (
     "click==8.5.1",
@@ -46,6 +46,7 @@ PACKAGES = (
 )
 MAX_FILE_BYTES = 2_000_000
 Edge = tuple[str, str, str, str]  # package, type, source, target
+DUMPED = CALL_TYPES | {RelationType.DECORATED_BY.value}  # how control reaches a function, and what wraps it
 
 
 def dump(out: Path, specs: list[str], derived: bool = False) -> None:
@@ -61,7 +62,7 @@ def dump(out: Path, specs: list[str], derived: bool = False) -> None:
                 index = RelationIndex.from_table(table, catalog.tenant, {}, execution=derived)
                 for i in range(len(index)):
                     kind = index.types[index.type_code[i]]
-                    if kind in CALL_TYPES:
+                    if kind in DUMPED:
                         source, target = index.entity_ids[index.source[i]], index.entity_ids[index.target[i]]
                         resolution = resolutions[index.resolution_rank[i]].value
                         print(spec, kind, source, target, resolution, file=written)

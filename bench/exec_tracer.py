@@ -49,8 +49,8 @@ class Recorder:
     def started(self, code: CodeType, caller: FrameType | None) -> None:
         self.current.add(code)
         if caller is not None and self.package_code(caller.f_code):
-            # Every call site: few per pair (the caller's lines that call this callee), and a body's decorator
-            # lines tell which definition each of its calls belongs to.
+            # Every call site: few per pair (the caller's lines that call this callee); a body's lines of defaults
+            # and bases tell which definition each of its calls belongs to.
             self.pairs.setdefault((caller.f_code, code), set()).add(caller.f_lineno or 0)
 
     def document(self, mode: str, seconds: float) -> dict[str, Any]:

@@ -97,7 +97,7 @@ CLASS_CREATION = frozenset(
 PROPERTY_DECORATORS = frozenset({"property", "cached_property", "getter", "setter", "deleter"})
 
 Pair = tuple[str, str]  # (caller entity id, callee entity id)
-CREDITED = "kept, caller credited to the definition it decorates (or whose defaults or bases hold the call)"
+CREDITED = "kept, caller credited to the definition whose defaults or bases hold the call"
 
 
 class Cause:
@@ -113,7 +113,7 @@ class Cause:
     WRAPPER = "via decorator/wrapper"
     NESTED = "callee nested (no entity of its own)"
     GETATTR = "getattr"
-    DECORATOR = "decorator applied (a call in the caller's decorators)"
+    DECORATOR = "decorator applied (a call in the decorators of a definition in the caller)"
     UNBOUND_NAMED = "unbound call (name at the call site)"
     UNBOUND_VALUE = "unbound call (callee held in a variable)"
 
@@ -336,8 +336,8 @@ def _scope(qualname: str) -> tuple[tuple[str, ...], bool]:
 def executed_pairs(
     trace: Trace, locate: Locator, facts: SourceFacts
 ) -> tuple[dict[Pair, list[RawPair]], dict[str, int]]:
-    """The traced pairs by (caller entity, callee entity), and how many raw pairs were left out (or credited to a
-    decorated definition, as Trident credits a decorator's call), by reason."""
+    """The traced pairs by (caller entity, callee entity), and how many raw pairs were left out (or credited to the
+    definition whose defaults or bases make the call, as Trident credits it), by reason."""
     pairs: dict[Pair, list[RawPair]] = defaultdict(list)
     skipped: Counter[str] = Counter()
     credited = [(part, part != traced) for traced in trace.pairs for part in facts.credited(traced)]
@@ -415,8 +415,11 @@ class SourceFacts:
     classes: dict[tuple[str, str], ClassFacts] = field(default_factory=dict)
     by_name: dict[str, list[ClassFacts]] = field(default_factory=lambda: defaultdict(list))
     lines: dict[str, list[str]] = field(default_factory=dict)
-    # path -> (first line, last line, qualified name) of each definition's decorators, signature or bases
-    headers: dict[str, list[tuple[int, int, str]]] = field(default_factory=lambda: defaultdict(list))
+    # path -> (first line, last line, qualified name, first line of its code) of each definition's signature or bases
+    headers: dict[str, list[tuple[int, int, str, int]]] = field(default_factory=lambda: defaultdict(list))
+    # path -> (first line, last line, qualified name, first line of its code, name called) of each decorator: a call
+    # of the enclosing scope, the calls in its arguments the definition's
+    decorators: dict[str, list[tuple[int, int, str, int, str]]] = field(default_factory=lambda: defaultdict(list))
 
     @classmethod
     def of(cls, root: Path, import_dir: str) -> SourceFacts:
@@ -438,7 +441,11 @@ class SourceFacts:
             node, prefix = stack.pop()
             for child in ast.iter_child_nodes(node):
                 if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-                    self.headers[path].append((*_header(child), prefix + child.name))
+                    line = min([child.lineno, *(d.lineno for d in child.decorator_list)])  # co_firstlineno
+                    self.headers[path].append((*_header(child), prefix + child.name, line))
+                    for d in child.decorator_list:
+                        span = (d.lineno, d.end_lineno or d.lineno)
+                        self.decorators[path].append((*span, prefix + child.name, line, _last_name(d)))
                 if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
                     self.functions.setdefault((path, prefix + child.name), _definition(child))
                     stack.append((child, f"{prefix}{child.name}.<locals>."))
@@ -471,29 +478,42 @@ class SourceFacts:
 
     def credited(self, raw: RawPair) -> list[RawPair]:
         """The pair as Trident credits its calls: a call in a module or class body to the definition whose
-        decorators, defaults or bases hold it (`@optimizeconst` above a method is the method's call), so a body's
-        pair splits by call-site line; any other pair as it is."""
+        defaults, bases or decorators' arguments hold it (`def f(x=default())` is f's call; the call of the
+        decorator, and of the decorator it returns, are the body's), so a body's pair splits by call-site line; any
+        other pair as it is."""
         caller = raw.caller
         if caller.qualname != "<module>" and (caller.path, caller.qualname) not in self.classes:
             return [raw]
         inside = caller.qualname + "." if caller.qualname != "<module>" else ""
-        headers = [
-            (first, last, name)
-            for first, last, name in self.headers.get(caller.path, [])
-            if name.startswith(inside) and "." not in name.removeprefix(inside)
+
+        def own(name: str) -> bool:
+            return name.startswith(inside) and "." not in name.removeprefix(inside)
+
+        spans = [(first, last, name, at) for first, last, name, at in self.headers.get(caller.path, []) if own(name)]
+        spans += [
+            (first, last, name, at)
+            for first, last, name, at, called in self.decorators.get(caller.path, [])
+            if own(name) and called not in raw.callee.qualname.split(".")  # not the decorator, nor what it made
         ]
         by_caller: dict[Code, list[int]] = defaultdict(list)
         for line in raw.lines:
-            holders = [(first, name) for first, last, name in headers if first <= line <= last]
+            holders = [(at, name) for first, last, name, at in spans if first <= line <= last]
             by_caller[Code(caller.path, max(holders)[1], max(holders)[0]) if holders else caller].append(line)
         return [RawPair(code, raw.callee, tuple(lines)) for code, lines in sorted(by_caller.items())]
 
     def in_header(self, raw: RawPair) -> bool:
-        """Whether every call site is in the caller's own decorators, signature or bases."""
+        """Whether every call site is in the caller's own signature or bases."""
         spans = [
-            (first, last) for first, last, name in self.headers.get(raw.caller.path, []) if name == raw.caller.qualname
+            (first, last)
+            for first, last, name, _ in self.headers.get(raw.caller.path, [])
+            if name == raw.caller.qualname
         ]
         return any(all(first <= line <= last for line in raw.lines) for first, last in spans)
+
+    def in_decorators(self, raw: RawPair) -> bool:
+        """Whether every call site is in the decorators of a definition the caller's body holds."""
+        spans = self.decorators.get(raw.caller.path, [])
+        return all(any(first <= line <= last for first, last, *_ in spans) for line in raw.lines)
 
     def class_creation(self, raw: RawPair) -> bool:
         """A class statement's own work (`NodeType.__new__` for `class Break(Stmt):`), made from its header."""
@@ -525,9 +545,8 @@ def _definition(function: ast.FunctionDef | ast.AsyncFunctionDef) -> Definition:
 
 
 def _header(definition: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> tuple[int, int]:
-    """The lines of a definition's decorators and signature (or bases): up to the line before its body."""
-    first = min([definition.lineno, *(d.lineno for d in definition.decorator_list)])
-    return first, max(definition.lineno, definition.body[0].lineno - 1)
+    """The lines of a definition's signature (or bases): its `def` or `class` line up to the line before its body."""
+    return definition.lineno, max(definition.lineno, definition.body[0].lineno - 1)
 
 
 def _class_facts(cls: ast.ClassDef) -> ClassFacts:
@@ -619,7 +638,7 @@ class Classifier:
             return Cause.NESTED
         if not named and self.facts.via_getattr(raw):
             return Cause.GETATTR
-        if self.facts.in_header(raw):
+        if self.facts.in_decorators(raw):
             return Cause.DECORATOR
         return Cause.UNBOUND_NAMED if named else Cause.UNBOUND_VALUE
 

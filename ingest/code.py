@@ -305,6 +305,10 @@ class _Builder:
             for ref in bound.references:
                 source = ids.get(ref.caller, module.id)
                 refs.add(_bound(source, RelationType.REFERENCES, ref.target, at(ref.row), REFERENCE_TARGETS))
+            for decoration in bound.decorations:
+                if decoration.caller in ids:
+                    decorated, evidence = ids[decoration.caller], at(decoration.row)
+                    refs.add(_bound(decorated, RelationType.DECORATED_BY, decoration.target, evidence, CALL_TARGETS))
             for base in bound.bases:
                 if base.owner in classes:
                     refs.add(_bound(classes[base.owner], RelationType.INHERITS, base.target, at(base.row), ("Class",)))

@@ -11,8 +11,9 @@ from trident.retrieval.relation_index import RelationIndex
 from trident.store.schema import RelationType, Resolution
 
 RESOLUTIONS = tuple(Resolution)
-# What reaches a function: a call of it (stated, dispatched, a constructor), or code passing it on to be called.
-WALKED = (RelationType.CALLS.value, RelationType.REFERENCES.value)
+# What reaches a function: a call of it (stated, dispatched, a constructor), code passing it on to be called, or a
+# definition it decorates (what a call of that definition runs is what the decorator made of it).
+WALKED = (RelationType.CALLS.value, RelationType.REFERENCES.value, RelationType.DECORATED_BY.value)
 FUNCTION = "function:"  # a module-level function's id
 
 

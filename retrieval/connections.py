@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from trident.retrieval.execution_edges import EXECUTED
 from trident.retrieval.relation_index import GraphWalk
-from trident.store.names.code_paths import is_test_path
+from trident.store.names.code_paths import is_example_path, is_test_path
 from trident.store.names.directory import EntityDirectory
 from trident.store.schema import Relation, Resolution
 
@@ -27,7 +27,7 @@ EDGES_PER_HOP = 2_000
 HOP_COST: dict[str, float] = {
     "CONTAINS": 0.5, "DEFINES": 0.5, "CALLS": 1.0, "INHERITS": 1.0, "IMPORTS": 1.25, "DEPENDS_ON": 1.0,
     "LINKS_TO": 1.5, "MENTIONS": 2.0, "RELATED_TO": 2.0, "TAGGED": 2.5, "INSTANCE_OF": 1.5, "OVERRIDES": 1.0,
-    "REFERENCES": 1.0, "RETURNS": 1.25, "YIELDS": 1.25,
+    "REFERENCES": 1.0, "RETURNS": 1.25, "YIELDS": 1.25, "DECORATED_BY": 1.0,
 }  # fmt: skip
 DEFAULT_HOP_COST = 1.5
 # A call or base bound only by its name is a guess, and one resting on an inferred type a little less sure than
@@ -40,9 +40,9 @@ BACKWARD_COST = 0.25
 # binding shared by n targets weighs 1/n) is less likely the one a run takes than a call bound to one: each doubling
 # of the targets costs a little, so of two equally long chains the one over surer hops comes first.
 FANOUT_COST = 0.1
-# Prose says two things are related; code shows it. A hop over a prose relation, or into test code, costs more than
-# any path over code alone can (6 hops at most), so the library's own code ranks first and prose, a changelog or a
-# test helper only where the code has no path.
+# Prose says two things are related; code shows it. A hop over a prose relation, or into test or example code, costs
+# more than any path over code alone can (6 hops at most), so the library's own code ranks first and prose, a
+# changelog, a test helper or an example's override only where the code has no path.
 CODE_RELATIONS = frozenset(
     {
         "CALLS",
@@ -55,6 +55,7 @@ CODE_RELATIONS = frozenset(
         "REFERENCES",
         "RETURNS",
         "YIELDS",
+        "DECORATED_BY",
     }
 )
 ASIDE_COST = 100.0
@@ -89,7 +90,7 @@ def connections(
     """Up to `max_paths` best paths of at most `max_hops` hops between two entity ids, either direction, over
     relations of `types` (None: all) and calls and bases bound at least as surely as `least`."""
     around = adjacency(graph, tenant, source, target, max_hops, types, least)
-    in_tests = in_tests_of(directory)
+    in_tests = in_tests_or_examples_of(directory)
     found = best_paths(around, source, target, max_hops, max_paths, in_tests)
     return [Connection(relations=path, code_only=_code_only(source, path, in_tests)) for path in found]
 
@@ -219,14 +220,16 @@ def steps(start: str, path: Sequence[Relation]) -> list[tuple[str, Relation]]:
     return taken
 
 
-def in_tests_of(directory: EntityDirectory) -> Callable[[str], bool]:
-    """Whether an entity id is defined in test code, remembered per id (a search asks about the same nodes often)."""
+def in_tests_or_examples_of(directory: EntityDirectory) -> Callable[[str], bool]:
+    """Whether an entity id is defined in test or example code (`is_test_path`, `is_example_path`), remembered per id
+    (a search asks about the same nodes often)."""
     known: dict[str, bool] = {}
 
     def in_tests(node: str) -> bool:
         if node not in known:
             entity = directory.by_id.get(node)
-            known[node] = entity is not None and is_test_path(entity.path or "")
+            path = entity.path or "" if entity is not None else ""
+            known[node] = entity is not None and (is_test_path(path) or is_example_path(path))
         return known[node]
 
     return in_tests

@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from trident.retrieval.relation_columns import strings
+from trident.retrieval.wrapper_calls import wrapper_calls
 from trident.store.schema import NON_VIRTUAL, RelationType, Resolution
 
 log = logging.getLogger(__name__)
@@ -151,7 +153,7 @@ class Hierarchy:
 
 def _rows(table: pa.Table, rtype: str, columns: tuple[str, ...]) -> list[tuple[str, ...]]:
     picked = table.filter(pc.equal(table["type"], rtype)).select(list(columns))
-    values = [_strings(picked, c) for c in columns]
+    values = [strings(picked, c) for c in columns]
     return list(zip(*values, strict=True))
 
 
@@ -175,8 +177,8 @@ def _overriders(overrides: Iterable[tuple[str, str, str, Resolution]]) -> dict[s
 
 
 def derived_relations(table: pa.Table) -> pa.Table:
-    """The relations a generation's stored ones imply about execution (`OVERRIDES`, dispatch and constructor calls),
-    as rows of the same schema, none repeating a stored call."""
+    """The relations a generation's stored ones imply about execution (`OVERRIDES`, dispatch and constructor calls,
+    the calls of a decorator's wrapper), as rows of the same schema, none repeating a stored call."""
     hierarchy = Hierarchy.of(table)
     overrides = list(hierarchy.overrides())
     rows: dict[str, list[object]] = {name: [] for name in table.schema.names}
@@ -199,6 +201,8 @@ def derived_relations(table: pa.Table) -> pa.Table:
         add(method, RelationType.OVERRIDES.value, base, evidence, _project(method), "", how)
     for call in _calls(table, hierarchy, _overriders(overrides)):
         add(*call)
+    for call in wrapper_calls(table):
+        add(*call)
     return pa.table(rows, schema=table.schema)
 
 
@@ -217,7 +221,7 @@ def _calls(
     wanted = pa.array(sorted(set(overriders) | set(hierarchy.members) | set(hierarchy.bases)), pa.string())
     calls = calls.filter(pc.is_in(calls["target"].cast(pa.string()), value_set=wanted))
     columns = ("source", "target", "type", "evidence", "project", "doc_id", "resolution", "receiver")
-    values = [_strings(calls, c) for c in columns]
+    values = [strings(calls, c) for c in columns]
     stated = set(zip(*_stated_calls(table, hierarchy), strict=True))
     seen: set[tuple[str, str, str]] = set()
     for source, target, rtype, evidence, project, doc, resolution, receiver in sorted(zip(*values, strict=True)):
@@ -239,14 +243,6 @@ def _calls(
             if not known & stated and not known & seen:
                 seen.add((source, method, rtype))
                 yield source, rtype, method, evidence, project, doc, reach
-
-
-def _strings(table: pa.Table, column: str) -> list[str]:
-    """A column as strings, "" for a null (and for every row of a table without the column)."""
-    if column not in table.column_names:
-        return [""] * table.num_rows
-    strings: list[str] = pc.fill_null(table[column].cast(pa.string()), "").to_pylist()
-    return strings
 
 
 def _virtual(target: str) -> bool:

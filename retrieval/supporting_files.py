@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from enum import StrEnum
 
 from trident.retrieval.fusion import FusedItem
-from trident.store.names.code_paths import is_test_path
+from trident.store.names.code_paths import is_example_path, is_test_path
 from trident.store.schema import Chunk, DocumentKind
 
 # The scale of a supporting file's fused score, and of a code chunk that defines nothing (see the measures above).
@@ -36,7 +36,6 @@ class Supporting(StrEnum):
     PREAMBLE = "preamble"  # a code chunk that defines nothing
 
 
-_EXAMPLE_FOLDERS = frozenset({"example", "examples", "demo", "demos", "sample", "samples", "benchmarks", "bench"})
 _PROSE_SUFFIXES = frozenset({"", ".md", ".markdown", ".rst", ".txt"})
 _CHANGELOG = re.compile(r"^(?:change(?:s|log)|history|news|release[-_ ]?notes)\b", re.I)
 _ASKS = {
@@ -54,10 +53,9 @@ def supporting_kind(path: str) -> Supporting | None:
     """What a file supports the code with, by its path: tests, examples (and benchmarks), a change log."""
     if is_test_path(path):
         return Supporting.TEST
-    *folders, name = path.split("/")
-    if any(folder.lower() in _EXAMPLE_FOLDERS for folder in folders):
+    if is_example_path(path):
         return Supporting.EXAMPLE
-    stem, suffix = posixpath.splitext(name)
+    stem, suffix = posixpath.splitext(posixpath.basename(path))
     if _CHANGELOG.match(stem) and suffix.lower() in _PROSE_SUFFIXES:
         return Supporting.CHANGELOG
     return None

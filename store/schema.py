@@ -50,6 +50,7 @@ class RelationType(StrEnum):
     RETURNS = "RETURNS"  # a function or method -> the class its annotation says it returns (types what calls give)
     YIELDS = "YIELDS"  # a function or method -> the class of each element it returns (`-> Iterator[Foo]`)
     HOLDS = "HOLDS"  # a class -> the class one of its attributes holds (`member`; stored apart, read by writers)
+    DECORATED_BY = "DECORATED_BY"  # a function, method or class -> the decorator applied to it by name (`@d`)
 
 
 class Resolution(StrEnum):
@@ -74,7 +75,14 @@ RESOLUTION_HELP = (
     "inferred (a title written without its qualifier)"
 )
 # Relations whose target a parser binds by scope and type, and so carry a meaningful `resolution`.
-BOUND_RELATION_TYPES = frozenset({RelationType.CALLS.value, RelationType.INHERITS.value, RelationType.OVERRIDES.value})
+BOUND_RELATION_TYPES = frozenset(
+    {
+        RelationType.CALLS.value,
+        RelationType.INHERITS.value,
+        RelationType.OVERRIDES.value,
+        RelationType.DECORATED_BY.value,
+    }
+)
 
 
 def stable_hash(*parts: str | int, length: int = 16) -> str:

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from tests.projects import edges_out, indexed_projects, project_calls, project_edges
+from trident.retrieval.callers import walk_callers
 from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
@@ -106,7 +107,21 @@ PROJECTS: dict[str, dict[str, str]] = {
             "def send_all(requests, executor):\n"
             "    client = Client()\n"
             "    sent = [executor.submit(client.send, request) for request in requests]\n"
-            "    return sent + list(map(log_reply, requests))\n"
+            "    return sent + list(map(log_reply, requests))\n\n\n"
+            "def timed(function):\n"
+            "    def wrapper(*args):\n"
+            "        return function(*args)\n\n"
+            "    return wrapper\n\n\n"
+            "@timed\n"
+            "def log_error(error):\n"
+            "    return error\n\n\n"
+            "def report(errors):\n"
+            "    return [log_error(error) for error in errors]\n\n\n"
+            "def quiet(errors):\n"
+            "    @timed\n"
+            "    def log_error(error):\n"
+            "        return None\n\n"
+            "    return [log_error(error) for error in errors]\n"
         ),
     },
 }
@@ -275,12 +290,45 @@ def test_a_with_and_a_for_run_the_dunders_of_a_stated_type_and_cls_calls_the_cla
     }
 
 
-def test_a_decorator_written_by_name_is_called_by_the_definition_it_wraps(
+def test_a_decorator_is_called_where_the_definition_is_and_its_wrapper_runs_when_the_definition_is_called(
     catalog: Catalog, views: GenerationViews
 ) -> None:
-    log_reply = "function:web:web._callbacks.log_reply"
-    assert _out(catalog, views, log_reply, relation_types=["CALLS"]) == {
-        ("CALLS", "function:web:web._callbacks.traced"): "exact"
+    module, report = "module:web:web._callbacks", "function:web:web._callbacks.report"
+    traced, timed = "function:web:web._callbacks.traced", "function:web:web._callbacks.timed"
+    log_reply, log_error = "function:web:web._callbacks.log_reply", "function:web:web._callbacks.log_error"
+    # `@traced` runs once, where `def log_reply` is: the module calls it, and log_reply is what it made
+    assert {("CALLS", traced), ("CALLS", timed)} <= _out(catalog, views, module, relation_types=["CALLS"]).keys()
+    assert _out(catalog, views, log_reply, relation_types=["CALLS", "DECORATED_BY"]) == {
+        ("DECORATED_BY", traced): "exact"
+    }
+    # `traced` hands the function back: calling log_reply runs no code of it; `timed`'s wrapper calls what it is
+    # given, so calling log_error runs the wrapper first (as surely as the wrapper's call of log_error is bound)
+    assert _out(catalog, views, timed, relation_types=["CALLS"]) == {("CALLS", log_error): "inferred"}
+    assert _out(catalog, views, report, relation_types=["CALLS"]) == {
+        ("CALLS", log_error): "exact",
+        ("CALLS", timed): "inferred",
+    }
+    # a function's own nested `def` of the same name is what its calls call, not the module's
+    quiet = "function:web:web._callbacks.quiet"
+    assert _out(catalog, views, quiet, relation_types=["CALLS"]) == {("CALLS", timed): "exact"}
+    # what changing the decorator affects: the definitions it decorates, and their callers
+    walk = walk_callers(views.relations(catalog), [timed], 2, Resolution.INFERRED)
+    assert {log_error, report, module} <= walk.reached.keys() and log_reply not in walk.reached
+    assert walk.reached[report].hops == 1  # the wrapper runs in the call
+    callers = trace_relationships(
+        catalog,
+        views.directory(catalog),
+        timed,
+        direction=Direction.IN,
+        max_hops=1,
+        relations=views.relations(catalog),
+        relation_types=["CALLS", "DECORATED_BY"],
+    )
+    assert {(e.source, e.type) for e in callers.edges} == {
+        (module, "CALLS"),
+        (report, "CALLS"),
+        (quiet, "CALLS"),
+        (log_error, "DECORATED_BY"),
     }
     # a builtin decorator (@property, @classmethod) is the language's own: no edge
     assert _out(catalog, views, "method:wire:wire._batch.Batch.empty", relation_types=["CALLS"]).keys() == {
@@ -310,28 +358,35 @@ MADE = {
         "def first(x=fallback()):\n"
         "    return x\n\n\n"
         "class Box(base_of(Plain)):\n"
-        "    @variant(first)\n"
+        "    @variant(base_of(first))\n"
         "    def size(self, n=fallback()):\n"
         "        return n\n"
     ),
 }
 
 
-def test_the_calls_in_a_definitions_decorators_defaults_and_bases_are_the_definitions(
+def test_the_calls_in_a_definitions_defaults_and_bases_are_the_definitions_and_its_decorators_the_enclosing_scopes(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> None:
-    # they run once, where the definition is, and make it what it is: `@variant(fallback)` over `first` is how
-    # `first` is made (what changing `variant` affects is `first` and its callers, not the module)
+    # defaults, bases and the values given to a decorator run once, where the definition is, and make it what it is
+    # (what changing `fallback` affects is `first` and its callers); a decorator is called by the scope the
+    # definition is in, and the definition is what the decorator made of it (`DECORATED_BY`)
     ids = {label: f"{kind}:shapes:shapes.use{label}" for kind, label in LABELS}
     found = project_edges(
-        tmp_path_factory.mktemp("made"), "shapes", MADE, list(ids.values()), _out, relation_types=["CALLS"]
+        tmp_path_factory.mktemp("made"),
+        "shapes",
+        MADE,
+        list(ids.values()),
+        _out,
+        relation_types=["CALLS", "DECORATED_BY"],
     )
     made = {label: set(found[entity]) for label, entity in ids.items()}
     variant, fallback = "function:shapes:shapes.make.variant", "function:shapes:shapes.make.fallback"
-    assert made[".first"] == {("CALLS", variant), ("CALLS", fallback)}
-    assert made[".Box.size"] == {("CALLS", variant), ("CALLS", fallback)}
-    assert made[".Box"] == {("CALLS", "function:shapes:shapes.make.base_of")}
-    assert made[""] == set()
+    assert made[".first"] == {("DECORATED_BY", variant), ("CALLS", fallback)}
+    base_of = "function:shapes:shapes.make.base_of"
+    assert made[".Box.size"] == {("DECORATED_BY", variant), ("CALLS", fallback), ("CALLS", base_of)}
+    assert made[".Box"] == {("CALLS", base_of), ("CALLS", variant)}
+    assert made[""] == {("CALLS", variant)}
 
 
 def test_new_of_a_typescript_class_runs_its_constructor_and_a_call_of_the_base_dispatches(
@@ -651,3 +706,46 @@ def test_a_call_on_a_class_dispatches_only_under_that_class_and_a_named_method_r
     assert made == {("CALLS", base): "inferred", ("CALLS", "class:tpl:tpl.symbols.RootVisitor"): "exact"}
     for calls in (typed, in_base, both, held, rebound, factory, picky):
         assert calls[("CALLS", transformer)] == calls[("CALLS", optimizer)] == "dispatch"
+
+
+def test_a_call_chain_through_the_librarys_own_override_comes_before_one_through_an_examples(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    # jinja2's `Parser.parse_statement` dispatches `ext.parse(self)` to every `Extension.parse`, its docs' example
+    # extension's too; the example's name sorts first, but a library's path is its own code's
+    files = {
+        "lib/__init__.py": "",
+        "lib/ext.py": (
+            "def set_lineno(node):\n"
+            "    return node\n\n\n"
+            "class Extension:\n"
+            "    def parse(self, parser):\n"
+            "        raise NotImplementedError\n\n\n"
+            "class I18n(Extension):\n"
+            "    def parse(self, parser):\n"
+            "        return set_lineno(parser)\n"
+        ),
+        "lib/parser.py": (
+            "from .ext import Extension\n\n\n"
+            "def parse_statement(ext: Extension, parser):\n"
+            "    return ext.parse(parser)\n"
+        ),
+        "docs/examples/cache.py": (
+            "from lib.ext import Extension, set_lineno\n\n\n"
+            "class Cache(Extension):\n"
+            "    def parse(self, parser):\n"
+            "        return set_lineno(parser)\n"
+        ),
+    }
+    catalog = indexed_projects(tmp_path_factory.mktemp("examples"), {"lib": files}, ["lib"])
+    try:
+        views = GenerationViews(RetrievalSettings())
+        source, target = "function:lib:lib.parser.parse_statement", "function:lib:lib.ext.set_lineno"
+        found = explain_path(
+            catalog, views.directory(catalog), source, target, max_hops=3, relations=views.relations(catalog)
+        )
+        walked = [[h.target for h in path.hops] for path in found.paths]
+        assert walked[0] == ["method:lib:lib.ext.I18n.parse", target]
+        assert ["method:lib:docs.examples.cache.Cache.parse", target] in walked[1:]  # still there, after
+    finally:
+        catalog.close()

@@ -32,6 +32,7 @@ PHRASES: dict[str, tuple[str, str]] = {
     "REFERENCES": ("passes on", "is passed on by"),
     "RETURNS": ("returns", "is returned by"),
     "YIELDS": ("returns elements of", "is an element returned by"),
+    "DECORATED_BY": ("is decorated by", "decorates"),
     "IMPORTS": ("imports", "is imported by"),
     "DEFINES": ("defines", "is defined in"),
     "CONTAINS": ("contains", "is part of"),

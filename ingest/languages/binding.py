@@ -82,6 +82,9 @@ class Bindings:
     returns: list[BoundBase] = field(default_factory=list)  # a function's stated return type (owner: the function)
     yields: list[BoundBase] = field(default_factory=list)  # the stated type of each element a function returns
     holds: list[BoundAttribute] = field(default_factory=list)  # the stated type of a class's attribute
+    # a definition's decorators applied by name (`@d`, `@d(...)`; caller: the decorated definition): what a call of
+    # it runs is what the decorator made of it
+    decorations: list[BoundCall] = field(default_factory=list)
     # module-level name -> the file's own top-level function or class it holds (`_default_stdout = _cached(...)`):
     # another file importing the name calls that definition
     held: dict[str, str] = field(default_factory=dict)

@@ -94,6 +94,7 @@ class Scope:
     types: dict[str, str] = field(default_factory=dict)  # variable -> qualified type, in this function
     in_function: bool = False
     names: dict[str, str] = field(default_factory=dict)  # what imports inside this function bind
+    nested: set[str] = field(default_factory=set)  # functions this function defines: its own code, no entity
     assigned: dict[str, list[str]] = field(default_factory=dict)  # attribute -> types this function gives it
     held: dict[str, str] = field(default_factory=dict)  # variable -> the class or function it holds (`cls = Foo`)
     bounded: set[str] = field(default_factory=set)  # ... held classes that may be a subclass (`kind: type[Base]`)

@@ -46,6 +46,7 @@ from trident.ingest.languages.python_syntax import (
     DEFINITIONS,
     FUNCTIONS,
     constructed_locals,
+    defined_functions,
     expression_nodes,
     held_class_name,
     imported_from,
@@ -190,7 +191,7 @@ class PythonBinder(PythonLocals):
                 header = self._header_scope(definition, scope)
                 for child in node.named_children:
                     if definition is None or child.id != definition.id:
-                        self._calls_in(child, header)
+                        self._decorator_calls(child, scope, header)
                         self._decorator_applied(child, definition, scope)
                 if definition is not None:
                     pending.append(definition)
@@ -206,21 +207,43 @@ class PythonBinder(PythonLocals):
                 self._calls_in(node, scope)
 
     def _header_scope(self, definition: ts.Node | None, scope: Scope) -> Scope:
-        """The scope of the calls in a definition's decorators, defaults and bases: they run once, where the
-        definition is, and make it what it is (`@async_variant(sync_do_first)` over `do_first`, `x=default()`,
-        `class K(with_metaclass(M))`), so they are the definition's calls; names in them are looked up where it is.
-        Inside a function, that function's."""
+        """The scope of the calls in a definition's defaults, bases and decorators' arguments: they run once, where
+        the definition is, and make it what it is (`x=default()`, `class K(with_metaclass(M))`), so they are the
+        definition's calls; names in them are looked up where it is. Inside a function, that function's. (A decorator
+        is the enclosing scope's call, and the definition is `DECORATED_BY` it: `_decorator_applied`.)"""
         name = node_text(definition.child_by_field_name("name")) if definition is not None else ""
         if scope.in_function or not name:
             return scope
         return replace(scope, caller=f"{scope.prefix}.{name}" if scope.prefix else name)
 
+    def _decorator_calls(self, decorator: ts.Node, scope: Scope, header: Scope) -> None:
+        """`@route("/")` is a call the enclosing scope makes where the definition is; the values it is given are
+        made for the definition, as its defaults are (`@pytest.mark.parametrize("p", [Path()])` gives the test its
+        parameter, `@option(callback=validate)` the command its callback), so the calls in its arguments and the
+        functions passed in them are the definition's."""
+        expression = decorator.named_children[0] if decorator.named_child_count else None
+        arguments = expression.child_by_field_name("arguments") if expression is not None else None
+        if expression is None or expression.type != "call" or arguments is None:
+            self._calls_in(decorator, scope)
+            return
+        self._calls_in(arguments, header)
+        called = expression.child_by_field_name("function")
+        if called is not None:
+            self._calls_in(called, scope)
+        for target in self._call_targets(expression, scope):
+            self.result.calls.append(BoundCall(scope.caller, expression.start_point.row, target))
+        self._references_in(expression, header)
+        self._note_passed(expression, scope)
+
     def _decorator_applied(self, decorator: ts.Node, definition: ts.Node | None, scope: Scope) -> None:
-        """`@pass_context` over `def f`: the decorator is called with f, and what runs when f is called is what it
-        returns: an edge from f to the decorator (a decorator written as a call, `@route("/")`, is a call of its
-        own, made where the definition is)."""
+        """`@pass_context` over `def f`: the decorator is called with f where the definition is (a call of the
+        enclosing scope, as `@route("/")` is a call of `route` made there), and f is `DECORATED_BY` it: a call of f
+        runs what the decorator returned (a wrapper runs first where the decorator's body calls what it is given)."""
         expression = decorator.named_children[0] if decorator.named_child_count else None
         name = node_text(definition.child_by_field_name("name")) if definition is not None else ""
+        applied = expression is not None and expression.type in ("identifier", "attribute")
+        if expression is not None and expression.type == "call":
+            expression = expression.child_by_field_name("function")
         if expression is None or expression.type not in ("identifier", "attribute") or not name:
             return
         written = node_text(expression)
@@ -229,15 +252,20 @@ class PythonBinder(PythonLocals):
         target = self._expression_target(expression, scope)
         if target is None or target.resolution is Resolution.NAME:
             return
-        caller = scope.caller if scope.in_function else (f"{scope.prefix}.{name}" if scope.prefix else name)
-        self.result.calls.append(BoundCall(caller, decorator.start_point.row, target))
+        decorated = f"{scope.prefix}.{name}" if scope.prefix else name
+        row = decorator.start_point.row
+        if not scope.in_function:  # a nested definition is part of the function it is in
+            self.result.decorations.append(BoundCall(decorated, row, target))
+        if not applied:
+            return
+        self.result.calls.append(BoundCall(scope.caller, row, target))
         signature = self.signatures.get(target.name) if target.form is TargetForm.QUALIFIED else None
         wrapped = signature.positional[0] if signature is not None and signature.positional else ""
         innermost = decorator.next_named_sibling is not None and decorator.next_named_sibling == definition
         if signature is not None and wrapped in signature.untyped and innermost and not scope.in_function:
             # the innermost decorator is passed f: its wrapper calling `func(*args)` calls f (`passed_as` bounds how
             # many: a decorator applied more widely types nothing)
-            self.saw_passed(target.name, wrapped, (HELD, f"{self.module}.{caller}"))
+            self.saw_passed(target.name, wrapped, (HELD, f"{self.module}.{decorated}"))
 
     def _calls_in_statement(self, node: ts.Node, scope: Scope, pending: list[ts.Node | SetType | MergeHeld]) -> None:
         """Compound statements hold blocks (walked as blocks) and expressions (searched for calls); in the branch
@@ -321,12 +349,14 @@ class PythonBinder(PythonLocals):
         if scope.in_function:  # a nested function is part of the function it is in
             inner = Scope(scope.caller, scope.prefix, scope.cls, scope.receiver, {**scope.types}, True, {**scope.names})
             inner.held.update(scope.held)
+            inner.nested.update(scope.nested)
             inner.callables.update(scope.callables)  # a wrapper calling the functions its decorator is given
         else:
             method = scope.cls is not None and scope.prefix == scope.cls.local
             caller = f"{scope.prefix}.{name}" if scope.prefix else name
             receiver = next(iter(parameters), "") if method and not is_static(node) else ""
             inner = Scope(caller, caller, scope.cls if method else None, receiver, {}, True)
+            inner.nested.update(defined_functions(node))
             if self.module_held or self.module_types:  # what the module's own names hold, where nothing shadows them
                 own = local_names(node)
                 inner.held.update({n: held for n, held in self.module_held.items() if n not in own})
@@ -619,6 +649,8 @@ class PythonBinder(PythonLocals):
                 return Target(TargetForm.QUALIFIED, scope.held[name], Resolution.INFERRED)
             if name in scope.types or (scope.in_function and name == scope.receiver):
                 return Target(TargetForm.NAME, name, Resolution.NAME)
+            if name in scope.nested and name not in scope.names:  # its own nested `def`, not the module's
+                return None
             if self._bound(name, scope):
                 return Target(TargetForm.QUALIFIED, self._bound(name, scope), Resolution.EXACT)
             return Target(TargetForm.NAME, name, Resolution.NAME) if name else None

@@ -693,6 +693,13 @@ def _bound_in(target: ts.Node | None) -> list[str]:
     return [n for child in target.named_children for n in _bound_in(child)] if target.type in _UNPACKED else []
 
 
+def defined_functions(function: ts.Node) -> set[str]:
+    """The names of every function defined inside a function's body, however decorated."""
+    body = function.child_by_field_name("body")
+    found = [d for kind in FUNCTIONS for d in descendants(body, kind)] if body is not None else []
+    return {node_text(name) for d in found if (name := d.child_by_field_name("name")) is not None}
+
+
 def nested_functions(function: ts.Node) -> set[str]:
     """The names of the functions defined inside a function's body (closures, wrappers): undecorated, or decorated
     only by `functools.wraps` (any other decorator makes the name hold what it returns)."""

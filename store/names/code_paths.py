@@ -19,6 +19,15 @@ def is_test_path(path: str) -> bool:
     )
 
 
+# Folders of code that shows the library in use rather than being it (benchmarks too).
+EXAMPLE_FOLDERS = frozenset({"example", "examples", "demo", "demos", "sample", "samples", "benchmarks", "bench"})
+
+
+def is_example_path(path: str) -> bool:
+    """Example, demo, sample or benchmark code, by a folder of its path (`docs/examples/cache_extension.py`)."""
+    return any(folder.lower() in EXAMPLE_FOLDERS for folder in path.split("/")[:-1])
+
+
 # Headers keep their suffix in their module's name: `buf.h` and `buf.c` are two files of one name.
 HEADER_SUFFIXES = frozenset({".h", ".hpp", ".hh", ".hxx"})
 

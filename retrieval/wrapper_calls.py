@@ -1,0 +1,67 @@
+"""The wrapper a decorator puts around a function runs when the function is called.
+
+`@traced` over `def log_reply` makes the name `log_reply` hold what `traced(log_reply)` returned; where that is a
+wrapper calling the function it was given (the decorator's body has a call edge to the function it decorates), a call
+of `log_reply` runs the wrapper first: a call of the decorator's code, as sure as the call and the decoration are.
+A decorator that hands the function back (a registration, `functools.cache`'s C wrapper, one whose wrapper the binder
+cannot follow) adds nothing. Derived when a generation's relations are read, like dispatch (`execution_edges`).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterator
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from trident.retrieval.relation_columns import of_types, strings
+from trident.store.schema import RelationType, Resolution
+
+CALLS = RelationType.CALLS.value
+RUNS = frozenset({CALLS, RelationType.REFERENCES.value})  # how a decorator's wrapper reaches what it wraps
+COLUMNS = ("source", "target", "evidence", "project", "doc_id", "resolution")
+
+
+def wrapper_calls(table: pa.Table) -> Iterator[tuple[str, str, str, str, str, str, Resolution]]:
+    """(caller, CALLS, decorator, evidence, project, doc, resolution) for each bound call of a decorated function
+    whose decorator's body calls it; none the stored calls already state."""
+    wrappers = _wrappers(table)
+    if not wrappers:
+        return
+    calls = of_types(table, {CALLS})
+    calls = calls.filter(pc.is_in(calls["target"].cast(pa.string()), value_set=pa.array(sorted(wrappers))))
+    stated = set(zip(*(strings(of_types(table, {CALLS}), c) for c in ("source", "target")), strict=True))
+    seen: set[tuple[str, str]] = set()
+    for source, target, evidence, project, doc, resolution in sorted(_rows(calls)):
+        how = _resolution(resolution)
+        if how is Resolution.NAME:
+            continue
+        for decorator, wrapped in wrappers[target]:
+            pair = (source, decorator)
+            if source != decorator and pair not in stated and pair not in seen:
+                seen.add(pair)
+                yield source, CALLS, decorator, evidence, project, doc, max(how, wrapped, key=lambda r: r.rank)
+
+
+def _wrappers(table: pa.Table) -> dict[str, list[tuple[str, Resolution]]]:
+    """Decorated function -> the decorators whose body calls it, each with the weaker of the two bindings."""
+    runs: dict[tuple[str, str], Resolution] = {}
+    for source, target, *_, resolution in _rows(of_types(table, RUNS)):
+        how = _resolution(resolution)
+        if how is not Resolution.NAME and runs.get((source, target), Resolution.NAME).rank > how.rank:
+            runs[(source, target)] = how
+    found: dict[str, list[tuple[str, Resolution]]] = defaultdict(list)
+    for decorated, decorator, *_, resolution in sorted(_rows(of_types(table, {RelationType.DECORATED_BY.value}))):
+        how, run = _resolution(resolution), runs.get((decorator, decorated))
+        if how is not Resolution.NAME and run is not None:
+            found[decorated].append((decorator, max(how, run, key=lambda r: r.rank)))
+    return found
+
+
+def _rows(table: pa.Table) -> list[tuple[str, ...]]:
+    return list(zip(*(strings(table, c) for c in COLUMNS), strict=True))
+
+
+def _resolution(value: str) -> Resolution:
+    return Resolution(value or Resolution.EXACT.value)
