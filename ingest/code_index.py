@@ -453,6 +453,8 @@ class CodeIndex:
             element = self._returns.get(f"{functions[0].id}{ELEMENTS_MARK}", "") if functions else ""
             return [self._by_id[element]] if element in self._by_id else []
         found = _prefer(self._by_name.get(name, []), project)
+        if found and heads_folder(found[0].path or ""):  # a package's own definition of a name it also imports
+            found = self._imported_instead(name, found)
         for wider in wider_conftests(name) if not found and CONFTEST in name else ():  # a fixture of a folder above
             if found := _prefer(self._by_name.get(wider, []), project):
                 break
@@ -474,6 +476,15 @@ class CodeIndex:
             for returned in self._returned([owner]):  # `make_pool().query`: a member of what the call gives
                 return self._member(returned, last, skip_first=False)
         return []
+
+    def _imported_instead(self, name: str, found: list[Entity]) -> list[Entity]:
+        """What a package's `__init__` imports by a name it also defines (a stand-in for when the import fails:
+        `except ImportError: class AsyncHTTP2Connection: ...`): the import, which is what runs where it succeeds."""
+        head, _, last = name.rpartition(".")
+        packages = [e for e in self._by_name.get(head, []) if e.type == EntityType.MODULE.value]
+        held = self._holds.get((packages[0].id, f"{last}{CALLED_MARK}")) if packages else None
+        imported = self._by_id.get(held or "")
+        return [imported] if imported is not None else found
 
     def _table_elsewhere(self, name: str, project: str, depth: int, tails: _Tails) -> list[Entity]:
         """The definitions a table holds that is named other than where it is defined: a module's name for another
@@ -665,7 +676,14 @@ class CodeIndex:
         """The one module-level definition of `name` inside the folder `module` heads (what `from .x import name`
         in an `__init__`, `export ... from './x'` in an `index` or `pub use` in a `mod.rs` make importable); in
         JavaScript and TypeScript, any module may re-export (a barrel: mobx's `internal.ts` is `export * from
-        "./utils/utils"` and more), and a name imported from one that does not define it is one it re-exports."""
+        "./utils/utils"` and more), and a name imported from one that does not define it is one it re-exports. What
+        a Python package's `__init__` states it imports by the name (`HOLDS`, `Template()`) comes first: the folder
+        may hold several definitions of it."""
+        stated = self._by_id.get(self._holds.get((module.id, f"{name}{CALLED_MARK}")) or "")
+        if stated is not None and heads_folder(stated.path or ""):  # imported from a package that imports it too
+            return self._imported_instead(stated.qualified_name, [stated])
+        if stated is not None:
+            return [stated]
         if not heads_folder(module.path or "") and family(module.path or "") != "javascript":
             return []
         folder = posixpath.dirname(module.path or "")

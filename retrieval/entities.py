@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field
 
 from trident.retrieval.relation_index import GraphWalk
 from trident.retrieval.written_names import WrittenNames, written_parts
+from trident.store.names.code_paths import is_example_path, is_test_path, module_name
 from trident.store.names.directory import EntityDirectory
 from trident.store.schema import Entity
 
@@ -52,12 +53,23 @@ def resolve_entity(directory: EntityDirectory, name_or_id: str, projects: list[s
         return _written_entity(text, written, projects)
     if len(candidates) == 1:
         return candidates[0]
-    # A name defined once as a class and again as its module is not ambiguous to a person: prefer the
-    # most specific kind of thing, then the shortest id.
-    ranked = sorted(candidates, key=lambda e: (_SPECIFICITY.get(e.type, 9), len(e.id), e.id))
-    if _SPECIFICITY.get(ranked[0].type, 9) < _SPECIFICITY.get(ranked[1].type, 9):
+    bare = len(written_parts(text)) == 1
+    ranked = sorted(candidates, key=lambda e: (_preference(e, bare), len(e.id), e.id))
+    if _preference(ranked[0], bare) < _preference(ranked[1], bare):
         return ranked[0]
     raise _ambiguous(text, ranked, written)
+
+
+def _preference(entity: Entity, bare: bool) -> tuple[int, bool, int, bool]:
+    """Which of the entities sharing a name a person means by it, lower first: the more specific kind of thing (a
+    class before its module of the same name); the library's own code before a test's or an example's; fewer
+    private modules on the way to it (`pygments.highlight` before `doc._static.demo.highlight`); for a name written
+    without a dot, a module-level definition before a method (a method is written with its class,
+    `Syntax.highlight`, so `highlight` is `pygments.highlight`). Candidates alike in all of these stay ambiguous."""
+    path = entity.path or ""
+    aside = is_test_path(path) or is_example_path(path)
+    private = sum(part.startswith("_") for part in module_name(path).split("."))
+    return _SPECIFICITY.get(entity.type, 9), aside, private, bare and entity.type == "Method"
 
 
 def _written_entity(text: str, written: WrittenNames, projects: list[str] | None) -> Entity:

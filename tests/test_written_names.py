@@ -28,10 +28,15 @@ PROJECTS: dict[str, dict[str, str]] = {
         ),
         "src/shop/cart.py": "from .orders import Order\n\n\ndef checkout(order: Order):\n    return order.total()\n",
         "tests/test_orders.py": "from shop import Order\n\n\ndef test_total():\n    assert Order().total() == 0\n",
+        "src/shop/view.py": "class View:\n    def highlight(self):\n        return 1\n",
+        "docs/_static/demo.py": "def highlight():\n    return 0\n",
+        "tests/helpers.py": "def highlight():\n    return 2\n\n\ndef checkout():\n    return 2\n",
     },
     "ledger": {
         "ledger/__init__.py": "",
         "ledger/orders.py": "class Order:\n    def total(self):\n        return 0\n",
+        "ledger/render.py": "def highlight(text):\n    return text\n",
+        "ledger/billing.py": "def checkout():\n    return 0\n",
     },
 }
 SHOP_TOTAL = "method:shop:src.shop.orders.Order.total"
@@ -81,6 +86,22 @@ def test_an_ambiguous_name_lists_each_candidate_by_its_import_name_and_a_project
     assert "src.shop" not in message.split(" (")[0]  # listed by import name, the id follows in parentheses
     assert set(raised.value.suggestions) == {SHOP_TOTAL, LEDGER_TOTAL}
     assert resolve_entity(directory, "Order.total", ["ledger"]).id == LEDGER_TOTAL
+
+
+def test_a_short_name_several_entities_share_is_the_one_a_person_means_when_one_stands_out(
+    directory: EntityDirectory,
+) -> None:
+    # `highlight` is a function of ledger's, a method of shop's View (written `View.highlight`), a test helper and a
+    # function under a private docs folder: the library's module-level function
+    assert resolve_entity(directory, "highlight").id == "function:ledger:ledger.render.highlight"
+    assert resolve_entity(directory, "View.highlight").id == "method:shop:src.shop.view.View.highlight"
+    assert resolve_entity(directory, "highlight", ["shop"]).id == "method:shop:src.shop.view.View.highlight"
+    # two module-level functions of two libraries stay ambiguous (a test helper of the name listed after them)
+    with pytest.raises(EntityNotFoundError) as raised:
+        resolve_entity(directory, "checkout")
+    listed = raised.value.suggestions  # each candidate, the libraries' first
+    assert set(listed[:2]) == {"function:shop:src.shop.cart.checkout", "function:ledger:ledger.billing.checkout"}
+    assert listed[2:] == ["function:shop:tests.helpers.checkout"]
 
 
 @pytest.mark.parametrize(

@@ -50,12 +50,14 @@ from trident.ingest.languages.python_syntax import (
     expression_nodes,
     held_class_name,
     imported_from,
+    imported_names,
     is_static,
     is_super,
     local_names,
     named_as_class,
     parameter_nodes,
     reexported,
+    statements,
 )
 from trident.ingest.model import (
     ATTRIBUTE_MARK,
@@ -123,10 +125,25 @@ class PythonBinder(PythonLocals):
                     target = Target(TargetForm.QUALIFIED, f"{held}{TABLE_MARK}", Resolution.INFERRED)
                     yield BoundAttribute(cls.local, f"{attribute}{TABLE_MARK}", target)
         if heads_folder(self.path):  # a package's `__init__` re-exports by its folder (the indexer reads that)
+            yield from self._package_names(root)
             return
         for name in reexported(root, self.names, self.module, self.path):
             target = Target(TargetForm.QUALIFIED, f"{self.names[name]}{TABLE_MARK}", Resolution.INFERRED)
             yield BoundAttribute("", f"{name}{TABLE_MARK}", target)
+
+    def _package_names(self, root: ts.Node) -> Iterator[BoundAttribute]:
+        """The definitions a package's `__init__` imports from its own modules for others to import from the package
+        (`from .environment import Template as Template` in jinja2's): what `jinja2.Template` names where the
+        package's folder has several definitions of the name (`nodes.Template` too), which the folder alone cannot
+        tell, or the `__init__` defines a stand-in for when the import fails (httpcore's `AsyncHTTP2Connection`
+        without `h2`): `HOLDS` on the module, attribute `Template()`."""
+        for node in statements(root):
+            if node.type != "import_from_statement":
+                continue
+            for name, held in sorted(imported_names(node, self.path).items()):  # (a fallback the file defines in
+                if held.startswith(f"{self.module}.") and held.count(".") > self.module.count(".") + 1:  # `except`)
+                    target = Target(TargetForm.QUALIFIED, held, Resolution.EXACT)
+                    yield BoundAttribute("", f"{name}{CALLED_MARK}", target)
 
     def _stated_parameters(self) -> Iterator[BoundAttribute]:
         """The class each annotated parameter of each method holds (`md: Markdown`, attribute `(md)`): what the
