@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from trident.retrieval.execution_edges import EXECUTED
 from trident.retrieval.relation_index import GraphWalk
-from trident.store.names.code_paths import is_example_path, is_test_path
+from trident.store.names.code_paths import is_set_apart
 from trident.store.names.directory import EntityDirectory
 from trident.store.schema import Relation, Resolution
 
@@ -40,9 +40,9 @@ BACKWARD_COST = 0.25
 # binding shared by n targets weighs 1/n) is less likely the one a run takes than a call bound to one: each doubling
 # of the targets costs a little, so of two equally long chains the one over surer hops comes first.
 FANOUT_COST = 0.1
-# Prose says two things are related; code shows it. A hop over a prose relation, or into test or example code, costs
-# more than any path over code alone can (6 hops at most), so the library's own code ranks first and prose, a
-# changelog, a test helper or an example's override only where the code has no path.
+# Prose says two things are related; code shows it. A hop over a prose relation, or into test, example or
+# documentation code, costs more than any path over code alone can (6 hops at most), so the library's own code ranks
+# first and prose, a changelog, a test helper or an example's override only where the code has no path.
 CODE_RELATIONS = frozenset(
     {
         "CALLS",
@@ -90,7 +90,7 @@ def connections(
     """Up to `max_paths` best paths of at most `max_hops` hops between two entity ids, either direction, over
     relations of `types` (None: all) and calls and bases bound at least as surely as `least`."""
     around = adjacency(graph, tenant, source, target, max_hops, types, least)
-    in_tests = in_tests_or_examples_of(directory)
+    in_tests = set_apart_of(directory)
     found = best_paths(around, source, target, max_hops, max_paths, in_tests)
     return [Connection(relations=path, code_only=_code_only(source, path, in_tests)) for path in found]
 
@@ -220,16 +220,15 @@ def steps(start: str, path: Sequence[Relation]) -> list[tuple[str, Relation]]:
     return taken
 
 
-def in_tests_or_examples_of(directory: EntityDirectory) -> Callable[[str], bool]:
-    """Whether an entity id is defined in test or example code (`is_test_path`, `is_example_path`), remembered per id
+def set_apart_of(directory: EntityDirectory) -> Callable[[str], bool]:
+    """Whether an entity id is defined in test, example or documentation code (`is_set_apart`), remembered per id
     (a search asks about the same nodes often)."""
     known: dict[str, bool] = {}
 
     def in_tests(node: str) -> bool:
         if node not in known:
             entity = directory.by_id.get(node)
-            path = entity.path or "" if entity is not None else ""
-            known[node] = entity is not None and (is_test_path(path) or is_example_path(path))
+            known[node] = entity is not None and is_set_apart(entity.path or "")
         return known[node]
 
     return in_tests

@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 
 from trident.retrieval.relation_index import GraphWalk
 from trident.retrieval.written_names import WrittenNames, written_parts
-from trident.store.names.code_paths import is_example_path, is_test_path, module_name
+from trident.store.names.code_paths import is_set_apart
 from trident.store.names.directory import EntityDirectory
 from trident.store.schema import Entity
 
@@ -60,16 +60,13 @@ def resolve_entity(directory: EntityDirectory, name_or_id: str, projects: list[s
     raise _ambiguous(text, ranked, written)
 
 
-def _preference(entity: Entity, bare: bool) -> tuple[int, bool, int, bool]:
+def _preference(entity: Entity, bare: bool) -> tuple[int, bool, bool]:
     """Which of the entities sharing a name a person means by it, lower first: the more specific kind of thing (a
-    class before its module of the same name); the library's own code before a test's or an example's; fewer
-    private modules on the way to it (`pygments.highlight` before `doc._static.demo.highlight`); for a name written
-    without a dot, a module-level definition before a method (a method is written with its class,
-    `Syntax.highlight`, so `highlight` is `pygments.highlight`). Candidates alike in all of these stay ambiguous."""
-    path = entity.path or ""
-    aside = is_test_path(path) or is_example_path(path)
-    private = sum(part.startswith("_") for part in module_name(path).split("."))
-    return _SPECIFICITY.get(entity.type, 9), aside, private, bare and entity.type == "Method"
+    class before its module of the same name); the library's own code before a test's, an example's or the
+    documentation's (`pygments.highlight` before `doc._static.demo.highlight`); for a name written without a dot, a
+    module-level definition before a method (a method is written with its class, `Syntax.highlight`, so `highlight`
+    is `pygments.highlight`). Candidates alike in all of these stay ambiguous (two libraries' `get`)."""
+    return _SPECIFICITY.get(entity.type, 9), is_set_apart(entity.path or ""), bare and entity.type == "Method"
 
 
 def _written_entity(text: str, written: WrittenNames, projects: list[str] | None) -> Entity:

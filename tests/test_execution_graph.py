@@ -247,6 +247,17 @@ async def test_a_served_explain_path_gives_the_call_chain_across_the_two_project
     assert [h["resolution"] for h in first["hops"]][2] == "dispatch"
 
 
+@pytest.mark.anyio
+async def test_a_served_impact_of_a_decorator_names_what_it_decorates_and_their_callers(client: Any) -> None:
+    result = await client.call_tool("impact", {"entities": ["web._callbacks.timed"], "max_hops": 2})
+    assert not result.is_error, result.content
+    callers = {c["id"]: c["hops"] for c in result.structured_content["callers"]}
+    # what it decorates (calling it runs the wrapper), their callers, and the module applying it
+    assert callers["function:web:web._callbacks.log_error"] == 1
+    assert callers["function:web:web._callbacks.report"] == 1  # through the wrapper the call runs
+    assert "function:web:web._callbacks.log_reply" not in callers  # decorated by `traced`, which hands it back
+
+
 def test_a_function_passed_as_a_value_is_referenced_and_a_chain_runs_through_it(
     catalog: Catalog, views: GenerationViews
 ) -> None:

@@ -28,6 +28,16 @@ def is_example_path(path: str) -> bool:
     return any(folder.lower() in EXAMPLE_FOLDERS for folder in path.split("/")[:-1])
 
 
+DOCS_FOLDERS = frozenset({"doc", "docs", "documentation"})
+
+
+def is_set_apart(path: str) -> bool:
+    """Code that is not the library's own: tests, examples, and code kept with the documentation (its build's
+    `conf.py`, a page's script: `doc/_static/demo.js`)."""
+    folders = path.split("/")[:-1]
+    return is_test_path(path) or is_example_path(path) or any(f.lower() in DOCS_FOLDERS for f in folders)
+
+
 # Headers keep their suffix in their module's name: `buf.h` and `buf.c` are two files of one name.
 HEADER_SUFFIXES = frozenset({".h", ".hpp", ".hh", ".hxx"})
 
