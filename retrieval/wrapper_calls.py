@@ -30,17 +30,18 @@ def wrapper_calls(table: pa.Table) -> Iterator[tuple[str, str, str, str, str, st
     if not wrappers:
         return
     calls = of_types(table, {CALLS})
-    calls = calls.filter(pc.is_in(calls["target"].cast(pa.string()), value_set=pa.array(sorted(wrappers))))
-    stated = set(zip(*(strings(of_types(table, {CALLS}), c) for c in ("source", "target")), strict=True))
-    seen: set[tuple[str, str]] = set()
-    for source, target, evidence, project, doc, resolution in sorted(_rows(calls)):
+    targets = calls["target"].cast(pa.string())
+    decorators = pa.array(sorted({d for found in wrappers.values() for d, _ in found}), pa.string())
+    into = calls.filter(pc.is_in(targets, value_set=decorators))  # stated calls of a decorator: not repeated
+    known = set(zip(strings(into, "source"), strings(into, "target"), strict=True))
+    decorated = calls.filter(pc.is_in(targets, value_set=pa.array(sorted(wrappers), pa.string())))
+    for source, target, evidence, project, doc, resolution in sorted(_rows(decorated)):
         how = _resolution(resolution)
         if how is Resolution.NAME:
             continue
         for decorator, wrapped in wrappers[target]:
-            pair = (source, decorator)
-            if source != decorator and pair not in stated and pair not in seen:
-                seen.add(pair)
+            if source != decorator and (source, decorator) not in known:
+                known.add((source, decorator))
                 yield source, CALLS, decorator, evidence, project, doc, max(how, wrapped, key=lambda r: r.rank)
 
 
