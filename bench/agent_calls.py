@@ -45,10 +45,9 @@ from trident.embedding.model_settings import ModelSettings
 from trident.ingest.pipeline import index_folder
 from trident.retrieval.call_chains import CALL_TYPES as EXECUTION_KINDS
 from trident.retrieval.entities import EntityNotFoundError, resolve_entity
-from trident.retrieval.relation_index import RelationIndex
+from trident.retrieval.reader import Reader
 from trident.retrieval.walks import Direction
 from trident.store.catalog import Catalog
-from trident.store.names.directory import EntityDirectory
 from trident.store.schema import RelationType
 from trident.tools.explain import explain_path
 from trident.tools.impact import impact
@@ -65,9 +64,7 @@ EXPLAIN_HOPS: int = inspect.signature(explain_path).parameters["max_hops"].defau
 class Home:
     """The indexed projects, as the tools read them."""
 
-    catalog: Catalog
-    directory: EntityDirectory
-    index: RelationIndex
+    reader: Reader
     entities: Entities
     library: dict[str, tuple[str, ...]]  # project -> the folders of its library code
 
@@ -116,9 +113,8 @@ def open_home(roots: dict[str, Path], folder: Path, embedder: Embedder, library:
                 index_folder(writer, root, project, max_file_bytes=MAX_FILE_BYTES)
         done.write_text("ok\n")
         print(f"indexed in {time.perf_counter() - started:.0f} s", file=sys.stderr)
-    index = RelationIndex.from_table(catalog.graph.relation_table(catalog.tenant), catalog.tenant, {})
     folders = {p: tuple(f.rstrip("/") + "/" for f in fs) for p, fs in library.items()}
-    return Home(catalog, EntityDirectory(catalog.entities()), index, read_entities(catalog), folders)
+    return Home(Reader.open(catalog), read_entities(catalog), folders)
 
 
 def _written(question: dict[str, Any]) -> list[str]:
@@ -128,7 +124,7 @@ def _written(question: dict[str, Any]) -> list[str]:
 
 def _named(home: Home, written: str, expected: str | None) -> bool:
     try:
-        return expected is not None and resolve_entity(home.directory, written).id == expected
+        return expected is not None and resolve_entity(home.reader.directory(), written).id == expected
     except EntityNotFoundError:
         return False
 
@@ -146,7 +142,7 @@ def ask_path(home: Home, q: dict[str, Any]) -> Answer:
         ]
         return answer
     hops = max(EXPLAIN_HOPS, max(len(c) - 1 for c in chains))
-    result = explain_path(home.catalog, home.directory, ends[0], ends[1], relations=home.index, max_hops=hops)
+    result = explain_path(home.reader, ends[0], ends[1], max_hops=hops)
     walks = [_forward_calls(ends[0], p.hops) for p in result.paths]
     answer.first = bool(walks) and walks[0] in chains
     answer.anywhere = any(w in chains for w in walks)
@@ -203,15 +199,13 @@ def ask_callers(home: Home, q: dict[str, Any]) -> Answer:
     if target is None:
         return answer
     result = trace_relationships(
-        home.catalog,
-        home.directory,
+        home.reader,
         target,
         direction=Direction.IN,
         relation_types=[RelationType.CALLS.value],
         max_hops=1,
         limit=MAX_EDGES,  # trace's largest page, far above any gold's callers
         max_tokens=MAX_MAX_TOKENS,
-        relations=home.index,
     )
     answer.found = {e.source for e in result.edges if e.target == target and home.in_library(e.source, q["project"])}
     return answer
@@ -223,7 +217,7 @@ def ask_impact(home: Home, q: dict[str, Any]) -> Answer:
         return answer
     offset, callers = 0, []
     for _ in range(MAX_PAGES):  # every page: the measure is what the tool finds, not how it pages
-        result = impact(home.catalog, home.directory, entities=[target], relations=home.index, offset=offset)
+        result = impact(home.reader, entities=[target], offset=offset)
         callers += result.callers
         if result.next_call is None or not result.callers:
             break
@@ -319,7 +313,7 @@ def main(argv: list[str] | None = None) -> None:
                 for a in answers
             }
             args.json.write_text(json.dumps(outcome, indent=1, sort_keys=True))
-        home.catalog.close()
+        home.reader.catalog.close()
 
 
 if __name__ == "__main__":

@@ -45,6 +45,7 @@ from jedi.api.classes import Name
 from trident.embedding.embedder import Embedder, open_embedder
 from trident.embedding.model_settings import ModelSettings
 from trident.ingest.pipeline import index_folder
+from trident.retrieval.reader import Reader
 from trident.store.catalog import Catalog
 from trident.store.names.code_paths import module_name
 from trident.store.schema import Entity, Relation
@@ -156,7 +157,7 @@ def index_packages(catalog: Catalog, packages: list[Package]) -> dict[str, Index
             started = time.perf_counter()
             index_folder(writer, package.root, package.project, max_file_bytes=MAX_FILE_BYTES)
             seconds[package.project] = time.perf_counter() - started
-    chunks = {p.name: p.chunks for p in status(catalog).projects}
+    chunks = {p.name: p.chunks for p in status(Reader.open(catalog)).projects}
     return {name: Indexed(round(s, 1), chunks.get(name, 0)) for name, s in seconds.items()}
 
 

@@ -32,6 +32,7 @@ from corpus import bench_home
 from trident.embedding.embedder import open_embedder
 from trident.embedding.model_settings import ModelSettings
 from trident.ingest.pipeline import index_folder
+from trident.retrieval.reader import Reader
 from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.search_hits import SearchHit
 from trident.retrieval.views import GenerationViews
@@ -97,7 +98,7 @@ def first_rank(hits: list[SearchHit], question: dict[str, Any], whole: bool) -> 
 
 
 def ask(catalog: Catalog, views: GenerationViews, question: dict[str, Any]) -> Scored:
-    result = search(catalog, question["question"], views=views, top_k=TOP_K)
+    result = search(Reader(catalog, views), question["question"], top_k=TOP_K)
     hits = list(result.hits)
     return Scored(
         question,

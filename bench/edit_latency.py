@@ -31,6 +31,7 @@ from trident.embedding.embedder import open_embedder
 from trident.embedding.model_settings import ModelSettings
 from trident.ingest.ingest_settings import IngestSettings
 from trident.ingest.watch import Reindex, WatchedFolder, catalog_reindexer
+from trident.retrieval.reader import Reader
 from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.views import GenerationViews
 from trident.server.context import _keep_warm
@@ -50,8 +51,8 @@ def marker(n: int) -> str:
 
 def found_everywhere(catalog: Catalog, views: GenerationViews, name: str) -> bool:
     text = f"{name} reconciles the {name.split('_')[1]} ledger"
-    lexical = search(catalog, name, top_k=5, strategy="lexical", views=views).hits
-    semantic = search(catalog, text, top_k=5, strategy="semantic", views=views).hits
+    lexical = search(Reader(catalog, views), name, top_k=5, strategy="lexical").hits
+    semantic = search(Reader(catalog, views), text, top_k=5, strategy="semantic").hits
     named = views.directory(catalog).named(name)
     found = [any(name in h.snippet or name in h.entities for h in hits) for hits in (lexical, semantic)]
     return all(found) and bool(named)

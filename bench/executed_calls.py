@@ -59,9 +59,9 @@ from trident.embedding.hash_embedder import HashEmbedder
 from trident.embedding.model_settings import ModelSettings
 from trident.retrieval.call_chains import CALL_TYPES as EXECUTION_KINDS
 from trident.retrieval.entities import EntityNotFoundError
+from trident.retrieval.reader import Reader
 from trident.retrieval.relation_index import RelationIndex
 from trident.store.catalog import Catalog
-from trident.store.names.directory import EntityDirectory
 from trident.store.schema import Entity, Resolution
 from trident.tools.explain import Hop, explain_path
 
@@ -767,9 +767,7 @@ EXACT, LATER, FORWARD, OTHER, NO_PATH, NOT_FOUND = (
 
 
 def score_chain(
-    catalog: Catalog,
-    directory: EntityDirectory,
-    index: RelationIndex,
+    reader: Reader,
     chain: list[str],
     calls: dict[Pair, set[str]],
     ran: Collection[Pair] = (),
@@ -780,7 +778,7 @@ def score_chain(
     order = resolutions()
     held = " ".join(surest(calls.get(pair, set()), order) or "-" for pair in itertools.pairwise(chain))
     try:
-        result = explain_path(catalog, directory, chain[0], chain[-1], relations=index, max_hops=6)
+        result = explain_path(reader, chain[0], chain[-1], max_hops=6)
     except EntityNotFoundError:
         return ChainOutcome(chain, NOT_FOUND, held, [], "", False)
     if not result.paths:
@@ -858,9 +856,7 @@ def tests_that_ran(trace: Trace, locate: Locator) -> tuple[dict[str, set[str]], 
     return ran, unmapped
 
 
-def measure_impact(
-    catalog: Catalog, directory: EntityDirectory, index: RelationIndex, ran: dict[str, set[str]], unmapped: int
-) -> ImpactScore | None:
+def measure_impact(reader: Reader, ran: dict[str, set[str]], unmapped: int) -> ImpactScore | None:
     """The impact tool's tests for seeded executed functions against the tests that ran them; None without the tool.
 
     Raises:
@@ -875,7 +871,7 @@ def measure_impact(
     by_resolution: dict[str, list[int]] = {}
     for function in sample:
         try:
-            result, tests = _every_test(tool, catalog, directory, index, function)
+            result, tests = _every_test(tool, reader, function)
         except (LookupError, ValueError) as error:
             totals["errors"] += 1
             examples.append({"function": function, "error": str(error)})
@@ -904,16 +900,14 @@ def measure_impact(
     )
 
 
-def _every_test(
-    tool: Any, catalog: Catalog, directory: EntityDirectory, index: RelationIndex, function: str
-) -> tuple[Any, list[Any]]:
+def _every_test(tool: Any, reader: Reader, function: str) -> tuple[Any, list[Any]]:
     """The first page of `impact` for one function, and its tests over every page."""
-    ask = {"entities": [function], "relations": index, "limit": tool.MAX_LIMIT}
-    first = page = tool.impact(catalog, directory, **ask)
+    ask = {"entities": [function], "limit": tool.MAX_LIMIT}
+    first = page = tool.impact(reader, **ask)
     tests, offset = list(page.tests), 0
     while page.next_call is not None:
         offset += tool.MAX_LIMIT
-        page = tool.impact(catalog, directory, offset=offset, **ask)
+        page = tool.impact(reader, offset=offset, **ask)
         tests += page.tests
     return first, tests
 
@@ -968,8 +962,8 @@ def measure(package: Package, trace: Trace, catalog: Catalog, indexed: Indexed) 
     """Every figure of one package, from its trace and its open index."""
     started = time.perf_counter()
     entities = read_entities(catalog)
-    directory = EntityDirectory(catalog.entities())
-    index = RelationIndex.from_table(catalog.graph.relation_table(catalog.tenant), catalog.tenant, {})
+    reader = Reader.open(catalog)
+    index = reader.relations()
     locate = Locator(entities, package.project)
     facts = SourceFacts.of(package.root, package.import_dir)
     executed, skipped = executed_pairs(trace, locate, facts)
@@ -988,10 +982,10 @@ def measure(package: Package, trace: Trace, catalog: Catalog, indexed: Indexed) 
     }
     _log(f"{package}: explain_path over sampled chains ...")
     ran = set(executed)
-    chains = [score_chain(catalog, directory, index, c, calls, ran) for c in sample_chains(executed, own, special)]
+    chains = [score_chain(reader, c, calls, ran) for c in sample_chains(executed, own, special)]
     ran, unmapped = tests_that_ran(trace, locate)
     try:
-        impact: ImpactScore | str | None = measure_impact(catalog, directory, index, ran, unmapped)
+        impact: ImpactScore | str | None = measure_impact(reader, ran, unmapped)
     except ImportError as error:  # the tool is being written beside this bench: say so, measure the rest
         impact = f"trident.tools.impact does not import: {error}"
     seconds = round(time.perf_counter() - started, 1)

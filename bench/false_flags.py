@@ -33,6 +33,7 @@ from pathlib import Path
 from trident.embedding.hash_embedder import HashEmbedder
 from trident.ingest.pipeline import index_folder
 from trident.retrieval.fact_readers import facts_of
+from trident.retrieval.reader import Reader
 from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.search_engine import Strategy
 from trident.retrieval.source_kinds import source_kind
@@ -105,7 +106,7 @@ def measure(name: str, catalog: Catalog, show: bool) -> dict[str, object]:
     flagged: dict[tuple[str, str, str], dict[str, object]] = {}
     hits_returned = 0
     for key in keys:
-        result = search(catalog, key, top_k=TOP_K, strategy=Strategy.LEXICAL, views=views)
+        result = search(Reader(catalog, views), key, top_k=TOP_K, strategy=Strategy.LEXICAL)
         hits_returned += len(result.hits)
         for hit in result.hits:
             for flag in hit.flags:

@@ -38,26 +38,22 @@ def _chars(answer: Any) -> int:
 def sizes(home: Home, questions: list[dict[str, Any]]) -> dict[str, list[tuple[int, int]]]:
     """Per tool, (full, compact) characters of each answer."""
     out: dict[str, list[tuple[int, int]]] = {"explain_path": [], "trace_relationships": []}
-    chunks = home.catalog.graph.get_chunks
     for q in questions:
         if q["kind"] == "path":
             chain = q["chains"][0]
             ends = [home.id_of(q["project"], chain[0]), home.id_of(q["project"], chain[-1])]
             if None in ends:
                 continue
-            asked = {"relations": home.index, "chunks": chunks}
-            full = explain_path(home.catalog, home.directory, str(ends[0]), str(ends[1]), **asked)
-            compact = explain_path(home.catalog, home.directory, str(ends[0]), str(ends[1]), detail="compact", **asked)
+            full = explain_path(home.reader, str(ends[0]), str(ends[1]))
+            compact = explain_path(home.reader, str(ends[0]), str(ends[1]), detail="compact")
             assert len(full.paths) == len(compact.paths), q["id"]
             out["explain_path"].append((_chars(full), _chars(compact)))
         else:
             target = home.id_of(q["project"], q["symbol"])
             if target is None:
                 continue
-            full_trace = trace_relationships(home.catalog, home.directory, target, relations=home.index)
-            compact_trace = trace_relationships(
-                home.catalog, home.directory, target, relations=home.index, detail="compact", chunks=chunks
-            )
+            full_trace = trace_relationships(home.reader, target)
+            compact_trace = trace_relationships(home.reader, target, detail="compact")
             assert len(full_trace.edges) == len(compact_trace.edges), q["id"]
             out["trace_relationships"].append((_chars(full_trace), _chars(compact_trace)))
     return out
@@ -78,7 +74,7 @@ def main(argv: list[str] | None = None) -> None:
         try:
             measured = sizes(home, sorted(questions, key=lambda q: q["id"]))
         finally:
-            home.catalog.close()
+            home.reader.catalog.close()
     print(f"{'tool':<20} {'answers':>7} {'full median':>12} {'compact median':>15} {'full max':>9} {'compact max':>12}")
     for tool, pairs in measured.items():
         full, compact = [f for f, _ in pairs], [c for _, c in pairs]

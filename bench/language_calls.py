@@ -67,6 +67,7 @@ from typing import Any
 
 from trident.embedding.hash_embedder import HashEmbedder
 from trident.ingest.pipeline import index_folder
+from trident.retrieval.reader import Reader
 from trident.store.catalog import Catalog
 from trident.store.schema import EntityType, RelationType, Resolution
 from trident.tools.status import status
@@ -569,7 +570,7 @@ def run(names: list[str], cache: Path) -> list[Result]:
                 with catalog.writer() as writer:
                     index_folder(writer, root, name, max_file_bytes=MAX_FILE_BYTES)
                 seconds = time.perf_counter() - started
-                chunks = next((p.chunks for p in status(catalog).projects if p.name == name), 0)
+                chunks = next((p.chunks for p in status(Reader.open(catalog)).projects if p.name == name), 0)
                 reference = _reference(name, root, cache)
                 results.append(measure(name, root, catalog, chunks, seconds, reference))
             finally:

@@ -36,6 +36,7 @@ import numpy as np
 from trident.embedding.embedder import open_embedder
 from trident.embedding.model_settings import ModelSettings
 from trident.retrieval.entities import EntityNotFoundError
+from trident.retrieval.reader import Reader
 from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.search_engine import GenerationViews, Strategy, search_async
 from trident.store.catalog import Catalog
@@ -181,21 +182,17 @@ async def in_process(
         if strategy is Strategy.AUTO:
             results["search_by_type"] = {t: summary(s) for t, s in per_type.items()}
             results["auto_path_timings"] = {p: summary(s) for p, s in per_path.items()}
-    directory = views.directory(catalog)
-    relations = views.relations(catalog)  # what a server walks (built once per generation, like the directory)
+    reader = Reader(catalog, views)
+    reader.relations()  # what a server walks (built once per generation, like the directory)
     per_tool: dict[str, list[float]] = {}
     for figure, tool, args in tool_args(by_tool):
         fn: Callable[[], Any]
         if tool == "trace_relationships":
-            fn = lambda a=args: trace_relationships(  # noqa: E731
-                catalog, directory, a["entity"], max_hops=a["max_hops"], relations=relations
-            )
+            fn = lambda a=args: trace_relationships(reader, a["entity"], max_hops=a["max_hops"])  # noqa: E731
         elif tool == "explain_path":
-            fn = lambda a=args: explain_path(  # noqa: E731
-                catalog, directory, a["source"], a["target"], relations=relations
-            )
+            fn = lambda a=args: explain_path(reader, a["source"], a["target"])  # noqa: E731
         else:
-            fn = lambda a=args: find_similar(catalog, directory, views=views, **a)  # noqa: E731
+            fn = lambda a=args: find_similar(reader, **a)  # noqa: E731
         try:
             fn()
             samples, _ = timed(fn, repeat)

@@ -1,6 +1,5 @@
-"""The read tools beside `search`, timed on a cached bench index both ways they can read: through the stores (the
-graph and vector stores, as a caller without a reader's views reads) and through a reader's views (as the server and
-the command line read). Checks that both ways give the same answers.
+"""The read tools beside `search`, timed on a cached bench index through a reader's views (as the server and the
+command line read).
 
   get_entity        the bench's graph entities, each five times
   stale scan        the scan of one index generation that status and find_stale start (at most 20,000 chunks)
@@ -9,7 +8,7 @@ the command line read). Checks that both ways give the same answers.
 Usage:
     python bench/read_tools.py [--sizes 10k,100k]
 The model is TRIDENT_MODEL's (the bench's is `sentence-transformers/all-MiniLM-L6-v2:int8`). Prints p50 / p95 ms
-per tool and way; a size not built is skipped.
+per tool; a size not built is skipped.
 """
 
 from __future__ import annotations
@@ -22,6 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from trident.embedding.model_settings import ModelSettings
+from trident.retrieval.reader import Reader
 from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.stale_scan import scan_stale
 from trident.retrieval.views import GenerationViews
@@ -49,25 +49,24 @@ def timed(fn: Callable[[], object], repeat: int) -> tuple[float, float]:
 def measure(size: str) -> None:
     catalog = Catalog(index_dir(size, ModelSettings().model), TENANT, None)
     views = GenerationViews(RetrievalSettings())
-    directory, relations = views.directory(catalog), views.relations(catalog)
+    reader = Reader(catalog, views)
+    reader.directory(), reader.relations()  # built once per generation, as a server's warm-up builds them
     by_tool = load_queries()
     names = [item["entity"] for item in graph_inputs(catalog, by_tool).get("trace_relationships", [])]
-    same = all(get_entity(catalog, directory, n) == get_entity(catalog, directory, n, relations) for n in names)
-    print(f"\n{size}: {len(names)} entities, the same answers both ways: {same}")
-    for way, source in (("stores", None), ("views", relations)):
-        samples: list[float] = []
-        for name in names:
-            started = time.perf_counter()
-            for _ in range(5):
-                get_entity(catalog, directory, name, source)
-            samples.append((time.perf_counter() - started) / 5 * 1000)
-        print(f"  get_entity, {way:6s} p50 {statistics.median(samples):7.2f} ms  max {max(samples):7.2f} ms")
+    print(f"\n{size}: {len(names)} entities")
+    samples: list[float] = []
+    for name in names:
+        started = time.perf_counter()
+        for _ in range(5):
+            get_entity(reader, name)
+        samples.append((time.perf_counter() - started) / 5 * 1000)
+    print(f"  get_entity p50 {statistics.median(samples):7.2f} ms  max {max(samples):7.2f} ms")
     fresh = EntityDirectory(catalog.entities())  # a directory of its own: a scan of its own, not the one before
     started = time.perf_counter()
     scan = scan_stale(catalog, fresh, views)
     print(f"  stale scan {time.perf_counter() - started:7.2f} s ({scan.checked} chunks)")
-    status(catalog, directory=directory, stale_wait=None, views=views)  # the generation's scan done before timing
-    p50, p95 = timed(lambda: status(catalog, directory=directory, views=views), 6)
+    status(reader, stale=True, stale_wait=None)  # the generation's scan done before timing
+    p50, p95 = timed(lambda: status(reader, stale=True), 6)
     print(f"  status (scan done)  p50 {p50:7.2f} ms  p95 {p95:7.2f} ms")
     catalog.close()
 

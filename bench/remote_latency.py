@@ -30,6 +30,7 @@ from tests.s3_server import weed_server
 from trident.embedding.embedder import open_embedder
 from trident.embedding.model_settings import ModelSettings
 from trident.ingest.beir import load_queries
+from trident.retrieval.reader import Reader
 from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
@@ -52,7 +53,7 @@ def cold_start(local: Path, cache: Path, embedder: Embedder, query: str, setting
     pulled = pull(store, cache)
     catalog = Catalog.open_reader(cache, TENANT, embedder)
     try:
-        search(catalog, query, views=GenerationViews(RetrievalSettings()))
+        search(Reader(catalog, GenerationViews(RetrievalSettings())), query)
     finally:
         catalog.close()
     return {"cold_first_answer_s": round(time.perf_counter() - started, 2), "pulled_bytes": pulled.bytes}
@@ -66,12 +67,12 @@ def interleaved(folders: dict[str, Path], embedder: Embedder, queries: list[str]
     try:
         for query in queries[:WARM_UP]:
             for catalog in catalogs.values():
-                search(catalog, query, views=views)
+                search(Reader(catalog, views), query)
         for number, query in enumerate(queries):
             order = list(catalogs) if number % 2 == 0 else list(reversed(catalogs))
             for name in order:
                 started = time.perf_counter()
-                search(catalogs[name], query, views=views)
+                search(Reader(catalogs[name], views), query)
                 timings[name].append((time.perf_counter() - started) * 1000)
     finally:
         for catalog in catalogs.values():

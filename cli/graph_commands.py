@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
-from functools import partial
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -21,6 +20,7 @@ from rich.markup import escape
 
 from trident.cli.hints import in_terminal
 from trident.retrieval.entities import EntityNotFoundError
+from trident.retrieval.reader import read_once
 from trident.server.server_settings import TridentSettings
 from trident.store.catalog import Catalog
 from trident.store.schema import DocumentKind, Resolution
@@ -33,8 +33,8 @@ from trident.tools.trace import Direction, Edge
 if TYPE_CHECKING:
     from trident.retrieval.entities import EntityRef
     from trident.retrieval.omitted import Omitted
+    from trident.retrieval.reader import Reader
     from trident.retrieval.search_engine import SearchHit
-    from trident.retrieval.views import GenerationViews
     from trident.tools.explain import ExplainResult, Hop
     from trident.tools.get_entity import EntityResult
     from trident.tools.similar import SimilarResult
@@ -100,14 +100,14 @@ class GraphCommands:
         self._err = err
 
     @contextmanager
-    def _index(self, with_embedder: bool) -> Iterator[tuple[Catalog, GenerationViews]]:
-        """The index and its views; inside, an error the user can fix (a bad argument, an unknown or ambiguous
-        entity, an index problem) ends the command with its message and exit code 2."""
-        from trident.retrieval.views import GenerationViews
+    def _index(self, with_embedder: bool) -> Iterator[Reader]:
+        """The index as the command reads it; inside, an error the user can fix (a bad argument, an unknown or
+        ambiguous entity, an index problem) ends the command with its message and exit code 2."""
+        from trident.retrieval.reader import Reader
 
         settings = self._settings()
         with self._catalog(settings, with_embedder) as catalog, self._user_errors(), self._entity_errors():
-            yield catalog, GenerationViews(settings.retrieval)
+            yield Reader.open(catalog, settings.retrieval)
 
     @contextmanager
     def _entity_errors(self) -> Iterator[None]:
@@ -147,21 +147,21 @@ class GraphCommands:
 
         A bounded walk of the graph, with the evidence and resolution of every edge.
         """
-        with self._index(with_embedder=False) as (catalog, views):
-            result = trace_tool.trace_relationships(
-                catalog,
-                views.directory(catalog),
-                entity,
-                direction=direction,
-                relation_types=relation_type,
-                max_hops=max_hops,
-                limit=limit,
-                relations=views.relations(catalog),
-                min_resolution=min_resolution,
-                offset=offset,
-                max_tokens=max_tokens,
-                detail=detail,
-                chunks=partial(views.chunks, catalog),
+        with self._index(with_embedder=False) as reader:
+            result = read_once(
+                reader,
+                lambda reader: trace_tool.trace_relationships(
+                    reader,
+                    entity,
+                    direction=direction,
+                    relation_types=relation_type,
+                    max_hops=max_hops,
+                    limit=limit,
+                    min_resolution=min_resolution,
+                    offset=offset,
+                    max_tokens=max_tokens,
+                    detail=detail,
+                ),
             )
         _emit(result, as_json, _show_trace)
 
@@ -180,19 +180,19 @@ class GraphCommands:
 
         Each path as a sentence you can quote, then its hops with their evidence.
         """
-        with self._index(with_embedder=False) as (catalog, views):
-            result = explain_tool.explain_path(
-                catalog,
-                views.directory(catalog),
-                source,
-                target,
-                max_hops=max_hops,
-                max_paths=max_paths,
-                relation_types=relation_type,
-                relations=views.relations(catalog),
-                min_resolution=min_resolution,
-                chunks=partial(views.chunks, catalog),
-                detail=detail,
+        with self._index(with_embedder=False) as reader:
+            result = read_once(
+                reader,
+                lambda reader: explain_tool.explain_path(
+                    reader,
+                    source,
+                    target,
+                    max_hops=max_hops,
+                    max_paths=max_paths,
+                    relation_types=relation_type,
+                    min_resolution=min_resolution,
+                    detail=detail,
+                ),
             )
         _emit(result, as_json, _show_explain)
 
@@ -217,20 +217,20 @@ class GraphCommands:
         from trident.cli.impact_output import show_impact
         from trident.tools.impact import impact
 
-        with self._index(with_embedder=False) as (catalog, views):
-            result = impact(
-                catalog,
-                views.directory(catalog),
-                entities=entity or None,
-                changes=changes,
-                projects=project,
-                max_hops=max_hops,
-                min_resolution=min_resolution,
-                paths=paths,
-                offset=offset,
-                limit=limit,
-                relations=views.relations(catalog),
-                chunks=partial(views.chunks, catalog),
+        with self._index(with_embedder=False) as reader:
+            result = read_once(
+                reader,
+                lambda reader: impact(
+                    reader,
+                    entities=entity or None,
+                    changes=changes,
+                    projects=project,
+                    max_hops=max_hops,
+                    min_resolution=min_resolution,
+                    paths=paths,
+                    offset=offset,
+                    limit=limit,
+                ),
             )
         _emit(result, as_json, show_impact)
 
@@ -252,17 +252,18 @@ class GraphCommands:
         """
         from trident.tools.similar import find_similar
 
-        with self._index(with_embedder=True) as (catalog, views):
-            result = find_similar(
-                catalog,
-                views.directory(catalog),
-                text=text,
-                chunk_id=chunk_id,
-                entity=entity,
-                top_k=top_k,
-                projects=project,
-                kinds=[k.value for k in kind] if kind else None,
-                views=views,
+        with self._index(with_embedder=True) as reader:
+            result = read_once(
+                reader,
+                lambda reader: find_similar(
+                    reader,
+                    text=text,
+                    chunk_id=chunk_id,
+                    entity=entity,
+                    top_k=top_k,
+                    projects=project,
+                    kinds=[k.value for k in kind] if kind else None,
+                ),
             )
         _emit(result, as_json, _show_similar)
 
@@ -277,14 +278,8 @@ class GraphCommands:
         """
         from trident.tools.get_entity import get_entity
 
-        with self._index(with_embedder=False) as (catalog, views):
-            result = get_entity(
-                catalog,
-                views.directory(catalog),
-                name_or_id,
-                views.relations(catalog),
-                partial(views.chunks, catalog),
-            )
+        with self._index(with_embedder=False) as reader:
+            result = read_once(reader, lambda reader: get_entity(reader, name_or_id))
         _emit(result, as_json, _show_entity)
 
 

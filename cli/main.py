@@ -262,24 +262,26 @@ def search(
 ) -> None:
     """Hybrid search (BM25 + dense + graph) over everything indexed, with citations."""
     from trident.cli.search_output import print_hits
-    from trident.retrieval.views import GenerationViews
+    from trident.retrieval.reader import Reader, read_once
     from trident.tools.search import answer
 
     settings = _settings()
     with _catalog(settings) as catalog, _user_errors():
-        result = answer(
-            catalog,
-            query,
-            detail=detail,
-            top_k=top_k,
-            projects=project,
-            strategy=strategy,
-            fusion=fusion,
-            expansions=expansion,
-            explain=explain,
-            offset=offset,
-            max_tokens=max_tokens,
-            views=GenerationViews(settings.retrieval),
+        result = read_once(
+            Reader.open(catalog, settings.retrieval),
+            lambda reader: answer(
+                reader,
+                query,
+                detail=detail,
+                top_k=top_k,
+                projects=project,
+                strategy=strategy,
+                fusion=fusion,
+                expansions=expansion,
+                explain=explain,
+                offset=offset,
+                max_tokens=max_tokens,
+            ),
         )
     if as_json:
         typer.echo(result.model_dump_json(indent=2))
@@ -298,8 +300,8 @@ def status(
     """Projects, per-engine counts, the model, files that were skipped, and stale references per project."""
     from trident.cli.status_output import print_projects, print_stale, print_status, read_status
     from trident.cli.user_errors import unknown_project
+    from trident.retrieval.reader import Reader
     from trident.retrieval.stale_scan import stale_scan
-    from trident.retrieval.views import GenerationViews
     from trident.tools.stale import MAX_LIMIT, find_stale
     from trident.tools.status import project_status
     from trident.tools.status import status as run_status
@@ -307,20 +309,19 @@ def status(
     settings = _settings()
     out = Console()
     with _catalog(settings, with_embedder=False) as catalog, _user_errors():
-        views = GenerationViews(settings.retrieval)
-        directory = views.directory(catalog)
+        reader = Reader.open(catalog, settings.retrieval)
         # One command, one process: the scan of the generation would end with it, so the command waits for it.
         if stale:
-            found = find_stale(catalog, directory, offset=offset, limit=limit or MAX_LIMIT, wait=None, views=views)
+            found = find_stale(reader, offset=offset, limit=limit or MAX_LIMIT, wait=None)
             _emit(found, as_json, partial(print_stale, out, found))
         elif project is not None:
-            stale_scan(catalog, directory, None, views)  # so the count is there, and no scan outlives the command
-            one = project_status(catalog, project, directory, views)
+            stale_scan(catalog, reader.directory(), None, reader.views)  # the count is there, no scan outlives it
+            one = project_status(reader, project)
             if one is None:
                 raise unknown_project(project, catalog.manifest.projects())
             _emit(one, as_json, partial(print_projects, out, [one], None))
         else:
-            pages = partial(run_status, catalog, directory=directory, stale_wait=None, views=views)
+            pages = partial(run_status, reader, stale=True, stale_wait=None)
             result = read_status(pages, offset, limit, " --json" if as_json else "")
             _emit(result, as_json, partial(print_status, out, result))
 

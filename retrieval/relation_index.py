@@ -85,14 +85,6 @@ def _resolution_ranks(table: pa.Table) -> np.ndarray:
     return np.take(np.array([ranks.get(name, 0) for name in names], dtype=np.int8), codes)
 
 
-class RelationSource(Protocol):
-    """A graph store, as far as reading one tenant's relations whole goes."""
-
-    def relation_table(self, tenant: str) -> pa.Table: ...
-
-    def all_citations(self, tenant: str) -> dict[str, str]: ...
-
-
 Citations = Callable[[Sequence[str]], dict[str, str]]  # chunk ids -> the citations of those known
 CitationSource = Mapping[str, str] | Citations  # every chunk's citation, or a lookup
 
@@ -256,9 +248,3 @@ class RelationIndex:
             tenant=self.tenant,
             resolution=RESOLUTIONS[int(self.resolution_rank[i])],
         )
-
-
-def read_relations(graph: RelationSource, tenant: str) -> RelationIndex:
-    """A tenant's relations read whole from a graph store, with those execution implies: what a walk reads when no
-    server holds them in memory (a server's `GenerationViews.relations` keeps one per generation)."""
-    return RelationIndex.from_table(graph.relation_table(tenant), tenant, graph.all_citations(tenant))

@@ -15,12 +15,13 @@ from mcp_types import Tool as MCPTool
 from pydantic import Field, ValidationError
 
 from trident.retrieval.fusion import FusionMethod
+from trident.retrieval.reader import read_once_async
 from trident.server.completions import register_completions
 from trident.server.first_answers import ready_for
 from trident.server.guidance import register_guidance
 from trident.server.impact_tool import register_impact
 from trident.server.job_status import JobStatus
-from trident.server.registration import READ, app_of, in_worker, mapped, tool
+from trident.server.registration import READ, app_of, mapped, reading, tool
 from trident.server.runtime import Runtime
 from trident.server.server_settings import TridentSettings
 from trident.server.tool_schemas import listed
@@ -192,22 +193,10 @@ def _register_search(server: MCPServer[Any]) -> None:
         and why. Size: 150-250 tokens a hit (compact: 60), at most max_tokens; next_call gives the next page."""
         app = app_of(ctx)
         await ready_for(app.catalog, app.views, strategy, app.settings.model_wait_seconds)
-        return await mapped(
-            search.answer_async(
-                app.catalog,
-                query,
-                detail=detail,
-                top_k=top_k,
-                projects=projects,
-                strategy=strategy,
-                expansions=expansions,
-                fusion=fusion,
-                max_tokens=max_tokens,
-                explain=explain,
-                offset=offset,
-                views=app.views,
-            )
-        )
+        asked: dict[str, Any] = {"top_k": top_k, "projects": projects, "strategy": strategy, "expansions": expansions}
+        asked |= {"fusion": fusion, "max_tokens": max_tokens, "explain": explain, "offset": offset}
+        answer = partial(search.answer_async, query=query, detail=detail, **asked)
+        return await mapped(read_once_async(app.reader(), answer))
 
 
 def _register_trace(server: MCPServer[Any]) -> None:
@@ -244,22 +233,20 @@ def _register_trace(server: MCPServer[Any]) -> None:
         evidence and resolution; omitted counts what filters and bounds left out, with the call that shows it.
         Size: about 200 tokens an edge, at most max_tokens; next_call gives the next page."""
         app = app_of(ctx)
-        return await in_worker(
-            lambda: trace.trace_relationships(
-                app.catalog,
-                app.directory(),
+        return await reading(
+            app,
+            lambda reader: trace.trace_relationships(
+                reader,
                 entity,
                 direction=direction,
                 relation_types=relation_types,
                 max_hops=max_hops,
                 limit=limit,
-                relations=app.relations(),
                 min_resolution=min_resolution,
                 offset=offset,
                 max_tokens=max_tokens,
                 detail=detail,
-                chunks=partial(app.views.chunks, app.catalog),
-            )
+            ),
         )
 
 
@@ -279,20 +266,18 @@ def _register_explain(server: MCPServer[Any]) -> None:
         and surer), each hop with its evidence and resolution, each path as a quotable sentence. omitted says which
         argument kept more paths out, with the call that shows them. Size: about 150 tokens a hop."""
         app = app_of(ctx)
-        return await in_worker(
-            lambda: explain.explain_path(
-                app.catalog,
-                app.directory(),
+        return await reading(
+            app,
+            lambda reader: explain.explain_path(
+                reader,
                 source,
                 target,
                 max_hops=max_hops,
                 max_paths=max_paths,
                 relation_types=relation_types,
-                relations=app.relations(),
                 min_resolution=min_resolution,
-                chunks=partial(app.views.chunks, app.catalog),
                 detail=detail,
-            )
+            ),
         )
 
 
@@ -312,18 +297,17 @@ def _register_lookups(server: MCPServer[Any]) -> None:
         """Chunks most like an example: exactly one of text, chunk_id or entity. omitted counts nearer chunks the
         filters passed over, with the call that shows them. Size: about 250 tokens a hit."""
         app = app_of(ctx)
-        return await in_worker(
-            lambda: similar.find_similar(
-                app.catalog,
-                app.directory(),
+        return await reading(
+            app,
+            lambda reader: similar.find_similar(
+                reader,
                 text=text,
                 chunk_id=chunk_id,
                 entity=entity,
                 top_k=top_k,
                 projects=projects,
                 kinds=kinds,
-                views=app.views,
-            )
+            ),
         )
 
     @tool(server, READ)
@@ -334,11 +318,7 @@ def _register_lookups(server: MCPServer[Any]) -> None:
         """One named thing: what it is, where it is defined, its aliases and relation counts. Size: under 1,000
         tokens."""
         app = app_of(ctx)
-        return await in_worker(
-            lambda: entity_tools.get_entity(
-                app.catalog, app.directory(), name_or_id, app.relations(), partial(app.views.chunks, app.catalog)
-            )
-        )
+        return await reading(app, lambda reader: entity_tools.get_entity(reader, name_or_id))
 
 
 def _register_status(server: MCPServer[Any]) -> None:
@@ -366,7 +346,7 @@ def _register_status(server: MCPServer[Any]) -> None:
         which commit it was indexed and what changed since. Size: about 250 tokens a project; next_call gives the
         next page."""
         app = app_of(ctx)
-        return await in_worker(lambda: status.status(app.catalog, offset, app.directory(), views=app.views))
+        return await reading(app, lambda reader: status.status(reader, offset, stale=True))
 
     @tool(server, READ)
     async def find_stale(
@@ -379,8 +359,6 @@ def _register_status(server: MCPServer[Any]) -> None:
         count no definition takes; each with `see`, the current definition or nearest name. Size: about 80 tokens
         a reference; next_call gives the next page."""
         app = app_of(ctx)
-        return await in_worker(
-            lambda: stale.find_stale(
-                app.catalog, app.directory(), projects=projects, offset=offset, limit=limit, views=app.views
-            )
+        return await reading(
+            app, lambda reader: stale.find_stale(reader, projects=projects, offset=offset, limit=limit)
         )

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from trident.embedding.background import BackgroundEmbedder
 from trident.ingest.ingest_settings import IngestSettings
-from trident.retrieval.relation_index import RelationIndex
+from trident.retrieval.reader import Reader
 from trident.retrieval.search_engine import GenerationViews
 from trident.retrieval.stale_references import project_names
 from trident.server.job_records import JobRecords
@@ -49,11 +49,12 @@ class TridentContext:
     # warms nothing up (TRIDENT_WARM_UP off), so no run waits.
     warmed: WarmedGenerations
 
+    def reader(self) -> Reader:
+        """The index as one request reads it, through this server's views."""
+        return Reader(self.catalog, self.views)
+
     def directory(self) -> EntityDirectory:
         return self.views.directory(self.catalog)
-
-    def relations(self) -> RelationIndex:
-        return self.views.relations(self.catalog)
 
 
 def _runner(

@@ -47,7 +47,7 @@ def register_guidance(server: MCPServer[Any]) -> None:
     def project_summary(name: str, ctx: Context) -> str:
         """Counts and skipped files of one indexed project."""
         app = cast(TridentContext, ctx.request_context.lifespan_context)
-        project = status.project_status(app.catalog, name, app.directory(), app.views)
+        project = status.project_status(app.reader(), name)
         if project is not None:
             return project.model_dump_json(indent=2)
         known = ", ".join(app.catalog.manifest.projects()) or "none"
@@ -58,7 +58,7 @@ def register_guidance(server: MCPServer[Any]) -> None:
         """One entity: description, where defined, relation counts."""
         app = cast(TridentContext, ctx.request_context.lifespan_context)
         try:
-            found = entity_tools.get_entity(app.catalog, app.directory(), entity_id, app.relations())
+            found = entity_tools.get_entity(app.reader(), entity_id)
             return found.model_dump_json(indent=2)
         except EntityNotFoundError as exc:
             raise _not_found(f"trident://entities/{entity_id}", str(exc), suggestions=exc.suggestions) from None

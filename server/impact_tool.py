@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from mcp.server.mcpserver import Context, MCPServer
 from pydantic import Field
 
-from trident.server.registration import READ, app_of, in_worker, tool
+from trident.server.registration import READ, app_of, reading, tool
 from trident.store.schema import Resolution
 from trident.tools import impact as impact_tool
 
@@ -38,12 +38,10 @@ def register_impact(server: MCPServer[Any]) -> None:
         """What a change affects: definitions touched, callers within max_hops (riskiest first), tests that run
         them, what no test reaches, docs naming them, and a verdict: complete, or lower_bound with reasons.
         Size: about 60 tokens a caller or test."""
-        app = app_of(ctx)
-        views = app.views
-        return await in_worker(
-            lambda: impact_tool.impact(
-                app.catalog,
-                app.directory(),
+        return await reading(
+            app_of(ctx),
+            lambda reader: impact_tool.impact(
+                reader,
                 entities=entities,
                 changes=changes,
                 projects=projects,
@@ -52,7 +50,5 @@ def register_impact(server: MCPServer[Any]) -> None:
                 paths=paths,
                 offset=offset,
                 limit=limit,
-                relations=app.relations(),
-                chunks=lambda ids: views.chunks(app.catalog, ids),
-            )
+            ),
         )

@@ -14,6 +14,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import ToolAnnotations
 
 from trident.retrieval.entities import EntityNotFoundError
+from trident.retrieval.reader import Reader, read_once
 from trident.server.context import TridentContext
 from trident.store.catalog import TridentIndexError
 from trident.store.errors import ArgumentError
@@ -54,6 +55,11 @@ async def in_worker(fn: Callable[[], T]) -> T:
     """Run a blocking engine call in a worker thread, mapping its failures."""
     with mapped_errors():
         return await anyio.to_thread.run_sync(fn)
+
+
+async def reading(app: TridentContext, answer: Callable[[Reader], T]) -> T:
+    """A read tool's answer, from one index generation (`read_once`), in a worker thread, its failures mapped."""
+    return await in_worker(lambda: read_once(app.reader(), answer))
 
 
 async def mapped(work: Awaitable[T]) -> T:

@@ -131,7 +131,7 @@ def _register_remove(server: MCPServer[Any], runtime: Runtime) -> None:
             remove_documents(writer, gone, app.limits.max_file_bytes)  # callers into it wait as pending
 
         await in_worker(lambda: _locked_write(app.catalog, delete))
-        return await in_worker(lambda: status.status(app.catalog))
+        return await in_worker(lambda: status.status(app.reader()))
 
 
 def _register_add_knowledge(server: MCPServer[Any], runtime: Runtime) -> None:

@@ -8,6 +8,7 @@ from typing import Any
 
 from tests.conftest import HashEmbedder
 from trident.ingest.pipeline import index_folder
+from trident.retrieval.reader import Reader
 from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
@@ -45,14 +46,7 @@ def call_edges(catalog: Catalog) -> dict[tuple[str, str], Relation]:
 def edges_out(catalog: Catalog, views: GenerationViews, entity: str, **options: Any) -> dict[tuple[str, str], str]:
     """(relation type, target id) -> resolution of every edge out of `entity`, one hop, name guesses included."""
     found = trace_relationships(
-        catalog,
-        views.directory(catalog),
-        entity,
-        direction=Direction.OUT,
-        max_hops=1,
-        relations=views.relations(catalog),
-        min_resolution=Resolution.NAME,
-        **options,
+        Reader(catalog, views), entity, direction=Direction.OUT, max_hops=1, min_resolution=Resolution.NAME, **options
     )
     return {(e.type, e.target): e.resolution.value for e in found.edges}
 

@@ -15,6 +15,7 @@ import pytest
 
 from tests.projects import edges_named, indexed_projects, write_files
 from trident.ingest.pipeline import index_folder
+from trident.retrieval.reader import Reader
 from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
@@ -234,7 +235,7 @@ def test_a_method_taken_into_a_local_is_called_through_it(catalog: Catalog, view
 def test_a_class_held_under_another_name_has_its_methods_called(catalog: Catalog, views: GenerationViews) -> None:
     called = edges_named(catalog, views, "function:fmt:fmt.segment.render", relation_types=["CALLS"])
     assert called == {("CALLS", "fmt.segment.Segment.crop_lines"): "inferred"}
-    answer = impact(catalog, views.directory(catalog), entities=["Segment.adjust"])
+    answer = impact(Reader.open(catalog), entities=["Segment.adjust"])
     assert [(c.name, c.hops) for c in answer.callers] == [("crop_lines", 1), ("render", 2)]
     assert [t.name for t in answer.tests] == ["test_render_crops"]
 

@@ -11,6 +11,7 @@ from mcp.client import Client
 
 from tests.conftest import HashEmbedder, index_into
 from trident.ingest.pipeline import IndexReport, Progress
+from trident.retrieval.reader import Reader
 from trident.server.app import build_server
 from trident.server.job_status import JobState
 from trident.server.jobs import KEPT_ENDED_JOBS, IndexJobs
@@ -81,12 +82,12 @@ async def test_every_tool_description_states_the_size_of_its_answer(sample_catal
 def test_status_lists_projects_a_page_at_a_time_when_they_do_not_fit(
     sample_catalog: Catalog, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    whole = status_tool.status(sample_catalog)
+    whole = status_tool.status(Reader.open(sample_catalog))
     assert not whole.truncated and whole.projects_total == len(whole.projects) == 3
     monkeypatch.setattr(status_tool, "RESPONSE_TOKENS", status_tool.STATUS_OVERHEAD_TOKENS + 10)
     pages, offset = [], 0
     while True:
-        page = status_tool.status(sample_catalog, offset)
+        page = status_tool.status(Reader.open(sample_catalog), offset)
         pages.extend(page.projects)
         if not page.truncated:
             break
@@ -104,9 +105,9 @@ def test_status_shows_the_first_skipped_files_and_counts_them_all(tmp_path: Path
     catalog = Catalog(tmp_path / "index", "default", HashEmbedder())
     try:
         index_into(catalog, folder, "assets")
-        project = status_tool.status(catalog).projects[0]
+        project = status_tool.status(Reader.open(catalog)).projects[0]
         assert (len(project.skipped), project.skipped_total) == (status_tool.SKIPPED_SHOWN, 15)
-        whole = status_tool.project_status(catalog, "assets")
+        whole = status_tool.project_status(Reader.open(catalog), "assets")
         assert whole is not None and len(whole.skipped) == 15
     finally:
         catalog.close()

@@ -12,6 +12,7 @@ from tests.conftest import EXAMPLES, SAMPLE_PROJECTS, index_into
 from trident.ingest.community_reports import detect_communities, open_communities, report_vectors, sync_communities
 from trident.ingest.linking import forget_sync
 from trident.ingest.pipeline import index_folder
+from trident.retrieval.reader import Reader
 from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.router import QueryType, route
 from trident.retrieval.search_engine import Strategy, search
@@ -226,7 +227,7 @@ def test_detection_past_its_bound_publishes_the_index_without_new_communities(
     catalog = Catalog(tmp_path / "index", "default", fake_embedder)
     try:
         index_into(catalog, EXAMPLES / "billing", "billing", community_seconds=1e-9)
-        given_up = status(catalog)
+        given_up = status(Reader.open(catalog))
         assert given_up.consistent and given_up.projects[0].chunks > 0
         assert list(given_up.stale) == ["communities"]
         assert "community detection exceeded" in given_up.stale["communities"]
@@ -235,7 +236,7 @@ def test_detection_past_its_bound_publishes_the_index_without_new_communities(
         assert search(catalog, "PaymentGateway charge", top_k=3, views=views).hits  # the rest of the index answers
 
         index_into(catalog, EXAMPLES / "billing", "billing")  # nothing changed, but it finishes the sync given up
-        assert status(catalog).stale == {}
+        assert status(Reader.open(catalog)).stale == {}
         assert _reports(catalog)
     finally:
         catalog.close()
@@ -245,10 +246,10 @@ def test_a_sync_cut_short_lists_both_derived_stores_as_stale(tmp_path: Path, fak
     catalog = Catalog(tmp_path / "index", "default", fake_embedder)
     try:
         index_into(catalog, EXAMPLES / "billing", "billing")
-        assert status(catalog).stale == {}
+        assert status(Reader.open(catalog)).stale == {}
         with catalog.writer() as writer:
             forget_sync(writer)  # what a sync does first: a run killed after it leaves the stores unconfirmed
-        assert status(catalog).stale == {"graph_vectors": NOT_SYNCED, "communities": NOT_SYNCED}
+        assert status(Reader.open(catalog)).stale == {"graph_vectors": NOT_SYNCED, "communities": NOT_SYNCED}
     finally:
         catalog.close()
 

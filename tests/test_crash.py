@@ -35,6 +35,7 @@ from tests.conftest import EXAMPLES, SAMPLE_PROJECTS
 from trident.ingest.community_reports import open_communities
 from trident.ingest.graph_vector_sync import open_graph_vectors
 from trident.ingest.pipeline import index_folder
+from trident.retrieval.reader import Reader
 from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.search_engine import GenerationViews, search
 from trident.store.catalog import Catalog
@@ -183,11 +184,11 @@ def tool_answers(index_dir: Path, embedder: Embedder) -> dict[str, Any]:
     """What the retrieval tools answer; every one must work on a repaired index."""
     catalog = Catalog.open_reader(index_dir, TENANT, embedder)
     try:
-        directory = GenerationViews(RetrievalSettings()).directory(catalog)
         views = GenerationViews(RetrievalSettings())
         hits = search(catalog, "how does checkout charge the payment gateway", top_k=5, views=views).hits
-        traced = trace.trace_relationships(catalog, directory, "OrderService.checkout", direction=trace.Direction.OUT)
-        path = explain.explain_path(catalog, directory, "OrderService", "PaymentGateway")
+        reader = Reader(catalog, views)
+        traced = trace.trace_relationships(reader, "OrderService.checkout", direction=trace.Direction.OUT)
+        path = explain.explain_path(reader, "OrderService", "PaymentGateway")
         return {
             "search": [h.id for h in hits],
             "trace": sorted(n.id for n in traced.nodes),

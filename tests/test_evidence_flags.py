@@ -21,6 +21,7 @@ from trident.retrieval.evidence_flags import check_evidence
 from trident.retrieval.fact_readers import facts_of
 from trident.retrieval.facts import normalise_key
 from trident.retrieval.facts_values import disagree, parse_value
+from trident.retrieval.reader import Reader
 from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.search_hits import HIT_DEPTH
 from trident.retrieval.signatures import arity_of, call_arguments
@@ -58,7 +59,7 @@ def drift(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Catalog]:
 
 def _hits(catalog: Catalog, query: str) -> tuple[dict[str, Any], dict[str, Any]]:
     """The hits by file (the flags of a file's hits together), and the diagnostics."""
-    result = tool_search(catalog, query, top_k=10, strategy="lexical", views=GenerationViews(RetrievalSettings()))
+    result = tool_search(Reader(catalog, GenerationViews(RetrievalSettings())), query, top_k=10, strategy="lexical")
     data = json.loads(result.model_dump_json())
     files: dict[str, Any] = {}
     for hit in data["hits"]:
@@ -117,7 +118,7 @@ def test_a_doc_naming_a_renamed_function_points_to_the_nearest_current_name(drif
 def test_a_readers_mapped_chunks_flag_as_the_graph_store_does(drift: Catalog) -> None:
     views = GenerationViews(RetrievalSettings())
     directory = views.directory(drift)
-    found = tool_search(drift, "compute total pricing", top_k=10, strategy="lexical", views=views).hits
+    found = tool_search(Reader(drift, views), "compute total pricing", top_k=10, strategy="lexical").hits
     hits = [hit.model_copy(deep=True) for hit in found]
     for hit, original in zip(hits, found, strict=True):
         hit._chunk, hit.flags = original.chunk, []
@@ -147,9 +148,7 @@ def test_hits_that_agree_within_a_project_carry_no_flag_of_it(drift: Catalog) ->
 
 def test_find_similar_flags_its_hits_too(drift: Catalog) -> None:
     views = GenerationViews(RetrievalSettings())
-    result = find_similar(
-        drift, views.directory(drift), text="pricing an order", top_k=30, projects=["orders"], views=views
-    )
+    result = find_similar(Reader(drift, views), text="pricing an order", top_k=30, projects=["orders"])
     pricing = [hit for hit in result.result if hit.path == "docs/pricing.md"]
     assert [flag.kind for flag in pricing[0].flags] == ["stale_reference", "stale_reference"]
 
@@ -160,7 +159,7 @@ def test_a_flagged_page_stays_within_a_tight_max_tokens_and_says_where_the_rest_
 ) -> None:
     views = GenerationViews(RetrievalSettings())
     result = tool_search(
-        drift, "compute total pricing", top_k=10, strategy="lexical", max_tokens=max_tokens, views=views
+        Reader(drift, views), "compute total pricing", top_k=10, strategy="lexical", max_tokens=max_tokens
     )
     page = sum(json_tokens(hit, depth=HIT_DEPTH) for hit in result.hits)
     assert len(result.hits) == 1 or page <= max_tokens
@@ -170,7 +169,7 @@ def test_a_flagged_page_stays_within_a_tight_max_tokens_and_says_where_the_rest_
 
 def test_a_page_cut_for_its_flags_still_shows_the_flagged_hit_when_it_fits(drift: Catalog) -> None:
     views = GenerationViews(RetrievalSettings())
-    result = tool_search(drift, "compute total pricing", top_k=10, strategy="lexical", max_tokens=800, views=views)
+    result = tool_search(Reader(drift, views), "compute total pricing", top_k=10, strategy="lexical", max_tokens=800)
     assert any(hit.flags for hit in result.hits)
 
 
@@ -192,7 +191,7 @@ QUERIES = (
 
 @pytest.mark.parametrize("query", QUERIES)
 def test_an_index_without_drift_raises_no_flags(sample_catalog: Catalog, query: str) -> None:
-    result = tool_search(sample_catalog, query, top_k=10, views=GenerationViews(RetrievalSettings()))
+    result = tool_search(Reader(sample_catalog, GenerationViews(RetrievalSettings())), query, top_k=10)
     assert [hit.flags for hit in result.hits if hit.flags] == []
     assert result.diagnostics.conflicts_detected is None and result.diagnostics.stale_references is None
     assert all(hit.source_kind is not None and hit.last_modified for hit in result.hits)
@@ -290,19 +289,19 @@ async def test_the_search_tool_answers_with_kinds_times_and_agreement_and_the_pr
 def test_status_counts_stale_references_per_project_and_find_stale_lists_them_a_page_at_a_time(
     drift: Catalog,
 ) -> None:
-    directory = GenerationViews(RetrievalSettings()).directory(drift)
-    projects = status_tool.status(drift, directory=directory, stale_wait=None).projects
+    reader = Reader.open(drift)
+    projects = status_tool.status(reader, stale=True, stale_wait=None).projects
     counts = {p.name: p.stale_references for p in projects}
     assert counts == {"orders": 2, "payments": 0}
-    assert status_tool.status(drift).projects[0].stale_references is None  # no directory, not counted
-    first = find_stale(drift, directory, limit=1)
+    assert status_tool.status(reader).projects[0].stale_references is None  # not asked for, not counted
+    first = find_stale(Reader.open(drift), limit=1)
     assert (first.total, first.counts, first.truncated) == (2, {"orders": 2}, True)
     assert first.next_call == "find_stale(offset=1, limit=1)"
-    second = find_stale(drift, directory, offset=1, limit=1)
+    second = find_stale(Reader.open(drift), offset=1, limit=1)
     names = {first.references[0].name, second.references[0].name}
     assert names == {"compute_total(items)", "submit_order(order, retries)"} and not second.truncated
     assert all(r.citation.startswith("orders/docs/pricing.md:") and r.see for r in first.references)
-    assert find_stale(drift, directory, projects=["payments"]).total == 0
+    assert find_stale(Reader.open(drift), projects=["payments"]).total == 0
 
 
 def test_the_first_status_of_a_generation_answers_while_its_scan_runs_and_find_stale_waits_for_it(
@@ -317,20 +316,18 @@ def test_the_first_status_of_a_generation_answers_while_its_scan_runs_and_find_s
         return scan(catalog, directory, chunks)
 
     monkeypatch.setattr(stale_scan_module, "_scan", held_scan)
-    directory = EntityDirectory(drift.entities())  # a generation not scanned yet
-    views = GenerationViews(RetrievalSettings())  # one reader, as a server holds
+    views = GenerationViews(RetrievalSettings())  # one reader's views, as a server holds: a generation not scanned yet
+    directory = views.directory(drift)
     try:
-        counting = {
-            p.name: p.stale_references for p in status_tool.status(drift, directory=directory, views=views).projects
-        }
+        counting = {p.name: p.stale_references for p in status_tool.status(Reader(drift, views), stale=True).projects}
         assert counting == {"orders": "still counting", "payments": "still counting"}
-        early = find_stale(drift, directory, wait=0, views=views)
+        early = find_stale(Reader(drift, views), wait=0)
         assert (early.still_counting, early.total, early.references) == (True, 0, [])
         assert early.next_call == "find_stale(offset=0, limit=50)"
     finally:
         release.set()
-    assert find_stale(drift, directory, views=views).total == 2  # waits for the scan under way
-    counts = {p.name: p.stale_references for p in status_tool.status(drift, directory=directory, views=views).projects}
+    assert find_stale(Reader(drift, views)).total == 2  # waits for the scan under way
+    counts = {p.name: p.stale_references for p in status_tool.status(Reader(drift, views), stale=True).projects}
     assert counts == {"orders": 2, "payments": 0}
     assert scans == [directory]  # one scan for the generation and reader, however often it was asked for
 

@@ -12,6 +12,7 @@ import pytest
 
 from tests.projects import edges_out, indexed_projects, project_calls, project_edges
 from trident.retrieval.callers import walk_callers
+from trident.retrieval.reader import Reader
 from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
@@ -158,18 +159,13 @@ def test_a_call_of_the_base_method_dispatches_to_every_override_and_overrides_ar
 def test_the_callers_of_an_override_include_the_calls_it_dispatches_from(
     catalog: Catalog, views: GenerationViews
 ) -> None:
-    directory, relations = views.directory(catalog), views.relations(catalog)
-    callers = trace_relationships(
-        catalog, directory, HTTP_HANDLE, direction=Direction.IN, max_hops=1, relations=relations
-    )
+    callers = trace_relationships(Reader(catalog, views), HTTP_HANDLE, direction=Direction.IN, max_hops=1)
     assert [(e.source, e.resolution) for e in callers.edges if e.type == "CALLS"] == [(SINGLE, Resolution.DISPATCH)]
     surer = trace_relationships(
-        catalog,
-        directory,
+        Reader(catalog, views),
         HTTP_HANDLE,
         direction=Direction.IN,
         max_hops=1,
-        relations=relations,
         min_resolution=Resolution.INFERRED,
         relation_types=["CALLS"],
     )
@@ -192,10 +188,7 @@ def test_a_class_call_runs_its_constructor_and_a_function_calling_itself_is_an_e
 def test_the_first_path_between_two_callables_is_the_call_chain_through_the_override(
     catalog: Catalog, views: GenerationViews, relation_types: list[str] | None
 ) -> None:
-    directory, relations = views.directory(catalog), views.relations(catalog)
-    result = explain_path(
-        catalog, directory, SEND, POOL_HANDLE, max_hops=6, relation_types=relation_types, relations=relations
-    )
+    result = explain_path(Reader(catalog, views), SEND, POOL_HANDLE, max_hops=6, relation_types=relation_types)
     first = result.paths[0]
     assert first.call_chain and all(h.forward and h.type == "CALLS" for h in first.hops)
     assert [h.target for h in first.hops] == [REDIRECTS, SINGLE, HTTP_HANDLE, POOL_HANDLE]
@@ -210,15 +203,14 @@ def test_the_first_path_between_two_callables_is_the_call_chain_through_the_over
     ]
     # no path through the module's `__main__` block or a "class contains method" hop comes before it
     assert all(h.type == "CALLS" for h in first.hops) and result.message is None
-    backwards = explain_path(catalog, directory, POOL_HANDLE, SEND, max_hops=6, relations=relations)
+    backwards = explain_path(Reader(catalog, views), POOL_HANDLE, SEND, max_hops=6)
     assert backwards.paths[0].call_chain and not any(h.forward for h in backwards.paths[0].hops)
 
 
 def test_without_a_call_chain_the_answer_says_so_and_gives_the_structural_connection(
     catalog: Catalog, views: GenerationViews
 ) -> None:
-    directory, relations = views.directory(catalog), views.relations(catalog)
-    result = explain_path(catalog, directory, MOCK_HANDLE, POOL_HANDLE, max_hops=6, relations=relations)
+    result = explain_path(Reader(catalog, views), MOCK_HANDLE, POOL_HANDLE, max_hops=6)
     assert result.paths and not any(p.call_chain for p in result.paths)
     assert result.message is not None and result.message.startswith("no call chain of at most max_hops=6 calls")
 
@@ -268,9 +260,7 @@ def test_a_function_passed_as_a_value_is_referenced_and_a_chain_runs_through_it(
         ("REFERENCES", SEND): "inferred",
         ("REFERENCES", "function:web:web._callbacks.log_reply"): "exact",
     }
-    chain = explain_path(
-        catalog, views.directory(catalog), send_all, SINGLE, max_hops=4, relations=views.relations(catalog)
-    )
+    chain = explain_path(Reader(catalog, views), send_all, SINGLE, max_hops=4)
     first = chain.paths[0]
     assert first.call_chain and [h.type for h in first.hops] == ["REFERENCES", "CALLS", "CALLS"]
     assert "`send_all` passes on `Client.send`" in first.sentence
@@ -327,13 +317,7 @@ def test_a_decorator_is_called_where_the_definition_is_and_its_wrapper_runs_when
     assert {log_error, report, module} <= walk.reached.keys() and log_reply not in walk.reached
     assert walk.reached[report].hops == 1  # the wrapper runs in the call
     callers = trace_relationships(
-        catalog,
-        views.directory(catalog),
-        timed,
-        direction=Direction.IN,
-        max_hops=1,
-        relations=views.relations(catalog),
-        relation_types=["CALLS", "DECORATED_BY"],
+        Reader(catalog, views), timed, direction=Direction.IN, max_hops=1, relation_types=["CALLS", "DECORATED_BY"]
     )
     assert {(e.source, e.type) for e in callers.edges} == {
         (module, "CALLS"),
@@ -752,9 +736,7 @@ def test_a_call_chain_through_the_librarys_own_override_comes_before_one_through
     try:
         views = GenerationViews(RetrievalSettings())
         source, target = "function:lib:lib.parser.parse_statement", "function:lib:lib.ext.set_lineno"
-        found = explain_path(
-            catalog, views.directory(catalog), source, target, max_hops=3, relations=views.relations(catalog)
-        )
+        found = explain_path(Reader(catalog, views), source, target, max_hops=3)
         walked = [[h.target for h in path.hops] for path in found.paths]
         assert walked[0] == ["method:lib:lib.ext.I18n.parse", target]
         assert ["method:lib:docs.examples.cache.Cache.parse", target] in walked[1:]  # still there, after

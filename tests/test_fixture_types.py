@@ -10,6 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from tests.projects import edges_named, indexed_projects
+from trident.retrieval.reader import Reader
 from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
@@ -81,7 +82,7 @@ def test_a_test_calls_methods_on_the_value_of_a_conftest_fixture_of_a_folder_abo
 
 
 def test_impact_of_a_property_finds_the_tests_reading_it_on_fixture_values(catalog: Catalog) -> None:
-    answer = impact(catalog, GenerationViews(RetrievalSettings()).directory(catalog), entities=["Result.output"])
+    answer = impact(Reader.open(catalog), entities=["Result.output"])
     assert {t.name for t in answer.tests} == {"test_output", "test_made"}
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import HashEmbedder, index_into
+from trident.retrieval.reader import Reader
 from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
@@ -39,7 +40,7 @@ def catalog(tmp_path: Path, project: Path) -> Iterator[Catalog]:
 
 def _search(catalog: Catalog) -> SearchResult:
     views = GenerationViews(RetrievalSettings())
-    return tool_search(catalog, "settle_ledger_quarterly", top_k=5, strategy="lexical", views=views)
+    return tool_search(Reader(catalog, views), "settle_ledger_quarterly", top_k=5, strategy="lexical")
 
 
 def _code_hit(result: SearchResult) -> dict[str, object]:

@@ -10,8 +10,8 @@ from tests.projects import call_edges, indexed_projects
 from trident.ingest.code import parse_code
 from trident.ingest.languages.go_syntax import default_names
 from trident.ingest.model import Reference, TargetForm
+from trident.retrieval.reader import Reader
 from trident.store.catalog import Catalog
-from trident.store.names.directory import EntityDirectory
 from trident.store.schema import Resolution
 from trident.tools.trace import Direction, trace_relationships
 
@@ -499,12 +499,7 @@ def catalog(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Catalog]:
 
 def test_a_receiver_call_in_each_twin_type_links_only_to_its_own_method(catalog: Catalog) -> None:
     callers = trace_relationships(
-        catalog,
-        EntityDirectory(catalog.entities()),
-        SYNC_FLUSH,
-        direction=Direction.IN,
-        relation_types=["CALLS"],
-        max_hops=1,
+        Reader.open(catalog), SYNC_FLUSH, direction=Direction.IN, relation_types=["CALLS"], max_hops=1
     )
     assert [(e.source, e.resolution) for e in callers.edges] == [(SYNC_WRITE, Resolution.EXACT)]
     edges = call_edges(catalog)

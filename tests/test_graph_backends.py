@@ -36,9 +36,8 @@ from pathlib import Path
 from tests.conftest import HashEmbedder
 from tests.projects import indexed_projects
 from tests.test_attribute_types import APP, CLIENT
-from trident.retrieval.relation_index import RelationIndex
+from trident.retrieval.reader import Reader
 from trident.store.catalog import Catalog
-from trident.store.names.directory import EntityDirectory
 from trident.tools.explain import explain_path
 from trident.tools.impact import impact
 from trident.tools.status import status
@@ -47,8 +46,7 @@ from trident.tools.trace import Direction, trace_relationships
 root = Path(sys.argv[1])
 catalog = indexed_projects(root, {"client": CLIENT, "app": APP}, ("app", "client"))
 tenant = catalog.tenant
-directory = EntityDirectory(catalog.entities())
-index = RelationIndex.from_table(catalog.graph.relation_table(tenant), tenant, {})
+reader = Reader.open(catalog)
 kept = {
     "backend": catalog.manifest.graph_backend,
     "store": type(catalog.graph).__name__,
@@ -57,13 +55,11 @@ kept = {
     "holds": catalog.graph.holds(tenant),
     "neighbours": [r.model_dump_json() for r in catalog.graph.neighbours(
         ["class:client:client.models.Response"], tenant, 100)],
-    "trace": trace_relationships(catalog, directory, "HTTPAdapter.send", direction=Direction.IN,
-                                 relations=index).model_dump_json(),
-    "explain": explain_path(catalog, directory, "app.fetch.fetch", "HTTPAdapter.send",
-                            relations=index).model_dump_json(),
-    "impact": impact(catalog, directory, entities=["HTTPAdapter.send"], relations=index).model_dump_json(),
+    "trace": trace_relationships(reader, "HTTPAdapter.send", direction=Direction.IN).model_dump_json(),
+    "explain": explain_path(reader, "app.fetch.fetch", "HTTPAdapter.send").model_dump_json(),
+    "impact": impact(reader, entities=["HTTPAdapter.send"]).model_dump_json(),
 }
-said = status(catalog)
+said = status(reader)
 kept["status"] = [said.graph_backend, said.consistent]
 catalog.close()
 reopened = Catalog(root / "index", "default", HashEmbedder(), graph_backend=None)

@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
+from trident.retrieval.reader import Reader
 from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.errors import ArgumentError
-from trident.store.names.directory import EntityDirectory
 from trident.tools.explain import CompactPath, PathResult, explain_path
 from trident.tools.trace import Direction, Edge, trace_relationships
 
@@ -44,9 +44,7 @@ def _written_calls(source: Path, site: str, callee: str) -> list[str]:
 
 def _trace(catalog: Catalog, **options: Any) -> Any:
     views = GenerationViews(RetrievalSettings())
-    return trace_relationships(
-        catalog, EntityDirectory(catalog.entities()), SEND, relations=views.relations(catalog), **options
-    )
+    return trace_relationships(Reader(catalog, views), SEND, **options)
 
 
 def test_a_compact_trace_has_one_line_for_each_edge_of_the_full_one_with_the_call_written_there(
@@ -79,12 +77,10 @@ def test_a_compact_trace_has_one_line_for_each_edge_of_the_full_one_with_the_cal
 def test_a_compact_explain_tells_each_path_with_import_names_and_the_lines_of_its_calls(
     code_catalog: Catalog, httpx_source: Path
 ) -> None:
-    views = GenerationViews(RetrievalSettings())
-    directory = EntityDirectory(code_catalog.entities())
-    ask = {"relations": views.relations(code_catalog), "chunks": lambda ids: code_catalog.graph.get_chunks(ids)}
+    reader = Reader.open(code_catalog)
     target = "httpx._client.Client._send_single_request"
-    full = explain_path(code_catalog, directory, SEND, target, **ask)
-    compact = explain_path(code_catalog, directory, SEND, target, detail="compact", **ask)
+    full = explain_path(reader, SEND, target)
+    compact = explain_path(reader, SEND, target, detail="compact")
     full_paths = [p for p in full.paths if isinstance(p, PathResult)]
     compact_paths = [p for p in compact.paths if isinstance(p, CompactPath)]
     assert len(compact_paths) == len(full_paths) >= 1

@@ -9,6 +9,7 @@ import pytest
 
 from tests.conftest import index_into
 from trident.retrieval.connections import best_paths
+from trident.retrieval.reader import Reader
 from trident.store.catalog import Catalog
 from trident.store.errors import ArgumentError
 from trident.store.names.directory import EntityDirectory
@@ -33,7 +34,7 @@ def test_a_three_hop_call_chain_cites_the_line_of_every_call(
     sample_catalog: Catalog, directory: EntityDirectory
 ) -> None:
     result = explain_path(
-        sample_catalog, directory, "OrderService.checkout", "sign_request", relation_types=["CALLS"], max_hops=3
+        Reader.open(sample_catalog), "OrderService.checkout", "sign_request", relation_types=["CALLS"], max_hops=3
     )
     assert result.paths, result.message
     hops = result.paths[0].hops
@@ -53,14 +54,14 @@ def test_a_three_hop_call_chain_cites_the_line_of_every_call(
 
 def test_a_path_longer_than_the_hop_bound_is_not_returned(sample_catalog: Catalog, directory: EntityDirectory) -> None:
     result = explain_path(
-        sample_catalog, directory, "OrderService.checkout", "sign_request", relation_types=["CALLS"], max_hops=2
+        Reader.open(sample_catalog), "OrderService.checkout", "sign_request", relation_types=["CALLS"], max_hops=2
     )
     assert result.paths == [] and result.message and "max_hops" in result.message
 
 
 def test_traversal_stays_within_its_hop_bound(sample_catalog: Catalog, directory: EntityDirectory) -> None:
-    one = trace_relationships(sample_catalog, directory, "OrderService.checkout", direction=Direction.OUT, max_hops=1)
-    two = trace_relationships(sample_catalog, directory, "OrderService.checkout", direction=Direction.OUT, max_hops=2)
+    one = trace_relationships(Reader.open(sample_catalog), "OrderService.checkout", direction=Direction.OUT, max_hops=1)
+    two = trace_relationships(Reader.open(sample_catalog), "OrderService.checkout", direction=Direction.OUT, max_hops=2)
     assert all(len(path) == 2 for path in one.paths)
     assert max(len(path) for path in two.paths) == 3
     assert {n.id for n in one.nodes} < {n.id for n in two.nodes}
@@ -68,14 +69,13 @@ def test_traversal_stays_within_its_hop_bound(sample_catalog: Catalog, directory
 
 def test_direction_and_type_filters_are_respected(sample_catalog: Catalog, directory: EntityDirectory) -> None:
     callers = trace_relationships(
-        sample_catalog, directory, "PaymentGateway.charge", direction=Direction.IN, relation_types=["CALLS"]
+        Reader.open(sample_catalog), "PaymentGateway.charge", direction=Direction.IN, relation_types=["CALLS"]
     )
     assert callers.edges and all(e.type == "CALLS" for e in callers.edges)
     first_hop = [e for e in callers.edges if e.target.endswith("PaymentGateway.charge")]
     assert {e.source.rsplit(".", 1)[-1] for e in first_hop} == {"process"}
     callees = trace_relationships(
-        sample_catalog,
-        directory,
+        Reader.open(sample_catalog),
         "PaymentGateway.charge",
         direction=Direction.OUT,
         relation_types=["CALLS"],
@@ -88,11 +88,11 @@ def test_direction_and_type_filters_are_respected(sample_catalog: Catalog, direc
 def test_a_limit_truncates_and_the_next_call_gets_the_next_page(
     sample_catalog: Catalog, directory: EntityDirectory
 ) -> None:
-    whole = trace_relationships(sample_catalog, directory, "OrderService", max_hops=3, limit=6)
-    first = trace_relationships(sample_catalog, directory, "OrderService", max_hops=3, limit=2)
+    whole = trace_relationships(Reader.open(sample_catalog), "OrderService", max_hops=3, limit=6)
+    first = trace_relationships(Reader.open(sample_catalog), "OrderService", max_hops=3, limit=2)
     assert len(first.edges) == 2 and first.truncated
     assert first.next_call and "limit=2, min_resolution='dispatch', offset=2)" in first.next_call
-    second = trace_relationships(sample_catalog, directory, "OrderService", max_hops=3, limit=2, offset=2)
+    second = trace_relationships(Reader.open(sample_catalog), "OrderService", max_hops=3, limit=2, offset=2)
     assert first.edges + second.edges == whole.edges[:4]
     assert {n.id for n in second.nodes} <= {end for e in second.edges for end in (e.source, e.target)}
     assert len(second.paths) == len(second.nodes)
@@ -101,14 +101,14 @@ def test_a_limit_truncates_and_the_next_call_gets_the_next_page(
 def test_a_token_budget_cuts_a_trace_into_pages_that_continue_the_walk(
     sample_catalog: Catalog, directory: EntityDirectory
 ) -> None:
-    whole = trace_relationships(sample_catalog, directory, "OrderService", max_hops=2, max_tokens=100_000)
+    whole = trace_relationships(Reader.open(sample_catalog), "OrderService", max_hops=2, max_tokens=100_000)
     assert len(whole.edges) > 4
-    first = trace_relationships(sample_catalog, directory, "OrderService", max_hops=2, max_tokens=600)
+    first = trace_relationships(Reader.open(sample_catalog), "OrderService", max_hops=2, max_tokens=600)
     assert first.truncated and 0 < len(first.edges) < len(whole.edges)
     assert json_tokens(first) <= 600
     n = len(first.edges)
     assert first.next_call is not None and first.next_call.endswith(f"offset={n}, max_tokens=600)")
-    second = trace_relationships(sample_catalog, directory, "OrderService", max_hops=2, max_tokens=600, offset=n)
+    second = trace_relationships(Reader.open(sample_catalog), "OrderService", max_hops=2, max_tokens=600, offset=n)
     assert (first.edges + second.edges)[: n + len(second.edges)] == whole.edges[: n + len(second.edges)]
 
 
@@ -116,7 +116,7 @@ def test_the_suggested_next_trace_keeps_every_argument_and_moves_the_offset(
     sample_catalog: Catalog, directory: EntityDirectory
 ) -> None:
     result = trace_relationships(
-        sample_catalog, directory, "OrderService", direction=Direction.OUT, max_hops=3, limit=1
+        Reader.open(sample_catalog), "OrderService", direction=Direction.OUT, max_hops=3, limit=1
     )
     assert result.truncated
     assert result.next_call == (
@@ -129,8 +129,7 @@ def test_a_truncated_trace_of_callers_suggests_a_call_with_the_same_direction_an
     sample_catalog: Catalog, directory: EntityDirectory
 ) -> None:
     result = trace_relationships(
-        sample_catalog,
-        directory,
+        Reader.open(sample_catalog),
         "PaymentGateway.charge",
         direction=Direction.IN,
         relation_types=["CALLS"],
@@ -152,7 +151,7 @@ def test_a_trace_out_of_its_limits_names_the_argument_the_value_and_the_range(
     sample_catalog: Catalog, directory: EntityDirectory, arguments: dict[str, int], named: str
 ) -> None:
     with pytest.raises(ArgumentError, match=named):
-        trace_relationships(sample_catalog, directory, "OrderService", **arguments)  # type: ignore[arg-type]
+        trace_relationships(Reader.open(sample_catalog), "OrderService", **arguments)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(
@@ -163,7 +162,7 @@ def test_an_explanation_out_of_its_limits_names_the_argument_the_value_and_the_r
     sample_catalog: Catalog, directory: EntityDirectory, arguments: dict[str, int], named: str
 ) -> None:
     with pytest.raises(ArgumentError, match=named):
-        explain_path(sample_catalog, directory, "OrderService", "PaymentGateway", **arguments)  # type: ignore[arg-type]
+        explain_path(Reader.open(sample_catalog), "OrderService", "PaymentGateway", **arguments)  # type: ignore[arg-type]
 
 
 def test_a_relation_shown_by_two_chunks_is_one_path_and_never_breaks_the_search() -> None:
@@ -240,12 +239,11 @@ def test_a_hubs_trace_keeps_to_its_own_relations_and_counts_the_second_hop(tmp_p
     (tmp_path / "proj").mkdir()
     (tmp_path / "proj" / "events.py").write_text(f"def log_event(name):\n    return name\n\n\n{callers}")
     index_into(catalog, tmp_path / "proj", "proj")
-    directory = EntityDirectory(catalog.entities())
-    hub = trace_relationships(catalog, directory, "log_event", relation_types=["CALLS"])
+    hub = trace_relationships(Reader.open(catalog), "log_event", relation_types=["CALLS"])
     assert len(hub.edges) == HUB_EDGES + 5 and all(len(path) == 2 for path in hub.paths), "the first hop only"
     (further,) = [entry for entry in hub.omitted if entry.reason == "max_hops"]
     assert "(a hub)" in further.detail and further.next_call is not None and "max_hops=2" in further.next_call
-    both = trace_relationships(catalog, directory, "log_event", relation_types=["CALLS"], max_hops=2)
+    both = trace_relationships(Reader.open(catalog), "log_event", relation_types=["CALLS"], max_hops=2)
     assert any(len(path) == 3 for path in both.paths), "asked for, the second hop is walked"
-    small = trace_relationships(catalog, directory, "caller_1", relation_types=["CALLS"])
+    small = trace_relationships(Reader.open(catalog), "caller_1", relation_types=["CALLS"])
     assert any(len(path) == 3 for path in small.paths), "an entity that is no hub is walked two hops by default"

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.projects import edges_named, indexed_projects, project_calls, project_edges
-from trident.retrieval.retrieval_settings import RetrievalSettings
+from trident.retrieval.reader import Reader
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.tools.impact import impact
@@ -253,7 +253,7 @@ def test_a_property_read_through_getattr_with_its_name_written_runs_its_getter(
 
 
 def test_impact_finds_the_test_that_reaches_a_constructor_through_a_held_class(catalog: Catalog) -> None:
-    answer = impact(catalog, GenerationViews(RetrievalSettings()).directory(catalog), entities=["Context.__init__"])
+    answer = impact(Reader.open(catalog), entities=["Context.__init__"])
     assert [t.name for t in answer.tests] == ["test_command_makes_a_context"]
 
 
@@ -267,7 +267,7 @@ def test_a_method_looked_up_by_a_built_name_reaches_the_methods_so_named_in_deri
         ("REFERENCES", "cli.render.Renderer.visit_Const"): "dispatch",
         ("REFERENCES", "cli.render.Renderer.visit_Name"): "dispatch",
     }  # not the `visit_Name` of a class that is no visitor
-    answer = impact(catalog, views.directory(catalog), entities=["Renderer.visit_Name"], max_hops=3)
+    answer = impact(Reader.open(catalog), entities=["Renderer.visit_Name"], max_hops=3)
     reached = {c.id: (c.hops, c.resolution.value) for c in answer.callers}
     # render -> visit (its base's), which calls the visit_Name that get_visitor looks up
     assert reached["method:cli:cli.render.Renderer.render"] == (2, "dispatch")

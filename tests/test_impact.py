@@ -16,6 +16,7 @@ from tests.projects import write_files
 from tests.test_execution_graph import HTTP_HANDLE, PROJECTS, REDIRECTS, SEND, SINGLE
 from trident.embedding.hash_embedder import HashEmbedder
 from trident.ingest.pipeline import index_folder
+from trident.retrieval.reader import Reader
 from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
@@ -96,13 +97,7 @@ def _index(home: Path, folders: dict[str, Path]) -> Catalog:
 
 def _impact(catalog: Catalog, **arguments: Any) -> ImpactResult:
     views = GenerationViews(RetrievalSettings())
-    return impact(
-        catalog,
-        views.directory(catalog),
-        relations=views.relations(catalog),
-        chunks=lambda ids: views.chunks(catalog, ids),
-        **arguments,
-    )
+    return impact(Reader(catalog, views), **arguments)
 
 
 @pytest.fixture

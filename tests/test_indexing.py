@@ -6,6 +6,7 @@ import shutil
 from pathlib import Path
 
 from tests.conftest import EXAMPLES, index_into
+from trident.retrieval.reader import Reader
 from trident.store.catalog import Catalog
 from trident.store.names.directory import EntityDirectory
 from trident.store.protocols import Embedder
@@ -22,7 +23,7 @@ def _names(cat: Catalog) -> dict[str, str]:
 
 
 def test_status_shows_the_same_chunk_count_in_all_three_engines(sample_catalog: Catalog) -> None:
-    result = status(sample_catalog)
+    result = status(Reader.open(sample_catalog))
     assert result.consistent
     counts = {name: engine["chunks"] for name, engine in result.engines.items()}
     assert len(set(counts.values())) == 1 and counts["lexical"] > 30
@@ -34,7 +35,7 @@ def test_status_counts_each_projects_documents_and_chunks_from_one_pass(sample_c
     grouped = manifest.documents_by_project()
     assert sorted(grouped) == manifest.projects()
     assert all(grouped[name] == manifest.project_documents(name) for name in manifest.projects())
-    shown = {p.name: (p.documents, p.chunks) for p in status(sample_catalog).projects}
+    shown = {p.name: (p.documents, p.chunks) for p in status(Reader.open(sample_catalog)).projects}
     assert shown == {
         name: (len(docs), sum(len(entry.chunk_ids) for entry in docs.values()))
         for name, docs in ((n, manifest.project_documents(n)) for n in manifest.projects())
@@ -83,7 +84,7 @@ def test_every_relation_keeps_an_evidence_chunk_that_exists(sample_catalog: Cata
 
 
 def test_skipped_files_are_recorded_with_their_reason(sample_catalog: Catalog) -> None:
-    reasons = {s.path: s.reason for p in status(sample_catalog).projects for s in p.skipped}
+    reasons = {s.path: s.reason for p in status(Reader.open(sample_catalog)).projects for s in p.skipped}
     assert any("UTF-8" in reason for reason in reasons.values())
     assert any("binary" in reason for reason in reasons.values())
 
@@ -106,7 +107,7 @@ def test_reindexing_embeds_only_the_changed_file_and_drops_the_deleted_one(tmp_p
     assert "billing/billing/refunds.py" not in after
     changed = {doc_id for doc_id in after if after[doc_id] != before.get(doc_id)}
     assert changed == {"billing/billing/gateway.py"}
-    result = status(cat)
+    result = status(Reader.open(cat))
     assert result.consistent
     assert not [e for e in cat.entities() if e.path == "billing/refunds.py"]
     third = index_into(cat, project, "billing")

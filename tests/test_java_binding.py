@@ -10,8 +10,8 @@ import pytest
 from tests.projects import call_edges, indexed_projects
 from trident.ingest.code import parse_code
 from trident.ingest.model import Reference, TargetForm
+from trident.retrieval.reader import Reader
 from trident.store.catalog import Catalog
-from trident.store.names.directory import EntityDirectory
 from trident.store.schema import Resolution
 from trident.tools.trace import Direction, trace_relationships
 
@@ -427,12 +427,7 @@ def catalog(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Catalog]:
 
 def test_each_twin_class_calls_its_own_method_of_the_shared_name(catalog: Catalog) -> None:
     callers = trace_relationships(
-        catalog,
-        EntityDirectory(catalog.entities()),
-        SEND_SINGLE,
-        direction=Direction.IN,
-        relation_types=["CALLS"],
-        max_hops=1,
+        Reader.open(catalog), SEND_SINGLE, direction=Direction.IN, relation_types=["CALLS"], max_hops=1
     )
     assert [(e.source, e.resolution) for e in callers.edges] == [(SEND, EXACT)]
     assert call_edges(catalog)[(ASYNC_SEND, ASYNC_SEND_SINGLE)].resolution == EXACT

@@ -10,6 +10,7 @@ from tests.conftest import HashEmbedder
 from tests.many_projects import marker, project_name, write_projects
 from trident.ingest.community_reports import open_communities
 from trident.ingest.pipeline import index_folder
+from trident.retrieval.reader import Reader
 from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.search_engine import search
 from trident.retrieval.views import GenerationViews
@@ -56,11 +57,11 @@ def test_sixty_tiny_projects_index_in_one_run_and_each_is_searchable(tmp_path: P
         threading.Thread(target=index_all, name="many-projects", daemon=True).start()
         assert finished.wait(DEADLINE_SECONDS), f"indexing did not end within {DEADLINE_SECONDS:g} s ({stages.now})"
         assert not failures, failures
-        result = status(catalog)
+        result = status(Reader.open(catalog))
         projects = list(result.projects)
         assert len(projects) < result.projects_total, "the projects fit one page: the paging below goes untested"
         while len(projects) < result.projects_total:  # status pages its projects within the answer budget
-            projects.extend(status(catalog, offset=len(projects)).projects)
+            projects.extend(status(Reader.open(catalog), offset=len(projects)).projects)
         assert [p.name for p in projects] == [project_name(i) for i in range(PROJECTS)]
         assert result.consistent and all(p.chunks > 0 and p.entities > 0 for p in projects)
         assert result.stale == {}

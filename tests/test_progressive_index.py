@@ -20,6 +20,7 @@ from tests.test_chunk_rows import assert_rows_are_the_graphs
 from trident.ingest import pipeline
 from trident.ingest.pipeline import IndexReport, index_folder
 from trident.ingest.vector_fill import Publishing
+from trident.retrieval.reader import Reader
 from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.search_engine import GenerationViews, search
 from trident.store.catalog import Catalog
@@ -85,11 +86,9 @@ class Observer:
 
     def published(self, chunks_waiting: int) -> None:
         lexical = search(self.catalog, f"quill{FILES - 1:02d}", views=self.views, strategy="lexical", top_k=3)
-        dense = tool_search(self.catalog, "ledger procedure", views=self.views, strategy="semantic", top_k=3)
-        report = status(self.catalog)
-        similar = find_similar(
-            self.catalog, self.views.directory(self.catalog), text="ledger procedure", top_k=3, views=self.views
-        )
+        dense = tool_search(Reader(self.catalog, self.views), "ledger procedure", strategy="semantic", top_k=3)
+        report = status(Reader.open(self.catalog))
+        similar = find_similar(Reader(self.catalog, self.views), text="ledger procedure", top_k=3)
         last_note = f"notes/note{FILES - 1:02d}.md"
         self.seen.append(
             Seen(
@@ -146,7 +145,7 @@ def test_a_large_run_answers_lexical_and_graph_questions_before_its_vectors_are_
 
     assert notes_catalog.manifest.vectors_pending == []
     assert notes_catalog.vectors.count(notes_catalog.tenant) == report.chunks
-    done = status(notes_catalog)
+    done = status(Reader.open(notes_catalog))
     assert done.consistent and "waiting" not in done.engines["semantic"]
     assert stale_stores(notes_catalog) == {}, "the graph vectors and communities are synced after the fill"
     dense = search(notes_catalog, "ledger procedure", views=GenerationViews(RetrievalSettings()), strategy="semantic")
@@ -181,7 +180,7 @@ def test_a_run_cut_short_while_embedding_stays_searchable_and_the_next_run_embed
     reader = Catalog.open_reader(notes_catalog.index_dir, "default", HashEmbedder())
     try:
         waiting = reader.manifest.pending_chunks()
-        assert waiting > 0 and status(reader).consistent
+        assert waiting > 0 and status(Reader.open(reader)).consistent
         assert stale_stores(reader) == {"graph_vectors": FILLING, "communities": FILLING}
         views = GenerationViews(RetrievalSettings())
         lexical = search(reader, f"quill{FILES - 1:02d}", views=views, strategy="lexical", top_k=3)
@@ -193,7 +192,7 @@ def test_a_run_cut_short_while_embedding_stays_searchable_and_the_next_run_embed
     assert again.indexed == 0
     assert notes_catalog.manifest.vectors_pending == []
     total = notes_catalog.manifest.chunk_count()
-    assert notes_catalog.vectors.count(notes_catalog.tenant) == total and status(notes_catalog).consistent
+    assert notes_catalog.vectors.count(notes_catalog.tenant) == total and status(Reader.open(notes_catalog)).consistent
     assert stale_stores(notes_catalog) == {}
 
 
@@ -261,7 +260,7 @@ def test_an_indexer_killed_while_filling_in_vectors_leaves_what_it_published_and
         total = reader.manifest.chunk_count()
         # published: the lexical and graph engines, then two fill batches of 10; the third died unpublished
         assert reader.vectors.count("default") == 20 and reader.manifest.pending_chunks() == total - 20
-        assert status(reader).consistent
+        assert status(Reader.open(reader)).consistent
     finally:
         reader.close()
 

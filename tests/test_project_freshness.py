@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 from tests.conftest import HashEmbedder, index_into
 from trident.cli.main import app as cli_app
 from trident.retrieval.diagnostics import Diagnostics
+from trident.retrieval.reader import Reader
 from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
@@ -64,7 +65,7 @@ def catalog(tmp_path: Path, repo: Path) -> Iterator[Catalog]:
 
 
 def fresh(catalog: Catalog, project: str = "ledger") -> ProjectFreshness:
-    found = next(p for p in status_tool.status(catalog).projects if p.name == project)
+    found = next(p for p in status_tool.status(Reader.open(catalog)).projects if p.name == project)
     assert found.freshness is not None
     return found.freshness
 
@@ -91,7 +92,9 @@ def test_projects_of_one_repository_share_one_question_to_git_about_head(
     index_into(catalog, repo, "ledger")
     index_into(catalog, repo / "tools", "tools")  # a second project inside the same work tree
     started = record_commands()
-    heads = {p.name: p.freshness.head for p in status_tool.status(catalog).projects if p.freshness is not None}
+    heads = {
+        p.name: p.freshness.head for p in status_tool.status(Reader.open(catalog)).projects if p.freshness is not None
+    }
     monkeypatch.undo()
     catalog.close()
     assert heads == {"ledger": git(repo, "rev-parse", "HEAD"), "tools": git(repo, "rev-parse", "HEAD")}
@@ -177,7 +180,7 @@ def test_one_status_call_checks_a_bounded_number_of_files_and_counts_the_rest(
     (other / "a.md").write_text("# A\n\nalpha\n")
     index_into(catalog, other, "other")
     monkeypatch.setattr(status_tool, "CHECKED_FILES", 2)
-    states = {p.name: p.freshness for p in status_tool.status(catalog).projects}
+    states = {p.name: p.freshness for p in status_tool.status(Reader.open(catalog)).projects}
     assert states["ledger"] is not None and (states["ledger"].checked, states["ledger"].unchecked) == (2, 1)
     assert states["other"] is not None and (states["other"].checked, states["other"].unchecked) == (0, 1)
 
@@ -202,7 +205,7 @@ def test_a_manifest_written_before_sizes_were_kept_loads_and_its_files_are_check
 
 
 def _search(catalog: Catalog, views: GenerationViews) -> dict[str, Any]:
-    result = tool_search(catalog, "settle_ledger_quarterly", top_k=5, strategy="lexical", views=views)
+    result = tool_search(Reader(catalog, views), "settle_ledger_quarterly", top_k=5, strategy="lexical")
     return json.loads(result.model_dump_json())
 
 

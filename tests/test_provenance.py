@@ -17,6 +17,7 @@ from tests.conftest import HashEmbedder, index_into
 from trident.host.git_blame import parse_porcelain
 from trident.ingest.knowledge import KNOWLEDGE_PROJECT
 from trident.retrieval import last_modified
+from trident.retrieval.reader import Reader
 from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.source_kinds import KNOWLEDGE_PROJECT as KNOWN_AS
 from trident.retrieval.source_kinds import SourceKind, source_kind
@@ -65,7 +66,7 @@ def catalog(tmp_path: Path) -> Iterator[Catalog]:
 
 def _hits(catalog: Catalog) -> dict[str, dict[str, object]]:
     views = GenerationViews(RetrievalSettings())
-    result = tool_search(catalog, "settle_ledger_quarterly", top_k=10, strategy="lexical", views=views)
+    result = tool_search(Reader(catalog, views), "settle_ledger_quarterly", top_k=10, strategy="lexical")
     return {hit["path"]: hit for hit in json.loads(result.model_dump_json())["hits"]}
 
 
@@ -102,7 +103,7 @@ def test_files_git_does_not_blame_in_time_fall_back_to_their_modification_time_a
     _git(folder, "init", "-q")  # in a work tree: git is asked (a folder outside one is settled without it)
     index_into(catalog, folder, "ledger")
     views = GenerationViews(RetrievalSettings())
-    hits = tool_search(catalog, "settle_ledger_quarterly", top_k=10, strategy="lexical", views=views).hits
+    hits = tool_search(Reader(catalog, views), "settle_ledger_quarterly", top_k=10, strategy="lexical").hits
     for name in ("ledger.py", "notes.md", "ledger.yaml"):  # new file versions: none blamed yet
         os.utime(folder / name, (COMMITTED_AT, COMMITTED_AT))
     released = threading.Event()
@@ -124,7 +125,7 @@ def test_files_git_does_not_blame_in_time_fall_back_to_their_modification_time_a
 def test_find_similar_hits_carry_kind_and_time(catalog: Catalog, tmp_path: Path) -> None:
     index_into(catalog, _write(tmp_path / "ledger"), "ledger")
     views = GenerationViews(RetrievalSettings())
-    result = find_similar(catalog, views.directory(catalog), text="settle the quarterly ledger", top_k=3, views=views)
+    result = find_similar(Reader(catalog, views), text="settle the quarterly ledger", top_k=3)
     assert result.result
     assert all(hit.source_kind is not None and hit.last_modified == "2025-06-15T15:06:40Z" for hit in result.result)
 
@@ -186,11 +187,11 @@ def test_knowledge_and_passage_hits_carry_their_kind_and_no_time(catalog: Catalo
         note = NewEntity(name="Ledger team", type="Team", description="Settles the quarterly ledger every quarter")
         add_knowledge(writer, EntityDirectory(writer.entities()), [note], [], find_entity=resolve_entity, author="t")
     views = GenerationViews(RetrievalSettings())
-    note_hits = tool_search(catalog, "quarterly ledger team", top_k=3, strategy="lexical", views=views).hits
+    note_hits = tool_search(Reader(catalog, views), "quarterly ledger team", top_k=3, strategy="lexical").hits
     assert [(h.source_kind, h.last_modified) for h in note_hits if h.project == KNOWLEDGE_PROJECT] == [
         (SourceKind.KNOWLEDGE, None)
     ]
-    passages = tool_search(catalog, "cells", top_k=3, strategy="lexical", views=views).hits
+    passages = tool_search(Reader(catalog, views), "cells", top_k=3, strategy="lexical").hits
     assert passages and {(h.source_kind, h.last_modified) for h in passages} == {(SourceKind.PASSAGE, None)}
 
 
@@ -200,7 +201,7 @@ def test_a_folder_outside_git_is_stamped_without_starting_git(
     folder = _write(tmp_path / "ledger")
     index_into(catalog, folder, "ledger")
     views = GenerationViews(RetrievalSettings())
-    hits = tool_search(catalog, "settle_ledger_quarterly", top_k=10, strategy="lexical", views=views).hits
+    hits = tool_search(Reader(catalog, views), "settle_ledger_quarterly", top_k=10, strategy="lexical").hits
     for name in ("ledger.py", "notes.md", "ledger.yaml"):  # new file versions: none blamed yet
         os.utime(folder / name, (COMMITTED_AT, COMMITTED_AT))
     started = record_commands()

@@ -7,8 +7,8 @@ from collections.abc import Iterator
 import pytest
 
 from tests.projects import call_edges, indexed_projects
+from trident.retrieval.reader import Reader
 from trident.store.catalog import Catalog
-from trident.store.names.directory import EntityDirectory
 from trident.store.schema import Resolution
 from trident.tools.explain import explain_path
 from trident.tools.trace import Direction, trace_relationships
@@ -156,12 +156,7 @@ def catalog(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Catalog]:
 
 def test_a_self_call_in_the_async_twin_never_links_to_the_sync_class(catalog: Catalog) -> None:
     callers = trace_relationships(
-        catalog,
-        EntityDirectory(catalog.entities()),
-        SEND_SINGLE,
-        direction=Direction.IN,
-        relation_types=["CALLS"],
-        max_hops=1,
+        Reader.open(catalog), SEND_SINGLE, direction=Direction.IN, relation_types=["CALLS"], max_hops=1
     )
     assert [(e.source, e.resolution) for e in callers.edges] == [(SEND, Resolution.EXACT)]
     assert call_edges(catalog)[(ASYNC_SEND, ASYNC_SEND_SINGLE)].resolution == Resolution.EXACT
@@ -181,8 +176,7 @@ def test_a_constructor_typed_attribute_through_a_reexport_gives_a_calls_path_acr
     )  # self._pool = pool.ConnectionPool()
     assert calls[(SEND_SINGLE, TRANSPORT_HANDLE)].resolution == Resolution.INFERRED  # transport: HTTPTransport | None
     result = explain_path(
-        catalog,
-        EntityDirectory(catalog.entities()),
+        Reader.open(catalog),
         SEND,
         POOL_HANDLE,
         relation_types=["CALLS"],
@@ -203,11 +197,11 @@ def test_an_untyped_receiver_gives_a_name_edge_that_the_default_min_resolution_h
     assert edge.resolution == Resolution.NAME
     # Not guessed: close (no entity of the client project), rewind (only test code has one), join (a str method).
     assert [target for source, target in call_edges(catalog) if source == flush] == [drain]
-    directory = EntityDirectory(catalog.entities())
+    reader = Reader.open(catalog)
     shown = trace_relationships(
-        catalog, directory, flush, direction=Direction.OUT, relation_types=["CALLS"], min_resolution=Resolution.NAME
+        reader, flush, direction=Direction.OUT, relation_types=["CALLS"], min_resolution=Resolution.NAME
     )
-    hidden = trace_relationships(catalog, directory, flush, direction=Direction.OUT, relation_types=["CALLS"])
+    hidden = trace_relationships(reader, flush, direction=Direction.OUT, relation_types=["CALLS"])
     assert [e.target for e in shown.edges] == [drain]
     assert hidden.edges == [] and hidden.hidden_guesses == 1  # said, so "no callees" is not read as none
     assert hidden.message is not None and "min_resolution='name'" in hidden.message
@@ -222,7 +216,7 @@ def test_an_import_inside_a_function_binds_its_calls_into_the_other_project(cata
 
 
 def test_a_path_over_the_code_ranks_before_a_shorter_one_through_the_changelog(catalog: Catalog) -> None:
-    result = explain_path(catalog, EntityDirectory(catalog.entities()), SEND, TRANSPORT_HANDLE, max_paths=5)
+    result = explain_path(Reader.open(catalog), SEND, TRANSPORT_HANDLE, max_paths=5)
     assert result.paths, result.message
     first, *others = result.paths
     assert [h.target for h in first.hops] == [SEND_SINGLE, TRANSPORT_HANDLE]

@@ -1,5 +1,5 @@
-"""The in-memory relation index answers every walk exactly as the graph store does, and the tools give the same
-results through either."""
+"""The in-memory relation index answers every walk exactly as the graph store does, and a reader's holds the
+store's relations with their citations."""
 
 from __future__ import annotations
 
@@ -7,14 +7,13 @@ import pytest
 
 from trident.retrieval.execution_edges import derived_relations
 from trident.retrieval.pagerank import EntityChunkGraph
+from trident.retrieval.reader import Reader
 from trident.retrieval.relation_index import RelationIndex
 from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.search_engine import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.engines.kuzu_graph import KuzuGraphStore
 from trident.store.schema import Relation, Resolution
-from trident.tools.explain import explain_path
-from trident.tools.trace import Direction, trace_relationships
 
 
 def _index(catalog: Catalog, *, execution: bool = False) -> RelationIndex:
@@ -82,20 +81,12 @@ def test_relations_of_other_tenants_are_left_out_of_the_index() -> None:
     assert (empty.neighbours(["a"], "t1", 10), empty.all(), list(empty.edges()), len(empty)) == ([], [], [], 0)
 
 
-def test_trace_and_explain_answer_the_same_through_the_index_and_the_store(sample_catalog: Catalog) -> None:
-    views = GenerationViews(RetrievalSettings())
-    directory = views.directory(sample_catalog)
-    relations = views.relations(sample_catalog)
-    for entity in ("OrderService.checkout", "PaymentGateway", "AuthService"):
-        for direction in Direction:
-            store = trace_relationships(sample_catalog, directory, entity, direction=direction, max_hops=3)
-            memory = trace_relationships(
-                sample_catalog, directory, entity, direction=direction, max_hops=3, relations=relations
-            )
-            assert memory == store and store.edges, (entity, direction)
-    store_path = explain_path(sample_catalog, directory, "OrderService", "PaymentGateway")
-    memory_path = explain_path(sample_catalog, directory, "OrderService", "PaymentGateway", relations=relations)
-    assert memory_path == store_path and store_path.paths
+def test_a_readers_relations_are_the_stores_with_what_execution_implies(sample_catalog: Catalog) -> None:
+    held = Reader.open(sample_catalog).relations()  # citations read from the generation's mapped chunk rows
+    stored = _index(sample_catalog, execution=True)  # citations read from the graph store
+    assert held.all() == stored.all() and held.all()
+    evidence = sorted({r.evidence for r in stored.all() if r.evidence})
+    assert evidence and held.citations(evidence) == stored.citations(evidence)
 
 
 def test_the_walk_graph_built_from_the_index_ranks_as_the_one_built_from_relations(sample_catalog: Catalog) -> None:

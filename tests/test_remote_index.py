@@ -16,6 +16,7 @@ import pytest
 
 from tests.conftest import index_into
 from trident.embedding.hash_embedder import HashEmbedder
+from trident.retrieval.reader import Reader
 from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
@@ -49,7 +50,7 @@ def answers(index_dir: Path) -> list[dict[str, Any]]:
 
 
 def answer(catalog: Catalog, query: str) -> dict[str, Any]:
-    result = search(catalog, query, views=GenerationViews(RetrievalSettings())).model_dump(mode="json")
+    result = search(Reader(catalog, GenerationViews(RetrievalSettings())), query).model_dump(mode="json")
     result["diagnostics"].pop("timings_ms", None)
     return result
 

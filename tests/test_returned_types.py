@@ -13,6 +13,7 @@ import pytest
 
 from tests.projects import edges_named, indexed_projects, project_calls, write_files
 from trident.ingest.pipeline import index_folder
+from trident.retrieval.reader import Reader
 from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
@@ -251,7 +252,7 @@ def test_operators_and_builtins_run_the_methods_the_class_defines(catalog: Catal
 
 
 def test_impact_of_a_method_reached_only_through_a_returned_type_finds_its_test(catalog: Catalog) -> None:
-    answer = impact(catalog, GenerationViews(RetrievalSettings()).directory(catalog), entities=["TokenStream.__bool__"])
+    answer = impact(Reader.open(catalog), entities=["TokenStream.__bool__"])
     assert [t.name for t in answer.tests] == ["test_parse"]
     assert "method:engine:engine.parser.Parser.parse" in {c.id for c in answer.callers}
 

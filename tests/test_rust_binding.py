@@ -9,8 +9,8 @@ import pytest
 from tests.projects import call_edges, indexed_projects
 from trident.ingest.code import parse_code
 from trident.ingest.model import Reference, TargetForm
+from trident.retrieval.reader import Reader
 from trident.store.catalog import Catalog
-from trident.store.names.directory import EntityDirectory
 from trident.store.schema import Resolution
 from trident.tools.trace import Direction, trace_relationships
 
@@ -362,12 +362,7 @@ def catalog(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Catalog]:
 
 def test_each_twin_impls_self_call_links_to_its_own_method_only(catalog: Catalog) -> None:
     callers = trace_relationships(
-        catalog,
-        EntityDirectory(catalog.entities()),
-        SYNC_DISPATCH,
-        direction=Direction.IN,
-        relation_types=["CALLS"],
-        max_hops=1,
+        Reader.open(catalog), SYNC_DISPATCH, direction=Direction.IN, relation_types=["CALLS"], max_hops=1
     )
     assert [(e.source, e.resolution) for e in callers.edges] == [(SYNC_SEND, Resolution.EXACT)]
     edges = call_edges(catalog)

@@ -13,6 +13,7 @@ import pytest
 from tests.conftest import index_into
 from trident.retrieval import search_engine as engine
 from trident.retrieval.fusion import RRF, FusionMethod
+from trident.retrieval.reader import Reader
 from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.search_engine import SearchResult
 from trident.retrieval.search_plan import Strategy
@@ -32,7 +33,7 @@ def search(catalog: Catalog, query: str, **options: Any) -> SearchResult:
 
 def tool_search(catalog: Catalog, query: str, **options: Any) -> SearchResult:
     """The search tool's function, as the server and the CLI call it."""
-    return search_tool.search(catalog, query, views=GenerationViews(RetrievalSettings()), **options)
+    return search_tool.search(Reader(catalog, GenerationViews(RetrievalSettings())), query, **options)
 
 
 def _top_paths(catalog: Catalog, query: str, k: int = 3) -> list[str]:
@@ -244,7 +245,6 @@ async def test_a_cancelled_search_returns_without_waiting_for_its_runs(
     sample_catalog: Catalog, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import threading
-    from functools import partial
 
     import anyio
 
@@ -373,10 +373,8 @@ def test_the_pieces_of_one_long_definition_are_one_hit_citing_its_whole_span(tmp
     assert len(ledger) == 1, [h.citation for h in result.hits]
     assert ledger[0].start_line == 1 and ledger[0].end_line >= 400, ledger[0].citation
     assert ledger[0].citation == f"proj/ledger.py:L1-L{ledger[0].end_line}"
-    views = GenerationViews(RetrievalSettings())
-    for read in (None, partial(views.chunks, catalog)):  # from the graph store, and from a reader's mapped rows
-        entity = get_entity(catalog, views.directory(catalog), "reconcile_ledger", chunks=read).entity
-        assert entity.citation == ledger[0].citation, "the entity cites its whole definition, not its first piece"
+    entity = get_entity(Reader.open(catalog), "reconcile_ledger").entity  # its pieces read from the mapped rows
+    assert entity.citation == ledger[0].citation, "the entity cites its whole definition, not its first piece"
 
 
 @pytest.mark.parametrize("strategy", ["auto", "hybrid", "lexical"])

@@ -17,6 +17,7 @@ import pytest
 from mcp.client import Client
 
 from tests.conftest import EXAMPLES
+from trident.retrieval.reader import Reader
 from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
@@ -37,7 +38,7 @@ LINE = re.compile(r"L(\d+): (.*)")
 
 
 def _answer(catalog: Catalog, query: str, **options: Any) -> SearchAnswer:
-    return answer(catalog, query, views=GenerationViews(RetrievalSettings()), **options)
+    return answer(Reader(catalog, GenerationViews(RetrievalSettings())), query, **options)
 
 
 def _chars(content: Any) -> int:
@@ -56,7 +57,7 @@ def test_compact_hits_cite_the_same_chunks_in_the_same_order_as_full_ones(code_c
 def test_a_full_answer_is_the_engines_answer_field_for_field(code_catalog: Catalog) -> None:
     assert list(SearchAnswer.model_fields) == list(SearchResult.model_fields), "a field added to one goes in both"
     views = GenerationViews(RetrievalSettings())
-    engine = search(code_catalog, "send a request with redirects", views=views).model_dump(mode="json")
+    engine = search(Reader(code_catalog, views), "send a request with redirects").model_dump(mode="json")
     served = _answer(code_catalog, "send a request with redirects").model_dump(mode="json")
     for timed in (engine, served):
         timed["diagnostics"].pop("timings_ms")

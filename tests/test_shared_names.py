@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from trident.ingest.shared_names import shared_concepts
+from trident.retrieval.reader import Reader
 from trident.store.catalog import Catalog
-from trident.store.names.directory import EntityDirectory
 from trident.store.schema import Entity, EntityType
 from trident.tools.explain import explain_path
 
@@ -57,14 +57,15 @@ def test_the_sample_projects_share_the_session_concept(sample_catalog: Catalog) 
 
 
 def test_explain_path_crosses_projects_through_the_shared_concept(sample_catalog: Catalog) -> None:
-    directory = EntityDirectory(sample_catalog.entities())
     auth_session = next(e for e in sample_catalog.entities() if e.project == "auth" and e.name == "session")
     store_session = next(
         e
         for e in sample_catalog.entities()
         if e.project == "storefront" and e.type == EntityType.CLASS and e.name == "Session"
     )
-    result = explain_path(sample_catalog, directory, store_session.id, auth_session.id, relation_types=["INSTANCE_OF"])
+    result = explain_path(
+        Reader.open(sample_catalog), store_session.id, auth_session.id, relation_types=["INSTANCE_OF"]
+    )
     assert result.paths, result.message
     hops = result.paths[0].hops
     assert [h.type for h in hops] == ["INSTANCE_OF", "INSTANCE_OF"]

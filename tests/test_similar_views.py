@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from trident.retrieval.entities import resolve_entity
+from trident.retrieval.reader import Reader
 from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
@@ -33,7 +34,7 @@ def test_the_views_give_the_vector_stores_neighbours(sample_catalog: Catalog, ex
     assert sample_catalog.embedder is not None
     views = GenerationViews(RetrievalSettings())
     directory = views.directory(sample_catalog)
-    found = find_similar(sample_catalog, directory, views=views, **example)
+    found = find_similar(Reader(sample_catalog, views), **example)
     assert found.result, "the example has neighbours"
     if "text" in example:
         vector = sample_catalog.embedder.embed_query(example["text"])
@@ -48,7 +49,7 @@ def test_the_views_give_the_vector_stores_neighbours(sample_catalog: Catalog, ex
     expected = [hit for hit in stored if kinds is None or chunks[hit.id].kind.value in kinds][: len(found.result)]
     assert [hit.id for hit in found.result] == [hit.id for hit in expected]
     assert [hit.score for hit in found.result] == pytest.approx([hit.score for hit in expected], abs=1e-5)
-    again = find_similar(sample_catalog, directory, views=GenerationViews(RetrievalSettings()), **example)
+    again = find_similar(Reader(sample_catalog, GenerationViews(RetrievalSettings())), **example)
     assert _shown(again) == _shown(found) and again.omitted == found.omitted, "another reader, the same answer"
 
 
@@ -63,11 +64,8 @@ def test_a_chunk_example_through_the_views_reads_neither_store(
     sample_catalog: Catalog, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     views = GenerationViews(RetrievalSettings())
-    directory = views.directory(sample_catalog)
-    example = find_similar(sample_catalog, directory, text="verify a token", top_k=1, views=views).result[0]
-    expected = _shown(
-        find_similar(sample_catalog, directory, chunk_id=example.id, views=GenerationViews(RetrievalSettings()))
-    )
+    example = find_similar(Reader(sample_catalog, views), text="verify a token", top_k=1).result[0]
+    expected = _shown(find_similar(Reader(sample_catalog, GenerationViews(RetrievalSettings())), chunk_id=example.id))
     views.chunk_vectors(sample_catalog)  # a server's warm-up builds the matrix: only the search is watched
 
     def untouched(*_: object, **__: object) -> None:
@@ -75,6 +73,6 @@ def test_a_chunk_example_through_the_views_reads_neither_store(
 
     for store, method in [("vectors", "search"), ("vectors", "vectors"), ("graph", "get_chunks")]:
         monkeypatch.setattr(getattr(sample_catalog, store), method, untouched)
-    found = find_similar(sample_catalog, directory, chunk_id=example.id, views=views)
+    found = find_similar(Reader(sample_catalog, views), chunk_id=example.id)
     assert _shown(found) == expected
     assert example.id not in {hit.id for hit in found.result}, "the example itself is left out"

@@ -12,9 +12,8 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import HashEmbedder, index_into
-from trident.retrieval.retrieval_settings import RetrievalSettings
+from trident.retrieval.reader import Reader
 from trident.retrieval.stale_meaning import CallArguments, sentence_of
-from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.tools.stale import StaleReference, find_stale
 
@@ -72,8 +71,7 @@ def stale_of(catalog: Catalog, tmp_path: Path, readme: str) -> list[StaleReferen
     routing = repository(tmp_path / "routing", {"routing.py": ROUTING})
     index_into(catalog, shipping, "shipping")
     index_into(catalog, routing, "routing")
-    directory = GenerationViews(RetrievalSettings()).directory(catalog)
-    return find_stale(catalog, directory, wait=None).references
+    return find_stale(Reader.open(catalog), wait=None).references
 
 
 def test_a_call_of_a_missing_name_is_flagged_with_the_callable_its_sentence_describes(

@@ -15,7 +15,8 @@ from trident.retrieval.connections import Connection, connections
 from trident.retrieval.definitions import ChunkReader
 from trident.retrieval.entities import EntityRef, entity_refs, resolve_entity
 from trident.retrieval.omitted import OMITTED_HELP, OmitReason, Omitted, empty_message
-from trident.retrieval.relation_index import GraphWalk, read_relations
+from trident.retrieval.reader import Reader
+from trident.retrieval.relation_index import GraphWalk
 from trident.retrieval.written_names import WrittenNames
 from trident.store.catalog import Catalog
 from trident.store.names.directory import EntityDirectory
@@ -157,26 +158,22 @@ class PathSearch:
 
 
 def explain_path(
-    catalog: Catalog,
-    directory: EntityDirectory,
+    reader: Reader,
     source: str,
     target: str,
     *,
     max_hops: int = 4,
     max_paths: int = 3,
     relation_types: Sequence[str] | None = None,
-    relations: GraphWalk | None = None,
     min_resolution: Resolution = Resolution.DISPATCH,
-    chunks: ChunkReader | None = None,
     detail: Detail | str = Detail.FULL,
 ) -> ExplainResult:
     """Up to `max_paths` best paths between two entities, either direction: between two callables the chains of
     calls from one to the other first (see `call_chains`), else calls and structure before mentions.
     When there are more, or none, `omitted` says which argument kept them out and the call that shows them.
 
-    `relations` is where the walk reads the graph (the in-memory `RelationIndex` of a server), `chunks` where the
-    call sites are read; by default the graph store. With `detail` compact, each path is its sentence alone, told
-    with the names code imports the entities by.
+    The walk reads the reader's relations in memory, the call sites its chunk rows. With `detail` compact, each path
+    is its sentence alone, told with the names code imports the entities by.
 
     Raises:
         ArgumentError: max_hops outside 1..MAX_HOPS or max_paths outside 1..MAX_PATHS.
@@ -184,9 +181,9 @@ def explain_path(
     """
     check_range("max_hops", max_hops, 1, MAX_HOPS)
     check_range("max_paths", max_paths, 1, MAX_PATHS)
+    catalog, directory, graph, chunks = reader.catalog, reader.directory(), reader.relations(), reader.chunks
     start = resolve_entity(directory, source)
     end = resolve_entity(directory, target)
-    graph = relations or read_relations(catalog.graph, catalog.tenant)
     types = list(relation_types) if relation_types else None
     calls_first = start.id != end.id and is_callable(directory, start.id) and is_callable(directory, end.id)
     chosen = Detail.parse(detail)
@@ -216,7 +213,7 @@ def _results(
     graph: GraphWalk,
     start: str,
     found: Sequence[Connection],
-    chunks: ChunkReader | None,
+    chunks: ChunkReader,
     *,
     compact: bool,
 ) -> list[PathResult] | list[CompactPath]:
@@ -229,7 +226,7 @@ def _results(
     calls = [
         (r.evidence, r.target, r.source) for p in found for r in p.relations if r.type in CALL_TYPES and r.evidence
     ]
-    sites = call_sites(directory, chunks or catalog.graph.get_chunks, calls)
+    sites = call_sites(directory, chunks, calls)
     paths = [_path_result(start, path, names, citations, sites) for path in found]
     if compact:
         return [CompactPath(sentence=_sentence(p.hops, names, resolved=True), call_chain=p.call_chain) for p in paths]

@@ -9,9 +9,8 @@ from pydantic import BaseModel, Field
 from trident.retrieval.definitions import ChunkReader, definition_span
 from trident.retrieval.entities import EntityRef, entity_refs, resolve_entity
 from trident.retrieval.omitted import OMITTED_HELP, OmitReason, Omitted
-from trident.retrieval.relation_index import GraphWalk
+from trident.retrieval.reader import Reader
 from trident.store.catalog import Catalog
-from trident.store.names.directory import EntityDirectory
 from trident.store.schema import Entity
 from trident.tools.calls import suggest_call
 
@@ -30,23 +29,16 @@ class EntityResult(BaseModel):
     omitted: list[Omitted] = Field(default_factory=list, description=OMITTED_HELP)
 
 
-def get_entity(
-    catalog: Catalog,
-    directory: EntityDirectory,
-    name_or_id: str,
-    relations: GraphWalk | None = None,
-    chunks: ChunkReader | None = None,
-) -> EntityResult:
+def get_entity(reader: Reader, name_or_id: str) -> EntityResult:
     """Describe one entity; its relations counted by type and direction (all of them, up to RELATION_COUNT_CAP, past
-    which `omitted` says the counts are short). `relations`: a reader's relation index (`GenerationViews.relations`,
-    in memory: what trace_relationships walks; 0.34 ms p50 at 100K chunks), else the graph store is asked (4.6 ms).
-    The citation spans the whole definition; `chunks` reads its pieces (a reader's mapped rows), else the graph store.
+    which `omitted` says the counts are short), from the reader's relations in memory (what trace_relationships
+    walks; 0.34 ms p50 at 100K chunks). The citation spans the whole definition, read from the reader's chunk rows.
 
     Raises:
         EntityNotFoundError: see `resolve_entity`.
     """
-    entity = resolve_entity(directory, name_or_id)
-    source: GraphWalk = relations if relations is not None else catalog.graph
+    catalog, source = reader.catalog, reader.relations()
+    entity = resolve_entity(reader.directory(), name_or_id)
     found = source.neighbours([entity.id], catalog.tenant, RELATION_COUNT_CAP + 1)
     omitted = []
     if len(found) > RELATION_COUNT_CAP:
@@ -63,7 +55,7 @@ def get_entity(
     out = Counter(r.type for r in found if r.source == entity.id)
     into = Counter(r.type for r in found if r.target == entity.id)
     return EntityResult(
-        entity=_whole(catalog, entity, entity_refs(source, [entity])[0], chunks or catalog.graph.get_chunks),
+        entity=_whole(catalog, entity, entity_refs(source, [entity])[0], reader.chunks),
         qualified_name=entity.qualified_name,
         description=entity.description,
         aliases=list(entity.aliases),

@@ -19,7 +19,8 @@ from trident.retrieval.entities import resolve_entity
 from trident.retrieval.fixture_values import with_fixture_values
 from trident.retrieval.impact_reasons import CODE_SUFFIXES, Finding, ReasonInputs, reasons
 from trident.retrieval.prose_mentions import prose_naming
-from trident.retrieval.relation_index import RelationIndex, read_relations
+from trident.retrieval.reader import Reader
+from trident.retrieval.relation_index import RelationIndex
 from trident.retrieval.test_names import with_named_tests
 from trident.retrieval.test_reach import TEST_HOPS, TestReach, is_test, tests_reaching
 from trident.store.catalog import Catalog
@@ -133,8 +134,7 @@ class ImpactResult(BaseModel):
 
 
 def impact(
-    catalog: Catalog,
-    directory: EntityDirectory,
+    reader: Reader,
     *,
     entities: Sequence[str] | None = None,
     changes: str | None = None,
@@ -144,8 +144,6 @@ def impact(
     paths: bool = False,
     offset: int = 0,
     limit: int = 50,
-    relations: RelationIndex | None = None,
-    chunks: ChunkReader | None = None,
 ) -> ImpactResult:
     """What changing `entities` (names or ids), or the git change `changes` ("working-tree" or "BASE..HEAD"), affects.
 
@@ -159,8 +157,7 @@ def impact(
     check_range("offset", offset, 0, MAX_OFFSET)
     if (entities is None) == (changes is None):
         raise ArgumentError("give exactly one of `entities` (names or ids) or `changes` ('working-tree' or 'A..B')")
-    index = relations or read_relations(catalog.graph, catalog.tenant)
-    read = chunks or catalog.graph.get_chunks
+    catalog, directory, index, read = reader.catalog, reader.directory(), reader.relations(), reader.chunks
     findings: list[Finding] = []
     if entities is not None:
         changed = [_named(resolve_entity(directory, e, list(projects) if projects else None)) for e in entities]

@@ -11,10 +11,9 @@ from typing import Any
 import anyio
 
 from trident.retrieval import search_engine as engine
+from trident.retrieval.reader import Reader
 from trident.retrieval.search_engine import Diagnostics, SearchHit, SearchResult, Strategy
 from trident.retrieval.search_request import SearchRequest
-from trident.retrieval.views import GenerationViews
-from trident.store.catalog import Catalog
 from trident.store.errors import ArgumentError
 from trident.tools.calls import RESPONSE_TOKENS, check_range
 from trident.tools.detail import Detail
@@ -77,9 +76,7 @@ def check_arguments(request: SearchRequest) -> None:
         check_range("max_tokens", max_tokens, MIN_MAX_TOKENS, MAX_MAX_TOKENS)
 
 
-async def search_async(
-    catalog: Catalog, query: str, *, views: GenerationViews, detail: Detail = Detail.FULL, **options: Any
-) -> SearchResult:
+async def search_async(reader: Reader, query: str, *, detail: Detail = Detail.FULL, **options: Any) -> SearchResult:
     """Ranked, cited chunks for a query (`options`: the rest of the request, `SearchRequest.of`), as the `search`
     tool answers: the hits after the first `offset`, within `max_tokens` (DEFAULT_MAX_TOKENS when None); when the
     budget cut them short, `next_call` is the same call for the rest: the next page. `omitted` says what the project
@@ -93,6 +90,7 @@ async def search_async(
     """
     request = SearchRequest.of(query, **options)
     check_arguments(request)
+    catalog, views = reader.catalog, reader.views
     budgeted = request if request.max_tokens is not None else replace(request, max_tokens=DEFAULT_MAX_TOKENS)
     result = await engine.answer_search(catalog, budgeted, views=views)
     stale = await anyio.to_thread.run_sync(mark_stale, catalog, result.hits, views.state.hashes)
@@ -105,7 +103,7 @@ async def search_async(
 
 
 async def answer_async(
-    catalog: Catalog, query: str, *, views: GenerationViews, detail: Detail | str = Detail.FULL, **options: Any
+    reader: Reader, query: str, *, detail: Detail | str = Detail.FULL, **options: Any
 ) -> SearchAnswer:
     """The `search` tool's answer: `search_async`'s (`options` are its arguments), its hits in full or, with
     detail='compact', compact.
@@ -115,29 +113,29 @@ async def answer_async(
         RuntimeError: as `search_async`.
     """
     chosen = Detail.parse(detail)
-    result = await search_async(catalog, query, views=views, detail=chosen, **options)
+    result = await search_async(reader, query, detail=chosen, **options)
     if chosen is Detail.FULL:
         return SearchAnswer.full(result)
     # The directory names what the hits define; it is built by now unless the walk is still pending (then: titles).
-    directory = views.built_directory(catalog)
-    return await anyio.to_thread.run_sync(compact_answer, result, directory, partial(views.chunks, catalog))
+    directory = reader.views.built_directory(reader.catalog)
+    return await anyio.to_thread.run_sync(compact_answer, result, directory, reader.chunks)
 
 
-def search(catalog: Catalog, query: str, **options: Any) -> SearchResult:
+def search(reader: Reader, query: str, **options: Any) -> SearchResult:
     """Blocking form of `search_async` for the CLI and scripts (not for use inside an event loop).
 
     Raises:
         ArgumentError: as `search_async`.
         RuntimeError: as `search_async`.
     """
-    return anyio.run(partial(search_async, catalog, query, **options))
+    return anyio.run(partial(search_async, reader, query, **options))
 
 
-def answer(catalog: Catalog, query: str, **options: Any) -> SearchAnswer:
+def answer(reader: Reader, query: str, **options: Any) -> SearchAnswer:
     """Blocking form of `answer_async` for the CLI and scripts (not for use inside an event loop).
 
     Raises:
         ArgumentError: as `answer_async`.
         RuntimeError: as `answer_async`.
     """
-    return anyio.run(partial(answer_async, catalog, query, **options))
+    return anyio.run(partial(answer_async, reader, query, **options))

@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field
 from trident.retrieval.entities import resolve_entity
 from trident.retrieval.evidence_flags import check_evidence
 from trident.retrieval.omitted import OMITTED_HELP, OmitReason, Omitted, breakdown, empty_message
+from trident.retrieval.reader import Reader
 from trident.retrieval.search_engine import SearchHit
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog, embedding_text
@@ -43,8 +44,7 @@ class SimilarResult(BaseModel):
 
 
 def find_similar(
-    catalog: Catalog,
-    directory: EntityDirectory,
+    reader: Reader,
     *,
     text: str | None = None,
     chunk_id: str | None = None,
@@ -52,12 +52,11 @@ def find_similar(
     top_k: int = 10,
     projects: Sequence[str] | None = None,
     kinds: Sequence[str] | None = None,
-    views: GenerationViews,
 ) -> SimilarResult:
     """Chunks closest in meaning to exactly one of: a text, a chunk id, an entity. The example itself is left out.
     `omitted` counts the nearer chunks of other kinds the kinds filter passed over and, when the answer is short,
     the neighbours in other projects, each with the call that shows them. The vectors and chunk rows come from the
-    reader's `views` (a server's, the command line's): the generation's memory-mapped files, as `search` reads them.
+    reader's views: the generation's memory-mapped files, as `search` reads them.
 
     Raises:
         ArgumentError: not exactly one input given, a text longer than MAX_TEXT_CHARS, top_k outside
@@ -71,6 +70,7 @@ def find_similar(
     if text is not None and len(text) > MAX_TEXT_CHARS:
         raise ArgumentError(f"text must be at most {MAX_TEXT_CHARS} characters, got {len(text)}")
     check_range("top_k", top_k, 1, MAX_TOP_K)
+    catalog, directory, views = reader.catalog, reader.directory(), reader.views
     source = ReaderChunks(catalog, views)
     vector, exclude = _example(catalog, directory, source, text, chunk_id, entity)
     near = Neighbours(catalog.tenant, source, vector, exclude, kinds)

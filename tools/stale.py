@@ -8,11 +8,8 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, Field
 
-from trident.retrieval.retrieval_settings import RetrievalSettings
+from trident.retrieval.reader import Reader
 from trident.retrieval.stale_scan import SCAN_CHUNKS, StaleScan, stale_scan
-from trident.retrieval.views import GenerationViews
-from trident.store.catalog import Catalog
-from trident.store.names.directory import EntityDirectory
 from trident.tools.calls import check_range, suggest_call
 
 MAX_LIMIT = 200  # a reference costs about 80 tokens: 200 stay within the answer budget of every tool
@@ -46,25 +43,23 @@ class FindStaleResult(BaseModel):
 
 
 def find_stale(
-    catalog: Catalog,
-    directory: EntityDirectory,
+    reader: Reader,
     *,
     projects: Sequence[str] | None = None,
     offset: int = 0,
     limit: int = 50,
     wait: float | None = WAIT_SECONDS,
-    views: GenerationViews | None = None,
 ) -> FindStaleResult:
     """The index's stale references in `projects` (all when None), from `offset`, at most `limit`; the scan of the
     index generation waited for at most `wait` seconds (None: until it ends). The scan runs in the reader's
-    `views` (a server's: one scan a generation), else in a reader of this call's own.
+    views (a server's: one scan a generation).
 
     Raises:
         ArgumentError: offset outside 0..MAX_OFFSET or limit outside 1..MAX_LIMIT.
     """
     check_range("offset", offset, 0, MAX_OFFSET)
     check_range("limit", limit, 1, MAX_LIMIT)
-    scan = stale_scan(catalog, directory, wait, views or GenerationViews(RetrievalSettings()))
+    scan = stale_scan(reader.catalog, reader.directory(), wait, reader.views)
     if scan is None:
         given = list(projects) if projects is not None else None
         again = suggest_call("find_stale", projects=given, offset=offset, limit=limit)

@@ -9,12 +9,10 @@ from typing import Final, Literal
 from pydantic import BaseModel, Field
 
 from trident.host.git_state import HeadCommits
-from trident.retrieval.retrieval_settings import RetrievalSettings
+from trident.retrieval.reader import Reader
 from trident.retrieval.stale_scan import stale_scan
-from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.manifest import DocumentEntry, Manifest, SkippedFile
-from trident.store.names.directory import EntityDirectory
 from trident.store.sync_state import stale_stores
 from trident.store.tokens import json_tokens
 from trident.tools.calls import RESPONSE_TOKENS, check_range, suggest_call
@@ -82,26 +80,20 @@ class StatusResult(BaseModel):
     next_call: str | None = Field(None, description="When truncated, the call for the next page of projects")
 
 
-def status(
-    catalog: Catalog,
-    offset: int = 0,
-    directory: EntityDirectory | None = None,
-    stale_wait: float | None = 0.0,
-    views: GenerationViews | None = None,
-) -> StatusResult:
+def status(reader: Reader, offset: int = 0, *, stale: bool = False, stale_wait: float | None = 0.0) -> StatusResult:
     """Counts from the manifest and from each engine; `consistent` is False when the engines disagree. Projects come
-    in name order from `offset`, as many as fit in the answer budget. With the index's entity `directory`, each
-    project's stale references are counted too: one scan per index generation, in the background, waited for at
-    most `stale_wait` seconds (None: until it ends); "still counting" until then. The scan runs in the reader's
-    `views` (a server's: one scan a generation), else in a reader of this call's own.
+    in name order from `offset`, as many as fit in the answer budget. With `stale`, each project's stale references
+    are counted too: one scan per index generation in the reader's views (a server's: one scan a generation), in the
+    background, waited for at most `stale_wait` seconds (None: until it ends); "still counting" until then.
 
     Raises:
         ArgumentError: offset outside 0..MAX_OFFSET.
     """
     check_range("offset", offset, 0, MAX_OFFSET)
+    catalog = reader.catalog
     manifest = catalog.manifest
     by_project = manifest.documents_by_project()
-    projects = _projects(manifest, by_project, catalog, stale=_stale_counts(catalog, directory, stale_wait, views))
+    projects = _projects(manifest, by_project, catalog, stale=_stale_counts(reader, stale_wait) if stale else None)
     add_freshness = _Freshness(manifest, by_project).add
     page = _fit(projects[offset:], RESPONSE_TOKENS - STATUS_OVERHEAD_TOKENS, add_freshness)
     graph = catalog.graph.counts(catalog.tenant)
@@ -131,16 +123,12 @@ def status(
     )
 
 
-def project_status(
-    catalog: Catalog, name: str, directory: EntityDirectory | None = None, views: GenerationViews | None = None
-) -> ProjectStatus | None:
-    """One project's counts with every file refused and its freshness (None if no such project is indexed); with
-    the entity `directory`, its stale references counted ("still counting" while the scan runs; `views` as for
-    `status`)."""
-    stale = _stale_counts(catalog, directory, views=views)
-    manifest = catalog.manifest
+def project_status(reader: Reader, name: str) -> ProjectStatus | None:
+    """One project's counts with every file refused, its stale references ("still counting" while the generation's
+    scan runs, as for `status`) and its freshness (None if no such project is indexed)."""
+    manifest = reader.catalog.manifest
     by_project = manifest.documents_by_project()
-    projects = _projects(manifest, by_project, catalog, skipped_shown=None, stale=stale)
+    projects = _projects(manifest, by_project, reader.catalog, skipped_shown=None, stale=_stale_counts(reader))
     project = next((p for p in projects if p.name == name), None)
     return _Freshness(manifest, by_project).add(project) if project is not None else None
 
@@ -148,16 +136,9 @@ def project_status(
 _Counts = dict[str, int] | Counting | None
 
 
-def _stale_counts(
-    catalog: Catalog,
-    directory: EntityDirectory | None,
-    wait: float | None = 0.0,
-    views: GenerationViews | None = None,
-) -> _Counts:
-    """Stale references per project; "still counting" while the generation's scan runs; None: not counted."""
-    if directory is None:
-        return None
-    scan = stale_scan(catalog, directory, wait, views or GenerationViews(RetrievalSettings()))
+def _stale_counts(reader: Reader, wait: float | None = 0.0) -> _Counts:
+    """Stale references per project; "still counting" while the generation's scan runs."""
+    scan = stale_scan(reader.catalog, reader.directory(), wait, reader.views)
     return scan.counts() if scan is not None else COUNTING
 
 

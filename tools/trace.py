@@ -14,10 +14,10 @@ from trident.retrieval.call_sites import call_sites
 from trident.retrieval.definitions import ChunkReader
 from trident.retrieval.entities import EntityRef, entity_refs, resolve_entity
 from trident.retrieval.omitted import OMITTED_HELP, OmitReason, Omitted, breakdown, empty_message
-from trident.retrieval.relation_index import GraphWalk, read_relations
+from trident.retrieval.reader import Reader
+from trident.retrieval.relation_index import GraphWalk
 from trident.retrieval.walks import EDGES_PER_HOP, Direction, Walk, walk
 from trident.retrieval.written_names import WrittenNames
-from trident.store.catalog import Catalog
 from trident.store.names.directory import EntityDirectory
 from trident.store.schema import RESOLUTION_HELP, Relation, Resolution
 from trident.store.tokens import json_tokens
@@ -73,35 +73,32 @@ class TraceResult(BaseModel):
 
 
 def trace_relationships(
-    catalog: Catalog,
-    directory: EntityDirectory,
+    reader: Reader,
     entity: str,
     *,
     direction: Direction = Direction.BOTH,
     relation_types: Sequence[str] | None = None,
     max_hops: int | None = None,
     limit: int = 50,
-    relations: GraphWalk | None = None,
     min_resolution: Resolution = Resolution.DISPATCH,
     offset: int = 0,
     max_tokens: int = RESPONSE_TOKENS,
     detail: Detail | str = Detail.FULL,
-    chunks: ChunkReader | None = None,
 ) -> TraceResult:
     """Breadth-first from `entity`, at most `max_hops` hops, in a deterministic order: the edges after the first
     `offset`, at most `limit` of them and as many as fit in `max_tokens` (the nodes they reach and the paths to
     those come with them); when either cut the page short, `next_call` gets the next one. Compact: an edge a line.
 
-    `relations` is where the walk reads the graph (a server's in-memory `RelationIndex`), `chunks` where a compact
-    answer reads the lines writing each call; by default the graph store.
+    The walk reads the reader's relations in memory; a compact answer reads the lines writing each call from its
+    chunk rows.
 
     Raises:
         ArgumentError: max_hops, limit, offset, max_tokens or detail outside their ranges.
         EntityNotFoundError: the entity is unknown or ambiguous.
     """
     _check(max_hops if max_hops is not None else DEFAULT_HOPS, limit, offset, max_tokens)
+    catalog, directory, graph = reader.catalog, reader.directory(), reader.relations()
     root = resolve_entity(directory, entity)
-    graph = relations or read_relations(catalog.graph, catalog.tenant)
     types = set(relation_types) if relation_types else None
     around = partial(walk, graph, catalog.tenant, root.id, direction=direction, types=types, least=min_resolution)
     around = partial(around, limit=offset + limit)
@@ -116,7 +113,7 @@ def trace_relationships(
     return TraceResult(
         root=root_ref,
         nodes=page.nodes_of(edges) if full else None,
-        edges=edges if full else compact_edges(edges, directory, chunks or catalog.graph.get_chunks),
+        edges=edges if full else compact_edges(edges, directory, reader.chunks),
         paths=page.paths_of(edges) if full else None,
         truncated=next_page is not None,
         next_call=next_page,
