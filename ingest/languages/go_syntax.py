@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
@@ -13,6 +12,7 @@ from functools import cache
 import tree_sitter as ts
 
 from trident.ingest.languages import language_for, node_text
+from trident.ingest.languages.lexical import LexicalNames
 
 # Top-level folders of the standard library: an import path starting with one of them (and no domain) names
 # code no project defines.
@@ -164,10 +164,8 @@ class Declarations:
 
 @dataclass(frozen=True)
 class Declared:
-    """A local name: visible in `scope` (start and end byte) from byte `visible` on; `kind` its type ("" unknown)."""
+    """What a local name is: `kind` its type ("" unknown); `receiver` for a method's receiver."""
 
-    scope: tuple[int, int]
-    visible: int
     kind: str
     receiver: bool = False
 
@@ -176,30 +174,24 @@ class Declared:
 class Locals:
     """The names one top-level declaration declares (its closures' included), and the types worked out in it."""
 
-    names: dict[str, list[Declared]] = field(default_factory=lambda: defaultdict(list))
+    names: LexicalNames[Declared] = field(default_factory=LexicalNames)
     type_params: set[str] = field(default_factory=set)
     typed: dict[int, str] = field(default_factory=dict)  # expression node id -> its type
 
     def find(self, name: str, at: int) -> Declared | None:
         """The declaration `name` means at byte `at`: the innermost visible one, the latest within a block."""
-        best: Declared | None = None
-        for declared in self.names.get(name, ()):
-            start, end = declared.scope
-            if not (start <= at < end and declared.visible <= at):
-                continue
-            if best is None or (start, declared.visible) >= (best.scope[0], best.visible):
-                best = declared
-        return best
+        found = self.names.find(name, at)
+        return found.what if found is not None else None
 
     def add(self, name: str, scope: ts.Node, visible: int, kind: str, *, receiver: bool = False) -> None:
         """`name`, of type `kind`, seen in `scope` from byte `visible` on."""
         if not name or name == "_":
             return
         span = (scope.start_byte, scope.end_byte)
-        known = self.find(name, visible)
+        known = self.names.find(name, visible)
         if not kind and known is not None and known.scope == span:
             return  # `x, err := ...` redeclaring x keeps the type x was declared with
-        self.names[name].append(Declared(span, visible, kind, receiver))
+        self.names.add(name, span, visible, Declared(kind, receiver))
 
 
 def parameters(holder: ts.Node | None) -> Iterator[tuple[list[ts.Node], ts.Node | None, bool]]:

@@ -11,6 +11,7 @@ from functools import cache
 import tree_sitter as ts
 
 from trident.ingest.languages import language_for, node_text
+from trident.ingest.languages.lexical import LexicalNames
 
 CLASSES = frozenset(
     {
@@ -275,10 +276,9 @@ def member_type_parameters(member: ts.Node | None) -> dict[str, ts.Node | None]:
 
 @dataclass(frozen=True)
 class Declared:
-    """A variable and the bytes it is visible in; its type as stated, or its initial value for `var`."""
+    """A variable: the byte it is seen from, its type as stated, or its initial value for `var`."""
 
     start: int
-    end: int
     type: ts.Node | None
     value: ts.Node | None = None
 
@@ -288,13 +288,13 @@ class Locals:
     """The variables one class member declares (parameters, locals, lambda and pattern variables) and the
     classes it declares locally, whose methods no indexed entity holds."""
 
-    names: dict[str, list[Declared]] = field(default_factory=dict)
+    names: LexicalNames[Declared] = field(default_factory=LexicalNames)
     classes: set[str] = field(default_factory=set)
 
     def lookup(self, name: str, at: int) -> Declared | None:
-        """The declaration of `name` visible at byte `at`: the innermost, i.e. the latest to start."""
-        seen = [d for d in self.names.get(name, ()) if d.start <= at < d.end]
-        return max(seen, key=lambda d: d.start) if seen else None
+        """The declaration of `name` visible at byte `at`: the innermost, the latest within a block."""
+        found = self.names.find(name, at)
+        return found.what if found is not None else None
 
     def declare(self, name: ts.Node | None, scope: ts.Node | None, start: int, kind: ts.Node | None) -> None:
         if name is None or scope is None:
@@ -304,8 +304,7 @@ class Locals:
             kind = None
             if holder is not None and holder.type in ("variable_declarator", "resource"):
                 value = holder.child_by_field_name("value")
-        declared = Declared(start, scope.end_byte, kind, value)
-        self.names.setdefault(node_text(name), []).append(declared)
+        self.names.add(node_text(name), (scope.start_byte, scope.end_byte), start, Declared(start, kind, value))
 
 
 def declarations(member: ts.Node) -> Locals:
