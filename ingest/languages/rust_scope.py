@@ -27,6 +27,7 @@ import tree_sitter as ts
 
 from trident.ingest.languages import node_text, terminal_name
 from trident.ingest.languages.binding import Target
+from trident.ingest.languages.lexical import LexicalNames
 from trident.ingest.languages.rust import crate_root, module_parts
 from trident.ingest.languages.rust_syntax import (
     ANCHORS,
@@ -70,18 +71,17 @@ class _Frame:
     self_type: str = ""  # the qualified type `Self` means
     self_local: str = ""  # an impl's type as the outline names its methods ("" outside an impl)
     names: dict[str, str] = field(default_factory=dict)  # a `use` in the function, a type parameter's bound
-    variables: dict[str, list[tuple[int, int, str]]] = field(default_factory=dict)  # (from, to, type) bytes
+    variables: LexicalNames[str] = field(default_factory=LexicalNames)  # each binding's stated type
 
     def variable(self, name: str, at: int) -> str | None:
         """The stated type of the innermost binding of `name` in scope at byte `at` ("" unknown, None: not a
         variable there)."""
-        for start, end, found in reversed(self.variables.get(name, ())):
-            if start <= at <= end:
-                return found
-        return None
+        found = self.variables.find(name, at)
+        return found.what if found is not None else None
 
-    def bind(self, name: str, start: int, end: int, found: str) -> None:
-        self.variables.setdefault(name, []).append((start, end, found))
+    def bind(self, name: str, scope: tuple[int, int], start: int, found: str) -> None:
+        """`name`, of the stated type `found`, seen in the bytes `scope` (its block's) from byte `start` on."""
+        self.variables.add(name, scope, start, found)
 
 
 class RustBinder:
@@ -217,7 +217,9 @@ class RustBinder:
     def _read_variables(self, function: ts.Node, frame: _Frame) -> None:
         """Every binding in the function with the type it states, scoped to the bytes it is visible in."""
         for pattern, typed in parameters(function):
-            self._bind(pattern, self._type(typed, frame), pattern.start_byte, function.end_byte, frame)
+            self._bind(
+                pattern, self._type(typed, frame), (function.start_byte, function.end_byte), pattern.start_byte, frame
+            )
         body = function.child_by_field_name("body")
         nested_end = -1  # a nested item is a scope of its own
         for node in binding_sites(body) if body is not None else []:
@@ -232,9 +234,12 @@ class RustBinder:
                 self._read_let(node, frame)
             elif node.type == "closure_expression":
                 for pattern, typed in parameters(node):
-                    self._bind(pattern, self._type(typed, frame), node.start_byte, node.end_byte, frame)
+                    self._bind(
+                        pattern, self._type(typed, frame), (node.start_byte, node.end_byte), node.start_byte, frame
+                    )
             else:  # for, match arm, `if let` / `while let`: bindings of unstated type
-                self._bind(node.child_by_field_name("pattern"), "", node.start_byte, pattern_scope_end(node), frame)
+                scope = (node.start_byte, pattern_scope_end(node) + 1)
+                self._bind(node.child_by_field_name("pattern"), "", scope, node.start_byte, frame)
 
     def _read_let(self, node: ts.Node, frame: _Frame) -> None:
         """`let x: Foo`, `let x = Foo::new()`: the type is known after the statement, to the end of its block."""
@@ -242,15 +247,17 @@ class RustBinder:
         typed = self._type(node.child_by_field_name("type"), frame)
         if not typed and value is not None and pattern is not None and pattern.type == "identifier":
             typed = self._value_type(value, frame, node.start_byte)
-        scope_end = node.parent.end_byte if node.parent is not None else node.end_byte
-        self._bind(pattern, typed, node.end_byte, scope_end, frame)
+        block = node.parent or node
+        self._bind(pattern, typed, (block.start_byte, block.end_byte + 1), node.end_byte, frame)
 
-    def _bind(self, pattern: ts.Node | None, typed: str, start: int, end: int, frame: _Frame) -> None:
+    def _bind(self, pattern: ts.Node | None, typed: str, scope: tuple[int, int], start: int, frame: _Frame) -> None:
+        """The names a pattern binds, seen in the bytes `scope` from byte `start` on (what a name holds is `typed`
+        where the pattern is that name alone)."""
         if pattern is not None and pattern.type == "identifier":
-            frame.bind(node_text(pattern), start, end, typed)
+            frame.bind(node_text(pattern), scope, start, typed)
         else:
             for name in pattern_names(pattern):
-                frame.bind(node_text(name), start, end, "")
+                frame.bind(node_text(name), scope, start, "")
 
     # --- names and types ---
 
