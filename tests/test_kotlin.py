@@ -8,10 +8,11 @@ is never a target. A small real-shaped project of three files in two packages, i
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
-from tests.projects import edges_out, indexed_projects
+from tests.projects import call_edges, edges_out, indexed_projects
 from trident.ingest.walker import FILE_TYPES
 from trident.retrieval.entities import resolve_entity
 from trident.retrieval.views import GenerationViews
@@ -172,3 +173,32 @@ def test_calls_bind_by_declared_type_member_import_and_package(catalog: Catalog,
     assert edges_out(catalog, views, create, relation_types=["CALLS"]) == {
         ("CALLS", f"class:shop:{ORDERS_MODULE}.OrderService"): "exact",
     }
+
+
+ONE_LINE = """package shop
+
+class Ledger { fun settle() {} }
+class Audit { val kept = 1 }
+
+fun close() {
+    val entry = Ledger()
+    entry.settle()
+}
+"""
+
+
+def test_bodies_closed_on_their_own_line_are_read(tmp_path: Path) -> None:
+    # tree-sitter-kotlin 1.1 rejects `{ fun settle() {} }` (no newline or `;` after its last declaration): the file
+    # is read with a `;` there, on the same rows and columns
+    catalog = indexed_projects(tmp_path, {"shop": {"shop/Close.kt": ONE_LINE}}, ("shop",))
+    try:
+        found = {e.id for e in catalog.entities()}
+        calls = {(s, t) for (s, t) in call_edges(catalog)}
+    finally:
+        catalog.close()
+    assert {
+        "class:shop:shop.Close.Ledger",
+        "method:shop:shop.Close.Ledger.settle",
+        "class:shop:shop.Close.Audit",
+    } <= found
+    assert ("function:shop:shop.Close.close", "method:shop:shop.Close.Ledger.settle") in calls
