@@ -147,6 +147,7 @@ RULES = ScopeRules(
     names=names,
     written=type_written,
     bodies=BODIES,
+    blocks=frozenset({"block"}),
     declared=declared,
     linked=True,
 )

@@ -36,6 +36,7 @@ import tree_sitter as ts
 
 from trident.ingest.languages import field_name, node_text
 from trident.ingest.languages.binding import Target
+from trident.ingest.languages.lexical import LexicalNames
 from trident.ingest.model import ATTRIBUTE_MARK, TargetForm
 from trident.store.schema import Resolution
 
@@ -149,6 +150,8 @@ class ScopeRules:
     names: Callable[[ts.Node], TypeNames] = _no_names  # (tree root) -> what its imports and namespace name
     written: Callable[[ts.Node], str] = node_text  # a type as written, dotted (`\App\Log` -> `.App.Log`)
     bodies: frozenset[str] = frozenset()  # nodes whose parameters and locals type the receivers inside them
+    # nodes whose locals are seen only inside them (`{ ... }` blocks); none: a local is seen to its function's end
+    blocks: frozenset[str] = frozenset()
     declared: Declared = _nothing_declared
     # A declared type of another file the file cannot name is given by its short name, for the indexer to find as
     # the one class of the project with that name (C#: namespaces are not folders, `using` names no type)
@@ -177,7 +180,8 @@ class RulesBinder:
     def __init__(self, rules: ScopeRules, root: ts.Node, module: str) -> None:
         self.rules, self.module = rules, module
         self.names = rules.names(root)
-        self._declared: dict[int, dict[str, str]] = {}  # type or function node id -> name -> its written type
+        self._declared: dict[int, dict[str, str]] = {}  # type node id -> field or property -> its written type
+        self._locals: dict[int, LexicalNames[str]] = {}  # function node id -> its parameters and locals
         self.types: dict[str, str] = {}  # type name -> its local name (`Outer.Inner`), for the file's types
         self.functions: set[str] = set()  # the file's top-level functions
         stack = [root]
@@ -299,38 +303,60 @@ class RulesBinder:
         return self.names.full(written) if written and not written.startswith("$") else ""
 
     def _receiver_type(self, node: ts.Node, written: str) -> str:
-        """The type the nearest declaration of a receiver states, as written: a local or parameter of an enclosing
-        function, else a field or property of the enclosing type ("" when none does)."""
+        """The type the nearest declaration of a receiver states, as written: the local or parameter of an enclosing
+        function it means where it is written, else a field or property of the enclosing type ("" when none does)."""
         at = node.parent
         while at is not None:
-            if at.type in self.rules.bodies or at.type in self.rules.types:
-                if written in (declared := self._declarations(at)):
-                    return declared[written]
-                if at.type in self.rules.types:
-                    return ""
+            if at.type in self.rules.types:
+                return self._declarations(at).get(written, "")
+            if at.type in self.rules.bodies and (local := self._local_names(at).find(written, node.start_byte)):
+                return local.what
             at = at.parent
         return ""
 
     def _holds(self, node: ts.Node, name: str) -> bool:
-        """Whether `name` is a parameter or local of a function enclosing `node` (a value, not a definition)."""
+        """Whether `name` is, where `node` is, a parameter or local of a function enclosing it (a value, not a
+        definition)."""
         at = node.parent
         while at is not None and at.type not in self.rules.types:
-            if at.type in self.rules.bodies and name in self._declarations(at):
+            if at.type in self.rules.bodies and self._local_names(at).find(name, node.start_byte) is not None:
                 return True
             at = at.parent
         return False
 
     def _declarations(self, at: ts.Node) -> dict[str, str]:
-        """What a type or function declares (fields, parameters, locals) -> the type each is declared with, as
-        written ("" when not stated); read once per node."""
+        """What a type declares (fields, properties) -> the type each is declared with, as written ("" when not
+        stated); read once per type."""
         if at.id not in self._declared:
-            found = self._declared[at.id] = {}  # (filled in order: an initializer reads the locals before it)
+            found = self._declared[at.id] = {}
             for name, kind in self.rules.declared(at):
                 found[name] = self.rules.written(kind)
             for name, value in self.rules.assigned(at):
                 typed = self._value_type(value, 1)
                 found.setdefault(name, f"{VALUE_MARK}{typed}" if typed else "")
         return self._declared[at.id]
+
+    def _local_names(self, function: ts.Node) -> LexicalNames[str]:
+        """What a function declares (parameters, locals) -> the type each is declared with, as written ("" when not
+        stated), each seen from where it is declared on; read once per function."""
+        found = self._locals.get(function.id)
+        if found is None:
+            found = self._locals[function.id] = LexicalNames()  # (filled in order: an initializer reads those before)
+            for name, kind in self.rules.declared(function):
+                found.add(name, self._block(kind, function), kind.start_byte, self.rules.written(kind))
+            for name, value in self.rules.assigned(function):
+                typed = self._value_type(value, 1)
+                found.add(name, self._block(value, function), value.start_byte, f"{VALUE_MARK}{typed}" if typed else "")
+        return found
+
+    def _block(self, node: ts.Node, function: ts.Node) -> tuple[int, int]:
+        """The bytes a local declared at `node` is seen in: its innermost block inside the function, else the
+        function (a parameter's)."""
+        at = node.parent
+        while at is not None and at.id != function.id and at.type not in self.rules.blocks:
+            at = at.parent
+        held = at if at is not None else function
+        return held.start_byte, held.end_byte
 
     def _local(self, node: ts.Node) -> str:
         """A type's local name: its enclosing types' names and its own, `Outer.Inner`."""

@@ -145,6 +145,7 @@ RULES = ScopeRules(
     base_receivers=frozenset({"super"}),
     written=type_written,
     bodies=BODIES,
+    blocks=frozenset({"statements"}),
     declared=declared,
     short_types=True,
     constant_receivers=True,
