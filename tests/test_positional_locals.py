@@ -52,8 +52,31 @@ func close(paid: Bool) {
 }
 """
 
+CPP = """struct Ledger {
+    void settle() {}
+    void close() {}
+};
 
-@pytest.mark.parametrize(("path", "text"), [("shop/Close.kt", KOTLIN), ("shop/Close.swift", SWIFT)])
+struct Audit {
+    void settle() {}
+    void close() {}
+};
+
+void close(bool paid) {
+    Ledger* entry = new Ledger();
+    entry->settle();
+    if (paid) {
+        Audit* entry = new Audit();
+        entry->settle();
+    }
+    entry->close();
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("path", "text"), [("shop/Close.kt", KOTLIN), ("shop/Close.swift", SWIFT), ("shop/Close.cpp", CPP)]
+)
 def test_a_local_declared_again_in_an_inner_block_types_only_the_calls_after_it_in_that_block(
     tmp_path: Path, path: str, text: str
 ) -> None:

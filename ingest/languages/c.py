@@ -115,6 +115,7 @@ RULES = ScopeRules(
     functions=FUNCTIONS,
     split=_split,
     bodies=FUNCTIONS,
+    blocks=frozenset({"compound_statement"}),
     declared=declared,
     name=read_name,
     linked=True,

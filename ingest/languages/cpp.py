@@ -184,6 +184,7 @@ RULES = ScopeRules(
     names=_names,
     written=dotted,
     bodies=FUNCTIONS,
+    blocks=frozenset({"compound_statement"}),
     declared=declared,
     name=read_name,
     linked=True,
