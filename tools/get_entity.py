@@ -14,8 +14,8 @@ from trident.store.catalog import Catalog
 from trident.store.schema import Entity
 from trident.tools.calls import suggest_call
 
-# Relations counted at most. The graph store reads every relation of the entity whatever the limit (it orders them
-# before cutting), so counting them all costs little more than counting a sample; the cap only bounds a freak hub.
+# Relations counted at most: the reader's relation index finds every relation of the entity in memory, so counting
+# them all costs little more than counting a sample; the cap only bounds a freak hub.
 RELATION_COUNT_CAP = 100_000
 
 
