@@ -16,7 +16,6 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TypeVar
 
-from trident.retrieval.answer_state import AnswerState
 from trident.retrieval.relation_index import RelationIndex
 from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.views import GenerationViews
@@ -45,11 +44,6 @@ class Reader:
         """A reader with views of its own, built on first use (a CLI command, a bench, a test)."""
         return cls(catalog, GenerationViews(settings or RetrievalSettings()))
 
-    @property
-    def state(self) -> AnswerState:
-        """The pool the answering work runs in, and what it remembers between requests."""
-        return self.views.state
-
     def directory(self) -> EntityDirectory:
         """Every entity by id and by the names people write."""
         return self.views.directory(self.catalog)
@@ -66,8 +60,12 @@ class Reader:
         """Whether the index has published a generation after the one this reader opened on."""
         return self.catalog.manifest.generation != self.generation
 
-    def again(self) -> Reader:
-        """A reader of the newest generation over the same views."""
+    def newer(self) -> Reader | None:
+        """A reader of the newest generation over the same views, when the index has moved past this one's; else
+        None (what this reader read was one generation)."""
+        if not self.moved():
+            return None
+        log.info("generation %d replaced while an answer read it: answering from the newest", self.generation)
         return Reader(self.catalog, self.views)
 
 
@@ -76,10 +74,9 @@ def read_once(reader: Reader, answer: Callable[[Reader], T]) -> T:
     (at most READS times): an answer never mixes two generations unless generations come faster than answers."""
     for _ in range(READS - 1):
         found = answer(reader)
-        if not reader.moved():
+        if (newer := reader.newer()) is None:
             return found
-        log.info("generation %d replaced while it was read: answering from the newest", reader.generation)
-        reader = reader.again()
+        reader = newer
     return answer(reader)
 
 
@@ -87,8 +84,7 @@ async def read_once_async(reader: Reader, answer: Callable[[Reader], Awaitable[T
     """`read_once` for an answer read on the event loop (a search)."""
     for _ in range(READS - 1):
         found = await answer(reader)
-        if not reader.moved():
+        if (newer := reader.newer()) is None:
             return found
-        log.info("generation %d replaced while it was searched: answering from the newest", reader.generation)
-        reader = reader.again()
+        reader = newer
     return await answer(reader)
