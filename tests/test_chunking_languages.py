@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import itertools
+import threading
 
 import pytest
 
 from trident.ingest.chunk_tokens import CHUNK_TOKEN_BUDGET, estimate_tokens
 from trident.ingest.code import parse_code
+from trident.ingest.languages import parser_for
 from trident.ingest.model import Extraction
 
 PYTHON = '''import os
@@ -213,3 +215,15 @@ def test_parsing_is_deterministic() -> None:
     first = _parse("go", GO, "a.go")
     second = _parse("go", GO, "a.go")
     assert first == second
+
+
+def test_a_parser_is_built_once_per_language_and_thread() -> None:
+    first = parser_for("go")
+    assert parser_for("go") is first
+    assert parser_for("java") is not first
+    elsewhere: list[object] = []
+    worker = threading.Thread(target=lambda: elsewhere.append(parser_for("go")))
+    worker.start()
+    worker.join()
+    assert elsewhere and elsewhere[0] is not first, "threads that parse at once need parsers of their own"
+    assert first.parse(b"package a\nfunc f() {}\n").root_node.type == "source_file"

@@ -457,3 +457,20 @@ def test_a_chain_of_calls_into_another_file_is_typed_by_what_each_method_returns
     assert edges[(configure, f"method:client:{options}.Builder.retries")].resolution == Resolution.INFERRED
     assert edges[(configure, f"method:client:{options}.Builder.build")].resolution == Resolution.INFERRED
     assert edges[(configure, f"method:client:{options}.timeout")].resolution == Resolution.INFERRED
+
+
+def test_a_local_class_hides_a_nested_class_of_its_name_and_binds_to_nothing() -> None:
+    text = (
+        "class Orders {\n"
+        "    static class Template { void fill() {} }\n"
+        "    void shared() { new Template().fill(); }\n"
+        "    void own() {\n"
+        "        class Template { void fill() {} }\n"
+        "        new Template().fill();\n"
+        "    }\n"
+        "}\n"
+    )
+    calls = _calls(text, "src/Orders.java")
+    assert ("Orders.shared", QUALIFIED, EXACT, "", "src.Orders.Orders.Template") in calls
+    assert ("Orders.shared", MEMBER, INFERRED, "src.Orders.Orders.Template", "fill") in calls
+    assert not any(caller == "Orders.own" for caller, *_ in calls), "the local class is no entity's"

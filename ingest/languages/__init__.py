@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import re
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -49,6 +50,7 @@ _MODULES: Mapping[str, str] = {
     "scala": "scala",
 }
 SUPPORTED_LANGUAGES = frozenset(_MODULES)
+_PARSERS = threading.local()  # each thread's parser of each language
 
 # (import node, file path, file's module name) -> modules it names, relative ones made absolute
 ImportReader = Callable[[ts.Node, str, str], list[str]]
@@ -209,6 +211,10 @@ def language_for(language: str) -> ts.Language:
 
 
 def parser_for(language: str) -> ts.Parser:
-    """A parser over the language's grammar, which is loaded once (`language_for`): loading a grammar costs far more
-    than a parse, and a parser of its own per call keeps threads that parse at once apart."""
-    return ts.Parser(language_for(language))
+    """The parser of a language, built once per thread that parses (a parser is not shared between threads that
+    parse at once) over its grammar, which is loaded once (`language_for`)."""
+    parsers: dict[str, ts.Parser] = _PARSERS.__dict__.setdefault("by_language", {})
+    parser = parsers.get(language)
+    if parser is None:
+        parser = parsers[language] = ts.Parser(language_for(language))
+    return parser

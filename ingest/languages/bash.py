@@ -13,7 +13,8 @@ import posixpath
 import tree_sitter as ts
 
 from trident.ingest.languages import LanguageSpec, node_text
-from trident.ingest.languages.scope_rules import ScopeRules, rules_binder
+from trident.ingest.languages.rules_binder import rules_binder
+from trident.ingest.languages.scope_rules import ScopeRules
 from trident.store.names.code_paths import module_name
 
 FUNCTIONS = frozenset({"function_definition"})

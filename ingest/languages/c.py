@@ -16,7 +16,8 @@ import tree_sitter as ts
 
 from trident.ingest.languages import LanguageSpec, field_name, node_text, parser_for
 from trident.ingest.languages.c_conditionals import first_branches
-from trident.ingest.languages.scope_rules import ScopeRules, rules_binder, within
+from trident.ingest.languages.rules_binder import rules_binder
+from trident.ingest.languages.scope_rules import ScopeRules, within
 from trident.store.names.code_paths import module_name
 
 TYPES = frozenset({"struct_specifier", "union_specifier", "enum_specifier"})

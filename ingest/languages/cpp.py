@@ -22,7 +22,8 @@ import tree_sitter as ts
 from trident.ingest.languages import LanguageSpec, field_name, node_text
 from trident.ingest.languages.c import declared_name, has_body, macro_body_of, read_imports
 from trident.ingest.languages.cpp_macros import readings
-from trident.ingest.languages.scope_rules import ScopeRules, TypeNames, rules_binder, within
+from trident.ingest.languages.rules_binder import rules_binder
+from trident.ingest.languages.scope_rules import ScopeRules, TypeNames, within
 
 TYPES = frozenset({"class_specifier", "struct_specifier", "union_specifier", "enum_specifier"})
 FUNCTIONS = frozenset({"function_definition", "preproc_function_def"})
@@ -165,7 +166,7 @@ def without_export_macros(source: bytes) -> bytes:
     return _EXPORT.sub(lambda m: m.group(1) + b" " * len(m.group(2)), source)
 
 
-def _names(root: ts.Node) -> TypeNames:
+def _names(root: ts.Node, module: str) -> TypeNames:
     return TypeNames({}, written_whole=True)
 
 

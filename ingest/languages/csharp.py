@@ -10,7 +10,8 @@ from collections.abc import Iterator
 import tree_sitter as ts
 
 from trident.ingest.languages import LanguageSpec, node_text, terminal_name
-from trident.ingest.languages.scope_rules import ScopeRules, rules_binder, within
+from trident.ingest.languages.rules_binder import rules_binder
+from trident.ingest.languages.scope_rules import ScopeRules, within
 
 # Names written with a path or type arguments: the name is the last part, without its arguments.
 _QUALIFIED = frozenset({"qualified_name", "member_access_expression", "alias_qualified_name"})

@@ -4,14 +4,12 @@ is visible, type parameters and supertypes, and the JDK names that no indexed pr
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass, field
 from functools import cache
 
 import tree_sitter as ts
 
 from trident.ingest.languages import language_for, node_text
-from trident.ingest.languages.lexical import LexicalNames
+from trident.ingest.languages.scope_rules import OUTSIDE, Local
 
 CLASSES = frozenset(
     {
@@ -26,8 +24,6 @@ CLASSES = frozenset(
 BODIES = frozenset({"class_body", "interface_body", "enum_body", "enum_body_declarations", "annotation_type_body"})
 FIELDS = frozenset({"field_declaration", "constant_declaration"})
 METHODS = frozenset({"method_declaration", "annotation_type_element_declaration"})
-# What a type no indexed project defines resolves to: primitives, arrays, local and JDK classes.
-OUTSIDE = "java.lang.Object"
 JDK_PREFIXES = ("java.", "javax.", "jdk.", "sun.")
 _CONSTANT = re.compile(r"[A-Z][A-Z0-9]*_[A-Z0-9_]*")
 _PRIMITIVES = frozenset({"integral_type", "floating_point_type", "boolean_type", "void_type", "array_type"})
@@ -111,13 +107,6 @@ JDK_METHODS = frozenset(
 )
 
 
-def is_outside(qualified: str) -> bool:
-    """Whether a resolved type is one no indexed project defines (the JDK, a primitive, an array, a local class).
-
-    Only what resolution marks so: a project's own folder may well be called `java/`."""
-    return qualified == OUTSIDE
-
-
 def is_type_name(name: str) -> bool:
     """`Foo`, `URL` read as a type; `pool`, `MAX_SIZE` (a constant) and `com` (a package) do not."""
     return name[:1].isupper() and not _CONSTANT.fullmatch(name)
@@ -172,186 +161,61 @@ def supertypes(node: ts.Node) -> list[ts.Node]:
     return found
 
 
-@dataclass(eq=False)
-class ClassShape:
-    """What a class declares that calls in and on it are bound by."""
-
-    name: str
-    qualified: str  # "" for an anonymous or local class: the outline makes no entity of it
-    parent: ClassShape | None = None
-    bases: list[ts.Node] = field(default_factory=list)  # as written; an anonymous class's: the type it creates
-    type_params: dict[str, ts.Node | None] = field(default_factory=dict)
-    fields: dict[str, ts.Node] = field(default_factory=dict)  # field -> its type (an enum constant: the constant)
-    methods: dict[str, ts.Node | None] = field(default_factory=dict)  # None: overloads return different types
-    nested: dict[str, ClassShape] = field(default_factory=dict)
-
-    def chain(self) -> Iterator[ClassShape]:
-        """The class and the classes around it, innermost first."""
-        current: ClassShape | None = self
-        while current is not None:
-            yield current
-            current = current.parent
-
-
-@dataclass(frozen=True)
-class Site:
-    """Where a call or base is: its class (one the outline names), the anonymous and local classes between, and
-    the member of its class it is in."""
-
-    cls: ClassShape | None
-    inner: tuple[ClassShape, ...] = ()  # innermost first
-    member: ts.Node | None = None  # what it declares is read on first need
-    type_params: dict[str, ts.Node | None] = field(default_factory=dict)  # the member's own
-    at: int = 0  # byte offset of the site
-
-    def classes(self) -> Iterator[ClassShape]:
-        """The classes whose members the site sees unqualified, innermost first."""
-        yield from self.inner
-        if self.cls is not None:
-            yield from self.cls.chain()
-
-
-def read_class(node: ts.Node, qualified: str, parent: ClassShape | None) -> tuple[ClassShape, list[ts.Node]]:
-    """A class declaration's shape, and the member classes it declares (for the caller to read in turn)."""
-    name = node_text(node.child_by_field_name("name"))
-    cls = ClassShape(name, qualified, parent, supertypes(node), type_parameters(node))
-    components = node.child_by_field_name("parameters")  # a record's
-    for component in components.named_children if components is not None else []:
-        _note_field(cls, component.child_by_field_name("name"), component.child_by_field_name("type"))
-    return cls, _read_members(cls, node.child_by_field_name("body"))
-
-
-def anonymous(body: ts.Node) -> ClassShape:
-    """The class a `new Foo() { ... }` body declares: a subclass of Foo with no name."""
-    created = body.parent.child_by_field_name("type") if body.parent is not None else None
-    cls = ClassShape("", "", None, [created] if created is not None else [])
-    _read_members(cls, body)
-    return cls
-
-
-def _read_members(cls: ClassShape, body: ts.Node | None) -> list[ts.Node]:
-    """Note the fields and methods of a class body (enum constants and their bodies too); returns its classes."""
-    classes: list[ts.Node] = []
-    for member in body.named_children if body is not None else []:
-        kind = member.type
-        if kind in FIELDS:
-            for declarator in member.children_by_field_name("declarator"):
-                _note_field(cls, declarator.child_by_field_name("name"), member.child_by_field_name("type"))
-        elif kind in METHODS:
-            _note_method(cls, member)
-        elif kind == "enum_constant":
-            _note_field(cls, member.child_by_field_name("name"), member)
-            _read_members(cls, member.child_by_field_name("body"))  # its classes are the outline's too, unbound
-        elif kind == "enum_body_declarations":
-            classes += _read_members(cls, member)
-        elif kind in CLASSES and node_text(member.child_by_field_name("name")):
-            classes.append(member)
-    return classes
-
-
-def _note_field(cls: ClassShape, name: ts.Node | None, kind: ts.Node | None) -> None:
-    if name is not None and kind is not None:
-        cls.fields.setdefault(node_text(name), kind)
-
-
-def _note_method(cls: ClassShape, method: ts.Node) -> None:
-    """Record a method; overloads that return different types leave its return type unknown."""
-    name = node_text(method.child_by_field_name("name"))
-    if not name:
-        return
-    if name not in cls.methods:
-        cls.methods[name] = method
-        return
-    known = cls.methods[name]
-    returns = node_text(method.child_by_field_name("type"))
-    if known is not None and node_text(known.child_by_field_name("type")) != returns:
-        cls.methods[name] = None
-
-
-def member_type_parameters(member: ts.Node | None) -> dict[str, ts.Node | None]:
-    """The type parameters a generic method or constructor declares (`<T> T first(List<T> xs)`)."""
-    generic = member is not None and member.type in ("method_declaration", "constructor_declaration")
-    return type_parameters(member) if member is not None and generic else {}
-
-
-@dataclass(frozen=True)
-class Declared:
-    """A variable: the byte it is seen from, its type as stated, or its initial value for `var`."""
-
-    start: int
-    type: ts.Node | None
-    value: ts.Node | None = None
-
-
-@dataclass
-class Locals:
-    """The variables one class member declares (parameters, locals, lambda and pattern variables) and the
-    classes it declares locally, whose methods no indexed entity holds."""
-
-    names: LexicalNames[Declared] = field(default_factory=LexicalNames)
-    classes: set[str] = field(default_factory=set)
-
-    def lookup(self, name: str, at: int) -> Declared | None:
-        """The declaration of `name` visible at byte `at`: the innermost, the latest within a block."""
-        found = self.names.find(name, at)
-        return found.what if found is not None else None
-
-    def declare(self, name: ts.Node | None, scope: ts.Node | None, start: int, kind: ts.Node | None) -> None:
-        if name is None or scope is None:
-            return
-        value, holder = None, name.parent
-        if kind is not None and node_text(kind) == "var":  # `for (var x : xs)` states nothing readable
-            kind = None
-            if holder is not None and holder.type in ("variable_declarator", "resource"):
-                value = holder.child_by_field_name("value")
-        self.names.add(node_text(name), (scope.start_byte, scope.end_byte), start, Declared(start, kind, value))
-
-
-def declarations(member: ts.Node) -> Locals:
-    """Every variable declared inside a class member, each with where it is visible (a query, not a walk in
-    Python: a member is read for its first call on a variable)."""
-    found = Locals()
+def declarations(member: ts.Node) -> list[Local]:
+    """Every variable declared inside a class member (parameters, locals, lambda and pattern variables, `try`
+    resources), each with where it is visible (a query, not a walk in Python)."""
+    found: list[Local] = []
     for node in ts.QueryCursor(_declaring()).captures(member).get("declares", []):
         _declare(node, found)
     return found
 
 
+def _note(found: list[Local], name: ts.Node | None, scope: ts.Node | None, start: int, kind: ts.Node | None) -> None:
+    """A variable: `var` states no type, so its value (a declarator's or resource's) is what it is."""
+    if name is None or scope is None:
+        return
+    value, holder = None, name.parent
+    if kind is not None and node_text(kind) == "var":  # `for (var x : xs)` states nothing readable
+        kind = None
+        if holder is not None and holder.type in ("variable_declarator", "resource"):
+            value = holder.child_by_field_name("value")
+    found.append(Local(node_text(name), (scope.start_byte, scope.end_byte), start, kind, value))
+
+
 @cache
 def _declaring() -> ts.Query:
-    kinds = " ".join(f"({kind})" for kind in sorted(_DECLARING | CLASSES))
+    kinds = " ".join(f"({kind})" for kind in sorted(_DECLARING))
     return ts.Query(language_for("java"), f"[{kinds}] @declares")
 
 
-def _declare(node: ts.Node, found: Locals) -> None:
+def _declare(node: ts.Node, found: list[Local]) -> None:
     kind, parent = node.type, node.parent
     if kind == "local_variable_declaration":
         for declarator in node.children_by_field_name("declarator"):
-            found.declare(declarator.child_by_field_name("name"), parent, declarator.start_byte, _type(node))
+            _note(found, declarator.child_by_field_name("name"), parent, declarator.start_byte, _type(node))
     elif kind in ("formal_parameter", "spread_parameter") and parent is not None:
         declarator = next((c for c in node.named_children if c.type == "variable_declarator"), node)
         name = declarator.child_by_field_name("name")
         kind_node = node.child_by_field_name("type") or next((c for c in node.named_children if _is_type(c)), None)
-        found.declare(name, parent.parent, parent.start_byte, kind_node)
+        _note(found, name, parent.parent, parent.start_byte, kind_node)
     elif kind in ("catch_formal_parameter", "resource", "enhanced_for_statement"):
         scope = node if kind == "enhanced_for_statement" else parent
         if kind == "resource" and parent is not None:
             scope = parent.parent  # the try statement, past its resource specification
-        found.declare(node.child_by_field_name("name"), scope, node.start_byte, _type(node) or _caught(node))
+        _note(found, node.child_by_field_name("name"), scope, node.start_byte, _type(node) or _caught(node))
     elif kind == "instanceof_expression":
         name = node.child_by_field_name("name")
-        found.declare(name, _enclosing_scope(node), node.start_byte, node.child_by_field_name("right"))
+        _note(found, name, _enclosing_scope(node), node.start_byte, node.child_by_field_name("right"))
     elif kind in ("type_pattern", "record_pattern_component"):
         name = next((c for c in node.named_children if c.type == "identifier"), None)
         kind_node = next((c for c in node.named_children if _is_type(c)), None)
-        found.declare(name, _enclosing_scope(node), node.start_byte, kind_node)
+        _note(found, name, _enclosing_scope(node), node.start_byte, kind_node)
     elif kind == "lambda_expression":
         parameters = node.child_by_field_name("parameters")
         if parameters is not None and parameters.type in _LAMBDA_PARAMETERS:
             names = [parameters] if parameters.type == "identifier" else parameters.named_children
             for name in names:
-                found.declare(name, node, node.start_byte, None)
-    elif kind in CLASSES and node_text(node.child_by_field_name("name")):
-        found.classes.add(node_text(node.child_by_field_name("name")))
+                _note(found, name, node, node.start_byte, None)
 
 
 def _type(node: ts.Node) -> ts.Node | None:

@@ -14,7 +14,8 @@ import posixpath
 import tree_sitter as ts
 
 from trident.ingest.languages import LanguageSpec, node_text
-from trident.ingest.languages.scope_rules import ScopeRules, TypeNames, rules_binder
+from trident.ingest.languages.rules_binder import rules_binder
+from trident.ingest.languages.scope_rules import ScopeRules, TypeNames
 
 FUNCTIONS = frozenset({"function_declaration"})
 _INDEXES = frozenset({"dot_index_expression", "method_index_expression"})
@@ -75,7 +76,7 @@ def _owner_of(node: ts.Node) -> str:
     return read_owner(at) if at is not None else ""
 
 
-def _required(root: ts.Node) -> TypeNames:
+def _required(root: ts.Node, module: str) -> TypeNames:
     """`local util = require("shop.util")` -> util names shop.util."""
     imported: dict[str, str] = {}
     for statement in root.named_children:

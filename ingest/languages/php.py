@@ -12,7 +12,8 @@ from collections.abc import Iterator
 import tree_sitter as ts
 
 from trident.ingest.languages import LanguageSpec, node_text
-from trident.ingest.languages.scope_rules import ScopeRules, TypeNames, rules_binder, within
+from trident.ingest.languages.rules_binder import rules_binder
+from trident.ingest.languages.scope_rules import ScopeRules, TypeNames, within
 
 TYPES = frozenset({"class_declaration", "interface_declaration", "trait_declaration", "enum_declaration"})
 FUNCTIONS = frozenset({"function_definition"})
@@ -108,7 +109,7 @@ def _parameters(function: ts.Node, *kinds: str) -> Iterator[tuple[str, ts.Node]]
             yield node_text(parameter.child_by_field_name("name")), kind
 
 
-def type_names(root: ts.Node) -> TypeNames:
+def type_names(root: ts.Node, module: str) -> TypeNames:
     """The classes a file's `use` declarations import (by the name or alias it uses them by) and its namespace."""
     imported: dict[str, str] = {}
     namespace = ""

@@ -16,7 +16,8 @@ from collections.abc import Iterator
 import tree_sitter as ts
 
 from trident.ingest.languages import LanguageSpec, node_text
-from trident.ingest.languages.scope_rules import ScopeRules, rules_binder, within
+from trident.ingest.languages.rules_binder import rules_binder
+from trident.ingest.languages.scope_rules import ScopeRules, within
 from trident.store.names.code_paths import module_name
 
 TYPES = frozenset({"class", "module"})

@@ -16,14 +16,8 @@ from collections.abc import Iterator
 import tree_sitter as ts
 
 from trident.ingest.languages import LanguageSpec, node_text
-from trident.ingest.languages.scope_rules import (
-    ScopeRules,
-    TypeNames,
-    capitalised,
-    dotted_name,
-    rules_binder,
-    within,
-)
+from trident.ingest.languages.rules_binder import rules_binder
+from trident.ingest.languages.scope_rules import ScopeRules, TypeNames, capitalised, dotted_name, within
 
 TYPES = frozenset({"class_definition", "object_definition", "trait_definition", "enum_definition"})
 FUNCTIONS = frozenset({"function_definition", "function_declaration"})
@@ -110,7 +104,7 @@ def _typed(node: ts.Node) -> Iterator[tuple[str, ts.Node]]:
     yield node_text(name), kind if kind is not None else name
 
 
-def names(root: ts.Node) -> TypeNames:
+def names(root: ts.Node, module: str) -> TypeNames:
     """`import com.acme.log.Logger`, `import com.acme.util.{Helpers, Strings => S}` and the file's package name
     other files' definitions."""
     imported: dict[str, str] = {}

@@ -15,7 +15,8 @@ from collections.abc import Iterator
 import tree_sitter as ts
 
 from trident.ingest.languages import LanguageSpec, node_text
-from trident.ingest.languages.scope_rules import ScopeRules, rules_binder, within
+from trident.ingest.languages.rules_binder import rules_binder
+from trident.ingest.languages.scope_rules import ScopeRules, within
 
 TYPES = frozenset({"class_declaration", "protocol_declaration"})  # (class, struct, enum, actor and extension)
 FUNCTIONS = frozenset({"function_declaration"})
