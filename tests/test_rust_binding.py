@@ -402,3 +402,20 @@ def test_an_impl_inside_an_inline_module_hangs_its_methods_and_trait_on_that_mod
     assert _calls(text, "src/lib.rs") == {("inner.Foo.m", MEMBER, Resolution.EXACT, "src.inner.Foo", "n")}
     bases = {(r.source, r.target) for r in _references(text, "src/lib.rs", "INHERITS")}
     assert bases == {("class:shop:src.lib.inner.Foo", "src.Greet")}
+
+
+def test_a_result_held_in_a_local_is_its_value_once_unwrapped_and_an_impl_const_knows_self() -> None:
+    text = (
+        "pub struct Order;\n"
+        "impl Order {\n"
+        "    const EMPTY: u8 = Self::zero();\n"
+        "    fn load() -> Result<Order, String> { todo() }\n"
+        "    fn run() -> Result<(), String> {\n"
+        "        let loaded = Order::load();\n        loaded?.confirm();\n        loaded.settle();\n        Ok(())\n"
+        "    }\n"
+        "}\n"
+    )
+    calls = _calls(text)
+    assert ("src.billing.orders", MEMBER, EXACT, "src.billing.orders.Order", "zero") in calls  # (the module calls)
+    assert ("Order.run", MEMBER, INFERRED, "src.billing.orders.Order", "confirm") in calls
+    assert ("Order.run", BARE, NAME, "", "settle") in calls  # a method of the Result, not of an Order

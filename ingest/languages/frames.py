@@ -1,5 +1,5 @@
-"""What surrounds each node of a file, read in one walk: the types (`Shape`) and function bodies (`Body`) around it,
-innermost first, as the rules binder resolves names by (`rules_binder`).
+"""What surrounds each node of a file, read in one walk: the types and modules (`Shape`) and function bodies (`Body`)
+around it, innermost first, as the rules binder resolves names by (`rules_binder`).
 
 A type the outline makes an entity of is named (`Outer.Inner`); an anonymous type (Java's `new Foo() { ... }`) and a
 type declared inside a function have no entity, so a call of a method they declare binds to nothing.
@@ -31,6 +31,7 @@ class Shape:
     unnamed: bool = False  # anonymous or declared inside a function
     methods: dict[str, ts.Node | None] = field(default_factory=dict)
     nested: dict[str, Shape] = field(default_factory=dict)
+    namespace: bool = False  # a module with names of its own (Rust's inline `mod`), not a type
 
     def chain(self) -> Iterator[Shape]:
         """The type and the named types around it, innermost first."""
@@ -104,6 +105,10 @@ def _open(rules: ScopeRules, node: ts.Node, site: Site, module: str, frames: Fra
     kind = node.type
     if kind in rules.types:
         return _shape(rules, node, site, module, frames)
+    if kind in rules.namespaces:
+        shape = _shape(rules, node, site, module, frames)
+        shape.namespace = True
+        return shape
     if rules.anonymous(node):
         return Shape(node, "", "", None, unnamed=True)
     if kind in rules.bodies or kind in rules.functions:

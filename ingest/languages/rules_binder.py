@@ -1,7 +1,7 @@
 r"""Calls and bases bound by what one file proves, for a language described by data (`ScopeRules`): one resolver for
-every language that has no binder of its own (Java, C, C++, C#, Ruby, PHP, Kotlin, Swift, Scala, Lua, shell). It
-reads the whole file once (`frames`: the types and functions around each node) and binds each site the outline
-meets from it (a `SiteBinder`).
+every language that has no binder of its own (Java, C, C++, C#, Ruby, PHP, Kotlin, Swift, Scala, Lua, shell, and
+Rust, whose names are paths: `rules_paths`). It reads the whole file once (`frames`: the types and functions around
+each node) and binds each site the outline meets from it (a `SiteBinder`).
 
 - A call on the enclosing type's receiver (`this.M()`, `$this->m()`, `self::m()`) is a member of that type, looked
   up through its bases; on the base receiver (`base.M()`, `parent::m()`, `super.m()`), in its bases only; a bare
@@ -29,6 +29,11 @@ meets from it (a `SiteBinder`).
   file names. In C, a bare call of a function the file does not define is the project's one function of that name
   (what the linker binds: `inferred`); in Kotlin, an imported function, else the package's one function of that
   name; in both, a method's own class's member first.
+- Where a type's methods may be defined apart from it (Rust's `impl` blocks: `apart`), the enclosing type's receiver
+  (`self.m()`) calls the method the file defines so, an entity of the file on the type as written (`impl Order` in
+  `checkout.rs`: `checkout.Order.m`), else the type's own; a call whose stated result is wrapped (`Result<Foo, E>`)
+  gives a Foo only once unwrapped (`?`); a value of the language's library's type may have the project's methods
+  (`library_extended`: a trait implemented for `Vec`), so a call on it is named by its name alone.
 - Anything else is named as written: a guess the indexer keeps only where one entity of the project has the name,
   labelled `name` — unless the name is one the language's library gives values of every type (`toString`, `get`
   on a receiver whose type the file does not state), which most likely is that library's.
@@ -63,6 +68,7 @@ class Typed:
     static: bool = False
     shape: Shape | None = None  # the file's own type
     result: bool = False  # what a method of another file gives, named by the method
+    wrapped: bool = False  # a call's result inside its wrapper (`Result<Foo, E>` before `?`): not yet a Foo
 
 
 @dataclass(frozen=True)
@@ -85,6 +91,7 @@ class RulesBinder:
         self._fields: dict[int, dict[str, Declared]] = {}  # type node id -> field or property -> what it states
         self._locals: dict[int, LexicalNames[Declared]] = {}  # function node id -> its parameters and locals
         self._params: dict[int, dict[str, ts.Node | None]] = {}  # type or function node id -> its type parameters
+        self._apart: dict[str, set[str]] | None = None  # a type as written -> the methods the file defines apart
 
     # --- the SiteBinder protocol ---
 
@@ -103,6 +110,8 @@ class RulesBinder:
                 return self._unqualified(member, site)
             return None if self._holds(node, member) else self._bare(member, site)
         written = node_text(receiver)
+        if self.rules.apart and written in self.rules.self_receivers:
+            return self._apart_member(member, site)
         if written in self.rules.base_receivers and (self.rules.closed_types or self._own(site)):
             return self._super(member, site)
         if written in self.rules.self_receivers and (typed := self._self(site)) is not None:
@@ -119,7 +128,7 @@ class RulesBinder:
     def returned(self, node: ts.Node) -> Target | None:
         """The type a function definition states it returns, where the file can name it (`XMLElement*
         XMLNode::FirstChildElement()` -> XMLElement), for calls of it in other files."""
-        kind = self.rules.returned(node)
+        kind = self.rules.returned(node) if not self.rules.private_returns else None
         target = self._type(self.rules.written(kind), self.frames.inside(node)) if kind is not None else None
         return target if target is not None and target.form is not TargetForm.NAME else None
 
@@ -130,7 +139,7 @@ class RulesBinder:
             return []
         found = []
         for name, declared in self._fields_of(node).items():
-            if not name.isidentifier() or declared.kind is None:
+            if not (name.isidentifier() or name.isdecimal()) or declared.kind is None:  # (a tuple struct's `0`)
                 continue
             target = self._type(self.rules.written(declared.kind), self._around(declared.kind))
             if target is not None and target.form is not TargetForm.NAME:
@@ -140,6 +149,8 @@ class RulesBinder:
     # --- calls ---
 
     def _member(self, typed: Typed | None, name: str) -> Target | None:
+        if typed is not None and (typed.wrapped or (self.rules.library_extended and _library_value(typed))):
+            typed = None
         if typed is not None and typed.shape is not None and typed.shape.unnamed:  # an anonymous or local type's
             if name in typed.shape.methods:
                 return None
@@ -210,6 +221,34 @@ class RulesBinder:
         if self.rules.linked:  # looked up in the package the file is in (Kotlin), else the whole project (C)
             return Target(TargetForm.LINKED, name, Resolution.INFERRED, owner=self.names.namespace)
         return Target(TargetForm.NAME, name, Resolution.NAME)
+
+    # --- methods defined apart from their type (`apart`: Rust's `impl` blocks) ---
+
+    def _apart_member(self, name: str, site: Site) -> Target | None:
+        """`self.m()` in a method defined apart from its type: the file's own method of the type as written
+        (`{namespace}.Order.m`) where the file defines m so (or cannot name the type), else the type's own."""
+        for frame in site:
+            if isinstance(frame, Body) and frame.owner:
+                local = _last(frame.owner)
+                own = self._own(site)
+                if name in self._apart_methods().get(local, ()) or own in ("", OUTSIDE):
+                    own = f"{self._namespace(site)}.{local}"
+                return Target(TargetForm.MEMBER, name, Resolution.EXACT, owner=own)
+            if isinstance(frame, Shape) and not frame.namespace:  # (a trait's default method)
+                owner = frame.qualified
+                return Target(TargetForm.MEMBER, name, Resolution.EXACT, owner=owner) if owner else None
+        return None
+
+    def _apart_methods(self) -> dict[str, set[str]]:
+        if self._apart is None:
+            self._apart = {}
+            for frame in self.frames.opened.values():
+                if isinstance(frame, Body) and frame.owner and (name := self.rules.name(frame.node)):
+                    self._apart.setdefault(_last(frame.owner), set()).add(name)
+        return self._apart
+
+    def _namespace(self, site: Site) -> str:
+        return next((f.qualified for f in site if isinstance(f, Shape) and f.namespace), self.module)
 
     # --- types ---
 
@@ -303,10 +342,14 @@ class RulesBinder:
         outside its type, that type as its definition writes it."""
         for frame in site:
             if isinstance(frame, Body) and frame.owner:
-                return self._type_named(frame.owner, site) or frame.owner
-            if isinstance(frame, Shape):
+                return self._owner_type(frame.owner, site)
+            if isinstance(frame, Shape) and not frame.namespace:
                 return frame.qualified
         return ""
+
+    def _owner_type(self, written: str, site: Site) -> str:
+        """The type a method defined outside it names, qualified where the file can (else as written)."""
+        return self._type_named(written, site) or written
 
     # --- expressions ---
 
@@ -486,6 +529,11 @@ def _types(site: Site) -> list[Shape]:
 
 def _last(written: str) -> str:
     return written.rpartition(".")[2]
+
+
+def _library_value(typed: Typed) -> bool:
+    """A value (not the type itself) of a type of the language's library."""
+    return typed.name == OUTSIDE and not typed.static
 
 
 def _gives(target: Target | None, own: str) -> Typed | None:

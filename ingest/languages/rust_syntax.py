@@ -1,16 +1,19 @@
-"""The Rust tree as the binder reads it: path segments, what a `use` binds, the names a pattern binds, and the
-standard-library names that no project defines."""
+"""The Rust tree as the binder reads it: a file's module and crate root, path segments, what a `use` binds, the
+variables a function declares and where each is seen, type parameters' bounds, and the standard-library names that no
+project defines."""
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Iterator
 from functools import cache
 
 import tree_sitter as ts
 
 from trident.ingest.languages import language_for, node_text
+from trident.ingest.languages.scope_rules import Local
 
-# Nodes whose scope a call is bound in: a function's variables, an impl's `Self`, a module's names.
+# Items with names of their own: a function's `use`s and bounds, an impl's or trait's `Self`, a module's names.
 ANCHORS = frozenset({"function_item", "impl_item", "trait_item", "mod_item", "source_file"})
 # Items a module's name can stand for.
 DEFINITIONS = frozenset(
@@ -67,10 +70,30 @@ BUILTIN_METHODS = frozenset(
         *("checked_add", "checked_sub", "min_value", "max_value", "into_boxed_slice", "into_inner", "get_ref"),
     }
 )
+# Files that are the module of their folder rather than a module of their own.
+_FOLDER_MODULES = frozenset({"lib", "main", "mod"})
+_TARGET_FOLDERS = frozenset({"tests", "benches", "examples"})  # Cargo's folders of crates beside `src`
 _PATHS = frozenset({"scoped_identifier", "scoped_type_identifier"})
 # Parts of a pattern that name something other than a new variable: `Some(x)`'s Some, a guard `if ok(y)`.
 _NOT_BOUND = frozenset({"type", "name", "path", "condition"})
 _SEGMENT_NODES = frozenset({"identifier", "type_identifier", "crate", "self", "super", "metavariable"})
+
+
+def module_parts(path: str) -> list[str]:
+    """The module a file is, as folder parts: src/billing/orders.rs -> src.billing.orders, src/lib.rs -> src."""
+    folder = [p for p in posixpath.dirname(path).split("/") if p]
+    stem = posixpath.splitext(posixpath.basename(path))[0]
+    return folder if stem in _FOLDER_MODULES else [*folder, stem]
+
+
+def crate_root(path: str) -> list[str]:
+    """`crate::` means the innermost `src` folder above the file; in a crate's `tests`, `benches` or `examples`
+    folder (each file there a crate of its own, whose modules are beside it), that folder; else the project root."""
+    folder = [p for p in posixpath.dirname(path).split("/") if p]
+    if "src" in folder:
+        return folder[: len(folder) - folder[::-1].index("src")]
+    targets = [at for at, name in enumerate(folder) if name in _TARGET_FOLDERS]
+    return folder[: targets[-1] + 1] if targets else []
 
 
 def segments(node: ts.Node | None) -> list[str] | None:
@@ -163,10 +186,66 @@ def _binding_query() -> ts.Query:
     return ts.Query(language_for("rust"), _BINDING_SITES)
 
 
-def binding_sites(body: ts.Node) -> list[ts.Node]:
+def _binding_sites(body: ts.Node) -> list[ts.Node]:
     """The nodes under `body` that bind names (lets, closures, patterns, `use`s, nested items), in source order."""
     found = ts.QueryCursor(_binding_query()).captures(body).get("site", [])
     return sorted(found, key=lambda n: (n.start_byte, -n.end_byte))
+
+
+def _own_sites(function: ts.Node) -> list[ts.Node]:
+    """The binding sites of a function's body that are its own: a nested item's inside is a scope of its own."""
+    body = function.child_by_field_name("body")
+    found: list[ts.Node] = []
+    nested_end = -1
+    for node in _binding_sites(body) if body is not None else []:
+        if node.start_byte < nested_end:
+            continue
+        if node.type.endswith("_item"):
+            nested_end = node.end_byte
+        found.append(node)
+    return found
+
+
+def nested_names(function: ts.Node) -> list[ts.Node]:
+    """The `use`s and the nested items of a function (no entity's: a call of one names nothing), in source order."""
+    return [n for n in _own_sites(function) if n.type == "use_declaration" or n.type.endswith("_item")]
+
+
+def declarations(function: ts.Node) -> list[Local]:
+    """Every variable a function declares (parameters, lets, closure parameters, the bindings of a `for`, a match arm,
+    an `if let` / `while let`), each with where it is seen and its stated type, or (a `let x = ...` stating none) the
+    value it is given."""
+    if function.type != "function_item":
+        return []
+    whole = (function.start_byte, function.end_byte)
+    found = [_typed(pattern, kind, whole, pattern.start_byte) for pattern, kind in parameters(function)]
+    for node in _own_sites(function):
+        if node.type == "let_declaration":
+            pattern, kind = node.child_by_field_name("pattern"), node.child_by_field_name("type")
+            block = node.parent or node
+            value = node.child_by_field_name("value") if kind is None else None
+            found.append(_typed(pattern, kind, (block.start_byte, block.end_byte + 1), node.end_byte, value))
+        elif node.type == "closure_expression":
+            scope = (node.start_byte, node.end_byte)
+            found.extend(_typed(pattern, kind, scope, node.start_byte) for pattern, kind in parameters(node))
+        elif node.type in ("for_expression", "match_arm", "let_condition"):
+            scope = (node.start_byte, pattern_scope_end(node) + 1)
+            found.append(_typed(node.child_by_field_name("pattern"), None, scope, node.start_byte))
+    return [local for group in found for local in group]
+
+
+def _typed(
+    pattern: ts.Node | None,
+    kind: ts.Node | None,
+    scope: tuple[int, int],
+    visible: int,
+    value: ts.Node | None = None,
+) -> list[Local]:
+    """The names a pattern binds: a name alone is of the stated type (or the value's); one inside a pattern is of a
+    type nothing states."""
+    if pattern is not None and pattern.type == "identifier":
+        return [Local(node_text(pattern), scope, visible, kind, value)]
+    return [Local(node_text(name), scope, visible, None) for name in pattern_names(pattern)]
 
 
 def parameters(node: ts.Node) -> Iterator[tuple[ts.Node, ts.Node | None]]:
@@ -187,17 +266,6 @@ def pattern_scope_end(node: ts.Node) -> int:
     while scope is not None and scope.type in ("let_chain", "let_condition"):
         scope = scope.parent
     return (scope or node).end_byte
-
-
-def declared_return(function: ts.Node) -> tuple[ts.Node | None, bool]:
-    """The type a function is declared to return, and whether in a Result/Option (which `?` takes off)."""
-    declared = function.child_by_field_name("return_type")
-    if declared is not None and declared.type == "generic_type":
-        path = segments(declared.child_by_field_name("type")) or []
-        arguments = declared.child_by_field_name("type_arguments")
-        if path and path[-1] in WRAPPERS and arguments is not None and arguments.named_child_count:
-            return arguments.named_children[0], True
-    return declared, False
 
 
 def field_types(body: ts.Node | None) -> Iterator[tuple[str, ts.Node | None]]:

@@ -7,10 +7,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol
 
 import tree_sitter as ts
 
 from trident.ingest.languages import field_name, node_text
+
+if TYPE_CHECKING:
+    from trident.ingest.languages.frames import Site
 
 # (call node, callee node) -> (receiver node, or None for a bare call; the member's name), None for no named call
 CallSplitter = Callable[[ts.Node, ts.Node], "tuple[ts.Node | None, str] | None"]
@@ -120,6 +124,24 @@ class Local:
     value: ts.Node | None = None
 
 
+class PathNames(Protocol):
+    """What names a path where it is written, for a language whose names are paths through modules (Rust's
+    `crate::a::Foo`, `use` trees and globs, inline modules with names of their own), which `TypeNames` cannot say."""
+
+    def resolve(self, written: str, site: Site) -> str | None:
+        """The qualified name a dotted path (`crate.a.Foo`, `Self`, `helper`) means where `site` is; OUTSIDE for the
+        language's library's, None where the file does not say."""
+        ...
+
+    def glob(self, site: Site) -> str:
+        """The one module of another file whose every name the module around `site` brings in, "" for none."""
+        ...
+
+    def item(self, qualified: str) -> ts.Node | None:
+        """The file's function, method or static of a qualified name, None for none."""
+        ...
+
+
 def _no_parameters(node: ts.Node) -> dict[str, ts.Node | None]:
     return {}
 
@@ -129,6 +151,10 @@ def _no_bases(node: ts.Node) -> list[ts.Node]:
 
 
 def _never(node: ts.Node) -> bool:
+    return False
+
+
+def _no_convention(name: str) -> bool:
     return False
 
 
@@ -198,3 +224,20 @@ class ScopeRules:
     # not state, most likely the library's, not a project's; and methods no type may define (`getClass`)
     library_methods: frozenset[str] = frozenset()
     final_methods: frozenset[str] = frozenset()
+    # Names are paths through modules, resolved where they are written (Rust; read by the paths binder, `rules_paths`):
+    # (tree root, file path, module) -> what names each path
+    paths: Callable[[ts.Node, str, str], PathNames] | None = None
+    namespaces: frozenset[str] = frozenset()  # nodes declaring a module with names of its own (Rust's inline `mod`)
+    # A value of the language's library's type may have the project's methods (Rust's traits implemented for `Vec`):
+    # a call on one is named by its name alone, as on a receiver whose type the file does not state
+    library_extended: bool = False
+    # A type's methods may be defined apart from it, in any file (Rust's `impl` blocks), each an entity of the file
+    # that defines it on the type as written there: the enclosing type's receiver (`self.m()`) calls that one where the
+    # file defines m so, else the type's own
+    apart: bool = False
+    # A stated return type that wraps the value a call gives (`Result<Foo, E>`) -> the node of that value's type: the
+    # call's result is a Foo only once unwrapped (`unwrapping`)
+    wrapped: Part = _no_part
+    unwrapping: Part = _no_part  # an expression that takes a value out of its wrapper (`x?`, `x.unwrap()`) -> x
+    constructs: Callable[[str], bool] = _no_convention  # a type's function that by convention makes one (`new`)
+    private_returns: bool = False  # what functions state they return types this file's calls alone (no `RETURNS`)
