@@ -400,6 +400,47 @@ func (s *Server) run() { s.db.Query() }
     assert _calls(text) == {("Server.run", BARE, NAME, "", "Query")}
 
 
+def test_a_conversion_and_an_append_are_values_of_their_type_and_a_local_type_is_no_package_type() -> None:
+    text = """package server
+
+type Pipe struct{}
+
+var fallback = &Pipe{}
+
+func run(p *Pipe, pipes []*Pipe) {
+	(*Pipe)(p).Flush()
+	append(pipes, p)[0].Close2()
+	fallback.Drain()
+}
+
+func local() {
+	type Pipe struct{}
+	_ = Pipe{}
+}
+"""
+    assert _targets(text, "run") == {
+        "pkg.server.Pipe",
+        "pkg.server.Pipe::Flush",
+        "pkg.server.Pipe::Close2",
+        "pkg.server.Pipe::Drain",
+    }
+    assert _targets(text, "local") == set()
+
+
+def test_each_result_of_a_call_types_the_name_it_is_given() -> None:
+    text = """package server
+
+func dial() (*Conn, *Pipe) { return nil, nil }
+
+func run() {
+	c, p := dial()
+	c.Close2()
+	p.Flush()
+}
+"""
+    assert _targets(text, "run") == {"pkg.server.handler.dial", "pkg.server.Conn::Close2", "pkg.server.Pipe::Flush"}
+
+
 # --- end to end: the edges the index makes of them ---
 
 PROJECTS: dict[str, dict[str, str]] = {

@@ -65,7 +65,7 @@ class Frames:
     named: dict[str, Shape] = field(default_factory=dict)
     top: dict[str, Shape] = field(default_factory=dict)
     flat: dict[str, str] = field(default_factory=dict)  # a type's own name -> its local name (`Outer.Inner`), the last
-    functions: set[str] = field(default_factory=set)
+    functions: dict[str, ts.Node] = field(default_factory=dict)  # the file's top-level functions, the first of a name
 
     def inside(self, node: ts.Node) -> Site:
         """The frames inside a node: the one it opens, if any, and those around it."""
@@ -80,7 +80,8 @@ def own_type(site: Site) -> Shape | None:
 
 
 def read_frames(rules: ScopeRules, root: ts.Node, module: str) -> Frames:
-    """One walk of the tree, top down, in document order."""
+    """One walk of the tree, top down, in document order; the file's types named in `module` (its package's, where
+    packages are folders; none at a project's root)."""
     frames = Frames()
     methods = rules.methods if rules.methods is not None else rules.functions
     pending: list[tuple[ts.Node, Site]] = [(root, ())]
@@ -114,7 +115,7 @@ def _open(rules: ScopeRules, node: ts.Node, site: Site, module: str, frames: Fra
     if kind in rules.bodies or kind in rules.functions:
         owner = rules.owner(node) if kind in rules.functions else ""
         if kind in rules.functions and not owner and (name := rules.name(node)) and not _owning(site):
-            frames.functions.add(name)
+            frames.functions.setdefault(name, node)
         return Body(node, kind in rules.bodies, owner)
     return None
 
@@ -132,7 +133,7 @@ def _shape(rules: ScopeRules, node: ts.Node, site: Site, module: str, frames: Fr
             body.local_types.add(name)
         return Shape(node, name, "", None, unnamed=True)
     outer = parent.qualified if parent is not None else ""
-    qualified = (f"{outer}.{name}" if outer else f"{module}.{name}") if name else outer
+    qualified = (f"{outer or module}.{name}" if outer or module else name) if name else outer
     shape = Shape(node, name, qualified, parent)
     if name:
         frames.named.setdefault(qualified, shape)

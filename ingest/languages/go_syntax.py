@@ -1,18 +1,17 @@
-"""Go syntax the binder reads: imports and the names they bind, the scopes a declaration is visible in, the
-parts of a declaration, and which packages and methods belong to the language rather than to a project."""
+"""Go syntax the binder's rules read (`go`): imports and the names they bind, the names a function declares and the
+scopes each is visible in, the parts of a declaration, and which packages and methods belong to the language rather
+than to a project."""
 
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from functools import cache
 
 import tree_sitter as ts
 
 from trident.ingest.languages import language_for, node_text
-from trident.ingest.languages.lexical import LexicalNames
+from trident.ingest.languages.scope_rules import Local
 
 # Top-level folders of the standard library: an import path starting with one of them (and no domain) names
 # code no project defines.
@@ -45,7 +44,7 @@ INTERFACE_METHODS = frozenset(
 )
 FUNCTIONS = frozenset({"function_declaration", "method_declaration", "func_literal"})
 # Nodes that declare names inside a function (its parameters, `var`, `:=`, `range`, `case v := <-ch`, a type
-# switch's variable), found by one query per file rather than a walk in Python over every node.
+# switch's variable), found by one query per function rather than a walk in Python over every node.
 _DECLARING = (
     *FUNCTIONS,
     *("var_declaration", "const_declaration", "short_var_declaration", "range_clause", "receive_statement"),
@@ -141,57 +140,108 @@ def _declaring_query() -> ts.Query:
     return ts.Query(language_for("go"), "[" + " ".join(f"({kind})" for kind in _DECLARING) + "] @declaring")
 
 
-class Declarations:
-    """The nodes of a file that declare names, in the order they are written, and its top-level declarations,
-    found by byte range (a node's `parent` costs a walk down from the root)."""
-
-    def __init__(self, root: ts.Node) -> None:
-        found = ts.QueryCursor(_declaring_query()).captures(root).get("declaring", [])
-        self.nodes = sorted(found, key=lambda n: (n.start_byte, -n.end_byte))
-        self.starts = [n.start_byte for n in self.nodes]
-        self.tops = root.named_children
-        self.top_starts = [n.start_byte for n in self.tops]
-
-    def top_level(self, node: ts.Node) -> ts.Node | None:
-        """The top-level declaration a node is in (a function, a method, a `var` whose value is a closure)."""
-        index = bisect_right(self.top_starts, node.start_byte) - 1
-        return self.tops[index] if index >= 0 and self.tops[index].end_byte >= node.end_byte else None
-
-    def within(self, node: ts.Node) -> list[ts.Node]:
-        """The declaring nodes inside `node`, itself included, parents before their children."""
-        return self.nodes[bisect_left(self.starts, node.start_byte) : bisect_left(self.starts, node.end_byte)]
-
-
-@dataclass(frozen=True)
-class Declared:
-    """What a local name is: `kind` its type ("" unknown); `receiver` for a method's receiver."""
-
-    kind: str
-    receiver: bool = False
+def declarations(node: ts.Node) -> list[Local]:
+    """The names a function declares (its closures' are their own), each with where it is seen and what states its
+    type, in the order written; of the tree's root, the package-level variables and constants of the file."""
+    if node.type == "source_file":
+        return _package_variables(node)
+    found: list[Local] = []
+    for declaring in _own_declaring(node):
+        kind = declaring.type
+        if kind in FUNCTIONS:
+            _declare_parameters(declaring, found)
+        elif kind in ("var_declaration", "const_declaration"):
+            for names, stated, values in value_specs(declaring):
+                for name, (kind_node, value, part) in zip(names, _given(names, stated, values), strict=True):
+                    visible = name.parent.end_byte if name.parent is not None else name.end_byte
+                    _note(found, Local(node_text(name), _span(scope_of(name)), visible, kind_node, value, part))
+        elif kind == "type_switch_statement":
+            _declare_cases(declaring, found)
+        else:
+            _declare_assigned(declaring, found)
+    return found
 
 
-@dataclass
-class Locals:
-    """The names one top-level declaration declares (its closures' included), and the types worked out in it."""
+def _own_declaring(function: ts.Node) -> list[ts.Node]:
+    """The declaring nodes of a function, itself first, not inside a closure of it."""
+    found = ts.QueryCursor(_declaring_query()).captures(function).get("declaring", [])
+    ordered = sorted(found, key=lambda n: (n.start_byte, -n.end_byte))
+    own: list[ts.Node] = []
+    closure_end = -1
+    for node in ordered:
+        if node.start_byte < closure_end:
+            continue
+        if node.type == "func_literal" and node.id != function.id:
+            closure_end = node.end_byte
+            continue
+        own.append(node)
+    return own
 
-    names: LexicalNames[Declared] = field(default_factory=LexicalNames)
-    type_params: set[str] = field(default_factory=set)
-    typed: dict[int, str] = field(default_factory=dict)  # expression node id -> its type
 
-    def find(self, name: str, at: int) -> Declared | None:
-        """The declaration `name` means at byte `at`: the innermost visible one, the latest within a block."""
-        found = self.names.find(name, at)
-        return found.what if found is not None else None
+def _package_variables(root: ts.Node) -> list[Local]:
+    found: list[Local] = []
+    for declaration in root.named_children:
+        if declaration.type in ("var_declaration", "const_declaration"):
+            for names, stated, values in value_specs(declaration):
+                for name, (kind, value, part) in zip(names, _given(names, stated, values), strict=True):
+                    _note(found, Local(node_text(name), _span(root), root.start_byte, kind, value, part))
+    return found
 
-    def add(self, name: str, scope: ts.Node, visible: int, kind: str, *, receiver: bool = False) -> None:
-        """`name`, of type `kind`, seen in `scope` from byte `visible` on."""
-        if not name or name == "_":
-            return
-        span = (scope.start_byte, scope.end_byte)
-        known = self.names.find(name, visible)
-        if not kind and known is not None and known.scope == span:
-            return  # `x, err := ...` redeclaring x keeps the type x was declared with
-        self.names.add(name, span, visible, Declared(kind, receiver))
+
+def _given(
+    names: list[ts.Node], stated: ts.Node | None, values: list[ts.Node]
+) -> list[tuple[ts.Node | None, ts.Node | None, int]]:
+    """(stated type, value, which of its values) for each declared name: the stated type, else its own value, else
+    the one value's results in order (`c, err := dial()`, `v, ok := m[k]`)."""
+    if stated is not None:
+        return [(stated, None, 0)] * len(names)
+    if len(values) == len(names):
+        return [(None, value, 0) for value in values]
+    if len(values) == 1:
+        return [(None, values[0], part) for part in range(len(names))]
+    return [(None, None, 0)] * len(names)
+
+
+def _declare_parameters(function: ts.Node, found: list[Local]) -> None:
+    """A function's receiver, parameters and named results, seen in all of it; a variadic one's type is a slice of the
+    type it states (its declaration's node, `element` reads)."""
+    span = _span(function)
+    for part in ("receiver", "parameters", "result"):
+        for names, written, variadic in parameters(function.child_by_field_name(part)):
+            kind = written.parent if variadic and written is not None else written
+            for name in names:
+                _note(found, Local(node_text(name), span, function.start_byte, kind, receiver=part == "receiver"))
+
+
+def _declare_cases(switch: ts.Node, found: list[Local]) -> None:
+    """`switch t := v.(type)`: in a case naming one type, t has that type; in any other, none stated."""
+    alias = switch.child_by_field_name("alias")
+    names = [n for n in (alias.named_children if alias is not None else []) if n.type == "identifier"]
+    for case in (c for c in switch.named_children if c.type in ("type_case", "default_case")):
+        types = case.children_by_field_name("type")
+        kind = types[0] if len(types) == 1 else None
+        for name in names:
+            _note(found, Local(node_text(name), _span(case), case.start_byte, kind))
+
+
+def _declare_assigned(node: ts.Node, found: list[Local]) -> None:
+    """`a, err := f()`, `for i, v := range xs`, `case v := <-ch`: each name seen after the statement, to the end of
+    its block; a name its block declares already keeps its type where the value's is unknown."""
+    names, values = assigned(node)
+    ranged = node.type == "range_clause"
+    given = [(None, values[0] if values else None, part) for part in range(len(names))] if ranged else None
+    for name, (kind, value, part) in zip(names, given or _given(names, None, values), strict=True):
+        local = Local(node_text(name), _span(scope_of(name)), node.end_byte, kind, value, part, ranged, redeclares=True)
+        _note(found, local)
+
+
+def _note(found: list[Local], local: Local) -> None:
+    if local.name and local.name != "_":
+        found.append(local)
+
+
+def _span(node: ts.Node) -> tuple[int, int]:
+    return node.start_byte, node.end_byte
 
 
 def parameters(holder: ts.Node | None) -> Iterator[tuple[list[ts.Node], ts.Node | None, bool]]:
@@ -213,11 +263,14 @@ def results(function: ts.Node) -> Iterator[ts.Node | None]:
         yield from [written] * max(len(names), 1)
 
 
-def type_parameters(node: ts.Node) -> set[str]:
-    """The type parameters a generic function or type declares, or a method's receiver names (`List[T]`)."""
+def type_parameters(node: ts.Node) -> dict[str, ts.Node | None]:
+    """The type parameters a generic function or type declares, or a method's receiver names (`List[T]`); each stands
+    for no project's type (`parameters_outside`), so none is given its constraint."""
+    if node.type not in ("function_declaration", "method_declaration", "type_spec"):
+        return {}
     holder = node.child_by_field_name("type_parameters")
     declared = holder.named_children if holder is not None else []
-    found = {node_text(n) for d in declared for n in d.children_by_field_name("name")}
+    found: set[str] = {node_text(n) for d in declared for n in d.children_by_field_name("name")}
     if node.type == "method_declaration":
         for _, written, _ in parameters(node.child_by_field_name("receiver")):
             while written is not None and written.type in ("pointer_type", "parenthesized_type"):
@@ -225,7 +278,7 @@ def type_parameters(node: ts.Node) -> set[str]:
             arguments = written.child_by_field_name("type_arguments") if written is not None else None
             if arguments is not None:
                 found.update(node_text(a) for a in arguments.named_children)
-    return found
+    return dict.fromkeys(found)
 
 
 def value_specs(declaration: ts.Node) -> Iterator[tuple[list[ts.Node], ts.Node | None, list[ts.Node]]]:
@@ -275,11 +328,6 @@ def struct_fields(body: ts.Node | None) -> Iterator[tuple[str, ts.Node]]:
             base = named_type(written)
             name = base.child_by_field_name("name") if base is not None and base.type == "qualified_type" else base
             yield node_text(name), written
-
-
-def type_specs(declaration: ts.Node) -> list[ts.Node]:
-    """The `type X ...` and `type X = Y` specs of a type declaration, grouped or not."""
-    return [c for c in declaration.named_children if c.type in ("type_spec", "type_alias")]
 
 
 def is_constructor(name: str) -> bool:

@@ -1,7 +1,7 @@
 """Names declared inside a definition, each seen in its block from where it is declared on: what a name written at
 some byte means is the innermost declaration seen there, and within one block the latest. The binders that read a
-function's locals by position keep them here (Go's, and the rules binder of the languages described by data), each
-with what it knows of a declaration (`T`)."""
+function's locals by position keep them here (the rules binder's, for every language but Python and
+JavaScript/TypeScript), each with what it knows of a declaration (`T`)."""
 
 from __future__ import annotations
 

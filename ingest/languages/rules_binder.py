@@ -1,7 +1,8 @@
 r"""Calls and bases bound by what one file proves, for a language described by data (`ScopeRules`): one resolver for
-every language that has no binder of its own (Java, C, C++, C#, Ruby, PHP, Kotlin, Swift, Scala, Lua, shell, and
-Rust, whose names are paths: `rules_paths`). It reads the whole file once (`frames`: the types and functions around
-each node) and binds each site the outline meets from it (a `SiteBinder`).
+every language that has no binder of its own (Java, Go, C, C++, C#, Ruby, PHP, Kotlin, Swift, Scala, Lua, shell,
+and Rust, whose names are paths: `rules_paths`). It reads the whole file once (`frames`: the types and functions
+around each node; `declarations`: what each type and function declares) and binds each site the outline meets from
+it (a `SiteBinder`).
 
 - A call on the enclosing type's receiver (`this.M()`, `$this->m()`, `self::m()`) is a member of that type, looked
   up through its bases; on the base receiver (`base.M()`, `parent::m()`, `super.m()`), in its bases only; a bare
@@ -25,10 +26,17 @@ each node) and binds each site the outline meets from it (a `SiteBinder`).
   in `XMLNode::Insert`: `XMLNode@_document`), and each type states what its fields hold (`HoldsBinder`) for the
   indexer to finish; a receiver that is a call is what the function gives (`FirstChild()->Name()`, typed by what the
   function states it returns, a `ReturnsBinder`), one that reads a field what the field holds (`a->doc->New()`).
+- Where a package is a folder (Go: `packages`), the file's types are the package's, named by the folder; a bare call
+  of a name the file does not define is the package's function or type, and a call through an import (`store.Open()`)
+  that package's function. A method's receiver is exactly of its type; an element of a container (`jobs[i]`, a
+  `range` over it, `<-ch`) of the type the container states for its elements; a call gives what the function or method
+  of the file states (each of its several results to the names it is given), a conversion its type, `NewFoo()` by
+  convention a Foo, and a function or method of another file is named for the indexer to type by what it states.
 - A bare call of a name a parameter or local holds (`cb(x)`, with `cb` a parameter) calls that value: nothing the
   file names. In C, a bare call of a function the file does not define is the project's one function of that name
   (what the linker binds: `inferred`); in Kotlin, an imported function, else the package's one function of that
-  name; in both, a method's own class's member first.
+  name; in both, a method's own class's member first. Where a type's fields and methods share their names (Go:
+  `field_calls`), a call of a field's name calls the value it holds.
 - Where a type's methods may be defined apart from it (Rust's `impl` blocks: `apart`), the enclosing type's receiver
   (`self.m()`) calls the method the file defines so, an entity of the file on the type as written (`impl Order` in
   `checkout.rs`: `checkout.Order.m`), else the type's own; a call whose stated result is wrapped (`Result<Foo, E>`)
@@ -41,15 +49,16 @@ each node) and binds each site the outline meets from it (a `SiteBinder`).
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import tree_sitter as ts
 
 from trident.ingest.languages import node_text
 from trident.ingest.languages.binding import Target
+from trident.ingest.languages.declarations import Declarations, Declared, Typed
 from trident.ingest.languages.frames import Body, Frames, Shape, Site, own_type, read_frames
-from trident.ingest.languages.lexical import LexicalNames
 from trident.ingest.languages.scope_rules import OUTSIDE, Local, ScopeRules
 from trident.ingest.model import ATTRIBUTE_MARK, TargetForm
 from trident.store.schema import Resolution
@@ -57,39 +66,18 @@ from trident.store.schema import Resolution
 MAX_CHAIN = 8  # links of a receiver chain followed (`a->b()->c->d()`), bounds followed (`T extends U`)
 
 
-@dataclass(frozen=True)
-class Typed:
-    """The type of an expression: a qualified name (or OUTSIDE, `Holder@field` for what a field of another file's
-    type holds, `Owner.method` for what a call gives), how it is known, and whether the expression is the type itself
-    (`Foo` in `Foo.m()`) rather than a value of it."""
-
-    name: str
-    resolution: Resolution = Resolution.INFERRED
-    static: bool = False
-    shape: Shape | None = None  # the file's own type
-    result: bool = False  # what a method of another file gives, named by the method
-    wrapped: bool = False  # a call's result inside its wrapper (`Result<Foo, E>` before `?`): not yet a Foo
-
-
-@dataclass(frozen=True)
-class Declared:
-    """What a declaration states of a name: the node of its type, or (a local declared without one) the type of the
-    value it is given; neither for one whose type nothing states (it hides any field of that name)."""
-
-    kind: ts.Node | None = None
-    value: Typed | None = None
-
-
 class RulesBinder:
     """The site binder of one file, by its language's rules."""
 
-    def __init__(self, rules: ScopeRules, root: ts.Node, module: str) -> None:
-        self.rules, self.module = rules, module
-        self.names = rules.names(root, module)
-        self.frames: Frames = read_frames(rules, root, module)
+    def __init__(self, rules: ScopeRules, root: ts.Node, module: str, path: str = "") -> None:
+        self.rules, self.module, self.root = rules, module, root
+        # where the file's types are named: its module, or (where packages are folders) its folder
+        self.home = posixpath.dirname(path).replace("/", ".") if rules.packages else module
+        self.names = rules.names(root, self.home)
+        self.frames: Frames = read_frames(rules, root, self.home)
         self.functions = self.frames.functions  # the file's top-level functions
-        self._fields: dict[int, dict[str, Declared]] = {}  # type node id -> field or property -> what it states
-        self._locals: dict[int, LexicalNames[Declared]] = {}  # function node id -> its parameters and locals
+        self._outside: dict[str, dict[str, ts.Node]] | None = None  # type -> methods the file defines outside it
+        self.declarations = Declarations(rules, root, self._around, lambda value: self._type_of(value, 1), self._given)
         self._params: dict[int, dict[str, ts.Node | None]] = {}  # type or function node id -> its type parameters
         self._apart: dict[str, set[str]] | None = None  # a type as written -> the methods the file defines apart
 
@@ -98,6 +86,8 @@ class RulesBinder:
     def call(self, node: ts.Node, callee: ts.Node) -> Target | None:
         site = self._around(node)
         if made := self.rules.constructed(node, callee):
+            if self.rules.packages and made in self.functions:  # (Go's `Map[int](xs)` reads as a conversion)
+                return self._bare(made, site)
             return self._type(made, site)
         split = self.rules.split(node, callee)
         if split is None:
@@ -108,7 +98,7 @@ class RulesBinder:
         if receiver is None:
             if self.rules.closed_types:
                 return self._unqualified(member, site)
-            return None if self._holds(node, member) else self._bare(member, site)
+            return None if self.declarations.holds(node, member) else self._bare(member, site)
         written = node_text(receiver)
         if self.rules.apart and written in self.rules.self_receivers:
             return self._apart_member(member, site)
@@ -130,7 +120,10 @@ class RulesBinder:
         XMLNode::FirstChildElement()` -> XMLElement), for calls of it in other files."""
         kind = self.rules.returned(node) if not self.rules.private_returns else None
         target = self._type(self.rules.written(kind), self.frames.inside(node)) if kind is not None else None
-        return target if target is not None and target.form is not TargetForm.NAME else None
+        if target is None or target.form is TargetForm.NAME:
+            return None
+        shape = self.frames.named.get(target.name)
+        return None if shape is not None and not self.rules.is_entity(shape.node) else target
 
     def held(self, node: ts.Node) -> list[tuple[str, Target]]:
         """(field, its declared type) for each field of the type `node` declares with a type the file can name, where
@@ -138,7 +131,7 @@ class RulesBinder:
         if not self.rules.fields_elsewhere or node.type not in self.rules.types:
             return []
         found = []
-        for name, declared in self._fields_of(node).items():
+        for name, declared in self.declarations.fields(node).items():
             if not (name.isidentifier() or name.isdecimal()) or declared.kind is None:  # (a tuple struct's `0`)
                 continue
             target = self._type(self.rules.written(declared.kind), self._around(declared.kind))
@@ -149,6 +142,8 @@ class RulesBinder:
     # --- calls ---
 
     def _member(self, typed: Typed | None, name: str) -> Target | None:
+        if self._calls_field(typed, name):
+            return None
         if typed is not None and (typed.wrapped or (self.rules.library_extended and _library_value(typed))):
             typed = None
         if typed is not None and typed.shape is not None and typed.shape.unnamed:  # an anonymous or local type's
@@ -157,9 +152,17 @@ class RulesBinder:
             typed = self._base_of(typed.shape)
         if typed is None:
             return None if name in self.rules.library_methods else Target(TargetForm.NAME, name, Resolution.NAME)
+        if typed.package and typed.name != OUTSIDE:  # `store.Open()`: a function of the package
+            return Target(TargetForm.QUALIFIED, f"{typed.name}.{name}", Resolution.EXACT)
         if typed.name == OUTSIDE or (typed.result and name in self.rules.library_methods):
             return None
         return Target(TargetForm.MEMBER, name, typed.resolution, owner=typed.name)
+
+    def _calls_field(self, typed: Typed | None, name: str) -> bool:
+        """Whether `x.name()` calls the value a field of x's type holds (`field_calls`), not a method."""
+        if not self.rules.field_calls or typed is None or typed.shape is None:
+            return False
+        return name in self.declarations.fields(typed.shape.node)
 
     def _self(self, site: Site) -> Typed | None:
         """The enclosing type, as its receiver (`this`) means it: of a method defined outside its type, that type."""
@@ -212,6 +215,8 @@ class RulesBinder:
             return Target(TargetForm.QUALIFIED, f"{self.module}.{name}", Resolution.EXACT)
         if "." in name:  # a qualified name (C++'s `geo::round()`, `Base::area()`, Lua's `util.sum()`)
             return Target(TargetForm.QUALIFIED, self._type_named(name, site) or name, Resolution.EXACT)
+        if name in self.rules.library_functions:
+            return None
         if self.rules.implicit_self and own:
             return Target(TargetForm.MEMBER, name, Resolution.EXACT, owner=own)
         if self._type_named(name, site, local_only=True):
@@ -220,6 +225,8 @@ class RulesBinder:
             return Target(TargetForm.QUALIFIED, self.names.imported[name], Resolution.EXACT)
         if self.rules.linked:  # looked up in the package the file is in (Kotlin), else the whole project (C)
             return Target(TargetForm.LINKED, name, Resolution.INFERRED, owner=self.names.namespace)
+        if self.rules.packages:  # the package's function or type, of another file (a conversion `ID(x)`)
+            return self._type(name, site)
         return Target(TargetForm.NAME, name, Resolution.NAME)
 
     # --- methods defined apart from their type (`apart`: Rust's `impl` blocks) ---
@@ -271,9 +278,9 @@ class RulesBinder:
         a type no entity is made of), "" where nothing names it. `local_only`: the file's own types alone."""
         if not written or written == OUTSIDE or written.startswith("$"):
             return written if written == OUTSIDE else ""
-        if written.startswith("."):  # written from the root
-            return "" if local_only else self.names.full(written)
         head, dot, rest = written.partition(".")
+        if written.startswith(".") or (dot and self.names.imports_qualify):  # from the root, or (Go) an import's
+            return "" if local_only else self.names.full(written)
         if dot and self.names.written_whole:  # (C++'s `geo.Circle`: the indexer finds it from the caller outwards)
             return "" if local_only else written
         found = self._simple(head, site, depth)
@@ -303,13 +310,20 @@ class RulesBinder:
             if name == frame.name and frame.qualified:
                 return frame.qualified
         if name in self.frames.top:
-            return self.frames.top[name].qualified
+            shape = self.frames.top[name]
+            aliased = self.rules.aliased(shape.node)
+            if aliased is not None:  # `type A = B`: B
+                written = self.rules.written(aliased)
+                return self._type_named(written, self._around(aliased), depth + 1) if depth < MAX_CHAIN else ""
+            return shape.qualified
         if not self.rules.closed_types and name in self.frames.flat:  # (any type of the file by its own name)
-            return f"{self.module}.{self.frames.flat[name]}"
+            return f"{self.home}.{self.frames.flat[name]}"
         return None
 
     def _bound(self, bound: ts.Node | None, site: Site, depth: int) -> str:
         """A type parameter stands for its bound (`T extends Pool` calls Pool's methods), else for unknown."""
+        if self.rules.parameters_outside:
+            return OUTSIDE
         if bound is None or depth > MAX_CHAIN:
             return ""
         return self._type_named(self.rules.written(bound), site, depth + 1)
@@ -331,6 +345,15 @@ class RulesBinder:
         methods)."""
         site = self._around(shape.node)
         return any(self._type_named(self.rules.written(b), site) != OUTSIDE for b in self.rules.bases(shape.node))
+
+    def _stated(self, kind: ts.Node, site: Site) -> Typed | None:
+        """The type a type node states where `site` is (`inferred`); a container's, with the type of its elements
+        (`[]*Job`), none where that is unknown."""
+        held = self.rules.element(kind)
+        if held is None:
+            return self._typed(self._type_named(self.rules.written(kind), site), Resolution.INFERRED)
+        element = self._stated(held[0], site)
+        return Typed(OUTSIDE, element=element, element_at=held[1]) if element is not None else None
 
     def _typed(self, qualified: str, resolution: Resolution, *, static: bool = False) -> Typed | None:
         if not qualified:
@@ -367,38 +390,50 @@ class RulesBinder:
         if rules.literal(expr):
             return Typed(OUTSIDE)
         if (kind := rules.made(expr)) is not None:
-            return self._typed(self._type_named(rules.written(kind), site), Resolution.INFERRED)
-        declared = self._declared(expr, written, site)
+            return self._stated(kind, site)
+        if (container := rules.item(expr)) is not None:  # `xs[i]`, `<-ch`
+            held = self._type_of(container, depth + 1)
+            return held.element if held is not None else None
+        declared = self.declarations.find(expr, written, site)
         if declared is not None:
             typed = self._declared_type(declared)
-            if typed is not None or declared.kind is None or rules.closed_types:
+            if typed is not None or declared.kind is None or rules.closed_types or rules.packages:
                 return typed
+        if rules.packages and (package := self._package(written)) is not None:
+            return package
         read = rules.access(expr)
         held = self._type_of(read[0], depth + 1) if read is not None else None
         if read is not None and held is not None:  # `this.pool`, `Foo.INSTANCE`, `a->doc`
             return self._read(held, read[1])
         named = rules.written(expr)  # `Limits.Max()`, `Helpers::format()`, `com.acme.Util.m()`
-        if named and (typed := self._typed(self._type_named(named, site), Resolution.EXACT, static=True)):
+        # (Go: `server.m()` is a package variable's, only rarely another file's type's)
+        qualified = self._type_named(named, site, local_only=rules.packages) if named else ""
+        if typed := self._typed(qualified, Resolution.EXACT, static=True):
             return typed
         if (callee := rules.callee(expr)) is not None:
             return self._result(expr, callee, site, depth)
-        if read is not None:
+        if read is not None or not rules.fields_elsewhere:
             return None
-        bare = written.isidentifier() and not self._type_named(written, site, local_only=True)
+        return self._field_elsewhere(expr, written, site)
+
+    def _field_elsewhere(self, expr: ts.Node, written: str, site: Site) -> Typed | None:
+        """A bare receiver nothing in reach declares, as a field the enclosing type declares where this file does not
+        see (`fields_elsewhere`)."""
         own = self._own(site)
-        if rules.fields_elsewhere and own and bare and written not in self.functions and not self._holds(expr, written):
-            return Typed(f"{own}{ATTRIBUTE_MARK}{written}")  # a field the type declares where this file does not see
-        return None
+        bare = written.isidentifier() and not self._type_named(written, site, local_only=True)
+        if not own or not bare or written in self.functions or self.declarations.holds(expr, written):
+            return None
+        return Typed(f"{own}{ATTRIBUTE_MARK}{written}")
 
     def _declared_type(self, declared: Declared) -> Typed | None:
         if declared.value is not None:
             return replace(declared.value, resolution=Resolution.INFERRED, static=False)
         if declared.kind is None:
             return None  # an untyped lambda parameter, `for (var x : xs)`: it hides any field of that name
-        stated = self.rules.written(declared.kind)
-        typed = self._typed(self._type_named(stated, self._around(declared.kind)), Resolution.INFERRED)
+        typed = self._stated(declared.kind, self._around(declared.kind))
         if typed is not None:
-            return typed
+            return replace(typed, resolution=Resolution.EXACT) if declared.exact else typed
+        stated = self.rules.written(declared.kind)
         if self.rules.short_types and stated and all(part.isidentifier() for part in stated.split(".")):
             return Typed(stated)  # (a namespace-qualified `Lib.ModuleDefMD` is a name the indexer knows as is)
         return None
@@ -406,6 +441,8 @@ class RulesBinder:
     def _result(self, call: ts.Node, callee: ts.Node, site: Site, depth: int) -> Typed | None:
         """What a call gives: what the method of the file states it returns, else (by another file's method) the
         method, for the indexer to type by what its own file states."""
+        if self.rules.packages:
+            return self._package_result(call, callee, depth)
         if not self.rules.closed_types:
             return _gives(self.call(call, callee), self._own(site))
         split = self.rules.split(call, callee)
@@ -430,10 +467,10 @@ class RulesBinder:
         `Outer.this` is that type's receiver."""
         if name in self.rules.self_receivers:
             return replace(owner, static=False)
-        if not self.rules.closed_types:
+        if not self.rules.closed_types and not self.rules.packages:
             return Typed(f"{owner.name}{ATTRIBUTE_MARK}{name}") if owner.name != OUTSIDE else owner
         if owner.shape is not None:
-            fields = self._fields_of(owner.shape.node)
+            fields = self.declarations.fields(owner.shape.node)
             if name in fields:
                 return self._declared_type(fields[name])
             nested = owner.shape.nested.get(name)
@@ -444,75 +481,98 @@ class RulesBinder:
             return self._typed(f"{owner.name}.{name}", Resolution.EXACT, static=True)
         return None
 
+    # --- packages (Go) ---
+
+    def _package(self, written: str) -> Typed | None:
+        """A package the file imports, as a receiver names it (`store` of `store.Open()`)."""
+        imported = self.names.imported.get(written) if written.isidentifier() else None
+        return Typed(imported, Resolution.EXACT, package=True) if imported else None
+
+    def _package_result(self, call: ts.Node, callee: ts.Node, depth: int, part: int = 0) -> Typed | None:
+        """What a call gives where packages are folders (its `part`-th result): what a function or method of the file
+        states; a conversion, its type; `NewFoo()`, by convention a Foo; a function or method of another file, named
+        for the indexer to type by what its own file states (its first result alone)."""
+        split = self.rules.split(call, callee)
+        if split is None:
+            return None
+        receiver, name = split
+        if receiver is None:
+            if self.declarations.holds(call, name):
+                return None  # a function value
+            if name in self.functions:
+                return self._result_stated(self.functions[name], part)
+            return None if part else self._made_by(name, self._around(call))
+        typed = self._type_of(receiver, depth + 1)
+        if typed is None or typed.result or typed.element is not None:
+            return None
+        if typed.name == OUTSIDE:
+            return None if part else Typed(OUTSIDE)
+        if typed.package:  # `store.NewClient()`
+            made = self.rules.constructor(name)
+            return self._typed(f"{typed.name}.{made}", Resolution.INFERRED) if made and not part else None
+        method = self._method_of(typed, name)
+        if method is not None:
+            return self._result_stated(method, part)
+        return None if part else Typed(f"{typed.name}.{name}", result=True)
+
+    def _made_by(self, name: str, site: Site) -> Typed | None:
+        """What a bare call of a name the file does not define gives: a conversion's type (a type of the file, one of
+        the language's), by convention `NewFoo()`'s Foo, else what the package's function of another file gives."""
+        own = self._type_named(name, site, local_only=True)
+        if own:
+            return self._typed(own, Resolution.INFERRED)
+        if name in self.rules.library_functions:
+            return None
+        if self.names.full(name) == OUTSIDE:
+            return Typed(OUTSIDE)
+        made = self.rules.constructor(name)
+        if made:
+            return self._typed(self._type_named(made, site), Resolution.INFERRED)
+        # (where a package is imported with `.`, an exported name too: an external test's package is of its folder)
+        return Typed(f"{self.home}.{name}" if self.home else name, result=True)
+
+    def _method_of(self, typed: Typed, name: str) -> ts.Node | None:
+        """What a call of `name` on a value of `typed` runs, where the file states it: a method the file defines on
+        the type, or the function type of a field holding one."""
+        method = self._methods_outside().get(typed.name, {}).get(name)
+        if method is not None or typed.shape is None:
+            return method
+        declared = self.declarations.fields(typed.shape.node).get(name)
+        kind = declared.kind if declared is not None else None
+        return kind if kind is not None and self.rules.results(kind) is not None else None
+
+    def _methods_outside(self) -> dict[str, dict[str, ts.Node]]:
+        """The methods the file defines outside their type (Go's `func (s *Server) Run()`), by the type's qualified
+        name; read once."""
+        if self._outside is None:
+            self._outside = {}
+            for frame in self.frames.opened.values():
+                if isinstance(frame, Body) and frame.owner:
+                    owner = self._type_named(frame.owner, ()) or frame.owner
+                    self._outside.setdefault(owner, {}).setdefault(self.rules.name(frame.node), frame.node)
+        return self._outside
+
+    def _result_stated(self, function: ts.Node, part: int) -> Typed | None:
+        """The `part`-th result a function or function type states."""
+        results = self.rules.results(function) or []
+        kind = results[part] if part < len(results) else None
+        return self._stated(kind, self._around(kind)) if kind is not None else None
+
     # --- declarations ---
 
-    def _declared(self, expr: ts.Node, written: str, site: Site) -> Declared | None:
-        """The nearest declaration of a receiver as written: a local or parameter of a function around it that is
-        seen where it is written, else a field or property of the types around it (the innermost type's alone where
-        types are not closed)."""
-        for frame in site:
-            if isinstance(frame, Body):
-                if frame.locals and (local := self._locals_of(frame.node).find(written, expr.start_byte)):
-                    return local.what
-                continue
-            fields = self._fields_of(frame.node)
-            if written in fields:
-                return fields[written]
-            if not self.rules.closed_types:
-                return None
-        return None
-
-    def _holds(self, node: ts.Node, name: str) -> bool:
-        """Whether `name` is, where `node` is, a parameter or local of a function around it (a value, not a
-        definition)."""
-        for frame in self._around(node):
-            if isinstance(frame, Shape):
-                return False
-            if frame.locals and self._locals_of(frame.node).find(name, node.start_byte) is not None:
-                return True
-        return False
-
-    def _fields_of(self, node: ts.Node) -> dict[str, Declared]:
-        """What a type declares (fields, properties) -> what each states; read once per type."""
-        found = self._fields.get(node.id)
-        if found is None:
-            found = self._fields[node.id] = {}
-            for name, kind in self.rules.declared(node):
-                found[name] = Declared(kind)
-            for name, value in self.rules.assigned(node):
-                found.setdefault(name, Declared(value=self._type_of(value, 1)))
-        return found
-
-    def _locals_of(self, function: ts.Node) -> LexicalNames[Declared]:
-        """What a function declares (parameters, locals) -> what each states, each seen from where it is declared
-        on; read once per function (in order: an initializer reads those declared before it)."""
-        found = self._locals.get(function.id)
-        if found is None:
-            found = self._locals[function.id] = LexicalNames()
-            for local in self._declarations(function):
-                value = self._type_of(local.value, 1) if local.value is not None else None
-                found.add(local.name, local.scope, local.visible, Declared(local.kind, value))
-        return found
-
-    def _declarations(self, function: ts.Node) -> list[Local]:
-        if self.rules.locals is not None:
-            return list(self.rules.locals(function))
-        found = [
-            Local(name, self._block(kind, function), kind.start_byte, kind)
-            for name, kind in self.rules.declared(function)
-        ]
-        for name, value in self.rules.assigned(function):
-            found.append(Local(name, self._block(value, function), value.start_byte, None, value))
-        return found
-
-    def _block(self, node: ts.Node, function: ts.Node) -> tuple[int, int]:
-        """The bytes a local declared at `node` is seen in: its innermost block inside the function, else the
-        function (a parameter's)."""
-        at = node.parent
-        while at is not None and at.id != function.id and at.type not in self.rules.blocks:
-            at = at.parent
-        held = at if at is not None else function
-        return held.start_byte, held.end_byte
+    def _given(self, local: Local) -> Typed | None:
+        """The type of what a local is given: its value's; the `part`-th of the values a call gives (any other
+        expression's second is the language's: `v, ok := m[k]`); an element of what a loop over its value gives."""
+        value = local.value
+        if value is None:
+            return None
+        if local.ranged:
+            ranged = self._type_of(value, 1)
+            return ranged.element if ranged is not None and ranged.element_at == local.part else None
+        if not local.part:
+            return self._type_of(value, 1)
+        callee = self.rules.callee(value)
+        return self._package_result(value, callee, 1, local.part) if callee is not None else Typed(OUTSIDE)
 
     def _around(self, node: ts.Node) -> Site:
         """The frames around a node (a keyword the walk of named nodes did not meet: its parent's)."""
@@ -552,6 +612,6 @@ def rules_binder(rules: ScopeRules) -> Callable[[ts.Node, str, str], RulesBinder
     """The `SiteBinderFactory` of a language with these rules."""
 
     def bind(root: ts.Node, path: str, module: str) -> RulesBinder:
-        return RulesBinder(rules, root, module)
+        return RulesBinder(rules, root, module, path)
 
     return bind

@@ -20,8 +20,9 @@ import tree_sitter as ts
 
 from trident.ingest.languages import node_text
 from trident.ingest.languages.binding import Target
+from trident.ingest.languages.declarations import Declared, Typed
 from trident.ingest.languages.frames import Site
-from trident.ingest.languages.rules_binder import MAX_CHAIN, Declared, RulesBinder, Typed
+from trident.ingest.languages.rules_binder import MAX_CHAIN, RulesBinder
 from trident.ingest.languages.scope_rules import OUTSIDE, PathNames, ScopeRules
 from trident.ingest.model import ATTRIBUTE_MARK, TargetForm
 from trident.store.schema import Resolution
@@ -33,7 +34,7 @@ class PathsBinder(RulesBinder):
     def __init__(self, rules: ScopeRules, root: ts.Node, module: str, path: str) -> None:
         if rules.paths is None:
             raise ValueError("a paths binder needs rules that say what names a path (`ScopeRules.paths`)")
-        super().__init__(rules, root, module)
+        super().__init__(rules, root, module, path)
         self.paths: PathNames = rules.paths(root, path, module)
 
     # --- where the rules binder looks names up ---
@@ -86,7 +87,7 @@ class PathsBinder(RulesBinder):
             return self._typed(self._own(site), Resolution.INFERRED)
         if (kind := rules.made(expr)) is not None:
             return self._typed(self._type_named(rules.written(kind), site), Resolution.INFERRED)
-        declared = self._declared(expr, written, site)
+        declared = self.declarations.find(expr, written, site)
         if declared is not None:
             return self._declared_type(declared)
         if (read := rules.access(expr)) is not None:
@@ -94,13 +95,13 @@ class PathsBinder(RulesBinder):
             return self._field(held, read[1]) if held is not None else None
         if (callee := rules.callee(expr)) is not None:
             return self._gives(expr, callee, site, depth)
-        return self._stated(self._type_named(written, site)) if written.isidentifier() else None
+        return self._static_type(self._type_named(written, site)) if written.isidentifier() else None
 
     def _field(self, owner: Typed, name: str) -> Typed | None:
         """What a field read holds: of the file's own type, what it declares; of another file's, `Owner@field` for
         the indexer (one field deep)."""
         if owner.shape is not None:
-            declared = self._fields_of(owner.shape.node).get(name)
+            declared = self.declarations.fields(owner.shape.node).get(name)
             return self._declared_type(declared) if declared is not None else None
         if owner.wrapped or owner.name == OUTSIDE or ATTRIBUTE_MARK in owner.name or not name.isidentifier():
             return None
@@ -114,7 +115,7 @@ class PathsBinder(RulesBinder):
             return None
         receiver, name = split
         if receiver is None:
-            return None if self._holds(call, name) else self._returns(self._type_named(name, site))
+            return None if self.declarations.holds(call, name) else self._returns(self._type_named(name, site))
         owner = self._type_of(receiver, depth + 1)
         if owner is None or owner.wrapped or owner.name == OUTSIDE or owner.resolution is Resolution.NAME:
             return None
@@ -137,7 +138,7 @@ class PathsBinder(RulesBinder):
         typed = self._typed(found, Resolution.INFERRED)
         return replace(typed, wrapped=True) if typed is not None and inner is not None else typed
 
-    def _stated(self, qualified: str) -> Typed | None:
+    def _static_type(self, qualified: str) -> Typed | None:
         """A static or constant of the file: a value of the type it states."""
         static = self.paths.item(qualified) if qualified and qualified != OUTSIDE else None
         kind = self.rules.returned(static) if static is not None and static.type not in self.rules.functions else None

@@ -42,6 +42,8 @@ class TypeNames:
     member_wildcards: tuple[str, ...] = ()  # types whose every member is imported (`import static a.Util.*`)
     is_type: Callable[[str], bool] = lambda name: True  # whether a name may be a type's (not a constant's)
     default_package: bool = False  # a type written in a file of no namespace is its own name (Java's default package)
+    # A dotted name's head is an import (Go's `store.Item`): one the file does not import names nothing
+    imports_qualify: bool = False
 
     def full(self, written: str) -> str:
         """`Handler` -> `App.Log.Handler`; `Log.Handler` (relative) -> through `Log`'s import or the namespace;
@@ -55,6 +57,8 @@ class TypeNames:
         if head in self.imported:
             imported = self.imported[head]
             return f"{imported}.{rest}" if rest and imported != OUTSIDE else imported
+        if rest and self.imports_qualify:
+            return ""
         if head in self.outside:
             return OUTSIDE
         if not self.is_type(head):
@@ -122,6 +126,12 @@ class Local:
     visible: int
     kind: ts.Node | None
     value: ts.Node | None = None
+    part: int = 0  # which of the values `value` gives it is (Go's `c, err := dial()`: err is 1)
+    ranged: bool = False  # it is given what a loop over `value` gives at `part` (`for i, job := range jobs`)
+    receiver: bool = False  # the method's receiver (Go's `s` of `func (s *Server)`): its type is exactly the owner
+    # It may name a variable its block declares already (Go's `x, err := ...`), which keeps its type where this value's
+    # is unknown
+    redeclares: bool = False
 
 
 class PathNames(Protocol):
@@ -152,6 +162,22 @@ def _no_bases(node: ts.Node) -> list[ts.Node]:
 
 def _never(node: ts.Node) -> bool:
     return False
+
+
+def _always(node: ts.Node) -> bool:
+    return True
+
+
+def _no_element(node: ts.Node) -> tuple[ts.Node, int] | None:
+    return None
+
+
+def _no_results(node: ts.Node) -> list[ts.Node | None] | None:
+    return None
+
+
+def _no_constructor(name: str) -> str:
+    return ""
 
 
 def _no_convention(name: str) -> bool:
@@ -241,3 +267,30 @@ class ScopeRules:
     unwrapping: Part = _no_part  # an expression that takes a value out of its wrapper (`x?`, `x.unwrap()`) -> x
     constructs: Callable[[str], bool] = _no_convention  # a type's function that by convention makes one (`new`)
     private_returns: bool = False  # what functions state they return types this file's calls alone (no `RETURNS`)
+    # A package is a folder (Go): the file's types are named by it, and a bare call of a name the file does not define
+    # is its package's (another file's) function or type; an import names a package, whose functions a call through it
+    # calls (`store.Open()`); a receiver names a type only where the file declares it; a local's declaration is all
+    # that types it
+    packages: bool = False
+    # A call of a name the receiver's type declares as a field calls the value the field holds (Go: a type's fields and
+    # methods share their names): nothing the file names
+    field_calls: bool = False
+    # A type parameter stands for no project's type, whatever constrains it (Go's old binder's reading)
+    parameters_outside: bool = False
+    # The file's top-level variables are seen in each of its functions (Go's package-level `var`), as `locals` of the
+    # tree's root gives them
+    globals: bool = False
+    # A container type -> the node of the type of its elements, and which of the variables of a loop over it holds one
+    # (Go: 1 for a slice's or map's `for i, v := range`, 0 for a channel's)
+    element: Callable[[ts.Node], tuple[ts.Node, int] | None] = _no_element
+    item: Part = _no_part  # an expression reading one element of another (`xs[i]`, `<-ch`) -> that other
+    # A function, or a function type, -> the node of each result it states, in order; None for any other node
+    results: Callable[[ts.Node], list[ts.Node | None] | None] = _no_results
+    constructor: Callable[[str], str] = _no_constructor  # a function's name -> the type it makes by convention (`New`)
+    aliased: Part = _no_part  # a type declaration naming another type (`type A = B`) -> the node of that type
+    # Whether the outline makes an entity of a type declaration (Go's `type ID string` with no methods in its file is
+    # none): a function stating it returns one gives nothing to type a call's result by
+    is_entity: Callable[[ts.Node], bool] = _always
+    # The language's own functions (Go's `len`, `append`): a bare call of one the file does not define names nothing,
+    # and gives a value of a type the file does not state
+    library_functions: frozenset[str] = frozenset()
