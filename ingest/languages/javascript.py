@@ -1,4 +1,27 @@
-"""JavaScript, TypeScript and TSX: one family of node types, three grammars."""
+"""JavaScript, TypeScript and TSX: one family of node types, three grammars. Calls and bases bound by scope and stated
+type, by the rules of `javascript_rules` over the shared resolver's values variant (`rules_values`), with what each
+name holds read by `javascript_names`:
+
+- `this.m()` in a class's method, field or static block (arrow functions inside them included): member `m` of that
+  class, looked up through its bases (exact); `super.m()`: the same lookup, starting after the class (exact); in a
+  `function` (which rebinds `this`), a guess.
+- a name the file binds: a definition of the module (`const f = () => ...` included), `import {a as b}`, `const {a} =
+  require(...)` (exact), a default import as `{module}.{local name}` (inferred: the name it is exported by is not in
+  this file); `ns.f()` through `import * as ns` or `const ns = require(...)` as `{module}.f`; `new Foo()` as Foo's
+  name; `f.call(this, x)` as f.
+- a receiver whose type the code states: a typed parameter, local or field (`x: Foo`, `private pool: Pool`,
+  `constructor(private pool: Pool)`), `const x = new Foo()`, `this.pool = new Pool()` or `this.pool = pool` in a
+  method, `(x as Foo)`, an item of a `Foo[]` in `for ... of`, a callback's untyped parameter as the function it is
+  passed to states it (`F@0:1`, finished by the indexer from what F `held`): member `m` of that type (inferred).
+  `Foo.m()` on a class of the file: its member (exact).
+- an untyped receiver: the bare name, a guess the indexer keeps only when one entity of the project has it.
+  Nothing at all for what only the runtime defines: `console.*`, `JSON.*`, `Object.keys(...)...`, a builtin
+  method (`push`, `map`, `then`) on an untyped receiver, what a package's call gives (`z.string().min(1)`), a call
+  of a local variable or parameter.
+Specifiers become module names as files do: relative ones against the file's folder without the extension
+(`./gateway.js` in `src/billing/orders.ts` -> `src.billing.gateway`), packages as written (`@nestjs/core` ->
+`nestjs.core`).
+"""
 
 from __future__ import annotations
 
@@ -9,6 +32,7 @@ import tree_sitter as ts
 
 from trident.ingest.languages import LanguageSpec, node_text, terminal_name
 from trident.ingest.languages.binding import SiteBinder
+from trident.ingest.languages.rules_values import ValuesBinder
 
 # Extensions an import may spell out; module entities are keyed by the path without one.
 SCRIPT_EXTENSIONS = frozenset({".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts"})
@@ -96,10 +120,10 @@ FUNCTION_VALUES = frozenset({"arrow_function", "function_expression", "function"
 
 
 def _bind(root: ts.Node, path: str, module: str) -> SiteBinder:
-    """The scope binder, imported on first use: it reads this module's node types."""
-    from trident.ingest.languages.javascript_scope import bind_javascript
+    """The values binder by JS/TS's rules, imported on first use: they read this module's node types."""
+    from trident.ingest.languages.javascript_rules import RULES
 
-    return bind_javascript(root, path, module)
+    return ValuesBinder(RULES, root, path, module)
 
 
 def _spec(name: str, grammar: Callable[[], object]) -> LanguageSpec:

@@ -1,13 +1,12 @@
 """JavaScript/TypeScript syntax the binder reads: which definitions the outline makes entities, the names a
 pattern or an import binds, the expressions a class extends, and what the language and its runtimes define
-themselves; and the bindings and scopes the binder keeps."""
+themselves."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
-from enum import Enum
+from collections.abc import Iterator
+from dataclasses import dataclass
 from functools import cache
 
 import tree_sitter as ts
@@ -20,6 +19,7 @@ from trident.ingest.languages.javascript import (
     METHODS,
     resolve_specifier,
 )
+from trident.ingest.languages.rules_values import UNKNOWN, Binding, Kind
 from trident.store.schema import Resolution
 
 # Nodes with their own variables; all but arrow functions also rebind `this`.
@@ -32,7 +32,7 @@ LITERALS = frozenset({"string", "template_string", "number", "array", "regex", "
 # Statements and blocks that may declare a variable of the function they are in (expressions never do).
 _DECLARING = re.compile(r".*(_statement|_clause|_declaration|_block)|program|switch_body|switch_case|switch_default")
 # Wrappers whose one named child is the value itself: `(x)`, `x!`, `x satisfies T`.
-_TRANSPARENT = frozenset({"parenthesized_expression", "non_null_expression", "satisfies_expression"})
+TRANSPARENT = frozenset({"parenthesized_expression", "non_null_expression", "satisfies_expression"})
 _NAME = re.compile(r"[\w$#]+")
 
 
@@ -87,78 +87,6 @@ BUILTIN_METHODS = _words(
 )
 
 
-class Kind(Enum):
-    """What a name or expression stands for, as far as the file says."""
-
-    VALUE = "value"  # a definition, an import or a module: what is reached through it is qualified by its name
-    CLASS = "class"  # a class the file defines: `Foo.m()` is its member
-    TYPE = "type"  # an instance of a stated type: `x.m()` is a member of the type
-    ARRAY = "array"  # an array (or set, iterable) of a stated type: its methods are the runtime's, its items typed
-    BUILTIN = "builtin"  # a value of the language's own types: its methods are the runtime's
-    LOCAL = "local"  # a function or class defined inside a function: no entity has it
-    UNKNOWN = "unknown"  # a variable of unstated type
-
-
-@dataclass(frozen=True)
-class Binding:
-    kind: Kind
-    name: str = ""  # qualified name (VALUE, CLASS) or qualified type (TYPE)
-    resolution: Resolution = Resolution.EXACT  # how surely a call through it is bound
-    external: bool = False  # reached through a package's import: what its calls return is the package's
-
-    def reach(self, member: str, resolution: Resolution | None = None) -> Binding:
-        """`ns.member`: a name reached through a module, namespace or definition."""
-        return Binding(Kind.VALUE, f"{self.name}.{member}", resolution or self.resolution, self.external)
-
-    @property
-    def reachable(self) -> bool:
-        """Whether members reached through it are named by it (a definition, module, class or stated type)."""
-        return self.kind in (Kind.VALUE, Kind.CLASS, Kind.TYPE)
-
-
-UNKNOWN = Binding(Kind.UNKNOWN)
-BUILTIN = Binding(Kind.BUILTIN)
-LOCAL = Binding(Kind.LOCAL)
-
-
-@dataclass
-class Scope:
-    """The names one function (or the module) declares; lookups fall back to the enclosing scopes.
-
-    A variable's binding is read on its first lookup (`defer`): most variables are never a call's receiver.
-    """
-
-    names: dict[str, Binding] = field(default_factory=dict)
-    parent: Scope | None = None
-    pending: dict[str, Callable[[], Binding]] = field(default_factory=dict)
-
-    def lookup(self, name: str) -> Binding | None:
-        scope: Scope | None = self
-        while scope is not None:
-            if name in scope.names:
-                return scope.names[name]
-            if name in scope.pending:
-                read = scope.pending.pop(name)
-                scope.names[name] = UNKNOWN  # while it is read: `const a = a.b` does not loop
-                scope.names[name] = found = read()
-                return found
-            scope = scope.parent
-        return None
-
-    def declare(self, name: str, binding: Binding) -> None:
-        """A name declared twice in one function with different meanings has no known meaning."""
-        if self.pending.pop(name, None) is not None:
-            binding = UNKNOWN
-        self.names[name] = binding if self.names.get(name, binding) == binding else UNKNOWN
-
-    def defer(self, name: str, read: Callable[[], Binding]) -> None:
-        """Declare `name` with the binding `read` gives when it is first looked up; twice, UNKNOWN."""
-        if name in self.names or name in self.pending:
-            self.declare(name, UNKNOWN)
-        else:
-            self.pending[name] = read
-
-
 def name_of(node: ts.Node) -> str:
     """The name a definition is given, as the outline reads it ("" for none or a pattern)."""
     text = node_text(node.child_by_field_name("name") or node.child_by_field_name("property"))
@@ -167,7 +95,7 @@ def name_of(node: ts.Node) -> str:
 
 def unwrap(node: ts.Node) -> ts.Node:
     """`(x)`, `x!`, `x satisfies T` -> x."""
-    while node.type in _TRANSPARENT and node.named_child_count:
+    while node.type in TRANSPARENT and node.named_child_count:
         node = node.named_children[0]
     return node
 

@@ -11,18 +11,8 @@ from typing import Protocol
 import tree_sitter as ts
 
 from trident.ingest.languages import node_text
-from trident.ingest.languages.javascript_syntax import (
-    BUILTIN,
-    BUILTIN_TYPES,
-    FIELDS,
-    OPAQUE,
-    UNKNOWN,
-    Binding,
-    Kind,
-    Scope,
-    name_of,
-    unwrap,
-)
+from trident.ingest.languages.javascript_syntax import BUILTIN_TYPES, FIELDS, OPAQUE, name_of, unwrap
+from trident.ingest.languages.rules_values import BUILTIN, UNKNOWN, Binding, Kind, Scope
 from trident.store.schema import Resolution
 
 # Builtin generics whose one type argument is the type of their items.

@@ -1,8 +1,8 @@
 r"""Calls and bases bound by what one file proves, for a language described by data (`ScopeRules`): one resolver for
-every language that has no binder of its own (Java, Go, C, C++, C#, Ruby, PHP, Kotlin, Swift, Scala, Lua, shell,
-and Rust, whose names are paths: `rules_paths`). It reads the whole file once (`frames`: the types and functions
-around each node; `declarations`: what each type and function declares) and binds each site the outline meets from
-it (a `SiteBinder`).
+every language that has no binder of its own (Java, Go, C, C++, C#, Ruby, PHP, Kotlin, Swift, Scala, Lua, shell;
+Rust, whose names are paths: `rules_paths`; JavaScript/TypeScript, whose names are values: `rules_values`). It reads
+the whole file once (`frames`: the types and functions around each node; `declarations`: what each type and function
+declares) and binds each site the outline meets from it (a `SiteBinder`).
 
 - A call on the enclosing type's receiver (`this.M()`, `$this->m()`, `self::m()`) is a member of that type, looked
   up through its bases; on the base receiver (`base.M()`, `parent::m()`, `super.m()`), in its bases only; a bare
@@ -52,6 +52,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Callable
 from dataclasses import replace
+from functools import cached_property
 
 import tree_sitter as ts
 
@@ -74,12 +75,20 @@ class RulesBinder:
         # where the file's types are named: its module, or (where packages are folders) its folder
         self.home = posixpath.dirname(path).replace("/", ".") if rules.packages else module
         self.names = rules.names(root, self.home)
-        self.frames: Frames = read_frames(rules, root, self.home)
-        self.functions = self.frames.functions  # the file's top-level functions
         self._outside: dict[str, dict[str, ts.Node]] | None = None  # type -> methods the file defines outside it
         self.declarations = Declarations(rules, root, self._around, lambda value: self._type_of(value, 1), self._given)
         self._params: dict[int, dict[str, ts.Node | None]] = {}  # type or function node id -> its type parameters
         self._apart: dict[str, set[str]] | None = None  # a type as written -> the methods the file defines apart
+
+    @cached_property
+    def frames(self) -> Frames:
+        """The types and functions around each node, read in one walk of the file when a site first asks."""
+        return read_frames(self.rules, self.root, self.home)
+
+    @property
+    def functions(self) -> dict[str, ts.Node]:
+        """The file's top-level functions, the first of each name."""
+        return self.frames.functions
 
     # --- the SiteBinder protocol ---
 

@@ -15,6 +15,7 @@ from trident.ingest.languages import field_name, node_text
 
 if TYPE_CHECKING:
     from trident.ingest.languages.frames import Site
+    from trident.ingest.languages.rules_values import ValueNames, Values
 
 # (call node, callee node) -> (receiver node, or None for a bare call; the member's name), None for no named call
 CallSplitter = Callable[[ts.Node, ts.Node], "tuple[ts.Node | None, str] | None"]
@@ -294,3 +295,6 @@ class ScopeRules:
     # The language's own functions (Go's `len`, `append`): a bare call of one the file does not define names nothing,
     # and gives a value of a type the file does not state
     library_functions: frozenset[str] = frozenset()
+    # Names are values held in scopes (JavaScript; read by the values binder, `rules_values`): (tree root, file path,
+    # module, the binder) -> what each name holds
+    values: Callable[[ts.Node, str, str, Values], ValueNames] | None = None
