@@ -555,14 +555,17 @@ def _show(pair: Pair) -> str:
     return f"{caller_path}:{caller} -> {callee_path}:{callee}"
 
 
+def source_root(name: str, cache: Path) -> Path:
+    """The folder of a project's sources, fetched and unpacked once."""
+    if LANGUAGE_OF[name] == "typescript":
+        return fetch_npm(NPM_PACKAGES[name][0], cache) / NPM_PACKAGES[name][1]
+    return fetch_crate(name, cache) if name in CRATES else fetch_debian(name, cache)
+
+
 def run(names: list[str], cache: Path) -> list[Result]:
     results = []
     for name in names:
-        typescript = LANGUAGE_OF[name] == "typescript"
-        if typescript:
-            root = fetch_npm(NPM_PACKAGES[name][0], cache) / NPM_PACKAGES[name][1]
-        else:
-            root = fetch_crate(name, cache) if name in CRATES else fetch_debian(name, cache)
+        root = source_root(name, cache)
         with tempfile.TemporaryDirectory() as home:
             catalog = Catalog(Path(home), "default", HashEmbedder())
             try:

@@ -203,11 +203,24 @@ def parse_code(project: str, path: str, text: str, language: str, doc_id: str, t
     build = _Builder(project, path, doc_id, tenant, language, module_q)
     chunks = build.chunks(pieces, lines)
     description = docstring(tree.root_node) if spec.docstrings else ""
-    if spec.bind_file is not None:
-        bound: Bindings | None = spec.bind_file(tree.root_node, path, module_q)
-    else:
-        bound = outline.bound if spec.binder is not None else None
+    bound = _bindings_of(spec, tree, outline)
     return build.extraction(chunks, [s for u in units for s in u.walk() if s.kind], outline, description, bound)
+
+
+def bindings(path: str, text: str, language: str) -> Bindings | None:
+    """What the binder of a file's language says its calls, bases, returns and fields are, as `parse_code` hands it to
+    the indexer (None for a language with no binder): for tools that compare two binders."""
+    lines = _LINE_BREAK.split(text)
+    language, source, tree = _parsed(language, path, "\n".join(lines).encode("utf-8", "replace"))
+    outline = Outline(spec_for(language), source, path, module_name(path))
+    outline.walk(tree.root_node)
+    return _bindings_of(spec_for(language), tree, outline)
+
+
+def _bindings_of(spec: LanguageSpec, tree: ts.Tree, outline: Outline) -> Bindings | None:
+    if spec.bind_file is not None:
+        return spec.bind_file(tree.root_node, outline.path, outline.module)
+    return outline.bound if spec.binder is not None else None
 
 
 def _table_names(tables: dict[str, list[str]]) -> list[tuple[str, str]]:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import pytest
 
 from trident.ingest.chunk_tokens import CHUNK_TOKEN_BUDGET, estimate_tokens
-from trident.ingest.code import SUPPORTED_LANGUAGES, parse_code
+from trident.ingest.code import SUPPORTED_LANGUAGES, bindings, parse_code
 from trident.ingest.model import Extraction
 
 PYTHON = '''"""Orders and their checkout."""
@@ -869,3 +869,30 @@ def test_line_numbers_follow_any_newline_convention(newline: str) -> None:
         ("a", 1, 2, "def a():\n    return 1"),
         ("b", 4, 5, "def b():\n    return 2"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("language", "path", "text"),
+    [
+        (
+            "python",
+            "shop/orders.py",
+            "class Orders:\n    def pay(self):\n        self.charge()\n\n    def charge(self):\n        pass\n",
+        ),
+        ("java", "shop/Orders.java", "class Orders {\n    void pay() { charge(); }\n    void charge() {}\n}\n"),
+        (
+            "go",
+            "shop/orders.go",
+            "package shop\n\ntype Orders struct{}\n\nfunc (o *Orders) Pay() { o.Charge() }\n\n"
+            "func (o *Orders) Charge() {}\n",
+        ),
+    ],
+)
+def test_a_file_s_bindings_are_what_its_parse_hands_the_indexer(language: str, path: str, text: str) -> None:
+    bound = bindings(path, text, language)
+    assert bound is not None
+    charged = [c for c in bound.calls if c.target.name in ("charge", "Charge")]
+    assert len(charged) == 1, bound.calls
+    call = charged[0]
+    references = [r for r in parse_code("shop", path, text, language, "doc").references if r.type == "CALLS"]
+    assert any(r.target == call.target.name and r.resolution == call.target.resolution for r in references)
