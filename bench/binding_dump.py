@@ -23,26 +23,20 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from language_calls import LANGUAGE_OF, PROJECTS, cache_root, source_root
+from language_calls import LANGUAGE_OF, MAX_FILE_BYTES, PROJECTS, cache_root, source_root
 
 from trident.ingest.code import bindings as bound_in
-from trident.ingest.walker import classify
-
-# The grammars a project of each bench language is read with (a C++ project's `.h` may be C; TypeScript's `.js`)
-READ_AS = {"cpp": frozenset({"c", "cpp"}), "typescript": frozenset({"typescript", "tsx", "javascript"})}
+from trident.ingest.walker import walk
 
 
 def bindings(name: str, root: Path) -> Iterator[str]:
-    """The dump lines of one project: each file's bindings, files in path order."""
-    languages = READ_AS.get(LANGUAGE_OF[name], frozenset({LANGUAGE_OF[name]}))
-    for path in sorted(p for p in root.rglob("*") if p.is_file()):
-        rel = path.relative_to(root).as_posix()
-        kind = classify(rel)
-        if kind is None or kind[1] not in languages:
-            continue
-        bound = bound_in(rel, path.read_text("utf-8", "replace"), kind[1])
+    """The dump lines of one project: each source file's bindings (the files an index run of the bench reads), files
+    in path order."""
+    for source in sorted(walk(root, MAX_FILE_BYTES).files, key=lambda f: f.rel):
+        bound = bound_in(source.rel, source.text, source.language) if source.language else None
         if bound is None:
             continue
+        rel = source.rel
         yield from (f"{name}\t{rel}\tcall\t{c.row + 1}\t{c.caller}\t{c.target}" for c in bound.calls)
         yield from (f"{name}\t{rel}\tbase\t{b.row + 1}\t{b.owner}\t{b.target}" for b in bound.bases)
         yield from (f"{name}\t{rel}\treturn\t{r.row + 1}\t{r.owner}\t{r.target}" for r in bound.returns)
