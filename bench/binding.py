@@ -28,7 +28,7 @@ MAX_FILE_BYTES = 1_000_000
 
 
 def _unbound(language: str) -> LanguageSpec:
-    return replace(spec_for(language), binder=None, bind_file=None)
+    return replace(spec_for(language), bind=None)
 
 
 def _parse(source: SourceFile, bound: bool) -> tuple[float, code.Extraction]:

@@ -218,9 +218,10 @@ def bindings(path: str, text: str, language: str) -> Bindings | None:
 
 
 def _bindings_of(spec: LanguageSpec, tree: ts.Tree, outline: Outline) -> Bindings | None:
-    if spec.bind_file is not None:
-        return spec.bind_file(tree.root_node, outline.path, outline.module)
-    return outline.bound if spec.binder is not None else None
+    """The file bound by its language's binder from what the outline found in it."""
+    if spec.bind is None:
+        return None
+    return spec.bind(tree.root_node, outline.path, outline.module, outline.found)
 
 
 def _table_names(tables: dict[str, list[str]]) -> list[tuple[str, str]]:

@@ -170,7 +170,7 @@ def binds(path: str) -> bool:
     if language is None:
         return False
     spec = spec_for(language)
-    return spec.bind_file is not None or spec.binder is not None
+    return spec.bind is not None
 
 
 class Resolver:

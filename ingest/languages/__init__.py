@@ -17,7 +17,7 @@ from functools import cache
 
 import tree_sitter as ts
 
-from trident.ingest.languages.binding import FileBinder, SiteBinderFactory
+from trident.ingest.languages.binding import FileBinder
 
 __all__ = [
     "SUPPORTED_LANGUAGES",
@@ -140,8 +140,8 @@ class LanguageSpec:
     a class (JS `method_definition` also appears in object literals). `containers` are blocks that are one
     chunk but no entity: a Rust `impl` (its field names the type whose methods it holds) or inline `mod`.
     `assignments` are declarations like `const f = () => ...` whose value may be a function or a class.
-    Calls and bases are bound by scope and type by `bind_file` (the whole file at once) or `binder` (one site at a
-    time as the outline walks); a language with neither names them as written.
+    Calls and bases are bound by scope and type by `bind` (the whole file at once, given what the outline found in
+    it); a language without one names them as written.
     """
 
     name: str
@@ -182,8 +182,7 @@ class LanguageSpec:
     # that language's `marks` and parses with fewer errors
     alternatives: tuple[str, ...] = ()
     marks: re.Pattern[bytes] | None = None  # text only this language writes (C++'s `class`, `namespace`, `public:`)
-    bind_file: FileBinder | None = None
-    binder: SiteBinderFactory | None = None
+    bind: FileBinder | None = None
 
 
 def spec_for(language: str) -> LanguageSpec:

@@ -83,6 +83,6 @@ SPECS = {
         imports=frozenset({"command"}),
         read_imports=read_imports,
         read_callee=_callee,
-        binder=rules_binder(RULES),
+        bind=rules_binder(RULES),
     )
 }

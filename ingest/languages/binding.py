@@ -8,15 +8,16 @@ imported by in its language (a Python package path, a Go package folder, a JS `i
 `mod.rs` or crate root's folder, a Java class without its file), and matches a qualified name written from outside
 the project (a Go import path, a Java package) by its longest tail it knows.
 
-Python binds a whole file at once (`python_scope`); the other languages bind one call site at a time while the
-outline walks the tree (`SiteBinder`).
+Every language binds a whole file at once (`FileBinder`), given what the outline found in it: each call, base and
+definition, in the order the outline met them (`Found`). Fifteen languages answer them through one resolver
+(`rules_binder`: their rules are data); Python's binder reads its own scopes, as its types are mostly not stated but
+inferred from the flow of values (`python_scope`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
 
 import tree_sitter as ts
 
@@ -24,14 +25,14 @@ from trident.ingest.model import TargetForm
 from trident.store.schema import Resolution
 
 __all__ = [
+    "BaseSite",
     "Bindings",
     "BoundBase",
     "BoundCall",
+    "CallSite",
+    "DefinitionSite",
     "FileBinder",
-    "HoldsBinder",
-    "ReturnsBinder",
-    "SiteBinder",
-    "SiteBinderFactory",
+    "Found",
     "Target",
 ]
 
@@ -93,44 +94,40 @@ class Bindings:
     tables: dict[str, list[str]] = field(default_factory=dict)
 
 
-class SiteBinder(Protocol):
-    """Binds the call sites and base types of one file, one at a time, as the outline meets them."""
+@dataclass(frozen=True)
+class CallSite:
+    """A call the outline met: in `caller` (its local name, "" the module), the call `node`, its callee expression."""
 
-    def call(self, node: ts.Node, callee: ts.Node) -> Target | None:
-        """What the call `node` (its callee expression `callee`) refers to; None for a call nothing in any project
-        can define (a builtin, a standard library function, a method of a builtin type)."""
-        ...
-
-    def base(self, name: str, node: ts.Node) -> Target | None:
-        """What the base type `name` (as the outline read it, its last identifier) of the class-like `node`
-        refers to; None to drop it."""
-        ...
+    caller: str
+    row: int  # 0-based
+    node: ts.Node
+    callee: ts.Node
 
 
-@runtime_checkable
-class ReturnsBinder(Protocol):
-    """A site binder that also reads what each function states it returns, for the indexer to type a call's result
-    by in other files (Go: `router.Path("/g").Subrouter()` with `Path` declared in another file)."""
+@dataclass(frozen=True)
+class BaseSite:
+    """A base type the outline read (`name`: its last identifier) of the class-like `node`, local name `owner`."""
 
-    def returned(self, node: ts.Node) -> Target | None:
-        """The type the function or method definition `node` states it returns (its first result), None for one
-        no project defines."""
-        ...
-
-
-@runtime_checkable
-class HoldsBinder(Protocol):
-    """A site binder that also reads what each field a type declares holds, for the indexer to type a receiver by in
-    other files (C++: `_document->NewElement()` in a method the `.cpp` defines, with `XMLDocument* _document;` in the
-    class its header declares)."""
-
-    def held(self, node: ts.Node) -> list[tuple[str, Target]]:
-        """(field, the type it is declared with) for each field of the type definition `node` whose type a project
-        may define."""
-        ...
+    owner: str
+    row: int
+    name: str
+    node: ts.Node
 
 
-# (tree root, file path, file's module name) -> the file's binder
-SiteBinderFactory = Callable[[ts.Node, str, str], SiteBinder]
-# (tree root, file path, file's module name) -> every call and base of the file, bound
-FileBinder = Callable[[ts.Node, str, str], Bindings]
+@dataclass(frozen=True)
+class DefinitionSite:
+    """A class or function the outline defined: what it returns and what the fields it declares hold are bound too.
+    `holder` is the node whose fields are read (a class; a function's body, for its callbacks' parameters)."""
+
+    local: str
+    row: int
+    node: ts.Node
+    holder: ts.Node
+    function: bool
+
+
+Found = CallSite | BaseSite | DefinitionSite
+
+# (tree root, file path, file's module name, what the outline found in it, in order) -> every call and base of the
+# file, bound, with what its functions return and its types' fields hold
+FileBinder = Callable[[ts.Node, str, str, Sequence[Found]], Bindings]

@@ -216,6 +216,6 @@ SPECS = {
         read_bases=read_bases,
         read_extended=read_extended,
         read_callee=read_callee,
-        binder=rules_binder(RULES),
+        bind=rules_binder(RULES),
     )
 }

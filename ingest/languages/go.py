@@ -291,6 +291,7 @@ def _constructor(name: str) -> str:
 
 
 RULES = ScopeRules(
+    library_calls=BUILTINS,
     types=TYPES,
     functions=FUNCTIONS,
     methods=frozenset(),
@@ -341,6 +342,6 @@ SPECS = {
         read_imports=read_imports,
         read_bases=read_bases,
         read_owner=read_owner,
-        binder=rules_binder(RULES),
+        bind=rules_binder(RULES),
     )
 }

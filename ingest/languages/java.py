@@ -264,6 +264,6 @@ SPECS = {
         comments=frozenset({"line_comment", "block_comment"}),
         read_imports=read_imports,
         read_bases=read_bases,
-        binder=rules_binder(RULES),
+        bind=rules_binder(RULES),
     )
 }

@@ -26,12 +26,12 @@ Specifiers become module names as files do: relative ones against the file's fol
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import tree_sitter as ts
 
 from trident.ingest.languages import LanguageSpec, node_text, terminal_name
-from trident.ingest.languages.binding import SiteBinder
+from trident.ingest.languages.binding import Bindings, Found
 from trident.ingest.languages.rules_values import ValuesBinder
 
 # Extensions an import may spell out; module entities are keyed by the path without one.
@@ -119,11 +119,12 @@ _ASSIGNMENTS = frozenset(
 FUNCTION_VALUES = frozenset({"arrow_function", "function_expression", "function", "generator_function"})
 
 
-def _bind(root: ts.Node, path: str, module: str) -> SiteBinder:
-    """The values binder by JS/TS's rules, imported on first use: they read this module's node types."""
+def _bind(root: ts.Node, path: str, module: str, found: Sequence[Found]) -> Bindings:
+    """The file bound by the values binder by JS/TS's rules, imported on first use: they read this module's node
+    types."""
     from trident.ingest.languages.javascript_rules import RULES
 
-    return ValuesBinder(RULES, root, path, module)
+    return ValuesBinder(RULES, root, module, path).bind(found)
 
 
 def _spec(name: str, grammar: Callable[[], object]) -> LanguageSpec:
@@ -142,7 +143,7 @@ def _spec(name: str, grammar: Callable[[], object]) -> LanguageSpec:
         skip_calls=frozenset({"require", "import", "super"}),
         read_imports=read_imports,
         read_bases=read_bases,
-        binder=_bind,
+        bind=_bind,
     )
 
 

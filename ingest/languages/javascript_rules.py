@@ -45,6 +45,7 @@ def _awaited(node: ts.Node) -> ts.Node | None:
 
 
 RULES = ScopeRules(
+    library_calls=frozenset({"require", "import", "super"}),
     types=frozenset({*CLASSES, "class"}),
     functions=FUNCTIONS,
     split=_split,

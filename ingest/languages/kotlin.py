@@ -192,6 +192,6 @@ SPECS = {
         read_bases=read_bases,
         read_callee=_read_callee,
         readings=one_line_bodies,
-        binder=rules_binder(RULES),
+        bind=rules_binder(RULES),
     )
 }

@@ -134,6 +134,6 @@ SPECS = {
         read_imports=read_imports,
         read_owner=read_owner,
         read_name=read_name,
-        binder=rules_binder(RULES),
+        bind=rules_binder(RULES),
     )
 }

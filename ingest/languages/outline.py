@@ -13,16 +13,7 @@ from dataclasses import dataclass, field, replace
 import tree_sitter as ts
 
 from trident.ingest.languages import LanguageSpec, node_text, terminal_name
-from trident.ingest.languages.binding import (
-    Bindings,
-    BoundAttribute,
-    BoundBase,
-    BoundCall,
-    HoldsBinder,
-    ReturnsBinder,
-    SiteBinder,
-)
-from trident.ingest.model import TargetForm
+from trident.ingest.languages.binding import BaseSite, CallSite, DefinitionSite, Found
 from trident.store.schema import EntityType
 
 DESCRIPTION_CHARS = 300
@@ -132,17 +123,10 @@ class Outline:
         self.calls: list[tuple[str, str, int]] = []  # (caller local, callee, row)
         self.imports: list[tuple[str, int]] = []
         self.bases: list[tuple[str, str, int]] = []  # (class local, base, row)
-        self.binder: SiteBinder | None = None
-        self.returns: ReturnsBinder | None = None  # the binder, where it also says what functions return
-        self.holds: HoldsBinder | None = None  # ... where it also says what a type's fields hold
-        self.bound = Bindings()  # the calls and bases as the spec's site binder binds them, if it has one
+        self.found: list[Found] = []  # each call, base and definition met, for the language's binder (in walk order)
         self.namespace = ""  # the namespace a statement declared for what follows it (`namespace App;`)
 
     def walk(self, root: ts.Node) -> None:
-        if self.spec.binder is not None:
-            self.binder = self.spec.binder(root, self.path, self.module)
-            self.returns = self.binder if isinstance(self.binder, ReturnsBinder) else None
-            self.holds = self.binder if isinstance(self.binder, HoldsBinder) else None
         # Iterative: deeply nested expressions (long `a + b + ...` chains) would overflow recursion.
         stack = [(child, _Scope(None)) for child in reversed(root.named_children)]
         while stack:
@@ -260,8 +244,7 @@ class Outline:
                 )
                 for base in spec.read_bases(body):
                     self._base(local, base, node, row)
-                for attribute, held in self.holds.held(node) if self.holds is not None else ():
-                    self.bound.holds.append(BoundAttribute(local, attribute, held))
+                self.found.append(DefinitionSite(local, row, node, node, function=False))
                 inner = _Scope(symbol, local, local, local, name, namespace=namespace)
             else:
                 owner = scope.owner or (spec.read_owner(node) if spec.read_owner else "")
@@ -273,19 +256,14 @@ class Outline:
                 )
                 self_type = owner.rsplit(".", 1)[-1] if owner else scope.self_type
                 inner = _Scope(symbol, local, "", local, self_type, in_function=True, namespace=namespace)
-                if self.returns is not None and (returned := self.returns.returned(node)) is not None:
-                    self.bound.returns.append(BoundBase(local, row, returned))
-                for attribute, held in self.holds.held(body) if self.holds is not None else ():
-                    self.bound.holds.append(BoundAttribute(local, attribute, held))  # a callback's parameters
+                self.found.append(DefinitionSite(local, row, node, body, function=True))
         (scope.parent.children if scope.parent is not None else self.units).append(symbol)
         parsed = spec.read_body(node) if spec.read_body is not None and kind == "function" else None
         return inner, [(c, inner) for c in (parsed if parsed is not None else body).named_children]
 
     def _base(self, local: str, base: str, node: ts.Node, row: int) -> None:
         self.bases.append((local, base, row))
-        bound = self.binder.base(base, node) if self.binder is not None else None
-        if bound is not None:
-            self.bound.bases.append(BoundBase(local, row, bound))
+        self.found.append(BaseSite(local, row, base, node))
 
     def _record(self, node: ts.Node, scope: _Scope) -> None:
         spec, row = self.spec, node.start_point.row
@@ -295,9 +273,8 @@ class Outline:
             callee = spec.read_callee(target, scope.self_type) if target is not None else ""
             if callee and callee not in spec.skip_calls:
                 self.calls.append((scope.caller, callee, row))
-            bound = self.binder.call(node, target) if self.binder is not None and target is not None else None
-            if bound is not None and not (bound.form is TargetForm.NAME and bound.name in spec.skip_calls):
-                self.bound.calls.append(BoundCall(scope.caller, row, bound))
+            if target is not None:
+                self.found.append(CallSite(scope.caller, row, node, target))
         if node.type in spec.imports:
             self.imports.extend((t, row) for t in spec.read_imports(node, self.path, self.module))
 

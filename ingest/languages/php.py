@@ -191,6 +191,6 @@ SPECS = {
         read_imports=read_imports,
         read_bases=read_bases,
         read_callee=read_callee,
-        binder=rules_binder(RULES),
+        bind=rules_binder(RULES),
     )
 }

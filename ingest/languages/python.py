@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Sequence
 
 import tree_sitter as ts
 
 from trident.ingest.languages import LanguageSpec, node_text, terminal_name
-from trident.ingest.languages.binding import Bindings
+from trident.ingest.languages.binding import Bindings, Found
 
 # Calls to these name no project symbol; keeping them would only add edges the indexer must drop.
 BUILTINS = frozenset(
@@ -148,7 +149,9 @@ def read_bases(node: ts.Node) -> list[str]:
     return [n for n in names if n and n != "object"]
 
 
-def bind(root: ts.Node, path: str, module: str) -> Bindings:
+def bind(root: ts.Node, path: str, module: str, found: Sequence[Found]) -> Bindings:
+    """The file bound by Python's binder, which walks its scopes itself: a Python file's types are mostly inferred from
+    how values flow (what a call passes, what a branch assigns, what a decorator wraps), not read at a site."""
     from trident.ingest.languages.python_scope import bind_python  # it reads this module's tables
 
     return bind_python(root, path, module)
@@ -167,6 +170,6 @@ SPECS = {
         docstrings=True,
         read_imports=read_imports,
         read_bases=read_bases,
-        bind_file=bind,
+        bind=bind,
     )
 }

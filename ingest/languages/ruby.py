@@ -149,6 +149,6 @@ SPECS = {
         read_imports=read_imports,
         read_bases=read_bases,
         read_callee=_callee,
-        binder=rules_binder(RULES),
+        bind=rules_binder(RULES),
     )
 }

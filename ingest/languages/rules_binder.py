@@ -2,7 +2,7 @@ r"""Calls and bases bound by what one file proves, for a language described by d
 every language that has no binder of its own (Java, Go, C, C++, C#, Ruby, PHP, Kotlin, Swift, Scala, Lua, shell;
 Rust, whose names are paths: `rules_paths`; JavaScript/TypeScript, whose names are values: `rules_values`). It reads
 the whole file once (`frames`: the types and functions around each node; `declarations`: what each type and function
-declares) and binds each site the outline meets from it (a `SiteBinder`).
+declares) and binds each site the outline found in it from that (`bind`: a `FileBinder`).
 
 - A call on the enclosing type's receiver (`this.M()`, `$this->m()`, `self::m()`) is a member of that type, looked
   up through its bases; on the base receiver (`base.M()`, `parent::m()`, `super.m()`), in its bases only; a bare
@@ -23,9 +23,9 @@ declares) and binds each site the outline meets from it (a `SiteBinder`).
   anonymous or local type declares is no entity's, so a call of it binds to nothing.
 - Where a type's fields may be declared in another file than its methods use them (C++: the class in a header, its
   methods in the `.cpp`), a receiver no declaration in reach types is a field of the enclosing type (`_document->New()`
-  in `XMLNode::Insert`: `XMLNode@_document`), and each type states what its fields hold (`HoldsBinder`) for the
+  in `XMLNode::Insert`: `XMLNode@_document`), and each type states what its fields hold (`held`) for the
   indexer to finish; a receiver that is a call is what the function gives (`FirstChild()->Name()`, typed by what the
-  function states it returns, a `ReturnsBinder`), one that reads a field what the field holds (`a->doc->New()`).
+  function states it returns: `returned`), one that reads a field what the field holds (`a->doc->New()`).
 - Where a package is a folder (Go: `packages`), the file's types are the package's, named by the folder; a bare call
   of a name the file does not define is the package's function or type, and a call through an import (`store.Open()`)
   that package's function. A method's receiver is exactly of its type; an element of a container (`jobs[i]`, a
@@ -50,14 +50,24 @@ declares) and binds each site the outline meets from it (a `SiteBinder`).
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Callable
+from collections.abc import Sequence
 from dataclasses import replace
 from functools import cached_property
 
 import tree_sitter as ts
 
 from trident.ingest.languages import node_text
-from trident.ingest.languages.binding import Target
+from trident.ingest.languages.binding import (
+    BaseSite,
+    Bindings,
+    BoundAttribute,
+    BoundBase,
+    BoundCall,
+    CallSite,
+    FileBinder,
+    Found,
+    Target,
+)
 from trident.ingest.languages.declarations import Declarations, Declared, Typed
 from trident.ingest.languages.frames import Body, Frames, Shape, Site, own_type, read_frames
 from trident.ingest.languages.scope_rules import OUTSIDE, Local, ScopeRules
@@ -90,7 +100,27 @@ class RulesBinder:
         """The file's top-level functions, the first of each name."""
         return self.frames.functions
 
-    # --- the SiteBinder protocol ---
+    def bind(self, found: Sequence[Found]) -> Bindings:
+        """Every call and base the outline found, bound, and what each definition returns and its fields hold; the
+        sites are answered in the order the outline met them."""
+        bound = Bindings()
+        for site in found:
+            if isinstance(site, CallSite):
+                if (target := self.call(site.node, site.callee)) is not None and not self._library_call(target):
+                    bound.calls.append(BoundCall(site.caller, site.row, target))
+            elif isinstance(site, BaseSite):
+                if (target := self.base(site.name, site.node)) is not None:
+                    bound.bases.append(BoundBase(site.owner, site.row, target))
+            else:
+                if site.function and (returned := self.returned(site.node)) is not None:
+                    bound.returns.append(BoundBase(site.local, site.row, returned))
+                bound.holds.extend(BoundAttribute(site.local, name, held) for name, held in self.held(site.holder))
+        return bound
+
+    def _library_call(self, target: Target) -> bool:
+        return target.form is TargetForm.NAME and target.name in self.rules.library_calls
+
+    # --- each site ---
 
     def call(self, node: ts.Node, callee: ts.Node) -> Target | None:
         site = self._around(node)
@@ -617,10 +647,10 @@ def _gives(target: Target | None, own: str) -> Typed | None:
     return Typed(target.name)
 
 
-def rules_binder(rules: ScopeRules) -> Callable[[ts.Node, str, str], RulesBinder]:
-    """The `SiteBinderFactory` of a language with these rules."""
+def rules_binder(rules: ScopeRules) -> FileBinder:
+    """The `FileBinder` of a language with these rules."""
 
-    def bind(root: ts.Node, path: str, module: str) -> RulesBinder:
-        return RulesBinder(rules, root, module, path)
+    def bind(root: ts.Node, path: str, module: str, found: Sequence[Found]) -> Bindings:
+        return RulesBinder(rules, root, module, path).bind(found)
 
     return bind

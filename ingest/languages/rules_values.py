@@ -146,7 +146,7 @@ class ValueNames(Protocol):
         ...
 
     def held(self, node: ts.Node) -> list[tuple[str, Target]]:
-        """What a function states each of its callbacks' parameters is (`HoldsBinder.held`)."""
+        """What a function states each of its callbacks' parameters is (`RulesBinder.held`)."""
         ...
 
 
@@ -162,14 +162,14 @@ class ValuesBinder(RulesBinder):
     """The site binder of one file whose names are values (`rules.values`); each chain link is read once. It reads no
     frames: a value's scope is where it is written, and what a member of a type is, the rules binder's (`_member`)."""
 
-    def __init__(self, rules: ScopeRules, root: ts.Node, path: str, module: str) -> None:
+    def __init__(self, rules: ScopeRules, root: ts.Node, module: str, path: str) -> None:
         if rules.values is None:
             raise ValueError("a values binder needs rules that say what names hold (`ScopeRules.values`)")
         super().__init__(rules, root, module)
         self.values: dict[int, Binding] = {}  # chain link (`a.b`, `a.b()`) -> what it stands for
         self.scopes: ValueNames = rules.values(root, path, module, self)
 
-    # --- the SiteBinder protocol ---
+    # --- each site ---
 
     def call(self, node: ts.Node, callee: ts.Node) -> Target | None:
         callee = self._unwrapped(callee)

@@ -22,11 +22,12 @@ Names take the import form: `src/lib.rs` is `src`, `src/a/mod.rs` is `src.a`, `c
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import tree_sitter as ts
 
 from trident.ingest.languages import LanguageSpec, node_text, terminal_name
+from trident.ingest.languages.binding import Bindings, Found
 from trident.ingest.languages.rules_paths import PathsBinder
 from trident.ingest.languages.rust_macros import expression_macros
 from trident.ingest.languages.rust_paths import RustPaths
@@ -288,6 +289,7 @@ def _impl_type(node: ts.Node) -> str:
 
 
 RULES = ScopeRules(
+    library_calls=_CONSTRUCTORS,
     types=TYPES,
     functions=frozenset({"function_item", "impl_item"}),  # (an impl block's consts: its type is `Self` there too)
     methods=frozenset({"function_item", "function_signature_item"}),
@@ -318,9 +320,9 @@ RULES = ScopeRules(
 )
 
 
-def _binder(root: ts.Node, path: str, module: str) -> PathsBinder:
-    """The file's binder, its definitions named in import form (`src/lib.rs` is `src`)."""
-    return PathsBinder(RULES, root, ".".join(module_parts(path)) or module, path)
+def _bind(root: ts.Node, path: str, module: str, found: Sequence[Found]) -> Bindings:
+    """The file bound by the paths binder, its definitions named in import form (`src/lib.rs` is `src`)."""
+    return PathsBinder(RULES, root, ".".join(module_parts(path)) or module, path).bind(found)
 
 
 SPECS = {
@@ -341,6 +343,6 @@ SPECS = {
         read_imports=read_imports,
         read_bases=read_bases,
         read_callee=read_callee,
-        binder=_binder,
+        bind=_bind,
     )
 }

@@ -178,6 +178,6 @@ SPECS = {
         read_imports=read_imports,
         read_bases=read_bases,
         read_callee=_read_callee,
-        binder=rules_binder(RULES),
+        bind=rules_binder(RULES),
     )
 }

@@ -251,6 +251,9 @@ class ScopeRules:
     # not state, most likely the library's, not a project's; and methods no type may define (`getClass`)
     library_methods: frozenset[str] = frozenset()
     final_methods: frozenset[str] = frozenset()
+    # Names a call bound by its name alone most likely calls from the language's library (Go's `len`, JS's `require`,
+    # Rust's `Ok`): no project's
+    library_calls: frozenset[str] = frozenset()
     # Names are paths through modules, resolved where they are written (Rust; read by the paths binder, `rules_paths`):
     # (tree root, file path, module) -> what names each path
     paths: Callable[[ts.Node, str, str], PathNames] | None = None

@@ -187,6 +187,6 @@ SPECS = {
         read_bases=read_bases,
         read_callee=_read_callee,
         read_name=read_name,
-        binder=rules_binder(RULES),
+        bind=rules_binder(RULES),
     )
 }
