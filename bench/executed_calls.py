@@ -75,6 +75,7 @@ TEST_DEPS: dict[str, tuple[str, ...]] = {
     "click": (),
     "jinja2": ("trio",),
     "itsdangerous": ("freezegun",),
+    "marshmallow": ("simplejson",),
     "more-itertools": (),
     "tomlkit": ("pyyaml",),
 }

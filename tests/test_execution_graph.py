@@ -599,6 +599,66 @@ def test_a_class_value_that_may_be_a_subclass_constructs_any_class_deriving_from
     assert not [t for _, t in plain if "ParseError" in t or "EmptyKey" in t]
 
 
+LOCAL_CLASSES = {
+    "forms/__init__.py": "from .schema import Schema\n",
+    "forms/schema.py": (
+        "class SchemaMeta(type):\n"
+        "    def __new__(mcs, name, bases, attrs):\n"
+        "        return super().__new__(mcs, name, bases, attrs)\n\n\n"
+        "class Base:\n"
+        "    def __init_subclass__(cls, **options):\n"
+        "        super().__init_subclass__(**options)\n\n\n"
+        "class Schema(Base, metaclass=SchemaMeta):\n"
+        "    def __init__(self, strict=False):\n"
+        "        self.strict = strict\n\n"
+        "    def load(self, data):\n"
+        "        return self.dump(data)\n\n"
+        "    def dump(self, data):\n"
+        "        return data\n\n"
+        "    @classmethod\n"
+        "    def named(cls):\n"
+        "        return cls.__name__\n\n\n"
+        "class StrictSchema(Schema):\n"
+        "    def load(self, data):\n"
+        "        return data\n"
+    ),
+    "tests/test_forms.py": (
+        "from forms import Schema\n\n\n"
+        "def test_load():\n"
+        "    class PersonSchema(Schema):\n"
+        "        def dump(self, data):\n"
+        "            return {}\n\n"
+        "    schema = PersonSchema(strict=True)\n"
+        "    assert schema.load({}) == {}\n"
+        "    assert schema.dump({}) == {}\n"
+        "    assert PersonSchema().load({}) == {}\n"
+        "    assert PersonSchema.named() == 'PersonSchema'\n"
+    ),
+}
+
+
+def test_a_class_a_function_defines_is_constructed_through_its_base_and_its_own_methods_are_the_functions_code(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    # marshmallow's tests define their schemas inside the test (`class RequireSchema(Schema)`), then `.load()`: the
+    # class is the test's own code, so its construction and the base's methods it inherits are the test's calls;
+    # the instance is exactly that class (no other subclass's override runs), and a method it defines is its own;
+    # the class statement runs the metaclass Schema states and the `__init_subclass__` its bases' lookup finds
+    test = "function:forms:tests.test_forms.test_load"
+    found = project_edges(
+        tmp_path_factory.mktemp("local"), "forms", LOCAL_CLASSES, [test], _out, relation_types=["CALLS"]
+    )
+    calls = {target.rsplit(":", 1)[-1]: how for (_, target), how in found[test].items()}
+    schema = "forms.schema.Schema"
+    assert calls[f"{schema}.__init__"] == "inferred"
+    assert calls[f"{schema}.load"] == "inferred"
+    assert calls[f"{schema}.named"] == "inferred"
+    assert f"{schema}.dump" not in calls  # PersonSchema's own dump runs
+    assert "forms.schema.StrictSchema.load" not in calls  # no override of another subclass
+    assert calls["forms.schema.SchemaMeta.__new__"] == "inferred"
+    assert calls["forms.schema.Base.__init_subclass__"] == "inferred"
+
+
 VISITORS = {
     "tpl/__init__.py": "",
     "tpl/visitor.py": (

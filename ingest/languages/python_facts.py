@@ -97,6 +97,10 @@ class Scope:
     nested: set[str] = field(default_factory=set)  # functions this function defines: its own code, no entity
     assigned: dict[str, list[str]] = field(default_factory=dict)  # attribute -> types this function gives it
     held: dict[str, str] = field(default_factory=dict)  # variable -> the class or function it holds (`cls = Foo`)
+    # base class -> the methods the classes this function defines on it define themselves (`class Local(Base)`: an
+    # instance of Local is typed by Base, and a call of one of these runs Local's own, which is this function's code)
+    local_methods: dict[str, set[str]] = field(default_factory=dict)
+    local_classes: set[str] = field(default_factory=set)  # the classes this function defines (held: their first base)
     bounded: set[str] = field(default_factory=set)  # ... held classes that may be a subclass (`kind: type[Base]`)
     lookups: dict[str, Target] = field(default_factory=dict)  # variable -> the methods a built-name lookup gave it
     elements: dict[str, str] = field(default_factory=dict)  # parameter -> the type of its elements (`list[Foo]`)

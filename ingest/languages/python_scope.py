@@ -214,6 +214,9 @@ class PythonBinder(PythonLocals):
                     pending.append(definition)
             elif node.type == "class_definition" and not scope.in_function:
                 self._walk_class(node, scope)
+            elif node.type == "class_definition":
+                self._local_class(node, scope)
+                self._calls_in(node, scope)
             elif node.type in FUNCTIONS:
                 self._walk_function(node, scope)
             elif node.type == "block":  # a nested block's statements, each with the local types it states
@@ -341,6 +344,8 @@ class PythonBinder(PythonLocals):
         for base in holder.named_children if holder is not None else []:
             if base.type in ("keyword_argument", "call"):  # `metaclass=make()`, `with_metaclass(M)`
                 self._calls_in(base, header)
+            if (metaclass := self._metaclass(base, scope)) is not None:  # what a class deriving from it is made by
+                self.result.holds.append(BoundAttribute(local, f"__class__{CALLED_MARK}", metaclass))
             if base.type == "keyword_argument":
                 continue
             generic = base.child_by_field_name("value") if base.type == "subscript" else None
@@ -351,6 +356,39 @@ class PythonBinder(PythonLocals):
         body = node.child_by_field_name("body")
         if body is not None:
             self._walk_block(body, Scope(caller=local, prefix=local, cls=cls))
+
+    def _local_class(self, node: ts.Node, scope: Scope) -> None:
+        """`class RequireSchema(Schema): ...` in a function: the class is the function's own code (no entity), so after
+        it the name holds its first base (`RequireSchema()` constructs through Schema's `__init__`, an instance's
+        `load()` is Schema's), but a method the class defines itself is its own: a call of it binds to nothing."""
+        name = node_text(node.child_by_field_name("name"))
+        holder = node.child_by_field_name("superclasses")
+        bases = [b for b in holder.named_children if b.type != "keyword_argument"] if holder is not None else []
+        generic = bases[0].child_by_field_name("value") if bases and bases[0].type == "subscript" else None
+        target = self._expression_target(generic or bases[0], scope) if bases else None
+        scope.types.pop(name, None)
+        if target is None or target.form is not TargetForm.QUALIFIED or target.name == "object":
+            scope.held.pop(name, None)
+            scope.local_classes.discard(name)
+            return
+        scope.held[name] = target.name
+        scope.local_classes.add(name)
+        row = node.start_point.row  # the class statement runs the hook its bases' lookup has, and their metaclass
+        made = next(filter(None, (self._metaclass(b, scope) for b in holder.named_children)), None) if holder else None
+        for runs in (
+            made or Target(TargetForm.QUALIFIED, f"{target.name}.__class__", Resolution.INFERRED),
+            Target(TargetForm.MEMBER, "__init_subclass__", Resolution.INFERRED, owner=target.name, virtual=False),
+        ):
+            self.result.calls.append(BoundCall(scope.caller, row, runs))
+        scope.local_methods.setdefault(target.name, set()).update(defined_functions(node))
+
+    def _metaclass(self, base: ts.Node, scope: Scope) -> Target | None:
+        """`metaclass=SchemaMeta` among a class statement's bases: the class it names, where the file can name it."""
+        if base.type != "keyword_argument" or node_text(base.child_by_field_name("name")) != "metaclass":
+            return None
+        value = base.child_by_field_name("value")
+        target = self._expression_target(value, scope) if value is not None else None
+        return target if target is not None and target.form is TargetForm.QUALIFIED else None
 
     def _walk_function(self, node: ts.Node, scope: Scope) -> None:
         name = node_text(node.child_by_field_name("name"))
@@ -366,6 +404,8 @@ class PythonBinder(PythonLocals):
         if scope.in_function:  # a nested function is part of the function it is in
             inner = Scope(scope.caller, scope.prefix, scope.cls, scope.receiver, {**scope.types}, True, {**scope.names})
             inner.held.update(scope.held)
+            inner.local_methods.update(scope.local_methods)
+            inner.local_classes.update(scope.local_classes)
             inner.nested.update(scope.nested)
             inner.callables.update(scope.callables)  # a wrapper calling the functions its decorator is given
         else:
@@ -689,15 +729,20 @@ class PythonBinder(PythonLocals):
         if owner.type == "call" and is_super(owner) and scope.cls is not None:
             return Target(TargetForm.MEMBER, member, Resolution.EXACT, owner=scope.cls.qualified, after_owner=True)
         held = owner.type == "identifier" and node_text(owner) in scope.held and node_text(owner) not in scope.types
+        if held and member in scope.local_methods.get(scope.held[node_text(owner)], ()):
+            return None  # a method of a class this function defines: its own code
         if held:  # `_S = Segment`, `_S.apply_style()` (not since narrowed by an `isinstance` test)
             return Target(TargetForm.QUALIFIED, f"{scope.held[node_text(owner)]}.{member}", Resolution.INFERRED)
         typed = self._receiver_type(owner, scope)
         held_by = self.by_qualified.get(typed) if typed else None
         if held_by is not None and member in held_by.held and member not in held_by.methods:
             return Target(TargetForm.QUALIFIED, held_by.held[member], Resolution.INFERRED)  # `env.context_class()`
+        if typed and member in scope.local_methods.get(typed, ()):
+            return None  # a method of a class this function defines: its own code
         if typed:  # (on a local every binding of which constructs that class: exactly it, no subclass's override)
             made = scope.constructed.get(node_text(owner), "") if owner.type == "identifier" else ""
-            exact = bool(made) and self._named_type(made) == typed
+            exact = bool(made) and typed in (self._named_type(made), _local_class(made, scope))
+            exact = exact or _local_class(_called_name(owner), scope) == typed  # `Local().load()`
             return Target(TargetForm.MEMBER, member, Resolution.INFERRED, owner=typed, virtual=not exact)
         dotted = self._dotted(owner, scope)
         if dotted:  # `mod.f()`, `Base.m(self)`: what is named runs (a class's method, not an override of it)
@@ -705,6 +750,18 @@ class PythonBinder(PythonLocals):
         if member in BUILTIN_METHODS:
             return None  # `x.join(...)` on an untyped x: a str's far more often than a project's join
         return Target(TargetForm.NAME, member, Resolution.NAME)
+
+
+def _local_class(name: str, scope: Scope) -> str:
+    """The base a class the function defines is typed by (an instance of it is exactly of that class: no other
+    subclass's override runs on it); "" for any other name."""
+    return scope.held.get(name, "") if name in scope.local_classes else ""
+
+
+def _called_name(node: ts.Node) -> str:
+    """The name a call calls (`Local` of `Local()`), "" for anything else."""
+    function = node.child_by_field_name("function") if node.type == "call" else None
+    return node_text(function) if function is not None and function.type == "identifier" else ""
 
 
 def _alternatives(name: str, scope: Scope) -> bool:

@@ -631,13 +631,14 @@ _IDENTIFIER_WORDS = re.compile(r"[A-Za-z_]\w*")
 
 def constructed_locals(function: ts.Node) -> dict[str, str]:
     """Variable -> the callee every binding of it in the function calls, written the same each time by a name the
-    function does not bind itself (`sql = SqlLexer(**self.options)`): where that names a class, the variable is an
-    instance of exactly it, never of a subclass. A parameter, and a name bound any other way too (a loop, `with`,
-    `except`, `:=`, `+=`, an annotation, an import, `global`/`nonlocal`), is left out."""
+    function does not bind itself or a class it defines (`sql = SqlLexer(**self.options)`): where that names a class,
+    the variable is an instance of exactly it, never of a subclass. A parameter, and a name bound any other way too
+    (a loop, `with`, `except`, `:=`, `+=`, an annotation, an import, `global`/`nonlocal`), is left out."""
     body = function.child_by_field_name("body")
     if body is None:
         return {}
-    own = local_names(function)
+    classes = {node_text(c.child_by_field_name("name")) for c in _all_nodes(body, "class_definition")}
+    own = local_names(function) - classes  # (a class the function defines makes exactly it too)
     made: dict[str, set[str]] = {}
     other = {name for name, _ in parameter_nodes(function)}
     for node in expression_nodes(body):
