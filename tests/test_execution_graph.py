@@ -659,6 +659,68 @@ def test_a_class_a_function_defines_is_constructed_through_its_base_and_its_own_
     assert calls["forms.schema.Base.__init_subclass__"] == "inferred"
 
 
+CASES = {
+    "checks/__init__.py": "",
+    "checks/validate.py": (
+        "class Length:\n"
+        "    def __init__(self, low=0):\n"
+        "        self.low = low\n\n"
+        "    def __call__(self, value):\n"
+        "        return value\n\n\n"
+        "class Range(Length):\n"
+        "    def __call__(self, value):\n"
+        "        return value\n"
+    ),
+    "checks/schemas.py": (
+        "class UserSchema:\n"
+        "    def dump(self, obj):\n"
+        "        return obj\n\n\n"
+        "class AdminSchema:\n"
+        "    def dump(self, obj):\n"
+        "        return obj\n"
+    ),
+    "tests/__init__.py": "",
+    "tests/conftest.py": (
+        "import pytest\n\nfrom checks.schemas import AdminSchema\n\n\n"
+        "@pytest.fixture\n"
+        "def schema():\n"
+        "    return AdminSchema()\n"
+    ),
+    "tests/test_checks.py": (
+        "import pytest\n\n"
+        "from checks.schemas import AdminSchema, UserSchema\n"
+        "from checks.validate import Length\n\n\n"
+        "def test_length():\n"
+        "    assert Length(3)('abc') == 'abc'\n\n\n"
+        "@pytest.mark.parametrize('SchemaClass', [UserSchema, AdminSchema])\n"
+        "def test_dump(SchemaClass):\n"
+        "    assert SchemaClass().dump(1) == 1\n\n\n"
+        "@pytest.mark.parametrize(\n"
+        "    ('label', 'schema'), [('a', UserSchema()), pytest.param('b', UserSchema(), id='b')]\n"
+        ")\n"
+        "def test_label(label, schema):\n"
+        "    assert schema.dump(label)\n"
+    ),
+}
+
+
+def test_an_instance_called_runs_its_call_and_a_parametrized_parameter_is_what_its_cases_give(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    # marshmallow's `validate.Length(3, 5)("foo")` runs `Length.__call__`; `@pytest.mark.parametrize("SchemaClass",
+    # [UserSchema, UserMetaSchema])` gives the test each class (not a fixture of that name), and a parameter whose
+    # cases each construct a class is an instance of it, whatever fixture shares its name
+    module = "tests.test_checks"
+    ids = [f"function:checks:{module}.{name}" for name in ("test_length", "test_dump", "test_label")]
+    found = project_edges(tmp_path_factory.mktemp("cases"), "checks", CASES, ids, _out, relation_types=["CALLS"])
+    length, dump, label = ({t.rsplit(":", 1)[-1]: how for (_, t), how in found[i].items()} for i in ids)
+    assert length["checks.validate.Length.__call__"] == "inferred"
+    assert "checks.validate.Range.__call__" not in length  # exactly a Length
+    assert dump["checks.schemas.UserSchema.dump"] == dump["checks.schemas.AdminSchema.dump"] == "inferred"
+    assert label["checks.schemas.UserSchema.dump"] == "inferred"
+    assert "checks.schemas.AdminSchema.dump" not in label  # not the conftest fixture `schema`
+
+
 VISITORS = {
     "tpl/__init__.py": "",
     "tpl/visitor.py": (

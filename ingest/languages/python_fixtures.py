@@ -54,6 +54,57 @@ def fixture_params(function: ts.Node) -> list[ts.Node]:
     return []
 
 
+def parametrized(function: ts.Node) -> dict[str, list[ts.Node]]:
+    """The parameters `@pytest.mark.parametrize` gives a test, each with the values written for it in every case
+    (`("a, b", [(1, A), (2, B)])`: b -> [A, B]; `pytest.param(A, id=...)`: A); a parameter whose cases are not
+    written out (a name of a list) has none. A parameter it passes on to a fixture (`indirect=`) is the fixture's."""
+    decorated = function.parent
+    if decorated is None or decorated.type != "decorated_definition":
+        return {}
+    given: dict[str, list[ts.Node]] = {}
+    for decorator in (d for d in decorated.named_children if d.type == "decorator"):
+        call = decorator.named_children[0] if decorator.named_child_count else None
+        callee = call.child_by_field_name("function") if call is not None and call.type == "call" else None
+        arguments = call.child_by_field_name("arguments") if call is not None else None
+        if callee is None or arguments is None or node_text(callee).rpartition(".")[2] != "parametrize":
+            continue
+        positional = [a for a in arguments.named_children if a.type != "keyword_argument"]
+        if len(positional) < 2 or any(_keyword(a) == "indirect" for a in arguments.named_children):
+            continue
+        names = _argument_names(positional[0])
+        cases = list(positional[1].named_children) if positional[1].type in ("list", "tuple") else None
+        for at, name in enumerate(names):
+            given[name] = [v for case in cases or () if (v := _case_value(case, at, len(names))) is not None]
+    return given
+
+
+def _keyword(argument: ts.Node) -> str:
+    name = argument.child_by_field_name("name") if argument.type == "keyword_argument" else None
+    return node_text(name) if name is not None else ""
+
+
+def _argument_names(node: ts.Node) -> list[str]:
+    """`"a, b"` or `("a", "b")` -> [a, b]."""
+    if node.type == "string":
+        return [n.strip() for n in node_text(node).strip("\"'").split(",") if n.strip()]
+    if node.type in ("list", "tuple"):
+        return [node_text(n).strip("\"'") for n in node.named_children if n.type == "string"]
+    return []
+
+
+def _case_value(case: ts.Node, at: int, width: int) -> ts.Node | None:
+    """The value one case gives the `at`-th of `width` parameters (`pytest.param(...)` unwrapped)."""
+    callee = case.child_by_field_name("function") if case.type == "call" else None
+    if callee is not None and node_text(callee).rpartition(".")[2] == "param":
+        arguments = case.child_by_field_name("arguments")
+        values = [a for a in arguments.named_children if a.type != "keyword_argument"] if arguments else []
+        return values[at] if at < len(values) else None
+    if width == 1:
+        return case
+    values = list(case.named_children) if case.type in ("tuple", "list") else []
+    return values[at] if at < len(values) else None
+
+
 def receives_fixtures(function: ts.Node, path: str) -> bool:
     """A test (`test*`) or a fixture, in test code: pytest passes its parameters the fixtures of their names."""
     name = node_text(function.child_by_field_name("name"))

@@ -312,8 +312,15 @@ class PythonLocals(PythonTypes):
                         scope.types[node_text(alias.named_children[0])] = made
 
     def _union_returned(self, value: ts.Node, scope: Scope) -> list[str]:
-        """The classes of the union a call of this file's function says it returns (`-> A | B`); [] otherwise."""
-        return self.union_returns.get(self._callee(value, scope), []) if value.type == "call" else []
+        """The classes of the union a call of this file's function says it returns (`-> A | B`), or of the classes a
+        called parameter may hold (`SchemaClass()` over several); [] otherwise."""
+        if value.type != "call":
+            return []
+        function = value.child_by_field_name("function")
+        name = node_text(function) if function is not None and function.type == "identifier" else ""
+        if name in scope.callables and name not in scope.types and name not in scope.held:
+            return scope.callables[name]
+        return self.union_returns.get(self._callee(value, scope), [])
 
     def _note_returned_items(self, names: list[str], call: ts.Node, scope: Scope) -> None:
         """`attrs, by_name = collect(cls)` where this file's `collect` states `-> tuple[list[Attribute], dict]`: each

@@ -30,7 +30,7 @@ from trident.ingest.languages.binding import Bindings, BoundAttribute, BoundBase
 from trident.ingest.languages.python import BUILTINS
 from trident.ingest.languages.python_arguments import HELD, INSTANCE, Passed
 from trident.ingest.languages.python_facts import ClassFacts, Scope
-from trident.ingest.languages.python_fixtures import conftest_fixture, fixture_names, receives_fixtures
+from trident.ingest.languages.python_fixtures import conftest_fixture, fixture_names, parametrized, receives_fixtures
 from trident.ingest.languages.python_implicit import (
     CONTAINER_RUNS,
     Run,
@@ -421,8 +421,12 @@ class PythonBinder(PythonLocals):
         inner.types.update({p: t for p, t in parameters.items() if t})
         inner.constructed.update(constructed_locals(node))
         if not scope.in_function and receives_fixtures(node, self.path):
+            cases = parametrized(node)
             for p in fixture_names(parameter_nodes(node), inner.receiver):
-                self._receive_fixture(p, inner)
+                if p in cases:
+                    self._receive_cases(p, cases[p], inner)
+                else:
+                    self._receive_fixture(p, inner)
         inner.held.update(self.held_parameters(node))
         inner.bounded.update(name for name, annotation in parameter_nodes(node) if held_class_name(annotation))
         inner.elements.update(self.element_parameters(node))
@@ -438,6 +442,25 @@ class PythonBinder(PythonLocals):
         if not scope.in_function and inner.cls is not None and inner.cls.derived:
             inner.types.update(self._overriding(node, inner))
         self._walk_block(body, inner)
+
+    def _receive_cases(self, name: str, values: list[ts.Node], inner: Scope) -> None:
+        """A test's parameter `@pytest.mark.parametrize` gives (no fixture): the class its cases all name is what it
+        holds (`[UserSchema, UserMetaSchema]`: each, `SchemaClass()` constructs one of them); the class each case
+        constructs is its type (`[Path("a"), Group("b")]`: one of them); anything else types nothing."""
+        if values and all(v.type in ("identifier", "attribute") for v in values):
+            targets = [self._expression_target(v, inner) for v in values]
+            held = sorted({t.name for t in targets if t is not None and t.form is TargetForm.QUALIFIED})
+            if len(held) == len(set(map(node_text, values))) and all(named_as_class(h) for h in held):
+                if len(held) == 1:
+                    inner.held[name] = held[0]
+                else:
+                    inner.callables[name] = held
+            return
+        made = sorted({self.declared_or_made(None, v, inner.types, inner) if v.type == "call" else "" for v in values})
+        if len(made) == 1 and made[0]:
+            inner.types[name] = made[0]
+        elif made and all(made):
+            inner.alternatives[name] = made
 
     def _receive_fixture(self, name: str, inner: Scope) -> None:
         """A test's (or fixture's) parameter is the value of the fixture of its name: its class's own fixture, else
@@ -621,6 +644,8 @@ class PythonBinder(PythonLocals):
         types = self._attribute_types(owner, scope) if owner is not None else []
         if owner is not None and owner.type == "identifier" and _alternatives(node_text(owner), scope):
             types = scope.alternatives[node_text(owner)]  # `h = A() if c else B()`, then `h.run()`
+        if owner is not None and owner.type == "call" and (made := self._union_returned(owner, scope)):
+            types = made  # `SchemaClass().dump()` with the parameter one of several classes
         if function is not None and len(types) > 1:
             member = node_text(function.child_by_field_name("attribute"))
             return [Target(TargetForm.MEMBER, member, Resolution.INFERRED, owner=t) for t in types]
@@ -713,7 +738,12 @@ class PythonBinder(PythonLocals):
             return Target(TargetForm.NAME, name, Resolution.NAME) if name else None
         if node.type == "call":  # `type(self)(...)`, `make_handler()(...)`: what the call gives, called
             made = self.class_of(node, scope) or self._held_value(node, scope)
-            return Target(TargetForm.QUALIFIED, made, Resolution.INFERRED) if made else None
+            if made:
+                return Target(TargetForm.QUALIFIED, made, Resolution.INFERRED)
+            made = self._constructed(node, scope)  # `Length(3, 5)("foo")`: the `__call__` of exactly that class
+            if made and named_as_class(made) and self._made(node, scope) == made:
+                return Target(TargetForm.MEMBER, "__call__", Resolution.INFERRED, owner=made, virtual=False)
+            return None
         if node.type != "attribute":
             return None
         member = node_text(node.child_by_field_name("attribute"))
