@@ -620,14 +620,20 @@ LOCAL_CLASSES = {
         "        return cls.__name__\n\n\n"
         "class StrictSchema(Schema):\n"
         "    def load(self, data):\n"
-        "        return data\n"
+        "        return data\n\n\n"
+        "def post_load(fn):\n"
+        "    return fn\n"
     ),
     "tests/test_forms.py": (
-        "from forms import Schema\n\n\n"
+        "from forms import Schema\n"
+        "from forms.schema import post_load\n\n\n"
         "def test_load():\n"
         "    class PersonSchema(Schema):\n"
         "        def dump(self, data):\n"
         "            return {}\n\n"
+        "        @post_load\n"
+        "        def make(self, data):\n"
+        "            return data\n\n"
         "    schema = PersonSchema(strict=True)\n"
         "    assert schema.load({}) == {}\n"
         "    assert schema.dump({}) == {}\n"
@@ -643,7 +649,8 @@ def test_a_class_a_function_defines_is_constructed_through_its_base_and_its_own_
     # marshmallow's tests define their schemas inside the test (`class RequireSchema(Schema)`), then `.load()`: the
     # class is the test's own code, so its construction and the base's methods it inherits are the test's calls;
     # the instance is exactly that class (no other subclass's override runs), and a method it defines is its own;
-    # the class statement runs the metaclass Schema states and the `__init_subclass__` its bases' lookup finds
+    # the class statement runs the metaclass Schema states, the `__init_subclass__` its bases' lookup finds and the
+    # decorators of its methods
     test = "function:forms:tests.test_forms.test_load"
     found = project_edges(
         tmp_path_factory.mktemp("local"), "forms", LOCAL_CLASSES, [test], _out, relation_types=["CALLS"]
@@ -657,6 +664,7 @@ def test_a_class_a_function_defines_is_constructed_through_its_base_and_its_own_
     assert "forms.schema.StrictSchema.load" not in calls  # no override of another subclass
     assert calls["forms.schema.SchemaMeta.__new__"] == "inferred"
     assert calls["forms.schema.Base.__init_subclass__"] == "inferred"
+    assert calls["forms.schema.post_load"] == "exact"
 
 
 CASES = {

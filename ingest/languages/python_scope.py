@@ -361,6 +361,7 @@ class PythonBinder(PythonLocals):
         """`class RequireSchema(Schema): ...` in a function: the class is the function's own code (no entity), so after
         it the name holds its first base (`RequireSchema()` constructs through Schema's `__init__`, an instance's
         `load()` is Schema's), but a method the class defines itself is its own: a call of it binds to nothing."""
+        self._local_decorators(node, scope)
         name = node_text(node.child_by_field_name("name"))
         holder = node.child_by_field_name("superclasses")
         bases = [b for b in holder.named_children if b.type != "keyword_argument"] if holder is not None else []
@@ -381,6 +382,15 @@ class PythonBinder(PythonLocals):
         ):
             self.result.calls.append(BoundCall(scope.caller, row, runs))
         scope.local_methods.setdefault(target.name, set()).update(defined_functions(node))
+
+    def _local_decorators(self, node: ts.Node, scope: Scope) -> None:
+        """`@post_load` over a method of a class the function defines: applied when the class statement runs, a call
+        the function makes (as at the top level, where the enclosing scope makes it)."""
+        body = node.child_by_field_name("body")
+        for decorated in (c for c in body.named_children if c.type == "decorated_definition") if body else ():
+            definition = decorated.child_by_field_name("definition")
+            for decorator in (d for d in decorated.named_children if d.type == "decorator"):
+                self._decorator_applied(decorator, definition, scope)
 
     def _metaclass(self, base: ts.Node, scope: Scope) -> Target | None:
         """`metaclass=SchemaMeta` among a class statement's bases: the class it names, where the file can name it."""
