@@ -77,6 +77,7 @@ TEST_DEPS: dict[str, tuple[str, ...]] = {
     "itsdangerous": ("freezegun",),
     "marshmallow": ("simplejson",),
     "more-itertools": (),
+    "packaging": ("pretend",),
     "tomlkit": ("pyyaml",),
 }
 PYTEST = "pytest>=8"  # the tracer's hook wrappers are pytest 8's

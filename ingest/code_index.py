@@ -225,6 +225,9 @@ class CodeIndex:
             owner, classes = self._owner(ref, owner_name, project, path, tails)
             if not classes and ATTRIBUTE_MARK in ref.owner.rpartition(".")[2]:  # a value no indexed class states
                 return self._untyped(ref, project, types, path), Resolution.NAME
+            if not classes and (below := self._held_below(owner_name, project, tails)):
+                found = {e.id: e for cls in below for e in self._member(cls, ref.target, skip_first=False)}
+                return [found[i] for i in sorted(found) if found[i].type in types], Resolution.DISPATCH
             if not classes and (owner or self._called_member(ref.owner, project, tails)):
                 # a factory's result, or a member the index does not define: its type is not stated, so only the
                 # name is known (and a dunder a statement runs, `__enter__`, names nothing by itself); a function
@@ -557,6 +560,15 @@ class CodeIndex:
         """The class the first of `functions` says it returns, when it says one: [] otherwise."""
         returned = self._returns.get(functions[0].id, "") if functions else ""
         return [self._by_id[returned]] if returned in self._by_id else []
+
+    def _held_below(self, owner: str, project: str, tails: _Tails) -> list[Entity]:
+        """What a call of a class's attribute gives where the class leaves it to its subclasses (`Cache = None` in a
+        test mixin, `Cache = FIFOCache` in each test class deriving from it: `self.Cache(maxsize=2)`): every class a
+        subclass holds under that name, sorted; [] where none does."""
+        head, _, attribute = owner.rpartition(".")
+        classes = [e for e in self._qualified(head, project, 0, tails) if e.type == EntityType.CLASS.value][:1]
+        held = {e.id: e for cls in classes for d in self._derived(cls) for e in self._called(d, attribute)}
+        return [held[i] for i in sorted(held) if held[i].type == EntityType.CLASS.value]
 
     def _called_member(self, owner: str, project: str, tails: _Tails) -> bool:
         """Whether `owner` (a name the index does not know) is what a call of a member of a known class or function

@@ -729,6 +729,53 @@ def test_an_instance_called_runs_its_call_and_a_parametrized_parameter_is_what_i
     assert "checks.schemas.AdminSchema.dump" not in label  # not the conftest fixture `schema`
 
 
+MIXINS = {
+    "store/__init__.py": "from .caches import FIFO, LRU\n",
+    "store/caches.py": (
+        "class Base:\n"
+        "    def __init__(self, size):\n"
+        "        self.size = size\n\n"
+        "    def __setitem__(self, key, value):\n"
+        "        pass\n\n\n"
+        "class LRU(Base):\n"
+        "    def __setitem__(self, key, value):\n"
+        "        pass\n\n\n"
+        "class FIFO(Base):\n"
+        "    pass\n"
+    ),
+    "tests/__init__.py": (
+        "class CacheTests:\n"
+        "    Cache = None\n\n"
+        "    def test_insert(self):\n"
+        "        cache = self.Cache(2)\n"
+        "        cache[1] = 1\n"
+    ),
+    "tests/test_lru.py": (
+        "import unittest\n\nfrom store import LRU\n\nfrom . import CacheTests\n\n\n"
+        "class LRUTest(unittest.TestCase, CacheTests):\n"
+        "    Cache = LRU\n"
+    ),
+    "tests/test_fifo.py": (
+        "import unittest\n\nfrom store import FIFO\n\nfrom . import CacheTests\n\n\n"
+        "class FIFOTest(unittest.TestCase, CacheTests):\n"
+        "    Cache = FIFO\n"
+    ),
+}
+
+
+def test_a_value_made_by_a_class_attribute_the_subclasses_give_is_of_each_class_they_give(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    # cachetools' `CacheTestMixin` leaves `Cache = None` to each test class deriving from it (`Cache = FIFOCache`),
+    # then `cache = self.Cache(maxsize=2)` and `cache[1] = 1`: the mixin's test runs each class's `__setitem__`
+    test = "method:store:tests.CacheTests.test_insert"
+    found = project_edges(tmp_path_factory.mktemp("mixins"), "store", MIXINS, [test], _out, relation_types=["CALLS"])
+    calls = {target.rsplit(":", 1)[-1]: how for (_, target), how in found[test].items()}
+    caches = "store.caches"
+    assert calls[f"{caches}.LRU.__setitem__"] == calls[f"{caches}.Base.__setitem__"] == "dispatch"
+    assert calls[f"{caches}.Base.__init__"] == "dispatch"
+
+
 VISITORS = {
     "tpl/__init__.py": "",
     "tpl/visitor.py": (
