@@ -748,7 +748,11 @@ MIXINS = {
         "    Cache = None\n\n"
         "    def test_insert(self):\n"
         "        cache = self.Cache(2)\n"
-        "        cache[1] = 1\n"
+        "        cache[1] = 1\n\n"
+        "    def test_helper(self):\n"
+        "        self._check(self.Cache(2))\n\n"
+        "    def _check(self, cache):\n"
+        "        cache[2] = 2\n"
     ),
     "tests/test_lru.py": (
         "import unittest\n\nfrom store import LRU\n\nfrom . import CacheTests\n\n\n"
@@ -767,13 +771,17 @@ def test_a_value_made_by_a_class_attribute_the_subclasses_give_is_of_each_class_
     tmp_path_factory: pytest.TempPathFactory,
 ) -> None:
     # cachetools' `CacheTestMixin` leaves `Cache = None` to each test class deriving from it (`Cache = FIFOCache`),
-    # then `cache = self.Cache(maxsize=2)` and `cache[1] = 1`: the mixin's test runs each class's `__setitem__`
-    test = "method:store:tests.CacheTests.test_insert"
-    found = project_edges(tmp_path_factory.mktemp("mixins"), "store", MIXINS, [test], _out, relation_types=["CALLS"])
-    calls = {target.rsplit(":", 1)[-1]: how for (_, target), how in found[test].items()}
+    # then `cache = self.Cache(maxsize=2)` and `cache[1] = 1`: the mixin's test runs each class's `__setitem__`, as
+    # does the helper it hands the value to (`self._test_getsizeof(self.Cache(maxsize=3))`)
+    test, helper = "method:store:tests.CacheTests.test_insert", "method:store:tests.CacheTests._check"
+    found = project_edges(
+        tmp_path_factory.mktemp("mixins"), "store", MIXINS, [test, helper], _out, relation_types=["CALLS"]
+    )
+    calls, checks = ({t.rsplit(":", 1)[-1]: how for (_, t), how in found[e].items()} for e in (test, helper))
     caches = "store.caches"
     assert calls[f"{caches}.LRU.__setitem__"] == calls[f"{caches}.Base.__setitem__"] == "dispatch"
     assert calls[f"{caches}.Base.__init__"] == "dispatch"
+    assert checks[f"{caches}.LRU.__setitem__"] == checks[f"{caches}.Base.__setitem__"] == "dispatch"
 
 
 VISITORS = {

@@ -655,10 +655,14 @@ class PythonLocals(PythonTypes):
 
     def _a_class(self, typed: str) -> bool:
         """Whether a value's stated type may be a project's class: one of this file's, or a name of another module
-        (a class, or a function whose stated return type the indexer reads); not a standard library type
+        (a class, or a function whose stated return type the indexer reads), or what a call of an attribute of one of
+        this file's classes gives (`self.Cache(maxsize=2)`, `Cache` left to subclasses); not a standard library type
         (`typing.Callable`), nor what a function of this file that states no return type gives."""
         own = typed.startswith(f"{self.module}.")
-        return typed in self.by_qualified if own else not standard(typed)
+        holder, _, attribute = typed.rpartition(".")
+        cls = self.by_qualified.get(holder)  # (what a call of a class's attribute gives: its subclasses may say)
+        held = cls is not None and attribute not in cls.methods and attribute not in cls.held
+        return (typed in self.by_qualified or held) if own else not standard(typed)
 
     def _signature_called(self, call: ts.Node, scope: Scope) -> tuple[str, Signature | None, bool]:
         """The function of this file a call calls, its signature, and whether the call's receiver fills the first
