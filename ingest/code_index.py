@@ -226,8 +226,8 @@ class CodeIndex:
             if not classes and ATTRIBUTE_MARK in ref.owner.rpartition(".")[2]:  # a value no indexed class states
                 return self._untyped(ref, project, types, path), Resolution.NAME
             if not classes and (below := self._held_below(owner_name, project, tails)):
-                found = {e.id: e for cls in below for e in self._member(cls, ref.target, skip_first=False)}
-                return [found[i] for i in sorted(found) if found[i].type in types], Resolution.DISPATCH
+                each = {e.id: e for cls in below for e in self._member(cls, ref.target, skip_first=False)}
+                return [each[i] for i in sorted(each) if each[i].type in types], Resolution.DISPATCH
             if not classes and (owner or self._called_member(ref.owner, project, tails)):
                 # a factory's result, or a member the index does not define: its type is not stated, so only the
                 # name is known (and a dunder a statement runs, `__enter__`, names nothing by itself); a function
