@@ -226,7 +226,7 @@ class CodeIndex:
             if not classes and ATTRIBUTE_MARK in ref.owner.rpartition(".")[2]:  # a value no indexed class states
                 return self._untyped(ref, project, types, path), Resolution.NAME
             if not classes and (below := self._held_below(owner_name, project, tails)):
-                each = {e.id: e for cls in below for e in self._member(cls, ref.target, skip_first=False)}
+                each = {e.id: e for cls in below for e in self._member_or_called(cls, ref.target)}
                 return [each[i] for i in sorted(each) if each[i].type in types], Resolution.DISPATCH
             if not classes and (owner or self._called_member(ref.owner, project, tails)):
                 # a factory's result, or a member the index does not define: its type is not stated, so only the
@@ -560,6 +560,11 @@ class CodeIndex:
         """The class the first of `functions` says it returns, when it says one: [] otherwise."""
         returned = self._returns.get(functions[0].id, "") if functions else ""
         return [self._by_id[returned]] if returned in self._by_id else []
+
+    def _member_or_called(self, cls: Entity, name: str) -> list[Entity]:
+        """What `name` of an instance of `cls` runs: its method, else what the attribute holds (`update()`: the
+        `__setitem__` a library base's `update` runs)."""
+        return self._member(cls, name, skip_first=False) or self._called(cls, name)
 
     def _held_below(self, owner: str, project: str, tails: _Tails) -> list[Entity]:
         """What a call of a class's attribute gives where the class leaves it to its subclasses (`Cache = None` in a

@@ -784,6 +784,57 @@ def test_a_value_made_by_a_class_attribute_the_subclasses_give_is_of_each_class_
     assert checks[f"{caches}.LRU.__setitem__"] == checks[f"{caches}.Base.__setitem__"] == "dispatch"
 
 
+MAPPINGS = {
+    "kv/__init__.py": "",
+    "kv/headers.py": (
+        "from collections.abc import MutableMapping\n\n\n"
+        "class Headers(MutableMapping):\n"
+        "    def __init__(self):\n"
+        "        self._store = {}\n\n"
+        "    def __getitem__(self, key):\n"
+        "        return self._store[key.lower()]\n\n"
+        "    def __setitem__(self, key, value):\n"
+        "        self._store[key.lower()] = value\n\n"
+        "    def __delitem__(self, key):\n"
+        "        del self._store[key.lower()]\n\n"
+        "    def __iter__(self):\n"
+        "        return iter(self._store)\n\n"
+        "    def __len__(self):\n"
+        "        return len(self._store)\n\n\n"
+        "class Plain:\n"
+        "    def __setitem__(self, key, value):\n"
+        "        pass\n"
+    ),
+    "kv/client.py": (
+        "from .headers import Headers, Plain\n\n\n"
+        "def merge(extra: dict) -> Headers:\n"
+        "    headers = Headers()\n"
+        "    headers.update(extra)\n"
+        "    if 'host' in headers:\n"
+        "        headers.get('host')\n"
+        "    return headers\n\n\n"
+        "def plain(extra: dict) -> Plain:\n"
+        "    value = Plain()\n"
+        "    value.update(extra)\n"
+        "    return value\n"
+    ),
+}
+
+
+def test_a_method_a_library_container_base_gives_runs_the_classs_own_dunder(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    # requests' `CaseInsensitiveDict(MutableMapping)` and cachetools' `Cache(collections.abc.MutableMapping)`:
+    # `headers.update(extra)` runs the class's `__setitem__` (the base's `update` sets each item), `in` and `.get`
+    # its `__getitem__`; a class with no such base gets nothing for a method it does not have
+    merge, plain = "function:kv:kv.client.merge", "function:kv:kv.client.plain"
+    found = project_edges(tmp_path_factory.mktemp("kv"), "kv", MAPPINGS, [merge, plain], _out, relation_types=["CALLS"])
+    calls, others = ({t.rsplit(":", 1)[-1]: how for (_, t), how in found[e].items()} for e in (merge, plain))
+    assert calls["kv.headers.Headers.__setitem__"] == calls["kv.headers.Headers.__getitem__"] == "inferred"
+    assert "kv.headers.Plain.__setitem__" not in others
+    assert "kv.headers.Headers.__delitem__" not in calls  # nothing here pops
+
+
 VISITORS = {
     "tpl/__init__.py": "",
     "tpl/visitor.py": (

@@ -36,6 +36,7 @@ from trident.ingest.languages.python_implicit import (
     Run,
     expression_runs,
     keyed_containers,
+    library_mixins,
     statement_runs,
 )
 from trident.ingest.languages.python_locals import MergeHeld, PythonLocals, SetType
@@ -353,9 +354,19 @@ class PythonBinder(PythonLocals):
             if target is not None and target.name != "object":
                 self.result.bases.append(BoundBase(local, row, target))
                 cls.derived = cls.derived or not standard(target.name)
+                self.result.holds.extend(self._library_mixins(cls, target))
         body = node.child_by_field_name("body")
         if body is not None:
             self._walk_block(body, Scope(caller=local, prefix=local, cls=cls))
+
+    def _library_mixins(self, cls: ClassFacts, base: Target) -> Iterator[BoundAttribute]:
+        """What each method a standard-library container base gives the class runs of the class's own
+        (`class Cache(collections.abc.MutableMapping)`: `cache.update(...)` runs `Cache.__setitem__`), where the class
+        defines that and not the method itself: held for calls of it here and in other files (`HOLDS`)."""
+        for method, runs in sorted(library_mixins(base.name).items()):
+            if method not in cls.methods and runs in cls.methods:
+                target = Target(TargetForm.QUALIFIED, f"{cls.qualified}.{runs}", Resolution.INFERRED)
+                yield BoundAttribute(cls.local, f"{method}{CALLED_MARK}", target)
 
     def _local_class(self, node: ts.Node, scope: Scope) -> None:
         """`class RequireSchema(Schema): ...` in a function: the class is the function's own code (no entity), so after
