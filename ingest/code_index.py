@@ -37,6 +37,7 @@ from trident.ingest.model import (
     CALLED_MARK,
     ELEMENTS_MARK,
     ENTERED_MARK,
+    LIBRARY_RUNS_MARK,
     PARAMETER_OPEN,
     PATH_ASKED_MARK,
     PREFIX_MARK,
@@ -246,9 +247,17 @@ class CodeIndex:
                 return [e for e in called if e.type in types], Resolution.INFERRED  # `env.context_class(...)`
             if classes and not found and ref.target in DEFAULTS_TO:  # `object`'s default runs the other one
                 found = self._member(classes[0], DEFAULTS_TO[ref.target], skip_first=ref.after_owner)
+            runs = (
+                [e for e in self._library_runs(classes[0], ref.target) if e.type in types]
+                if classes and not found
+                else []
+            )
             if classes and not found and not ref.after_owner:  # a mixin's or base's call of what subclasses define
                 derived = [e for e in self._derived_members(classes[0], ref.target) if e.type in types]
-                return derived, Resolution.DISPATCH if derived else resolution
+                if derived:  # (and what the standard library's method runs on an instance of the class itself)
+                    return list({e.id: e for e in [*derived, *runs]}.values()), Resolution.DISPATCH
+            if runs:
+                return runs, Resolution.INFERRED
         elif form is TargetForm.LINKED:
             return self._linked(ref, project, path)
         else:
@@ -562,9 +571,15 @@ class CodeIndex:
         return [self._by_id[returned]] if returned in self._by_id else []
 
     def _member_or_called(self, cls: Entity, name: str) -> list[Entity]:
-        """What `name` of an instance of `cls` runs: its method, else what the attribute holds (`update()`: the
-        `__setitem__` a library base's `update` runs)."""
-        return self._member(cls, name, skip_first=False) or self._called(cls, name)
+        """What `name` of an instance of `cls` runs: its method, else what the attribute holds, else the class's own
+        method a standard-library base's method of that name runs (`update`: the class's `__setitem__`)."""
+        return self._member(cls, name, skip_first=False) or self._called(cls, name) or self._library_runs(cls, name)
+
+    def _library_runs(self, cls: Entity, name: str) -> list[Entity]:
+        """The class's own method a standard-library base's method `name` runs (`Cache(MutableMapping)`: `update`
+        runs `Cache.__setitem__`), as the class or the nearest of its bases states it; [] for none."""
+        runs = self._by_id.get(self._stated([cls], f"{name}{LIBRARY_RUNS_MARK}") or "")
+        return [runs] if runs is not None else []
 
     def _held_below(self, owner: str, project: str, tails: _Tails) -> list[Entity]:
         """What a call of a class's attribute gives where the class leaves it to its subclasses (`Cache = None` in a

@@ -13,6 +13,10 @@ ATTRIBUTE_MARK = "@"  # `Class@name`: the class the attribute `name` of Class (o
 # A `HOLDS` fact's attribute ending so holds a class or function itself, not a value of it: what calling the
 # attribute runs (`code_generator_class = CodeGenerator`, then `env.code_generator_class(...)` constructs one)
 CALLED_MARK = "()"
+# A `HOLDS` fact's attribute ending so names a method a standard-library base gives the class, and holds the class's
+# own method it runs (`update(lib)` -> `Cache.__setitem__`): what a call of it runs where no class of the project
+# defines it (a subclass's override runs first)
+LIBRARY_RUNS_MARK = "(lib)"
 # A value's name ending so is what a `with` statement over it enters: a function's yielded class when it yields one
 # (`@contextmanager def stream() -> Iterator[Response]`), else what it returns, or the class itself
 ENTERED_MARK = "<>"

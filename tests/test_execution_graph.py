@@ -800,7 +800,12 @@ MAPPINGS = {
         "    def __iter__(self):\n"
         "        return iter(self._store)\n\n"
         "    def __len__(self):\n"
-        "        return len(self._store)\n\n\n"
+        "        return len(self._store)\n\n"
+        "    def trim(self):\n"
+        "        return self.popitem()\n\n\n"
+        "class Bounded(Headers):\n"
+        "    def popitem(self):\n"
+        "        return None\n\n\n"
         "class Plain:\n"
         "    def __setitem__(self, key, value):\n"
         "        pass\n"
@@ -826,13 +831,20 @@ def test_a_method_a_library_container_base_gives_runs_the_classs_own_dunder(
 ) -> None:
     # requests' `CaseInsensitiveDict(MutableMapping)` and cachetools' `Cache(collections.abc.MutableMapping)`:
     # `headers.update(extra)` runs the class's `__setitem__` (the base's `update` sets each item), `in` and `.get`
-    # its `__getitem__`; a class with no such base gets nothing for a method it does not have
-    merge, plain = "function:kv:kv.client.merge", "function:kv:kv.client.plain"
-    found = project_edges(tmp_path_factory.mktemp("kv"), "kv", MAPPINGS, [merge, plain], _out, relation_types=["CALLS"])
-    calls, others = ({t.rsplit(":", 1)[-1]: how for (_, t), how in found[e].items()} for e in (merge, plain))
+    # its `__getitem__`; a class with no such base gets nothing for a method it does not have;
+    merge, plain, trim = (
+        "function:kv:kv.client.merge",
+        "function:kv:kv.client.plain",
+        "method:kv:kv.headers.Headers.trim",
+    )
+    ids = [merge, plain, trim]
+    found = project_edges(tmp_path_factory.mktemp("kv"), "kv", MAPPINGS, ids, _out, relation_types=["CALLS"])
+    calls, others, trims = ({t.rsplit(":", 1)[-1]: how for (_, t), how in found[e].items()} for e in ids)
     assert calls["kv.headers.Headers.__setitem__"] == calls["kv.headers.Headers.__getitem__"] == "inferred"
     assert "kv.headers.Plain.__setitem__" not in others
     assert "kv.headers.Headers.__delitem__" not in calls  # nothing here pops
+    # `self.popitem()`: a subclass's override, or the library's, which deletes through the class's own `__delitem__`
+    assert trims["kv.headers.Bounded.popitem"] == trims["kv.headers.Headers.__delitem__"] == "dispatch"
 
 
 VISITORS = {

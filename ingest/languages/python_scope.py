@@ -64,6 +64,7 @@ from trident.ingest.model import (
     ATTRIBUTE_MARK,
     CALLED_MARK,
     ELEMENTS_MARK,
+    LIBRARY_RUNS_MARK,
     PATH_ASKED_MARK,
     SUBCLASSES_MARK,
     TABLE_MARK,
@@ -366,7 +367,7 @@ class PythonBinder(PythonLocals):
         for method, runs in sorted(library_mixins(base.name).items()):
             if method not in cls.methods and runs in cls.methods:
                 target = Target(TargetForm.QUALIFIED, f"{cls.qualified}.{runs}", Resolution.INFERRED)
-                yield BoundAttribute(cls.local, f"{method}{CALLED_MARK}", target)
+                yield BoundAttribute(cls.local, f"{method}{LIBRARY_RUNS_MARK}", target)
 
     def _local_class(self, node: ts.Node, scope: Scope) -> None:
         """`class RequireSchema(Schema): ...` in a function: the class is the function's own code (no entity), so after
