@@ -247,17 +247,8 @@ class CodeIndex:
                 return [e for e in called if e.type in types], Resolution.INFERRED  # `env.context_class(...)`
             if classes and not found and ref.target in DEFAULTS_TO:  # `object`'s default runs the other one
                 found = self._member(classes[0], DEFAULTS_TO[ref.target], skip_first=ref.after_owner)
-            runs = (
-                [e for e in self._library_runs(classes[0], ref.target) if e.type in types]
-                if classes and not found
-                else []
-            )
-            if classes and not found and not ref.after_owner:  # a mixin's or base's call of what subclasses define
-                derived = [e for e in self._derived_members(classes[0], ref.target) if e.type in types]
-                if derived:  # (and what the standard library's method runs on an instance of the class itself)
-                    return list({e.id: e for e in [*derived, *runs]}.values()), Resolution.DISPATCH
-            if runs:
-                return runs, Resolution.INFERRED
+            if classes and not found and (elsewhere := self._defined_elsewhere(ref, classes[0], types)) is not None:
+                return elsewhere
         elif form is TargetForm.LINKED:
             return self._linked(ref, project, path)
         else:
@@ -265,6 +256,19 @@ class CodeIndex:
         # A function bound to itself by scope or type is recursion: an edge (only a name guess never binds itself).
         found = [e for e in found if e.type in types and (e.project == project or not own_folder)]
         return found, resolution
+
+    def _defined_elsewhere(
+        self, ref: AnyReference, cls: Entity, types: set[str]
+    ) -> tuple[list[Entity], Resolution] | None:
+        """A member neither `cls` nor its bases define in the index: as the classes deriving from it define it (a
+        mixin's or base's call of what subclasses define), with what a standard-library base's method of that name
+        runs on an instance of the class itself; else that alone (`update`: the class's `__setitem__`); None for
+        neither."""
+        runs = [e for e in self._library_runs(cls, ref.target) if e.type in types]
+        derived = [] if ref.after_owner else [e for e in self._derived_members(cls, ref.target) if e.type in types]
+        if derived:
+            return list({e.id: e for e in [*derived, *runs]}.values()), Resolution.DISPATCH
+        return (runs, Resolution.INFERRED) if runs else None
 
     def _owner(
         self, ref: AnyReference, owner_name: str, project: str, path: str, tails: _Tails
