@@ -17,6 +17,7 @@ from typing import NamedTuple
 import tree_sitter as ts
 
 from trident.ingest.languages import node_text
+from trident.ingest.languages.python_parameters import standard
 
 # A builtin called on one value -> the method it runs on that value.
 BUILTIN_RUNS = {
@@ -66,20 +67,19 @@ TRUTH = "__bool__"
 # The methods the standard library's container bases give a class deriving from them, each by the class's own method
 # it runs (`collections.abc.MutableMapping.update` sets each item with `self[key] = value`): a call of one on the class
 # runs the class's own, where it defines that and not the method itself. By the base's last name; the generic names
-# (`Mapping`, `Sequence`) only from the standard library's modules.
+# (`Mapping`, `Sequence`) only from the standard library's modules. (`UserDict`'s `in` asks its `data`, no method.)
 _MAPPING = {"get": "__getitem__", "__contains__": "__getitem__", "setdefault": "__getitem__"}
 _MUTABLE_MAPPING = {**_MAPPING, "update": "__setitem__", "pop": "__delitem__", "popitem": "__delitem__"}
 _SEQUENCE = {"__contains__": "__getitem__", "__iter__": "__getitem__", "index": "__getitem__", "count": "__getitem__"}
 LIBRARY_MIXINS = {
     "Mapping": _MAPPING,
     "MutableMapping": _MUTABLE_MAPPING,
-    "UserDict": {**_MUTABLE_MAPPING, "__contains__": "__contains__"},
+    "UserDict": {m: runs for m, runs in _MUTABLE_MAPPING.items() if m != "__contains__"},
     "Sequence": _SEQUENCE,
     "MutableSequence": {**_SEQUENCE, "append": "insert", "extend": "insert", "remove": "__delitem__"},
     "MutableSet": {"remove": "discard", "pop": "discard", "clear": "discard"},
 }
 DISTINCT_MIXINS = frozenset({"MutableMapping", "UserDict", "MutableSequence", "MutableSet"})
-LIBRARY_MODULES = frozenset({"collections", "collections.abc", "typing", "typing_extensions"})
 # What iterating, entering or indexing a value runs: on a call's result, the methods worth looking up.
 CONTAINER_RUNS = frozenset(
     {"__iter__", "__aiter__", "__next__", "__anext__", "__enter__", "__exit__", "__aenter__", "__aexit__"}
@@ -101,8 +101,8 @@ class Run(NamedTuple):
 def library_mixins(base: str) -> Mapping[str, str]:
     """The methods a standard-library container base (`collections.abc.MutableMapping`, `typing.Mapping`,
     `collections.UserDict`) gives a class, each by the class's method it runs; {} for any other base."""
-    module, _, name = base.rpartition(".")
-    if name not in LIBRARY_MIXINS or (module not in LIBRARY_MODULES and name not in DISTINCT_MIXINS):
+    name = base.rpartition(".")[2]
+    if name not in LIBRARY_MIXINS or not (standard(base) or name in DISTINCT_MIXINS):
         return {}
     return LIBRARY_MIXINS[name]
 

@@ -667,7 +667,7 @@ class PythonBinder(PythonLocals):
         if owner is not None and owner.type == "identifier" and _alternatives(node_text(owner), scope):
             types = scope.alternatives[node_text(owner)]  # `h = A() if c else B()`, then `h.run()`
         if owner is not None and owner.type == "call" and (made := self._union_returned(owner, scope)):
-            types = made  # `SchemaClass().dump()` with the parameter one of several classes
+            types = made  # `SchemaClass().dump()`, the parameter one of several classes; `make().run()`, `-> A | B`
         if function is not None and len(types) > 1:
             member = node_text(function.child_by_field_name("attribute"))
             return [Target(TargetForm.MEMBER, member, Resolution.INFERRED, owner=t) for t in types]
@@ -793,8 +793,8 @@ class PythonBinder(PythonLocals):
             return None  # a method of a class this function defines: its own code
         if typed:  # (on a local every binding of which constructs that class: exactly it, no subclass's override)
             made = scope.constructed.get(node_text(owner), "") if owner.type == "identifier" else ""
-            exact = bool(made) and typed in (self._named_type(made), _local_class(made, scope))
-            exact = exact or _local_class(_called_name(owner), scope) == typed  # `Local().load()`
+            exact = bool(made) and typed in (self._named_type(made), _local_base(made, scope))
+            exact = exact or _local_base(_called_name(owner), scope) == typed  # `Local().load()`
             return Target(TargetForm.MEMBER, member, Resolution.INFERRED, owner=typed, virtual=not exact)
         dotted = self._dotted(owner, scope)
         if dotted:  # `mod.f()`, `Base.m(self)`: what is named runs (a class's method, not an override of it)
@@ -804,7 +804,7 @@ class PythonBinder(PythonLocals):
         return Target(TargetForm.NAME, member, Resolution.NAME)
 
 
-def _local_class(name: str, scope: Scope) -> str:
+def _local_base(name: str, scope: Scope) -> str:
     """The base a class the function defines is typed by (an instance of it is exactly of that class: no other
     subclass's override runs on it); "" for any other name."""
     return scope.held.get(name, "") if name in scope.local_classes else ""
