@@ -50,7 +50,7 @@ from trident.store.manifest import PendingReference
 from trident.store.names.code_paths import is_test_path, module_name
 from trident.store.names.id_ordered import drop, insert
 from trident.store.names.import_names import ImportNames, family, heads_folder
-from trident.store.schema import NON_VIRTUAL, Entity, EntityType, RelationType, Resolution
+from trident.store.schema import NON_VIRTUAL, SELF_MARK, Entity, EntityType, RelationType, Resolution
 
 CODE_TYPES = frozenset(
     {EntityType.MODULE.value, EntityType.CLASS.value, EntityType.FUNCTION.value, EntityType.METHOD.value}
@@ -281,11 +281,10 @@ class CodeIndex:
 
     def receiver(self, ref: AnyReference, project: str, path: str, found: Entity, resolution: Resolution) -> str:
         """Which overrides of the method a bound call runs may run instead (`Relation.receiver`): none where the
-        call names the method that runs (`super().m()`, `Base.m(self)`) or is on a local the function only ever
-        makes by constructing the class (`sql = SqlLexer(...)`, then `sql.get_tokens()`); those an instance of the
-        enclosing class may
-        have where the call is on its own receiver and the method is the class's by inheritance (`self.m()` in `C`,
-        `m` defined by C's base: C's and its subclasses' overrides, not a sibling's); "" (any) otherwise: a value's
+        call names the method that runs (`super().m()`, `Base.m(self)`) or is on a value made by constructing the
+        class (`sql = SqlLexer(...)`, then `sql.get_tokens()`: the class is named after the mark); those an instance of
+        the enclosing class may have where the call is on its own receiver (`self.m()` in `C`: C's and its
+        subclasses' overrides, not a sibling's; marked as on the caller's own receiver); "" (any) otherwise: a value's
         class as the binder reads it (`self.stream = ByteStream(...)`) may be one of several that other code assigns."""
         if ref.type not in (RelationType.CALLS, RelationType.REFERENCES) or found.type != EntityType.METHOD.value:
             return ""
@@ -293,17 +292,38 @@ class CodeIndex:
         if ref.after_owner or (form is TargetForm.QUALIFIED and not ref.virtual and resolution is Resolution.EXACT):
             return NON_VIRTUAL
         exact = form is TargetForm.MEMBER and not ref.virtual  # a receiver made by a construction of its class
-        if form is not TargetForm.MEMBER or (Resolution(ref.resolution) is not Resolution.EXACT and not exact):
+        how = Resolution(ref.resolution)
+        if form is not TargetForm.MEMBER or (how not in (Resolution.EXACT, Resolution.DISPATCH) and not exact):
             return ""  # only the enclosing class's own receiver (`self`, `this`) is surely of that class or below it
         owner_name = self._scoped_owner(ref.owner, ref.source) if family(path) in SCOPED_NAMES else ref.owner
         owner, classes = self._owner(ref, owner_name, project, path, _tails(ref, path)[0])
         if exact:  # what a factory function returns may be of a subclass: only a class itself constructed is exact,
             made = owner[0] if owner and owner[0].type == EntityType.CLASS.value else None  # and one with no `__new__`
-            return NON_VIRTUAL if made is not None and not self._member(made, "__new__", skip_first=False) else ""
-        if not classes or any(e.id == found.id for e in self._own(classes[0], found.name)):
-            return ""  # the class's own method: its overrides are its subclasses', every one of them
+            return (
+                NON_VIRTUAL + made.id
+                if made is not None and not self._member(made, "__new__", skip_first=False)
+                else ""
+            )
+        if not classes:
+            return ""
+        own = self._encloses(classes[0], ref.source)  # `self.m()`, `getattr(self, f"visit_{kind}")`
+        if own and how is Resolution.DISPATCH:
+            return SELF_MARK + classes[0].id
+        if how is Resolution.DISPATCH or any(e.id == found.id for e in self._own(classes[0], found.name)):
+            return SELF_MARK + classes[0].id if own else ""  # its own method: its overrides are its subclasses'
         inherited = any(e.id == found.id for e in self._member(classes[0], found.name, skip_first=False))
-        return classes[0].id if inherited else ""
+        return (SELF_MARK if own else "") + classes[0].id if inherited else ""
+
+    def _encloses(self, cls: Entity, caller_id: str) -> bool:
+        """Whether `caller_id` is a method of `cls` itself: a member call of an exact binding whose owner is the
+        caller's class is on the caller's own receiver."""
+        caller = self._by_id.get(caller_id)
+        return (
+            caller is not None
+            and caller.type == EntityType.METHOD.value
+            and caller.project == cls.project
+            and caller.qualified_name.rpartition(".")[0] == cls.qualified_name
+        )
 
     def settled(self, ref: AnyReference, project: str) -> bool:
         """Whether a reference that bound nothing never will while the indexed files stay as they are: a member of

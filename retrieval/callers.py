@@ -4,9 +4,10 @@ with how many calls away it is and the least sure binding on its best chain."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
 
+from trident.retrieval.receiver_context import NONE, RULED_OUT, ReceiverContext
 from trident.retrieval.relation_index import RelationIndex
 from trident.store.schema import RelationType, Resolution
 
@@ -44,41 +45,75 @@ def walk_callers(
     """Breadth first from `starts` against the direction of calls and references (`WALKED`), over those bound at
     least as surely as `least`; with `widest`, not over a dispatch from a caller that picks among more module-level
     functions than that (jinja2's table of filters picked by name: which one runs depends on the template).
+    A method reached through a dispatch on its own receiver is reached only for a `self` of the override's class,
+    and a call into it on a receiver made as another class is not walked (`ReceiverContext`).
     Of two chains of the same length into a caller, the surer is kept; the walk is deterministic."""
     reached = {s: Reach(0, Resolution.EXACT, s, "") for s in sorted(set(starts))}
-    weaker: dict[str, int] = {}
-    frontier = [index.position[s] for s in reached if s in index.position]
-    beyond = wide = 0
-    fanout: dict[int, int] = {}
+    walk = _Walk(
+        index,
+        least,
+        widest,
+        ReceiverContext(index),
+        {(index.position[s], NONE) for s in reached if s in index.position},
+    )
+    frontier = {state: Resolution.EXACT for state in walk.seen}
     for hops in range(1, max_hops + 2):
-        following: dict[int, Reach] = {}
-        for node in sorted(frontier):
-            node_id = index.entity_ids[node]
-            for i in _calls_into(index, node):
-                rank = int(index.resolution_rank[i])
-                if rank > least.rank:
-                    weaker[node_id] = weaker.get(node_id, 0) + 1
-                    continue
-                caller = int(index.source[i])
-                caller_id = index.entity_ids[caller]
-                if caller_id in reached:
-                    continue
-                if widest is not None and rank == Resolution.DISPATCH.rank and _fanout(index, caller, fanout) > widest:
-                    wide += 1
-                    continue
-                if hops > max_hops:
-                    beyond += 1
-                    continue
-                how = RESOLUTIONS[max(rank, reached[node_id].resolution.rank)]
-                known = following.get(caller)
-                if known is None or how.rank < known.resolution.rank:
-                    following[caller] = Reach(hops, how, node_id, index.evidence[index.evidence_code[i]])
-        for caller, reach in sorted(following.items()):
-            reached[index.entity_ids[caller]] = reach
-        frontier = list(following)
+        following: dict[tuple[int, int], Reach] = {}
+        for (node, context), how in sorted(frontier.items()):
+            for state, reach in walk.callers(node, context, how, hops > max_hops):
+                known = following.get(state)
+                if known is None or reach.resolution.rank < known.resolution.rank:
+                    following[state] = reach
+        frontier = {}
+        for (caller, context), reach in sorted(following.items()):
+            caller_id = index.entity_ids[caller]
+            known = reached.get(caller_id)
+            if known is None or (known.hops == hops and reach.resolution.rank < known.resolution.rank):
+                reached[caller_id] = Reach(hops, reach.resolution, reach.via, reach.evidence)
+            walk.seen.add((caller, context))
+            frontier[(caller, context)] = reach.resolution
         if not frontier:
             break
-    return CallerWalk(reached=reached, beyond=beyond, weaker=weaker, wide=wide)
+    return CallerWalk(reached=reached, beyond=walk.beyond, weaker=walk.weaker, wide=walk.wide)
+
+
+@dataclass
+class _Walk:
+    """One walk's rules for a step back from a reached method (in the context its `self` is reached in), the states
+    it reached, and what it left out."""
+
+    index: RelationIndex
+    least: Resolution
+    widest: int | None
+    context: ReceiverContext
+    seen: set[tuple[int, int]]  # (entity, context) reached; an entity reached in no context stands for every one
+    beyond: int = 0
+    wide: int = 0
+    weaker: dict[str, int] = field(default_factory=dict)
+    fanout: dict[int, int] = field(default_factory=dict)
+
+    def callers(self, node: int, context: int, how: Resolution, past: bool) -> Iterator[tuple[tuple[int, int], Reach]]:
+        """((caller, its context), how it reaches) for each call into `node` the walk follows to a state not reached
+        yet (`past`: one hop past the bound, only counted)."""
+        index, node_id = self.index, self.index.entity_ids[node]
+        for i in _calls_into(index, node):
+            rank = int(index.resolution_rank[i])
+            if rank > self.least.rank:
+                self.weaker[node_id] = self.weaker.get(node_id, 0) + 1
+                continue
+            caller = int(index.source[i])
+            caller_context = self.context.step(i, context)
+            if caller_context == RULED_OUT or (caller, caller_context) in self.seen or (caller, NONE) in self.seen:
+                continue
+            dispatch = self.widest is not None and rank == Resolution.DISPATCH.rank
+            if dispatch and _fanout(index, caller, self.fanout) > (self.widest or 0):
+                self.wide += 1
+                continue
+            if past:
+                self.beyond += 1
+                continue
+            reach = Reach(0, RESOLUTIONS[max(rank, how.rank)], node_id, index.evidence[index.evidence_code[i]])
+            yield (caller, caller_context), reach
 
 
 def _fanout(index: RelationIndex, caller: int, known: dict[int, int]) -> int:

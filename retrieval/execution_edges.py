@@ -27,7 +27,7 @@ import pyarrow.compute as pc
 
 from trident.retrieval.relation_columns import strings
 from trident.retrieval.wrapper_calls import wrapper_calls
-from trident.store.schema import NON_VIRTUAL, RelationType, Resolution
+from trident.store.schema import RelationType, Resolution, dispatch_below, on_own_receiver
 
 log = logging.getLogger(__name__)
 CLASS_PREFIX = "class:"
@@ -183,7 +183,9 @@ def derived_relations(table: pa.Table) -> pa.Table:
     overrides = list(hierarchy.overrides())
     rows: dict[str, list[object]] = {name: [] for name in table.schema.names}
 
-    def add(source: str, rtype: str, target: str, evidence: str, project: str, doc: str, how: Resolution) -> None:
+    def add(
+        source: str, rtype: str, target: str, evidence: str, project: str, doc: str, how: Resolution, receiver: str = ""
+    ) -> None:
         values = {
             "source": source,
             "type": rtype,
@@ -193,6 +195,7 @@ def derived_relations(table: pa.Table) -> pa.Table:
             "project": project,
             "doc_id": doc,
             "resolution": how.value,
+            "receiver": receiver,
         }
         for name in rows:
             rows[name].append(values.get(name))
@@ -212,7 +215,7 @@ def _project(entity_id: str) -> str:
 
 def _calls(
     table: pa.Table, hierarchy: Hierarchy, overriders: dict[str, list[tuple[str, Resolution]]]
-) -> Iterator[tuple[str, str, str, str, str, str, Resolution]]:
+) -> Iterator[tuple[str, str, str, str, str, str, Resolution, str]]:
     """The dispatch and constructor calls the stored calls imply: a call bound (not guessed) to an overridden method
     reaches each override; a call of a class, its constructors. A reference bound to an overridden method (a property
     read in another file, a bound method passed on to be called) reaches each override as a reference. A relation the
@@ -230,10 +233,10 @@ def _calls(
             continue
         if target.startswith(CLASS_PREFIX) and rtype == RelationType.CALLS.value:
             reached = [(m, _weakest(how, h)) for m, h in _constructors(hierarchy, target)]
-        elif target.startswith(METHOD_PREFIX) and _virtual(target) and receiver != NON_VIRTUAL:
+        elif target.startswith(METHOD_PREFIX) and _virtual(target) and (below := dispatch_below(receiver)) is not None:
             # an override runs where the receiver may be of its class: any, or only under the class the call names
             overrides = overriders.get(target, [])
-            may_run = [m for m, _ in overrides if not receiver or hierarchy.may_run_on(m, receiver)]
+            may_run = [m for m, _ in overrides if not below or hierarchy.may_run_on(m, below)]
             reached = [(m, Resolution.DISPATCH) for m in may_run]
         else:
             reached = []
@@ -242,7 +245,9 @@ def _calls(
             known = {(source, method, rtype), (source, method, RelationType.CALLS.value)}
             if not known & stated and not known & seen:
                 seen.add((source, method, rtype))
-                yield source, rtype, method, evidence, project, doc, reach
+                # a dispatch on the caller's own receiver stays one: the override's `self` is the caller's
+                mark = receiver if on_own_receiver(receiver) and not target.startswith(CLASS_PREFIX) else ""
+                yield source, rtype, method, evidence, project, doc, reach, mark
 
 
 def _virtual(target: str) -> bool:

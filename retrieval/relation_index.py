@@ -85,6 +85,13 @@ def _resolution_ranks(table: pa.Table) -> np.ndarray:
     return np.take(np.array([ranks.get(name, 0) for name in names], dtype=np.int8), codes)
 
 
+def _receiver_codes(table: pa.Table) -> tuple[list[str], np.ndarray]:
+    """The distinct receiver codes and each relation's (a table without the column: every receiver unknown, "")."""
+    if "receiver" not in table.column_names:
+        return [""], np.zeros(table.num_rows, dtype=np.int32)
+    return _codes(_column(table, "receiver"))
+
+
 Citations = Callable[[Sequence[str]], dict[str, str]]  # chunk ids -> the citations of those known
 CitationSource = Mapping[str, str] | Citations  # every chunk's citation, or a lookup
 
@@ -117,6 +124,8 @@ class RelationIndex:
     doc_code: np.ndarray
     weight: np.ndarray
     resolution_rank: np.ndarray  # Resolution.rank of each relation: 0 exact ... 3 name
+    receivers: list[str]  # the distinct `Relation.receiver` codes, sorted
+    receiver_code: np.ndarray
     out_ptr: np.ndarray
     out_order: np.ndarray
     in_ptr: np.ndarray
@@ -155,9 +164,11 @@ class RelationIndex:
         doc_ids, doc_code = _codes(_column(table, "doc_id"))
         weight = pc.fill_null(table["weight"], 1.0).to_numpy().astype(np.float64) if count else np.zeros(0)
         rank = _resolution_ranks(table)
+        receivers, receiver_code = _receiver_codes(table)
         order = np.lexsort((weight, doc_code, project_code, evidence_code, target, type_code, source))
         source, target, type_code, evidence_code = source[order], target[order], type_code[order], evidence_code[order]
         project_code, doc_code, weight, rank = project_code[order], doc_code[order], weight[order], rank[order]
+        receiver_code = receiver_code[order]
         out_ptr, out_order = _csr(source, len(entity_ids))
         in_ptr, in_order = _csr(target, len(entity_ids))
         return cls(
@@ -177,6 +188,8 @@ class RelationIndex:
             doc_code=doc_code,
             weight=weight,
             resolution_rank=rank,
+            receivers=receivers,
+            receiver_code=receiver_code,
             out_ptr=out_ptr,
             out_order=out_order,
             in_ptr=in_ptr,
@@ -247,4 +260,9 @@ class RelationIndex:
             doc_id=self.doc_ids[self.doc_code[i]],
             tenant=self.tenant,
             resolution=RESOLUTIONS[int(self.resolution_rank[i])],
+            receiver=self.receivers[self.receiver_code[i]],
         )
+
+    def receiver(self, i: int) -> str:
+        """The receiver code of relation number `i` (`Relation.receiver`)."""
+        return self.receivers[self.receiver_code[i]]

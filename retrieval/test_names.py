@@ -8,9 +8,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from trident.retrieval.callers import CallerWalk, Reach
+from trident.retrieval.callers import WALKED, CallerWalk, Reach
 from trident.retrieval.change_map import SiteOwners
 from trident.retrieval.definitions import ChunkReader
+from trident.retrieval.relation_index import RelationIndex
 from trident.store.catalog import Catalog
 from trident.store.names.code_paths import is_test_path
 from trident.store.names.directory import EntityDirectory
@@ -23,9 +24,16 @@ SITES_PER_NAME = 400
 
 
 def with_named_tests(
-    catalog: Catalog, directory: EntityDirectory, read: ChunkReader, walk: CallerWalk, projects: Sequence[str]
+    catalog: Catalog,
+    directory: EntityDirectory,
+    read: ChunkReader,
+    index: RelationIndex,
+    walk: CallerWalk,
+    projects: Sequence[str],
 ) -> CallerWalk:
-    """`walk` and the test code writing a call of a reached function's name that only reached functions have."""
+    """`walk` and the test code writing a call of a reached function's name that only reached functions have, in a
+    test the graph has no call of it from (one it has, the walk followed or ruled out: `String().serialize(1)` does
+    not run `Integer._serialize`)."""
     names = _unique_names(directory, walk)
     owners = SiteOwners(catalog, directory, read)
     reached = dict(walk.reached)
@@ -33,15 +41,22 @@ def with_named_tests(
         written = re.compile(rf"(?<![\w]){re.escape(name)}\s*\(")
         hits = catalog.text.search(name, SITES_PER_NAME, SearchFilter(catalog.tenant, tuple(projects)))
         chunks = read([h.id for h in hits])
+        stated = _callers_of(index, [e.id for e in directory.named(name) if e.id in walk.reached])
         for chunk_id in sorted(chunks):
             chunk = chunks[chunk_id]
             if chunk.kind != DocumentKind.CODE or not is_test_path(chunk.path):
                 continue
             for match in written.finditer(chunk.text):
                 owner = owners.at(chunk, chunk.start_line + chunk.text.count("\n", 0, match.start()))
-                if owner and owner not in reached:
+                if owner and owner not in reached and owner not in stated:
                     reached[owner] = Reach(reach.hops + 1, Resolution.NAME, callee, chunk_id)
     return replace(walk, reached=reached)
+
+
+def _callers_of(index: RelationIndex, entity_ids: Sequence[str]) -> set[str]:
+    """The entities with a call or reference into any of these."""
+    found = (index.touching(e, WALKED, outgoing=False) for e in entity_ids)
+    return {index.entity_ids[index.source[i]] for numbers in found for i in numbers}
 
 
 def _unique_names(directory: EntityDirectory, walk: CallerWalk) -> dict[str, tuple[str, Reach]]:

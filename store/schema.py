@@ -161,19 +161,53 @@ class Entity(_Record):
 
 # A call bound to a method through a class (`self.m()` in `C`, `x.m()` with `x: C`) may run an override of the method in
 # that class or a class deriving from it, and no other; one naming the method itself (`Base.m(self)`, `super().m()`)
-# runs that method only.
+# runs that method only. Two marks say more of the receiver, for a walk that follows one object through the calls on
+# it: a call on the caller's own receiver (`self.m()`: `SELF_MARK` before the class) and a receiver made by
+# constructing exactly one class (`RootVisitor(...).visit(node)`: `NON_VIRTUAL` before the class).
 NON_VIRTUAL = "="
+SELF_MARK = "^"
 RECEIVER_HELP = (
     "CALLS and REFERENCES of a method: which overrides of the target the call may run instead. '' any (the receiver's"
-    " class is not known); a class id: those of that class and the classes deriving from it; '=' none"
+    " class is not known); a class id: those of that class and the classes deriving from it ('^' before it: the call"
+    " is on the caller's own receiver, `self.m()`); '=' none ('=' before a class id: the receiver was made by"
+    " constructing exactly that class)"
 )
 
 
+def dispatch_below(receiver: str) -> str | None:
+    """Which overrides a call with this receiver may run: None none, "" any, else a class id (those of that class
+    and the classes deriving from it)."""
+    if receiver.startswith(NON_VIRTUAL):
+        return None
+    return receiver.removeprefix(SELF_MARK)
+
+
+def on_own_receiver(receiver: str) -> bool:
+    """Whether the call is on the caller's own receiver (`self.m()`): the callee's `self` is the caller's."""
+    return receiver.startswith(SELF_MARK)
+
+
+def constructed_class(receiver: str) -> str:
+    """The class the call's receiver was made by constructing, exactly ("" when not known)."""
+    return receiver.removeprefix(NON_VIRTUAL) if receiver.startswith(NON_VIRTUAL) else ""
+
+
+def _overrides_only(receiver: str) -> str:
+    """A receiver's code saying only which overrides may run (what the marks say of the receiver dropped)."""
+    return NON_VIRTUAL if receiver.startswith(NON_VIRTUAL) else receiver.removeprefix(SELF_MARK)
+
+
 def widest_receiver(first: str, second: str) -> str:
-    """What one relation standing for two calls of the same method may dispatch to: whatever either may."""
-    if first == second or second == NON_VIRTUAL:
+    """What one relation standing for two calls of the same method may dispatch to: whatever either may. What the
+    marks say of one call's receiver stays only where both calls say it."""
+    if first == second:
         return first
-    return second if first == NON_VIRTUAL else ""
+    if second.startswith(NON_VIRTUAL):
+        return _overrides_only(first)
+    if first.startswith(NON_VIRTUAL):
+        return _overrides_only(second)
+    first, second = _overrides_only(first), _overrides_only(second)
+    return first if first == second else ""
 
 
 class Relation(_Record):

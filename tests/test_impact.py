@@ -378,3 +378,69 @@ def test_tests_are_not_looked_for_through_a_dispatch_among_many_functions_and_th
     assert "wide_dispatch" in {r.kind for r in wide.verdict.reasons}
     few = _impact(catalog, entities=["calc.few.b"])
     assert [t.name for t in few.tests] == ["test_pick"]
+
+
+# A visitor base whose `visit` looks its handlers up on its own receiver (jinja2's NodeVisitor), a template method
+# calling an override on its own receiver (marshmallow's Field.serialize), and tests that each make one subclass.
+VISITORS = {
+    "walk/__init__.py": "",
+    "walk/visitor.py": (
+        "class NodeVisitor:\n"
+        "    def visit(self, node):\n"
+        "        handler = getattr(self, f'visit_{type(node).__name__}', None)\n"
+        "        return handler(node) if handler is not None else None\n\n\n"
+        "class Printer(NodeVisitor):\n"
+        "    def visit_Name(self, node):\n"
+        "        return str(node)\n\n\n"
+        "class Counter(NodeVisitor):\n"
+        "    def visit_Name(self, node):\n"
+        "        return 1\n\n\n"
+        "def count(node):\n"
+        "    return Counter().visit(node)\n\n\n"
+        "def show(visitor: NodeVisitor, node):\n"
+        "    return visitor.visit(node)\n"
+    ),
+    "walk/fields.py": (
+        "class Field:\n"
+        "    def serialize(self, value):\n"
+        "        return self.prepare(value)\n\n"
+        "    def prepare(self, value):\n"
+        "        return self._serialize(value)\n\n"
+        "    def _serialize(self, value):\n"
+        "        return value\n\n\n"
+        "class String(Field):\n"
+        "    def _serialize(self, value):\n"
+        "        return str(value)\n\n\n"
+        "class Integer(Field):\n"
+        "    def _serialize(self, value):\n"
+        "        return int(value)\n"
+    ),
+    "tests/test_walk.py": (
+        "from walk.fields import Integer, String\n"
+        "from walk.visitor import Printer, count, show\n\n\n"
+        "def test_count():\n    assert count('x') is None\n\n\n"
+        "def test_show():\n    assert show(Printer(), 'x') is None\n\n\n"
+        "def test_string():\n    assert String().serialize(1) == '1'\n\n\n"
+        "def test_integer():\n"
+        "    field = Integer()\n"
+        "    assert field.serialize('1') == 1\n"
+    ),
+}
+
+
+def test_a_dispatch_on_a_methods_own_receiver_reaches_only_the_tests_whose_receiver_may_be_of_that_class(
+    tmp_path: Path,
+) -> None:
+    catalog = _index(tmp_path / "index", {"walk": _committed(tmp_path / "walk", VISITORS)})
+    string = _impact(catalog, entities=["walk.fields.String._serialize"])
+    assert [t.name for t in string.tests] == ["test_string"]  # not test_integer: its field is made an Integer
+    integer = _impact(catalog, entities=["walk.fields.Integer._serialize"])
+    assert [t.name for t in integer.tests] == ["test_integer"]
+    assert {"serialize", "prepare"} <= {c.name for c in integer.callers}
+    # `count` makes a Counter: it cannot run Printer's handler; `show`'s visitor may be any NodeVisitor
+    printer = _impact(catalog, entities=["walk.visitor.Printer.visit_Name"])
+    assert "count" not in {c.name for c in printer.callers}
+    assert [t.name for t in printer.tests] == ["test_show"]
+    counter = _impact(catalog, entities=["walk.visitor.Counter.visit_Name"])
+    assert {"count", "show"} <= {c.name for c in counter.callers}
+    assert sorted(t.name for t in counter.tests) == ["test_count", "test_show"]

@@ -170,7 +170,7 @@ def impact(
     deep = walk_callers(index, starts, max(TEST_HOPS, max_hops), Resolution.NAME, WIDEST_DISPATCH)
     projects_of = sorted({e.project for i in deep.reached if (e := directory.by_id.get(i)) is not None})
     deep = with_fixture_values(index, directory, read, deep, projects_of)
-    deep = with_named_tests(catalog, directory, read, deep, projects_of)
+    deep = with_named_tests(catalog, directory, read, index, deep, projects_of)
     tests = tests_reaching(index, directory, read, deep)
     ask = ImpactAsk(
         list(entities) if entities is not None else None,

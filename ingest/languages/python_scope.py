@@ -795,6 +795,8 @@ class PythonBinder(PythonLocals):
             made = scope.constructed.get(node_text(owner), "") if owner.type == "identifier" else ""
             exact = bool(made) and typed in (self._named_type(made), _local_base(made, scope))
             exact = exact or _local_base(_called_name(owner), scope) == typed  # `Local().load()`
+            inline = self._constructed(owner, scope) if owner.type == "call" else ""  # `String().serialize(...)`
+            exact = exact or (bool(inline) and named_as_class(inline) and typed == inline)
             return Target(TargetForm.MEMBER, member, Resolution.INFERRED, owner=typed, virtual=not exact)
         dotted = self._dotted(owner, scope)
         if dotted:  # `mod.f()`, `Base.m(self)`: what is named runs (a class's method, not an override of it)
