@@ -39,6 +39,7 @@ BUILTIN_RUNS = {
 ITERATING_FIRST = frozenset({"list", "tuple", "sorted", "set", "frozenset", "sum", "any", "all", "enumerate"})
 ONE_ARGUMENT = frozenset({"min", "max"})
 ITERATING_FROM = {"zip": 0, "map": 1, "filter": 1}
+HASHING_BUILTINS = frozenset({"set", "frozenset"})  # builtins that hash each element of what they are given
 MEASURED = frozenset({"list", "tuple", "sorted"})  # builtins that ask an iterable's length first (a length hint)
 # Methods of a mapping or set that look their first argument up by its hash.
 KEYED_METHODS = frozenset({"get", "pop", "setdefault", "add", "discard", "remove"})

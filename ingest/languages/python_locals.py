@@ -34,6 +34,7 @@ from trident.ingest.languages.python_syntax import (
     literal_items,
     literal_key,
     local_names,
+    named_as_class,
     nested_functions,
     returned_values,
     statements,
@@ -571,6 +572,8 @@ class PythonLocals(PythonTypes):
             return scope.elements.get(node_text(container), "")
         if container.type == "call" and (kept := self._kept_elements(container, scope)) is not None:
             return kept
+        if container.type == "call" and (mapped := self._mapped_class(container, scope)):
+            return mapped
         if container.type == "call":  # `for node in self.iter_child_nodes()`, `-> Iterator[Node]`
             return self._elements_of(self._callee(container, scope))
         owner = container.child_by_field_name("object") if container.type == "attribute" else None
@@ -586,6 +589,18 @@ class PythonLocals(PythonTypes):
         # class states its elements are, for the indexer to read (`Class@options[]`)
         elsewhere = self._held_elsewhere(container, scope) if owner is not None else ""
         return f"{elsewhere}{ELEMENTS_MARK}" if elsewhere else ""
+
+    def _mapped_class(self, call: ts.Node, scope: Scope) -> str:
+        """`map(Specifier, specs)`: each element is what calling the class mapped makes; "" for any other call."""
+        function, given = call.child_by_field_name("function"), call_arguments(call)
+        if function is None or node_text(function) != "map" or self._bound("map", scope) or len(given) < 2:
+            return ""
+        mapped = given[0]
+        if mapped.type == "identifier" and node_text(mapped) not in scope.types:
+            named = self._bound(node_text(mapped), scope)
+        else:
+            named = self._dotted(mapped, scope) if mapped.type == "attribute" else ""
+        return named if named and named_as_class(named) else ""
 
     def _kept_elements(self, call: ts.Node, scope: Scope) -> str | None:
         """The elements of a builtin's call that keeps its argument's (`sorted(self.items)`) or of a declared

@@ -33,6 +33,7 @@ from trident.ingest.languages.python_facts import ClassFacts, Scope
 from trident.ingest.languages.python_fixtures import conftest_fixture, fixture_names, parametrized, receives_fixtures
 from trident.ingest.languages.python_implicit import (
     CONTAINER_RUNS,
+    HASHING_BUILTINS,
     Run,
     expression_runs,
     keyed_containers,
@@ -46,6 +47,7 @@ from trident.ingest.languages.python_syntax import (
     BUILTIN_METHODS,
     DEFINITIONS,
     FUNCTIONS,
+    call_arguments,
     constructed_locals,
     defined_functions,
     expression_nodes,
@@ -557,6 +559,22 @@ class PythonBinder(PythonLocals):
                     target = Target(TargetForm.MEMBER, method, Resolution.INFERRED, owner=key)
                     self.result.calls.append(BoundCall(scope.caller, container.start_point.row, target))
 
+    def _hashed_elements(self, nodes: list[ts.Node], scope: Scope) -> None:
+        """A set built of values whose class the code states (`frozenset(map(Specifier, specs))`, `{a, b}`,
+        `{Item(n) for n in names}`) hashes each: runs that class's `__hash__`."""
+        for node in nodes:
+            if node.type in ("set", "set_comprehension"):
+                given: ts.Node | None = node
+            else:
+                function = node.child_by_field_name("function") if node.type == "call" else None
+                written = node_text(function) if function is not None else ""
+                arguments = call_arguments(node) if written in HASHING_BUILTINS else []
+                given = arguments[0] if arguments and not self._bound(written, scope) else None
+            element = self._elements_given(given, scope) if given is not None else ""
+            if element and not standard(element.removesuffix(ELEMENTS_MARK)):
+                target = Target(TargetForm.MEMBER, "__hash__", Resolution.INFERRED, owner=element)
+                self.result.calls.append(BoundCall(scope.caller, node.start_point.row, target))
+
     def _calls_in(self, node: ts.Node, scope: Scope) -> None:
         """The calls, implicit runs, references and reads in an expression; a comprehension's variable is typed by
         the elements of what it iterates (`[x.as_const() for x in self.items]`)."""
@@ -577,6 +595,7 @@ class PythonBinder(PythonLocals):
     def _calls_in_expression(self, nodes: list[ts.Node], scope: Scope) -> None:
         self._implicit_calls(expression_runs(nodes), scope)
         self._hashed_keys(nodes, scope)
+        self._hashed_elements(nodes, scope)
         for call in (n for n in nodes if n.type == "call"):
             for target in self._call_targets(call, scope):
                 self.result.calls.append(BoundCall(scope.caller, call.start_point.row, target))
