@@ -553,6 +553,55 @@ def test_a_lookup_in_a_mapping_or_set_of_a_stated_key_class_runs_its_hash_and_eq
     assert not [t for s, t in calls if s == "toml.items.Container.named"]
 
 
+HASHED = {
+    "specs/__init__.py": "",
+    "specs/spec.py": (
+        "class Spec:\n"
+        "    def __init__(self, text):\n"
+        "        self.text = text\n\n"
+        "    def __hash__(self):\n"
+        "        return hash(self.text)\n\n"
+        "    def __eq__(self, other):\n"
+        "        return self.text == other.text\n\n\n"
+        "class SpecSet:\n"
+        "    def __init__(self, texts):\n"
+        "        self._specs = frozenset(map(Spec, texts))\n\n"
+        "    def pair(self, a: Spec, b: Spec):\n"
+        "        return {a, b}\n\n"
+        "    def words(self, texts):\n"
+        "        return set(texts)\n\n\n"
+        "def set(values):\n"
+        "    return list(values)\n\n\n"
+        "def rebound(a: Spec):\n"
+        "    return set([a])\n"
+    ),
+    "specs/use.py": (
+        "from .spec import Spec\n\n\n"
+        "def same(a, b):\n"
+        "    return hash(Spec(a)) == hash(Spec(b))\n\n\n"
+        "def equal(a, b):\n"
+        "    return Spec(a) == Spec(b)\n\n\n"
+        "def specs(lines):\n"
+        "    return list(map(Spec, lines))\n\n\n"
+        "def lengths(lines):\n"
+        "    return hash(len(lines))\n"
+    ),
+}
+
+
+def test_a_set_built_of_values_of_a_stated_class_or_a_constructed_value_hashed_runs_its_hash(tmp_path: Path) -> None:
+    # packaging's `self._specs = frozenset(map(Specifier, specs))`: building the set hashes every Specifier
+    calls = project_calls(tmp_path, "specs", HASHED)
+    for caller in ("specs.spec.SpecSet.__init__", "specs.spec.SpecSet.pair"):
+        assert calls[(caller, "specs.spec.Spec.__hash__")] == "inferred", caller
+    assert not [t for s, t in calls if s == "specs.spec.SpecSet.words" and t.endswith("__hash__")]
+    assert ("specs.spec.rebound", "specs.spec.Spec.__hash__") not in calls  # `set` is the module's own function
+    # a value made by constructing a class is of that class: hashing or comparing it runs the class's methods
+    assert calls[("specs.use.same", "specs.spec.Spec.__hash__")] == "inferred"
+    assert calls[("specs.use.equal", "specs.spec.Spec.__eq__")] == "inferred"
+    assert calls[("specs.use.specs", "specs.spec.Spec")] == "inferred"  # `map` calls the class
+    assert not [t for s, t in calls if s == "specs.use.lengths" and t.startswith("specs.")]
+
 BUILT = {
     "errs/__init__.py": "",
     "errs/exceptions.py": (

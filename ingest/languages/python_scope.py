@@ -538,8 +538,8 @@ class PythonBinder(PythonLocals):
                     target = Target(TargetForm.QUALIFIED, function, Resolution.INFERRED)
                     self.result.calls.append(BoundCall(scope.caller, value.start_point.row, target))
                 continue
-            if value.type == "call" and run.method not in CONTAINER_RUNS:
-                continue
+            if value.type == "call" and run.method not in CONTAINER_RUNS and not self._constructs_class(value, scope):
+                continue  # (`hash(Specifier(spec))`, `Version(a) == Version(b)`: the class it makes)
             if scope.cls is not None and value.type == "identifier" and node_text(value) == scope.receiver:
                 typed, resolution = scope.cls.qualified, Resolution.EXACT
             else:
@@ -558,6 +558,18 @@ class PythonBinder(PythonLocals):
                 for method in ("__hash__", "__eq__"):
                     target = Target(TargetForm.MEMBER, method, Resolution.INFERRED, owner=key)
                     self.result.calls.append(BoundCall(scope.caller, container.start_point.row, target))
+
+    def _constructs_class(self, call: ts.Node, scope: Scope) -> bool:
+        """Whether a call makes an instance of the class it names (`Specifier(spec)`): its result is of that class."""
+        made = self._constructed(call, scope)
+        return bool(made) and named_as_class(made) and self._receiver_type(call, scope) == made
+
+    def _mapped_constructions(self, nodes: list[ts.Node], scope: Scope) -> None:
+        """`map(Requirement, lines)` calls the class on each element: a construction of it."""
+        for call in (n for n in nodes if n.type == "call"):
+            if made := self._mapped_class(call, scope):
+                target = Target(TargetForm.QUALIFIED, made, Resolution.INFERRED)
+                self.result.calls.append(BoundCall(scope.caller, call.start_point.row, target))
 
     def _hashed_elements(self, nodes: list[ts.Node], scope: Scope) -> None:
         """A set built of values whose class the code states (`frozenset(map(Specifier, specs))`, `{a, b}`,
@@ -596,6 +608,7 @@ class PythonBinder(PythonLocals):
         self._implicit_calls(expression_runs(nodes), scope)
         self._hashed_keys(nodes, scope)
         self._hashed_elements(nodes, scope)
+        self._mapped_constructions(nodes, scope)
         for call in (n for n in nodes if n.type == "call"):
             for target in self._call_targets(call, scope):
                 self.result.calls.append(BoundCall(scope.caller, call.start_point.row, target))
