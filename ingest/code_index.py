@@ -68,9 +68,14 @@ IMPLEMENTED_APART = frozenset({"rust", "csharp"})
 # bound as a member already, so a linked name is a type (`new PublicKey()` in a class with a `PublicKey` property)
 LINKED_NOT_MEMBERS = frozenset({"rust", "csharp", "ruby"})
 
-# A method `object` defines by running another one a class may define: `!=` runs `__eq__`, `str(x)` runs
-# `__repr__`, `if x:` runs `__len__` when the class defines no `__bool__`.
-DEFAULTS_TO = {"__ne__": "__eq__", "__str__": "__repr__", "__bool__": "__len__"}
+# A method Python runs where a class defines none of the one named: `object`'s default runs another one a class may
+# define (`!=` runs `__eq__`, `str(x)` runs `__repr__`, `if x:` runs `__len__` when the class defines no `__bool__`);
+# an augmented assignment (`s |= more`, `__ior__`) runs the operator's method (`__or__`).
+_OPERATORS = ("add", "sub", "mul", "matmul", "truediv", "floordiv", "mod", "pow")
+_OPERATORS += ("lshift", "rshift", "and", "or", "xor")
+DEFAULTS_TO = {"__ne__": "__eq__", "__str__": "__repr__", "__bool__": "__len__"} | {
+    f"__i{name}__": f"__{name}__" for name in _OPERATORS
+}
 
 AnyReference: TypeAlias = Reference | PendingReference
 

@@ -602,6 +602,57 @@ def test_a_set_built_of_values_of_a_stated_class_or_a_constructed_value_hashed_r
     assert calls[("specs.use.specs", "specs.spec.Spec")] == "inferred"  # `map` calls the class
     assert not [t for s, t in calls if s == "specs.use.lengths" and t.startswith("specs.")]
 
+ORDERED = {
+    "oset/__init__.py": "",
+    "oset/ordered.py": (
+        "from collections.abc import MutableSet\n\n\n"
+        "class OrderedSet(MutableSet):\n"
+        "    def __init__(self, iterable=None):\n"
+        "        self.map = {}\n"
+        "        if iterable is not None:\n"
+        "            self |= iterable\n\n"
+        "    def __len__(self):\n"
+        "        return len(self.map)\n\n"
+        "    def __contains__(self, key):\n"
+        "        return key in self.map\n\n"
+        "    def __iter__(self):\n"
+        "        return iter(self.map)\n\n"
+        "    def add(self, key):\n"
+        "        self.map[key] = 1\n\n"
+        "    def discard(self, key):\n"
+        "        self.map.pop(key, None)\n\n\n"
+        "class Money:\n"
+        "    def __add__(self, other):\n"
+        "        return self\n\n"
+        "    def __iadd__(self, other):\n"
+        "        return self\n\n\n"
+        "class Count:\n"
+        "    def __add__(self, other):\n"
+        "        return self\n\n\n"
+        "def narrowed(names, gone):\n"
+        "    found = OrderedSet(names)\n"
+        "    found -= gone\n"
+        "    return found\n\n\n"
+        "def total(m: Money, c: Count, n: int):\n"
+        "    m += Money()\n"
+        "    c += Count()\n"
+        "    n += 1\n"
+    ),
+}
+
+
+def test_an_augmented_assignment_runs_the_in_place_method_or_the_operators_and_a_set_base_gives_them(
+    tmp_path: Path,
+) -> None:
+    # marshmallow's `OrderedSet(MutableSet)`: `self |= iterable` in its `__init__` runs MutableSet's `__ior__`, which
+    # adds each element with the class's own `add`; `-=` discards with its `discard`
+    calls = project_calls(tmp_path, "oset", ORDERED)
+    assert calls[("oset.ordered.OrderedSet.__init__", "oset.ordered.OrderedSet.add")] == "inferred"
+    assert calls[("oset.ordered.narrowed", "oset.ordered.OrderedSet.discard")] == "inferred"
+    assert calls[("oset.ordered.total", "oset.ordered.Money.__iadd__")] == "inferred"
+    assert ("oset.ordered.total", "oset.ordered.Money.__add__") not in calls  # the in-place method runs instead
+    assert calls[("oset.ordered.total", "oset.ordered.Count.__add__")] == "inferred"  # no `__iadd__`: `+` runs
+
 BUILT = {
     "errs/__init__.py": "",
     "errs/exceptions.py": (

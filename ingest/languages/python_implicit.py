@@ -72,13 +72,24 @@ TRUTH = "__bool__"
 _MAPPING = {"get": "__getitem__", "__contains__": "__getitem__", "setdefault": "__getitem__"}
 _MUTABLE_MAPPING = {**_MAPPING, "update": "__setitem__", "pop": "__delitem__", "popitem": "__delitem__"}
 _SEQUENCE = {"__contains__": "__getitem__", "__iter__": "__getitem__", "index": "__getitem__", "count": "__getitem__"}
+# `a | b`, `a & b`, `a - b`, `a ^ b` on a `collections.abc.Set` make a new set of the class (`_from_iterable`)
+_SET = {"__or__": "__init__", "__and__": "__init__", "__sub__": "__init__", "__xor__": "__init__"}
 LIBRARY_MIXINS = {
     "Mapping": _MAPPING,
     "MutableMapping": _MUTABLE_MAPPING,
     "UserDict": {m: runs for m, runs in _MUTABLE_MAPPING.items() if m != "__contains__"},
     "Sequence": _SEQUENCE,
     "MutableSequence": {**_SEQUENCE, "append": "insert", "extend": "insert", "remove": "__delitem__"},
-    "MutableSet": {"remove": "discard", "pop": "discard", "clear": "discard"},
+    "MutableSet": {
+        **_SET,
+        "remove": "discard",
+        "pop": "discard",
+        "clear": "discard",
+        "__ior__": "add",
+        "__iand__": "discard",
+        "__isub__": "discard",
+    },
+    "Set": _SET,
 }
 DISTINCT_MIXINS = frozenset({"MutableMapping", "UserDict", "MutableSequence", "MutableSet"})
 # What iterating, entering or indexing a value runs: on a call's result, the methods worth looking up.
@@ -156,6 +167,11 @@ def _runs(node: ts.Node) -> Iterator[Run]:
         method = BINARY_RUNS.get(node_text(operator)) if operator is not None else None
         if left is not None and method:
             yield Run(left, method)
+    elif node.type == "augmented_assignment" and (left := node.child_by_field_name("left")) is not None:
+        operator = node.child_by_field_name("operator")
+        method = BINARY_RUNS.get(node_text(operator).removesuffix("=")) if operator is not None else None
+        if method:  # `s |= more` runs `__ior__`, or where the class has none, `__or__` (the indexer falls back)
+            yield Run(left, f"__i{method[2:]}")
     elif node.type == "not_operator" and (argument := node.child_by_field_name("argument")) is not None:
         yield from _truth(argument)
     elif node.type == "boolean_operator" and (left := node.child_by_field_name("left")) is not None:
