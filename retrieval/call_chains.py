@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections import defaultdict
 
 from trident.retrieval.connections import Adjacency, Connection, best_paths, set_apart_of
-from trident.retrieval.relation_index import GraphWalk
+from trident.retrieval.receiver_context import ReceiverContext
+from trident.retrieval.relation_index import GraphWalk, RelationIndex
 from trident.store.names.directory import EntityDirectory
 from trident.store.schema import RelationType, Resolution
 
@@ -39,7 +40,11 @@ def call_chains(
     """Up to `max_paths` cheapest chains of at most `max_hops` calls from `source` to `target`, each call walked
     from caller to callee and bound at least as surely as `least`; none when no such chain exists."""
     forward, backward = _call_edges(graph, tenant, source, target, max_hops, least)
-    found = best_paths(forward, source, target, max_hops, max_paths, set_apart_of(directory), towards=backward)
+    # over the in-memory relations, a chain follows the receiver from call to call (`ReceiverContext`)
+    runs = ReceiverContext(graph).runs_as_chain if isinstance(graph, RelationIndex) else None
+    found = best_paths(
+        forward, source, target, max_hops, max_paths, set_apart_of(directory), towards=backward, runs=runs
+    )
     return [Connection(relations=path, code_only=True) for path in found]
 
 

@@ -143,13 +143,15 @@ def best_paths(
     max_paths: int,
     in_tests: Callable[[str], bool] = lambda node: False,
     towards: Adjacency | None = None,
+    runs: Callable[[list[Relation], Relation], bool] | None = None,
 ) -> list[list[Relation]]:
     """The cheapest simple paths from source to target (best-first), at most `max_hops` long, deterministic.
 
     A step is taken only towards a node from which the target is still within the hops left (hop distances to
     the target, computed once, over `towards`: the relations read backwards when `around` holds them one way
     only), so a search never wanders through the neighbourhood of a hub it cannot leave in time, and an
-    unreachable target is known at once.
+    unreachable target is known at once. With `runs`, a step is taken only where it says the path so far and
+    the step can run as one chain (`ReceiverContext.runs_as_chain`).
     """
     to_target = hop_distances(towards if towards is not None else around, target, max_hops)
     if to_target.get(source, max_hops + 1) > max_hops:
@@ -175,6 +177,8 @@ def best_paths(
             if neighbour in visited and neighbour != target:
                 continue
             if len(path) + 1 + to_target.get(neighbour, max_hops + 1) > max_hops:
+                continue
+            if runs is not None and not runs(path, relation):
                 continue
             step = _step_cost(relation, node, neighbour != target and in_tests(neighbour))
             # The relation id breaks ties between parallel edges, so the heap never compares paths.

@@ -13,10 +13,11 @@ the value may be of a subclass no code states.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from trident.retrieval.relation_index import RelationIndex
-from trident.store.schema import RelationType, constructed_class, on_own_receiver
+from trident.store.schema import Relation, RelationType, constructed_class, on_own_receiver
 
 NONE = -1  # no context: the method's `self` may be of its class or any class deriving from it
 RULED_OUT = -2  # the call cannot have reached the method in this context
@@ -30,7 +31,9 @@ class ReceiverContext:
     index: RelationIndex
     _class_of: dict[int, int] | None = None
     _derived: dict[int, list[int]] | None = None
+    _bases: dict[int, list[int]] | None = None
     _below: dict[int, frozenset[int]] = field(default_factory=dict)
+    _defines: dict[int, set[str]] | None = None
 
     def step(self, relation: int, context: int) -> int:
         """The context of the caller of relation number `relation` (a call or reference into a method reached in
@@ -45,6 +48,66 @@ class ReceiverContext:
             if position is not None and position not in self.below(context):
                 return RULED_OUT
         return NONE
+
+    def runs_as_chain(self, path: Sequence[Relation], step: Relation) -> bool:
+        """Whether a chain of calls `path`, then `step`, can run in that order as the receivers it states allow,
+        walked forward from the chain's first method (whose `self` is of its class or below): a call on the
+        caller's own receiver runs a method only where no class between that receiver's class and the method's
+        overrides it (`TimedSerializer.loads_unsafe` -> `Serializer._loads_unsafe_impl` -> `self.loads()` runs
+        `TimedSerializer.loads`, never `Serializer.loads`), and an override reached by dispatch only for a receiver
+        that may be of its class."""
+        first = self.index.position.get((path[0] if path else step).source)
+        context = self.class_of(first) if first is not None else NONE
+        for relation in (*path, step):
+            context = self._forward(relation, context)
+            if context == RULED_OUT:
+                return False
+        return True
+
+    def _forward(self, relation: Relation, context: int) -> int:
+        """The class the callee's `self` is of after `relation` runs from a caller whose `self` is of `context`."""
+        callee = self.index.position.get(relation.target)
+        owner = self.class_of(callee) if callee is not None else NONE
+        if owner == NONE:
+            return NONE
+        if on_own_receiver(relation.receiver) and context != NONE:
+            if self._overridden_below(context, owner, relation.target.rpartition(".")[2]):
+                return RULED_OUT
+            if owner in self.below(context):
+                return owner
+            return context if context in self.below(owner) or self.below(owner) & self.below(context) else RULED_OUT
+        made = self.index.position.get(constructed_class(relation.receiver) or "")
+        return made if made is not None else owner
+
+    def _overridden_below(self, receiver: int, owner: int, name: str) -> bool:
+        """Whether `receiver` or a base of it that derives from `owner` defines `name`: a subclass comes before its
+        bases in every method resolution order, so `owner`'s method never runs on such a receiver."""
+        below, seen, queue = self.below(owner), {receiver}, [receiver]
+        while queue:
+            cls = queue.pop()
+            if cls != owner and cls in below and name in self._names(cls):
+                return True
+            for base in self._base_classes(cls):
+                if base not in seen:
+                    seen.add(base)
+                    queue.append(base)
+        return False
+
+    def _names(self, cls: int) -> set[str]:
+        if self._defines is None:
+            self._defines = {}
+            for member, owner in self._method_classes().items():
+                self._defines.setdefault(owner, set()).add(self.index.entity_ids[member].rpartition(".")[2])
+        return self._defines.get(cls, set())
+
+    def _base_classes(self, cls: int) -> list[int]:
+        if self._bases is None:
+            self._bases = {}
+            for i in self._relations(RelationType.INHERITS.value):
+                child, base = int(self.index.source[i]), int(self.index.target[i])
+                if child != base:
+                    self._bases.setdefault(child, []).append(base)
+        return self._bases.get(cls, [])
 
     def _own_receiver(self, caller: int, callee: int, context: int) -> int:
         """A call on the caller's own receiver: the caller's `self` is the callee's, so it must be of the callee's
@@ -62,15 +125,17 @@ class ReceiverContext:
 
     def class_of(self, method: int) -> int:
         """The class a method is a member of (NONE for a function, or a method whose class is not indexed)."""
+        return self._method_classes().get(method, NONE)
+
+    def _method_classes(self) -> dict[int, int]:
         if self._class_of is None:
             self._class_of = {}
+            ids = self.index.entity_ids
             for i in self._relations(RelationType.CONTAINS.value):
                 owner, member = int(self.index.source[i]), int(self.index.target[i])
-                if self.index.entity_ids[owner].startswith("class:") and self.index.entity_ids[member].startswith(
-                    "method:"
-                ):
+                if ids[owner].startswith("class:") and ids[member].startswith("method:"):
                     self._class_of.setdefault(member, owner)
-        return self._class_of.get(method, NONE)
+        return self._class_of
 
     def below(self, cls: int) -> frozenset[int]:
         """`cls` and every class deriving from it."""

@@ -1090,3 +1090,43 @@ def test_a_call_chain_through_the_librarys_own_override_comes_before_one_through
         assert ["method:lib:docs.examples.cache.Cache.parse", target] in walked[1:]  # still there, after
     finally:
         catalog.close()
+
+
+def test_a_call_chain_follows_its_receiver_through_the_calls_on_itself(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    # itsdangerous' shape: `TimedSerializer.loads_unsafe` runs the base's `_loads_unsafe_impl`, whose `self.loads()`
+    # runs TimedSerializer's own `loads` on that receiver, never the base's it overrides
+    files = {
+        "sig/__init__.py": "",
+        "sig/serializer.py": (
+            "def unsign(value):\n"
+            "    return value\n\n\n"
+            "class Serializer:\n"
+            "    def loads_unsafe(self, s):\n"
+            "        return self._impl(s)\n\n"
+            "    def _impl(self, s):\n"
+            "        return self.loads(s)\n\n"
+            "    def loads(self, s):\n"
+            "        return unsign(s)\n\n\n"
+            "class Timed(Serializer):\n"
+            "    def loads(self, s):\n"
+            "        return unsign(s)\n\n"
+            "    def timed_loads(self, s):\n"
+            "        return self._impl(s)\n"
+        ),
+    }
+    catalog = indexed_projects(tmp_path_factory.mktemp("receivers"), {"sig": files}, ["sig"])
+    try:
+        reader = Reader(catalog, GenerationViews(RetrievalSettings()))
+        unsign, impl = "function:sig:sig.serializer.unsign", "method:sig:sig.serializer.Serializer._impl"
+        timed = explain_path(reader, "method:sig:sig.serializer.Timed.timed_loads", unsign, max_hops=3)
+        walked = [[h.target for h in path.hops] for path in timed.paths]
+        assert walked[0] == [impl, "method:sig:sig.serializer.Timed.loads", unsign]
+        assert [impl, "method:sig:sig.serializer.Serializer.loads", unsign] not in walked  # it never runs on a Timed
+        base = explain_path(reader, "method:sig:sig.serializer.Serializer.loads_unsafe", unsign, max_hops=3)
+        walked = [[h.target for h in path.hops] for path in base.paths]
+        assert walked[0] == [impl, "method:sig:sig.serializer.Serializer.loads", unsign]  # on a Serializer
+        assert [impl, "method:sig:sig.serializer.Timed.loads", unsign] in walked[1:]  # or on a Timed
+    finally:
+        catalog.close()
