@@ -1130,3 +1130,35 @@ def test_a_call_chain_follows_its_receiver_through_the_calls_on_itself(
         assert [impl, "method:sig:sig.serializer.Timed.loads", unsign] in walked[1:]  # or on a Timed
     finally:
         catalog.close()
+
+
+def test_reading_an_attribute_a_class_body_gives_a_descriptor_runs_its_get(tmp_path: Path) -> None:
+    # packaging's `Metadata`: `version: _Validator[str] = _Validator(added="1.0")` in the class body, then
+    # `meta.version` runs `_Validator.__get__`; a class-body value whose class defines no `__get__` runs nothing
+    files = {
+        "meta/__init__.py": "",
+        "meta/fields.py": (
+            "class _Validator:\n"
+            "    def __init__(self, added='1.0'):\n"
+            "        self.added = added\n\n"
+            "    def __get__(self, instance, owner):\n"
+            "        return instance.raw\n\n\n"
+            "class Plain:\n"
+            "    def __init__(self, n=1):\n"
+            "        self.n = n\n\n\n"
+            "class Metadata:\n"
+            "    version = _Validator(added='1.0')\n"
+            "    plain = Plain()\n\n"
+            "    def __init__(self):\n"
+            "        self.raw = {}\n\n"
+            "    def show(self):\n"
+            "        return self.version\n\n\n"
+            "def read():\n"
+            "    meta = Metadata()\n"
+            "    return meta.version, meta.plain\n"
+        ),
+    }
+    calls = project_calls(tmp_path, "meta", files)
+    for caller in ("meta.fields.Metadata.show", "meta.fields.read"):
+        assert calls[(caller, "meta.fields._Validator.__get__")] == "inferred", caller
+    assert not [t for s, t in calls if s == "meta.fields.read" and t.startswith("meta.fields.Plain.")]

@@ -53,6 +53,9 @@ class ClassFacts:
     items: dict[str, str] = field(default_factory=dict)  # mapping or list attribute -> what a subscript of it gives
     keys: dict[str, str] = field(default_factory=dict)  # mapping or set attribute -> the class of its keys
     properties: set[str] = field(default_factory=set)  # methods read as attributes (`@property`, `@cached_property`)
+    # class-body attribute -> the class its value is constructed as (`version = _Validator(added="1.0")`): a read of
+    # it on an instance runs that class's `__get__` where it defines one (a descriptor)
+    descriptors: dict[str, str] = field(default_factory=dict)
     methods: set[str] = field(default_factory=set)  # the methods the class body defines
     held: dict[str, str] = field(default_factory=dict)  # attribute -> the class or function it holds (not calls)
     held_too: dict[str, set[str]] = field(default_factory=dict)  # ... what other branches give it to hold

@@ -666,6 +666,8 @@ class PythonBinder(PythonLocals):
         target = Target(TargetForm.MEMBER, member, resolution, owner=cls.qualified)
         if member in cls.properties:
             return target, True
+        if member in cls.descriptors and member not in cls.methods:  # `ins.metadata_version`: its `__get__`
+            return Target(TargetForm.MEMBER, "__get__", Resolution.INFERRED, owner=cls.descriptors[member]), True
         if member in cls.methods or (member not in cls.attributes and member not in cls.declared):
             return target, False  # a method taken as a value, or a member a base class defines
         return None

@@ -217,11 +217,14 @@ class PythonTypes(PythonParameters):
         """`x: Foo = ...` or `x = Foo()` in a class body."""
         if node.type != "assignment":
             return
-        left = node.child_by_field_name("left")
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
         if left is not None and left.type == "identifier":
             self._note_attribute(cls, node_text(left), node, {})
             if held := self._held(node, Scope("", "")):
                 cls.hold(node_text(left), held)
+            made = self._constructed(right, Scope("", "")) if right is not None and right.type == "call" else ""
+            if made and named_as_class(made) and not standard(made):
+                cls.descriptors[node_text(left)] = made
 
     def _method_attributes(self, cls: ClassFacts, method: ts.Node) -> None:
         """`self.x = Foo(...)`, `self.x: Foo = ...` and `self.x = param` (with `param: Foo`) in any method."""
