@@ -204,8 +204,8 @@ def derived_relations(table: pa.Table) -> pa.Table:
         add(method, RelationType.OVERRIDES.value, base, evidence, _project(method), "", how)
     for call in _calls(table, hierarchy, _overriders(overrides)):
         add(*call)
-    for call in wrapper_calls(table):
-        add(*call)
+    for wrapped in wrapper_calls(table):
+        add(*wrapped)
     return pa.table(rows, schema=table.schema)
 
 

@@ -265,4 +265,4 @@ class RelationIndex:
 
     def receiver(self, i: int) -> str:
         """The receiver code of relation number `i` (`Relation.receiver`)."""
-        return self.receivers[self.receiver_code[i]]
+        return self.receivers[int(self.receiver_code[i])]

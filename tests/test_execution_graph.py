@@ -602,6 +602,7 @@ def test_a_set_built_of_values_of_a_stated_class_or_a_constructed_value_hashed_r
     assert calls[("specs.use.specs", "specs.spec.Spec")] == "inferred"  # `map` calls the class
     assert not [t for s, t in calls if s == "specs.use.lengths" and t.startswith("specs.")]
 
+
 ORDERED = {
     "oset/__init__.py": "",
     "oset/ordered.py": (
@@ -652,6 +653,7 @@ def test_an_augmented_assignment_runs_the_in_place_method_or_the_operators_and_a
     assert calls[("oset.ordered.total", "oset.ordered.Money.__iadd__")] == "inferred"
     assert ("oset.ordered.total", "oset.ordered.Money.__add__") not in calls  # the in-place method runs instead
     assert calls[("oset.ordered.total", "oset.ordered.Count.__add__")] == "inferred"  # no `__iadd__`: `+` runs
+
 
 BUILT = {
     "errs/__init__.py": "",
