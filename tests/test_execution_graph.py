@@ -1134,7 +1134,7 @@ def test_a_call_chain_follows_its_receiver_through_the_calls_on_itself(
         catalog.close()
 
 
-def test_reading_an_attribute_a_class_body_gives_a_descriptor_runs_its_get(tmp_path: Path) -> None:
+def test_reading_an_attribute_a_class_body_gives_a_descriptor_runs_its_get_and_cls_makes_the_class(tmp_path: Path) -> None:
     # packaging's `Metadata`: `version: _Validator[str] = _Validator(added="1.0")` in the class body, then
     # `meta.version` runs `_Validator.__get__`; a class-body value whose class defines no `__get__` runs nothing
     files = {
@@ -1154,13 +1154,20 @@ def test_reading_an_attribute_a_class_body_gives_a_descriptor_runs_its_get(tmp_p
             "    def __init__(self):\n"
             "        self.raw = {}\n\n"
             "    def show(self):\n"
-            "        return self.version\n\n\n"
+            "        return self.version\n\n"
+            "    @classmethod\n"
+            "    def from_raw(cls, raw):\n"
+            "        ins = cls()\n"
+            "        ins.raw = raw\n"
+            "        return ins.version, ins.show()\n\n\n"
             "def read():\n"
             "    meta = Metadata()\n"
             "    return meta.version, meta.plain\n"
         ),
     }
     calls = project_calls(tmp_path, "meta", files)
-    for caller in ("meta.fields.Metadata.show", "meta.fields.read"):
+    for caller in ("meta.fields.Metadata.show", "meta.fields.read", "meta.fields.Metadata.from_raw"):
         assert calls[(caller, "meta.fields._Validator.__get__")] == "inferred", caller
+    # `ins = cls()` in a classmethod is an instance of the class (or of a subclass): its methods are the class's
+    assert calls[("meta.fields.Metadata.from_raw", "meta.fields.Metadata.show")] == "inferred"
     assert not [t for s, t in calls if s == "meta.fields.read" and t.startswith("meta.fields.Plain.")]

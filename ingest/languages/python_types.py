@@ -543,6 +543,8 @@ class PythonTypes(PythonParameters):
             return ""
         if looked_up := self._looked_up_item(call, scope):  # `self.opts.get(k)`: what the declared mapping holds
             return looked_up
+        if scope.cls is not None and function.type == "identifier" and node_text(function) == scope.receiver == "cls":
+            return scope.cls.qualified  # `ins = cls()` in a classmethod: an instance of the class (or a subclass)
         owner = function.child_by_field_name("object") if function.type == "attribute" else None
         method = node_text(function.child_by_field_name("attribute")) if owner is not None else ""
         own = scope.cls is not None and owner is not None and node_text(owner) == scope.receiver
