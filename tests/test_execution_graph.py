@@ -1134,7 +1134,9 @@ def test_a_call_chain_follows_its_receiver_through_the_calls_on_itself(
         catalog.close()
 
 
-def test_reading_an_attribute_a_class_body_gives_a_descriptor_runs_its_get_and_cls_makes_the_class(tmp_path: Path) -> None:
+def test_reading_an_attribute_a_class_body_gives_a_descriptor_runs_its_get_and_cls_makes_the_class(
+    tmp_path: Path,
+) -> None:
     # packaging's `Metadata`: `version: _Validator[str] = _Validator(added="1.0")` in the class body, then
     # `meta.version` runs `_Validator.__get__`; a class-body value whose class defines no `__get__` runs nothing
     files = {
