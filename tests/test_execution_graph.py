@@ -1173,3 +1173,36 @@ def test_reading_an_attribute_a_class_body_gives_a_descriptor_runs_its_get_and_c
     # `ins = cls()` in a classmethod is an instance of the class (or of a subclass): its methods are the class's
     assert calls[("meta.fields.Metadata.from_raw", "meta.fields.Metadata.show")] == "inferred"
     assert not [t for s, t in calls if s == "meta.fields.read" and t.startswith("meta.fields.Plain.")]
+
+
+def test_a_method_returning_a_local_its_receiver_looked_up_by_a_built_name_reaches_the_methods_so_named(
+    tmp_path: Path,
+) -> None:
+    # packaging's `Specifier._get_operator`: `operator_callable: CallableOperator = getattr(self, f"_compare_{...}")`,
+    # `return operator_callable`; then `self._get_operator(">=")(prospective, spec)` runs one of the `_compare_*`
+    files = {
+        "spec/__init__.py": "",
+        "spec/specifiers.py": (
+            "class Spec:\n"
+            "    _operators = {'==': 'equal', '>=': 'greater'}\n\n"
+            "    def _get_operator(self, op):\n"
+            "        operator_callable = getattr(self, f'_compare_{self._operators[op]}')\n"
+            "        return operator_callable\n\n"
+            "    def _get_other(self, op):\n"
+            "        found = getattr(self, f'_compare_{op}')\n"
+            "        found = None\n"
+            "        return found\n\n"
+            "    def _compare_equal(self, a, b):\n"
+            "        return a == b\n\n"
+            "    def _compare_greater(self, a, b):\n"
+            "        return a >= b\n\n"
+            "    def contains(self, a, b):\n"
+            "        return self._get_operator('>=')(a, b)\n\n"
+            "    def other(self, a, b):\n"
+            "        return self._get_other('>=')(a, b)\n"
+        ),
+    }
+    calls = project_calls(tmp_path, "spec", files)
+    for method in ("_compare_equal", "_compare_greater"):
+        assert calls[("spec.specifiers.Spec.contains", f"spec.specifiers.Spec.{method}")] == "dispatch"
+        assert ("spec.specifiers.Spec.other", f"spec.specifiers.Spec.{method}") not in calls  # given twice

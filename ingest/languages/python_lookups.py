@@ -7,7 +7,7 @@ from __future__ import annotations
 import tree_sitter as ts
 
 from trident.ingest.languages import node_text
-from trident.ingest.languages.python_syntax import built_prefix
+from trident.ingest.languages.python_syntax import built_prefix, descendants
 
 QUOTES = ("'", '"')  # a plain string's opening: no prefix (f, b, r) and not triple-quoted
 
@@ -48,7 +48,21 @@ def returned_lookup(function: ts.Node, returned: list[ts.Node]) -> str:
     if first is None or first.type != "identifier":
         return ""
     for value in returned:
-        found = built_lookup(value)
+        found = built_lookup(_only_value(function, value) if value.type == "identifier" else value)
         if found is not None and found[0].type == "identifier" and node_text(found[0]) == node_text(first):
             return found[1]
     return ""
+
+
+def _only_value(function: ts.Node, name: ts.Node) -> ts.Node:
+    """What the one assignment of a local in the function gives it (`found: Handler = getattr(self, ...)`, then
+    `return found`); the name itself where it is assigned otherwise or more than once."""
+    given = [
+        right
+        for node in descendants(function, "assignment")
+        if (left := node.child_by_field_name("left")) is not None
+        and left.type == "identifier"
+        and node_text(left) == node_text(name)
+        and (right := node.child_by_field_name("right")) is not None
+    ]
+    return given[0] if len(given) == 1 else name
