@@ -1206,3 +1206,44 @@ def test_a_method_returning_a_local_its_receiver_looked_up_by_a_built_name_reach
     for method in ("_compare_equal", "_compare_greater"):
         assert calls[("spec.specifiers.Spec.contains", f"spec.specifiers.Spec.{method}")] == "dispatch"
         assert ("spec.specifiers.Spec.other", f"spec.specifiers.Spec.{method}") not in calls  # given twice
+
+
+def test_what_an_unannotated_property_returns_is_entered_and_called_and_calling_self_runs_its_call(
+    tmp_path: Path,
+) -> None:
+    # tomlkit's parser: `with self._state:` where `_state` is a property returning `self._src.state` (a handler
+    # whose `__enter__` makes `state = self()` and enters it); cachetools' `self.timer()`, a property's `_Timer`
+    files = {
+        "toml/__init__.py": "",
+        "toml/source.py": (
+            "class _State:\n"
+            "    def __enter__(self):\n"
+            "        return self\n\n"
+            "    def __exit__(self, *exc):\n"
+            "        return False\n\n\n"
+            "class _Handler:\n"
+            "    def __call__(self):\n"
+            "        return _State()\n\n"
+            "    def __enter__(self):\n"
+            "        state = self()\n"
+            "        return state.__enter__()\n\n"
+            "    def __exit__(self, *exc):\n"
+            "        return False\n\n\n"
+            "class Source:\n"
+            "    def __init__(self):\n"
+            "        self._handler = _Handler()\n\n"
+            "    @property\n"
+            "    def state(self):\n"
+            "        return self._handler\n\n"
+            "    def peek(self):\n"
+            "        with self.state:\n"
+            "            return 1\n\n"
+            "    def again(self):\n"
+            "        return self.state()\n"
+        ),
+    }
+    calls = project_calls(tmp_path, "toml", files)
+    assert calls[("toml.source._Handler.__enter__", "toml.source._State.__enter__")] == "inferred"
+    assert calls[("toml.source.Source.peek", "toml.source._Handler.__enter__")] == "inferred"
+    assert calls[("toml.source.Source.again", "toml.source._Handler.__call__")] == "inferred"
+    assert ("toml.source.Source.again", "toml.source._Handler.__enter__") not in calls

@@ -29,6 +29,7 @@ from trident.ingest.languages.python_syntax import (
     imported_names,
     is_empty_list,
     is_index,
+    is_static,
     isinstance_test,
     item_name,
     literal_items,
@@ -81,7 +82,10 @@ class PythonLocals(PythonTypes):
             if held := stated or self._returned_callable(qualified, function):
                 self.returned_held[qualified] = held
         for qualified, function in self.definitions.items():  # `return serializer_factory()`: what it makes
-            if qualified not in self.returns and (made := self._fixture_made(qualified, function)):
+            if qualified in self.returns:
+                continue
+            made = self._fixture_made(qualified, function) or self._member_returned(qualified, function)
+            if made:
                 self.returns[qualified] = made
                 self.return_rows[qualified] = function.start_point.row
                 self.inferred_returns.add(qualified)
@@ -222,6 +226,26 @@ class PythonLocals(PythonTypes):
         scope.filling.discard(name)
         scope.elements.pop(name, None)
         scope.items.pop(name, None)
+
+    def _member_returned(self, qualified: str, function: ts.Node) -> str:
+        """What an unannotated method returns where every `return` gives a member of its receiver whose type the
+        file states (`return self._t`, `return self._src.state` with `state` a property of another file's class)."""
+        cls = self.classes.get(qualified.removeprefix(f"{self.module}.").rpartition(".")[0])
+        values, yielded = returned_values(function)
+        parameters = self._parameters(function)
+        receiver = next(iter(parameters), "")
+        if cls is None or yielded or not values or not receiver or is_static(function):
+            return ""
+        scope = Scope(receiver, "", cls, receiver, dict(parameters))
+        found = set()
+        for value in values:
+            head = value
+            while head.type == "attribute" and (inner := head.child_by_field_name("object")) is not None:
+                head = inner
+            own = value.type == "attribute" and head.type == "identifier" and node_text(head) == receiver
+            found.add(self._receiver_type(value, scope) if own else "")
+        made = found.pop() if len(found) == 1 else ""
+        return made if made and not standard(made.partition(ATTRIBUTE_MARK)[0]) else ""
 
     def _fixture_made(self, qualified: str, function: ts.Node) -> str:
         """What a fixture returns by calling another fixture it receives that holds a class (`return

@@ -718,6 +718,10 @@ class PythonBinder(PythonLocals):
             return [Target(TargetForm.QUALIFIED, p, Resolution.DISPATCH) for p in picked]
         if function is not None and function.type == "call" and (picked := self.table_picked(function, scope)):
             return [Target(TargetForm.QUALIFIED, p, Resolution.DISPATCH) for p in picked]  # `TABLE.get(k)(x)`
+        if function is not None and (returned := self._property_called(function, scope)):  # `self.timer()`
+            getter = self._call_target(call, scope)
+            called = Target(TargetForm.MEMBER, "__call__", Resolution.INFERRED, owner=returned)
+            return [called] if getter is None else [getter, called]
         if function is not None and (instances := self._called_instances(function, scope)):
             return [Target(TargetForm.MEMBER, "__call__", Resolution.INFERRED, owner=t) for t in instances]
         target = self._call_target(call, scope)
@@ -751,6 +755,16 @@ class PythonBinder(PythonLocals):
         if member in scope.cls.methods or member not in scope.cls.held_too:
             return None
         return [Target(TargetForm.QUALIFIED, held, Resolution.INFERRED) for held in scope.cls.holding(member)]
+
+    def _property_called(self, function: ts.Node, scope: Scope) -> str:
+        """The class of what a property of the receiver's class gives, where the call calls that value
+        (`self.timer()` with `timer` a property returning a `_Timer`): its `__call__` runs after the getter."""
+        owner = function.child_by_field_name("object") if function.type == "attribute" else None
+        if owner is None or scope.cls is None or owner.type != "identifier" or node_text(owner) != scope.receiver:
+            return ""
+        member = node_text(function.child_by_field_name("attribute"))
+        returned = self.returns.get(f"{scope.cls.qualified}.{member}", "") if member in scope.cls.properties else ""
+        return returned if returned and not standard(returned.partition(ATTRIBUTE_MARK)[0]) else ""
 
     def _called_instances(self, function: ts.Node, scope: Scope) -> list[str]:
         """The types of an instance called like a function (`convert(value)` with `convert = ParamType()`,
