@@ -41,7 +41,7 @@ def call_chains(
     from caller to callee and bound at least as surely as `least`; none when no such chain exists."""
     forward, backward = _call_edges(graph, tenant, source, target, max_hops, least)
     # over the in-memory relations, a chain follows the receiver from call to call (`ReceiverContext`)
-    runs = ReceiverContext(graph).runs_as_chain if isinstance(graph, RelationIndex) else None
+    runs = ReceiverContext.of(graph).runs_as_chain if isinstance(graph, RelationIndex) else None
     found = best_paths(
         forward, source, target, max_hops, max_paths, set_apart_of(directory), towards=backward, runs=runs
     )

@@ -53,7 +53,7 @@ def walk_callers(
         index,
         least,
         widest,
-        ReceiverContext(index),
+        ReceiverContext.of(index),
         {(index.position[s], NONE) for s in reached if s in index.position},
     )
     frontier = {state: Resolution.EXACT for state in walk.seen}

@@ -23,17 +23,62 @@ NONE = -1  # no context: the method's `self` may be of its class or any class de
 RULED_OUT = -2  # the call cannot have reached the method in this context
 
 
+@dataclass(frozen=True)
+class _Classes:
+    """Each method's class, each class's bases and subclasses, and the names each class defines."""
+
+    class_of: dict[int, int]
+    bases: dict[int, list[int]]
+    derived: dict[int, list[int]]
+    names: dict[int, set[str]]
+
+    @classmethod
+    def read(cls, index: RelationIndex) -> _Classes:
+        ids = index.entity_ids
+        class_of: dict[int, int] = {}
+        for i in _numbers(index, RelationType.CONTAINS.value):
+            owner, member = int(index.source[i]), int(index.target[i])
+            if ids[owner].startswith("class:") and ids[member].startswith("method:"):
+                class_of.setdefault(member, owner)
+        bases: dict[int, list[int]] = {}
+        derived: dict[int, list[int]] = {}
+        for i in _numbers(index, RelationType.INHERITS.value):
+            child, base = int(index.source[i]), int(index.target[i])
+            if child != base:
+                bases.setdefault(child, []).append(base)
+                derived.setdefault(base, []).append(child)
+        names: dict[int, set[str]] = {}
+        for member, owner in class_of.items():
+            names.setdefault(owner, set()).add(ids[member].rpartition(".")[2])
+        return cls(class_of, bases, derived, names)
+
+
+def _numbers(index: RelationIndex, rtype: str) -> list[int]:
+    """The numbers of the relations of one type."""
+    if rtype not in index.types:
+        return []
+    return [int(i) for i in (index.type_code == index.types.index(rtype)).nonzero()[0]]
+
+
 @dataclass
 class ReceiverContext:
-    """Each method's class and each class's subclasses, as one generation's relations state them, read when first
-    asked (positions are the relation index's entity numbers)."""
+    """What a walk asks of one generation's classes, read once per relation index (`of`) when first asked: every
+    table is complete before it is seen, so walks in several threads may share it. Positions are the relation
+    index's entity numbers."""
 
     index: RelationIndex
-    _class_of: dict[int, int] | None = None
-    _derived: dict[int, list[int]] | None = None
-    _bases: dict[int, list[int]] | None = None
+    _classes: _Classes | None = None
     _below: dict[int, frozenset[int]] = field(default_factory=dict)
-    _defines: dict[int, set[str]] | None = None
+
+    @classmethod
+    def of(cls, index: RelationIndex) -> ReceiverContext:
+        """The relation index's own (made on the first walk over it)."""
+        found = index.memo.get("receivers")
+        if isinstance(found, ReceiverContext):
+            return found
+        made = cls(index)
+        kept = index.memo.setdefault("receivers", made)  # (another thread's, if it made one first)
+        return kept if isinstance(kept, ReceiverContext) else made
 
     def step(self, relation: int, context: int) -> int:
         """The context of the caller of relation number `relation` (a call or reference into a method reached in
@@ -85,29 +130,13 @@ class ReceiverContext:
         below, seen, queue = self.below(owner), {receiver}, [receiver]
         while queue:
             cls = queue.pop()
-            if cls != owner and cls in below and name in self._names(cls):
+            if cls != owner and cls in below and name in self._read().names.get(cls, ()):
                 return True
-            for base in self._base_classes(cls):
+            for base in self._read().bases.get(cls, []):
                 if base not in seen:
                     seen.add(base)
                     queue.append(base)
         return False
-
-    def _names(self, cls: int) -> set[str]:
-        if self._defines is None:
-            self._defines = {}
-            for member, owner in self._method_classes().items():
-                self._defines.setdefault(owner, set()).add(self.index.entity_ids[member].rpartition(".")[2])
-        return self._defines.get(cls, set())
-
-    def _base_classes(self, cls: int) -> list[int]:
-        if self._bases is None:
-            self._bases = {}
-            for i in self._relations(RelationType.INHERITS.value):
-                child, base = int(self.index.source[i]), int(self.index.target[i])
-                if child != base:
-                    self._bases.setdefault(child, []).append(base)
-        return self._bases.get(cls, [])
 
     def _own_receiver(self, caller: int, callee: int, context: int) -> int:
         """A call on the caller's own receiver: the caller's `self` is the callee's, so it must be of the callee's
@@ -117,46 +146,31 @@ class ReceiverContext:
             return NONE
         narrowest = owner
         for asked in (self.class_of(callee), context):
-            if asked == NONE or asked in self.below(narrowest):
-                narrowest = asked if asked != NONE else narrowest
-            elif narrowest not in self.below(asked) and not self.below(asked) & self.below(narrowest):
+            if asked == NONE or narrowest in self.below(asked):
+                continue  # nothing asked, or what is asked already holds
+            if asked in self.below(narrowest):
+                narrowest = asked
+            elif not self.below(asked) & self.below(narrowest):
                 return RULED_OUT  # no class derives from both: no object is of both
         return NONE if narrowest == owner else narrowest
 
     def class_of(self, method: int) -> int:
         """The class a method is a member of (NONE for a function, or a method whose class is not indexed)."""
-        return self._method_classes().get(method, NONE)
-
-    def _method_classes(self) -> dict[int, int]:
-        if self._class_of is None:
-            self._class_of = {}
-            ids = self.index.entity_ids
-            for i in self._relations(RelationType.CONTAINS.value):
-                owner, member = int(self.index.source[i]), int(self.index.target[i])
-                if ids[owner].startswith("class:") and ids[member].startswith("method:"):
-                    self._class_of.setdefault(member, owner)
-        return self._class_of
+        return self._read().class_of.get(method, NONE)
 
     def below(self, cls: int) -> frozenset[int]:
         """`cls` and every class deriving from it."""
-        if self._derived is None:
-            self._derived = {}
-            for i in self._relations(RelationType.INHERITS.value):
-                child, base = int(self.index.source[i]), int(self.index.target[i])
-                if child != base:
-                    self._derived.setdefault(base, []).append(child)
         if cls not in self._below:
-            found, queue = {cls}, [cls]
+            derived, found, queue = self._read().derived, {cls}, [cls]
             while queue:
-                for child in self._derived.get(queue.pop(), []):
+                for child in derived.get(queue.pop(), []):
                     if child not in found:
                         found.add(child)
                         queue.append(child)
             self._below[cls] = frozenset(found)
         return self._below[cls]
 
-    def _relations(self, rtype: str) -> list[int]:
-        if rtype not in self.index.types:
-            return []
-        code = self.index.types.index(rtype)
-        return [int(i) for i in (self.index.type_code == code).nonzero()[0]]
+    def _read(self) -> _Classes:
+        if self._classes is None:
+            self._classes = _Classes.read(self.index)
+        return self._classes

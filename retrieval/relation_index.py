@@ -9,7 +9,7 @@ same call is two array slices and a sort: the relations touching any entity, in 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 import numpy as np
@@ -130,6 +130,8 @@ class RelationIndex:
     out_order: np.ndarray
     in_ptr: np.ndarray
     in_order: np.ndarray
+    # what walks read of these relations once and share (`ReceiverContext.of`), made on first use
+    memo: dict[str, object] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def build(
