@@ -312,8 +312,6 @@ class CodeIndex:
         if not classes:
             return ""
         own = self._encloses(classes[0], ref.source)  # `self.m()`, `getattr(self, f"visit_{kind}")`
-        if own and how is Resolution.DISPATCH:
-            return SELF_MARK + classes[0].id
         if how is Resolution.DISPATCH or any(e.id == found.id for e in self._own(classes[0], found.name)):
             return SELF_MARK + classes[0].id if own else ""  # its own method: its overrides are its subclasses'
         inherited = any(e.id == found.id for e in self._member(classes[0], found.name, skip_first=False))

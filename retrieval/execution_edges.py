@@ -246,7 +246,7 @@ def _calls(
             if not known & stated and not known & seen:
                 seen.add((source, method, rtype))
                 # a dispatch on the caller's own receiver stays one: the override's `self` is the caller's
-                mark = receiver if on_own_receiver(receiver) and not target.startswith(CLASS_PREFIX) else ""
+                mark = receiver if on_own_receiver(receiver) else ""
                 yield source, rtype, method, evidence, project, doc, reach, mark
 
 

@@ -228,8 +228,8 @@ class PythonLocals(PythonTypes):
         scope.items.pop(name, None)
 
     def _member_returned(self, qualified: str, function: ts.Node) -> str:
-        """What an unannotated method returns where every `return` gives a member of its receiver whose type the
-        file states (`return self._t`, `return self._src.state` with `state` a property of another file's class)."""
+        """What an unannotated method returns where every `return` gives an attribute whose type the file states
+        (`return self._t`, `return self._src.state` with `state` a property of another file's class)."""
         cls = self.classes.get(qualified.removeprefix(f"{self.module}.").rpartition(".")[0])
         values, yielded = returned_values(function)
         parameters = self._parameters(function)
@@ -237,13 +237,7 @@ class PythonLocals(PythonTypes):
         if cls is None or yielded or not values or not receiver or is_static(function):
             return ""
         scope = Scope(receiver, "", cls, receiver, dict(parameters))
-        found = set()
-        for value in values:
-            head = value
-            while head.type == "attribute" and (inner := head.child_by_field_name("object")) is not None:
-                head = inner
-            own = value.type == "attribute" and head.type == "identifier" and node_text(head) == receiver
-            found.add(self._receiver_type(value, scope) if own else "")
+        found = {self._receiver_type(value, scope) if value.type == "attribute" else "" for value in values}
         made = found.pop() if len(found) == 1 else ""
         return made if made and not standard(made.partition(ATTRIBUTE_MARK)[0]) else ""
 
@@ -619,11 +613,7 @@ class PythonLocals(PythonTypes):
         function, given = call.child_by_field_name("function"), call_arguments(call)
         if function is None or node_text(function) != "map" or self._bound("map", scope) or len(given) < 2:
             return ""
-        mapped = given[0]
-        if mapped.type == "identifier" and node_text(mapped) not in scope.types:
-            named = self._bound(node_text(mapped), scope)
-        else:
-            named = self._dotted(mapped, scope) if mapped.type == "attribute" else ""
+        named = self._held_value(given[0], scope)
         return named if named and named_as_class(named) else ""
 
     def _kept_elements(self, call: ts.Node, scope: Scope) -> str | None:

@@ -762,8 +762,7 @@ class PythonBinder(PythonLocals):
         owner = function.child_by_field_name("object") if function.type == "attribute" else None
         if owner is None or scope.cls is None or owner.type != "identifier" or node_text(owner) != scope.receiver:
             return ""
-        member = node_text(function.child_by_field_name("attribute"))
-        returned = self.returns.get(f"{scope.cls.qualified}.{member}", "") if member in scope.cls.properties else ""
+        returned = self.property_returns(scope.cls, node_text(function.child_by_field_name("attribute")))
         return returned if returned and not standard(returned.partition(ATTRIBUTE_MARK)[0]) else ""
 
     def _called_instances(self, function: ts.Node, scope: Scope) -> list[str]:

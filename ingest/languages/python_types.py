@@ -468,9 +468,13 @@ class PythonTypes(PythonParameters):
             cls = scope.cls if attribute in scope.cls.properties else None  # `self._state`: its own property
         if cls is None:
             return []
-        if attribute in cls.properties and (returned := self.returns.get(f"{cls.qualified}.{attribute}")):
+        if returned := self.property_returns(cls, attribute):
             return [returned]  # `self._state` read: what the property's getter returns
         return cls.stated(attribute)
+
+    def property_returns(self, cls: ClassFacts, member: str) -> str:
+        """What the property `member` of `cls` returns, where the file states or infers it; "" for any other member."""
+        return self.returns.get(f"{cls.qualified}.{member}", "") if member in cls.properties else ""
 
     def _held_elsewhere(self, node: ts.Node, scope: Scope) -> str:
         """`r.connection` (r's class of another file) or `self.pool` (stated by none of this file's classes): the
@@ -548,15 +552,15 @@ class PythonTypes(PythonParameters):
             return ""
         if looked_up := self._looked_up_item(call, scope):  # `self.opts.get(k)`: what the declared mapping holds
             return looked_up
-        if scope.cls is not None and function.type == "identifier" and node_text(function) == scope.receiver == "cls":
-            return scope.cls.qualified  # `ins = cls()` in a classmethod: an instance of the class (or a subclass)
         if scope.cls is not None and function.type == "identifier" and node_text(function) == scope.receiver:
+            if scope.receiver == "cls":  # `ins = cls()` in a classmethod: an instance of the class (or a subclass)
+                return scope.cls.qualified
             return self.returns.get(f"{scope.cls.qualified}.__call__", "")  # `state = self()`: its own `__call__`'s
         owner = function.child_by_field_name("object") if function.type == "attribute" else None
         method = node_text(function.child_by_field_name("attribute")) if owner is not None else ""
         own = scope.cls is not None and owner is not None and node_text(owner) == scope.receiver
         if own and scope.cls is not None and method in scope.cls.properties:  # `self._state(restore=True)`: what
-            value = self.returns.get(f"{scope.cls.qualified}.{method}", "")  # calling the property's value gives
+            value = self.property_returns(scope.cls, method)  # calling the property's value gives
             return self.returns.get(f"{value}.__call__", "") if value else ""
         if own and scope.cls is not None and method in scope.cls.held and method not in scope.cls.methods:
             return self.returns.get(scope.cls.held[method], scope.cls.held[method])  # `self.context_class()`
