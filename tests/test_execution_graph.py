@@ -1247,3 +1247,114 @@ def test_what_an_unannotated_property_returns_is_entered_and_called_and_calling_
     assert calls[("toml.source.Source.peek", "toml.source._Handler.__enter__")] == "inferred"
     assert calls[("toml.source.Source.again", "toml.source._Handler.__call__")] == "inferred"
     assert ("toml.source.Source.again", "toml.source._Handler.__enter__") not in calls
+
+
+def test_a_callable_a_method_gives_an_attribute_in_place_of_what_is_passed_is_called_through_it(
+    tmp_path: Path,
+) -> None:
+    # itsdangerous's `Signer`: `default_digest_method: t.Any = staticmethod(_lazy_sha1)` in the class body;
+    # `__init__(self, digest_method: t.Any = None)` gives `digest_method = self.default_digest_method` when none is
+    # passed and keeps it in `self.digest_method`; `derive_key` calls `self.digest_method(key)`, which runs
+    # `_lazy_sha1`. A parameter given two different callables holds neither.
+    files = {
+        "sign/__init__.py": "",
+        "sign/signer.py": (
+            "import typing as t\n\n\n"
+            "def _lazy_sha1(string=b''):\n"
+            "    return string\n\n\n"
+            "def _other(string=b''):\n"
+            "    return string\n\n\n"
+            "class Signer:\n"
+            "    default_digest_method: t.Any = staticmethod(_lazy_sha1)\n"
+            "    default_fallback = _other\n\n"
+            "    def __init__(self, digest_method: t.Any | None = None, fallback=None, either=None):\n"
+            "        if digest_method is None:\n"
+            "            digest_method = self.default_digest_method\n"
+            "        self.digest_method: t.Any = digest_method\n"
+            "        self.fallback = fallback or self.default_fallback\n"
+            "        if either is None:\n"
+            "            either = _lazy_sha1\n"
+            "        else:\n"
+            "            either = _other\n"
+            "        self.either = either\n\n"
+            "    def derive_key(self, key):\n"
+            "        return self.digest_method(key)\n\n"
+            "    def direct(self, key):\n"
+            "        return self.default_digest_method(key)\n\n"
+            "    def fall(self, key):\n"
+            "        return self.fallback(key)\n\n"
+            "    def pick(self, key):\n"
+            "        return self.either(key)\n"
+        ),
+    }
+    calls = project_calls(tmp_path, "sign", files)
+    for caller in ("derive_key", "direct"):
+        assert calls[(f"sign.signer.Signer.{caller}", "sign.signer._lazy_sha1")] == "inferred", caller
+    assert calls[("sign.signer.Signer.fall", "sign.signer._other")] == "inferred"
+    assert not [t for s, t in calls if s == "sign.signer.Signer.pick" and t.startswith("sign.signer._")]
+
+
+def test_consuming_what_a_function_returns_from_a_generator_function_runs_that_generators_body(
+    tmp_path: Path,
+) -> None:
+    # packaging's tags: `platform_tags()` returns `_linux_platforms()` on one branch and `_generic_platforms()` on
+    # another (both generator functions); `compatible_tags` runs their bodies with `list(platforms or
+    # platform_tags())`. A function returning a list built from a generator returns no generator.
+    files = {
+        "tags/__init__.py": "",
+        "tags/tags.py": (
+            "import platform\n\n\n"
+            "def _linux_platforms():\n"
+            "    yield 'linux'\n\n\n"
+            "def _generic_platforms():\n"
+            "    yield 'any'\n\n\n"
+            "def platform_tags():\n"
+            "    if platform.system() == 'Linux':\n"
+            "        return _linux_platforms()\n"
+            "    return _generic_platforms()\n\n\n"
+            "def listed_tags():\n"
+            "    return list(_linux_platforms())\n\n\n"
+            "def compatible_tags(platforms=None):\n"
+            "    platforms = list(platforms or platform_tags())\n"
+            "    return platforms\n\n\n"
+            "def counted():\n"
+            "    return len(listed_tags())\n"
+        ),
+    }
+    calls = project_calls(tmp_path, "tags", files)
+    for generator in ("_linux_platforms", "_generic_platforms"):
+        assert calls[("tags.tags.compatible_tags", f"tags.tags.{generator}")] == "inferred", generator
+    assert calls[("tags.tags.listed_tags", "tags.tags._linux_platforms")] == "exact"  # its own call
+    assert not [t for s, t in calls if s == "tags.tags.counted" and t.endswith("_platforms")]
+
+
+def test_a_comprehensions_condition_tests_its_variable_for_truth(tmp_path: Path) -> None:
+    # tomlkit's `Array._group_values`: `groups.append(this_group)` with `this_group = _ArrayItemGroup(...)`, then
+    # `return [group for group in groups if group]` runs `_ArrayItemGroup.__bool__`; a condition on a call's
+    # result (`if g.run()`) tests what the call gives, not the element
+    files = {
+        "arr/__init__.py": "",
+        "arr/items.py": (
+            "class Group:\n"
+            "    def __bool__(self):\n"
+            "        return True\n\n"
+            "    def run(self):\n"
+            "        return 1\n\n\n"
+            "def group(values):\n"
+            "    groups = []\n"
+            "    this = Group()\n"
+            "    for value in values:\n"
+            "        groups.append(this)\n"
+            "        this = Group()\n"
+            "    groups.append(this)\n"
+            "    return [g for g in groups if g]\n\n\n"
+            "def ran(values):\n"
+            "    groups = []\n"
+            "    groups.append(Group())\n"
+            "    return [g for g in groups if g.run()]\n"
+        ),
+    }
+    calls = project_calls(tmp_path, "arr", files)
+    assert calls[("arr.items.group", "arr.items.Group.__bool__")] == "inferred"
+    assert calls[("arr.items.ran", "arr.items.Group.run")] == "inferred"
+    assert ("arr.items.ran", "arr.items.Group.__bool__") not in calls

@@ -178,6 +178,8 @@ def _runs(node: ts.Node) -> Iterator[Run]:
         yield from _truth(left)  # `a or b` tests a; b is tested only where the whole is
     elif node.type == "conditional_expression" and node.named_child_count == 3:
         yield from _truth(node.named_children[1])
+    elif node.type == "if_clause" and node.named_child_count:  # `[g for g in groups if g]`
+        yield from _truth(node.named_children[0])
     elif node.type == "interpolation" and (expression := node.child_by_field_name("expression")) is not None:
         conversion = node.child_by_field_name("type_conversion")
         yield Run(expression, "__repr__" if conversion is not None and node_text(conversion) == "!r" else "__str__")

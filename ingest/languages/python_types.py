@@ -60,6 +60,7 @@ SELF_TYPES = frozenset({"typing.Self", "typing_extensions.Self"})  # `-> Self`: 
 
 
 PARTIALS = frozenset({"functools.partial"})  # `partial(f, ...)` is called as f is
+METHOD_WRAPPERS = frozenset({"staticmethod", "classmethod"})  # `x = staticmethod(f)`: `self.x()` calls f
 
 
 # What a container's annotation states, kept alike by a function's scope and a class (`Scope`, `ClassFacts`).
@@ -92,6 +93,7 @@ class PythonTypes(PythonParameters):
         self.lookups: dict[str, str] = {}  # qualified method -> start of the names it looks up on self and returns
         self.inferred_returns: set[str] = set()  # functions whose return type is read from their body
         self.generator_functions: set[str] = set()  # functions and methods whose body yields
+        self.returned_generators: dict[str, list[str]] = {}  # ... -> the generator functions whose generator it returns
         self.fixtures: set[str] = set()  # the pytest fixtures the module defines
         self.class_fixtures: dict[str, set[str]] = {}  # test class (qualified) -> the fixtures its methods are
 
@@ -102,6 +104,7 @@ class PythonTypes(PythonParameters):
         self._collect_returns(root, self.module)
         self._collect_classes(root, "")
         self.by_qualified = {c.qualified: c for c in self.classes.values()}
+        self._collect_returned_generators()
 
     # --- first pass: what the module binds, and the attribute types of its classes ---
 
@@ -167,6 +170,22 @@ class PythonTypes(PythonParameters):
                     self.lookups[f"{prefix}.{name}"] = looked_up
             elif node.type == "class_definition" and name and (body := node.child_by_field_name("body")):
                 self._collect_returns(body, f"{prefix}.{name}")
+
+    def _collect_returned_generators(self) -> None:
+        """The functions that return what a call of a generator function gives (`platform_tags()` returning
+        `_linux_platforms()` on one branch, `mac_platforms()` on another): consuming their value runs those bodies.
+        Twice, for a function returning another such function's value."""
+        for _ in range(2):
+            for qualified, function in self.definitions.items():
+                if qualified in self.generator_functions:
+                    continue
+                prefix = qualified.rpartition(".")[0]
+                cls = self.by_qualified.get(prefix)
+                receiver = next(iter(signature(function, True).positional), "") if cls is not None else ""
+                scope = Scope("", "", cls, receiver)
+                found = {g for value in returned_values(function)[0] for g in self.generator_of(value, scope)}
+                if found:
+                    self.returned_generators[qualified] = sorted(found)
 
     def _returned_class(self, function: ts.Node, returned: list[ts.Node], yielded: list[ts.Node], cls: str = "") -> str:
         """The class a function returns where no annotation names one, read from the values its `return`s (a
@@ -240,6 +259,7 @@ class PythonTypes(PythonParameters):
             for node in descendants(body, kind):
                 names.update(imported_names(node, self.path))
         scope = Scope(receiver, "", cls, receiver, dict(parameters), names=names, held=self.held_parameters(method))
+        scope.held.update(self._defaults_held(body, scope))
         scope.items.update(self.item_parameters(method))
         scope.generators.update(self.generator_parameters(method))
         for node in descendants(body, "assignment"):
@@ -262,6 +282,19 @@ class PythonTypes(PythonParameters):
                 cls.copied.setdefault(attribute, copied)  # (the module's tables are read after its classes)
         for call in descendants(body, "call"):
             self._note_appended(cls, call, receiver, scope)
+
+    def _defaults_held(self, body: ts.Node, scope: Scope) -> dict[str, str]:
+        """Untyped parameter -> the one class or function the method gives it in place of what is passed
+        (`if digest_method is None: digest_method = self.default_digest_method`): what it holds when callers pass
+        nothing, the one value the code states."""
+        given: dict[str, set[str]] = {}
+        for node in descendants(body, "assignment"):
+            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            name = node_text(left) if left is not None and left.type == "identifier" else ""
+            untyped = name in scope.types and (not scope.types[name] or standard(scope.types[name]))
+            if right is not None and untyped and name not in scope.held:
+                given.setdefault(name, set()).add(self._held_value(right, scope))
+        return {name: values.pop() for name, values in given.items() if len(values) == 1 and "" not in values}
 
     def _note_appended(self, cls: ClassFacts, call: ts.Node, receiver: str, scope: Scope) -> None:
         """`self.items.append(Item(...))` (or `.insert(i, ...)`): the type of what the list attribute is given ("" when
@@ -363,7 +396,7 @@ class PythonTypes(PythonParameters):
                 return scope.held[name]
             return self._bound(name, scope) if name not in scope.types and name != scope.receiver else ""
         if node.type == "attribute":
-            return self._method_taken(node, scope) or self._dotted(node, scope)
+            return self._method_taken(node, scope) or self._attribute_held(node, scope) or self._dotted(node, scope)
         if node.type == "call":
             function, arguments = node.child_by_field_name("function"), node.child_by_field_name("arguments")
             values = arguments.named_children if arguments is not None else []
@@ -372,7 +405,7 @@ class PythonTypes(PythonParameters):
                 return self._named_type(held) if held else self._held_value(cast[1], scope)
             written = node_text(function).partition(".") if function is not None else ("", "", "")
             called = ".".join(p for p in (self._bound(written[0], scope), written[2]) if p)
-            if called in PARTIALS and values:
+            if values and (called in PARTIALS or (not called and node_text(function) in METHOD_WRAPPERS)):
                 return self._held_value(values[0], scope)  # `partial(work, 1)`: calling it calls work
             callee = self._callee(node, scope)
             if callee in self.closures and not (function is not None and node_text(function) in scope.held):
@@ -526,6 +559,16 @@ class PythonTypes(PythonParameters):
         taken = own is not None and member in own.methods and member not in own.properties
         return f"{own.qualified}.{member}" if own is not None and taken else ""
 
+    def _attribute_held(self, node: ts.Node, scope: Scope) -> str:
+        """`self.default_digest_method` where the class (or this file's class of the owner) gives the attribute one
+        class or function to hold: that one; "" for anything else."""
+        owner, member = node.child_by_field_name("object"), node_text(node.child_by_field_name("attribute"))
+        if owner is None or owner.type != "identifier" or not member:
+            return ""
+        own = self._owner_class(owner, scope)[1]
+        held = own.holding(member) if own is not None and member not in own.methods else []
+        return held[0] if len(held) == 1 else ""
+
     def _dotted(self, node: ts.Node, scope: Scope) -> str:
         """`mod.sub` where `mod` is a module-level binding (an import, a class) -> its qualified name."""
         parts: list[str] = []
@@ -578,7 +621,9 @@ class PythonTypes(PythonParameters):
             value = given
         if value.type == "call":
             called = self._callee(value, scope)
-            return [called] if called in self.generator_functions else []
+            return [called] if called in self.generator_functions else self.returned_generators.get(called, [])
+        if value.type in ("boolean_operator", "conditional_expression"):  # `list(platforms or platform_tags())`
+            return sorted({g for side in either_side(value) for g in self.generator_of(side, scope)})
         if value.type == "identifier":
             return scope.generators.get(node_text(value), [])
         owner = value.child_by_field_name("object") if value.type == "attribute" else None
