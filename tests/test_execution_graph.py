@@ -1358,3 +1358,77 @@ def test_a_comprehensions_condition_tests_its_variable_for_truth(tmp_path: Path)
     assert calls[("arr.items.group", "arr.items.Group.__bool__")] == "inferred"
     assert calls[("arr.items.ran", "arr.items.Group.run")] == "inferred"
     assert ("arr.items.ran", "arr.items.Group.__bool__") not in calls
+
+
+def test_a_table_a_class_body_gives_is_looked_up_with_those_its_subclasses_give_in_its_place(tmp_path: Path) -> None:
+    # marshmallow's `DateTime._deserialize`: `func = self.DESERIALIZATION_FUNCS.get(data_format)`, then `func(value)`;
+    # `DESERIALIZATION_FUNCS = {"iso": utils.from_iso_datetime, ...}` in the class body, and `Date` and `Time` give
+    # their own tables, which the method reads when `self` is one of them. A table of an unrelated class is not read.
+    files = {
+        "dt/__init__.py": "",
+        "dt/utils.py": (
+            "def from_iso_datetime(value):\n    return value\n\n\n"
+            "def from_iso_date(value):\n    return value\n\n\n"
+            "def from_rfc(value):\n    return value\n\n\n"
+            "def unrelated(value):\n    return value\n"
+        ),
+        "dt/fields.py": (
+            "from dt import utils\n\n\n"
+            "class DateTime:\n"
+            "    DESERIALIZATION_FUNCS = {'iso': utils.from_iso_datetime, 'rfc': utils.from_rfc}\n\n"
+            "    def _deserialize(self, value, data_format):\n"
+            "        func = self.DESERIALIZATION_FUNCS.get(data_format)\n"
+            "        return func(value) if func else None\n\n\n"
+            "class Date(DateTime):\n"
+            "    DESERIALIZATION_FUNCS = {'iso': utils.from_iso_date}\n\n\n"
+            "class Time(DateTime):\n"
+            "    def parse(self, value, data_format):\n"
+            "        return self.DESERIALIZATION_FUNCS[data_format](value)\n\n\n"
+            "class Other:\n"
+            "    DESERIALIZATION_FUNCS = {'iso': utils.unrelated}\n"
+        ),
+    }
+    calls = project_calls(tmp_path, "dt", files)
+    for function in ("from_iso_datetime", "from_rfc", "from_iso_date"):
+        assert calls[("dt.fields.DateTime._deserialize", f"dt.utils.{function}")] == "dispatch", function
+    assert {t for s, t in calls if s == "dt.fields.Time.parse"} == {"dt.utils.from_iso_datetime", "dt.utils.from_rfc"}
+    assert not [s for s, t in calls if t == "dt.utils.unrelated"]
+
+
+def test_a_class_value_tested_by_issubclass_constructs_any_class_deriving_from_the_base(tmp_path: Path) -> None:
+    # marshmallow's `resolve_field_instance`: `if not issubclass(cls_or_instance, FieldABC): raise ...`, then
+    # `return cls_or_instance()` makes any field; inside `if issubclass(kind, Field):` too, but not after that branch
+    files = {
+        "fm/__init__.py": "",
+        "fm/fields.py": (
+            "class FieldABC:\n"
+            "    pass\n\n\n"
+            "class Field(FieldABC):\n"
+            "    def __init__(self, x=1):\n"
+            "        self.x = x\n\n\n"
+            "class Integer(Field):\n"
+            "    def __init__(self, x=2):\n"
+            "        super().__init__(x)\n\n\n"
+            "class Other:\n"
+            "    def __init__(self):\n"
+            "        self.y = 0\n\n\n"
+            "def resolve_field_instance(cls_or_instance):\n"
+            "    if isinstance(cls_or_instance, type):\n"
+            "        if not issubclass(cls_or_instance, FieldABC):\n"
+            "            raise TypeError('not a field')\n"
+            "        return cls_or_instance()\n"
+            "    return cls_or_instance\n\n\n"
+            "def inside(kind):\n"
+            "    if issubclass(kind, Field):\n"
+            "        return kind()\n"
+            "    return kind()\n"
+        ),
+    }
+    calls = project_calls(tmp_path, "fm", files)  # (the stored calls of the classes: each runs its `__init__`)
+    assert calls[("fm.fields.resolve_field_instance", "fm.fields.FieldABC")] == "inferred"
+    assert calls[("fm.fields.inside", "fm.fields.Field")] == "inferred"
+    for caller in ("resolve_field_instance", "inside"):
+        assert calls[(f"fm.fields.{caller}", "fm.fields.Integer")] == "dispatch", caller
+        assert (f"fm.fields.{caller}", "fm.fields.Other") not in calls
+    inside = {t for s, t in calls if s == "fm.fields.inside"}
+    assert inside == {"fm.fields.Field", "fm.fields.Integer"}  # after the branch, `kind()` is no known class's

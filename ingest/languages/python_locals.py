@@ -32,6 +32,7 @@ from trident.ingest.languages.python_syntax import (
     is_static,
     isinstance_test,
     item_name,
+    leaves,
     literal_items,
     literal_key,
     local_names,
@@ -39,6 +40,7 @@ from trident.ingest.languages.python_syntax import (
     nested_functions,
     returned_values,
     statements,
+    subclass_test,
     unpacked_names,
 )
 from trident.ingest.languages.python_types import PythonTypes
@@ -50,6 +52,7 @@ SAME_TYPE = frozenset({"copy.copy", "copy.deepcopy", "dataclasses.replace"})
 # The methods of a dict or list that change what it holds.
 TAKEN_ELEMENT = frozenset({"pop", "popleft"})  # methods of a list, set or deque that give one of its elements
 MUTATORS = frozenset({"update", "setdefault", "pop", "popitem", "clear", "append", "extend", "insert", "remove"})
+SUBCLASS_KEY = "\x1f"  # between a table key and the subclass whose table holds it: a key no literal writes
 
 
 @dataclass(frozen=True)
@@ -61,6 +64,16 @@ class SetType:
     variable: str
     type: str
     if_untyped: bool = False
+
+
+@dataclass(frozen=True)
+class SetHeld:
+    """In a block's walk: the class a variable holds from here on, one deriving from it (`issubclass(x, Base)` tested
+    before), or nothing ("")."""
+
+    variable: str
+    held: str
+    bounded: bool = True
 
 
 @dataclass(frozen=True)
@@ -145,8 +158,33 @@ class PythonLocals(PythonTypes):
         return _elsewhere(f"{typed}{ATTRIBUTE_MARK}{attribute}")
 
     def _class_table(self, cls: ClassFacts, attribute: str, scope: Scope) -> dict[str, str]:
+        """The table a class gives an attribute, with those its subclasses of this file give it in its place
+        (`Date.DESERIALIZATION_FUNCS` for `self.DESERIALIZATION_FUNCS` in `DateTime`'s method), each of theirs under
+        its key and the subclass (a key the code writes picks the class's own)."""
         copied = cls.copied.get(attribute, "")
-        return cls.tables.get(attribute) or self.tables.get(copied, {}) or self._imported_table(copied, scope)
+        own = cls.tables.get(attribute) or self.tables.get(copied, {}) or self._imported_table(copied, scope)
+        if not own and (base := self._file_base_with(cls.qualified, attribute)) is not None:
+            own = base.tables[attribute]  # a base of this file gives it (`self.FUNCS` in a subclass's method)
+        below = {
+            f"{key}{SUBCLASS_KEY}{sub}": held
+            for sub in self.file_subclasses(cls.qualified)
+            if (facts := self.by_qualified.get(sub)) is not None
+            for key, held in facts.tables.get(attribute, {}).items()
+        }
+        return {**own, **below}
+
+    def _file_base_with(self, qualified: str, attribute: str) -> ClassFacts | None:
+        """The first base of this file a class derives from (in the order its bases are written, depth first)
+        whose body gives `attribute` a table; None for none. (`class A(A):` rebinding a name is no cycle.)"""
+        pending, seen = list(reversed(self.file_bases.get(qualified, []))), {qualified}
+        while pending:
+            base = pending.pop()
+            facts = self.by_qualified.get(base) if base not in seen else None
+            seen.add(base)
+            if facts is not None and attribute in facts.tables:
+                return facts
+            pending.extend(reversed(self.file_bases.get(base, [])) if facts is not None else ())
+        return None
 
     def _imported_table(self, name: str, scope: Scope) -> dict[str, str]:
         """A module-level name another module of a project binds, as a table of that module (or none)."""
@@ -287,6 +325,34 @@ class PythonLocals(PythonTypes):
             return None
         cls = self._held_value(test[1], scope)
         return (node_text(test[0]), cls) if cls else None
+
+    def _subclass_narrowed(self, node: ts.Node, scope: Scope) -> tuple[SetHeld, SetHeld, bool] | None:
+        """How an `if` testing `issubclass(x, Base)` narrows x: (what x holds where the test held, what it held
+        before, whether that is past the statement rather than in its consequence: `if not issubclass(x, Base):
+        raise ...`); None for any other statement."""
+        if node.type != "if_statement" or not scope.in_function:
+            return None
+        test = subclass_test(node.child_by_field_name("condition"))
+        base = self._held_value(test[1], scope) if test is not None and test[0] != scope.receiver else ""
+        if test is None or not named_as_class(base):
+            return None
+        before = SetHeld(test[0], scope.held.get(test[0], ""), test[0] in scope.bounded)
+        if not test[2]:
+            return SetHeld(test[0], base), before, False
+        alternatives = any(c.type in ("elif_clause", "else_clause") for c in node.named_children)
+        if alternatives or not leaves(node.child_by_field_name("consequence")):
+            return None
+        return SetHeld(test[0], base), before, True
+
+    def set_held(self, change: SetHeld, scope: Scope) -> None:
+        """Apply a `SetHeld` of the walk to the scope."""
+        scope.bounded.discard(change.variable)
+        if not change.held:
+            scope.held.pop(change.variable, None)
+            return
+        scope.held[change.variable] = change.held
+        if change.bounded:
+            scope.bounded.add(change.variable)
 
     def _note_local_types(self, node: ts.Node, scope: Scope) -> None:
         """`x = Foo(...)`, `x: Foo = ...` and `with Foo() as x` in a function: x's type for the calls after; an

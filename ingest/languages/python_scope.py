@@ -40,7 +40,7 @@ from trident.ingest.languages.python_implicit import (
     library_mixins,
     statement_runs,
 )
-from trident.ingest.languages.python_locals import MergeHeld, PythonLocals, SetType
+from trident.ingest.languages.python_locals import MergeHeld, PythonLocals, SetHeld, SetType
 from trident.ingest.languages.python_lookups import named_lookup
 from trident.ingest.languages.python_parameters import standard
 from trident.ingest.languages.python_syntax import (
@@ -195,11 +195,13 @@ class PythonBinder(PythonLocals):
     # --- second pass: calls and bases, scope by scope ---
 
     def _walk_block(self, block: ts.Node, scope: Scope) -> None:
-        pending: list[ts.Node | SetType | MergeHeld] = list(reversed(block.named_children))
+        pending: list[ts.Node | SetType | SetHeld | MergeHeld] = list(reversed(block.named_children))
         while pending:
             node = pending.pop()
             if isinstance(node, MergeHeld):
                 self.merge_held(node.statement, scope)
+            elif isinstance(node, SetHeld):
+                self.set_held(node, scope)
             elif isinstance(node, SetType):
                 if node.if_untyped and node.variable in scope.types:
                     continue
@@ -291,7 +293,9 @@ class PythonBinder(PythonLocals):
             # many: a decorator applied more widely types nothing)
             self.saw_passed(target.name, wrapped, (HELD, f"{self.module}.{decorated}"))
 
-    def _calls_in_statement(self, node: ts.Node, scope: Scope, pending: list[ts.Node | SetType | MergeHeld]) -> None:
+    def _calls_in_statement(
+        self, node: ts.Node, scope: Scope, pending: list[ts.Node | SetType | SetHeld | MergeHeld]
+    ) -> None:
         """Compound statements hold blocks (walked as blocks) and expressions (searched for calls); in the branch
         an `isinstance(x, Foo)` test guards, x is a Foo. What the statement assigns is typed after its own calls are
         bound (`regex = regex.get()` calls the `get` of what regex was); a variable an `if` without `else` leaves
@@ -299,14 +303,18 @@ class PythonBinder(PythonLocals):
         self._implicit_calls(statement_runs(node), scope)
         self._raised(node, scope)
         self._imported_from(node, scope)
-        narrowed = self._narrowed(node, scope)
+        narrowed, subclassed = self._narrowed(node, scope), self._subclass_narrowed(node, scope)
+        if subclassed is not None and subclassed[2]:  # `if not issubclass(x, Base): raise ...`: past it, x derives
+            pending.append(subclassed[0])
         if node.type in BRANCHING and scope.in_function:
             pending.append(MergeHeld(node))
         if node.type == "if_statement" and not any(c.type == "else_clause" for c in node.named_children):
             # a branch that may not run: a variable it leaves untyped (`r = history.pop()`) keeps its type after it
             pending.extend(SetType(variable, typed, if_untyped=True) for variable, typed in sorted(scope.types.items()))
         for child in reversed(node.named_children):
-            if narrowed is not None and child == node.child_by_field_name("consequence"):
+            if subclassed is not None and not subclassed[2] and child == node.child_by_field_name("consequence"):
+                pending.extend([subclassed[1], child, subclassed[0]])  # `if issubclass(x, Base):` x derives in it
+            elif narrowed is not None and child == node.child_by_field_name("consequence"):
                 variable, cls = narrowed
                 pending.extend([SetType(variable, scope.types.get(variable, "")), child, SetType(variable, cls)])
             elif child.type == "block" or child.type.endswith("_clause") or child.type in DEFINITIONS:

@@ -24,6 +24,7 @@ MAPPING_LOOKUPS = frozenset({"get", "pop", "setdefault"})
 # Builtins whose result holds the elements of their argument: `for x in reversed(self.items)`
 SAME_ELEMENTS = frozenset({"reversed", "sorted", "list", "tuple", "iter", "set", "frozenset"})
 SAME_ELEMENTS_MADE = frozenset({"collections.deque"})  # standard classes made of their argument's elements
+LEAVING = frozenset({"raise_statement", "return_statement", "continue_statement", "break_statement"})  # a block
 TYPE_VARS = frozenset({"TypeVar", "typing.TypeVar", "t.TypeVar", "typing_extensions.TypeVar"})
 # Containers whose one type argument is the type of each element a `for` loop takes from them.
 CONTAINERS = frozenset(
@@ -430,6 +431,33 @@ def isinstance_test(condition: ts.Node | None) -> tuple[ts.Node, ts.Node] | None
         return None
     values = arguments.named_children
     return (values[0], values[1]) if len(values) == 2 and values[0].type == "identifier" else None
+
+
+def subclass_test(condition: ts.Node | None) -> tuple[str, ts.Node, bool] | None:
+    """`issubclass(x, Base)` (alone or one side of an `and`), or `not issubclass(x, Base)`, as a branch's condition:
+    (x, Base, whether negated); None otherwise."""
+    if condition is None:
+        return None
+    if condition.type == "parenthesized_expression" and condition.named_child_count == 1:
+        return subclass_test(condition.named_children[0])
+    if condition.type == "not_operator":
+        found = subclass_test(condition.child_by_field_name("argument"))
+        return (found[0], found[1], True) if found is not None and not found[2] else None
+    if condition.type == "boolean_operator" and node_text(condition.child_by_field_name("operator")) == "and":
+        sides = (subclass_test(condition.child_by_field_name(side)) for side in ("left", "right"))
+        return next((found for found in sides if found is not None and not found[2]), None)
+    function, arguments = condition.child_by_field_name("function"), condition.child_by_field_name("arguments")
+    if condition.type != "call" or function is None or node_text(function) != "issubclass" or arguments is None:
+        return None
+    values = arguments.named_children
+    return (node_text(values[0]), values[1], False) if len(values) == 2 and values[0].type == "identifier" else None
+
+
+def leaves(block: ts.Node | None) -> bool:
+    """Whether a block's last statement leaves it (`raise`, `return`, `continue`, `break`): what follows the
+    statement holding it runs only when the block did not."""
+    last = block.named_children[-1] if block is not None and block.named_child_count else None
+    return last is not None and last.type in LEAVING
 
 
 def narrowed_to(node: ts.Node, variable: str) -> ts.Node | None:

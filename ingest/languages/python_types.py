@@ -79,6 +79,7 @@ class PythonTypes(PythonParameters):
         self.module_held: dict[str, str] = {}  # module-level name -> the one function or class it holds
         self.closures: set[str] = set()  # functions returning a closure they define (`return wrapper`)
         self.classes: dict[str, ClassFacts] = {}  # class local name -> class
+        self.file_bases: dict[str, list[str]] = {}  # class qualified name -> the qualified names of its bases
         self.by_qualified: dict[str, ClassFacts] = {}  # qualified name -> class, once the classes are read
         self.annotated: set[str] = set()  # functions and methods with a return annotation
         self.returns: dict[str, str] = {}  # qualified function or method -> the qualified type it returns
@@ -212,6 +213,9 @@ class PythonTypes(PythonParameters):
                 continue
             local = f"{prefix}.{name}" if prefix else name
             cls = self.classes[local] = ClassFacts(local, f"{self.module}.{local}")
+            written = node.child_by_field_name("superclasses")
+            bases = [self._qualified(node_text(b)) for b in written.named_children] if written is not None else []
+            self.file_bases[cls.qualified] = [b for b in bases if b]
             body = node.child_by_field_name("body")
             if body is None:
                 continue
@@ -241,6 +245,8 @@ class PythonTypes(PythonParameters):
             self._note_attribute(cls, node_text(left), node, {})
             if held := self._held(node, Scope("", "")):
                 cls.hold(node_text(left), held)
+            if right is not None and (table := self._table_given(right, Scope("", ""))):
+                cls.tables.setdefault(node_text(left), {}).update(table)  # `FUNCS = {"iso": utils.from_iso}`
             made = self._constructed(right, Scope("", "")) if right is not None and right.type == "call" else ""
             if made and named_as_class(made) and not standard(made):
                 cls.descriptors[node_text(left)] = made
@@ -282,6 +288,18 @@ class PythonTypes(PythonParameters):
                 cls.copied.setdefault(attribute, copied)  # (the module's tables are read after its classes)
         for call in descendants(body, "call"):
             self._note_appended(cls, call, receiver, scope)
+
+    def file_subclasses(self, qualified: str) -> list[str]:
+        """The classes of this file deriving from `qualified`, directly or not, in order of name."""
+        found: set[str] = set()
+        pending = [qualified]
+        while pending:
+            base = pending.pop()
+            for cls, bases in self.file_bases.items():
+                if base in bases and cls not in found:
+                    found.add(cls)
+                    pending.append(cls)
+        return sorted(found)
 
     def _defaults_held(self, body: ts.Node, scope: Scope) -> dict[str, str]:
         """Untyped parameter -> the one class or function the method gives it in place of what is passed
