@@ -1,6 +1,7 @@
-"""A pytest plugin that records which functions of one package call which while its test suite runs, and during which
-tests each function ran. Stand-alone (standard library and pytest only): `bench/executed_calls.py` copies it into
-its cache and loads it with `-p exec_tracer` in a throwaway venv.
+"""A pytest plugin that records which functions of one package call which while its test suite runs, the chains of
+the package's frames each of those calls started under (real call chains, up to the first frame of other code), and
+during which tests each function ran. Stand-alone (standard library and pytest only): `bench/executed_calls.py`
+copies it into its cache and loads it with `-p exec_tracer` in a throwaway venv.
 
 Set by the caller, in the environment:
     EXEC_TRACER_ROOT     the package's root (the extracted sdist); every path recorded is relative to it
@@ -29,6 +30,8 @@ ROOT = os.path.realpath(os.environ["EXEC_TRACER_ROOT"])
 SOURCE = os.path.realpath(os.environ["EXEC_TRACER_SOURCE"]) + os.sep
 OUT = os.environ["EXEC_TRACER_OUT"]
 COLLECTING = ""  # the "test" of code run outside any test: imports and collection
+STACK_FRAMES = 10  # package frames kept of the stack each package call starts on (chains of up to 6 calls, nested code)
+MAX_STACKS = 400_000  # distinct stacks kept, the first met (the suite's order is its own: the same on every run)
 
 
 class Recorder:
@@ -39,6 +42,7 @@ class Recorder:
         self.current = self.ran[COLLECTING]
         self.tests: dict[str, Any] = {}  # test node id -> [path, qualname, line] of the test function
         self.outcomes: dict[str, str] = {}  # test node id -> its worst outcome (a test's subtests report apart)
+        self.stacks: dict[tuple[CodeType, ...], None] = {}  # the package frames a call started under, outermost first
 
     def package_code(self, code: CodeType) -> bool:
         known = self.inside.get(code.co_filename)
@@ -52,10 +56,25 @@ class Recorder:
             # Every call site: few per pair (the caller's lines that call this callee); a body's lines of defaults
             # and bases tell which definition each of its calls belongs to.
             self.pairs.setdefault((caller.f_code, code), set()).add(caller.f_lineno or 0)
+            if len(self.stacks) < MAX_STACKS:
+                self.stacks.setdefault(self.stack(code, caller), None)
+
+    def stack(self, code: CodeType, caller: FrameType) -> tuple[CodeType, ...]:
+        """The package frames the call of `code` runs under, up to the first frame of other code (a test, pytest,
+        the standard library): one real chain of calls, outermost first."""
+        frames = [code]
+        frame: FrameType | None = caller
+        while frame is not None and len(frames) < STACK_FRAMES and self.package_code(frame.f_code):
+            frames.append(frame.f_code)
+            frame = frame.f_back
+        return tuple(reversed(frames))
 
     def document(self, mode: str, seconds: float) -> dict[str, Any]:
         codes = sorted(
-            {c for pair in self.pairs for c in pair} | {c for ran in self.ran.values() for c in ran}, key=key
+            {c for pair in self.pairs for c in pair}
+            | {c for ran in self.ran.values() for c in ran}
+            | {c for stack in self.stacks for c in stack},
+            key=key,
         )
         number = {c: i for i, c in enumerate(codes)}
         return {
@@ -67,6 +86,7 @@ class Recorder:
             "pairs": sorted([number[a], number[b], sorted(lines)] for (a, b), lines in self.pairs.items()),
             "ran": {test: sorted(number[c] for c in ran) for test, ran in sorted(self.ran.items()) if ran},
             "tests": self.tests,
+            "stacks": sorted([number[c] for c in stack] for stack in self.stacks),
         }
 
 

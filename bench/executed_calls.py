@@ -24,7 +24,8 @@ What is measured, per package:
                    is any resolution but `name`. Relations are read as a server reads them, through
                    `RelationIndex.from_table`, so relations derived at query time count
   misses by cause  what the source shows about a pair Trident lacks (first that applies, in CAUSES order)
-  chains           seeded real call chains of 3-6 calls (shortest paths in the executed-pair graph): whether
+  chains           seeded real call chains of 3-6 calls (runs of calls one traced stack holds, each the shortest
+                   route between its ends in the executed-pair graph): whether
                    `explain_path`'s first path walks exactly those entities forward over CALLS (`exact`), and
                    whether every call of it ran in the suite (`ran`: a chain of calls the trace holds, maybe another)
   impact           when `trident.tools.impact` exists: for seeded executed functions, the tests its answer names
@@ -198,7 +199,9 @@ def run_suite(suite: Suite, cache: Path, retrace: bool) -> dict[str, Any]:
         SystemExit: the suite wrote no trace (it could not start, or was killed).
     """
     if suite.trace.is_file() and not retrace:
-        return json.loads(suite.trace.read_text())
+        kept: dict[str, Any] = json.loads(suite.trace.read_text())
+        if "stacks" in kept:  # (a trace an earlier tracer wrote holds no stacks: the suite runs again)
+            return kept
     plugins = cache / "plugin"
     plugins.mkdir(parents=True, exist_ok=True)
     shutil.copy(TRACER, plugins / TRACER.name)
@@ -276,6 +279,7 @@ class Trace:
     pairs: list[RawPair]
     ran: dict[str, list[Code]]  # test node id ("" for imports and collection) -> package code it ran
     tests: dict[str, Code | None]  # test node id -> the test function
+    stacks: list[tuple[Code, ...]]  # the package frames each traced call started under, outermost first
 
     @classmethod
     def of(cls, document: dict[str, Any]) -> Trace:
@@ -289,6 +293,7 @@ class Trace:
             pairs=[RawPair(functions[a], functions[b], tuple(lines)) for a, b, lines in document["pairs"]],
             ran={test: [functions[i] for i in ran] for test, ran in document["ran"].items()},
             tests={test: Code(*where) if where else None for test, where in document["tests"].items()},
+            stacks=[tuple(functions[i] for i in stack) for stack in document["stacks"]],
         )
 
 
@@ -700,28 +705,63 @@ def score_pairs(executed: dict[Pair, list[RawPair]], calls: dict[Pair, set[str]]
 # --- call chains ---------------------------------------------------------------------------------------------------
 
 
-def sample_chains(executed: dict[Pair, list[RawPair]], own: set[str], special: set[str]) -> list[list[str]]:
-    """Seeded chains of CHAIN_CALLS calls: shortest paths in the graph of executed pairs between entities that are
-    the traced code's own, about a third through a constructor or an override when the graph has such chains."""
+def sample_chains(
+    stacks: list[tuple[Code, ...]],
+    locate: Locator,
+    executed: dict[Pair, list[RawPair]],
+    own: set[str],
+    special: set[str],
+) -> list[list[str]]:
+    """Seeded real chains of CHAIN_CALLS calls: runs of calls one traced stack holds (each call in it an executed
+    pair, its entities distinct functions of the traced code's own), each the most direct executed route between its
+    ends (no shorter path in the graph of executed pairs: the answer an agent wants to "how does A reach B"), about a
+    third through a constructor or an override when the stacks have such chains."""
     graph: dict[str, list[str]] = defaultdict(list)
     for caller, callee in sorted(executed):
         if caller != callee and caller in own and callee in own:
             graph[caller].append(callee)
+    distances: dict[str, dict[str, int]] = {}
+    by_start: dict[str, list[list[str]]] = defaultdict(list)
+    for chain in real_chains(stacks, locate):
+        if not all(e in own for e in chain) or not all(pair in executed for pair in itertools.pairwise(chain)):
+            continue
+        if chain[0] not in distances:
+            distances[chain[0]] = {e: len(p) - 1 for e, p in _shortest_paths(graph, chain[0], CHAIN_CALLS[1]).items()}
+        if distances[chain[0]].get(chain[-1]) == len(chain) - 1:
+            by_start[chain[0]].append(chain)
     rng = random.Random(SEED)
-    starts = sorted(graph)
+    starts = sorted(by_start)
     rng.shuffle(starts)
     through, plain = [], []
     for start in starts:
-        paths = _shortest_paths(graph, start, CHAIN_CALLS[1])
-        ends = sorted(end for end, path in paths.items() if len(path) - 1 >= CHAIN_CALLS[0])
-        rng.shuffle(ends)
-        ends.sort(key=lambda end: not special.intersection(paths[end][1:-1]))  # stable: shuffled within each kind
-        for end in ends[:CHAINS_PER_START]:
-            (through if special.intersection(paths[end][1:-1]) else plain).append(paths[end])
+        chains = sorted(by_start[start])
+        rng.shuffle(chains)
+        chains.sort(key=lambda chain: not special.intersection(chain[1:-1]))  # stable: shuffled within each kind
+        for chain in chains[:CHAINS_PER_START]:
+            (through if special.intersection(chain[1:-1]) else plain).append(chain)
         if len(through) >= CHAINS and len(plain) >= CHAINS:
             break
     chosen = through[: CHAINS // 3]
     return chosen + plain[: CHAINS - len(chosen)]
+
+
+def real_chains(stacks: list[tuple[Code, ...]], locate: Locator) -> list[list[str]]:
+    """Every distinct run of CHAIN_CALLS calls within a traced stack, as entity ids (code nested in a function is
+    the function's: a generator expression's frame is one with its function's), each entity once."""
+    found: dict[tuple[str, ...], None] = {}
+    for stack in stacks:
+        entities: list[str | None] = []
+        for code in stack:
+            located = locate(code)
+            entity = located.entity.id if located is not None else None
+            if not entities or entity is None or entities[-1] != entity:
+                entities.append(entity)
+        for size in range(CHAIN_CALLS[0] + 1, CHAIN_CALLS[1] + 2):
+            for first in range(len(entities) - size + 1):
+                window = entities[first : first + size]
+                if None not in window and len(set(window)) == size:
+                    found.setdefault(tuple(e for e in window if e is not None), None)
+    return [list(chain) for chain in found]
 
 
 def _shortest_paths(graph: dict[str, list[str]], start: str, most: int) -> dict[str, list[str]]:
@@ -984,7 +1024,8 @@ def measure(package: Package, trace: Trace, catalog: Catalog, indexed: Indexed) 
     }
     _log(f"{package}: explain_path over sampled chains ...")
     ran = set(executed)
-    chains = [score_chain(reader, c, calls, ran) for c in sample_chains(executed, own, special)]
+    sampled = sample_chains(trace.stacks, locate, executed, own, special)
+    chains = [score_chain(reader, c, calls, ran) for c in sampled]
     ran, unmapped = tests_that_ran(trace, locate)
     try:
         impact: ImpactScore | str | None = measure_impact(reader, ran, unmapped)
