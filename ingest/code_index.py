@@ -294,7 +294,8 @@ class CodeIndex:
         if ref.type not in (RelationType.CALLS, RelationType.REFERENCES) or found.type != EntityType.METHOD.value:
             return ""
         form = TargetForm(ref.form)
-        if ref.after_owner or (form is TargetForm.QUALIFIED and not ref.virtual and resolution is Resolution.EXACT):
+        named = form is TargetForm.QUALIFIED and not ref.virtual  # `Base.m(self)`, `cache_setitem(self, ...)`
+        if ref.after_owner or (named and resolution in (Resolution.EXACT, Resolution.INFERRED)):
             return NON_VIRTUAL
         exact = form is TargetForm.MEMBER and not ref.virtual  # a receiver made by a construction of its class
         how = Resolution(ref.resolution)

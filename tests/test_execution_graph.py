@@ -1432,3 +1432,39 @@ def test_a_class_value_tested_by_issubclass_constructs_any_class_deriving_from_t
         assert (f"fm.fields.{caller}", "fm.fields.Other") not in calls
     inside = {t for s, t in calls if s == "fm.fields.inside"}
     assert inside == {"fm.fields.Field", "fm.fields.Integer"}  # after the branch, `kind()` is no known class's
+
+
+def test_a_parameters_default_taken_off_a_class_is_called_exactly_and_a_bases_property_value_is_called(
+    tmp_path: Path,
+) -> None:
+    # cachetools: `def __setitem__(self, key, value, cache_setitem=Cache.__setitem__): cache_setitem(self, key,
+    # value)` runs exactly `Cache.__setitem__`, no override of it; `TLRUCache.__contains__` calls `self.timer()`,
+    # where `timer` is a property of its base `_TimedCache` returning a `_Timer`: its `__call__` runs
+    files = {
+        "cache/__init__.py": (
+            "import time\n\n\n"
+            "class Cache:\n"
+            "    def __setitem__(self, key, value):\n"
+            "        self.last = value\n\n\n"
+            "class _TimedCache(Cache):\n"
+            "    class _Timer:\n"
+            "        def __init__(self, timer):\n"
+            "            self.__timer = timer\n\n"
+            "        def __call__(self):\n"
+            "            return self.__timer()\n\n"
+            "    def __init__(self, timer=time.monotonic):\n"
+            "        self.__timer = _TimedCache._Timer(timer)\n\n"
+            "    @property\n"
+            "    def timer(self):\n"
+            "        return self.__timer\n\n\n"
+            "class TLRUCache(_TimedCache):\n"
+            "    def __contains__(self, key):\n"
+            "        return self.timer() < 3\n\n"
+            "    def __setitem__(self, key, value, cache_setitem=Cache.__setitem__):\n"
+            "        cache_setitem(self, key, value)\n"
+        ),
+    }
+    edges = project_edges(tmp_path, "cache", files, ["cache.TLRUCache.__setitem__", "cache.TLRUCache.__contains__"])
+    assert edges["cache.TLRUCache.__setitem__"][("CALLS", "cache.Cache.__setitem__")] == "inferred"
+    assert ("CALLS", "cache.TLRUCache.__setitem__") not in edges["cache.TLRUCache.__setitem__"]  # no dispatch
+    assert edges["cache.TLRUCache.__contains__"][("CALLS", "cache._TimedCache._Timer.__call__")] == "inferred"

@@ -100,6 +100,9 @@ class Scope:
     nested: set[str] = field(default_factory=set)  # functions this function defines: its own code, no entity
     assigned: dict[str, list[str]] = field(default_factory=dict)  # attribute -> types this function gives it
     held: dict[str, str] = field(default_factory=dict)  # variable -> the class or function it holds (`cls = Foo`)
+    # parameter -> the function its default takes off a class (`cache_setitem=Cache.__setitem__`): while it holds
+    # that, a call of it runs exactly that function, no override (the class is named, not an instance's)
+    fixed: dict[str, str] = field(default_factory=dict)
     # base class -> the methods the classes this function defines on it define themselves (`class Local(Base)`: an
     # instance of Local is typed by Base, and a call of one of these runs Local's own, which is this function's code)
     local_methods: dict[str, set[str]] = field(default_factory=dict)

@@ -460,6 +460,7 @@ class PythonBinder(PythonLocals):
                 else:
                     self._receive_fixture(p, inner)
         inner.held.update(self.held_parameters(node))
+        inner.fixed.update(self.fixed_defaults(node))
         inner.bounded.update(name for name, annotation in parameter_nodes(node) if held_class_name(annotation))
         inner.elements.update(self.element_parameters(node))
         inner.element_items.update(self.element_item_parameters(node))
@@ -770,7 +771,7 @@ class PythonBinder(PythonLocals):
         owner = function.child_by_field_name("object") if function.type == "attribute" else None
         if owner is None or scope.cls is None or owner.type != "identifier" or node_text(owner) != scope.receiver:
             return ""
-        returned = self.property_returns(scope.cls, node_text(function.child_by_field_name("attribute")))
+        returned = self.inherited_property_returns(scope.cls, node_text(function.child_by_field_name("attribute")))
         return returned if returned and not standard(returned.partition(ATTRIBUTE_MARK)[0]) else ""
 
     def _called_instances(self, function: ts.Node, scope: Scope) -> list[str]:
@@ -805,7 +806,7 @@ class PythonBinder(PythonLocals):
             if scope.cls is not None and name == scope.receiver == "cls":  # `cls(...)` in a classmethod
                 return Target(TargetForm.QUALIFIED, scope.cls.qualified, Resolution.EXACT)
             if name in scope.held:  # `cls = Option` or `cls: type[Option]`, then `cls(...)`
-                return Target(TargetForm.QUALIFIED, scope.held[name], Resolution.INFERRED)
+                return _held_target(name, scope)
             if name in scope.types or (scope.in_function and name == scope.receiver):
                 return Target(TargetForm.NAME, name, Resolution.NAME)
             if name in scope.nested and name not in scope.names:  # its own nested `def`, not the module's
@@ -865,6 +866,13 @@ def _local_base(name: str, scope: Scope) -> str:
     """The base a class the function defines is typed by (an instance of it is exactly of that class: no other
     subclass's override runs on it); "" for any other name."""
     return scope.held.get(name, "") if name in scope.local_classes else ""
+
+
+def _held_target(name: str, scope: Scope) -> Target:
+    """What calling a variable holding a class or function calls: that; exactly it, no override, while it holds the
+    function its default took off a class (`cache_setitem(self, key, value)`)."""
+    fixed = scope.fixed.get(name) == scope.held[name]
+    return Target(TargetForm.QUALIFIED, scope.held[name], Resolution.INFERRED, virtual=not fixed)
 
 
 def _called_name(node: ts.Node) -> str:

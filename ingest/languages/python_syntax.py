@@ -566,6 +566,17 @@ def parameter_nodes(function: ts.Node) -> list[tuple[str, ts.Node | None]]:
     return found
 
 
+def parameter_defaults(function: ts.Node) -> list[tuple[str, ts.Node]]:
+    """(name, default value node) of each parameter given a default (`cache_setitem=Cache.__setitem__`), in order."""
+    holder = function.child_by_field_name("parameters")
+    found: list[tuple[str, ts.Node]] = []
+    for p in holder.named_children if holder is not None else []:
+        name, value = p.child_by_field_name("name"), p.child_by_field_name("value")
+        if p.type in ("typed_default_parameter", "default_parameter") and name is not None and value is not None:
+            found.append((node_text(name), value))
+    return found
+
+
 def varargs_node(function: ts.Node) -> tuple[str, ts.Node] | None:
     """`*columns: Column` -> ("columns", the annotation: the type of each element of the tuple it gathers)."""
     holder = function.child_by_field_name("parameters")

@@ -46,6 +46,7 @@ from trident.ingest.languages.python_syntax import (
     key_name,
     named_as_class,
     narrowed_to,
+    parameter_defaults,
     returned_values,
     statements,
     table_copied,
@@ -300,6 +301,41 @@ class PythonTypes(PythonParameters):
                     found.add(cls)
                     pending.append(cls)
         return sorted(found)
+
+    def held_parameters(self, function: ts.Node) -> dict[str, str]:
+        """Parameter -> the class or function it holds: as `PythonParameters` says, else the one its default is
+        (`def __setitem__(self, key, value, cache_setitem=Cache.__setitem__)`: calling it calls that, unless a caller
+        passes another)."""
+        found = super().held_parameters(function)
+        for name, default in parameter_defaults(function):
+            if name not in found and (held := self._held_value(default, Scope("", ""))):
+                found[name] = held
+        return found
+
+    def fixed_defaults(self, function: ts.Node) -> dict[str, str]:
+        """Parameter -> the function its default takes off a class this file names (`Cache.__setitem__`)."""
+        found: dict[str, str] = {}
+        for name, default in parameter_defaults(function):
+            owner = default.child_by_field_name("object") if default.type == "attribute" else None
+            named = node_text(owner) if owner is not None and owner.type == "identifier" else ""
+            if named_as_class(self._bound(named, Scope("", ""))) and (held := self._held_value(default, Scope("", ""))):
+                found[name] = held
+        return found
+
+    def inherited_property_returns(self, cls: ClassFacts, member: str) -> str:
+        """What the property `member` returns where `cls` or a base of this file defines it (the nearest, bases in
+        the order they are written); "" for any other member."""
+        pending, seen = [cls.qualified], set()
+        while pending:
+            qualified = pending.pop(0)
+            facts = self.by_qualified.get(qualified) if qualified not in seen else None
+            seen.add(qualified)
+            if facts is None:
+                continue
+            if member in facts.methods:
+                return self.property_returns(facts, member)
+            pending.extend(self.file_bases.get(qualified, []))
+        return ""
 
     def _defaults_held(self, body: ts.Node, scope: Scope) -> dict[str, str]:
         """Untyped parameter -> the one class or function the method gives it in place of what is passed
