@@ -60,6 +60,8 @@ from trident.ingest.model import ATTRIBUTE_MARK
 SELF_TYPES = frozenset({"typing.Self", "typing_extensions.Self"})  # `-> Self`: the class the method is called on
 
 
+# The values a `return` gives that may be a generator a call made (`return _linux_platforms()`, `a or b()`).
+GENERATOR_VALUES = frozenset({"call", "boolean_operator", "conditional_expression"})
 PARTIALS = frozenset({"functools.partial"})  # `partial(f, ...)` is called as f is
 METHOD_WRAPPERS = frozenset({"staticmethod", "classmethod"})  # `x = staticmethod(f)`: `self.x()` calls f
 
@@ -74,6 +76,7 @@ class PythonTypes(PythonParameters):
     def __init__(self, path: str, module: str, passed: Passed | None = None) -> None:
         super().__init__(path, module, passed)
         self.definitions: dict[str, ts.Node] = {}  # qualified function or method -> its `def`
+        self.returned_nodes: dict[str, list[ts.Node]] = {}  # ... -> the values its `return`s give
         self.returned_held: dict[str, str] = {}  # ... -> the one function or class it returns (`return self.on_x`)
         self.tables: dict[str, dict[str, str]] = {}  # module-level dict or list -> key -> the function it holds
         self.module_types: dict[str, str] = {}  # module-level name assigned once, rebound by no function -> its type
@@ -138,6 +141,7 @@ class PythonTypes(PythonParameters):
                 elif is_fixture(node):  # a fixture a test class defines, for its own tests
                     self.class_fixtures.setdefault(prefix, set()).add(name)
                 values, yielded = returned_values(node)
+                self.returned_nodes[f"{prefix}.{name}"] = values
                 if yielded and not is_fixture(node):
                     self.generator_functions.add(f"{prefix}.{name}")
                 if node.child_by_field_name("return_type") is not None:
@@ -177,17 +181,20 @@ class PythonTypes(PythonParameters):
         """The functions that return what a call of a generator function gives (`platform_tags()` returning
         `_linux_platforms()` on one branch, `mac_platforms()` on another): consuming their value runs those bodies.
         Twice, for a function returning another such function's value."""
-        for _ in range(2):
-            for qualified, function in self.definitions.items():
-                if qualified in self.generator_functions:
-                    continue
-                prefix = qualified.rpartition(".")[0]
-                cls = self.by_qualified.get(prefix)
+        returning: dict[str, tuple[Scope, list[ts.Node]]] = {}
+        for qualified, function in self.definitions.items():
+            values = [v for v in self.returned_nodes.get(qualified, ()) if v.type in GENERATOR_VALUES]
+            if values and qualified not in self.generator_functions:
+                cls = self.by_qualified.get(qualified.rpartition(".")[0])
                 receiver = next(iter(signature(function, True).positional), "") if cls is not None else ""
-                scope = Scope("", "", cls, receiver)
-                found = {g for value in returned_values(function)[0] for g in self.generator_of(value, scope)}
-                if found:
+                returning[qualified] = (Scope("", "", cls, receiver), values)
+        for _ in range(2):
+            before = len(self.returned_generators)
+            for qualified, (scope, values) in returning.items():
+                if found := {g for value in values for g in self.generator_of(value, scope)}:
                     self.returned_generators[qualified] = sorted(found)
+            if len(self.returned_generators) == before:
+                return
 
     def _returned_class(self, function: ts.Node, returned: list[ts.Node], yielded: list[ts.Node], cls: str = "") -> str:
         """The class a function returns where no annotation names one, read from the values its `return`s (a
