@@ -60,8 +60,8 @@ from trident.ingest.model import ATTRIBUTE_MARK
 SELF_TYPES = frozenset({"typing.Self", "typing_extensions.Self"})  # `-> Self`: the class the method is called on
 
 
-# The values a `return` gives that may be a generator a call made (`return _linux_platforms()`, `a or b()`).
-GENERATOR_VALUES = frozenset({"call", "boolean_operator", "conditional_expression"})
+# The values a `return` gives that may be a generator (`return _linux_platforms()`, `a or b()`, `self._iter`).
+GENERATOR_VALUES = frozenset({"call", "attribute", "boolean_operator", "conditional_expression"})
 PARTIALS = frozenset({"functools.partial"})  # `partial(f, ...)` is called as f is
 METHOD_WRAPPERS = frozenset({"staticmethod", "classmethod"})  # `x = staticmethod(f)`: `self.x()` calls f
 
