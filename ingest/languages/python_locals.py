@@ -163,8 +163,8 @@ class PythonLocals(PythonTypes):
         its key and the subclass (a key the code writes picks the class's own)."""
         copied = cls.copied.get(attribute, "")
         own = cls.tables.get(attribute) or self.tables.get(copied, {}) or self._imported_table(copied, scope)
-        if not own and (base := self._file_base_with(cls.qualified, attribute)) is not None:
-            own = base.tables[attribute]  # a base of this file gives it (`self.FUNCS` in a subclass's method)
+        if not own:  # a base of this file gives it (`self.FUNCS` in a subclass's method)
+            own = next((base.tables[attribute] for base in self.file_lineage(cls) if attribute in base.tables), {})
         below = {
             f"{key}{SUBCLASS_KEY}{sub}": held
             for sub in self.file_subclasses(cls.qualified)
@@ -172,19 +172,6 @@ class PythonLocals(PythonTypes):
             for key, held in facts.tables.get(attribute, {}).items()
         }
         return {**own, **below}
-
-    def _file_base_with(self, qualified: str, attribute: str) -> ClassFacts | None:
-        """The first base of this file a class derives from (in the order its bases are written, depth first)
-        whose body gives `attribute` a table; None for none. (`class A(A):` rebinding a name is no cycle.)"""
-        pending, seen = list(reversed(self.file_bases.get(qualified, []))), {qualified}
-        while pending:
-            base = pending.pop()
-            facts = self.by_qualified.get(base) if base not in seen else None
-            seen.add(base)
-            if facts is not None and attribute in facts.tables:
-                return facts
-            pending.extend(reversed(self.file_bases.get(base, [])) if facts is not None else ())
-        return None
 
     def _imported_table(self, name: str, scope: Scope) -> dict[str, str]:
         """A module-level name another module of a project binds, as a table of that module (or none)."""

@@ -7,6 +7,7 @@ The first half of `python_scope`'s binder: reading types is here, walking scopes
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from typing import Any, Literal
 
 import tree_sitter as ts
@@ -329,20 +330,23 @@ class PythonTypes(PythonParameters):
                 found[name] = held
         return found
 
-    def inherited_property_returns(self, cls: ClassFacts, member: str) -> str:
-        """What the property `member` returns where `cls` or a base of this file defines it (the nearest, bases in
-        the order they are written); "" for any other member."""
+    def file_lineage(self, cls: ClassFacts) -> Iterator[ClassFacts]:
+        """`cls`, then the bases of this file it derives from, depth first in the order they are written, each once
+        (`class A(A):` rebinding a name is no cycle)."""
         pending, seen = [cls.qualified], set()
         while pending:
-            qualified = pending.pop(0)
+            qualified = pending.pop()
             facts = self.by_qualified.get(qualified) if qualified not in seen else None
             seen.add(qualified)
-            if facts is None:
-                continue
-            if member in facts.methods:
-                return self.property_returns(facts, member)
-            pending.extend(self.file_bases.get(qualified, []))
-        return ""
+            if facts is not None:
+                yield facts
+                pending.extend(reversed(self.file_bases.get(qualified, [])))
+
+    def inherited_property_returns(self, cls: ClassFacts, member: str) -> str:
+        """What the property `member` returns where `cls` or a base of this file defines it (the nearest in
+        `file_lineage`); "" for any other member."""
+        definer = next((facts for facts in self.file_lineage(cls) if member in facts.methods), None)
+        return self.property_returns(definer, member) if definer is not None else ""
 
     def _defaults_held(self, body: ts.Node, scope: Scope) -> dict[str, str]:
         """Untyped parameter -> the one class or function the method gives it in place of what is passed
