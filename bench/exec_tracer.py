@@ -87,6 +87,7 @@ class Recorder:
             "ran": {test: sorted(number[c] for c in ran) for test, ran in sorted(self.ran.items()) if ran},
             "tests": self.tests,
             "stacks": sorted([number[c] for c in stack] for stack in self.stacks),
+            "stacks_full": len(self.stacks) >= MAX_STACKS,  # the later stacks were not kept
         }
 
 

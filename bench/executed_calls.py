@@ -201,7 +201,7 @@ def run_suite(suite: Suite, cache: Path, retrace: bool) -> dict[str, Any]:
     if suite.trace.is_file() and not retrace:
         kept: dict[str, Any] = json.loads(suite.trace.read_text())
         if "stacks" in kept:  # (a trace an earlier tracer wrote holds no stacks: the suite runs again)
-            return kept
+            return _said_full(kept, suite)
     plugins = cache / "plugin"
     plugins.mkdir(parents=True, exist_ok=True)
     shutil.copy(TRACER, plugins / TRACER.name)
@@ -230,7 +230,15 @@ def run_suite(suite: Suite, cache: Path, retrace: bool) -> dict[str, Any]:
         raise SystemExit(
             f"the tests of {suite.package} wrote no trace (pytest exit {done.returncode}); see {suite.log}"
         )
-    return json.loads(suite.trace.read_text())
+    return _said_full(json.loads(suite.trace.read_text()), suite)
+
+
+def _said_full(trace: dict[str, Any], suite: Suite) -> dict[str, Any]:
+    """The trace, saying on stderr when the tracer kept its most stacks and dropped the later ones (chains are
+    sampled from those it kept)."""
+    if trace.get("stacks_full"):
+        _log(f"{suite.package}: the tracer kept its first {len(trace['stacks'])} stacks; later ones were not recorded")
+    return trace
 
 
 # --- the trace -----------------------------------------------------------------------------------------------------
