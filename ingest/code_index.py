@@ -119,6 +119,7 @@ class CodeIndex:
         self._returns: dict[str, str] = {}  # function id -> the class its annotation says it returns ("": not known)
         self._holds: dict[tuple[str, str], str] = {}  # (class id, attribute) -> the class or function it holds
         self._open: set[str] = set()  # classes with a base not indexed (yet): their lineage is not all known
+        self._table_items: dict[tuple[str, str], list[str]] = {}  # (class id, attribute) -> its table's items
         self._methods_of: dict[tuple[str, str], list[Entity]] | None = None
         self._children: dict[str, list[str]] | None = None  # class id -> the classes naming it a base (when asked)
         for e in self._by_id.values():
@@ -208,6 +209,11 @@ class CodeIndex:
         for cls, attribute, held in holds:
             if not self._holds.get((cls, attribute)):
                 self._holds[(cls, attribute)] = held
+            table, mark, place = attribute.partition(TABLE_MARK)
+            if mark and place and held:  # `TYPE_MAPPING[*]0`: an item of a table a class body gives
+                items = self._table_items.setdefault((cls, table), [])
+                if held not in items:
+                    items.append(held)
 
     def resolve(self, ref: AnyReference, project: str, path: str = "") -> tuple[list[Entity], Resolution]:
         """The entities a reference made in the file `path` binds to and how surely; ([], ...) when none."""
@@ -535,12 +541,23 @@ class CodeIndex:
         if mark:
             owners = self._qualified(f"{head}.{holder}" if head else holder, project, depth + 1, tails)
             kept = self._stated(owners, f"{attribute}{TABLE_MARK}")
+            if kept is None:  # a table the class body (or a base's) gives: its items
+                return self._class_table(owners, attribute)
         else:
             modules = [e for e in self._qualified(head, project, depth + 1, tails) if e.type == EntityType.MODULE.value]
             kept = self._holds.get((modules[0].id, f"{last}{TABLE_MARK}")) if modules else None
         one = self._by_id.get(kept or "")
         tables = sorted(a for a in one.aliases if a.endswith(TABLE_MARK)) if one is not None else []
         return [e for table in tables for e in self._by_name.get(table, [])]
+
+    def _class_table(self, owners: Sequence[Entity], attribute: str) -> list[Entity]:
+        """The functions and classes the table a class body gives `attribute` holds (`TYPE_MAPPING = {str: String,
+        ...}`), of the first of `owners` (or the class it returns) or the nearest of its bases that gives one."""
+        classes = [o for o in owners[:1] if o.type == EntityType.CLASS.value] or self._returned(owners)
+        for cls in self._lineage(classes[0]) if classes else []:
+            if items := self._table_items.get((cls.id, attribute)):
+                return [self._by_id[i] for i in sorted(items) if i in self._by_id]
+        return []
 
     def _held(self, owners: Sequence[Entity], attribute: str) -> list[Entity]:
         """The class `attribute` holds on the first of `owners` (a class, or a function: on the class it returns),

@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from tests.projects import edges_out, indexed_projects, project_calls, project_edges
+from tests.projects import call_edges, edges_out, indexed_projects, project_calls, project_edges, write_files
+from trident.ingest.pipeline import index_folder
 from trident.retrieval.callers import walk_callers
 from trident.retrieval.reader import Reader
 from trident.retrieval.retrieval_settings import RetrievalSettings
@@ -1468,3 +1469,142 @@ def test_a_parameters_default_taken_off_a_class_is_called_exactly_and_a_bases_pr
     assert edges["cache.TLRUCache.__setitem__"][("CALLS", "cache.Cache.__setitem__")] == "inferred"
     assert ("CALLS", "cache.TLRUCache.__setitem__") not in edges["cache.TLRUCache.__setitem__"]  # no dispatch
     assert edges["cache.TLRUCache.__contains__"][("CALLS", "cache._TimedCache._Timer.__call__")] == "inferred"
+
+
+BODIES = {
+    "kit/__init__.py": "",
+    "kit/items.py": (
+        "from __future__ import annotations\n\n"
+        "from typing import TYPE_CHECKING\n\n"
+        "if TYPE_CHECKING:\n"
+        "    from kit import container\n\n\n"
+        "class Trivia:\n"
+        "    indent = ''\n\n\n"
+        "class Item:\n"
+        "    @property\n"
+        "    def trivia(self) -> Trivia:\n"
+        "        return Trivia()\n\n"
+        "    def as_string(self) -> str:\n"
+        "        return ''\n\n\n"
+        "class Key:\n"
+        "    def as_string(self) -> str:\n"
+        "        return ''\n\n\n"
+        "class Table(Item):\n"
+        "    def __init__(self, value: container.Container) -> None:\n"
+        "        self._value = value\n\n"
+        "    def render(self) -> str:\n"
+        "        out = ''\n"
+        "        for i, (k, v) in enumerate(self._value.body):\n"
+        "            out += k.as_string() + v.as_string()\n"
+        "        return out\n\n"
+        "    def indent(self) -> None:\n"
+        "        for _, item in self._value.body:\n"
+        "            item.trivia.indent = ''\n"
+    ),
+    "kit/container.py": (
+        "from __future__ import annotations\n\n"
+        "from kit.items import Item, Key, Table\n\n\n"
+        "class Container:\n"
+        "    def __init__(self) -> None:\n"
+        "        self._body: list[tuple[Key | None, Item]] = []\n\n"
+        "    @property\n"
+        "    def body(self) -> list[tuple[Key | None, Item]]:\n"
+        "        return self._body\n\n"
+        "    def as_string(self) -> str:\n"
+        "        out = ''\n"
+        "        for k, v in self._body:\n"
+        "            out += self._render(k, v)\n"
+        "        return out\n\n"
+        "    def _render_table(self, table: Table) -> str:\n"
+        "        return ''.join(self._render(k, v) for k, v in table._value.body)\n\n"
+        "    def _render(self, key, item):\n"
+        "        return f'{item.trivia.indent}{key}'\n\n\n"
+        "def render(doc: Container) -> str:\n"
+        "    return ''.join(v.as_string() for _, v in doc.body)\n"
+    ),
+}
+
+
+def test_the_tuples_a_property_or_another_files_attribute_holds_type_a_loops_names(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    # tomlkit's `InlineTable.as_string`: `for i, (k, v) in enumerate(self._value.body)`, `_value: container.Container`
+    # of another file, whose property `body -> list[tuple[Key | None, Item]]`; `Container._render_simple_item(key,
+    # item)` is passed an `Item` from one loop and what another file's attribute holds from another, then reads
+    # `item.trivia`
+    ids = ["method:kit:kit.items.Table.render", "method:kit:kit.items.Table.indent"]
+    ids += ["method:kit:kit.container.Container._render", "function:kit:kit.container.render"]
+    found = project_edges(tmp_path_factory.mktemp("bodies"), "kit", BODIES, ids, _out)
+    render, indent, rendered, module_render = (found[i] for i in ids)
+    assert render[("CALLS", "method:kit:kit.items.Item.as_string")] == "inferred"
+    assert render[("CALLS", "method:kit:kit.items.Key.as_string")] == "inferred"
+    assert indent[("REFERENCES", "method:kit:kit.items.Item.trivia")] == "inferred"
+    assert rendered[("REFERENCES", "method:kit:kit.items.Item.trivia")] == "inferred"
+    assert module_render[("CALLS", "method:kit:kit.items.Item.as_string")] == "inferred"
+    assert ("CALLS", "method:kit:kit.items.Key.as_string") not in module_render  # the key's place is not the item's
+
+
+REGISTRY = {
+    "reg/__init__.py": "",
+    "reg/fields.py": (
+        "from __future__ import annotations\n\n"
+        "import typing\n\n"
+        "if typing.TYPE_CHECKING:\n"
+        "    from reg.schema import Schema\n\n\n"
+        "class Field:\n"
+        "    def __init__(self) -> None:\n"
+        "        self.root: Schema | None = None\n\n\n"
+        "class String(Field):\n"
+        "    def __init__(self) -> None:\n"
+        "        super().__init__()\n\n\n"
+        "class Integer(Field):\n"
+        "    def __init__(self) -> None:\n"
+        "        super().__init__()\n\n\n"
+        "class Unrelated:\n"
+        "    def __init__(self) -> None:\n"
+        "        pass\n\n\n"
+        "class Inferred(Field):\n"
+        "    def pick(self, value):\n"
+        "        field_cls = self.root.TYPE_MAPPING.get(type(value))\n"
+        "        return field_cls()\n"
+    ),
+    "reg/schema.py": (
+        "import datetime as dt\n\n"
+        "from reg import fields as ma_fields\n\n\n"
+        "class Schema:\n"
+        "    TYPE_MAPPING: dict[type, type[ma_fields.Field]] = {\n"
+        "        str: ma_fields.String,\n"
+        "        dt.date: ma_fields.Integer,\n"
+        "    }\n"
+    ),
+}
+
+
+def test_a_table_a_class_body_gives_is_looked_up_from_another_file_through_a_typed_receiver(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    # marshmallow's `Inferred._serialize`: `field_cls = self.root.TYPE_MAPPING.get(type(value))`, then `field_cls()`,
+    # where `root: Schema` of another file whose class body gives `TYPE_MAPPING = {str: ma_fields.String, ...}` (keys
+    # that are names): any class the table holds is constructed; a class it does not hold is not
+    ids = ["method:reg:reg.fields.Inferred.pick"]
+    found = project_edges(tmp_path_factory.mktemp("registry"), "reg", REGISTRY, ids, _out, relation_types=["CALLS"])
+    pick = found[ids[0]]
+    assert pick[("CALLS", "method:reg:reg.fields.String.__init__")] == "dispatch"
+    assert pick[("CALLS", "method:reg:reg.fields.Integer.__init__")] == "dispatch"
+    assert not [t for _, t in pick if "Unrelated" in t]
+
+
+def test_a_run_that_rewrites_a_class_bodys_table_binds_its_readers_again(tmp_path: Path) -> None:
+    catalog = indexed_projects(tmp_path, {"reg": REGISTRY}, ("reg",))
+    try:
+        schema = REGISTRY["reg/schema.py"].replace("ma_fields.Integer", "ma_fields.Unrelated")
+        write_files(tmp_path / "reg", {"reg/schema.py": schema})
+        with catalog.writer() as writer:
+            index_folder(writer, tmp_path / "reg", "reg", max_file_bytes=1_000_000)
+        calls = {(s.rsplit(".", 1)[-1], t.rsplit(":", 1)[-1]) for s, t in call_edges(catalog)}
+    finally:
+        catalog.close()
+    # (only the table's file changed; each class called is stored, what its construction runs is derived when read)
+    assert ("pick", "reg.fields.Unrelated") in calls
+    assert ("pick", "reg.fields.String") in calls
+    assert ("pick", "reg.fields.Integer") not in calls

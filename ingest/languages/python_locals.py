@@ -27,6 +27,7 @@ from trident.ingest.languages.python_syntax import (
     global_names,
     held_class_name,
     imported_names,
+    indexed_names,
     is_empty_list,
     is_index,
     is_static,
@@ -574,8 +575,10 @@ class PythonLocals(PythonTypes):
             names = unpacked_names(left)
             if names and (pairs := self._paired(right, len(names), scope)):
                 scope.types.update((name, kind) for name, kind in zip(names, pairs, strict=True) if kind)
-            elif names and len(places := self.element_items_of(right, scope)) == len(names):  # `list[tuple[K, V]]`
+            elif names and (places := self.element_items_of(right, scope, len(names))):  # `list[tuple[K, V]]`
                 scope.types.update((name, kind) for name, kind in zip(names, places, strict=True) if kind)
+            elif inner := indexed_names(left):  # `for i, (k, v) in enumerate(self._body):`
+                self._note_indexed(inner, right, scope)
             elif element := self._element_type(right, scope) if names else "":
                 self._note_items(names, element, scope)
             return
@@ -583,6 +586,14 @@ class PythonLocals(PythonTypes):
         scope.alternatives.pop(node_text(left), None)
         if element := self._element_type(right, scope):
             scope.types[node_text(left)] = element
+
+    def _note_indexed(self, names: list[str], iterable: ts.Node, scope: Scope) -> None:
+        """`for i, (k, v) in enumerate(self._body):` each of `names` typed as the element's item at its place."""
+        function, given = iterable.child_by_field_name("function"), call_arguments(iterable)
+        if function is None or node_text(function) != "enumerate" or len(given) != 1 or self._bound("enumerate", scope):
+            return
+        places = self.element_items_of(given[0], scope, len(names))
+        scope.types.update((name, kind) for name, kind in zip(names, places, strict=False) if kind)
 
     def _note_items(self, names: list[str], whole: str, scope: Scope) -> None:
         """Each of `names`, unpacked from a value of type `whole` in order, typed as the item at its place."""
@@ -772,8 +783,8 @@ class PythonLocals(PythonTypes):
                 if element:
                     typed[node_text(left)] = element
             elif left is not None and right is not None and (names := unpacked_names(left)):  # `for k, v in body`
-                places = self.element_items_of(right, scope)
-                typed.update((n, t) for n, t in zip(names, places, strict=False) if t and len(places) == len(names))
+                places = self.element_items_of(right, scope, len(names))
+                typed.update((n, t) for n, t in zip(names, places, strict=False) if t)
         for clause in (n for n in nodes if n.type == "if_clause" and n.named_child_count):
             test = isinstance_test(clause.named_children[0])  # `[p for p in params if isinstance(p, Argument)]`
             cls = self._held_value(test[1], scope) if test is not None and node_text(test[0]) in variables else ""

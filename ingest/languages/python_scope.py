@@ -122,6 +122,10 @@ class PythonBinder(PythonLocals):
         as DEFAULT_FILTERS` in jinja2's `defaults`): what another file's `env.filters.get(name)(...)` or `from
         .defaults import DEFAULT_FILTERS` calls (`HOLDS`, one of the table's functions standing for it)."""
         for cls in self.classes.values():
+            for attribute, table in sorted(cls.tables.items()):  # `TYPE_MAPPING = {str: fields.String, ...}`
+                for place, held in enumerate(sorted(set(table.values()))):  # read elsewhere: `root.TYPE_MAPPING.get(k)`
+                    target = Target(TargetForm.QUALIFIED, held, Resolution.INFERRED)
+                    yield BoundAttribute(cls.local, f"{attribute}{TABLE_MARK}{place}", target)
             for attribute, copied in sorted(cls.copied.items()):
                 own = f"{self.module}.{copied}" if copied in self.result.tables else ""
                 held = own or self.imported_name(copied, Scope("", ""))
@@ -187,6 +191,11 @@ class PythonBinder(PythonLocals):
                 if element and not standard(element) and ELEMENTS_MARK not in element:
                     target = Target(TargetForm.QUALIFIED, element, Resolution.INFERRED)
                     yield BoundAttribute(cls.local, f"{attribute}{ELEMENTS_MARK}", target)
+            for attribute, places in sorted(cls.element_items.items()):  # `for k, v in table.body:` elsewhere
+                for place, element in enumerate(places):
+                    if element and not standard(element) and ELEMENTS_MARK not in element:
+                        target = Target(TargetForm.QUALIFIED, element, Resolution.INFERRED)
+                        yield BoundAttribute(cls.local, f"{attribute}{ELEMENTS_MARK}{place}", target)
             for attribute, held in sorted(cls.held.items()):  # `context_class = Context`: a call of it constructs
                 if attribute not in cls.methods and held.split(".", 1)[0] not in sys.stdlib_module_names:
                     target = Target(TargetForm.QUALIFIED, held, Resolution.INFERRED)
@@ -626,7 +635,7 @@ class PythonBinder(PythonLocals):
             self._note_mutated(call, scope)
             if (looked_up := self._built_name(call, scope)) is not None:
                 self.result.references.append(BoundCall(scope.caller, call.start_point.row, looked_up))
-        reads = [(n, self._attribute_read(n, scope)) for n in nodes if n.type == "attribute"]
+        reads = [(n, read) for n in nodes if n.type == "attribute" for read in self._attribute_reads(n, scope)]
         reads += [(call, self._named_read(call, scope)) for call in nodes if call.type == "call"]
         for read, found in reads:
             if found is None:
@@ -642,36 +651,45 @@ class PythonBinder(PythonLocals):
             return None
         return self._member_read(found[0], found[1], scope)
 
-    def _attribute_read(self, node: ts.Node, scope: Scope) -> tuple[Target, bool] | None:
+    def _attribute_reads(self, node: ts.Node, scope: Scope) -> list[tuple[Target, bool] | None]:
         """`self.eta` or `obj.eta` read (not called, not assigned) on a value whose class is known: a property of a
         class of this file runs its getter (a call); a member of a class defined elsewhere, or a method read as a
-        value, is how control may reach it (a reference: the indexer keeps it only when it names a method)."""
+        value, is how control may reach it (a reference: the indexer keeps it only when it names a method). One read
+        per class a name may hold (`item` passed an `Item` here and a `Table` there, then `item.trivia`)."""
         parent = node.parent
         if parent is not None and parent.type == "call" and parent.child_by_field_name("function") == node:
-            return None
+            return []
         if parent is not None and parent.type == "delete_statement":
-            return None
+            return []
         written = parent is not None and parent.type in ("assignment", "augmented_assignment")
         if written and parent is not None and parent.child_by_field_name("left") == node:
-            return None
+            return []
         owner, member = node.child_by_field_name("object"), node_text(node.child_by_field_name("attribute"))
-        return self._member_read(owner, member, scope) if owner is not None else None
+        if owner is None:
+            return []
+        if owner.type == "identifier" and _alternatives(node_text(owner), scope) and member[:2] != "__":
+            return [self._typed_read(typed, member) for typed in scope.alternatives[node_text(owner)]]
+        return [self._member_read(owner, member, scope)]
 
     def _member_read(self, owner: ts.Node, member: str, scope: Scope) -> tuple[Target, bool] | None:
-        """A member read on a value whose class is known (see `_attribute_read`)."""
+        """A member read on a value whose class is known (see `_attribute_reads`)."""
         if not member or member.startswith("__"):
             return None
-        cls: ClassFacts | None = None
         if owner.type == "identifier" and scope.cls is not None and node_text(owner) == scope.receiver:
-            cls, resolution = scope.cls, Resolution.EXACT
-        else:
-            typed = self._receiver_type(owner, scope)
-            if not typed:
-                return None
-            local = typed.removeprefix(f"{self.module}.") if typed.startswith(f"{self.module}.") else ""
-            cls, resolution = self.classes.get(local) if local else None, Resolution.INFERRED
-            if cls is None:  # a class of another file: only the indexer knows what the member is
-                return Target(TargetForm.MEMBER, member, resolution, owner=typed), False
+            return self._class_read(scope.cls, member, Resolution.EXACT)
+        typed = self._receiver_type(owner, scope)
+        return self._typed_read(typed, member) if typed else None
+
+    def _typed_read(self, typed: str, member: str) -> tuple[Target, bool] | None:
+        """A member read on a value of the class `typed` (inferred)."""
+        local = typed.removeprefix(f"{self.module}.") if typed.startswith(f"{self.module}.") else ""
+        cls = self.classes.get(local) if local else None
+        if cls is None:  # a class of another file: only the indexer knows what the member is
+            return Target(TargetForm.MEMBER, member, Resolution.INFERRED, owner=typed), False
+        return self._class_read(cls, member, Resolution.INFERRED)
+
+    def _class_read(self, cls: ClassFacts, member: str, resolution: Resolution) -> tuple[Target, bool] | None:
+        """A member read on a value of one of this file's classes: its getter's call for a property."""
         target = Target(TargetForm.MEMBER, member, resolution, owner=cls.qualified)
         if member in cls.properties:
             return target, True

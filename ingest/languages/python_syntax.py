@@ -610,6 +610,15 @@ def unpacked_names(target: ts.Node | None) -> list[str]:
     return [node_text(n) for n in names] if names and all(n.type == "identifier" for n in names) else []
 
 
+def indexed_names(target: ts.Node | None) -> list[str]:
+    """`i, (k, v)` (a loop's target over `enumerate(...)`): the names the element's own tuple binds, in order; []
+    unless the target is an index and a tuple of plain names."""
+    if target is None or target.type not in _SEQUENCE_TARGETS or target.named_child_count != 2:
+        return []
+    index, element = target.named_children
+    return unpacked_names(element) if index.type == "identifier" else []
+
+
 def assigned_pairs(assignment: ts.Node) -> tuple[list[tuple[str, ts.Node]], list[str]]:
     """What a chained or unpacking assignment binds: (variable, the value written for it) for `a = b = f` and
     `a, (b, c) = f, (g, h)`, and the variables it binds to values it does not write one by one (`a, b = pair()`,
@@ -776,13 +785,16 @@ def global_names(root: ts.Node) -> set[str]:
 
 
 def literal_items(node: ts.Node) -> list[tuple[str, ts.Node]]:
-    """(key, value) of a dict literal with constant keys (`{"a": f, 1: g}`) or of a list or tuple literal (`[f, g]`:
-    keys "0", "1"); [] for any other value, or when an item is unpacked (`**other`, `*more`)."""
+    """(key, value) of a dict literal with constant keys (`{"a": f, 1: g}`) or keys that are names (`{str: String,
+    dt.date: Date}`: keys "<str>", "<dt.date>", which no lookup writes) or of a list or tuple literal (`[f, g]`: keys
+    "0", "1"); [] for any other value, or when an item is unpacked (`**other`, `*more`)."""
     if node.type == "dictionary":
         items: list[tuple[str, ts.Node]] = []
         for pair in node.named_children:
             key, value = pair.child_by_field_name("key"), pair.child_by_field_name("value")
             written = literal_key(key) if pair.type == "pair" and key is not None else None
+            if written is None and key is not None and key.type in ("identifier", "attribute"):
+                written = f"<{node_text(key)}>"
             if written is None or value is None:
                 return []
             items.append((written, value))

@@ -56,7 +56,7 @@ from trident.ingest.languages.python_syntax import (
     union_alias,
     unwrapped,
 )
-from trident.ingest.model import ATTRIBUTE_MARK
+from trident.ingest.model import ATTRIBUTE_MARK, ELEMENTS_MARK
 
 SELF_TYPES = frozenset({"typing.Self", "typing_extensions.Self"})  # `-> Self`: the class the method is called on
 
@@ -240,10 +240,28 @@ class PythonTypes(PythonParameters):
                         cls.fields.append(field)
                 elif statement.type in FUNCTIONS:
                     self._method_attributes(cls, statement)
+                    if property_name(statement.parent):
+                        self._property_containers(cls, statement)
             for attribute, given in cls.appended.items():  # `self.items = []`, then `self.items.append(Item())`
                 if len(given) == 1 and "" not in given and attribute not in cls.refilled | cls.elements.keys():
                     cls.elements[attribute] = cls.items.setdefault(attribute, next(iter(given)))
             self._collect_classes(body, local)
+
+    def _property_containers(self, cls: ClassFacts, getter: ts.Node) -> None:
+        """What a property's getter states its value holds (`-> list[tuple[Key | None, Item]]`, `-> list[Item]`,
+        `-> dict[str, Item]`): read as for an attribute declared so (`for k, v in table.body:`), here and, through
+        `HOLDS`, in other files."""
+        name, annotation = node_text(getter.child_by_field_name("name")), getter.child_by_field_name("return_type")
+        if annotation is None:
+            return
+        if element := self._named_type(element_name(annotation)):
+            cls.elements.setdefault(name, element)
+        if any(places := self.element_item_types(annotation)):
+            cls.element_items.setdefault(name, places)
+        if item := self._named_type(item_name(annotation)):
+            cls.items.setdefault(name, item)
+        if key := self._named_type(key_name(annotation)):
+            cls.keys.setdefault(name, key)
 
     def _class_attribute(self, cls: ClassFacts, node: ts.Node) -> None:
         """`x: Foo = ...` or `x = Foo()` in a class body."""
@@ -521,10 +539,15 @@ class PythonTypes(PythonParameters):
         state one."""
         return self._declared(container, scope, "items") or ""
 
-    def element_items_of(self, container: ts.Node | None, scope: Scope) -> list[str]:
-        """The type at each place of the tuples `body` or `self._body` holds, where a parameter's or the class's
-        annotation states them (`list[tuple[Key | None, Item]]`); [] otherwise."""
-        return self._declared(container, scope, "element_items") or []
+    def element_items_of(self, container: ts.Node | None, scope: Scope, width: int) -> list[str]:
+        """The type at each of the `width` places of the tuples `body` or `self._body` holds, where a parameter's or
+        the class's annotation states them (`list[tuple[Key | None, Item]]`), or of `table.body` whose class is of
+        another file, as that class states them (`Container@body[]1`, for the indexer to read); [] otherwise."""
+        if (declared := self._declared(container, scope, "element_items")) is not None:
+            return declared if len(declared) == width else []
+        attribute = container is not None and container.type == "attribute"
+        elsewhere = self._held_elsewhere(container, scope) if container is not None and attribute else ""
+        return [f"{elsewhere}{ELEMENTS_MARK}{place}" for place in range(width)] if elsewhere else []
 
     def _declared(self, container: ts.Node | None, scope: Scope, fact: ContainerFact) -> Any:
         """What a container's annotation states (`fact`: its items, keys or tuple places), for a parameter or local
