@@ -1608,3 +1608,25 @@ def test_a_run_that_rewrites_a_class_bodys_table_binds_its_readers_again(tmp_pat
     assert ("pick", "reg.fields.Unrelated") in calls
     assert ("pick", "reg.fields.String") in calls
     assert ("pick", "reg.fields.Integer") not in calls
+
+
+def test_a_decorator_applied_widely_has_its_wrapper_call_any_function_it_is_applied_to(tmp_path: Path) -> None:
+    # jinja2's `optimizeconst(f)`: `def new_func(self, node, frame): ... return f(self, node, frame)`, applied to ten
+    # `CodeGenerator.visit_*` methods: each wrapper made calls the method it wraps (one of them: `dispatch`)
+    methods = "".join(f"    @optimize\n    def visit_{n}(self, node):\n        return node\n\n" for n in "ABCDEF")
+    files = {
+        "gen/__init__.py": "",
+        "gen/compiler.py": (
+            "def optimize(f):\n"
+            "    def new_func(self, node):\n"
+            "        return f(self, node)\n\n"
+            "    return new_func\n\n\n"
+            f"class Generator:\n{methods}"
+            "    def visit_Plain(self, node):\n"
+            "        return node\n"
+        ),
+    }
+    calls = project_calls(tmp_path, "gen", files)
+    assert {t: r for (s, t), r in calls.items() if s == "gen.compiler.optimize"} == {
+        f"gen.compiler.Generator.visit_{n}": "dispatch" for n in "ABCDEF"
+    }

@@ -12,6 +12,8 @@ from trident.ingest.languages import node_text
 MAX_PASSED = 4  # a parameter given more values than this is not one thing a call can be bound to
 INSTANCE, HELD = "instance", "held"  # what a call passes: a value of a class, or a class or function itself
 GENERATOR = "generator"  # ... or what a call of a generator function gives (its body runs where it is consumed)
+DECORATED = "decorated"  # ... or the function a decorator is applied to (a function itself, as HELD)
+MAX_WRAPPED = 64  # a decorator applied to more than MAX_PASSED functions: its wrapper calls any of at most this many
 # function -> parameter -> what the file's calls pass it, each (INSTANCE or HELD, qualified name)
 Passed = dict[str, dict[str, frozenset[tuple[str, str]]]]
 _NAMED_PARAMETERS = frozenset({"typed_parameter", "typed_default_parameter", "default_parameter"})
@@ -84,7 +86,17 @@ def _parameter_name(parameter: ts.Node) -> str:
 
 
 def passed_as(values: frozenset[tuple[str, str]], kind: str) -> list[str]:
-    """The qualified names a parameter is passed when every value passed is of one kind, sorted; [] otherwise."""
-    if not values or len(values) > MAX_PASSED or any(k != kind for k, _ in values):
+    """The qualified names a parameter is passed when every value passed is of one kind, sorted; [] otherwise (a
+    function a decorator is applied to is passed HELD)."""
+    kinds = {HELD if k == DECORATED else k for k, _ in values}
+    if not values or len(values) > MAX_PASSED or kinds != {kind}:
+        return []
+    return sorted({name for _, name in values})
+
+
+def wrapped_by(values: frozenset[tuple[str, str]]) -> list[str]:
+    """The functions a decorator applied more widely than MAX_PASSED is applied to, when nothing else is passed its
+    parameter: what its wrapper's call of the parameter may run, one function per wrapper made; [] otherwise."""
+    if len(values) <= MAX_PASSED or len(values) > MAX_WRAPPED or any(k != DECORATED for k, _ in values):
         return []
     return sorted(name for _, name in values)

@@ -115,6 +115,7 @@ class Scope:
     keys: dict[str, str] = field(default_factory=dict)  # parameter -> the class of its keys (`dict[Key, int]`)
     alternatives: dict[str, list[str]] = field(default_factory=dict)  # variable -> its types (`A() if c else B()`)
     callables: dict[str, list[str]] = field(default_factory=dict)  # parameter -> the functions or classes passed it
+    wrapped: dict[str, list[str]] = field(default_factory=dict)  # parameter -> the functions a decorator is applied to
     generators: dict[str, list[str]] = field(default_factory=dict)  # local or parameter -> whose generator it holds
     picked: dict[str, list[str]] = field(default_factory=dict)  # variable -> the table items it may be (`TABLE[k]`)
     tables: dict[str, dict[str, str]] = field(default_factory=dict)  # dict/list -> key -> the function it holds

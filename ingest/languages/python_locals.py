@@ -465,6 +465,7 @@ class PythonLocals(PythonTypes):
         scope.local_classes.discard(name)
         _put(scope.types, name, found)
         scope.callables.pop(name, None)
+        scope.wrapped.pop(name, None)
         scope.bounded.discard(name)
         if held and right is not None and (cast := self.cast_arguments(right, scope)) and held_class_name(cast[0]):
             scope.bounded.add(name)  # `cast(Type[Extension], ...)`: that class or one deriving from it

@@ -20,6 +20,7 @@ from trident.ingest.languages.python_arguments import (
     Signature,
     passed_as,
     signature,
+    wrapped_by,
 )
 from trident.ingest.languages.python_facts import Scope
 from trident.ingest.languages.python_syntax import (
@@ -62,6 +63,12 @@ class PythonParameters:
         pass it, where they pass several."""
         found = {name: passed_as(values, kind) for name, values in self._passed_to(function).items()}
         return {name: names for name, names in found.items() if len(names) > 1}
+
+    def wrapped_parameters(self, function: ts.Node) -> dict[str, list[str]]:
+        """Parameter -> the functions a decorator applied more widely is given (jinja2's `@optimizeconst` over ten
+        `visit_*` methods): its wrapper's call of the parameter runs one of them."""
+        found = {name: wrapped_by(values) for name, values in self._passed_to(function).items()}
+        return {name: functions for name, functions in found.items() if functions}
 
     def generator_parameters(self, function: ts.Node) -> dict[str, list[str]]:
         """Parameter -> the generator functions whose generators this file's calls pass it (`self.wrap(stream)` with

@@ -28,7 +28,7 @@ import tree_sitter as ts
 from trident.ingest.languages import node_text
 from trident.ingest.languages.binding import Bindings, BoundAttribute, BoundBase, BoundCall, Target
 from trident.ingest.languages.python import BUILTINS
-from trident.ingest.languages.python_arguments import HELD, INSTANCE, Passed
+from trident.ingest.languages.python_arguments import DECORATED, HELD, INSTANCE, Passed
 from trident.ingest.languages.python_facts import ClassFacts, Scope
 from trident.ingest.languages.python_fixtures import conftest_fixture, fixture_names, parametrized, receives_fixtures
 from trident.ingest.languages.python_implicit import (
@@ -300,7 +300,7 @@ class PythonBinder(PythonLocals):
         if signature is not None and wrapped in signature.untyped and innermost and not scope.in_function:
             # the innermost decorator is passed f: its wrapper calling `func(*args)` calls f (`passed_as` bounds how
             # many: a decorator applied more widely types nothing)
-            self.saw_passed(target.name, wrapped, (HELD, f"{self.module}.{decorated}"))
+            self.saw_passed(target.name, wrapped, (DECORATED, f"{self.module}.{decorated}"))
 
     def _calls_in_statement(
         self, node: ts.Node, scope: Scope, pending: list[ts.Node | SetType | SetHeld | MergeHeld]
@@ -449,6 +449,7 @@ class PythonBinder(PythonLocals):
             inner.local_classes.update(scope.local_classes)
             inner.nested.update(scope.nested)
             inner.callables.update(scope.callables)  # a wrapper calling the functions its decorator is given
+            inner.wrapped.update(scope.wrapped)
         else:
             method = scope.cls is not None and scope.prefix == scope.cls.local
             caller = f"{scope.prefix}.{name}" if scope.prefix else name
@@ -478,6 +479,7 @@ class PythonBinder(PythonLocals):
         inner.alternatives.update(self.passed_several(node, INSTANCE))
         inner.alternatives.update(self.union_parameters(node))  # what the code states over what one file passes
         inner.callables.update(self.passed_several(node, HELD))
+        inner.wrapped.update(self.wrapped_parameters(node))
         inner.generators.update(self.generator_parameters(node))
         for name in inner.callables:  # what is passed says more than `Callable[...]`
             inner.types.pop(name, None)
@@ -734,6 +736,8 @@ class PythonBinder(PythonLocals):
             return [Target(TargetForm.MEMBER, member, Resolution.INFERRED, owner=t) for t in types]
         if function is not None and (callables := _callables(function, scope)):  # `run(f)` and `run(g)`, then `fn()`
             return [Target(TargetForm.QUALIFIED, c, Resolution.INFERRED) for c in callables]
+        if function is not None and (wrapped := _wrapped(function, scope)):  # `@optimizeconst` over ten methods
+            return [Target(TargetForm.QUALIFIED, w, Resolution.DISPATCH) for w in wrapped]
         if function is not None and function.type == "subscript":  # `HANDLERS[kind](x)`
             held, resolution = self.table_called(function, scope)
             if held:
@@ -913,6 +917,13 @@ def _callables(function: ts.Node, scope: Scope) -> list[str]:
     """The functions or classes a called parameter may hold (this file's calls pass it several), until reassigned."""
     name = node_text(function) if function.type == "identifier" else ""
     return scope.callables.get(name, []) if name not in scope.types and name not in scope.held else []
+
+
+def _wrapped(function: ts.Node, scope: Scope) -> list[str]:
+    """The functions a called parameter of a decorator applied more widely may be: any it is applied to."""
+    name = node_text(function) if function.type == "identifier" else ""
+    known = {name} & (scope.types.keys() | scope.held.keys() | scope.callables.keys())
+    return scope.wrapped.get(name, []) if not known else []
 
 
 def bind_python(root: ts.Node, path: str, module: str) -> Bindings:
