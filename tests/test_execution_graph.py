@@ -1630,3 +1630,37 @@ def test_a_decorator_applied_widely_has_its_wrapper_call_any_function_it_is_appl
     assert {t: r for (s, t), r in calls.items() if s == "gen.compiler.optimize"} == {
         f"gen.compiler.Generator.visit_{n}": "dispatch" for n in "ABCDEF"
     }
+
+
+SUPER_READS = {
+    "ver/__init__.py": "",
+    "ver/version.py": (
+        "class Version:\n"
+        "    @property\n"
+        "    def release(self) -> tuple[int, ...]:\n"
+        "        return (1, 0)\n\n\n"
+        "class Trimmed(Version):\n"
+        "    @property\n"
+        "    def release(self) -> tuple[int, ...]:\n"
+        "        rel = super().release\n"
+        "        return rel[:1]\n"
+    ),
+    "ver/other.py": (
+        "from ver.version import Version\n\n\n"
+        "class Loose(Version):\n"
+        "    @property\n"
+        "    def release(self) -> tuple[int, ...]:\n"
+        "        return super().release\n"
+    ),
+}
+
+
+def test_a_propertys_override_reading_super_runs_the_bases_getter(tmp_path_factory: pytest.TempPathFactory) -> None:
+    # packaging's `_TrimmedRelease.release`: `rel = super().release` reads `Version.release`, a property: its getter
+    # runs (exactly that one: the lookup starts past the class), here and from a class of another file
+    ids = ["method:ver:ver.version.Trimmed.release", "method:ver:ver.other.Loose.release"]
+    found = project_edges(tmp_path_factory.mktemp("super"), "ver", SUPER_READS, ids, _out)
+    trimmed, loose = (found[i] for i in ids)
+    assert trimmed[("CALLS", "method:ver:ver.version.Version.release")] == "exact"
+    assert loose[("REFERENCES", "method:ver:ver.version.Version.release")] == "exact"
+    assert not [t for _, t in {**trimmed, **loose} if t.endswith(("Trimmed.release", "Loose.release"))]

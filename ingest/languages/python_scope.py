@@ -679,6 +679,10 @@ class PythonBinder(PythonLocals):
             return None
         if owner.type == "identifier" and scope.cls is not None and node_text(owner) == scope.receiver:
             return self._class_read(scope.cls, member, Resolution.EXACT)
+        if owner.type == "call" and is_super(owner) and scope.cls is not None:  # `rel = super().release`: the
+            target = Target(TargetForm.MEMBER, member, Resolution.EXACT, owner=scope.cls.qualified, after_owner=True)
+            bases = list(self.file_lineage(scope.cls))[1:]  # a base's getter (a call), or a member read
+            return target, any(member in base.properties for base in bases)
         typed = self._receiver_type(owner, scope)
         return self._typed_read(typed, member) if typed else None
 
