@@ -1664,3 +1664,41 @@ def test_a_propertys_override_reading_super_runs_the_bases_getter(tmp_path_facto
     assert trimmed[("CALLS", "method:ver:ver.version.Version.release")] == "exact"
     assert loose[("REFERENCES", "method:ver:ver.version.Version.release")] == "exact"
     assert not [t for _, t in {**trimmed, **loose} if t.endswith(("Trimmed.release", "Loose.release"))]
+
+
+def test_a_value_past_a_negated_isinstance_guard_is_of_the_class_and_new_makes_an_instance(tmp_path: Path) -> None:
+    # packaging's `Requirement.__eq__`: `if not isinstance(other, Requirement): return NotImplemented`, then
+    # `self.marker == other.marker`, `marker: Marker | None` given `Marker.__new__(Marker)`; a guard that does not
+    # leave its block, or has an `else`, narrows nothing after it
+    files = {
+        "req/__init__.py": "",
+        "req/model.py": (
+            "from typing import Any\n\n\n"
+            "class Marker:\n"
+            "    def __eq__(self, other: Any) -> bool:\n"
+            "        return True\n\n"
+            "    def evaluate(self) -> bool:\n"
+            "        return True\n\n\n"
+            "class Requirement:\n"
+            "    def __init__(self, text: str) -> None:\n"
+            "        self.marker: Marker | None = None\n"
+            "        if text:\n"
+            "            self.marker = Marker.__new__(Marker)\n\n"
+            "    def __eq__(self, other: Any) -> bool:\n"
+            "        if not isinstance(other, Requirement):\n"
+            "            return NotImplemented\n"
+            "        return self.marker == other.marker\n\n"
+            "    def check(self, other):\n"
+            "        if not isinstance(other, Marker):\n"
+            "            raise TypeError(other)\n"
+            "        return other.evaluate()\n\n"
+            "    def loose(self, other):\n"
+            "        if not isinstance(other, Marker):\n"
+            "            print(other)\n"
+            "        return other.evaluate()\n"
+        ),
+    }
+    calls = project_calls(tmp_path, "req", files)
+    assert calls[("req.model.Requirement.__eq__", "req.model.Marker.__eq__")] == "inferred"
+    assert calls[("req.model.Requirement.check", "req.model.Marker.evaluate")] == "inferred"
+    assert calls.get(("req.model.Requirement.loose", "req.model.Marker.evaluate")) != "inferred"

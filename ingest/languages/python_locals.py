@@ -38,6 +38,7 @@ from trident.ingest.languages.python_syntax import (
     literal_key,
     local_names,
     named_as_class,
+    negated_isinstance,
     nested_functions,
     returned_values,
     statements,
@@ -313,6 +314,19 @@ class PythonLocals(PythonTypes):
             return None
         cls = self._held_value(test[1], scope)
         return (node_text(test[0]), cls) if cls else None
+
+    def guarded(self, node: ts.Node, scope: Scope) -> SetType | None:
+        """`if not isinstance(other, Requirement): return NotImplemented` (no `elif`/`else`, its block leaving): past
+        the statement, the variable is of the class; None for any other statement."""
+        if node.type != "if_statement" or not scope.in_function:
+            return None
+        test = negated_isinstance(node.child_by_field_name("condition"))
+        if test is None or node_text(test[0]) == scope.receiver or not leaves(node.child_by_field_name("consequence")):
+            return None
+        if any(c.type in ("elif_clause", "else_clause") for c in node.named_children):
+            return None
+        cls = self._held_value(test[1], scope)
+        return SetType(node_text(test[0]), cls) if named_as_class(cls) else None
 
     def _subclass_narrowed(self, node: ts.Node, scope: Scope) -> tuple[SetHeld, SetHeld, bool] | None:
         """How an `if` testing `issubclass(x, Base)` narrows x: (what x holds where the test held, what it held

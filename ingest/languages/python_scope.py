@@ -315,6 +315,8 @@ class PythonBinder(PythonLocals):
         narrowed, subclassed = self._narrowed(node, scope), self._subclass_narrowed(node, scope)
         if subclassed is not None and subclassed[2]:  # `if not issubclass(x, Base): raise ...`: past it, x derives
             pending.append(subclassed[0])
+        if (guard := self.guarded(node, scope)) is not None:  # `if not isinstance(x, Foo): return`: past it, a Foo
+            pending.append(guard)
         if node.type in BRANCHING and scope.in_function:
             pending.append(MergeHeld(node))
         if node.type == "if_statement" and not any(c.type == "else_clause" for c in node.named_children):

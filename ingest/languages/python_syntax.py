@@ -433,6 +433,18 @@ def isinstance_test(condition: ts.Node | None) -> tuple[ts.Node, ts.Node] | None
     return (values[0], values[1]) if len(values) == 2 and values[0].type == "identifier" else None
 
 
+def negated_isinstance(condition: ts.Node | None) -> tuple[ts.Node, ts.Node] | None:
+    """`not isinstance(x, Foo)` as a branch's condition (nothing else with it): (x, Foo); None otherwise."""
+    while condition is not None and condition.type == "parenthesized_expression" and condition.named_child_count == 1:
+        condition = condition.named_children[0]
+    if condition is None or condition.type != "not_operator":
+        return None
+    argument = condition.child_by_field_name("argument")
+    while argument is not None and argument.type == "parenthesized_expression" and argument.named_child_count == 1:
+        argument = argument.named_children[0]
+    return isinstance_test(argument) if argument is not None and argument.type == "call" else None
+
+
 def subclass_test(condition: ts.Node | None) -> tuple[str, ts.Node, bool] | None:
     """`issubclass(x, Base)` (alone or one side of an `and`), or `not issubclass(x, Base)`, as a branch's condition:
     (x, Base, whether negated); None otherwise."""

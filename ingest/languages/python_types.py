@@ -689,6 +689,9 @@ class PythonTypes(PythonParameters):
             return self.returns.get(f"{scope.cls.qualified}.__call__", "")  # `state = self()`: its own `__call__`'s
         owner = function.child_by_field_name("object") if function.type == "attribute" else None
         method = node_text(function.child_by_field_name("attribute")) if owner is not None else ""
+        given = call_arguments(call)
+        if method == "__new__" and given and named_as_class(made := self._held_value(given[0], scope)):
+            return made  # `Marker.__new__(Marker)`, `object.__new__(cls)`: an instance of the class it is given
         own = scope.cls is not None and owner is not None and node_text(owner) == scope.receiver
         if own and scope.cls is not None and method in scope.cls.properties:  # `self._state(restore=True)`: what
             value = self.property_returns(scope.cls, method)  # calling the property's value gives
