@@ -1702,3 +1702,34 @@ def test_a_value_past_a_negated_isinstance_guard_is_of_the_class_and_new_makes_a
     assert calls[("req.model.Requirement.__eq__", "req.model.Marker.__eq__")] == "inferred"
     assert calls[("req.model.Requirement.check", "req.model.Marker.evaluate")] == "inferred"
     assert calls.get(("req.model.Requirement.loose", "req.model.Marker.evaluate")) != "inferred"
+
+
+def test_a_mapping_attribute_filled_with_one_class_gives_that_class_when_looked_up(tmp_path: Path) -> None:
+    # cachetools' `TTLCache`: `self.__links = collections.OrderedDict()`, `self.__links[key] = link =
+    # TTLCache._Link(key)`, then `link = self.__links.pop(key); link.unlink()`; a mapping also given another value
+    # says nothing of its items
+    files = {
+        "ttl/__init__.py": "",
+        "ttl/cache.py": (
+            "import collections\n\n\n"
+            "class TTLCache:\n"
+            "    class _Link:\n"
+            "        def unlink(self):\n"
+            "            return None\n\n"
+            "    def __init__(self, other):\n"
+            "        self.__links = collections.OrderedDict()\n"
+            "        self.__other = {}\n"
+            "        self.__other = other\n\n"
+            "    def __setitem__(self, key, value):\n"
+            "        self.__links[key] = link = TTLCache._Link()\n"
+            "        self.__other[key] = TTLCache._Link()\n\n"
+            "    def __delitem__(self, key):\n"
+            "        link = self.__links.pop(key)\n"
+            "        link.unlink()\n\n"
+            "    def drop(self, key):\n"
+            "        self.__other[key].unlink()\n"
+        ),
+    }
+    calls = project_calls(tmp_path, "ttl", files)
+    assert calls[("ttl.cache.TTLCache.__delitem__", "ttl.cache.TTLCache._Link.unlink")] == "inferred"
+    assert calls.get(("ttl.cache.TTLCache.drop", "ttl.cache.TTLCache._Link.unlink")) != "inferred"

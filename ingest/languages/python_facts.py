@@ -62,6 +62,8 @@ class ClassFacts:
     fields: list[str] = field(default_factory=list)  # a NamedTuple's fields in order: what unpacking it gives
     appended: dict[str, set[str]] = field(default_factory=dict)  # list attribute -> types its appends give
     refilled: set[str] = field(default_factory=set)  # attributes given any value but an empty list
+    stored: dict[str, set[str]] = field(default_factory=dict)  # mapping attribute -> types `self.x[k] = v` gives
+    remapped: set[str] = field(default_factory=set)  # attributes given any value but an empty mapping
     tables: dict[str, dict[str, str]] = field(default_factory=dict)  # attribute -> key -> the function a dict holds
     copied: dict[str, str] = field(default_factory=dict)  # attribute -> the module-level table it is given a copy of
     # attribute -> the generator functions whose generators it is given (`self._iter = iter(generator)`)

@@ -172,6 +172,11 @@ def is_empty_list(node: ts.Node | None) -> bool:
     return node is not None and node_text(node) in ("[]", "list()")
 
 
+def is_empty_mapping(node: ts.Node | None) -> bool:
+    """`{}`, `dict()`, `OrderedDict()`: a mapping whose items what is stored in it says."""
+    return node is not None and node_text(node) in ("{}", "dict()", "OrderedDict()", "collections.OrderedDict()")
+
+
 def elements_kept(node: ts.Node, bound: Callable[[str], str] = lambda name: "") -> ts.Node:
     """What `list(reversed(children))`, `sorted(xs)`, `tuple(xs)`, `deque([self])` take their elements from
     (`children`, `xs`, `[self]`): the first argument through calls of the builtins that keep their argument's elements

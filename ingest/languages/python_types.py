@@ -40,6 +40,7 @@ from trident.ingest.languages.python_syntax import (
     imported_names,
     is_classmethod,
     is_empty_list,
+    is_empty_mapping,
     is_optional,
     is_static,
     item_name,
@@ -245,6 +246,9 @@ class PythonTypes(PythonParameters):
             for attribute, given in cls.appended.items():  # `self.items = []`, then `self.items.append(Item())`
                 if len(given) == 1 and "" not in given and attribute not in cls.refilled | cls.elements.keys():
                     cls.elements[attribute] = cls.items.setdefault(attribute, next(iter(given)))
+            for attribute, given in cls.stored.items():  # `self.links = {}`, then `self.links[k] = Link(k)`
+                if len(given) == 1 and "" not in given and attribute not in cls.remapped:
+                    cls.items.setdefault(attribute, next(iter(given)))
             self._collect_classes(body, local)
 
     def _property_containers(self, cls: ClassFacts, getter: ts.Node) -> None:
@@ -297,6 +301,8 @@ class PythonTypes(PythonParameters):
         scope.generators.update(self.generator_parameters(method))
         for node in descendants(body, "assignment"):
             left = node.child_by_field_name("left")
+            if left is not None and left.type == "subscript":
+                self._note_stored(cls, left, node, receiver, scope)
             if left is None or left.type != "attribute":
                 continue
             owner = left.child_by_field_name("object")
@@ -304,6 +310,8 @@ class PythonTypes(PythonParameters):
                 continue
             attribute = node_text(left.child_by_field_name("attribute"))
             self._note_attribute(cls, attribute, node, parameters, elements, scope)
+            if not is_empty_mapping(node.child_by_field_name("right")):
+                cls.remapped.add(attribute)
             if held := self._held(node, scope):
                 cls.hold(attribute, held)
             right = node.child_by_field_name("right")
@@ -378,6 +386,19 @@ class PythonTypes(PythonParameters):
             if right is not None and untyped and name not in scope.held:
                 given.setdefault(name, set()).add(self._held_value(right, scope))
         return {name: values.pop() for name, values in given.items() if len(values) == 1 and "" not in values}
+
+    def _note_stored(self, cls: ClassFacts, left: ts.Node, assignment: ts.Node, receiver: str, scope: Scope) -> None:
+        """`self.__links[key] = link = TTLCache._Link(key)`: the type of what the mapping attribute is given to hold
+        ("" when the value's type is not stated here)."""
+        stored = left.child_by_field_name("value")
+        owner = stored.child_by_field_name("object") if stored is not None and stored.type == "attribute" else None
+        if stored is None or owner is None or node_text(owner) != receiver:
+            return
+        value = assignment.child_by_field_name("right")
+        while value is not None and value.type == "assignment":  # `... = link = TTLCache._Link(key)`
+            value = value.child_by_field_name("right")
+        typed = self._value_type(value, scope.types, scope) if value is not None else ""
+        cls.stored.setdefault(node_text(stored.child_by_field_name("attribute")), set()).add(typed)
 
     def _note_appended(self, cls: ClassFacts, call: ts.Node, receiver: str, scope: Scope) -> None:
         """`self.items.append(Item(...))` (or `.insert(i, ...)`): the type of what the list attribute is given ("" when
