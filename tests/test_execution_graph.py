@@ -1733,3 +1733,31 @@ def test_a_mapping_attribute_filled_with_one_class_gives_that_class_when_looked_
     calls = project_calls(tmp_path, "ttl", files)
     assert calls[("ttl.cache.TTLCache.__delitem__", "ttl.cache.TTLCache._Link.unlink")] == "inferred"
     assert calls.get(("ttl.cache.TTLCache.drop", "ttl.cache.TTLCache._Link.unlink")) != "inferred"
+
+
+def test_comparing_containers_whose_elements_are_stated_runs_the_elements_eq(tmp_path: Path) -> None:
+    # packaging's `SpecifierSet.__eq__`: `self._specs == other._specs`, `_specs = frozenset(map(Specifier, specs))`;
+    # containers of values whose class the code does not state compare nothing of a project's
+    files = {
+        "spec/__init__.py": "",
+        "spec/sets.py": (
+            "class Specifier:\n"
+            "    def __eq__(self, other):\n"
+            "        return True\n\n"
+            "    def __hash__(self):\n"
+            "        return 0\n\n\n"
+            "class SpecifierSet:\n"
+            "    def __init__(self, specs):\n"
+            "        self._specs = frozenset(map(Specifier, specs))\n"
+            "        self._raw = list(specs)\n\n"
+            "    def __eq__(self, other):\n"
+            "        if not isinstance(other, SpecifierSet):\n"
+            "            return NotImplemented\n"
+            "        return self._specs == other._specs\n\n"
+            "    def same_raw(self, other):\n"
+            "        return self._raw != other._raw\n"
+        ),
+    }
+    calls = project_calls(tmp_path, "spec", files)
+    assert calls[("spec.sets.SpecifierSet.__eq__", "spec.sets.Specifier.__eq__")] == "inferred"
+    assert ("spec.sets.SpecifierSet.same_raw", "spec.sets.Specifier.__eq__") not in calls

@@ -569,6 +569,16 @@ class PythonBinder(PythonLocals):
             if typed and typed.split(".", 1)[0] not in sys.stdlib_module_names:
                 target = Target(TargetForm.MEMBER, run.method, resolution, owner=typed)
                 self.result.calls.append(BoundCall(scope.caller, value.start_point.row, target))
+            elif run.method in EQUALITY and value.type in ("identifier", "attribute"):
+                self._elements_compared(value, scope)
+
+    def _elements_compared(self, container: ts.Node, scope: Scope) -> None:
+        """`self._specs == other._specs` on containers whose elements' class the code states (`frozenset(map(Specifier,
+        specs))`): comparing them compares their elements, running that class's `__eq__`."""
+        element = self._element_type(container, scope)
+        if element and not standard(element) and ELEMENTS_MARK not in element:
+            target = Target(TargetForm.MEMBER, "__eq__", Resolution.INFERRED, owner=element)
+            self.result.calls.append(BoundCall(scope.caller, container.start_point.row, target))
 
     def _hashed_keys(self, nodes: list[ts.Node], scope: Scope) -> None:
         """A lookup in a mapping or set whose keys' class the code states (`key in self._map`, `self._map[key]`,
@@ -923,6 +933,9 @@ def _callables(function: ts.Node, scope: Scope) -> list[str]:
     """The functions or classes a called parameter may hold (this file's calls pass it several), until reassigned."""
     name = node_text(function) if function.type == "identifier" else ""
     return scope.callables.get(name, []) if name not in scope.types and name not in scope.held else []
+
+
+EQUALITY = frozenset({"__eq__", "__ne__"})  # what `==` and `!=` run (on containers: their elements' `__eq__`)
 
 
 def _wrapped(function: ts.Node, scope: Scope) -> list[str]:
