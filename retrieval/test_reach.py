@@ -61,7 +61,7 @@ def tests_reaching(
         for i in walk.reached
         if (e := directory.by_id.get(i)) is not None and not is_test(e) and is_test_path(e.path or "")
     ]
-    for test_id, how in _through_fixtures(directory, read, helpers, walk).items():
+    for test_id, how in _through_fixtures(index, directory, read, helpers, walk).items():
         found.setdefault(test_id, how)
     for test_id, how in _through_setup(index, directory, helpers, walk).items():
         found.setdefault(test_id, how)
@@ -69,21 +69,24 @@ def tests_reaching(
 
 
 def _through_fixtures(
-    directory: EntityDirectory, read: ChunkReader, helpers: Sequence[Entity], walk: CallerWalk
+    index: RelationIndex, directory: EntityDirectory, read: ChunkReader, helpers: Sequence[Entity], walk: CallerWalk
 ) -> dict[str, TestReach]:
-    """Tests asking (by parameter name) for a reached fixture, or for a fixture asking for one, in its project."""
-    fixtures = [e for e in helpers if e.type == "Function" and _is_fixture(read, e)]
+    """Tests asking (by parameter name) for a reached fixture, or for a fixture asking for one, in its project; a
+    fixture a test class defines (`TestSigner.signer`) only in that class and the classes deriving from it."""
+    fixtures = [e for e in helpers if e.type in CALLABLES and _is_fixture(read, e)]
     if not fixtures:
         return {}
     projects = {e.project for e in fixtures}
     users = _parameter_users(directory, read, projects)
+    linked = Linked(index)
     found: dict[str, TestReach] = {}
     queue = deque((f, walk.reached[f.id].hops, walk.reached[f.id].resolution, f.id) for f in fixtures)
     seen = {f.id for f in fixtures}
     while queue:
         fixture, hops, how, via = queue.popleft()
+        within = _class_members(linked, fixture) if fixture.type == "Method" else None
         for user in users.get((fixture.project, fixture.name), []):
-            if user.id in seen:
+            if user.id in seen or (within is not None and user.id not in within):
                 continue
             seen.add(user.id)
             if is_test(user):
@@ -91,6 +94,18 @@ def _through_fixtures(
             elif _is_fixture(read, user):
                 queue.append((user, hops + 1, how, via))
     return found
+
+
+def _class_members(linked: Linked, method: Entity) -> set[str]:
+    """The members of a method's class and of every class deriving from it that does not define its own of the
+    name: where a fixture the class defines is what a parameter of that name gets."""
+    own = linked.ends([method.id], RelationType.CONTAINS, outgoing=False)
+    members: set[str] = set()
+    for cls in linked.derived(own):
+        found = linked.ends([cls], RelationType.CONTAINS, outgoing=True)
+        if cls in own or not any(m.rpartition(".")[2] == method.name for m in found):
+            members.update(found)
+    return members
 
 
 def _is_fixture(read: ChunkReader, entity: Entity) -> bool:

@@ -444,3 +444,67 @@ def test_a_dispatch_on_a_methods_own_receiver_reaches_only_the_tests_whose_recei
     counter = _impact(catalog, entities=["walk.visitor.Counter.visit_Name"])
     assert {"count", "show"} <= {c.name for c in counter.callers}
     assert sorted(t.name for t in counter.tests) == ["test_count", "test_show"]
+
+
+# itsdangerous' `TestSigner`: fixtures defined as methods of a test class (`signer_factory` returns
+# `partial(Signer, ...)`, `signer` calls it), seen by the class's tests and by a class deriving from it in another
+# file, unless that class defines its own fixture of the name.
+CLASS_FIXTURES = {
+    "sig/__init__.py": "",
+    "sig/signer.py": (
+        "class Signer:\n"
+        "    def __init__(self, key):\n"
+        "        self.key = key\n\n"
+        "    def sign(self, value):\n"
+        "        return value\n"
+    ),
+    "tests/test_signer.py": (
+        "from functools import partial\n\n"
+        "import pytest\n\n"
+        "from sig.signer import Signer\n\n\n"
+        "class TestSigner:\n"
+        "    @pytest.fixture()\n"
+        "    def signer_factory(self):\n"
+        "        return partial(Signer, key='k')\n\n"
+        "    @pytest.fixture()\n"
+        "    def signer(self, signer_factory):\n"
+        "        return signer_factory()\n\n"
+        "    def test_signer(self, signer):\n"
+        "        assert signer.sign('x')\n\n\n"
+        "class TestOther:\n"
+        "    @pytest.fixture()\n"
+        "    def signer(self):\n"
+        "        return object()\n\n"
+        "    def test_other(self, signer):\n"
+        "        assert signer\n"
+    ),
+    "tests/test_timed.py": (
+        "import pytest\n\n"
+        "from tests.test_signer import TestSigner\n\n\n"
+        "class TestTimed(TestSigner):\n"
+        "    def test_timed(self, signer):\n"
+        "        assert signer\n\n\n"
+        "class TestOwn(TestSigner):\n"
+        "    @pytest.fixture()\n"
+        "    def signer(self):\n"
+        "        return object()\n\n"
+        "    def test_own(self, signer):\n"
+        "        assert signer\n"
+    ),
+}
+
+
+def test_a_fixture_a_test_class_defines_reaches_its_tests_and_those_of_classes_deriving_from_it(
+    tmp_path: Path,
+) -> None:
+    folder = _committed(tmp_path / "sig", CLASS_FIXTURES)
+    catalog = _index(tmp_path / "index", {"sig": folder})
+    try:
+        result = _impact(catalog, entities=["method:sig:sig.signer.Signer.__init__"])
+    finally:
+        catalog.close()
+    through = {t.name: t.through for t in result.tests}
+    assert through["test_signer"] in ("calls", "fixture signer")
+    assert through["test_timed"] == "fixture signer"  # inherited from `TestSigner`, in another file
+    assert "test_other" not in through  # an unrelated class's fixture of the same name
+    assert "test_own" not in through  # a deriving class's own fixture of the name
