@@ -1761,3 +1761,30 @@ def test_comparing_containers_whose_elements_are_stated_runs_the_elements_eq(tmp
     calls = project_calls(tmp_path, "spec", files)
     assert calls[("spec.sets.SpecifierSet.__eq__", "spec.sets.Specifier.__eq__")] == "inferred"
     assert ("spec.sets.SpecifierSet.same_raw", "spec.sets.Specifier.__eq__") not in calls
+
+
+def test_an_isinstance_test_of_one_project_class_among_builtins_narrows_to_that_class(tmp_path: Path) -> None:
+    # packaging's `SpecifierSet.__eq__`: `if isinstance(other, (str, Specifier)): other = SpecifierSet(str(other))`
+    # runs `Specifier.__str__` when other is one; two project classes in the tuple narrow to neither
+    files = {
+        "tup/__init__.py": "",
+        "tup/spec.py": (
+            "class Specifier:\n"
+            "    def __str__(self):\n"
+            "        return ''\n\n\n"
+            "class Other:\n"
+            "    def __str__(self):\n"
+            "        return ''\n\n\n"
+            "def one(value):\n"
+            "    if isinstance(value, (str, Specifier)):\n"
+            "        return str(value)\n"
+            "    return ''\n\n\n"
+            "def two(value):\n"
+            "    if isinstance(value, (Other, Specifier)):\n"
+            "        return str(value)\n"
+            "    return ''\n"
+        ),
+    }
+    calls = project_calls(tmp_path, "tup", files)
+    assert calls[("tup.spec.one", "tup.spec.Specifier.__str__")] == "inferred"
+    assert not [t for s, t in calls if s == "tup.spec.two"]

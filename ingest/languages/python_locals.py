@@ -50,6 +50,8 @@ from trident.ingest.model import ATTRIBUTE_MARK, ELEMENTS_MARK, ENTERED_MARK, PR
 from trident.store.schema import Resolution
 
 # Standard library functions giving a value of the type of their first argument.
+# Builtin types an `isinstance` tuple may test beside a project's class (`isinstance(other, (str, Specifier))`).
+BUILTIN_TYPES = frozenset({"str", "bytes", "int", "float", "bool", "list", "tuple", "dict", "set", "frozenset"})
 SAME_TYPE = frozenset({"copy.copy", "copy.deepcopy", "dataclasses.replace"})
 # The methods of a dict or list that change what it holds.
 TAKEN_ELEMENT = frozenset({"pop", "popleft"})  # methods of a list, set or deque that give one of its elements
@@ -312,8 +314,20 @@ class PythonLocals(PythonTypes):
         test = isinstance_test(node.child_by_field_name("condition"))
         if test is None or node_text(test[0]) == scope.receiver:
             return None
-        cls = self._held_value(test[1], scope)
+        cls = self._held_value(test[1], scope) or self._one_class_of(test[1], scope)
         return (node_text(test[0]), cls) if cls else None
+
+    def _one_class_of(self, classes: ts.Node, scope: Scope) -> str:
+        """`(str, Specifier)` tested by `isinstance`: the one class of a project among builtins, which is what a
+        call on the value may run of a project's (a builtin's methods are none); "" otherwise."""
+        if classes.type != "tuple":
+            return ""
+        held = [self._held_value(c, scope) for c in classes.named_children]
+        builtin = [node_text(c) for c, h in zip(classes.named_children, held, strict=True) if not h]
+        project = [h for h in held if h and not standard(h)]
+        if len(project) != 1 or len(project) + len(builtin) != len(held) or not set(builtin) <= BUILTIN_TYPES:
+            return ""
+        return project[0] if named_as_class(project[0]) else ""
 
     def guarded(self, node: ts.Node, scope: Scope) -> SetType | None:
         """`if not isinstance(other, Requirement): return NotImplemented` (no `elif`/`else`, its block leaving): past
