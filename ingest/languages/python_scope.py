@@ -681,7 +681,7 @@ class PythonBinder(PythonLocals):
         owner, member = node.child_by_field_name("object"), node_text(node.child_by_field_name("attribute"))
         if owner is None:
             return []
-        if owner.type == "identifier" and _alternatives(node_text(owner), scope) and member[:2] != "__":
+        if owner.type == "identifier" and _alternatives(node_text(owner), scope) and not member.startswith("__"):
             return [self._typed_read(typed, member) for typed in scope.alternatives[node_text(owner)]]
         return [self._member_read(owner, member, scope)]
 
