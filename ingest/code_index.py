@@ -277,9 +277,27 @@ class CodeIndex:
         neither."""
         runs = [e for e in self._library_runs(cls, ref.target) if e.type in types]
         derived = [] if ref.after_owner else [e for e in self._derived_members(cls, ref.target) if e.type in types]
+        runs = self._runs_where_not_overridden(cls, ref.target, runs)
         if derived:
             return list({e.id: e for e in [*derived, *runs]}.values()), Resolution.DISPATCH
         return (runs, Resolution.INFERRED) if runs else None
+
+    def _runs_where_not_overridden(self, cls: Entity, name: str, runs: list[Entity]) -> list[Entity]:
+        """What the standard-library base's method `name` runs (`runs`: `popitem` runs `__delitem__`) on an instance
+        of `cls` or of a class deriving from it that defines no `name` of its own on the way down: the method of
+        that name each such class has (`Cache.__delitem__`); on FIFOCache, which defines `popitem`, the base's
+        `popitem` never runs (its own does), so neither does what the base's would run (`receiver`: exactly
+        these, no override beyond)."""
+        if not runs:
+            return []
+        found = {e.id: e for e in self._member(cls, runs[0].name, skip_first=False) or runs[:1]}
+        overriding = {cls.id: False}
+        for derived in self._derived(cls):
+            above = [b for b in self._bases.get(derived.id, []) if b in overriding]
+            overriding[derived.id] = bool(self._own(derived, name)) or any(overriding[b] for b in above)
+            if not overriding[derived.id]:
+                found.update((e.id, e) for e in self._member(derived, runs[0].name, skip_first=False))
+        return sorted(found.values(), key=lambda e: e.id)
 
     def _owner(
         self, ref: AnyReference, owner_name: str, project: str, path: str, tails: _Tails
@@ -318,9 +336,13 @@ class CodeIndex:
             )
         if not classes:
             return ""
+        if found.name == self._runs_name(classes[0], ref.target) != ref.target:
+            return NON_VIRTUAL  # what a library method runs, each class's own (`_runs_where_not_overridden`)
         own = self._encloses(classes[0], ref.source)  # `self.m()`, `getattr(self, f"visit_{kind}")`
-        if how is Resolution.DISPATCH or any(e.id == found.id for e in self._own(classes[0], found.name)):
-            return SELF_MARK + classes[0].id if own else ""  # its own method: its overrides are its subclasses'
+        below = found.name == ref.target and not self._member(classes[0], found.name, skip_first=False)
+        if how is Resolution.DISPATCH or below or any(e.id == found.id for e in self._own(classes[0], found.name)):
+            # its own method, or a subclass's where it has none (`_derived_members`): its subclasses' run
+            return SELF_MARK + classes[0].id if own else ""
         inherited = any(e.id == found.id for e in self._member(classes[0], found.name, skip_first=False))
         return (SELF_MARK if own else "") + classes[0].id if inherited else ""
 
@@ -542,7 +564,7 @@ class CodeIndex:
             owners = self._qualified(f"{head}.{holder}" if head else holder, project, depth + 1, tails)
             kept = self._stated(owners, f"{attribute}{TABLE_MARK}")
             if kept is None:  # a table the class body (or a base's) gives: its items
-                return self._class_table(owners, attribute)
+                return self._class_body_items(owners, attribute)
         else:
             modules = [e for e in self._qualified(head, project, depth + 1, tails) if e.type == EntityType.MODULE.value]
             kept = self._holds.get((modules[0].id, f"{last}{TABLE_MARK}")) if modules else None
@@ -550,7 +572,7 @@ class CodeIndex:
         tables = sorted(a for a in one.aliases if a.endswith(TABLE_MARK)) if one is not None else []
         return [e for table in tables for e in self._by_name.get(table, [])]
 
-    def _class_table(self, owners: Sequence[Entity], attribute: str) -> list[Entity]:
+    def _class_body_items(self, owners: Sequence[Entity], attribute: str) -> list[Entity]:
         """The functions and classes the table a class body gives `attribute` holds (`TYPE_MAPPING = {str: String,
         ...}`), of the first of `owners` (or the class it returns) or the nearest of its bases that gives one."""
         classes = [o for o in owners[:1] if o.type == EntityType.CLASS.value] or self._returned(owners)
@@ -625,6 +647,10 @@ class CodeIndex:
         runs `Cache.__setitem__`), as the class or the nearest of its bases states it; [] for none."""
         runs = self._by_id.get(self._stated([cls], f"{name}{LIBRARY_RUNS_MARK}") or "")
         return [runs] if runs is not None else []
+
+    def _runs_name(self, cls: Entity, name: str) -> str:
+        """The name of the class's method a standard-library base's method `name` runs ("" for none)."""
+        return next((e.name for e in self._library_runs(cls, name)), "")
 
     def _held_below(self, owner: str, project: str, tails: _Tails) -> list[Entity]:
         """What a call of a class's attribute gives where the class leaves it to its subclasses (`Cache = None` in a

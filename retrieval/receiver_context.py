@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from trident.retrieval.relation_index import RelationIndex
-from trident.store.schema import Relation, RelationType, constructed_class, on_own_receiver
+from trident.store.schema import NON_VIRTUAL, Relation, RelationType, constructed_class, on_own_receiver
 
 NONE = -1  # no context: the method's `self` may be of its class or any class deriving from it
 RULED_OUT = -2  # the call cannot have reached the method in this context
@@ -84,8 +84,9 @@ class ReceiverContext:
         """The context of the caller of relation number `relation` (a call or reference into a method reached in
         `context`), or RULED_OUT when the receiver it states cannot be of the class the context asks."""
         receiver = self.index.receiver(relation)
-        if on_own_receiver(receiver):
-            caller, callee = int(self.index.source[relation]), int(self.index.target[relation])
+        caller, callee = int(self.index.source[relation]), int(self.index.target[relation])
+        if on_own_receiver(receiver) or (receiver == NON_VIRTUAL and self._of_a_base(caller, callee)):
+            # `self.m()`; `super().m()`, `Base.m(self)`: the method it names, on the caller's own object
             return self._own_receiver(caller, callee, context)
         made = constructed_class(receiver)
         if made and context != NONE:
@@ -121,6 +122,8 @@ class ReceiverContext:
             if owner in self.below(context):
                 return owner
             return context if context in self.below(owner) or self.below(owner) & self.below(context) else RULED_OUT
+        if relation.receiver == NON_VIRTUAL and context != NONE and context in self.below(owner):
+            return context  # `super().m()`, `Base.m(self)`: the method it names, on the same object (`step`)
         made = self.index.position.get(constructed_class(relation.receiver) or "")
         return made if made is not None else owner
 
@@ -137,6 +140,11 @@ class ReceiverContext:
                     seen.add(base)
                     queue.append(base)
         return False
+
+    def _of_a_base(self, caller: int, callee: int) -> bool:
+        """Whether the callee is a method of the caller's class or of a base of it."""
+        owner, named = self.class_of(caller), self.class_of(callee)
+        return owner != NONE and named != NONE and owner in self.below(named)
 
     def _own_receiver(self, caller: int, callee: int, context: int) -> int:
         """A call on the caller's own receiver: the caller's `self` is the callee's, so it must be of the callee's

@@ -1788,3 +1788,83 @@ def test_an_isinstance_test_of_one_project_class_among_builtins_narrows_to_that_
     calls = project_calls(tmp_path, "tup", files)
     assert calls[("tup.spec.one", "tup.spec.Specifier.__str__")] == "inferred"
     assert not [t for s, t in calls if s == "tup.spec.two"]
+
+
+def test_a_library_method_runs_the_dunder_only_where_no_class_overrides_it_and_a_method_taken_off_a_class_runs_itself(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    # cachetools' shape: `Cache(MutableMapping).__setitem__` calls `self.popitem()`, which every cache but one
+    # overrides; the library's `popitem` (deleting through `__delitem__`) runs only on a class that does not, so
+    # `FIFOCache.__delitem__` is reached through FIFOCache's own `popitem`, never straight from `__setitem__`.
+    # `TTLCache.expire`'s `cache_delitem = Cache.__delitem__; cache_delitem(self, key)` runs exactly that method.
+    files = {
+        "lru/__init__.py": (
+            "import collections.abc\n\n\n"
+            "class Cache(collections.abc.MutableMapping):\n"
+            "    def __init__(self):\n"
+            "        self.data = {}\n\n"
+            "    def __getitem__(self, key):\n"
+            "        return self.data[key]\n\n"
+            "    def __setitem__(self, key, value):\n"
+            "        while len(self.data) > 2:\n"
+            "            self.popitem()\n"
+            "        self.data[key] = value\n\n"
+            "    def __delitem__(self, key):\n"
+            "        del self.data[key]\n\n"
+            "    def __iter__(self):\n"
+            "        return iter(self.data)\n\n"
+            "    def __len__(self):\n"
+            "        return len(self.data)\n\n\n"
+            "class FIFOCache(Cache):\n"
+            "    def __setitem__(self, key, value, cache_setitem=Cache.__setitem__):\n"
+            "        cache_setitem(self, key, value)\n\n"
+            "    def __delitem__(self, key, cache_delitem=Cache.__delitem__):\n"
+            "        cache_delitem(self, key)\n\n"
+            "    def popitem(self):\n"
+            "        key = next(iter(self))\n"
+            "        return (key, self.pop(key))\n\n\n"
+            "class Plain(Cache):\n"
+            "    def __delitem__(self, key):\n"
+            "        Cache.__delitem__(self, key)\n\n\n"
+            "class LRUCache(Cache):\n"
+            "    def popitem(self):\n"
+            "        return evict(self.data)\n\n\n"
+            "def evict(data):\n"
+            "    return data.popitem()\n\n\n"
+            "class TTLCache(Cache):\n"
+            "    def expire(self):\n"
+            "        cache_delitem = Cache.__delitem__\n"
+            "        for key in list(self.data):\n"
+            "            cache_delitem(self, key)\n"
+        ),
+    }
+    catalog = indexed_projects(tmp_path_factory.mktemp("lru"), {"lru": files}, ["lru"])
+    try:
+        views = GenerationViews(RetrievalSettings())
+        setitem, fifo_setitem, fifo_popitem, expire = (
+            f"method:lru:lru.{name}"
+            for name in ("Cache.__setitem__", "FIFOCache.__setitem__", "FIFOCache.popitem", "TTLCache.expire")
+        )
+        sets, pops, expires = (
+            {t.rsplit(":", 1)[-1]: how for (kind, t), how in edges_out(catalog, views, e).items() if kind == "CALLS"}
+            for e in (setitem, fifo_popitem, expire)
+        )
+        assert sets["lru.FIFOCache.popitem"] == "dispatch"
+        assert sets["lru.Cache.__delitem__"] == sets["lru.Plain.__delitem__"] == "dispatch"  # the library's popitem
+        assert "lru.FIFOCache.__delitem__" not in sets
+        assert pops["lru.FIFOCache.__delitem__"] == "inferred"  # the library's `pop`, on FIFOCache's own dunder
+        assert expires["lru.Cache.__delitem__"] == "inferred"
+        assert "lru.FIFOCache.__delitem__" not in expires and "lru.Plain.__delitem__" not in expires
+        fifo_delitem = "method:lru:lru.FIFOCache.__delitem__"
+        chain = explain_path(Reader(catalog, views), fifo_setitem, fifo_delitem, max_hops=4)
+        assert [h.target for h in chain.paths[0].hops] == [setitem, fifo_popitem, fifo_delitem]
+        lru = ["method:lru:lru.LRUCache.popitem", "function:lru:lru.evict"]
+        assert lru in [[h.target for h in p.hops] for p in explain_path(Reader(catalog, views), setitem, lru[-1]).paths]
+        evicting = explain_path(Reader(catalog, views), fifo_setitem, lru[-1], max_hops=4)  # a FIFOCache's never
+        assert [setitem, *lru] not in [[h.target for h in p.hops] for p in evicting.paths]
+        # walked back: `Cache.__setitem__` runs LRUCache's `popitem` on an LRUCache, and FIFOCache's `__setitem__`
+        # calls it (`cache_setitem(self, ...)`) on a FIFOCache, which is none
+        walk = walk_callers(views.relations(catalog), ["method:lru:lru.LRUCache.popitem"], 2, Resolution.DISPATCH)
+        assert setitem in walk.reached and fifo_setitem not in walk.reached
+    finally:
+        catalog.close()

@@ -490,6 +490,7 @@ class PythonLocals(PythonTypes):
         held = self._named_type(held_class_name(annotation)) or (self._held_value(right, scope) if right else "")
         found = "" if held else self.declared_or_made(annotation, right, scope.types, scope)
         _put(scope.held, name, held)
+        _put(scope.fixed, name, self.taken_off_class(right, scope) if held and right is not None else None)
         scope.local_classes.discard(name)
         _put(scope.types, name, found)
         scope.callables.pop(name, None)

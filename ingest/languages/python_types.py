@@ -350,11 +350,20 @@ class PythonTypes(PythonParameters):
         """Parameter -> the function its default takes off a class this file names (`Cache.__setitem__`)."""
         found: dict[str, str] = {}
         for name, default in parameter_defaults(function):
-            owner = default.child_by_field_name("object") if default.type == "attribute" else None
-            named = node_text(owner) if owner is not None and owner.type == "identifier" else ""
-            if named_as_class(self._bound(named, Scope("", ""))) and (held := self._held_value(default, Scope("", ""))):
+            if held := self.taken_off_class(default, Scope("", "")):
                 found[name] = held
         return found
+
+    def taken_off_class(self, value: ts.Node, scope: Scope) -> str:
+        """The function `Cls.method` takes off a class this file names (calling it runs exactly that method, no
+        override: the instance is passed in, `cache_delitem(self, key)`); "" for any other value."""
+        owner = value.child_by_field_name("object") if value.type == "attribute" else None
+        named = node_text(owner) if owner is not None and owner.type == "identifier" else ""
+        if not named or named in scope.types or named == scope.receiver:
+            return ""
+        if not named_as_class(self._bound(named, scope)):
+            return ""
+        return self._held_value(value, scope)
 
     def file_lineage(self, cls: ClassFacts) -> Iterator[ClassFacts]:
         """`cls`, then the bases of this file it derives from, depth first in the order they are written, each once
