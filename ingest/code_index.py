@@ -227,6 +227,8 @@ class CodeIndex:
             found = self._qualified(target, project, 0, tails)
             if found and resolution is Resolution.EXACT and self._held_by(target, found[0]):
                 resolution = Resolution.INFERRED  # what a variable holds, read from its one assignment
+            if not found and (found := self._instance_member(target, project, tails)):
+                resolution = Resolution.INFERRED
         elif form is TargetForm.MEMBER:
             owner_name = self._scoped_owner(ref.owner, ref.source) if scoped else ref.owner
             if by_path and not ref.after_owner:  # a method defined apart from its type (Go, a Rust `impl`)
@@ -585,6 +587,8 @@ class CodeIndex:
         """The class `attribute` holds on the first of `owners` (a class, or a function: on the class it returns),
         as the class or the nearest of its bases states it: [] when none does."""
         held = self._stated(owners, attribute)
+        if held is None and owners and owners[0].type == EntityType.MODULE.value:
+            return []  # a module's name that is a class itself (a re-export) has no instance's methods
         if held is None:  # an attribute holding a class itself (`parser_class = Parser`): that class's members
             itself = self._by_id.get(self._stated(owners, f"{attribute}{CALLED_MARK}") or "")
             return [itself] if itself is not None and itself.type == EntityType.CLASS.value else []
@@ -647,6 +651,17 @@ class CodeIndex:
         runs `Cache.__setitem__`), as the class or the nearest of its bases states it; [] for none."""
         runs = self._by_id.get(self._stated([cls], f"{name}{LIBRARY_RUNS_MARK}") or "")
         return [runs] if runs is not None else []
+
+    def _instance_member(self, name: str, project: str, tails: _Tails) -> list[Entity]:
+        """`pkg.structures.Infinity.grow`, where the module gives `Infinity` one instance (`Infinity =
+        InfinityType()`, a `HOLDS` fact of the module): the method of that instance's class; [] for anything else."""
+        head, _, member = name.rpartition(".")
+        module, _, attribute = head.rpartition(".")
+        if not module or not member:
+            return []
+        modules = [e for e in self._qualified(module, project, 0, tails) if e.type == EntityType.MODULE.value]
+        classes = self._held(modules[:1], attribute) if modules else []
+        return self._member(classes[0], member, skip_first=False) if classes else []
 
     def _runs_name(self, cls: Entity, name: str) -> str:
         """The name of the class's method a standard-library base's method `name` runs ("" for none)."""

@@ -1868,3 +1868,56 @@ def test_a_library_method_runs_the_dunder_only_where_no_class_overrides_it_and_a
         assert setitem in walk.reached and fifo_setitem not in walk.reached
     finally:
         catalog.close()
+
+
+SINGLETONS = {
+    "inf/__init__.py": "from inf.structures import InfinityType as InfinityType\n",
+    "inf/structures.py": (
+        "class InfinityType:\n"
+        "    def __hash__(self):\n"
+        "        return 1\n\n"
+        "    def __lt__(self, other):\n"
+        "        return False\n\n"
+        "    def grow(self):\n"
+        "        return self\n\n"
+        "    def __neg__(self):\n"
+        "        return self\n\n\n"
+        "class Other:\n"
+        "    def __hash__(self):\n"
+        "        return 2\n\n"
+        "    def grow(self):\n"
+        "        return self\n\n\n"
+        "Infinity = InfinityType()\n"
+    ),
+    "inf/user.py": (
+        "from inf import InfinityType\n"
+        "from inf.structures import Infinity\n\n\n"
+        "def use(left):\n"
+        "    return hash(Infinity), Infinity < left, Infinity.grow(), -Infinity\n\n\n"
+        "def of_the_class():\n"
+        "    return hash(InfinityType)\n"
+    ),
+}
+
+
+def test_a_module_level_instance_another_file_imports_runs_its_classs_methods_and_dunders(tmp_path: Path) -> None:
+    # packaging's `Infinity = InfinityType()` in `_structures`, imported by `version` and the tests: `hash(Infinity)`,
+    # `Infinity < x`, `Infinity.grow()` and `-Infinity` elsewhere run InfinityType's methods; hashing the class
+    # itself runs none of its own; a run that rewrites only the module binds the importing file again
+    catalog = indexed_projects(tmp_path, {"inf": SINGLETONS}, ("inf",))
+    try:
+        calls = {
+            (s.rsplit(".", 1)[-1], t.rsplit(":", 1)[-1]): str(r.resolution) for (s, t), r in call_edges(catalog).items()
+        }
+        structures = SINGLETONS["inf/structures.py"].replace("Infinity = InfinityType()", "Infinity = Other()")
+        write_files(tmp_path / "inf", {"inf/structures.py": structures})
+        with catalog.writer() as writer:
+            index_folder(writer, tmp_path / "inf", "inf", max_file_bytes=1_000_000)
+        again = {(s.rsplit(".", 1)[-1], t.rsplit(":", 1)[-1]) for s, t in call_edges(catalog)}
+    finally:
+        catalog.close()
+    for method in ("__hash__", "__lt__", "grow", "__neg__"):
+        assert calls[("use", f"inf.structures.InfinityType.{method}")] == "inferred"
+    assert not [t for s, t in calls if s == "of_the_class"]
+    assert {("use", "inf.structures.Other.__hash__"), ("use", "inf.structures.Other.grow")} <= again
+    assert not [t for s, t in again if s == "use" and "InfinityType" in t]

@@ -64,6 +64,8 @@ BINARY_RUNS = {
     "|": "__or__",
     "^": "__xor__",
 }
+# A unary operator -> the method it runs on its operand.
+UNARY_RUNS = {"-": "__neg__", "+": "__pos__", "~": "__invert__"}
 TRUTH = "__bool__"
 # The methods the standard library's container bases give a class deriving from them, each by the class's own method
 # it runs (`collections.abc.MutableMapping.update` sets each item with `self[key] = value`): a call of one on the class
@@ -167,6 +169,10 @@ def _runs(node: ts.Node) -> Iterator[Run]:
         method = BINARY_RUNS.get(node_text(operator)) if operator is not None else None
         if left is not None and method:
             yield Run(left, method)
+    elif node.type == "unary_operator" and (argument := node.child_by_field_name("argument")) is not None:
+        operator = node.child_by_field_name("operator")
+        if operator is not None and (method := UNARY_RUNS.get(node_text(operator))):
+            yield Run(argument, method)
     elif node.type == "augmented_assignment" and (left := node.child_by_field_name("left")) is not None:
         operator = node.child_by_field_name("operator")
         method = BINARY_RUNS.get(node_text(operator).removesuffix("=")) if operator is not None else None

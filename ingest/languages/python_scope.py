@@ -111,10 +111,19 @@ class PythonBinder(PythonLocals):
             self.result.yields.append(
                 BoundBase(function.removeprefix(f"{self.module}."), self.yield_rows[function], target)
             )
+        self.result.holds.extend(self._module_instances())
         self.result.holds.extend(self._held_attributes())
         self.result.holds.extend(self._stated_parameters())
         self.result.holds.extend(self._held_tables(root))
         return self.result
+
+    def _module_instances(self) -> Iterator[BoundAttribute]:
+        """The class of each module-level name given one instance (`Infinity = InfinityType()`, `console =
+        Console()`): what another file importing the name runs (`hash(Infinity)`, `console.print()`; `HOLDS` on the
+        module, attribute the name)."""
+        for name, typed in sorted(self.module_types.items()):
+            if not standard(typed):
+                yield BoundAttribute("", name, Target(TargetForm.QUALIFIED, typed, Resolution.INFERRED))
 
     def _held_tables(self, root: ts.Node) -> Iterator[BoundAttribute]:
         """The table each class attribute is given a copy of (`self.filters = DEFAULT_FILTERS.copy()`, attribute
@@ -565,12 +574,23 @@ class PythonBinder(PythonLocals):
             if scope.cls is not None and value.type == "identifier" and node_text(value) == scope.receiver:
                 typed, resolution = scope.cls.qualified, Resolution.EXACT
             else:
-                typed, resolution = self._receiver_type(value, scope), Resolution.INFERRED
+                typed = self._receiver_type(value, scope) or self._imported_instance(value, scope)
+                resolution = Resolution.INFERRED
             if typed and typed.split(".", 1)[0] not in sys.stdlib_module_names:
                 target = Target(TargetForm.MEMBER, run.method, resolution, owner=typed)
                 self.result.calls.append(BoundCall(scope.caller, value.start_point.row, target))
             elif run.method in EQUALITY and value.type in ("identifier", "attribute"):
                 self._elements_compared(value, scope)
+
+    def _imported_instance(self, value: ts.Node, scope: Scope) -> str:
+        """A name imported from another module of a project, as the indexer reads an instance that module gives it
+        (`from ._structures import Infinity`: `_structures@Infinity`, the class of `Infinity = InfinityType()` there);
+        "" for anything else (a class or function imported binds no member this way)."""
+        name = node_text(value) if value.type == "identifier" else ""
+        if not name or name in scope.types or name in scope.held or name in scope.local_classes:
+            return ""
+        module, _, imported = self._bound(name, scope).rpartition(".")
+        return f"{module}{ATTRIBUTE_MARK}{imported}" if module and module != self.module else ""
 
     def _elements_compared(self, container: ts.Node, scope: Scope) -> None:
         """`self._specs == other._specs` on containers whose elements' class the code states (`frozenset(map(Specifier,
