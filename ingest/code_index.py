@@ -380,6 +380,8 @@ class CodeIndex:
         if attribute.startswith(PARAMETER_OPEN):  # most overrides' parameters are stated nowhere: not kept
             return True
         found = self._qualified(holder, project, 0, _Tails.NONE)
+        if found[:1] and found[0].type == EntityType.MODULE.value:
+            return True  # an indexed module states its names' instances; a run changing it binds its importers again
         classes = [e for e in found[:1] if e.type == EntityType.CLASS.value] or self._returned(found)
         if not classes:
             return False

@@ -21,8 +21,8 @@ ROOT = Path(__file__).resolve().parent.parent
 # Graph tests that make their indexes through the catalog (so the backend setting reaches them): walks, callers and
 # impact, rebinding, an unchanged re-index, the MCP server over stdio and in memory. (What the binder binds is the
 # engine's to store, not to decide: the first test asserts the fork holds the relations Kùzu does, so the binder's own
-# tests, minutes of indexing, run once, with Kùzu; so does the Claude Desktop session, a quarter of the run's time, whose
-# graph answers the in-memory sessions of the same file give.)
+# tests, minutes of indexing, run once, with Kùzu; so does the Claude Desktop session, a quarter of the run's time,
+# whose graph answers the in-memory sessions of the same file give.)
 GRAPH_TESTS = (
     "tests/test_graph_tools.py",
     "tests/test_impact.py",
