@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import logging
 import sys
-from collections.abc import Iterable, Iterator
 from dataclasses import replace
 
 import tree_sitter as ts
@@ -32,57 +31,45 @@ from trident.ingest.languages.python_arguments import DECORATED, HELD, INSTANCE,
 from trident.ingest.languages.python_facts import ClassFacts, Scope
 from trident.ingest.languages.python_fixtures import conftest_fixture, fixture_names, parametrized, receives_fixtures
 from trident.ingest.languages.python_implicit import (
-    CONTAINER_RUNS,
-    HASHING_BUILTINS,
-    Run,
     expression_runs,
-    keyed_containers,
-    library_mixins,
     statement_runs,
 )
-from trident.ingest.languages.python_locals import MergeHeld, PythonLocals, SetHeld, SetType
+from trident.ingest.languages.python_implicit_calls import PythonImplicitCalls
+from trident.ingest.languages.python_locals import MergeHeld, SetHeld, SetType
 from trident.ingest.languages.python_lookups import named_lookup
 from trident.ingest.languages.python_parameters import standard
 from trident.ingest.languages.python_syntax import (
     BUILTIN_METHODS,
     DEFINITIONS,
     FUNCTIONS,
-    call_arguments,
     constructed_locals,
     defined_functions,
     expression_nodes,
     held_class_name,
     imported_from,
-    imported_names,
     is_static,
     is_super,
     local_names,
     named_as_class,
     parameter_nodes,
-    reexported,
-    statements,
 )
 from trident.ingest.model import (
     ATTRIBUTE_MARK,
     CALLED_MARK,
-    ELEMENTS_MARK,
-    LIBRARY_RUNS_MARK,
     PATH_ASKED_MARK,
     SUBCLASSES_MARK,
     TABLE_MARK,
     TargetForm,
     parameter_attribute,
 )
-from trident.store.names.import_names import heads_folder
 from trident.store.schema import Resolution
 
 log = logging.getLogger(__name__)
-GENERATOR_RUNS = frozenset({"__next__", "__anext__"})  # what runs a generator's body (`iter(g)` gives g itself)
 BRANCHING = frozenset({"if_statement", "try_statement", "match_statement"})  # statements of alternative branches
 MAX_PASSES = 3  # binding a file again with what its calls pass: enough for a value passed on twice
 
 
-class PythonBinder(PythonLocals):
+class PythonBinder(PythonImplicitCalls):
     """Binds one file's calls and bases, scope by scope, on what `PythonTypes` read of it."""
 
     def __init__(self, path: str, module: str, passed: Passed | None = None) -> None:
@@ -116,101 +103,6 @@ class PythonBinder(PythonLocals):
         self.result.holds.extend(self._stated_parameters())
         self.result.holds.extend(self._held_tables(root))
         return self.result
-
-    def _module_instances(self) -> Iterator[BoundAttribute]:
-        """The class of each module-level name given one instance (`Infinity = InfinityType()`, `console =
-        Console()`): what another file importing the name runs (`hash(Infinity)`, `console.print()`; `HOLDS` on the
-        module, attribute the name)."""
-        for name, typed in sorted(self.module_types.items()):
-            if not standard(typed):
-                yield BoundAttribute("", name, Target(TargetForm.QUALIFIED, typed, Resolution.INFERRED))
-
-    def _held_tables(self, root: ts.Node) -> Iterator[BoundAttribute]:
-        """The table each class attribute is given a copy of (`self.filters = DEFAULT_FILTERS.copy()`, attribute
-        `filters[*]`), and the tables this module imports only to be imported from it (`from .filters import FILTERS
-        as DEFAULT_FILTERS` in jinja2's `defaults`): what another file's `env.filters.get(name)(...)` or `from
-        .defaults import DEFAULT_FILTERS` calls (`HOLDS`, one of the table's functions standing for it)."""
-        for cls in self.classes.values():
-            for attribute, table in sorted(cls.tables.items()):  # `TYPE_MAPPING = {str: fields.String, ...}`
-                for place, held in enumerate(sorted(set(table.values()))):  # read elsewhere: `root.TYPE_MAPPING.get(k)`
-                    target = Target(TargetForm.QUALIFIED, held, Resolution.INFERRED)
-                    yield BoundAttribute(cls.local, f"{attribute}{TABLE_MARK}{place}", target)
-            for attribute, copied in sorted(cls.copied.items()):
-                own = f"{self.module}.{copied}" if copied in self.result.tables else ""
-                held = own or self.imported_name(copied, Scope("", ""))
-                if held:
-                    target = Target(TargetForm.QUALIFIED, f"{held}{TABLE_MARK}", Resolution.INFERRED)
-                    yield BoundAttribute(cls.local, f"{attribute}{TABLE_MARK}", target)
-        if heads_folder(self.path):  # a package's `__init__` re-exports by its folder (the indexer reads that)
-            yield from self._package_names(root)
-            return
-        for name in reexported(root, self.names, self.module, self.path):
-            target = Target(TargetForm.QUALIFIED, f"{self.names[name]}{TABLE_MARK}", Resolution.INFERRED)
-            yield BoundAttribute("", f"{name}{TABLE_MARK}", target)
-
-    def _package_names(self, root: ts.Node) -> Iterator[BoundAttribute]:
-        """The definitions a package's `__init__` imports from its own modules for others to import from the package
-        (`from .environment import Template as Template` in jinja2's): what `jinja2.Template` names where the
-        package's folder has several definitions of the name (`nodes.Template` too), which the folder alone cannot
-        tell, or the `__init__` defines a stand-in for when the import fails (httpcore's `AsyncHTTP2Connection`
-        without `h2`): `HOLDS` on the module, attribute `Template()`."""
-        for node in statements(root):
-            if node.type != "import_from_statement":
-                continue
-            for name, held in sorted(imported_names(node, self.path).items()):  # (a fallback the file defines in
-                if held.startswith(f"{self.module}.") and held.count(".") > self.module.count(".") + 1:  # `except`)
-                    target = Target(TargetForm.QUALIFIED, held, Resolution.EXACT)
-                    yield BoundAttribute("", f"{name}{CALLED_MARK}", target)
-
-    def _stated_parameters(self) -> Iterator[BoundAttribute]:
-        """The class each annotated parameter of each method holds (`md: Markdown`, attribute `(md)`): what the
-        same parameter of an override that states none holds, in this file or another (`HOLDS`)."""
-        for qualified, node in sorted(self.definitions.items()):
-            local = qualified.removeprefix(f"{self.module}.")
-            if local.rpartition(".")[0] not in self.classes:
-                continue
-            for name, annotation in parameter_nodes(node):
-                typed = self._annotation(annotation) if annotation is not None else ""
-                if typed and not standard(typed):
-                    target = Target(TargetForm.QUALIFIED, typed, Resolution.INFERRED)
-                    yield BoundAttribute(local, parameter_attribute(name), target)
-
-    def _held_attributes(self) -> Iterator[BoundAttribute]:
-        """The one type each class of the file states for an attribute (`connection: HTTPAdapter`, `self.x = Foo()`),
-        a property's getter returns or a NamedTuple's field has at its place (attribute "0", "1", ...): what
-        `r.connection.send()` in another file, or in a class deriving from it, is a member of, and what unpacking
-        the tuple gives; the class of each element of a container attribute (`options: list[Keyword]`, attribute
-        `options[]`): what `for k in node.options: k.as_const()` in another file calls; and the class or function an
-        attribute holds itself (`context_class = Context`, attribute `context_class()`): what `env.context_class(...)`
-        runs (the indexer reads them: `HOLDS`)."""
-        for cls in self.classes.values():
-            stated = {a: cls.stated(a) for a in sorted({*cls.declared, *cls.attributes}) if a not in cls.methods}
-            for prop in sorted(cls.properties):
-                returned = self.returns.get(f"{cls.qualified}.{prop}", "")
-                stated[prop] = [returned] if returned else []
-            for position, name in enumerate(cls.fields):  # a NamedTuple unpacked: `text, style, _ = segment`
-                stated[str(position)] = stated.get(name, [])
-            for attribute, types in stated.items():
-                if types == [cls.held.get(attribute)]:  # `x: type[Foo] = Foo` holds the class, not an instance
-                    continue
-                if len(types) == 1 and types[0] and types[0].split(".", 1)[0] not in sys.stdlib_module_names:
-                    target = Target(TargetForm.QUALIFIED, types[0], Resolution.INFERRED)
-                    yield BoundAttribute(cls.local, attribute, target)
-            for attribute, element in sorted(cls.elements.items()):  # `options: list[Keyword]`: a loop over it
-                if element and not standard(element) and ELEMENTS_MARK not in element:
-                    target = Target(TargetForm.QUALIFIED, element, Resolution.INFERRED)
-                    yield BoundAttribute(cls.local, f"{attribute}{ELEMENTS_MARK}", target)
-            for attribute, places in sorted(cls.element_items.items()):  # `for k, v in table.body:` elsewhere
-                for place, element in enumerate(places):
-                    if element and not standard(element) and ELEMENTS_MARK not in element:
-                        target = Target(TargetForm.QUALIFIED, element, Resolution.INFERRED)
-                        yield BoundAttribute(cls.local, f"{attribute}{ELEMENTS_MARK}{place}", target)
-            for attribute, held in sorted(cls.held.items()):  # `context_class = Context`: a call of it constructs
-                if attribute not in cls.methods and held.split(".", 1)[0] not in sys.stdlib_module_names:
-                    target = Target(TargetForm.QUALIFIED, held, Resolution.INFERRED)
-                    yield BoundAttribute(cls.local, f"{attribute}{CALLED_MARK}", target)
-
-    # --- second pass: calls and bases, scope by scope ---
 
     def _walk_block(self, block: ts.Node, scope: Scope) -> None:
         pending: list[ts.Node | SetType | SetHeld | MergeHeld] = list(reversed(block.named_children))
@@ -390,15 +282,6 @@ class PythonBinder(PythonLocals):
         if body is not None:
             self._walk_block(body, Scope(caller=local, prefix=local, cls=cls))
 
-    def _library_mixins(self, cls: ClassFacts, base: Target) -> Iterator[BoundAttribute]:
-        """What each method a standard-library container base gives the class runs of the class's own
-        (`class Cache(collections.abc.MutableMapping)`: `cache.update(...)` runs `Cache.__setitem__`), where the class
-        defines that and not the method itself: held for calls of it here and in other files (`HOLDS`)."""
-        for method, runs in sorted(library_mixins(base.name).items()):
-            if method not in cls.methods and runs in cls.methods:
-                target = Target(TargetForm.QUALIFIED, f"{cls.qualified}.{runs}", Resolution.INFERRED)
-                yield BoundAttribute(cls.local, f"{method}{LIBRARY_RUNS_MARK}", target)
-
     def _local_class(self, node: ts.Node, scope: Scope) -> None:
         """`class RequireSchema(Schema): ...` in a function: the class is the function's own code (no entity), so after
         it the name holds its first base (`RequireSchema()` constructs through Schema's `__init__`, an instance's
@@ -552,92 +435,6 @@ class PythonBinder(PythonLocals):
             for name, annotation in parameter_nodes(method)
             if annotation is None and name not in known
         }
-
-    def _implicit_calls(self, runs: Iterable[Run], scope: Scope) -> None:
-        """The methods a statement or an operator runs without naming them (`python_implicit`), on a value whose class
-        the code states: each bound by the lookup through the class's bases (a class that defines none gets no
-        edge); a builtin the file rebinds runs nothing of the value's, and a standard library type is no project's. A
-        call's result formatted, compared or tested for truth is most often a builtin value: only what iterating,
-        entering or indexing it runs is looked up."""
-        for run in runs:
-            if run.builtin and (self._bound(run.builtin, scope) or {run.builtin} & (scope.types.keys() | scope.held)):
-                continue
-            value = run.value
-            if run.method in GENERATOR_RUNS and (generators := self.generator_of(value, scope)):
-                # a generator's body runs where it is consumed (`next(self._iter)`, `for t in stream`)
-                for function in generators:
-                    target = Target(TargetForm.QUALIFIED, function, Resolution.INFERRED)
-                    self.result.calls.append(BoundCall(scope.caller, value.start_point.row, target))
-                continue
-            if value.type == "call" and run.method not in CONTAINER_RUNS and not self._constructs_class(value, scope):
-                continue  # (`hash(Specifier(spec))`, `Version(a) == Version(b)`: the class it makes)
-            if scope.cls is not None and value.type == "identifier" and node_text(value) == scope.receiver:
-                typed, resolution = scope.cls.qualified, Resolution.EXACT
-            else:
-                typed = self._receiver_type(value, scope) or self._imported_instance(value, scope)
-                resolution = Resolution.INFERRED
-            if typed and typed.split(".", 1)[0] not in sys.stdlib_module_names:
-                target = Target(TargetForm.MEMBER, run.method, resolution, owner=typed)
-                self.result.calls.append(BoundCall(scope.caller, value.start_point.row, target))
-            elif run.method in EQUALITY and value.type in ("identifier", "attribute"):
-                self._elements_compared(value, scope)
-
-    def _imported_instance(self, value: ts.Node, scope: Scope) -> str:
-        """A name imported from another module of a project, as the indexer reads an instance that module gives it
-        (`from ._structures import Infinity`: `_structures@Infinity`, the class of `Infinity = InfinityType()` there);
-        "" for anything else (a class or function imported binds no member this way)."""
-        name = node_text(value) if value.type == "identifier" else ""
-        if not name or name in scope.types or name in scope.held or name in scope.local_classes:
-            return ""
-        module, _, imported = self._bound(name, scope).rpartition(".")
-        return f"{module}{ATTRIBUTE_MARK}{imported}" if module and module != self.module else ""
-
-    def _elements_compared(self, container: ts.Node, scope: Scope) -> None:
-        """`self._specs == other._specs` on containers whose elements' class the code states (`frozenset(map(Specifier,
-        specs))`): comparing them compares their elements, running that class's `__eq__`."""
-        element = self._element_type(container, scope)
-        if element and not standard(element) and ELEMENTS_MARK not in element:
-            target = Target(TargetForm.MEMBER, "__eq__", Resolution.INFERRED, owner=element)
-            self.result.calls.append(BoundCall(scope.caller, container.start_point.row, target))
-
-    def _hashed_keys(self, nodes: list[ts.Node], scope: Scope) -> None:
-        """A lookup in a mapping or set whose keys' class the code states (`key in self._map`, `self._map[key]`,
-        `self._map.get(key)`) hashes the key and compares it with the keys of the same hash: runs that class's
-        `__hash__` and `__eq__` (the indexer finds them through its bases; a class defining neither gets no edge)."""
-        for container in keyed_containers(nodes):
-            key = self.keys_of(container, scope)
-            if key and not standard(key):
-                for method in ("__hash__", "__eq__"):
-                    target = Target(TargetForm.MEMBER, method, Resolution.INFERRED, owner=key)
-                    self.result.calls.append(BoundCall(scope.caller, container.start_point.row, target))
-
-    def _constructs_class(self, call: ts.Node, scope: Scope) -> bool:
-        """Whether a call makes an instance of the class it names (`Specifier(spec)`): its result is of that class."""
-        made = self._constructed(call, scope)
-        return bool(made) and named_as_class(made) and self._receiver_type(call, scope) == made
-
-    def _mapped_constructions(self, nodes: list[ts.Node], scope: Scope) -> None:
-        """`map(Requirement, lines)` calls the class on each element: a construction of it."""
-        for call in (n for n in nodes if n.type == "call"):
-            if made := self._mapped_class(call, scope):
-                target = Target(TargetForm.QUALIFIED, made, Resolution.INFERRED)
-                self.result.calls.append(BoundCall(scope.caller, call.start_point.row, target))
-
-    def _hashed_elements(self, nodes: list[ts.Node], scope: Scope) -> None:
-        """A set built of values whose class the code states (`frozenset(map(Specifier, specs))`, `{a, b}`,
-        `{Item(n) for n in names}`) hashes each: runs that class's `__hash__`."""
-        for node in nodes:
-            if node.type in ("set", "set_comprehension"):
-                given: ts.Node | None = node
-            else:
-                function = node.child_by_field_name("function") if node.type == "call" else None
-                written = node_text(function) if function is not None else ""
-                arguments = call_arguments(node) if written in HASHING_BUILTINS else []
-                given = arguments[0] if arguments and not self._bound(written, scope) else None
-            element = self._elements_given(given, scope) if given is not None else ""
-            if element and not standard(element.removesuffix(ELEMENTS_MARK)):
-                target = Target(TargetForm.MEMBER, "__hash__", Resolution.INFERRED, owner=element)
-                self.result.calls.append(BoundCall(scope.caller, node.start_point.row, target))
 
     def _calls_in(self, node: ts.Node, scope: Scope) -> None:
         """The calls, implicit runs, references and reads in an expression; a comprehension's variable is typed by
@@ -953,9 +750,6 @@ def _callables(function: ts.Node, scope: Scope) -> list[str]:
     """The functions or classes a called parameter may hold (this file's calls pass it several), until reassigned."""
     name = node_text(function) if function.type == "identifier" else ""
     return scope.callables.get(name, []) if name not in scope.types and name not in scope.held else []
-
-
-EQUALITY = frozenset({"__eq__", "__ne__"})  # what `==` and `!=` run (on containers: their elements' `__eq__`)
 
 
 def _wrapped(function: ts.Node, scope: Scope) -> list[str]:

@@ -1,0 +1,149 @@
+"""What one Python file states for the binding of other files (`HOLDS` facts): the class each module-level name is an
+instance of, what each class's attributes hold and its tables give, the parameters its methods annotate, the names a
+package's `__init__` imports for others to import from it, and what a standard-library container base's methods run
+of the class's own.
+
+A layer of the binder between what a file's names hold (`python_locals`) and the binding of its calls
+(`python_scope`).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+
+import tree_sitter as ts
+
+from trident.ingest.languages.binding import Bindings, BoundAttribute, Target
+from trident.ingest.languages.python_facts import ClassFacts, Scope
+from trident.ingest.languages.python_implicit import (
+    library_mixins,
+)
+from trident.ingest.languages.python_locals import PythonLocals
+from trident.ingest.languages.python_parameters import standard
+from trident.ingest.languages.python_syntax import (
+    imported_names,
+    parameter_nodes,
+    reexported,
+    statements,
+)
+from trident.ingest.model import (
+    CALLED_MARK,
+    ELEMENTS_MARK,
+    LIBRARY_RUNS_MARK,
+    TABLE_MARK,
+    TargetForm,
+    parameter_attribute,
+)
+from trident.store.names.import_names import heads_folder
+from trident.store.schema import Resolution
+
+
+class PythonExports(PythonLocals):
+    """The facts a file states for the files binding against it."""
+
+    result: Bindings  # the binder's (`python_scope`): the tables it read, the calls it bound
+
+    def _module_instances(self) -> Iterator[BoundAttribute]:
+        """The class of each module-level name given one instance (`Infinity = InfinityType()`, `console =
+        Console()`): what another file importing the name runs (`hash(Infinity)`, `console.print()`; `HOLDS` on the
+        module, attribute the name)."""
+        for name, typed in sorted(self.module_types.items()):
+            if not standard(typed):
+                yield BoundAttribute("", name, Target(TargetForm.QUALIFIED, typed, Resolution.INFERRED))
+
+    def _held_tables(self, root: ts.Node) -> Iterator[BoundAttribute]:
+        """The table each class attribute is given a copy of (`self.filters = DEFAULT_FILTERS.copy()`, attribute
+        `filters[*]`), and the tables this module imports only to be imported from it (`from .filters import FILTERS
+        as DEFAULT_FILTERS` in jinja2's `defaults`): what another file's `env.filters.get(name)(...)` or `from
+        .defaults import DEFAULT_FILTERS` calls (`HOLDS`, one of the table's functions standing for it)."""
+        for cls in self.classes.values():
+            for attribute, table in sorted(cls.tables.items()):  # `TYPE_MAPPING = {str: fields.String, ...}`
+                for place, held in enumerate(sorted(set(table.values()))):  # read elsewhere: `root.TYPE_MAPPING.get(k)`
+                    target = Target(TargetForm.QUALIFIED, held, Resolution.INFERRED)
+                    yield BoundAttribute(cls.local, f"{attribute}{TABLE_MARK}{place}", target)
+            for attribute, copied in sorted(cls.copied.items()):
+                own = f"{self.module}.{copied}" if copied in self.result.tables else ""
+                held = own or self.imported_name(copied, Scope("", ""))
+                if held:
+                    target = Target(TargetForm.QUALIFIED, f"{held}{TABLE_MARK}", Resolution.INFERRED)
+                    yield BoundAttribute(cls.local, f"{attribute}{TABLE_MARK}", target)
+        if heads_folder(self.path):  # a package's `__init__` re-exports by its folder (the indexer reads that)
+            yield from self._package_names(root)
+            return
+        for name in reexported(root, self.names, self.module, self.path):
+            target = Target(TargetForm.QUALIFIED, f"{self.names[name]}{TABLE_MARK}", Resolution.INFERRED)
+            yield BoundAttribute("", f"{name}{TABLE_MARK}", target)
+
+    def _package_names(self, root: ts.Node) -> Iterator[BoundAttribute]:
+        """The definitions a package's `__init__` imports from its own modules for others to import from the package
+        (`from .environment import Template as Template` in jinja2's): what `jinja2.Template` names where the
+        package's folder has several definitions of the name (`nodes.Template` too), which the folder alone cannot
+        tell, or the `__init__` defines a stand-in for when the import fails (httpcore's `AsyncHTTP2Connection`
+        without `h2`): `HOLDS` on the module, attribute `Template()`."""
+        for node in statements(root):
+            if node.type != "import_from_statement":
+                continue
+            for name, held in sorted(imported_names(node, self.path).items()):  # (a fallback the file defines in
+                if held.startswith(f"{self.module}.") and held.count(".") > self.module.count(".") + 1:  # `except`)
+                    target = Target(TargetForm.QUALIFIED, held, Resolution.EXACT)
+                    yield BoundAttribute("", f"{name}{CALLED_MARK}", target)
+
+    def _stated_parameters(self) -> Iterator[BoundAttribute]:
+        """The class each annotated parameter of each method holds (`md: Markdown`, attribute `(md)`): what the
+        same parameter of an override that states none holds, in this file or another (`HOLDS`)."""
+        for qualified, node in sorted(self.definitions.items()):
+            local = qualified.removeprefix(f"{self.module}.")
+            if local.rpartition(".")[0] not in self.classes:
+                continue
+            for name, annotation in parameter_nodes(node):
+                typed = self._annotation(annotation) if annotation is not None else ""
+                if typed and not standard(typed):
+                    target = Target(TargetForm.QUALIFIED, typed, Resolution.INFERRED)
+                    yield BoundAttribute(local, parameter_attribute(name), target)
+
+    def _held_attributes(self) -> Iterator[BoundAttribute]:
+        """The one type each class of the file states for an attribute (`connection: HTTPAdapter`, `self.x = Foo()`),
+        a property's getter returns or a NamedTuple's field has at its place (attribute "0", "1", ...): what
+        `r.connection.send()` in another file, or in a class deriving from it, is a member of, and what unpacking
+        the tuple gives; the class of each element of a container attribute (`options: list[Keyword]`, attribute
+        `options[]`): what `for k in node.options: k.as_const()` in another file calls; and the class or function an
+        attribute holds itself (`context_class = Context`, attribute `context_class()`): what `env.context_class(...)`
+        runs (the indexer reads them: `HOLDS`)."""
+        for cls in self.classes.values():
+            stated = {a: cls.stated(a) for a in sorted({*cls.declared, *cls.attributes}) if a not in cls.methods}
+            for prop in sorted(cls.properties):
+                returned = self.returns.get(f"{cls.qualified}.{prop}", "")
+                stated[prop] = [returned] if returned else []
+            for position, name in enumerate(cls.fields):  # a NamedTuple unpacked: `text, style, _ = segment`
+                stated[str(position)] = stated.get(name, [])
+            for attribute, types in stated.items():
+                if types == [cls.held.get(attribute)]:  # `x: type[Foo] = Foo` holds the class, not an instance
+                    continue
+                if len(types) == 1 and types[0] and types[0].split(".", 1)[0] not in sys.stdlib_module_names:
+                    target = Target(TargetForm.QUALIFIED, types[0], Resolution.INFERRED)
+                    yield BoundAttribute(cls.local, attribute, target)
+            for attribute, element in sorted(cls.elements.items()):  # `options: list[Keyword]`: a loop over it
+                if element and not standard(element) and ELEMENTS_MARK not in element:
+                    target = Target(TargetForm.QUALIFIED, element, Resolution.INFERRED)
+                    yield BoundAttribute(cls.local, f"{attribute}{ELEMENTS_MARK}", target)
+            for attribute, places in sorted(cls.element_items.items()):  # `for k, v in table.body:` elsewhere
+                for place, element in enumerate(places):
+                    if element and not standard(element) and ELEMENTS_MARK not in element:
+                        target = Target(TargetForm.QUALIFIED, element, Resolution.INFERRED)
+                        yield BoundAttribute(cls.local, f"{attribute}{ELEMENTS_MARK}{place}", target)
+            for attribute, held in sorted(cls.held.items()):  # `context_class = Context`: a call of it constructs
+                if attribute not in cls.methods and held.split(".", 1)[0] not in sys.stdlib_module_names:
+                    target = Target(TargetForm.QUALIFIED, held, Resolution.INFERRED)
+                    yield BoundAttribute(cls.local, f"{attribute}{CALLED_MARK}", target)
+
+    # --- second pass: calls and bases, scope by scope ---
+
+    def _library_mixins(self, cls: ClassFacts, base: Target) -> Iterator[BoundAttribute]:
+        """What each method a standard-library container base gives the class runs of the class's own
+        (`class Cache(collections.abc.MutableMapping)`: `cache.update(...)` runs `Cache.__setitem__`), where the class
+        defines that and not the method itself: held for calls of it here and in other files (`HOLDS`)."""
+        for method, runs in sorted(library_mixins(base.name).items()):
+            if method not in cls.methods and runs in cls.methods:
+                target = Target(TargetForm.QUALIFIED, f"{cls.qualified}.{runs}", Resolution.INFERRED)
+                yield BoundAttribute(cls.local, f"{method}{LIBRARY_RUNS_MARK}", target)

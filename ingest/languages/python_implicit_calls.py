@@ -1,0 +1,129 @@
+"""The methods a statement or an operator runs without naming them (`python_implicit` reads which), bound on values
+whose class the code states: a dunder looked up through the class's bases, a generator's body where it is consumed,
+the `__hash__`/`__eq__` a lookup in a keyed container runs, the `__eq__` comparing containers of stated elements runs.
+
+A layer of the binder between what a file states for others (`python_exports`) and the binding of its calls
+(`python_scope`), which owns the bindings these append to.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable
+
+import tree_sitter as ts
+
+from trident.ingest.languages import node_text
+from trident.ingest.languages.binding import BoundCall, Target
+from trident.ingest.languages.python_exports import PythonExports
+from trident.ingest.languages.python_facts import Scope
+from trident.ingest.languages.python_implicit import (
+    CONTAINER_RUNS,
+    HASHING_BUILTINS,
+    Run,
+    keyed_containers,
+)
+from trident.ingest.languages.python_parameters import standard
+from trident.ingest.languages.python_syntax import (
+    call_arguments,
+    named_as_class,
+)
+from trident.ingest.model import (
+    ATTRIBUTE_MARK,
+    ELEMENTS_MARK,
+    TargetForm,
+)
+from trident.store.schema import Resolution
+
+GENERATOR_RUNS = frozenset({"__next__", "__anext__"})  # what runs a generator's body (`iter(g)` gives g itself)
+EQUALITY = frozenset({"__eq__", "__ne__"})  # what `==` and `!=` run (on containers: their elements' `__eq__`)
+
+
+class PythonImplicitCalls(PythonExports):
+    """Binds the calls a file's statements and operators make without naming them."""
+
+    def _implicit_calls(self, runs: Iterable[Run], scope: Scope) -> None:
+        """The methods a statement or an operator runs without naming them (`python_implicit`), on a value whose class
+        the code states: each bound by the lookup through the class's bases (a class that defines none gets no
+        edge); a builtin the file rebinds runs nothing of the value's, and a standard library type is no project's. A
+        call's result formatted, compared or tested for truth is most often a builtin value: only what iterating,
+        entering or indexing it runs is looked up."""
+        for run in runs:
+            if run.builtin and (self._bound(run.builtin, scope) or {run.builtin} & (scope.types.keys() | scope.held)):
+                continue
+            value = run.value
+            if run.method in GENERATOR_RUNS and (generators := self.generator_of(value, scope)):
+                # a generator's body runs where it is consumed (`next(self._iter)`, `for t in stream`)
+                for function in generators:
+                    target = Target(TargetForm.QUALIFIED, function, Resolution.INFERRED)
+                    self.result.calls.append(BoundCall(scope.caller, value.start_point.row, target))
+                continue
+            if value.type == "call" and run.method not in CONTAINER_RUNS and not self._constructs_class(value, scope):
+                continue  # (`hash(Specifier(spec))`, `Version(a) == Version(b)`: the class it makes)
+            if scope.cls is not None and value.type == "identifier" and node_text(value) == scope.receiver:
+                typed, resolution = scope.cls.qualified, Resolution.EXACT
+            else:
+                typed = self._receiver_type(value, scope) or self._imported_instance(value, scope)
+                resolution = Resolution.INFERRED
+            if typed and typed.split(".", 1)[0] not in sys.stdlib_module_names:
+                target = Target(TargetForm.MEMBER, run.method, resolution, owner=typed)
+                self.result.calls.append(BoundCall(scope.caller, value.start_point.row, target))
+            elif run.method in EQUALITY and value.type in ("identifier", "attribute"):
+                self._elements_compared(value, scope)
+
+    def _imported_instance(self, value: ts.Node, scope: Scope) -> str:
+        """A name imported from another module of a project, as the indexer reads an instance that module gives it
+        (`from ._structures import Infinity`: `_structures@Infinity`, the class of `Infinity = InfinityType()` there);
+        "" for anything else (a class or function imported binds no member this way)."""
+        name = node_text(value) if value.type == "identifier" else ""
+        if not name or name in scope.types or name in scope.held or name in scope.local_classes:
+            return ""
+        module, _, imported = self._bound(name, scope).rpartition(".")
+        return f"{module}{ATTRIBUTE_MARK}{imported}" if module and module != self.module else ""
+
+    def _elements_compared(self, container: ts.Node, scope: Scope) -> None:
+        """`self._specs == other._specs` on containers whose elements' class the code states (`frozenset(map(Specifier,
+        specs))`): comparing them compares their elements, running that class's `__eq__`."""
+        element = self._element_type(container, scope)
+        if element and not standard(element) and ELEMENTS_MARK not in element:
+            target = Target(TargetForm.MEMBER, "__eq__", Resolution.INFERRED, owner=element)
+            self.result.calls.append(BoundCall(scope.caller, container.start_point.row, target))
+
+    def _hashed_keys(self, nodes: list[ts.Node], scope: Scope) -> None:
+        """A lookup in a mapping or set whose keys' class the code states (`key in self._map`, `self._map[key]`,
+        `self._map.get(key)`) hashes the key and compares it with the keys of the same hash: runs that class's
+        `__hash__` and `__eq__` (the indexer finds them through its bases; a class defining neither gets no edge)."""
+        for container in keyed_containers(nodes):
+            key = self.keys_of(container, scope)
+            if key and not standard(key):
+                for method in ("__hash__", "__eq__"):
+                    target = Target(TargetForm.MEMBER, method, Resolution.INFERRED, owner=key)
+                    self.result.calls.append(BoundCall(scope.caller, container.start_point.row, target))
+
+    def _constructs_class(self, call: ts.Node, scope: Scope) -> bool:
+        """Whether a call makes an instance of the class it names (`Specifier(spec)`): its result is of that class."""
+        made = self._constructed(call, scope)
+        return bool(made) and named_as_class(made) and self._receiver_type(call, scope) == made
+
+    def _mapped_constructions(self, nodes: list[ts.Node], scope: Scope) -> None:
+        """`map(Requirement, lines)` calls the class on each element: a construction of it."""
+        for call in (n for n in nodes if n.type == "call"):
+            if made := self._mapped_class(call, scope):
+                target = Target(TargetForm.QUALIFIED, made, Resolution.INFERRED)
+                self.result.calls.append(BoundCall(scope.caller, call.start_point.row, target))
+
+    def _hashed_elements(self, nodes: list[ts.Node], scope: Scope) -> None:
+        """A set built of values whose class the code states (`frozenset(map(Specifier, specs))`, `{a, b}`,
+        `{Item(n) for n in names}`) hashes each: runs that class's `__hash__`."""
+        for node in nodes:
+            if node.type in ("set", "set_comprehension"):
+                given: ts.Node | None = node
+            else:
+                function = node.child_by_field_name("function") if node.type == "call" else None
+                written = node_text(function) if function is not None else ""
+                arguments = call_arguments(node) if written in HASHING_BUILTINS else []
+                given = arguments[0] if arguments and not self._bound(written, scope) else None
+            element = self._elements_given(given, scope) if given is not None else ""
+            if element and not standard(element.removesuffix(ELEMENTS_MARK)):
+                target = Target(TargetForm.MEMBER, "__hash__", Resolution.INFERRED, owner=element)
+                self.result.calls.append(BoundCall(scope.caller, node.start_point.row, target))
