@@ -279,9 +279,11 @@ class CodeIndex:
         neither."""
         runs = [e for e in self._library_runs(cls, ref.target) if e.type in types]
         derived = [] if ref.after_owner else [e for e in self._derived_members(cls, ref.target) if e.type in types]
-        runs = self._runs_where_not_overridden(cls, ref.target, runs)
         if derived:
+            runs = self._runs_where_not_overridden(cls, ref.target, runs)
             return list({e.id: e for e in [*derived, *runs]}.values()), Resolution.DISPATCH
+        if runs:  # the class's own (`FIFOCache.__delitem__` for `self.pop(k)` in FIFOCache), its overrides by dispatch
+            runs = [e for e in self._member(cls, runs[0].name, skip_first=False) if e.type in types] or runs
         return (runs, Resolution.INFERRED) if runs else None
 
     def _runs_where_not_overridden(self, cls: Entity, name: str, runs: list[Entity]) -> list[Entity]:
@@ -338,7 +340,8 @@ class CodeIndex:
             )
         if not classes:
             return ""
-        if found.name == self._runs_name(classes[0], ref.target) != ref.target:
+        runs = self._runs_name(classes[0], ref.target)
+        if found.name == runs != ref.target and self._derived_members(classes[0], ref.target):
             return NON_VIRTUAL  # what a library method runs, each class's own (`_runs_where_not_overridden`)
         own = self._encloses(classes[0], ref.source)  # `self.m()`, `getattr(self, f"visit_{kind}")`
         below = found.name == ref.target and not self._member(classes[0], found.name, skip_first=False)

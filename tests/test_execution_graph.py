@@ -1853,6 +1853,7 @@ def test_a_library_method_runs_the_dunder_only_where_no_class_overrides_it_and_a
         assert sets["lru.Cache.__delitem__"] == sets["lru.Plain.__delitem__"] == "dispatch"  # the library's popitem
         assert "lru.FIFOCache.__delitem__" not in sets
         assert pops["lru.FIFOCache.__delitem__"] == "inferred"  # the library's `pop`, on FIFOCache's own dunder
+        assert "lru.Plain.__delitem__" not in pops and "lru.Cache.__delitem__" not in pops
         assert expires["lru.Cache.__delitem__"] == "inferred"
         assert "lru.FIFOCache.__delitem__" not in expires and "lru.Plain.__delitem__" not in expires
         fifo_delitem = "method:lru:lru.FIFOCache.__delitem__"
