@@ -383,13 +383,12 @@ class CodeIndex:
         if attribute.startswith(PARAMETER_OPEN):  # most overrides' parameters are stated nowhere: not kept
             return True
         found = self._qualified(holder, project, 0, _Tails.NONE)
-        if found[:1] and found[0].type == EntityType.MODULE.value:
-            return True  # an indexed module states its names' instances; a run changing it binds its importers again
+        module = bool(found) and found[0].type == EntityType.MODULE.value  # it states its names' instances
         classes = [e for e in found[:1] if e.type == EntityType.CLASS.value] or self._returned(found)
-        if not classes:
+        if not classes and not module:
             return False
         stated = self._stated(found, attribute)
-        if stated is None and self._open.intersection(c.id for c in self._lineage(classes[0])):
+        if stated is None and classes and self._open.intersection(c.id for c in self._lineage(classes[0])):
             return False  # a base another project brings may state it
         return stated != ""
 

@@ -1925,3 +1925,25 @@ def test_a_module_level_instance_another_file_imports_runs_its_classs_methods_an
     assert waiting == []
     assert {("use", "inf.structures.Other.__hash__"), ("use", "inf.structures.Other.grow")} <= again
     assert not [t for s, t in again if s == "use" and "InfinityType" in t]
+
+
+def test_an_imported_instance_of_a_class_another_project_brings_binds_when_that_project_arrives(tmp_path: Path) -> None:
+    # `shape = Circle()` with Circle from a project indexed after this one: `hash(shape)` in another file waits for
+    # it, then runs `Circle.__hash__`
+    projects = {
+        "app": {
+            "app/__init__.py": "",
+            "app/main.py": "from shapes.circle import Circle\n\nshape = Circle()\n",
+            "app/use.py": "from app.main import shape\n\n\ndef area():\n    return hash(shape)\n",
+        },
+        "shapes": {
+            "shapes/__init__.py": "",
+            "shapes/circle.py": "class Circle:\n    def __hash__(self):\n        return 1\n",
+        },
+    }
+    catalog = indexed_projects(tmp_path, projects, ("app", "shapes"))
+    try:
+        calls = {(s.rsplit(".", 1)[-1], t.rsplit(":", 1)[-1]) for s, t in call_edges(catalog)}
+    finally:
+        catalog.close()
+    assert ("area", "shapes.circle.Circle.__hash__") in calls
