@@ -14,8 +14,9 @@ UV_VERSION := 0.13.9
 FROM ?= lock
 
 # Two test processes (a file each at a time, pytest-xdist): most tests wait on subprocesses, stores and the model,
-# so two share the CI machine's two cores well. `make test PYTEST_WORKERS=` runs them in one process.
-PYTEST_WORKERS ?= -n 2 --dist loadfile
+# so two share the CI machine's two cores well. A test process that dies ends the run at once (a replaced worker can
+# leave the file-at-a-time schedule waiting for ever). `make test PYTEST_WORKERS=` runs them in one process.
+PYTEST_WORKERS ?= -n 2 --dist loadfile --max-worker-restart=0
 
 .PHONY: venv run-venv test-deps model test test-latest lock lint demo dist install-check clean
 

@@ -82,23 +82,21 @@ class RayParser:
         """
         Raises:
             ClusterUnavailable: a task failed, or did not come back within GROUP_TIMEOUT_S (the run stops
-                unpublished; the tasks still queued are cancelled).
+                unpublished; the groups still in flight, fewer than TRIDENT_RAY_WORKERS, end on their workers and
+                their results are dropped: Ray aborts a driver that cancels a task while its result comes back,
+                ray-project/ray#54846, so they are not cancelled).
         """
         if len(sources) < MIN_FILES:
             yield from self._local.parse(project, sources, tenant)
             return
         waiting = deque(groups_of(sources, self._group_chars))
         pending: deque[tuple[Any, list[SourceFile]]] = deque()
-        try:
-            while waiting or pending:
-                while waiting and len(pending) < self._in_flight:
-                    group = waiting.popleft()
-                    pending.append((self._task.remote(project, group, tenant), group))
-                ref, group = pending.popleft()
-                yield from self._result(ref, group)
-        finally:
-            for ref, _ in pending:
-                self._ray.cancel(ref)
+        while waiting or pending:
+            while waiting and len(pending) < self._in_flight:
+                group = waiting.popleft()
+                pending.append((self._task.remote(project, group, tenant), group))
+            ref, group = pending.popleft()
+            yield from self._result(ref, group)
 
     def _result(self, ref: Any, group: list[SourceFile]) -> list[Parsed]:
         files = f"{len(group)} files ({group[0].rel}{' …' if len(group) > 1 else ''})"
