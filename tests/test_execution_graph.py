@@ -1947,3 +1947,61 @@ def test_an_imported_instance_of_a_class_another_project_brings_binds_when_that_
     finally:
         catalog.close()
     assert ("area", "shapes.circle.Circle.__hash__") in calls
+
+
+MIXIN_LOCAL_CLASS = {
+    "lc/__init__.py": (
+        "class Base:\n"
+        "    def __init__(self, maxsize):\n"
+        "        self.maxsize = maxsize\n\n"
+        "    def size(self):\n"
+        "        return 1\n\n"
+        "    def __getitem__(self, key):\n"
+        "        return self.__missing__(key)\n\n"
+        "    def __missing__(self, key):\n"
+        "        raise KeyError(key)\n\n\n"
+        "class Other(Base):\n"
+        "    def __init__(self, maxsize):\n"
+        "        super().__init__(maxsize)\n\n"
+        "    def size(self):\n"
+        "        return 2\n"
+    ),
+    "tests/__init__.py": (
+        "class CacheTestMixin:\n"
+        "    Cache = None\n\n"
+        "    def test_missing(self):\n"
+        "        class DefaultCache(self.Cache):\n"
+        "            def __missing__(self, key):\n"
+        "                return key\n\n"
+        "        cache = DefaultCache(maxsize=2)\n"
+        "        cache.size()\n"
+        "        cache.__missing__(1)\n"
+        "        return cache[1]\n"
+    ),
+    "tests/test_base.py": (
+        "from lc import Base\n\nfrom tests import CacheTestMixin\n\n\n"
+        "class BaseTest(CacheTestMixin):\n    Cache = Base\n"
+    ),
+    "tests/test_other.py": (
+        "from lc import Other\n\nfrom tests import CacheTestMixin\n\n\n"
+        "class OtherTest(CacheTestMixin):\n    Cache = Other\n"
+    ),
+}
+
+
+def test_a_class_a_test_defines_on_its_mixins_class_attribute_is_each_class_the_subclasses_give_it(
+    tmp_path: Path,
+) -> None:
+    # cachetools' tests: `class DefaultCache(self.Cache)` in a mixin's test, each test class setting `Cache`: calling
+    # it constructs each of those classes, its instance's methods are theirs, but the method it defines is its own
+    catalog = indexed_projects(tmp_path, {"lc": MIXIN_LOCAL_CLASS}, ("lc",))
+    try:
+        calls = {t.rsplit(":", 1)[-1] for s, t in call_edges(catalog) if s.endswith(".test_missing")}
+        with catalog.writer() as writer:
+            waiting = [r for d in writer.manifest.documents.values() for r in d.unresolved]
+    finally:
+        catalog.close()
+    for called in ("Base", "Other", "Base.size", "Other.size", "Base.__getitem__"):  # (`__init__`: at query time)
+        assert f"lc.{called}" in calls, called
+    assert "lc.Base.__missing__" not in calls
+    assert waiting == []

@@ -109,6 +109,9 @@ class Scope:
     # instance of Local is typed by Base, and a call of one of these runs Local's own, which is this function's code)
     local_methods: dict[str, set[str]] = field(default_factory=dict)
     local_classes: set[str] = field(default_factory=set)  # the classes this function defines (held: their first base)
+    # ... those deriving from a class attribute (`class DefaultCache(self.Cache)`): what calling one calls
+    # (`self.Cache`, whatever classes the subclasses give it)
+    member_bases: dict[str, Target] = field(default_factory=dict)
     bounded: set[str] = field(default_factory=set)  # ... held classes that may be a subclass (`kind: type[Base]`)
     lookups: dict[str, Target] = field(default_factory=dict)  # variable -> the methods a built-name lookup gave it
     elements: dict[str, str] = field(default_factory=dict)  # parameter -> the type of its elements (`list[Foo]`)

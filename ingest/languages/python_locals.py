@@ -492,6 +492,7 @@ class PythonLocals(PythonTypes):
         _put(scope.held, name, held)
         _put(scope.fixed, name, self.taken_off_class(right, scope) if held and right is not None else None)
         scope.local_classes.discard(name)
+        scope.member_bases.pop(name, None)
         _put(scope.types, name, found)
         scope.callables.pop(name, None)
         scope.wrapped.pop(name, None)

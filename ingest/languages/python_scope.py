@@ -285,7 +285,9 @@ class PythonBinder(PythonImplicitCalls):
     def _local_class(self, node: ts.Node, scope: Scope) -> None:
         """`class RequireSchema(Schema): ...` in a function: the class is the function's own code (no entity), so after
         it the name holds its first base (`RequireSchema()` constructs through Schema's `__init__`, an instance's
-        `load()` is Schema's), but a method the class defines itself is its own: a call of it binds to nothing."""
+        `load()` is Schema's), but a method the class defines itself is its own: a call of it binds to nothing. A
+        base that is a class attribute (`class DefaultCache(self.Cache)` in a test mixin) is whatever classes the
+        attribute holds: calling the class calls `self.Cache`."""
         self._local_decorators(node, scope)
         name = node_text(node.child_by_field_name("name"))
         holder = node.child_by_field_name("superclasses")
@@ -293,20 +295,26 @@ class PythonBinder(PythonImplicitCalls):
         generic = bases[0].child_by_field_name("value") if bases and bases[0].type == "subscript" else None
         target = self._expression_target(generic or bases[0], scope) if bases else None
         scope.types.pop(name, None)
-        if target is None or target.form is not TargetForm.QUALIFIED or target.name == "object":
+        scope.member_bases.pop(name, None)
+        held = _held_base(target)
+        if target is None or not held or held == "object":
             scope.held.pop(name, None)
             scope.local_classes.discard(name)
             return
-        scope.held[name] = target.name
+        scope.held[name] = held
         scope.local_classes.add(name)
+        scope.local_methods.setdefault(held, set()).update(defined_functions(node))
+        if target.form is TargetForm.MEMBER:  # which classes the attribute holds is the indexer's to tell: the
+            # hooks their class statement runs are not bound here
+            scope.member_bases[name] = target
+            return
         row = node.start_point.row  # the class statement runs the hook its bases' lookup has, and their metaclass
         made = next(filter(None, (self._metaclass(b, scope) for b in holder.named_children)), None) if holder else None
         for runs in (
-            made or Target(TargetForm.QUALIFIED, f"{target.name}.__class__", Resolution.INFERRED),
-            Target(TargetForm.MEMBER, "__init_subclass__", Resolution.INFERRED, owner=target.name, virtual=False),
+            made or Target(TargetForm.QUALIFIED, f"{held}.__class__", Resolution.INFERRED),
+            Target(TargetForm.MEMBER, "__init_subclass__", Resolution.INFERRED, owner=held, virtual=False),
         ):
             self.result.calls.append(BoundCall(scope.caller, row, runs))
-        scope.local_methods.setdefault(target.name, set()).update(defined_functions(node))
 
     def _local_decorators(self, node: ts.Node, scope: Scope) -> None:
         """`@post_load` over a method of a class the function defines: applied when the class statement runs, a call
@@ -341,6 +349,7 @@ class PythonBinder(PythonImplicitCalls):
             inner.held.update(scope.held)
             inner.local_methods.update(scope.local_methods)
             inner.local_classes.update(scope.local_classes)
+            inner.member_bases.update(scope.member_bases)
             inner.nested.update(scope.nested)
             inner.callables.update(scope.callables)  # a wrapper calling the functions its decorator is given
             inner.wrapped.update(scope.wrapped)
@@ -660,6 +669,8 @@ class PythonBinder(PythonImplicitCalls):
             name = node_text(node)
             if scope.cls is not None and name == scope.receiver == "cls":  # `cls(...)` in a classmethod
                 return Target(TargetForm.QUALIFIED, scope.cls.qualified, Resolution.EXACT)
+            if name in scope.member_bases:  # `class DefaultCache(self.Cache)`, then `DefaultCache(...)`
+                return scope.member_bases[name]
             if name in scope.held:  # `cls = Option` or `cls: type[Option]`, then `cls(...)`
                 return _held_target(name, scope)
             if name in scope.types or (scope.in_function and name == scope.receiver):
@@ -715,6 +726,17 @@ class PythonBinder(PythonImplicitCalls):
         if member in BUILTIN_METHODS:
             return None  # `x.join(...)` on an untyped x: a str's far more often than a project's join
         return Target(TargetForm.NAME, member, Resolution.NAME)
+
+
+def _held_base(target: Target | None) -> str:
+    """What a class the function defines derives from: the class its first base names, or for `class
+    DefaultCache(self.Cache)` the class attribute (`tests.CacheTestMixin.Cache`: what `self.Cache(...)` makes, the
+    classes the subclasses give it); "" for anything else."""
+    if target is not None and target.form is TargetForm.QUALIFIED:
+        return target.name
+    if target is not None and target.form is TargetForm.MEMBER and target.owner and not target.after_owner:
+        return f"{target.owner}.{target.name}"
+    return ""
 
 
 def _local_base(name: str, scope: Scope) -> str:
