@@ -3,6 +3,8 @@ and drops on error (plumbing only: a hash embedder stands in for the model)."""
 
 from __future__ import annotations
 
+import gc
+import weakref
 from pathlib import Path
 
 import pytest
@@ -249,3 +251,19 @@ def test_a_second_writer_in_the_same_process_fails_at_once_instead_of_waiting_fo
     assert sorted(cat.manifest.documents) == ["p/a.py"], "the first writer still publishes"
     with other.writer():  # and lets go of the lock
         pass
+
+
+def test_a_generation_a_publish_replaces_is_freed_when_no_reader_holds_it(tmp_path: Path) -> None:
+    """Dropped by the catalog, the first generation of a new index is freed at once, not when the garbage collector
+    next runs: each graph database holds a terabyte of address space, and a process that set up many indexes ran
+    out of it."""
+    gc.disable()  # what holds on only through a reference cycle stays held while the collector does not run
+    try:
+        catalog = Catalog(tmp_path / "index", "default", HashEmbedder())
+        first = weakref.ref(catalog.graph)  # the first generation's graph store
+        _write(catalog, _doc("p", "a.py", "def a(): pass", "a"))
+        alive = first() is not None
+        catalog.close()
+    finally:
+        gc.enable()
+    assert not alive, "the generation the publish replaced is still held"

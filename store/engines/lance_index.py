@@ -102,10 +102,12 @@ class LanceVectorIndex:
                 import lancedb
 
                 db = lancedb.connect(str(self._path))
-                try:
+                # (asked, not tried: the error LanceDB raises for a missing table keeps its caller's frames, and what
+                # they hold, an index's previous generation, alive until the garbage collector runs)
+                if CHUNKS_TABLE in db.list_tables().tables:
                     table = db.open_table(CHUNKS_TABLE)
                     self._dim = table.schema.field("vector").type.list_size
-                except ValueError:
+                else:
                     table = db.create_table(CHUNKS_TABLE, schema=_chunk_schema(self._dim), exist_ok=True)
                 if self._version is not None:
                     table.checkout(self._version)
