@@ -664,22 +664,25 @@ class PythonBinder(PythonImplicitCalls):
             return None  # a builtin: nothing any project defines
         return self._expression_target(function, scope)
 
+    def _name_target(self, name: str, scope: Scope) -> Target | None:
+        """What calling a bare name calls."""
+        if scope.cls is not None and name == scope.receiver == "cls":  # `cls(...)` in a classmethod
+            return Target(TargetForm.QUALIFIED, scope.cls.qualified, Resolution.EXACT)
+        if name in scope.member_bases:  # `class DefaultCache(self.Cache)`, then `DefaultCache(...)`
+            return scope.member_bases[name]
+        if name in scope.held:  # `cls = Option` or `cls: type[Option]`, then `cls(...)`
+            return _held_target(name, scope)
+        if name in scope.types or (scope.in_function and name == scope.receiver):
+            return Target(TargetForm.NAME, name, Resolution.NAME)
+        if name in scope.nested and name not in scope.names:  # its own nested `def`, not the module's
+            return None
+        if self._bound(name, scope):
+            return Target(TargetForm.QUALIFIED, self._bound(name, scope), Resolution.EXACT)
+        return Target(TargetForm.NAME, name, Resolution.NAME) if name else None
+
     def _expression_target(self, node: ts.Node, scope: Scope) -> Target | None:
         if node.type == "identifier":
-            name = node_text(node)
-            if scope.cls is not None and name == scope.receiver == "cls":  # `cls(...)` in a classmethod
-                return Target(TargetForm.QUALIFIED, scope.cls.qualified, Resolution.EXACT)
-            if name in scope.member_bases:  # `class DefaultCache(self.Cache)`, then `DefaultCache(...)`
-                return scope.member_bases[name]
-            if name in scope.held:  # `cls = Option` or `cls: type[Option]`, then `cls(...)`
-                return _held_target(name, scope)
-            if name in scope.types or (scope.in_function and name == scope.receiver):
-                return Target(TargetForm.NAME, name, Resolution.NAME)
-            if name in scope.nested and name not in scope.names:  # its own nested `def`, not the module's
-                return None
-            if self._bound(name, scope):
-                return Target(TargetForm.QUALIFIED, self._bound(name, scope), Resolution.EXACT)
-            return Target(TargetForm.NAME, name, Resolution.NAME) if name else None
+            return self._name_target(node_text(node), scope)
         if node.type == "call":  # `type(self)(...)`, `make_handler()(...)`: what the call gives, called
             made = self.class_of(node, scope) or self._held_value(node, scope)
             if made:
