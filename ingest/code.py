@@ -20,7 +20,7 @@ from trident.ingest.chunk_tokens import CHUNK_TOKEN_BUDGET, estimate_tokens, spl
 from trident.ingest.languages import SUPPORTED_LANGUAGES, LanguageSpec, parser_for, spec_for
 from trident.ingest.languages.binding import Bindings, Target
 from trident.ingest.languages.outline import Outline, Symbol, docstring
-from trident.ingest.model import TABLE_MARK, Extraction, Reference
+from trident.ingest.model import PASSES, TABLE_MARK, Extraction, Reference
 from trident.ingest.text import group_blocks, paragraphs
 from trident.store.names.code_paths import HEADER_SUFFIXES, module_name, module_short_name
 from trident.store.schema import (
@@ -331,6 +331,10 @@ class _Builder:
                     if returned.owner in ids:
                         source = ids[returned.owner]
                         refs.add(_bound(source, kind, returned.target, at(returned.row), ("Class",)))
+            for passed in bound.passes:  # what a call passes another file's function
+                source = ids.get(passed.caller, module.id)
+                called = _bound(source, PASSES, passed.target, at(passed.row), CALL_TARGETS)
+                refs.add(replace(called, passed=(passed.slot, passed.value)))
             for fact in bound.holds:  # a class's attribute, or a function's callback's parameter
                 if (holder := entities.get(classes.get(fact.owner) or ids.get(fact.owner, ""))) is not None:
                     declared = _bound(holder.id, RelationType.HOLDS, fact.target, holder.chunk_id or "", HELD_TARGETS)
@@ -389,7 +393,8 @@ class _References:
         self._refs: dict[tuple[str, ...], Reference] = {}
 
     def add(self, ref: Reference) -> None:
-        key = (ref.source, ref.type, ref.form, ref.owner, ref.target, str(ref.after_owner), str(ref.virtual))
+        key: tuple[str, ...] = (ref.source, ref.type, ref.form, ref.owner, ref.target, str(ref.after_owner))
+        key += (str(ref.virtual), *ref.passed)
         kept = self._refs.get(key)
         if kept is None or Resolution(ref.resolution).rank < Resolution(kept.resolution).rank:
             self._refs[key] = ref

@@ -25,6 +25,7 @@ from __future__ import annotations
 import posixpath
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import replace
 from enum import StrEnum
 from typing import Any, TypeAlias
 
@@ -40,17 +41,20 @@ from trident.ingest.model import (
     LIBRARY_RUNS_MARK,
     PARAMETER_OPEN,
     PATH_ASKED_MARK,
+    POSITION_MARK,
     PREFIX_MARK,
     SUBCLASSES_MARK,
     TABLE_MARK,
     Reference,
     TargetForm,
+    parameter_attribute,
 )
+from trident.ingest.passed_values import PassedValues
 from trident.store.manifest import PendingReference
 from trident.store.names.code_paths import is_test_path, module_name
 from trident.store.names.id_ordered import drop, insert
 from trident.store.names.import_names import ImportNames, family, heads_folder
-from trident.store.schema import NON_VIRTUAL, SELF_MARK, Entity, EntityType, RelationType, Resolution
+from trident.store.schema import NON_VIRTUAL, PASSED_OPEN, SELF_MARK, Entity, EntityType, RelationType, Resolution
 
 CODE_TYPES = frozenset(
     {EntityType.MODULE.value, EntityType.CLASS.value, EntityType.FUNCTION.value, EntityType.METHOD.value}
@@ -120,6 +124,7 @@ class CodeIndex:
         self._holds: dict[tuple[str, str], str] = {}  # (class id, attribute) -> the class or function it holds
         self._open: set[str] = set()  # classes with a base not indexed (yet): their lineage is not all known
         self._table_items: dict[tuple[str, str], list[str]] = {}  # (class id, attribute) -> its table's items
+        self._passed = PassedValues()  # what calls pass functions' untyped parameters
         self._methods_of: dict[tuple[str, str], list[Entity]] | None = None
         self._children: dict[str, list[str]] | None = None  # class id -> the classes naming it a base (when asked)
         for e in self._by_id.values():
@@ -207,6 +212,9 @@ class CodeIndex:
         whose stated return type it holds (one per attribute, the first kept); an entity id of "" when the stated
         class is not indexed (yet): the attribute is then not looked up in the class's bases."""
         for cls, attribute, held in holds:
+            if attribute.startswith(PASSED_OPEN):  # what a call passes a parameter of the function `cls`
+                self._passed.add(cls, attribute, held)
+                continue
             if not self._holds.get((cls, attribute)):
                 self._holds[(cls, attribute)] = held
             table, mark, place = attribute.partition(TABLE_MARK)
@@ -369,6 +377,8 @@ class CodeIndex:
         not indexed yet, or the `__getattr__` an import may run. Not kept waiting for a project."""
         if ref.target.endswith((PATH_ASKED_MARK, SUBCLASSES_MARK)):  # most modules define no `__getattr__`, most
             return True  # classes no subclass: not kept for a project
+        if f"{ATTRIBUTE_MARK}{PARAMETER_OPEN}" in ref.target:  # what calls pass a parameter (`self.x = x`): the run
+            return True  # changing the calls binds its file again
         if ref.target.endswith(TABLE_MARK) and ATTRIBUTE_MARK in ref.target:  # an attribute no class gives a table
             holder, _, attribute = ref.target.removesuffix(TABLE_MARK).rpartition(ATTRIBUTE_MARK)
             found = self._qualified(holder, project, 0, _Tails.NONE)
@@ -613,13 +623,48 @@ class CodeIndex:
         bases states it: "" when that class is not indexed yet, None when no class states it."""
         if owners and owners[0].type != EntityType.CLASS.value and (owners[0].id, attribute) in self._holds:
             return self._holds[(owners[0].id, attribute)]  # a function's callback's parameter (`operate@0:1`)
-        if owners and attribute.startswith(PARAMETER_OPEN):  # `Ext.extend@(md)`: what the overridden method states
-            return self._overridden_parameter(owners[0], attribute)
+        if owners and attribute.startswith(PARAMETER_OPEN):  # `Ext.extend@(md#0)`: what the overridden method
+            name, _, place = attribute[1:-1].partition(POSITION_MARK)  # states, else what calls pass it
+            overridden = self._overridden_parameter(owners[0], parameter_attribute(name))
+            if overridden is not None:
+                return overridden
+            return self._passed.held(owners[0].id, name, place, self._passed_classes, self._lineage)
         classes = [o for o in owners[:1] if o.type == EntityType.CLASS.value] or self._returned(owners)
         for cls in self._lineage(classes[0]) if classes else []:
             if (cls.id, attribute) in self._holds:
                 return self._holds[(cls.id, attribute)]
         return None
+
+    def _passed_classes(self, held_id: str, beside: str) -> list[Entity]:
+        """The class a value a call passes is: what the attribute `beside` of the entity holds (`f@(p#0)`: what f's
+        parameter holds), else the class itself or what the function returns."""
+        held = self._by_id.get(held_id)
+        if held is None:
+            return []
+        if beside:
+            return self._held([held], beside)
+        return [held] if held.type == EntityType.CLASS.value else self._returned([held])
+
+    def passed_to(self, ref: Reference, project: str, path: str) -> list[tuple[str, str, str]]:
+        """(function id, attribute, entity id) of the `HOLDS` facts a call's argument (`PASSES`) states: for each
+        function or method the call binds to (a class's `__init__`), the slot and what the value is beside the entity
+        it names (`mod.cached@(cache#0)`: the entity `mod.cached`, beside it `(cache#0)`)."""
+        if len(ref.passed) != 2:
+            return []
+        called = replace(ref, type=RelationType.CALLS)
+        found, how = self.resolve(called, project, path)
+        if how is Resolution.NAME:
+            return []
+        functions = [e for e in found if e.type in (EntityType.FUNCTION.value, EntityType.METHOD.value)]
+        classes = [e for e in found if e.type == EntityType.CLASS.value]
+        functions += [i for e in classes for i in self._member(e, "__init__", skip_first=False)[:1]]
+        slot, value = ref.passed
+        head, mark, beside = value.partition(ATTRIBUTE_MARK)
+        held = self._qualified(head, project, 0, _tails(called, path)[0])[:1]
+        if not held or not functions:
+            return []
+        attribute = f"{slot}{mark}{beside}"
+        return [(f.id, attribute, held[0].id) for f in functions]
 
     def _overridden_parameter(self, method: Entity, attribute: str) -> str | None:
         """The id of what a parameter of `method` holds as the nearest base method of the same name that states it

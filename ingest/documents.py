@@ -11,7 +11,7 @@ from trident.ingest.code import SUPPORTED_LANGUAGES, parse_code
 from trident.ingest.linking import Resolver
 from trident.ingest.markdown import parse_markdown
 from trident.ingest.mentions import mention_relations
-from trident.ingest.model import Extraction, Reference, TargetForm, returned_key
+from trident.ingest.model import PASSES, Extraction, Reference, TargetForm, returned_key
 from trident.ingest.text import parse_text
 from trident.ingest.walker import SourceFile
 from trident.store.catalog import DocumentWrite
@@ -111,6 +111,24 @@ def add_holds_of(parsed: Sequence[Parsed], resolver: Resolver) -> None:
     resolver.code.add_holds((ref.source, ref.owner, "") for _, ref in stated)
 
 
+def add_stated_of(parsed: Sequence[Parsed], resolver: Resolver) -> None:
+    """Give the resolver's code index what this run's files state for member lookups in other files: what attributes
+    hold, what calls pass other files' functions, then what attributes given a parameter's value hold (`self.store
+    = store`)."""
+    add_holds_of(parsed, resolver)
+    add_passes_of(parsed, resolver)
+    add_holds_of(parsed, resolver)
+
+
+def add_passes_of(parsed: Sequence[Parsed], resolver: Resolver) -> None:
+    """Give the resolver's code index what this run's calls pass other files' functions (`PASSES`): what their
+    untyped parameters hold. Twice: a call may be bound through what another passes (`cache.get(k)` on a parameter
+    given a cache)."""
+    passes = [(p.document, ref) for p in parsed for ref in p.extraction.references if ref.type == PASSES]
+    for _ in range(2):
+        resolver.code.add_holds(fact for document, ref in passes for fact in resolver.passed(ref, document))
+
+
 def pending_returns(manifest: Manifest, leaving: Collection[str] = ()) -> list[tuple[str, str]]:
     """(function id, "") of every stated return (or element) type still waiting for its class to be indexed, in the
     documents but those `leaving`."""
@@ -133,18 +151,23 @@ def graph_returns(graph: GraphStore, tenant: str) -> list[tuple[str, str]]:
 
 
 def graph_holds(
-    graph: GraphStore, manifest: Manifest, tenant: str, leaving: Collection[str] = ()
+    graph: GraphStore,
+    manifest: Manifest,
+    tenant: str,
+    leaving: Collection[str] = (),
+    rewritten: Collection[str] = (),
 ) -> list[tuple[str, str, str]]:
     """(class id, attribute, entity id) of every attribute type the graph holds, with an entity id of "" for those
     still waiting for their class to be indexed, but those of the classes `leaving` (the documents a run writes
-    again state theirs anew)."""
+    again state theirs anew); and what calls pass functions' parameters, but what the documents `rewritten` pass."""
     waiting = [
         (p.source, p.owner, "")
         for entry in manifest.documents.values()
         for p in entry.unresolved
         if p.type == RelationType.HOLDS
     ]
-    return [held for held in [*graph.holds(tenant), *waiting] if held[0] not in leaving]
+    passed = [(function, slot, held) for function, slot, held, doc in graph.passed(tenant) if doc not in rewritten]
+    return [held for held in [*graph.holds(tenant), *waiting] if held[0] not in leaving] + passed
 
 
 def waiting_open(manifest: Manifest, leaving: Collection[str] = ()) -> list[str]:
@@ -183,6 +206,9 @@ def resolve_document(parsed: Parsed, resolver: Resolver, project: Entity) -> Doc
     unresolved: list[PendingReference] = []
     directory = resolver.directory
     for ref in ex.references:
+        if ref.type == PASSES:  # a fact of the function called, kept as this document's
+            relations.extend(resolver.passed_relations(ref, doc))
+            continue
         targets, resolution = resolver.resolve(ref, doc)
         if not targets and not resolver.settled(ref, doc):
             unresolved.append(_pending(ref))

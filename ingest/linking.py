@@ -209,6 +209,28 @@ class Resolver:
             for t in targets
         ]
 
+    def passed(self, ref: Reference, doc: Document) -> list[tuple[str, str, str]]:
+        """(function id, attribute, entity id) of what a call's argument passes the function it binds to (`PASSES`,
+        `CodeIndex.passed_to`); none in a language without a binder."""
+        return self.code.passed_to(ref, doc.project, doc.path) if _bound_by_scope(ref, doc) else []
+
+    def passed_relations(self, ref: Reference, doc: Document) -> list[Relation]:
+        """What a call's argument passes, as `HOLDS` relations of the functions called, kept as the caller's document's
+        (written again with it, gone with it)."""
+        return [
+            Relation(
+                source=function,
+                type=RelationType.HOLDS,
+                target=held,
+                evidence=ref.evidence,
+                project=doc.project,
+                doc_id=doc.id,
+                tenant=doc.tenant,
+                member=attribute,
+            )
+            for function, attribute, held in self.passed(ref, doc)
+        ]
+
     def _receiver(self, ref: Reference | PendingReference, doc: Document, target: Entity, how: Resolution) -> str:
         return self.code.receiver(ref, doc.project, doc.path, target, how) if _bound_by_scope(ref, doc) else ""
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from trident.store.schema import Chunk, Entity, Relation, RelationType, Resolution
+from trident.store.schema import PASSED_OPEN, Chunk, Entity, Relation, RelationType, Resolution
 
 PREFIX_MARK = "*"  # a MEMBER target's name ending so names every method whose name begins with the rest
 ELEMENTS_MARK = "[]"  # a function's name ending so names the class of each element the function returns
@@ -29,9 +29,38 @@ TABLE_MARK = "[*]"
 PARAMETER_OPEN, PARAMETER_CLOSE = "(", ")"
 
 
-def parameter_attribute(name: str) -> str:
-    """The `HOLDS` attribute name of a parameter: `(md)`."""
-    return f"{PARAMETER_OPEN}{name}{PARAMETER_CLOSE}"
+POSITION_MARK = "#"  # `f@(cache#0)`: parameter `cache`, the first a call fills after any receiver (`obj.m(x)`: x)
+
+
+def parameter_attribute(name: str, position: int | None = None) -> str:
+    """The `HOLDS` attribute name of a parameter: `(md)`; with the place a call's arguments fill it at (counted after
+    the receiver a bound call gives), what a value of it is, read from the values calls of any file pass it:
+    `(cache#0)`."""
+    placed = "" if position is None else f"{POSITION_MARK}{position}"
+    return f"{PARAMETER_OPEN}{name}{placed}{PARAMETER_CLOSE}"
+
+
+# A `HOLDS` fact's attribute beginning so is what a call passes a parameter of another file's function (its holder):
+# at a place (`(>0)`, after any receiver) or by keyword (`(>cache)`), then what the value is beside the fact's
+# entity (`@(cache#0)`: what that function's own parameter holds, passed on; `@attr`: what the attribute holds; none:
+# an instance of the class, or what the function returns). The facts of every file are the parameter's values.
+
+
+def passed_slot(place: int | str) -> str:
+    """The attribute a call's argument at a place (`0`) or keyword (`cache`) passes: `(>0)`, `(>cache)`."""
+    return f"{PASSED_OPEN}{place}{PARAMETER_CLOSE}"
+
+
+def passed_parts(attribute: str) -> tuple[str, str]:
+    """A passed fact's attribute as (slot, what the value is beside its entity): `(>0)@(cache#0)` -> (`(>0)`,
+    `(cache#0)`)."""
+    slot, _, rest = attribute.partition(PARAMETER_CLOSE)
+    return f"{slot}{PARAMETER_CLOSE}", rest.removeprefix(ATTRIBUTE_MARK)
+
+
+# A reference's type for a value a call passes another file's function (`passed`: slot and value), which the indexer
+# makes a `HOLDS` fact of the function it binds the call to (never a relation of its own)
+PASSES = "PASSES"
 
 
 # A class's name ending so is it or any class deriving from it: what calling `cls(...)` in a classmethod, a parameter
@@ -77,6 +106,7 @@ class Reference:
     owner: str = ""  # MEMBER: qualified name of the class; HOLDS: the attribute
     after_owner: bool = False  # MEMBER via super(): the owner's bases only
     virtual: bool = True  # False: the method named runs, none of its overrides (`Base.m(self)`)
+    passed: tuple[str, ...] = ()  # PASSES: the slot (`(>0)`) and the value's type as the caller's binder reads it
 
 
 @dataclass

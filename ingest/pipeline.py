@@ -13,7 +13,7 @@ from trident.host.git_state import git_state
 from trident.ingest.beir import iter_corpus, parse_beir_document, shared_titles
 from trident.ingest.documents import (
     Parsed,
-    add_holds_of,
+    add_stated_of,
     bases_of,
     dedupe,
     graph_holds,
@@ -30,7 +30,7 @@ from trident.ingest.linking import Resolver, resolution_key
 from trident.ingest.model import ELEMENTS_MARK
 from trident.ingest.parsing import LocalParser, Parser
 from trident.ingest.progress import Progress, Silent
-from trident.ingest.rebinding import find_dependants, rebind_documents
+from trident.ingest.rebinding import find_dependants, passed_by, passed_dependants, rebind_documents
 from trident.ingest.run_syncs import BlockSyncs, RunEnd, link_and_sync
 from trident.ingest.vector_fill import Publishing
 from trident.ingest.walker import SourceFile, walk
@@ -108,13 +108,16 @@ def index_folder(
         progress.advance()
     writer.record_root(project, str(root.resolve()))
     _record_source(writer, project, began, walked.files, known, wrote=bool(parsed or removed))
-    dependants = find_dependants(writer, {p.document.id for p in parsed} | set(removed))
+    rewritten = {p.document.id for p in parsed} | set(removed)
+    dependants = find_dependants(writer, rewritten)
+    passed_before = passed_by(writer, rewritten)
     if removed:
         writer.delete(removed)
     report.deleted = len(removed)
     publishing = publishing or Publishing()
     written = _write(writer, project, parsed, report, progress, publishing, kept)
     freeze_survivors()  # the resolver, kept to the run's end
+    dependants += passed_dependants(writer, rewritten, passed_before ^ passed_by(writer, rewritten))
     report.rebound = rebind_documents(
         writer, [d for d in dependants if d not in removed], max_file_bytes, written.resolver
     )
@@ -244,8 +247,8 @@ def _run_resolver(
     resolver.code.add_bases(bases)
     resolver.code.add_open([*open_, *waiting_open(writer.manifest, replaced)])
     resolver.code.add_returns(returns_of(parsed, resolver))
-    resolver.code.add_holds(graph_holds(writer.graph, writer.manifest, writer.tenant, replaced_ids))
-    add_holds_of(parsed, resolver)
+    resolver.code.add_holds(graph_holds(writer.graph, writer.manifest, writer.tenant, replaced_ids, replaced))
+    add_stated_of(parsed, resolver)
     return resolver
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from trident.ingest.code_index import CodeIndex
 from trident.ingest.documents import (
     Parsed,
-    add_holds_of,
+    add_stated_of,
     bases_of,
     graph_holds,
     graph_returns,
@@ -50,6 +50,29 @@ def find_dependants(writer: Writer, doc_ids: set[str]) -> list[str]:
     return sorted({r.doc_id for r in touching if r.target in defined and r.doc_id and r.doc_id not in doc_ids})
 
 
+def passed_by(writer: Writer, doc_ids: set[str]) -> set[tuple[str, str, str]]:
+    """(function, slot, entity) of what the calls of the documents `doc_ids` pass other files' functions."""
+    return {
+        (function, slot, held) for function, slot, held, doc in writer.graph.passed(writer.tenant) if doc in doc_ids
+    }
+
+
+def passed_dependants(writer: Writer, doc_ids: set[str], moved: set[tuple[str, str, str]]) -> list[str]:
+    """Documents outside `doc_ids` defining a function whose parameters the `moved` facts (what calls passed before
+    a run and after it, one without the other) type, or one a value of such a parameter is passed on to
+    (`_cached_wrapper(func, cache)` in `cached`): their calls on those parameters may bind differently."""
+    functions = {function for function, _, _ in moved}
+    if not functions:
+        return []
+    facts = [(function, held) for function, _, held, _ in writer.graph.passed(writer.tenant)]
+    while more := {function for function, held in facts if held in functions} - functions:
+        functions |= more
+    documents = writer.manifest.documents
+    return sorted(
+        d for d, entry in documents.items() if d not in doc_ids and not functions.isdisjoint(entry.entity_ids)
+    )
+
+
 def rebind_documents(
     writer: Writer, doc_ids: Sequence[str], max_file_bytes: int, resolver: Resolver | None = None
 ) -> int:
@@ -79,6 +102,6 @@ def rebind_documents(
     resolver.code.add_bases(bases)
     resolver.code.add_open([*open_, *waiting_open(writer.manifest)])
     resolver.code.add_returns(returns_of(parsed, resolver))
-    add_holds_of(parsed, resolver)
+    add_stated_of(parsed, resolver)
     writer.rebind([resolve_document(p, resolver, project_entity(p.document.project, writer.tenant)) for p in parsed])
     return len(parsed)

@@ -166,6 +166,9 @@ class Entity(_Record):
 # constructing exactly one class (`RootVisitor(...).visit(node)`: `NON_VIRTUAL` before the class).
 NON_VIRTUAL = "="
 SELF_MARK = "^"
+# A `HOLDS` row's member beginning so is what a document's calls pass a parameter of the row's function (the
+# indexer's `PASSES`), not what an attribute of a class holds
+PASSED_OPEN = "(>"
 RECEIVER_HELP = (
     "CALLS and REFERENCES of a method: which overrides of the target the call may run instead. '' any (the receiver's"
     " class is not known); a class id: those of that class and the classes deriving from it ('^' before it: the call"

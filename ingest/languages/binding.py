@@ -29,6 +29,7 @@ __all__ = [
     "Bindings",
     "BoundBase",
     "BoundCall",
+    "BoundPass",
     "CallSite",
     "DefinitionSite",
     "FileBinder",
@@ -75,6 +76,18 @@ class BoundAttribute:
     target: Target  # the class its value is (or a function: of what it returns)
 
 
+@dataclass(frozen=True)
+class BoundPass:
+    """A value a call passes a function of another file: the call's `target`, the argument's `slot` (`(>0)`, `(>key)`)
+    and the value's type as the caller reads it (a class, `mod.f@(p#0)` for the caller's own parameter)."""
+
+    caller: str
+    row: int
+    target: Target
+    slot: str
+    value: str
+
+
 @dataclass
 class Bindings:
     calls: list[BoundCall] = field(default_factory=list)
@@ -92,6 +105,7 @@ class Bindings:
     # module-level dict or list literal -> the file's own top-level functions or classes it holds (`DECODERS = {"gzip":
     # GZipDecoder, ...}`): another file calling an item of it calls one of them
     tables: dict[str, list[str]] = field(default_factory=dict)
+    passes: list[BoundPass] = field(default_factory=list)  # what calls pass other files' functions (`PASSES`)
 
 
 @dataclass(frozen=True)

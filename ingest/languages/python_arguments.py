@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import tree_sitter as ts
 
 from trident.ingest.languages import node_text
+from trident.ingest.model import passed_slot
 
 MAX_PASSED = 4  # a parameter given more values than this is not one thing a call can be bound to
 INSTANCE, HELD = "instance", "held"  # what a call passes: a value of a class, or a class or function itself
@@ -72,6 +73,33 @@ def signature(function: ts.Node, method: bool) -> Signature:
         if name and parameter.child_by_field_name("type") is None:
             untyped.add(name)
     return Signature(tuple(positional), frozenset(keyword_only), method and bool(positional), frozenset(untyped))
+
+
+def call_slots(call: ts.Node) -> list[tuple[str, ts.Node]]:
+    """(slot, argument) for each argument of a call as the indexer places it in the called function's parameters:
+    by place (`(>0)`) up to an unpacked argument (`*xs`, whose length the code does not state), and by keyword
+    (`(>cache)`)."""
+    arguments = call.child_by_field_name("arguments")
+    if arguments is None or arguments.type != "argument_list":
+        return []
+    found: list[tuple[str, ts.Node]] = []
+    place: int | None = 0
+    for argument in arguments.named_children:
+        if argument.type == "keyword_argument":
+            name, value = argument.child_by_field_name("name"), argument.child_by_field_name("value")
+            if name is not None and value is not None:
+                found.append((passed_slot(node_text(name)), value))
+        elif argument.type in ("list_splat", "dictionary_splat"):
+            place = None
+        elif argument.type != "comment" and place is not None:
+            found.append((passed_slot(place), argument))
+            place += 1
+    return found
+
+
+def shifted(placed: list[tuple[str, ts.Node]]) -> list[tuple[str, ts.Node]]:
+    """The slots of arguments placed one place earlier (the first was the receiver, given as an argument)."""
+    return [(passed_slot(int(s[2:-1]) - 1) if s[2:-1].isdigit() else s, a) for s, a in placed]
 
 
 def _parameter_name(parameter: ts.Node) -> str:

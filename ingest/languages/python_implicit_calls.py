@@ -63,7 +63,7 @@ class PythonImplicitCalls(PythonExports):
             if scope.cls is not None and value.type == "identifier" and node_text(value) == scope.receiver:
                 typed, resolution = scope.cls.qualified, Resolution.EXACT
             else:
-                typed = self._receiver_type(value, scope) or self._imported_instance(value, scope)
+                typed = self.passed_type(value, scope) or self._imported_instance(value, scope)
                 resolution = Resolution.INFERRED
             if typed and typed.split(".", 1)[0] not in sys.stdlib_module_names:
                 target = Target(TargetForm.MEMBER, run.method, resolution, owner=typed)

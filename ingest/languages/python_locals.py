@@ -12,7 +12,7 @@ import tree_sitter as ts
 
 from trident.ingest.languages import node_text
 from trident.ingest.languages.binding import Target
-from trident.ingest.languages.python_arguments import GENERATOR, HELD, INSTANCE, Signature
+from trident.ingest.languages.python_arguments import GENERATOR, HELD, INSTANCE, Signature, call_slots, shifted
 from trident.ingest.languages.python_facts import MAX_ATTRIBUTE_TYPES, ClassFacts, Scope
 from trident.ingest.languages.python_fixtures import is_fixture
 from trident.ingest.languages.python_lookups import built_lookup
@@ -46,7 +46,15 @@ from trident.ingest.languages.python_syntax import (
     unpacked_names,
 )
 from trident.ingest.languages.python_types import PythonTypes
-from trident.ingest.model import ATTRIBUTE_MARK, ELEMENTS_MARK, ENTERED_MARK, PREFIX_MARK, TABLE_MARK, TargetForm
+from trident.ingest.model import (
+    ATTRIBUTE_MARK,
+    ELEMENTS_MARK,
+    ENTERED_MARK,
+    PARAMETER_OPEN,
+    PREFIX_MARK,
+    TABLE_MARK,
+    TargetForm,
+)
 from trident.store.schema import Resolution
 
 # Standard library functions giving a value of the type of their first argument.
@@ -494,6 +502,7 @@ class PythonLocals(PythonTypes):
         scope.local_classes.discard(name)
         scope.member_bases.pop(name, None)
         _put(scope.types, name, found)
+        scope.open_params.pop(name, None)  # (no longer what callers pass)
         scope.callables.pop(name, None)
         scope.wrapped.pop(name, None)
         scope.bounded.discard(name)
@@ -614,6 +623,7 @@ class PythonLocals(PythonTypes):
                 self._note_items(names, element, scope)
             return
         scope.types.pop(node_text(left), None)
+        scope.open_params.pop(node_text(left), None)
         scope.alternatives.pop(node_text(left), None)
         if element := self._element_type(right, scope):
             scope.types[node_text(left)] = element
@@ -777,6 +787,40 @@ class PythonLocals(PythonTypes):
                 continue
             self.saw_passed(called, parameter, value)
 
+    def passed_out(self, call: ts.Node, targets: list[Target], scope: Scope) -> list[tuple[str, str]]:
+        """(slot, value) for what a call of a function or class passes it, for the indexer to type the
+        parameters by (`PASSES`): each argument whose value's class this file states (`cached(LRUCache(2))`), or the
+        caller's own untyped parameter (`_cached_wrapper(func, cache)`: whatever the callers of `cached` pass).
+        Only a call bound by scope or type. (A call of this file's own function types its parameters here first,
+        `_note_passed`; what the indexer reads of them counts where that says nothing: more classes than one.)"""
+        if len(targets) != 1 or targets[0].resolution is Resolution.NAME:
+            return []
+        target = targets[0]
+        if target.form not in (TargetForm.QUALIFIED, TargetForm.MEMBER) or target.name.endswith(PREFIX_MARK):
+            return []
+        if standard(target.owner or target.name):  # (no indexed function's parameter)
+            return []
+        placed = call_slots(call)
+        if target.form is TargetForm.QUALIFIED and placed and self._is_receiver(placed[0][1], scope):
+            placed = shifted(placed[1:])  # `Base.__init__(self, x)`: the receiver is given first
+        found = ((slot, self._passed_value(argument, scope)) for slot, argument in placed)
+        return [(slot, value) for slot, value in found if value]
+
+    def _is_receiver(self, argument: ts.Node, scope: Scope) -> bool:
+        return scope.cls is not None and argument.type == "identifier" and node_text(argument) == scope.receiver
+
+    def _passed_value(self, argument: ts.Node, scope: Scope) -> str:
+        """What an argument passed to another file is, as the indexer reads it: the receiver's class, the class a
+        value is stated or made of, what an attribute holds, or the caller's own parameter (`f@(p#0)`); ""."""
+        if self._is_receiver(argument, scope) and scope.receiver == "self":
+            return scope.cls.qualified if scope.cls is not None else ""
+        if argument.type == "identifier" and node_text(argument) in scope.held:
+            return ""  # a class or function itself, not a value of it
+        typed = self._value_type(argument, scope.types, scope)
+        if typed and (ATTRIBUTE_MARK in typed.rpartition(".")[2] or self._a_class(typed) or typed in self.returns):
+            return typed  # (a fixture's value: what the fixture function returns)
+        return scope.open_params.get(node_text(argument), "") if argument.type == "identifier" else ""
+
     def _a_class(self, typed: str) -> bool:
         """Whether a value's stated type may be a project's class: one of this file's, or a name of another module
         (a class, or a function whose stated return type the indexer reads), or what a call of an attribute of one of
@@ -784,6 +828,8 @@ class PythonLocals(PythonTypes):
         (`typing.Callable`), nor what a function of this file that states no return type gives."""
         own = typed.startswith(f"{self.module}.")
         holder, _, attribute = typed.rpartition(".")
+        if f"{ATTRIBUTE_MARK}{PARAMETER_OPEN}" in attribute:  # what callers pass a parameter: the indexer's to read
+            return False
         cls = self.by_qualified.get(holder)  # (what a call of a class's attribute gives: its subclasses may say)
         held = cls is not None and attribute not in cls.methods and attribute not in cls.held
         return (typed in self.by_qualified or held) if own else not standard(typed)

@@ -34,6 +34,7 @@ from trident.ingest.languages.python_syntax import (
     union_names,
     varargs_node,
 )
+from trident.ingest.model import ATTRIBUTE_MARK, parameter_attribute
 
 
 class PythonParameters:
@@ -79,6 +80,22 @@ class PythonParameters:
     def saw_passed(self, function: str, parameter: str, value: tuple[str, str]) -> None:
         """Note, for the next pass, that a call of this file passes `function`'s `parameter` a value."""
         self.found.setdefault(function, {}).setdefault(parameter, set()).add(value)
+
+    def open_parameters(self, function: ts.Node) -> dict[str, str]:
+        """Parameter -> what the indexer reads it holds (`mod.f@(cache#0)`), for each parameter of a function of the
+        file that states no annotation: the values calls of any file pass it, by place or keyword (`PASSES`)."""
+        qualified = self.defined_at.get(function.start_byte, "")
+        found = self.signatures.get(qualified)
+        if found is None:
+            return {}
+        skipped = 1 if found.bound_first else 0
+        places = {name: at - skipped for at, name in enumerate(found.positional) if at >= skipped}
+        unannotated = {name for name, annotation in parameter_nodes(function) if annotation is None}
+        return {
+            name: f"{qualified}{ATTRIBUTE_MARK}{parameter_attribute(name, places.get(name))}"
+            for name in sorted(found.untyped & unannotated)
+            if name in places or name in found.keyword_only
+        }
 
     def _passed_to(self, function: ts.Node) -> dict[str, frozenset[tuple[str, str]]]:
         return self.passed.get(self.defined_at.get(function.start_byte, ""), {})

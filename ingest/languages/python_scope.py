@@ -25,7 +25,7 @@ from dataclasses import replace
 import tree_sitter as ts
 
 from trident.ingest.languages import node_text
-from trident.ingest.languages.binding import Bindings, BoundAttribute, BoundBase, BoundCall, Target
+from trident.ingest.languages.binding import Bindings, BoundAttribute, BoundBase, BoundCall, BoundPass, Target
 from trident.ingest.languages.python import BUILTINS
 from trident.ingest.languages.python_arguments import DECORATED, HELD, INSTANCE, Passed
 from trident.ingest.languages.python_facts import ClassFacts, Scope
@@ -60,7 +60,6 @@ from trident.ingest.model import (
     SUBCLASSES_MARK,
     TABLE_MARK,
     TargetForm,
-    parameter_attribute,
 )
 from trident.store.schema import Resolution
 
@@ -388,6 +387,11 @@ class PythonBinder(PythonImplicitCalls):
             inner.types.pop(name, None)
         if not scope.in_function and inner.cls is not None and inner.cls.derived:
             inner.types.update(self._overriding(node, inner))
+        if scope.in_function:  # (a nested function's own parameters hide the enclosing one's)
+            inner.open_params.update((n, o) for n, o in scope.open_params.items() if n not in parameters)
+        else:
+            known = _typed_names(inner)
+            inner.open_params.update((n, o) for n, o in self.open_parameters(node).items() if n not in known)
         self._walk_block(body, inner)
 
     def _receive_cases(self, name: str, values: list[ts.Node], inner: Scope) -> None:
@@ -437,12 +441,12 @@ class PythonBinder(PythonImplicitCalls):
         """Parameter -> what the method it may override says it holds, for the indexer to read (`Class.m@(p)`): each
         parameter of a method of a derived class that nothing here types (no annotation, no value this file passes,
         not the receiver)."""
-        known = inner.types.keys() | inner.held.keys() | inner.elements.keys() | inner.items.keys()
-        known |= inner.alternatives.keys() | inner.callables.keys() | {inner.receiver}
+        known = _typed_names(inner)
+        opened = self.open_parameters(method)
         return {
-            name: f"{self.module}.{inner.caller}{ATTRIBUTE_MARK}{parameter_attribute(name)}"
+            name: opened[name]
             for name, annotation in parameter_nodes(method)
-            if annotation is None and name not in known
+            if annotation is None and name not in known and name in opened
         }
 
     def _calls_in(self, node: ts.Node, scope: Scope) -> None:
@@ -468,8 +472,11 @@ class PythonBinder(PythonImplicitCalls):
         self._hashed_elements(nodes, scope)
         self._mapped_constructions(nodes, scope)
         for call in (n for n in nodes if n.type == "call"):
-            for target in self._call_targets(call, scope):
+            targets = self._call_targets(call, scope)
+            for target in targets:
                 self.result.calls.append(BoundCall(scope.caller, call.start_point.row, target))
+            for slot, value in self.passed_out(call, targets, scope):  # (typing another file's parameters)
+                self.result.passes.append(BoundPass(scope.caller, call.start_point.row, targets[0], slot, value))
             self._references_in(call, scope)
             self._note_passed(call, scope)
             self._note_mutated(call, scope)
@@ -710,7 +717,7 @@ class PythonBinder(PythonImplicitCalls):
             return None  # a method of a class this function defines: its own code
         if held:  # `_S = Segment`, `_S.apply_style()` (not since narrowed by an `isinstance` test)
             return Target(TargetForm.QUALIFIED, f"{scope.held[node_text(owner)]}.{member}", Resolution.INFERRED)
-        typed = self._receiver_type(owner, scope)
+        typed = self.passed_type(owner, scope)
         held_by = self.by_qualified.get(typed) if typed else None
         if held_by is not None and member in held_by.held and member not in held_by.methods:
             return Target(TargetForm.QUALIFIED, held_by.held[member], Resolution.INFERRED)  # `env.context_class()`
@@ -740,6 +747,14 @@ def _held_base(target: Target | None) -> str:
     if target is not None and target.form is TargetForm.MEMBER and target.owner and not target.after_owner:
         return f"{target.owner}.{target.name}"
     return ""
+
+
+def _typed_names(scope: Scope) -> set[str]:
+    """The names of a function's scope the file already says something of: its receiver, the variables it types,
+    and the parameters given a class, elements, items, several types or callables."""
+    known = scope.types.keys() | scope.held.keys() | scope.elements.keys() | scope.items.keys()
+    known |= scope.alternatives.keys() | scope.callables.keys() | scope.wrapped.keys() | scope.generators.keys()
+    return known | scope.keys.keys() | scope.element_items.keys() | {scope.receiver}
 
 
 def _local_base(name: str, scope: Scope) -> str:

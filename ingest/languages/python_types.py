@@ -287,6 +287,9 @@ class PythonTypes(PythonParameters):
         parameters = self._parameters(method)
         elements = self.element_parameters(method)
         receiver = next(iter(parameters), "")
+        held, generators = self.held_parameters(method), self.generator_parameters(method)
+        opened = {n: o for n, o in self.open_parameters(method).items() if n not in held and n not in generators}
+        parameters.update((n, o) for n, o in opened.items() if not parameters.get(n))  # `self.store = store`
         body = method.child_by_field_name("body")
         if not receiver or body is None:
             return
@@ -295,10 +298,10 @@ class PythonTypes(PythonParameters):
         for kind in ("import_statement", "import_from_statement"):
             for node in descendants(body, kind):
                 names.update(imported_names(node, self.path))
-        scope = Scope(receiver, "", cls, receiver, dict(parameters), names=names, held=self.held_parameters(method))
+        scope = Scope(receiver, "", cls, receiver, dict(parameters), names=names, held=held)
         scope.held.update(self._defaults_held(body, scope))
         scope.items.update(self.item_parameters(method))
-        scope.generators.update(self.generator_parameters(method))
+        scope.generators.update(generators)
         for node in descendants(body, "assignment"):
             left = node.child_by_field_name("left")
             if left is not None and left.type == "subscript":
@@ -557,6 +560,12 @@ class PythonTypes(PythonParameters):
         if node.type != "subscript" or any(c.type == "slice" for c in node.children_by_field_name("subscript")):
             return ""  # (`xs[1:]` is a list of the elements, not one of them)
         return self.items_of(node.child_by_field_name("value"), scope)
+
+    def passed_type(self, node: ts.Node, scope: Scope) -> str:
+        """`_receiver_type`, else for an untyped parameter what the indexer reads of the values calls pass it
+        (`mod.f@(store#0)`): what a call on it or a statement over it runs (its value is no other variable's type)."""
+        found = self._receiver_type(node, scope)
+        return found or (scope.open_params.get(node_text(node), "") if node.type == "identifier" else "")
 
     def keys_of(self, container: ts.Node | None, scope: Scope) -> str:
         """The class of the keys of `self._map` (or `table._map`) where the class states `_map: dict[SingleKey, int]`,

@@ -44,7 +44,7 @@ from trident.store.engines.kuzu_rows import (
 )
 from trident.store.errors import ReadOnlyIndexError
 from trident.store.mapped.chunk_rows import ROWS_SCHEMA
-from trident.store.schema import Chunk, Entity, Relation, RelationType
+from trident.store.schema import PASSED_OPEN, Chunk, Entity, Relation, RelationType
 
 BUFFER_POOL_BYTES = 512 * 1024 * 1024
 # Kùzu reserves address space for the largest database it may grow to (8 TiB by default); a server holds two or
@@ -67,9 +67,10 @@ def _row_key(row: dict[str, Any]) -> RelationKey:
     return (row["source"], row["type"], row["target"], row["evidence"])
 
 
-def _holds_key(row: dict[str, Any]) -> tuple[str, str, str]:
-    """A `HOLDS` row's merge key: one type per attribute of a class, as a document states it."""
-    return (row["source"], row["member"], row["doc_id"])
+def _holds_key(row: dict[str, Any]) -> tuple[str, str, str, str]:
+    """A `HOLDS` row's merge key: the type an attribute of a class holds as a document states it (one per attribute;
+    what a document's calls pass a function's parameter, one per value)."""
+    return (row["source"], row["member"], row["doc_id"], row["target"])
 
 
 def open_database(path: Path, *, read_only: bool, engine: ModuleType) -> Any:
@@ -281,25 +282,34 @@ class KuzuGraphStore:
             crash_point("graph.batch")
         return held
 
-    def _existing_holds(self, rows: list[dict[str, Any]]) -> set[tuple[str, str, str]]:
+    def _existing_holds(self, rows: list[dict[str, Any]]) -> set[tuple[str, str, str, str]]:
         """The keys of the `HOLDS` rows the file holds."""
         found = self._rows(EXISTING_HOLDS, {"sources": sorted({row["source"] for row in rows})})
-        return {(str(a), str(m), str(d)) for a, m, d in found}
+        return {(str(a), str(m), str(d), str(b)) for a, m, d, b in found}
 
     def holds(self, tenant: str) -> list[tuple[str, str, str]]:
         """(class, attribute, held entity) of every attribute type the tenant's classes state, ordered: what writers
         bind `r.connection.send()` by. None in an index written before they were kept (until its files are)."""
+        rows = self._holds_rows(f"NOT x.member STARTS WITH '{PASSED_OPEN}'", "DISTINCT a.id, x.member, b.id", tenant)
+        return [(str(cls), str(member), str(held)) for cls, member, held in rows]
+
+    def passed(self, tenant: str) -> list[tuple[str, str, str, str]]:
+        """(function, slot, entity, document) of what each document's calls pass functions' untyped parameters,
+        ordered: what writers type the parameters by (`trident.ingest.passed_values`)."""
+        rows = self._holds_rows(f"x.member STARTS WITH '{PASSED_OPEN}'", "a.id, x.member, b.id, x.doc_id", tenant)
+        return [(str(function), str(slot), str(held), str(doc)) for function, slot, held, doc in rows]
+
+    def _holds_rows(self, where: str, columns: str, tenant: str) -> list[list[Any]]:
         try:
-            rows = self._rows(
-                "MATCH (a:Entity)-[x:HOLDS]->(b:Entity) WHERE a.tenant = $tenant"
-                " RETURN DISTINCT a.id, x.member, b.id ORDER BY a.id, x.member, b.id",
+            return self._rows(
+                f"MATCH (a:Entity)-[x:HOLDS]->(b:Entity) WHERE a.tenant = $tenant AND {where}"
+                f" RETURN {columns} ORDER BY {columns.removeprefix('DISTINCT ')}",
                 {"tenant": tenant},
             )
         except RuntimeError as exc:  # a published generation read-only from before the table: it has none
             if "HOLDS" not in str(exc):
                 raise
             return []
-        return [(str(cls), str(member), str(held)) for cls, member, held in rows]
 
     def _existing_relations(self, rows: list[dict[str, Any]]) -> set[RelationKey]:
         """The keys of the rows the file holds a relation of."""

@@ -180,7 +180,7 @@ HOLDS_COPY_SCHEMA = pa.schema(
         ("doc_id", pa.string()),
     ]
 )
-EXISTING_HOLDS = "MATCH (a:Entity)-[x:HOLDS]->(:Entity) WHERE a.id IN $sources RETURN a.id, x.member, x.doc_id"
+EXISTING_HOLDS = "MATCH (a:Entity)-[x:HOLDS]->(b:Entity) WHERE a.id IN $sources RETURN a.id, x.member, x.doc_id, b.id"
 
 
 def holds_row(r: Relation) -> dict[str, Any]:

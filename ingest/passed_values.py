@@ -1,0 +1,61 @@
+"""What calls pass a function's untyped parameters, across files: the facts of every caller (`PASSES`, kept as
+`HOLDS` rows of the function: `(>0)`, `(>cache)`), and the one class a parameter then holds — the class every value
+passed is of, or the nearest base they all share; a value passed on from a caller's own parameter is read through
+that parameter's facts, once per chain (a cycle of functions passing a value round gives nothing)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from trident.ingest.model import passed_parts, passed_slot
+from trident.store.schema import Entity
+
+# (function id, slot) -> (entity id, what the value is beside it) for each value a call passes
+Facts = dict[tuple[str, str], list[tuple[str, str]]]
+ValueClasses = Callable[[str, str], list[Entity]]  # (entity id, beside it) -> the class the value is, [] if unknown
+Lineage = Callable[[Entity], list[Entity]]  # a class, then its bases, nearest first
+
+
+class PassedValues:
+    def __init__(self) -> None:
+        self._facts: Facts = {}
+        self._reading: set[tuple[str, str, str]] = set()  # parameters being read (a chain passing a value on)
+        self._read: dict[tuple[str, str, str], str | None] = {}
+
+    def add(self, function: str, attribute: str, held: str) -> None:
+        """A fact read from a `HOLDS` row of `function` whose attribute is a passed slot (`(>0)@(cache#0)`)."""
+        slot, beside = passed_parts(attribute)
+        values = self._facts.setdefault((function, slot), [])
+        if held and (held, beside) not in values:
+            values.append((held, beside))
+            self._read.clear()
+
+    def held(self, function: str, name: str, place: str, values_of: ValueClasses, lineage: Lineage) -> str | None:
+        """The id of the one class parameter `name` (filled at `place`, "" for keyword only) of `function` holds as
+        its callers pass it; None when no call passes it a value whose class is known, or the classes share no base."""
+        key = (function, name, place)
+        if key in self._read:
+            return self._read[key]
+        if key in self._reading:
+            return None
+        values = [*self._facts.get((function, passed_slot(place)), [])] if place else []
+        values += self._facts.get((function, passed_slot(name)), [])
+        if not values:
+            return None
+        self._reading.add(key)
+        try:
+            classes = {c.id: c for held, beside in values for c in values_of(held, beside)[:1]}
+        finally:
+            self._reading.discard(key)
+        found = _shared(sorted(classes.values(), key=lambda c: c.id), lineage)
+        if not self._reading:  # (read inside a chain, it may lack what the chain's start passes)
+            self._read[key] = found
+        return found
+
+
+def _shared(classes: Sequence[Entity], lineage: Lineage) -> str | None:
+    """The nearest class of the first's lineage that every other one's lineage holds, None when none does."""
+    if not classes:
+        return None
+    others = [{c.id for c in lineage(cls)} for cls in classes[1:]]
+    return next((c.id for c in lineage(classes[0]) if all(c.id in seen for seen in others)), None)

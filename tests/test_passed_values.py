@@ -1,0 +1,102 @@
+"""What a function's untyped parameter holds is what calls in other files pass it (cachetools' `cached(cache)` handing
+the cache to `_cached_wrapper` in another module): a call on the parameter binds to that class's method, never to a
+same-named method of an unrelated class; a value passed on through another function's parameter counts; several
+classes passed give the base they share; and when the callers change, the functions they call bind again without
+their own files changing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.projects import call_edges, indexed_projects, write_files
+from trident.embedding.hash_embedder import HashEmbedder
+from trident.ingest.pipeline import index_folder
+from trident.store.catalog import Catalog
+from trident.store.schema import Resolution
+
+STORES = (
+    "class Store:\n"
+    "    def fetch(self, key):\n"
+    "        return key\n\n\n"
+    "class LocalStore(Store):\n"
+    "    def fetch(self, key):\n"
+    "        return key * 2\n\n\n"
+    "class Other:\n"
+    "    def fetch(self, key):\n"
+    "        return None\n"
+)
+RUNNER = (
+    "def run(store, key):\n"
+    "    return store.fetch(key)\n\n\n"
+    "def outer(cache):\n"
+    "    return run(cache, 1)\n\n\n"
+    "def keyed(*, store):\n"
+    "    return store.fetch(2)\n\n\n"
+    "class Job:\n"
+    "    def __init__(self, store):\n"
+    "        self.ok = store.fetch(3)\n\n\n"
+    "class Holder:\n"
+    "    def __init__(self, store):\n"
+    "        self.store = store\n\n"
+    "    def go(self):\n"
+    "        return self.store.fetch(4)\n"
+)
+APP = (
+    "from pkg.runner import Holder, Job, keyed, outer, run\n"
+    "from pkg.stores import LocalStore, Store\n\n\n"
+    "def main():\n"
+    "    run(Store(), 1)\n"
+    "    outer(LocalStore())\n"
+    "    keyed(store=Store())\n"
+    "    Job(LocalStore())\n"
+    "    Holder(LocalStore()).go()\n"
+)
+FILES = {"pkg/__init__.py": "", "pkg/stores.py": STORES, "pkg/runner.py": RUNNER, "pkg/app.py": APP}
+
+
+def _called(catalog: Catalog, caller: str) -> dict[str, Resolution]:
+    """What `caller` (a qualified name) calls: callee's qualified name -> resolution."""
+    found = call_edges(catalog)
+    return {t.rsplit(":", 1)[-1]: Resolution(r.resolution) for (s, t), r in found.items() if s.endswith(f":{caller}")}
+
+
+def test_a_parameter_holds_what_calls_in_other_files_pass_it(tmp_path: Path) -> None:
+    catalog = indexed_projects(tmp_path, {"p": FILES}, ("p",))
+    try:
+        run, keyed = _called(catalog, "pkg.runner.run"), _called(catalog, "pkg.runner.keyed")
+        job = _called(catalog, "pkg.runner.Job.__init__")
+        go = _called(catalog, "pkg.runner.Holder.go")
+    finally:
+        catalog.close()
+    # `run` is passed a Store here and, through `outer`'s own parameter, a LocalStore: the base both share
+    assert run.get("pkg.stores.Store.fetch") is Resolution.INFERRED
+    assert "pkg.stores.Other.fetch" not in run  # same name, unrelated class
+    assert keyed.get("pkg.stores.Store.fetch") is Resolution.INFERRED  # by keyword
+    assert job.get("pkg.stores.LocalStore.fetch") is Resolution.INFERRED  # a constructor's parameter
+    assert "pkg.stores.Other.fetch" not in keyed and "pkg.stores.Other.fetch" not in job
+    assert go.get("pkg.stores.LocalStore.fetch") is Resolution.INFERRED  # an attribute given the parameter
+    assert "pkg.stores.Other.fetch" not in go
+
+
+def test_when_the_callers_change_the_functions_they_pass_to_bind_again(tmp_path: Path) -> None:
+    root = tmp_path / "p"
+    write_files(root, FILES)
+    catalog = Catalog(tmp_path / "index", "default", HashEmbedder())
+    try:
+        with catalog.writer() as writer:
+            index_folder(writer, root, "p", max_file_bytes=1_000_000)
+        assert "pkg.stores.Store.fetch" in _called(catalog, "pkg.runner.run")
+        # only the caller's file changes: `run` and `keyed` are now passed an Other, and `outer` is no longer called
+        (root / "pkg/app.py").write_text(APP.replace("Store()", "Other()").replace("    outer(LocalStore())\n", ""))
+        (root / "pkg/app.py").write_text(
+            (root / "pkg/app.py").read_text().replace("LocalStore, Store", "LocalStore, Other")
+        )
+        with catalog.writer() as writer:
+            report = index_folder(writer, root, "p", max_file_bytes=1_000_000)
+        run, keyed = _called(catalog, "pkg.runner.run"), _called(catalog, "pkg.runner.keyed")
+    finally:
+        catalog.close()
+    assert report.indexed == 1 and report.rebound >= 1  # runner.py was bound again, not indexed again
+    assert run.get("pkg.stores.Other.fetch") is Resolution.INFERRED
+    assert keyed.get("pkg.stores.Other.fetch") is Resolution.INFERRED
+    assert "pkg.stores.Store.fetch" not in run and "pkg.stores.Store.fetch" not in keyed
