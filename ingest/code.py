@@ -331,10 +331,8 @@ class _Builder:
                     if returned.owner in ids:
                         source = ids[returned.owner]
                         refs.add(_bound(source, kind, returned.target, at(returned.row), ("Class",)))
-            for passed in bound.passes:  # what a call passes another file's function
-                source = ids.get(passed.caller, module.id)
-                called = _bound(source, PASSES, passed.target, at(passed.row), CALL_TARGETS)
-                refs.add(replace(called, passed=(passed.slot, passed.value)))
+            for passed in _passes(bound, ids, module.id, at):  # what a call passes a function
+                refs.add(passed)
             for fact in bound.holds:  # a class's attribute, or a function's callback's parameter
                 if (holder := entities.get(classes.get(fact.owner) or ids.get(fact.owner, ""))) is not None:
                     declared = _bound(holder.id, RelationType.HOLDS, fact.target, holder.chunk_id or "", HELD_TARGETS)
@@ -369,6 +367,15 @@ class _Builder:
                 ),
             )
         return list(relations.values())
+
+
+def _passes(bound: Bindings, ids: dict[str, str], module: str, at: Callable[[int], str]) -> list[Reference]:
+    """What the file's calls pass the functions they call (`PASSES`): the call's target, with the slot and value."""
+    found = []
+    for passed in bound.passes:
+        called = _bound(ids.get(passed.caller, module), PASSES, passed.target, at(passed.row), CALL_TARGETS)
+        found.append(replace(called, passed=(passed.slot, passed.value)))
+    return found
 
 
 def _row_locator(chunks: list[Chunk]) -> Callable[[int], str]:

@@ -109,8 +109,7 @@ def index_folder(
     writer.record_root(project, str(root.resolve()))
     _record_source(writer, project, began, walked.files, known, wrote=bool(parsed or removed))
     rewritten = {p.document.id for p in parsed} | set(removed)
-    dependants = find_dependants(writer, rewritten)
-    passed_before = passed_by(writer, rewritten)
+    dependants, passed_before = find_dependants(writer, rewritten), passed_by(writer, rewritten)
     if removed:
         writer.delete(removed)
     report.deleted = len(removed)

@@ -19,18 +19,16 @@ from trident.store.errors import SchemaMismatchError
 
 ROOT = Path(__file__).resolve().parent.parent
 # Graph tests that make their indexes through the catalog (so the backend setting reaches them): walks, callers and
-# impact, rebinding, an unchanged re-index, the MCP server over stdio and in memory. (What the binder binds is the
-# engine's to store, not to decide: the first test asserts the fork holds the relations Kùzu does, so the binder's own
-# tests, minutes of indexing, run once, with Kùzu; so does the Claude Desktop session, a quarter of the run's time,
-# whose graph answers the in-memory sessions of the same file give.)
+# impact, what calls pass kept as graph rows and read back, rebinding, an unchanged re-index. (What the binder binds
+# is the engine's to store, not to decide: the first test asserts the fork holds the relations Kùzu does, so the
+# binder's own tests, minutes of indexing, run once, with Kùzu; so do the MCP server's tests, whose graph answers are
+# these tools' reads.)
 GRAPH_TESTS = (
     "tests/test_graph_tools.py",
     "tests/test_impact.py",
+    "tests/test_passed_values.py",
     "tests/test_rebinding.py",
     "tests/test_reindex_unchanged.py",
-    "tests/test_server.py",
-    "--deselect",
-    "tests/test_server.py::test_a_stdio_session_started_like_claude_desktop_indexes_and_runs_every_tool",
 )
 # Indexes a small project and prints what the graph holds and what the graph tools answer, as JSON.
 ANSWERS = """
@@ -56,6 +54,7 @@ kept = {
     "entities": sorted(e.model_dump_json() for e in catalog.entities()),
     "relations": sorted(r.model_dump_json() for r in catalog.graph.relations(tenant)),
     "holds": catalog.graph.holds(tenant),
+    "passed": catalog.graph.passed(tenant),
     "neighbours": [r.model_dump_json() for r in catalog.graph.neighbours(
         ["class:client:client.models.Response"], tenant, 100)],
     "trace": trace_relationships(reader, "HTTPAdapter.send", direction=Direction.IN).model_dump_json(),
@@ -91,9 +90,9 @@ def test_an_index_made_with_the_fork_holds_and_answers_what_kuzu_does(tmp_path: 
     assert (kuzu["backend"], kuzu["store"], kuzu["loaded"]) == ("kuzu", "KuzuGraphStore", ["kuzu"])
     assert (fork["backend"], fork["store"], fork["loaded"]) == ("ladybug", "LadybugGraphStore", ["ladybug"])
     assert (kuzu["status"], fork["status"]) == (["kuzu", True], ["ladybug", True])
-    for key in ("entities", "relations", "holds", "neighbours", "trace", "explain", "impact"):
+    for key in ("entities", "relations", "holds", "passed", "neighbours", "trace", "explain", "impact"):
         assert fork[key] == kuzu[key], key
-    assert kuzu["relations"] and kuzu["holds"] and "HTTPAdapter.send" in str(kuzu["trace"])
+    assert kuzu["relations"] and kuzu["holds"] and kuzu["passed"] and "HTTPAdapter.send" in str(kuzu["trace"])
 
 
 def test_an_index_keeps_the_backend_it_was_made_with(tmp_path: Path) -> None:

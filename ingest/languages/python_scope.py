@@ -387,12 +387,16 @@ class PythonBinder(PythonImplicitCalls):
             inner.types.pop(name, None)
         if not scope.in_function and inner.cls is not None and inner.cls.derived:
             inner.types.update(self._overriding(node, inner))
-        if scope.in_function:  # (a nested function's own parameters hide the enclosing one's)
-            inner.open_params.update((n, o) for n, o in scope.open_params.items() if n not in parameters)
-        else:
-            known = _typed_names(inner)
-            inner.open_params.update((n, o) for n, o in self.open_parameters(node).items() if n not in known)
+        inner.open_params.update(self._opened(node, scope, inner, parameters))
         self._walk_block(body, inner)
+
+    def _opened(self, node: ts.Node, scope: Scope, inner: Scope, parameters: dict[str, str]) -> dict[str, str]:
+        """The function's parameters nothing here types, as the indexer reads what calls pass them; in a nested
+        function, the enclosing one's, but those its own parameters hide."""
+        if scope.in_function:
+            return {n: o for n, o in scope.open_params.items() if n not in parameters}
+        known = _typed_names(inner)
+        return {n: o for n, o in self.open_parameters(node).items() if n not in known}
 
     def _receive_cases(self, name: str, values: list[ts.Node], inner: Scope) -> None:
         """A test's parameter `@pytest.mark.parametrize` gives (no fixture): the class its cases all name is what it

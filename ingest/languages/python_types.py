@@ -287,8 +287,8 @@ class PythonTypes(PythonParameters):
         parameters = self._parameters(method)
         elements = self.element_parameters(method)
         receiver = next(iter(parameters), "")
-        held, generators = self.held_parameters(method), self.generator_parameters(method)
-        opened = {n: o for n, o in self.open_parameters(method).items() if n not in held and n not in generators}
+        holding, generators = self.held_parameters(method), self.generator_parameters(method)
+        opened = {n: o for n, o in self.open_parameters(method).items() if n not in holding and n not in generators}
         parameters.update((n, o) for n, o in opened.items() if not parameters.get(n))  # `self.store = store`
         body = method.child_by_field_name("body")
         if not receiver or body is None:
@@ -298,7 +298,7 @@ class PythonTypes(PythonParameters):
         for kind in ("import_statement", "import_from_statement"):
             for node in descendants(body, kind):
                 names.update(imported_names(node, self.path))
-        scope = Scope(receiver, "", cls, receiver, dict(parameters), names=names, held=held)
+        scope = Scope(receiver, "", cls, receiver, dict(parameters), names=names, held=holding)
         scope.held.update(self._defaults_held(body, scope))
         scope.items.update(self.item_parameters(method))
         scope.generators.update(generators)
