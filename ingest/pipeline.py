@@ -30,7 +30,7 @@ from trident.ingest.linking import Resolver, resolution_key
 from trident.ingest.model import ELEMENTS_MARK
 from trident.ingest.parsing import LocalParser, Parser
 from trident.ingest.progress import Progress, Silent
-from trident.ingest.rebinding import find_dependants, passed_by, passed_dependants, rebind_documents
+from trident.ingest.rebinding import find_dependants, passed_by, rebind_documents, with_passed
 from trident.ingest.run_syncs import BlockSyncs, RunEnd, link_and_sync
 from trident.ingest.vector_fill import Publishing
 from trident.ingest.walker import SourceFile, walk
@@ -116,7 +116,7 @@ def index_folder(
     publishing = publishing or Publishing()
     written = _write(writer, project, parsed, report, progress, publishing, kept)
     freeze_survivors()  # the resolver, kept to the run's end
-    dependants += passed_dependants(writer, rewritten, passed_before ^ passed_by(writer, rewritten))
+    dependants = with_passed(writer, rewritten, dependants, passed_before)
     report.rebound = rebind_documents(
         writer, [d for d in dependants if d not in removed], max_file_bytes, written.resolver
     )

@@ -34,8 +34,10 @@ MAX_DEPENDANT_EDGES = 1_000_000
 def remove_documents(writer: Writer, doc_ids: Sequence[str], max_file_bytes: int) -> int:
     """Remove documents from the index and bind anew the references other documents made into them: what binds
     nothing now waits as pending, to bind when its target is indexed again. Returns the documents bound again."""
-    dependants = find_dependants(writer, set(doc_ids))
+    gone = set(doc_ids)
+    dependants, passed = find_dependants(writer, gone), passed_by(writer, gone)
     writer.delete(doc_ids)
+    dependants = with_passed(writer, gone, dependants, passed)  # (and what the calls gone passed typed)
     return rebind_documents(writer, dependants, max_file_bytes)
 
 
@@ -55,6 +57,15 @@ def passed_by(writer: Writer, doc_ids: set[str]) -> set[tuple[str, str, str]]:
     return {
         (function, slot, held) for function, slot, held, doc in writer.graph.passed(writer.tenant) if doc in doc_ids
     }
+
+
+def with_passed(
+    writer: Writer, doc_ids: set[str], dependants: list[str], before: set[tuple[str, str, str]]
+) -> list[str]:
+    """`dependants` and the documents whose functions' parameters what `doc_ids` pass typed `before` a run and
+    no longer do, or now do (`passed_dependants`), once each."""
+    moved = before ^ passed_by(writer, doc_ids)
+    return sorted({*dependants, *passed_dependants(writer, doc_ids, moved)})
 
 
 def passed_dependants(writer: Writer, doc_ids: set[str], moved: set[tuple[str, str, str]]) -> list[str]:

@@ -11,8 +11,9 @@ from pathlib import Path
 from tests.projects import call_edges, indexed_projects, write_files
 from trident.embedding.hash_embedder import HashEmbedder
 from trident.ingest.pipeline import index_folder
+from trident.ingest.rebinding import remove_documents
 from trident.store.catalog import Catalog
-from trident.store.schema import Resolution
+from trident.store.schema import Resolution, document_id
 
 STORES = (
     "class Store:\n"
@@ -100,3 +101,16 @@ def test_when_the_callers_change_the_functions_they_pass_to_bind_again(tmp_path:
     assert run.get("pkg.stores.Other.fetch") is Resolution.INFERRED
     assert keyed.get("pkg.stores.Other.fetch") is Resolution.INFERRED
     assert "pkg.stores.Store.fetch" not in run and "pkg.stores.Store.fetch" not in keyed
+
+
+def test_removing_the_callers_file_leaves_the_parameter_untyped(tmp_path: Path) -> None:
+    catalog = indexed_projects(tmp_path, {"p": FILES}, ("p",))
+    try:
+        assert "pkg.stores.Store.fetch" in _called(catalog, "pkg.runner.run")
+        with catalog.writer() as writer:
+            rebound = remove_documents(writer, [document_id("p", "pkg/app.py")], max_file_bytes=1_000_000)
+        run = _called(catalog, "pkg.runner.run")
+    finally:
+        catalog.close()
+    assert rebound >= 1  # runner.py, whose functions app.py's calls typed
+    assert not any(callee.endswith(".fetch") for callee in run)  # no call passes `run` a store now
