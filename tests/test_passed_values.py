@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.projects import call_edges, indexed_projects, write_files
 from trident.embedding.hash_embedder import HashEmbedder
 from trident.ingest.pipeline import index_folder
@@ -114,3 +116,33 @@ def test_removing_the_callers_file_leaves_the_parameter_untyped(tmp_path: Path) 
         catalog.close()
     assert rebound >= 1  # runner.py, whose functions app.py's calls typed
     assert not any(callee.endswith(".fetch") for callee in run)  # no call passes `run` a store now
+
+
+@pytest.mark.anyio
+async def test_a_served_trace_names_the_function_that_calls_a_method_on_what_its_callers_pass(tmp_path: Path) -> None:
+    from mcp.client import Client
+
+    from trident.server.app import build_server
+    from trident.server.server_settings import ServerSettings, TridentSettings
+
+    catalog = indexed_projects(tmp_path, {"p": FILES}, ("p",))
+    settings = TridentSettings.from_env(ServerSettings(read_only=True))
+    try:
+        async with Client(build_server(settings, lambda: catalog, close_catalog=False)) as client:
+            result = await client.call_tool(
+                "trace_relationships",
+                {"entity": "pkg.stores.Other.fetch", "direction": "in", "relation_types": ["CALLS"]},
+            )
+            assert not result.is_error, result.content
+            other = {e["source"] for e in result.structured_content["edges"]}
+            result = await client.call_tool(
+                "trace_relationships",
+                {"entity": "pkg.stores.Store.fetch", "direction": "in", "relation_types": ["CALLS"], "max_hops": 1},
+            )
+            assert not result.is_error, result.content
+            store = {e["source"]: e["resolution"] for e in result.structured_content["edges"]}
+    finally:
+        catalog.close()
+    assert store.get("function:p:pkg.runner.run") == "inferred"  # `store.fetch(key)`, its callers pass a Store
+    assert store.get("function:p:pkg.runner.keyed") == "inferred"
+    assert not any(source.startswith("function:p:pkg.runner.") for source in other)  # nobody passes them an Other
