@@ -12,6 +12,9 @@ from trident.store.schema import Entity
 
 # (function id, slot) -> (entity id, what the value is beside it) for each value a call passes
 Facts = dict[tuple[str, str], list[tuple[str, str]]]
+# Parameters one lookup reads through, a value passed on from parameter to parameter: past it the lookup gives
+# nothing (a parameter read before, at the top of a lookup of its own, counts as read)
+MAX_CHAIN = 16
 ValueClasses = Callable[[str, str], list[Entity]]  # (entity id, beside it) -> the class the value is, [] if unknown
 Lineage = Callable[[Entity], list[Entity]]  # a class, then its bases, nearest first
 
@@ -36,7 +39,7 @@ class PassedValues:
         key = (function, name, place)
         if key in self._read:
             return self._read[key]
-        if key in self._reading:
+        if key in self._reading or len(self._reading) >= MAX_CHAIN:
             return None
         values = [*self._facts.get((function, passed_slot(place)), [])] if place else []
         values += self._facts.get((function, passed_slot(name)), [])

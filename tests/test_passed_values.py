@@ -146,3 +146,21 @@ async def test_a_served_trace_names_the_function_that_calls_a_method_on_what_its
     assert store.get("function:p:pkg.runner.run") == "inferred"  # `store.fetch(key)`, its callers pass a Store
     assert store.get("function:p:pkg.runner.keyed") == "inferred"
     assert not any(source.startswith("function:p:pkg.runner.") for source in other)  # nobody passes them an Other
+
+
+def test_a_value_passed_down_a_long_chain_of_functions_ends_untyped_without_failing(tmp_path: Path) -> None:
+    # each function hands its parameter to the next, 300 deep, in a file of its own each: a lookup reads the value
+    # through a bounded number of them and gives nothing past that (without the bound: a RecursionError)
+    files = {"chain/__init__.py": "", "chain/stores.py": STORES}
+    for n in range(300):
+        body = f"    return step{n + 1}.f{n + 1}(value)\n" if n < 299 else "    return value.fetch(1)\n"
+        head = f"from chain import step{n + 1}\n\n\n" if n < 299 else ""
+        files[f"chain/step{n}.py"] = f"{head}def f{n}(value):\n{body}"
+    files["chain/app.py"] = "from chain.step0 import f0\nfrom chain.stores import Store\n\n\nf0(Store())\n"
+    catalog = indexed_projects(tmp_path, {"c": files}, ("c",))
+    try:
+        near, far = _called(catalog, "chain.step1.f1"), _called(catalog, "chain.step299.f299")
+    finally:
+        catalog.close()
+    assert "chain.step2.f2" in near  # indexed whole
+    assert "chain.stores.Store.fetch" not in far and "chain.stores.Other.fetch" not in far
