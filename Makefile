@@ -13,12 +13,13 @@ LATEST_VENV ?= .venv-latest
 UV_VERSION := 0.13.9
 FROM ?= lock
 
-# Four test processes (a file each at a time, pytest-xdist): most tests wait on subprocesses, stores and the model,
-# so four share the CI machine's two cores well (a clean clone, 1,766 tests: 12.4 min against 14.8 with three; with
-# two, 16.0 against three's 12.4 a session before; starting the files of the longest tests first was slower). A
-# test process that dies ends the run at once (a replaced worker can leave the file-at-a-time schedule waiting for
-# ever). `make test PYTEST_WORKERS=` runs them in one process.
-PYTEST_WORKERS ?= -n 4 --dist loadfile --max-worker-restart=0
+# Three test processes (a file each at a time, pytest-xdist): most tests wait on subprocesses, stores and the model,
+# so three share the CI machine's two cores well (12.4 min here against 16.0 with two; starting the files of the
+# longest tests first took 13.9). Four were measured twice on a clean clone: 12.4 and 18.2 min, with a quarter more
+# CPU than three (each process builds its own session fixtures); three, 14.8. A test process that dies ends the run
+# at once (a replaced worker can leave the file-at-a-time schedule waiting for ever). `make test PYTEST_WORKERS=`
+# runs them in one process.
+PYTEST_WORKERS ?= -n 3 --dist loadfile --max-worker-restart=0
 
 .PHONY: venv run-venv test-deps model test test-latest lock lint demo dist install-check clean
 
