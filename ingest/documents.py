@@ -113,7 +113,7 @@ def add_holds_of(parsed: Sequence[Parsed], resolver: Resolver) -> None:
 
 def add_stated_of(parsed: Sequence[Parsed], resolver: Resolver) -> None:
     """Give the resolver's code index what this run's files state for member lookups in other files: what attributes
-    hold, what calls pass other files' functions, then what attributes given a parameter's value hold (`self.store
+    hold, what calls pass the functions they call, then what attributes given a parameter's value hold (`self.store
     = store`)."""
     add_holds_of(parsed, resolver)
     add_passes_of(parsed, resolver)
@@ -121,12 +121,14 @@ def add_stated_of(parsed: Sequence[Parsed], resolver: Resolver) -> None:
 
 
 def add_passes_of(parsed: Sequence[Parsed], resolver: Resolver) -> None:
-    """Give the resolver's code index what this run's calls pass other files' functions (`PASSES`): what their
-    untyped parameters hold. Twice: a call may be bound through what another passes (`cache.get(k)` on a parameter
-    given a cache)."""
+    """Give the resolver's code index what this run's calls pass the functions they call (`PASSES`): what their
+    untyped parameters hold. A call bound to nothing is read a second time: it may be bound through what another
+    passes (`store.fetch(k, cache)` on a parameter given a store)."""
     passes = [(p.document, ref) for p in parsed for ref in p.extraction.references if ref.type == PASSES]
     for _ in range(2):
-        resolver.code.add_holds(fact for document, ref in passes for fact in resolver.passed(ref, document))
+        found = [(document, ref, resolver.passed(ref, document)) for document, ref in passes]
+        resolver.code.add_holds(fact for _, _, facts in found for fact in facts)
+        passes = [(document, ref) for document, ref, facts in found if not facts]
 
 
 def pending_returns(manifest: Manifest, leaving: Collection[str] = ()) -> list[tuple[str, str]]:

@@ -40,7 +40,7 @@ def parameter_attribute(name: str, position: int | None = None) -> str:
     return f"{PARAMETER_OPEN}{name}{placed}{PARAMETER_CLOSE}"
 
 
-# A `HOLDS` fact's attribute beginning so is what a call passes a parameter of another file's function (its holder):
+# A `HOLDS` fact's attribute beginning with `PASSED_OPEN` is what a call passes a parameter of the fact's function:
 # at a place (`(>0)`, after any receiver) or by keyword (`(>cache)`), then what the value is beside the fact's
 # entity (`@(cache#0)`: what that function's own parameter holds, passed on; `@attr`: what the attribute holds; none:
 # an instance of the class, or what the function returns). The facts of every file are the parameter's values.
@@ -58,7 +58,7 @@ def passed_parts(attribute: str) -> tuple[str, str]:
     return f"{slot}{PARAMETER_CLOSE}", rest.removeprefix(ATTRIBUTE_MARK)
 
 
-# A reference's type for a value a call passes another file's function (`passed`: slot and value), which the indexer
+# A reference's type for a value a call passes the function it calls (`passed`: slot and value), which the indexer
 # makes a `HOLDS` fact of the function it binds the call to (never a relation of its own)
 PASSES = "PASSES"
 

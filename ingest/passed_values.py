@@ -5,10 +5,13 @@ that parameter's facts, once per chain (a cycle of functions passing a value rou
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
 
 from trident.ingest.model import passed_parts, passed_slot
 from trident.store.schema import Entity
+
+log = logging.getLogger(__name__)
 
 # (function id, slot) -> (entity id, what the value is beside it) for each value a call passes
 Facts = dict[tuple[str, str], list[tuple[str, str]]]
@@ -39,7 +42,10 @@ class PassedValues:
         key = (function, name, place)
         if key in self._read:
             return self._read[key]
-        if key in self._reading or len(self._reading) >= MAX_CHAIN:
+        if key in self._reading:
+            return None
+        if len(self._reading) >= MAX_CHAIN:
+            log.debug("%s: a value passed on through %d parameters; not read further", function, MAX_CHAIN)
             return None
         values = [*self._facts.get((function, passed_slot(place)), [])] if place else []
         values += self._facts.get((function, passed_slot(name)), [])

@@ -53,35 +53,30 @@ def find_dependants(writer: Writer, doc_ids: set[str]) -> list[str]:
 
 
 def passed_by(writer: Writer, doc_ids: set[str]) -> set[tuple[str, str, str]]:
-    """(function, slot, entity) of what the calls of the documents `doc_ids` pass other files' functions."""
-    return {
-        (function, slot, held) for function, slot, held, doc in writer.graph.passed(writer.tenant) if doc in doc_ids
-    }
+    """(function, slot, entity) of what the calls of the documents `doc_ids` pass functions."""
+    return _passed_by(writer.graph.passed(writer.tenant), doc_ids)
+
+
+def _passed_by(rows: Sequence[tuple[str, str, str, str]], doc_ids: set[str]) -> set[tuple[str, str, str]]:
+    return {(function, slot, held) for function, slot, held, doc in rows if doc in doc_ids}
 
 
 def with_passed(
     writer: Writer, doc_ids: set[str], dependants: list[str], before: set[tuple[str, str, str]]
 ) -> list[str]:
-    """`dependants` and the documents whose functions' parameters what `doc_ids` pass typed `before` a run and
-    no longer do, or now do (`passed_dependants`), once each."""
-    moved = before ^ passed_by(writer, doc_ids)
-    return sorted({*dependants, *passed_dependants(writer, doc_ids, moved)})
-
-
-def passed_dependants(writer: Writer, doc_ids: set[str], moved: set[tuple[str, str, str]]) -> list[str]:
-    """Documents outside `doc_ids` defining a function whose parameters the `moved` facts (what calls passed before
-    a run and after it, one without the other) type, or one a value of such a parameter is passed on to
-    (`_cached_wrapper(func, cache)` in `cached`): their calls on those parameters may bind differently."""
-    functions = {function for function, _, _ in moved}
+    """`dependants` and, once each, the documents outside `doc_ids` defining a function whose parameters the facts
+    of `doc_ids` typed `before` a run and no longer do, or now do, or one a value of such a parameter is passed on
+    to (`_cached_wrapper(func, cache)` in `cached`): their calls on those parameters may bind differently. (The
+    spread is a fixed point over the index's functions: it ends when a round adds none.)"""
+    rows = writer.graph.passed(writer.tenant)
+    functions = {function for function, _, _ in before ^ _passed_by(rows, doc_ids)}
     if not functions:
-        return []
-    facts = [(function, held) for function, _, held, _ in writer.graph.passed(writer.tenant)]
-    while more := {function for function, held in facts if held in functions} - functions:
+        return dependants
+    while more := {function for function, _, held, _ in rows if held in functions} - functions:
         functions |= more
-    documents = writer.manifest.documents
-    return sorted(
-        d for d, entry in documents.items() if d not in doc_ids and not functions.isdisjoint(entry.entity_ids)
-    )
+    documents = writer.manifest.documents.items()
+    moved = (d for d, entry in documents if d not in doc_ids and not functions.isdisjoint(entry.entity_ids))
+    return sorted({*dependants, *moved})
 
 
 def rebind_documents(

@@ -78,8 +78,8 @@ class BoundAttribute:
 
 @dataclass(frozen=True)
 class BoundPass:
-    """A value a call passes a function of another file: the call's `target`, the argument's `slot` (`(>0)`, `(>key)`)
-    and the value's type as the caller reads it (a class, `mod.f@(p#0)` for the caller's own parameter)."""
+    """A value a call passes the function it calls (of any file): the call's `target`, the argument's `slot` (`(>0)`,
+    `(>key)`) and the value's type as the caller reads it (a class, `mod.f@(p#0)` for the caller's own parameter)."""
 
     caller: str
     row: int
@@ -105,7 +105,7 @@ class Bindings:
     # module-level dict or list literal -> the file's own top-level functions or classes it holds (`DECODERS = {"gzip":
     # GZipDecoder, ...}`): another file calling an item of it calls one of them
     tables: dict[str, list[str]] = field(default_factory=dict)
-    passes: list[BoundPass] = field(default_factory=list)  # what calls pass other files' functions (`PASSES`)
+    passes: list[BoundPass] = field(default_factory=list)  # what calls pass the functions they call (`PASSES`)
 
 
 @dataclass(frozen=True)

@@ -75,15 +75,16 @@ def signature(function: ts.Node, method: bool) -> Signature:
     return Signature(tuple(positional), frozenset(keyword_only), method and bool(positional), frozenset(untyped))
 
 
-def call_slots(call: ts.Node) -> list[tuple[str, ts.Node]]:
+def call_slots(call: ts.Node, *, receiver_first: bool = False) -> list[tuple[str, ts.Node]]:
     """(slot, argument) for each argument of a call as the indexer places it in the called function's parameters:
-    by place (`(>0)`) up to an unpacked argument (`*xs`, whose length the code does not state), and by keyword
-    (`(>cache)`)."""
+    by place after any receiver (`(>0)`), up to an unpacked argument (`*xs`, whose length the code does not state),
+    and by keyword (`(>cache)`); `receiver_first` when the first argument fills the receiver (`Base.__init__(self,
+    x)`: x is at place 0)."""
     arguments = call.child_by_field_name("arguments")
     if arguments is None or arguments.type != "argument_list":
         return []
     found: list[tuple[str, ts.Node]] = []
-    place: int | None = 0
+    place: int | None = -1 if receiver_first else 0
     for argument in arguments.named_children:
         if argument.type == "keyword_argument":
             name, value = argument.child_by_field_name("name"), argument.child_by_field_name("value")
@@ -92,14 +93,10 @@ def call_slots(call: ts.Node) -> list[tuple[str, ts.Node]]:
         elif argument.type in ("list_splat", "dictionary_splat"):
             place = None
         elif argument.type != "comment" and place is not None:
-            found.append((passed_slot(place), argument))
+            if place >= 0:
+                found.append((passed_slot(place), argument))
             place += 1
     return found
-
-
-def shifted(placed: list[tuple[str, ts.Node]]) -> list[tuple[str, ts.Node]]:
-    """The slots of arguments placed one place earlier (the first was the receiver, given as an argument)."""
-    return [(passed_slot(int(s[2:-1]) - 1) if s[2:-1].isdigit() else s, a) for s, a in placed]
 
 
 def _parameter_name(parameter: ts.Node) -> str:

@@ -122,7 +122,7 @@ class Scope:
     callables: dict[str, list[str]] = field(default_factory=dict)  # parameter -> the functions or classes passed it
     wrapped: dict[str, list[str]] = field(default_factory=dict)  # parameter -> the functions a decorator is applied to
     generators: dict[str, list[str]] = field(default_factory=dict)  # local or parameter -> whose generator it holds
-    # parameter nothing here types -> what the indexer reads of the values other files' calls pass it (`f@(p#0)`)
+    # parameter nothing here types -> what the indexer reads of the values calls in any file pass it (`f@(p#0)`)
     open_params: dict[str, str] = field(default_factory=dict)
     picked: dict[str, list[str]] = field(default_factory=dict)  # variable -> the table items it may be (`TABLE[k]`)
     tables: dict[str, dict[str, str]] = field(default_factory=dict)  # dict/list -> key -> the function it holds

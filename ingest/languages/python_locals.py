@@ -12,7 +12,7 @@ import tree_sitter as ts
 
 from trident.ingest.languages import node_text
 from trident.ingest.languages.binding import Target
-from trident.ingest.languages.python_arguments import GENERATOR, HELD, INSTANCE, Signature, call_slots, shifted
+from trident.ingest.languages.python_arguments import GENERATOR, HELD, INSTANCE, Signature, call_slots
 from trident.ingest.languages.python_facts import MAX_ATTRIBUTE_TYPES, ClassFacts, Scope
 from trident.ingest.languages.python_fixtures import is_fixture
 from trident.ingest.languages.python_lookups import built_lookup
@@ -772,23 +772,24 @@ class PythonLocals(PythonTypes):
         for parameter, argument in signature.filled(call, receiver_given):
             for function in self.generator_of(argument, scope):  # (a parameter annotated `Iterable[...]` too)
                 self.saw_passed(called, parameter, (GENERATOR, function))
-            if parameter not in signature.untyped:
-                continue
-            receiver = scope.cls is not None and argument.type == "identifier" and node_text(argument) == scope.receiver
-            if receiver and scope.cls is not None and scope.receiver in ("self", "cls"):  # `Parser(self)`
-                value = (INSTANCE if scope.receiver == "self" else HELD, scope.cls.qualified)
-            elif receiver:
-                continue  # a function in a class body whose first parameter is no receiver
-            elif held := self._held_value(argument, scope):
-                value = (HELD, held)
-            elif (typed := self._value_type(argument, scope.types, scope)) and self._a_class(typed):
-                value = (INSTANCE, typed)
-            else:
-                continue
-            self.saw_passed(called, parameter, value)
+            if parameter in signature.untyped and (value := self._argument_value(argument, scope)) is not None:
+                self.saw_passed(called, parameter, value)
+
+    def _argument_value(self, argument: ts.Node, scope: Scope) -> tuple[str, str] | None:
+        """What an argument passes, as this file states it: the receiver (`Parser(self)`: an instance of the class;
+        `cls`: the class itself), a class or function itself (HELD), or a value of a project's class (INSTANCE); None
+        for anything else (the first parameter of a function in a class body that takes no receiver too)."""
+        if self._is_receiver(argument, scope):
+            if scope.cls is None or scope.receiver not in ("self", "cls"):
+                return None
+            return (INSTANCE if scope.receiver == "self" else HELD, scope.cls.qualified)
+        if held := self._held_value(argument, scope):
+            return (HELD, held)
+        typed = self._value_type(argument, scope.types, scope)
+        return (INSTANCE, typed) if typed and self._a_class(typed) else None
 
     def passed_out(self, call: ts.Node, targets: list[Target], scope: Scope) -> list[tuple[str, str]]:
-        """(slot, value) for what a call of a function or class passes it, for the indexer to type the
+        """(slot, value) for what a call of a function or class, in any file, passes it, for the indexer to type the
         parameters by (`PASSES`): each argument whose value's class this file states (`cached(LRUCache(2))`), or the
         caller's own untyped parameter (`_cached_wrapper(func, cache)`: whatever the callers of `cached` pass).
         Only a call bound by scope or type. (A call of this file's own function types its parameters here first,
@@ -800,25 +801,30 @@ class PythonLocals(PythonTypes):
             return []
         if standard(target.owner or target.name):  # (no indexed function's parameter)
             return []
-        placed = call_slots(call)
-        if target.form is TargetForm.QUALIFIED and placed and self._is_receiver(placed[0][1], scope):
-            placed = shifted(placed[1:])  # `Base.__init__(self, x)`: the receiver is given first
+        placed = call_slots(
+            call, receiver_first=target.form is TargetForm.QUALIFIED and self._first_is_receiver(call, scope)
+        )
         found = ((slot, self._passed_value(argument, scope)) for slot, argument in placed)
         return [(slot, value) for slot, value in found if value]
+
+    def _first_is_receiver(self, call: ts.Node, scope: Scope) -> bool:
+        """Whether a call's first argument is the caller's receiver (`Base.__init__(self, x)`: it fills `self`)."""
+        given = call_arguments(call)
+        return bool(given) and self._is_receiver(given[0], scope)
 
     def _is_receiver(self, argument: ts.Node, scope: Scope) -> bool:
         return scope.cls is not None and argument.type == "identifier" and node_text(argument) == scope.receiver
 
     def _passed_value(self, argument: ts.Node, scope: Scope) -> str:
-        """What an argument passed to another file is, as the indexer reads it: the receiver's class, the class a
-        value is stated or made of, what an attribute holds, or the caller's own parameter (`f@(p#0)`); ""."""
-        if self._is_receiver(argument, scope) and scope.receiver == "self":
-            return scope.cls.qualified if scope.cls is not None else ""
-        if argument.type == "identifier" and node_text(argument) in scope.held:
-            return ""  # a class or function itself, not a value of it
+        """What an argument is, as the indexer reads it across files: an instance of a class (`_argument_value`),
+        what an attribute holds or a fixture returns, or the caller's own parameter (`f@(p#0)`); "" for anything
+        else (a class or function itself, `cls`)."""
+        found = self._argument_value(argument, scope)
+        if found is not None or self._is_receiver(argument, scope):
+            return found[1] if found is not None and found[0] == INSTANCE else ""
         typed = self._value_type(argument, scope.types, scope)
-        if typed and (ATTRIBUTE_MARK in typed.rpartition(".")[2] or self._a_class(typed) or typed in self.returns):
-            return typed  # (a fixture's value: what the fixture function returns)
+        if typed and (ATTRIBUTE_MARK in typed.rpartition(".")[2] or typed in self.returns):
+            return typed  # (`f@(p#0)` passed on from `types`; a fixture's value: what the fixture function returns)
         return scope.open_params.get(node_text(argument), "") if argument.type == "identifier" else ""
 
     def _a_class(self, typed: str) -> bool:

@@ -479,7 +479,7 @@ class PythonBinder(PythonImplicitCalls):
             targets = self._call_targets(call, scope)
             for target in targets:
                 self.result.calls.append(BoundCall(scope.caller, call.start_point.row, target))
-            for slot, value in self.passed_out(call, targets, scope):  # (typing another file's parameters)
+            for slot, value in self.passed_out(call, targets, scope):  # (typing the callee's parameters, anywhere)
                 self.result.passes.append(BoundPass(scope.caller, call.start_point.row, targets[0], slot, value))
             self._references_in(call, scope)
             self._note_passed(call, scope)
