@@ -35,7 +35,7 @@ def one_variant(folder: Path, model: str, long_lived: bool) -> dict[str, float]:
     from trident.store.catalog import Catalog
 
     before = _rss_mb()
-    embedder = open_embedder(ModelSettings(model=model), long_lived=long_lived)
+    embedder = open_embedder(ModelSettings(model=model, vector_cache_mb=0), long_lived=long_lived)
     loaded = _rss_mb()
     started = time.perf_counter()
     for _ in range(20):

@@ -84,7 +84,7 @@ def main() -> None:
         if args.base is not None:
             shutil.copytree(args.base, Path(tmp) / "index", ignore=shutil.ignore_patterns("write.lock"))
         target = sorted(root.rglob("*.py"))[0]
-        catalog = Catalog(Path(tmp) / "index", "default", open_embedder(ModelSettings()))
+        catalog = Catalog(Path(tmp) / "index", "default", open_embedder(ModelSettings(vector_cache_mb=0)))
         views, stopping, warmed = GenerationViews(RetrievalSettings()), threading.Event(), WarmedGenerations()
         reindex = catalog_reindexer(catalog, IngestSettings(), None if args.no_readers_first else warmed.wait_for)
         folder = WatchedFolder(root, root.name)

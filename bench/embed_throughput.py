@@ -61,7 +61,7 @@ def main() -> None:
     texts = sample_texts(args.size, args.index_model, args.sample)
     models: dict[str, FastEmbedEmbedder] = {}
     for name in (DEFAULT_MODEL, INT8):
-        embedder = open_embedder(ModelSettings(model=name))
+        embedder = open_embedder(ModelSettings(model=name, vector_cache_mb=0))
         assert isinstance(embedder, FastEmbedEmbedder)
         models[name] = embedder
     rows: list[dict[str, object]] = []

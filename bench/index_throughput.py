@@ -72,7 +72,7 @@ def _index_one(writer: Writer, folder: Path, syncs: BlockSyncs | None) -> IndexR
 
 
 def main(folders: list[Path]) -> None:
-    settings = ModelSettings()
+    settings = ModelSettings(vector_cache_mb=0)  # measures the model: no vectors read back
     model = open_embedder(settings)
     clock = StageClock()
     embedder = ClockedEmbedder(model, clock)

@@ -111,7 +111,7 @@ def main() -> None:
     parser.add_argument("folders", nargs="*", type=Path)
     parser.add_argument("--rounds", type=int, default=2, help="runs of each kind, alternated (default 2)")
     args = parser.parse_args()
-    settings = ModelSettings()
+    settings = ModelSettings(vector_cache_mb=0)  # measures the model: no vectors read back
     embedder = open_embedder(settings)
     embedder.embed(["warm the model up", "before the first timed run"])
     early = Publishing.from_settings(IngestSettings())

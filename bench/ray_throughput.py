@@ -76,7 +76,7 @@ def main() -> None:
     parser.add_argument("--address")
     parser.add_argument("--workers", default="1,2")
     args = parser.parse_args()
-    settings = ModelSettings()
+    settings = ModelSettings(vector_cache_mb=0)  # measures the model: no vectors read back
     local = open_embedder(settings)
     local.embed(["warm the model up"])
     with tempfile.TemporaryDirectory(dir="/tmp", prefix="raybench") as tmp:

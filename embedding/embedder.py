@@ -20,6 +20,7 @@ from trident.embedding.offline_model import (
     quantized_dir,
     read_build_record,
 )
+from trident.embedding.vector_cache import VectorCache
 from trident.store.protocols import Embedder
 
 log = logging.getLogger(__name__)
@@ -109,7 +110,8 @@ def quantized_source(settings: ModelSettings, source: ModelSource) -> ModelSourc
 
 class FastEmbedEmbedder:
     """Embeds with a fastembed `TextEmbedding`, truncating to `max_tokens` and batching texts of similar length;
-    `memory_arena`: whether ONNX Runtime keeps its CPU memory arena (see `open_embedder`).
+    `memory_arena`: whether ONNX Runtime keeps its CPU memory arena (see `open_embedder`); `cache`: where the vectors
+    of texts embedded before are read instead of made again (documents only: a query is embedded each time).
 
     Raises:
         EmbedderUnavailable: the model cannot be loaded from `source`.
@@ -123,6 +125,7 @@ class FastEmbedEmbedder:
         batch_size: int = 32,
         threads: int | None = None,
         memory_arena: bool = True,
+        cache: VectorCache | None = None,
     ):
         from fastembed import TextEmbedding
 
@@ -142,12 +145,14 @@ class FastEmbedEmbedder:
             raise EmbedderUnavailable(f"could not load {source}: {exc}; {FIX_HINT}") from exc
         self._truncate_at(max_tokens)
         self._dim = source.dim
+        self._cache: VectorCache | None = None
         probe = self.embed(["dimension probe"])
         if probe.shape[1] != source.dim:
             raise EmbedderUnavailable(
                 f"{source} gives {probe.shape[1]}-d vectors, but {source.model} is {source.dim}-d; "
                 "the folder holds another model"
             )
+        self._cache = cache
 
     @property
     def model_name(self) -> str:
@@ -164,9 +169,23 @@ class FastEmbedEmbedder:
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Embed documents; float32 (len(texts), dim), rows L2-normalised, in input order.
 
-        Texts are embedded longest first so each batch pads to a similar length (a batch costs as much as its
-        longest text times its size), then put back in input order.
+        Texts the cache holds are read from it; the rest are embedded longest first so each batch pads to a similar
+        length (a batch costs as much as its longest text times its size), then put back in input order.
         """
+        if self._cache is None or not texts:
+            return self._embedded(texts)
+        kept = self._cache.get(texts)
+        missing = [i for i in range(len(texts)) if i not in kept]
+        made = self._embedded([texts[i] for i in missing])
+        self._cache.put([texts[i] for i in missing], made)
+        vectors = np.empty((len(texts), self._dim), dtype=np.float32)
+        for i, vector in kept.items():
+            vectors[i] = vector
+        vectors[missing] = made
+        return vectors
+
+    def _embedded(self, texts: Sequence[str]) -> np.ndarray:
+        """`texts` run through the model, longest first, in input order."""
         if not texts:
             return np.zeros((0, self._dim), dtype=np.float32)
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]), reverse=True)
@@ -177,7 +196,7 @@ class FastEmbedEmbedder:
 
     def embed_query(self, text: str) -> np.ndarray:
         """Embed one query; a 1-D float32 vector of length dim, L2-normalised."""
-        return self.embed([text])[0]
+        return self._embedded([text])[0]
 
     def session_options(self) -> Any:
         """The ONNX Runtime options the model's session runs with (its CPU memory arena, its threads' spinning)."""
@@ -228,7 +247,28 @@ def open_embedder(settings: ModelSettings, *, long_lived: bool = False) -> Embed
         batch_size=settings.batch_size,
         threads=settings.threads,
         memory_arena=not long_lived,
+        cache=vector_cache(settings, source),
     )
+
+
+def vector_cache(settings: ModelSettings, source: ModelSource) -> VectorCache | None:
+    """The cache of `source`'s vectors as `settings` truncate them, or None when TRIDENT_VECTOR_CACHE_MB is 0.
+
+    The model's identity holds what changes its vectors: its name, the truncation, its file (size and time: a
+    rebuilt or replaced model is another) and ONNX Runtime's version.
+    """
+    if settings.vector_cache_mb == 0:
+        return None
+    import onnxruntime
+
+    model_file = source.path / source.model_file
+    try:
+        stat = model_file.stat()
+        file = f"{stat.st_size}:{stat.st_mtime_ns}"
+    except OSError:  # fastembed keeps its download in a folder of its own under the cache
+        file = str(source.path)
+    identity = f"{source.model}|{settings.max_tokens} tokens|{file}|onnxruntime {onnxruntime.__version__}"
+    return VectorCache(settings.vector_cache.expanduser(), identity, source.dim, settings.vector_cache_mb << 20)
 
 
 @contextmanager

@@ -34,6 +34,13 @@ class ModelSettings(BaseSettings):
     max_tokens: int = Field(256, ge=16, le=512, description="Truncate texts to this many model tokens.")
     batch_size: int = Field(32, ge=1, le=1024, description="Texts per embedding batch.")
     threads: int | None = Field(None, ge=1, description="ONNX runtime threads; None lets it choose.")
+    vector_cache: Path = Field(
+        default_factory=lambda: Path(user_cache_dir("trident")) / "vectors.sqlite",
+        description="Where the vectors of texts already embedded are kept, by model (TRIDENT_VECTOR_CACHE).",
+    )
+    vector_cache_mb: int = Field(
+        1024, ge=0, description="Most megabytes of vectors kept there; 0 turns the cache off (TRIDENT_VECTOR_CACHE_MB)."
+    )
 
     @field_validator("model")
     @classmethod
