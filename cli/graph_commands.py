@@ -19,26 +19,24 @@ from rich.console import Console
 from rich.markup import escape
 
 from trident.cli.hints import in_terminal
-from trident.retrieval.entities import EntityNotFoundError
-from trident.retrieval.reader import read_once
-from trident.server.server_settings import TridentSettings
-from trident.store.catalog import Catalog
+from trident.retrieval.direction import Direction
 from trident.store.schema import DocumentKind, Resolution
-from trident.tools import explain as explain_tool
-from trident.tools import trace as trace_tool
+from trident.tools import bounds
 from trident.tools.calls import RESPONSE_TOKENS
-from trident.tools.explain import CompactPath, PathResult
-from trident.tools.trace import Direction, Edge
 
+# The tools and the retrieval stack under them load when a command of this module runs, not when the CLI starts:
+# every other command (status, search, index, ...) starts without them.
 if TYPE_CHECKING:
     from trident.retrieval.entities import EntityRef
     from trident.retrieval.omitted import Omitted
     from trident.retrieval.reader import Reader
     from trident.retrieval.search_engine import SearchHit
-    from trident.tools.explain import ExplainResult, Hop
+    from trident.server.server_settings import TridentSettings
+    from trident.store.catalog import Catalog
+    from trident.tools.explain import CompactPath, ExplainResult, Hop, PathResult
     from trident.tools.get_entity import EntityResult
     from trident.tools.similar import SimilarResult
-    from trident.tools.trace import TraceResult
+    from trident.tools.trace import Edge, TraceResult
 
 MIN_RESOLUTION_HELP = (
     "Only calls and bases bound at least this surely: exact, inferred (from a stated type), dispatch (an override "
@@ -112,6 +110,8 @@ class GraphCommands:
     @contextmanager
     def _entity_errors(self) -> Iterator[None]:
         """An entity the index does not know, or several it could be: the message names it and what to ask for."""
+        from trident.retrieval.entities import EntityNotFoundError
+
         try:
             yield
         except EntityNotFoundError as exc:
@@ -125,18 +125,18 @@ class GraphCommands:
         relation_type: RelationTypes = None,
         max_hops: Annotated[
             int | None,
-            typer.Option(min=1, max=trace_tool.MAX_HOPS, help="How far to walk (default 2, 1 around a hub)."),
+            typer.Option(min=1, max=bounds.TRACE_MAX_HOPS, help="How far to walk (default 2, 1 around a hub)."),
         ] = None,
-        limit: Annotated[int, typer.Option(min=1, max=trace_tool.MAX_EDGES, help="Most edges to return.")] = 50,
+        limit: Annotated[int, typer.Option(min=1, max=bounds.TRACE_MAX_EDGES, help="Most edges to return.")] = 50,
         min_resolution: MinResolution = Resolution.DISPATCH,
         offset: Annotated[
-            int, typer.Option(min=0, max=trace_tool.MAX_OFFSET, help="Edges of the walk to skip: a further page.")
+            int, typer.Option(min=0, max=bounds.TRACE_MAX_OFFSET, help="Edges of the walk to skip: a further page.")
         ] = 0,
         max_tokens: Annotated[
             int,
             typer.Option(
-                min=trace_tool.MIN_MAX_TOKENS,
-                max=trace_tool.MAX_MAX_TOKENS,
+                min=bounds.TRACE_MIN_MAX_TOKENS,
+                max=bounds.TRACE_MAX_MAX_TOKENS,
                 help="Cap on the answer's size in tokens; a cut answer says how to get the next page.",
             ),
         ] = RESPONSE_TOKENS,
@@ -147,10 +147,13 @@ class GraphCommands:
 
         A bounded walk of the graph, with the evidence and resolution of every edge.
         """
+        from trident.retrieval.reader import read_once
+        from trident.tools.trace import trace_relationships
+
         with self._index(with_embedder=False) as reader:
             result = read_once(
                 reader,
-                lambda reader: trace_tool.trace_relationships(
+                lambda reader: trace_relationships(
                     reader,
                     entity,
                     direction=direction,
@@ -169,8 +172,8 @@ class GraphCommands:
         self,
         source: Annotated[str, typer.Argument(help="Start entity: name, qualified name or id.")],
         target: Annotated[str, typer.Argument(help="End entity: name, qualified name or id.")],
-        max_hops: Annotated[int, typer.Option(min=1, max=explain_tool.MAX_HOPS, help="Longest path considered.")] = 4,
-        max_paths: Annotated[int, typer.Option(min=1, max=explain_tool.MAX_PATHS, help="Most paths returned.")] = 3,
+        max_hops: Annotated[int, typer.Option(min=1, max=bounds.EXPLAIN_MAX_HOPS, help="Longest path considered.")] = 4,
+        max_paths: Annotated[int, typer.Option(min=1, max=bounds.EXPLAIN_MAX_PATHS, help="Most paths returned.")] = 3,
         relation_type: RelationTypes = None,
         min_resolution: MinResolution = Resolution.DISPATCH,
         detail: GraphDetail = "full",
@@ -180,10 +183,13 @@ class GraphCommands:
 
         Each path as a sentence you can quote, then its hops with their evidence.
         """
+        from trident.retrieval.reader import read_once
+        from trident.tools.explain import explain_path
+
         with self._index(with_embedder=False) as reader:
             result = read_once(
                 reader,
-                lambda reader: explain_tool.explain_path(
+                lambda reader: explain_path(
                     reader,
                     source,
                     target,
@@ -215,6 +221,7 @@ class GraphCommands:
     ) -> None:
         """What a change affects: callers, tests, prose, and whether that is complete (the MCP tool impact)."""
         from trident.cli.impact_output import show_impact
+        from trident.retrieval.reader import read_once
         from trident.tools.impact import impact
 
         with self._index(with_embedder=False) as reader:
@@ -250,6 +257,7 @@ class GraphCommands:
 
         Give exactly one of --text, --chunk-id or --entity; the example itself is left out.
         """
+        from trident.retrieval.reader import read_once
         from trident.tools.similar import find_similar
 
         with self._index(with_embedder=True) as reader:
@@ -276,6 +284,7 @@ class GraphCommands:
 
         What it is, where it is defined, its aliases and how many relations of each type it has.
         """
+        from trident.retrieval.reader import read_once
         from trident.tools.get_entity import get_entity
 
         with self._index(with_embedder=False) as reader:
@@ -304,6 +313,8 @@ def _echo_json(result: BaseModel | list[SearchHit]) -> None:
 
 def _show_trace(out: Console, result: TraceResult) -> None:
     """The root, then the edges hop by hop (in the walk's order within a hop), then what was cut or left out."""
+    from trident.tools.trace import Edge
+
     out.print(_ref(result.root))
     if not result.edges:
         out.print("no relations found")
@@ -332,6 +343,8 @@ def _hop(edge: Edge, depth: dict[str, int]) -> int:
 
 def _show_explain(out: Console, result: ExplainResult) -> None:
     """Each path's sentence, then its hops with their evidence."""
+    from trident.tools.explain import PathResult
+
     out.print(f"{_ref(result.source)}\n→ {_ref(result.target)}")
     paths: list[PathResult | CompactPath] = list(result.paths)
     for number, path in enumerate(paths, 1):

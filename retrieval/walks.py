@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
 
+from trident.retrieval.direction import Direction
 from trident.retrieval.relation_index import GraphWalk
 from trident.store.schema import Relation, Resolution
 
@@ -15,14 +15,6 @@ from trident.store.schema import Relation, Resolution
 EDGES_PER_HOP = 2_000
 
 RelationKey = tuple[str, str, str]  # (source, type, target): a relation, whatever chunks show it
-
-
-class Direction(StrEnum):
-    """Which way a walk follows relations: from the entity (out), into it (in), or both."""
-
-    OUT = "out"
-    IN = "in"
-    BOTH = "both"
 
 
 @dataclass(frozen=True)

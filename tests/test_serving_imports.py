@@ -44,3 +44,27 @@ def test_the_check_sees_a_module_that_is_imported() -> None:
     code = BUILD.format(read_only=True, wanted=["trident.retrieval.search_engine", "mcp"])
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
     assert json.loads(done.stdout) == ["mcp", "trident.retrieval.search_engine"]
+
+
+# The CLI's start (every command parses its arguments first): the graph commands' tools and the retrieval stack
+# under them load when one of those commands runs, so `trident status`, `search` or `index` never pay for them.
+CLI_START = """
+import json, sys
+from trident.cli import main
+wanted = {wanted!r}
+print(json.dumps(sorted(name for name in sys.modules if name in wanted)))
+"""
+NOT_AT_CLI_START = (
+    "trident.tools.trace",
+    "trident.tools.explain",
+    "trident.retrieval.reader",
+    "trident.retrieval.entities",
+    "trident.retrieval.walks",
+    "scipy",
+)
+
+
+def test_the_cli_starts_without_the_graph_tools_or_the_retrieval_stack() -> None:
+    code = CLI_START.format(wanted=[*NOT_AT_CLI_START, "trident.tools.bounds", "trident.retrieval.direction"])
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    assert json.loads(done.stdout) == ["trident.retrieval.direction", "trident.tools.bounds"]

@@ -21,11 +21,12 @@ from trident.retrieval.written_names import WrittenNames
 from trident.store.catalog import Catalog
 from trident.store.names.directory import EntityDirectory
 from trident.store.schema import RESOLUTION_HELP, Entity, Resolution
+from trident.tools.bounds import EXPLAIN_MAX_HOPS, EXPLAIN_MAX_PATHS
 from trident.tools.calls import check_range, suggest_call
 from trident.tools.detail import Detail
 
-MAX_HOPS = 6
-MAX_PATHS = 10
+MAX_HOPS = EXPLAIN_MAX_HOPS
+MAX_PATHS = EXPLAIN_MAX_PATHS
 
 # How each relation reads forwards and backwards, so a path can be told in the order it is walked.
 PHRASES: dict[str, tuple[str, str]] = {

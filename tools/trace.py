@@ -12,29 +12,37 @@ from pydantic import BaseModel, Field
 from trident.retrieval.call_chains import CALL_TYPES
 from trident.retrieval.call_sites import call_sites
 from trident.retrieval.definitions import ChunkReader
+from trident.retrieval.direction import Direction
 from trident.retrieval.entities import EntityRef, entity_refs, resolve_entity
 from trident.retrieval.omitted import OMITTED_HELP, OmitReason, Omitted, breakdown, empty_message
 from trident.retrieval.reader import Reader
 from trident.retrieval.relation_index import GraphWalk
-from trident.retrieval.walks import EDGES_PER_HOP, Direction, Walk, walk
+from trident.retrieval.walks import EDGES_PER_HOP, Walk, walk
 from trident.retrieval.written_names import WrittenNames
 from trident.store.names.directory import EntityDirectory
 from trident.store.schema import RESOLUTION_HELP, Relation, Resolution
 from trident.store.tokens import json_tokens
+from trident.tools.bounds import (
+    TRACE_MAX_EDGES,
+    TRACE_MAX_HOPS,
+    TRACE_MAX_MAX_TOKENS,
+    TRACE_MAX_OFFSET,
+    TRACE_MIN_MAX_TOKENS,
+)
 from trident.tools.calls import RESPONSE_TOKENS, check_range, suggest_call
 from trident.tools.detail import Detail
 
 __all__ = ["MAX_EDGES", "MAX_HOPS", "MAX_OFFSET", "Direction", "Edge", "TraceResult", "trace_relationships"]
 
-MAX_HOPS = 4
+MAX_HOPS = TRACE_MAX_HOPS
 DEFAULT_HOPS = 2
 # An entity with at least this many relations one hop away is a hub: unless max_hops is given, its trace stops at
 # the first hop and counts the second (a hub's second hop is mostly edges of its neighbours, not about it).
 HUB_EDGES = 20
-MAX_EDGES = 500
-MAX_OFFSET = 5_000
-MIN_MAX_TOKENS = 200  # the root and one edge
-MAX_MAX_TOKENS = 100_000
+MAX_EDGES = TRACE_MAX_EDGES
+MAX_OFFSET = TRACE_MAX_OFFSET
+MIN_MAX_TOKENS = TRACE_MIN_MAX_TOKENS
+MAX_MAX_TOKENS = TRACE_MAX_MAX_TOKENS
 ANSWER_OVERHEAD_TOKENS = 250  # the answer's other fields: flags, counts, next_call, a note, the page's own cuts
 
 
