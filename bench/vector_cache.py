@@ -6,6 +6,7 @@ runs within it, the texts the model embedded and the vectors read back; then whe
 vectors, byte for byte. The cache is a file of its own in a temporary folder, so the user's is neither read nor filled.
 
     python bench/vector_cache.py [FOLDER ...]     (default: the sample projects in examples/)
+    python bench/vector_cache.py --fill 100000    (the file's size a vector, and how fast vectors go in and out)
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import numpy as np
 
 from trident.embedding.embedder import FastEmbedEmbedder, open_embedder
 from trident.embedding.model_settings import ModelSettings
+from trident.embedding.vector_cache import VectorCache
 from trident.ingest.pipeline import index_folder
 from trident.store.catalog import Catalog
 
@@ -78,10 +80,38 @@ def index_once(folders: Sequence[Path], home: Path, cache: Path) -> tuple[dict[s
     return figures, vectors
 
 
+def fill(count: int, dim: int = 384, batch: int = 1000) -> dict[str, object]:
+    """`count` random vectors kept in a new cache file, `batch` a call, then one batch read back."""
+    rows = np.random.default_rng(0).random((batch, dim), dtype=np.float32)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "vectors.sqlite"
+        cache = VectorCache(path, "bench", dim, 1 << 40)
+        started = time.perf_counter()
+        for start in range(0, count, batch):
+            cache.put([f"text {n}" for n in range(start, start + batch)], rows)
+        put_s = time.perf_counter() - started
+        started = time.perf_counter()
+        read = cache.get([f"text {n}" for n in range(batch)])
+        get_s = time.perf_counter() - started
+        cache.close()
+        size = path.stat().st_size
+    return {
+        "vectors": count,
+        "file_mb": round(size / 1e6, 1),
+        "bytes_a_vector": round(size / count),
+        "put_per_s": round(count / put_s),
+        "get_per_s": round(len(read) / get_s),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("folders", nargs="*", type=Path)
+    parser.add_argument("--fill", type=int, metavar="N", help="measure the file with N random vectors instead")
     args = parser.parse_args()
+    if args.fill:
+        print(json.dumps(fill(args.fill), indent=2))
+        return
     folders = args.folders or [EXAMPLES / name for name in ("billing", "auth", "storefront")]
     with tempfile.TemporaryDirectory() as tmp:
         cache = Path(tmp) / "vectors.sqlite"

@@ -26,19 +26,25 @@ import numpy as np
 
 log = logging.getLogger(__name__)
 
-ROW_OVERHEAD = 96  # bytes a row costs beyond its vector (key, identity, time, SQLite's page and index share)
+ROW_OVERHEAD = 160  # bytes a row costs beyond its vector on disk (key, model, time, both indexes' entries, pages)
 LOOKUP_CHUNK = 500  # keys a statement asks for (below SQLite's bound on parameters)
 BUSY_SECONDS = 30.0  # how long a process waits for another's write before it gives up on the cache for a batch
+SCHEMA_VERSION = 2  # a file of another version (an earlier layout) is emptied and made again: it is only a cache
 
+# A table with rowids: the vector, 1.5 KB, stays out of the key's index (in a table without rowids, each row's whole
+# record sat in the b-tree, and 300K vectors took 1.4 GB instead of 0.5).
 SCHEMA = """
-CREATE TABLE IF NOT EXISTS vectors (
-    model TEXT NOT NULL,
+DROP TABLE IF EXISTS vectors;
+DROP TABLE IF EXISTS models;
+CREATE TABLE models (id INTEGER PRIMARY KEY, identity TEXT NOT NULL UNIQUE);
+CREATE TABLE vectors (
+    model INTEGER NOT NULL,
     key BLOB NOT NULL,
     vector BLOB NOT NULL,
     used INTEGER NOT NULL,
-    PRIMARY KEY (model, key)
-) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS vectors_used ON vectors (used);
+    UNIQUE (model, key)
+);
+CREATE INDEX vectors_used ON vectors (used);
 """
 
 
@@ -57,6 +63,7 @@ class VectorCache:
         self.max_rows = max(1, max_bytes // (dim * 4 + ROW_OVERHEAD))
         self._lock = threading.Lock()
         self._db: sqlite3.Connection | None = None
+        self._model_id = 0  # the model's row, read when the file is opened
         self._broken = False
 
     def get(self, texts: Sequence[str]) -> dict[int, np.ndarray]:
@@ -76,14 +83,14 @@ class VectorCache:
                     found.update(
                         db.execute(
                             f"SELECT key, vector FROM vectors WHERE model = ? AND key IN ({marks})",
-                            [self.model, *part],
+                            [self._model_id, *part],
                         ).fetchall()
                     )
                 if found:
                     with db:
                         db.executemany(
                             "UPDATE vectors SET used = ? WHERE model = ? AND key = ?",
-                            [(time.time_ns(), self.model, key) for key in found],
+                            [(time.time_ns(), self._model_id, key) for key in found],
                         )
             except sqlite3.Error as exc:
                 self._give_up(exc)
@@ -100,22 +107,24 @@ class VectorCache:
         if not texts:
             return
         now = time.time_ns()  # plus each row's place: of one batch, the first goes first
-        rows = [
-            (self.model, text_key(t), np.ascontiguousarray(v, dtype=np.float32).tobytes(), now + n)
+        kept = [
+            (text_key(t), np.ascontiguousarray(v, dtype=np.float32).tobytes(), now + n)
             for n, (t, v) in enumerate(zip(texts, vectors, strict=True))
         ]
         with self._lock:
             db = self._open()
             if db is None:
                 return
+            rows = [(self._model_id, *row) for row in kept]
             try:
                 with db:
-                    db.executemany("INSERT OR REPLACE INTO vectors VALUES (?, ?, ?, ?)", rows)
+                    db.executemany(
+                        "INSERT OR REPLACE INTO vectors (model, key, vector, used) VALUES (?, ?, ?, ?)", rows
+                    )
                     (held,) = db.execute("SELECT COUNT(*) FROM vectors").fetchone()
                     if held > self.max_rows:
                         db.execute(
-                            "DELETE FROM vectors WHERE (model, key) IN "
-                            "(SELECT model, key FROM vectors ORDER BY used LIMIT ?)",
+                            "DELETE FROM vectors WHERE rowid IN (SELECT rowid FROM vectors ORDER BY used LIMIT ?)",
                             (held - self.max_rows,),
                         )
             except sqlite3.Error as exc:
@@ -135,13 +144,32 @@ class VectorCache:
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 db = sqlite3.connect(self.path, timeout=BUSY_SECONDS, check_same_thread=False)
+                db.execute("PRAGMA page_size = 8192")  # (a new file's: five vectors a page, not two in 4 KB)
                 db.execute("PRAGMA journal_mode=WAL")
                 db.execute("PRAGMA synchronous=NORMAL")
-                db.executescript(SCHEMA)
                 self._db = db
+                self._model_id = self._laid_out(db)
             except (OSError, sqlite3.Error) as exc:
                 self._give_up(exc)
         return self._db
+
+    def _laid_out(self, db: sqlite3.Connection) -> int:
+        """Lay the file out when it is new or of another version (one process at a time); the model's row id."""
+        if db.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                if db.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:  # (another did not meanwhile)
+                    for statement in filter(str.strip, SCHEMA.split(";")):
+                        db.execute(statement)
+                    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+        with db:
+            db.execute("INSERT OR IGNORE INTO models (identity) VALUES (?)", (self.model,))
+        (model_id,) = db.execute("SELECT id FROM models WHERE identity = ?", (self.model,)).fetchone()
+        return int(model_id)
 
     def _give_up(self, exc: Exception) -> None:
         log.warning("the vector cache %s cannot be used (%s); this process embeds every text", self.path, exc)

@@ -4,6 +4,7 @@ bounded in size, shared between processes, and never in the way when the file ca
 from __future__ import annotations
 
 import logging
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -14,7 +15,7 @@ import pytest
 from trident.embedding.embedder import FastEmbedEmbedder, open_embedder
 from trident.embedding.model_settings import ModelSettings
 from trident.embedding.offline_model import build_offline_model, default_offline_dir
-from trident.embedding.vector_cache import VectorCache
+from trident.embedding.vector_cache import ROW_OVERHEAD, VectorCache
 
 TEXTS = [
     "def refund(payment): return gateway.refund(payment.id, payment.amount)",
@@ -92,7 +93,7 @@ def test_another_truncation_is_another_model_and_reads_none_of_its_vectors(
 
 def test_past_its_size_the_cache_drops_the_vectors_used_longest_ago(tmp_path: Path) -> None:
     dim = 4
-    cache = VectorCache(tmp_path / "v.sqlite", "m", dim, max_bytes=3 * (dim * 4 + 96))
+    cache = VectorCache(tmp_path / "v.sqlite", "m", dim, max_bytes=3 * (dim * 4 + ROW_OVERHEAD))
     assert cache.max_rows == 3
     vectors = np.eye(5, dim, dtype=np.float32)
     cache.put(["a", "b", "c"], vectors[:3])
@@ -118,10 +119,24 @@ def test_a_cache_file_that_is_not_a_database_is_passed_by_with_one_warning(
     assert len(warnings) == 1 and str(cache) in warnings[0].getMessage()
 
 
+def test_a_cache_file_of_an_earlier_layout_is_emptied_and_laid_out_again(tmp_path: Path) -> None:
+    path = tmp_path / "v.sqlite"
+    with sqlite3.connect(path) as old:  # the first layout: the model's name in every row, no rowids
+        old.execute(
+            "CREATE TABLE vectors (model TEXT, key BLOB, vector BLOB, used INTEGER, PRIMARY KEY (model, key)) "
+            "WITHOUT ROWID"
+        )
+    cache = VectorCache(path, "m", 4, 1 << 20)
+    cache.put(["a"], np.ones((1, 4), dtype=np.float32))
+    assert cache.get(["a"])[0].tolist() == [1.0, 1.0, 1.0, 1.0]
+    cache.close()
+    assert VectorCache(path, "m", 4, 1 << 20).get(["a"])[0].tolist() == [1.0, 1.0, 1.0, 1.0]
+
+
 WRITER = """
 import sys
 import numpy as np
-from trident.embedding.vector_cache import VectorCache
+from trident.embedding.vector_cache import ROW_OVERHEAD, VectorCache
 cache = VectorCache(__import__("pathlib").Path(sys.argv[1]), "m", 8, 1 << 20)
 name = sys.argv[2]
 for n in range(200):
