@@ -35,8 +35,9 @@ def model_dir() -> Path:
 
 @pytest.fixture(scope="module")
 def settings(model_dir: Path) -> ModelSettings:
-    # Explicit values, so a TRIDENT_MODEL_DIR or TRIDENT_MODEL in the environment cannot change what is tested.
-    return ModelSettings(model=DEFAULT_MODEL, model_dir=None, model_cache=model_dir.parent)
+    # Explicit values, so a TRIDENT_MODEL_DIR or TRIDENT_MODEL in the environment cannot change what is tested; no
+    # vector cache: every vector here is the model's own, made in the test (tests/test_vector_cache.py has the cache).
+    return ModelSettings(model=DEFAULT_MODEL, model_dir=None, model_cache=model_dir.parent, vector_cache_mb=0)
 
 
 @pytest.fixture(scope="module")

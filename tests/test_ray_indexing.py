@@ -74,7 +74,7 @@ def ray_head() -> Iterator[str]:
 
 
 def test_ray_workers_embed_exactly_the_vectors_the_local_model_does(ray_head: str, embedder: Embedder) -> None:
-    settings = ModelSettings()
+    settings = ModelSettings(vector_cache_mb=0)  # the workers' own model makes every vector, none read back
     texts = [f"{'ledger entry ' * (n % 23)}payment {n} settles against invoice {n * 7}" for n in range(150)]
     texts += ["", "a", "def charge(card, amount):\n    return gateway.charge(card, amount)"]
     distributed = RayEmbedder(settings, ClusterSettings(ray_address=ray_head, ray_workers=2), embedder, 8)
@@ -97,8 +97,10 @@ def _chunk_vectors(home: Path) -> dict[str, bytes]:
 
 
 def _index(home: Path, **env: str) -> subprocess.CompletedProcess[str]:
-    # Small batches, so the sample project's writes are more than one batch each and go to the workers.
-    variables = {**os.environ, "TRIDENT_HOME": str(home), "TRIDENT_BATCH_SIZE": "4", **env}
+    # Small batches, so the sample project's writes are more than one batch each and go to the workers; no vector
+    # cache, so each run's vectors are what its own models make (not what the other run left).
+    variables = {**os.environ, "TRIDENT_HOME": str(home), "TRIDENT_BATCH_SIZE": "4", "TRIDENT_VECTOR_CACHE_MB": "0"}
+    variables |= env
     return subprocess.run(
         [str(TRIDENT), "index", str(EXAMPLES / "billing")], env=variables, capture_output=True, text=True, timeout=600
     )
