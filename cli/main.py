@@ -514,6 +514,28 @@ def model_info() -> None:
     typer.echo(json.dumps({"name": embedder.model_name, "dim": embedder.dim}))
 
 
+@model_app.command("cache")
+def model_cache(
+    clear: Annotated[bool, typer.Option("--clear", help="Empty the cache and give its space back.")] = False,
+) -> None:
+    """Print what the vector cache holds (TRIDENT_VECTOR_CACHE): vectors of texts already embedded, read back
+    instead of embedded again when a text is indexed again."""
+    import sqlite3
+
+    from trident.embedding.vector_cache import cache_summary, clear_cache
+
+    model = _settings().model
+    path = model.vector_cache.expanduser()
+    try:
+        if clear:
+            clear_cache(path)
+        summary = cache_summary(path)
+    except sqlite3.Error as exc:
+        err.print(f"[red]error:[/red] {escape(str(path))} is not a vector cache this version reads ({exc}); delete it")
+        raise typer.Exit(2) from None
+    typer.echo(json.dumps(summary | {"limit_mb": model.vector_cache_mb}))
+
+
 graph_commands.register(app, settings=_settings, catalog=_catalog, user_errors=_user_errors, err=err)
 remote.register(app, settings=_settings, storage=_storage, user_errors=_user_errors, err=err)
 

@@ -20,6 +20,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Sequence
+from contextlib import closing
 from pathlib import Path
 
 import numpy as np
@@ -180,3 +181,33 @@ class VectorCache:
 
     def __repr__(self) -> str:
         return f"VectorCache({self.path}, {self.model}, at most {self.max_rows} vectors)"
+
+
+def cache_summary(path: Path) -> dict[str, object]:
+    """What the cache file at `path` holds: its vectors, the models they are of, its size on disk (0s when there
+    is no file yet).
+
+    Raises:
+        sqlite3.Error: the file is not a cache this version reads.
+    """
+    if not path.exists():
+        return {"path": str(path), "vectors": 0, "models": 0, "megabytes": 0.0}
+    with closing(sqlite3.connect(path, timeout=BUSY_SECONDS)) as db:
+        laid_out = db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        vectors = db.execute("SELECT COUNT(*) FROM vectors").fetchone()[0] if laid_out else 0
+        models = db.execute("SELECT COUNT(DISTINCT model) FROM vectors").fetchone()[0] if laid_out else 0
+    size = sum(p.stat().st_size for p in (path, path.with_name(f"{path.name}-wal")) if p.exists())
+    return {"path": str(path), "vectors": vectors, "models": models, "megabytes": round(size / 2**20, 1)}
+
+
+def clear_cache(path: Path) -> None:
+    """Empty the cache file at `path` and give its space back (processes using it meanwhile embed again)."""
+    if not path.exists():
+        return
+    with closing(sqlite3.connect(path, timeout=BUSY_SECONDS)) as db:
+        if db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
+            with db:
+                db.execute("DELETE FROM vectors")
+                db.execute("DELETE FROM models")
+        db.execute("VACUUM")
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")

@@ -3,7 +3,9 @@ bounded in size, shared between processes, and never in the way when the file ca
 
 from __future__ import annotations
 
+import json
 import logging
+import os
 import sqlite3
 import subprocess
 import sys
@@ -160,3 +162,37 @@ def test_processes_writing_at_once_each_keep_every_vector(tmp_path: Path) -> Non
     kept = cache.get(texts)
     assert len(kept) == len(texts)
     assert all(kept[i][0] == i % 200 for i in range(len(texts)))
+
+
+def _model_cache(path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    environment = {**os.environ, "TRIDENT_VECTOR_CACHE": str(path)}
+    command = [sys.executable, "-m", "trident.cli.main", "model", "cache", *args]
+    return subprocess.run(command, env=environment, capture_output=True, text=True, timeout=300)
+
+
+def test_trident_model_cache_says_what_the_cache_holds_and_clear_empties_it(tmp_path: Path) -> None:
+    path = tmp_path / "v.sqlite"
+    for model in ("one", "two"):
+        cache = VectorCache(path, model, 4, 1 << 20)
+        cache.put(["a", "b", "c"], np.ones((3, 4), dtype=np.float32))
+        cache.close()
+    shown = _model_cache(path)
+    assert shown.returncode == 0, shown.stderr
+    summary = json.loads(shown.stdout)
+    assert (summary["path"], summary["vectors"], summary["models"]) == (str(path), 6, 2)
+
+    cleared = _model_cache(path, "--clear")
+    assert cleared.returncode == 0, cleared.stderr
+    assert json.loads(cleared.stdout)["vectors"] == 0
+    cache = VectorCache(path, "one", 4, 1 << 20)
+    assert cache.get(["a"]) == {}
+    cache.put(["a"], np.ones((1, 4), dtype=np.float32))  # still a cache after: it fills again
+    assert list(cache.get(["a"])) == [0]
+
+
+def test_trident_model_cache_names_a_file_that_is_not_a_cache(tmp_path: Path) -> None:
+    path = tmp_path / "v.sqlite"
+    path.write_text("notes, not vectors\n" * 100)
+    shown = _model_cache(path)
+    assert shown.returncode == 2
+    assert str(path) in shown.stderr and "delete it" in shown.stderr and shown.stdout == ""
