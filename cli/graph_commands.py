@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 from pydantic import BaseModel
@@ -37,6 +37,8 @@ if TYPE_CHECKING:
     from trident.tools.get_entity import EntityResult
     from trident.tools.similar import SimilarResult
     from trident.tools.trace import Edge, TraceResult
+
+T = TypeVar("T")
 
 MIN_RESOLUTION_HELP = (
     "Only calls and bases bound at least this surely: exact, inferred (from a stated type), dispatch (an override "
@@ -97,15 +99,15 @@ class GraphCommands:
         self._user_errors = user_errors
         self._err = err
 
-    @contextmanager
-    def _index(self, with_embedder: bool) -> Iterator[Reader]:
-        """The index as the command reads it; inside, an error the user can fix (a bad argument, an unknown or
-        ambiguous entity, an index problem) ends the command with its message and exit code 2."""
-        from trident.retrieval.reader import Reader
+    def _answer(self, with_embedder: bool, answer: Callable[[Reader], T]) -> T:
+        """`answer` over the index as the command reads it (one generation, `read_once`); an error the user can fix
+        (a bad argument, an unknown or ambiguous entity, an index problem) ends the command with its message and
+        exit code 2."""
+        from trident.retrieval.reader import Reader, read_once
 
         settings = self._settings()
         with self._catalog(settings, with_embedder) as catalog, self._user_errors(), self._entity_errors():
-            yield Reader.open(catalog, settings.retrieval)
+            return read_once(Reader.open(catalog, settings.retrieval), answer)
 
     @contextmanager
     def _entity_errors(self) -> Iterator[None]:
@@ -147,25 +149,23 @@ class GraphCommands:
 
         A bounded walk of the graph, with the evidence and resolution of every edge.
         """
-        from trident.retrieval.reader import read_once
         from trident.tools.trace import trace_relationships
 
-        with self._index(with_embedder=False) as reader:
-            result = read_once(
+        result = self._answer(
+            False,
+            lambda reader: trace_relationships(
                 reader,
-                lambda reader: trace_relationships(
-                    reader,
-                    entity,
-                    direction=direction,
-                    relation_types=relation_type,
-                    max_hops=max_hops,
-                    limit=limit,
-                    min_resolution=min_resolution,
-                    offset=offset,
-                    max_tokens=max_tokens,
-                    detail=detail,
-                ),
-            )
+                entity,
+                direction=direction,
+                relation_types=relation_type,
+                max_hops=max_hops,
+                limit=limit,
+                min_resolution=min_resolution,
+                offset=offset,
+                max_tokens=max_tokens,
+                detail=detail,
+            ),
+        )
         _emit(result, as_json, _show_trace)
 
     def explain(
@@ -183,23 +183,21 @@ class GraphCommands:
 
         Each path as a sentence you can quote, then its hops with their evidence.
         """
-        from trident.retrieval.reader import read_once
         from trident.tools.explain import explain_path
 
-        with self._index(with_embedder=False) as reader:
-            result = read_once(
+        result = self._answer(
+            False,
+            lambda reader: explain_path(
                 reader,
-                lambda reader: explain_path(
-                    reader,
-                    source,
-                    target,
-                    max_hops=max_hops,
-                    max_paths=max_paths,
-                    relation_types=relation_type,
-                    min_resolution=min_resolution,
-                    detail=detail,
-                ),
-            )
+                source,
+                target,
+                max_hops=max_hops,
+                max_paths=max_paths,
+                relation_types=relation_type,
+                min_resolution=min_resolution,
+                detail=detail,
+            ),
+        )
         _emit(result, as_json, _show_explain)
 
     def impact(
@@ -221,24 +219,22 @@ class GraphCommands:
     ) -> None:
         """What a change affects: callers, tests, prose, and whether that is complete (the MCP tool impact)."""
         from trident.cli.impact_output import show_impact
-        from trident.retrieval.reader import read_once
         from trident.tools.impact import impact
 
-        with self._index(with_embedder=False) as reader:
-            result = read_once(
+        result = self._answer(
+            False,
+            lambda reader: impact(
                 reader,
-                lambda reader: impact(
-                    reader,
-                    entities=entity or None,
-                    changes=changes,
-                    projects=project,
-                    max_hops=max_hops,
-                    min_resolution=min_resolution,
-                    paths=paths,
-                    offset=offset,
-                    limit=limit,
-                ),
-            )
+                entities=entity or None,
+                changes=changes,
+                projects=project,
+                max_hops=max_hops,
+                min_resolution=min_resolution,
+                paths=paths,
+                offset=offset,
+                limit=limit,
+            ),
+        )
         _emit(result, as_json, show_impact)
 
     def similar(
@@ -257,22 +253,20 @@ class GraphCommands:
 
         Give exactly one of --text, --chunk-id or --entity; the example itself is left out.
         """
-        from trident.retrieval.reader import read_once
         from trident.tools.similar import find_similar
 
-        with self._index(with_embedder=True) as reader:
-            result = read_once(
+        result = self._answer(
+            True,
+            lambda reader: find_similar(
                 reader,
-                lambda reader: find_similar(
-                    reader,
-                    text=text,
-                    chunk_id=chunk_id,
-                    entity=entity,
-                    top_k=top_k,
-                    projects=project,
-                    kinds=[k.value for k in kind] if kind else None,
-                ),
-            )
+                text=text,
+                chunk_id=chunk_id,
+                entity=entity,
+                top_k=top_k,
+                projects=project,
+                kinds=[k.value for k in kind] if kind else None,
+            ),
+        )
         _emit(result, as_json, _show_similar)
 
     def entity(
@@ -284,11 +278,9 @@ class GraphCommands:
 
         What it is, where it is defined, its aliases and how many relations of each type it has.
         """
-        from trident.retrieval.reader import read_once
         from trident.tools.get_entity import get_entity
 
-        with self._index(with_embedder=False) as reader:
-            result = read_once(reader, lambda reader: get_entity(reader, name_or_id))
+        result = self._answer(False, lambda reader: get_entity(reader, name_or_id))
         _emit(result, as_json, _show_entity)
 
 
