@@ -39,6 +39,7 @@ from trident.ingest.model import (
     ELEMENTS_MARK,
     ENTERED_MARK,
     LIBRARY_RUNS_MARK,
+    PARAMETER_CLOSE,
     PARAMETER_OPEN,
     PATH_ASKED_MARK,
     POSITION_MARK,
@@ -237,6 +238,8 @@ class CodeIndex:
                 resolution = Resolution.INFERRED  # what a variable holds, read from its one assignment
             if not found and (found := self._instance_member(target, project, tails)):
                 resolution = Resolution.INFERRED
+            if not found and (parameter := _parameter_called(target.rpartition(ATTRIBUTE_MARK)[2])):
+                return self._named(parameter, project, types, ref.source, path), Resolution.NAME  # (nothing passed)
         elif form is TargetForm.MEMBER:
             owner_name = self._scoped_owner(ref.owner, ref.source) if scoped else ref.owner
             if by_path and not ref.after_owner:  # a method defined apart from its type (Go, a Rust `impl`)
@@ -549,7 +552,10 @@ class CodeIndex:
         head, _, last = name.rpartition(".")
         if ATTRIBUTE_MARK in last:  # `pkg.Response@connection`: what the attribute holds
             holder, _, attribute = name.rpartition(ATTRIBUTE_MARK)
-            return self._held(self._qualified(holder, project, depth + 1, tails), attribute)
+            owners = self._qualified(holder, project, depth + 1, tails)
+            if _parameter_called(attribute):  # `f@(key#2)()`: the functions and classes callers pass it
+                return self._passed_itself(owners, attribute.removesuffix(CALLED_MARK))
+            return self._held(owners, attribute)
         if not head:
             return []
         for owner in self._qualified(head, project, depth + 1, tails)[:1]:
@@ -635,6 +641,25 @@ class CodeIndex:
                 return self._holds[(cls.id, attribute)]
         return None
 
+    def _passed_itself(self, owners: Sequence[Entity], attribute: str) -> list[Entity]:
+        """The functions and classes a parameter (`(key#2)`) of the first of `owners` holds itself, as the calls of
+        every file pass them (a default counts as passed), by id."""
+        if not owners or owners[0].type not in (EntityType.FUNCTION.value, EntityType.METHOD.value):
+            return []
+        name, _, place = attribute[1:-1].partition(POSITION_MARK)
+        ids = self._passed.itself(owners[0].id, name, place, self._itself_passed)
+        return [self._by_id[i] for i in sorted(ids) if i in self._by_id]
+
+    def _itself_passed(self, held_id: str, beside: str) -> frozenset[str]:
+        """The ids of the functions and classes a value passed is itself: the entity (`()` beside it), or what its
+        own parameter holds itself, passed on (`(key#1)`); [] for anything else."""
+        if beside == CALLED_MARK:
+            return frozenset((held_id,))
+        if not beside.startswith(PARAMETER_OPEN):
+            return frozenset()
+        name, _, place = beside[1:-1].partition(POSITION_MARK)
+        return self._passed.itself(held_id, name, place, self._itself_passed)
+
     def _passed_classes(self, held_id: str, beside: str) -> list[Entity]:
         """The class a value a call passes is: what the attribute `beside` of the entity holds (`f@(p#0)`: what f's
         parameter holds), else the class itself or what the function returns."""
@@ -660,6 +685,8 @@ class CodeIndex:
         functions += [i for e in classes for i in self._member(e, "__init__", skip_first=False)[:1]]
         slot, value = ref.passed
         head, mark, beside = value.partition(ATTRIBUTE_MARK)
+        if not mark and head.endswith(CALLED_MARK):  # a function or class itself (`mod.hashkey()`)
+            head, mark, beside = head.removesuffix(CALLED_MARK), ATTRIBUTE_MARK, CALLED_MARK
         held = self._qualified(head, project, 0, _tails(called, path)[0])[:1]
         if not held or not functions:
             return []
@@ -887,6 +914,12 @@ def _tails(ref: AnyReference, path: str) -> tuple[_Tails, bool]:
     if by_path and not own_folder:
         return (_Tails.ANY if Resolution(ref.resolution) is Resolution.NAME else _Tails.AT_FOLDER), own_folder
     return _Tails.NONE, own_folder
+
+
+def _parameter_called(attribute: str) -> str:
+    """The parameter a call of what it holds itself names (`(key#2)()`: `key`), "" for any other attribute."""
+    opened = attribute.startswith(PARAMETER_OPEN) and attribute.endswith(f"{PARAMETER_CLOSE}{CALLED_MARK}")
+    return attribute[1:].partition(POSITION_MARK)[0].partition(PARAMETER_CLOSE)[0] if opened else ""
 
 
 def _is_dunder(name: str) -> bool:

@@ -1,14 +1,15 @@
 """What calls pass a function's untyped parameters, across files: the facts of every caller (`PASSES`, kept as
 `HOLDS` rows of the function: `(>0)`, `(>cache)`), and the one class a parameter then holds — the class every value
 passed is of, or the nearest base they all share; a value passed on from a caller's own parameter is read through
-that parameter's facts, once per chain (a cycle of functions passing a value round gives nothing)."""
+that parameter's facts, once per chain (a cycle of functions passing a value round gives nothing); and the
+functions and classes a parameter holds itself (`key=keys.hashkey`), which a call of it runs."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
 
-from trident.ingest.model import passed_parts, passed_slot
+from trident.ingest.model import CALLED_MARK, passed_parts, passed_slot
 from trident.store.schema import Entity
 
 log = logging.getLogger(__name__)
@@ -20,6 +21,7 @@ Facts = dict[tuple[str, str], list[tuple[str, str]]]
 MAX_CHAIN = 16
 ValueClasses = Callable[[str, str], list[Entity]]  # (entity id, beside it) -> the class the value is, [] if unknown
 Lineage = Callable[[Entity], list[Entity]]  # a class, then its bases, nearest first
+ValuesItself = Callable[[str, str], frozenset[str]]  # (entity id, beside it) -> the ids it is itself
 
 
 class PassedValues:
@@ -27,6 +29,7 @@ class PassedValues:
         self._facts: Facts = {}
         self._reading: set[tuple[str, str, str]] = set()  # parameters being read (a chain passing a value on)
         self._read: dict[tuple[str, str, str], str | None] = {}
+        self._itself: dict[tuple[str, str, str], frozenset[str]] = {}
 
     def add(self, function: str, attribute: str, held: str) -> None:
         """A fact read from a `HOLDS` row of `function` whose attribute is a passed slot (`(>0)@(cache#0)`)."""
@@ -35,6 +38,7 @@ class PassedValues:
         if held and (held, beside) not in values:
             values.append((held, beside))
             self._read.clear()
+            self._itself.clear()
 
     def held(self, function: str, name: str, place: str, values_of: ValueClasses, lineage: Lineage) -> str | None:
         """The id of the one class parameter `name` (filled at `place`, "" for keyword only) of `function` holds as
@@ -42,16 +46,9 @@ class PassedValues:
         key = (function, name, place)
         if key in self._read:
             return self._read[key]
-        if key in self._reading:
+        values = [(held, beside) for held, beside in self._values(function, name, place) if beside != CALLED_MARK]
+        if not values or not self._enter(key):
             return None
-        if len(self._reading) >= MAX_CHAIN:
-            log.debug("%s: a value passed on through %d parameters; not read further", function, MAX_CHAIN)
-            return None
-        values = [*self._facts.get((function, passed_slot(place)), [])] if place else []
-        values += self._facts.get((function, passed_slot(name)), [])
-        if not values:
-            return None
-        self._reading.add(key)
         try:
             classes = {c.id: c for held, beside in values for c in values_of(held, beside)[:1]}
         finally:
@@ -60,6 +57,39 @@ class PassedValues:
         if not self._reading:  # (read inside a chain, it may lack what the chain's start passes)
             self._read[key] = found
         return found
+
+    def itself(self, function: str, name: str, place: str, values_of: ValuesItself) -> frozenset[str]:
+        """The ids of the functions and classes parameter `name` of `function` holds itself, as its callers pass them
+        (`cached(cache, key=keys.typedkey)`, a default, or passed on from a caller's own parameter): what a call of
+        the parameter runs; empty when no call passes one."""
+        key = (function, name, f"{place}{CALLED_MARK}")
+        if key in self._itself:
+            return self._itself[key]
+        values = self._values(function, name, place)
+        if not values or not self._enter(key):
+            return frozenset()
+        try:
+            found = frozenset(i for held, beside in values for i in values_of(held, beside))
+        finally:
+            self._reading.discard(key)
+        if not self._reading:
+            self._itself[key] = found
+        return found
+
+    def _values(self, function: str, name: str, place: str) -> list[tuple[str, str]]:
+        """What calls pass parameter `name` of `function`, at its place and by keyword."""
+        values = [*self._facts.get((function, passed_slot(place)), [])] if place else []
+        return values + self._facts.get((function, passed_slot(name)), [])
+
+    def _enter(self, key: tuple[str, str, str]) -> bool:
+        """Mark a parameter as being read; False when it is already (a cycle) or the chain is at its bound."""
+        if key in self._reading:
+            return False
+        if len(self._reading) >= MAX_CHAIN:
+            log.debug("%s: a value passed on through %d parameters; not read further", key[0], MAX_CHAIN)
+            return False
+        self._reading.add(key)
+        return True
 
 
 def _shared(classes: Sequence[Entity], lineage: Lineage) -> str | None:

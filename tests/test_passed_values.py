@@ -164,3 +164,92 @@ def test_a_value_passed_down_a_long_chain_of_functions_ends_untyped_without_fail
         catalog.close()
     assert "chain.step2.f2" in near  # indexed whole
     assert "chain.stores.Store.fetch" not in far and "chain.stores.Other.fetch" not in far
+
+
+KEYS = (
+    "def hashkey(*args):\n"
+    "    return args\n\n\n"
+    "def typedkey(*args):\n"
+    "    return hashkey(*args)\n\n\n"
+    "def key(*args):\n"  # named as the parameter is: a name guess, never what a call of the parameter runs
+    "    return None\n\n\n"
+    "def callback(value):\n"
+    "    return value\n\n\n"
+    "class Model:\n"
+    "    def __init__(self, *args):\n"
+    "        self.args = args\n"
+)
+WRAPPERS = (
+    "def _wrapped(func, key):\n"
+    "    def wrapper(*args):\n"
+    "        return func(*args), key(*args)\n"
+    "    return wrapper\n\n\n"
+    "def wrap(func, key):\n"
+    "    return _wrapped(func, key)\n\n\n"
+    "def later(value, callback):\n"  # no call passes `callback` a function: what its name guesses
+    "    return callback(value)\n"
+)
+API = (
+    "from pkg import keys\n"
+    "from pkg.wrappers import wrap\n\n\n"
+    "def cached(func, key=keys.hashkey):\n"
+    "    return wrap(func, key)\n"
+)
+CALLERS = (
+    "from pkg.api import cached\n"
+    "from pkg.keys import Model, typedkey\n\n\n"
+    "def compute(x):\n"
+    "    return x\n\n\n"
+    "def main():\n"
+    "    cached(compute)\n"
+    "    cached(compute, key=typedkey)\n"
+    "    cached(compute, key=Model)\n"
+)
+HELD_FILES = {
+    "pkg/__init__.py": "",
+    "pkg/keys.py": KEYS,
+    "pkg/wrappers.py": WRAPPERS,
+    "pkg/api.py": API,
+    "pkg/app.py": CALLERS,
+}
+
+
+def test_a_parameter_called_runs_the_functions_and_classes_callers_in_other_files_pass_it_or_its_default(
+    tmp_path: Path,
+) -> None:
+    """cachetools' `cached(cache, key=keys.hashkey)` hands `key` to `_cached_wrapper` in another module, whose
+    wrapper calls `key(*args)`: that runs the default, or the function or class a caller passes instead."""
+    catalog = indexed_projects(tmp_path, {"p": HELD_FILES}, ("p",))
+    try:
+        wrapped, later = _called(catalog, "pkg.wrappers._wrapped"), _called(catalog, "pkg.wrappers.later")
+        cached = _called(catalog, "pkg.api.cached")
+    finally:
+        catalog.close()
+    assert wrapped.get("pkg.keys.hashkey") is Resolution.INFERRED  # the default, passed on through two files
+    assert wrapped.get("pkg.keys.typedkey") is Resolution.INFERRED  # what a caller passes by keyword
+    assert wrapped.get("pkg.keys.Model") is Resolution.INFERRED  # a class passed: calling the parameter makes one
+    assert wrapped.get("pkg.app.compute") is Resolution.INFERRED  # `func(*args)`: the function passed by place
+    assert "pkg.keys.key" not in wrapped and "pkg.keys.callback" not in wrapped  # the parameter's name guesses nothing
+    assert later.get("pkg.keys.callback") is Resolution.NAME  # nothing passed: the name's guess, as before
+    assert "pkg.keys.hashkey" not in cached  # `cached` passes `key` on, it does not call it
+
+
+def test_when_the_callers_pass_another_function_the_parameters_call_binds_again(tmp_path: Path) -> None:
+    root = tmp_path / "p"
+    write_files(root, HELD_FILES)
+    catalog = Catalog(tmp_path / "index", "default", HashEmbedder())
+    try:
+        with catalog.writer() as writer:
+            index_folder(writer, root, "p", max_file_bytes=1_000_000)
+        assert "pkg.keys.typedkey" in _called(catalog, "pkg.wrappers._wrapped")
+        changed = CALLERS.replace("key=typedkey", "key=hash").replace("Model, typedkey", "Model")
+        (root / "pkg/app.py").write_text(changed)
+        with catalog.writer() as writer:
+            report = index_folder(writer, root, "p", max_file_bytes=1_000_000)
+        wrapped = _called(catalog, "pkg.wrappers._wrapped")
+    finally:
+        catalog.close()
+    assert report.indexed == 1 and report.rebound >= 1  # wrappers.py bound again, not indexed again
+    assert "pkg.keys.typedkey" not in wrapped  # no caller passes it now (the builtin `hash` is no project's)
+    assert wrapped.get("pkg.keys.hashkey") is Resolution.INFERRED
+    assert wrapped.get("pkg.keys.Model") is Resolution.INFERRED

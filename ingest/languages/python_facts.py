@@ -124,6 +124,9 @@ class Scope:
     generators: dict[str, list[str]] = field(default_factory=dict)  # local or parameter -> whose generator it holds
     # parameter nothing here types -> what the indexer reads of the values calls in any file pass it (`f@(p#0)`)
     open_params: dict[str, str] = field(default_factory=dict)
+    # ... and each parameter holding a function or class by its default or this file's calls (`key=keys.hashkey`),
+    # which a caller in any file may pass another of (`cached(cache, key=keys.typedkey)`): the default and those
+    open_held: dict[str, str] = field(default_factory=dict)
     picked: dict[str, list[str]] = field(default_factory=dict)  # variable -> the table items it may be (`TABLE[k]`)
     tables: dict[str, dict[str, str]] = field(default_factory=dict)  # dict/list -> key -> the function it holds
     filling: set[str] = field(default_factory=set)  # lists made empty here whose appends say their elements

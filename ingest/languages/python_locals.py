@@ -48,6 +48,7 @@ from trident.ingest.languages.python_syntax import (
 from trident.ingest.languages.python_types import PythonTypes
 from trident.ingest.model import (
     ATTRIBUTE_MARK,
+    CALLED_MARK,
     ELEMENTS_MARK,
     ENTERED_MARK,
     PARAMETER_OPEN,
@@ -503,6 +504,7 @@ class PythonLocals(PythonTypes):
         scope.member_bases.pop(name, None)
         _put(scope.types, name, found)
         scope.open_params.pop(name, None)  # (no longer what callers pass)
+        scope.open_held.pop(name, None)
         scope.callables.pop(name, None)
         scope.wrapped.pop(name, None)
         scope.bounded.discard(name)
@@ -624,6 +626,7 @@ class PythonLocals(PythonTypes):
             return
         scope.types.pop(node_text(left), None)
         scope.open_params.pop(node_text(left), None)
+        scope.open_held.pop(node_text(left), None)
         scope.alternatives.pop(node_text(left), None)
         if element := self._element_type(right, scope):
             scope.types[node_text(left)] = element
@@ -804,8 +807,7 @@ class PythonLocals(PythonTypes):
         placed = call_slots(
             call, receiver_first=target.form is TargetForm.QUALIFIED and self._first_is_receiver(call, scope)
         )
-        found = ((slot, self._passed_value(argument, scope)) for slot, argument in placed)
-        return [(slot, value) for slot, value in found if value]
+        return [(slot, value) for slot, argument in placed for value in self._passed_values(argument, scope)]
 
     def _first_is_receiver(self, call: ts.Node, scope: Scope) -> bool:
         """Whether a call's first argument is the caller's receiver (`Base.__init__(self, x)`: it fills `self`)."""
@@ -815,17 +817,20 @@ class PythonLocals(PythonTypes):
     def _is_receiver(self, argument: ts.Node, scope: Scope) -> bool:
         return scope.cls is not None and argument.type == "identifier" and node_text(argument) == scope.receiver
 
-    def _passed_value(self, argument: ts.Node, scope: Scope) -> str:
+    def _passed_values(self, argument: ts.Node, scope: Scope) -> list[str]:
         """What an argument is, as the indexer reads it across files: an instance of a class (`_argument_value`),
-        what an attribute holds or a fixture returns, or the caller's own parameter (`f@(p#0)`); "" for anything
-        else (a class or function itself, `cls`)."""
-        found = self._argument_value(argument, scope)
-        if found is not None or self._is_receiver(argument, scope):
-            return found[1] if found is not None and found[0] == INSTANCE else ""
+        a class or function itself (`mod.hashkey()`), what an attribute holds or a fixture returns, or the caller's
+        own parameter (`f@(p#0)`), with what its default holds besides; [] for anything else (the receiver, `cls`)."""
+        if self._is_receiver(argument, scope):
+            return []
+        named = node_text(argument) if argument.type == "identifier" else ""
+        if (found := self._argument_value(argument, scope)) is not None:
+            value = found[1] if found[0] == INSTANCE else f"{found[1]}{CALLED_MARK}"
+            return [value, scope.open_held[named]] if named in scope.open_held else [value]
         typed = self._value_type(argument, scope.types, scope)
         if typed and (ATTRIBUTE_MARK in typed.rpartition(".")[2] or typed in self.returns):
-            return typed  # (`f@(p#0)` passed on from `types`; a fixture's value: what the fixture function returns)
-        return scope.open_params.get(node_text(argument), "") if argument.type == "identifier" else ""
+            return [typed]  # (`f@(p#0)` passed on from `types`; a fixture's value: what the fixture function returns)
+        return [scope.open_params[named]] if named in scope.open_params else []
 
     def _a_class(self, typed: str) -> bool:
         """Whether a value's stated type may be a project's class: one of this file's, or a name of another module

@@ -388,6 +388,7 @@ class PythonBinder(PythonImplicitCalls):
         if not scope.in_function and inner.cls is not None and inner.cls.derived:
             inner.types.update(self._overriding(node, inner))
         inner.open_params.update(self._opened(node, scope, inner, parameters))
+        inner.open_held.update(self._opened_held(node, scope, inner, parameters))
         self._walk_block(body, inner)
 
     def _opened(self, node: ts.Node, scope: Scope, inner: Scope, parameters: dict[str, str]) -> dict[str, str]:
@@ -397,6 +398,14 @@ class PythonBinder(PythonImplicitCalls):
             return {n: o for n, o in scope.open_params.items() if n not in parameters}
         known = _typed_names(inner)
         return {n: o for n, o in self.open_parameters(node).items() if n not in known}
+
+    def _opened_held(self, node: ts.Node, scope: Scope, inner: Scope, parameters: dict[str, str]) -> dict[str, str]:
+        """The function's unannotated parameters holding a function or class by their default or by what this file
+        passes (`key=keys.hashkey`), as the indexer reads what calls in any file pass them besides; in a nested
+        function, the enclosing one's, but those its own parameters hide."""
+        if scope.in_function:
+            return {n: o for n, o in scope.open_held.items() if n not in parameters}
+        return {n: o for n, o in self.open_parameters(node).items() if n in inner.held and n not in inner.bounded}
 
     def _receive_cases(self, name: str, values: list[ts.Node], inner: Scope) -> None:
         """A test's parameter `@pytest.mark.parametrize` gives (no fixture): the class its cases all name is what it
@@ -609,6 +618,8 @@ class PythonBinder(PythonImplicitCalls):
         if function is not None and (instances := self._called_instances(function, scope)):
             return [Target(TargetForm.MEMBER, "__call__", Resolution.INFERRED, owner=t) for t in instances]
         target = self._call_target(call, scope)
+        if target is not None and function is not None and (opened := _opened_call(function, target, scope)):
+            return opened  # `key(*args)`
         if target is not None and function is not None and (bound := self._bounded_class(function, scope)):
             subclasses = Target(TargetForm.QUALIFIED, f"{bound}{SUBCLASSES_MARK}", Resolution.DISPATCH)
             return [target, subclasses]  # `cls(...)`: the class, or any class deriving from it
@@ -772,6 +783,18 @@ def _held_target(name: str, scope: Scope) -> Target:
     function its default took off a class (`cache_setitem(self, key, value)`)."""
     fixed = scope.fixed.get(name) == scope.held[name]
     return Target(TargetForm.QUALIFIED, scope.held[name], Resolution.INFERRED, virtual=not fixed)
+
+
+def _opened_call(function: ts.Node, target: Target, scope: Scope) -> list[Target]:
+    """What calling a parameter runs that callers in any file may pass a function or class itself (`key(*args)`):
+    each one they pass (`f@(key#2)()`, the indexer reads them; a name guess where none is known), beside what its
+    default holds; [] where the file says what it is (`issubclass(kind, Base)`) or for anything else."""
+    name = node_text(function) if function.type == "identifier" else ""
+    if name in scope.open_held and name not in scope.bounded:
+        return [target, Target(TargetForm.QUALIFIED, f"{scope.open_held[name]}{CALLED_MARK}", Resolution.INFERRED)]
+    if name in scope.open_params and target.resolution is Resolution.NAME:
+        return [Target(TargetForm.QUALIFIED, f"{scope.open_params[name]}{CALLED_MARK}", Resolution.INFERRED)]
+    return []
 
 
 def _called_name(node: ts.Node) -> str:
