@@ -27,6 +27,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from enum import StrEnum
+from functools import partial
 from typing import Any, TypeAlias
 
 from trident.host.gc_pause import paused_gc
@@ -38,6 +39,7 @@ from trident.ingest.model import (
     CALLED_MARK,
     ELEMENTS_MARK,
     ENTERED_MARK,
+    GENERATED_MARK,
     LIBRARY_RUNS_MARK,
     PARAMETER_CLOSE,
     PARAMETER_OPEN,
@@ -238,8 +240,8 @@ class CodeIndex:
                 resolution = Resolution.INFERRED  # what a variable holds, read from its one assignment
             if not found and (found := self._instance_member(target, project, tails)):
                 resolution = Resolution.INFERRED
-            if not found and (parameter := _parameter_called(target.rpartition(ATTRIBUTE_MARK)[2])):
-                return self._named(parameter, project, types, ref.source, path), Resolution.NAME  # (nothing passed)
+            if not found and (marked := _parameter_marked(target.rpartition(ATTRIBUTE_MARK)[2])):
+                return self._nothing_passed(marked, project, types, ref.source, path), Resolution.NAME
         elif form is TargetForm.MEMBER:
             owner_name = self._scoped_owner(ref.owner, ref.source) if scoped else ref.owner
             if by_path and not ref.after_owner:  # a method defined apart from its type (Go, a Rust `impl`)
@@ -280,6 +282,16 @@ class CodeIndex:
         # A function bound to itself by scope or type is recursion: an edge (only a name guess never binds itself).
         found = [e for e in found if e.type in types and (e.project == project or not own_folder)]
         return found, resolution
+
+    def _nothing_passed(
+        self, marked: tuple[str, str], project: str, types: set[str], source: str, path: str
+    ) -> list[Entity]:
+        """A call of a parameter no caller passes a function or class (`(callback#0)()`): the project's one
+        definition of its name, a guess as for any variable; a parameter no caller passes a generator: nothing."""
+        attribute, mark = marked
+        if mark != CALLED_MARK:
+            return []
+        return self._named(attribute[1:-1].partition(POSITION_MARK)[0], project, types, source, path)
 
     def _defined_elsewhere(
         self, ref: AnyReference, cls: Entity, types: set[str]
@@ -553,8 +565,8 @@ class CodeIndex:
         if ATTRIBUTE_MARK in last:  # `pkg.Response@connection`: what the attribute holds
             holder, _, attribute = name.rpartition(ATTRIBUTE_MARK)
             owners = self._qualified(holder, project, depth + 1, tails)
-            if _parameter_called(attribute):  # `f@(key#2)()`: the functions and classes callers pass it
-                return self._passed_itself(owners, attribute.removesuffix(CALLED_MARK))
+            if marked := _parameter_marked(attribute):  # `f@(key#2)()`: the functions and classes callers pass it;
+                return self._passed_itself(owners, *marked)  # `f@(iterable#1)<next>`: the generators' functions
             return self._held(owners, attribute)
         if not head:
             return []
@@ -641,24 +653,26 @@ class CodeIndex:
                 return self._holds[(cls.id, attribute)]
         return None
 
-    def _passed_itself(self, owners: Sequence[Entity], attribute: str) -> list[Entity]:
+    def _passed_itself(self, owners: Sequence[Entity], attribute: str, mark: str) -> list[Entity]:
         """The functions and classes a parameter (`(key#2)`) of the first of `owners` holds itself, as the calls of
-        every file pass them (a default counts as passed), by id."""
+        every file pass them (a default counts as passed), by id; with `GENERATED_MARK`, the functions whose
+        generators they pass it."""
         if not owners or owners[0].type not in (EntityType.FUNCTION.value, EntityType.METHOD.value):
             return []
         name, _, place = attribute[1:-1].partition(POSITION_MARK)
-        ids = self._passed.itself(owners[0].id, name, place, self._itself_passed)
+        ids = self._passed.itself(owners[0].id, name, place, mark, partial(self._itself_passed, mark))
         return [self._by_id[i] for i in sorted(ids) if i in self._by_id]
 
-    def _itself_passed(self, held_id: str, beside: str) -> frozenset[str]:
-        """The ids of the functions and classes a value passed is itself: the entity (`()` beside it), or what its
-        own parameter holds itself, passed on (`(key#1)`); [] for anything else."""
-        if beside == CALLED_MARK:
+    def _itself_passed(self, mark: str, held_id: str, beside: str) -> frozenset[str]:
+        """The ids of the functions and classes a value passed is itself (or whose generator it is, by `mark`): the
+        entity (`mark` beside it), or what its own parameter holds so, passed on (`(key#1)`); none for anything
+        else."""
+        if beside == mark:
             return frozenset((held_id,))
-        if not beside.startswith(PARAMETER_OPEN):
+        if beside in (CALLED_MARK, GENERATED_MARK) or not beside.startswith(PARAMETER_OPEN):
             return frozenset()
         name, _, place = beside[1:-1].partition(POSITION_MARK)
-        return self._passed.itself(held_id, name, place, self._itself_passed)
+        return self._passed.itself(held_id, name, place, mark, partial(self._itself_passed, mark))
 
     def _passed_classes(self, held_id: str, beside: str) -> list[Entity]:
         """The class a value a call passes is: what the attribute `beside` of the entity holds (`f@(p#0)`: what f's
@@ -685,8 +699,9 @@ class CodeIndex:
         functions += [i for e in classes for i in self._member(e, "__init__", skip_first=False)[:1]]
         slot, value = ref.passed
         head, mark, beside = value.partition(ATTRIBUTE_MARK)
-        if not mark and head.endswith(CALLED_MARK):  # a function or class itself (`mod.hashkey()`)
-            head, mark, beside = head.removesuffix(CALLED_MARK), ATTRIBUTE_MARK, CALLED_MARK
+        itself = next((m for m in (CALLED_MARK, GENERATED_MARK) if not mark and head.endswith(m)), "")
+        if itself:  # a function or class itself (`mod.hashkey()`), or a generator of a function (`mod.gen<next>`)
+            head, mark, beside = head.removesuffix(itself), ATTRIBUTE_MARK, itself
         held = self._qualified(head, project, 0, _tails(called, path)[0])[:1]
         if not held or not functions:
             return []
@@ -916,10 +931,14 @@ def _tails(ref: AnyReference, path: str) -> tuple[_Tails, bool]:
     return _Tails.NONE, own_folder
 
 
-def _parameter_called(attribute: str) -> str:
-    """The parameter a call of what it holds itself names (`(key#2)()`: `key`), "" for any other attribute."""
-    opened = attribute.startswith(PARAMETER_OPEN) and attribute.endswith(f"{PARAMETER_CLOSE}{CALLED_MARK}")
-    return attribute[1:].partition(POSITION_MARK)[0].partition(PARAMETER_CLOSE)[0] if opened else ""
+def _parameter_marked(attribute: str) -> tuple[str, str] | None:
+    """A parameter's attribute and the mark after it, for what it holds itself called (`(key#2)()`) or the generators
+    it holds consumed (`(iterable#1)<next>`); None for any other attribute."""
+    for mark in (CALLED_MARK, GENERATED_MARK):
+        parameter = attribute.removesuffix(mark)
+        if parameter != attribute and parameter.startswith(PARAMETER_OPEN) and parameter.endswith(PARAMETER_CLOSE):
+            return parameter, mark
+    return None
 
 
 def _is_dunder(name: str) -> bool:

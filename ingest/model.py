@@ -13,6 +13,9 @@ ATTRIBUTE_MARK = "@"  # `Class@name`: the class the attribute `name` of Class (o
 # A `HOLDS` fact's attribute ending so holds a class or function itself, not a value of it: what calling the
 # attribute runs (`code_generator_class = CodeGenerator`, then `env.code_generator_class(...)` constructs one)
 CALLED_MARK = "()"
+# A value's name ending so is a generator of the function (`mod.repeat_last<next>`): what consuming it runs is the
+# function's body; after a parameter (`f@(iterable#1)<next>`), the bodies of the generators callers pass it
+GENERATED_MARK = "<next>"
 # A `HOLDS` fact's attribute ending so names a method a standard-library base gives the class, and holds the class's
 # own method it runs (`update(lib)` -> `Cache.__setitem__`): what a call of it runs where no class of the project
 # defines it (a subclass's override runs first)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 
-from trident.ingest.model import CALLED_MARK, passed_parts, passed_slot
+from trident.ingest.model import CALLED_MARK, GENERATED_MARK, passed_parts, passed_slot
 from trident.store.schema import Entity
 
 log = logging.getLogger(__name__)
@@ -21,6 +21,7 @@ Facts = dict[tuple[str, str], list[tuple[str, str]]]
 MAX_CHAIN = 16
 ValueClasses = Callable[[str, str], list[Entity]]  # (entity id, beside it) -> the class the value is, [] if unknown
 Lineage = Callable[[Entity], list[Entity]]  # a class, then its bases, nearest first
+ITSELF = (CALLED_MARK, GENERATED_MARK)  # what a value passed is beside its entity: the entity itself, or its generator
 ValuesItself = Callable[[str, str], frozenset[str]]  # (entity id, beside it) -> the ids it is itself
 
 
@@ -46,7 +47,7 @@ class PassedValues:
         key = (function, name, place)
         if key in self._read:
             return self._read[key]
-        values = [(held, beside) for held, beside in self._values(function, name, place) if beside != CALLED_MARK]
+        values = [(held, beside) for held, beside in self._values(function, name, place) if beside not in ITSELF]
         if not values or not self._enter(key):
             return None
         try:
@@ -58,11 +59,12 @@ class PassedValues:
             self._read[key] = found
         return found
 
-    def itself(self, function: str, name: str, place: str, values_of: ValuesItself) -> frozenset[str]:
-        """The ids of the functions and classes parameter `name` of `function` holds itself, as its callers pass them
-        (`cached(cache, key=keys.typedkey)`, a default, or passed on from a caller's own parameter): what a call of
-        the parameter runs; empty when no call passes one."""
-        key = (function, name, f"{place}{CALLED_MARK}")
+    def itself(self, function: str, name: str, place: str, mark: str, values_of: ValuesItself) -> frozenset[str]:
+        """The ids of the functions and classes parameter `name` of `function` holds itself (`CALLED_MARK`), as its
+        callers pass them (`cached(cache, key=keys.typedkey)`, a default, or passed on from a caller's own
+        parameter): what a call of the parameter runs; or of the functions whose generators they pass it
+        (`GENERATED_MARK`): what consuming it runs. Empty when no call passes one."""
+        key = (function, name, f"{place}{mark}")
         if key in self._itself:
             return self._itself[key]
         values = self._values(function, name, place)

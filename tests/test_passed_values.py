@@ -253,3 +253,61 @@ def test_when_the_callers_pass_another_function_the_parameters_call_binds_again(
     assert "pkg.keys.typedkey" not in wrapped  # no caller passes it now (the builtin `hash` is no project's)
     assert wrapped.get("pkg.keys.hashkey") is Resolution.INFERRED
     assert wrapped.get("pkg.keys.Model") is Resolution.INFERRED
+
+
+RECIPES = (
+    "from itertools import islice\n\n\n"
+    "def take(n, iterable):\n"
+    "    return list(islice(iterable, n))\n\n\n"
+    "def first(iterable, default=None):\n"
+    "    return next(iter(iterable), default)\n\n\n"
+    "def drain(iterable):\n"
+    "    for _ in iterable:\n"
+    "        pass\n"
+)
+MORE = (
+    "from pkg.recipes import drain, first, take\n\n\n"
+    "def repeat_last(values):\n"
+    "    for value in values:\n"
+    "        yield value\n\n\n"
+    "def count_up(n):\n"
+    "    yield from range(n)\n\n\n"
+    "def unrelated():\n"
+    "    yield 1\n\n\n"
+    "class Stream:\n"
+    "    def __iter__(self):\n"
+    "        return self\n\n"
+    "    def __next__(self):\n"
+    "        raise StopIteration\n\n\n"
+    "def chunks(items):\n"
+    "    return take(2, repeat_last(items))\n\n\n"
+    "def head(n):\n"
+    "    return first(count_up(n))\n\n\n"
+    "def relay(iterable):\n"
+    "    return drain(iterable)\n\n\n"
+    "def main():\n"
+    "    relay(count_up(3))\n"
+    "    take(1, Stream())\n"
+    "    take(2, [1, 2, 3])\n"
+)
+GENERATOR_FILES = {"pkg/__init__.py": "", "pkg/recipes.py": RECIPES, "pkg/more.py": MORE}
+
+
+def test_a_generator_passed_to_another_files_function_runs_its_body_where_that_function_consumes_it(
+    tmp_path: Path,
+) -> None:
+    """more-itertools' `take(n, repeat_last(x))`: `take` (another module) runs `repeat_last`'s body as it consumes
+    `islice(iterable, n)`; so do `next(iter(it), default)` and a `for` over a generator passed on through a caller's
+    own parameter. An instance passed is iterated through `islice` too."""
+    catalog = indexed_projects(tmp_path, {"p": GENERATOR_FILES}, ("p",))
+    try:
+        take, first = _called(catalog, "pkg.recipes.take"), _called(catalog, "pkg.recipes.first")
+        drain = _called(catalog, "pkg.recipes.drain")
+    finally:
+        catalog.close()
+    assert take.get("pkg.more.repeat_last") is Resolution.INFERRED  # consumed through `islice`
+    assert first.get("pkg.more.count_up") is Resolution.INFERRED  # `next(iter(iterable), default)`
+    assert drain.get("pkg.more.count_up") is Resolution.INFERRED  # passed on through `relay`'s parameter
+    assert take.get("pkg.more.Stream.__next__") is Resolution.INFERRED  # an instance's iteration, through `islice`
+    assert "pkg.more.count_up" not in take and "pkg.more.unrelated" not in take  # never passed to `take`
+    assert "pkg.more.repeat_last" not in first and "pkg.more.repeat_last" not in drain

@@ -34,6 +34,7 @@ BUILTIN_RUNS = {
     "anext": "__anext__",
     "aiter": "__aiter__",
 }
+WITH_DEFAULT = frozenset({"next", "anext"})  # ... which also take a default as a second argument
 # Builtins that iterate their first argument; `min` and `max` only when given one; the others every positional
 # argument from the place given (`zip(a, b)`, `map(f, xs, ys)`).
 ITERATING_FIRST = frozenset({"list", "tuple", "sorted", "set", "frozenset", "sum", "any", "all", "enumerate"})
@@ -210,10 +211,11 @@ def keyed_containers(nodes: Iterable[ts.Node]) -> Iterator[ts.Node]:
 
 
 def _builtin_runs(call: ts.Node) -> Iterator[Run]:
-    """`next(x)`, `len(x)`, `str(x)`: the method the builtin runs on its one argument."""
+    """`next(x)`, `len(x)`, `str(x)`: the method the builtin runs on its one argument (`next(x, default)` too)."""
     function, arguments = call.child_by_field_name("function"), call.child_by_field_name("arguments")
     name = node_text(function) if function is not None and function.type == "identifier" else ""
-    if name in BUILTIN_RUNS and arguments is not None and arguments.named_child_count == 1:
+    given = arguments.named_child_count if arguments is not None else 0
+    if name in BUILTIN_RUNS and arguments is not None and (given == 1 or (given == 2 and name in WITH_DEFAULT)):
         value = arguments.named_children[0]
         if value.type not in ("keyword_argument", "list_splat", "dictionary_splat"):
             yield Run(value, BUILTIN_RUNS[name], name)

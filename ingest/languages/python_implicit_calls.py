@@ -20,6 +20,7 @@ from trident.ingest.languages.python_facts import Scope
 from trident.ingest.languages.python_implicit import (
     CONTAINER_RUNS,
     HASHING_BUILTINS,
+    ITERATION,
     Run,
     keyed_containers,
 )
@@ -31,6 +32,7 @@ from trident.ingest.languages.python_syntax import (
 from trident.ingest.model import (
     ATTRIBUTE_MARK,
     ELEMENTS_MARK,
+    GENERATED_MARK,
     TargetForm,
 )
 from trident.store.schema import Resolution
@@ -51,13 +53,17 @@ class PythonImplicitCalls(PythonExports):
         for run in runs:
             if run.builtin and (self._bound(run.builtin, scope) or {run.builtin} & (scope.types.keys() | scope.held)):
                 continue
-            value = run.value
+            value = self.drawn_on(run.value, scope) if run.method in ITERATION else run.value  # `islice(x, n)`: x
             if run.method in GENERATOR_RUNS and (generators := self.generator_of(value, scope)):
                 # a generator's body runs where it is consumed (`next(self._iter)`, `for t in stream`)
                 for function in generators:
                     target = Target(TargetForm.QUALIFIED, function, Resolution.INFERRED)
                     self.result.calls.append(BoundCall(scope.caller, value.start_point.row, target))
                 continue
+            if run.method in GENERATOR_RUNS and (opened := _opened(value, scope)):
+                # a parameter's: the bodies of the generators callers in any file pass it (`take(n, repeat_last(x))`)
+                target = Target(TargetForm.QUALIFIED, f"{opened}{GENERATED_MARK}", Resolution.INFERRED)
+                self.result.calls.append(BoundCall(scope.caller, value.start_point.row, target))
             if value.type == "call" and run.method not in CONTAINER_RUNS and not self._constructs_class(value, scope):
                 continue  # (`hash(Specifier(spec))`, `Version(a) == Version(b)`: the class it makes)
             if scope.cls is not None and value.type == "identifier" and node_text(value) == scope.receiver:
@@ -127,3 +133,8 @@ class PythonImplicitCalls(PythonExports):
             if element and not standard(element.removesuffix(ELEMENTS_MARK)):
                 target = Target(TargetForm.MEMBER, "__hash__", Resolution.INFERRED, owner=element)
                 self.result.calls.append(BoundCall(scope.caller, node.start_point.row, target))
+
+
+def _opened(value: ts.Node, scope: Scope) -> str:
+    """What the indexer reads callers pass a parameter being consumed (`f@(iterable#1)`); "" for any other value."""
+    return scope.open_params.get(node_text(value), "") if value.type == "identifier" else ""

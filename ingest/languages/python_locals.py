@@ -51,6 +51,7 @@ from trident.ingest.model import (
     CALLED_MARK,
     ELEMENTS_MARK,
     ENTERED_MARK,
+    GENERATED_MARK,
     PARAMETER_OPEN,
     PREFIX_MARK,
     TABLE_MARK,
@@ -793,8 +794,9 @@ class PythonLocals(PythonTypes):
 
     def passed_out(self, call: ts.Node, targets: list[Target], scope: Scope) -> list[tuple[str, str]]:
         """(slot, value) for what a call of a function or class, in any file, passes it, for the indexer to type the
-        parameters by (`PASSES`): each argument whose value's class this file states (`cached(LRUCache(2))`), or the
-        caller's own untyped parameter (`_cached_wrapper(func, cache)`: whatever the callers of `cached` pass).
+        parameters by (`PASSES`): each argument whose value's class this file states (`cached(LRUCache(2))`), a
+        function or class itself, a generator of this file's function (`take(n, repeat_last(x))`), or the caller's
+        own untyped parameter (`_cached_wrapper(func, cache)`: whatever the callers of `cached` pass).
         Only a call bound by scope or type. (A call of this file's own function types its parameters here first,
         `_note_passed`; what the indexer reads of them counts where that says nothing: more classes than one.)"""
         if len(targets) != 1 or targets[0].resolution is Resolution.NAME:
@@ -807,7 +809,9 @@ class PythonLocals(PythonTypes):
         placed = call_slots(
             call, receiver_first=target.form is TargetForm.QUALIFIED and self._first_is_receiver(call, scope)
         )
-        return [(slot, value) for slot, argument in placed for value in self._passed_values(argument, scope)]
+        found = [(slot, value) for slot, argument in placed for value in self._passed_values(argument, scope)]
+        generators = [(slot, function) for slot, argument in placed for function in self.generator_of(argument, scope)]
+        return found + [(slot, f"{function}{GENERATED_MARK}") for slot, function in generators]
 
     def _first_is_receiver(self, call: ts.Node, scope: Scope) -> bool:
         """Whether a call's first argument is the caller's receiver (`Base.__init__(self, x)`: it fills `self`)."""

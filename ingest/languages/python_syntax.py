@@ -145,13 +145,37 @@ def call_arguments(call: ts.Node) -> list[ts.Node]:
     return [a for a in arguments.named_children if a.type != "comment"] if arguments is not None else []
 
 
+# `itertools` functions that wrap one iterable lazily -> its place: consuming what they give consumes it
+ITERTOOLS_WRAPPING = {
+    "islice": 0,
+    "takewhile": 1,
+    "dropwhile": 1,
+    "filterfalse": 1,
+    "compress": 0,
+    "starmap": 1,
+    "accumulate": 0,
+    "pairwise": 0,
+    "batched": 0,
+    "cycle": 0,
+    "groupby": 0,
+}
+
+
 def iterated(call: ts.Node, bound: Callable[[str], str]) -> ts.Node | None:
-    """`iter(x)` with the builtin `iter` (not where `bound` says the file rebinds the name): x, whose iterator a
-    generator is itself; None for any other call."""
+    """What a call's iterator draws on as it is consumed: x of `iter(x)` with the builtin `iter` (not where `bound`
+    says the file rebinds the name), whose iterator a generator is itself, or the iterable an `itertools` function
+    wraps lazily (`islice(x, n)`, `itertools.takewhile(p, x)`); None for any other call."""
     function, given = call.child_by_field_name("function"), call_arguments(call)
-    if function is None or function.type != "identifier" or node_text(function) != "iter" or len(given) != 1:
+    written = node_text(function) if function is not None and function.type in ("identifier", "attribute") else ""
+    if written == "iter" and not bound("iter"):
+        place = 0 if len(given) == 1 else None
+    else:
+        module, _, name = written.rpartition(".")
+        module, name = (bound(module) or module, name) if module else bound(written).rpartition(".")[::2]
+        place = ITERTOOLS_WRAPPING.get(name) if module == "itertools" else None
+    if place is None or place >= len(given) or given[place].type in ("keyword_argument", "list_splat"):
         return None
-    return None if bound("iter") or given[0].type in ("keyword_argument", "list_splat") else given[0]
+    return given[place]
 
 
 def named_as_class(qualified: str) -> bool:

@@ -747,8 +747,7 @@ class PythonTypes(PythonParameters):
         """The generator functions of this file whose generator a value is, sorted: a call of one
         (`self.tokeniter(...)`, also through `iter(...)`), a local or parameter holding one, an attribute of the
         method's class given one (`self._iter`); [] for anything else. Its body runs where the value is consumed."""
-        while value.type == "call" and (given := iterated(value, lambda name: self._bound(name, scope))):
-            value = given
+        value = self.drawn_on(value, scope)
         if value.type == "call":
             called = self._callee(value, scope)
             return [called] if called in self.generator_functions else self.returned_generators.get(called, [])
@@ -760,6 +759,13 @@ class PythonTypes(PythonParameters):
         if owner is None or scope.cls is None or owner.type != "identifier" or node_text(owner) != scope.receiver:
             return []
         return sorted(scope.cls.generators.get(node_text(value.child_by_field_name("attribute")), ()))
+
+    def drawn_on(self, value: ts.Node, scope: Scope) -> ts.Node:
+        """The value an iterator being consumed draws on: x of `iter(x)` or `islice(x, n)` (`iterated`), through
+        any number of them; else the value itself."""
+        while value.type == "call" and (given := iterated(value, lambda name: self._bound(name, scope))):
+            value = given
+        return value
 
     def _callee(self, call: ts.Node, scope: Scope) -> str:
         """The qualified name of the function, method or class a call calls, as far as the file states it; "" else."""
