@@ -667,6 +667,9 @@ class CodeIndex:
         """The ids of the functions and classes a value passed is itself (or whose generator it is, by `mark`): the
         entity (`mark` beside it), or what its own parameter holds so, passed on (`(key#1)`); none for anything
         else."""
+        if beside == mark == GENERATED_MARK:  # what a call of the function gives: the generator it holds, if any
+            generator = self._holds.get((held_id, GENERATED_MARK))
+            return frozenset((generator,)) if generator else frozenset()
         if beside == mark:
             return frozenset((held_id,))
         if beside in (CALLED_MARK, GENERATED_MARK) or not beside.startswith(PARAMETER_OPEN):

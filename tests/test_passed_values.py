@@ -290,7 +290,30 @@ MORE = (
     "    take(1, Stream())\n"
     "    take(2, [1, 2, 3])\n"
 )
-GENERATOR_FILES = {"pkg/__init__.py": "", "pkg/recipes.py": RECIPES, "pkg/more.py": MORE}
+USES = (
+    "import pkg.more as mi\n"
+    "from pkg.recipes import first, take\n\n\n"
+    "def test_take():\n"
+    "    assert take(2, mi.repeat_last([1]))\n\n\n"
+    "def test_first():\n"
+    "    assert first(mi.odds(4)) == 1\n"
+    "    assert take(1, mi.later_odds(4))\n"
+    "    assert take(1, mi.listed(2))\n"
+)
+MORE_ODDS = (
+    "\n\ndef odds(n):\n"
+    "    yield from range(1, n, 2)\n\n\n"
+    "def later_odds(n):\n"
+    "    return odds(n)\n\n\n"
+    "def listed(n):\n"
+    "    return [n]\n"
+)
+GENERATOR_FILES = {
+    "pkg/__init__.py": "",
+    "pkg/recipes.py": RECIPES,
+    "pkg/more.py": MORE + MORE_ODDS,
+    "tests/test_uses.py": USES,
+}
 
 
 def test_a_generator_passed_to_another_files_function_runs_its_body_where_that_function_consumes_it(
@@ -298,7 +321,8 @@ def test_a_generator_passed_to_another_files_function_runs_its_body_where_that_f
 ) -> None:
     """more-itertools' `take(n, repeat_last(x))`: `take` (another module) runs `repeat_last`'s body as it consumes
     `islice(iterable, n)`; so do `next(iter(it), default)` and a `for` over a generator passed on through a caller's
-    own parameter. An instance passed is iterated through `islice` too."""
+    own parameter. A test module's call passing a generator of a third module counts (`mi.later_odds(4)` returns
+    `odds(n)`'s generator: that body runs). An instance passed is iterated through `islice` too."""
     catalog = indexed_projects(tmp_path, {"p": GENERATOR_FILES}, ("p",))
     try:
         take, first = _called(catalog, "pkg.recipes.take"), _called(catalog, "pkg.recipes.first")
@@ -307,7 +331,10 @@ def test_a_generator_passed_to_another_files_function_runs_its_body_where_that_f
         catalog.close()
     assert take.get("pkg.more.repeat_last") is Resolution.INFERRED  # consumed through `islice`
     assert first.get("pkg.more.count_up") is Resolution.INFERRED  # `next(iter(iterable), default)`
+    assert first.get("pkg.more.odds") is Resolution.INFERRED  # passed from a test module
+    assert take.get("pkg.more.odds") is Resolution.INFERRED  # ... as what `later_odds` returns
     assert drain.get("pkg.more.count_up") is Resolution.INFERRED  # passed on through `relay`'s parameter
     assert take.get("pkg.more.Stream.__next__") is Resolution.INFERRED  # an instance's iteration, through `islice`
     assert "pkg.more.count_up" not in take and "pkg.more.unrelated" not in take  # never passed to `take`
+    assert "pkg.more.listed" not in take and "pkg.more.later_odds" not in take  # no generator function's body
     assert "pkg.more.repeat_last" not in first and "pkg.more.repeat_last" not in drain

@@ -30,6 +30,7 @@ from trident.ingest.languages.python_syntax import (
 from trident.ingest.model import (
     CALLED_MARK,
     ELEMENTS_MARK,
+    GENERATED_MARK,
     LIBRARY_RUNS_MARK,
     TABLE_MARK,
     TargetForm,
@@ -88,6 +89,15 @@ class PythonExports(PythonLocals):
                 if held.startswith(f"{self.module}.") and held.count(".") > self.module.count(".") + 1:  # `except`)
                     target = Target(TargetForm.QUALIFIED, held, Resolution.EXACT)
                     yield BoundAttribute("", f"{name}{CALLED_MARK}", target)
+
+    def _generators(self) -> Iterator[BoundAttribute]:
+        """Each function a call of which gives a generator, holding the generator function whose body consuming that
+        runs (attribute `<next>`): itself, or the one it returns (`platform_tags()` returning `_linux_platforms()`);
+        what another file's call passing `f(...)` on to a consumer runs there (`HOLDS`)."""
+        returned = {f: found[0] for f, found in self.returned_generators.items() if len(found) == 1}
+        for qualified, generator in sorted({**{g: g for g in self.generator_functions}, **returned}.items()):
+            target = Target(TargetForm.QUALIFIED, generator, Resolution.EXACT)
+            yield BoundAttribute(qualified.removeprefix(f"{self.module}."), GENERATED_MARK, target)
 
     def _stated_parameters(self) -> Iterator[BoundAttribute]:
         """The class each annotated parameter of each method holds (`md: Markdown`, attribute `(md)`): what the

@@ -810,8 +810,17 @@ class PythonLocals(PythonTypes):
             call, receiver_first=target.form is TargetForm.QUALIFIED and self._first_is_receiver(call, scope)
         )
         found = [(slot, value) for slot, argument in placed for value in self._passed_values(argument, scope)]
-        generators = [(slot, function) for slot, argument in placed for function in self.generator_of(argument, scope)]
-        return found + [(slot, f"{function}{GENERATED_MARK}") for slot, function in generators]
+        generated = ((slot, self._generators_given(argument, scope)) for slot, argument in placed)
+        return found + [(slot, f"{function}{GENERATED_MARK}") for slot, given in generated for function in given]
+
+    def _generators_given(self, argument: ts.Node, scope: Scope) -> list[str]:
+        """The functions whose generators an argument is, as far as this file knows (`generator_of`); for a call of a
+        function of another module (`mi.repeat_last(x)`), that function, whose generator the indexer reads."""
+        if found := self.generator_of(argument, scope):
+            return found
+        called = self._callee(argument, scope) if argument.type == "call" else ""
+        elsewhere = called and not called.startswith(f"{self.module}.") and not named_as_class(called)
+        return [called] if elsewhere and called.replace(".", "").isidentifier() and not standard(called) else []
 
     def _first_is_receiver(self, call: ts.Node, scope: Scope) -> bool:
         """Whether a call's first argument is the caller's receiver (`Base.__init__(self, x)`: it fills `self`)."""
