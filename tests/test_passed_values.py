@@ -279,6 +279,13 @@ MORE = (
     "        return self\n\n"
     "    def __next__(self):\n"
     "        raise StopIteration\n\n\n"
+    "class Bar:\n"
+    "    def __iter__(self):\n"
+    "        return self.steps()\n\n"
+    "    def steps(self):\n"
+    "        yield 1\n\n"
+    "    def __next__(self):\n"
+    "        return next(iter(self))\n\n\n"
     "def chunks(items):\n"
     "    return take(2, repeat_last(items))\n\n\n"
     "def head(n):\n"
@@ -327,6 +334,7 @@ def test_a_generator_passed_to_another_files_function_runs_its_body_where_that_f
     try:
         take, first = _called(catalog, "pkg.recipes.take"), _called(catalog, "pkg.recipes.first")
         drain = _called(catalog, "pkg.recipes.drain")
+        bar_next = _called(catalog, "pkg.more.Bar.__next__")
     finally:
         catalog.close()
     assert take.get("pkg.more.repeat_last") is Resolution.INFERRED  # consumed through `islice`
@@ -337,4 +345,6 @@ def test_a_generator_passed_to_another_files_function_runs_its_body_where_that_f
     assert take.get("pkg.more.Stream.__next__") is Resolution.INFERRED  # an instance's iteration, through `islice`
     assert "pkg.more.count_up" not in take and "pkg.more.unrelated" not in take  # never passed to `take`
     assert "pkg.more.listed" not in take and "pkg.more.later_odds" not in take  # no generator function's body
+    # `next(iter(self))`: `__iter__` runs and returns another iterator, whose `__next__` runs (not this one's)
+    assert bar_next.get("pkg.more.Bar.__iter__") is Resolution.EXACT and "pkg.more.Bar.__next__" not in bar_next
     assert "pkg.more.repeat_last" not in first and "pkg.more.repeat_last" not in drain

@@ -53,17 +53,19 @@ class PythonImplicitCalls(PythonExports):
         for run in runs:
             if run.builtin and (self._bound(run.builtin, scope) or {run.builtin} & (scope.types.keys() | scope.held)):
                 continue
-            value = self.drawn_on(run.value, scope) if run.method in ITERATION else run.value  # `islice(x, n)`: x
+            value = run.value
             if run.method in GENERATOR_RUNS and (generators := self.generator_of(value, scope)):
                 # a generator's body runs where it is consumed (`next(self._iter)`, `for t in stream`)
                 for function in generators:
                     target = Target(TargetForm.QUALIFIED, function, Resolution.INFERRED)
                     self.result.calls.append(BoundCall(scope.caller, value.start_point.row, target))
                 continue
-            if run.method in GENERATOR_RUNS and (opened := _opened(value, scope)):
+            if run.method in GENERATOR_RUNS and (opened := _opened(self.drawn_on(value, scope), scope)):
                 # a parameter's: the bodies of the generators callers in any file pass it (`take(n, repeat_last(x))`)
                 target = Target(TargetForm.QUALIFIED, f"{opened}{GENERATED_MARK}", Resolution.INFERRED)
                 self.result.calls.append(BoundCall(scope.caller, value.start_point.row, target))
+            if run.method in ITERATION:  # `for x in islice(items, n)`: what iterating items runs
+                value = self.drawn_on(value, scope, through_iter=False)
             if value.type == "call" and run.method not in CONTAINER_RUNS and not self._constructs_class(value, scope):
                 continue  # (`hash(Specifier(spec))`, `Version(a) == Version(b)`: the class it makes)
             if scope.cls is not None and value.type == "identifier" and node_text(value) == scope.receiver:

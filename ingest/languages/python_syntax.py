@@ -161,14 +161,14 @@ ITERTOOLS_WRAPPING = {
 }
 
 
-def iterated(call: ts.Node, bound: Callable[[str], str]) -> ts.Node | None:
+def iterated(call: ts.Node, bound: Callable[[str], str], through_iter: bool = True) -> ts.Node | None:
     """What a call's iterator draws on as it is consumed: x of `iter(x)` with the builtin `iter` (not where `bound`
-    says the file rebinds the name), whose iterator a generator is itself, or the iterable an `itertools` function
-    wraps lazily (`islice(x, n)`, `itertools.takewhile(p, x)`); None for any other call."""
+    says the file rebinds the name; not unless `through_iter`), whose iterator a generator is itself, or the iterable
+    an `itertools` function wraps lazily (`islice(x, n)`, `itertools.takewhile(p, x)`); None for any other call."""
     function, given = call.child_by_field_name("function"), call_arguments(call)
     written = node_text(function) if function is not None and function.type in ("identifier", "attribute") else ""
     if written == "iter" and not bound("iter"):
-        place = 0 if len(given) == 1 else None
+        place = 0 if len(given) == 1 and through_iter else None
     else:
         module, _, name = written.rpartition(".")
         module, name = (bound(module) or module, name) if module else bound(written).rpartition(".")[::2]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
+from functools import partial
 from typing import Any, Literal
 
 import tree_sitter as ts
@@ -760,10 +761,12 @@ class PythonTypes(PythonParameters):
             return []
         return sorted(scope.cls.generators.get(node_text(value.child_by_field_name("attribute")), ()))
 
-    def drawn_on(self, value: ts.Node, scope: Scope) -> ts.Node:
+    def drawn_on(self, value: ts.Node, scope: Scope, through_iter: bool = True) -> ts.Node:
         """The value an iterator being consumed draws on: x of `iter(x)` or `islice(x, n)` (`iterated`), through
-        any number of them; else the value itself."""
-        while value.type == "call" and (given := iterated(value, lambda name: self._bound(name, scope))):
+        any number of them; else the value itself. Not `iter(x)` unless `through_iter`: that x is its own iterator
+        holds for a generator, not for any class (`__iter__` may return another object)."""
+        bound = partial(self._bound, scope=scope)
+        while value.type == "call" and (given := iterated(value, bound, through_iter)):
             value = given
         return value
 
