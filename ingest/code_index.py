@@ -57,7 +57,16 @@ from trident.store.manifest import PendingReference
 from trident.store.names.code_paths import is_test_path, module_name
 from trident.store.names.id_ordered import drop, insert
 from trident.store.names.import_names import ImportNames, family, heads_folder
-from trident.store.schema import NON_VIRTUAL, PASSED_OPEN, SELF_MARK, Entity, EntityType, RelationType, Resolution
+from trident.store.schema import (
+    GENERATOR_RUN,
+    NON_VIRTUAL,
+    PASSED_OPEN,
+    SELF_MARK,
+    Entity,
+    EntityType,
+    RelationType,
+    Resolution,
+)
 
 CODE_TYPES = frozenset(
     {EntityType.MODULE.value, EntityType.CLASS.value, EntityType.FUNCTION.value, EntityType.METHOD.value}
@@ -342,6 +351,8 @@ class CodeIndex:
         the enclosing class may have where the call is on its own receiver (`self.m()` in `C`: C's and its
         subclasses' overrides, not a sibling's; marked as on the caller's own receiver); "" (any) otherwise: a value's
         class as the binder reads it (`self.stream = ByteStream(...)`) may be one of several that other code assigns."""
+        if ref.type == RelationType.CALLS and ref.target.endswith(GENERATED_MARK):
+            return GENERATOR_RUN  # a generator's body run where it is consumed: its callers made it, or not
         if ref.type not in (RelationType.CALLS, RelationType.REFERENCES) or found.type != EntityType.METHOD.value:
             return ""
         form = TargetForm(ref.form)

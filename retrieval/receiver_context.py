@@ -17,10 +17,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from trident.retrieval.relation_index import RelationIndex
-from trident.store.schema import NON_VIRTUAL, Relation, RelationType, constructed_class, on_own_receiver
+from trident.store.schema import (
+    GENERATOR_RUN,
+    NON_VIRTUAL,
+    Relation,
+    RelationType,
+    constructed_class,
+    on_own_receiver,
+)
 
 NONE = -1  # no context: the method's `self` may be of its class or any class deriving from it
 RULED_OUT = -2  # the call cannot have reached the method in this context
+ENDED = -3  # the caller runs a generator it was given: its own callers reach the walk's start only by making one
 
 
 @dataclass(frozen=True)
@@ -84,6 +92,8 @@ class ReceiverContext:
         """The context of the caller of relation number `relation` (a call or reference into a method reached in
         `context`), or RULED_OUT when the receiver it states cannot be of the class the context asks."""
         receiver = self.index.receiver(relation)
+        if receiver == GENERATOR_RUN:
+            return ENDED
         caller, callee = int(self.index.source[relation]), int(self.index.target[relation])
         if on_own_receiver(receiver) or (receiver == NON_VIRTUAL and self._of_a_base(caller, callee)):
             # `self.m()`; `super().m()`, `Base.m(self)`: the method it names, on the caller's own object

@@ -14,6 +14,9 @@ from tests.projects import call_edges, indexed_projects, write_files
 from trident.embedding.hash_embedder import HashEmbedder
 from trident.ingest.pipeline import index_folder
 from trident.ingest.rebinding import remove_documents
+from trident.retrieval.callers import walk_callers
+from trident.retrieval.retrieval_settings import RetrievalSettings
+from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.schema import Resolution, document_id
 
@@ -315,6 +318,7 @@ MORE_ODDS = (
     "def listed(n):\n"
     "    return [n]\n"
 )
+ODDS = "function:p:pkg.more.odds"
 GENERATOR_FILES = {
     "pkg/__init__.py": "",
     "pkg/recipes.py": RECIPES,
@@ -335,6 +339,7 @@ def test_a_generator_passed_to_another_files_function_runs_its_body_where_that_f
         take, first = _called(catalog, "pkg.recipes.take"), _called(catalog, "pkg.recipes.first")
         drain = _called(catalog, "pkg.recipes.drain")
         bar_next = _called(catalog, "pkg.more.Bar.__next__")
+        walk = walk_callers(GenerationViews(RetrievalSettings()).relations(catalog), [ODDS], 3, Resolution.NAME)
     finally:
         catalog.close()
     assert take.get("pkg.more.repeat_last") is Resolution.INFERRED  # consumed through `islice`
@@ -345,6 +350,11 @@ def test_a_generator_passed_to_another_files_function_runs_its_body_where_that_f
     assert take.get("pkg.more.Stream.__next__") is Resolution.INFERRED  # an instance's iteration, through `islice`
     assert "pkg.more.count_up" not in take and "pkg.more.unrelated" not in take  # never passed to `take`
     assert "pkg.more.listed" not in take and "pkg.more.later_odds" not in take  # no generator function's body
+    # walked back from `odds`: `take` runs it, but reaches it from a caller only where that caller made it (the test
+    # calling `later_odds`); `main` passes `take` a Stream and a list, and reaches `odds` through no call
+    assert {"function:p:pkg.recipes.take", "function:p:tests.test_uses.test_first"} <= walk.reached.keys()
+    assert walk.reached["function:p:pkg.recipes.take"].hops == 1
+    assert "function:p:pkg.more.main" not in walk.reached
     # `next(iter(self))`: `__iter__` runs and returns another iterator, whose `__next__` runs (not this one's)
     assert bar_next.get("pkg.more.Bar.__iter__") is Resolution.EXACT and "pkg.more.Bar.__next__" not in bar_next
     assert "pkg.more.repeat_last" not in first and "pkg.more.repeat_last" not in drain
