@@ -5,12 +5,13 @@ to a container or through an import."""
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 
 from trident.retrieval.connections import Adjacency, Connection, best_paths, set_apart_of
 from trident.retrieval.receiver_context import ReceiverContext
 from trident.retrieval.relation_index import GraphWalk, RelationIndex
 from trident.store.names.directory import EntityDirectory
-from trident.store.schema import RelationType, Resolution
+from trident.store.schema import Relation, RelationType, Resolution
 
 # What a chain of execution walks: calls (stated, dispatched, constructors) and functions passed to be called.
 CALL_TYPES = frozenset({RelationType.CALLS.value, RelationType.REFERENCES.value})
@@ -46,6 +47,14 @@ def call_chains(
         forward, source, target, max_hops, max_paths, set_apart_of(directory), towards=backward, runs=runs
     )
     return [Connection(relations=path, code_only=True) for path in found]
+
+
+def runs_in_order(graph: GraphWalk, calls: Sequence[Relation]) -> bool:
+    """Whether calls, in the order they run, can run as one chain as their receivers allow (over the in-memory
+    relations, `ReceiverContext.runs_as_chain`; a store's relations say nothing against it)."""
+    if not calls or not isinstance(graph, RelationIndex):
+        return True
+    return ReceiverContext.of(graph).runs_as_chain(list(calls[:-1]), calls[-1])
 
 
 def _call_edges(

@@ -111,14 +111,23 @@ class ReceiverContext:
         caller's own receiver runs a method only where no class between that receiver's class and the method's
         overrides it (`TimedSerializer.loads_unsafe` -> `Serializer._loads_unsafe_impl` -> `self.loads()` runs
         `TimedSerializer.loads`, never `Serializer.loads`), and an override reached by dispatch only for a receiver
-        that may be of its class."""
+        that may be of its class; a generator's body run by the function it is passed to only as the chain's first
+        call, or after a caller that made the generator (calls its function itself)."""
         first = self.index.position.get((path[0] if path else step).source)
         context = self.class_of(first) if first is not None else NONE
-        for relation in (*path, step):
+        chain = (*path, step)
+        for at, relation in enumerate(chain):
+            if at and relation.receiver == GENERATOR_RUN and not self._made(chain[at - 1].source, relation.target):
+                return False  # the call before passed that generator only if its caller made it
             context = self._forward(relation, context)
             if context == RULED_OUT:
                 return False
         return True
+
+    def _made(self, caller: str, function: str) -> bool:
+        """Whether `caller` calls `function` itself (`take(n, repeat_last(x))`: it made the generator it passes)."""
+        calls = self.index.touching(caller, (RelationType.CALLS.value,), outgoing=True)
+        return self.index.position.get(function, -1) in self.index.target[calls].tolist()
 
     def _forward(self, relation: Relation, context: int) -> int:
         """The class the callee's `self` is of after `relation` runs from a caller whose `self` is of `context`."""

@@ -15,10 +15,12 @@ from trident.embedding.hash_embedder import HashEmbedder
 from trident.ingest.pipeline import index_folder
 from trident.ingest.rebinding import remove_documents
 from trident.retrieval.callers import walk_callers
+from trident.retrieval.reader import Reader
 from trident.retrieval.retrieval_settings import RetrievalSettings
 from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.schema import Resolution, document_id
+from trident.tools.explain import explain_path
 
 STORES = (
     "class Store:\n"
@@ -318,7 +320,7 @@ MORE_ODDS = (
     "def listed(n):\n"
     "    return [n]\n"
 )
-ODDS = "function:p:pkg.more.odds"
+ODDS, REPEAT_LAST = "function:p:pkg.more.odds", "function:p:pkg.more.repeat_last"
 GENERATOR_FILES = {
     "pkg/__init__.py": "",
     "pkg/recipes.py": RECIPES,
@@ -339,7 +341,10 @@ def test_a_generator_passed_to_another_files_function_runs_its_body_where_that_f
         take, first = _called(catalog, "pkg.recipes.take"), _called(catalog, "pkg.recipes.first")
         drain = _called(catalog, "pkg.recipes.drain")
         bar_next = _called(catalog, "pkg.more.Bar.__next__")
-        walk = walk_callers(GenerationViews(RetrievalSettings()).relations(catalog), [ODDS], 3, Resolution.NAME)
+        views = GenerationViews(RetrievalSettings())
+        walk = walk_callers(views.relations(catalog), [ODDS], 3, Resolution.NAME)
+        unmade = explain_path(Reader(catalog, views), "function:p:pkg.more.main", ODDS, max_hops=4)
+        made = explain_path(Reader(catalog, views), "function:p:pkg.more.chunks", REPEAT_LAST, max_hops=4)
     finally:
         catalog.close()
     assert take.get("pkg.more.repeat_last") is Resolution.INFERRED  # consumed through `islice`
@@ -355,6 +360,10 @@ def test_a_generator_passed_to_another_files_function_runs_its_body_where_that_f
     assert {"function:p:pkg.recipes.take", "function:p:tests.test_uses.test_first"} <= walk.reached.keys()
     assert walk.reached["function:p:pkg.recipes.take"].hops == 1
     assert "function:p:pkg.more.main" not in walk.reached
+    # a chain through `take` into a generator's body only after the call that made the generator
+    assert not any(p.call_chain for p in unmade.paths)
+    assert [h.target for h in made.paths[0].hops] == [REPEAT_LAST]  # `chunks` calls it, and `take` runs its body:
+    assert ["function:p:pkg.recipes.take", REPEAT_LAST] in [[h.target for h in p.hops] for p in made.paths]
     # `next(iter(self))`: `__iter__` runs and returns another iterator, whose `__next__` runs (not this one's)
     assert bar_next.get("pkg.more.Bar.__iter__") is Resolution.EXACT and "pkg.more.Bar.__next__" not in bar_next
     assert "pkg.more.repeat_last" not in first and "pkg.more.repeat_last" not in drain

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from itertools import pairwise
 from typing import Any
 
 from pydantic import BaseModel, Field
 
-from trident.retrieval.call_chains import CALL_TYPES, call_chains, is_callable
+from trident.retrieval.call_chains import CALL_TYPES, call_chains, is_callable, runs_in_order
 from trident.retrieval.call_sites import call_sites
 from trident.retrieval.connections import Connection, connections
 from trident.retrieval.definitions import ChunkReader
@@ -228,7 +229,7 @@ def _results(
         (r.evidence, r.target, r.source) for p in found for r in p.relations if r.type in CALL_TYPES and r.evidence
     ]
     sites = call_sites(directory, chunks, calls)
-    paths = [_path_result(start, path, names, citations, sites) for path in found]
+    paths = [_path_result(graph, start, path, names, citations, sites) for path in found]
     if compact:
         return [CompactPath(sentence=_sentence(p.hops, names, resolved=True), call_chain=p.call_chain) for p in paths]
     return paths
@@ -280,13 +281,15 @@ def _hidden_paths(
 
 
 def _path_result(
+    graph: GraphWalk,
     start: str,
     path: Connection,
     names: dict[str, str],
     citations: dict[str, str],
     sites: dict[tuple[str, str], str],
 ) -> PathResult:
-    """A path as the tool shows it: each hop with the way it is walked and its evidence, and the sentence."""
+    """A path as the tool shows it: each hop with the way it is walked and its evidence, and the sentence; a call
+    chain where every hop is a call walked the same way and the calls can run in that order (`runs_in_order`)."""
     hops: list[Hop] = []
     at = start
     for r in path.relations:
@@ -305,10 +308,13 @@ def _path_result(
             )
         )
     directions = {h.forward for h in hops}
+    calls = all(h.type in CALL_TYPES for h in hops) and len(directions) == 1
+    linked = all(a.target == b.source for a, b in pairwise(path.relations))
+    in_order = path.relations if linked else path.relations[::-1]  # (a chain walked back from its last callee)
     return PathResult(
         hops=hops,
         sentence=_sentence(hops, names),
-        call_chain=all(h.type in CALL_TYPES for h in hops) and len(directions) == 1,
+        call_chain=calls and runs_in_order(graph, in_order),
         relation_types=list(dict.fromkeys(h.type for h in hops)),
         code_only=path.code_only,
     )
