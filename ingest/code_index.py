@@ -58,7 +58,7 @@ from trident.store.names.code_paths import is_test_path, module_name
 from trident.store.names.id_ordered import drop, insert
 from trident.store.names.import_names import ImportNames, family, heads_folder
 from trident.store.schema import (
-    GENERATOR_RUN,
+    GIVEN_RUN,
     NON_VIRTUAL,
     PASSED_OPEN,
     SELF_MARK,
@@ -250,7 +250,9 @@ class CodeIndex:
             if not found and (found := self._instance_member(target, project, tails)):
                 resolution = Resolution.INFERRED
             if not found and (marked := _parameter_marked(target.rpartition(ATTRIBUTE_MARK)[2])):
-                return self._nothing_passed(marked, project, types, ref.source, path), Resolution.NAME
+                guessed = marked[1] == CALLED_MARK and ref.type == RelationType.CALLS  # (a call of it, not consumed)
+                found = self._nothing_passed(marked[0], project, types, ref.source, path) if guessed else []
+                return found, Resolution.NAME
         elif form is TargetForm.MEMBER:
             owner_name = self._scoped_owner(ref.owner, ref.source) if scoped else ref.owner
             if by_path and not ref.after_owner:  # a method defined apart from its type (Go, a Rust `impl`)
@@ -292,14 +294,9 @@ class CodeIndex:
         found = [e for e in found if e.type in types and (e.project == project or not own_folder)]
         return found, resolution
 
-    def _nothing_passed(
-        self, marked: tuple[str, str], project: str, types: set[str], source: str, path: str
-    ) -> list[Entity]:
-        """A call of a parameter no caller passes a function or class (`(callback#0)()`): the project's one
-        definition of its name, a guess as for any variable; a parameter no caller passes a generator: nothing."""
-        attribute, mark = marked
-        if mark != CALLED_MARK:
-            return []
+    def _nothing_passed(self, attribute: str, project: str, types: set[str], source: str, path: str) -> list[Entity]:
+        """A call of a parameter (`(callback#0)`) no caller passes a function or class: the project's one definition
+        of its name, a guess as for any variable."""
         return self._named(attribute[1:-1].partition(POSITION_MARK)[0], project, types, source, path)
 
     def _defined_elsewhere(
@@ -351,8 +348,8 @@ class CodeIndex:
         the enclosing class may have where the call is on its own receiver (`self.m()` in `C`: C's and its
         subclasses' overrides, not a sibling's; marked as on the caller's own receiver); "" (any) otherwise: a value's
         class as the binder reads it (`self.stream = ByteStream(...)`) may be one of several that other code assigns."""
-        if ref.type == RelationType.CALLS and ref.target.endswith(GENERATED_MARK):
-            return GENERATOR_RUN  # a generator's body run where it is consumed: its callers made it, or not
+        if resolution is not Resolution.NAME and _parameter_marked(ref.target.rpartition(ATTRIBUTE_MARK)[2]):
+            return GIVEN_RUN  # what the caller's callers pass it (or made and passed): they reach it themselves
         if ref.type not in (RelationType.CALLS, RelationType.REFERENCES) or found.type != EntityType.METHOD.value:
             return ""
         form = TargetForm(ref.form)

@@ -95,8 +95,8 @@ class _Walk:
     def callers(self, node: int, context: int, how: Resolution, past: bool) -> Iterator[tuple[tuple[int, int], Reach]]:
         """((caller, its context), how it reaches) for each call into `node` the walk follows to a state not reached
         yet (`past`: one hop past the bound, only counted)."""
-        if context == ENDED:  # its callers reach the start only by making the generator it runs: walked from that
-            return
+        if context == ENDED:  # its callers reach the start only by passing what it runs: walked from their own
+            return  # reference or call
         index, node_id = self.index, self.index.entity_ids[node]
         for i in _calls_into(index, node):
             rank = int(index.resolution_rank[i])

@@ -27,7 +27,7 @@ import pyarrow.compute as pc
 
 from trident.retrieval.relation_columns import strings
 from trident.retrieval.wrapper_calls import wrapper_calls
-from trident.store.schema import GENERATOR_RUN, RelationType, Resolution, dispatch_below, on_own_receiver
+from trident.store.schema import GIVEN_RUN, RelationType, Resolution, dispatch_below, on_own_receiver
 
 log = logging.getLogger(__name__)
 CLASS_PREFIX = "class:"
@@ -246,7 +246,7 @@ def _calls(
             if not known & stated and not known & seen:
                 seen.add((source, method, rtype))
                 # a dispatch on the caller's own receiver stays one: the override's `self` is the caller's
-                mark = receiver if on_own_receiver(receiver) or receiver == GENERATOR_RUN else ""
+                mark = receiver if on_own_receiver(receiver) or receiver == GIVEN_RUN else ""
                 yield source, rtype, method, evidence, project, doc, reach, mark
 
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from trident.retrieval.relation_index import RelationIndex
 from trident.store.schema import (
-    GENERATOR_RUN,
+    GIVEN_RUN,
     NON_VIRTUAL,
     Relation,
     RelationType,
@@ -28,7 +28,7 @@ from trident.store.schema import (
 
 NONE = -1  # no context: the method's `self` may be of its class or any class deriving from it
 RULED_OUT = -2  # the call cannot have reached the method in this context
-ENDED = -3  # the caller runs a generator it was given: its own callers reach the walk's start only by making one
+ENDED = -3  # the caller runs what it was given: its own callers reach the walk's start only by passing it themselves
 
 
 @dataclass(frozen=True)
@@ -92,7 +92,7 @@ class ReceiverContext:
         """The context of the caller of relation number `relation` (a call or reference into a method reached in
         `context`), or RULED_OUT when the receiver it states cannot be of the class the context asks."""
         receiver = self.index.receiver(relation)
-        if receiver == GENERATOR_RUN:
+        if receiver == GIVEN_RUN:
             return ENDED
         caller, callee = int(self.index.source[relation]), int(self.index.target[relation])
         if on_own_receiver(receiver) or (receiver == NON_VIRTUAL and self._of_a_base(caller, callee)):
@@ -111,23 +111,26 @@ class ReceiverContext:
         caller's own receiver runs a method only where no class between that receiver's class and the method's
         overrides it (`TimedSerializer.loads_unsafe` -> `Serializer._loads_unsafe_impl` -> `self.loads()` runs
         `TimedSerializer.loads`, never `Serializer.loads`), and an override reached by dispatch only for a receiver
-        that may be of its class; a generator's body run by the function it is passed to only as the chain's first
-        call, or after a caller that made the generator (calls its function itself)."""
+        that may be of its class; a function, class or generator a call runs because it was given it only as the
+        chain's first call, or after a caller that passes or makes it (calls or references it itself)."""
         first = self.index.position.get((path[0] if path else step).source)
         context = self.class_of(first) if first is not None else NONE
         chain = (*path, step)
         for at, relation in enumerate(chain):
-            if at and relation.receiver == GENERATOR_RUN and not self._made(chain[at - 1].source, relation.target):
-                return False  # the call before passed that generator only if its caller made it
+            given = at and relation.receiver == GIVEN_RUN
+            if given and not any(self._gave(r.source, relation.target) for r in chain[:at]):
+                return False  # what a call runs that it was given: only after a caller that passed or made it
             context = self._forward(relation, context)
             if context == RULED_OUT:
                 return False
         return True
 
-    def _made(self, caller: str, function: str) -> bool:
-        """Whether `caller` calls `function` itself (`take(n, repeat_last(x))`: it made the generator it passes)."""
-        calls = self.index.touching(caller, (RelationType.CALLS.value,), outgoing=True)
-        return self.index.position.get(function, -1) in self.index.target[calls].tolist()
+    def _gave(self, caller: str, given: str) -> bool:
+        """Whether `caller` calls or references `given` itself: it passes it on (`cached(f, key=typedkey)`, a
+        default `key=keys.hashkey`) or made the generator it passes (`take(n, repeat_last(x))`)."""
+        kinds = (RelationType.CALLS.value, RelationType.REFERENCES.value)
+        relations = self.index.touching(caller, kinds, outgoing=True)
+        return self.index.position.get(given, -1) in self.index.target[relations].tolist()
 
     def _forward(self, relation: Relation, context: int) -> int:
         """The class the callee's `self` is of after `relation` runs from a caller whose `self` is of `context`."""

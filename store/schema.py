@@ -166,10 +166,11 @@ class Entity(_Record):
 # constructing exactly one class (`RootVisitor(...).visit(node)`: `NON_VIRTUAL` before the class).
 NON_VIRTUAL = "="
 SELF_MARK = "^"
-# A call running the body of a generator its caller was given (`take(n, repeat_last(x))`: `take` runs it as it
-# consumes its parameter): the callers of the caller reach the generator's function only if they made the generator,
-# through a call of their own, so a walk back through calls stops at the caller
-GENERATOR_RUN = "<"
+# A call running what its caller was given: a function or class a parameter holds (`key(*args)` with `key` what
+# callers pass) or the body of a generator passed to it (`take(n, repeat_last(x))`: `take` runs it as it consumes its
+# parameter). The callers of the caller reach it only if they passed or made it, which their own reference or call
+# says, so a walk back through calls stops at the caller
+GIVEN_RUN = "<"
 # A `HOLDS` row's member beginning so is what a document's calls pass a parameter of the row's function (the
 # indexer's `PASSES`), not what an attribute of a class holds
 PASSED_OPEN = "(>"
@@ -177,7 +178,7 @@ RECEIVER_HELP = (
     "CALLS and REFERENCES of a method: which overrides of the target the call may run instead. '' any (the receiver's"
     " class is not known); a class id: those of that class and the classes deriving from it ('^' before it: the call"
     " is on the caller's own receiver, `self.m()`); '=' none ('=' before a class id: the receiver was made by"
-    " constructing exactly that class); '<' the call runs the body of a generator its caller was given"
+    " constructing exactly that class); '<' the call runs a function, class or generator its caller was given"
 )
 
 
@@ -186,7 +187,7 @@ def dispatch_below(receiver: str) -> str | None:
     and the classes deriving from it)."""
     if receiver.startswith(NON_VIRTUAL):
         return None
-    return "" if receiver == GENERATOR_RUN else receiver.removeprefix(SELF_MARK)
+    return "" if receiver == GIVEN_RUN else receiver.removeprefix(SELF_MARK)
 
 
 def on_own_receiver(receiver: str) -> bool:
@@ -209,8 +210,8 @@ def widest_receiver(first: str, second: str) -> str:
     marks say of one call's receiver stays only where both calls say it."""
     if first == second:
         return first
-    if GENERATOR_RUN in (first, second):  # a call stated beside it: walked back as every call is
-        return second if first == GENERATOR_RUN else first
+    if GIVEN_RUN in (first, second):  # a call stated beside it: walked back as every call is
+        return second if first == GIVEN_RUN else first
     if second.startswith(NON_VIRTUAL):
         return _overrides_only(first)
     if first.startswith(NON_VIRTUAL):

@@ -192,7 +192,9 @@ WRAPPERS = (
     "def wrap(func, key):\n"
     "    return _wrapped(func, key)\n\n\n"
     "def later(value, callback):\n"  # no call passes `callback` a function: what its name guesses
-    "    return callback(value)\n"
+    "    return callback(value)\n\n\n"
+    "def first(pred, values):\n"  # the builtin `filter` calls what callers pass `pred`
+    "    return next(filter(pred, values), None)\n"
 )
 API = (
     "from pkg import keys\n"
@@ -202,14 +204,19 @@ API = (
 )
 CALLERS = (
     "from pkg.api import cached\n"
-    "from pkg.keys import Model, typedkey\n\n\n"
+    "from pkg.keys import Model, typedkey\n"
+    "from pkg.wrappers import first\n\n\n"
     "def compute(x):\n"
     "    return x\n\n\n"
     "def main():\n"
     "    cached(compute)\n"
     "    cached(compute, key=typedkey)\n"
     "    cached(compute, key=Model)\n"
+    "    first(compute, [1])\n\n\n"
+    "def plain():\n"
+    "    return cached(compute)\n"
 )
+MAIN = "function:p:pkg.app.main"
 HELD_FILES = {
     "pkg/__init__.py": "",
     "pkg/keys.py": KEYS,
@@ -228,6 +235,14 @@ def test_a_parameter_called_runs_the_functions_and_classes_callers_in_other_file
     try:
         wrapped, later = _called(catalog, "pkg.wrappers._wrapped"), _called(catalog, "pkg.wrappers.later")
         cached = _called(catalog, "pkg.api.cached")
+        first = {
+            (r.target, r.resolution)
+            for r in catalog.graph.relations(catalog.tenant)
+            if r.type == "REFERENCES" and r.source == "function:p:pkg.wrappers.first"
+        }
+        relations = GenerationViews(RetrievalSettings()).relations(catalog)
+        typed = walk_callers(relations, ["function:p:pkg.keys.typedkey"], 3, Resolution.NAME).reached
+        hashed = walk_callers(relations, ["function:p:pkg.keys.hashkey"], 3, Resolution.NAME).reached
     finally:
         catalog.close()
     assert wrapped.get("pkg.keys.hashkey") is Resolution.INFERRED  # the default, passed on through two files
@@ -237,6 +252,14 @@ def test_a_parameter_called_runs_the_functions_and_classes_callers_in_other_file
     assert "pkg.keys.key" not in wrapped and "pkg.keys.callback" not in wrapped  # the parameter's name guesses nothing
     assert later.get("pkg.keys.callback") is Resolution.NAME  # nothing passed: the name's guess, as before
     assert "pkg.keys.hashkey" not in cached  # `cached` passes `key` on, it does not call it
+    assert first == {("function:p:pkg.app.compute", Resolution.INFERRED)}  # handed to `filter`, which calls it
+    # walked back, the wrapper runs what it is given, and reaches a caller only through that caller's own reference:
+    # `main` passes `typedkey`, `plain` passes nothing, so it runs the default `cached` references
+    assert typed["function:p:pkg.wrappers._wrapped"].hops == 1 and MAIN in typed
+    assert "function:p:pkg.app.plain" not in typed
+    passing = {"function:p:pkg.wrappers.wrap", "function:p:pkg.api.cached"}  # (they hand `key` on: reached, no further)
+    assert typed.keys() - passing == {"function:p:pkg.keys.typedkey", "function:p:pkg.wrappers._wrapped", MAIN}
+    assert {"function:p:pkg.api.cached", "function:p:pkg.app.plain", "function:p:pkg.app.main"} <= hashed.keys()
 
 
 def test_when_the_callers_pass_another_function_the_parameters_call_binds_again(tmp_path: Path) -> None:

@@ -51,6 +51,7 @@ from trident.ingest.languages.python_syntax import (
     is_super,
     local_names,
     named_as_class,
+    parameter_defaults,
     parameter_nodes,
 )
 from trident.ingest.model import (
@@ -390,7 +391,18 @@ class PythonBinder(PythonImplicitCalls):
             inner.types.update(self._overriding(node, inner))
         inner.open_params.update(self._opened(node, scope, inner, parameters))
         inner.open_held.update(self._opened_held(node, scope, inner, parameters))
+        self._default_references(node, header, inner.caller)
         self._walk_block(body, inner)
+
+    def _default_references(self, node: ts.Node, header: Scope, caller: str) -> None:
+        """A parameter's default that is a function or class (`key=keys.hashkey`): the function hands it on or calls
+        it wherever no caller passes another, so it references it (`REFERENCES`, from the function)."""
+        for _, default in parameter_defaults(node):
+            if default.type not in ("identifier", "attribute"):
+                continue
+            target = self._expression_target(default, header)
+            if target is not None and target.resolution is not Resolution.NAME and self._held_value(default, header):
+                self.result.references.append(BoundCall(caller, default.start_point.row, target))
 
     def _opened(self, node: ts.Node, scope: Scope, inner: Scope, parameters: dict[str, str]) -> dict[str, str]:
         """The function's parameters nothing here types, as the indexer reads what calls pass them; in a nested
@@ -578,6 +590,8 @@ class PythonBinder(PythonImplicitCalls):
             target = self._expression_target(value, scope)
             if target is not None and target.resolution is not Resolution.NAME:
                 self.result.references.append(BoundCall(scope.caller, value.start_point.row, target))
+            if (passed := _passed_on(value, target, scope)) is not None:  # `filter(pred, xs)`, `wrap(func, key)`
+                self.result.references.append(BoundCall(scope.caller, value.start_point.row, passed))
 
     def _call_targets(self, call: ts.Node, scope: Scope) -> list[Target]:
         """A call's target; one per type when the class gives the receiving attribute several (each inferred)."""
@@ -784,6 +798,16 @@ def _held_target(name: str, scope: Scope) -> Target:
     function its default took off a class (`cache_setitem(self, key, value)`)."""
     fixed = scope.fixed.get(name) == scope.held[name]
     return Target(TargetForm.QUALIFIED, scope.held[name], Resolution.INFERRED, virtual=not fixed)
+
+
+def _passed_on(value: ts.Node, target: Target | None, scope: Scope) -> Target | None:
+    """A parameter passed as an argument, which may hold a function or class its callers pass (`first(pred, xs)`
+    handing `pred` to `filter`): a reference to each one they pass (the indexer reads them); None for anything else."""
+    name = node_text(value) if value.type == "identifier" else ""
+    opened = scope.open_held.get(name) or (
+        scope.open_params.get(name, "") if target is None or target.resolution is Resolution.NAME else ""
+    )
+    return Target(TargetForm.QUALIFIED, f"{opened}{CALLED_MARK}", Resolution.INFERRED) if opened else None
 
 
 def _opened_call(function: ts.Node, target: Target, scope: Scope) -> list[Target]:
