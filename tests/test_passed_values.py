@@ -203,6 +203,7 @@ API = (
     "    return wrap(func, key)\n"
 )
 CALLERS = (
+    "from pkg import keys\n"
     "from pkg.api import cached\n"
     "from pkg.keys import Model, typedkey\n"
     "from pkg.wrappers import first\n\n\n"
@@ -214,7 +215,10 @@ CALLERS = (
     "    cached(compute, key=Model)\n"
     "    first(compute, [1])\n\n\n"
     "def plain():\n"
-    "    return cached(compute)\n"
+    "    return cached(compute)\n\n\n"
+    "def picked(typed):\n"  # (cachetools' `func._cache`: the key function picked, then passed)
+    "    key = keys.typedkey if typed else keys.hashkey\n"
+    "    return cached(compute, key=key)\n"
 )
 MAIN = "function:p:pkg.app.main"
 HELD_FILES = {
@@ -258,7 +262,8 @@ def test_a_parameter_called_runs_the_functions_and_classes_callers_in_other_file
     assert typed["function:p:pkg.wrappers._wrapped"].hops == 1 and MAIN in typed
     assert "function:p:pkg.app.plain" not in typed
     passing = {"function:p:pkg.wrappers.wrap", "function:p:pkg.api.cached"}  # (they hand `key` on: reached, no further)
-    assert typed.keys() - passing == {"function:p:pkg.keys.typedkey", "function:p:pkg.wrappers._wrapped", MAIN}
+    picked = "function:p:pkg.app.picked"  # it gives a variable the function it passes
+    assert typed.keys() - passing == {"function:p:pkg.keys.typedkey", "function:p:pkg.wrappers._wrapped", MAIN, picked}
     assert {"function:p:pkg.api.cached", "function:p:pkg.app.plain", "function:p:pkg.app.main"} <= hashed.keys()
 
 

@@ -44,6 +44,7 @@ from trident.ingest.languages.python_syntax import (
     FUNCTIONS,
     constructed_locals,
     defined_functions,
+    either_side,
     expression_nodes,
     held_class_name,
     imported_from,
@@ -234,9 +235,23 @@ class PythonBinder(PythonImplicitCalls):
                 pending.append(child)
             else:
                 self._calls_in(child, scope)
+        if scope.in_function:
+            self._assigned_references(node, scope)
         if scope.in_function or scope.cls is None:  # a function's locals, or a module's (a `__main__` demo)
             self._note_local_types(node, scope)
             self._note_loop_variable(node, scope)
+
+    def _assigned_references(self, node: ts.Node, scope: Scope) -> None:
+        """A function or class a function gives a variable (`key = keys.typedkey if typed else keys.hashkey`): it
+        hands it on or calls it through the variable, so it references it (`REFERENCES`), as it would passing it."""
+        inner = node.named_children[0] if node.type == "expression_statement" and node.named_child_count else None
+        right = inner.child_by_field_name("right") if inner is not None and inner.type == "assignment" else None
+        for value in either_side(right) if right is not None and right.type == "conditional_expression" else [right]:
+            if value is None or value.type not in ("identifier", "attribute") or not self._held_value(value, scope):
+                continue
+            target = self._expression_target(value, scope)
+            if target is not None and target.resolution is not Resolution.NAME:
+                self.result.references.append(BoundCall(scope.caller, value.start_point.row, target))
 
     def _raised(self, node: ts.Node, scope: Scope) -> None:
         """`raise NotFound` (a class, not an instance): the class is called, its `__init__` runs."""
