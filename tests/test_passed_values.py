@@ -296,10 +296,12 @@ RECIPES = (
     "    return next(iter(iterable), default)\n\n\n"
     "def drain(iterable):\n"
     "    for _ in iterable:\n"
-    "        pass\n"
+    "        pass\n\n\n"
+    "def joined(parts):\n"
+    "    return ', '.join(parts)\n"
 )
 MORE = (
-    "from pkg.recipes import drain, first, take\n\n\n"
+    "from pkg.recipes import drain, first, joined, take\n\n\n"
     "def repeat_last(values):\n"
     "    for value in values:\n"
     "        yield value\n\n\n"
@@ -326,6 +328,7 @@ MORE = (
     "def relay(iterable):\n"
     "    return drain(iterable)\n\n\n"
     "def main():\n"
+    "    joined(unrelated())\n"
     "    relay(count_up(3))\n"
     "    take(1, Stream())\n"
     "    take(2, [1, 2, 3])\n"
@@ -367,7 +370,7 @@ def test_a_generator_passed_to_another_files_function_runs_its_body_where_that_f
     catalog = indexed_projects(tmp_path, {"p": GENERATOR_FILES}, ("p",))
     try:
         take, first = _called(catalog, "pkg.recipes.take"), _called(catalog, "pkg.recipes.first")
-        drain = _called(catalog, "pkg.recipes.drain")
+        drain, joined = _called(catalog, "pkg.recipes.drain"), _called(catalog, "pkg.recipes.joined")
         bar_next = _called(catalog, "pkg.more.Bar.__next__")
         views = GenerationViews(RetrievalSettings())
         walk = walk_callers(views.relations(catalog), [ODDS], 3, Resolution.NAME)
@@ -380,6 +383,7 @@ def test_a_generator_passed_to_another_files_function_runs_its_body_where_that_f
     assert first.get("pkg.more.odds") is Resolution.INFERRED  # passed from a test module
     assert take.get("pkg.more.odds") is Resolution.INFERRED  # ... as what `later_odds` returns
     assert drain.get("pkg.more.count_up") is Resolution.INFERRED  # passed on through `relay`'s parameter
+    assert joined == {"pkg.more.unrelated": Resolution.INFERRED}  # `", ".join(parts)` consumes it
     assert take.get("pkg.more.Stream.__next__") is Resolution.INFERRED  # an instance's iteration, through `islice`
     assert "pkg.more.count_up" not in take and "pkg.more.unrelated" not in take  # never passed to `take`
     assert "pkg.more.listed" not in take and "pkg.more.later_odds" not in take  # no generator function's body

@@ -223,13 +223,17 @@ def _builtin_runs(call: ts.Node) -> Iterator[Run]:
 
 def _consumed(call: ts.Node) -> Iterator[Run]:
     """`list(x)`, `sorted(x, key=k)`, `zip(a, b)`, `map(f, xs)`, `max(xs)`: the iteration a builtin runs on the
-    arguments it consumes (and the length `list`, `tuple` and `sorted` ask first)."""
+    arguments it consumes (and the length `list`, `tuple` and `sorted` ask first); `", ".join(x)` on a string
+    written out iterates x too."""
     function, arguments = call.child_by_field_name("function"), call.child_by_field_name("arguments")
     name = node_text(function) if function is not None and function.type == "identifier" else ""
     if arguments is None or arguments.type != "argument_list":
         return
     positional = [a for a in arguments.named_children if a.type not in ("keyword_argument", "comment")]
     if any(a.type in ("list_splat", "dictionary_splat") for a in positional):
+        return
+    if function is not None and _joins_text(function) and len(positional) == 1:
+        yield from (Run(positional[0], method) for method in ITERATION)
         return
     if name in ITERATING_FIRST or (name in ONE_ARGUMENT and len(positional) == 1):
         consumed = positional[:1]
@@ -239,6 +243,13 @@ def _consumed(call: ts.Node) -> Iterator[Run]:
         if name in MEASURED:
             yield Run(value, "__len__", name)
         yield from (Run(value, method, name) for method in ITERATION)
+
+
+def _joins_text(function: ts.Node) -> bool:
+    """Whether a call's function is `.join` of a string literal (`"".join`, `", ".join`): str's, whatever the file."""
+    owner = function.child_by_field_name("object") if function.type == "attribute" else None
+    method = function.child_by_field_name("attribute") if owner is not None else None
+    return owner is not None and owner.type in ("string", "concatenated_string") and node_text(method) == "join"
 
 
 def _iterated(value: ts.Node, loop: ts.Node) -> Iterator[Run]:
