@@ -247,11 +247,15 @@ class PythonBinder(PythonImplicitCalls):
         inner = node.named_children[0] if node.type == "expression_statement" and node.named_child_count else None
         right = inner.child_by_field_name("right") if inner is not None and inner.type == "assignment" else None
         for value in either_side(right) if right is not None and right.type == "conditional_expression" else [right]:
-            if value is None or value.type not in ("identifier", "attribute") or not self._held_value(value, scope):
-                continue
-            target = self._expression_target(value, scope)
-            if target is not None and target.resolution is not Resolution.NAME:
-                self.result.references.append(BoundCall(scope.caller, value.start_point.row, target))
+            self._value_reference(value, scope, scope.caller)
+
+    def _value_reference(self, value: ts.Node | None, scope: Scope, caller: str) -> None:
+        """`caller` references the function or class `value` names, as `scope` binds the name (none for data)."""
+        if value is None or value.type not in ("identifier", "attribute") or not self._held_value(value, scope):
+            return
+        target = self._expression_target(value, scope)
+        if target is not None and target.resolution is not Resolution.NAME:
+            self.result.references.append(BoundCall(caller, value.start_point.row, target))
 
     def _raised(self, node: ts.Node, scope: Scope) -> None:
         """`raise NotFound` (a class, not an instance): the class is called, its `__init__` runs."""
@@ -413,11 +417,7 @@ class PythonBinder(PythonImplicitCalls):
         """A parameter's default that is a function or class (`key=keys.hashkey`): the function hands it on or calls
         it wherever no caller passes another, so it references it (`REFERENCES`, from the function)."""
         for _, default in parameter_defaults(node):
-            if default.type not in ("identifier", "attribute"):
-                continue
-            target = self._expression_target(default, header)
-            if target is not None and target.resolution is not Resolution.NAME and self._held_value(default, header):
-                self.result.references.append(BoundCall(caller, default.start_point.row, target))
+            self._value_reference(default, header, caller)
 
     def _opened(self, node: ts.Node, scope: Scope, inner: Scope, parameters: dict[str, str]) -> dict[str, str]:
         """The function's parameters nothing here types, as the indexer reads what calls pass them; in a nested
