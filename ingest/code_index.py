@@ -44,13 +44,13 @@ from trident.ingest.model import (
     PARAMETER_CLOSE,
     PARAMETER_OPEN,
     PATH_ASKED_MARK,
-    POSITION_MARK,
     PREFIX_MARK,
     SUBCLASSES_MARK,
     TABLE_MARK,
     Reference,
     TargetForm,
     parameter_attribute,
+    parameter_parts,
 )
 from trident.ingest.passed_values import PassedValues
 from trident.store.manifest import PendingReference
@@ -297,7 +297,7 @@ class CodeIndex:
     def _nothing_passed(self, attribute: str, project: str, types: set[str], source: str, path: str) -> list[Entity]:
         """A call of a parameter (`(callback#0)`) no caller passes a function or class: the project's one definition
         of its name, a guess as for any variable."""
-        return self._named(attribute[1:-1].partition(POSITION_MARK)[0], project, types, source, path)
+        return self._named(parameter_parts(attribute)[0], project, types, source, path)
 
     def _defined_elsewhere(
         self, ref: AnyReference, cls: Entity, types: set[str]
@@ -650,7 +650,7 @@ class CodeIndex:
         if owners and owners[0].type != EntityType.CLASS.value and (owners[0].id, attribute) in self._holds:
             return self._holds[(owners[0].id, attribute)]  # a function's callback's parameter (`operate@0:1`)
         if owners and attribute.startswith(PARAMETER_OPEN):  # `Ext.extend@(md#0)`: what the overridden method
-            name, _, place = attribute[1:-1].partition(POSITION_MARK)  # states, else what calls pass it
+            name, place = parameter_parts(attribute)  # states, else what calls pass it
             overridden = self._overridden_parameter(owners[0], parameter_attribute(name))
             if overridden is not None:
                 return overridden
@@ -667,8 +667,7 @@ class CodeIndex:
         generators they pass it."""
         if not owners or owners[0].type not in (EntityType.FUNCTION.value, EntityType.METHOD.value):
             return []
-        name, _, place = attribute[1:-1].partition(POSITION_MARK)
-        ids = self._passed.itself(owners[0].id, name, place, mark, partial(self._itself_passed, mark))
+        ids = self._itself_passed(mark, owners[0].id, attribute)
         return [self._by_id[i] for i in sorted(ids) if i in self._by_id]
 
     def _itself_passed(self, mark: str, held_id: str, beside: str) -> frozenset[str]:
@@ -682,7 +681,7 @@ class CodeIndex:
             return frozenset((held_id,))
         if beside in (CALLED_MARK, GENERATED_MARK) or not beside.startswith(PARAMETER_OPEN):
             return frozenset()
-        name, _, place = beside[1:-1].partition(POSITION_MARK)
+        name, place = parameter_parts(beside)
         return self._passed.itself(held_id, name, place, mark, partial(self._itself_passed, mark))
 
     def _passed_classes(self, held_id: str, beside: str) -> list[Entity]:

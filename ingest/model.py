@@ -43,6 +43,12 @@ def parameter_attribute(name: str, position: int | None = None) -> str:
     return f"{PARAMETER_OPEN}{name}{placed}{PARAMETER_CLOSE}"
 
 
+def parameter_parts(attribute: str) -> tuple[str, str]:
+    """A parameter's attribute name read back (`parameter_attribute`): `(cache#0)` -> (`cache`, `0`); no place: ""."""
+    name, _, place = attribute[1:-1].partition(POSITION_MARK)
+    return name, place
+
+
 # A `HOLDS` fact's attribute beginning with `PASSED_OPEN` is what a call passes a parameter of the fact's function:
 # at a place (`(>0)`, after any receiver) or by keyword (`(>cache)`), then what the value is beside the fact's
 # entity (`@(cache#0)`: what that function's own parameter holds, passed on; `@attr`: what the attribute holds; none:
