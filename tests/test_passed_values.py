@@ -12,7 +12,7 @@ import pytest
 
 from tests.projects import call_edges, indexed_projects, write_files
 from trident.embedding.hash_embedder import HashEmbedder
-from trident.ingest.pipeline import index_folder
+from trident.ingest.pipeline import IndexReport, index_folder
 from trident.ingest.rebinding import remove_documents
 from trident.retrieval.callers import walk_callers
 from trident.retrieval.reader import Reader
@@ -87,27 +87,35 @@ def test_a_parameter_holds_what_calls_in_other_files_pass_it(tmp_path: Path) -> 
 
 
 def test_when_the_callers_change_the_functions_they_pass_to_bind_again(tmp_path: Path) -> None:
-    root = tmp_path / "p"
-    write_files(root, FILES)
-    catalog = Catalog(tmp_path / "index", "default", HashEmbedder())
-    try:
-        with catalog.writer() as writer:
-            index_folder(writer, root, "p", max_file_bytes=1_000_000)
-        assert "pkg.stores.Store.fetch" in _called(catalog, "pkg.runner.run")
-        # only the caller's file changes: `run` and `keyed` are now passed an Other, and `outer` is no longer called
-        (root / "pkg/app.py").write_text(APP.replace("Store()", "Other()").replace("    outer(LocalStore())\n", ""))
-        (root / "pkg/app.py").write_text(
-            (root / "pkg/app.py").read_text().replace("LocalStore, Store", "LocalStore, Other")
-        )
-        with catalog.writer() as writer:
-            report = index_folder(writer, root, "p", max_file_bytes=1_000_000)
-        run, keyed = _called(catalog, "pkg.runner.run"), _called(catalog, "pkg.runner.keyed")
-    finally:
-        catalog.close()
+    # only the caller's file changes: `run` and `keyed` are now passed an Other, and `outer` is no longer called
+    changed = APP.replace("Store()", "Other()").replace("    outer(LocalStore())\n", "")
+    changed = changed.replace("LocalStore, Store", "LocalStore, Other")
+    before, report, (run, keyed) = _app_changed(tmp_path, FILES, changed, "pkg.runner.run", "pkg.runner.keyed")
+    assert "pkg.stores.Store.fetch" in before
     assert report.indexed == 1 and report.rebound >= 1  # runner.py was bound again, not indexed again
     assert run.get("pkg.stores.Other.fetch") is Resolution.INFERRED
     assert keyed.get("pkg.stores.Other.fetch") is Resolution.INFERRED
     assert "pkg.stores.Store.fetch" not in run and "pkg.stores.Store.fetch" not in keyed
+
+
+def _app_changed(
+    tmp_path: Path, files: dict[str, str], app: str, caller: str, *more: str
+) -> tuple[dict[str, Resolution], IndexReport, list[dict[str, Resolution]]]:
+    """Index `files`, write `pkg/app.py` anew, index again: what `caller` calls before, the second run's report, and
+    what `caller` and `more` call after."""
+    root = tmp_path / "p"
+    write_files(root, files)
+    catalog = Catalog(tmp_path / "index", "default", HashEmbedder())
+    try:
+        with catalog.writer() as writer:
+            index_folder(writer, root, "p", max_file_bytes=1_000_000)
+        before = _called(catalog, caller)
+        (root / "pkg/app.py").write_text(app)
+        with catalog.writer() as writer:
+            report = index_folder(writer, root, "p", max_file_bytes=1_000_000)
+        return before, report, [_called(catalog, c) for c in (caller, *more)]
+    finally:
+        catalog.close()
 
 
 def test_removing_the_callers_file_leaves_the_parameter_untyped(tmp_path: Path) -> None:
@@ -268,20 +276,9 @@ def test_a_parameter_called_runs_the_functions_and_classes_callers_in_other_file
 
 
 def test_when_the_callers_pass_another_function_the_parameters_call_binds_again(tmp_path: Path) -> None:
-    root = tmp_path / "p"
-    write_files(root, HELD_FILES)
-    catalog = Catalog(tmp_path / "index", "default", HashEmbedder())
-    try:
-        with catalog.writer() as writer:
-            index_folder(writer, root, "p", max_file_bytes=1_000_000)
-        assert "pkg.keys.typedkey" in _called(catalog, "pkg.wrappers._wrapped")
-        changed = CALLERS.replace("key=typedkey", "key=hash").replace("Model, typedkey", "Model")
-        (root / "pkg/app.py").write_text(changed)
-        with catalog.writer() as writer:
-            report = index_folder(writer, root, "p", max_file_bytes=1_000_000)
-        wrapped = _called(catalog, "pkg.wrappers._wrapped")
-    finally:
-        catalog.close()
+    changed = CALLERS.replace("key=typedkey", "key=hash").replace("Model, typedkey", "Model")
+    before, report, (wrapped,) = _app_changed(tmp_path, HELD_FILES, changed, "pkg.wrappers._wrapped")
+    assert "pkg.keys.typedkey" in before
     assert report.indexed == 1 and report.rebound >= 1  # wrappers.py bound again, not indexed again
     assert "pkg.keys.typedkey" not in wrapped  # no caller passes it now (the builtin `hash` is no project's)
     assert wrapped.get("pkg.keys.hashkey") is Resolution.INFERRED
