@@ -37,6 +37,7 @@ class CallerWalk:
     beyond: int  # callers of the farthest ones, one hop past the bound: > 0 means the walk was cut
     weaker: dict[str, int]  # reached id -> calls into it bound less surely than the walk accepts
     wide: int = 0  # dispatches left out: from a caller picking among more than `widest` functions by a key
+    given: int = 0  # callers that run what they were given, whose own callers were not walked (`ENDED`)
 
 
 def walk_callers(
@@ -74,7 +75,7 @@ def walk_callers(
             frontier[(caller, context)] = reach.resolution
         if not frontier:
             break
-    return CallerWalk(reached=reached, beyond=walk.beyond, weaker=walk.weaker, wide=walk.wide)
+    return CallerWalk(reached=reached, beyond=walk.beyond, weaker=walk.weaker, wide=walk.wide, given=walk.given)
 
 
 @dataclass
@@ -89,6 +90,7 @@ class _Walk:
     seen: set[tuple[int, int]]  # (entity, context) reached; an entity reached in no context stands for every one
     beyond: int = 0
     wide: int = 0
+    given: int = 0
     weaker: dict[str, int] = field(default_factory=dict)
     fanout: dict[int, int] = field(default_factory=dict)
 
@@ -96,7 +98,8 @@ class _Walk:
         """((caller, its context), how it reaches) for each call into `node` the walk follows to a state not reached
         yet (`past`: one hop past the bound, only counted)."""
         if context == ENDED:  # its callers reach the start only by passing what it runs: walked from their own
-            return  # reference or call
+            self.given += bool(_calls_into(self.index, node))  # reference or call, which a value a factory
+            return  # returns has not
         index, node_id = self.index, self.index.entity_ids[node]
         for i in _calls_into(index, node):
             rank = int(index.resolution_rank[i])

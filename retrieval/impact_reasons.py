@@ -54,6 +54,7 @@ class ReasonInputs:
     tested_through: frozenset[str] = frozenset()  # the callables the walk for tests went through, by id
     wide: int = 0  # calls that walk left out: dispatches among more than `widest` functions
     widest: int = 0
+    given: int = 0  # functions the walk for tests stopped at: they run what their callers pass them
 
 
 def reasons(catalog: Catalog, directory: EntityDirectory, read: ChunkReader, found: ReasonInputs) -> list[Finding]:
@@ -87,6 +88,17 @@ def reasons(catalog: Catalog, directory: EntityDirectory, read: ChunkReader, fou
                 f"{found.wide} call(s) on the way to tests pick among more than {found.widest} functions by a key the "
                 "input gives (a table of filters or handlers): the tests reaching the change only through them are "
                 "not listed",
+            )
+        )
+    given = max(found.walk.given, found.given)
+    if given:
+        out.append(
+            Finding(
+                "given_values",
+                given,
+                f"{given} function(s) on the way run what their callers pass them (a function, class or generator): "
+                "a caller reaches the change only where it names or makes what it passes, so one passing on what "
+                "another call returned is not listed",
             )
         )
     if found.walk.beyond:

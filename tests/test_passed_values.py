@@ -21,6 +21,7 @@ from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.schema import Resolution, document_id
 from trident.tools.explain import explain_path
+from trident.tools.impact import impact
 
 STORES = (
     "class Store:\n"
@@ -255,6 +256,7 @@ def test_a_parameter_called_runs_the_functions_and_classes_callers_in_other_file
         relations = GenerationViews(RetrievalSettings()).relations(catalog)
         typed = walk_callers(relations, ["function:p:pkg.keys.typedkey"], 3, Resolution.NAME).reached
         hashed = walk_callers(relations, ["function:p:pkg.keys.hashkey"], 3, Resolution.NAME).reached
+        verdict = impact(Reader(catalog, GenerationViews(RetrievalSettings())), entities=["pkg.keys.typedkey"]).verdict
     finally:
         catalog.close()
     assert wrapped.get("pkg.keys.hashkey") is Resolution.INFERRED  # the default, passed on through two files
@@ -273,6 +275,8 @@ def test_a_parameter_called_runs_the_functions_and_classes_callers_in_other_file
     picked = "function:p:pkg.app.picked"  # it gives a variable the function it passes
     assert typed.keys() - passing == {"function:p:pkg.keys.typedkey", "function:p:pkg.wrappers._wrapped", MAIN, picked}
     assert {"function:p:pkg.api.cached", "function:p:pkg.app.plain", "function:p:pkg.app.main"} <= hashed.keys()
+    # a caller passing on what another call returned would not be listed: never `complete` through such a stop
+    assert verdict.status == "lower_bound" and "given_values" in {r.kind for r in verdict.reasons}
 
 
 def test_when_the_callers_pass_another_function_the_parameters_call_binds_again(tmp_path: Path) -> None:

@@ -213,7 +213,16 @@ def _answer(
     guessed_tests = sum(1 for how in tests.values() if how.resolution is Resolution.NAME)
     through = frozenset(i for i in deep.reached if i in directory.by_id and not is_test(directory.by_id[i]))
     inputs = ReasonInputs(
-        near, index, ask.min_resolution, affected, involved, guessed_tests, through, deep.wide, WIDEST_DISPATCH
+        near,
+        index,
+        ask.min_resolution,
+        affected,
+        involved,
+        guessed_tests,
+        through,
+        deep.wide,
+        WIDEST_DISPATCH,
+        given=deep.given,
     )
     findings = [*findings, *reasons(catalog, directory, read, inputs)]
     verdict = Verdict(
