@@ -63,6 +63,7 @@ from trident.retrieval.entities import EntityNotFoundError
 from trident.retrieval.reader import Reader
 from trident.retrieval.relation_index import RelationIndex
 from trident.store.catalog import Catalog
+from trident.store.names.code_paths import is_test_path
 from trident.store.schema import Entity, Resolution
 from trident.tools.explain import Hop, explain_path
 
@@ -361,6 +362,8 @@ def executed_pairs(
         caller, callee = locate(raw.caller), locate(raw.callee)
         if caller is None or callee is None:
             skipped["an end has no entity"] += 1
+        elif is_test_path(caller.entity.path or "") or is_test_path(callee.entity.path or ""):
+            skipped["an end is test code (tests kept inside the package)"] += 1
         elif facts.class_creation(raw):
             skipped["a class statement's metaclass or __init_subclass__"] += 1
         elif callee.entity.type == "Module":
@@ -901,7 +904,9 @@ def tests_that_ran(trace: Trace, locate: Locator) -> tuple[dict[str, set[str]], 
             continue
         for code in codes:
             function = locate(code)
-            if function is not None and function.own and function.entity.type in ("Function", "Method"):
+            if function is None or is_test_path(function.entity.path or ""):
+                continue  # (a test helper, where the tests are kept inside the package)
+            if function.own and function.entity.type in ("Function", "Method"):
                 ran[function.entity.id].add(found.entity.id)
     return ran, unmapped
 

@@ -47,6 +47,7 @@ from trident.ingest.model import (
     PREFIX_MARK,
     SUBCLASSES_MARK,
     TABLE_MARK,
+    UPPER_CASE_MARK,
     Reference,
     TargetForm,
     parameter_attribute,
@@ -834,11 +835,16 @@ class CodeIndex:
 
     def _prefixed(self, cls: Entity, prefix: str) -> list[Entity]:
         """The methods whose name starts with `prefix` that the class, its bases or a class deriving from it
-        define (`getattr(self, f"visit_{kind}")` in a visitor base reaches its subclasses' `visit_*`)."""
+        define (`getattr(self, f"visit_{kind}")` in a visitor base reaches its subclasses' `visit_*`); after
+        `UPPER_CASE_MARK`, those named in capitals only (pyflakes' `getattr(self, node_class.__name__.upper())`
+        reaches `ASSIGN`, `CALL`, ...)."""
         found: dict[str, Entity] = {}
+        upper = prefix.startswith(UPPER_CASE_MARK)  # `getattr(self, kind.upper())`: the methods named in capitals
+        prefix = prefix.removeprefix(UPPER_CASE_MARK)
         for owner in [*self._lineage(cls), *self._derived(cls)]:
             for method in self._methods().get((owner.project, owner.qualified_name), []):
-                if method.name.startswith(prefix):
+                capitals = method.name.isupper() and not method.name.startswith("__")
+                if method.name.startswith(prefix) and (capitals or not upper):
                     found.setdefault(method.id, method)
         return sorted(found.values(), key=lambda e: e.id)
 

@@ -8,6 +8,8 @@ from enum import StrEnum
 from trident.store.schema import PASSED_OPEN, Chunk, Entity, Relation, RelationType, Resolution
 
 PREFIX_MARK = "*"  # a MEMBER target's name ending so names every method whose name begins with the rest
+# ... and beginning so, every such method whose name is in upper case (`getattr(self, node_class.__name__.upper())`)
+UPPER_CASE_MARK = "^"
 ELEMENTS_MARK = "[]"  # a function's name ending so names the class of each element the function returns
 ATTRIBUTE_MARK = "@"  # `Class@name`: the class the attribute `name` of Class (or of its bases) holds (`HOLDS`)
 # A `HOLDS` fact's attribute ending so holds a class or function itself, not a value of it: what calling the

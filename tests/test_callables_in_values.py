@@ -73,6 +73,61 @@ FILES: dict[str, str] = {
         "    for tick in Countdown(3):\n"
         "        on_click(tick)\n"
     ),
+    "ser/pipeline.py": (
+        "from .dump import to_json, to_toml, to_yaml\n\n"
+        "STEPS = [\n"
+        "    to_json,  # the default\n"
+        "    to_toml,\n"
+        "]\n"
+        "NOTED = {\n"
+        "    # by format\n"
+        "    'json': to_json,\n"
+        "    'yaml': to_yaml,\n"
+        "}\n\n\n"
+        "def run_written(data):\n"
+        "    for step in [\n"
+        "        # in this order\n"
+        "        to_json,\n"
+        "        to_yaml,\n"
+        "    ]:\n"
+        "        step(data)\n\n\n"
+        "def run_steps(data):\n"
+        "    for step in STEPS:\n"
+        "        step(data)\n\n\n"
+        "def run_with(data, other):\n"
+        "    for step in (to_toml, other):\n"
+        "        step(data)\n\n\n"
+        "def run_noted(kind, data):\n"
+        "    return NOTED[kind](data)\n"
+    ),
+    "ser/reindent.py": (
+        "class Reindent:\n"
+        "    def process(self, node):\n"
+        "        func_name = '_process_{kind}'.format(kind=type(node).__name__)\n"
+        "        func = getattr(self, func_name.lower(), self._process_default)\n"
+        "        return func(node)\n\n"
+        "    def _process_where(self, node):\n"
+        "        return node\n\n"
+        "    def _process_default(self, node):\n"
+        "        return node\n\n"
+        "    def helper(self, node):\n"
+        "        return node\n\n\n"
+        "class Checker:\n"
+        "    def handler_for(self, node_class):\n"
+        "        kind = node_class.__name__.upper()\n"
+        "        handler = getattr(self, kind, self.unknown)\n"
+        "        return handler\n\n"
+        "    def handle(self, node):\n"
+        "        self.handler_for(node.__class__)(node)\n"
+        "        found = self.handler_for(type(node))\n"
+        "        return found(node)\n\n"
+        "    def unknown(self, node):\n"
+        "        return node\n\n"
+        "    def ASSIGN(self, node):\n"
+        "        return node\n\n"
+        "    def CALL(self, node):\n"
+        "        return node\n"
+    ),
 }
 
 
@@ -119,4 +174,47 @@ def test_what_a_function_returns_is_called(catalog: Catalog, views: GenerationVi
         ("CALLS", "ser.events.Countdown.__init__"): "exact",
         ("CALLS", "ser.events.Countdown.__iter__"): "inferred",
         ("CALLS", "ser.events.Countdown.__next__"): "inferred",
+    }
+
+
+def test_a_loop_over_functions_written_out_calls_each(catalog: Catalog, views: GenerationViews) -> None:
+    # sqlparse's `group`: `for func in [group_comments, ...]: func(stmt)`, comments between the items
+    assert _calls(catalog, views, "function:ser:ser.pipeline.run_written") == {
+        ("CALLS", "ser.dump.to_json"): "inferred",
+        ("CALLS", "ser.dump.to_yaml"): "inferred",
+    }
+    assert _calls(catalog, views, "function:ser:ser.pipeline.run_steps") == {
+        ("CALLS", "ser.dump.to_json"): "inferred",
+        ("CALLS", "ser.dump.to_toml"): "inferred",
+    }
+    # a parameter among the items: what the loop gives is not all known, so nothing is bound to the loop's call
+    assert ("CALLS", "ser.dump.to_toml") not in _calls(catalog, views, "function:ser:ser.pipeline.run_with")
+
+
+def test_a_table_with_comments_between_its_items_is_a_table(catalog: Catalog, views: GenerationViews) -> None:
+    assert _calls(catalog, views, "function:ser:ser.pipeline.run_noted") == {
+        ("CALLS", "ser.dump.to_json"): "dispatch",
+        ("CALLS", "ser.dump.to_yaml"): "dispatch",
+    }
+
+
+def test_a_method_looked_up_by_a_name_formatted_then_lowered_is_each_so_named(
+    catalog: Catalog, views: GenerationViews
+) -> None:
+    # sqlparse's filters: `func_name = '_process_{cls}'.format(...)`, `getattr(self, func_name.lower(), default)`
+    called = _calls(catalog, views, "method:ser:ser.reindent.Reindent.process")
+    assert called == {
+        ("CALLS", "ser.reindent.Reindent._process_where"): "dispatch",
+        ("CALLS", "ser.reindent.Reindent._process_default"): "dispatch",
+    }
+
+
+def test_a_method_looked_up_by_a_name_put_in_capitals_is_each_method_named_so(
+    catalog: Catalog, views: GenerationViews
+) -> None:
+    # pyflakes' `getNodeHandler`: `getattr(self, node_class.__name__.upper(), ...)`, returned and then called
+    assert _calls(catalog, views, "method:ser:ser.reindent.Checker.handle") == {
+        ("CALLS", "ser.reindent.Checker.handler_for"): "exact",
+        ("CALLS", "ser.reindent.Checker.ASSIGN"): "dispatch",
+        ("CALLS", "ser.reindent.Checker.CALL"): "dispatch",
     }

@@ -400,3 +400,125 @@ def test_a_generator_passed_to_another_files_function_runs_its_body_where_that_f
     # `next(iter(self))`: `__iter__` runs and returns another iterator, whose `__next__` runs (not this one's)
     assert bar_next.get("pkg.more.Bar.__iter__") is Resolution.EXACT and "pkg.more.Bar.__next__" not in bar_next
     assert "pkg.more.repeat_last" not in first and "pkg.more.repeat_last" not in drain
+
+
+# sqlparse's shape: a splitter's generator yields statements (no annotation says so), a stack passes each to
+# `grouping.group`, which hands it to every grouping function of a list it loops over
+PIPELINE = {
+    "sq/__init__.py": "",
+    "sq/sql.py": (
+        "class TokenList:\n"
+        "    def token_next(self):\n"
+        "        return 1\n\n\n"
+        "class Statement(TokenList):\n"
+        "    pass\n\n\n"
+        "class Other:\n"
+        "    def token_next(self):\n"
+        "        return 2\n"
+    ),
+    "sq/splitter.py": (
+        "from sq import sql\n\n\n"
+        "class Splitter:\n"
+        "    def process(self, stream):\n"
+        "        for text in stream:\n"
+        "            yield sql.Statement()\n\n"
+        "    def delegate(self, stream):\n"
+        "        yield from self.process(stream)\n"
+    ),
+    "sq/grouping.py": (
+        "def group_where(tlist):\n"
+        "    tlist.token_next()\n\n\n"
+        "def group_case(tlist):\n"
+        "    tlist.token_next()\n\n\n"
+        "def group(stmt):\n"
+        "    for func in [\n"
+        "        group_where,  # first\n"
+        "        group_case,\n"
+        "    ]:\n"
+        "        func(stmt)\n"
+        "    return stmt\n"
+    ),
+    "sq/stack.py": (
+        "from sq import grouping\n"
+        "from sq.splitter import Splitter\n\n\n"
+        "class Stack:\n"
+        "    def run(self, sql):\n"
+        "        for stmt in Splitter().process(sql):\n"
+        "            yield grouping.group(stmt)\n"
+    ),
+}
+
+
+def test_what_a_generator_yields_passed_on_through_a_loop_over_functions_types_their_parameters(
+    tmp_path: Path,
+) -> None:
+    catalog = indexed_projects(tmp_path, {"sq": PIPELINE}, ("sq",))
+    try:
+        where, case = _called(catalog, "sq.grouping.group_where"), _called(catalog, "sq.grouping.group_case")
+        group = _called(catalog, "sq.grouping.group")
+    finally:
+        catalog.close()
+    assert group == {"sq.grouping.group_where": Resolution.INFERRED, "sq.grouping.group_case": Resolution.INFERRED}
+    # each element the generator yields is a Statement: its inherited method, not the unrelated class's
+    assert where.get("sq.sql.TokenList.token_next") is Resolution.INFERRED
+    assert case.get("sq.sql.TokenList.token_next") is Resolution.INFERRED
+    assert "sq.sql.Other.token_next" not in where and "sq.sql.Other.token_next" not in case
+
+
+REGISTRY = {
+    "md/__init__.py": "",
+    "md/core.py": (
+        "class Parser:\n"
+        "    def __init__(self):\n"
+        "        self._methods = {}\n\n"
+        "    def register(self, name, func):\n"
+        "        self._methods[name] = lambda m, state: func(self, m, state)\n\n"
+        "    def parse_method(self, m, state):\n"
+        "        func = self._methods[m.lastgroup]\n"
+        "        return func(m, state)\n\n\n"
+        "class Renderer:\n"
+        "    def __init__(self):\n"
+        "        self.__methods = {}\n\n"
+        "    def register(self, name, method):\n"
+        "        self.__methods[name] = method\n\n"
+        "    def render(self, name, token):\n"
+        "        return self.__methods[name](token)\n\n\n"
+        "class Compose:\n"
+        "    def __init__(self, funcs):\n"
+        "        self.funcs = funcs\n\n"
+        "    def __call__(self, value):\n"
+        "        return value\n\n\n"
+        "def compose(*funcs):\n"
+        "    if not funcs:\n"
+        "        return None\n"
+        "    return Compose(funcs)\n"
+    ),
+    "md/plugin.py": (
+        "from md.core import Parser, Renderer, compose\n\n\n"
+        "def parse_abbr(parser, m, state):\n"
+        "    return m\n\n\n"
+        "def render_abbr(renderer, text):\n"
+        "    return text\n\n\n"
+        "def unused(text):\n"
+        "    return text\n\n\n"
+        "def abbr(parser: Parser, renderer: Renderer):\n"
+        "    parser.register('abbr', parse_abbr)\n"
+        "    renderer.register('abbr', render_abbr)\n"
+        "    return compose(unused)('x')\n"
+    ),
+}
+
+
+def test_a_table_a_method_fills_with_what_its_callers_register_calls_each_and_a_returned_instance_is_called(
+    tmp_path: Path,
+) -> None:
+    # mistune's rule and renderer registries: `self._methods[name] = lambda m, state: func(self, m, state)`
+    catalog = indexed_projects(tmp_path, {"md": REGISTRY}, ("md",))
+    try:
+        parse, render = _called(catalog, "md.core.Parser.parse_method"), _called(catalog, "md.core.Renderer.render")
+        abbr = _called(catalog, "md.plugin.abbr")
+    finally:
+        catalog.close()
+    assert parse == {"md.plugin.parse_abbr": Resolution.DISPATCH}
+    assert render == {"md.plugin.render_abbr": Resolution.DISPATCH}
+    assert abbr.get("md.core.Compose.__call__") is Resolution.INFERRED  # `compose(unused)('x')`

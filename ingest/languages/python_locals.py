@@ -461,6 +461,7 @@ class PythonLocals(PythonTypes):
         table, key = left.child_by_field_name("value"), literal_key(left.child_by_field_name("subscript"))
         taken = self._member_taken(right, scope)
         held = self._held_value(right, scope) or (f"{taken.owner}.{taken.name}" if taken is not None else "")
+        held = held or _given_callable(right, scope)
         if table is None or not held:
             return
         if table.type == "identifier":
@@ -625,12 +626,25 @@ class PythonLocals(PythonTypes):
             elif element := self._element_type(right, scope) if names else "":
                 self._note_items(names, element, scope)
             return
-        scope.types.pop(node_text(left), None)
-        scope.open_params.pop(node_text(left), None)
-        scope.open_held.pop(node_text(left), None)
-        scope.alternatives.pop(node_text(left), None)
+        name = node_text(left)
+        for known in (scope.types, scope.open_params, scope.open_held, scope.alternatives, scope.callables):
+            known.pop(name, None)
         if element := self._element_type(right, scope):
-            scope.types[node_text(left)] = element
+            scope.types[name] = element
+        elif looped := self._looped(right, scope):  # `for func in [group_comments, ...]: func(stmt)`: each, in turn
+            scope.held.pop(name, None)
+            scope.picked.pop(name, None)
+            scope.callables[name] = looped
+
+    def _looped(self, iterable: ts.Node, scope: Scope) -> list[str]:
+        """The functions or classes a loop over a list, tuple or set written out gives its variable, or over a list
+        of this function or module holding them (`for func in [group_comments, group_brackets, ...]`): a call of the
+        variable runs every one; [] where an item is anything else (a list) or the value is no such literal."""
+        if iterable.type in ("list", "tuple", "set"):
+            items = [self._held_value(item, scope) for item in iterable.named_children if item.type != "comment"]
+            return sorted(set(items)) if items and all(items) else []
+        table = self._table_named(node_text(iterable), scope) if iterable.type == "identifier" else {}
+        return sorted(set(table.values())) if table and all(key.isdigit() for key in table) else []
 
     def _note_indexed(self, names: list[str], iterable: ts.Node, scope: Scope) -> None:
         """`for i, (k, v) in enumerate(self._body):` each of `names` typed as the element's item at its place."""
@@ -892,6 +906,22 @@ class PythonLocals(PythonTypes):
             if test is not None and cls:
                 typed[node_text(test[0])] = cls
         return typed
+
+
+def _given_callable(value: ts.Node, scope: Scope) -> str:
+    """What a table item runs when called, where the function's callers give it: a parameter holding the function or
+    class they pass (`self._methods[name] = func`), or a lambda calling one (`lambda m, state: func(self, m, state)`),
+    marked for the indexer to read what every caller passes (`f@(func#3)()`); "" for anything else."""
+    if value.type == "lambda":
+        body, own = value.child_by_field_name("body"), value.child_by_field_name("parameters")
+        called = body.child_by_field_name("function") if body is not None and body.type == "call" else None
+        taken = {node_text(n) for n in descendants(own, "identifier")} if own is not None else set()
+        if called is None or node_text(called) in taken:
+            return ""
+        value = called
+    name = node_text(value) if value.type == "identifier" else ""
+    opened = scope.open_held.get(name) or scope.open_params.get(name, "")
+    return f"{opened}{CALLED_MARK}" if opened else ""
 
 
 def _elsewhere(table: str) -> dict[str, str]:

@@ -8,15 +8,55 @@ import tree_sitter as ts
 
 from trident.ingest.languages import node_text
 from trident.ingest.languages.python_syntax import built_prefix, descendants
+from trident.ingest.model import UPPER_CASE_MARK
 
 QUOTES = ("'", '"')  # a plain string's opening: no prefix (f, b, r) and not triple-quoted
 
 
+CASE_CHANGES = {"lower": str.lower, "upper": str.upper, "casefold": str.casefold}  # (`upper`: UPPER_CASE_MARK)
+MAX_STEPS = 4  # locals and case changes followed back from a built name to where it is built
+
+
 def built_lookup(call: ts.Node) -> tuple[ts.Node, str] | None:
-    """`getattr(obj, <a name built from a constant start>, ...)`: (obj, the start); None for any other call."""
+    """`getattr(obj, <a name built from a constant start>, ...)`: (obj, the start); None for any other call. The name
+    may be built in a local first and its case changed (`func_name = '_process_{cls}'.format(...)`, then
+    `getattr(self, func_name.lower(), self._process_default)`)."""
     values = _getattr_arguments(call)
-    prefix = built_prefix(values[1]) if len(values) >= 2 else ""
+    prefix = _built_start(values[1], MAX_STEPS) if len(values) >= 2 else ""
     return (values[0], prefix) if prefix else None
+
+
+def _built_start(value: ts.Node, steps: int) -> str:
+    """The constant start of a built name, through a local the enclosing function gives it once and a change of case
+    (`.lower()`); "" where it has none."""
+    if steps and value.type == "identifier" and (function := _enclosing_function(value)) is not None:
+        given = _only_value(function, value)
+        return _built_start(given, steps - 1) if given is not value else ""
+    function = value.child_by_field_name("function") if value.type == "call" else None
+    attribute = function is not None and function.type == "attribute"
+    method = function.child_by_field_name("attribute") if function is not None and attribute else None
+    owner = function.child_by_field_name("object") if function is not None and attribute else None
+    if steps and method is not None and owner is not None and node_text(method) in CASE_CHANGES:
+        if _arguments_given(value):
+            return ""
+        start = _built_start(owner, steps - 1)
+        if node_text(method) == "upper":  # a name in capitals (pyflakes' `node_class.__name__.upper()`)
+            return UPPER_CASE_MARK + start.removeprefix(UPPER_CASE_MARK).upper()
+        return CASE_CHANGES[node_text(method)](start)
+    return built_prefix(value)
+
+
+def _enclosing_function(node: ts.Node) -> ts.Node | None:
+    """The function definition a node is written in; None at a module's or class's top level."""
+    parent = node.parent
+    while parent is not None and parent.type not in ("function_definition", "class_definition", "module"):
+        parent = parent.parent
+    return parent if parent is not None and parent.type == "function_definition" else None
+
+
+def _arguments_given(call: ts.Node) -> bool:
+    arguments = call.child_by_field_name("arguments")
+    return arguments is not None and any(c.type != "comment" for c in arguments.named_children)
 
 
 def named_lookup(call: ts.Node) -> tuple[ts.Node, str] | None:

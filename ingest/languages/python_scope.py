@@ -516,8 +516,9 @@ class PythonBinder(PythonImplicitCalls):
             targets = self._call_targets(call, scope)
             for target in targets:
                 self.result.calls.append(BoundCall(scope.caller, call.start_point.row, target))
-            for slot, value in self.passed_out(call, targets, scope):  # (typing the callee's parameters, anywhere)
-                self.result.passes.append(BoundPass(scope.caller, call.start_point.row, targets[0], slot, value))
+            for callees in _passed_to(call, targets, scope):  # (typing the callee's parameters, anywhere)
+                for slot, value in self.passed_out(call, callees, scope):
+                    self.result.passes.append(BoundPass(scope.caller, call.start_point.row, callees[0], slot, value))
             self._references_in(call, scope)
             self._note_passed(call, scope)
             self._note_mutated(call, scope)
@@ -742,6 +743,9 @@ class PythonBinder(PythonImplicitCalls):
             made = self._constructed(node, scope)  # `Length(3, 5)("foo")`: the `__call__` of exactly that class
             if made and named_as_class(made) and self._made(node, scope) == made:
                 return Target(TargetForm.MEMBER, "__call__", Resolution.INFERRED, owner=made, virtual=False)
+            given = self._value_type(node, scope.types, scope)  # `compose(f, g)(x)`: what the call returns, called
+            if given and not standard(given.partition(ATTRIBUTE_MARK)[0]):
+                return Target(TargetForm.MEMBER, "__call__", Resolution.INFERRED, owner=given)
             return None
         if node.type != "attribute":
             return None
@@ -846,6 +850,15 @@ def _called_name(node: ts.Node) -> str:
 def _alternatives(name: str, scope: Scope) -> bool:
     """Whether a variable is one of several types here (`A() if c else B()`, not narrowed since)."""
     return name in scope.alternatives and name not in scope.types
+
+
+def _passed_to(call: ts.Node, targets: list[Target], scope: Scope) -> list[list[Target]]:
+    """The callees a call passes its arguments to, one list each as `passed_out` reads them: the call's targets, or
+    each function a called variable holds, where every one runs (`for func in [group_where, ...]: func(stmt)`)."""
+    function = call.child_by_field_name("function")
+    if len(targets) > 1 and function is not None and _callables(function, scope):
+        return [[target] for target in targets]
+    return [targets]
 
 
 def _picked(function: ts.Node, scope: Scope) -> list[str]:

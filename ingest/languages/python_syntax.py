@@ -101,8 +101,9 @@ def returned_values(function: ts.Node) -> tuple[list[ts.Node], list[ts.Node]]:
 
 
 def built_prefix(node: ts.Node) -> str:
-    """The constant start of a name built at run time: `f"visit_{kind}"`, `"do_" + name`, `"on_%s" % name` ->
-    `visit_`, `do_`, `on_`; "" when it has none a method name could start with (a few letters at least)."""
+    """The constant start of a name built at run time: `f"visit_{kind}"`, `"do_" + name`, `"on_%s" % name`,
+    `"_process_{}".format(kind)` -> `visit_`, `do_`, `on_`, `_process_`; "" when it has none a method name could
+    start with (a few letters at least)."""
     if node.type == "binary_operator" and node.child_by_field_name("operator") is not None:
         operator = node_text(node.child_by_field_name("operator"))
         left = node.child_by_field_name("left")
@@ -112,12 +113,28 @@ def built_prefix(node: ts.Node) -> str:
             text = "".join(node_text(c) for c in left.named_children if c.type == "string_content")
             return _name_start(text.split("%", 1)[0]) if "%" in text else ""
         return ""
+    if node.type == "call" and (formatted := _formatted_text(node)) is not None:
+        return _name_start(formatted.split("{", 1)[0]) if "{" in formatted else ""
     if node.type != "string" or not node_text(node).lower().startswith(("f'", 'f"')):
         return ""
     parts = [c for c in node.named_children if c.type in ("string_content", "interpolation")]
     if len(parts) < 2 or parts[0].type != "string_content" or parts[1].type != "interpolation":
         return ""
     return _name_start(node_text(parts[0]))
+
+
+def _formatted_text(call: ts.Node) -> str | None:
+    """The text of a plain string `.format(...)` is called on (`'_process_{cls}'.format(cls=kind)`); None for any
+    other call."""
+    function = call.child_by_field_name("function")
+    if function is None or function.type != "attribute":
+        return None
+    owner = function.child_by_field_name("object")
+    if owner is None or owner.type != "string" or node_text(function.child_by_field_name("attribute")) != "format":
+        return None
+    if node_text(owner).lower().startswith(("f", "b")):
+        return None
+    return "".join(node_text(c) for c in owner.named_children if c.type == "string_content")
 
 
 def _name_start(text: str) -> str:
@@ -828,10 +845,12 @@ def global_names(root: ts.Node) -> set[str]:
 def literal_items(node: ts.Node) -> list[tuple[str, ts.Node]]:
     """(key, value) of a dict literal with constant keys (`{"a": f, 1: g}`) or keys that are names (`{str: String,
     dt.date: Date}`: keys "<str>", "<dt.date>", which no lookup writes) or of a list or tuple literal (`[f, g]`: keys
-    "0", "1"); [] for any other value, or when an item is unpacked (`**other`, `*more`)."""
+    "0", "1"; comments between items are none); [] for any other value, or when an item is unpacked (`**other`,
+    `*more`)."""
+    written_items = [c for c in node.named_children if c.type != "comment"]
     if node.type == "dictionary":
         items: list[tuple[str, ts.Node]] = []
-        for pair in node.named_children:
+        for pair in written_items:
             key, value = pair.child_by_field_name("key"), pair.child_by_field_name("value")
             written = literal_key(key) if pair.type == "pair" and key is not None else None
             if written is None and key is not None and key.type in ("identifier", "attribute"):
@@ -840,8 +859,8 @@ def literal_items(node: ts.Node) -> list[tuple[str, ts.Node]]:
                 return []
             items.append((written, value))
         return items
-    if node.type in ("list", "tuple") and all(c.type != "list_splat" for c in node.named_children):
-        return [(str(i), c) for i, c in enumerate(node.named_children)]
+    if node.type in ("list", "tuple") and all(c.type != "list_splat" for c in written_items):
+        return [(str(i), c) for i, c in enumerate(written_items)]
     return []
 
 

@@ -162,7 +162,11 @@ class PythonTypes(PythonParameters):
                     self.union_returns[f"{prefix}.{name}"] = union
                 if item := self._named_type(item_name(node.child_by_field_name("return_type"))):
                     self.item_returns[f"{prefix}.{name}"] = item
-                if element := self._named_type(element_name(node.child_by_field_name("return_type"))):
+                element = self._named_type(element_name(node.child_by_field_name("return_type")))
+                if not element and yielded and not is_fixture(node):  # `yield sql.Statement(self.tokens)`
+                    each = [v for v in yielded if v.parent is None or all(c.type != "from" for c in v.parent.children)]
+                    element = self._one_class_made(node, each, prefix if is_classmethod(node) else "")
+                if element:
                     self.yields[f"{prefix}.{name}"] = element
                     self.yield_rows[f"{prefix}.{name}"] = node.start_point.row
                 if (not returned or standard(returned)) and f"{prefix}.{name}" not in self.union_returns:
@@ -207,7 +211,12 @@ class PythonTypes(PythonParameters):
         none, and for a generator. In a classmethod of class `cls`, `cls(...)` makes one of it."""
         if yielded and not is_fixture(function):
             return ""
-        values = [v for v in [*returned, *yielded] if v.type != "none"]
+        return self._one_class_made(function, [*returned, *yielded], cls)
+
+    def _one_class_made(self, function: ts.Node, given: list[ts.Node], cls: str) -> str:
+        """The one class the values a function returns or yields construct (`_returned_class`), "" for none or two:
+        each element of a generator with no annotation is of it (`yield sql.Statement(self.tokens)`)."""
+        values = [v for v in given if v.type != "none"]
         receiver = next(iter(signature(function, True).positional), "") if cls else ""
         scope = Scope("", "", held={receiver: cls} if receiver else {})
         made = {self._constructed(v, scope) for v in values if v.type == "call"} - {""}
