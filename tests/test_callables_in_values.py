@@ -128,6 +128,35 @@ FILES: dict[str, str] = {
         "    def CALL(self, node):\n"
         "        return node\n"
     ),
+    "ser/props.py": (
+        "from functools import partial\n\n\n"
+        "class InstanceProperty(property):\n"
+        "    def __get__(self, obj, type=None):\n"
+        "        return property.__get__(self, obj, type)\n\n\n"
+        "def instanceproperty(fget=None, classval=None):\n"
+        "    if fget is None:\n"
+        "        return partial(instanceproperty, classval=classval)\n"
+        "    return InstanceProperty(fget=fget)\n\n\n"
+        "class Curry:\n"
+        "    def __init__(self, func):\n"
+        "        self._func = func\n\n"
+        "    @instanceproperty\n"
+        "    def func(self):\n"
+        "        return self._func\n\n"
+        "    def name(self):\n"
+        "        return self.func.__name__\n\n\n"
+        "class Compose:\n"
+        "    def __call__(self, value):\n"
+        "        return value\n\n\n"
+        "def compose(*funcs):\n"
+        "    if not funcs:\n"
+        "        return None\n"
+        "    return Compose()\n\n\n"
+        "def complement(func):\n"
+        "    return compose(func)\n\n\n"
+        "def negate(value):\n"
+        "    return complement(value)(value)\n"
+    ),
 }
 
 
@@ -217,4 +246,23 @@ def test_a_method_looked_up_by_a_name_put_in_capitals_is_each_method_named_so(
         ("CALLS", "ser.reindent.Checker.handler_for"): "exact",
         ("CALLS", "ser.reindent.Checker.ASSIGN"): "dispatch",
         ("CALLS", "ser.reindent.Checker.CALL"): "dispatch",
+    }
+
+
+def test_a_method_a_property_class_of_the_file_decorates_runs_when_read(
+    catalog: Catalog, views: GenerationViews
+) -> None:
+    # toolz's `@instanceproperty`: a function returning an `InstanceProperty(property)` with its own `__get__`
+    called = _calls(catalog, views, "method:ser:ser.props.Curry.name")
+    assert called[("CALLS", "ser.props.InstanceProperty.__get__")] == "inferred"
+    assert called[("CALLS", "ser.props.Curry.func")] == "exact"
+
+
+def test_what_a_function_returns_by_returning_another_functions_result_is_called(
+    catalog: Catalog, views: GenerationViews
+) -> None:
+    # toolz's `complement(f)` returns `compose(...)`, which returns a `Compose`: calling the result runs `__call__`
+    assert _calls(catalog, views, "function:ser:ser.props.negate") == {
+        ("CALLS", "ser.props.complement"): "exact",
+        ("CALLS", "ser.props.Compose.__call__"): "inferred",
     }

@@ -56,6 +56,9 @@ class ClassFacts:
     # class-body attribute -> the class its value is constructed as (`version = _Validator(added="1.0")`): a read of
     # it on an instance runs that class's `__get__` where it defines one (a descriptor)
     descriptors: dict[str, str] = field(default_factory=dict)
+    # property -> the class of this file its decorator makes, where that class defines `__get__` (toolz's
+    # `@instanceproperty`: `InstanceProperty.__get__` runs, then the getter)
+    getters_through: dict[str, str] = field(default_factory=dict)
     methods: set[str] = field(default_factory=set)  # the methods the class body defines
     held: dict[str, str] = field(default_factory=dict)  # attribute -> the class or function it holds (not calls)
     held_too: dict[str, set[str]] = field(default_factory=dict)  # ... what other branches give it to hold

@@ -558,7 +558,17 @@ class PythonBinder(PythonImplicitCalls):
             return []
         if owner.type == "identifier" and _alternatives(node_text(owner), scope) and not member.startswith("__"):
             return [self._typed_read(typed, member) for typed in scope.alternatives[node_text(owner)]]
-        return [self._member_read(owner, member, scope)]
+        found = self._member_read(owner, member, scope)
+        return [found, *self._getter_through(found)]
+
+    def _getter_through(self, found: tuple[Target, bool] | None) -> list[tuple[Target, bool]]:
+        """The `__get__` a property's read runs first where the property's class is one of this file deriving from
+        `property` and defining its own (toolz's `InstanceProperty`)."""
+        target = found[0] if found is not None and found[1] else None
+        if target is None or target.form is not TargetForm.MEMBER or not target.owner:
+            return []
+        through = self.by_local(target.owner).getters_through.get(target.name)
+        return [(Target(TargetForm.MEMBER, "__get__", Resolution.INFERRED, owner=through), True)] if through else []
 
     def _member_read(self, owner: ts.Node, member: str, scope: Scope) -> tuple[Target, bool] | None:
         """A member read on a value whose class is known (see `_attribute_reads`)."""

@@ -17,6 +17,7 @@ from trident.ingest.languages import node_text
 from trident.ingest.languages.python_arguments import Passed, signature
 from trident.ingest.languages.python_facts import (
     MAX_ATTRIBUTE_TYPES,
+    PROPERTY_DECORATORS,
     ClassFacts,
     Scope,
     is_named_tuple,
@@ -101,6 +102,7 @@ class PythonTypes(PythonParameters):
         self.lookups: dict[str, str] = {}  # qualified method -> start of the names it looks up on self and returns
         self.inferred_returns: set[str] = set()  # functions whose return type is read from their body
         self.generator_functions: set[str] = set()  # functions and methods whose body yields
+        self.property_classes: set[str] = set()  # classes of this file deriving from `property` (a decorator's)
         self.returned_generators: dict[str, list[str]] = {}  # ... -> the generator functions whose generator it returns
         self.fixtures: set[str] = set()  # the pytest fixtures the module defines
         self.class_fixtures: dict[str, set[str]] = {}  # test class (qualified) -> the fixtures its methods are
@@ -219,9 +221,31 @@ class PythonTypes(PythonParameters):
         values = [v for v in given if v.type != "none"]
         receiver = next(iter(signature(function, True).positional), "") if cls else ""
         scope = Scope("", "", held={receiver: cls} if receiver else {})
+        # (a call of a function of this file read before: the class it returns, `complement` returning `compose(...)`)
         made = {self._constructed(v, scope) for v in values if v.type == "call"} - {""}
+        made = {self.returns[m] if m in self.returns and not standard(self.returns[m]) else m for m in made}
+        made = {m for m in made if not standard(m)}  # (a standard library's class has no method of a project's)
         found = made.pop() if len(made) == 1 else ""
         return found if named_as_class(found) else ""
+
+    def _made_property(self, method: ts.Node) -> str:
+        """The class of this file deriving from `property` a method's decorator makes of it, so that reading the
+        method runs it: the class itself (`@InstanceProperty`), or what a function returns (toolz's
+        `@instanceproperty`); "" for any other method."""
+        decorated = method.parent
+        if decorated is None or decorated.type != "decorated_definition":
+            return ""
+        for decorator in (d for d in decorated.named_children if d.type == "decorator"):
+            made = self._qualified(node_text(decorator).lstrip("@").strip())
+            made = made if made in self.property_classes else self.returns.get(made, "")
+            if made in self.property_classes:
+                return made
+        return ""
+
+    def by_local(self, qualified: str) -> ClassFacts:
+        """The facts of a class of this file by its qualified name (an empty class's for any other name)."""
+        found = self.classes.get(qualified.removeprefix(f"{self.module}."))
+        return found if found is not None else ClassFacts("", "")
 
     def _collect_classes(self, block: ts.Node, prefix: str) -> None:
         """Every class the outline names (top level or nested in classes), with the attribute types it states."""
@@ -236,6 +260,11 @@ class PythonTypes(PythonParameters):
             written = node.child_by_field_name("superclasses")
             bases = [self._qualified(node_text(b)) for b in written.named_children] if written is not None else []
             self.file_bases[cls.qualified] = [b for b in bases if b]
+            if written is not None and any(
+                node_text(b) in PROPERTY_DECORATORS or self._qualified(node_text(b)) in self.property_classes
+                for b in written.named_children
+            ):
+                self.property_classes.add(cls.qualified)  # `class InstanceProperty(property)`
             body = node.child_by_field_name("body")
             if body is None:
                 continue
@@ -244,6 +273,11 @@ class PythonTypes(PythonParameters):
             # every method first: `self.on_done = self.finish` in `__init__` holds a method defined after it
             cls.methods.update(node_text(m.child_by_field_name("name")) for m in methods)
             cls.properties.update(getter for m in methods if (getter := property_name(m.parent)))
+            for method in methods:
+                if made := self._made_property(method):
+                    cls.properties.add(node_text(method.child_by_field_name("name")))
+                    if "__get__" in self.by_local(made).methods:
+                        cls.getters_through[node_text(method.child_by_field_name("name"))] = made
             for statement in statements(body):
                 if statement.type == "expression_statement" and statement.named_child_count == 1:
                     self._class_attribute(cls, statement.named_children[0])
