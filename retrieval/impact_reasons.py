@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from trident.retrieval.callers import CallerWalk
+from trident.retrieval.callers import WALKED, CallerWalk
 from trident.retrieval.change_map import SiteOwners
 from trident.retrieval.definitions import ChunkReader
 from trident.retrieval.relation_index import RelationIndex
@@ -32,6 +32,7 @@ _PREFIX = re.compile(r"^f?[\"'](\w*)(?:\{|[\"']\s*[+%])")
 _PROTOCOL_BASE = re.compile(r"(?:^|[\s,.])Protocol\b")
 # What a construction runs: written as a call of the class (`Item(...)`), which is the name its call sites write.
 CONSTRUCTION = frozenset({"__init__", "__new__", "__post_init__"})
+CALLABLES = frozenset({"Function", "Method"})
 
 
 @dataclass(frozen=True)
@@ -110,11 +111,42 @@ def reasons(catalog: Catalog, directory: EntityDirectory, read: ChunkReader, fou
             )
         )
     out.extend(_implicit_runs(directory, found))
+    out.extend(_uncalled(found))
     out.extend(_unbound_sites(catalog, directory, read, found))
     names = {e.name for e in found.names.values()}
     out.extend(_dynamic_access(catalog, read, found.projects, names))
     out.extend(_unread_files(catalog, found.projects))
     return out
+
+
+def _uncalled(found: ReasonInputs) -> Iterable[Finding]:
+    """Changed functions nothing in the index calls, references or decorates into: what runs them is outside what
+    the graph states (a framework calling hooks by their names, as PLY's parser runs each `p_` rule; a registry or
+    plugin loaded by name; an entry point), or nothing does. Zero callers is then no sign of safety. (Special
+    methods are `implicit_calls`.)"""
+    starts = sorted(i for i, reach in found.walk.reached.items() if reach.hops == 0)
+    uncalled = [
+        entity.qualified_name
+        for i in starts
+        if (entity := found.names.get(i)) is not None
+        and entity.type in CALLABLES
+        and not _is_special(entity.name)
+        and not any(int(s) != found.index.position.get(i) for s in _into(found.index, i))
+    ]
+    if uncalled:
+        yield Finding(
+            "no_callers",
+            len(uncalled),
+            f"{len(uncalled)} changed function(s) nothing in the index calls, e.g. {uncalled[0]}: code outside what "
+            "the graph states may run them by name (a framework's hooks, a registry, a plugin, an entry point), or "
+            "nothing does; zero callers here is no sign that a change is safe",
+        )
+
+
+def _into(index: RelationIndex, entity_id: str) -> list[int]:
+    """The callers of the calls, references and decorations arriving at an entity, any resolution."""
+    found = index.touching(entity_id, WALKED, outgoing=False)
+    return index.source[found].tolist()
 
 
 def _implicit_runs(directory: EntityDirectory, found: ReasonInputs) -> Iterable[Finding]:

@@ -508,3 +508,27 @@ def test_a_fixture_a_test_class_defines_reaches_its_tests_and_those_of_classes_d
     assert through["test_timed"] == "fixture signer"  # inherited from `TestSigner`, in another file
     assert "test_other" not in through  # an unrelated class's fixture of the same name
     assert "test_own" not in through  # a deriving class's own fixture of the name
+
+
+def test_a_function_nothing_calls_never_reads_complete_and_the_verdict_says_why(tmp_path: Path) -> None:
+    # PLY's shape: the parser runs each `p_` rule by its name, which no call in the index states
+    files = {
+        "gram/__init__.py": "",
+        "gram/rules.py": (
+            "class Grammar:\n"
+            "    def p_expr(self, p):\n"
+            "        p[0] = self.fold(p[1])\n\n"
+            "    def fold(self, value):\n"
+            "        return value\n"
+        ),
+    }
+    folder = _committed(tmp_path / "gram", files)
+    catalog = _index(tmp_path / "index", {"gram": folder})
+    rule = _impact(catalog, entities=["gram.rules.Grammar.p_expr"])
+    fold = _impact(catalog, entities=["gram.rules.Grammar.fold"])
+    assert rule.callers_total == 0 and rule.verdict.status == "lower_bound"
+    [uncalled] = [r for r in rule.verdict.reasons if r.kind == "no_callers"]
+    assert uncalled.count == 1 and "gram.rules.Grammar.p_expr" in uncalled.detail
+    # a function with a caller is not said to have none (its caller is the one nothing calls)
+    assert [c.id for c in fold.callers] == ["method:gram:gram.rules.Grammar.p_expr"]
+    assert "no_callers" not in {r.kind for r in fold.verdict.reasons}
