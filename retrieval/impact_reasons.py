@@ -131,7 +131,7 @@ def _uncalled(found: ReasonInputs) -> Iterable[Finding]:
         if (entity := found.names.get(i)) is not None
         and entity.type in CALLABLES
         and not _is_special(entity.name)
-        and not any(int(s) != found.index.position.get(i) for s in _into(found.index, i))
+        and not any(s != found.index.position.get(i) for s in _into(found.index, i))
     ]
     if uncalled:
         yield Finding(
@@ -146,7 +146,7 @@ def _uncalled(found: ReasonInputs) -> Iterable[Finding]:
 def _into(index: RelationIndex, entity_id: str) -> list[int]:
     """The callers of the calls, references and decorations arriving at an entity, any resolution."""
     found = index.touching(entity_id, WALKED, outgoing=False)
-    return index.source[found].tolist()
+    return [int(s) for s in index.source[found].tolist()]
 
 
 def _implicit_runs(directory: EntityDirectory, found: ReasonInputs) -> Iterable[Finding]:
