@@ -522,3 +522,53 @@ def test_a_table_a_method_fills_with_what_its_callers_register_calls_each_and_a_
     assert parse == {"md.plugin.parse_abbr": Resolution.DISPATCH}
     assert render == {"md.plugin.render_abbr": Resolution.DISPATCH}
     assert abbr.get("md.core.Compose.__call__") is Resolution.INFERRED  # `compose(unused)('x')`
+
+
+# pathspec's shape: a parameter annotated only as callable (`Union[str, Callable[[str], Pattern]]`) runs what callers
+# in other files pass it, a class or a function, `super().from_lines(...)` included
+CALLBACKS = {
+    "ps/__init__.py": "",
+    "ps/pattern.py": (
+        "class RegexPattern:\n"
+        "    def __init__(self, text):\n"
+        "        self.text = text\n\n\n"
+        "class GitWildMatchPattern(RegexPattern):\n"
+        "    pass\n\n\n"
+        "def shout(text):\n"
+        "    return text\n\n\n"
+        "def whisper(text):\n"
+        "    return text\n"
+    ),
+    "ps/spec.py": (
+        "from typing import Callable, Optional, Union\n\n"
+        "from ps.pattern import RegexPattern\n\n\n"
+        "class PathSpec:\n"
+        "    @classmethod\n"
+        "    def from_lines(cls, pattern_factory: Union[str, Callable[[str], RegexPattern]], lines):\n"
+        "        return [pattern_factory(line) for line in lines]\n\n"
+        "    def each(self, hook: Optional[Callable[..., str]] = None):\n"
+        "        return hook('x')\n\n"
+        "    def typed(self, pattern: RegexPattern):\n"
+        "        return pattern.text\n"
+    ),
+    "ps/gitignore.py": (
+        "from ps.pattern import GitWildMatchPattern, shout\n"
+        "from ps.spec import PathSpec\n\n\n"
+        "class GitIgnoreSpec(PathSpec):\n"
+        "    @classmethod\n"
+        "    def from_lines(cls, lines):\n"
+        "        return super().from_lines(GitWildMatchPattern, lines)\n\n\n"
+        "def use(spec: PathSpec):\n"
+        "    spec.each(hook=shout)\n"
+    ),
+}
+
+
+def test_a_parameter_annotated_only_as_callable_runs_what_callers_in_other_files_pass_it(tmp_path: Path) -> None:
+    catalog = indexed_projects(tmp_path, {"ps": CALLBACKS}, ("ps",))
+    try:
+        from_lines, each = _called(catalog, "ps.spec.PathSpec.from_lines"), _called(catalog, "ps.spec.PathSpec.each")
+    finally:
+        catalog.close()
+    assert from_lines.get("ps.pattern.GitWildMatchPattern") is Resolution.INFERRED  # the class `super()` passes
+    assert each == {"ps.pattern.shout": Resolution.INFERRED}  # by keyword; `whisper` is passed by no one

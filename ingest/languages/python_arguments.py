@@ -70,9 +70,34 @@ def signature(function: ts.Node, method: bool) -> Signature:
             keyword_only.add(name)
         elif name:
             positional.append(name)
-        if name and parameter.child_by_field_name("type") is None:
+        if name and (
+            parameter.child_by_field_name("type") is None or callable_only(parameter.child_by_field_name("type"))
+        ):
             untyped.add(name)
     return Signature(tuple(positional), frozenset(keyword_only), method and bool(positional), frozenset(untyped))
+
+
+# What an annotation may wrap a `Callable[...]` in and still say only that the value is callable
+CALLABLE_WRAPPERS = frozenset({"Callable", "Optional", "Union", "str", "bytes", "AnyStr"})
+
+
+def callable_only(annotation: ts.Node | None) -> bool:
+    """Whether an annotation says only that a value is callable (`Callable[[str], Pattern]`, `Optional[Callable]`,
+    `Union[str, Callable[..., T]]`): it names no class whose methods calling the value runs, so what callers pass
+    says what that runs (`PASSES`), as for a parameter with no annotation."""
+    names = _outside_callable(annotation) if annotation is not None else []
+    return "Callable" in names and all(name in CALLABLE_WRAPPERS for name in names)
+
+
+def _outside_callable(node: ts.Node) -> list[str]:
+    """The names an annotation writes, a `Callable[...]` counted as the one name `Callable` (`typing.X`: X)."""
+    head = node.named_children[0] if node.type == "generic_type" and node.named_child_count else None
+    head = node.child_by_field_name("value") if node.type == "subscript" else head
+    if head is not None and node_text(head).rpartition(".")[2] == "Callable":
+        return ["Callable"]
+    if node.type in ("identifier", "attribute"):
+        return [node_text(node).rpartition(".")[2]]
+    return [name for child in node.named_children for name in _outside_callable(child)]
 
 
 def call_slots(call: ts.Node, *, receiver_first: bool = False) -> list[tuple[str, ts.Node]]:

@@ -31,6 +31,7 @@ from trident.ingest.languages.python_syntax import (
     is_empty_list,
     is_index,
     is_static,
+    is_super,
     isinstance_test,
     item_name,
     leaves,
@@ -877,13 +878,27 @@ class PythonLocals(PythonTypes):
         parameter (`obj.m(x)`; `Foo(x)` for `Foo.__init__`; not `Foo.m(obj, x)`)."""
         function = call.child_by_field_name("function")
         if function is not None and function.type == "attribute" and (owner := function.child_by_field_name("object")):
-            called = self._member_called(owner, node_text(function.child_by_field_name("attribute")), scope)
+            method = node_text(function.child_by_field_name("attribute"))
+            called = self._member_called(owner, method, scope)
             if called in self.signatures:
                 return called, self.signatures[called], True
+            if (inherited := self._inherited_called(owner, method, scope)) in self.signatures:
+                return inherited, self.signatures[inherited], True  # `super().from_lines(Pattern, lines)`
         called = self._constructed(call, scope)
         if called in self.by_qualified:
             return f"{called}.__init__", self.signatures.get(f"{called}.__init__"), True
         return called, self.signatures.get(called), False
+
+    def _inherited_called(self, owner: ts.Node, method: str, scope: Scope) -> str:
+        """The method of a base of this file a call on the receiver or on `super()` runs, where the class does not
+        define it itself (`super()`: never its own); "" for any other call."""
+        if scope.cls is None:
+            return ""
+        beyond = owner.type == "call" and is_super(owner)
+        if not beyond and (owner.type != "identifier" or node_text(owner) != scope.receiver):
+            return ""
+        lineage = list(self.file_lineage(scope.cls))[1 if beyond else 0 :]
+        return next((f"{c.qualified}.{method}" for c in lineage if method in c.methods), "")
 
     def _comprehension_types(self, nodes: list[ts.Node], scope: Scope) -> dict[str, str]:
         """Variable -> type of each comprehension among an expression's nodes whose iterable states its elements'

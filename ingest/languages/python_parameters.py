@@ -18,6 +18,7 @@ from trident.ingest.languages.python_arguments import (
     INSTANCE,
     Passed,
     Signature,
+    callable_only,
     passed_as,
     signature,
     wrapped_by,
@@ -90,7 +91,9 @@ class PythonParameters:
             return {}
         skipped = 1 if found.bound_first else 0
         places = {name: at - skipped for at, name in enumerate(found.positional) if at >= skipped}
-        unannotated = {name for name, annotation in parameter_nodes(function) if annotation is None}
+        unannotated = {
+            name for name, annotation in parameter_nodes(function) if callable_only(annotation) or not annotation
+        }
         return {
             name: f"{qualified}{ATTRIBUTE_MARK}{parameter_attribute(name, places.get(name))}"
             for name in sorted(found.untyped & unannotated)
@@ -126,7 +129,7 @@ class PythonParameters:
     def union_parameters(self, function: ts.Node) -> dict[str, list[str]]:
         """Parameter -> its classes, for parameters annotated with a union of classes this file names (`obj: Command |
         Parameter`): a call on it may run either's method."""
-        found = {name: self.union_types(t) for name, t in parameter_nodes(function)}
+        found = {name: self.union_types(t) for name, t in parameter_nodes(function) if not callable_only(t)}
         return {name: types for name, types in found.items() if types}
 
     def union_types(self, annotation: ts.Node | None) -> list[str]:
@@ -153,7 +156,10 @@ class PythonParameters:
     def _parameters(self, function: ts.Node) -> dict[str, str]:
         """Parameter -> its stated type ("" when none), in order: its annotation's, else the one class of the values
         this file's calls pass it (`render(console)` with `console = Console()`)."""
-        stated = {name: self._annotation(annotation) for name, annotation in parameter_nodes(function)}
+        stated = {
+            name: "" if callable_only(annotation) else self._annotation(annotation)  # (what callers pass says)
+            for name, annotation in parameter_nodes(function)
+        }
         for name, values in self._passed_to(function).items():
             open_ = name in stated and (not stated[name] or standard(stated[name]))
             if open_ and len(types := passed_as(values, INSTANCE)) == 1:
