@@ -85,7 +85,9 @@ def callable_only(annotation: ts.Node | None) -> bool:
     """Whether an annotation says only that a value is callable (`Callable[[str], Pattern]`, `Optional[Callable]`,
     `Union[str, Callable[..., T]]`): it names no class whose methods calling the value runs, so what callers pass
     says what that runs (`PASSES`), as for a parameter with no annotation."""
-    names = _outside_callable(annotation) if annotation is not None else []
+    if annotation is None or "Callable" not in node_text(annotation):
+        return False
+    names = _outside_callable(annotation)
     return "Callable" in names and all(name in CALLABLE_WRAPPERS for name in names)
 
 

@@ -273,11 +273,12 @@ class PythonTypes(PythonParameters):
             # every method first: `self.on_done = self.finish` in `__init__` holds a method defined after it
             cls.methods.update(node_text(m.child_by_field_name("name")) for m in methods)
             cls.properties.update(getter for m in methods if (getter := property_name(m.parent)))
-            for method in methods:
+            for method in methods:  # (toolz's `@instanceproperty`: a property class of this file)
                 if made := self._made_property(method):
-                    cls.properties.add(node_text(method.child_by_field_name("name")))
+                    getter = node_text(method.child_by_field_name("name"))
+                    cls.properties.add(getter)
                     if "__get__" in self.by_local(made).methods:
-                        cls.getters_through[node_text(method.child_by_field_name("name"))] = made
+                        cls.getters_through[getter] = made
             for statement in statements(body):
                 if statement.type == "expression_statement" and statement.named_child_count == 1:
                     self._class_attribute(cls, statement.named_children[0])
