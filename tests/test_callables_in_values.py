@@ -128,6 +128,45 @@ FILES: dict[str, str] = {
         "    def CALL(self, node):\n"
         "        return node\n"
     ),
+    "ser/styles.py": (
+        "from enum import Enum\n\n"
+        "from ser import dump, events\n\n\n"
+        "class Style(Enum):\n"
+        "    JSON = 1\n"
+        "    EVENTS = 2\n\n\n"
+        "_STYLE_MAP = {\n"
+        "    Style.JSON: dump,\n"
+        "    Style.EVENTS: events,\n"
+        "}\n\n\n"
+        "def by_style(style, data):\n"
+        "    return _STYLE_MAP[style].handler_for(data)\n\n\n"
+        "def every_style(data):\n"
+        "    for module in _STYLE_MAP.values():\n"
+        "        module.to_json(data)\n"
+    ),
+    "ser/sections.py": (
+        "class Section:\n"
+        "    def parse(self, text):\n"
+        "        return text\n\n\n"
+        "class ParamSection(Section):\n"
+        "    pass\n\n\n"
+        "class Examples(Section):\n"
+        "    def parse(self, text):\n"
+        "        return [text]\n\n\n"
+        "class Unrelated:\n"
+        "    def parse(self, text):\n"
+        "        return None\n\n\n"
+        "DEFAULT_SECTIONS = [\n"
+        "    ParamSection(),  # parameters\n"
+        "    Examples(),\n"
+        "]\n\n\n"
+        "def parse_all(text):\n"
+        "    for section in DEFAULT_SECTIONS:\n"
+        "        section.parse(text)\n\n\n"
+        "def parse_written(text):\n"
+        "    for section in (ParamSection(), Examples()):\n"
+        "        section.parse(text)\n"
+    ),
     "ser/props.py": (
         "from functools import partial\n\n\n"
         "class InstanceProperty(property):\n"
@@ -266,3 +305,25 @@ def test_what_a_function_returns_by_returning_another_functions_result_is_called
         ("CALLS", "ser.props.complement"): "exact",
         ("CALLS", "ser.props.Compose.__call__"): "inferred",
     }
+
+
+def test_a_member_of_a_module_a_table_holds_is_called_through_the_table(
+    catalog: Catalog, views: GenerationViews
+) -> None:
+    # docstring_parser's `_STYLE_MAP[style].parse(text)` and `for module in _STYLE_MAP.values(): module.parse(text)`
+    assert _calls(catalog, views, "function:ser:ser.styles.by_style") == {
+        ("CALLS", "ser.events.handler_for"): "dispatch",  # (the dump module has none of that name)
+    }
+    assert _calls(catalog, views, "function:ser:ser.styles.every_style") == {("CALLS", "ser.dump.to_json"): "inferred"}
+
+
+def test_the_elements_of_a_list_of_instances_of_several_classes_are_of_the_base_they_share(
+    catalog: Catalog, views: GenerationViews
+) -> None:
+    # docstring_parser's `DEFAULT_SECTIONS = [ParamSection(...), ...]`: a call on an element runs the base's method or
+    # an override (dispatch), never the same-named method of an unrelated class
+    for function in ("parse_all", "parse_written"):
+        called = _calls(catalog, views, f"function:ser:ser.sections.{function}")
+        assert called[("CALLS", "ser.sections.Section.parse")] == "inferred"
+        assert called[("CALLS", "ser.sections.Examples.parse")] == "dispatch"
+        assert ("CALLS", "ser.sections.Unrelated.parse") not in called

@@ -135,6 +135,9 @@ class PythonLocals(PythonTypes):
                 self.module_held[name] = held
             elif once and name not in self.tables and (typed := self._assigned_type(values[0])):
                 self.module_types[name] = typed  # `_lexer_cache = LRUCache(50)`: what the file's functions read
+            listed = once and values[0].type in ("list", "tuple", "set")  # `DEFAULT_SECTIONS = [ParamSection(), ...]`
+            if listed and (element := self._elements_given(values[0], Scope("", ""))):
+                self.module_elements[name] = element
 
     def _assigned_type(self, value: ts.Node) -> str:
         """The type a module-level assignment states for its name, given its value."""
@@ -575,11 +578,22 @@ class PythonLocals(PythonTypes):
             inside = replace(scope, types={**scope.types, **typed})
             return self._value_type(body, inside.types, inside) if body is not None else ""
         if value.type in ("list", "set", "tuple"):
-            known = {self._value_type(item, scope.types, scope) for item in value.named_children}
-            return known.pop() if len(known) == 1 else ""
+            items = [item for item in value.named_children if item.type != "comment"]
+            known = {self._value_type(item, scope.types, scope) for item in items}
+            return known.pop() if len(known) == 1 else self._shared_base(known)
         if value.type in ("call", "identifier", "attribute"):
             return self._element_type(value, scope)
         return ""
+
+    def _shared_base(self, classes: set[str]) -> str:
+        """The nearest base of this file that classes of this file all derive from (`[ParamSection(...),
+        RaisesSection(...)]`: each element is a `Section`, whose method a call on one runs, or an override); "" where
+        one is no class of this file or they share none here."""
+        facts = [self.by_qualified.get(c) for c in sorted(classes)]
+        if len(facts) < 2 or any(f is None for f in facts):
+            return ""
+        lineages = [[base.qualified for base in self.file_lineage(f)] for f in facts if f is not None]
+        return next((base for base in lineages[0] if all(base in other for other in lineages[1:])), "")
 
     def _listed(self, value: ts.Node, scope: Scope) -> str:
         """What a subscript of a local list or mapping gives (`xs[0]`, `by_name[k]`): its elements, where its value
@@ -639,13 +653,21 @@ class PythonLocals(PythonTypes):
 
     def _looped(self, iterable: ts.Node, scope: Scope) -> list[str]:
         """The functions or classes a loop over a list, tuple or set written out gives its variable, or over a list
-        of this function or module holding them (`for func in [group_comments, group_brackets, ...]`): a call of the
-        variable runs every one; [] where an item is anything else (a list) or the value is no such literal."""
+        of this function or module holding them (`for func in [group_comments, group_brackets, ...]`), or over such a
+        dict's `.values()`: a call of the variable (or of a member of it) runs every one; [] where an item is
+        anything else (a list) or the value is no such literal."""
         if iterable.type in ("list", "tuple", "set"):
             items = [self._held_value(item, scope) for item in iterable.named_children if item.type != "comment"]
             return sorted(set(items)) if items and all(items) else []
-        table = self._table_named(node_text(iterable), scope) if iterable.type == "identifier" else {}
-        return sorted(set(table.values())) if table and all(key.isdigit() for key in table) else []
+        if iterable.type == "identifier":
+            table = self._table_named(node_text(iterable), scope)
+            return sorted(set(table.values())) if table and all(key.isdigit() for key in table) else []
+        function = iterable.child_by_field_name("function") if iterable.type == "call" else None
+        method = function.child_by_field_name("attribute") if function is not None else None
+        owner = function.child_by_field_name("object") if function is not None else None
+        if method is None or owner is None or owner.type != "identifier" or node_text(method) != "values":
+            return []
+        return sorted(set(self._table_named(node_text(owner), scope).values()))  # `for m in _STYLE_MAP.values()`
 
     def _note_indexed(self, names: list[str], iterable: ts.Node, scope: Scope) -> None:
         """`for i, (k, v) in enumerate(self._body):` each of `names` typed as the element's item at its place."""
@@ -712,6 +734,8 @@ class PythonLocals(PythonTypes):
         mapping's `.values()`; "" when the code does not state one."""
         if container.type == "identifier":
             return scope.elements.get(node_text(container), "")
+        if container.type in ("list", "tuple", "set"):  # `for s in [ParamSection(), Examples()]`
+            return self._elements_given(container, scope)
         if container.type == "call" and (kept := self._kept_elements(container, scope)) is not None:
             return kept
         if container.type == "call" and (mapped := self._mapped_class(container, scope)):

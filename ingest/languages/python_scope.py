@@ -379,10 +379,11 @@ class PythonBinder(PythonImplicitCalls):
             receiver = next(iter(parameters), "") if method and not is_static(node) else ""
             inner = Scope(caller, caller, scope.cls if method else None, receiver, {}, True)
             inner.nested.update(defined_functions(node))
-            if self.module_held or self.module_types:  # what the module's own names hold, where nothing shadows them
-                own = local_names(node)
+            if self.module_held or self.module_types or self.module_elements:  # what the module's own names hold,
+                own = local_names(node)  # where nothing shadows them
                 inner.held.update({n: held for n, held in self.module_held.items() if n not in own})
                 inner.types.update({n: typed for n, typed in self.module_types.items() if n not in own})
+                inner.elements.update({n: kind for n, kind in self.module_elements.items() if n not in own})
         inner.types.update({p: t for p, t in parameters.items() if t})
         inner.constructed.update(constructed_locals(node))
         if not scope.in_function and receives_fixtures(node, self.path):
@@ -637,6 +638,13 @@ class PythonBinder(PythonImplicitCalls):
         if function is not None and len(types) > 1:
             member = node_text(function.child_by_field_name("attribute"))
             return [Target(TargetForm.MEMBER, member, Resolution.INFERRED, owner=t) for t in types]
+        if (
+            owner is not None
+            and function is not None
+            and not types
+            and (members := self._members_of_held(owner, function, scope))
+        ):
+            return members  # `_STYLE_MAP[style].parse(text)`, `for module in _STYLE_MAP.values(): module.parse(text)`
         if function is not None and (callables := _callables(function, scope)):  # `run(f)` and `run(g)`, then `fn()`
             return [Target(TargetForm.QUALIFIED, c, Resolution.INFERRED) for c in callables]
         if function is not None and (wrapped := _wrapped(function, scope)):  # `@optimizeconst` over ten methods
@@ -665,6 +673,21 @@ class PythonBinder(PythonImplicitCalls):
             subclasses = Target(TargetForm.QUALIFIED, f"{bound}{SUBCLASSES_MARK}", Resolution.DISPATCH)
             return [target, subclasses]  # `cls(...)`: the class, or any class deriving from it
         return [target] if target is not None else []
+
+    def _members_of_held(self, owner: ts.Node, function: ts.Node, scope: Scope) -> list[Target]:
+        """A member called on a value that is one of several modules, classes or functions the code states: an item
+        of a table (`_STYLE_MAP[style].parse(text)`, docstring_parser's style modules: the item the key holds, or
+        any of them), a variable a loop or a table pick gives one of them; [] for anything else."""
+        member = node_text(function.child_by_field_name("attribute"))
+        if owner.type == "subscript":
+            held, resolution = self.table_called(owner, scope)
+        elif owner.type == "identifier" and (held := _callables(owner, scope)):
+            resolution = Resolution.INFERRED
+        elif owner.type == "identifier" and (held := _picked(owner, scope)):
+            resolution = Resolution.DISPATCH
+        else:
+            return []
+        return [Target(TargetForm.QUALIFIED, f"{h}.{member}", resolution) for h in held if not h.endswith(TABLE_MARK)]
 
     def _bounded_class(self, function: ts.Node, scope: Scope) -> str:
         """The class a called value is or derives from, where it may be a subclass: `cls` in a classmethod, a

@@ -84,6 +84,7 @@ class PythonTypes(PythonParameters):
         self.returned_held: dict[str, str] = {}  # ... -> the one function or class it returns (`return self.on_x`)
         self.tables: dict[str, dict[str, str]] = {}  # module-level dict or list -> key -> the function it holds
         self.module_types: dict[str, str] = {}  # module-level name assigned once, rebound by no function -> its type
+        self.module_elements: dict[str, str] = {}  # ... given a list, tuple or set written out -> its elements' type
         self.module_held: dict[str, str] = {}  # module-level name -> the one function or class it holds
         self.closures: set[str] = set()  # functions returning a closure they define (`return wrapper`)
         self.classes: dict[str, ClassFacts] = {}  # class local name -> class
