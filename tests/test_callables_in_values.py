@@ -167,8 +167,16 @@ FILES: dict[str, str] = {
         "    for section in (ParamSection(), Examples()):\n"
         "        section.parse(text)\n"
     ),
+    "ser/util.py": (
+        "class memoized_property:\n"
+        "    def __init__(self, fget):\n"
+        "        self.fget = fget\n\n"
+        "    def __get__(self, obj, cls):\n"
+        "        return self.fget(obj)\n"
+    ),
     "ser/props.py": (
-        "from functools import partial\n\n\n"
+        "from functools import partial\n\n"
+        "from ser import util\n\n\n"
         "class InstanceProperty(property):\n"
         "    def __get__(self, obj, type=None):\n"
         "        return property.__get__(self, obj, type)\n\n\n"
@@ -183,7 +191,12 @@ FILES: dict[str, str] = {
         "    def func(self):\n"
         "        return self._func\n\n"
         "    def name(self):\n"
-        "        return self.func.__name__\n\n\n"
+        "        return self.func.__name__\n\n"
+        "    @util.memoized_property\n"
+        "    def code(self):\n"
+        "        return self._func\n\n"
+        "    def source(self):\n"
+        "        return self.code\n\n\n"
         "class Compose:\n"
         "    def __call__(self, value):\n"
         "        return value\n\n\n"
@@ -327,3 +340,10 @@ def test_the_elements_of_a_list_of_instances_of_several_classes_are_of_the_base_
         assert called[("CALLS", "ser.sections.Section.parse")] == "inferred"
         assert called[("CALLS", "ser.sections.Examples.parse")] == "dispatch"
         assert ("CALLS", "ser.sections.Unrelated.parse") not in called
+
+
+def test_a_method_a_decorator_named_as_a_property_decorates_runs_when_read(
+    catalog: Catalog, views: GenerationViews
+) -> None:
+    # mako's `@util.memoized_property`, a descriptor of another file: reading the method runs it
+    assert _calls(catalog, views, "method:ser:ser.props.Curry.source") == {("CALLS", "ser.props.Curry.code"): "exact"}

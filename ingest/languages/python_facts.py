@@ -38,7 +38,15 @@ def property_name(decorated: ts.Node | None) -> str:
     if definition is None or definition.type not in FUNCTIONS:
         return ""
     names = (node_text(d).lstrip("@").strip() for d in decorated.named_children if d.type == "decorator")
-    return node_text(definition.child_by_field_name("name")) if any(n in PROPERTY_DECORATORS for n in names) else ""
+    return node_text(definition.child_by_field_name("name")) if any(_a_property(n) for n in names) else ""
+
+
+def _a_property(decorator: str) -> bool:
+    """Whether a decorator, as written, makes a property: `property`, `functools.cached_property`, or one named so
+    wherever it is defined (mako's `util.memoized_property`, `lazy_property`: a descriptor whose `__get__` runs the
+    method; not a call such as `@property_factory(...)`)."""
+    last = decorator.rpartition(".")[2]
+    return decorator in PROPERTY_DECORATORS or (last.endswith("property") and last.replace("_", "a").isalnum())
 
 
 @dataclass
