@@ -262,6 +262,8 @@ class CodeIndex:
                 if direct and (not own_folder or all(e.project == project for e in direct)):
                     return direct, resolution
             owner, classes = self._owner(ref, owner_name, project, path, tails)
+            if not classes and (passed := self._passed_prefixed(ref, owner_name, project, types)):
+                return passed, Resolution.DISPATCH  # `getattr(visitor, "visit" + kind)` on a parameter
             if not classes and ATTRIBUTE_MARK in ref.owner.rpartition(".")[2]:  # a value no indexed class states
                 return self._untyped(ref, project, types, path), Resolution.NAME
             if not classes and (below := self._held_below(owner_name, project, tails)):
@@ -425,6 +427,27 @@ class CodeIndex:
         if stated is None and classes and self._open.intersection(c.id for c in self._lineage(classes[0])):
             return False  # a base another project brings may state it
         return stated != ""
+
+    def _passed_prefixed(self, ref: AnyReference, owner: str, project: str, types: set[str]) -> list[Entity]:
+        """The methods named with a built name's start (`visit*`) of every class callers pass the parameter an owner
+        names; [] for any other reference."""
+        if not ref.target.endswith(PREFIX_MARK):
+            return []
+        prefix = ref.target.removesuffix(PREFIX_MARK)
+        each = {e.id: e for cls in self._every_passed(owner, project) for e in self._prefixed(cls, prefix)}
+        return [each[i] for i in sorted(each) if each[i].type in types]
+
+    def _every_passed(self, owner: str, project: str) -> list[Entity]:
+        """Every class callers pass the parameter an owner names (`mod.Node.accept_visitor@(visitor#0)`), where they
+        share no base (one they share is the owner's class already); [] for any other owner."""
+        holder, mark, attribute = owner.rpartition(ATTRIBUTE_MARK)
+        if not mark or not attribute.startswith(PARAMETER_OPEN):
+            return []
+        functions = self._qualified(holder, project, 0, _Tails.NONE)
+        if not functions or functions[0].type not in (EntityType.FUNCTION.value, EntityType.METHOD.value):
+            return []
+        name, place = parameter_parts(attribute)
+        return self._passed.every(functions[0].id, name, place, self._passed_classes)
 
     def _untyped(self, ref: AnyReference, project: str, types: set[str], path: str) -> list[Entity]:
         """A call on an attribute's value that no indexed class types, as on any untyped value: the project's one

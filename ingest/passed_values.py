@@ -59,6 +59,20 @@ class PassedValues:
             self._read[key] = found
         return found
 
+    def every(self, function: str, name: str, place: str, values_of: ValueClasses) -> list[Entity]:
+        """Every class the values callers pass parameter `name` of `function` are of, sorted by id (what `held`
+        reads one shared base from): a lookup by a built name on the parameter (`getattr(visitor, "visit" + kind)`)
+        runs a method of whichever class was passed, whether or not they share a base."""
+        values = [(held, beside) for held, beside in self._values(function, name, place) if beside not in ITSELF]
+        key = (function, name, f"{place}*")
+        if not values or not self._enter(key):
+            return []
+        try:
+            classes = {c.id: c for held, beside in values for c in values_of(held, beside)[:1]}
+        finally:
+            self._reading.discard(key)
+        return [classes[i] for i in sorted(classes)]
+
     def itself(self, function: str, name: str, place: str, mark: str, values_of: ValuesItself) -> frozenset[str]:
         """The ids of the functions and classes parameter `name` of `function` holds itself (`CALLED_MARK`), as its
         callers pass them (`cached(cache, key=keys.typedkey)`, a default, or passed on from a caller's own

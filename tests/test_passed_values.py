@@ -572,3 +572,47 @@ def test_a_parameter_annotated_only_as_callable_runs_what_callers_in_other_files
         catalog.close()
     assert from_lines.get("ps.pattern.GitWildMatchPattern") is Resolution.INFERRED  # the class `super()` passes
     assert each == {"ps.pattern.shout": Resolution.INFERRED}  # by keyword; `whisper` is passed by no one
+
+
+# mako's shape: a node's `accept_visitor(visitor)` looks a method up on the visitor by a built name, and the visitors
+# its callers in another file pass (`node.accept_visitor(self)`) share no base
+VISITORS = {
+    "mk/__init__.py": "",
+    "mk/parsetree.py": (
+        "class Node:\n"
+        "    def accept_visitor(self, visitor):\n"
+        "        method = getattr(visitor, 'visit' + self.__class__.__name__, None)\n"
+        "        method(self)\n\n\n"
+        "class Text(Node):\n"
+        "    pass\n"
+    ),
+    "mk/codegen.py": (
+        "from mk.parsetree import Node\n\n\n"
+        "class Generator:\n"
+        "    def render(self, node: Node):\n"
+        "        node.accept_visitor(self)\n\n"
+        "    def visitText(self, node):\n"
+        "        return 1\n\n"
+        "    def helper(self):\n"
+        "        return 2\n\n\n"
+        "class FindTop:\n"
+        "    def find(self, node: Node):\n"
+        "        node.accept_visitor(self)\n\n"
+        "    def visitCode(self, node):\n"
+        "        return 3\n"
+    ),
+}
+
+
+def test_a_method_looked_up_by_a_built_name_on_a_parameter_is_each_so_named_of_the_classes_callers_pass(
+    tmp_path: Path,
+) -> None:
+    catalog = indexed_projects(tmp_path, {"mk": VISITORS}, ("mk",))
+    try:
+        accept = _called(catalog, "mk.parsetree.Node.accept_visitor")
+    finally:
+        catalog.close()
+    assert accept == {
+        "mk.codegen.Generator.visitText": Resolution.DISPATCH,
+        "mk.codegen.FindTop.visitCode": Resolution.DISPATCH,
+    }

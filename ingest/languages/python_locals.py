@@ -785,8 +785,8 @@ class PythonLocals(PythonTypes):
         owner, prefix = found
         if owner.type == "identifier" and scope.cls is not None and node_text(owner) == scope.receiver:
             cls = scope.cls.qualified
-        else:
-            cls = self._receiver_type(owner, scope)
+        else:  # (a parameter nothing types: each class its callers pass, `getattr(visitor, "visit" + kind)`)
+            cls = self._receiver_type(owner, scope) or _opened_value(owner, scope)
         return Target(TargetForm.MEMBER, f"{prefix}{PREFIX_MARK}", Resolution.DISPATCH, owner=cls) if cls else None
 
     def _looked_up(self, value: ts.Node, scope: Scope) -> Target | None:
@@ -872,9 +872,10 @@ class PythonLocals(PythonTypes):
     def _passed_values(self, argument: ts.Node, scope: Scope) -> list[str]:
         """What an argument is, as the indexer reads it across files: an instance of a class (`_argument_value`),
         a class or function itself (`mod.hashkey()`), what an attribute holds or a fixture returns, or the caller's
-        own parameter (`f@(p#0)`), with what its default holds besides; [] for anything else (the receiver, `cls`)."""
+        own parameter (`f@(p#0)`), with what its default holds besides; [] for anything else. The receiver `self` is
+        an instance of its class (`node.accept_visitor(self)`); `cls` is not passed (it may be any subclass)."""
         if self._is_receiver(argument, scope):
-            return []
+            return [scope.cls.qualified] if scope.cls is not None and scope.receiver == "self" else []
         named = node_text(argument) if argument.type == "identifier" else ""
         if (found := self._argument_value(argument, scope)) is not None:
             value = found[1] if found[0] == INSTANCE else f"{found[1]}{CALLED_MARK}"
@@ -945,6 +946,11 @@ class PythonLocals(PythonTypes):
             if test is not None and cls:
                 typed[node_text(test[0])] = cls
         return typed
+
+
+def _opened_value(value: ts.Node, scope: Scope) -> str:
+    """What the indexer reads a parameter nothing here types holds (`f@(visitor#0)`), "" for any other value."""
+    return scope.open_params.get(node_text(value), "") if value.type == "identifier" else ""
 
 
 def _given_callable(value: ts.Node, scope: Scope) -> str:
