@@ -47,14 +47,10 @@ class PassedValues:
         key = (function, name, place)
         if key in self._read:
             return self._read[key]
-        values = [(held, beside) for held, beside in self._values(function, name, place) if beside not in ITSELF]
-        if not values or not self._enter(key):
+        classes = self._classes(key, values_of)
+        if classes is None:
             return None
-        try:
-            classes = {c.id: c for held, beside in values for c in values_of(held, beside)[:1]}
-        finally:
-            self._reading.discard(key)
-        found = _shared(sorted(classes.values(), key=lambda c: c.id), lineage)
+        found = _shared(classes, lineage)
         if not self._reading:  # (read inside a chain, it may lack what the chain's start passes)
             self._read[key] = found
         return found
@@ -63,10 +59,15 @@ class PassedValues:
         """Every class the values callers pass parameter `name` of `function` are of, sorted by id (what `held`
         reads one shared base from): a lookup by a built name on the parameter (`getattr(visitor, "visit" + kind)`)
         runs a method of whichever class was passed, whether or not they share a base."""
+        return self._classes((function, name, place), values_of) or []
+
+    def _classes(self, key: tuple[str, str, str], values_of: ValueClasses) -> list[Entity] | None:
+        """The classes of the values calls pass a parameter (`key`: function, name, place), by id; None when no call
+        passes one or the parameter is being read already (a cycle) or past the chain's bound."""
+        function, name, place = key
         values = [(held, beside) for held, beside in self._values(function, name, place) if beside not in ITSELF]
-        key = (function, name, f"{place}*")
         if not values or not self._enter(key):
-            return []
+            return None
         try:
             classes = {c.id: c for held, beside in values for c in values_of(held, beside)[:1]}
         finally:

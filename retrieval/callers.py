@@ -4,7 +4,7 @@ with how many calls away it is and the least sure binding on its best chain."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from trident.retrieval.receiver_context import ENDED, NONE, RULED_OUT, ReceiverContext
@@ -98,10 +98,10 @@ class _Walk:
         """((caller, its context), how it reaches) for each call into `node` the walk follows to a state not reached
         yet (`past`: one hop past the bound, only counted)."""
         if context == ENDED:  # its callers reach the start only by passing what it runs: walked from their own
-            self.given += bool(_calls_into(self.index, node))  # reference or call, which a value a factory
+            self.given += bool(calls_into(self.index, node))  # reference or call, which a value a factory
             return  # returns has not
         index, node_id = self.index, self.index.entity_ids[node]
-        for i in _calls_into(index, node):
+        for i in calls_into(index, node):
             rank = int(index.resolution_rank[i])
             if rank > self.least.rank:
                 self.weaker[node_id] = self.weaker.get(node_id, 0) + 1
@@ -131,7 +131,7 @@ def _fanout(index: RelationIndex, caller: int, known: dict[int, int]) -> int:
     return known[caller]
 
 
-def _calls_into(index: RelationIndex, node: int) -> Iterable[int]:
+def calls_into(index: RelationIndex, node: int) -> list[int]:
     """The numbers of the call and reference relations into `node` (a call of itself left out), in a fixed order."""
     found = index.touching(index.entity_ids[node], WALKED, outgoing=False)
     return [int(i) for i in found[index.source[found] != node]]

@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from trident.retrieval.callers import WALKED, CallerWalk
+from trident.retrieval.callers import CallerWalk, calls_into
 from trident.retrieval.change_map import SiteOwners
 from trident.retrieval.definitions import ChunkReader
 from trident.retrieval.relation_index import RelationIndex
@@ -131,7 +131,7 @@ def _uncalled(found: ReasonInputs) -> Iterable[Finding]:
         if (entity := found.names.get(i)) is not None
         and entity.type in CALLABLES
         and not _is_special(entity.name)
-        and not any(s != found.index.position.get(i) for s in _into(found.index, i))
+        and not (i in found.index.position and calls_into(found.index, found.index.position[i]))
     ]
     if uncalled:
         yield Finding(
@@ -141,12 +141,6 @@ def _uncalled(found: ReasonInputs) -> Iterable[Finding]:
             "the graph states may run them by name (a framework's hooks, a registry, a plugin, an entry point), or "
             "nothing does; zero callers here is no sign that a change is safe",
         )
-
-
-def _into(index: RelationIndex, entity_id: str) -> list[int]:
-    """The callers of the calls, references and decorations arriving at an entity, any resolution."""
-    found = index.touching(entity_id, WALKED, outgoing=False)
-    return [int(s) for s in index.source[found].tolist()]
 
 
 def _implicit_runs(directory: EntityDirectory, found: ReasonInputs) -> Iterable[Finding]:

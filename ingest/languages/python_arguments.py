@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import tree_sitter as ts
 
 from trident.ingest.languages import node_text
+from trident.ingest.languages.python_syntax import callable_only
 from trident.ingest.model import passed_slot
 
 MAX_PASSED = 4  # a parameter given more values than this is not one thing a call can be bound to
@@ -75,31 +76,6 @@ def signature(function: ts.Node, method: bool) -> Signature:
         ):
             untyped.add(name)
     return Signature(tuple(positional), frozenset(keyword_only), method and bool(positional), frozenset(untyped))
-
-
-# What an annotation may wrap a `Callable[...]` in and still say only that the value is callable
-CALLABLE_WRAPPERS = frozenset({"Callable", "Optional", "Union", "str", "bytes", "AnyStr"})
-
-
-def callable_only(annotation: ts.Node | None) -> bool:
-    """Whether an annotation says only that a value is callable (`Callable[[str], Pattern]`, `Optional[Callable]`,
-    `Union[str, Callable[..., T]]`): it names no class whose methods calling the value runs, so what callers pass
-    says what that runs (`PASSES`), as for a parameter with no annotation."""
-    if annotation is None or "Callable" not in node_text(annotation):
-        return False
-    names = _outside_callable(annotation)
-    return "Callable" in names and all(name in CALLABLE_WRAPPERS for name in names)
-
-
-def _outside_callable(node: ts.Node) -> list[str]:
-    """The names an annotation writes, a `Callable[...]` counted as the one name `Callable` (`typing.X`: X)."""
-    head = node.named_children[0] if node.type == "generic_type" and node.named_child_count else None
-    head = node.child_by_field_name("value") if node.type == "subscript" else head
-    if head is not None and node_text(head).rpartition(".")[2] == "Callable":
-        return ["Callable"]
-    if node.type in ("identifier", "attribute"):
-        return [node_text(node).rpartition(".")[2]]
-    return [name for child in node.named_children for name in _outside_callable(child)]
 
 
 def call_slots(call: ts.Node, *, receiver_first: bool = False) -> list[tuple[str, ts.Node]]:

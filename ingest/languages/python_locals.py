@@ -45,6 +45,7 @@ from trident.ingest.languages.python_syntax import (
     statements,
     subclass_test,
     unpacked_names,
+    written,
 )
 from trident.ingest.languages.python_types import PythonTypes
 from trident.ingest.model import (
@@ -578,8 +579,7 @@ class PythonLocals(PythonTypes):
             inside = replace(scope, types={**scope.types, **typed})
             return self._value_type(body, inside.types, inside) if body is not None else ""
         if value.type in ("list", "set", "tuple"):
-            items = [item for item in value.named_children if item.type != "comment"]
-            known = {self._value_type(item, scope.types, scope) for item in items}
+            known = {self._value_type(item, scope.types, scope) for item in written(value)}
             return known.pop() if len(known) == 1 else self._shared_base(known)
         if value.type in ("call", "identifier", "attribute"):
             return self._element_type(value, scope)
@@ -657,7 +657,7 @@ class PythonLocals(PythonTypes):
         dict's `.values()`: a call of the variable (or of a member of it) runs every one; [] where an item is
         anything else (a list) or the value is no such literal."""
         if iterable.type in ("list", "tuple", "set"):
-            items = [self._held_value(item, scope) for item in iterable.named_children if item.type != "comment"]
+            items = [self._held_value(item, scope) for item in written(iterable)]
             return sorted(set(items)) if items and all(items) else []
         if iterable.type == "identifier":
             table = self._table_named(node_text(iterable), scope)
@@ -949,8 +949,10 @@ class PythonLocals(PythonTypes):
 
 
 def _opened_value(value: ts.Node, scope: Scope) -> str:
-    """What the indexer reads a parameter nothing here types holds (`f@(visitor#0)`), "" for any other value."""
-    return scope.open_params.get(node_text(value), "") if value.type == "identifier" else ""
+    """What the indexer reads a parameter nothing here types holds, as callers pass it (`f@(visitor#0)`; one with a
+    default besides), "" for any other value."""
+    name = node_text(value) if value.type == "identifier" else ""
+    return scope.open_held.get(name) or scope.open_params.get(name, "")
 
 
 def _given_callable(value: ts.Node, scope: Scope) -> str:
@@ -964,8 +966,7 @@ def _given_callable(value: ts.Node, scope: Scope) -> str:
         if called is None or node_text(called) in taken:
             return ""
         value = called
-    name = node_text(value) if value.type == "identifier" else ""
-    opened = scope.open_held.get(name) or scope.open_params.get(name, "")
+    opened = _opened_value(value, scope)
     return f"{opened}{CALLED_MARK}" if opened else ""
 
 

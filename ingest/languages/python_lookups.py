@@ -7,7 +7,7 @@ from __future__ import annotations
 import tree_sitter as ts
 
 from trident.ingest.languages import node_text
-from trident.ingest.languages.python_syntax import built_prefix, descendants
+from trident.ingest.languages.python_syntax import built_prefix, call_arguments, descendants
 from trident.ingest.model import UPPER_CASE_MARK
 
 QUOTES = ("'", '"')  # a plain string's opening: no prefix (f, b, r) and not triple-quoted
@@ -37,7 +37,7 @@ def _built_start(value: ts.Node, steps: int) -> str:
     method = function.child_by_field_name("attribute") if function is not None and attribute else None
     owner = function.child_by_field_name("object") if function is not None and attribute else None
     if steps and method is not None and owner is not None and node_text(method) in CASE_CHANGES:
-        if _arguments_given(value):
+        if call_arguments(value):
             return ""
         start = _built_start(owner, steps - 1)
         if node_text(method) == "upper":  # a name in capitals (pyflakes' `node_class.__name__.upper()`)
@@ -52,11 +52,6 @@ def _enclosing_function(node: ts.Node) -> ts.Node | None:
     while parent is not None and parent.type not in ("function_definition", "class_definition", "module"):
         parent = parent.parent
     return parent if parent is not None and parent.type == "function_definition" else None
-
-
-def _arguments_given(call: ts.Node) -> bool:
-    arguments = call.child_by_field_name("arguments")
-    return arguments is not None and any(c.type != "comment" for c in arguments.named_children)
 
 
 def named_lookup(call: ts.Node) -> tuple[ts.Node, str] | None:

@@ -18,7 +18,6 @@ from trident.ingest.languages.python_arguments import (
     INSTANCE,
     Passed,
     Signature,
-    callable_only,
     passed_as,
     signature,
     wrapped_by,
@@ -26,6 +25,7 @@ from trident.ingest.languages.python_arguments import (
 from trident.ingest.languages.python_facts import Scope
 from trident.ingest.languages.python_syntax import (
     annotated_name,
+    callable_only,
     element_items,
     element_name,
     held_class_name,

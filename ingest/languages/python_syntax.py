@@ -159,7 +159,12 @@ def either_side(node: ts.Node) -> list[ts.Node]:
 def call_arguments(call: ts.Node) -> list[ts.Node]:
     """A call's arguments as written, in order (comments left out); [] for anything that is no call."""
     arguments = call.child_by_field_name("arguments") if call.type == "call" else None
-    return [a for a in arguments.named_children if a.type != "comment"] if arguments is not None else []
+    return written(arguments) if arguments is not None else []
+
+
+def written(node: ts.Node) -> list[ts.Node]:
+    """A node's named children, the comments between them left out (the items of a list, the pairs of a dict)."""
+    return [c for c in node.named_children if c.type != "comment"]
 
 
 # `itertools` functions that wrap one iterable lazily -> its place: consuming what they give consumes it
@@ -295,6 +300,30 @@ def _generic_head(node: ts.Node) -> str | None:
         return node_text(node.named_children[0])
     value = node.child_by_field_name("value") if node.type == "subscript" else None
     return node_text(value) if value is not None and value.type in ("identifier", "attribute") else None
+
+
+# What an annotation may wrap a `Callable[...]` in and still say only that the value is callable
+CALLABLE_WRAPPERS = frozenset({"Callable", "Optional", "Union", "str", "bytes", "AnyStr"})
+
+
+def callable_only(annotation: ts.Node | None) -> bool:
+    """Whether an annotation says only that a value is callable (`Callable[[str], Pattern]`, `Optional[Callable]`,
+    `Union[str, Callable[..., T]]`): it names no class whose methods calling the value runs, so what callers pass
+    says what that runs (`PASSES`), as for a parameter with no annotation."""
+    if annotation is None or "Callable" not in node_text(annotation):
+        return False
+    names = _outside_callable(annotation)
+    return "Callable" in names and all(name in CALLABLE_WRAPPERS for name in names)
+
+
+def _outside_callable(node: ts.Node) -> list[str]:
+    """The names an annotation writes, a `Callable[...]` counted as the one name `Callable` (`typing.X`: X)."""
+    head = _generic_head(node)
+    if head is not None and head.rpartition(".")[2] == "Callable":
+        return ["Callable"]
+    if node.type in ("identifier", "attribute"):
+        return [node_text(node).rpartition(".")[2]]
+    return [name for child in node.named_children for name in _outside_callable(child)]
 
 
 def _generic_arguments(node: ts.Node) -> list[ts.Node]:
@@ -847,17 +876,17 @@ def literal_items(node: ts.Node) -> list[tuple[str, ts.Node]]:
     dt.date: Date}`: keys "<str>", "<dt.date>", which no lookup writes) or of a list or tuple literal (`[f, g]`: keys
     "0", "1"; comments between items are none); [] for any other value, or when an item is unpacked (`**other`,
     `*more`)."""
-    written_items = [c for c in node.named_children if c.type != "comment"]
+    written_items = written(node)
     if node.type == "dictionary":
         items: list[tuple[str, ts.Node]] = []
         for pair in written_items:
             key, value = pair.child_by_field_name("key"), pair.child_by_field_name("value")
-            written = literal_key(key) if pair.type == "pair" and key is not None else None
-            if written is None and key is not None and key.type in ("identifier", "attribute"):
-                written = f"<{node_text(key)}>"
-            if written is None or value is None:
+            key_text = literal_key(key) if pair.type == "pair" and key is not None else None
+            if key_text is None and key is not None and key.type in ("identifier", "attribute"):
+                key_text = f"<{node_text(key)}>"
+            if key_text is None or value is None:
                 return []
-            items.append((written, value))
+            items.append((key_text, value))
         return items
     if node.type in ("list", "tuple") and all(c.type != "list_splat" for c in written_items):
         return [(str(i), c) for i, c in enumerate(written_items)]
