@@ -23,11 +23,13 @@ EDGES_PER_HOP = 2_000
 
 # What a hop costs: code structure and calls are the connections people ask about; an import joins whole modules,
 # so it says a little less than a call between two functions; a mention or a shared tag says less still, so a path
-# through one must be shorter to win. Walking a relation backwards costs a little extra.
+# through one must be shorter to win. A function handed on runs when what it was handed to calls it: a reference
+# stands for two calls at least, so where that callee is indexed the chain through it (`f(g)`, then `g()` in `f`)
+# comes first. Walking a relation backwards costs a little extra.
 HOP_COST: dict[str, float] = {
     "CONTAINS": 0.5, "DEFINES": 0.5, "CALLS": 1.0, "INHERITS": 1.0, "IMPORTS": 1.25, "DEPENDS_ON": 1.0,
     "LINKS_TO": 1.5, "MENTIONS": 2.0, "RELATED_TO": 2.0, "TAGGED": 2.5, "INSTANCE_OF": 1.5, "OVERRIDES": 1.0,
-    "REFERENCES": 1.0, "RETURNS": 1.25, "YIELDS": 1.25, "DECORATED_BY": 1.0,
+    "REFERENCES": 2.5, "RETURNS": 1.25, "YIELDS": 1.25, "DECORATED_BY": 1.0,
 }  # fmt: skip
 DEFAULT_HOP_COST = 1.5
 # A call or base bound only by its name is a guess, and one resting on an inferred type a little less sure than

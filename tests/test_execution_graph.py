@@ -1135,6 +1135,37 @@ def test_a_call_chain_follows_its_receiver_through_the_calls_on_itself(
         catalog.close()
 
 
+def test_a_chain_through_the_function_a_callable_is_handed_to_comes_before_the_reference(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    # toolz' shape: `has_varargs(func)` hands `_has_varargs` to `_check_sigspec`, which calls it; what ran is
+    # has_varargs -> _check_sigspec -> _has_varargs -> check_varargs, the reference a shortcut of its first two calls
+    files = {
+        "sig/__init__.py": "",
+        "sig/checks.py": (
+            "def check_varargs(sigspec):\n"
+            "    return bool(sigspec)\n\n\n"
+            "def _has_varargs(func, sigspec):\n"
+            "    return check_varargs(sigspec)\n\n\n"
+            "def _check_sigspec(sigspec, func, builtin_func, *builtin_args):\n"
+            "    return builtin_func(*builtin_args, sigspec)\n\n\n"
+            "def has_varargs(func, sigspec=None):\n"
+            "    return _check_sigspec(sigspec, func, _has_varargs, func)\n"
+        ),
+    }
+    catalog = indexed_projects(tmp_path_factory.mktemp("handed"), {"sig": files}, ["sig"])
+    try:
+        reader = Reader(catalog, GenerationViews(RetrievalSettings()))
+        source, target = "function:sig:sig.checks.has_varargs", "function:sig:sig.checks.check_varargs"
+        found = explain_path(reader, source, target, max_hops=4)
+        walked = [[(h.type, h.target) for h in path.hops] for path in found.paths]
+        handed, checked = "function:sig:sig.checks._has_varargs", "function:sig:sig.checks._check_sigspec"
+        assert walked[0] == [("CALLS", checked), ("CALLS", handed), ("CALLS", target)]
+        assert [("REFERENCES", handed), ("CALLS", target)] in walked[1:]  # still an answer, after
+    finally:
+        catalog.close()
+
+
 def test_reading_an_attribute_a_class_body_gives_a_descriptor_runs_its_get_and_cls_makes_the_class(
     tmp_path: Path,
 ) -> None:
