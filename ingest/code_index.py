@@ -881,12 +881,14 @@ class CodeIndex:
         return self._methods_of
 
     def _derived_members(self, cls: Entity, name: str) -> list[Entity]:
-        """`name` as the classes deriving from `cls` define it (each class's own, or what an attribute of that name
-        holds there), when `cls` and its bases do not: what `self.name()` in `cls` runs on an instance of one of
-        them."""
+        """`name` as the classes deriving from `cls` define it (each class's own or its other bases', or what an
+        attribute of that name holds there), when `cls` and its bases do not: what `self.name()` in `cls` runs on an
+        instance of one of them (a mixin's `self.token_next_by()`, which `Identifier(NameAliasMixin, TokenList)` has
+        from `TokenList`)."""
         found: dict[str, Entity] = {}
         for derived in self._derived(cls):
-            for e in [*self._own(derived, name), *self._called(derived, name)]:  # (`self.child = self.render`)
+            defined = self._member(derived, name, skip_first=False)
+            for e in [*defined, *self._called(derived, name)]:  # (`self.child = self.render`)
                 found.setdefault(e.id, e)
         return sorted(found.values(), key=lambda e: e.id)
 

@@ -35,9 +35,13 @@ PARAMETER_OPEN, PARAMETER_CLOSE = "(", ")"
 
 
 POSITION_MARK = "#"  # `f@(cache#0)`: parameter `cache`, the first a call fills after any receiver (`obj.m(x)`: x)
+# A place beginning so is a parameter of the function a function returns, filled by a call of what a call of the
+# outer function gives: `recurse(*cls)` returns its `wrap(f)`, and `@recurse(Identifier)` over `def group` passes
+# `group` to it, as `recurse(Identifier)(group)` does: `mod.recurse@(f#=0)`, passed at the slot `(>=0)`
+RETURNED_PLACE = "="
 
 
-def parameter_attribute(name: str, position: int | None = None) -> str:
+def parameter_attribute(name: str, position: int | str | None = None) -> str:
     """The `HOLDS` attribute name of a parameter: `(md)`; with the place a call's arguments fill it at (counted after
     the receiver a bound call gives), what a value of it is, read from the values calls of any file pass it:
     `(cache#0)`."""

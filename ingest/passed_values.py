@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 
-from trident.ingest.model import CALLED_MARK, GENERATED_MARK, passed_parts, passed_slot
+from trident.ingest.model import CALLED_MARK, GENERATED_MARK, RETURNED_PLACE, passed_parts, passed_slot
 from trident.store.schema import Entity
 
 log = logging.getLogger(__name__)
@@ -96,6 +96,8 @@ class PassedValues:
     def _values(self, function: str, name: str, place: str) -> list[tuple[str, str]]:
         """What calls pass parameter `name` of `function`, at its place and by keyword."""
         values = [*self._facts.get((function, passed_slot(place)), [])] if place else []
+        if place.startswith(RETURNED_PLACE):  # (a keyword of the outer call fills none of the returned function's)
+            return values
         return values + self._facts.get((function, passed_slot(name)), [])
 
     def _enter(self, key: tuple[str, str, str]) -> bool:

@@ -4,6 +4,7 @@ calling it by name — through a pytest fixture they ask for (and the fixtures t
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections import deque
 from collections.abc import Iterable, Sequence
@@ -26,6 +27,7 @@ SETUP_NAMES = frozenset(
 )
 CALLABLES = frozenset({"Function", "Method"})
 _FIXTURE = re.compile(r"@(?:pytest\.)?fixture\b")
+_AUTOUSE = re.compile(r"@(?:pytest\.)?fixture\s*\((?:[^()]|\([^()]*\))*\bautouse\s*=\s*True")
 _PARAMETERS = re.compile(r"\bdef\s+(\w+)\s*\((.*?)\)\s*(?:->[^:]*)?:", re.DOTALL)
 
 
@@ -85,6 +87,9 @@ def _through_fixtures(
     while queue:
         fixture, hops, how, via = queue.popleft()
         within = _class_members(linked, fixture) if fixture.type == "Method" else None
+        if _is_fixture(read, fixture, autouse=True):  # every test in its scope gets it, asked for or not
+            for test in _in_scope(directory, fixture, within):
+                found.setdefault(test.id, TestReach(hops + 1, how, f"autouse fixture {fixture.name}", via))
         for user in users.get((fixture.project, fixture.name), []):
             if user.id in seen or (within is not None and user.id not in within):
                 continue
@@ -108,14 +113,33 @@ def _class_members(linked: Linked, method: Entity) -> set[str]:
     return members
 
 
-def _is_fixture(read: ChunkReader, entity: Entity) -> bool:
+def _in_scope(directory: EntityDirectory, fixture: Entity, within: set[str] | None) -> list[Entity]:
+    """The tests an autouse fixture runs for: those of its class (and the classes deriving from it), of its module,
+    or, in a `conftest.py`, of every module in its folder and below."""
+    folder = posixpath.dirname(fixture.path or "")
+    conftest = posixpath.basename(fixture.path or "") == "conftest.py"
+    return sorted(
+        (
+            e
+            for e in directory.by_id.values()
+            if e.project == fixture.project
+            and is_test(e)
+            and (e.id in within if within is not None else True)
+            and ((e.path or "").startswith(f"{folder}/" if folder else "") if conftest else e.path == fixture.path)
+        ),
+        key=lambda e: e.id,
+    )
+
+
+def _is_fixture(read: ChunkReader, entity: Entity, *, autouse: bool = False) -> bool:
     chunk = read([entity.chunk_id]).get(entity.chunk_id) if entity.chunk_id else None
-    return chunk is not None and fixture_text(chunk.text, entity.name)
+    return chunk is not None and fixture_text(chunk.text, entity.name, autouse=autouse)
 
 
-def fixture_text(text: str, function: str) -> bool:
-    """Whether `def function` in a chunk's text is decorated as a pytest fixture."""
-    return bool(_FIXTURE.search(text.split(f"def {function}", 1)[0]))
+def fixture_text(text: str, function: str, *, autouse: bool = False) -> bool:
+    """Whether `def function` in a chunk's text is decorated as a pytest fixture (with `autouse`, one pytest gives
+    every test in its scope: `@pytest.fixture(autouse=True)`)."""
+    return bool((_AUTOUSE if autouse else _FIXTURE).search(text.split(f"def {function}", 1)[0]))
 
 
 def _parameter_users(

@@ -1135,6 +1135,102 @@ def test_a_call_chain_follows_its_receiver_through_the_calls_on_itself(
         catalog.close()
 
 
+def test_a_decorator_of_another_module_or_a_decorator_factorys_wrapper_runs_when_the_definition_is_called(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    # sqlparse's `@recurse(sql.Identifier)` over its grouping functions: `recurse(*cls)` returns `wrap(f)`, whose
+    # `wrapped_f` calls f; a plain decorator kept in a utilities module likewise; one that hands f back adds nothing
+    files = {
+        "sq/__init__.py": "",
+        "sq/utils.py": (
+            "import functools\n\n\n"
+            "def recurse(*cls):\n"
+            "    def wrap(f):\n"
+            "        def wrapped_f(tlist):\n"
+            "            for sgroup in tlist:\n"
+            "                wrapped_f(sgroup)\n"
+            "            f(tlist)\n"
+            "        return wrapped_f\n"
+            "    return wrap\n\n\n"
+            "def traced(f):\n"
+            "    @functools.wraps(f)\n"
+            "    def wrapper(*args):\n"
+            "        return f(*args)\n"
+            "    return wrapper\n\n\n"
+            "def register(name):\n"
+            "    def keep(f):\n"
+            "        return f\n"
+            "    return keep\n"
+        ),
+        "sq/grouping.py": (
+            "from sq.utils import recurse, register, traced\n\n\n"
+            "@recurse(int)\n"
+            "def group_identifier(tlist):\n"
+            "    return tlist\n\n\n"
+            "@traced\n"
+            "def group_where(tlist):\n"
+            "    return tlist\n\n\n"
+            "@register('order')\n"
+            "def group_order(tlist):\n"
+            "    return tlist\n\n\n"
+            "def group(stmt):\n"
+            "    group_identifier(stmt)\n"
+            "    group_where(stmt)\n"
+            "    group_order(stmt)\n"
+        ),
+    }
+    recurse, traced, group = "sq.utils.recurse", "sq.utils.traced", "sq.grouping.group"
+    found = project_edges(
+        tmp_path_factory.mktemp("decorated"),
+        "sq",
+        files,
+        [f"function:sq:{recurse}", f"function:sq:{traced}", f"function:sq:{group}"],
+        relation_types=["CALLS"],
+    )
+    assert found[f"function:sq:{recurse}"] == {("CALLS", "sq.grouping.group_identifier"): "inferred"}
+    assert found[f"function:sq:{traced}"] == {("CALLS", "sq.grouping.group_where"): "inferred"}
+    called = {target for _, target in found[f"function:sq:{group}"]}
+    assert called == {
+        "sq.grouping.group_identifier",
+        "sq.grouping.group_where",
+        "sq.grouping.group_order",
+        recurse,
+        traced,
+    }
+
+
+def test_a_mixins_call_of_what_it_lacks_runs_the_method_the_classes_mixing_it_in_have_from_another_base(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    # sqlparse's shape: `NameAliasMixin.get_alias` calls `self.token_next_by()`, which neither it nor a base of it
+    # defines; `Identifier(NameAliasMixin, TokenList)` has it from TokenList, and TokenList's `self.get_alias()` is
+    # the mixin's on every class deriving from both; a method of that name on an unrelated class is never a target
+    files = {
+        "sq/__init__.py": "",
+        "sq/sql.py": (
+            "class NameAliasMixin:\n"
+            "    def get_alias(self):\n"
+            "        return self.token_next_by(1)\n\n\n"
+            "class TokenList:\n"
+            "    def token_next_by(self, i):\n"
+            "        return i\n\n"
+            "    def get_name(self):\n"
+            "        return self.get_alias()\n\n\n"
+            "class Identifier(NameAliasMixin, TokenList):\n"
+            "    pass\n\n\n"
+            "class Function(NameAliasMixin, TokenList):\n"
+            "    pass\n\n\n"
+            "class Lexer:\n"
+            "    def token_next_by(self, i):\n"
+            "        return i\n"
+        ),
+    }
+    mixin, tokens = "sq.sql.NameAliasMixin.get_alias", "sq.sql.TokenList.get_name"
+    found = project_edges(tmp_path_factory.mktemp("mixed"), "sq", files, [f"method:sq:{mixin}", f"method:sq:{tokens}"])
+    assert found[f"method:sq:{mixin}"] == {("CALLS", "sq.sql.TokenList.token_next_by"): "dispatch"}
+    assert found[f"method:sq:{tokens}"] == {("CALLS", mixin): "dispatch"}
+
+
 def test_a_chain_through_the_function_a_callable_is_handed_to_comes_before_the_reference(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> None:

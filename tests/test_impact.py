@@ -532,3 +532,48 @@ def test_a_function_nothing_calls_never_reads_complete_and_the_verdict_says_why(
     # a function with a caller is not said to have none (its caller is the one nothing calls)
     assert [c.id for c in fold.callers] == ["method:gram:gram.rules.Grammar.p_expr"]
     assert "no_callers" not in {r.kind for r in fold.verdict.reasons}
+
+
+def test_a_test_handed_a_function_by_its_cases_or_run_by_an_autouse_fixture_reaches_it(tmp_path: Path) -> None:
+    # humanize's suite: `clamp(*test_args)` runs `intword` a case of `@pytest.mark.parametrize` gives the test, and a
+    # module's `@pytest.fixture(autouse=True)` warming `naturaltime` up runs for each test of that module (a
+    # conftest's, for each test in its folder), none of which names it
+    files = {
+        "num/__init__.py": "from .number import clamp, intword, naturaltime\n",
+        "num/number.py": (
+            "def intword(value):\n"
+            "    return str(value)\n\n\n"
+            "def naturaltime(value):\n"
+            "    return str(value)\n\n\n"
+            "def clamp(value, format=None):\n"
+            "    return format(value) if callable(format) else str(value)\n"
+        ),
+        "tests/test_number.py": (
+            "import pytest\n\nimport num\n\n\n"
+            "@pytest.mark.parametrize(\n"
+            "    'test_args, expected',\n"
+            "    [([1], '1'), ([1, num.intword], '1')],\n"
+            ")\n"
+            "def test_clamp(test_args, expected):\n"
+            "    assert num.clamp(*test_args) == expected\n\n\n"
+            "def test_plain():\n"
+            "    assert num.clamp(1) == '1'\n"
+        ),
+        "tests/bench/conftest.py": (
+            "import pytest\n\nimport num\n\n\n"
+            "@pytest.fixture(scope='session', autouse=True)\n"
+            "def _warmup():\n"
+            "    num.naturaltime(1)\n"
+        ),
+        "tests/bench/test_speed.py": "import num\n\n\ndef test_fast():\n    assert num.clamp(2) == '2'\n",
+        "tests/test_other.py": "import num\n\n\ndef test_other():\n    assert num.clamp(3) == '3'\n",
+    }
+    folder = _committed(tmp_path / "num", files)
+    catalog = _index(tmp_path / "index", {"num": folder})
+    try:
+        word = _impact(catalog, entities=["num.number.intword"])
+        warm = _impact(catalog, entities=["num.number.naturaltime"])
+    finally:
+        catalog.close()
+    assert {t.name for t in word.tests} == {"test_clamp"}
+    assert {t.name: t.through for t in warm.tests} == {"test_fast": "autouse fixture _warmup"}

@@ -78,6 +78,20 @@ def parametrized(function: ts.Node) -> dict[str, list[ts.Node]]:
     return given
 
 
+def case_items(values: list[ts.Node]) -> list[ts.Node]:
+    """The values the cases of a parameter give, and the items of the lists, tuples and dicts among them, nested
+    (`[1, humanize.intword, 1e6]`: 1, humanize.intword, 1e6), in the order written."""
+    found: list[ts.Node] = []
+    pending = list(reversed(values))
+    while pending:
+        value = pending.pop()
+        if value.type in ("list", "tuple", "dictionary", "pair", "parenthesized_expression", "set"):
+            pending.extend(reversed(value.named_children))
+        else:
+            found.append(value)
+    return found
+
+
 def _keyword(argument: ts.Node) -> str:
     name = argument.child_by_field_name("name") if argument.type == "keyword_argument" else None
     return node_text(name) if name is not None else ""

@@ -12,6 +12,7 @@ from dataclasses import replace
 
 import tree_sitter as ts
 
+from trident.ingest.languages import node_text
 from trident.ingest.languages.python_arguments import (
     GENERATOR,
     HELD,
@@ -32,10 +33,11 @@ from trident.ingest.languages.python_syntax import (
     item_name,
     key_name,
     parameter_nodes,
+    returned_values,
     union_names,
     varargs_node,
 )
-from trident.ingest.model import ATTRIBUTE_MARK, parameter_attribute
+from trident.ingest.model import ATTRIBUTE_MARK, RETURNED_PLACE, parameter_attribute
 
 
 class PythonParameters:
@@ -99,6 +101,24 @@ class PythonParameters:
             for name in sorted(found.untyped & unannotated)
             if name in places or name in found.keyword_only
         }
+
+    def returned_parameters(self, function: ts.Node) -> dict[str, str]:
+        """The first parameter, unannotated, of a function the file's function or method defines in its body and
+        returns (`def wrap(f): ...` then `return wrap` in `recurse`), as the indexer reads what a call of the outer
+        call's result passes it (`@recurse(Identifier)` over `def group`: group): `mod.recurse@(f#=0)`."""
+        parent = function.parent
+        block = parent.parent if parent is not None and parent.type == "decorated_definition" else parent
+        outer = block.parent if block is not None and block.type == "block" else None
+        qualified = self.defined_at.get(outer.start_byte, "") if outer is not None else ""
+        if outer is None or qualified not in self.signatures:
+            return {}
+        name = node_text(function.child_by_field_name("name"))
+        if not any(v.type == "identifier" and node_text(v) == name for v in returned_values(outer)[0]):
+            return {}
+        first = next(iter(parameter_nodes(function)), None)
+        if first is None or first[1] is not None or first[0] != (signature(function, False).positional or ("",))[0]:
+            return {}
+        return {first[0]: f"{qualified}{ATTRIBUTE_MARK}{parameter_attribute(first[0], f'{RETURNED_PLACE}0')}"}
 
     def _passed_to(self, function: ts.Node) -> dict[str, frozenset[tuple[str, str]]]:
         return self.passed.get(self.defined_at.get(function.start_byte, ""), {})

@@ -29,7 +29,13 @@ from trident.ingest.languages.binding import Bindings, BoundAttribute, BoundBase
 from trident.ingest.languages.python import BUILTINS
 from trident.ingest.languages.python_arguments import DECORATED, HELD, INSTANCE, Passed
 from trident.ingest.languages.python_facts import ClassFacts, Scope
-from trident.ingest.languages.python_fixtures import conftest_fixture, fixture_names, parametrized, receives_fixtures
+from trident.ingest.languages.python_fixtures import (
+    case_items,
+    conftest_fixture,
+    fixture_names,
+    parametrized,
+    receives_fixtures,
+)
 from trident.ingest.languages.python_implicit import (
     expression_runs,
     statement_runs,
@@ -59,9 +65,11 @@ from trident.ingest.model import (
     ATTRIBUTE_MARK,
     CALLED_MARK,
     PATH_ASKED_MARK,
+    RETURNED_PLACE,
     SUBCLASSES_MARK,
     TABLE_MARK,
     TargetForm,
+    passed_slot,
 )
 from trident.store.schema import Resolution
 
@@ -194,16 +202,24 @@ class PythonBinder(PythonImplicitCalls):
         row = decorator.start_point.row
         if not scope.in_function:  # a nested definition is part of the function it is in
             self.result.decorations.append(BoundCall(decorated, row, target))
-        if not applied:
+        if applied:  # (a factory's call is among the decorator's calls: `_decorator_calls`)
+            self.result.calls.append(BoundCall(scope.caller, row, target))
+        innermost = decorator.next_named_sibling is not None and decorator.next_named_sibling == definition
+        if not innermost or scope.in_function or standard(target.owner or target.name):
             return
-        self.result.calls.append(BoundCall(scope.caller, row, target))
+        value = f"{self.module}.{decorated}{CALLED_MARK}"
+        if not applied:  # `@recurse(Identifier)`: f is passed to what the call returns (`returned_parameters`)
+            self.result.passes.append(BoundPass(scope.caller, row, target, passed_slot(f"{RETURNED_PLACE}0"), value))
+            return
         signature = self.signatures.get(target.name) if target.form is TargetForm.QUALIFIED else None
         wrapped = signature.positional[0] if signature is not None and signature.positional else ""
-        innermost = decorator.next_named_sibling is not None and decorator.next_named_sibling == definition
-        if signature is not None and wrapped in signature.untyped and innermost and not scope.in_function:
+        if signature is not None and wrapped in signature.untyped:
             # the innermost decorator is passed f: its wrapper calling `func(*args)` calls f (`passed_as` bounds how
             # many: a decorator applied more widely types nothing)
             self.saw_passed(target.name, wrapped, (DECORATED, f"{self.module}.{decorated}"))
+        elif signature is None and target.form is TargetForm.QUALIFIED:
+            # another module's decorator is passed f, for the indexer to read (`PASSES`)
+            self.result.passes.append(BoundPass(scope.caller, row, target, passed_slot(0), value))
 
     def _calls_in_statement(
         self, node: ts.Node, scope: Scope, pending: list[ts.Node | SetType | SetHeld | MergeHeld]
@@ -387,12 +403,7 @@ class PythonBinder(PythonImplicitCalls):
         inner.types.update({p: t for p, t in parameters.items() if t})
         inner.constructed.update(constructed_locals(node))
         if not scope.in_function and receives_fixtures(node, self.path):
-            cases = parametrized(node)
-            for p in fixture_names(parameter_nodes(node), inner.receiver):
-                if p in cases:
-                    self._receive_cases(p, cases[p], inner)
-                else:
-                    self._receive_fixture(p, inner)
+            self._receive_parameters(node, scope, inner)
         inner.held.update(self.held_parameters(node))
         inner.fixed.update(self.fixed_defaults(node))
         inner.bounded.update(name for name, annotation in parameter_nodes(node) if held_class_name(annotation))
@@ -423,8 +434,9 @@ class PythonBinder(PythonImplicitCalls):
     def _opened(self, node: ts.Node, scope: Scope, inner: Scope, parameters: dict[str, str]) -> dict[str, str]:
         """The function's parameters nothing here types, as the indexer reads what calls pass them; in a nested
         function, the enclosing one's, but those its own parameters hide."""
-        if scope.in_function:
-            return {n: o for n, o in scope.open_params.items() if n not in parameters}
+        if scope.in_function:  # (the function a decorator factory returns is passed what it decorates)
+            opened = {n: o for n, o in scope.open_params.items() if n not in parameters}
+            return opened | {n: o for n, o in self.returned_parameters(node).items() if n not in inner.types}
         known = _typed_names(inner)
         return {n: o for n, o in self.open_parameters(node).items() if n not in known}
 
@@ -435,6 +447,18 @@ class PythonBinder(PythonImplicitCalls):
         if scope.in_function:
             return {n: o for n, o in scope.open_held.items() if n not in parameters}
         return {n: o for n, o in self.open_parameters(node).items() if n in inner.held and n not in inner.bounded}
+
+    def _receive_parameters(self, node: ts.Node, scope: Scope, inner: Scope) -> None:
+        """What pytest gives a test's (or fixture's) parameters: the cases `@pytest.mark.parametrize` writes (a
+        function a case gives is the test's to run: it references it), else the fixture of the parameter's name."""
+        cases = parametrized(node)
+        for p in fixture_names(parameter_nodes(node), inner.receiver):
+            if p in cases:
+                self._receive_cases(p, cases[p], inner)
+                for value in case_items(cases[p]):
+                    self._value_reference(value, scope, inner.caller)
+            else:
+                self._receive_fixture(p, inner)
 
     def _receive_cases(self, name: str, values: list[ts.Node], inner: Scope) -> None:
         """A test's parameter `@pytest.mark.parametrize` gives (no fixture): the class its cases all name is what it
