@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from tests.projects import call_edges, edges_out, indexed_projects, project_calls, project_edges, write_files
+from trident.ingest.code import bindings
 from trident.ingest.pipeline import index_folder
 from trident.retrieval.callers import walk_callers
 from trident.retrieval.reader import Reader
@@ -1197,6 +1198,97 @@ def test_a_decorator_of_another_module_or_a_decorator_factorys_wrapper_runs_when
         recurse,
         traced,
     }
+
+
+def test_a_lambda_or_a_function_defined_in_a_function_and_passed_on_runs_that_functions_code_where_called(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    # sqlparse's `group_as` defines `match` and hands it to `_group`, which calls it: what runs there is group_as's
+    # own code (a nested function has no entity of its own); a lambda likewise, in this file or another
+    files = {
+        "sq/__init__.py": "",
+        "sq/engine.py": (
+            "def _group(tlist, cls, match, valid):\n"
+            "    if match(tlist):\n"
+            "        return valid(tlist)\n\n\n"
+            "def command():\n"
+            "    def decorator(f):\n"
+            "        return f\n\n"
+            "    return decorator\n"
+        ),
+        "sq/grouping.py": (
+            "from sq.engine import _group, command\n\n\n"
+            "def group_as(tlist):\n"
+            "    def match(token):\n"
+            "        return token\n\n"
+            "    return _group(tlist, int, match, match)\n\n\n"
+            "def group_order(tlist):\n"
+            "    return check(lambda token: token)\n\n\n"
+            "def check(f):\n"
+            "    return f(1)\n\n\n"
+            "class Cmd:\n"
+            "    def main(self):\n"
+            "        return 1\n\n\n"
+            "def run(cli):\n"
+            "    return cli.main()\n\n\n"
+            "def other():\n"
+            "    return run(Cmd())\n\n\n"
+            "def exit_code():\n"
+            "    @command()\n"
+            "    def cli():\n"
+            "        return 0\n\n"
+            "    return run(cli)\n"
+        ),
+    }
+    ids = ["function:sq:sq.engine._group", "function:sq:sq.grouping.check", "function:sq:sq.grouping.run"]
+    found = project_edges(tmp_path_factory.mktemp("own_code"), "sq", files, ids, relation_types=["CALLS"])
+    assert found[ids[0]] == {("CALLS", "sq.grouping.group_as"): "inferred"}
+    assert found[ids[1]] == {("CALLS", "sq.grouping.group_order"): "inferred"}
+    # a decorated definition's name holds what its decorator returned (click's `@click.command()`), not its code
+    assert found[ids[2]] == {("CALLS", "sq.grouping.Cmd.main"): "inferred"}
+    # a decorated definition's name holds what its decorator returned (click's `@click.command()`), not its code
+    passed = bindings("sq/grouping.py", files["sq/grouping.py"], "python").passes
+    assert {p.value for p in passed if p.caller == "exit_code"} == set()
+    assert "sq.grouping.group_as()" in {p.value for p in passed if p.caller == "group_as"}
+
+
+def test_a_value_annotated_with_a_union_alias_or_kept_from_a_union_parameter_runs_each_classs_method(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    # cssselect's parse tree: `Tree: TypeAlias = Union["Element", "Hash", ...]`, then `self.selector = selector` with
+    # `selector: Tree`, and `self.selector.canonical()` runs whichever class the tree holds there
+    files = {
+        "cs/__init__.py": "",
+        "cs/parser.py": (
+            "from __future__ import annotations\n\nfrom typing import TypeAlias, Union\n\n"
+            'Tree: TypeAlias = Union["Element", "Hash", "Class"]\n\n\n'
+            "class Element:\n"
+            "    def canonical(self):\n"
+            "        return '*'\n\n\n"
+            "class Hash:\n"
+            "    def __init__(self, selector: Tree, id: str):\n"
+            "        self.selector = selector\n"
+            "        self.id = id\n\n"
+            "    def canonical(self):\n"
+            "        return self.selector.canonical() + self.id\n\n\n"
+            "class Class:\n"
+            "    def __init__(self, selector: Element | Hash):\n"
+            "        self.selector = selector\n\n"
+            "    def canonical(self):\n"
+            "        return self.selector.canonical()\n\n"
+            "    def specificity(self, tree: Tree):\n"
+            "        return tree.canonical()\n\n\n"
+            "class Token:\n"
+            "    def canonical(self):\n"
+            "        return ''\n"
+        ),
+    }
+    ids = [f"method:cs:cs.parser.{m}" for m in ("Hash.canonical", "Class.canonical", "Class.specificity")]
+    found = project_edges(tmp_path_factory.mktemp("unions"), "cs", files, ids, relation_types=["CALLS"])
+    every = {("CALLS", f"cs.parser.{c}.canonical"): "inferred" for c in ("Element", "Hash", "Class")}
+    assert found[ids[0]] == every
+    assert found[ids[1]] == {k: v for k, v in every.items() if "Class" not in k[1]}
+    assert found[ids[2]] == every  # never the unrelated Token's
 
 
 def test_a_mixins_call_of_what_it_lacks_runs_the_method_the_classes_mixing_it_in_have_from_another_base(

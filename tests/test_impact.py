@@ -554,7 +554,7 @@ def test_a_test_handed_a_function_by_its_cases_or_run_by_an_autouse_fixture_reac
             "    'test_args, expected',\n"
             "    [([1], '1'), ([1, num.intword], '1')],\n"
             ")\n"
-            "def test_clamp(test_args, expected):\n"
+            "def test_clamp(test_args: list, expected: str):\n"
             "    assert num.clamp(*test_args) == expected\n\n\n"
             "def test_plain():\n"
             "    assert num.clamp(1) == '1'\n"

@@ -829,7 +829,19 @@ class PythonLocals(PythonTypes):
         if held := self._held_value(argument, scope):
             return (HELD, held)
         typed = self._value_type(argument, scope.types, scope)
-        return (INSTANCE, typed) if typed and self._a_class(typed) else None
+        if typed and self._a_class(typed):  # (`@click.command()` over a nested `def cli`: the Command it makes)
+            return (INSTANCE, typed)
+        return (HELD, own) if (own := self._own_code(argument, scope)) else None
+
+    def _own_code(self, argument: ts.Node, scope: Scope) -> str:
+        """The function whose own code an argument is: a lambda written in it, or a function it defines (sqlparse's
+        `_group(tlist, cls, match)` with `def match` in `group_as`): a call of it where it is passed runs that
+        function's code (as a call of a closure it returns does); "" for any other argument."""
+        if not scope.in_function or not scope.caller:
+            return ""
+        name = node_text(argument) if argument.type == "identifier" else ""
+        local = name in scope.plain and name not in scope.held and name not in scope.types
+        return f"{self.module}.{scope.caller}" if argument.type == "lambda" or local else ""
 
     def passed_out(self, call: ts.Node, targets: list[Target], scope: Scope) -> list[tuple[str, str]]:
         """(slot, value) for what a call of a function or class, in any file, passes it, for the indexer to type the

@@ -48,6 +48,7 @@ class PythonParameters:
         self.names: dict[str, str] = {}  # module-level name -> qualified name
         self.type_vars: dict[str, str] = {}  # `T = TypeVar("T", bound="Foo")`: T -> "Foo" as written
         self.type_aliases: dict[str, str] = {}  # `TextType = Union[str, "Text"]`: TextType -> "Text" as written
+        self.union_aliases: dict[str, list[str]] = {}  # `Tree = Union["Element", "Hash"]`: Tree -> each, as written
         self.passed: Passed = passed or {}  # what the file's calls pass its functions' untyped parameters
         self.signatures: dict[str, Signature] = {}  # qualified function or method -> its parameters
         self.defined_at: dict[int, str] = {}  # where a function's `def` starts (byte) -> its qualified name
@@ -155,8 +156,10 @@ class PythonParameters:
     def union_types(self, annotation: ts.Node | None) -> list[str]:
         """The qualified classes of a union annotation (`A | B`, `Union[A, B]`), when the file names every one; []
         otherwise."""
-        types = [self._named_type(name) for name in union_names(annotation)]
-        return list(dict.fromkeys(types)) if types and all(types) else []
+        written = union_names(annotation) or ([name] if (name := annotated_name(annotation)) else [])
+        expanded = [member for name in written for member in self.union_aliases.get(name, [name])]
+        types = list(dict.fromkeys(self._named_type(name) for name in expanded))
+        return types if len(types) > 1 and all(types) else []
 
     def item_parameters(self, function: ts.Node) -> dict[str, str]:
         """Parameter -> what a subscript of it gives, for parameters annotated `dict[str, Foo]`, `Mapping[str, Foo]`,

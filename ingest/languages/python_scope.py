@@ -58,6 +58,7 @@ from trident.ingest.languages.python_syntax import (
     is_super,
     local_names,
     named_as_class,
+    nested_functions,
     parameter_defaults,
     parameter_nodes,
 )
@@ -387,6 +388,7 @@ class PythonBinder(PythonImplicitCalls):
             inner.local_classes.update(scope.local_classes)
             inner.member_bases.update(scope.member_bases)
             inner.nested.update(scope.nested)
+            inner.plain.update(scope.plain)
             inner.callables.update(scope.callables)  # a wrapper calling the functions its decorator is given
             inner.wrapped.update(scope.wrapped)
         else:
@@ -395,6 +397,7 @@ class PythonBinder(PythonImplicitCalls):
             receiver = next(iter(parameters), "") if method and not is_static(node) else ""
             inner = Scope(caller, caller, scope.cls if method else None, receiver, {}, True)
             inner.nested.update(defined_functions(node))
+            inner.plain.update(nested_functions(node))
             if self.module_held or self.module_types or self.module_elements:  # what the module's own names hold,
                 own = local_names(node)  # where nothing shadows them
                 inner.held.update({n: held for n, held in self.module_held.items() if n not in own})
@@ -452,11 +455,11 @@ class PythonBinder(PythonImplicitCalls):
         """What pytest gives a test's (or fixture's) parameters: the cases `@pytest.mark.parametrize` writes (a
         function a case gives is the test's to run: it references it), else the fixture of the parameter's name."""
         cases = parametrized(node)
+        for value in case_items([v for p in sorted(cases) for v in cases[p]]):  # (annotated parameters too)
+            self._value_reference(value, scope, inner.caller)
         for p in fixture_names(parameter_nodes(node), inner.receiver):
             if p in cases:
                 self._receive_cases(p, cases[p], inner)
-                for value in case_items(cases[p]):
-                    self._value_reference(value, scope, inner.caller)
             else:
                 self._receive_fixture(p, inner)
 

@@ -369,6 +369,23 @@ def union_names(node: ts.Node | None) -> list[str]:
 def union_alias(statement: ts.Node) -> tuple[str, str] | None:
     """`TextType = Union[str, "Text"]`, `Node = Leaf | None`, `X: TypeAlias = ...` -> ("TextType", "Text"): a name for
     a union of one class and builtin values, which annotations may write for the class; None otherwise."""
+    sides = _union_assigned(statement)
+    named = annotated_name(sides[1]) if sides is not None else ""
+    return (sides[0], named) if sides is not None and named else None
+
+
+def union_alias_members(statement: ts.Node) -> tuple[str, list[str]] | None:
+    """`Tree: TypeAlias = Union["Element", "Hash", ...]`, `Node = Leaf | Branch` -> ("Tree", ["Element", "Hash",
+    ...]): a name for a union of several classes, as written, which annotations write for any of them; None
+    otherwise."""
+    sides = _union_assigned(statement)
+    members = union_names(sides[1]) if sides is not None else []
+    return (sides[0], members) if sides is not None and members else None
+
+
+def _union_assigned(statement: ts.Node) -> tuple[str, ts.Node] | None:
+    """(name, value) of a statement giving a name a union (`X = A | B`, `X: TypeAlias = Union[A, B]`); None for any
+    other statement."""
     assignment = statement.named_children[0] if statement.named_child_count == 1 else None
     if assignment is None or assignment.type != "assignment":
         return None
@@ -377,8 +394,7 @@ def union_alias(statement: ts.Node) -> tuple[str, str] | None:
         return None
     head = _generic_head(right) if right.type in ("subscript", "generic_type") else None
     union = right.type == "binary_operator" or (head is not None and head.rsplit(".", 1)[-1] in ("Union", "Optional"))
-    named = annotated_name(right) if union else ""
-    return (node_text(left), named) if named else None
+    return (node_text(left), right) if union else None
 
 
 def type_var_bound(statement: ts.Node) -> tuple[str, str] | None:

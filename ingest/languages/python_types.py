@@ -57,6 +57,7 @@ from trident.ingest.languages.python_syntax import (
     tuple_items,
     type_var_bound,
     union_alias,
+    union_alias_members,
     unwrapped,
 )
 from trident.ingest.model import ATTRIBUTE_MARK, ELEMENTS_MARK
@@ -130,6 +131,8 @@ class PythonTypes(PythonParameters):
             self.type_vars[bound[0]] = bound[1]
         elif node.type == "expression_statement" and (alias := union_alias(node)):
             self.type_aliases[alias[0]] = alias[1]
+        elif node.type == "expression_statement" and (members := union_alias_members(node)):
+            self.union_aliases[members[0]] = members[1]
 
     def _collect_returns(self, block: ts.Node, prefix: str) -> None:
         """The return annotation of every function and method of the file (`def connect(self) -> Stream`)."""
@@ -348,6 +351,7 @@ class PythonTypes(PythonParameters):
         scope.held.update(self._defaults_held(body, scope))
         scope.items.update(self.item_parameters(method))
         scope.generators.update(generators)
+        scope.alternatives.update(self.union_parameters(method))  # `selector: Tree`, a union of the file's classes
         for node in descendants(body, "assignment"):
             left = node.child_by_field_name("left")
             if left is not None and left.type == "subscript":
@@ -507,8 +511,10 @@ class PythonTypes(PythonParameters):
         value = unwrapped(right) if right is not None else None
         if value is not None and value.type in ("boolean_operator", "conditional_expression") and not found:
             either = {self._value_type(side, parameters, scope) for side in either_side(value)} - {""}
-        for typed in [found] if found else sorted(either):
-            if typed not in types and len(types) < MAX_ATTRIBUTE_TYPES:
+        # `self.selector = selector` with `selector: Tree`: each class of the union the code states, however many
+        union = scope.alternatives.get(node_text(right), []) if scope is not None and is_name and not found else []
+        for typed in [found] if found else union or sorted(either):
+            if typed not in types and (len(types) < MAX_ATTRIBUTE_TYPES or union):
                 types.append(typed)
         elements = elements or {}
         element = self._named_type(element_name(annotation))
