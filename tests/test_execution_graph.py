@@ -1252,6 +1252,36 @@ def test_a_lambda_or_a_function_defined_in_a_function_and_passed_on_runs_that_fu
     assert "sq.grouping.group_as()" in {p.value for p in passed if p.caller == "group_as"}
 
 
+def test_an_attribute_given_a_function_or_a_default_one_holds_each_and_a_call_of_it_runs_either(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    # requests' test server: `self.handler = handler or consume_socket_content`, and `text_response_server` passes
+    # a handler it defines; `self.handler(sock)` runs the one passed, or the default where none is
+    files = {
+        "srv/__init__.py": "",
+        "srv/server.py": (
+            "def consume_socket_content(sock):\n"
+            "    return sock\n\n\n"
+            "class Server:\n"
+            "    def __init__(self, handler=None):\n"
+            "        self.handler = handler or consume_socket_content\n\n"
+            "    def _handle(self, sock):\n"
+            "        return self.handler(sock)\n\n"
+            "    @classmethod\n"
+            "    def text_server(cls, text):\n"
+            "        def text_handler(sock):\n"
+            "            return text\n\n"
+            "        return Server(text_handler)\n"
+        ),
+    }
+    handle = "method:srv:srv.server.Server._handle"
+    found = project_edges(tmp_path_factory.mktemp("either"), "srv", files, [handle], relation_types=["CALLS"])
+    assert found[handle] == {
+        ("CALLS", "srv.server.consume_socket_content"): "inferred",
+        ("CALLS", "srv.server.Server.text_server"): "inferred",
+    }
+
+
 def test_a_value_annotated_with_a_union_alias_or_kept_from_a_union_parameter_runs_each_classs_method(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> None:

@@ -365,7 +365,7 @@ class PythonTypes(PythonParameters):
             self._note_attribute(cls, attribute, node, parameters, elements, scope)
             if not is_empty_mapping(node.child_by_field_name("right")):
                 cls.remapped.add(attribute)
-            if held := self._held(node, scope):
+            for held in self._held_each(node, scope):
                 cls.hold(attribute, held)
             right = node.child_by_field_name("right")
             if right is not None and (made := self.generator_of(right, scope)):
@@ -511,8 +511,10 @@ class PythonTypes(PythonParameters):
         value = unwrapped(right) if right is not None else None
         if value is not None and value.type in ("boolean_operator", "conditional_expression") and not found:
             either = {self._value_type(side, parameters, scope) for side in either_side(value)} - {""}
-        # `self.selector = selector` with `selector: Tree`: each class of the union the code states, however many
+        # `self.selector = selector` with `selector: Tree`: each class of the union the code states, however many,
+        # where the union is of this file's classes (a parse tree's node kinds)
         union = scope.alternatives.get(node_text(right), []) if scope is not None and is_name and not found else []
+        union = union if all(t.rpartition(".")[0] == self.module for t in union) else []
         for typed in [found] if found else union or sorted(either):
             if typed not in types and (len(types) < MAX_ATTRIBUTE_TYPES or union):
                 types.append(typed)
@@ -551,6 +553,17 @@ class PythonTypes(PythonParameters):
         declared = self._named_type(held_class_name(assignment.child_by_field_name("type")))
         right = assignment.child_by_field_name("right")
         return declared or (self._held_value(right, scope) if right is not None else "")
+
+    def _held_each(self, assignment: ts.Node, scope: Scope) -> list[str]:
+        """The class or function an assignment stores (`_held`), or, where the two sides of `a or b` / `a if c else
+        b` store different ones, each (`self.handler = handler or consume_socket_content`), in order of name."""
+        if held := self._held(assignment, scope):
+            return [held]
+        right = assignment.child_by_field_name("right")
+        value = unwrapped(right) if right is not None else None
+        if value is None or value.type not in ("boolean_operator", "conditional_expression"):
+            return []
+        return sorted({self._held_value(side, scope) for side in either_side(value)} - {""})
 
     def _held_value(self, node: ts.Node, scope: Scope) -> str:
         """The qualified name of the class or function a value is (a name the file binds, a dotted name, a variable
