@@ -1224,6 +1224,9 @@ def test_a_lambda_or_a_function_defined_in_a_function_and_passed_on_runs_that_fu
             "    return _group(tlist, int, match, match)\n\n\n"
             "def group_order(tlist):\n"
             "    return check(lambda token: token)\n\n\n"
+            "def group_where(tlist):\n"
+            "    matcher = lambda token: token\n"
+            "    return check(matcher)\n\n\n"
             "def check(f):\n"
             "    return f(1)\n\n\n"
             "class Cmd:\n"
@@ -1243,8 +1246,7 @@ def test_a_lambda_or_a_function_defined_in_a_function_and_passed_on_runs_that_fu
     ids = ["function:sq:sq.engine._group", "function:sq:sq.grouping.check", "function:sq:sq.grouping.run"]
     found = project_edges(tmp_path_factory.mktemp("own_code"), "sq", files, ids, relation_types=["CALLS"])
     assert found[ids[0]] == {("CALLS", "sq.grouping.group_as"): "inferred"}
-    assert found[ids[1]] == {("CALLS", "sq.grouping.group_order"): "inferred"}
-    # a decorated definition's name holds what its decorator returned (click's `@click.command()`), not its code
+    assert found[ids[1]] == {("CALLS", f"sq.grouping.{f}"): "inferred" for f in ("group_order", "group_where")}
     assert found[ids[2]] == {("CALLS", "sq.grouping.Cmd.main"): "inferred"}
     # a decorated definition's name holds what its decorator returned (click's `@click.command()`), not its code
     passed = bindings("sq/grouping.py", files["sq/grouping.py"], "python").passes

@@ -45,6 +45,7 @@ from trident.ingest.languages.python_syntax import (
     statements,
     subclass_test,
     unpacked_names,
+    unwrapped,
     written,
 )
 from trident.ingest.languages.python_types import PythonTypes
@@ -515,6 +516,10 @@ class PythonLocals(PythonTypes):
         scope.callables.pop(name, None)
         scope.wrapped.pop(name, None)
         scope.bounded.discard(name)
+        if right is not None and unwrapped(right).type == "lambda" and scope.in_function:
+            scope.plain.add(name)  # `funcs = lambda tk: imt(tk, i, m, t)`: passed on, its code is this function's
+        else:
+            scope.plain.discard(name)
         if held and right is not None and (cast := self.cast_arguments(right, scope)) and held_class_name(cast[0]):
             scope.bounded.add(name)  # `cast(Type[Extension], ...)`: that class or one deriving from it
         _put(scope.generators, name, self.generator_of(right, scope) if right is not None else None)
