@@ -1284,6 +1284,51 @@ def test_an_attribute_given_a_function_or_a_default_one_holds_each_and_a_call_of
     }
 
 
+def test_a_loop_over_a_project_generic_of_one_class_takes_elements_of_that_class(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    # markdown's block parser: `self.blockprocessors: util.Registry[BlockProcessor]`, a `Generic[_T]` whose `__iter__`
+    # gives its items, and `for processor in self.blockprocessors: processor.run()` runs each processor's `run`
+    files = {
+        "md/__init__.py": "",
+        "md/util.py": (
+            "from typing import Generic, Iterator, TypeVar\n\n"
+            "_T = TypeVar('_T')\n\n\n"
+            "class Registry(Generic[_T]):\n"
+            "    def __iter__(self) -> Iterator[_T]:\n"
+            "        return iter([])\n"
+        ),
+        "md/blocks.py": (
+            "class BlockProcessor:\n"
+            "    def run(self, block):\n"
+            "        return block\n\n\n"
+            "class QuoteProcessor(BlockProcessor):\n"
+            "    def run(self, block):\n"
+            "        return block\n\n\n"
+            "class Lexer:\n"
+            "    def run(self, block):\n"
+            "        return block\n"
+        ),
+        "md/parser.py": (
+            "from md import util\n"
+            "from md.blocks import BlockProcessor\n\n\n"
+            "class BlockParser:\n"
+            "    def __init__(self):\n"
+            "        self.processors: util.Registry[BlockProcessor] = util.Registry()\n\n"
+            "    def parse(self, block):\n"
+            "        for processor in self.processors:\n"
+            "            processor.run(block)\n"
+        ),
+    }
+    parse = "method:md:md.parser.BlockParser.parse"
+    found = project_edges(tmp_path_factory.mktemp("generic"), "md", files, [parse], relation_types=["CALLS"])
+    assert found[parse] == {
+        ("CALLS", "md.util.Registry.__iter__"): "inferred",
+        ("CALLS", "md.blocks.BlockProcessor.run"): "inferred",
+        ("CALLS", "md.blocks.QuoteProcessor.run"): "dispatch",
+    }
+
+
 def test_a_value_annotated_with_a_union_alias_or_kept_from_a_union_parameter_runs_each_classs_method(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> None:

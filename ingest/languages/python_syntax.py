@@ -34,6 +34,14 @@ CONTAINERS = frozenset(
 # A value of these has no method any project defines: in a union beside one class, the union is that class.
 SCALARS = frozenset({"str", "bytes", "int", "float", "bool", "complex", "None"})
 GENERATORS = frozenset({"Generator", "AsyncGenerator"})  # the first of their arguments is what they yield
+# Generic types of one argument that hold no elements of it: any other class of one argument a `for` loop takes
+# elements from is a container of them (markdown's `util.Registry[BlockProcessor]`, a `Generic[_T]` with `__iter__`)
+NO_ELEMENTS = frozenset(
+    {"Optional", "Union", "Type", "type", "ClassVar", "Final", "Annotated", "Literal", "Callable", "Awaitable"}
+    | {"Coroutine", "Future", "Task", "ContextManager", "AsyncContextManager", "AbstractContextManager", "Pattern"}
+    | {"Match", "IO", "TypeGuard", "TypeIs", "Required", "NotRequired", "ReadOnly", "ContextVar", "Unpack", "Ref"}
+    | {"ReferenceType", "WeakMethod", "Queue", "SimpleQueue", "LifoQueue", "PriorityQueue", "PathLike"}
+)
 # Mappings: their second type argument is what a subscript of them gives (`self._long_opt[opt]`).
 MAPPINGS = frozenset({"dict", "Dict", "Mapping", "MutableMapping", "defaultdict", "DefaultDict", "OrderedDict"})
 HASHED = frozenset({"set", "Set", "frozenset", "FrozenSet", "AbstractSet", "MutableSet"})  # members found by hash
@@ -454,7 +462,8 @@ def element_name(node: ts.Node | None) -> str:
     node = _declared(node)
     head = _generic_head(node) if node is not None else None
     last = head.rsplit(".", 1)[-1] if head is not None else ""
-    if node is None or last not in CONTAINERS | GENERATORS:
+    project_generic = last[:1].isupper() and last not in NO_ELEMENTS | MAPPINGS
+    if node is None or (last not in CONTAINERS | GENERATORS and not project_generic):
         return ""
     args = _generic_arguments(node)
     return annotated_name(args[0]) if len(args) == 1 or (args and last in GENERATORS) else ""
