@@ -1329,6 +1329,40 @@ def test_a_loop_over_a_project_generic_of_one_class_takes_elements_of_that_class
     }
 
 
+def test_a_name_a_module_takes_from_a_star_import_is_bound_to_the_module_defining_it(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    # pyparsing's common.py: `from .core import *`, then `Regex(r"...")` in a class body and `convert(...)` in a
+    # function; the class's constructor runs, and an unrelated class of the name elsewhere is never a target
+    files = {
+        "pp/__init__.py": "",
+        "pp/core.py": (
+            "class Regex:\n"
+            "    def __init__(self, pattern):\n"
+            "        self.pattern = pattern\n\n\n"
+            "def convert(tokens):\n"
+            "    return tokens\n"
+        ),
+        "pp/util.py": "def helper():\n    return 1\n",
+        "pp/common.py": (
+            "from .core import *\n"
+            "from .util import *\n\n\n"
+            "def integer(text, cb):\n"
+            "    cb(text)\n"
+            "    return Regex(text), convert(len(text)), helper()\n"
+        ),
+        "other/regex.py": "class Regex:\n    def __init__(self, pattern):\n        self.pattern = pattern\n",
+    }
+    integer = "function:pp:pp.common.integer"
+    found = project_edges(tmp_path_factory.mktemp("star"), "pp", files, [integer], relation_types=["CALLS"])
+    assert found[integer] == {
+        ("CALLS", "pp.core.Regex"): "exact",
+        ("CALLS", "pp.core.Regex.__init__"): "exact",
+        ("CALLS", "pp.core.convert"): "exact",
+        ("CALLS", "pp.util.helper"): "exact",
+    }
+
+
 def test_a_value_annotated_with_a_union_alias_or_kept_from_a_union_parameter_runs_each_classs_method(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> None:

@@ -48,6 +48,7 @@ class PythonParameters:
         self.names: dict[str, str] = {}  # module-level name -> qualified name
         self.type_vars: dict[str, str] = {}  # `T = TypeVar("T", bound="Foo")`: T -> "Foo" as written
         self.type_aliases: dict[str, str] = {}  # `TextType = Union[str, "Text"]`: TextType -> "Text" as written
+        self.star_modules: list[str] = []  # `from .core import *`: the modules a name the file does not bind may be of
         self.union_aliases: dict[str, list[str]] = {}  # `Tree = Union["Element", "Hash"]`: Tree -> each, as written
         self.passed: Passed = passed or {}  # what the file's calls pass its functions' untyped parameters
         self.signatures: dict[str, Signature] = {}  # qualified function or method -> its parameters

@@ -699,7 +699,19 @@ class PythonBinder(PythonImplicitCalls):
         if target is not None and function is not None and (bound := self._bounded_class(function, scope)):
             subclasses = Target(TargetForm.QUALIFIED, f"{bound}{SUBCLASSES_MARK}", Resolution.DISPATCH)
             return [target, subclasses]  # `cls(...)`: the class, or any class deriving from it
+        if target is not None and target.form is TargetForm.NAME and (starred := self._star_targets(target, scope)):
+            return starred  # `Regex(...)` in pyparsing's common.py, after `from .core import *`
         return [target] if target is not None else []
+
+    def _star_targets(self, target: Target, scope: Scope) -> list[Target]:
+        """A name the file binds nowhere, called where it imports every name of some modules (`from .core import
+        *`): that name in each of them (the indexer keeps those that exist); [] for a builtin, a local or a
+        parameter, or where the file imports no module so."""
+        name = target.name
+        local = name in scope.types or name in scope.open_params or name in scope.open_held or name in scope.callables
+        if not self.star_modules or local or name in BUILTINS or name == scope.receiver or not name.isidentifier():
+            return []
+        return [Target(TargetForm.QUALIFIED, f"{module}.{name}", Resolution.EXACT) for module in self.star_modules]
 
     def _members_of_held(self, owner: ts.Node, function: ts.Node, scope: Scope) -> list[Target]:
         """A member called on a value that is one of several modules, classes or functions the code states: an item

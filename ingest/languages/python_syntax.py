@@ -618,6 +618,15 @@ def imported_names(node: ts.Node, path: str) -> dict[str, str]:
     return bound
 
 
+def star_imported(node: ts.Node, path: str) -> str:
+    """The module `from .core import *` imports every public name of (`pkg.core`); "" for any other statement and
+    for a standard library module."""
+    if node.type != "import_from_statement" or not any(c.type == "wildcard_import" for c in node.named_children):
+        return ""
+    module = imported_from(node, path) or ""
+    return module if module and module.split(".", 1)[0] not in sys.stdlib_module_names else ""
+
+
 def reexported(root: ts.Node, names: dict[str, str], module: str, path: str) -> list[str]:
     """The names a module's top-level `from ... import` statements bind that nothing else in the file writes: names
     it imports only for others to import from it (`from .filters import FILTERS as DEFAULT_FILTERS  # noqa: F401`).

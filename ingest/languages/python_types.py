@@ -52,6 +52,7 @@ from trident.ingest.languages.python_syntax import (
     narrowed_to,
     parameter_defaults,
     returned_values,
+    star_imported,
     statements,
     table_copied,
     tuple_items,
@@ -123,6 +124,8 @@ class PythonTypes(PythonParameters):
     def _bind_top_level(self, node: ts.Node, root: ts.Node) -> None:
         if node.type in ("import_statement", "import_from_statement"):
             self.names.update(imported_names(node, self.path))
+            if star := star_imported(node, self.path):
+                self.star_modules.append(star)
         elif node.type in ("class_definition", *FUNCTIONS):
             name = node_text(node.child_by_field_name("name"))
             if name:
