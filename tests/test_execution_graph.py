@@ -1363,6 +1363,40 @@ def test_a_name_a_module_takes_from_a_star_import_is_bound_to_the_module_definin
     }
 
 
+def test_a_name_imported_from_a_module_that_reexports_it_is_the_definition_it_reexports(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    # pluggy's `_hooks.py`, kept for compatibility: `from ._caller import HookCaller`, listed in `__all__` (or
+    # imported and used nowhere), and `_manager.py` does `from ._hooks import HookCaller`; a name the module imports
+    # and uses itself is not taken for one it re-exports
+    files = {
+        "pl/__init__.py": "",
+        "pl/_caller.py": (
+            "class HookCaller:\n"
+            "    def __init__(self, name):\n"
+            "        self.name = name\n\n\n"
+            "def varnames(func):\n"
+            "    return func\n"
+        ),
+        "pl/_hooks.py": (
+            'from ._caller import HookCaller\nfrom ._caller import varnames\n\n__all__ = ["HookCaller"]\n'
+        ),
+        "pl/_manager.py": (
+            "from ._hooks import HookCaller, varnames\n\n\n"
+            "def register(name):\n"
+            "    varnames(name)\n"
+            "    return HookCaller(name)\n"
+        ),
+    }
+    register = "function:pl:pl._manager.register"
+    found = project_edges(tmp_path_factory.mktemp("shim"), "pl", files, [register], relation_types=["CALLS"])
+    assert found[register] == {
+        ("CALLS", "pl._caller.HookCaller"): "exact",
+        ("CALLS", "pl._caller.HookCaller.__init__"): "exact",
+        ("CALLS", "pl._caller.varnames"): "exact",
+    }
+
+
 def test_a_value_annotated_with_a_union_alias_or_kept_from_a_union_parameter_runs_each_classs_method(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> None:

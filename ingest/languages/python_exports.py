@@ -22,6 +22,7 @@ from trident.ingest.languages.python_implicit import (
 from trident.ingest.languages.python_locals import PythonLocals
 from trident.ingest.languages.python_parameters import standard
 from trident.ingest.languages.python_syntax import (
+    exported_names,
     imported_names,
     parameter_nodes,
     reexported,
@@ -72,9 +73,26 @@ class PythonExports(PythonLocals):
         if heads_folder(self.path):  # a package's `__init__` re-exports by its folder (the indexer reads that)
             yield from self._package_names(root)
             return
-        for name in reexported(root, self.names, self.module, self.path):
+        unused = reexported(root, self.names, self.module, self.path)
+        for name in unused:
             target = Target(TargetForm.QUALIFIED, f"{self.names[name]}{TABLE_MARK}", Resolution.INFERRED)
             yield BoundAttribute("", f"{name}{TABLE_MARK}", target)
+        yield from self._shim_names(root, unused)
+
+    def _shim_names(self, root: ts.Node, unused: list[str]) -> Iterator[BoundAttribute]:
+        """The definitions a module imports from another module of the project for others to import from it (pluggy's
+        `_hooks.py`, kept for compatibility: `from ._caller import HookCaller`, listed in `__all__`, then `from
+        ._hooks import HookCaller` in `_manager.py`): what `pluggy._hooks.HookCaller` names (`HOLDS` on the module,
+        attribute `HookCaller()`, as a package's `__init__` states it). A name it imports and lists in `__all__`, or
+        imports and writes nowhere else."""
+        shown = exported_names(root) | set(unused)
+        for node in statements(root):
+            if node.type != "import_from_statement":
+                continue
+            for name, held in sorted(imported_names(node, self.path).items()):
+                if name in shown and not standard(held) and not held.startswith(f"{self.module}."):
+                    target = Target(TargetForm.QUALIFIED, held, Resolution.EXACT)
+                    yield BoundAttribute("", f"{name}{CALLED_MARK}", target)
 
     def _package_names(self, root: ts.Node) -> Iterator[BoundAttribute]:
         """The definitions a package's `__init__` imports from its own modules for others to import from the package

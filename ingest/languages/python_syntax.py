@@ -627,6 +627,20 @@ def star_imported(node: ts.Node, path: str) -> str:
     return module if module and module.split(".", 1)[0] not in sys.stdlib_module_names else ""
 
 
+def exported_names(root: ts.Node) -> set[str]:
+    """The names a module's top-level `__all__` lists (`__all__ = ["HookCaller", ...]`, `__all__ += [...]`)."""
+    found: set[str] = set()
+    for node in statements(root):
+        assignment = node.named_children[0] if node.type == "expression_statement" and node.named_child_count else None
+        if assignment is None or assignment.type not in ("assignment", "augmented_assignment"):
+            continue
+        left, right = assignment.child_by_field_name("left"), assignment.child_by_field_name("right")
+        if left is None or node_text(left) != "__all__" or right is None or right.type not in ("list", "tuple"):
+            continue
+        found.update(node_text(item).strip("\"'") for item in right.named_children if item.type == "string")
+    return found
+
+
 def reexported(root: ts.Node, names: dict[str, str], module: str, path: str) -> list[str]:
     """The names a module's top-level `from ... import` statements bind that nothing else in the file writes: names
     it imports only for others to import from it (`from .filters import FILTERS as DEFAULT_FILTERS  # noqa: F401`).
