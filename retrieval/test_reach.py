@@ -27,6 +27,7 @@ SETUP_NAMES = frozenset(
 )
 CALLABLES = frozenset({"Function", "Method"})
 _FIXTURE = re.compile(r"@(?:pytest\.)?fixture\b")
+FIXTURE, AUTOUSE = "fixture", "autouse"  # what `_fixture_kind` reads a definition as
 _AUTOUSE = re.compile(r"@(?:pytest\.)?fixture\s*\((?:[^()]|\([^()]*\))*\bautouse\s*=\s*True")
 _PARAMETERS = re.compile(r"\bdef\s+(\w+)\s*\((.*?)\)\s*(?:->[^:]*)?:", re.DOTALL)
 
@@ -75,7 +76,9 @@ def _through_fixtures(
 ) -> dict[str, TestReach]:
     """Tests asking (by parameter name) for a reached fixture, or for a fixture asking for one, in its project; a
     fixture a test class defines (`TestSigner.signer`) only in that class and the classes deriving from it."""
-    fixtures = [e for e in helpers if e.type in CALLABLES and _is_fixture(read, e)]
+    kinds = {e.id: kind for e in helpers if e.type in CALLABLES and (kind := _fixture_kind(read, e))}
+    fixtures = [e for e in helpers if e.id in kinds]
+    autouse = {i for i, kind in kinds.items() if kind == AUTOUSE}
     if not fixtures:
         return {}
     projects = {e.project for e in fixtures}
@@ -84,11 +87,13 @@ def _through_fixtures(
     found: dict[str, TestReach] = {}
     queue = deque((f, walk.reached[f.id].hops, walk.reached[f.id].resolution, f.id) for f in fixtures)
     seen = {f.id for f in fixtures}
+    tests: list[Entity] = []  # every test of those projects, read once, when an autouse fixture is reached
     while queue:
         fixture, hops, how, via = queue.popleft()
         within = _class_members(linked, fixture) if fixture.type == "Method" else None
-        if _is_fixture(read, fixture, autouse=True):  # every test in its scope gets it, asked for or not
-            for test in _in_scope(directory, fixture, within):
+        if fixture.id in autouse:  # every test in its scope gets it, asked for or not
+            tests = tests or _tests_of(directory, projects)
+            for test in _in_scope(tests, fixture, within):
                 found.setdefault(test.id, TestReach(hops + 1, how, f"autouse fixture {fixture.name}", via))
         for user in users.get((fixture.project, fixture.name), []):
             if user.id in seen or (within is not None and user.id not in within):
@@ -96,7 +101,9 @@ def _through_fixtures(
             seen.add(user.id)
             if is_test(user):
                 found[user.id] = TestReach(hops + 1, how, f"fixture {fixture.name}", via)
-            elif _is_fixture(read, user):
+            elif kind := _fixture_kind(read, user):
+                if kind == AUTOUSE:
+                    autouse.add(user.id)
                 queue.append((user, hops + 1, how, via))
     return found
 
@@ -113,33 +120,38 @@ def _class_members(linked: Linked, method: Entity) -> set[str]:
     return members
 
 
-def _in_scope(directory: EntityDirectory, fixture: Entity, within: set[str] | None) -> list[Entity]:
+def _in_scope(tests: Sequence[Entity], fixture: Entity, within: set[str] | None) -> list[Entity]:
     """The tests an autouse fixture runs for: those of its class (and the classes deriving from it), of its module,
     or, in a `conftest.py`, of every module in its folder and below."""
     folder = posixpath.dirname(fixture.path or "")
+    below = f"{folder}/" if folder else ""
     conftest = posixpath.basename(fixture.path or "") == "conftest.py"
-    return sorted(
-        (
-            e
-            for e in directory.by_id.values()
-            if e.project == fixture.project
-            and is_test(e)
-            and (e.id in within if within is not None else True)
-            and ((e.path or "").startswith(f"{folder}/" if folder else "") if conftest else e.path == fixture.path)
-        ),
-        key=lambda e: e.id,
-    )
+    return [
+        e
+        for e in tests
+        if e.project == fixture.project
+        and (within is None or e.id in within)
+        and ((e.path or "").startswith(below) if conftest else e.path == fixture.path)
+    ]
 
 
-def _is_fixture(read: ChunkReader, entity: Entity, *, autouse: bool = False) -> bool:
+def _fixture_kind(read: ChunkReader, entity: Entity) -> str:
+    """FIXTURE where `def entity` is decorated as a pytest fixture, AUTOUSE where as one pytest gives every test in
+    its scope (`@pytest.fixture(autouse=True)`), "" otherwise."""
     chunk = read([entity.chunk_id]).get(entity.chunk_id) if entity.chunk_id else None
-    return chunk is not None and fixture_text(chunk.text, entity.name, autouse=autouse)
+    if chunk is None or not fixture_text(chunk.text, entity.name):
+        return ""
+    return AUTOUSE if _AUTOUSE.search(chunk.text.split(f"def {entity.name}", 1)[0]) else FIXTURE
 
 
-def fixture_text(text: str, function: str, *, autouse: bool = False) -> bool:
-    """Whether `def function` in a chunk's text is decorated as a pytest fixture (with `autouse`, one pytest gives
-    every test in its scope: `@pytest.fixture(autouse=True)`)."""
-    return bool((_AUTOUSE if autouse else _FIXTURE).search(text.split(f"def {function}", 1)[0]))
+def fixture_text(text: str, function: str) -> bool:
+    """Whether `def function` in a chunk's text is decorated as a pytest fixture."""
+    return bool(_FIXTURE.search(text.split(f"def {function}", 1)[0]))
+
+
+def _tests_of(directory: EntityDirectory, projects: set[str]) -> list[Entity]:
+    """Every test function or method of the projects, by id."""
+    return sorted((e for e in directory.by_id.values() if e.project in projects and is_test(e)), key=lambda e: e.id)
 
 
 def _parameter_users(
