@@ -85,14 +85,10 @@ class PythonExports(PythonLocals):
         ._hooks import HookCaller` in `_manager.py`): what `pluggy._hooks.HookCaller` names (`HOLDS` on the module,
         attribute `HookCaller()`, as a package's `__init__` states it). A name it imports and lists in `__all__`, or
         imports and writes nowhere else."""
-        shown = exported_names(root) | set(unused)
-        for node in statements(root):
-            if node.type != "import_from_statement":
-                continue
-            for name, held in sorted(imported_names(node, self.path).items()):
-                if name in shown and not standard(held) and not held.startswith(f"{self.module}."):
-                    target = Target(TargetForm.QUALIFIED, held, Resolution.EXACT)
-                    yield BoundAttribute("", f"{name}{CALLED_MARK}", target)
+        for name in sorted(exported_names(root) | set(unused)):
+            held = self.names.get(name, "")  # (what the file's top-level statements bind the name to)
+            if held and not standard(held) and not held.startswith(f"{self.module}."):
+                yield BoundAttribute("", f"{name}{CALLED_MARK}", Target(TargetForm.QUALIFIED, held, Resolution.EXACT))
 
     def _package_names(self, root: ts.Node) -> Iterator[BoundAttribute]:
         """The definitions a package's `__init__` imports from its own modules for others to import from the package
