@@ -84,6 +84,11 @@ TEST_DEPS: dict[str, tuple[str, ...]] = {
     "markdown": ("pyyaml",),
     "cssselect": ("lxml",),
     "soupsieve": ("beautifulsoup4", "lxml", "html5lib"),
+    "natsort": ("hypothesis", "pytest-mock"),
+    "structlog": ("pretend", "freezegun", "pytest-asyncio"),
+    "tenacity": ("tornado",),
+    "hpack": ("hypothesis",),
+    "asttokens": ("astroid",),
 }
 PYTEST = "pytest>=8"  # the tracer's hook wrappers are pytest 8's
 NO_TORCH = "torch<0\n"  # a constraint no release meets: a dependency asking for torch fails the install, loudly

@@ -691,7 +691,11 @@ class CodeIndex:
         generators they pass it."""
         if not owners or owners[0].type not in (EntityType.FUNCTION.value, EntityType.METHOD.value):
             return []
-        ids = self._itself_passed(mark, owners[0].id, attribute)
+        ids = set(self._itself_passed(mark, owners[0].id, attribute))
+        if mark == CALLED_MARK:  # an instance passed (`wrap(self.retry)`, `retry: retry_base`): its `__call__` runs
+            name, place = parameter_parts(attribute)
+            for cls in self._passed.every(owners[0].id, name, place, self._passed_classes):
+                ids.update(m.id for m in self._member(cls, "__call__", skip_first=False))
         return [self._by_id[i] for i in sorted(ids) if i in self._by_id]
 
     def _itself_passed(self, mark: str, held_id: str, beside: str) -> frozenset[str]:

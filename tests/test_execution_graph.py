@@ -10,7 +10,15 @@ from typing import Any
 
 import pytest
 
-from tests.projects import call_edges, edges_out, indexed_projects, project_calls, project_edges, write_files
+from tests.projects import (
+    call_edges,
+    edges_named,
+    edges_out,
+    indexed_projects,
+    project_calls,
+    project_edges,
+    write_files,
+)
 from trident.ingest.code import bindings
 from trident.ingest.pipeline import index_folder
 from trident.retrieval.callers import walk_callers
@@ -2369,3 +2377,124 @@ def test_a_class_a_test_defines_on_its_mixins_class_attribute_is_each_class_the_
         assert f"lc.{called}" in calls, called
     assert "lc.Base.__missing__" not in calls
     assert waiting == []
+
+
+def test_a_mapping_written_out_with_instances_of_one_class_gives_that_class(tmp_path: Path) -> None:
+    # h11's test helper: `self.conn = {CLIENT: Connection(CLIENT), SERVER: Connection(SERVER)}`, then
+    # `self.conn[role].send(...)`; a local mapping, its `.values()` and a comprehension the same; a mapping of two
+    # unrelated classes, or with another mapping spread in, says nothing of its values
+    files = {
+        "hh/__init__.py": "",
+        "hh/conn.py": (
+            "class Connection:\n"
+            "    def send(self, data):\n"
+            "        return data\n\n\n"
+            "class Other:\n"
+            "    def send(self, data):\n"
+            "        return data\n\n\n"
+            "class Pair:\n"
+            "    def __init__(self, base):\n"
+            "        self.conn = {1: Connection(), 2: Connection()}\n"
+            "        self.mixed = {1: Connection(), 2: Other()}\n"
+            "        self.spread = {**base, 1: Connection()}\n\n"
+            "    def send(self, role, data):\n"
+            "        return self.conn[role].send(data)\n\n"
+            "    def send_mixed(self, role, data):\n"
+            "        self.mixed[role].send(data)\n"
+            "        return self.spread[role].send(data)\n\n\n"
+            "def each(names, data):\n"
+            "    conns = {name: Connection() for name in names}\n"
+            "    for conn in conns.values():\n"
+            "        conn.send(data)\n\n\n"
+            "def one(data):\n"
+            "    conns = {'a': Other()}\n"
+            "    return conns.get('a').send(data)\n"
+        ),
+    }
+    calls = project_calls(tmp_path, "hh", files)
+    assert calls[("hh.conn.Pair.send", "hh.conn.Connection.send")] == "inferred"
+    assert calls[("hh.conn.each", "hh.conn.Connection.send")] == "inferred"
+    assert calls[("hh.conn.one", "hh.conn.Other.send")] == "inferred"
+    for wrong in ("Connection", "Other"):
+        assert calls.get(("hh.conn.Pair.send_mixed", f"hh.conn.{wrong}.send")) in (None, "name"), wrong
+
+
+def test_an_instance_passed_to_a_parameter_the_callee_calls_runs_its_classs_call(tmp_path: Path) -> None:
+    # tenacity: `wrap_to_async_func(self.retry)` with `self.retry: retry_base`, whose nested `inner` calls
+    # `call(*args)`: that runs `retry_base.__call__` (and, by dispatch, an override's); a function passed runs itself;
+    # structlog's tests: `additional_frame(functools.partial(renderer, None, None, {}))`, which does `callable()`
+    files = {
+        "rt/__init__.py": "",
+        "rt/retry.py": (
+            "import abc\n\n\n"
+            "class retry_base(abc.ABC):\n"
+            "    @abc.abstractmethod\n"
+            "    def __call__(self, state):\n"
+            "        pass\n\n\n"
+            "class retry_if_result(retry_base):\n"
+            "    def __call__(self, state):\n"
+            "        return True\n\n\n"
+            "class plain:\n"
+            "    def run(self):\n"
+            "        return 1\n"
+        ),
+        "rt/utils.py": (
+            "def wrap(call):\n"
+            "    def inner(*args):\n"
+            "        return call(*args)\n\n"
+            "    return inner\n\n\n"
+            "def log(state):\n"
+            "    return state\n\n\n"
+            "def frame(callable):\n"
+            "    return callable()\n"
+        ),
+        "rt/core.py": (
+            "from rt import utils\nfrom rt.retry import plain, retry_base, retry_if_result\n\n\n"
+            "class Retrying:\n"
+            "    def __init__(self, retry: retry_base = retry_if_result()):\n"
+            "        self.retry = retry\n\n"
+            "    def run(self, state):\n"
+            "        utils.wrap(utils.log)(state)\n"
+            "        utils.wrap(plain())(state)\n"
+            "        return utils.wrap(self.retry)(state)\n\n"
+            "    def later(self, state):\n"
+            "        bound = functools.partial(retry_if_result(), state)\n"
+            "        bound()\n"
+            "        return utils.frame(functools.partial(retry_if_result(), state))\n"
+        ),
+    }
+    files["rt/core.py"] = f"import functools\n{files['rt/core.py']}"
+    calls = project_calls(tmp_path, "rt", files)
+    assert calls[("rt.utils.wrap", "rt.retry.retry_base.__call__")] == "inferred"
+    assert calls[("rt.utils.wrap", "rt.utils.log")] == "inferred"
+    assert not any(s == "rt.utils.wrap" and t.startswith("rt.retry.plain") for s, t in calls)
+    # a partial of an instance calls the instance; a parameter named as a builtin (`callable`) is the parameter
+    assert calls[("rt.core.Retrying.later", "rt.retry.retry_if_result.__call__")] == "inferred"
+    assert calls[("rt.utils.frame", "rt.retry.retry_if_result.__call__")] == "inferred"
+
+
+def test_a_call_giving_a_function_handed_on_references_that_function(tmp_path: Path) -> None:
+    # natsort: `sorted(seq, key=natsort_keygen(key, alg))`, where `natsort_keygen` returns `partial(natsort_key,
+    # ...)`: sorted calls natsort_key; a call giving data hands nothing on
+    files = {
+        "ns/__init__.py": "",
+        "ns/keys.py": (
+            "from functools import partial\n\n\n"
+            "def natsort_key(value, alg=0):\n"
+            "    return value\n\n\n"
+            "def natsort_keygen(alg=0):\n"
+            "    return partial(\n        natsort_key,\n        alg=alg,\n    )\n\n\n"
+            "def count(seq):\n"
+            "    return len(seq)\n\n\n"
+            "def natsorted(seq, alg=0):\n"
+            "    return sorted(seq, key=natsort_keygen(alg))\n\n\n"
+            "def parsed(seq):\n"
+            "    return list(map(partial(natsort_key, alg=1), seq)) + [max(seq, key=count(seq))]\n"
+        ),
+    }
+    out = project_edges(
+        tmp_path, "ns", files, ["function:ns:ns.keys.natsorted", "function:ns:ns.keys.parsed"], read=edges_named
+    )
+    assert out["function:ns:ns.keys.natsorted"][("REFERENCES", "ns.keys.natsort_key")] == "inferred"
+    assert ("REFERENCES", "ns.keys.natsort_key") in out["function:ns:ns.keys.parsed"]  # (exact: partial's argument)
+    assert ("REFERENCES", "ns.keys.count") not in out["function:ns:ns.keys.parsed"]

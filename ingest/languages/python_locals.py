@@ -590,6 +590,23 @@ class PythonLocals(PythonTypes):
             return self._element_type(value, scope)
         return ""
 
+    def _items_given(self, value: ts.Node, scope: Scope) -> str:
+        """The type of each value of a mapping the code writes out, where they are of one (`{CLIENT: Connection(CLIENT),
+        SERVER: Connection(SERVER)}`, `{k: Item(k) for k in names}`): what a subscript, `.get()` or `.values()` of it
+        gives; "" where a value is of none the code states, of two unrelated types, or spread in (`**base`)."""
+        if value.type == "dictionary_comprehension":
+            body = value.child_by_field_name("body")
+            typed = self._comprehension_types(value.named_children, scope)
+            inside = replace(scope, types={**scope.types, **typed})
+            given = body.child_by_field_name("value") if body is not None and body.type == "pair" else None
+            return self._value_type(given, inside.types, inside) if given is not None else ""
+        pairs = written(value)
+        if not pairs or any(p.type != "pair" for p in pairs):
+            return ""
+        values = [v for p in pairs if (v := p.child_by_field_name("value")) is not None]
+        known = {self._value_type(v, scope.types, scope) for v in values}
+        return known.pop() if len(known) == 1 else self._shared_base(known)
+
     def _shared_base(self, classes: set[str]) -> str:
         """The nearest base of this file that classes of this file all derive from (`[ParamSection(...),
         RaisesSection(...)]`: each element is a `Section`, whose method a call on one runs, or an override); "" where
@@ -606,6 +623,8 @@ class PythonLocals(PythonTypes):
         function of this file says a subscript of its result gives (`-> list[Item]`, `-> dict[str, Item]`)."""
         if value.type in ("list_comprehension", "list"):
             return self._elements_given(value, scope)
+        if value.type in ("dictionary", "dictionary_comprehension"):
+            return self._items_given(value, scope)
         if value.type != "call":
             return ""
         return self._kept_elements(value, scope) or self.item_returns.get(self._callee(value, scope), "")

@@ -639,6 +639,11 @@ class PythonBinder(PythonImplicitCalls):
             return
         for argument in arguments.named_children:
             value = argument.child_by_field_name("value") if argument.type == "keyword_argument" else argument
+            if value is not None and value.type == "call" and (made := self._held_value(value, scope)):
+                # `sorted(xs, key=natsort_keygen(alg))`, `map(partial(parse, strict=True), xs)`: the function (or
+                # class) that call gives is handed on to be called
+                handed = Target(TargetForm.QUALIFIED, made, Resolution.INFERRED)
+                self.result.references.append(BoundCall(scope.caller, value.start_point.row, handed))
             if value is None or value.type not in ("identifier", "attribute"):
                 continue
             target = self._expression_target(value, scope)
@@ -785,7 +790,8 @@ class PythonBinder(PythonImplicitCalls):
         if function is None:
             return None
         name = node_text(function) if function.type == "identifier" else ""
-        if name and name in BUILTINS and not self._bound(name, scope) and name not in scope.types:
+        local = (scope.types, scope.held, scope.open_params, scope.open_held)  # (a parameter named `callable`)
+        if name and name in BUILTINS and not self._bound(name, scope) and not any(name in found for found in local):
             return None  # a builtin: nothing any project defines
         return self._expression_target(function, scope)
 

@@ -521,7 +521,15 @@ class PythonTypes(PythonParameters):
         for typed in [found] if found else union or sorted(either):
             if typed not in types and (len(types) < MAX_ATTRIBUTE_TYPES or union):
                 types.append(typed)
-        elements = elements or {}
+        self._note_containers(cls, name, assignment, elements or {}, scope)
+
+    def _note_containers(
+        self, cls: ClassFacts, name: str, assignment: ts.Node, elements: dict[str, str], scope: Scope | None
+    ) -> None:
+        """What the class states an attribute holds as a container: the class of its elements, of its tuples' places,
+        of what a subscript of it gives, of its keys."""
+        annotation, right = assignment.child_by_field_name("type"), assignment.child_by_field_name("right")
+        is_name = right is not None and right.type == "identifier"
         element = self._named_type(element_name(annotation))
         if not element and right is not None:  # `self.children = children` (or `children or []`), `children: list[Foo]`
             sides = either_side(right) if right.type == "boolean_operator" else [right]
@@ -539,11 +547,23 @@ class PythonTypes(PythonParameters):
             item = scope.items.get(node_text(right), "")
         if item:
             cls.items[name] = item
+        elif (
+            name not in cls.declared
+            and right is not None
+            and scope is not None
+            and (given := self._items_given(right, scope))
+        ):
+            # `self.conn = {CLIENT: Connection(CLIENT), ...}`: a mapping given values of two types holds neither
+            cls.items[name] = given if cls.items.setdefault(name, given) == given else ""
         if key := self._named_type(key_name(annotation)):  # `self._map: dict[SingleKey, int] = {}`
             cls.keys[name] = key
 
     def _elements_given(self, value: ts.Node, scope: Scope) -> str:
         """The type of each element of a value, where the code states it (`PythonLocals` reads it; "" here)."""
+        return ""
+
+    def _items_given(self, value: ts.Node, scope: Scope) -> str:
+        """The type of each value of a mapping a value is, where the code states it (`PythonLocals` reads it; "")."""
         return ""
 
     def _table_given(self, value: ts.Node, scope: Scope) -> dict[str, str]:
@@ -587,8 +607,7 @@ class PythonTypes(PythonParameters):
             if cast := self.cast_arguments(node, scope):
                 held = held_class_name(cast[0])  # `cast(t.Type["Extension"], import_string(name))`: that class
                 return self._named_type(held) if held else self._held_value(cast[1], scope)
-            written = node_text(function).partition(".") if function is not None else ("", "", "")
-            called = ".".join(p for p in (self._bound(written[0], scope), written[2]) if p)
+            called = self._bound_call_name(function, scope)
             if values and (called in PARTIALS or (not called and node_text(function) in METHOD_WRAPPERS)):
                 return self._held_value(values[0], scope)  # `partial(work, 1)`: calling it calls work
             callee = self._callee(node, scope)
@@ -601,6 +620,12 @@ class PythonTypes(PythonParameters):
             known = {self._held_value(side, scope) for side in either_side(node)} - {""}
             return known.pop() if len(known) == 1 else ""
         return ""
+
+    def _bound_call_name(self, function: ts.Node | None, scope: Scope) -> str:
+        """The qualified name a call's function is written as, its head bound as the file binds it
+        (`partial(...)` after `from functools import partial`: `functools.partial`); "" where the head is unbound."""
+        written = node_text(function).partition(".") if function is not None else ("", "", "")
+        return ".".join(p for p in (self._bound(written[0], scope), written[2]) if p)
 
     # --- what an expression names ---
 
@@ -799,6 +824,8 @@ class PythonTypes(PythonParameters):
         given = call_arguments(call)
         if method == "__new__" and given and named_as_class(made := self._held_value(given[0], scope)):
             return made  # `Marker.__new__(Marker)`, `object.__new__(cls)`: an instance of the class it is given
+        if given and self._bound_call_name(function, scope) in PARTIALS:  # `partial(renderer, None)`: calling it
+            return self._value_type(given[0], scope.types, scope)  # calls the instance, as calling that would
         own = scope.cls is not None and owner is not None and node_text(owner) == scope.receiver
         if own and scope.cls is not None and method in scope.cls.properties:  # `self._state(restore=True)`: what
             value = self.property_returns(scope.cls, method)  # calling the property's value gives
