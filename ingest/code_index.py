@@ -248,7 +248,7 @@ class CodeIndex:
             found = self._qualified(target, project, 0, tails)
             if found and resolution is Resolution.EXACT and self._held_by(target, found[0]):
                 resolution = Resolution.INFERRED  # what a variable holds, read from its one assignment
-            if not found and (found := self._instance_member(target, project, tails)):
+            if not found and (found := self._of_module_instance(ref, target, project, tails)):
                 resolution = Resolution.INFERRED
             if not found and (marked := _parameter_marked(target.rpartition(ATTRIBUTE_MARK)[2])):
                 guessed = marked[1] == CALLED_MARK and ref.type == RelationType.CALLS  # (a call of it, not consumed)
@@ -342,7 +342,18 @@ class CodeIndex:
         owner = self._qualified(owner_name, project, 0, tails)
         if not owner and family(path) in SHORT_TYPE_NAMES:  # C#'s `IPay _gw`, `Utils.Format()`
             owner = self._short_owner(ref.owner, project, ref.source, path)
+        if not owner and (aliased := self._module_held(owner_name, project, tails)):
+            return aliased, aliased  # a type alias another module states a class for (`retry: "RetryBaseT"`)
         return owner, [e for e in owner if e.type == EntityType.CLASS.value] or self._returned(owner)
+
+    def _module_held(self, name: str, project: str, tails: _Tails) -> list[Entity]:
+        """The class a module states a module-level name of it holds an instance of (`HOLDS` on the module: a type
+        alias naming one class, `Infinity = InfinityType()`); [] for anything else."""
+        module, _, attribute = name.rpartition(".")
+        modules = [e for e in self._qualified(module, project, 0, tails) if e.type == EntityType.MODULE.value]
+        if module and not modules:  # a module a package's function shares its name with (tenacity's `retry`)
+            modules = _prefer([e for e in self._by_name.get(module, []) if e.type == EntityType.MODULE.value], project)
+        return self._held(modules[:1], attribute) if module and modules else []
 
     def receiver(self, ref: AnyReference, project: str, path: str, found: Entity, resolution: Resolution) -> str:
         """Which overrides of the method a bound call runs may run instead (`Relation.receiver`): none where the
@@ -740,7 +751,10 @@ class CodeIndex:
         itself = next((m for m in (CALLED_MARK, GENERATED_MARK) if not mark and head.endswith(m)), "")
         if itself:  # a function or class itself (`mod.hashkey()`), or a generator of a function (`mod.gen<next>`)
             head, mark, beside = head.removesuffix(itself), ATTRIBUTE_MARK, itself
-        held = self._qualified(head, project, 0, _tails(called, path)[0])[:1]
+        tails = _tails(called, path)[0]
+        held = self._qualified(head, project, 0, tails)[:1]
+        if not held and not mark:  # an instance of the class a type alias of another module names
+            held = self._module_held(head, project, tails)[:1]
         if not held or not functions:
             return []
         attribute = f"{slot}{mark}{beside}"
@@ -781,15 +795,19 @@ class CodeIndex:
         runs = self._by_id.get(self._stated([cls], f"{name}{LIBRARY_RUNS_MARK}") or "")
         return [runs] if runs is not None else []
 
+    def _of_module_instance(self, ref: AnyReference, name: str, project: str, tails: _Tails) -> list[Entity]:
+        """What a name no definition has names through a module-level instance another module states: a method of it
+        (`pkg.structures.Infinity.grow`), or, for what an attribute holds, its class (`retry: "RetryBaseT"`, an alias
+        of one class: the attribute holds an instance of it); [] for anything else."""
+        if found := self._instance_member(name, project, tails):
+            return found
+        return self._module_held(name, project, tails) if ref.type == RelationType.HOLDS else []
+
     def _instance_member(self, name: str, project: str, tails: _Tails) -> list[Entity]:
         """`pkg.structures.Infinity.grow`, where the module gives `Infinity` one instance (`Infinity =
         InfinityType()`, a `HOLDS` fact of the module): the method of that instance's class; [] for anything else."""
         head, _, member = name.rpartition(".")
-        module, _, attribute = head.rpartition(".")
-        if not module or not member:
-            return []
-        modules = [e for e in self._qualified(module, project, 0, tails) if e.type == EntityType.MODULE.value]
-        classes = self._held(modules[:1], attribute) if modules else []
+        classes = self._module_held(head, project, tails) if member else []
         return self._member(classes[0], member, skip_first=False) if classes else []
 
     def _runs_name(self, cls: Entity, name: str) -> str:

@@ -2498,3 +2498,49 @@ def test_a_call_giving_a_function_handed_on_references_that_function(tmp_path: P
     assert out["function:ns:ns.keys.natsorted"][("REFERENCES", "ns.keys.natsort_key")] == "inferred"
     assert ("REFERENCES", "ns.keys.natsort_key") in out["function:ns:ns.keys.parsed"]  # (exact: partial's argument)
     assert ("REFERENCES", "ns.keys.count") not in out["function:ns:ns.keys.parsed"]
+
+
+def test_a_type_alias_another_module_states_for_one_class_types_what_it_annotates(tmp_path: Path) -> None:
+    # tenacity: `RetryBaseT = Union[retry_base, Callable[[RetryCallState], bool]]` in `retry.py`; `__init__.py` imports
+    # it under `TYPE_CHECKING` and annotates `retry: "RetryBaseT"`, then `self.retry(state)` and
+    # `wrap_to_async_func(self.retry)`: each runs `retry_base.__call__`; an alias of two classes names neither
+    files = {
+        "tc/__init__.py": "def retry(*dargs):\n    return dargs\n",  # (a function named as the module)
+        "tc/retry.py": (
+            "import typing\n\n\n"
+            "class retry_base:\n"
+            "    def __call__(self, state):\n"
+            "        return True\n\n"
+            "    def reset(self):\n"
+            "        return None\n\n\n"
+            "class stop_base:\n"
+            "    def reset(self):\n"
+            "        return None\n\n\n"
+            "RetryBaseT = typing.Union[retry_base, typing.Callable[[int], bool]]\n"
+            "EitherT = typing.Union[retry_base, stop_base]\n"
+        ),
+        "tc/utils.py": "def wrap(call):\n    def inner(*args):\n        return call(*args)\n\n    return inner\n",
+        "tc/core.py": (
+            "import typing\n\nfrom tc import utils\n\n"
+            "if typing.TYPE_CHECKING:\n    from tc.retry import EitherT, RetryBaseT\n\n\n"
+            "class Retrying:\n"
+            '    def __init__(self, retry: "RetryBaseT", either: "EitherT"):\n'
+            "        self.retry = retry\n"
+            "        self.either = either\n\n"
+            "    def run(self, state):\n"
+            "        self.either.reset()\n"
+            "        return self.retry(state)\n\n"
+            "    async def arun(self, state):\n"
+            "        return await utils.wrap(self.either)(state)\n"
+        ),
+        "tc/aio.py": (  # a subclass in another module: what its base states the attribute holds
+            "from tc import utils\nfrom tc.core import Retrying\n\n\n"
+            "class AsyncRetrying(Retrying):\n"
+            "    def run_stop(self, state):\n"
+            "        return utils.wrap(self.retry)(state)\n"
+        ),
+    }
+    calls = project_calls(tmp_path, "tc", files)
+    assert calls[("tc.core.Retrying.run", "tc.retry.retry_base.__call__")] == "inferred"
+    assert calls[("tc.utils.wrap", "tc.retry.retry_base.__call__")] == "inferred"
+    assert calls.get(("tc.core.Retrying.run", "tc.retry.retry_base.reset")) in (None, "name")

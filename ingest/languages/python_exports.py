@@ -53,6 +53,18 @@ class PythonExports(PythonLocals):
         for name, typed in sorted(self.module_types.items()):
             if not standard(typed):
                 yield BoundAttribute("", name, Target(TargetForm.QUALIFIED, typed, Resolution.INFERRED))
+        for name, typed in sorted(self._aliased_classes().items()):
+            yield BoundAttribute("", name, Target(TargetForm.QUALIFIED, typed, Resolution.INFERRED))
+
+    def _aliased_classes(self) -> dict[str, str]:
+        """Each type alias of the file naming one project class among builtin values and standard-library types
+        (`RetryBaseT = Union[retry_base, Callable[..., bool]]`) -> that class: what a value another file annotates
+        with the alias is an instance of (`retry: "RetryBaseT"`, then `self.retry(state)` runs its `__call__`)."""
+        found = {name: self._named_type(name) for name in self.type_aliases}
+        for name, members in self.union_aliases.items():
+            classes = {typed for m in members if (typed := self._named_type(m)) and not standard(typed)}
+            found[name] = classes.pop() if len(classes) == 1 else ""
+        return {n: t for n, t in found.items() if t and not standard(t) and n not in self.module_types}
 
     def _held_tables(self, root: ts.Node) -> Iterator[BoundAttribute]:
         """The table each class attribute is given a copy of (`self.filters = DEFAULT_FILTERS.copy()`, attribute
