@@ -41,13 +41,19 @@ class CallerWalk:
 
 
 def walk_callers(
-    index: RelationIndex, starts: Sequence[str], max_hops: int, least: Resolution, widest: int | None = None
+    index: RelationIndex,
+    starts: Sequence[str],
+    max_hops: int,
+    least: Resolution,
+    widest: int | None = None,
+    barred: frozenset[int] = frozenset(),
 ) -> CallerWalk:
     """Breadth first from `starts` against the direction of calls and references (`WALKED`), over those bound at
     least as surely as `least`; with `widest`, not over a dispatch from a caller that picks among more module-level
     functions than that (jinja2's table of filters picked by name: which one runs depends on the template).
     A method reached through a dispatch on its own receiver is reached only for a `self` of the override's class,
-    and a call into it on a receiver made as another class is not walked (`ReceiverContext`).
+    and a call into it on a receiver made as another class is not walked (`ReceiverContext`). A dispatch into a
+    method of a class in `barred` (relation-index positions) is not walked: no caller's object is of that class.
     Of two chains of the same length into a caller, the surer is kept; the walk is deterministic."""
     reached = {s: Reach(0, Resolution.EXACT, s, "") for s in sorted(set(starts))}
     walk = _Walk(
@@ -56,6 +62,7 @@ def walk_callers(
         widest,
         ReceiverContext.of(index),
         {(index.position[s], NONE) for s in reached if s in index.position},
+        barred,
     )
     frontier = {state: Resolution.EXACT for state in walk.seen}
     for hops in range(1, max_hops + 2):
@@ -88,6 +95,7 @@ class _Walk:
     widest: int | None
     context: ReceiverContext
     seen: set[tuple[int, int]]  # (entity, context) reached; an entity reached in no context stands for every one
+    barred: frozenset[int] = frozenset()  # classes whose methods no dispatch into is walked
     beyond: int = 0
     wide: int = 0
     given: int = 0
@@ -101,8 +109,11 @@ class _Walk:
             self.given += bool(calls_into(self.index, node))  # reference or call, which a value a factory
             return  # returns has not
         index, node_id = self.index, self.index.entity_ids[node]
+        barred = bool(self.barred) and self.context.class_of(node) in self.barred
         for i in calls_into(index, node):
             rank = int(index.resolution_rank[i])
+            if barred and rank == Resolution.DISPATCH.rank:
+                continue
             if rank > self.least.rank:
                 self.weaker[node_id] = self.weaker.get(node_id, 0) + 1
                 continue

@@ -56,6 +56,7 @@ class ReasonInputs:
     wide: int = 0  # calls that walk left out: dispatches among more than `widest` functions
     widest: int = 0
     given: int = 0  # functions the walk for tests stopped at: they run what their callers pass them
+    left_out: Sequence[str] = ()  # names of the tests reaching the change only through overrides of unmade classes
 
 
 def reasons(catalog: Catalog, directory: EntityDirectory, read: ChunkReader, found: ReasonInputs) -> list[Finding]:
@@ -102,6 +103,7 @@ def reasons(catalog: Catalog, directory: EntityDirectory, read: ChunkReader, fou
                 "another call returned is not listed",
             )
         )
+    out.extend(_left_out(found))
     if found.walk.beyond:
         out.append(
             Finding(
@@ -140,6 +142,19 @@ def _uncalled(found: ReasonInputs) -> Iterable[Finding]:
             f"{len(uncalled)} changed function(s) nothing in the index calls, e.g. {uncalled[0]}: code outside what "
             "the graph states may run them by name (a framework's hooks, a registry, a plugin, an entry point), or "
             "nothing does; zero callers here is no sign that a change is safe",
+        )
+
+
+def _left_out(found: ReasonInputs) -> Iterable[Finding]:
+    """The tests left out as reaching the change only through overrides of classes they never make."""
+    if found.left_out:
+        named = ", ".join(found.left_out[:3])
+        yield Finding(
+            "unmade_overrides",
+            len(found.left_out),
+            f"{len(found.left_out)} test(s) reach the change only through an override of a class they never construct "
+            f"(nor one deriving from it), so cannot run it, and are not listed (e.g. {named}); one making such an "
+            "object in a way no call states (by a name given at run time) would",
         )
 
 

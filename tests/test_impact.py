@@ -443,7 +443,10 @@ def test_a_dispatch_on_a_methods_own_receiver_reaches_only_the_tests_whose_recei
     assert [t.name for t in printer.tests] == ["test_show"]
     counter = _impact(catalog, entities=["walk.visitor.Counter.visit_Name"])
     assert {"count", "show"} <= {c.name for c in counter.callers}
-    assert sorted(t.name for t in counter.tests) == ["test_count", "test_show"]
+    # `show` may be handed a Counter, but test_show hands it a Printer and makes no Counter anywhere: it is left out
+    assert [t.name for t in counter.tests] == ["test_count"]
+    left = [r for r in counter.verdict.reasons if r.kind == "unmade_overrides"]
+    assert counter.verdict.status == "lower_bound" and left and left[0].count == 1 and "test_show" in left[0].detail
 
 
 # itsdangerous' `TestSigner`: fixtures defined as methods of a test class (`signer_factory` returns
@@ -577,3 +580,58 @@ def test_a_test_handed_a_function_by_its_cases_or_run_by_an_autouse_fixture_reac
         catalog.close()
     assert {t.name for t in word.tests} == {"test_clamp"}
     assert {t.name: t.through for t in warm.tests} == {"test_fast": "autouse fixture _warmup"}
+
+
+# What a test may hold: the fields it constructs, those a class body makes as its module is imported, and those a
+# test class the runner makes constructs for its mixin's tests.
+FIELDS = {
+    "fmt/__init__.py": "",
+    "fmt/fields.py": (
+        "class Field:\n"
+        "    def serialize(self, value):\n"
+        "        return self._serialize(value)\n\n"
+        "    def _serialize(self, value):\n"
+        "        return value\n\n\n"
+        "class String(Field):\n"
+        "    def _serialize(self, value):\n"
+        "        return str(value)\n\n\n"
+        "class Integer(Field):\n"
+        "    def _serialize(self, value):\n"
+        "        return int(value)\n\n\n"
+        "class Boolean(Field):\n"
+        "    def _serialize(self, value):\n"
+        "        return bool(value)\n\n\n"
+        "def dump(field: Field, value):\n"
+        "    return field.serialize(value)\n"
+    ),
+    "tests/__init__.py": "",
+    "tests/schemas.py": "from fmt.fields import Integer\n\n\nclass UserSchema:\n    age = Integer()\n",
+    "tests/test_fmt.py": (
+        "from fmt.fields import Boolean, String, dump\n"
+        "from tests.schemas import UserSchema\n\n\n"
+        "def test_string():\n    assert dump(String(), 1) == '1'\n\n\n"
+        "def test_schema():\n    assert dump(UserSchema.age, '1') == 1\n\n\n"
+        "class FieldTests:\n"
+        "    def test_dump(self):\n"
+        "        assert dump(self.make(), 1) is not None\n\n\n"
+        "class TestBoolean(FieldTests):\n"
+        "    def make(self):\n"
+        "        return Boolean()\n"
+    ),
+}
+
+
+def test_a_test_never_constructing_an_overrides_class_is_left_out_and_the_verdict_says_so(tmp_path: Path) -> None:
+    catalog = _index(tmp_path / "index", {"fmt": _committed(tmp_path / "fmt", FIELDS)})
+    string = _impact(catalog, entities=["fmt.fields.String._serialize"])
+    assert [t.name for t in string.tests] == ["test_string"]
+    left = next(r for r in string.verdict.reasons if r.kind == "unmade_overrides")
+    assert left.count == 2 and "test_dump" in left.detail and "test_schema" in left.detail
+    assert string.verdict.status == "lower_bound"
+    # the mixin's test holds a Boolean: its test class, which the runner makes, constructs one
+    boolean = _impact(catalog, entities=["fmt.fields.Boolean._serialize"])
+    assert [t.name for t in boolean.tests] == ["test_dump"]
+    # an Integer is made as `tests.schemas` is imported: any test may hold one, none is left out
+    integer = _impact(catalog, entities=["fmt.fields.Integer._serialize"])
+    assert {"test_schema", "test_string", "test_dump"} <= {t.name for t in integer.tests}
+    assert not any(r.kind == "unmade_overrides" for r in integer.verdict.reasons)

@@ -21,6 +21,7 @@ from trident.retrieval.impact_reasons import CODE_SUFFIXES, Finding, ReasonInput
 from trident.retrieval.prose_mentions import prose_naming
 from trident.retrieval.reader import Reader
 from trident.retrieval.relation_index import RelationIndex
+from trident.retrieval.test_makers import Narrowed, narrowed
 from trident.retrieval.test_names import with_named_tests
 from trident.retrieval.test_reach import TEST_HOPS, TestReach, is_test, tests_reaching
 from trident.store.catalog import Catalog
@@ -167,11 +168,10 @@ def impact(
     near = walk_callers(index, starts, max_hops, min_resolution)
     # Tests are found over every call, guesses included, and by the names test code writes: a test missed is a
     # change shipped untested, so each test says how it was found (its resolution, `through`).
-    deep = walk_callers(index, starts, max(TEST_HOPS, max_hops), Resolution.NAME, WIDEST_DISPATCH)
-    projects_of = sorted({e.project for i in deep.reached if (e := directory.by_id.get(i)) is not None})
-    deep = with_fixture_values(index, directory, read, deep, projects_of)
-    deep = with_named_tests(catalog, directory, read, index, deep, projects_of)
-    tests = tests_reaching(index, directory, read, deep)
+    hops = max(TEST_HOPS, max_hops)
+    deep, reaching = _tests_walk(reader, starts, hops)
+    # a test reaching the change only through an override of a class it never makes cannot run it
+    tests = narrowed(index, directory, starts, deep, reaching, lambda s, b: _tests_walk(reader, s, hops, b))
     ask = ImpactAsk(
         list(entities) if entities is not None else None,
         changes,
@@ -185,6 +185,17 @@ def impact(
     return _answer(catalog, directory, read, index, changed, near, deep, tests, findings, ask)
 
 
+def _tests_walk(
+    reader: Reader, starts: Sequence[str], hops: int, barred: frozenset[int] = frozenset()
+) -> tuple[CallerWalk, dict[str, TestReach]]:
+    catalog, directory, index, read = reader.catalog, reader.directory(), reader.relations(), reader.chunks
+    deep = walk_callers(index, starts, hops, Resolution.NAME, WIDEST_DISPATCH, barred)
+    projects_of = sorted({e.project for i in deep.reached if (e := directory.by_id.get(i)) is not None})
+    deep = with_fixture_values(index, directory, read, deep, projects_of)
+    deep = with_named_tests(catalog, directory, read, index, deep, projects_of)
+    return deep, tests_reaching(index, directory, read, deep)
+
+
 def _answer(
     catalog: Catalog,
     directory: EntityDirectory,
@@ -193,10 +204,11 @@ def _answer(
     changed: list[Changed],
     near: CallerWalk,
     deep: CallerWalk,
-    tests: dict[str, TestReach],
+    narrowed_tests: Narrowed,
     findings: list[Finding],
     ask: ImpactAsk,
 ) -> ImpactResult:
+    tests = narrowed_tests.kept
     tested = _tested(deep, tests)
     found = (_caller(directory, near, i, tested, ask.paths) for i, r in near.reached.items() if r.hops)
     callers = [c for c in found if c is not None and c.id not in tests]
@@ -223,6 +235,7 @@ def _answer(
         deep.wide,
         WIDEST_DISPATCH,
         given=deep.given,
+        left_out=sorted(directory.by_id[i].name for i in narrowed_tests.left if i in directory.by_id),
     )
     findings = [*findings, *reasons(catalog, directory, read, inputs)]
     verdict = Verdict(

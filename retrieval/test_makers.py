@@ -1,0 +1,148 @@
+"""Which tests reach a function only through an override of a class they never make an instance of.
+
+A call bound to a base method reaches every override of it (`dispatch`), so walked back from one override, every test
+reaching the base method's callers seems to run it. An override runs only on an object of its class (or below it),
+and a test holds such an object only where its calls construct that class or one deriving from it, or hand the class
+on to code that does. So the tests reaching the walk's start are grouped by the classes, among those entered by
+dispatch, that each makes; each group is walked again with dispatch into the other classes' methods barred, and a
+test that walk no longer reaches is left out. Never barred: a test class (the test runner makes it), a class made as
+a module is imported (a class body's `age = fields.Integer()`: whatever test imports it may hold one), a class made by
+library code no call reaches (found by name at run time, as a plugin's `makeExtension` is)."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import cast
+
+from trident.retrieval.callers import WALKED, CallerWalk, calls_into, chain
+from trident.retrieval.receiver_context import NONE, ReceiverContext
+from trident.retrieval.relation_index import RelationIndex
+from trident.retrieval.test_reach import CALLABLES, TestReach, is_test
+from trident.store.names.code_paths import is_test_path
+from trident.store.names.directory import EntityDirectory
+from trident.store.schema import RelationType, Resolution
+
+# (starts, classes barred) -> the walk back from the starts and the tests reaching them, dispatch into those classes'
+# methods not walked
+TestsOf = Callable[[Sequence[str], frozenset[int]], tuple[CallerWalk, dict[str, TestReach]]]
+EVERY = frozenset({"*"})  # a class whatever test may hold: made as modules are imported, or by code no call reaches
+
+
+@dataclass(frozen=True)
+class Narrowed:
+    kept: dict[str, TestReach]
+    left: dict[str, TestReach]  # tests reaching the start only through overrides of classes they never make
+
+
+def narrowed(
+    index: RelationIndex,
+    directory: EntityDirectory,
+    starts: Sequence[str],
+    walk: CallerWalk,
+    tests: dict[str, TestReach],
+    tests_of: TestsOf,
+) -> Narrowed:
+    """The tests that reach the start through overrides only of classes they make (`kept`), and the others. A test
+    whose chain in `walk` enters no other class by dispatch alone is kept as it is; the others are walked again."""
+    entered = sorted(c for c in entered_by_dispatch(index, walk) if not _runner_made(index, directory, c))
+    makers = {c: found for c in entered if (found := _makers(index, directory, c, tests_of)) is not EVERY}
+    classes = sorted(makers)
+    if not classes or not tests:
+        return Narrowed(tests, {})
+    groups: dict[frozenset[int], list[str]] = {}
+    kept: dict[str, TestReach] = {}
+    for test_id, how in sorted(tests.items()):
+        made = frozenset(c for c in classes if test_id in makers[c])
+        if set(dispatched_on_chain(index, walk, how.via)) & makers.keys() <= made:
+            kept[test_id] = how
+        else:
+            groups.setdefault(made, []).append(test_id)
+    for made, members in sorted(groups.items(), key=lambda g: sorted(g[0])):
+        reached = tests_of(starts, frozenset(classes) - made)[1]
+        kept.update((t, reached[t]) for t in members if t in reached)
+    return Narrowed(dict(sorted(kept.items())), {t: how for t, how in sorted(tests.items()) if t not in kept})
+
+
+def _makers(index: RelationIndex, directory: EntityDirectory, cls: int, tests_of: TestsOf) -> frozenset[str]:
+    """The tests that construct `cls` or a class deriving from it, or hand one on; `EVERY` where one is made as a
+    module is imported (a class body's `hair_colors = fields.List(...)`, a module-level instance) or by a function
+    no call reaches (one found by name at run time: a plugin's `makeExtension`). The same for every walk over the
+    relation index, so read once per class (kept with the index)."""
+    known = cast(dict[int, frozenset[str]], index.memo.setdefault("test makers", {}))
+    if cls not in known:
+        classes = sorted(index.entity_ids[b] for b in ReceiverContext.of(index).below(cls))
+        walk, tests = tests_of(classes, frozenset())
+        known[cls] = EVERY if _made_anywhere(index, directory, walk) else frozenset(tests)
+    return known[cls]
+
+
+def _made_anywhere(index: RelationIndex, directory: EntityDirectory, walk: CallerWalk) -> bool:
+    """Whether a walk back from classes reached a class body or module (code an import runs), or a function of
+    library code nothing calls."""
+    for entity_id, reach in walk.reached.items():
+        entity = directory.by_id.get(entity_id)
+        if entity is None or not reach.hops:
+            continue
+        if entity.type in ("Class", "Module") and _calls(index, entity_id, reach.via):
+            return True  # (a class body holding a class, `Cache = LRUCache`, makes no instance of it)
+        node = index.position.get(entity_id)
+        library = entity.type in CALLABLES and not is_test_path(entity.path or "")
+        if library and node is not None and not calls_into(index, node):
+            return True
+    return False
+
+
+def dispatched_on_chain(index: RelationIndex, walk: CallerWalk, via: str) -> list[int]:
+    """The classes whose methods the chain from `via` to the walk's start enters by dispatch alone (no surer call
+    between the same two), by relation-index position."""
+    context, path, found = ReceiverContext.of(index), chain(walk, via), []
+    for caller, callee in itertools.pairwise(path):
+        relations = index.touching(caller, WALKED, outgoing=True)
+        ranks = index.resolution_rank[relations[index.target[relations] == index.position.get(callee, -1)]]
+        dispatched = len(ranks) > 0 and int(ranks.min()) == Resolution.DISPATCH.rank
+        if dispatched and (owner := context.class_of(index.position[callee])) != NONE:
+            found.append(owner)
+    return found
+
+
+def entered_by_dispatch(index: RelationIndex, walk: CallerWalk) -> set[int]:
+    """The classes (relation-index positions) of the methods the walk reached that a reached caller dispatches to."""
+    context, found = ReceiverContext.of(index), set()
+    for entity_id in walk.reached:
+        node = index.position.get(entity_id)
+        owner = context.class_of(node) if node is not None else NONE
+        if owner == NONE or owner in found:
+            continue
+        into = index.touching(entity_id, WALKED, outgoing=False)
+        dispatched = index.source[into[index.resolution_rank[into] == Resolution.DISPATCH.rank]].tolist()
+        if any(index.entity_ids[s] in walk.reached for s in dispatched):
+            found.add(owner)
+    return found
+
+
+def _runner_made(index: RelationIndex, directory: EntityDirectory, cls: int) -> bool:
+    """Whether a class is one the test runner makes: test code's class holding tests, itself or through a base
+    (`MRUDecoratorTest(DecoratorTestMixin, TestCase)`, whose mixin's tests call `self.decorator`)."""
+    entity = directory.by_id.get(index.entity_ids[cls])
+    if entity is None or not is_test_path(entity.path or ""):
+        return False
+    seen, queue = {cls}, [cls]
+    while queue:
+        current = index.entity_ids[queue.pop()]
+        members = index.touching(current, (RelationType.CONTAINS.value,), outgoing=True)
+        if any(is_test(m) for i in index.target[members].tolist() if (m := directory.by_id.get(index.entity_ids[i]))):
+            return True
+        bases = index.touching(current, (RelationType.INHERITS.value,), outgoing=True)
+        for base in index.target[bases].tolist():
+            if base not in seen:
+                seen.add(base)
+                queue.append(base)
+    return False
+
+
+def _calls(index: RelationIndex, caller: str, callee: str) -> bool:
+    """Whether `caller` calls `callee` (not only references it)."""
+    relations = index.touching(caller, (RelationType.CALLS.value,), outgoing=True)
+    return index.position.get(callee, -1) in index.target[relations].tolist()
