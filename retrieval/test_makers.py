@@ -67,15 +67,39 @@ def narrowed(
 
 def _makers(index: RelationIndex, directory: EntityDirectory, cls: int, tests_of: TestsOf) -> frozenset[str]:
     """The tests that construct `cls` or a class deriving from it, or hand one on; `EVERY` where one is made as a
-    module is imported (a class body's `hair_colors = fields.List(...)`, a module-level instance) or by a function
-    no call reaches (one found by name at run time: a plugin's `makeExtension`). The same for every walk over the
-    relation index, so read once per class (kept with the index)."""
+    module is imported (a class body's `hair_colors = fields.List(...)`, a module-level instance), by a function no
+    call reaches (one found by name at run time: a plugin's `makeExtension`), where one is decorated (registered,
+    as parso's `@ErrorFinder.register_rule(...)` rules are, for a table to make) or where no test makes one (made in
+    a way no call states). The same for every walk over the relation index, so read once per class (kept with the
+    index)."""
     known = cast(dict[int, frozenset[str]], index.memo.setdefault("test makers", {}))
     if cls not in known:
-        classes = sorted(index.entity_ids[b] for b in ReceiverContext.of(index).below(cls))
-        walk, tests = tests_of(classes, frozenset())
-        known[cls] = EVERY if _made_anywhere(index, directory, walk) else frozenset(tests)
+        classes = {index.entity_ids[b] for b in ReceiverContext.of(index).below(cls)}
+        walk, tests = tests_of(sorted(classes | _may_make(index, cls)), frozenset())
+        registered = any(len(index.touching(c, (RelationType.DECORATED_BY.value,), outgoing=True)) for c in classes)
+        unknown = not tests or registered or _made_anywhere(index, directory, walk)
+        known[cls] = EVERY if unknown else frozenset(tests)
     return known[cls]
+
+
+def _may_make(index: RelationIndex, cls: int) -> set[str]:
+    """The callers constructing a base of `cls` through a value that may hold a class deriving from it
+    (`self.signer(...)` with `signer: type[Signer]`, a subclass's `default_signer = TimestampSigner`): a call not
+    bound exactly, as a class written at the call is."""
+    bases: set[str] = set()
+    found: set[str] = set()
+    queue = [index.entity_ids[cls]]
+    while queue:
+        for i in index.touching(queue.pop(), (RelationType.INHERITS.value,), outgoing=True).tolist():
+            base = index.entity_ids[index.target[i]]
+            if base not in bases:
+                bases.add(base)
+                queue.append(base)
+    for base in sorted(bases):
+        calls = index.touching(base, (RelationType.CALLS.value,), outgoing=False)
+        loose = calls[index.resolution_rank[calls] > Resolution.EXACT.rank]
+        found.update(index.entity_ids[s] for s in index.source[loose].tolist())
+    return found
 
 
 def _made_anywhere(index: RelationIndex, directory: EntityDirectory, walk: CallerWalk) -> bool:

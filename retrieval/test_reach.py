@@ -110,13 +110,16 @@ def _through_fixtures(
 
 def _class_members(linked: Linked, method: Entity) -> set[str]:
     """The members of a method's class and of every class deriving from it that does not define its own of the
-    name: where a fixture the class defines is what a parameter of that name gets."""
+    name, with the methods each inherits (a base test class's test runs as each class deriving from it, with that
+    class's fixtures): where a fixture the class defines is what a parameter of that name gets."""
     own = linked.ends([method.id], RelationType.CONTAINS, outgoing=False)
     members: set[str] = set()
     for cls in linked.derived(own):
         found = linked.ends([cls], RelationType.CONTAINS, outgoing=True)
         if cls in own or not any(m.rpartition(".")[2] == method.name for m in found):
-            members.update(found)
+            names = {m.rpartition(".")[2] for m in found}
+            inherited = linked.ends(linked.ancestors([cls]), RelationType.CONTAINS, outgoing=True)
+            members.update(found, (m for m in inherited if m.rpartition(".")[2] not in names))
     return members
 
 
@@ -216,6 +219,17 @@ class Linked:
             ends = index.target[numbers] if outgoing else index.source[numbers]
             found.update(index.entity_ids[e] for e in ends.tolist())
         return sorted(found)
+
+    def ancestors(self, ids: Iterable[str]) -> list[str]:
+        """The classes `ids` derive from, transitively (not `ids` themselves)."""
+        seen: set[str] = set()
+        queue = deque(sorted(set(ids)))
+        while queue:
+            for base in self.ends([queue.popleft()], RelationType.INHERITS, outgoing=True):
+                if base not in seen:
+                    seen.add(base)
+                    queue.append(base)
+        return sorted(seen)
 
     def derived(self, ids: Iterable[str]) -> list[str]:
         """`ids` and every class deriving from them, transitively."""

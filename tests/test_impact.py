@@ -635,3 +635,85 @@ def test_a_test_never_constructing_an_overrides_class_is_left_out_and_the_verdic
     integer = _impact(catalog, entities=["fmt.fields.Integer._serialize"])
     assert {"test_schema", "test_string", "test_dump"} <= {t.name for t in integer.tests}
     assert not any(r.kind == "unmade_overrides" for r in integer.verdict.reasons)
+
+
+# itsdangerous' serializers: `self.signer(...)` constructs whichever signer class a subclass's `default_signer` names;
+# `TestTimed` derives from `TestSerializer`, whose tests run again with `TestTimed`'s fixture.
+SIGNERS = {
+    "sg/__init__.py": "",
+    "sg/signer.py": (
+        "def stamp(value):\n"
+        "    return value\n\n\n"
+        "class Signer:\n"
+        "    def sign(self, value):\n"
+        "        return self.derive(value)\n\n"
+        "    def derive(self, value):\n"
+        "        return value\n\n\n"
+        "class TimestampSigner(Signer):\n"
+        "    def derive(self, value):\n"
+        "        return stamp(value)\n\n\n"
+        "class Serializer:\n"
+        "    default_signer: type[Signer] = Signer\n\n"
+        "    def __init__(self):\n"
+        "        self.signer = self.default_signer\n\n"
+        "    def dumps(self, value):\n"
+        "        return self.signer().sign(value)\n\n\n"
+        "class TimedSerializer(Serializer):\n"
+        "    default_signer = TimestampSigner\n"
+    ),
+    "tests/__init__.py": "",
+    "tests/test_serializer.py": (
+        "import pytest\n\nfrom sg.signer import Serializer\n\n\n"
+        "class TestSerializer:\n"
+        "    @pytest.fixture()\n"
+        "    def serializer(self):\n"
+        "        return Serializer()\n\n"
+        "    def test_dumps(self, serializer: Serializer):\n"
+        "        assert serializer.dumps(1)\n"
+    ),
+    "tests/test_signer.py": (
+        "from sg.signer import TimestampSigner\n\n\ndef test_sign():\n    assert TimestampSigner().sign(1)\n"
+    ),
+    "tests/test_timed.py": (
+        "import pytest\n\nfrom sg.signer import TimedSerializer\nfrom tests.test_serializer import TestSerializer\n\n\n"
+        "class TestTimed(TestSerializer):\n"
+        "    @pytest.fixture()\n"
+        "    def serializer(self):\n"
+        "        return TimedSerializer()\n"
+    ),
+}
+
+
+def test_a_base_test_class_test_run_with_a_subclass_fixture_making_a_class_through_an_attribute_reaches_it(
+    tmp_path: Path,
+) -> None:
+    catalog = _index(tmp_path / "index", {"sg": _committed(tmp_path / "sg", SIGNERS)})
+    stamped = _impact(catalog, entities=["sg.signer.stamp"])
+    assert sorted(t.name for t in stamped.tests) == ["test_dumps", "test_sign"]
+    assert not any(r.kind == "unmade_overrides" for r in stamped.verdict.reasons)
+
+
+def test_a_fixture_a_derived_test_class_overrides_reaches_the_tests_it_inherits(tmp_path: Path) -> None:
+    # itsdangerous' `TestTimedSerializer(TestSerializer)` overrides `serializer_factory` and defines no test of its
+    # own: `TestSerializer`'s tests run again as `TestTimedSerializer`'s, with its fixture
+    files = {
+        "w/__init__.py": "",
+        "w/core.py": "def make_widget():\n    return 1\n",
+        "tests/__init__.py": "",
+        "tests/test_w.py": (
+            "import pytest\n\nfrom w.core import make_widget\n\n\n"
+            "class TestBase:\n"
+            "    @pytest.fixture()\n"
+            "    def thing(self):\n"
+            "        return None\n\n"
+            "    def test_run(self, thing):\n"
+            "        assert thing is None or thing\n\n\n"
+            "class TestWidget(TestBase):\n"
+            "    @pytest.fixture()\n"
+            "    def thing(self):\n"
+            "        return make_widget()\n"
+        ),
+    }
+    catalog = _index(tmp_path / "index", {"w": _committed(tmp_path / "w", files)})
+    made = _impact(catalog, entities=["w.core.make_widget"])
+    assert [(t.name, t.through) for t in made.tests] == [("test_run", "fixture thing")]
