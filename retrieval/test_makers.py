@@ -7,7 +7,8 @@ on to code that does. So the tests reaching the walk's start are grouped by the 
 dispatch, that each makes; each group is walked again with dispatch into the other classes' methods barred, and a
 test that walk no longer reaches is left out. Never barred: a test class (the test runner makes it), a class made as
 a module is imported (a class body's `age = fields.Integer()`: whatever test imports it may hold one), a class made by
-library code no call reaches (found by name at run time, as a plugin's `makeExtension` is)."""
+library code no call reaches (found by name at run time, as a plugin's `makeExtension` is), a decorated class
+(registered for a table to make), a class no test makes by any call the index holds."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from typing import cast
 from trident.retrieval.callers import WALKED, CallerWalk, calls_into, chain
 from trident.retrieval.receiver_context import NONE, ReceiverContext
 from trident.retrieval.relation_index import RelationIndex
-from trident.retrieval.test_reach import CALLABLES, TestReach, is_test
+from trident.retrieval.test_reach import CALLABLES, Linked, TestReach, is_test
 from trident.store.names.code_paths import is_test_path
 from trident.store.names.directory import EntityDirectory
 from trident.store.schema import RelationType, Resolution
@@ -27,7 +28,6 @@ from trident.store.schema import RelationType, Resolution
 # (starts, classes barred) -> the walk back from the starts and the tests reaching them, dispatch into those classes'
 # methods not walked
 TestsOf = Callable[[Sequence[str], frozenset[int]], tuple[CallerWalk, dict[str, TestReach]]]
-EVERY = frozenset({"*"})  # a class whatever test may hold: made as modules are imported, or by code no call reaches
 
 
 @dataclass(frozen=True)
@@ -46,8 +46,9 @@ def narrowed(
 ) -> Narrowed:
     """The tests that reach the start through overrides only of classes they make (`kept`), and the others. A test
     whose chain in `walk` enters no other class by dispatch alone is kept as it is; the others are walked again."""
-    entered = sorted(c for c in entered_by_dispatch(index, walk) if not _runner_made(index, directory, c))
-    makers = {c: found for c in entered if (found := _makers(index, directory, c, tests_of)) is not EVERY}
+    linked = Linked(index)
+    entered = sorted(c for c in _entered_by_dispatch(index, walk) if not _runner_made(index, linked, directory, c))
+    makers = {c: found for c in entered if (found := _makers(index, directory, c, tests_of)) is not None}
     classes = sorted(makers)
     if not classes or not tests:
         return Narrowed(tests, {})
@@ -55,7 +56,7 @@ def narrowed(
     kept: dict[str, TestReach] = {}
     for test_id, how in sorted(tests.items()):
         made = frozenset(c for c in classes if test_id in makers[c])
-        if set(dispatched_on_chain(index, walk, how.via)) & makers.keys() <= made:
+        if set(_dispatched_on_chain(index, walk, how.via)) & makers.keys() <= made:
             kept[test_id] = how
         else:
             groups.setdefault(made, []).append(test_id)
@@ -65,51 +66,46 @@ def narrowed(
     return Narrowed(dict(sorted(kept.items())), {t: how for t, how in sorted(tests.items()) if t not in kept})
 
 
-def _makers(index: RelationIndex, directory: EntityDirectory, cls: int, tests_of: TestsOf) -> frozenset[str]:
-    """The tests that construct `cls` or a class deriving from it, or hand one on; `EVERY` where one is made as a
-    module is imported (a class body's `hair_colors = fields.List(...)`, a module-level instance), by a function no
-    call reaches (one found by name at run time: a plugin's `makeExtension`), where one is decorated (registered,
-    as parso's `@ErrorFinder.register_rule(...)` rules are, for a table to make) or where no test makes one (made in
-    a way no call states). The same for every walk over the relation index, so read once per class (kept with the
-    index)."""
-    known = cast(dict[int, frozenset[str]], index.memo.setdefault("test makers", {}))
+def _makers(index: RelationIndex, directory: EntityDirectory, cls: int, tests_of: TestsOf) -> frozenset[str] | None:
+    """The tests that construct `cls` or a class deriving from it, or hand one on; None (any test may hold one) where
+    one is made as a module is imported (a class body's `hair_colors = fields.List(...)`, a module-level instance),
+    by a function no call reaches (one found by name at run time: a plugin's `makeExtension`), where one is decorated
+    (registered, as parso's `@ErrorFinder.register_rule(...)` rules are, for a table to make) or where no test makes
+    one (made in a way no call states). The same for every walk over the relation index, so read once per class
+    (kept with the index)."""
+    known = cast(dict[int, frozenset[str] | None], index.memo.setdefault("test makers", {}))
     if cls not in known:
-        classes = {index.entity_ids[b] for b in ReceiverContext.of(index).below(cls)}
-        walk, tests = tests_of(sorted(classes | _may_make(index, cls)), frozenset())
-        registered = any(len(index.touching(c, (RelationType.DECORATED_BY.value,), outgoing=True)) for c in classes)
-        unknown = not tests or registered or _made_anywhere(index, directory, walk)
-        known[cls] = EVERY if unknown else frozenset(tests)
+        linked = Linked(index)
+        classes = [index.entity_ids[b] for b in sorted(ReceiverContext.of(index).below(cls))]
+        walk, tests = tests_of(sorted({*classes, *_may_make(index, linked, classes[0])}), frozenset())
+        registered = bool(linked.ends(classes, RelationType.DECORATED_BY, outgoing=True))
+        unknown = not tests or registered or _made_anywhere(index, directory, linked, walk)
+        known[cls] = None if unknown else frozenset(tests)
     return known[cls]
 
 
-def _may_make(index: RelationIndex, cls: int) -> set[str]:
+def _may_make(index: RelationIndex, linked: Linked, cls: str) -> set[str]:
     """The callers constructing a base of `cls` through a value that may hold a class deriving from it
     (`self.signer(...)` with `signer: type[Signer]`, a subclass's `default_signer = TimestampSigner`): a call not
     bound exactly, as a class written at the call is."""
-    bases: set[str] = set()
     found: set[str] = set()
-    queue = [index.entity_ids[cls]]
-    while queue:
-        for i in index.touching(queue.pop(), (RelationType.INHERITS.value,), outgoing=True).tolist():
-            base = index.entity_ids[index.target[i]]
-            if base not in bases:
-                bases.add(base)
-                queue.append(base)
-    for base in sorted(bases):
+    for base in linked.ancestors([cls]):
         calls = index.touching(base, (RelationType.CALLS.value,), outgoing=False)
         loose = calls[index.resolution_rank[calls] > Resolution.EXACT.rank]
         found.update(index.entity_ids[s] for s in index.source[loose].tolist())
     return found
 
 
-def _made_anywhere(index: RelationIndex, directory: EntityDirectory, walk: CallerWalk) -> bool:
+def _made_anywhere(index: RelationIndex, directory: EntityDirectory, linked: Linked, walk: CallerWalk) -> bool:
     """Whether a walk back from classes reached a class body or module (code an import runs), or a function of
     library code nothing calls."""
     for entity_id, reach in walk.reached.items():
         entity = directory.by_id.get(entity_id)
         if entity is None or not reach.hops:
             continue
-        if entity.type in ("Class", "Module") and _calls(index, entity_id, reach.via):
+        if entity.type in ("Class", "Module") and reach.via in linked.ends(
+            [entity_id], RelationType.CALLS, outgoing=True
+        ):
             return True  # (a class body holding a class, `Cache = LRUCache`, makes no instance of it)
         node = index.position.get(entity_id)
         library = entity.type in CALLABLES and not is_test_path(entity.path or "")
@@ -118,7 +114,7 @@ def _made_anywhere(index: RelationIndex, directory: EntityDirectory, walk: Calle
     return False
 
 
-def dispatched_on_chain(index: RelationIndex, walk: CallerWalk, via: str) -> list[int]:
+def _dispatched_on_chain(index: RelationIndex, walk: CallerWalk, via: str) -> list[int]:
     """The classes whose methods the chain from `via` to the walk's start enters by dispatch alone (no surer call
     between the same two), by relation-index position."""
     context, path, found = ReceiverContext.of(index), chain(walk, via), []
@@ -131,7 +127,7 @@ def dispatched_on_chain(index: RelationIndex, walk: CallerWalk, via: str) -> lis
     return found
 
 
-def entered_by_dispatch(index: RelationIndex, walk: CallerWalk) -> set[int]:
+def _entered_by_dispatch(index: RelationIndex, walk: CallerWalk) -> set[int]:
     """The classes (relation-index positions) of the methods the walk reached that a reached caller dispatches to."""
     context, found = ReceiverContext.of(index), set()
     for entity_id in walk.reached:
@@ -146,27 +142,12 @@ def entered_by_dispatch(index: RelationIndex, walk: CallerWalk) -> set[int]:
     return found
 
 
-def _runner_made(index: RelationIndex, directory: EntityDirectory, cls: int) -> bool:
+def _runner_made(index: RelationIndex, linked: Linked, directory: EntityDirectory, cls: int) -> bool:
     """Whether a class is one the test runner makes: test code's class holding tests, itself or through a base
     (`MRUDecoratorTest(DecoratorTestMixin, TestCase)`, whose mixin's tests call `self.decorator`)."""
-    entity = directory.by_id.get(index.entity_ids[cls])
+    class_id = index.entity_ids[cls]
+    entity = directory.by_id.get(class_id)
     if entity is None or not is_test_path(entity.path or ""):
         return False
-    seen, queue = {cls}, [cls]
-    while queue:
-        current = index.entity_ids[queue.pop()]
-        members = index.touching(current, (RelationType.CONTAINS.value,), outgoing=True)
-        if any(is_test(m) for i in index.target[members].tolist() if (m := directory.by_id.get(index.entity_ids[i]))):
-            return True
-        bases = index.touching(current, (RelationType.INHERITS.value,), outgoing=True)
-        for base in index.target[bases].tolist():
-            if base not in seen:
-                seen.add(base)
-                queue.append(base)
-    return False
-
-
-def _calls(index: RelationIndex, caller: str, callee: str) -> bool:
-    """Whether `caller` calls `callee` (not only references it)."""
-    relations = index.touching(caller, (RelationType.CALLS.value,), outgoing=True)
-    return index.position.get(callee, -1) in index.target[relations].tolist()
+    members = linked.ends([class_id, *linked.ancestors([class_id])], RelationType.CONTAINS, outgoing=True)
+    return any(is_test(m) for i in members if (m := directory.by_id.get(i)) is not None)
