@@ -2544,3 +2544,137 @@ def test_a_type_alias_another_module_states_for_one_class_types_what_it_annotate
     assert calls[("tc.core.Retrying.run", "tc.retry.retry_base.__call__")] == "inferred"
     assert calls[("tc.utils.wrap", "tc.retry.retry_base.__call__")] == "inferred"
     assert calls.get(("tc.core.Retrying.run", "tc.retry.retry_base.reset")) in (None, "name")
+
+
+def test_a_parameter_given_a_default_in_a_branch_still_holds_what_callers_pass(tmp_path: Path) -> None:
+    # asttokens: `visit_tree(node, previsit, postvisit)` starts with `if not postvisit: postvisit = lambda ...: None`,
+    # then calls `postvisit(...)`, which runs the bound method `MarkTokens` passes from another file
+    files = {
+        "at/__init__.py": "",
+        "at/util.py": (
+            "from typing import Callable, Optional\n\n\n"
+            "def visit_tree(node, previsit: Callable[[int], int], postvisit: Optional[Callable[[int], None]]):\n"
+            "    if not postvisit:\n"
+            "        postvisit = lambda node: None\n"
+            "    previsit(node)\n"
+            "    return postvisit(node)\n\n\n"
+            "def replaced(node, postvisit):\n"
+            "    postvisit = print\n"
+            "    return postvisit(node)\n"
+        ),
+        "at/marks.py": (
+            "from at import util\n\n\n"
+            "class MarkTokens:\n"
+            "    def visit_tree(self, node):\n"
+            "        util.visit_tree(node, self._before, self._after)\n"
+            "        util.replaced(node, self._after)\n\n"
+            "    def _before(self, node):\n"
+            "        return node\n\n"
+            "    def _after(self, node):\n"
+            "        return node\n"
+        ),
+    }
+    calls = project_calls(tmp_path, "at", files)
+    assert calls[("at.util.visit_tree", "at.marks.MarkTokens._after")] == "inferred"
+    assert calls[("at.util.visit_tree", "at.marks.MarkTokens._before")] == "inferred"
+    assert ("at.util.replaced", "at.marks.MarkTokens._after") not in calls  # given another value on every path
+
+
+def test_an_attribute_keeping_what_another_files_caller_passes_runs_it_for_every_caller(tmp_path: Path) -> None:
+    # pluggy: `HookCaller(name, self._hookexec)` in _manager.py; `HookCaller.__init__` keeps `hook_execute` (annotated
+    # by a Callable alias) as `self._hookexec`, and `__call__` calls it; the tests reach `_hookexec` through `__call__`
+    files = {
+        "pl/__init__.py": "",
+        "pl/caller.py": (
+            "from typing import Callable, Final, TypeAlias\n\n"
+            "_HookExec: TypeAlias = Callable[[str, dict], object]\n\n\n"
+            "class HookCaller:\n"
+            "    def __init__(self, name, hook_execute: _HookExec, tracer):\n"
+            "        self.name = name\n"
+            "        self._hookexec: Final = hook_execute\n"
+            "        self._tracer = tracer\n\n"
+            "    def __call__(self, **kwargs):\n"
+            "        self._tracer()\n"
+            "        return self._hookexec(self.name, kwargs)\n"
+        ),
+        "pl/manager.py": (
+            "from pl.caller import HookCaller\n\n\n"
+            "def trace():\n"
+            "    return None\n\n\n"
+            "class PluginManager:\n"
+            "    def add_hookspecs(self):\n"
+            "        self.hook = HookCaller('h', self._hookexec, trace)\n\n"
+            "    def _hookexec(self, name, kwargs):\n"
+            "        return name\n\n\n"
+            "def fire(hook: HookCaller):\n"
+            "    return hook(x=1)\n"
+        ),
+    }
+    catalog = indexed_projects(tmp_path, {"pl": files}, ("pl",))
+    try:
+        found = {
+            (s.rsplit(":", 1)[-1], t.rsplit(":", 1)[-1]): str(r.resolution) for (s, t), r in call_edges(catalog).items()
+        }
+        assert found[("pl.caller.HookCaller.__call__", "pl.manager.PluginManager._hookexec")] == "inferred"
+        assert found[("pl.caller.HookCaller.__call__", "pl.manager.trace")] == "inferred"
+        # what a change of `_hookexec` affects: `__call__`, and what calls it (not only who passed it)
+        views = GenerationViews(RetrievalSettings())
+        walk = walk_callers(
+            views.relations(catalog), ["method:pl:pl.manager.PluginManager._hookexec"], 2, Resolution.INFERRED
+        )
+        assert "function:pl:pl.manager.fire" in walk.reached
+    finally:
+        catalog.close()
+
+
+def test_a_table_module_statements_fill_and_a_mapping_a_module_annotates_give_their_items(tmp_path: Path) -> None:
+    # lark: `_parser_creators = {}` then `_parser_creators['lalr'] = create_lalr_parser` at module level, and
+    # `_parser_creators.get(kind)(...)`; parso: `_loaded_grammars: Dict[str, 'Grammar'] = {}` and `load_grammar()`
+    # returning `_loaded_grammars[path]` or `_loaded_grammars.setdefault(path, grammar)`, then `grammar.parse(code)`
+    files = {
+        "lk/__init__.py": "",
+        "lk/front.py": (
+            "from typing import Any, Callable, Dict\n\n"
+            "_creators: 'Dict[str, Callable[[Any], Any]]' = {}\n\n\n"
+            "class Front:\n"
+            "    def __init__(self, kind, conf):\n"
+            "        create = _creators.get(kind)\n"
+            "        self.parser = create(conf)\n\n\n"
+            "def create_lalr(conf):\n"
+            "    return conf\n\n\n"
+            "class Cyk:\n"
+            "    def __init__(self, conf):\n"
+            "        self.conf = conf\n\n\n"
+            "_creators['lalr'] = create_lalr\n"
+            "_creators['cyk'] = Cyk\n"
+        ),
+        "lk/grammar.py": (
+            "from typing import Dict\n\n\n"
+            "class Grammar:\n"
+            "    def parse(self, code):\n"
+            "        return code\n\n\n"
+            "class PythonGrammar(Grammar):\n"
+            "    pass\n\n\n"
+            "_loaded: Dict[str, 'Grammar'] = {}\n"
+            "_names: Dict[str, str] = {}\n\n\n"
+            "def load_grammar(path):\n"
+            "    try:\n"
+            "        return _loaded[path]\n"
+            "    except KeyError:\n"
+            "        grammar = PythonGrammar()\n"
+            "        return _loaded.setdefault(path, grammar)\n\n\n"
+            "def first(path):\n"
+            "    return _loaded[path].parse(path)\n"
+        ),
+        "lk/api.py": (
+            "from lk.grammar import load_grammar\n\n\n"
+            "def parse(code, **kwargs):\n"
+            "    grammar = load_grammar(kwargs.pop('version', None))\n"
+            "    return grammar.parse(code)\n"
+        ),
+    }
+    calls = project_calls(tmp_path, "lk", files)
+    assert calls[("lk.front.Front.__init__", "lk.front.create_lalr")] == "dispatch"
+    assert calls[("lk.front.Front.__init__", "lk.front.Cyk")] == "dispatch"
+    assert calls[("lk.api.parse", "lk.grammar.Grammar.parse")] == "inferred"
+    assert calls[("lk.grammar.first", "lk.grammar.Grammar.parse")] == "inferred"

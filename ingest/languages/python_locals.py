@@ -18,6 +18,7 @@ from trident.ingest.languages.python_fixtures import is_fixture
 from trident.ingest.languages.python_lookups import built_lookup
 from trident.ingest.languages.python_parameters import standard
 from trident.ingest.languages.python_syntax import (
+    MAPPING_LOOKUPS,
     assigned_pairs,
     call_arguments,
     descendants,
@@ -94,6 +95,17 @@ class SetHeld:
 
 
 @dataclass(frozen=True)
+class KeepOpen:
+    """In a block's walk: past an `if` without `else`, a parameter the branch gave a value of its own (`if not
+    postvisit: postvisit = lambda node: None`) may still hold what its callers pass (`opened`, as the indexer reads
+    them; `held`: a function or class they pass)."""
+
+    variable: str
+    opened: str
+    held: bool
+
+
+@dataclass(frozen=True)
 class MergeHeld:
     """In a block's walk: the end of a statement whose branches (`if`/`elif`/`else`, `try`/`except`, `match`) may each
     give a variable a different class or function to hold."""
@@ -106,6 +118,7 @@ class PythonLocals(PythonTypes):
 
     def read(self, root: ts.Node) -> None:
         super().read(root)
+        self.module_items.update(self._module_items(root))
         for qualified, function in self.definitions.items():
             # `-> type[ShellComplete] | None`: what it returns is the class itself, which a call of it constructs
             stated = self._named_type(held_class_name(function.child_by_field_name("return_type")))
@@ -114,7 +127,11 @@ class PythonLocals(PythonTypes):
         for qualified, function in self.definitions.items():  # `return serializer_factory()`: what it makes
             if qualified in self.returns:
                 continue
-            made = self._fixture_made(qualified, function) or self._member_returned(qualified, function)
+            made = (
+                self._fixture_made(qualified, function)
+                or self._member_returned(qualified, function)
+                or self._item_returned(function)
+            )
             if made:
                 self.returns[qualified] = made
                 self.return_rows[qualified] = function.start_point.row
@@ -127,8 +144,12 @@ class PythonLocals(PythonTypes):
             if left is not None and left.type == "identifier" and right is not None:
                 assigned.setdefault(node_text(left), []).append(right)
         rebound = global_names(root)
+        filled = self._filled_at_top(root)
         for name, values in assigned.items():  # a table assigned once: `HANDLERS = {"get": on_get, ...}`
-            if len(values) == 1 and (table := self._table(values[0], Scope("", ""))):
+            table = self._table(values[0], Scope("", "")) if len(values) == 1 else {}
+            if len(values) == 1 and _is_dict(values[0]):
+                table |= filled.get(name, {})
+            if table:
                 self.tables[name] = table
             # a name given a function or class once (`_default_stdout = _cached_stream(get_stdout)`, `Handler =
             # JSONHandler`) and rebound by no function: calling it calls that
@@ -140,6 +161,22 @@ class PythonLocals(PythonTypes):
             listed = once and values[0].type in ("list", "tuple", "set")  # `DEFAULT_SECTIONS = [ParamSection(), ...]`
             if listed and (element := self._elements_given(values[0], Scope("", ""))):
                 self.module_elements[name] = element
+
+    def _filled_at_top(self, root: ts.Node) -> dict[str, dict[str, str]]:
+        """Module-level name -> key -> the function or class a module-level statement puts there (`_parser_creators[
+        'lalr'] = create_lalr_parser`, after `_parser_creators = {}`): the table a registry fills as the module runs."""
+        filled: dict[str, dict[str, str]] = {}
+        for node in statements(root):
+            inner = node.named_children[0] if node.type == "expression_statement" and node.named_child_count else None
+            left = inner.child_by_field_name("left") if inner is not None and inner.type == "assignment" else None
+            right = inner.child_by_field_name("right") if inner is not None else None
+            table = left.child_by_field_name("value") if left is not None and left.type == "subscript" else None
+            key = literal_key(left.child_by_field_name("subscript")) if table is not None and left is not None else None
+            if table is None or table.type != "identifier" or key is None or right is None:
+                continue
+            if held := self._held_value(right, Scope("", "")):
+                filled.setdefault(node_text(table), {})[key] = held
+        return filled
 
     def _assigned_type(self, value: ts.Node) -> str:
         """The type a module-level assignment states for its name, given its value."""
@@ -285,6 +322,31 @@ class PythonLocals(PythonTypes):
         found = {self._receiver_type(value, scope) if value.type == "attribute" else "" for value in values}
         made = found.pop() if len(found) == 1 else ""
         return made if made and not standard(made.partition(ATTRIBUTE_MARK)[0]) else ""
+
+    def _module_items(self, root: ts.Node) -> dict[str, str]:
+        """Module-level name -> the class a subscript of it gives, where its one assignment's annotation states it
+        (`_loaded_grammars: Dict[str, "Grammar"] = {}`) and no function rebinds it."""
+        found: dict[str, list[str]] = {}
+        for node in statements(root):
+            inner = node.named_children[0] if node.type == "expression_statement" and node.named_child_count else None
+            left = inner.child_by_field_name("left") if inner is not None and inner.type == "assignment" else None
+            if inner is not None and left is not None and left.type == "identifier":
+                item = self._named_type(item_name(inner.child_by_field_name("type")))
+                found.setdefault(node_text(left), []).append(item)
+        rebound = global_names(root)
+        return {name: items[0] for name, items in found.items() if len(items) == 1 and items[0] and name not in rebound}
+
+    def _item_returned(self, function: ts.Node) -> str:
+        """What an unannotated function returns where every `return` gives an item of one module-level mapping whose
+        annotation states its items' class (`return _loaded_grammars[path]`, `return _loaded_grammars.setdefault(path,
+        grammar)`): that class; "" otherwise."""
+        values, yielded = returned_values(function)
+        values = [v for v in values if v.type != "none"]
+        if yielded or not values:
+            return ""
+        found = {self.module_items.get(_item_of(value), "") for value in values}
+        made = found.pop() if len(found) == 1 else ""
+        return made if made and not standard(made) else ""
 
     def _fixture_made(self, qualified: str, function: ts.Node) -> str:
         """What a fixture returns by calling another fixture it receives that holds a class (`return
@@ -1018,3 +1080,23 @@ def _put(table: dict[str, Any], name: str, value: Any) -> None:
         table[name] = value
     else:
         table.pop(name, None)
+
+
+def _item_of(value: ts.Node) -> str:
+    """The module-level name whose item a value is (`TABLE[key]`, `TABLE.get(key)`, `TABLE.setdefault(key, v)`,
+    `TABLE.pop(key)`), "" for any other value."""
+    if value.type == "subscript":
+        table = value.child_by_field_name("value")
+        return node_text(table) if table is not None and table.type == "identifier" else ""
+    function = value.child_by_field_name("function") if value.type == "call" else None
+    if function is None or function.type != "attribute":
+        return ""
+    table, method = function.child_by_field_name("object"), function.child_by_field_name("attribute")
+    looked_up = method is not None and node_text(method) in MAPPING_LOOKUPS
+    return node_text(table) if looked_up and table is not None and table.type == "identifier" else ""
+
+
+def _is_dict(value: ts.Node) -> bool:
+    """Whether a value is a dict made by a literal or `dict()`, which later statements may fill."""
+    function = value.child_by_field_name("function") if value.type == "call" else None
+    return value.type == "dictionary" or (function is not None and node_text(function) == "dict")

@@ -50,10 +50,16 @@ class PythonParameters:
         self.type_aliases: dict[str, str] = {}  # `TextType = Union[str, "Text"]`: TextType -> "Text" as written
         self.star_modules: list[str] = []  # `from .core import *`: the modules a name the file does not bind may be of
         self.union_aliases: dict[str, list[str]] = {}  # `Tree = Union["Element", "Hash"]`: Tree -> each, as written
+        self.callable_aliases: set[str] = set()  # `_HookExec: TypeAlias = Callable[...]`: says only "callable"
         self.passed: Passed = passed or {}  # what the file's calls pass its functions' untyped parameters
         self.signatures: dict[str, Signature] = {}  # qualified function or method -> its parameters
         self.defined_at: dict[int, str] = {}  # where a function's `def` starts (byte) -> its qualified name
         self.found: dict[str, dict[str, set[tuple[str, str]]]] = {}  # what this pass saw passed (`passed`'s next)
+
+    def says_callable(self, annotation: ts.Node | None) -> bool:
+        """Whether a parameter's annotation says no more than that its value is callable, or there is none: what
+        callers pass says what the value is (`callable_only`; a name the file gives such an annotation)."""
+        return annotation is None or callable_only(annotation) or node_text(annotation) in self.callable_aliases
 
     def held_parameters(self, function: ts.Node) -> dict[str, str]:
         """Parameter -> the class it holds, for parameters annotated `type[Foo]`."""
@@ -95,9 +101,7 @@ class PythonParameters:
             return {}
         skipped = 1 if found.bound_first else 0
         places = {name: at - skipped for at, name in enumerate(found.positional) if at >= skipped}
-        unannotated = {
-            name for name, annotation in parameter_nodes(function) if callable_only(annotation) or not annotation
-        }
+        unannotated = {name for name, annotation in parameter_nodes(function) if self.says_callable(annotation)}
         return {
             name: f"{qualified}{ATTRIBUTE_MARK}{parameter_attribute(name, places.get(name))}"
             for name in sorted(found.untyped & unannotated)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import logging
 import sys
 from dataclasses import replace
+from typing import TypeAlias
 
 import tree_sitter as ts
 
@@ -41,7 +42,7 @@ from trident.ingest.languages.python_implicit import (
     statement_runs,
 )
 from trident.ingest.languages.python_implicit_calls import PythonImplicitCalls
-from trident.ingest.languages.python_locals import MergeHeld, SetHeld, SetType
+from trident.ingest.languages.python_locals import KeepOpen, MergeHeld, SetHeld, SetType
 from trident.ingest.languages.python_lookups import named_lookup
 from trident.ingest.languages.python_parameters import standard
 from trident.ingest.languages.python_syntax import (
@@ -65,6 +66,8 @@ from trident.ingest.languages.python_syntax import (
 from trident.ingest.model import (
     ATTRIBUTE_MARK,
     CALLED_MARK,
+    PARAMETER_CLOSE,
+    PARAMETER_OPEN,
     PATH_ASKED_MARK,
     RETURNED_PLACE,
     SUBCLASSES_MARK,
@@ -76,6 +79,7 @@ from trident.store.schema import Resolution
 
 log = logging.getLogger(__name__)
 BRANCHING = frozenset({"if_statement", "try_statement", "match_statement"})  # statements of alternative branches
+Marker: TypeAlias = SetType | SetHeld | MergeHeld | KeepOpen  # what a block's walk applies between its statements
 MAX_PASSES = 3  # binding a file again with what its calls pass: enough for a value passed on twice
 
 
@@ -116,11 +120,13 @@ class PythonBinder(PythonImplicitCalls):
         return self.result
 
     def _walk_block(self, block: ts.Node, scope: Scope) -> None:
-        pending: list[ts.Node | SetType | SetHeld | MergeHeld] = list(reversed(block.named_children))
+        pending: list[ts.Node | Marker] = list(reversed(block.named_children))
         while pending:
             node = pending.pop()
             if isinstance(node, MergeHeld):
                 self.merge_held(node.statement, scope)
+            elif isinstance(node, KeepOpen):
+                (scope.open_held if node.held else scope.open_params).setdefault(node.variable, node.opened)
             elif isinstance(node, SetHeld):
                 self.set_held(node, scope)
             elif isinstance(node, SetType):
@@ -222,9 +228,7 @@ class PythonBinder(PythonImplicitCalls):
             # another module's decorator is passed f, for the indexer to read (`PASSES`)
             self.result.passes.append(BoundPass(scope.caller, row, target, passed_slot(0), value))
 
-    def _calls_in_statement(
-        self, node: ts.Node, scope: Scope, pending: list[ts.Node | SetType | SetHeld | MergeHeld]
-    ) -> None:
+    def _calls_in_statement(self, node: ts.Node, scope: Scope, pending: list[ts.Node | Marker]) -> None:
         """Compound statements hold blocks (walked as blocks) and expressions (searched for calls); in the branch
         an `isinstance(x, Foo)` test guards, x is a Foo. What the statement assigns is typed after its own calls are
         bound (`regex = regex.get()` calls the `get` of what regex was); a variable an `if` without `else` leaves
@@ -242,6 +246,8 @@ class PythonBinder(PythonImplicitCalls):
         if node.type == "if_statement" and not any(c.type == "else_clause" for c in node.named_children):
             # a branch that may not run: a variable it leaves untyped (`r = history.pop()`) keeps its type after it
             pending.extend(SetType(variable, typed, if_untyped=True) for variable, typed in sorted(scope.types.items()))
+            pending.extend(KeepOpen(name, opened, False) for name, opened in sorted(scope.open_params.items()))
+            pending.extend(KeepOpen(name, opened, True) for name, opened in sorted(scope.open_held.items()))
         for child in reversed(node.named_children):
             if subclassed is not None and not subclassed[2] and child == node.child_by_field_name("consequence"):
                 pending.extend([subclassed[1], child, subclassed[0]])  # `if issubclass(x, Base):` x derives in it
@@ -398,11 +404,12 @@ class PythonBinder(PythonImplicitCalls):
             inner = Scope(caller, caller, scope.cls if method else None, receiver, {}, True)
             inner.nested.update(defined_functions(node))
             inner.plain.update(nested_functions(node))
-            if self.module_held or self.module_types or self.module_elements:  # what the module's own names hold,
-                own = local_names(node)  # where nothing shadows them
+            if self.module_held or self.module_types or self.module_elements or self.module_items:  # what the
+                own = local_names(node)  # module's own names hold, where nothing shadows them
                 inner.held.update({n: held for n, held in self.module_held.items() if n not in own})
                 inner.types.update({n: typed for n, typed in self.module_types.items() if n not in own})
                 inner.elements.update({n: kind for n, kind in self.module_elements.items() if n not in own})
+                inner.items.update({n: item for n, item in self.module_items.items() if n not in own})
         inner.types.update({p: t for p, t in parameters.items() if t})
         inner.constructed.update(constructed_locals(node))
         if not scope.in_function and receives_fixtures(node, self.path):
@@ -697,7 +704,7 @@ class PythonBinder(PythonImplicitCalls):
             called = Target(TargetForm.MEMBER, "__call__", Resolution.INFERRED, owner=returned)
             return [called] if getter is None else [getter, called]
         if function is not None and (instances := self._called_instances(function, scope)):
-            return [Target(TargetForm.MEMBER, "__call__", Resolution.INFERRED, owner=t) for t in instances]
+            return [_instance_called(t) for t in instances]
         target = self._call_target(call, scope)
         if target is not None and function is not None and (opened := _opened_call(function, target, scope)):
             return opened  # `key(*args)`
@@ -895,6 +902,16 @@ def _held_target(name: str, scope: Scope) -> Target:
     function its default took off a class (`cache_setitem(self, key, value)`)."""
     fixed = scope.fixed.get(name) == scope.held[name]
     return Target(TargetForm.QUALIFIED, scope.held[name], Resolution.INFERRED, virtual=not fixed)
+
+
+def _instance_called(held: str) -> Target:
+    """What calling a value of the type `held` runs: its class's `__call__`; where the value is what a parameter is
+    given (`self._hookexec(...)` after `__init__` kept its `hook_execute`), what callers in any file pass it: a
+    function or class itself, or an instance whose `__call__` runs (the indexer reads them)."""
+    given = held.rpartition(ATTRIBUTE_MARK)[2]
+    if given.startswith(PARAMETER_OPEN) and given.endswith(PARAMETER_CLOSE):
+        return Target(TargetForm.QUALIFIED, f"{held}{CALLED_MARK}", Resolution.INFERRED)
+    return Target(TargetForm.MEMBER, "__call__", Resolution.INFERRED, owner=held)
 
 
 def _passed_on(value: ts.Node, target: Target | None, scope: Scope) -> Target | None:

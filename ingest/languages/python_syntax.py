@@ -391,6 +391,18 @@ def union_alias_members(statement: ts.Node) -> tuple[str, list[str]] | None:
     return (sides[0], members) if sides is not None and members else None
 
 
+def callable_alias(statement: ts.Node) -> str:
+    """`_HookExec: TypeAlias = Callable[[str, list], object]` -> "_HookExec": a name for an annotation that says only
+    that a value is callable (`callable_only`); "" for any other statement."""
+    assignment = statement.named_children[0] if statement.named_child_count == 1 else None
+    if assignment is None or assignment.type != "assignment":
+        return ""
+    left, right = assignment.child_by_field_name("left"), assignment.child_by_field_name("right")
+    if left is None or left.type != "identifier" or right is None:
+        return ""
+    return node_text(left) if callable_only(right) else ""
+
+
 def _union_assigned(statement: ts.Node) -> tuple[str, ts.Node] | None:
     """(name, value) of a statement giving a name a union (`X = A | B`, `X: TypeAlias = Union[A, B]`); None for any
     other statement."""

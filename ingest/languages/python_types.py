@@ -33,6 +33,7 @@ from trident.ingest.languages.python_syntax import (
     MAPPING_LOOKUPS,
     annotated_name,
     call_arguments,
+    callable_alias,
     declared_field,
     descendants,
     either_side,
@@ -87,6 +88,7 @@ class PythonTypes(PythonParameters):
         self.tables: dict[str, dict[str, str]] = {}  # module-level dict or list -> key -> the function it holds
         self.module_types: dict[str, str] = {}  # module-level name assigned once, rebound by no function -> its type
         self.module_elements: dict[str, str] = {}  # ... given a list, tuple or set written out -> its elements' type
+        self.module_items: dict[str, str] = {}  # ... annotated as a mapping or list -> what a subscript of it gives
         self.module_held: dict[str, str] = {}  # module-level name -> the one function or class it holds
         self.closures: set[str] = set()  # functions returning a closure they define (`return wrapper`)
         self.classes: dict[str, ClassFacts] = {}  # class local name -> class
@@ -132,6 +134,8 @@ class PythonTypes(PythonParameters):
                 self.names[name] = f"{self.module}.{name}"
         elif node.type == "expression_statement" and (bound := type_var_bound(node)):
             self.type_vars[bound[0]] = bound[1]
+        elif node.type == "expression_statement" and (called := callable_alias(node)):
+            self.callable_aliases.add(called)
         elif node.type == "expression_statement" and (alias := union_alias(node)):
             self.type_aliases[alias[0]] = alias[1]
         elif node.type == "expression_statement" and (members := union_alias_members(node)):
