@@ -2678,3 +2678,78 @@ def test_a_table_module_statements_fill_and_a_mapping_a_module_annotates_give_th
     assert calls[("lk.front.Front.__init__", "lk.front.Cyk")] == "dispatch"
     assert calls[("lk.api.parse", "lk.grammar.Grammar.parse")] == "inferred"
     assert calls[("lk.grammar.first", "lk.grammar.Grammar.parse")] == "inferred"
+
+
+def test_a_function_returning_a_local_it_constructed_returns_that_class(tmp_path: Path) -> None:
+    # pycparser: `self.cparser = yacc.yacc(...)`, where `yacc()` ends `parser = LRParser(lr, ...); return parser`
+    # (and returns it early on another path), then `self.cparser.parse(...)` in CParser.parse
+    files = {
+        "yc/__init__.py": "",
+        "yc/yacc.py": (
+            "class LRParser:\n"
+            "    def parse(self, text):\n"
+            "        return text\n\n\n"
+            "def yacc(optimize=False):\n"
+            "    if optimize:\n"
+            "        parser = LRParser()\n"
+            "        return parser\n"
+            "    parser = LRParser()\n"
+            "    return parser\n\n\n"
+            "def unsure(flag):\n"
+            "    made = LRParser()\n"
+            "    if flag:\n"
+            "        made = dict()\n"
+            "    return made\n"
+        ),
+        "yc/cparser.py": (
+            "from yc import yacc\n\n\n"
+            "class CParser:\n"
+            "    def __init__(self):\n"
+            "        self.cparser = yacc.yacc(optimize=True)\n\n"
+            "    def parse(self, text):\n"
+            "        return self.cparser.parse(text)\n\n"
+            "    def other(self, text):\n"
+            "        return yacc.unsure(True).parse(text)\n"
+        ),
+    }
+    calls = project_calls(tmp_path, "yc", files)
+    assert calls[("yc.cparser.CParser.parse", "yc.yacc.LRParser.parse")] == "inferred"
+    assert calls.get(("yc.cparser.CParser.other", "yc.yacc.LRParser.parse"), "name") == "name"  # made may be a dict
+
+
+def test_a_mapping_an_attribute_is_built_from_a_module_list_or_a_parameters_default_gives_its_items(
+    tmp_path: Path,
+) -> None:
+    # docstring_parser: `DEFAULT_SECTIONS = [Section(...), DeprecationSection(...)]`; `NumpydocParser.__init__` does
+    # `sections = sections or DEFAULT_SECTIONS` then `self.sections = {s.title: s for s in sections}`, and `parse`
+    # calls `self.sections[title].parse(...)`: a Section's (or an override's)
+    files = {
+        "dp/__init__.py": "",
+        "dp/numpydoc.py": (
+            "import typing as T\n\n\n"
+            "class Section:\n"
+            "    def __init__(self, title):\n"
+            "        self.title = title\n\n"
+            "    def parse(self, text):\n"
+            "        return [text]\n\n\n"
+            "class DeprecationSection(Section):\n"
+            "    def parse(self, text):\n"
+            "        yield text\n\n\n"
+            "DEFAULT_SECTIONS = [Section('a'), DeprecationSection('b')]\n\n\n"
+            "class NumpydocParser:\n"
+            "    def __init__(self, sections: T.Optional[T.Dict[str, Section]] = None):\n"
+            "        sections = sections or DEFAULT_SECTIONS\n"
+            "        self.sections = {s.title: s for s in sections}\n\n"
+            "    def parse(self, title):\n"
+            "        factory = self.sections[title]\n"
+            "        return factory.parse(title)\n\n\n"
+            "class Defaults:\n"
+            "    def __init__(self):\n"
+            "        self.sections = {s.title: s for s in DEFAULT_SECTIONS}\n\n"
+            "    def parse(self, title):\n"
+            "        return self.sections[title].parse(title)\n"
+        ),
+    }
+    calls = project_calls(tmp_path, "dp", files)
+    assert calls[("dp.numpydoc.NumpydocParser.parse", "dp.numpydoc.Section.parse")] == "inferred"
+    assert calls[("dp.numpydoc.Defaults.parse", "dp.numpydoc.Section.parse")] == "inferred"

@@ -136,13 +136,7 @@ class PythonLocals(PythonTypes):
                 self.returns[qualified] = made
                 self.return_rows[qualified] = function.start_point.row
                 self.inferred_returns.add(qualified)
-        assigned: dict[str, list[ts.Node]] = {}
-        for node in statements(root):
-            inner = node.named_children[0] if node.type == "expression_statement" and node.named_child_count else None
-            left = inner.child_by_field_name("left") if inner is not None and inner.type == "assignment" else None
-            right = inner.child_by_field_name("right") if inner is not None else None
-            if left is not None and left.type == "identifier" and right is not None:
-                assigned.setdefault(node_text(left), []).append(right)
+        assigned = _assigned_at_top(root)
         rebound = global_names(root)
         filled = self._filled_at_top(root)
         for name, values in assigned.items():  # a table assigned once: `HANDLERS = {"get": on_get, ...}`
@@ -158,7 +152,16 @@ class PythonLocals(PythonTypes):
                 self.module_held[name] = held
             elif once and name not in self.tables and (typed := self._assigned_type(values[0])):
                 self.module_types[name] = typed  # `_lexer_cache = LRUCache(50)`: what the file's functions read
-            listed = once and values[0].type in ("list", "tuple", "set")  # `DEFAULT_SECTIONS = [ParamSection(), ...]`
+        self.read_module_elements(root)  # (again, with the file's classes known: a list of several shares a base)
+
+    def read_module_elements(self, root: ts.Node) -> None:
+        """Module-level name given a list, tuple or set written out once, rebound by no function -> the type of its
+        elements (`DEFAULT_SECTIONS = [ParamSection(...), ...]`), read before the classes' attributes, which may be
+        built of it (`self.sections = {s.title: s for s in DEFAULT_SECTIONS}`: a list of one class is known then)."""
+        rebound = global_names(root)
+        for name, values in _assigned_at_top(root).items():
+            once = len(values) == 1 and name not in rebound and name not in self.names
+            listed = once and values[0].type in ("list", "tuple", "set")
             if listed and (element := self._elements_given(values[0], Scope("", ""))):
                 self.module_elements[name] = element
 
@@ -326,15 +329,11 @@ class PythonLocals(PythonTypes):
     def _module_items(self, root: ts.Node) -> dict[str, str]:
         """Module-level name -> the class a subscript of it gives, where its one assignment's annotation states it
         (`_loaded_grammars: Dict[str, "Grammar"] = {}`) and no function rebinds it."""
-        found: dict[str, list[str]] = {}
-        for node in statements(root):
-            inner = node.named_children[0] if node.type == "expression_statement" and node.named_child_count else None
-            left = inner.child_by_field_name("left") if inner is not None and inner.type == "assignment" else None
-            if inner is not None and left is not None and left.type == "identifier":
-                item = self._named_type(item_name(inner.child_by_field_name("type")))
-                found.setdefault(node_text(left), []).append(item)
         rebound = global_names(root)
-        return {name: items[0] for name, items in found.items() if len(items) == 1 and items[0] and name not in rebound}
+        found = {name: values for name, values in _assigned_at_top(root).items() if name not in rebound}
+        annotated = {name: values[0].parent for name, values in found.items() if len(values) == 1}
+        items = {name: item_name(a.child_by_field_name("type")) for name, a in annotated.items() if a is not None}
+        return {name: typed for name, item in items.items() if (typed := self._named_type(item))}
 
     def _item_returned(self, function: ts.Node) -> str:
         """What an unannotated function returns where every `return` gives an item of one module-level mapping whose
@@ -556,6 +555,13 @@ class PythonLocals(PythonTypes):
         types = scope.assigned.setdefault(attribute, [])
         if found and found not in types and len(types) < MAX_ATTRIBUTE_TYPES:
             types.append(found)
+        right, cls = assignment.child_by_field_name("right"), scope.cls
+        if right is None or cls is None or attribute in cls.items:
+            return
+        # what the class's first reading could not type, with the method's locals known (`sections = sections or
+        # DEFAULT_SECTIONS`, then `self.sections = {s.title: s for s in sections}`): for the methods walked after
+        if given := self._items_given(right, scope):
+            cls.items[attribute] = given
 
     def _note_variable(self, name: str, right: ts.Node | None, annotation: ts.Node | None, scope: Scope) -> None:
         """What `name = <value>` (or `name: T = <value>`) makes the variable: a lookup's methods, a class or function
@@ -650,6 +656,9 @@ class PythonLocals(PythonTypes):
             return known.pop() if len(known) == 1 else self._shared_base(known)
         if value.type in ("call", "identifier", "attribute"):
             return self._element_type(value, scope)
+        if value.type in ("boolean_operator", "conditional_expression"):  # `sections or DEFAULT_SECTIONS`
+            known = {self._elements_given(side, scope) for side in either_side(value)} - {""}
+            return known.pop() if len(known) == 1 else ""
         return ""
 
     def _items_given(self, value: ts.Node, scope: Scope) -> str:
@@ -1030,7 +1039,7 @@ class PythonLocals(PythonTypes):
         variables: set[str] = set()
         for clause in (n for n in nodes if n.type == "for_in_clause"):
             left, right = clause.child_by_field_name("left"), clause.child_by_field_name("right")
-            element = self._element_type(right, scope) if right is not None else ""
+            element = self._elements_given(right, scope) if right is not None else ""
             if left is not None and left.type == "identifier":
                 variables.add(node_text(left))
                 if element:
@@ -1100,3 +1109,15 @@ def _is_dict(value: ts.Node) -> bool:
     """Whether a value is a dict made by a literal or `dict()`, which later statements may fill."""
     function = value.child_by_field_name("function") if value.type == "call" else None
     return value.type == "dictionary" or (function is not None and node_text(function) == "dict")
+
+
+def _assigned_at_top(root: ts.Node) -> dict[str, list[ts.Node]]:
+    """Module-level name -> the values its module-level assignments give it (`x = ...`, `x: T = ...`), in order."""
+    assigned: dict[str, list[ts.Node]] = {}
+    for node in statements(root):
+        inner = node.named_children[0] if node.type == "expression_statement" and node.named_child_count else None
+        left = inner.child_by_field_name("left") if inner is not None and inner.type == "assignment" else None
+        right = inner.child_by_field_name("right") if inner is not None else None
+        if left is not None and left.type == "identifier" and right is not None:
+            assigned.setdefault(node_text(left), []).append(right)
+    return assigned

@@ -34,6 +34,7 @@ from trident.ingest.languages.python_syntax import (
     annotated_name,
     call_arguments,
     callable_alias,
+    constructed_locals,
     declared_field,
     descendants,
     either_side,
@@ -49,6 +50,7 @@ from trident.ingest.languages.python_syntax import (
     item_name,
     iterated,
     key_name,
+    local_names,
     named_as_class,
     narrowed_to,
     parameter_defaults,
@@ -117,6 +119,8 @@ class PythonTypes(PythonParameters):
         for node in statements(root):
             self._bind_top_level(node, root)
         self._collect_returns(root, self.module)
+        self._outline_classes(root, "")  # (which of the file's classes derive from which, for the lists below)
+        self.read_module_elements(root)
         self._collect_classes(root, "")
         self.by_qualified = {c.qualified: c for c in self.classes.values()}
         self._collect_returned_generators()
@@ -232,8 +236,12 @@ class PythonTypes(PythonParameters):
         values = [v for v in given if v.type != "none"]
         receiver = next(iter(signature(function, True).positional), "") if cls else ""
         scope = Scope("", "", held={receiver: cls} if receiver else {})
-        # (a call of a function of this file read before: the class it returns, `complement` returning `compose(...)`)
+        # (a call of a function of this file read before: the class it returns, `complement` returning `compose(...)`;
+        # a local every binding of which calls one class: `parser = LRParser(lr)`, then `return parser`)
         made = {self._constructed(v, scope) for v in values if v.type == "call"} - {""}
+        if any(v.type == "identifier" for v in values) and (locals_made := constructed_locals(function)):
+            made |= {self._qualified(locals_made.get(node_text(v), "")) for v in values if v.type == "identifier"}
+            made -= {""}
         made = {self.returns[m] if m in self.returns and not standard(self.returns[m]) else m for m in made}
         made = {m for m in made if not standard(m)}  # (a standard library's class has no method of a project's)
         found = made.pop() if len(made) == 1 else ""
@@ -258,6 +266,25 @@ class PythonTypes(PythonParameters):
         found = self.classes.get(qualified.removeprefix(f"{self.module}."))
         return found if found is not None else ClassFacts("", "")
 
+    def _outline_classes(self, block: ts.Node, prefix: str) -> None:
+        """Every class of the file with the bases it writes, before their attributes are read (`_collect_classes`
+        reads them again, with all they state)."""
+        for node in statements(block):
+            name = node_text(node.child_by_field_name("name")) if node.type == "class_definition" else ""
+            if name:
+                local = f"{prefix}.{name}" if prefix else name
+                cls = ClassFacts(local, f"{self.module}.{local}")
+                self.by_qualified[cls.qualified] = cls
+                self.file_bases[cls.qualified] = self._written_bases(node)
+                if (body := node.child_by_field_name("body")) is not None:
+                    self._outline_classes(body, local)
+
+    def _written_bases(self, node: ts.Node) -> list[str]:
+        """The qualified names of the bases a class statement writes, those the file names."""
+        written = node.child_by_field_name("superclasses")
+        bases = [self._qualified(node_text(b)) for b in written.named_children] if written is not None else []
+        return [b for b in bases if b]
+
     def _collect_classes(self, block: ts.Node, prefix: str) -> None:
         """Every class the outline names (top level or nested in classes), with the attribute types it states."""
         for node in statements(block):
@@ -269,8 +296,7 @@ class PythonTypes(PythonParameters):
             local = f"{prefix}.{name}" if prefix else name
             cls = self.classes[local] = ClassFacts(local, f"{self.module}.{local}")
             written = node.child_by_field_name("superclasses")
-            bases = [self._qualified(node_text(b)) for b in written.named_children] if written is not None else []
-            self.file_bases[cls.qualified] = [b for b in bases if b]
+            self.file_bases[cls.qualified] = self._written_bases(node)
             if written is not None and any(
                 node_text(b) in PROPERTY_DECORATORS or self._qualified(node_text(b)) in self.property_classes
                 for b in written.named_children
@@ -355,6 +381,8 @@ class PythonTypes(PythonParameters):
             for node in descendants(body, kind):
                 names.update(imported_names(node, self.path))
         scope = Scope(receiver, "", cls, receiver, dict(parameters), names=names, held=holding)
+        own = local_names(method)  # (the module's lists, where nothing of the method shadows them)
+        scope.elements.update({n: kind for n, kind in self.module_elements.items() if n not in own})
         scope.held.update(self._defaults_held(body, scope))
         scope.items.update(self.item_parameters(method))
         scope.generators.update(generators)
@@ -561,6 +589,9 @@ class PythonTypes(PythonParameters):
             cls.items[name] = given if cls.items.setdefault(name, given) == given else ""
         if key := self._named_type(key_name(annotation)):  # `self._map: dict[SingleKey, int] = {}`
             cls.keys[name] = key
+
+    def read_module_elements(self, root: ts.Node) -> None:
+        """The element types of the module's lists written out (`PythonLocals` reads them; none here)."""
 
     def _elements_given(self, value: ts.Node, scope: Scope) -> str:
         """The type of each element of a value, where the code states it (`PythonLocals` reads it; "" here)."""
