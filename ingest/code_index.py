@@ -362,12 +362,8 @@ class CodeIndex:
         the enclosing class may have where the call is on its own receiver (`self.m()` in `C`: C's and its
         subclasses' overrides, not a sibling's; marked as on the caller's own receiver); "" (any) otherwise: a value's
         class as the binder reads it (`self.stream = ByteStream(...)`) may be one of several that other code assigns."""
-        holder, _, attribute = ref.target.rpartition(ATTRIBUTE_MARK)
-        if resolution is not Resolution.NAME and _parameter_marked(attribute):
-            # what the caller's callers pass it (or made and passed): they reach it themselves; what an attribute kept
-            # of another function's parameter (`self._hookexec(...)`) may run for any caller
-            own = any(e.id == ref.source for e in self._qualified(holder, project, 0, _Tails.NONE))
-            return GIVEN_RUN if own else ""
+        if resolution is not Resolution.NAME and _parameter_marked(ref.target.rpartition(ATTRIBUTE_MARK)[2]):
+            return GIVEN_RUN  # what the caller's callers pass it (or made and passed): they reach it themselves
         if ref.type not in (RelationType.CALLS, RelationType.REFERENCES) or found.type != EntityType.METHOD.value:
             return ""
         form = TargetForm(ref.form)

@@ -2617,12 +2617,15 @@ def test_an_attribute_keeping_what_another_files_caller_passes_runs_it_for_every
         }
         assert found[("pl.caller.HookCaller.__call__", "pl.manager.PluginManager._hookexec")] == "inferred"
         assert found[("pl.caller.HookCaller.__call__", "pl.manager.trace")] == "inferred"
-        # what a change of `_hookexec` affects: `__call__`, and what calls it (not only who passed it)
+        # what a change of `_hookexec` affects: `__call__`, and who passed it (a caller of `__call__` holds a caller
+        # made by one of them: reached through them, not through every call of `__call__`)
         views = GenerationViews(RetrievalSettings())
         walk = walk_callers(
             views.relations(catalog), ["method:pl:pl.manager.PluginManager._hookexec"], 2, Resolution.INFERRED
         )
-        assert "function:pl:pl.manager.fire" in walk.reached
+        assert "method:pl:pl.caller.HookCaller.__call__" in walk.reached
+        assert "method:pl:pl.manager.PluginManager.add_hookspecs" in walk.reached
+        assert "function:pl:pl.manager.fire" not in walk.reached
     finally:
         catalog.close()
 
