@@ -2756,3 +2756,50 @@ def test_a_mapping_an_attribute_is_built_from_a_module_list_or_a_parameters_defa
     calls = project_calls(tmp_path, "dp", files)
     assert calls[("dp.numpydoc.NumpydocParser.parse", "dp.numpydoc.Section.parse")] == "inferred"
     assert calls[("dp.numpydoc.Defaults.parse", "dp.numpydoc.Section.parse")] == "inferred"
+
+
+def test_an_instance_an_attribute_keeps_from_a_parameter_is_called_for_every_caller(tmp_path: Path) -> None:
+    # mistune: `Markdown.__init__` keeps `renderer` (an HTMLRenderer other files make) as `self.renderer`;
+    # `render_state` calls `self.renderer(data, state)`, which runs `BaseRenderer.__call__`, and so do the callers of
+    # `render_state` (what a renderer's `__call__` does reaches every test rendering markdown)
+    files = {
+        "mi/__init__.py": "",
+        "mi/core.py": (
+            "class BaseRenderer:\n"
+            "    def __call__(self, tokens, state):\n"
+            "        return list(tokens)\n\n\n"
+            "class HTMLRenderer(BaseRenderer):\n"
+            "    pass\n"
+        ),
+        "mi/markdown.py": (
+            "class Markdown:\n"
+            "    def __init__(self, renderer=None):\n"
+            "        self.renderer = renderer\n\n"
+            "    def render_state(self, state):\n"
+            "        if self.renderer:\n"
+            "            return self.renderer([state], state)\n"
+            "        return None\n\n"
+            "    def parse(self, text):\n"
+            "        return self.render_state(text)\n"
+        ),
+        "mi/api.py": (
+            "from mi.core import HTMLRenderer\nfrom mi.markdown import Markdown\n\n\n"
+            "def create_markdown():\n"
+            "    return Markdown(renderer=HTMLRenderer())\n\n\n"
+            "def html(md: Markdown, text):\n"
+            "    return md.parse(text)\n"
+        ),
+    }
+    catalog = indexed_projects(tmp_path, {"mi": files}, ("mi",))
+    try:
+        calls = {(s.rsplit(":", 1)[-1], t.rsplit(":", 1)[-1]) for s, t in call_edges(catalog)}
+        assert ("mi.markdown.Markdown.render_state", "mi.core.BaseRenderer.__call__") in calls
+        walk = walk_callers(
+            GenerationViews(RetrievalSettings()).relations(catalog),
+            ["method:mi:mi.core.BaseRenderer.__call__"],
+            3,
+            Resolution.INFERRED,
+        )
+        assert "function:mi:mi.api.html" in walk.reached
+    finally:
+        catalog.close()

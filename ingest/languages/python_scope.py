@@ -704,7 +704,7 @@ class PythonBinder(PythonImplicitCalls):
             called = Target(TargetForm.MEMBER, "__call__", Resolution.INFERRED, owner=returned)
             return [called] if getter is None else [getter, called]
         if function is not None and (instances := self._called_instances(function, scope)):
-            return [_instance_called(t) for t in instances]
+            return [called for t in instances for called in _instance_called(t)]
         target = self._call_target(call, scope)
         if target is not None and function is not None and (opened := _opened_call(function, target, scope)):
             return opened  # `key(*args)`
@@ -904,14 +904,15 @@ def _held_target(name: str, scope: Scope) -> Target:
     return Target(TargetForm.QUALIFIED, scope.held[name], Resolution.INFERRED, virtual=not fixed)
 
 
-def _instance_called(held: str) -> Target:
+def _instance_called(held: str) -> list[Target]:
     """What calling a value of the type `held` runs: its class's `__call__`; where the value is what a parameter is
-    given (`self._hookexec(...)` after `__init__` kept its `hook_execute`), what callers in any file pass it: a
-    function or class itself, or an instance whose `__call__` runs (the indexer reads them)."""
+    given (`self._hookexec(...)` after `__init__` kept its `hook_execute`), also a function or class callers in any
+    file pass it, itself (the indexer reads them; walked back through who passed it, as a parameter called is)."""
     given = held.rpartition(ATTRIBUTE_MARK)[2]
+    instance = Target(TargetForm.MEMBER, "__call__", Resolution.INFERRED, owner=held)
     if given.startswith(PARAMETER_OPEN) and given.endswith(PARAMETER_CLOSE):
-        return Target(TargetForm.QUALIFIED, f"{held}{CALLED_MARK}", Resolution.INFERRED)
-    return Target(TargetForm.MEMBER, "__call__", Resolution.INFERRED, owner=held)
+        return [instance, Target(TargetForm.QUALIFIED, f"{held}{CALLED_MARK}", Resolution.INFERRED)]
+    return [instance]
 
 
 def _passed_on(value: ts.Node, target: Target | None, scope: Scope) -> Target | None:
@@ -953,6 +954,8 @@ def _passed_to(call: ts.Node, targets: list[Target], scope: Scope) -> list[list[
     function = call.child_by_field_name("function")
     if len(targets) > 1 and function is not None and _callables(function, scope):
         return [[target] for target in targets]
+    if len(targets) == 2 and targets[1].name == f"{targets[0].owner}{CALLED_MARK}":  # (`_instance_called`: an
+        return [[target] for target in targets]  # instance's `__call__`, or a function or class passed itself)
     return [targets]
 
 
