@@ -2803,3 +2803,32 @@ def test_an_instance_an_attribute_keeps_from_a_parameter_is_called_for_every_cal
         assert "function:mi:mi.api.html" in walk.reached
     finally:
         catalog.close()
+
+
+def test_a_module_name_assigned_several_instances_holds_their_shared_base(tmp_path: Path) -> None:
+    # parsimonious: `rule_grammar = BootstrappingGrammar(rule_syntax)`, then `rule_grammar = Grammar(rule_syntax)` at
+    # module level; `Grammar._expressions_from_rules` calls `rule_grammar.parse(rules)` (it runs between the two)
+    files = {
+        "pm/__init__.py": "",
+        "pm/grammar.py": (
+            "class Grammar:\n"
+            "    def parse(self, text):\n"
+            "        return text\n\n"
+            "    def _expressions_from_rules(self, rules):\n"
+            "        return rule_grammar.parse(rules)\n\n\n"
+            "class BootstrappingGrammar(Grammar):\n"
+            "    pass\n\n\n"
+            "class Other:\n"
+            "    def parse(self, text):\n"
+            "        return text\n\n\n"
+            "rule_grammar = BootstrappingGrammar()\n"
+            "rule_grammar = Grammar()\n"
+            "mixed = Grammar()\n"
+            "mixed = Other()\n\n\n"
+            "def use():\n"
+            "    return mixed.parse('q')\n"
+        ),
+    }
+    calls = project_calls(tmp_path, "pm", files)
+    assert calls[("pm.grammar.Grammar._expressions_from_rules", "pm.grammar.Grammar.parse")] == "inferred"
+    assert calls.get(("pm.grammar.use", "pm.grammar.Grammar.parse"), "name") == "name"  # two unrelated classes

@@ -152,7 +152,18 @@ class PythonLocals(PythonTypes):
                 self.module_held[name] = held
             elif once and name not in self.tables and (typed := self._assigned_type(values[0])):
                 self.module_types[name] = typed  # `_lexer_cache = LRUCache(50)`: what the file's functions read
+            elif len(values) > 1 and name not in rebound | self.names.keys() and (typed := self._made_each(values)):
+                self.module_types[name] = typed  # `rule_grammar = BootstrappingGrammar(...)`, later `= Grammar(...)`
         self.read_module_elements(root)  # (again, with the file's classes known: a list of several shares a base)
+
+    def _made_each(self, values: list[ts.Node]) -> str:
+        """The class every one of a module-level name's assignments makes an instance of, or the nearest base of this
+        file they all derive from (a function may run between them, while the module runs); "" where one makes none
+        the file states."""
+        made = {self._assigned_type(value) for value in values}
+        if "" in made:
+            return ""
+        return made.pop() if len(made) == 1 else self._shared_base(made)
 
     def read_module_elements(self, root: ts.Node) -> None:
         """Module-level name given a list, tuple or set written out once, rebound by no function -> the type of its
