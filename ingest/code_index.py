@@ -250,10 +250,8 @@ class CodeIndex:
                 resolution = Resolution.INFERRED  # what a variable holds, read from its one assignment
             if not found and (found := self._of_module_instance(ref, target, project, tails)):
                 resolution = Resolution.INFERRED
-            if not found and (marked := _parameter_marked(target.rpartition(ATTRIBUTE_MARK)[2])):
-                guessed = marked[1] == CALLED_MARK and ref.type == RelationType.CALLS  # (a call of it, not consumed)
-                found = self._nothing_passed(marked[0], project, types, ref.source, path) if guessed else []
-                return found, Resolution.NAME
+            if not found and _parameter_marked(target.rpartition(ATTRIBUTE_MARK)[2]):
+                return self._nothing_passed(ref, target, project, types, path), Resolution.NAME
         elif form is TargetForm.MEMBER:
             owner_name = self._scoped_owner(ref.owner, ref.source) if scoped else ref.owner
             if by_path and not ref.after_owner:  # a method defined apart from its type (Go, a Rust `impl`)
@@ -297,10 +295,16 @@ class CodeIndex:
         found = [e for e in found if e.type in types and (e.project == project or not own_folder)]
         return found, resolution
 
-    def _nothing_passed(self, attribute: str, project: str, types: set[str], source: str, path: str) -> list[Entity]:
-        """A call of a parameter (`(callback#0)`) no caller passes a function or class: the project's one definition
-        of its name, a guess as for any variable."""
-        return self._named(parameter_parts(attribute)[0], project, types, source, path)
+    def _nothing_passed(self, ref: AnyReference, target: str, project: str, types: set[str], path: str) -> list[Entity]:
+        """A call of a parameter (`f@(callback#0)()`) no caller passes a function or class: the project's one
+        definition of its name, a guess as for any variable, where the function calls it itself; none where a class
+        keeping it in an attribute does (`self._func(...)`), or its values are consumed, not called."""
+        holder, _, attribute = target.rpartition(ATTRIBUTE_MARK)
+        parameter, mark = _parameter_marked(attribute) or ("", "")
+        own = any(e.id == ref.source for e in self._qualified(holder, project, 0, _Tails.NONE))
+        if mark != CALLED_MARK or ref.type != RelationType.CALLS or not own:
+            return []
+        return self._named(parameter_parts(parameter)[0], project, types, ref.source, path)
 
     def _defined_elsewhere(
         self, ref: AnyReference, cls: Entity, types: set[str]

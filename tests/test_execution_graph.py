@@ -2595,7 +2595,14 @@ def test_an_attribute_keeping_what_another_files_caller_passes_runs_it_for_every
             "        self._tracer = tracer\n\n"
             "    def __call__(self, **kwargs):\n"
             "        self._tracer()\n"
-            "        return self._hookexec(self.name, kwargs)\n"
+            "        return self._hookexec(self.name, kwargs)\n\n\n"
+            "def func():\n"
+            "    return None\n\n\n"
+            "class Keeper:\n"
+            "    def __init__(self, func):\n"
+            "        self._func = func\n\n"
+            "    def run(self):\n"
+            "        return self._func()\n"
         ),
         "pl/manager.py": (
             "from pl.caller import HookCaller\n\n\n"
@@ -2617,6 +2624,7 @@ def test_an_attribute_keeping_what_another_files_caller_passes_runs_it_for_every
         }
         assert found[("pl.caller.HookCaller.__call__", "pl.manager.PluginManager._hookexec")] == "inferred"
         assert found[("pl.caller.HookCaller.__call__", "pl.manager.trace")] == "inferred"
+        assert ("pl.caller.Keeper.run", "pl.caller.func") not in found  # nothing passed: no guess by its name
         # what a change of `_hookexec` affects: `__call__`, and who passed it (a caller of `__call__` holds a caller
         # made by one of them: reached through them, not through every call of `__call__`)
         views = GenerationViews(RetrievalSettings())
