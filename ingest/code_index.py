@@ -139,6 +139,7 @@ class CodeIndex:
         self._table_items: dict[tuple[str, str], list[str]] = {}  # (class id, attribute) -> its table's items
         self._passed = PassedValues()  # what calls pass functions' untyped parameters
         self._methods_of: dict[tuple[str, str], list[Entity]] | None = None
+        self._aliases_of: dict[str, list[tuple[str, Entity]]] | None = None  # class id -> (name, method) its body gives
         self._children: dict[str, list[str]] | None = None  # class id -> the classes naming it a base (when asked)
         for e in self._by_id.values():
             self._names[e.id] = _names_of(e, self._imports)
@@ -230,6 +231,7 @@ class CodeIndex:
                 continue
             if not self._holds.get((cls, attribute)):
                 self._holds[(cls, attribute)] = held
+                self._aliases_of = None
             table, mark, place = attribute.partition(TABLE_MARK)
             if mark and place and held:  # `TYPE_MAPPING[*]0`: an item of a table a class body gives
                 items = self._table_items.setdefault((cls, table), [])
@@ -891,11 +893,23 @@ class CodeIndex:
         upper = prefix.startswith(UPPER_CASE_MARK)  # `getattr(self, kind.upper())`: the methods named in capitals
         prefix = prefix.removeprefix(UPPER_CASE_MARK)
         for owner in [*self._lineage(cls), *self._derived(cls)]:
-            for method in self._methods().get((owner.project, owner.qualified_name), []):
-                capitals = method.name.isupper() and not method.name.startswith("__")
-                if method.name.startswith(prefix) and (capitals or not upper):
+            named = [(m.name, m) for m in self._methods().get((owner.project, owner.qualified_name), [])]
+            for name, method in [*named, *self._aliases(owner)]:
+                capitals = name.isupper() and not name.startswith("__")
+                if name.startswith(prefix) and (capitals or not upper):
                     found.setdefault(method.id, method)
         return sorted(found.values(), key=lambda e: e.id)
+
+    def _aliases(self, cls: Entity) -> list[tuple[str, Entity]]:
+        """(name, method) for each name a class's body gives one of its functions (`visit_Template =
+        _simple_visit`): a member of that name runs it."""
+        if self._aliases_of is None:
+            self._aliases_of = defaultdict(list)
+            for (holder, attribute), held in self._holds.items():
+                method = self._by_id.get(held) if attribute.endswith(CALLED_MARK) else None
+                if method is not None and method.type == EntityType.METHOD.value:
+                    self._aliases_of[holder].append((attribute.removesuffix(CALLED_MARK), method))
+        return self._aliases_of.get(cls.id, [])
 
     def _methods(self) -> dict[tuple[str, str], list[Entity]]:
         """(project, class qualified name) -> its methods (built when first asked: few references need it)."""

@@ -2840,3 +2840,33 @@ def test_a_module_name_assigned_several_instances_holds_their_shared_base(tmp_pa
     calls = project_calls(tmp_path, "pm", files)
     assert calls[("pm.grammar.Grammar._expressions_from_rules", "pm.grammar.Grammar.parse")] == "inferred"
     assert calls.get(("pm.grammar.use", "pm.grammar.Grammar.parse"), "name") == "name"  # two unrelated classes
+
+
+def test_a_name_a_class_body_gives_one_of_its_methods_runs_that_method(tmp_path: Path) -> None:
+    # jinja2's RootVisitor: `visit_Template = _simple_visit` (and nine more), reached by NodeVisitor.visit's
+    # `getattr(self, f"visit_{type(node).__name__}")`; pyparsing-style operator aliases (`__radd__ = __add__`)
+    files = {
+        "vi/__init__.py": "",
+        "vi/visitor.py": (
+            "class NodeVisitor:\n"
+            "    def visit(self, node):\n"
+            "        f = getattr(self, f'visit_{type(node).__name__}', None)\n"
+            "        return f(node) if f is not None else None\n\n\n"
+            "class RootVisitor(NodeVisitor):\n"
+            "    def _simple_visit(self, node):\n"
+            "        return node\n\n"
+            "    visit_Template = _simple_visit\n\n"
+            "    def visit_For(self, node):\n"
+            "        return self.visit_Template(node)\n\n\n"
+            "class Num:\n"
+            "    def __add__(self, other):\n"
+            "        return self\n\n"
+            "    __radd__ = __add__\n\n\n"
+            "def total(n: Num):\n"
+            "    return n.__radd__(1)\n"
+        ),
+    }
+    calls = project_calls(tmp_path, "vi", files)
+    assert calls[("vi.visitor.NodeVisitor.visit", "vi.visitor.RootVisitor._simple_visit")] == "dispatch"
+    assert calls[("vi.visitor.RootVisitor.visit_For", "vi.visitor.RootVisitor._simple_visit")] == "inferred"
+    assert calls[("vi.visitor.total", "vi.visitor.Num.__add__")] == "inferred"

@@ -356,7 +356,10 @@ class PythonTypes(PythonParameters):
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
         if left is not None and left.type == "identifier":
             self._note_attribute(cls, node_text(left), node, {})
-            if held := self._held(node, Scope("", "")):
+            aliased = right is not None and right.type == "identifier" and node_text(right) in cls.methods
+            if held := f"{cls.qualified}.{node_text(right)}" if aliased and right is not None else "":
+                cls.hold(node_text(left), held)  # `visit_Template = _simple_visit`, `__radd__ = __add__`
+            elif held := self._held(node, Scope("", "")):
                 cls.hold(node_text(left), held)
             if right is not None and (table := self._table_given(right, Scope("", ""))):
                 cls.tables.setdefault(node_text(left), {}).update(table)  # `FUNCS = {"iso": utils.from_iso}`
