@@ -2870,3 +2870,38 @@ def test_a_name_a_class_body_gives_one_of_its_methods_runs_that_method(tmp_path:
     assert calls[("vi.visitor.NodeVisitor.visit", "vi.visitor.RootVisitor._simple_visit")] == "dispatch"
     assert calls[("vi.visitor.RootVisitor.visit_For", "vi.visitor.RootVisitor._simple_visit")] == "inferred"
     assert calls[("vi.visitor.total", "vi.visitor.Num.__add__")] == "inferred"
+
+
+def test_a_variable_given_either_of_two_classes_constructs_each_and_its_instance_runs_either(tmp_path: Path) -> None:
+    # tomlkit's `item()`: `table_constructor = InlineTable if isinstance(_parent, ...) else Table`, then
+    # `val = table_constructor(...)` and `val[k] = item(v)`, which runs `AbstractTable.__setitem__`
+    files = {
+        "tk/__init__.py": "",
+        "tk/items.py": (
+            "class AbstractTable:\n"
+            "    def __setitem__(self, key, value):\n"
+            "        pass\n\n"
+            "    def add(self, key):\n"
+            "        pass\n\n\n"
+            "class Table(AbstractTable):\n"
+            "    pass\n\n\n"
+            "class InlineTable(AbstractTable):\n"
+            "    pass\n\n\n"
+            "def item(value, parent=None):\n"
+            "    table_constructor = InlineTable if isinstance(parent, list) else Table\n"
+            "    val = table_constructor()\n"
+            "    val['k'] = value\n"
+            "    val.add('x')\n"
+            "    return val\n\n\n"
+            "def plain(value):\n"
+            "    number = int if value else float\n"
+            "    made = number(value)\n"
+            "    made['k'] = 1\n"
+        ),
+    }
+    calls = project_calls(tmp_path, "tk", files)
+    assert calls[("tk.items.item", "tk.items.InlineTable")] == "inferred"
+    assert calls[("tk.items.item", "tk.items.Table")] == "inferred"
+    assert calls[("tk.items.item", "tk.items.AbstractTable.__setitem__")] == "inferred"
+    assert calls[("tk.items.item", "tk.items.AbstractTable.add")] == "inferred"
+    assert not any(source == "tk.items.plain" for source, _ in calls)  # builtins: no project's

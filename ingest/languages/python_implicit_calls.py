@@ -73,10 +73,12 @@ class PythonImplicitCalls(PythonExports):
             else:
                 typed = self.passed_type(value, scope) or self._imported_instance(value, scope)
                 resolution = Resolution.INFERRED
-            if typed and typed.split(".", 1)[0] not in sys.stdlib_module_names:
-                target = Target(TargetForm.MEMBER, run.method, resolution, owner=typed)
+            either = scope.alternatives.get(node_text(value), []) if value.type == "identifier" else []
+            owners = [t for t in ([typed] if typed else either) if t.split(".", 1)[0] not in sys.stdlib_module_names]
+            for owner in owners:  # (a variable holding an instance of either of two classes: each one's)
+                target = Target(TargetForm.MEMBER, run.method, resolution, owner=owner)
                 self.result.calls.append(BoundCall(scope.caller, value.start_point.row, target))
-            elif run.method in EQUALITY and value.type in ("identifier", "attribute"):
+            if not owners and run.method in EQUALITY and value.type in ("identifier", "attribute"):
                 self._elements_compared(value, scope)
 
     def _imported_instance(self, value: ts.Node, scope: Scope) -> str:

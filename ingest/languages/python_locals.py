@@ -592,7 +592,8 @@ class PythonLocals(PythonTypes):
         _put(scope.types, name, found)
         scope.open_params.pop(name, None)  # (no longer what callers pass)
         scope.open_held.pop(name, None)
-        scope.callables.pop(name, None)
+        made = self._made_by_either(right, scope) if right is not None else []  # (what the value held before)
+        _put(scope.callables, name, self._held_either(right, scope) if right is not None and not held else None)
         scope.wrapped.pop(name, None)
         scope.bounded.discard(name)
         if right is not None and unwrapped(right).type == "lambda" and scope.in_function:
@@ -622,7 +623,24 @@ class PythonLocals(PythonTypes):
         branches = right is not None and right.type in ("boolean_operator", "conditional_expression")
         sides = {self._value_type(s, scope.types, scope) for s in either_side(right)} if branches and right else set()
         union = self.union_types(annotation) or (self._union_returned(right, scope) if right is not None else [])
+        union = union or made  # `val = table_constructor(...)`, the variable holding either of two classes
         _put(scope.alternatives, name, union or (sorted(sides) if not held and not found and "" not in sides else None))
+
+    def _held_either(self, value: ts.Node, scope: Scope) -> list[str] | None:
+        """The classes or functions the sides of `A if c else B` (or `a or b`) are, where each is one and they are
+        not the same: calling the variable given it calls either (`table_constructor = InlineTable if ... else
+        Table`); None otherwise."""
+        if value.type not in ("boolean_operator", "conditional_expression"):
+            return None
+        held = [self._held_value(side, scope) for side in either_side(value)]
+        return sorted(set(held)) if len(set(held)) > 1 and "" not in held else None
+
+    def _made_by_either(self, value: ts.Node, scope: Scope) -> list[str]:
+        """The classes a call of a variable holding either of them makes an instance of (`val =
+        table_constructor(...)`): each, where all it may hold are classes; [] otherwise."""
+        function = value.child_by_field_name("function") if value.type == "call" else None
+        held = scope.callables.get(node_text(function), []) if function is not None else []
+        return held if function is not None and function.type == "identifier" and all(map(named_as_class, held)) else []
 
     def _note_caught(self, clause: ts.Node, scope: Scope) -> None:
         """`except Failure as e:`: e is a Failure in the clause (`except (A, B) as e`: either)."""
