@@ -567,12 +567,26 @@ class PythonLocals(PythonTypes):
         if found and found not in types and len(types) < MAX_ATTRIBUTE_TYPES:
             types.append(found)
         right, cls = assignment.child_by_field_name("right"), scope.cls
-        if right is None or cls is None or attribute in cls.items:
+        if right is None or cls is None:
             return
         # what the class's first reading could not type, with the method's locals known (`sections = sections or
-        # DEFAULT_SECTIONS`, then `self.sections = {s.title: s for s in sections}`): for the methods walked after
-        if given := self._items_given(right, scope):
-            cls.items[attribute] = given
+        # DEFAULT_SECTIONS`, then `self.sections = {s.title: s for s in sections}`; `create_parser =
+        # _parser_creators.get(kind)`, then `self.parser = create_parser(...)`): for the methods walked after
+        if attribute not in cls.items and (items := self._items_given(right, scope)):
+            cls.items[attribute] = items
+        given = cls.attributes.get(attribute, [])
+        unstated = attribute not in cls.declared and all(ATTRIBUTE_MARK in t for t in given)  # (by this file)
+        if unstated and (made := self._made_by_picked(right, scope)[:MAX_ATTRIBUTE_TYPES]):
+            cls.attributes[attribute] = [*given, *(t for t in made if t not in given)]
+
+    def _made_by_picked(self, value: ts.Node, scope: Scope) -> list[str]:
+        """What a call of a variable holding one of a table's functions or classes gives (`create_parser(...)` after
+        `create_parser = _parser_creators.get(kind)`): each class, and the class each function says it returns,
+        where every one says one; [] otherwise."""
+        function = value.child_by_field_name("function") if value.type == "call" else None
+        picked = _picked_items(function, scope) if function is not None else []
+        made = sorted({item if named_as_class(item) else self.returns.get(item, "") for item in picked})
+        return made if made and "" not in made and not any(map(standard, made)) else []
 
     def _note_variable(self, name: str, right: ts.Node | None, annotation: ts.Node | None, scope: Scope) -> None:
         """What `name = <value>` (or `name: T = <value>`) makes the variable: a lookup's methods, a class or function
@@ -1150,3 +1164,9 @@ def _assigned_at_top(root: ts.Node) -> dict[str, list[ts.Node]]:
         if left is not None and left.type == "identifier" and right is not None:
             assigned.setdefault(node_text(left), []).append(right)
     return assigned
+
+
+def _picked_items(function: ts.Node, scope: Scope) -> list[str]:
+    """The table items a called variable may hold (`create_parser = TABLE.get(kind)`), this file's only."""
+    picked = scope.picked.get(node_text(function), []) if function.type == "identifier" else []
+    return [] if any(TABLE_MARK in item for item in picked) else picked
