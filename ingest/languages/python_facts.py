@@ -131,6 +131,7 @@ class Scope:
     items: dict[str, str] = field(default_factory=dict)  # parameter -> what a subscript of it gives (`dict[str, Foo]`)
     keys: dict[str, str] = field(default_factory=dict)  # parameter -> the class of its keys (`dict[Key, int]`)
     alternatives: dict[str, list[str]] = field(default_factory=dict)  # variable -> its types (`A() if c else B()`)
+    given_either: set[str] = field(default_factory=set)  # ... those an assignment here gave (not a parameter's union)
     callables: dict[str, list[str]] = field(default_factory=dict)  # parameter -> the functions or classes passed it
     wrapped: dict[str, list[str]] = field(default_factory=dict)  # parameter -> the functions a decorator is applied to
     generators: dict[str, list[str]] = field(default_factory=dict)  # local or parameter -> whose generator it holds

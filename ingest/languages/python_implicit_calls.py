@@ -73,7 +73,8 @@ class PythonImplicitCalls(PythonExports):
             else:
                 typed = self.passed_type(value, scope) or self._imported_instance(value, scope)
                 resolution = Resolution.INFERRED
-            either = scope.alternatives.get(node_text(value), []) if value.type == "identifier" else []
+            given = value.type == "identifier" and node_text(value) in scope.given_either  # (a parameter's union may
+            either = scope.alternatives.get(node_text(value), []) if given else []  # be narrowed out: `if not ...`)
             owners = [t for t in ([typed] if typed else either) if t.split(".", 1)[0] not in sys.stdlib_module_names]
             for owner in owners:  # (a variable holding an instance of either of two classes: each one's)
                 target = Target(TargetForm.MEMBER, run.method, resolution, owner=owner)

@@ -638,7 +638,12 @@ class PythonLocals(PythonTypes):
         sides = {self._value_type(s, scope.types, scope) for s in either_side(right)} if branches and right else set()
         union = self.union_types(annotation) or (self._union_returned(right, scope) if right is not None else [])
         union = union or made  # `val = table_constructor(...)`, the variable holding either of two classes
-        _put(scope.alternatives, name, union or (sorted(sides) if not held and not found and "" not in sides else None))
+        either = union or (sorted(sides) if not held and not found and "" not in sides else None)
+        _put(scope.alternatives, name, either)
+        if either:
+            scope.given_either.add(name)
+        else:
+            scope.given_either.discard(name)
 
     def _held_either(self, value: ts.Node, scope: Scope) -> list[str] | None:
         """The classes or functions the sides of `A if c else B` (or `a or b`) are, where each is one and they are
