@@ -121,6 +121,7 @@ class PythonTypes(PythonParameters):
         self._collect_returns(root, self.module)
         self._outline_classes(root, "")  # (which of the file's classes derive from which, for the lists below)
         self.read_module_elements(root)
+        self.by_qualified = {}  # (the outline's facts hold no attributes: read below)
         self._collect_classes(root, "")
         self.by_qualified = {c.qualified: c for c in self.classes.values()}
         self._collect_returned_generators()
