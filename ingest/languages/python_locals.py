@@ -558,7 +558,9 @@ class PythonLocals(PythonTypes):
         return node_text(node.child_by_field_name("attribute"))
 
     def _note_assigned(self, left: ts.Node, assignment: ts.Node, scope: Scope) -> None:
-        """`self.x = Foo(...)` in this function: x holds a Foo for the calls after (every branch's type kept)."""
+        """`self.x = Foo(...)` in this function: x holds a Foo for the calls after (every branch's type kept); what
+        the class's own reading could not type, the methods walked after read too (its items, what a table's item
+        makes)."""
         attribute = self._own_attribute(left, scope)
         if not attribute:
             return
