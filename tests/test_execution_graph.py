@@ -2918,3 +2918,25 @@ def test_a_variable_given_either_of_two_classes_constructs_each_and_its_instance
     assert calls[("tk.items.item", "tk.items.AbstractTable.__setitem__")] == "inferred"
     assert calls[("tk.items.item", "tk.items.AbstractTable.add")] == "inferred"
     assert not any(source == "tk.items.plain" for source, _ in calls)  # builtins: no project's
+
+
+def test_a_function_returning_what_it_keeps_on_itself_returns_that_class(tmp_path: Path) -> None:
+    # lark's `_get_parser()`: `try: return _get_parser.cache` / `except AttributeError: _get_parser.cache =
+    # ParsingFrontend(...); return _get_parser.cache`, then `_get_parser().parse(text)` in `_parse_grammar`
+    files = {
+        "lg/__init__.py": "",
+        "lg/frontends.py": "class ParsingFrontend:\n    def parse(self, text):\n        return text\n",
+        "lg/load_grammar.py": (
+            "from lg.frontends import ParsingFrontend\n\n\n"
+            "def _get_parser():\n"
+            "    try:\n"
+            "        return _get_parser.cache\n"
+            "    except AttributeError:\n"
+            "        _get_parser.cache = ParsingFrontend()\n"
+            "        return _get_parser.cache\n\n\n"
+            "def _parse_grammar(text):\n"
+            "    return _get_parser().parse(text)\n"
+        ),
+    }
+    calls = project_calls(tmp_path, "lg", files)
+    assert calls[("lg.load_grammar._parse_grammar", "lg.frontends.ParsingFrontend.parse")] == "inferred"

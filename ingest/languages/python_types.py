@@ -243,10 +243,31 @@ class PythonTypes(PythonParameters):
         if any(v.type == "identifier" for v in values) and (locals_made := constructed_locals(function)):
             made |= {self._qualified(locals_made.get(node_text(v), "")) for v in values if v.type == "identifier"}
             made -= {""}
+        made |= self._memoized(function, values, scope)
         made = {self.returns[m] if m in self.returns and not standard(self.returns[m]) else m for m in made}
         made = {m for m in made if not standard(m)}  # (a standard library's class has no method of a project's)
         found = made.pop() if len(made) == 1 else ""
         return found if named_as_class(found) else ""
+
+    def _memoized(self, function: ts.Node, values: list[ts.Node], scope: Scope) -> set[str]:
+        """What the function keeps on itself and returns (`_get_parser.cache = ParsingFrontend(...)`, then `return
+        _get_parser.cache`): the classes its assignments of those attributes construct."""
+        name = node_text(function.child_by_field_name("name"))
+        kept = {
+            node_text(v) for v in values if v.type == "attribute" and node_text(v.child_by_field_name("object")) == name
+        }
+        body = function.child_by_field_name("body")
+        if not kept or body is None:
+            return set()
+        sides = [
+            (a.child_by_field_name("left"), a.child_by_field_name("right")) for a in descendants(body, "assignment")
+        ]
+        made = {
+            self._constructed(right, scope)
+            for left, right in sides
+            if left is not None and node_text(left) in kept and right is not None and right.type == "call"
+        }
+        return made - {""}
 
     def _made_property(self, method: ts.Node) -> str:
         """The class of this file deriving from `property` a method's decorator makes of it, so that reading the
