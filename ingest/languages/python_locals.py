@@ -5,6 +5,7 @@ a comprehension's variable, a variable holding what a built-name lookup gave (`f
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -180,13 +181,10 @@ class PythonLocals(PythonTypes):
         """Module-level name -> key -> the function or class a module-level statement puts there (`_parser_creators[
         'lalr'] = create_lalr_parser`, after `_parser_creators = {}`): the table a registry fills as the module runs."""
         filled: dict[str, dict[str, str]] = {}
-        for node in statements(root):
-            inner = node.named_children[0] if node.type == "expression_statement" and node.named_child_count else None
-            left = inner.child_by_field_name("left") if inner is not None and inner.type == "assignment" else None
-            right = inner.child_by_field_name("right") if inner is not None else None
-            table = left.child_by_field_name("value") if left is not None and left.type == "subscript" else None
-            key = literal_key(left.child_by_field_name("subscript")) if table is not None and left is not None else None
-            if table is None or table.type != "identifier" or key is None or right is None:
+        for left, right in _assignments_at_top(root):
+            table = left.child_by_field_name("value") if left.type == "subscript" else None
+            key = literal_key(left.child_by_field_name("subscript")) if table is not None else None
+            if table is None or table.type != "identifier" or key is None:
                 continue
             if held := self._held_value(right, Scope("", "")):
                 filled.setdefault(node_text(table), {})[key] = held
@@ -586,8 +584,8 @@ class PythonLocals(PythonTypes):
         `create_parser = _parser_creators.get(kind)`): each class, and the class each function says it returns,
         where every one says one; [] otherwise."""
         function = value.child_by_field_name("function") if value.type == "call" else None
-        picked = _picked_items(function, scope) if function is not None else []
-        made = sorted({item if named_as_class(item) else self.returns.get(item, "") for item in picked})
+        items = picked_items(function, scope) if function is not None else []  # (another file's table: "", none made)
+        made = sorted({item if named_as_class(item) else self.returns.get(item, "") for item in items})
         return made if made and "" not in made and not any(map(standard, made)) else []
 
     def _note_variable(self, name: str, right: ts.Node | None, annotation: ts.Node | None, scope: Scope) -> None:
@@ -1161,19 +1159,25 @@ def _is_dict(value: ts.Node) -> bool:
     return value.type == "dictionary" or (function is not None and node_text(function) == "dict")
 
 
-def _assigned_at_top(root: ts.Node) -> dict[str, list[ts.Node]]:
-    """Module-level name -> the values its module-level assignments give it (`x = ...`, `x: T = ...`), in order."""
-    assigned: dict[str, list[ts.Node]] = {}
+def _assignments_at_top(root: ts.Node) -> Iterator[tuple[ts.Node, ts.Node]]:
+    """(left, right) of each module-level assignment with a value (`x = ...`, `x: T = ...`, `t[k] = ...`)."""
     for node in statements(root):
         inner = node.named_children[0] if node.type == "expression_statement" and node.named_child_count else None
         left = inner.child_by_field_name("left") if inner is not None and inner.type == "assignment" else None
         right = inner.child_by_field_name("right") if inner is not None else None
-        if left is not None and left.type == "identifier" and right is not None:
+        if left is not None and right is not None:
+            yield left, right
+
+
+def _assigned_at_top(root: ts.Node) -> dict[str, list[ts.Node]]:
+    """Module-level name -> the values its module-level assignments give it (`x = ...`, `x: T = ...`), in order."""
+    assigned: dict[str, list[ts.Node]] = {}
+    for left, right in _assignments_at_top(root):
+        if left.type == "identifier":
             assigned.setdefault(node_text(left), []).append(right)
     return assigned
 
 
-def _picked_items(function: ts.Node, scope: Scope) -> list[str]:
-    """The table items a called variable may hold (`create_parser = TABLE.get(kind)`), this file's only."""
-    picked = scope.picked.get(node_text(function), []) if function.type == "identifier" else []
-    return [] if any(TABLE_MARK in item for item in picked) else picked
+def picked_items(function: ts.Node, scope: Scope) -> list[str]:
+    """The table items a called variable may be (`cls = DECODERS[kind]`, then `cls()`), until reassigned."""
+    return scope.picked.get(node_text(function), []) if function.type == "identifier" else []

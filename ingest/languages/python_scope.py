@@ -42,7 +42,7 @@ from trident.ingest.languages.python_implicit import (
     statement_runs,
 )
 from trident.ingest.languages.python_implicit_calls import PythonImplicitCalls
-from trident.ingest.languages.python_locals import KeepOpen, MergeHeld, SetHeld, SetType
+from trident.ingest.languages.python_locals import KeepOpen, MergeHeld, SetHeld, SetType, picked_items
 from trident.ingest.languages.python_lookups import named_lookup
 from trident.ingest.languages.python_parameters import standard
 from trident.ingest.languages.python_syntax import (
@@ -695,7 +695,7 @@ class PythonBinder(PythonImplicitCalls):
             value = function.child_by_field_name("value")
             if imported := self.imported_name(node_text(value) if value is not None else "", scope):
                 return [Target(TargetForm.QUALIFIED, f"{imported}{TABLE_MARK}", Resolution.DISPATCH)]  # another file's
-        if function is not None and (picked := _picked(function, scope)):  # `cls = DECODERS[kind]`, then `cls()`
+        if function is not None and (picked := picked_items(function, scope)):  # `cls = DECODERS[kind]`, then `cls()`
             return [Target(TargetForm.QUALIFIED, p, Resolution.DISPATCH) for p in picked]
         if function is not None and function.type == "call" and (picked := self.table_picked(function, scope)):
             return [Target(TargetForm.QUALIFIED, p, Resolution.DISPATCH) for p in picked]  # `TABLE.get(k)(x)`
@@ -734,7 +734,7 @@ class PythonBinder(PythonImplicitCalls):
             held, resolution = self.table_called(owner, scope)
         elif owner.type == "identifier" and (held := _callables(owner, scope)):
             resolution = Resolution.INFERRED
-        elif owner.type == "identifier" and (held := _picked(owner, scope)):
+        elif owner.type == "identifier" and (held := picked_items(owner, scope)):
             resolution = Resolution.DISPATCH
         else:
             return []
@@ -957,11 +957,6 @@ def _passed_to(call: ts.Node, targets: list[Target], scope: Scope) -> list[list[
     if len(targets) == 2 and targets[1].name == f"{targets[0].owner}{CALLED_MARK}":  # (`_instance_called`: an
         return [[target] for target in targets]  # instance's `__call__`, or a function or class passed itself)
     return [targets]
-
-
-def _picked(function: ts.Node, scope: Scope) -> list[str]:
-    """The table items a called variable may be (`cls = DECODERS[kind]`, then `cls()`), until reassigned."""
-    return scope.picked.get(node_text(function), []) if function.type == "identifier" else []
 
 
 def _callables(function: ts.Node, scope: Scope) -> list[str]:
