@@ -658,8 +658,8 @@ class PythonLocals(PythonTypes):
         """The classes a call of a variable holding either of them makes an instance of (`val =
         table_constructor(...)`): each, where all it may hold are classes; [] otherwise."""
         function = value.child_by_field_name("function") if value.type == "call" else None
-        held = scope.callables.get(node_text(function), []) if function is not None else []
-        return held if function is not None and function.type == "identifier" and all(map(named_as_class, held)) else []
+        held = held_callables(function, scope) if function is not None else []
+        return held if all(map(named_as_class, held)) else []
 
     def _note_caught(self, clause: ts.Node, scope: Scope) -> None:
         """`except Failure as e:`: e is a Failure in the clause (`except (A, B) as e`: either)."""
@@ -1181,3 +1181,10 @@ def _assigned_at_top(root: ts.Node) -> dict[str, list[ts.Node]]:
 def picked_items(function: ts.Node, scope: Scope) -> list[str]:
     """The table items a called variable may be (`cls = DECODERS[kind]`, then `cls()`), until reassigned."""
     return scope.picked.get(node_text(function), []) if function.type == "identifier" else []
+
+
+def held_callables(function: ts.Node, scope: Scope) -> list[str]:
+    """The functions or classes a called variable may hold (this file's calls pass a parameter several, or it was
+    given `A if c else B`), until reassigned."""
+    name = node_text(function) if function.type == "identifier" else ""
+    return scope.callables.get(name, []) if name not in scope.types and name not in scope.held else []

@@ -42,7 +42,7 @@ from trident.ingest.languages.python_implicit import (
     statement_runs,
 )
 from trident.ingest.languages.python_implicit_calls import PythonImplicitCalls
-from trident.ingest.languages.python_locals import KeepOpen, MergeHeld, SetHeld, SetType, picked_items
+from trident.ingest.languages.python_locals import KeepOpen, MergeHeld, SetHeld, SetType, held_callables, picked_items
 from trident.ingest.languages.python_lookups import named_lookup
 from trident.ingest.languages.python_parameters import standard
 from trident.ingest.languages.python_syntax import (
@@ -684,7 +684,9 @@ class PythonBinder(PythonImplicitCalls):
             and (members := self._members_of_held(owner, function, scope))
         ):
             return members  # `_STYLE_MAP[style].parse(text)`, `for module in _STYLE_MAP.values(): module.parse(text)`
-        if function is not None and (callables := _callables(function, scope)):  # `run(f)` and `run(g)`, then `fn()`
+        if function is not None and (
+            callables := held_callables(function, scope)
+        ):  # `run(f)` and `run(g)`, then `fn()`
             return [Target(TargetForm.QUALIFIED, c, Resolution.INFERRED) for c in callables]
         if function is not None and (wrapped := _wrapped(function, scope)):  # `@optimizeconst` over ten methods
             return [Target(TargetForm.QUALIFIED, w, Resolution.DISPATCH) for w in wrapped]
@@ -732,7 +734,7 @@ class PythonBinder(PythonImplicitCalls):
         member = node_text(function.child_by_field_name("attribute"))
         if owner.type == "subscript":
             held, resolution = self.table_called(owner, scope)
-        elif owner.type == "identifier" and (held := _callables(owner, scope)):
+        elif owner.type == "identifier" and (held := held_callables(owner, scope)):
             resolution = Resolution.INFERRED
         elif owner.type == "identifier" and (held := picked_items(owner, scope)):
             resolution = Resolution.DISPATCH
@@ -952,17 +954,11 @@ def _passed_to(call: ts.Node, targets: list[Target], scope: Scope) -> list[list[
     """The callees a call passes its arguments to, one list each as `passed_out` reads them: the call's targets, or
     each function a called variable holds, where every one runs (`for func in [group_where, ...]: func(stmt)`)."""
     function = call.child_by_field_name("function")
-    if len(targets) > 1 and function is not None and _callables(function, scope):
+    if len(targets) > 1 and function is not None and held_callables(function, scope):
         return [[target] for target in targets]
     if len(targets) == 2 and targets[1].name == f"{targets[0].owner}{CALLED_MARK}":  # (`_instance_called`: an
         return [[target] for target in targets]  # instance's `__call__`, or a function or class passed itself)
     return [targets]
-
-
-def _callables(function: ts.Node, scope: Scope) -> list[str]:
-    """The functions or classes a called parameter may hold (this file's calls pass it several), until reassigned."""
-    name = node_text(function) if function.type == "identifier" else ""
-    return scope.callables.get(name, []) if name not in scope.types and name not in scope.held else []
 
 
 def _wrapped(function: ts.Node, scope: Scope) -> list[str]:
