@@ -86,13 +86,16 @@ IMPLEMENTED_APART = frozenset({"rust", "csharp"})
 LINKED_NOT_MEMBERS = frozenset({"rust", "csharp", "ruby"})
 
 # A method Python runs where a class defines none of the one named: `object`'s default runs another one a class may
-# define (`!=` runs `__eq__`, `str(x)` runs `__repr__`, `if x:` runs `__len__` when the class defines no `__bool__`);
+# define (`!=` runs `__eq__`, `str(x)` runs `__repr__`, `if x:` runs `__len__` when the class defines no `__bool__`,
+# `int(x)` and `float(x)` run `__index__` when it defines no `__int__`, `__float__`);
 # an augmented assignment (`s |= more`, `__ior__`) runs the operator's method (`__or__`).
 _OPERATORS: tuple[str, ...] = ("add", "sub", "mul", "matmul", "truediv", "floordiv", "mod", "pow")
 _OPERATORS += ("lshift", "rshift", "and", "or", "xor")
-DEFAULTS_TO = {"__ne__": "__eq__", "__str__": "__repr__", "__bool__": "__len__"} | {
-    f"__i{name}__": f"__{name}__" for name in _OPERATORS
-}
+DEFAULTS_TO = (
+    {"__ne__": "__eq__", "__str__": "__repr__", "__bool__": "__len__", "__int__": "__index__"}
+    | {"__float__": "__index__"}
+    | {f"__i{name}__": f"__{name}__" for name in _OPERATORS}
+)
 
 AnyReference: TypeAlias = Reference | PendingReference
 

@@ -3,7 +3,9 @@
 `x.__exit__`, `for _ in x:` runs `x.__iter__` (and `__next__` on what that gives: the value itself, for an iterator),
 as do a comprehension's `for`, `yield from x`, unpacking (`a, b = x`, `f(*x)`, `[*x]`) and the builtins that consume
 an iterable (`list(x)`, `sorted(x)`, `sum(x)`, `zip(x, y)`, `map(f, x)`, ...; `list`, `tuple` and `sorted` ask its
-`__len__` first); `async for` and `async with` run their `__aiter__`/`__anext__` and `__aenter__`/`__aexit__`.
+`__len__` first); `async for` and `async with` run their `__aiter__`/`__anext__` and `__aenter__`/`__aexit__`;
+`int(x)`, `float(x)`, `round(x)` run `__int__`, `__float__`, `__round__`, and formatting runs what each conversion of
+its format asks (`"%r" % x`, `"{}".format(x)`: `python_formatting`).
 
 This module only reads the syntax: each run is the value it runs on and the method's name. The binder types the
 value; only a value whose class the code states gets an edge, and only to a method that class or a base defines
@@ -17,6 +19,7 @@ from typing import NamedTuple
 import tree_sitter as ts
 
 from trident.ingest.languages import node_text
+from trident.ingest.languages.python_formatting import format_runs, percent_runs
 from trident.ingest.languages.python_parameters import standard
 
 # A builtin called on one value -> the method it runs on that value.
@@ -31,10 +34,15 @@ BUILTIN_RUNS = {
     "reversed": "__reversed__",
     "abs": "__abs__",
     "bytes": "__bytes__",
+    "int": "__int__",
+    "float": "__float__",
+    "complex": "__complex__",
+    "round": "__round__",
     "anext": "__anext__",
     "aiter": "__aiter__",
 }
-WITH_DEFAULT = frozenset({"next", "anext"})  # ... which also take a default as a second argument
+# ... which also take a second argument: a default (`next(it, None)`), the digits to round to (`round(x, 2)`)
+WITH_DEFAULT = frozenset({"next", "anext", "round"})
 # Builtins that iterate their first argument; `min` and `max` only when given one; the others every positional
 # argument from the place given (`zip(a, b)`, `map(f, xs, ys)`).
 ITERATING_FIRST = frozenset({"list", "tuple", "sorted", "set", "frozenset", "sum", "any", "all", "enumerate"})
@@ -151,6 +159,7 @@ def _runs(node: ts.Node) -> Iterator[Run]:
     if node.type == "call":
         yield from _builtin_runs(node)
         yield from _consumed(node)
+        yield from (Run(value, method) for value, method in format_runs(node))
     elif node.type == "for_in_clause" and (right := node.child_by_field_name("right")) is not None:
         yield from _iterated(right, node)
     elif node.type == "yield" and _is_delegating(node) and node.named_child_count:
@@ -170,6 +179,8 @@ def _runs(node: ts.Node) -> Iterator[Run]:
         method = BINARY_RUNS.get(node_text(operator)) if operator is not None else None
         if left is not None and method:
             yield Run(left, method)
+        if left is not None and method == "__mod__" and (right := node.child_by_field_name("right")) is not None:
+            yield from (Run(value, runs) for value, runs in percent_runs(left, right))  # `"%s" % x`
     elif node.type == "unary_operator" and (argument := node.child_by_field_name("argument")) is not None:
         operator = node.child_by_field_name("operator")
         if operator is not None and (method := UNARY_RUNS.get(node_text(operator))):

@@ -1,0 +1,65 @@
+"""Formatting and the number builtins run the methods of the values they are given: `"%s: %r" % (a, b)`,
+`"{!r}".format(x)`, `int(x)`, `float(x)`, `round(x, 2)` — each bound where the value's class is stated, to the method
+the class (or a base) defines, or the one Python falls back to (`__repr__` for `__str__`, `__index__` for `__int__`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.projects import project_calls
+
+UNITS = {
+    "units/__init__.py": "",
+    "units/tag.py": (
+        "class Tag:\n"
+        "    def __repr__(self):\n"
+        "        return 'Tag()'\n\n"
+        "    def __str__(self):\n"
+        "        return 'tag'\n\n"
+        "    def __round__(self, digits=None):\n"
+        "        return self\n\n\n"
+        "class Number:\n"
+        "    def __index__(self):\n"
+        "        return 1\n\n"
+        "    def __float__(self):\n"
+        "        return 1.0\n\n\n"
+        "class Plain:\n"
+        "    def __repr__(self):\n"
+        "        return 'Plain()'\n"
+    ),
+    "units/show.py": (
+        "from .tag import Number, Plain, Tag\n\n\n"
+        "def percent(tag: Tag, other: Tag):\n"
+        "    return '%s is not %r' % (tag, other)\n\n\n"
+        "def keyed(tag: Tag):\n"
+        "    return '%(name)r' % {'name': tag}\n\n\n"
+        "def method(tag: Tag, plain: Plain):\n"
+        "    return '{} / {!r} / {p}'.format(tag, tag, p=plain)\n\n\n"
+        "def numbers(number: Number, tag: Tag):\n"
+        "    return int(number) + float(number) + '%d' % number, round(tag, 2)\n\n\n"
+        "def starred(tag: Tag):\n"
+        "    return '%*s' % (4, tag)\n\n\n"
+        "def specified(tag: Tag):\n"
+        "    return '{:>10}'.format(tag) + b'%s' % tag\n\n\n"
+        "def built(tag: Tag, form: str):\n"
+        "    return form % tag\n"
+    ),
+}
+
+
+def test_formatting_and_number_builtins_run_the_methods_of_the_values_they_are_given(tmp_path: Path) -> None:
+    calls = project_calls(tmp_path, "units", UNITS)
+    tag, number, plain = "units.tag.Tag", "units.tag.Number", "units.tag.Plain"
+
+    def callees(caller: str) -> set[str]:
+        return {callee for (source, callee) in calls if source == f"units.show.{caller}"}
+
+    assert callees("percent") == {f"{tag}.__str__", f"{tag}.__repr__"}
+    assert callees("keyed") == {f"{tag}.__repr__"}
+    # `{p}` on a class defining only `__repr__`: `str()` falls back to it
+    assert callees("method") == {f"{tag}.__str__", f"{tag}.__repr__", f"{plain}.__repr__"}
+    # `int()` and `%d` on a class with `__index__` and no `__int__` run `__index__`; `round(x, 2)` runs `__round__`
+    assert callees("numbers") == {f"{number}.__index__", f"{number}.__float__", f"{tag}.__round__"}
+    assert calls[("units.show.percent", f"{tag}.__repr__")] == "inferred"
+    # a width taken from the values, a format spec, a bytes format, a format not written out: nothing is read
+    assert callees("starred") == callees("specified") == callees("built") == set()
