@@ -153,8 +153,9 @@ def _left_out(found: ReasonInputs) -> Iterable[Finding]:
             "unmade_overrides",
             len(found.left_out),
             f"{len(found.left_out)} test(s) reach the change only through an override of a class they never construct "
-            f"(nor one deriving from it), so cannot run it, and are not listed (e.g. {named}); one making such an "
-            "object in a way no call states (by a name given at run time) would",
+            f"(nor one deriving from it; for a class made from a name given at run time, such as a plugin, whose code "
+            f"never names its module), so cannot run it, and are not listed (e.g. {named}); one making such an object "
+            "in a way no call states (by a name read from a file or the environment) would",
         )
 
 

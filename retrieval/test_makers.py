@@ -6,16 +6,18 @@ and a test holds such an object only where its calls construct that class or one
 on to code that does. So the tests reaching the walk's start are grouped by the classes, among those entered by
 dispatch, that each makes; each group is walked again with dispatch into the other classes' methods barred, and a
 test that walk no longer reaches is left out. Never barred: a test class (the test runner makes it), a class made as
-a module is imported (a class body's `age = fields.Integer()`: whatever test imports it may hold one), a class made by
-library code no call reaches (found by name at run time, as a plugin's `makeExtension` is), a decorated class
-(registered for a table to make), a class no test makes by any call the index holds."""
+a module is imported (a class body's `age = fields.Integer()`: whatever test imports it may hold one), a decorated
+class (registered for a table to make). A class made by library code no call reaches (found by a name given at run
+time, as a plugin's `makeExtension` is) or by no test's call is held by the tests whose code names its module
+(`named_makers`), and by any test where that cannot be told."""
 
 from __future__ import annotations
 
 import itertools
+import posixpath
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import cast
+from typing import Protocol, cast
 
 from trident.retrieval.callers import WALKED, CallerWalk, calls_into, chain
 from trident.retrieval.receiver_context import NONE, ReceiverContext
@@ -28,6 +30,18 @@ from trident.store.schema import RelationType, Resolution
 # (starts, classes barred) -> the walk back from the starts and the tests reaching them, dispatch into those classes'
 # methods not walked
 TestsOf = Callable[[Sequence[str], frozenset[int]], tuple[CallerWalk, dict[str, TestReach]]]
+Holders = frozenset[str] | None  # the tests that can hold an object of a class; None: any test may
+PROGRAM = "__main__.py"
+
+
+class Named(Protocol):
+    """What test code names (`named_makers.NamedMakers`)."""
+
+    def tests_holding(self, class_id: str) -> Holders:
+        """The tests that can hold an object of a class made only from a name given at run time."""
+
+    def tests_of_module(self, entity_id: str) -> Holders:
+        """The tests that can hold what a test module (or a class body in it) makes as it is imported."""
 
 
 @dataclass(frozen=True)
@@ -43,12 +57,13 @@ def narrowed(
     walk: CallerWalk,
     tests: dict[str, TestReach],
     tests_of: TestsOf,
+    named: Named,
 ) -> Narrowed:
     """The tests that reach the start through overrides only of classes they make (`kept`), and the others. A test
     whose chain in `walk` enters no other class by dispatch alone is kept as it is; the others are walked again."""
     linked = Linked(index)
     entered = sorted(c for c in _entered_by_dispatch(index, walk) if not _runner_made(index, linked, directory, c))
-    makers = {c: found for c in entered if (found := _makers(index, directory, c, tests_of)) is not None}
+    makers = {c: found for c in entered if (found := _makers(index, directory, c, tests_of, named)) is not None}
     classes = sorted(makers)
     if not classes or not tests:
         return Narrowed(tests, {})
@@ -66,21 +81,32 @@ def narrowed(
     return Narrowed(dict(sorted(kept.items())), {t: how for t, how in sorted(tests.items()) if t not in kept})
 
 
-def _makers(index: RelationIndex, directory: EntityDirectory, cls: int, tests_of: TestsOf) -> frozenset[str] | None:
+def _makers(index: RelationIndex, directory: EntityDirectory, cls: int, tests_of: TestsOf, named: Named) -> Holders:
     """The tests that construct `cls` or a class deriving from it, or hand one on; None (any test may hold one) where
     one is made as a module is imported (a class body's `hair_colors = fields.List(...)`, a module-level instance),
-    by a function no call reaches (one found by name at run time: a plugin's `makeExtension`), where one is decorated
-    (registered, as parso's `@ErrorFinder.register_rule(...)` rules are, for a table to make) or where no test makes
-    one (made in a way no call states). The same for every walk over the relation index, so read once per class
-    (kept with the index)."""
-    known = cast(dict[int, frozenset[str] | None], index.memo.setdefault("test makers", {}))
+    where one is decorated (registered, as parso's `@ErrorFinder.register_rule(...)` rules are, for a table to make);
+    where one is made by a function no call reaches or by no test's call (found by a name given at run time: a
+    plugin's `makeExtension`), the tests whose code names its module too (`named_makers`), or None where that is not
+    told. The same for every walk over the relation index, so read once per class (kept with the index)."""
+    known = cast(dict[int, Holders], index.memo.setdefault("test makers", {}))
     if cls not in known:
+        known[cls] = None  # (while it is read: a class made only on the way to making itself is any test's)
         linked = Linked(index)
         classes = [index.entity_ids[b] for b in sorted(ReceiverContext.of(index).below(cls))]
-        walk, tests = tests_of(sorted({*classes, *_may_make(index, linked, classes[0])}), frozenset())
-        registered = bool(linked.ends(classes, RelationType.DECORATED_BY, outgoing=True))
-        unknown = not tests or registered or _made_anywhere(index, directory, linked, walk)
-        known[cls] = None if unknown else frozenset(tests)
+        starts = sorted({*classes, *_may_make(index, linked, classes[0])})
+        walk, tests = tests_of(starts, frozenset())
+        if linked.ends(classes, RelationType.DECORATED_BY, outgoing=True):
+            return None
+        made = _made_on_import(directory, linked, walk, named)
+        if made is None:
+            return None
+        if not tests or _made_by_uncalled(index, directory, walk):  # made from a name given at run time
+            holders = named.tests_holding(index.entity_ids[cls])
+            known[cls] = None if holders is None else frozenset(tests) | holders | made
+        else:
+            # made only where another override runs (a plugin's `extendMarkdown` makes its processors): by the tests
+            # that make that one's class
+            known[cls] = frozenset(narrowed(index, directory, starts, walk, tests, tests_of, named).kept) | made
     return known[cls]
 
 
@@ -96,20 +122,35 @@ def _may_make(index: RelationIndex, linked: Linked, cls: str) -> set[str]:
     return found
 
 
-def _made_anywhere(index: RelationIndex, directory: EntityDirectory, linked: Linked, walk: CallerWalk) -> bool:
-    """Whether a walk back from classes reached a class body or module (code an import runs), or a function of
-    library code nothing calls."""
+def _made_on_import(directory: EntityDirectory, linked: Linked, walk: CallerWalk, named: Named) -> Holders:
+    """The tests that can hold what code an import runs makes, where a walk back from classes reached some: what a
+    test module's top level or one of its class bodies makes is held by its tests and those of the test files
+    importing from it; None (any test) for a library module's or class body's, or a `conftest.py`'s. A package's
+    `__main__.py` runs as a program, not on import."""
+    found: set[str] = set()
     for entity_id, reach in walk.reached.items():
         entity = directory.by_id.get(entity_id)
-        if entity is None or not reach.hops:
+        if entity is None or not reach.hops or entity.type not in ("Class", "Module"):
             continue
-        if entity.type in ("Class", "Module") and reach.via in linked.ends(
-            [entity_id], RelationType.CALLS, outgoing=True
-        ):
-            return True  # (a class body holding a class, `Cache = LRUCache`, makes no instance of it)
+        if reach.via not in linked.ends([entity_id], RelationType.CALLS, outgoing=True):
+            continue  # (a class body holding a class, `Cache = LRUCache`, makes no instance of it)
+        if posixpath.basename(entity.path or "") == PROGRAM:
+            continue
+        held = named.tests_of_module(entity_id)
+        if held is None:
+            return None
+        found |= held
+    return frozenset(found)
+
+
+def _made_by_uncalled(index: RelationIndex, directory: EntityDirectory, walk: CallerWalk) -> bool:
+    """Whether a walk back from classes reached a function of library code nothing calls (found by a name given at
+    run time: a plugin's `makeExtension`)."""
+    for entity_id, reach in walk.reached.items():
+        entity = directory.by_id.get(entity_id)
         node = index.position.get(entity_id)
-        library = entity.type in CALLABLES and not is_test_path(entity.path or "")
-        if library and node is not None and not calls_into(index, node):
+        library = entity is not None and entity.type in CALLABLES and not is_test_path(entity.path or "")
+        if reach.hops and library and node is not None and not calls_into(index, node):
             return True
     return False
 

@@ -1,6 +1,8 @@
 """Tests that call a reached function through a receiver the binder could not type (`env.from_string(...)` with
-`env` a fixture's value): a call of that name in test code reaches it when no other function of the language has the
-name. Such tests are found by the name their code writes, and say so (resolution `name`)."""
+`env` a fixture's value), or construct a reached class through a module the binder could not follow
+(`asttokens.ASTTokens(...)` with `asttokens` imported from a test helper): a call of that name in test code reaches it
+when no other function or class of the language has the name. Such tests are found by the name their code writes,
+and say so (resolution `name`)."""
 
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ from trident.store.names.directory import EntityDirectory
 from trident.store.protocols import SearchFilter
 from trident.store.schema import DocumentKind, Entity, Resolution
 
-CALLABLES = frozenset({"Function", "Method"})
+CALLABLES = frozenset({"Function", "Method", "Class"})  # (a class is called to construct one)
 NAMES_READ = 60  # the nearest reached names read at most (each one lexical search)
 SITES_PER_NAME = 400
 

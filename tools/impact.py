@@ -18,6 +18,7 @@ from trident.retrieval.definitions import ChunkReader
 from trident.retrieval.entities import resolve_entity
 from trident.retrieval.fixture_values import with_fixture_values
 from trident.retrieval.impact_reasons import CODE_SUFFIXES, Finding, ReasonInputs, reasons
+from trident.retrieval.named_makers import NamedMakers
 from trident.retrieval.prose_mentions import prose_naming
 from trident.retrieval.reader import Reader
 from trident.retrieval.relation_index import RelationIndex
@@ -171,7 +172,8 @@ def impact(
     hops = max(TEST_HOPS, max_hops)
     deep, reaching = _tests_walk(reader, starts, hops)
     # a test reaching the change only through an override of a class it never makes cannot run it
-    tests = narrowed(index, directory, starts, deep, reaching, lambda s, b: _tests_walk(reader, s, hops, b))
+    named = NamedMakers(catalog, directory, read, index)
+    tests = narrowed(index, directory, starts, deep, reaching, lambda s, b: _tests_walk(reader, s, hops, b), named)
     ask = ImpactAsk(
         list(entities) if entities is not None else None,
         changes,

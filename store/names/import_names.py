@@ -68,7 +68,7 @@ class ImportNames:
         folder = posixpath.dirname(path).replace("/", ".")
         language = code_language(path) or ("python" if path.endswith(".pyi") else "")
         if language == "python":
-            return _other(entity.qualified_name, self._python_module(entity.project, path) + local)
+            return _other(entity.qualified_name, self.python_module(entity.project, path) + local)
         if language == "go" or (language != "java" and heads_folder(path)):
             return _other(entity.qualified_name, _join(folder, local[1:])) if local or folder else []
         stem = posixpath.splitext(posixpath.basename(path))[0]
@@ -83,7 +83,8 @@ class ImportNames:
             found.append(f"{module_q}.{local.rsplit('.', 1)[1]}")
         return found
 
-    def _python_module(self, project: str, path: str) -> str:
+    def python_module(self, project: str, path: str) -> str:
+        """The module a Python file is imported by (`src/httpx/_client.py`: `httpx._client`)."""
         root = posixpath.dirname(path)
         while root and (project, root) in self.packages:
             root = posixpath.dirname(root)
