@@ -255,6 +255,8 @@ class CodeIndex:
                 resolution = Resolution.INFERRED  # what a variable holds, read from its one assignment
             if not found and (found := self._of_module_instance(ref, target, project, tails)):
                 resolution = Resolution.INFERRED
+            if not found and (found := self._of_class_attribute(target, project, tails)):
+                resolution = Resolution.INFERRED
             if not found and _parameter_marked(target.rpartition(ATTRIBUTE_MARK)[2]):
                 return self._nothing_passed(ref, target, project, types, path), Resolution.NAME
         elif form is TargetForm.MEMBER:
@@ -630,6 +632,19 @@ class CodeIndex:
             for returned in self._returned([owner]):  # `make_pool().query`: a member of what the call gives
                 return self._member(returned, last, skip_first=False)
         return []
+
+    def _of_class_attribute(self, name: str, project: str, tails: _Tails) -> list[Entity]:
+        """`Char.tagSet.tagImplicitly(...)`, `Model.objects.filter(...)`: a method of what a class attribute holds,
+        as the class or a base states it (`tagSet = TagSet(...)` in a base's body); [] for anything else."""
+        head, _, method = name.rpartition(".")
+        holder, _, attribute = head.rpartition(".")
+        if not holder or ATTRIBUTE_MARK in head:
+            return []
+        owners = [e for e in self._qualified(holder, project, 0, tails)[:1] if e.type == EntityType.CLASS.value]
+        if not owners or self._member(owners[0], attribute, skip_first=False):
+            return []  # (a method or nested class of that name is what `_qualified` reads)
+        held = self._held(owners, attribute)
+        return self._member(held[0], method, skip_first=False) if held else []
 
     def _imported_instead(self, name: str, found: list[Entity]) -> list[Entity]:
         """What a package's `__init__` imports by a name it also defines (a stand-in for when the import fails:
