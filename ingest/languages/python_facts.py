@@ -127,6 +127,7 @@ class Scope:
     bounded: set[str] = field(default_factory=set)  # ... held classes that may be a subclass (`kind: type[Base]`)
     lookups: dict[str, Target] = field(default_factory=dict)  # variable -> the methods a built-name lookup gave it
     elements: dict[str, str] = field(default_factory=dict)  # parameter -> the type of its elements (`list[Foo]`)
+    held_elements: dict[str, str] = field(default_factory=dict)  # ... the class they are (`Sequence[type[Foo]]`)
     element_items: dict[str, list[str]] = field(default_factory=dict)  # ... of tuple elements, by place
     items: dict[str, str] = field(default_factory=dict)  # parameter -> what a subscript of it gives (`dict[str, Foo]`)
     keys: dict[str, str] = field(default_factory=dict)  # parameter -> the class of its keys (`dict[Key, int]`)

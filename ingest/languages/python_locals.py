@@ -789,6 +789,9 @@ class PythonLocals(PythonTypes):
             known.pop(name, None)
         if element := self._element_type(right, scope):
             scope.types[name] = element
+        elif right.type == "identifier" and (held := scope.held_elements.get(node_text(right), "")):
+            scope.held[name] = held  # `for extension in extensions:` over `Sequence[type[Extension]]`: a class
+            scope.bounded.add(name)
         elif looped := self._looped(right, scope):  # `for func in [group_comments, ...]: func(stmt)`: each, in turn
             scope.held.pop(name, None)
             scope.picked.pop(name, None)

@@ -30,6 +30,7 @@ from trident.ingest.languages.python_syntax import (
     element_items,
     element_name,
     held_class_name,
+    held_element_name,
     item_name,
     key_name,
     parameter_nodes,
@@ -136,6 +137,12 @@ class PythonParameters:
         if gathered := varargs_node(function):
             found[gathered[0]] = self._annotation(gathered[1])
         return {name: element for name, element in found.items() if element}
+
+    def held_element_parameters(self, function: ts.Node) -> dict[str, str]:
+        """Parameter -> the class each of its elements is, for parameters annotated `Sequence[type[Foo]]`: a class or
+        one deriving from it, not an instance."""
+        found = {name: self._named_type(held_element_name(t)) for name, t in parameter_nodes(function)}
+        return {name: held for name, held in found.items() if held}
 
     def key_parameters(self, function: ts.Node) -> dict[str, str]:
         """Parameter -> the class of its keys, for parameters annotated `dict[Key, int]`, `set[Key]`, ..."""

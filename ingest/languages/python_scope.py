@@ -418,6 +418,7 @@ class PythonBinder(PythonImplicitCalls):
         inner.fixed.update(self.fixed_defaults(node))
         inner.bounded.update(name for name, annotation in parameter_nodes(node) if held_class_name(annotation))
         inner.elements.update(self.element_parameters(node))
+        inner.held_elements.update(self.held_element_parameters(node))
         inner.element_items.update(self.element_item_parameters(node))
         inner.items.update(self.item_parameters(node))
         inner.keys.update(self.key_parameters(node))

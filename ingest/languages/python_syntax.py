@@ -437,8 +437,8 @@ def type_var_bound(statement: ts.Node) -> tuple[str, str] | None:
 
 
 def held_class_name(node: ts.Node | None) -> str:
-    """`type[Foo]`, `Type["Foo"] | None`, `Optional[type[Foo]]` (a class, not an instance) -> `Foo` as written; ""
-    otherwise."""
+    """`type[Foo]`, `Type["Foo"] | None`, `Optional[type[Foo]]`, `Union[str, Type[Foo]]` (a class, not an instance) ->
+    `Foo` as written; "" otherwise."""
     while node is not None:
         if node.type == "type":
             node = node.named_children[0] if node.named_child_count else None
@@ -446,11 +446,13 @@ def held_class_name(node: ts.Node | None) -> str:
             node = _one_side(node)
         elif (head := _generic_head(node)) is not None:
             args = _generic_arguments(node)
+            if head.rsplit(".", 1)[-1] == "Union":  # `Union[str, Type["Extension"]]`: the one that is no builtin value
+                args = [a for a in args if not _scalar(a)]
             if len(args) != 1:
                 return ""
             if head in HELD_CLASS:
                 return annotated_name(args[0])
-            node = args[0] if head.rsplit(".", 1)[-1] == "Optional" else None
+            node = args[0] if head.rsplit(".", 1)[-1] in ("Optional", "Union") else None
         else:
             return ""
     return ""
@@ -470,15 +472,26 @@ def element_items(node: ts.Node | None) -> list[ts.Node]:
 
 def element_name(node: ts.Node | None) -> str:
     """`list[Foo]`, `Sequence["Foo"]`, `list[Foo] | None`, `Iterator[Foo]`, `Generator[Foo, None, None]` -> the
-    element type as written; "" otherwise."""
+    element type as written; "" otherwise, and for elements that are classes (`held_element_name`)."""
+    element = _element(node)
+    return annotated_name(element) if element is not None and not held_class_name(element) else ""
+
+
+def held_element_name(node: ts.Node | None) -> str:
+    """`Sequence[type[Foo]]`, `list[Type["Foo"]]` (classes, not instances) -> `Foo` as written; "" otherwise."""
+    return held_class_name(_element(node))
+
+
+def _element(node: ts.Node | None) -> ts.Node | None:
+    """The annotation of the elements a container or generator annotation states (`list[Foo]`: `Foo`); None."""
     node = _declared(node)
     head = _generic_head(node) if node is not None else None
     last = head.rsplit(".", 1)[-1] if head is not None else ""
     project_generic = last[:1].isupper() and last not in NO_ELEMENTS | MAPPINGS
     if node is None or (last not in CONTAINERS | GENERATORS and not project_generic):
-        return ""
+        return None
     args = _generic_arguments(node)
-    return annotated_name(args[0]) if len(args) == 1 or (args and last in GENERATORS) else ""
+    return args[0] if len(args) == 1 or (args and last in GENERATORS) else None
 
 
 def tuple_items(node: ts.Node | None) -> list[ts.Node]:
