@@ -1166,7 +1166,14 @@ def main(argv: list[str] | None = None) -> None:
     cache = bench_home() / "executed-calls"
     python = find_python(args.python)
     _log(f"suites run on {python}")
-    results = [run_package(spec, cache, python, embedder, args.retrace) for spec in args.packages]
+    results: list[PackageResult] = []
+    skipped: dict[str, str] = {}  # a package whose suite cannot be traced here says why, and the others go on
+    for spec in args.packages:
+        try:
+            results.append(run_package(spec, cache, python, embedder, args.retrace))
+        except (SystemExit, subprocess.CalledProcessError) as error:
+            skipped[spec] = str(error)
+            _log(f"{spec} skipped: {error}")
     document = {
         "model": embedder.model_name,
         "resolutions": resolutions(),
@@ -1174,6 +1181,7 @@ def main(argv: list[str] | None = None) -> None:
         "cpus": os.cpu_count(),
         "seconds": round(time.perf_counter() - started, 1),
         "packages": [r.to_json() for r in results],
+        "skipped": skipped,
     }
     out = bench_home() / "results" / "executed_calls.json"
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -1184,6 +1192,8 @@ def main(argv: list[str] | None = None) -> None:
     print_summary(results)
     for result in results:
         print_package(result)
+    for spec, why in skipped.items():
+        print(f"\nskipped {spec}: {why}")
     print(f"\nwritten: {out} ({document['seconds']} s in all)")
 
 
