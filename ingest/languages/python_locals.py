@@ -598,6 +598,8 @@ class PythonLocals(PythonTypes):
         taken = self._member_taken(right, scope)
         _put(scope.lookups, name, (self._looked_up(right, scope) or taken) if right is not None else None)
         held = self._named_type(held_class_name(annotation)) or (self._held_value(right, scope) if right else "")
+        of_value = self.class_of(right, scope) if right is not None and not held and _class_of_name(right) else ""
+        held = held or of_value  # `cls = type(self)`: the class of the value, or one deriving from it
         found = "" if held else self.declared_or_made(annotation, right, scope.types, scope)
         _put(scope.held, name, held)
         _put(scope.fixed, name, self.taken_off_class(right, scope) if held and right is not None else None)
@@ -616,6 +618,8 @@ class PythonLocals(PythonTypes):
             scope.plain.discard(name)
         if held and right is not None and (cast := self.cast_arguments(right, scope)) and held_class_name(cast[0]):
             scope.bounded.add(name)  # `cast(Type[Extension], ...)`: that class or one deriving from it
+        if of_value:
+            scope.bounded.add(name)
         _put(scope.generators, name, self.generator_of(right, scope) if right is not None else None)
         given = held or (f"{taken.owner}.{taken.name}" if taken is not None else "")  # (`e.show`: its method)
         if given and right is not None:
@@ -1191,3 +1195,16 @@ def held_callables(function: ts.Node, scope: Scope) -> list[str]:
     given `A if c else B`), until reassigned."""
     name = node_text(function) if function.type == "identifier" else ""
     return scope.callables.get(name, []) if name not in scope.types and name not in scope.held else []
+
+
+def _class_of_name(node: ts.Node) -> bool:
+    """`type(x)` or `x.__class__` of a name (`type(self)`), not of a call's result (whose class is its return type's,
+    read elsewhere)."""
+    if node.type == "call" and node_text(node.child_by_field_name("function")) == "type":
+        arguments = node.child_by_field_name("arguments")
+        given = arguments.named_children if arguments is not None else []
+        return len(given) == 1 and given[0].type == "identifier"
+    if node.type == "attribute" and node_text(node.child_by_field_name("attribute")) == "__class__":
+        owner = node.child_by_field_name("object")
+        return owner is not None and owner.type == "identifier"
+    return False
