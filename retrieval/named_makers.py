@@ -27,7 +27,7 @@ from trident.store.catalog import Catalog
 from trident.store.names.code_paths import is_test_path
 from trident.store.names.directory import EntityDirectory
 from trident.store.protocols import SearchFilter
-from trident.store.schema import Chunk, DocumentKind, Entity, RelationType, Resolution
+from trident.store.schema import Chunk, DocumentKind, Entity, RelationType, Resolution, document_id
 
 SITES = 400  # chunks writing a module's last name read at most; more, and which tests name it is not told
 DEPTH = 2  # library modules naming it in turn followed at most this deep
@@ -45,7 +45,6 @@ class NamedMakers:
         self._catalog, self._directory, self._read, self._index = catalog, directory, read, index
         self._linked = Linked(index)
         self._modules: dict[tuple[str, str], Holders] = {}
-        self._files: dict[tuple[str, str], list[str]] | None = None  # (project, path) -> the ids it defines
 
     def tests_holding(self, class_id: str) -> Holders:
         """The tests that can hold an instance of the class, made only from a name given at run time; None where
@@ -79,9 +78,11 @@ class NamedMakers:
 
     def _read_holders(self, project: str, path: str, depth: int) -> Holders:
         module = self._directory.import_names().python_module(project, path)
+        if not module:
+            return None
         last = module.rpartition(".")[2]
         hits = self._catalog.text.search(last, SITES, SearchFilter(self._catalog.tenant, (project,)))
-        if not module or len(hits) >= SITES:
+        if len(hits) >= SITES:
             return None
         found: set[str] = set()
         naming = [c for c in self._read([h.id for h in hits]).values() if c.path != path and _names(c, module, last)]
@@ -127,11 +128,8 @@ class NamedMakers:
         return False
 
     def _defined(self, project: str, path: str) -> Iterator[Entity]:
-        if self._files is None:
-            self._files = {}
-            for document in self._catalog.manifest.documents.values():
-                self._files.setdefault((document.project, document.path), []).extend(document.entity_ids)
-        ids = self._files.get((project, path), [])
+        entry = self._catalog.manifest.documents.get(document_id(project, path))
+        ids = entry.entity_ids if entry is not None else []
         yield from (e for i in ids if (e := self._directory.by_id.get(i)) is not None)
 
 

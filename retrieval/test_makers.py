@@ -91,23 +91,28 @@ def _makers(index: RelationIndex, directory: EntityDirectory, cls: int, tests_of
     known = cast(dict[int, Holders], index.memo.setdefault("test makers", {}))
     if cls not in known:
         known[cls] = None  # (while it is read: a class made only on the way to making itself is any test's)
-        linked = Linked(index)
-        classes = [index.entity_ids[b] for b in sorted(ReceiverContext.of(index).below(cls))]
-        starts = sorted({*classes, *_may_make(index, linked, classes[0])})
-        walk, tests = tests_of(starts, frozenset())
-        if linked.ends(classes, RelationType.DECORATED_BY, outgoing=True):
-            return None
-        made = _made_on_import(directory, linked, walk, named)
-        if made is None:
-            return None
-        if not tests or _made_by_uncalled(index, directory, walk):  # made from a name given at run time
-            holders = named.tests_holding(index.entity_ids[cls])
-            known[cls] = None if holders is None else frozenset(tests) | holders | made
-        else:
-            # made only where another override runs (a plugin's `extendMarkdown` makes its processors): by the tests
-            # that make that one's class
-            known[cls] = frozenset(narrowed(index, directory, starts, walk, tests, tests_of, named).kept) | made
+        known[cls] = _read_makers(index, directory, cls, tests_of, named)
     return known[cls]
+
+
+def _read_makers(
+    index: RelationIndex, directory: EntityDirectory, cls: int, tests_of: TestsOf, named: Named
+) -> Holders:
+    linked = Linked(index)
+    classes = [index.entity_ids[b] for b in sorted(ReceiverContext.of(index).below(cls))]
+    if linked.ends(classes, RelationType.DECORATED_BY, outgoing=True):
+        return None
+    starts = sorted({*classes, *_may_make(index, linked, classes[0])})
+    walk, tests = tests_of(starts, frozenset())
+    made = _made_on_import(directory, linked, walk, named)
+    if made is None:
+        return None
+    if not tests or _made_by_uncalled(index, directory, walk):  # made from a name given at run time
+        holders = named.tests_holding(index.entity_ids[cls])
+        return None if holders is None else frozenset(tests) | holders | made
+    # made only where another override runs (a plugin's `extendMarkdown` makes its processors): by the tests that
+    # make that one's class
+    return frozenset(narrowed(index, directory, starts, walk, tests, tests_of, named).kept) | made
 
 
 def _may_make(index: RelationIndex, linked: Linked, cls: str) -> set[str]:

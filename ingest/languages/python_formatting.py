@@ -16,6 +16,7 @@ from collections.abc import Iterator
 import tree_sitter as ts
 
 from trident.ingest.languages import node_text
+from trident.ingest.languages.python_syntax import call_arguments, written
 
 # A `%` conversion: an optional mapping key, flags, width, precision, length modifier, and its type.
 _PERCENT = re.compile(
@@ -66,15 +67,16 @@ def percent_runs(left: ts.Node, right: ts.Node) -> Iterator[tuple[ts.Node, str]]
 def format_runs(call: ts.Node) -> Iterator[tuple[ts.Node, str]]:
     """`"{} {!r}".format(a, b)`, `"{name}".format(name=x)`: each value a replacement field formats, with the method
     it runs; nothing for a format not written as a string literal, or when the arguments are unpacked."""
-    function, arguments = call.child_by_field_name("function"), call.child_by_field_name("arguments")
-    if function is None or function.type != "attribute" or arguments is None or arguments.type != "argument_list":
+    function = call.child_by_field_name("function")
+    if function is None or function.type != "attribute":
         return
     owner, method = function.child_by_field_name("object"), function.child_by_field_name("attribute")
     text = literal_text(owner) if owner is not None and method is not None and node_text(method) == "format" else None
-    if text is None or any(a.type in ("list_splat", "dictionary_splat") for a in arguments.named_children):
+    given = call_arguments(call)
+    if text is None or any(a.type in ("list_splat", "dictionary_splat") for a in given):
         return
-    positional = [a for a in arguments.named_children if a.type not in ("keyword_argument", "comment")]
-    named = dict(_keywords(arguments))
+    positional = [a for a in given if a.type != "keyword_argument"]
+    named = dict(_keywords(given))
     try:
         fields = [(name, spec, conversion) for _, name, spec, conversion in string.Formatter().parse(text)]
     except ValueError:  # (an unbalanced brace: the call raises)
@@ -117,7 +119,7 @@ def _positional(right: ts.Node, count: int) -> list[ts.Node]:
             return [inner] if count == 1 else []
         right = inner
     if right.type == "tuple":
-        items = [c for c in right.named_children if c.type != "comment"]
+        items = written(right)
         return items if len(items) == count and all(c.type != "list_splat" for c in items) else []
     return [right] if count == 1 and right.type not in ("dictionary", "list", "list_comprehension") else []
 
@@ -125,19 +127,17 @@ def _positional(right: ts.Node, count: int) -> list[ts.Node]:
 def _keyed_values(right: ts.Node) -> Iterator[tuple[str, ts.Node]]:
     """The values of a dict literal with string keys, by key (`{"name": x}`); `dict(name=x)` too."""
     if right.type == "dictionary":
-        for pair in right.named_children:
+        for pair in written(right):
             key, value = pair.child_by_field_name("key"), pair.child_by_field_name("value")
             text = literal_text(key) if pair.type == "pair" else None
             if text is not None and value is not None:
                 yield text, value
     elif right.type == "call" and node_text(right.child_by_field_name("function") or right) == "dict":
-        arguments = right.child_by_field_name("arguments")
-        if arguments is not None and arguments.type == "argument_list":
-            yield from _keywords(arguments)
+        yield from _keywords(call_arguments(right))
 
 
-def _keywords(arguments: ts.Node) -> Iterator[tuple[str, ts.Node]]:
-    for argument in arguments.named_children:
+def _keywords(arguments: list[ts.Node]) -> Iterator[tuple[str, ts.Node]]:
+    for argument in arguments:
         name, value = argument.child_by_field_name("name"), argument.child_by_field_name("value")
         if argument.type == "keyword_argument" and name is not None and value is not None:
             yield node_text(name), value

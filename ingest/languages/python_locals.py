@@ -22,6 +22,7 @@ from trident.ingest.languages.python_syntax import (
     MAPPING_LOOKUPS,
     assigned_pairs,
     call_arguments,
+    class_asked,
     descendants,
     either_side,
     element_name,
@@ -598,7 +599,7 @@ class PythonLocals(PythonTypes):
         taken = self._member_taken(right, scope)
         _put(scope.lookups, name, (self._looked_up(right, scope) or taken) if right is not None else None)
         held = self._named_type(held_class_name(annotation)) or (self._held_value(right, scope) if right else "")
-        of_value = self.class_of(right, scope) if right is not None and not held and _class_of_name(right) else ""
+        of_value = "" if held else self._class_of_name(right, scope)
         held = held or of_value  # `cls = type(self)`: the class of the value, or one deriving from it
         found = "" if held else self.declared_or_made(annotation, right, scope.types, scope)
         _put(scope.held, name, held)
@@ -770,6 +771,16 @@ class PythonLocals(PythonTypes):
         if not called or called.startswith(f"{self.module}.") or "." not in called:
             return self.yields.get(called, "")
         return "" if called.split(".", 1)[0] in sys.stdlib_module_names else f"{called}{ELEMENTS_MARK}"
+
+    def _class_of_name(self, value: ts.Node | None, scope: Scope) -> str:
+        """`type(self)`, `self.__class__`: the class of a name; "" for anything else (the class of a call's result,
+        `type(f())`, is its return type's, read elsewhere)."""
+        asked = class_asked(value) if value is not None else None
+        return (
+            self.class_of(value, scope)
+            if value is not None and asked is not None and asked.type == "identifier"
+            else ""
+        )
 
     def _note_loop_variable(self, node: ts.Node, scope: Scope) -> None:
         """`for x in self.items:` where the class states `items: list[Foo]`: x is a Foo in the loop; `for text,
@@ -1195,16 +1206,3 @@ def held_callables(function: ts.Node, scope: Scope) -> list[str]:
     given `A if c else B`), until reassigned."""
     name = node_text(function) if function.type == "identifier" else ""
     return scope.callables.get(name, []) if name not in scope.types and name not in scope.held else []
-
-
-def _class_of_name(node: ts.Node) -> bool:
-    """`type(x)` or `x.__class__` of a name (`type(self)`), not of a call's result (whose class is its return type's,
-    read elsewhere)."""
-    if node.type == "call" and node_text(node.child_by_field_name("function")) == "type":
-        arguments = node.child_by_field_name("arguments")
-        given = arguments.named_children if arguments is not None else []
-        return len(given) == 1 and given[0].type == "identifier"
-    if node.type == "attribute" and node_text(node.child_by_field_name("attribute")) == "__class__":
-        owner = node.child_by_field_name("object")
-        return owner is not None and owner.type == "identifier"
-    return False

@@ -208,6 +208,16 @@ def iterated(call: ts.Node, bound: Callable[[str], str], through_iter: bool = Tr
     return given[place]
 
 
+def class_asked(node: ts.Node) -> ts.Node | None:
+    """The value whose class `type(x)` or `x.__class__` asks for (x); None for anything else."""
+    if node.type == "call" and node_text(node.child_by_field_name("function")) == "type":
+        given = call_arguments(node)
+        return given[0] if len(given) == 1 and given[0].type != "keyword_argument" else None
+    if node.type == "attribute" and node_text(node.child_by_field_name("attribute")) == "__class__":
+        return node.child_by_field_name("object")
+    return None
+
+
 def named_as_class(qualified: str) -> bool:
     """Whether a qualified name's last part is written as Python names classes: CapWords, after any underscores
     (`LRUCache`, `_InstanceOfValidator`)."""

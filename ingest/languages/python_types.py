@@ -34,6 +34,7 @@ from trident.ingest.languages.python_syntax import (
     annotated_name,
     call_arguments,
     callable_alias,
+    class_asked,
     constructed_locals,
     declared_field,
     descendants,
@@ -981,14 +982,8 @@ class PythonTypes(PythonParameters):
 
     def class_of(self, node: ts.Node, scope: Scope) -> str:
         """`type(x)` or `x.__class__` where x's class is known (the receiver's, a stated type): that class, else ""."""
-        value: ts.Node | None = None
-        if node.type == "call" and node_text(node.child_by_field_name("function")) == "type":
-            arguments = node.child_by_field_name("arguments")
-            if arguments is not None and arguments.named_child_count == 1 and not self._bound("type", scope):
-                value = arguments.named_children[0]
-        elif node.type == "attribute" and node_text(node.child_by_field_name("attribute")) == "__class__":
-            value = node.child_by_field_name("object")
-        if value is None:
+        value = class_asked(node)
+        if value is None or (node.type == "call" and self._bound("type", scope)):
             return ""
         if value.type == "identifier" and scope.cls is not None and node_text(value) == scope.receiver:
             return scope.cls.qualified
