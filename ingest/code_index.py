@@ -262,8 +262,8 @@ class CodeIndex:
         elif form is TargetForm.MEMBER:
             owner_name = self._scoped_owner(ref.owner, ref.source) if scoped else ref.owner
             if by_path and not ref.after_owner:  # a method defined apart from its type (Go, a Rust `impl`)
-                direct = self._qualified(f"{owner_name}.{ref.target}", project, 0, tails)
-                direct = [e for e in direct if e.type in types]
+                apart = self._qualified(f"{owner_name}.{ref.target}", project, 0, tails)
+                direct = [e for e in apart if e.type in types]
                 if direct and (not own_folder or all(e.project == project for e in direct)):
                     return direct, resolution
             owner, classes = self._owner(ref, owner_name, project, path, tails)
@@ -288,7 +288,7 @@ class CodeIndex:
             if classes and ref.target.endswith(PREFIX_MARK):
                 return self._prefixed(classes[0], ref.target.removesuffix(PREFIX_MARK)), resolution
             found = self._member(classes[0], ref.target, skip_first=ref.after_owner) if classes else []
-            if classes and not found and (called := self._called(classes[0], ref.target)):
+            if classes and not found and (called := self._attribute_called(classes[0], ref.target)):
                 return [e for e in called if e.type in types], Resolution.INFERRED  # `env.context_class(...)`
             if classes and not found and ref.target in DEFAULTS_TO:  # `object`'s default runs the other one
                 found = self._member(classes[0], DEFAULTS_TO[ref.target], skip_first=ref.after_owner)
@@ -690,11 +690,32 @@ class CodeIndex:
             return []  # a module's name that is a class itself (a re-export) has no instance's methods
         if held is None:  # an attribute holding a class itself (`parser_class = Parser`): that class's members
             itself = self._by_id.get(self._stated(owners, f"{attribute}{CALLED_MARK}") or "")
-            return [itself] if itself is not None and itself.type == EntityType.CLASS.value else []
+            if itself is not None:
+                return [itself] if itself.type == EntityType.CLASS.value else []
+            classes = [o for o in owners[:1] if o.type == EntityType.CLASS.value]
+            return self._undeclared(classes[0], attribute) if classes else []
         found = self._by_id.get(held or "")
         if found is None:
             return []
         return [found] if found.type == EntityType.CLASS.value else self._returned([found])
+
+    def _attribute_called(self, cls: Entity, attribute: str) -> list[Entity]:
+        """What calling an attribute `cls` defines no method for runs: the class or function it holds itself
+        (`env.context_class(...)`), else the `__call__` of what the class's `__getattr__` says it is
+        (`pm.hook.myhook(...)`)."""
+        if called := self._called(cls, attribute):
+            return called
+        dynamic = self._undeclared(cls, attribute)
+        return self._member(dynamic[0], "__call__", skip_first=False) if dynamic else []
+
+    def _undeclared(self, cls: Entity, attribute: str) -> list[Entity]:
+        """The class `cls`'s `__getattr__` (or its nearest base's) says an attribute the class does not define is
+        (pluggy's `HookRelay.__getattr__(self, name) -> HookCaller`: `pm.hook.myhook` is a HookCaller, and calling it
+        runs `HookCaller.__call__`); [] where the class defines the attribute or its `__getattr__` states no class."""
+        stated = self._stated([cls], attribute) is not None or self._stated([cls], f"{attribute}{CALLED_MARK}")
+        if stated or self._member(cls, attribute, skip_first=False):
+            return []
+        return self._returned(self._member(cls, "__getattr__", skip_first=False)[:1])
 
     def _called(self, cls: Entity, attribute: str) -> list[Entity]:
         """The class or function an attribute of `cls` (or of the nearest of its bases) holds itself, which a call of
@@ -821,11 +842,16 @@ class CodeIndex:
 
     def _of_module_instance(self, ref: AnyReference, name: str, project: str, tails: _Tails) -> list[Entity]:
         """What a name no definition has names through a module-level instance another module states: a method of it
-        (`pkg.structures.Infinity.grow`), or, for what an attribute holds, its class (`retry: "RetryBaseT"`, an alias
-        of one class: the attribute holds an instance of it); [] for anything else."""
+        (`pkg.structures.Infinity.grow`), for what an attribute holds, its class (`retry: "RetryBaseT"`, an alias of
+        one class: the attribute holds an instance of it), and for a call of the instance, its class's `__call__`
+        (pyasn1's `decoder.decode(...)`, where `decode = Decoder()`); [] for anything else."""
         if found := self._instance_member(name, project, tails):
             return found
-        return self._module_held(name, project, tails) if ref.type == RelationType.HOLDS else []
+        if ref.type == RelationType.HOLDS:
+            return self._module_held(name, project, tails)
+        if ref.type == RelationType.CALLS and (classes := self._module_held(name, project, tails)):
+            return self._member(classes[0], "__call__", skip_first=False)  # `decode(b"...")`, `decode = Decoder()`
+        return []
 
     def _instance_member(self, name: str, project: str, tails: _Tails) -> list[Entity]:
         """`pkg.structures.Infinity.grow`, where the module gives `Infinity` one instance (`Infinity =

@@ -1371,6 +1371,107 @@ def test_a_name_a_module_takes_from_a_star_import_is_bound_to_the_module_definin
     }
 
 
+def test_a_star_import_gives_the_names_the_module_imports_and_its_classes_type_what_they_make(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    # pyparsing: `core.py` does `from .exceptions import *`, and `exceptions.py` imports (and calls) `col` from
+    # `util.py`, so `col(loc, s)` in core runs `util.col`; `common.py` does `from .core import *` alone, so
+    # `Word(nums).set_name(...)` runs the `set_name` a Word has (its base's); a module-level name of the file and a
+    # local shadowing a star name are not the star module's
+    files = {
+        "pp/__init__.py": "",
+        "pp/util.py": (
+            "from functools import lru_cache\n\n\n@lru_cache(maxsize=128)\ndef col(loc, s):\n    return loc\n"
+        ),
+        "pp/exceptions.py": (
+            "from .util import (\n    col,\n)\n\n\n"
+            "class ParseException(Exception):\n"
+            "    def column(self):\n"
+            "        return col(0, '')\n"
+        ),
+        "pp/core.py": (
+            "from .exceptions import *\n\n\n"
+            "class ParserElement:\n"
+            "    def set_name(self, name):\n"
+            "        return self\n\n\n"
+            "class Word(ParserElement):\n"
+            "    def __init__(self, chars):\n"
+            "        self.chars = chars\n\n\n"
+            "def at_start(loc, s):\n"
+            "    if col(loc, s) != 1:\n"
+            "        raise ParseException()\n"
+        ),
+        "pp/common.py": (
+            "from .core import *\n\n"
+            "nums = '0123456789'\n"
+            "Digits = Word\n\n\n"
+            "class Common:\n"
+            "    integer = Word(nums).set_name('integer')\n\n\n"
+            "def local(Word):\n"
+            "    return Word(nums).set_name('x')\n"
+        ),
+        "other/names.py": "class Word:\n    def set_name(self, name):\n        return self\n",
+    }
+    at_start, common = "function:pp:pp.core.at_start", "class:pp:pp.common.Common"
+    local = "function:pp:pp.common.local"
+    found = project_edges(
+        tmp_path_factory.mktemp("stars"), "pp", files, [at_start, common, local], relation_types=["CALLS"]
+    )
+    assert ("CALLS", "pp.util.col") in found[at_start]
+    assert {k: v for k, v in found[common].items() if "set_name" in k[1] or "Word" in k[1]} == {
+        ("CALLS", "pp.core.Word"): "exact",
+        ("CALLS", "pp.core.Word.__init__"): "exact",
+        ("CALLS", "pp.core.ParserElement.set_name"): "inferred",
+    }
+    assert not [k for k in found[local] if k[1].startswith("pp.core")]  # the parameter Word is no class of core
+
+
+def test_an_attribute_a_class_does_not_define_is_what_its_getattr_says_it_returns(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    # pluggy's `HookRelay` declares `def __getattr__(self, name) -> HookCaller` (under TYPE_CHECKING): the tests'
+    # `pm.hook.myhook(arg=1)` runs `HookCaller.__call__`, `pm.hook.myhook.get_hookimpls()` its method; an attribute
+    # the class states (`self.other: Other`) is what it states
+    files = {
+        "pl/__init__.py": "",
+        "pl/hooks.py": (
+            "from __future__ import annotations\n\nfrom typing import TYPE_CHECKING\n\n\n"
+            "class HookCaller:\n"
+            "    def __call__(self, **kwargs):\n"
+            "        return kwargs\n\n"
+            "    def get_hookimpls(self):\n"
+            "        return []\n\n\n"
+            "class Other:\n"
+            "    def __call__(self):\n"
+            "        return 0\n\n\n"
+            "class HookRelay:\n"
+            "    def __init__(self) -> None:\n"
+            "        self.other: Other = Other()\n\n"
+            "    if TYPE_CHECKING:\n\n"
+            "        def __getattr__(self, name: str) -> HookCaller: ...\n\n\n"
+            "class Manager:\n"
+            "    def __init__(self) -> None:\n"
+            "        self.hook = HookRelay()\n"
+        ),
+        "tests/test_hooks.py": (
+            "from pl.hooks import Manager\n\n\n"
+            "def test_call() -> None:\n"
+            "    pm = Manager()\n"
+            "    pm.hook.myhook(arg=1)\n"
+            "    pm.hook.myhook.get_hookimpls()\n\n\n"
+            "def test_other() -> None:\n"
+            "    Manager().hook.other()\n"
+        ),
+    }
+    test, other = "function:pl:tests.test_hooks.test_call", "function:pl:tests.test_hooks.test_other"
+    found = project_edges(tmp_path_factory.mktemp("getattr"), "pl", files, [test, other], relation_types=["CALLS"])
+    assert {k: v for k, v in found[test].items() if "Manager" not in k[1]} == {
+        ("CALLS", "pl.hooks.HookCaller.__call__"): "inferred",
+        ("CALLS", "pl.hooks.HookCaller.get_hookimpls"): "inferred",
+    }
+    assert not [k for k in found[other] if "HookCaller" in k[1]]
+
+
 def test_a_name_imported_from_a_module_that_reexports_it_is_the_definition_it_reexports(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> None:
@@ -1409,7 +1510,8 @@ def test_a_value_annotated_with_a_union_alias_or_kept_from_a_union_parameter_run
     tmp_path_factory: pytest.TempPathFactory,
 ) -> None:
     # cssselect's parse tree: `Tree: TypeAlias = Union["Element", "Hash", ...]`, then `self.selector = selector` with
-    # `selector: Tree`, and `self.selector.canonical()` runs whichever class the tree holds there
+    # `selector: Tree`, and `self.selector.canonical()` runs whichever class the tree holds there, even where the
+    # file's own call passes one of them (`Hash(Element(), "x")` in `parse`)
     files = {
         "cs/__init__.py": "",
         "cs/parser.py": (
@@ -1433,7 +1535,9 @@ def test_a_value_annotated_with_a_union_alias_or_kept_from_a_union_parameter_run
             "        return tree.canonical()\n\n\n"
             "class Token:\n"
             "    def canonical(self):\n"
-            "        return ''\n"
+            "        return ''\n\n\n"
+            "def parse():\n"
+            "    return Hash(Element(), 'x')\n"
         ),
     }
     ids = [f"method:cs:cs.parser.{m}" for m in ("Hash.canonical", "Class.canonical", "Class.specificity")]
@@ -1442,6 +1546,47 @@ def test_a_value_annotated_with_a_union_alias_or_kept_from_a_union_parameter_run
     assert found[ids[0]] == every
     assert found[ids[1]] == {k: v for k, v in every.items() if "Class" not in k[1]}
     assert found[ids[2]] == every  # never the unrelated Token's
+
+
+def test_the_elements_of_an_attribute_several_classes_state_differently_are_each_ones(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    # jinja2's `args_as_const(node: Union["_FilterTestCommon", "Call"], ...)`: `for x in node.kwargs` is a Pair where
+    # node is a filter, a Keyword where it is a Call; where one class states nothing, nothing is said
+    files = {
+        "jj/__init__.py": "",
+        "jj/nodes.py": (
+            "import typing as t\n\n\n"
+            "class Pair:\n"
+            "    def as_const(self):\n"
+            "        return 1\n\n\n"
+            "class Keyword:\n"
+            "    def as_const(self):\n"
+            "        return 2\n\n\n"
+            "class Unrelated:\n"
+            "    def as_const(self):\n"
+            "        return 3\n\n\n"
+            "class Filter:\n"
+            "    kwargs: t.List[Pair]\n\n\n"
+            "class Call:\n"
+            "    kwargs: t.List[Keyword]\n\n\n"
+            "class Bare:\n"
+            "    kwargs: list\n\n\n"
+            "def args_as_const(node: t.Union['Filter', 'Call']):\n"
+            "    return [x.as_const() for x in node.kwargs]\n\n\n"
+            "def looped(node: t.Union['Filter', 'Call']):\n"
+            "    for x in node.kwargs:\n"
+            "        x.as_const()\n\n\n"
+            "def unknown(node: t.Union['Filter', 'Bare']):\n"
+            "    return [x.as_const() for x in node.kwargs]\n"
+        ),
+    }
+    ids = [f"function:jj:jj.nodes.{f}" for f in ("args_as_const", "looped", "unknown")]
+    found = project_edges(tmp_path_factory.mktemp("elements"), "jj", files, ids, relation_types=["CALLS"])
+    each = {("CALLS", f"jj.nodes.{c}.as_const"): "inferred" for c in ("Pair", "Keyword")}
+    assert found[ids[0]] == each
+    assert found[ids[1]] == each
+    assert not [k for k, v in found[ids[2]].items() if v != "name"]
 
 
 def test_a_mixins_call_of_what_it_lacks_runs_the_method_the_classes_mixing_it_in_have_from_another_base(
@@ -2254,21 +2399,27 @@ SINGLETONS = {
         "    def grow(self):\n"
         "        return self\n\n"
         "    def __neg__(self):\n"
-        "        return self\n\n\n"
+        "        return self\n\n"
+        "    def __call__(self, value):\n"
+        "        return value\n\n\n"
         "class Other:\n"
         "    def __hash__(self):\n"
         "        return 2\n\n"
         "    def grow(self):\n"
-        "        return self\n\n\n"
+        "        return self\n\n"
+        "    def __call__(self, value):\n"
+        "        return value\n\n\n"
         "Infinity = InfinityType()\n"
     ),
     "inf/user.py": (
-        "from inf import InfinityType\n"
+        "from inf import InfinityType, structures\n"
         "from inf.structures import Infinity\n\n\n"
         "def use(left):\n"
         "    return hash(Infinity), Infinity < left, Infinity.grow(), -Infinity\n\n\n"
         "def of_the_class():\n"
-        "    return hash(InfinityType)\n"
+        "    return hash(InfinityType)\n\n\n"
+        "def called():\n"
+        "    return Infinity(1), structures.Infinity(2)\n"
     ),
 }
 
@@ -2276,7 +2427,8 @@ SINGLETONS = {
 def test_a_module_level_instance_another_file_imports_runs_its_classs_methods_and_dunders(tmp_path: Path) -> None:
     # packaging's `Infinity = InfinityType()` in `_structures`, imported by `version` and the tests: `hash(Infinity)`,
     # `Infinity < x`, `Infinity.grow()` and `-Infinity` elsewhere run InfinityType's methods; hashing the class
-    # itself runs none of its own; a run that rewrites only the module binds the importing file again
+    # itself runs none of its own; calling the instance (pyasn1's `decode = Decoder()`, then `decoder.decode(...)`)
+    # runs its class's `__call__`; a run that rewrites only the module binds the importing file again
     catalog = indexed_projects(tmp_path, {"inf": SINGLETONS}, ("inf",))
     try:
         calls = {
@@ -2294,8 +2446,11 @@ def test_a_module_level_instance_another_file_imports_runs_its_classs_methods_an
     for method in ("__hash__", "__lt__", "grow", "__neg__"):
         assert calls[("use", f"inf.structures.InfinityType.{method}")] == "inferred"
     assert not [t for s, t in calls if s == "of_the_class"]
+    assert calls[("called", "inf.structures.InfinityType.__call__")] == "inferred"
+    assert [t for s, t in calls if s == "called"] == ["inf.structures.InfinityType.__call__"]
     assert waiting == []
     assert {("use", "inf.structures.Other.__hash__"), ("use", "inf.structures.Other.grow")} <= again
+    assert ("called", "inf.structures.Other.__call__") in again
     assert not [t for s, t in again if s == "use" and "InfinityType" in t]
 
 

@@ -92,12 +92,15 @@ class PythonExports(PythonLocals):
         yield from self._shim_names(root, unused)
 
     def _shim_names(self, root: ts.Node, unused: list[str]) -> Iterator[BoundAttribute]:
-        """The definitions a module imports from another module of the project for others to import from it (pluggy's
-        `_hooks.py`, kept for compatibility: `from ._caller import HookCaller`, listed in `__all__`, then `from
-        ._hooks import HookCaller` in `_manager.py`): what `pluggy._hooks.HookCaller` names (`HOLDS` on the module,
-        attribute `HookCaller()`, as a package's `__init__` states it). A name it imports and lists in `__all__`, or
-        imports and writes nowhere else."""
-        for name in sorted(exported_names(root) | set(unused)):
+        """The definitions a module imports from another module for others to import from it (pluggy's `_hooks.py`,
+        kept for compatibility: `from ._caller import HookCaller`, then `from ._hooks import HookCaller` in
+        `_manager.py`), or that a module importing every name of it gets (`from .exceptions import *` in pyparsing's
+        `core.py` gives the `col` that `exceptions.py` imports from `util.py`): what `pluggy._hooks.HookCaller` names
+        (`HOLDS` on the module, attribute `HookCaller()`, as a package's `__init__` states it). Every name its
+        top-level `from ... import` statements bind, and those `__all__` lists."""
+        froms = (node for node in statements(root) if node.type == "import_from_statement")
+        imported = {name for node in froms for name in imported_names(node, self.path)}
+        for name in sorted(exported_names(root) | set(unused) | imported):
             held = self.names.get(name, "")  # (what the file's top-level statements bind the name to)
             if held and not standard(held) and not held.startswith(f"{self.module}."):
                 yield BoundAttribute("", f"{name}{CALLED_MARK}", Target(TargetForm.QUALIFIED, held, Resolution.EXACT))

@@ -804,6 +804,8 @@ class PythonLocals(PythonTypes):
             known.pop(name, None)
         if element := self._element_type(right, scope):
             scope.types[name] = element
+        elif several := self.union_elements(right, scope):
+            scope.alternatives[name] = several
         elif right.type == "identifier" and (held := scope.held_elements.get(node_text(right), "")):
             scope.held[name] = held  # `for extension in extensions:` over `Sequence[type[Extension]]`: a class
             scope.bounded.add(name)
@@ -916,6 +918,29 @@ class PythonLocals(PythonTypes):
         # class states its elements are, for the indexer to read (`Class@options[]`)
         elsewhere = self._held_elsewhere(container, scope) if owner is not None else ""
         return f"{elsewhere}{ELEMENTS_MARK}" if elsewhere else ""
+
+    def union_elements(self, container: ts.Node, scope: Scope) -> list[str]:
+        """`node.kwargs` where node is one of several classes of this file (`node: Union[Filter, Call]`) that state
+        its elements differently (`kwargs: list[Pair]`, `kwargs: list[Keyword]`): each one; [] where one of them
+        states none, or they agree (`_element_type`)."""
+        owner = container.child_by_field_name("object") if container.type == "attribute" else None
+        classes = (
+            scope.alternatives.get(node_text(owner), []) if owner is not None and owner.type == "identifier" else []
+        )
+        attribute = node_text(container.child_by_field_name("attribute")) if classes else ""
+        stated = {own.elements.get(attribute, "") if (own := self.by_qualified.get(c)) else "" for c in classes}
+        return sorted(stated) if len(stated) > 1 and "" not in stated else []
+
+    def comprehension_alternatives(self, nodes: list[ts.Node], scope: Scope) -> dict[str, list[str]]:
+        """Variable -> its classes, for each comprehension among an expression's nodes iterating what several
+        classes state differently (`[x.as_const() for x in node.kwargs]`, `union_elements`)."""
+        found: dict[str, list[str]] = {}
+        for clause in (n for n in nodes if n.type == "for_in_clause"):
+            left, right = clause.child_by_field_name("left"), clause.child_by_field_name("right")
+            several = self.union_elements(right, scope) if right is not None else []
+            if left is not None and left.type == "identifier" and several:
+                found[node_text(left)] = several
+        return found
 
     def _mapped_class(self, call: ts.Node, scope: Scope) -> str:
         """`map(Specifier, specs)`: each element is what calling the class mapped makes; "" for any other call."""

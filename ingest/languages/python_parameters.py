@@ -7,6 +7,7 @@ The ground floor of the binder (`python_types` reads a file's declarations on it
 
 from __future__ import annotations
 
+import builtins
 import sys
 from dataclasses import replace
 
@@ -50,6 +51,7 @@ class PythonParameters:
         self.type_vars: dict[str, str] = {}  # `T = TypeVar("T", bound="Foo")`: T -> "Foo" as written
         self.type_aliases: dict[str, str] = {}  # `TextType = Union[str, "Text"]`: TextType -> "Text" as written
         self.star_modules: list[str] = []  # `from .core import *`: the modules a name the file does not bind may be of
+        self.assigned: set[str] = set()  # the names the module's top-level assignments bind
         self.union_aliases: dict[str, list[str]] = {}  # `Tree = Union["Element", "Hash"]`: Tree -> each, as written
         self.callable_aliases: set[str] = set()  # `_HookExec: TypeAlias = Callable[...]`: says only "callable"
         self.passed: Passed = passed or {}  # what the file's calls pass its functions' untyped parameters
@@ -190,13 +192,15 @@ class PythonParameters:
 
     def _parameters(self, function: ts.Node) -> dict[str, str]:
         """Parameter -> its stated type ("" when none), in order: its annotation's, else the one class of the values
-        this file's calls pass it (`render(console)` with `console = Console()`)."""
+        this file's calls pass it (`render(console)` with `console = Console()`); not for a parameter annotated with
+        a union of classes (`selector: Tree`: any of them, not the one a call here happens to pass)."""
         stated = {
             name: "" if callable_only(annotation) else self._annotation(annotation)  # (what callers pass says)
             for name, annotation in parameter_nodes(function)
         }
+        unions = self.union_parameters(function)
         for name, values in self._passed_to(function).items():
-            open_ = name in stated and (not stated[name] or standard(stated[name]))
+            open_ = name in stated and name not in unions and (not stated[name] or standard(stated[name]))
             if open_ and len(types := passed_as(values, INSTANCE)) == 1:
                 stated[name] = types[0]
         return stated
@@ -219,9 +223,25 @@ class PythonParameters:
 
     def _qualified(self, text: str) -> str:
         head, _, rest = text.partition(".")
-        if not head.isidentifier() or head not in self.names:
+        bound = self.names.get(head, "") if head.isidentifier() else ""
+        bound = bound or self.star_name(head, Scope("", ""))
+        return f"{bound}.{rest}" if bound and rest else bound
+
+    def star_name(self, name: str, scope: Scope) -> str:
+        """A name the file binds nowhere, where it imports every name of one module (`from .core import *` in
+        pyparsing's `common.py`): that module's (where Python finds it: `Word(nums)` makes a `core.Word`); "" where
+        it imports so from several modules or none, for a builtin, and for a name of the function's own."""
+        if len(self.star_modules) != 1 or not name.isidentifier() or name in BUILTIN_NAMES or name in self.names:
             return ""
-        return f"{self.names[head]}.{rest}" if rest else self.names[head]
+        if name in self.assigned:
+            return ""
+        own = (scope.types, scope.held, scope.open_params, scope.open_held, scope.callables, scope.names)
+        if name == scope.receiver or any(name in names for names in own):
+            return ""
+        return f"{self.star_modules[0]}.{name}"
+
+
+BUILTIN_NAMES = frozenset(dir(builtins))  # what a name no statement of a module binds is, before a star import's
 
 
 def standard(qualified: str) -> bool:

@@ -531,17 +531,25 @@ class PythonBinder(PythonImplicitCalls):
         the elements of what it iterates (`[x.as_const() for x in self.items]`)."""
         nodes = expression_nodes(node)
         typed = self._comprehension_types(nodes, scope)
-        if not typed:
+        several = {n: c for n, c in self.comprehension_alternatives(nodes, scope).items() if n not in typed}
+        if not typed and not several:
             self._calls_in_expression(nodes, scope)
             return
         before = {name: scope.types.get(name, "") for name in typed}
+        alternatives = {name: scope.alternatives.get(name) for name in several}
         scope.types.update(typed)
+        scope.alternatives.update(several)  # `[x.as_const() for x in node.kwargs]`, node one of several classes
         self._calls_in_expression(nodes, scope)
         for name, was in before.items():
             if was:
                 scope.types[name] = was
             else:
                 scope.types.pop(name, None)
+        for name, had in alternatives.items():
+            if had is None:
+                scope.alternatives.pop(name, None)
+            else:
+                scope.alternatives[name] = had
 
     def _calls_in_expression(self, nodes: list[ts.Node], scope: Scope) -> None:
         self._implicit_calls(expression_runs(nodes), scope)

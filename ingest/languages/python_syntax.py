@@ -413,6 +413,21 @@ def callable_alias(statement: ts.Node) -> str:
     return node_text(left) if callable_only(right) else ""
 
 
+def assigned_names(statement: ts.Node) -> list[str]:
+    """The names an assignment statement binds (`a = b = 1`, `x, y = pair`, `n += 1`, `T: TypeAlias = int`); [] for
+    any other statement."""
+    found: list[str] = []
+    written = statement.type == "expression_statement" and statement.named_child_count
+    node = statement.named_children[0] if written else None
+    while node is not None and node.type in ("assignment", "augmented_assignment"):
+        left = node.child_by_field_name("left")
+        if left is not None:
+            names = descendants(left, "identifier")
+            found.extend(node_text(n) for n in names if n.parent is None or n.parent.type != "attribute")
+        node = node.child_by_field_name("right")
+    return found
+
+
 def _union_assigned(statement: ts.Node) -> tuple[str, ts.Node] | None:
     """(name, value) of a statement giving a name a union (`X = A | B`, `X: TypeAlias = Union[A, B]`); None for any
     other statement."""

@@ -32,6 +32,7 @@ from trident.ingest.languages.python_syntax import (
     FUNCTIONS,
     MAPPING_LOOKUPS,
     annotated_name,
+    assigned_names,
     call_arguments,
     callable_alias,
     class_asked,
@@ -130,6 +131,7 @@ class PythonTypes(PythonParameters):
     # --- first pass: what the module binds, and the attribute types of its classes ---
 
     def _bind_top_level(self, node: ts.Node, root: ts.Node) -> None:
+        self.assigned.update(assigned_names(node))
         if node.type in ("import_statement", "import_from_statement"):
             self.names.update(imported_names(node, self.path))
             if star := star_imported(node, self.path):
@@ -396,7 +398,9 @@ class PythonTypes(PythonParameters):
         elements = self.element_parameters(method)
         receiver = next(iter(parameters), "")
         holding, generators = self.held_parameters(method), self.generator_parameters(method)
-        opened = {n: o for n, o in self.open_parameters(method).items() if n not in holding and n not in generators}
+        unions = self.union_parameters(method)  # `selector: Tree`, a union of the file's classes: what it states
+        stated = holding.keys() | generators.keys() | unions.keys()
+        opened = {n: o for n, o in self.open_parameters(method).items() if n not in stated}
         parameters.update((n, o) for n, o in opened.items() if not parameters.get(n))  # `self.store = store`
         body = method.child_by_field_name("body")
         if not receiver or body is None:
@@ -412,7 +416,7 @@ class PythonTypes(PythonParameters):
         scope.held.update(self._defaults_held(body, scope))
         scope.items.update(self.item_parameters(method))
         scope.generators.update(generators)
-        scope.alternatives.update(self.union_parameters(method))  # `selector: Tree`, a union of the file's classes
+        scope.alternatives.update(unions)
         for node in descendants(body, "assignment"):
             left = node.child_by_field_name("left")
             if left is not None and left.type == "subscript":
@@ -977,7 +981,7 @@ class PythonTypes(PythonParameters):
             name = node_text(function)
             if name in scope.held:
                 return scope.held[name]
-            return self._bound(name, scope) if name not in scope.types else ""
+            return self._bound(name, scope) or self.star_name(name, scope) if name not in scope.types else ""
         return self._dotted(function, scope) if function.type == "attribute" else ""
 
     def class_of(self, node: ts.Node, scope: Scope) -> str:
