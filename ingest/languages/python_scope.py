@@ -817,6 +817,8 @@ class PythonBinder(PythonImplicitCalls):
         """What calling a bare name calls."""
         if scope.cls is not None and name == scope.receiver == "cls":  # `cls(...)` in a classmethod
             return Target(TargetForm.QUALIFIED, scope.cls.qualified, Resolution.EXACT)
+        if scope.cls is not None and scope.in_function and name == scope.receiver == "self":  # `return self(buf)`
+            return Target(TargetForm.MEMBER, "__call__", Resolution.EXACT, owner=scope.cls.qualified)
         if name in scope.member_bases:  # `class DefaultCache(self.Cache)`, then `DefaultCache(...)`
             return scope.member_bases[name]
         if name in scope.held:  # `cls = Option` or `cls: type[Option]`, then `cls(...)`
