@@ -1474,7 +1474,7 @@ def test_an_attribute_a_class_does_not_define_is_what_its_getattr_says_it_return
 
 def test_calling_the_receiver_runs_its_classs_call(tmp_path_factory: pytest.TempPathFactory) -> None:
     # h11's `ChunkedReader.__call__` ends with `return self(buf)`: the instance's own `__call__` (recursion), and in
-    # a base, an override's by dispatch; an unrelated class's `__call__` never
+    # a base, an override's by dispatch; an unrelated class's `__call__` never, nor passing the receiver on
     files = {
         "hh/__init__.py": "",
         "hh/readers.py": (
@@ -1482,7 +1482,11 @@ def test_calling_the_receiver_runs_its_classs_call(tmp_path_factory: pytest.Temp
             "    def __call__(self, buf):\n"
             "        return buf\n\n"
             "    def again(self, buf):\n"
-            "        return self(buf)\n\n\n"
+            "        return self(buf)\n\n"
+            "    def give(self):\n"
+            "        return hand(self)\n\n\n"
+            "def hand(reader):\n"
+            "    return reader\n\n\n"
             "class Chunked(Reader):\n"
             "    def __call__(self, buf):\n"
             "        return self(buf[1:]) if buf else buf\n\n\n"
@@ -1492,12 +1496,15 @@ def test_calling_the_receiver_runs_its_classs_call(tmp_path_factory: pytest.Temp
         ),
     }
     again, chunked = "method:hh:hh.readers.Reader.again", "method:hh:hh.readers.Chunked.__call__"
-    found = project_edges(tmp_path_factory.mktemp("self_call"), "hh", files, [again, chunked], relation_types=["CALLS"])
-    assert found[again] == {
+    give = "method:hh:hh.readers.Reader.give"
+    found = project_edges(tmp_path_factory.mktemp("self_call"), "hh", files, [again, chunked, give])
+    calls = {f: {k: v for k, v in found[f].items() if k[0] == "CALLS"} for f in (again, chunked)}
+    assert calls[again] == {
         ("CALLS", "hh.readers.Reader.__call__"): "exact",
         ("CALLS", "hh.readers.Chunked.__call__"): "dispatch",
     }
-    assert found[chunked] == {("CALLS", "hh.readers.Chunked.__call__"): "exact"}
+    assert calls[chunked] == {("CALLS", "hh.readers.Chunked.__call__"): "exact"}
+    assert not [k for k in found[give] if "__call__" in k[1]]
 
 
 def test_a_name_imported_from_a_module_that_reexports_it_is_the_definition_it_reexports(

@@ -811,14 +811,14 @@ class PythonBinder(PythonImplicitCalls):
         local = (scope.types, scope.held, scope.open_params, scope.open_held)  # (a parameter named `callable`)
         if name and name in BUILTINS and not self._bound(name, scope) and not any(name in found for found in local):
             return None  # a builtin: nothing any project defines
+        if scope.cls is not None and scope.in_function and name == scope.receiver == "self":  # `return self(buf)`
+            return Target(TargetForm.MEMBER, "__call__", Resolution.EXACT, owner=scope.cls.qualified)
         return self._expression_target(function, scope)
 
     def _name_target(self, name: str, scope: Scope) -> Target | None:
         """What calling a bare name calls."""
         if scope.cls is not None and name == scope.receiver == "cls":  # `cls(...)` in a classmethod
             return Target(TargetForm.QUALIFIED, scope.cls.qualified, Resolution.EXACT)
-        if scope.cls is not None and scope.in_function and name == scope.receiver == "self":  # `return self(buf)`
-            return Target(TargetForm.MEMBER, "__call__", Resolution.EXACT, owner=scope.cls.qualified)
         if name in scope.member_bases:  # `class DefaultCache(self.Cache)`, then `DefaultCache(...)`
             return scope.member_bases[name]
         if name in scope.held:  # `cls = Option` or `cls: type[Option]`, then `cls(...)`
