@@ -45,6 +45,7 @@ from trident.ingest.model import (
     PARAMETER_OPEN,
     PATH_ASKED_MARK,
     PREFIX_MARK,
+    REPARTIAL_MARK,
     SUBCLASSES_MARK,
     TABLE_MARK,
     UPPER_CASE_MARK,
@@ -231,6 +232,9 @@ class CodeIndex:
         for cls, attribute, held in holds:
             if attribute.startswith(PASSED_OPEN):  # what a call passes a parameter of the function `cls`
                 self._passed.add(cls, attribute, held)
+                continue
+            if attribute == REPARTIAL_MARK:  # `return partial(deprecated, ...)` in `deprecated`
+                self._passed.repartial(cls)
                 continue
             if not self._holds.get((cls, attribute)):
                 self._holds[(cls, attribute)] = held

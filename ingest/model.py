@@ -18,6 +18,10 @@ CALLED_MARK = "()"
 # A value's name ending so is a generator of the function (`mod.repeat_last<next>`): what consuming it runs is the
 # function's body; after a parameter (`f@(iterable#1)<next>`), the bodies of the generators callers pass it
 GENERATED_MARK = "<next>"
+# A function's `HOLDS` fact with this attribute says it may return a partial of itself (`return partial(deprecated,
+# version=version)` in semver's `deprecated`): what a call of its result is passed, its own parameters are passed
+# (`@deprecated(version="3.0")` over `def bump` passes bump to `deprecated`'s first parameter)
+REPARTIAL_MARK = "(=partial)"
 # A `HOLDS` fact's attribute ending so names a method a standard-library base gives the class, and holds the class's
 # own method it runs (`update(lib)` -> `Cache.__setitem__`): what a call of it runs where no class of the project
 # defines it (a subclass's override runs first)

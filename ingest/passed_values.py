@@ -31,6 +31,15 @@ class PassedValues:
         self._reading: set[tuple[str, str, str]] = set()  # parameters being read (a chain passing a value on)
         self._read: dict[tuple[str, str, str], str | None] = {}
         self._itself: dict[tuple[str, str, str], frozenset[str]] = {}
+        self._repartial: set[str] = set()  # functions that may return a partial of themselves
+
+    def repartial(self, function: str) -> None:
+        """`function` may return a partial of itself given keywords only (`REPARTIAL_MARK`): what a call of its result
+        passes at a place, it passes its own parameter there."""
+        if function not in self._repartial:
+            self._repartial.add(function)
+            self._read.clear()
+            self._itself.clear()
 
     def add(self, function: str, attribute: str, held: str) -> None:
         """A fact read from a `HOLDS` row of `function` whose attribute is a passed slot (`(>0)@(cache#0)`)."""
@@ -98,6 +107,8 @@ class PassedValues:
         values = [*self._facts.get((function, passed_slot(place)), [])] if place else []
         if place.startswith(RETURNED_PLACE):  # (a keyword of the outer call fills none of the returned function's)
             return values
+        if place and function in self._repartial:  # `@deprecated(version="3.0")` over `def bump`: bump, at 0
+            values += self._facts.get((function, passed_slot(f"{RETURNED_PLACE}{place}")), [])
         return values + self._facts.get((function, passed_slot(name)), [])
 
     def _enter(self, key: tuple[str, str, str]) -> bool:

@@ -1507,6 +1507,49 @@ def test_calling_the_receiver_runs_its_classs_call(tmp_path_factory: pytest.Temp
     assert not [k for k in found[give] if "__call__" in k[1]]
 
 
+def test_a_decorator_returning_a_partial_of_itself_is_passed_what_it_decorates(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    # semver's `deprecated(func=None, *, version=None)` returns `partial(deprecated, version=version)` when called
+    # with options only: `@deprecated(version="3.0")` over `def bump` passes bump to `func`, so its wrapper calls bump
+    # and a call of bump runs the wrapper; a factory returning a partial of another function passes nothing to it
+    files = {
+        "sv/__init__.py": "",
+        "sv/deco.py": (
+            "from functools import partial, wraps\n\n\n"
+            "def deprecated(func=None, *, version=None):\n"
+            "    if func is None:\n"
+            "        return partial(deprecated, version=version)\n\n"
+            "    @wraps(func)\n"
+            "    def wrapper(*args, **kwargs):\n"
+            "        return func(*args, **kwargs)\n\n"
+            "    return wrapper\n\n\n"
+            "def logged(func):\n"
+            "    return func\n\n\n"
+            "def options(level=0):\n"
+            "    return partial(logged)\n"
+        ),
+        "sv/api.py": (
+            "from .deco import deprecated, options\n\n\n"
+            '@deprecated(version="3.0")\n'
+            "def bump(v):\n"
+            "    return v\n\n\n"
+            "@options(level=1)\n"
+            "def quiet(v):\n"
+            "    return v\n\n\n"
+            "def use():\n"
+            "    return bump(1), quiet(2)\n"
+        ),
+    }
+    deprecated, use = "function:sv:sv.deco.deprecated", "function:sv:sv.api.use"
+    found = project_edges(
+        tmp_path_factory.mktemp("repartial"), "sv", files, [deprecated, use], relation_types=["CALLS"]
+    )
+    assert ("CALLS", "sv.api.bump") in found[deprecated]
+    assert ("CALLS", "sv.deco.deprecated") in found[use]  # the wrapper bump's call runs
+    assert not [k for k in found[deprecated] if "quiet" in k[1]]
+
+
 def test_a_name_imported_from_a_module_that_reexports_it_is_the_definition_it_reexports(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> None:

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 
 import tree_sitter as ts
 
+from trident.ingest.languages import node_text
 from trident.ingest.languages.binding import Bindings, BoundAttribute, Target
 from trident.ingest.languages.python_facts import ClassFacts, Scope
 from trident.ingest.languages.python_implicit import (
@@ -22,10 +23,12 @@ from trident.ingest.languages.python_implicit import (
 from trident.ingest.languages.python_locals import PythonLocals
 from trident.ingest.languages.python_parameters import standard
 from trident.ingest.languages.python_syntax import (
+    call_arguments,
     exported_names,
     imported_names,
     parameter_nodes,
     reexported,
+    returned_values,
     statements,
 )
 from trident.ingest.model import (
@@ -33,6 +36,7 @@ from trident.ingest.model import (
     ELEMENTS_MARK,
     GENERATED_MARK,
     LIBRARY_RUNS_MARK,
+    REPARTIAL_MARK,
     TABLE_MARK,
     TargetForm,
     parameter_attribute,
@@ -127,6 +131,30 @@ class PythonExports(PythonLocals):
         for qualified, generator in sorted({**{g: g for g in self.generator_functions}, **returned}.items()):
             target = Target(TargetForm.QUALIFIED, generator, Resolution.EXACT)
             yield BoundAttribute(qualified.removeprefix(f"{self.module}."), GENERATED_MARK, target)
+
+    def _repartials(self) -> Iterator[BoundAttribute]:
+        """Each module-level function that may return a partial of itself given keywords only (semver's `def
+        deprecated(func=None, *, version=None)`: `if func is None: return partial(deprecated, version=version)`), so
+        that `@deprecated(version="3.0")` over `def bump` passes bump to its `func` (`REPARTIAL_MARK`)."""
+        for qualified, node in sorted(self.definitions.items()):
+            local = qualified.removeprefix(f"{self.module}.")
+            if "." in local or self.names.get(local) != qualified:
+                continue
+            if any(self._partial_of(value) == qualified for value in returned_values(node)[0]):
+                yield BoundAttribute(local, REPARTIAL_MARK, Target(TargetForm.QUALIFIED, qualified, Resolution.EXACT))
+
+    def _partial_of(self, value: ts.Node) -> str:
+        """The function `partial(f, k=v, ...)` (functools') makes a partial of with keywords only, qualified; ""
+        for any other value."""
+        given = call_arguments(value) if value.type == "call" else []
+        function = value.child_by_field_name("function") if value.type == "call" else None
+        named = node_text(function).rpartition(".")[2] if function is not None else ""
+        module = self.names.get(node_text(function).partition(".")[0], "") if function is not None else ""
+        if named != "partial" or not module.startswith("functools") or not given or given[0].type != "identifier":
+            return ""
+        if any(a.type != "keyword_argument" for a in given[1:]):
+            return ""
+        return self.names.get(node_text(given[0]), "")
 
     def _stated_parameters(self) -> Iterator[BoundAttribute]:
         """The class each annotated parameter of each method holds (`md: Markdown`, attribute `(md)`): what the

@@ -116,6 +116,7 @@ class PythonBinder(PythonImplicitCalls):
         self.result.holds.extend(self._held_attributes())
         self.result.holds.extend(self._stated_parameters())
         self.result.holds.extend(self._generators())
+        self.result.holds.extend(self._repartials())
         self.result.holds.extend(self._held_tables(root))
         return self.result
 
