@@ -1550,6 +1550,38 @@ def test_a_decorator_returning_a_partial_of_itself_is_passed_what_it_decorates(
     assert not [k for k in found[deprecated] if "quiet" in k[1]]
 
 
+def test_a_class_attribute_annotated_as_a_class_holds_the_class_it_is_given(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    # lark's `ContextualLexer.BasicLexer: Type[AbstractBasicLexer] = BasicLexer`, then `self.BasicLexer(conf)`:
+    # a BasicLexer is made (the annotation says what a subclass may give it); given no class, what it declares
+    files = {
+        "lx/__init__.py": "",
+        "lx/lexer.py": (
+            "from typing import Optional, Type\n\n\n"
+            "class AbstractBasicLexer:\n"
+            "    def __init__(self, conf):\n"
+            "        self.conf = conf\n\n\n"
+            "class BasicLexer(AbstractBasicLexer):\n"
+            "    def __init__(self, conf):\n"
+            "        self.conf = conf\n\n\n"
+            "class ContextualLexer:\n"
+            "    BasicLexer: Type[AbstractBasicLexer] = BasicLexer\n"
+            "    Fallback: Type[AbstractBasicLexer] = None\n\n"
+            "    def __init__(self, conf):\n"
+            "        self.root = self.BasicLexer(conf)\n\n"
+            "    def fallback(self, conf):\n"
+            "        return self.Fallback(conf)\n"
+        ),
+    }
+    init, fallback = "method:lx:lx.lexer.ContextualLexer.__init__", "method:lx:lx.lexer.ContextualLexer.fallback"
+    found = project_edges(
+        tmp_path_factory.mktemp("held_class"), "lx", files, [init, fallback], relation_types=["CALLS"]
+    )
+    assert set(found[init]) == {("CALLS", "lx.lexer.BasicLexer"), ("CALLS", "lx.lexer.BasicLexer.__init__")}
+    assert ("CALLS", "lx.lexer.AbstractBasicLexer") in found[fallback]
+
+
 def test_a_name_imported_from_a_module_that_reexports_it_is_the_definition_it_reexports(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> None:

@@ -636,11 +636,12 @@ class PythonTypes(PythonParameters):
         return {}
 
     def _held(self, assignment: ts.Node, scope: Scope) -> str:
-        """The class or function an assignment stores, not calls: `x: type[Foo] = ...`, `x = Foo`, `x = mod.f`,
-        `x = cast("type[Foo]", Foo)`; "" otherwise."""
-        declared = self._named_type(held_class_name(assignment.child_by_field_name("type")))
+        """The class or function an assignment stores, not calls: `x = Foo`, `x = mod.f`, `x = cast("type[Foo]",
+        Foo)`, `x: type[Foo] = ...` (the value where it is a class or function: lark's `BasicLexer:
+        Type[AbstractBasicLexer] = BasicLexer` holds BasicLexer); "" otherwise."""
         right = assignment.child_by_field_name("right")
-        return declared or (self._held_value(right, scope) if right is not None else "")
+        given = self._held_value(right, scope) if right is not None else ""
+        return given or self._named_type(held_class_name(assignment.child_by_field_name("type")))
 
     def _held_each(self, assignment: ts.Node, scope: Scope) -> list[str]:
         """The class or function an assignment stores (`_held`), or, where the two sides of `a or b` / `a if c else
