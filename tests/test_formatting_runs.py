@@ -63,3 +63,42 @@ def test_formatting_and_number_builtins_run_the_methods_of_the_values_they_are_g
     assert calls[("units.show.percent", f"{tag}.__repr__")] == "inferred"
     # a width taken from the values, a format spec, a bytes format, a format not written out: nothing is read
     assert callees("starred") == callees("specified") == callees("built") == set()
+
+
+def test_formatting_an_attribute_a_union_types_runs_each_member_class_s_method(tmp_path: Path) -> None:
+    # cssselect's `Attrib.__init__(self, selector: Tree, ...)`, `Tree` a union of the parser's node classes, then
+    # `f"{self.selector!r}"` in `__repr__`: the `__repr__` of whichever node it holds; a class stating one runs its own
+    files = {
+        "sel/__init__.py": "",
+        "sel/parser.py": (
+            "from typing import Union\n\n\n"
+            "class Element:\n"
+            "    def __repr__(self):\n"
+            "        return 'Element'\n\n"
+            "    def __eq__(self, other):\n"
+            "        return True\n\n\n"
+            "class Hash:\n"
+            "    def __init__(self, selector: 'Tree'):\n"
+            "        self.selector = selector\n\n"
+            "    def __repr__(self):\n"
+            "        return f'Hash[{self.selector!r}]'\n\n"
+            "    def same(self, other):\n"
+            "        return self.selector == other\n\n\n"
+            "class Single:\n"
+            "    def __init__(self, selector: Element):\n"
+            "        self.selector = selector\n\n"
+            "    def __repr__(self):\n"
+            "        return f'Single[{self.selector!r}]'\n\n\n"
+            "Tree = Union[Element, Hash]\n"
+        ),
+    }
+    calls = project_calls(tmp_path, "sel", files)
+    element, hashed, single = "sel.parser.Element", "sel.parser.Hash", "sel.parser.Single"
+
+    def callees(caller: str) -> set[str]:
+        return {callee for (source, callee) in calls if source == caller}
+
+    assert callees(f"{hashed}.__repr__") == {f"{element}.__repr__", f"{hashed}.__repr__"}
+    assert calls[(f"{hashed}.__repr__", f"{element}.__repr__")] == "inferred"
+    assert callees(f"{hashed}.same") == {f"{element}.__eq__"}  # (Hash states none: object's)
+    assert callees(f"{single}.__repr__") == {f"{element}.__repr__"}

@@ -75,6 +75,8 @@ class PythonImplicitCalls(PythonExports):
                 resolution = Resolution.INFERRED
             given = value.type == "identifier" and node_text(value) in scope.given_either  # (a parameter's union may
             either = scope.alternatives.get(node_text(value), []) if given else []  # be narrowed out: `if not ...`)
+            if not typed and value.type == "attribute":  # `f"{self.selector!r}"`, `selector: Tree` a union: each's
+                either = several if len(several := self._attribute_types(value, scope)) > 1 else either
             owners = [t for t in ([typed] if typed else either) if t.split(".", 1)[0] not in sys.stdlib_module_names]
             for owner in owners:  # (a variable holding an instance of either of two classes: each one's)
                 target = Target(TargetForm.MEMBER, run.method, resolution, owner=owner)
