@@ -3205,3 +3205,35 @@ def test_a_function_returning_what_it_keeps_on_itself_returns_that_class(tmp_pat
     }
     calls = project_calls(tmp_path, "lg", files)
     assert calls[("lg.load_grammar._parse_grammar", "lg.frontends.ParsingFrontend.parse")] == "inferred"
+
+
+def test_an_attribute_given_a_parameter_of_tuples_holds_its_places(tmp_path_factory: pytest.TempPathFactory) -> None:
+    # cssselect's `Relation.__init__(self, selector, arguments: Sequence[tuple[Token, Selector]])` keeps
+    # `self.arguments = arguments`; `for combinator, sub in self.arguments` (a loop or a comprehension) gives a Selector
+    files = {
+        "rel/__init__.py": "",
+        "rel/m.py": (
+            "from typing import Sequence\n\n\n"
+            "class Token:\n"
+            "    def canonical(self):\n"
+            "        return 't'\n\n\n"
+            "class Selector:\n"
+            "    def canonical(self):\n"
+            "        return 's'\n\n\n"
+            "class Relation:\n"
+            "    def __init__(self, arguments: Sequence[tuple[Token, Selector]]):\n"
+            "        self.arguments = arguments\n\n"
+            "    def loop(self):\n"
+            "        for combinator, sub in self.arguments:\n"
+            "            sub.canonical()\n\n"
+            "    def comprehension(self):\n"
+            "        return [sub.canonical() for _, sub in self.arguments]\n"
+        ),
+    }
+    loop, comprehension = "method:rel:rel.m.Relation.loop", "method:rel:rel.m.Relation.comprehension"
+    found = project_edges(
+        tmp_path_factory.mktemp("places"), "rel", files, [loop, comprehension], relation_types=["CALLS"]
+    )
+    for caller in (loop, comprehension):
+        assert set(found[caller]) == {("CALLS", "rel.m.Selector.canonical")}
+        assert found[caller][("CALLS", "rel.m.Selector.canonical")] == "inferred"

@@ -102,3 +102,28 @@ def test_formatting_an_attribute_a_union_types_runs_each_member_class_s_method(t
     assert calls[(f"{hashed}.__repr__", f"{element}.__repr__")] == "inferred"
     assert callees(f"{hashed}.same") == {f"{element}.__eq__"}  # (Hash states none: object's)
     assert callees(f"{single}.__repr__") == {f"{element}.__repr__"}
+
+
+def test_formatting_a_list_runs_its_elements_repr(tmp_path: Path) -> None:
+    # cssselect's `f"Invalid series: '{function.arguments!r}'"` with `arguments: list[Token]`: a list's `repr()` and
+    # `str()` alike run each element's `__repr__`; a list whose elements nothing states runs nothing known
+    files = {
+        "toks/__init__.py": "",
+        "toks/m.py": (
+            "class Token:\n"
+            "    def __repr__(self):\n"
+            "        return 'Token'\n\n\n"
+            "class Function:\n"
+            "    def __init__(self, arguments: list[Token], extra: list):\n"
+            "        self.arguments = arguments\n"
+            "        self.extra = extra\n\n"
+            "    def shown(self):\n"
+            "        return f'{self.arguments!r}'\n\n"
+            "    def said(self, tokens: list[Token]):\n"
+            "        return str(tokens) + '%s' % self.extra\n"
+        ),
+    }
+    calls = project_calls(tmp_path, "toks", files)
+    repr_of = "toks.m.Token.__repr__"
+    assert calls[("toks.m.Function.shown", repr_of)] == "inferred"
+    assert {callee for (source, callee) in calls if source == "toks.m.Function.said"} == {repr_of}

@@ -39,6 +39,7 @@ from trident.store.schema import Resolution
 
 GENERATOR_RUNS = frozenset({"__next__", "__anext__"})  # what runs a generator's body (`iter(g)` gives g itself)
 EQUALITY = frozenset({"__eq__", "__ne__"})  # what `==` and `!=` run (on containers: their elements' `__eq__`)
+FORMATTED = frozenset({"__repr__", "__str__"})  # what formatting runs (on containers: their elements' `__repr__`)
 
 
 class PythonImplicitCalls(PythonExports):
@@ -82,7 +83,9 @@ class PythonImplicitCalls(PythonExports):
                 target = Target(TargetForm.MEMBER, run.method, resolution, owner=owner)
                 self.result.calls.append(BoundCall(scope.caller, value.start_point.row, target))
             if not owners and run.method in EQUALITY and value.type in ("identifier", "attribute"):
-                self._elements_compared(value, scope)
+                self._elements_run(value, scope)
+            if not owners and run.method in FORMATTED and value.type in ("identifier", "attribute"):
+                self._elements_run(value, scope, "__repr__")  # `f"{self.arguments!r}"`, `arguments: list[Token]`
 
     def _imported_instance(self, value: ts.Node, scope: Scope) -> str:
         """A name imported from another module of a project, as the indexer reads an instance that module gives it
@@ -94,12 +97,13 @@ class PythonImplicitCalls(PythonExports):
         module, _, imported = self._bound(name, scope).rpartition(".")
         return f"{module}{ATTRIBUTE_MARK}{imported}" if module and module != self.module else ""
 
-    def _elements_compared(self, container: ts.Node, scope: Scope) -> None:
+    def _elements_run(self, container: ts.Node, scope: Scope, method: str = "__eq__") -> None:
         """`self._specs == other._specs` on containers whose elements' class the code states (`frozenset(map(Specifier,
-        specs))`): comparing them compares their elements, running that class's `__eq__`."""
+        specs))`): comparing them compares their elements, running that class's `__eq__`; formatting one (`method`
+        `__repr__`: a list's `str()` and `repr()` alike) runs each element's `__repr__`."""
         element = self._element_type(container, scope)
         if element and not standard(element) and ELEMENTS_MARK not in element:
-            target = Target(TargetForm.MEMBER, "__eq__", Resolution.INFERRED, owner=element)
+            target = Target(TargetForm.MEMBER, method, Resolution.INFERRED, owner=element)
             self.result.calls.append(BoundCall(scope.caller, container.start_point.row, target))
 
     def _hashed_keys(self, nodes: list[ts.Node], scope: Scope) -> None:

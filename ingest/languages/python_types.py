@@ -415,6 +415,7 @@ class PythonTypes(PythonParameters):
         scope.elements.update({n: kind for n, kind in self.module_elements.items() if n not in own})
         scope.held.update(self._defaults_held(body, scope))
         scope.items.update(self.item_parameters(method))
+        scope.element_items.update(self.element_item_parameters(method))
         scope.generators.update(generators)
         scope.alternatives.update(unions)
         for node in descendants(body, "assignment"):
@@ -604,6 +605,8 @@ class PythonTypes(PythonParameters):
             cls.elements[name] = ""  # given lists of two types: its elements are neither, surely
         if any(places := self.element_item_types(annotation)):  # `self._body: list[tuple[Key | None, Item]] = []`
             cls.element_items.setdefault(name, places)
+        elif is_name and scope is not None and (places := scope.element_items.get(node_text(right), [])):
+            cls.element_items.setdefault(name, places)  # `self.arguments = arguments`, `Sequence[tuple[Token, Sel]]`
         item = self._named_type(item_name(annotation))
         if not item and is_name and scope is not None:  # `self.mapping = mapping` with `mapping: Mapping[str, Foo]`
             item = scope.items.get(node_text(right), "")
