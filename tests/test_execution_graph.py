@@ -3237,3 +3237,34 @@ def test_an_attribute_given_a_parameter_of_tuples_holds_its_places(tmp_path_fact
     for caller in (loop, comprehension):
         assert set(found[caller]) == {("CALLS", "rel.m.Selector.canonical")}
         assert found[caller][("CALLS", "rel.m.Selector.canonical")] == "inferred"
+
+
+def test_a_decorator_factory_s_argument_is_what_its_wrapper_calls(tmp_path_factory: pytest.TempPathFactory) -> None:
+    # jinja2's `@async_variant(sync_do_first)` over `async def do_first`: the wrapper the factory's decorator returns
+    # calls `normal_func`, the function the factory was given in another file, as a plain call of it would pass it
+    files = {
+        "av/__init__.py": "",
+        "av/utils.py": (
+            "from functools import wraps\n\n\n"
+            "def async_variant(normal_func):\n"
+            "    def decorator(async_func):\n"
+            "        @wraps(async_func)\n"
+            "        def wrapper(*args, **kwargs):\n"
+            "            if args:\n"
+            "                return async_func(*args, **kwargs)\n"
+            "            return normal_func(*args, **kwargs)\n\n"
+            "        return wrapper\n\n"
+            "    return decorator\n"
+        ),
+        "av/filters.py": (
+            "from .utils import async_variant\n\n\n"
+            "def sync_do_first(x):\n"
+            "    return x\n\n\n"
+            "@async_variant(sync_do_first)\n"
+            "async def do_first(x):\n"
+            "    return x\n"
+        ),
+    }
+    factory = "function:av:av.utils.async_variant"
+    found = project_edges(tmp_path_factory.mktemp("factory"), "av", files, [factory], relation_types=["CALLS"])
+    assert set(found[factory]) == {("CALLS", "av.filters.sync_do_first"), ("CALLS", "av.filters.do_first")}

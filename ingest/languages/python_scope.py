@@ -184,10 +184,18 @@ class PythonBinder(PythonImplicitCalls):
         called = expression.child_by_field_name("function")
         if called is not None:
             self._calls_in(called, scope)
-        for target in self._call_targets(expression, scope):
+        targets = self._call_targets(expression, scope)
+        for target in targets:
             self.result.calls.append(BoundCall(scope.caller, expression.start_point.row, target))
+        self._passes(expression, targets, scope)  # `@async_variant(sync_do_first)`: what its wrapper calls
         self._references_in(expression, header)
         self._note_passed(expression, scope)
+
+    def _passes(self, call: ts.Node, targets: list[Target], scope: Scope) -> None:
+        """What a call passes the parameters of the functions it binds to, in any file (`PASSES`)."""
+        for callees in _passed_to(call, targets, scope):
+            for slot, value in self.passed_out(call, callees, scope):
+                self.result.passes.append(BoundPass(scope.caller, call.start_point.row, callees[0], slot, value))
 
     def _decorator_applied(self, decorator: ts.Node, definition: ts.Node | None, scope: Scope) -> None:
         """`@pass_context` over `def f`: the decorator is called with f where the definition is (a call of the
@@ -561,9 +569,7 @@ class PythonBinder(PythonImplicitCalls):
             targets = self._call_targets(call, scope)
             for target in targets:
                 self.result.calls.append(BoundCall(scope.caller, call.start_point.row, target))
-            for callees in _passed_to(call, targets, scope):  # (typing the callee's parameters, anywhere)
-                for slot, value in self.passed_out(call, callees, scope):
-                    self.result.passes.append(BoundPass(scope.caller, call.start_point.row, callees[0], slot, value))
+            self._passes(call, targets, scope)
             self._references_in(call, scope)
             self._note_passed(call, scope)
             self._note_mutated(call, scope)
