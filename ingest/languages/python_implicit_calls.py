@@ -38,8 +38,9 @@ from trident.ingest.model import (
 from trident.store.schema import Resolution
 
 GENERATOR_RUNS = frozenset({"__next__", "__anext__"})  # what runs a generator's body (`iter(g)` gives g itself)
-EQUALITY = frozenset({"__eq__", "__ne__"})  # what `==` and `!=` run (on containers: their elements' `__eq__`)
-FORMATTED = frozenset({"__repr__", "__str__"})  # what formatting runs (on containers: their elements' `__repr__`)
+# What a statement runs on a container -> what it runs on each of its elements: comparing it (`==`, `!=`) compares
+# them, formatting it (a list's `str()` and `repr()` alike) formats each with `repr()`
+ELEMENTS_RUN = {"__eq__": "__eq__", "__ne__": "__eq__", "__repr__": "__repr__", "__str__": "__repr__"}
 
 
 class PythonImplicitCalls(PythonExports):
@@ -76,16 +77,14 @@ class PythonImplicitCalls(PythonExports):
                 resolution = Resolution.INFERRED
             given = value.type == "identifier" and node_text(value) in scope.given_either  # (a parameter's union may
             either = scope.alternatives.get(node_text(value), []) if given else []  # be narrowed out: `if not ...`)
-            if not typed and value.type == "attribute":  # `f"{self.selector!r}"`, `selector: Tree` a union: each's
-                either = several if len(several := self._attribute_types(value, scope)) > 1 else either
+            if not typed and value.type == "attribute" and len(several := self._attribute_types(value, scope)) > 1:
+                either = several  # `f"{self.selector!r}"` with `selector: Tree`, a union: each class's `__repr__`
             owners = [t for t in ([typed] if typed else either) if t.split(".", 1)[0] not in sys.stdlib_module_names]
             for owner in owners:  # (a variable holding an instance of either of two classes: each one's)
                 target = Target(TargetForm.MEMBER, run.method, resolution, owner=owner)
                 self.result.calls.append(BoundCall(scope.caller, value.start_point.row, target))
-            if not owners and run.method in EQUALITY and value.type in ("identifier", "attribute"):
-                self._elements_run(value, scope)
-            if not owners and run.method in FORMATTED and value.type in ("identifier", "attribute"):
-                self._elements_run(value, scope, "__repr__")  # `f"{self.arguments!r}"`, `arguments: list[Token]`
+            if not owners and run.method in ELEMENTS_RUN and value.type in ("identifier", "attribute"):
+                self._elements_run(value, scope, ELEMENTS_RUN[run.method])  # `f"{self.args!r}"`, `args: list[Token]`
 
     def _imported_instance(self, value: ts.Node, scope: Scope) -> str:
         """A name imported from another module of a project, as the indexer reads an instance that module gives it
@@ -97,10 +96,10 @@ class PythonImplicitCalls(PythonExports):
         module, _, imported = self._bound(name, scope).rpartition(".")
         return f"{module}{ATTRIBUTE_MARK}{imported}" if module and module != self.module else ""
 
-    def _elements_run(self, container: ts.Node, scope: Scope, method: str = "__eq__") -> None:
-        """`self._specs == other._specs` on containers whose elements' class the code states (`frozenset(map(Specifier,
-        specs))`): comparing them compares their elements, running that class's `__eq__`; formatting one (`method`
-        `__repr__`: a list's `str()` and `repr()` alike) runs each element's `__repr__`."""
+    def _elements_run(self, container: ts.Node, scope: Scope, method: str) -> None:
+        """`method` of each element of a container whose elements' class the code states (`ELEMENTS_RUN`):
+        `self._specs == other._specs` with `frozenset(map(Specifier, specs))` runs `Specifier.__eq__`,
+        `f"{self.arguments!r}"` with `arguments: list[Token]` runs `Token.__repr__`."""
         element = self._element_type(container, scope)
         if element and not standard(element) and ELEMENTS_MARK not in element:
             target = Target(TargetForm.MEMBER, method, Resolution.INFERRED, owner=element)
