@@ -41,6 +41,7 @@ from trident.ingest.model import (
     ENTERED_MARK,
     GENERATED_MARK,
     LIBRARY_RUNS_MARK,
+    OWN_CLASS_MARK,
     PARAMETER_CLOSE,
     PARAMETER_OPEN,
     PATH_ASKED_MARK,
@@ -379,6 +380,10 @@ class CodeIndex:
         class as the binder reads it (`self.stream = ByteStream(...)`) may be one of several that other code assigns."""
         if resolution is not Resolution.NAME and _parameter_marked(ref.target.rpartition(ATTRIBUTE_MARK)[2]):
             return GIVEN_RUN  # what the caller's callers pass it (or made and passed): they reach it themselves
+        if ref.type == RelationType.CALLS and found.type == EntityType.CLASS.value:
+            if OWN_CLASS_MARK in ref.target:  # `type(self)(...)`: an object of the caller's receiver's class
+                return SELF_MARK + found.id
+            return self._constructed(ref, found, resolution)
         if ref.type not in (RelationType.CALLS, RelationType.REFERENCES) or found.type != EntityType.METHOD.value:
             return ""
         form = TargetForm(ref.form)
@@ -410,6 +415,14 @@ class CodeIndex:
             return SELF_MARK + classes[0].id if own else ""
         inherited = any(e.id == found.id for e in self._member(classes[0], found.name, skip_first=False))
         return (SELF_MARK if own else "") + classes[0].id if inherited else ""
+
+    def _constructed(self, ref: AnyReference, found: Entity, resolution: Resolution) -> str:
+        """A call of a class the code names (`Integer(1)`) makes an object of exactly that class: the constructors it
+        runs, a base's `__init__` included, run on that object, and so run only the overrides its class has
+        (`Base.__init__` calling `self.prettyIn(value)` runs `Integer.prettyIn`, never `Octet.prettyIn`). Not where
+        the class may be another (a value holding a class, inferred) or has a `__new__` (which may make another)."""
+        named = resolution is Resolution.EXACT and TargetForm(ref.form) is not TargetForm.MEMBER
+        return NON_VIRTUAL + found.id if named and not self._member(found, "__new__", skip_first=False) else ""
 
     def _encloses(self, cls: Entity, caller_id: str) -> bool:
         """Whether `caller_id` is a method of `cls` itself: a member call of an exact binding whose owner is the
@@ -590,6 +603,8 @@ class CodeIndex:
             held = _definitions(self._by_name.get(name, []) or self._table_elsewhere(name, project, depth, tails))
             mine = [e for e in held if e.project == project]
             return mine or (held if len({e.project for e in held}) == 1 else [])
+        if name.endswith(OWN_CLASS_MARK):  # `cls(...)`: the class (the relation's receiver says it is the receiver's)
+            return self._qualified(name.removesuffix(OWN_CLASS_MARK), project, depth + 1, tails)
         if name.endswith(SUBCLASSES_MARK):  # `cls(...)`: every class deriving from the class (it is bound apart)
             bases = self._qualified(name.removesuffix(SUBCLASSES_MARK), project, depth + 1, tails)
             return self._derived(bases[0]) if bases and bases[0].type == EntityType.CLASS.value else []

@@ -85,6 +85,10 @@ PASSES = "PASSES"
 # A class's name ending so is it or any class deriving from it: what calling `cls(...)` in a classmethod, a parameter
 # annotated `type[Base]` or `type(self)(...)` may construct (the indexer lists the classes deriving from it)
 SUBCLASSES_MARK = "<:"
+# A class's name ending so (before any `SUBCLASSES_MARK`) is the class of the caller's own receiver, which a call makes
+# an instance of: `cls(...)` in a classmethod, `type(self)(...)`, `self.__class__(...)` (the new object is of the
+# receiver's class, so its constructors run what that class has, as a call on the receiver itself does)
+OWN_CLASS_MARK = "<^"
 # A module's name ending so is what a `from module import ...` statement runs in it: the import asks the module for
 # its `__path__`, which a module (not a package, which has one) defining `__getattr__` (PEP 562) answers by calling it
 PATH_ASKED_MARK = "<__path__>"

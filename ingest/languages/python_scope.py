@@ -49,6 +49,7 @@ from trident.ingest.languages.python_syntax import (
     BUILTIN_METHODS,
     DEFINITIONS,
     FUNCTIONS,
+    class_asked,
     constructed_locals,
     defined_functions,
     either_side,
@@ -66,6 +67,7 @@ from trident.ingest.languages.python_syntax import (
 from trident.ingest.model import (
     ATTRIBUTE_MARK,
     CALLED_MARK,
+    OWN_CLASS_MARK,
     PARAMETER_CLOSE,
     PARAMETER_OPEN,
     PATH_ASKED_MARK,
@@ -727,6 +729,8 @@ class PythonBinder(PythonImplicitCalls):
         if target is not None and function is not None and (opened := _opened_call(function, target, scope)):
             return opened  # `key(*args)`
         if target is not None and function is not None and (bound := self._bounded_class(function, scope)):
+            if _of_receiver(function, scope):  # `cls(...)`, `type(self)(...)`: an object of the receiver's class
+                target, bound = replace(target, name=f"{bound}{OWN_CLASS_MARK}"), f"{bound}{OWN_CLASS_MARK}"
             subclasses = Target(TargetForm.QUALIFIED, f"{bound}{SUBCLASSES_MARK}", Resolution.DISPATCH)
             return [target, subclasses]  # `cls(...)`: the class, or any class deriving from it
         if target is not None and target.form is TargetForm.NAME and (starred := self._star_targets(target, scope)):
@@ -1000,3 +1004,13 @@ def bind_python(root: ts.Node, path: str, module: str) -> Bindings:
         passed = seen
     log.debug("%s: bound %d times, what its calls pass still growing; kept the last pass", path, MAX_PASSES)
     return bindings
+
+
+def _of_receiver(function: ts.Node, scope: Scope) -> bool:
+    """Whether a called value is the class of the caller's own receiver: `cls` in a classmethod, `type(self)`,
+    `self.__class__`."""
+    if function.type == "identifier":
+        return scope.cls is not None and node_text(function) == scope.receiver == "cls"
+    asked = class_asked(function)
+    own = asked is not None and asked.type == "identifier" and node_text(asked) == scope.receiver
+    return own and scope.cls is not None
