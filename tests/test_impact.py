@@ -22,6 +22,7 @@ from trident.retrieval.views import GenerationViews
 from trident.store.catalog import Catalog
 from trident.store.errors import ArgumentError
 from trident.store.schema import Resolution
+from trident.tools.explain import explain_path
 from trident.tools.impact import ImpactResult, impact
 
 CALC = {
@@ -717,3 +718,69 @@ def test_a_fixture_a_derived_test_class_overrides_reaches_the_tests_it_inherits(
     catalog = _index(tmp_path / "index", {"w": _committed(tmp_path / "w", files)})
     made = _impact(catalog, entities=["w.core.make_widget"])
     assert [(t.name, t.through) for t in made.tests] == [("test_run", "fixture thing")]
+
+
+# pyasn1's shape: the base class's `__init__` runs `self.prettyIn(value)`, which each type overrides; `clone` makes
+# another object of the receiver's own class (`self.__class__(value)`), a classmethod one of the class it is called on
+ASN = {
+    "asn/__init__.py": "",
+    "asn/base.py": (
+        "class Asn1Type:\n"
+        "    def __init__(self, value=None):\n"
+        "        self._value = self.prettyIn(value)\n\n"
+        "    def prettyIn(self, value):\n"
+        "        return value\n\n"
+        "    def clone(self, value):\n"
+        "        return self.__class__(value)\n\n"
+        "    @classmethod\n"
+        "    def create(cls, value):\n"
+        "        return cls(value)\n"
+    ),
+    "asn/univ.py": (
+        "from asn.base import Asn1Type\n\n\n"
+        "class Integer(Asn1Type):\n"
+        "    def prettyIn(self, value):\n"
+        "        return int(value)\n\n\n"
+        "class OctetString(Asn1Type):\n"
+        "    def prettyIn(self, value):\n"
+        "        return bytes(value)\n\n\n"
+        "def integer(value):\n"
+        "    return Integer(value)\n\n\n"
+        "def recloned(value):\n"
+        "    return Integer(value).clone(value)\n\n\n"
+        "def octets(value):\n"
+        "    return OctetString.create(value)\n"
+    ),
+    "tests/__init__.py": "",
+    "tests/test_univ.py": (
+        "from asn.univ import Integer, integer, octets, recloned\n\n\n"
+        "def test_integer():\n"
+        "    assert integer(1)\n\n\n"
+        "def test_recloned():\n"
+        "    assert recloned(2)\n\n\n"
+        "def test_octets():\n"
+        "    assert octets(b'')\n\n\n"
+        "def test_both():\n"
+        "    assert Integer(3) and octets(b'x')\n"
+    ),
+}
+
+
+def test_a_constructor_runs_the_hooks_of_the_class_its_call_makes_and_a_clone_those_of_its_receivers(
+    tmp_path: Path,
+) -> None:
+    catalog = _index(tmp_path / "index", {"asn": _committed(tmp_path / "asn", ASN)})
+    octet = _impact(catalog, entities=["asn.univ.OctetString.prettyIn"], max_hops=4)
+    # `Integer(value)` and `Integer(value).clone(value)` make Integers, whose `__init__` runs Integer's prettyIn only
+    assert sorted(t.name for t in octet.tests) == ["test_both", "test_octets"]
+    callers = {c.name for c in octet.callers}
+    assert {"octets", "create"} <= callers and not {"integer", "recloned"} & callers
+    integer = _impact(catalog, entities=["asn.univ.Integer.prettyIn"], max_hops=4)
+    # (`OctetString.create(...)` names the class its `cls` is, which the receiver of a call does not keep)
+    reader = Reader(catalog, GenerationViews(RetrievalSettings()))
+    made = explain_path(reader, "asn.univ.integer", "asn.univ.OctetString.prettyIn", max_hops=4)
+    assert not any(p.call_chain for p in made.paths)  # an Integer's `__init__` never runs OctetString's hook
+    runs = explain_path(reader, "asn.univ.integer", "asn.univ.Integer.prettyIn", max_hops=4)
+    assert [h.target for h in runs.paths[0].hops][-1] == "method:asn:asn.univ.Integer.prettyIn"
+    assert {"test_both", "test_integer", "test_recloned"} <= {t.name for t in integer.tests}
+    assert {"integer", "recloned", "clone", "create"} <= {c.name for c in integer.callers}
