@@ -38,7 +38,7 @@ from trident.store.schema import (
 __all__ = ["SUPPORTED_LANGUAGES", "parse_code"]
 
 CALL_TARGETS = ("Function", "Method", "Class")
-REFERENCE_TARGETS = ("Function", "Method")  # what a value passed as a callback can be
+REFERENCE_TARGETS = ("Class", "Function", "Method")  # what a value passed on to be called or constructed can be
 HELD_TARGETS = ("Class", "Function", "Method")  # what an attribute holds: an instance of a class, or what a call gives
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")  # universal newlines, the rule of text.source_lines
 # A line of closing brackets, or PHP's `<?php` / `?>` tags alone, says nothing worth a chunk.

@@ -40,6 +40,7 @@ from trident.ingest.model import (
     ELEMENTS_MARK,
     ENTERED_MARK,
     GENERATED_MARK,
+    GIVEN_CLASS_MARK,
     LIBRARY_RUNS_MARK,
     OWN_CLASS_MARK,
     PARAMETER_CLOSE,
@@ -383,6 +384,8 @@ class CodeIndex:
         if ref.type == RelationType.CALLS and found.type == EntityType.CLASS.value:
             if OWN_CLASS_MARK in ref.target:  # `type(self)(...)`: an object of the caller's receiver's class
                 return SELF_MARK + found.id
+            if GIVEN_CLASS_MARK in ref.target:  # `kind()`: the class the caller's callers pass it
+                return GIVEN_RUN
             return self._constructed(ref, found, resolution)
         if ref.type not in (RelationType.CALLS, RelationType.REFERENCES) or found.type != EntityType.METHOD.value:
             return ""
@@ -603,8 +606,9 @@ class CodeIndex:
             held = _definitions(self._by_name.get(name, []) or self._table_elsewhere(name, project, depth, tails))
             mine = [e for e in held if e.project == project]
             return mine or (held if len({e.project for e in held}) == 1 else [])
-        if name.endswith(OWN_CLASS_MARK):  # `cls(...)`: the class (the relation's receiver says it is the receiver's)
-            return self._qualified(name.removesuffix(OWN_CLASS_MARK), project, depth + 1, tails)
+        if name.endswith((OWN_CLASS_MARK, GIVEN_CLASS_MARK)):  # `cls(...)`: the class (the receiver says whose)
+            unmarked = name.removesuffix(OWN_CLASS_MARK).removesuffix(GIVEN_CLASS_MARK)
+            return self._qualified(unmarked, project, depth + 1, tails)
         if name.endswith(SUBCLASSES_MARK):  # `cls(...)`: every class deriving from the class (it is bound apart)
             bases = self._qualified(name.removesuffix(SUBCLASSES_MARK), project, depth + 1, tails)
             return self._derived(bases[0]) if bases and bases[0].type == EntityType.CLASS.value else []

@@ -89,6 +89,9 @@ SUBCLASSES_MARK = "<:"
 # an instance of: `cls(...)` in a classmethod, `type(self)(...)`, `self.__class__(...)` (the new object is of the
 # receiver's class, so its constructors run what that class has, as a call on the receiver itself does)
 OWN_CLASS_MARK = "<^"
+# ... is the class a parameter holds, as the function's callers gave it (`cls_or_instance()` after `issubclass(
+# cls_or_instance, Field)`): which class the call makes is what each caller passes, which its own reference tells
+GIVEN_CLASS_MARK = "<("
 # A module's name ending so is what a `from module import ...` statement runs in it: the import asks the module for
 # its `__path__`, which a module (not a package, which has one) defining `__getattr__` (PEP 562) answers by calling it
 PATH_ASKED_MARK = "<__path__>"

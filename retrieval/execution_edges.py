@@ -238,7 +238,7 @@ def _calls(
         how = Resolution(resolution or Resolution.EXACT.value)
         if how is Resolution.NAME:
             continue
-        if target.startswith(CLASS_PREFIX) and rtype == RelationType.CALLS.value:
+        if target.startswith(CLASS_PREFIX):  # a class called, or handed on to be constructed: its constructors
             reached = [(m, _weakest(how, h)) for m, h in _constructors(hierarchy, target)]
         elif target.startswith(METHOD_PREFIX) and _virtual(target) and (below := dispatch_below(receiver)) is not None:
             # an override runs where the receiver may be of its class: any, or only under the class the call names

@@ -125,6 +125,7 @@ class Scope:
     # (`self.Cache`, whatever classes the subclasses give it)
     member_bases: dict[str, Target] = field(default_factory=dict)
     bounded: set[str] = field(default_factory=set)  # ... held classes that may be a subclass (`kind: type[Base]`)
+    kept: set[str] = field(default_factory=set)  # the function's parameters its body never binds: what callers gave
     lookups: dict[str, Target] = field(default_factory=dict)  # variable -> the methods a built-name lookup gave it
     elements: dict[str, str] = field(default_factory=dict)  # parameter -> the type of its elements (`list[Foo]`)
     held_elements: dict[str, str] = field(default_factory=dict)  # ... the class they are (`Sequence[type[Foo]]`)

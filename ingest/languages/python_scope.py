@@ -49,6 +49,7 @@ from trident.ingest.languages.python_syntax import (
     BUILTIN_METHODS,
     DEFINITIONS,
     FUNCTIONS,
+    body_names,
     class_asked,
     constructed_locals,
     defined_functions,
@@ -67,6 +68,7 @@ from trident.ingest.languages.python_syntax import (
 from trident.ingest.model import (
     ATTRIBUTE_MARK,
     CALLED_MARK,
+    GIVEN_CLASS_MARK,
     OWN_CLASS_MARK,
     PARAMETER_CLOSE,
     PARAMETER_OPEN,
@@ -80,6 +82,10 @@ from trident.ingest.model import (
 from trident.store.schema import Resolution
 
 log = logging.getLogger(__name__)
+# Builtins that ask about the values they are given and never call or construct them
+INSPECTING = frozenset(
+    {"isinstance", "issubclass", "callable", "hasattr", "getattr", "setattr", "delattr", "type", "id", "vars", "dir"}
+)
 BRANCHING = frozenset({"if_statement", "try_statement", "match_statement"})  # statements of alternative branches
 Marker: TypeAlias = SetType | SetHeld | MergeHeld | KeepOpen  # what a block's walk applies between its statements
 MAX_PASSES = 3  # binding a file again with what its calls pass: enough for a value passed on twice
@@ -428,6 +434,7 @@ class PythonBinder(PythonImplicitCalls):
         inner.held.update(self.held_parameters(node))
         inner.fixed.update(self.fixed_defaults(node))
         inner.bounded.update(name for name, annotation in parameter_nodes(node) if held_class_name(annotation))
+        inner.kept.update(set(parameters) - body_names(node))
         inner.elements.update(self.element_parameters(node))
         inner.held_elements.update(self.held_element_parameters(node))
         inner.element_items.update(self.element_item_parameters(node))
@@ -660,7 +667,7 @@ class PythonBinder(PythonImplicitCalls):
         control reaches it. Only a name the code binds counts (a definition, an import, a member of the receiver's
         class or a stated type); a bare variable is data far more often than a callback."""
         arguments = call.child_by_field_name("arguments")
-        if arguments is None or arguments.type != "argument_list":
+        if arguments is None or arguments.type != "argument_list" or self._inspects(call, scope):
             return
         for argument in arguments.named_children:
             value = argument.child_by_field_name("value") if argument.type == "keyword_argument" else argument
@@ -676,6 +683,12 @@ class PythonBinder(PythonImplicitCalls):
                 self.result.references.append(BoundCall(scope.caller, value.start_point.row, target))
             if (passed := _passed_on(value, target, scope)) is not None:  # `filter(pred, xs)`, `wrap(func, key)`
                 self.result.references.append(BoundCall(scope.caller, value.start_point.row, passed))
+
+    def _inspects(self, call: ts.Node, scope: Scope) -> bool:
+        """A builtin asking about what it is given (`isinstance(x, Tuple)`, `callable(f)`), which it never calls."""
+        function = call.child_by_field_name("function")
+        name = node_text(function) if function is not None and function.type == "identifier" else ""
+        return name in INSPECTING and not self._bound(name, scope)
 
     def _call_targets(self, call: ts.Node, scope: Scope) -> list[Target]:
         """A call's target; one per type when the class gives the receiving attribute several (each inferred)."""
@@ -731,6 +744,8 @@ class PythonBinder(PythonImplicitCalls):
         if target is not None and function is not None and (bound := self._bounded_class(function, scope)):
             if _of_receiver(function, scope):  # `cls(...)`, `type(self)(...)`: an object of the receiver's class
                 target, bound = replace(target, name=f"{bound}{OWN_CLASS_MARK}"), f"{bound}{OWN_CLASS_MARK}"
+            elif function.type == "identifier" and node_text(function) in scope.kept:  # what the caller gave
+                target, bound = replace(target, name=f"{bound}{GIVEN_CLASS_MARK}"), f"{bound}{GIVEN_CLASS_MARK}"
             subclasses = Target(TargetForm.QUALIFIED, f"{bound}{SUBCLASSES_MARK}", Resolution.DISPATCH)
             return [target, subclasses]  # `cls(...)`: the class, or any class deriving from it
         if target is not None and target.form is TargetForm.NAME and (starred := self._star_targets(target, scope)):

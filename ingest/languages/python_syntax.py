@@ -843,7 +843,12 @@ def local_names(function: ts.Node) -> set[str]:
     """Every name a function binds itself, in one walk of its body: its parameters, the variables it assigns, its
     loop, `with`/`except ... as` and `:=` targets, its imports and its nested definitions (a module-level name of the
     same name is not what it refers to there)."""
-    names = {name for name, _ in parameter_nodes(function)}
+    return {name for name, _ in parameter_nodes(function)} | body_names(function)
+
+
+def body_names(function: ts.Node) -> set[str]:
+    """The names a function's body binds (`local_names` but the parameters the body leaves as they were given)."""
+    names: set[str] = set()
     body = function.child_by_field_name("body")
     for node in expression_nodes(body) if body is not None else []:
         if node.type in ("class_definition", *FUNCTIONS):
