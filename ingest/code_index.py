@@ -384,9 +384,7 @@ class CodeIndex:
         if ref.type == RelationType.CALLS and found.type == EntityType.CLASS.value:
             if OWN_CLASS_MARK in ref.target:  # `type(self)(...)`: an object of the caller's receiver's class
                 return SELF_MARK + found.id
-            if GIVEN_CLASS_MARK in ref.target:  # `kind()`: the class the caller's callers pass it
-                return GIVEN_RUN
-            return self._constructed(ref, found, resolution)
+            return GIVEN_RUN if GIVEN_CLASS_MARK in ref.target else ""  # `kind()`: the class the callers pass it
         if ref.type not in (RelationType.CALLS, RelationType.REFERENCES) or found.type != EntityType.METHOD.value:
             return ""
         form = TargetForm(ref.form)
@@ -418,14 +416,6 @@ class CodeIndex:
             return SELF_MARK + classes[0].id if own else ""
         inherited = any(e.id == found.id for e in self._member(classes[0], found.name, skip_first=False))
         return (SELF_MARK if own else "") + classes[0].id if inherited else ""
-
-    def _constructed(self, ref: AnyReference, found: Entity, resolution: Resolution) -> str:
-        """A call of a class the code names (`Integer(1)`) makes an object of exactly that class: the constructors it
-        runs, a base's `__init__` included, run on that object, and so run only the overrides its class has
-        (`Base.__init__` calling `self.prettyIn(value)` runs `Integer.prettyIn`, never `Octet.prettyIn`). Not where
-        the class may be another (a value holding a class, inferred) or has a `__new__` (which may make another)."""
-        named = resolution is Resolution.EXACT and TargetForm(ref.form) is not TargetForm.MEMBER
-        return NON_VIRTUAL + found.id if named and not self._member(found, "__new__", skip_first=False) else ""
 
     def _encloses(self, cls: Entity, caller_id: str) -> bool:
         """Whether `caller_id` is a method of `cls` itself: a member call of an exact binding whose owner is the

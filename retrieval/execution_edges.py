@@ -27,14 +27,7 @@ import pyarrow.compute as pc
 
 from trident.retrieval.relation_columns import strings
 from trident.retrieval.wrapper_calls import wrapper_calls
-from trident.store.schema import (
-    GIVEN_RUN,
-    RelationType,
-    Resolution,
-    constructed_class,
-    dispatch_below,
-    on_own_receiver,
-)
+from trident.store.schema import GIVEN_RUN, RelationType, Resolution, dispatch_below, on_own_receiver
 
 log = logging.getLogger(__name__)
 CLASS_PREFIX = "class:"
@@ -252,10 +245,9 @@ def _calls(
             known = {(source, method, rtype), (source, method, RelationType.CALLS.value)}
             if not known & stated and not known & seen:
                 seen.add((source, method, rtype))
-                # a dispatch on the caller's own receiver stays one: the override's `self` is the caller's; a
-                # constructor runs on the object the call makes, of exactly the class it names where it names one
-                made = bool(constructed_class(receiver)) and target.startswith(CLASS_PREFIX)
-                mark = receiver if on_own_receiver(receiver) or receiver == GIVEN_RUN or made else ""
+                # a dispatch on the caller's own receiver stays one: the override's `self` is the caller's (a
+                # constructor's object, made by `type(self)(...)`, is of the caller's class too)
+                mark = receiver if on_own_receiver(receiver) or receiver == GIVEN_RUN else ""
                 yield source, rtype, method, evidence, project, doc, reach, mark
 
 

@@ -205,3 +205,53 @@ def test_a_fixture_a_base_test_class_defines_in_another_file_types_the_parameter
     assert timed[("CALLS", "sign.signer.Signer.sign")] == "inferred"
     assert timed[("CALLS", "sign.signer.TimestampSigner.sign")] == "dispatch"
     assert timed[("CALLS", "sign.signer.Store.put")] == "inferred"
+
+
+LOCAL = {
+    "lib/__init__.py": "",
+    "lib/schema.py": (
+        "class Schema:\n"
+        "    def dump(self, data):\n"
+        "        return data\n\n\n"
+        "class Field:\n"
+        "    def dump(self, data):\n"
+        "        return data\n"
+    ),
+    "tests/__init__.py": "",
+    "tests/test_nested.py": (
+        "import pytest\n\nfrom lib.schema import Schema\n\n\n"
+        "class TestNested:\n"
+        "    @pytest.fixture\n"
+        "    def schema(self):\n"
+        "        class ParentSchema(Schema):\n"
+        "            title = 'parent'\n\n"
+        "        return ParentSchema()\n\n"
+        "    @pytest.fixture\n"
+        "    def custom(self):\n"
+        "        class Custom(Schema):\n"
+        "            def dump(self, data):\n"
+        "                return None\n\n"
+        "        made = Custom()\n"
+        "        return made\n\n"
+        "    def test_dump(self, schema):\n"
+        "        assert schema.dump(1)\n\n"
+        "    def test_custom(self, custom):\n"
+        "        assert custom.dump(1) is None\n"
+    ),
+}
+
+
+def test_a_fixture_returning_an_instance_of_a_class_it_defines_gives_one_of_the_classs_base(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    # marshmallow's suite: `class ParentSchema(Schema): ...` defined in a fixture that returns `ParentSchema(...)`, a
+    # test then calls `schema.dump(data)`; a class defining a method of its own runs that one, the fixture's own code
+    catalog = indexed_projects(tmp_path_factory.mktemp("local"), {"t": LOCAL}, ("t",))
+    try:
+        views = GenerationViews(RetrievalSettings())
+        dumped = edges_named(catalog, views, "method:t:tests.test_nested.TestNested.test_dump")
+        custom = edges_named(catalog, views, "method:t:tests.test_nested.TestNested.test_custom")
+    finally:
+        catalog.close()
+    assert dumped[("CALLS", "lib.schema.Schema.dump")] == "inferred"
+    assert ("CALLS", "lib.schema.Schema.dump") not in custom

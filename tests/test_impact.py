@@ -740,7 +740,9 @@ ASN = {
         "from asn.base import Asn1Type\n\n\n"
         "class Integer(Asn1Type):\n"
         "    def prettyIn(self, value):\n"
-        "        return int(value)\n\n\n"
+        "        return int(value)\n\n"
+        "    def plus(self, value):\n"
+        "        return self.clone(value)\n\n\n"
         "class OctetString(Asn1Type):\n"
         "    def prettyIn(self, value):\n"
         "        return bytes(value)\n\n\n"
@@ -749,11 +751,20 @@ ASN = {
         "def recloned(value):\n"
         "    return Integer(value).clone(value)\n\n\n"
         "def octets(value):\n"
-        "    return OctetString.create(value)\n"
+        "    return OctetString.create(value)\n\n\n"
+        "class Wrapped:\n"
+        "    def __init__(self):\n"
+        "        self.value = None\n\n\n"
+        "def resolve(kind: type[Wrapped] | Wrapped) -> Wrapped:\n"
+        "    if isinstance(kind, type) and issubclass(kind, Wrapped):\n"
+        "        return kind()\n"
+        "    return kind\n\n\n"
+        "def resolve_all(kinds):\n"
+        "    return [resolve(kind) for kind in kinds]\n"
     ),
     "tests/__init__.py": "",
     "tests/test_univ.py": (
-        "from asn.univ import Integer, integer, octets, recloned\n\n\n"
+        "from asn.univ import Integer, Wrapped, integer, octets, recloned, resolve, resolve_all\n\n\n"
         "def test_integer():\n"
         "    assert integer(1)\n\n\n"
         "def test_recloned():\n"
@@ -761,26 +772,33 @@ ASN = {
         "def test_octets():\n"
         "    assert octets(b'')\n\n\n"
         "def test_both():\n"
-        "    assert Integer(3) and octets(b'x')\n"
+        "    assert Integer(3) and octets(b'x')\n\n\n"
+        "def test_made():\n"
+        "    assert resolve(Wrapped)\n\n\n"
+        "def test_listed():\n"
+        "    assert resolve_all([Integer, Wrapped])\n\n\n"
+        "def test_other():\n"
+        "    assert resolve(Integer) and resolve(Integer(1)) and isinstance(resolve(Integer), Wrapped)\n"
     ),
 }
 
 
-def test_a_constructor_runs_the_hooks_of_the_class_its_call_makes_and_a_clone_those_of_its_receivers(
+def test_a_clone_runs_the_hooks_of_its_receivers_class_and_a_class_passed_on_is_made_where_it_is_called(
     tmp_path: Path,
 ) -> None:
     catalog = _index(tmp_path / "index", {"asn": _committed(tmp_path / "asn", ASN)})
     octet = _impact(catalog, entities=["asn.univ.OctetString.prettyIn"], max_hops=4)
-    # `Integer(value)` and `Integer(value).clone(value)` make Integers, whose `__init__` runs Integer's prettyIn only
-    assert sorted(t.name for t in octet.tests) == ["test_both", "test_octets"]
+    # an Integer's `self.clone(value)` makes another Integer, whose `__init__` runs Integer's prettyIn only
+    assert {"test_both", "test_octets"} <= {t.name for t in octet.tests}
     callers = {c.name for c in octet.callers}
-    assert {"octets", "create"} <= callers and not {"integer", "recloned"} & callers
+    assert {"octets", "create", "clone"} <= callers and "plus" not in callers
     integer = _impact(catalog, entities=["asn.univ.Integer.prettyIn"], max_hops=4)
-    # (`OctetString.create(...)` names the class its `cls` is, which the receiver of a call does not keep)
-    reader = Reader(catalog, GenerationViews(RetrievalSettings()))
-    made = explain_path(reader, "asn.univ.integer", "asn.univ.OctetString.prettyIn", max_hops=4)
-    assert not any(p.call_chain for p in made.paths)  # an Integer's `__init__` never runs OctetString's hook
-    runs = explain_path(reader, "asn.univ.integer", "asn.univ.Integer.prettyIn", max_hops=4)
-    assert [h.target for h in runs.paths[0].hops][-1] == "method:asn:asn.univ.Integer.prettyIn"
     assert {"test_both", "test_integer", "test_recloned"} <= {t.name for t in integer.tests}
-    assert {"integer", "recloned", "clone", "create"} <= {c.name for c in integer.callers}
+    assert {"integer", "recloned", "clone", "create", "plus"} <= {c.name for c in integer.callers}
+    reader = Reader(catalog, GenerationViews(RetrievalSettings()))
+    plus, octet_hook = "asn.univ.Integer.plus", "asn.univ.OctetString.prettyIn"
+    assert not any(p.call_chain for p in explain_path(reader, plus, octet_hook, max_hops=4).paths)
+    # a class handed on, alone or in a list, is made by the parameter the callee calls: the callers naming it
+    # reach its `__init__`, those handing on another class or an instance do not
+    made = _impact(catalog, entities=["asn.univ.Wrapped.__init__"], max_hops=4)
+    assert sorted(t.name for t in made.tests) == ["test_listed", "test_made"]

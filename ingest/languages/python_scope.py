@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 import sys
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import TypeAlias
 
@@ -663,20 +664,21 @@ class PythonBinder(PythonImplicitCalls):
         return None
 
     def _references_in(self, call: ts.Node, scope: Scope) -> None:
-        """A function or method passed as an argument (`submit(self._done)`, `map(parse, xs)`, `key=by_name`): how
-        control reaches it. Only a name the code binds counts (a definition, an import, a member of the receiver's
-        class or a stated type); a bare variable is data far more often than a callback."""
+        """A function, method or class passed as an argument (`submit(self._done)`, `map(parse, xs)`, `key=by_name`,
+        `fields.List(fields.String)`, `Tuple([DateTime, Integer])`): how control reaches it (a class handed on is
+        constructed where it is called). Only a name the code binds counts (a definition, an import, a member of the
+        receiver's class or a stated type); a bare variable is data far more often than a callback. A builtin that
+        asks about what it is given (`isinstance(x, Tuple)`) hands nothing on."""
         arguments = call.child_by_field_name("arguments")
         if arguments is None or arguments.type != "argument_list" or self._inspects(call, scope):
             return
-        for argument in arguments.named_children:
-            value = argument.child_by_field_name("value") if argument.type == "keyword_argument" else argument
-            if value is not None and value.type == "call" and (made := self._held_value(value, scope)):
+        for value in _handed(arguments):
+            if value.type == "call" and (made := self._held_value(value, scope)):
                 # `sorted(xs, key=natsort_keygen(alg))`, `map(partial(parse, strict=True), xs)`: the function (or
                 # class) that call gives is handed on to be called
                 handed = Target(TargetForm.QUALIFIED, made, Resolution.INFERRED)
                 self.result.references.append(BoundCall(scope.caller, value.start_point.row, handed))
-            if value is None or value.type not in ("identifier", "attribute"):
+            if value.type not in ("identifier", "attribute"):
                 continue
             target = self._expression_target(value, scope)
             if target is not None and target.resolution is not Resolution.NAME:
@@ -1029,3 +1031,14 @@ def _of_receiver(function: ts.Node, scope: Scope) -> bool:
     asked = class_asked(function)
     own = asked is not None and asked.type == "identifier" and node_text(asked) == scope.receiver
     return own and scope.cls is not None
+
+
+def _handed(arguments: ts.Node) -> Iterator[ts.Node]:
+    """The values a call's arguments hand on: each argument's (a keyword's value), and each element of a list, tuple
+    or set written as one (`fields.Tuple([fields.DateTime, fields.Integer])`)."""
+    for argument in arguments.named_children:
+        value = argument.child_by_field_name("value") if argument.type == "keyword_argument" else argument
+        if value is not None and value.type in ("list", "tuple", "set"):
+            yield from value.named_children
+        elif value is not None:
+            yield value

@@ -38,6 +38,7 @@ from trident.ingest.languages.python_syntax import (
     class_asked,
     constructed_locals,
     declared_field,
+    defined_functions,
     descendants,
     either_side,
     element_name,
@@ -239,18 +240,36 @@ class PythonTypes(PythonParameters):
         each element of a generator with no annotation is of it (`yield sql.Statement(self.tokens)`)."""
         values = [v for v in given if v.type != "none"]
         receiver = next(iter(signature(function, True).positional), "") if cls else ""
-        scope = Scope("", "", held={receiver: cls} if receiver else {})
+        local = self._local_bases(function)  # (a class the function defines makes an instance of its base, or below)
+        scope = Scope("", "", held={**local, receiver: cls} if receiver else local)
         # (a call of a function of this file read before: the class it returns, `complement` returning `compose(...)`;
         # a local every binding of which calls one class: `parser = LRParser(lr)`, then `return parser`)
         made = {self._constructed(v, scope) for v in values if v.type == "call"} - {""}
         if any(v.type == "identifier" for v in values) and (locals_made := constructed_locals(function)):
-            made |= {self._qualified(locals_made.get(node_text(v), "")) for v in values if v.type == "identifier"}
+            for name in (locals_made.get(node_text(v), "") for v in values if v.type == "identifier"):
+                made.add(local.get(name) or self._qualified(name))
             made -= {""}
         made |= self._memoized(function, values, scope)
         made = {self.returns[m] if m in self.returns and not standard(self.returns[m]) else m for m in made}
         made = {m for m in made if not standard(m)}  # (a standard library's class has no method of a project's)
         found = made.pop() if len(made) == 1 else ""
         return found if named_as_class(found) else ""
+
+    def _local_bases(self, function: ts.Node) -> dict[str, str]:
+        """The classes a function defines, each by its first base as this file names it (`class ParentSchema(Schema)`
+        in a fixture, then `return ParentSchema(...)`: an instance of Schema, or of a class deriving from it). Only
+        those defining no method: a method of its own is the function's code, which a caller's call of the base's
+        method of that name would not run."""
+        body = function.child_by_field_name("body")
+        found: dict[str, str] = {}
+        for node in descendants(body, "class_definition") if body is not None else []:
+            if defined_functions(node):
+                continue
+            holder = node.child_by_field_name("superclasses")
+            bases = [b for b in holder.named_children if b.type in ("identifier", "attribute")] if holder else []
+            if bases and (base := self._qualified(node_text(bases[0]))) and not standard(base):
+                found[node_text(node.child_by_field_name("name"))] = base
+        return found
 
     def _memoized(self, function: ts.Node, values: list[ts.Node], scope: Scope) -> set[str]:
         """What the function keeps on itself and returns (`_get_parser.cache = ParsingFrontend(...)`, then `return
