@@ -3268,3 +3268,44 @@ def test_a_decorator_factory_s_argument_is_what_its_wrapper_calls(tmp_path_facto
     factory = "function:av:av.utils.async_variant"
     found = project_edges(tmp_path_factory.mktemp("factory"), "av", files, [factory], relation_types=["CALLS"])
     assert set(found[factory]) == {("CALLS", "av.filters.sync_do_first"), ("CALLS", "av.filters.do_first")}
+
+
+def test_a_unittest_assertion_runs_the_operator_it_applies_to_its_arguments(tmp_path: Path) -> None:
+    # pathspec's suite: `self.assertEqual(first_spec, second_spec)` runs `PathSpec.__eq__` inside unittest, as
+    # `assert first == second` would; an assertion on another object than the test's own is not unittest's
+    files = {
+        "spec/__init__.py": "",
+        "spec/paths.py": (
+            "class PathSpec:\n"
+            "    def __init__(self, patterns):\n"
+            "        self.patterns = patterns\n\n"
+            "    def __eq__(self, other):\n"
+            "        return self.patterns == other.patterns\n\n"
+            "    def __contains__(self, item):\n"
+            "        return item in self.patterns\n\n"
+            "    def __bool__(self):\n"
+            "        return bool(self.patterns)\n\n"
+            "    def __lt__(self, other):\n"
+            "        return len(self.patterns) < len(other.patterns)\n"
+        ),
+        "tests/test_paths.py": (
+            "import unittest\n\nfrom spec.paths import PathSpec\n\n\n"
+            "class PathSpecTest(unittest.TestCase):\n"
+            "    def test_eq(self):\n"
+            "        first = PathSpec(['a'])\n"
+            "        self.assertEqual(first, PathSpec(['a']))\n\n"
+            "    def test_in(self):\n"
+            "        spec = PathSpec(['a'])\n"
+            "        self.assertIn('a', spec)\n"
+            "        self.assertTrue(spec)\n"
+            "        self.assertLess(spec, PathSpec(['a', 'b']))\n\n"
+            "    def test_other(self, checker):\n"
+            "        checker.assertEqual(PathSpec(['a']), 1)\n"
+        ),
+    }
+    calls = project_calls(tmp_path, "spec", files)
+    test = "tests.test_paths.PathSpecTest"
+    assert calls[(f"{test}.test_eq", "spec.paths.PathSpec.__eq__")] == "inferred"
+    for method in ("__contains__", "__bool__", "__lt__"):
+        assert calls[(f"{test}.test_in", f"spec.paths.PathSpec.{method}")] == "inferred"
+    assert (f"{test}.test_other", "spec.paths.PathSpec.__eq__") not in calls

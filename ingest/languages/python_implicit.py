@@ -4,8 +4,9 @@
 as do a comprehension's `for`, `yield from x`, unpacking (`a, b = x`, `f(*x)`, `[*x]`) and the builtins that consume
 an iterable (`list(x)`, `sorted(x)`, `sum(x)`, `zip(x, y)`, `map(f, x)`, ...; `list`, `tuple` and `sorted` ask its
 `__len__` first); `async for` and `async with` run their `__aiter__`/`__anext__` and `__aenter__`/`__aexit__`;
-`int(x)`, `float(x)`, `round(x)` run `__int__`, `__float__`, `__round__`, and formatting runs what each conversion of
-its format asks (`"%r" % x`, `"{}".format(x)`: `python_formatting`).
+`int(x)`, `float(x)`, `round(x)` run `__int__`, `__float__`, `__round__`, formatting runs what each conversion of
+its format asks (`"%r" % x`, `"{}".format(x)`: `python_formatting`), and a unittest assertion the operator it applies
+(`self.assertEqual(a, b)`: `a == b`).
 
 This module only reads the syntax: each run is the value it runs on and the method's name. The binder types the
 value; only a value whose class the code states gets an edge, and only to a method that class or a base defines
@@ -110,6 +111,16 @@ CONTAINER_RUNS = frozenset(
     | {"__getitem__", "__setitem__", "__delitem__"}
 )
 CONDITIONED = frozenset({"if_statement", "while_statement", "elif_clause"})
+# unittest's assertions on `self` -> the operator each applies to its arguments (`self.assertEqual(a, b)` runs
+# `a == b`, `self.assertIn(k, m)` runs `k in m`, `self.assertTrue(x)` tests x for truth)
+_EQUAL = ("assertEqual", "assertEquals", "assertListEqual", "assertTupleEqual", "assertSequenceEqual")
+ASSERTED = {
+    **dict.fromkeys((*_EQUAL, "assertDictEqual", "assertSetEqual"), "=="),
+    **dict.fromkeys(("assertNotEqual", "assertNotEquals"), "!="),
+    **dict.fromkeys(("assertIn", "assertNotIn"), "in"),
+    **dict.fromkeys(("assertTrue", "assertFalse", "assert_"), "bool"),
+    **{"assertLess": "<", "assertLessEqual": "<=", "assertGreater": ">", "assertGreaterEqual": ">="},
+}
 
 
 class Run(NamedTuple):
@@ -159,6 +170,7 @@ def _runs(node: ts.Node) -> Iterator[Run]:
     if node.type == "call":
         yield from _builtin_runs(node)
         yield from _consumed(node)
+        yield from _asserted(node)
         yield from (Run(value, method) for value, method in format_runs(node))
     elif node.type == "for_in_clause" and (right := node.child_by_field_name("right")) is not None:
         yield from _iterated(right, node)
@@ -230,6 +242,25 @@ def _builtin_runs(call: ts.Node) -> Iterator[Run]:
         value = arguments.named_children[0]
         if value.type not in ("keyword_argument", "list_splat", "dictionary_splat"):
             yield Run(value, BUILTIN_RUNS[name], name)
+
+
+def _asserted(call: ts.Node) -> Iterator[Run]:
+    """`self.assertEqual(a, b)`, `self.assertIn(k, m)`, `self.assertTrue(x)`: the operator a unittest assertion
+    applies to its arguments runs what it would written out (`a == b`, `k in m`, `if x:`)."""
+    function, arguments = call.child_by_field_name("function"), call.child_by_field_name("arguments")
+    owner = function.child_by_field_name("object") if function is not None and function.type == "attribute" else None
+    if owner is None or function is None or node_text(owner) != "self" or arguments is None:
+        return
+    operator = ASSERTED.get(node_text(function.child_by_field_name("attribute")))
+    given = [a for a in arguments.named_children if a.type not in ("keyword_argument", "comment")]
+    if operator is None or any(a.type in ("list_splat", "dictionary_splat") for a in given):
+        return
+    if operator == "bool" and given:
+        yield from _truth(given[0])
+    elif operator in CONTAINMENT and len(given) >= 2:
+        yield Run(given[1], "__contains__")
+    elif operator in COMPARISON_RUNS and len(given) >= 2:
+        yield Run(given[0], COMPARISON_RUNS[operator])
 
 
 def _consumed(call: ts.Node) -> Iterator[Run]:
