@@ -687,10 +687,17 @@ class PythonBinder(PythonImplicitCalls):
                 self.result.references.append(BoundCall(scope.caller, value.start_point.row, passed))
 
     def _inspects(self, call: ts.Node, scope: Scope) -> bool:
-        """A builtin asking about what it is given (`isinstance(x, Tuple)`, `callable(f)`), which it never calls."""
+        """A builtin or standard function asking about what it is given (`isinstance(x, Tuple)`, `callable(f)`,
+        `typing.cast(Foo, x)`, `inspect.signature(f)`), which it never calls or constructs."""
         function = call.child_by_field_name("function")
-        name = node_text(function) if function is not None and function.type == "identifier" else ""
-        return name in INSPECTING and not self._bound(name, scope)
+        if function is None or function.type not in ("identifier", "attribute"):
+            return False
+        head, dot, rest = node_text(function).partition(".")
+        bound = self._bound(head, scope)
+        if not bound:
+            return not dot and head in INSPECTING  # a builtin the file does not bind to something else
+        qualified = f"{bound}{dot}{rest}"  # (`cast` imported from typing, `t.cast`, `inspect.signature`)
+        return qualified == "typing.cast" or qualified.startswith("inspect.")
 
     def _call_targets(self, call: ts.Node, scope: Scope) -> list[Target]:
         """A call's target; one per type when the class gives the receiving attribute several (each inferred)."""
