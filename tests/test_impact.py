@@ -764,7 +764,7 @@ ASN = {
     ),
     "tests/__init__.py": "",
     "tests/test_univ.py": (
-        "from asn.univ import Integer, Wrapped, integer, octets, recloned, resolve, resolve_all\n\n\n"
+        "from typing import cast\n\nfrom asn.univ import Integer, Wrapped, integer, octets, recloned, resolve, resolve_all\n\n\n"
         "def test_integer():\n"
         "    assert integer(1)\n\n\n"
         "def test_recloned():\n"
@@ -779,6 +779,7 @@ ASN = {
         "    assert resolve_all([Integer, Wrapped])\n\n\n"
         "def test_other():\n"
         "    assert resolve(Integer) and resolve(Integer(1)) and isinstance(resolve(Integer), Wrapped)\n"
+        "    assert cast(Wrapped, resolve(Integer))\n"
     ),
 }
 
