@@ -9,11 +9,11 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from trident.retrieval.execution_edges import EXECUTED
+from trident.retrieval.execution_edges import CONSTRUCTORS, EXECUTED
 from trident.retrieval.relation_index import GraphWalk
 from trident.store.names.code_paths import is_set_apart
 from trident.store.names.directory import EntityDirectory
-from trident.store.schema import Relation, Resolution
+from trident.store.schema import Relation, RelationType, Resolution
 
 # For each node, (neighbour, relation) pairs in both directions, sorted.
 Adjacency = dict[str, list[tuple[str, Relation]]]
@@ -32,6 +32,10 @@ HOP_COST: dict[str, float] = {
     "REFERENCES": 2.5, "RETURNS": 1.25, "YIELDS": 1.25, "DECORATED_BY": 1.0,
 }  # fmt: skip
 DEFAULT_HOP_COST = 1.5
+# A class handed on is made where what it was handed to calls it, often a call further on (`_group(tlist,
+# sql.Comparison)`, then `group_tokens(cls)`, then `cls(tokens)`): a reference to a constructor stands for three
+# calls at least, so the chain through the callees that make it comes first where they are indexed.
+HANDED_CLASS_COST = 1.0
 # A call or base bound only by its name is a guess, and one resting on an inferred type a little less sure than
 # one the code binds: either costs extra, so a path over bindings wins over an equally long one over guesses.
 RESOLUTION_COST: dict[Resolution, float] = {
@@ -193,6 +197,8 @@ def _step_cost(relation: Relation, leaving: str, into_tests: bool) -> float:
     """What walking `relation` from `leaving` adds to a path's cost (see the constants above)."""
     cost = HOP_COST.get(relation.type, DEFAULT_HOP_COST) + (0.0 if relation.source == leaving else BACKWARD_COST)
     cost += RESOLUTION_COST.get(Resolution(relation.resolution), 0.0)
+    if relation.type == RelationType.REFERENCES.value and relation.target.rpartition(".")[2] in CONSTRUCTORS:
+        cost += HANDED_CLASS_COST
     if relation.type in EXECUTED and 0.0 < relation.weight < 1.0:
         cost += FANOUT_COST * math.log2(1.0 / relation.weight)
     if relation.type not in CODE_RELATIONS or into_tests:

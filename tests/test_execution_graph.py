@@ -3309,3 +3309,40 @@ def test_a_unittest_assertion_runs_the_operator_it_applies_to_its_arguments(tmp_
     for method in ("__contains__", "__bool__", "__lt__"):
         assert calls[(f"{test}.test_in", f"spec.paths.PathSpec.{method}")] == "inferred"
     assert (f"{test}.test_other", "spec.paths.PathSpec.__eq__") not in calls
+
+
+def test_a_chain_through_the_callees_a_class_is_handed_to_comes_before_the_reference(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    # sqlparse's shape: `group_comparison` hands `sql.Comparison` to `_group`, which hands it to `group_tokens`,
+    # which makes it; what ran is group_comparison -> _group -> group_tokens -> Comparison's __init__
+    files = {
+        "sq/__init__.py": "",
+        "sq/sql.py": (
+            "class TokenList:\n"
+            "    def __init__(self, tokens=None):\n"
+            "        self.tokens = tokens or []\n\n"
+            "    def group_tokens(self, grp_cls, start, end):\n"
+            "        return grp_cls(self.tokens[start:end])\n\n\n"
+            "class Comparison(TokenList):\n"
+            "    pass\n"
+        ),
+        "sq/grouping.py": (
+            "from sq import sql\n\n\n"
+            "def _group(tlist, cls, start):\n"
+            "    return tlist.group_tokens(cls, start, start + 2)\n\n\n"
+            "def group_comparison(tlist: sql.TokenList):\n"
+            "    return _group(tlist, sql.Comparison, 0)\n"
+        ),
+    }
+    catalog = indexed_projects(tmp_path_factory.mktemp("handed_class"), {"sq": files}, ["sq"])
+    try:
+        reader = Reader(catalog, GenerationViews(RetrievalSettings()))
+        source, target = "function:sq:sq.grouping.group_comparison", "method:sq:sq.sql.TokenList.__init__"
+        found = explain_path(reader, source, target, max_hops=4)
+        walked = [[(h.type, h.target) for h in path.hops] for path in found.paths]
+        group, tokens = "function:sq:sq.grouping._group", "method:sq:sq.sql.TokenList.group_tokens"
+        assert walked[0] == [("CALLS", group), ("CALLS", tokens), ("CALLS", target)]
+        assert [("REFERENCES", target)] in walked[1:]  # the class handed on: still an answer, after
+    finally:
+        catalog.close()
