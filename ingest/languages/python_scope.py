@@ -668,11 +668,16 @@ class PythonBinder(PythonImplicitCalls):
         `fields.List(fields.String)`, `Tuple([DateTime, Integer])`): how control reaches it (a class handed on is
         constructed where it is called). Only a name the code binds counts (a definition, an import, a member of the
         receiver's class or a stated type); a bare variable is data far more often than a callback. A builtin that
-        asks about what it is given (`isinstance(x, Tuple)`) hands nothing on."""
+        asks about what it is given (`isinstance(x, Tuple)`) hands nothing on, but reads what it is given (a
+        property's value, `getattr(self.file, "encoding")`)."""
         arguments = call.child_by_field_name("arguments")
-        if arguments is None or arguments.type != "argument_list" or self._inspects(call, scope):
+        if arguments is None or arguments.type != "argument_list":
             return
+        inspects = self._inspects(call, scope)
         for value in _handed(arguments):
+            if inspects:
+                self._read_as_argument(value, scope)
+                continue
             if value.type == "call" and (made := self._held_value(value, scope)):
                 # `sorted(xs, key=natsort_keygen(alg))`, `map(partial(parse, strict=True), xs)`: the function (or
                 # class) that call gives is handed on to be called
@@ -685,6 +690,12 @@ class PythonBinder(PythonImplicitCalls):
                 self.result.references.append(BoundCall(scope.caller, value.start_point.row, target))
             if (passed := _passed_on(value, target, scope)) is not None:  # `filter(pred, xs)`, `wrap(func, key)`
                 self.result.references.append(BoundCall(scope.caller, value.start_point.row, passed))
+
+    def _read_as_argument(self, value: ts.Node, scope: Scope) -> None:
+        """A member of a value read as an argument (`getattr(self.file, "encoding")`: a property runs its getter)."""
+        target = self._expression_target(value, scope) if value.type == "attribute" else None
+        if target is not None and target.form is TargetForm.MEMBER and target.resolution is not Resolution.NAME:
+            self.result.references.append(BoundCall(scope.caller, value.start_point.row, target))
 
     def _inspects(self, call: ts.Node, scope: Scope) -> bool:
         """A builtin or standard function asking about what it is given (`isinstance(x, Tuple)`, `callable(f)`,
