@@ -21,6 +21,7 @@ from trident.store.schema import RelationType, Resolution
 CALLS = RelationType.CALLS.value
 RUNS = frozenset({CALLS, RelationType.REFERENCES.value})  # how a decorator's wrapper reaches what it wraps
 COLUMNS = ("source", "target", "evidence", "project", "doc_id", "resolution")
+CLASS_PREFIX = "class:"
 
 
 def wrapper_calls(table: pa.Table) -> Iterator[tuple[str, str, str, str, str, str, Resolution]]:
@@ -47,8 +48,11 @@ def wrapper_calls(table: pa.Table) -> Iterator[tuple[str, str, str, str, str, st
 
 def _wrappers(table: pa.Table) -> dict[str, list[tuple[str, Resolution]]]:
     """Decorated function -> the decorators whose body calls it, each with the weaker of the two bindings."""
+    called = set(zip(*(strings(of_types(table, {CALLS}), c) for c in ("source", "target")), strict=True))
     runs: dict[tuple[str, str], Resolution] = {}
     for source, target, *_, resolution in _rows(of_types(table, RUNS)):
+        if target.startswith(CLASS_PREFIX) and (source, target) not in called:
+            continue  # a class handed on (`_ClassBuilder(cls)`): a class decorator that keeps it, no wrapper
         how = _resolution(resolution)
         if how is not Resolution.NAME and runs.get((source, target), Resolution.NAME).rank > how.rank:
             runs[(source, target)] = how

@@ -3346,3 +3346,41 @@ def test_a_chain_through_the_callees_a_class_is_handed_to_comes_before_the_refer
         assert [("REFERENCES", target)] in walked[1:]  # the class handed on: still an answer, after
     finally:
         catalog.close()
+
+
+def test_a_class_decorator_handing_the_class_on_puts_no_wrapper_around_it(tmp_path: Path) -> None:
+    # attrs' shape: `@attrs(...)` hands the class to `_ClassBuilder(cls, ...)` and returns the class it builds; a
+    # later `_NumberValidator(...)` does not run `attrs`, as a call of a function a wrapper decorates runs the wrapper
+    files = {
+        "reg/__init__.py": "",
+        "reg/plugins.py": (
+            "class Builder:\n"
+            "    def __init__(self, cls):\n"
+            "        self.cls = cls\n\n\n"
+            "def register(cls):\n"
+            "    Builder(cls)\n"
+            "    return cls\n\n\n"
+            "def traced(func):\n"
+            "    def wrapper(*args):\n"
+            "        return func(*args)\n"
+            "    return wrapper\n\n\n"
+            "@register\n"
+            "class Plugin:\n"
+            "    def __init__(self):\n"
+            "        self.x = 1\n\n\n"
+            "@traced\n"
+            "def work():\n"
+            "    return 1\n\n\n"
+            "def make():\n"
+            "    work()\n"
+            "    return Plugin()\n"
+        ),
+    }
+    catalog = indexed_projects(tmp_path, {"reg": files}, ["reg"])
+    try:
+        made = edges_named(catalog, GenerationViews(RetrievalSettings()), "function:reg:reg.plugins.make")
+    finally:
+        catalog.close()
+    assert made[("CALLS", "reg.plugins.traced")] == "inferred"  # the wrapper around `work`
+    assert ("CALLS", "reg.plugins.register") not in made
+    assert made[("CALLS", "reg.plugins.Plugin.__init__")] == "exact"

@@ -764,7 +764,8 @@ ASN = {
     ),
     "tests/__init__.py": "",
     "tests/test_univ.py": (
-        "from typing import cast\n\nfrom asn.univ import Integer, Wrapped, integer, octets, recloned, resolve, resolve_all\n\n\n"
+        "from typing import cast\n\n"
+        "from asn.univ import Integer, Wrapped, integer, octets, recloned, resolve, resolve_all\n\n\n"
         "def test_integer():\n"
         "    assert integer(1)\n\n\n"
         "def test_recloned():\n"
