@@ -231,7 +231,9 @@ def _calls(
         how = Resolution(resolution or Resolution.EXACT.value)
         if how is Resolution.NAME:
             continue
-        if target.startswith(CLASS_PREFIX):  # a class called, or handed on to be constructed: its constructors
+        if target.startswith(CLASS_PREFIX) and (rtype == RelationType.CALLS.value or how is Resolution.EXACT):
+            # a class called, or named where it is handed on to be constructed (`run(Tuple)`): its constructors (a
+            # parameter's classes passed on, `_add_repr(cls)`, are most often read, not made)
             reached = [(m, _weakest(how, h)) for m, h in _constructors(hierarchy, target)]
         elif target.startswith(METHOD_PREFIX) and _virtual(target) and (below := dispatch_below(receiver)) is not None:
             # an override runs where the receiver may be of its class: any, or only under the class the call names

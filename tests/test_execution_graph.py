@@ -3378,9 +3378,15 @@ def test_a_class_decorator_handing_the_class_on_puts_no_wrapper_around_it(tmp_pa
     }
     catalog = indexed_projects(tmp_path, {"reg": files}, ["reg"])
     try:
-        made = edges_named(catalog, GenerationViews(RetrievalSettings()), "function:reg:reg.plugins.make")
+        views = GenerationViews(RetrievalSettings())
+        made = edges_named(catalog, views, "function:reg:reg.plugins.make")
+        registered = edges_named(catalog, views, "function:reg:reg.plugins.register")
     finally:
         catalog.close()
     assert made[("CALLS", "reg.plugins.traced")] == "inferred"  # the wrapper around `work`
     assert ("CALLS", "reg.plugins.register") not in made
     assert made[("CALLS", "reg.plugins.Plugin.__init__")] == "exact"
+    # the classes its parameter holds, handed on, are references; only a class named where it is handed on is one
+    # to be made there
+    assert registered[("REFERENCES", "reg.plugins.Plugin")] == "inferred"
+    assert ("REFERENCES", "reg.plugins.Plugin.__init__") not in registered
