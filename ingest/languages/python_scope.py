@@ -762,12 +762,7 @@ class PythonBinder(PythonImplicitCalls):
         if target is not None and function is not None and (opened := _opened_call(function, target, scope)):
             return opened  # `key(*args)`
         if target is not None and function is not None and (bound := self._bounded_class(function, scope)):
-            if _of_receiver(function, scope):  # `cls(...)`, `type(self)(...)`: an object of the receiver's class
-                target, bound = replace(target, name=f"{bound}{OWN_CLASS_MARK}"), f"{bound}{OWN_CLASS_MARK}"
-            elif function.type == "identifier" and node_text(function) in scope.kept:  # what the caller gave
-                target, bound = replace(target, name=f"{bound}{GIVEN_CLASS_MARK}"), f"{bound}{GIVEN_CLASS_MARK}"
-            subclasses = Target(TargetForm.QUALIFIED, f"{bound}{SUBCLASSES_MARK}", Resolution.DISPATCH)
-            return [target, subclasses]  # `cls(...)`: the class, or any class deriving from it
+            return _class_value_called(target, bound, function, scope)  # `cls(...)`: the class, or one below it
         if target is not None and target.form is TargetForm.NAME and (starred := self._star_targets(target, scope)):
             return starred  # `Regex(...)` in pyparsing's common.py, after `from .core import *`
         return [target] if target is not None else []
@@ -1060,3 +1055,16 @@ def _handed(arguments: ts.Node) -> Iterator[ts.Node]:
             yield from value.named_children
         elif value is not None:
             yield value
+
+
+def _class_value_called(target: Target, bound: str, function: ts.Node, scope: Scope) -> list[Target]:
+    """`cls(...)` on a value holding `bound` or a class deriving from it: the class (`target`) and its subclasses,
+    marked where the value is the class of the caller's own receiver (`type(self)(...)`) or what the caller's callers
+    gave a parameter (`kind()`)."""
+    mark = ""
+    if _of_receiver(function, scope):  # `cls(...)`, `type(self)(...)`: an object of the receiver's class
+        mark = OWN_CLASS_MARK
+    elif function.type == "identifier" and node_text(function) in scope.kept:  # what the caller was given
+        mark = GIVEN_CLASS_MARK
+    marked = replace(target, name=f"{bound}{mark}") if mark else target
+    return [marked, Target(TargetForm.QUALIFIED, f"{bound}{mark}{SUBCLASSES_MARK}", Resolution.DISPATCH)]
