@@ -378,7 +378,9 @@ class CodeIndex:
         class (`sql = SqlLexer(...)`, then `sql.get_tokens()`: the class is named after the mark); those an instance of
         the enclosing class may have where the call is on its own receiver (`self.m()` in `C`: C's and its
         subclasses' overrides, not a sibling's; marked as on the caller's own receiver); "" (any) otherwise: a value's
-        class as the binder reads it (`self.stream = ByteStream(...)`) may be one of several that other code assigns."""
+        class as the binder reads it (`self.stream = ByteStream(...)`) may be one of several that other code assigns.
+        A call of a class: on the caller's own receiver's class for `type(self)(...)`, what the caller was given for
+        a parameter holding a class (`kind()`), "" otherwise."""
         if resolution is not Resolution.NAME and _parameter_marked(ref.target.rpartition(ATTRIBUTE_MARK)[2]):
             return GIVEN_RUN  # what the caller's callers pass it (or made and passed): they reach it themselves
         if ref.type == RelationType.CALLS and found.type == EntityType.CLASS.value:

@@ -217,7 +217,8 @@ def _calls(
     table: pa.Table, hierarchy: Hierarchy, overriders: dict[str, list[tuple[str, Resolution]]]
 ) -> Iterator[tuple[str, str, str, str, str, str, Resolution, str]]:
     """The dispatch and constructor calls the stored calls imply: a call bound (not guessed) to an overridden method
-    reaches each override; a call of a class, its constructors. A reference bound to an overridden method (a property
+    reaches each override; a call of a class, its constructors (a class named where it is handed on, `run(Tuple)`,
+    reaches them as a reference). A reference bound to an overridden method (a property
     read in another file, a bound method passed on to be called) reaches each override as a reference. A relation the
     code already states is not repeated."""
     calls = table.filter(pc.is_in(table["type"].cast(pa.string()), value_set=pa.array(sorted(EXECUTED))))
