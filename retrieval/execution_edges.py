@@ -27,10 +27,16 @@ import pyarrow.compute as pc
 
 from trident.retrieval.relation_columns import strings
 from trident.retrieval.wrapper_calls import wrapper_calls
-from trident.store.schema import GIVEN_RUN, RelationType, Resolution, dispatch_below, on_own_receiver
+from trident.store.schema import (
+    CLASS_ID_PREFIX,
+    GIVEN_RUN,
+    RelationType,
+    Resolution,
+    dispatch_below,
+    on_own_receiver,
+)
 
 log = logging.getLogger(__name__)
-CLASS_PREFIX = "class:"
 METHOD_PREFIX = "method:"
 # What a call of a class runs: Python's in the order it runs them, a JavaScript/TypeScript class's `constructor`.
 CONSTRUCTORS = ("__new__", "__init__", "__post_init__", "constructor")
@@ -66,13 +72,13 @@ class Hierarchy:
         hierarchy = cls()
         contains = _rows(table, RelationType.CONTAINS.value, ("source", "target", "evidence"))
         for owner, member, evidence in sorted(contains):
-            if owner.startswith(CLASS_PREFIX) and member.startswith(METHOD_PREFIX):
+            if owner.startswith(CLASS_ID_PREFIX) and member.startswith(METHOD_PREFIX):
                 hierarchy.members[owner].setdefault(_name(member), (member, evidence))
         defines = _rows(table, RelationType.DEFINES.value, ("target", "evidence"))
         hierarchy._members_defined_apart(defines, [t for _, t, _ in contains])
         inherits = _rows(table, RelationType.INHERITS.value, ("source", "target", "resolution"))
         for child, base, resolution in sorted(inherits):
-            if child != base and base.startswith(CLASS_PREFIX):
+            if child != base and base.startswith(CLASS_ID_PREFIX):
                 hierarchy.bases[child].append((base, Resolution(resolution or Resolution.EXACT.value)))
         return hierarchy
 
@@ -80,8 +86,8 @@ class Hierarchy:
         """Methods a file defines outside their class (C++'s `double Circle::area() const`, a Go method in another
         file than its type): members of the project's one class of that short name."""
         classes: dict[tuple[str, str], list[str]] = defaultdict(list)
-        for cls in sorted({t for t, _ in defines if t.startswith(CLASS_PREFIX)} | set(contained)):
-            if cls.startswith(CLASS_PREFIX):
+        for cls in sorted({t for t, _ in defines if t.startswith(CLASS_ID_PREFIX)} | set(contained)):
+            if cls.startswith(CLASS_ID_PREFIX):
                 classes[(_project(cls), _name(cls))].append(cls)
         for method, evidence in sorted(defines):
             owner = method.rsplit(".", 2)[-2] if method.startswith(METHOD_PREFIX) and method.count(".") > 1 else ""
@@ -232,7 +238,7 @@ def _calls(
         how = Resolution(resolution or Resolution.EXACT.value)
         if how is Resolution.NAME:
             continue
-        if target.startswith(CLASS_PREFIX) and (rtype == RelationType.CALLS.value or how is Resolution.EXACT):
+        if target.startswith(CLASS_ID_PREFIX) and (rtype == RelationType.CALLS.value or how is Resolution.EXACT):
             # a class called, or named where it is handed on to be constructed (`run(Tuple)`): its constructors (a
             # parameter's classes passed on, `_add_repr(cls)`, are most often read, not made)
             reached = [(m, _weakest(how, h)) for m, h in _constructors(hierarchy, target)]

@@ -16,12 +16,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from trident.retrieval.relation_columns import of_types, strings
-from trident.store.schema import RelationType, Resolution
+from trident.store.schema import CLASS_ID_PREFIX, RelationType, Resolution
 
-CALLS = RelationType.CALLS.value
-RUNS = frozenset({CALLS, RelationType.REFERENCES.value})  # how a decorator's wrapper reaches what it wraps
+CALLS, REFERENCES = RelationType.CALLS.value, RelationType.REFERENCES.value  # how a wrapper reaches what it wraps
 COLUMNS = ("source", "target", "evidence", "project", "doc_id", "resolution")
-CLASS_PREFIX = "class:"
 
 
 def wrapper_calls(table: pa.Table) -> Iterator[tuple[str, str, str, str, str, str, Resolution]]:
@@ -48,11 +46,10 @@ def wrapper_calls(table: pa.Table) -> Iterator[tuple[str, str, str, str, str, st
 
 def _wrappers(table: pa.Table) -> dict[str, list[tuple[str, Resolution]]]:
     """Decorated function -> the decorators whose body calls it, each with the weaker of the two bindings."""
-    called = set(zip(*(strings(of_types(table, {CALLS}), c) for c in ("source", "target")), strict=True))
+    # a call of what it decorates, or a reference to a function (a class handed on, `_ClassBuilder(cls)`, is kept)
+    referenced = [r for r in _rows(of_types(table, {REFERENCES})) if not r[1].startswith(CLASS_ID_PREFIX)]
     runs: dict[tuple[str, str], Resolution] = {}
-    for source, target, *_, resolution in _rows(of_types(table, RUNS)):
-        if target.startswith(CLASS_PREFIX) and (source, target) not in called:
-            continue  # a class handed on (`_ClassBuilder(cls)`): a class decorator that keeps it, no wrapper
+    for source, target, *_, resolution in [*_rows(of_types(table, {CALLS})), *referenced]:
         how = _resolution(resolution)
         if how is not Resolution.NAME and runs.get((source, target), Resolution.NAME).rank > how.rank:
             runs[(source, target)] = how

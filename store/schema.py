@@ -103,6 +103,9 @@ def entity_id(entity_type: str, project: str, qualified_name: str) -> str:
     return f"{entity_type.lower()}:{project}:{qualified_name}"
 
 
+CLASS_ID_PREFIX = f"{EntityType.CLASS.value.lower()}:"  # what every class's id begins with (`entity_id`)
+
+
 class _Record(BaseModel):
     model_config = ConfigDict(frozen=True)
 
