@@ -7,15 +7,17 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 import tree_sitter as ts
 
 from trident.ingest.languages import node_text
 from trident.ingest.languages.binding import Target
-from trident.ingest.languages.python_arguments import GENERATOR, HELD, INSTANCE, Signature, call_slots
+from trident.ingest.languages.python_arguments import GENERATOR, HELD, INSTANCE, Signature, call_slots, signature
 from trident.ingest.languages.python_facts import MAX_ATTRIBUTE_TYPES, ClassFacts, Scope
 from trident.ingest.languages.python_fixtures import is_fixture
+from trident.ingest.languages.python_fluent import gives_receiver
 from trident.ingest.languages.python_lookups import built_lookup
 from trident.ingest.languages.python_parameters import standard
 from trident.ingest.languages.python_syntax import (
@@ -31,6 +33,7 @@ from trident.ingest.languages.python_syntax import (
     held_class_name,
     imported_names,
     indexed_names,
+    is_classmethod,
     is_empty_list,
     is_index,
     is_static,
@@ -138,6 +141,7 @@ class PythonLocals(PythonTypes):
                 self.returns[qualified] = made
                 self.return_rows[qualified] = function.start_point.row
                 self.inferred_returns.add(qualified)
+        self._read_fluent()
         assigned = _assigned_at_top(root)
         rebound = global_names(root)
         filled = self._filled_at_top(root)
@@ -335,6 +339,34 @@ class PythonLocals(PythonTypes):
         found = {self._receiver_type(value, scope) if value.type == "attribute" else "" for value in values}
         made = found.pop() if len(found) == 1 else ""
         return made if made and not standard(made.partition(ATTRIBUTE_MARK)[0]) else ""
+
+    def _read_fluent(self) -> None:
+        """The unannotated methods that give back their receiver or a copy of it (`python_fluent`): each returns an
+        instance of its class. Again while one is found, for a method returning another's value (`return
+        self.copy()`)."""
+        pending: dict[str, tuple[ClassFacts, ts.Node, str]] = {}
+        for qualified, function in self.definitions.items():
+            cls = self.classes.get(qualified.removeprefix(f"{self.module}.").rpartition(".")[0])
+            if cls is None or qualified in self.returns or qualified in self.generator_functions:
+                continue
+            receiver = next(iter(signature(function, True).positional), "")
+            if receiver and not is_static(function) and not is_classmethod(function):
+                pending[qualified] = (cls, function, receiver)
+        found = True
+        while found:
+            found = False
+            for qualified, (cls, function, receiver) in list(pending.items()):
+                own = partial(self._gives_own, cls)
+                if gives_receiver(self.returned_nodes.get(qualified, []), receiver, self._qualified, own):
+                    self.returns[qualified] = cls.qualified
+                    self.return_rows[qualified] = function.start_point.row
+                    self.inferred_returns.add(qualified)
+                    del pending[qualified]
+                    found = True
+
+    def _gives_own(self, cls: ClassFacts, method: str) -> bool:
+        """Whether a method the class defines returns an instance of the class."""
+        return method in cls.methods and self.returns.get(f"{cls.qualified}.{method}") == cls.qualified
 
     def _module_items(self, root: ts.Node) -> dict[str, str]:
         """Module-level name -> the class a subscript of it gives, where its one assignment's annotation states it
