@@ -2392,15 +2392,20 @@ def test_comparing_containers_whose_elements_are_stated_runs_the_elements_eq(tmp
 
 def test_an_isinstance_test_of_one_project_class_among_builtins_narrows_to_that_class(tmp_path: Path) -> None:
     # packaging's `SpecifierSet.__eq__`: `if isinstance(other, (str, Specifier)): other = SpecifierSet(str(other))`
-    # runs `Specifier.__str__` when other is one; two project classes in the tuple narrow to neither
+    # runs `Specifier.__str__` when other is one; two project classes in the tuple (sqlparse's `isinstance(token,
+    # (Identifier, Function))`, then `token.get_real_name()`) make the value one of them in the branch, and only there
     files = {
         "tup/__init__.py": "",
         "tup/spec.py": (
             "class Specifier:\n"
             "    def __str__(self):\n"
+            "        return ''\n\n"
+            "    def render(self):\n"
             "        return ''\n\n\n"
             "class Other:\n"
             "    def __str__(self):\n"
+            "        return ''\n\n"
+            "    def render(self):\n"
             "        return ''\n\n\n"
             "def one(value):\n"
             "    if isinstance(value, (str, Specifier)):\n"
@@ -2408,13 +2413,19 @@ def test_an_isinstance_test_of_one_project_class_among_builtins_narrows_to_that_
             "    return ''\n\n\n"
             "def two(value):\n"
             "    if isinstance(value, (Other, Specifier)):\n"
-            "        return str(value)\n"
-            "    return ''\n"
+            "        return value.render()\n"
+            "    return ''\n\n\n"
+            "def past_the_branch(value):\n"
+            "    if isinstance(value, (Other, Specifier)):\n"
+            "        print(value)\n"
+            "    return value.render()\n"
         ),
     }
     calls = project_calls(tmp_path, "tup", files)
     assert calls[("tup.spec.one", "tup.spec.Specifier.__str__")] == "inferred"
-    assert not [t for s, t in calls if s == "tup.spec.two"]
+    assert calls[("tup.spec.two", "tup.spec.Specifier.render")] == "inferred"
+    assert calls[("tup.spec.two", "tup.spec.Other.render")] == "inferred"
+    assert {r for (s, _), r in calls.items() if s == "tup.spec.past_the_branch"} <= {"name"}
 
 
 def test_a_library_method_runs_the_dunder_only_where_no_class_overrides_it_and_a_method_taken_off_a_class_runs_itself(

@@ -82,11 +82,13 @@ SUBCLASS_KEY = "\x1f"  # between a table key and the subclass whose table holds 
 class SetType:
     """In a block's walk: a variable's type from here on ("": none), how an `isinstance` test narrows it in a branch
     and where the branch ends; `if_untyped`: only when the variable has no type there (a branch that may not run
-    left it untyped: the type it had before flows on past the branch)."""
+    left it untyped: the type it had before flows on past the branch); `alternatives`, where given: the classes it is
+    one of from here on (`isinstance(x, (A, B))`), () for none."""
 
     variable: str
     type: str
     if_untyped: bool = False
+    alternatives: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -426,15 +428,34 @@ class PythonLocals(PythonTypes):
         found = {self._held_value(v, scope) for v in values}
         return found.pop() if len(found) == 1 else ""
 
-    def _narrowed(self, node: ts.Node, scope: Scope) -> tuple[str, str] | None:
-        """(variable, class) when an `if`/`elif` tests `isinstance(variable, Class)` of a class the file binds."""
+    def _narrowed(self, node: ts.Node, scope: Scope) -> tuple[SetType, SetType] | None:
+        """When an `if`/`elif` tests `isinstance(variable, Class)` of a class the file binds, or of a tuple of several
+        (`isinstance(token, (Identifier, Function))`: one of them): what the variable is in the branch, and what it
+        was before (to restore past it)."""
         if node.type not in ("if_statement", "elif_clause") or not scope.in_function:
             return None
         test = isinstance_test(node.child_by_field_name("condition"))
         if test is None or node_text(test[0]) == scope.receiver:
             return None
-        cls = self._held_value(test[1], scope) or self._one_class_of(test[1], scope)
-        return (node_text(test[0]), cls) if cls else None
+        variable = node_text(test[0])
+        had = tuple(scope.alternatives.get(variable, ()))
+        before = SetType(variable, scope.types.get(variable, ""), alternatives=had)
+        if cls := self._held_value(test[1], scope) or self._one_class_of(test[1], scope):
+            return SetType(variable, cls), before
+        several = self._classes_of(test[1], scope)
+        return (SetType(variable, "", alternatives=tuple(several)), before) if several else None
+
+    def _classes_of(self, classes: ts.Node, scope: Scope) -> list[str]:
+        """`(Identifier, Function)` tested by `isinstance`: the classes of a project it names, where it names two or
+        more and nothing else but builtins; [] otherwise."""
+        if classes.type != "tuple":
+            return []
+        held = [self._held_value(c, scope) for c in classes.named_children]
+        builtin = [node_text(c) for c, h in zip(classes.named_children, held, strict=True) if not h]
+        project = sorted({h for h in held if h and not standard(h)})
+        if len(project) < 2 or not set(builtin) <= BUILTIN_TYPES or not all(named_as_class(p) for p in project):
+            return []
+        return project if len(project) + len(builtin) == len(held) else []
 
     def _one_class_of(self, classes: ts.Node, scope: Scope) -> str:
         """`(str, Specifier)` tested by `isinstance`: the one class of a project among builtins, which is what a

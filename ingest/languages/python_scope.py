@@ -146,6 +146,10 @@ class PythonBinder(PythonImplicitCalls):
                     scope.types[node.variable] = node.type
                 else:
                     scope.types.pop(node.variable, None)
+                if node.alternatives:
+                    scope.alternatives[node.variable] = list(node.alternatives)
+                elif node.alternatives is not None:
+                    scope.alternatives.pop(node.variable, None)
             elif node.type == "decorated_definition":
                 definition = node.child_by_field_name("definition")
                 header = self._header_scope(definition, scope)
@@ -270,8 +274,7 @@ class PythonBinder(PythonImplicitCalls):
             if subclassed is not None and not subclassed[2] and child == node.child_by_field_name("consequence"):
                 pending.extend([subclassed[1], child, subclassed[0]])  # `if issubclass(x, Base):` x derives in it
             elif narrowed is not None and child == node.child_by_field_name("consequence"):
-                variable, cls = narrowed
-                pending.extend([SetType(variable, scope.types.get(variable, "")), child, SetType(variable, cls)])
+                pending.extend([narrowed[1], child, narrowed[0]])
             elif child.type == "block" or child.type.endswith("_clause") or child.type in DEFINITIONS:
                 pending.append(child)
             else:
