@@ -110,6 +110,10 @@ CONTAINER_RUNS = frozenset(
     | {"__len__", "__contains__"}
     | {"__getitem__", "__setitem__", "__delitem__"}
 )
+# what holds several targets of one assignment or `del` (`a, x[k] = pair`, `del a[i], x[k]`)
+TARGET_LISTS = frozenset(
+    {"pattern_list", "tuple_pattern", "list_pattern", "expression_list", "tuple", "list", "parenthesized_expression"}
+)
 CONDITIONED = frozenset({"if_statement", "while_statement", "elif_clause"})
 # unittest's assertions on `self` -> the operator each applies to its arguments (`self.assertEqual(a, b)` runs
 # `a == b`, `self.assertIn(k, m)` runs `k in m`, `self.assertTrue(x)` tests x for truth)
@@ -183,7 +187,7 @@ def _runs(node: ts.Node) -> Iterator[Run]:
         if left.type in ("pattern_list", "tuple_pattern", "list_pattern") and right is not None:
             yield Run(right, "__iter__")  # `a, b = pair`
     elif node.type == "subscript" and (value := node.child_by_field_name("value")) is not None:
-        yield Run(value, _subscript_method(node))
+        yield from (Run(value, method) for method in _subscript_methods(node))
     elif node.type == "comparison_operator":
         yield from _compared(node)
     elif node.type == "binary_operator":
@@ -307,13 +311,19 @@ def _is_delegating(node: ts.Node) -> bool:
     return any(child.type == "from" for child in node.children)
 
 
-def _subscript_method(node: ts.Node) -> str:
-    parent = node.parent
-    if parent is not None and parent.type == "delete_statement":
-        return "__delitem__"
-    if parent is not None and parent.type == "assignment" and parent.child_by_field_name("left") == node:
-        return "__setitem__"
-    return "__getitem__"
+def _subscript_methods(node: ts.Node) -> tuple[str, ...]:
+    """What a subscript runs on its value: `x[k]` reads (`__getitem__`), `x[k] = v` and `a, x[k] = pair` write
+    (`__setitem__`), `x[k] += 1` reads then writes, `del x[k]` and `del a[i], x[k]` delete (`__delitem__`)."""
+    inner, holder = node, node.parent
+    while holder is not None and holder.type in TARGET_LISTS:
+        inner, holder = holder, holder.parent
+    if holder is not None and holder.type == "delete_statement":
+        return ("__delitem__",)
+    if holder is not None and holder.type == "assignment" and holder.child_by_field_name("left") == inner:
+        return ("__setitem__",)
+    if holder is not None and holder.type == "augmented_assignment" and holder.child_by_field_name("left") == inner:
+        return ("__getitem__", "__setitem__")
+    return ("__getitem__",)
 
 
 def _compared(node: ts.Node) -> Iterator[Run]:
