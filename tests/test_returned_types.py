@@ -515,6 +515,33 @@ def test_what_each_place_of_a_containers_tuples_holds_types_the_names_it_is_unpa
     assert (f"{items}.Container.keys", f"{items}.Item.as_string") not in calls
 
 
+def test_a_loop_over_enumerate_of_zip_types_each_unpacked_name(tmp_path: Path) -> None:
+    # marshmallow's `Tuple._deserialize`: `for idx, (field, each) in enumerate(zip(self.tuple_fields, value))`, the
+    # fields made by another module's function that says it returns a `Field`
+    files = {
+        "fm/__init__.py": "",
+        "fm/utils.py": "def resolve(kind) -> 'Field':\n    return kind()\n\n\nfrom fm.fields import Field\n",
+        "fm/fields.py": (
+            "from fm import utils\n\n\n"
+            "class Field:\n"
+            "    def deserialize(self, value):\n"
+            "        return value\n\n\n"
+            "class Tuple:\n"
+            "    def __init__(self, kinds):\n"
+            "        self.fields = [utils.resolve(kind) for kind in kinds]\n\n"
+            "    def load(self, values):\n"
+            "        for index, (field, each) in enumerate(zip(self.fields, values)):\n"
+            "            field.deserialize(each)\n\n"
+            "    def swapped(self, values):\n"
+            "        for index, (each, field) in enumerate(zip(values, self.fields)):\n"
+            "            each.deserialize(field)\n"
+        ),
+    }
+    calls = project_calls(tmp_path, "fm", files)
+    assert calls[("fm.fields.Tuple.load", "fm.fields.Field.deserialize")] == "inferred"
+    assert calls.get(("fm.fields.Tuple.swapped", "fm.fields.Field.deserialize")) in (None, "name")
+
+
 ASYNC = {
     "flow/__init__.py": "",
     "flow/utils.py": (

@@ -886,11 +886,12 @@ class PythonLocals(PythonTypes):
         return sorted(set(self._table_named(node_text(owner), scope).values()))  # `for m in _STYLE_MAP.values()`
 
     def _note_indexed(self, names: list[str], iterable: ts.Node, scope: Scope) -> None:
-        """`for i, (k, v) in enumerate(self._body):` each of `names` typed as the element's item at its place."""
+        """`for i, (k, v) in enumerate(self._body):` each of `names` typed as the element's item at its place; over
+        what pairs elements (`enumerate(zip(self.fields, values))`), as a loop over that would type them."""
         function, given = iterable.child_by_field_name("function"), call_arguments(iterable)
         if function is None or node_text(function) != "enumerate" or len(given) != 1 or self._bound("enumerate", scope):
             return
-        places = self.element_items_of(given[0], scope, len(names))
+        places = self._paired(given[0], len(names), scope) or self.element_items_of(given[0], scope, len(names))
         scope.types.update((name, kind) for name, kind in zip(names, places, strict=False) if kind)
 
     def _note_items(self, names: list[str], whole: str, scope: Scope) -> None:
