@@ -3196,6 +3196,47 @@ def test_a_variable_given_either_of_two_classes_constructs_each_and_its_instance
     assert not any(source == "tk.items.plain" for source, _ in calls)  # builtins: no project's
 
 
+def test_a_variable_given_what_a_method_returning_one_of_several_classes_returns_constructs_each(
+    tmp_path: Path,
+) -> None:
+    # pycparser's `CParser`: `_select_struct_union_class(token)` returns `c_ast.Struct` or `c_ast.Union`, then
+    # `klass = self._select_struct_union_class(p[1])` and `p[0] = klass(name=None, ...)`; a method that may return
+    # something else (a parameter) gives nothing to call
+    files = {
+        "cp/__init__.py": "",
+        "cp/c_ast.py": (
+            "class Struct:\n"
+            "    def show(self):\n"
+            "        return 1\n\n\n"
+            "class Union:\n"
+            "    def show(self):\n"
+            "        return 2\n"
+        ),
+        "cp/parser.py": (
+            "from . import c_ast\n\n\n"
+            "class Parser:\n"
+            "    def _select(self, token):\n"
+            "        if token == 'struct':\n"
+            "            return c_ast.Struct\n"
+            "        return c_ast.Union\n\n"
+            "    def _or_given(self, token, default):\n"
+            "        if token == 'struct':\n"
+            "            return c_ast.Struct\n"
+            "        return default\n\n"
+            "    def p_spec(self, p):\n"
+            "        klass = self._select(p[1])\n"
+            "        return klass().show()\n\n"
+            "    def p_other(self, p):\n"
+            "        klass = self._or_given(p[1], p[2])\n"
+            "        return klass().show()\n"
+        ),
+    }
+    calls = project_calls(tmp_path, "cp", files)
+    for made in ("cp.c_ast.Struct", "cp.c_ast.Union", "cp.c_ast.Struct.show", "cp.c_ast.Union.show"):
+        assert calls[("cp.parser.Parser.p_spec", made)] == "inferred"
+    assert not [t for (s, t), r in calls.items() if s == "cp.parser.Parser.p_other" and r != "name" and "c_ast" in t]
+
+
 def test_a_function_returning_what_it_keeps_on_itself_returns_that_class(tmp_path: Path) -> None:
     # lark's `_get_parser()`: `try: return _get_parser.cache` / `except AttributeError: _get_parser.cache =
     # ParsingFrontend(...); return _get_parser.cache`, then `_get_parser().parse(text)` in `_parse_grammar`

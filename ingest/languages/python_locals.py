@@ -129,8 +129,11 @@ class PythonLocals(PythonTypes):
         for qualified, function in self.definitions.items():
             # `-> type[ShellComplete] | None`: what it returns is the class itself, which a call of it constructs
             stated = self._named_type(held_class_name(function.child_by_field_name("return_type")))
-            if held := stated or self._returned_callable(qualified, function):
-                self.returned_held[qualified] = held
+            returned = [stated] if stated else self._returned_callables(qualified, function)
+            if len(returned) == 1:
+                self.returned_held[qualified] = returned[0]
+            elif returned:
+                self.returned_several[qualified] = returned
         for qualified, function in self.definitions.items():  # `return serializer_factory()`: what it makes
             if qualified in self.returns:
                 continue
@@ -406,27 +409,28 @@ class PythonLocals(PythonTypes):
             made.add(self.returned_held.get(f"{owner}.{name}", "") if name in fixtures else "")
         return made.pop() if len(made) == 1 else ""
 
-    def _returned_callable(self, qualified: str, function: ts.Node) -> str:
-        """The one function or class every `return` of a function gives, not called (`return self.on_done`,
-        `return handler`): a call of what the function returns calls it. A name the function binds itself (a
-        parameter, a local, a nested definition) is not the module's of that name."""
+    def _returned_callables(self, qualified: str, function: ts.Node) -> list[str]:
+        """The functions or classes the `return`s of a function give, not called (`return self.on_done`, `return
+        handler`; `return c_ast.Struct` on one branch, `return c_ast.Union` on another), where every one gives one: a
+        call of what the function returns calls one of them. A name the function binds itself (a parameter, a local,
+        a nested definition) is not the module's of that name."""
         values, yielded = returned_values(function)
         values = [v for v in values if v.type != "none"]
         if yielded or not values:
-            return ""
+            return []
         nested = nested_functions(function)
         if all(v.type == "identifier" and node_text(v) in nested for v in values):
             self.closures.add(qualified)  # a closure it defines (`return wrapper`): its code is the function's own
-            return ""
+            return []
         cls = self.by_qualified.get(qualified.rpartition(".")[0])
         signature = self.signatures[qualified]
         receiver = signature.positional[0] if cls is not None and signature.bound_first else ""
         scope = Scope(qualified, "", cls, receiver, held=self.held_parameters(function))
         own = local_names(function) - {receiver}
         if any(v.type == "identifier" and node_text(v) in own and node_text(v) not in scope.held for v in values):
-            return ""
+            return []
         found = {self._held_value(v, scope) for v in values}
-        return found.pop() if len(found) == 1 else ""
+        return sorted(found) if "" not in found else []
 
     def _narrowed(self, node: ts.Node, scope: Scope) -> tuple[SetType, SetType] | None:
         """When an `if`/`elif` tests `isinstance(variable, Class)` of a class the file binds, or of a tuple of several
@@ -654,7 +658,8 @@ class PythonLocals(PythonTypes):
         held = self._named_type(held_class_name(annotation)) or (self._held_value(right, scope) if right else "")
         of_value = "" if held else self._class_of_name(right, scope)
         held = held or of_value  # `cls = type(self)`: the class of the value, or one deriving from it
-        found = "" if held else self.declared_or_made(annotation, right, scope.types, scope)
+        either_held = self._held_either(right, scope) if right is not None and not held else None
+        found = "" if held or either_held else self.declared_or_made(annotation, right, scope.types, scope)
         _put(scope.held, name, held)
         _put(scope.fixed, name, self.taken_off_class(right, scope) if held and right is not None else None)
         scope.local_classes.discard(name)
@@ -663,7 +668,7 @@ class PythonLocals(PythonTypes):
         scope.open_params.pop(name, None)  # (no longer what callers pass)
         scope.open_held.pop(name, None)
         made = self._made_by_either(right, scope) if right is not None else []  # (what the value held before)
-        _put(scope.callables, name, self._held_either(right, scope) if right is not None and not held else None)
+        _put(scope.callables, name, either_held)
         scope.wrapped.pop(name, None)
         scope.bounded.discard(name)
         if right is not None and unwrapped(right).type == "lambda" and scope.in_function:
@@ -705,8 +710,10 @@ class PythonLocals(PythonTypes):
 
     def _held_either(self, value: ts.Node, scope: Scope) -> list[str] | None:
         """The classes or functions the sides of `A if c else B` (or `a or b`) are, where each is one and they are
-        not the same: calling the variable given it calls either (`table_constructor = InlineTable if ... else
-        Table`); None otherwise."""
+        not the same, or those a call of a function of the file returning one of several gives: calling the variable
+        given it calls either (`table_constructor = InlineTable if ... else Table`); None otherwise."""
+        if value.type == "call" and (several := self.returned_several.get(self._callee(value, scope))):
+            return several  # `klass = self._select_struct_union_class(p[1])`: either class it returns
         if value.type not in ("boolean_operator", "conditional_expression"):
             return None
         held = [self._held_value(side, scope) for side in either_side(value)]

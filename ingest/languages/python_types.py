@@ -90,6 +90,7 @@ class PythonTypes(PythonParameters):
         self.definitions: dict[str, ts.Node] = {}  # qualified function or method -> its `def`
         self.returned_nodes: dict[str, list[ts.Node]] = {}  # ... -> the values its `return`s give
         self.returned_held: dict[str, str] = {}  # ... -> the one function or class it returns (`return self.on_x`)
+        self.returned_several: dict[str, list[str]] = {}  # ... -> those it returns one of (`return A` or `return B`)
         self.tables: dict[str, dict[str, str]] = {}  # module-level dict or list -> key -> the function it holds
         self.module_types: dict[str, str] = {}  # module-level name assigned once, rebound by no function -> its type
         self.module_elements: dict[str, str] = {}  # ... given a list, tuple or set written out -> its elements' type
