@@ -665,11 +665,10 @@ class PythonLocals(PythonTypes):
         scope.local_classes.discard(name)
         scope.member_bases.pop(name, None)
         _put(scope.types, name, found)
-        scope.open_params.pop(name, None)  # (no longer what callers pass)
-        scope.open_held.pop(name, None)
+        for opened in (scope.open_params, scope.open_held, scope.wrapped):  # (no longer what callers pass)
+            opened.pop(name, None)
         made = self._made_by_either(right, scope) if right is not None else []  # (what the value held before)
         _put(scope.callables, name, either_held)
-        scope.wrapped.pop(name, None)
         scope.bounded.discard(name)
         if right is not None and unwrapped(right).type == "lambda" and scope.in_function:
             scope.plain.add(name)  # `funcs = lambda tk: imt(tk, i, m, t)`: passed on, its code is this function's
