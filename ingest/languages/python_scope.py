@@ -66,6 +66,7 @@ from trident.ingest.languages.python_syntax import (
     parameter_defaults,
     parameter_nodes,
 )
+from trident.ingest.languages.python_visitors import visited_candidates, visited_class
 from trident.ingest.model import (
     ATTRIBUTE_MARK,
     CALLED_MARK,
@@ -451,12 +452,33 @@ class PythonBinder(PythonImplicitCalls):
         inner.generators.update(self.generator_parameters(node))
         for name in inner.callables:  # what is passed says more than `Callable[...]`
             inner.types.pop(name, None)
-        if not scope.in_function and inner.cls is not None and inner.cls.derived:
-            inner.types.update(self._overriding(node, inner))
+        self._type_unstated(node, scope, inner)
         inner.open_params.update(self._opened(node, scope, inner, parameters))
         inner.open_held.update(self._opened_held(node, scope, inner, parameters))
         self._default_references(node, header, inner.caller)
         self._walk_block(body, inner)
+
+    def _type_unstated(self, method: ts.Node, scope: Scope, inner: Scope) -> None:
+        """What a method's parameters nothing states are by what it is: an override's, what the method it overrides
+        says of them (`_overriding`); a visitor's, the node it is named for (`_type_visited`)."""
+        if not scope.in_function and inner.cls is not None and inner.cls.derived:
+            inner.types.update(self._overriding(method, inner))
+        self._type_visited(method, inner)
+
+    def _type_visited(self, method: ts.Node, inner: Scope) -> None:
+        """A visitor's method named for a node class (`visit_FuncDef(self, n)`, `python_visitors`): its first
+        parameter after the receiver, where nothing else types it, is an instance of that class."""
+        visited = visited_class(node_text(method.child_by_field_name("name")))
+        parameters = [name for name, annotation in parameter_nodes(method) if annotation is None]
+        first = parameters[1] if visited and len(parameters) > 1 and parameters[0] == inner.receiver else ""
+        if not first or first in _typed_names(inner) or inner.cls is None:
+            return
+        bases = self.file_bases.get(inner.cls.qualified, [])
+        candidates = visited_candidates(visited, self.names, self.module, bases)
+        if len(candidates) == 1:
+            inner.types[first] = candidates[0]
+        elif candidates:
+            inner.alternatives[first] = candidates
 
     def _default_references(self, node: ts.Node, header: Scope, caller: str) -> None:
         """A parameter's default that is a function or class (`key=keys.hashkey`): the function hands it on or calls
