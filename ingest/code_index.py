@@ -40,6 +40,7 @@ from trident.ingest.model import (
     ELEMENTS_MARK,
     ENTERED_MARK,
     GENERATED_MARK,
+    GETTER_MARK,
     GIVEN_CLASS_MARK,
     LIBRARY_RUNS_MARK,
     OWN_CLASS_MARK,
@@ -70,6 +71,7 @@ from trident.store.schema import (
     EntityType,
     RelationType,
     Resolution,
+    entity_id,
 )
 
 CODE_TYPES = frozenset(
@@ -246,6 +248,16 @@ class CodeIndex:
                 items = self._table_items.setdefault((cls, table), [])
                 if held not in items:
                     items.append(held)
+
+    def runs_getter(self, ref: AnyReference, found: Entity) -> bool:
+        """Whether a member read a binder kept as a reference (`node.name` on a value of another file's class) runs
+        the method it resolved to: the getter of a property its class states (`GETTER_MARK`)."""
+        if ref.type != RelationType.REFERENCES or TargetForm(ref.form) is not TargetForm.MEMBER:
+            return False
+        if found.type != EntityType.METHOD.value:
+            return False
+        owner = entity_id(EntityType.CLASS.value, found.project, found.qualified_name.rpartition(".")[0])
+        return self._holds.get((owner, f"{found.name}{GETTER_MARK}")) == found.id
 
     def resolve(self, ref: AnyReference, project: str, path: str = "") -> tuple[list[Entity], Resolution]:
         """The entities a reference made in the file `path` binds to and how surely; ([], ...) when none."""

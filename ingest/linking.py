@@ -205,9 +205,21 @@ class Resolver:
         """The relations a reference bound to `targets` makes, sharing its weight; a call of a method bound by
         scope and type says which overrides of it may run instead (`CodeIndex.receiver`)."""
         return [
-            reference_relation(ref, t.id, doc, 1.0 / len(targets), resolution, self._receiver(ref, doc, t, resolution))
+            reference_relation(
+                ref,
+                t.id,
+                doc,
+                1.0 / len(targets),
+                resolution,
+                self._receiver(ref, doc, t, resolution),
+                RelationType.CALLS if self._runs(ref, doc, t) else None,
+            )
             for t in targets
         ]
+
+    def _runs(self, ref: Reference | PendingReference, doc: Document, target: Entity) -> bool:
+        """Whether a reference bound to `target` runs it: a read of a property (`CodeIndex.runs_getter`)."""
+        return _bound_by_scope(ref, doc) and self.code.runs_getter(ref, target)
 
     def passed(self, ref: Reference, doc: Document) -> list[tuple[str, str, str]]:
         """(function id, attribute, entity id) of what a call's argument passes the function it binds to (`PASSES`,
@@ -256,12 +268,13 @@ def reference_relation(
     weight: float,
     resolution: Resolution,
     receiver: str = "",
+    kind: RelationType | None = None,
 ) -> Relation:
-    """A resolved reference as a relation; where a binder could only guess from the name, it weighs half as much as
-    a binding."""
+    """A resolved reference as a relation (of `kind` where the resolver knows better than the binder: a property
+    read runs its getter); where a binder could only guess from the name, it weighs half as much as a binding."""
     return Relation(
         source=ref.source,
-        type=ref.type,
+        type=kind or ref.type,
         target=target,
         weight=weight * (NAME_GUESS_WEIGHT if resolution is Resolution.NAME and _bound_by_scope(ref, doc) else 1.0),
         evidence=ref.evidence,

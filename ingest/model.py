@@ -26,6 +26,9 @@ REPARTIAL_MARK = "(=partial)"
 # own method it runs (`update(lib)` -> `Cache.__setitem__`): what a call of it runs where no class of the project
 # defines it (a subclass's override runs first)
 LIBRARY_RUNS_MARK = "(lib)"
+# A class's `HOLDS` fact with the attribute `name` ending so holds the getter of its property `name` (`@property def
+# name`): a read of the attribute in another file, whose binder sees no `@property`, runs it (a call, not a reference)
+GETTER_MARK = "(get)"
 # A value's name ending so is what a `with` statement over it enters: a function's yielded class when it yields one
 # (`@contextmanager def stream() -> Iterator[Response]`), else what it returns, or the class itself
 ENTERED_MARK = "<>"

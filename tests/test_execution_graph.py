@@ -515,15 +515,15 @@ READ_ELSEWHERE = {
 def test_a_property_read_or_a_bound_method_handed_on_reaches_the_overrides(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> None:
-    # tomlkit's `item.value` in container.py, with `value` a property each Item subclass overrides: the read is a
-    # reference (another file's property), and what runs is the receiver's own getter
+    # tomlkit's `item.value` in container.py, with `value` a property each Item subclass overrides: the read runs
+    # the getter (a call: items.py states its getters), the receiver's own; a bound method handed on is a reference
     ids = ["function:kit:kit.container.read", "function:kit:kit.container.later"]
     found = project_edges(tmp_path_factory.mktemp("elsewhere"), "kit", READ_ELSEWHERE, ids, _out)
     read, later = found[ids[0]], found[ids[1]]
-    assert read[("REFERENCES", "method:kit:kit.items.Item.value")] == "inferred"
-    assert read[("REFERENCES", "method:kit:kit.items.Bool.value")] == "dispatch"
+    assert read[("CALLS", "method:kit:kit.items.Item.value")] == "inferred"
+    assert read[("CALLS", "method:kit:kit.items.Bool.value")] == "dispatch"
     assert later[("REFERENCES", "method:kit:kit.items.Bool.render")] == "dispatch"
-    assert ("CALLS", "method:kit:kit.items.Bool.value") not in read  # a read is not made a call
+    assert ("CALLS", "method:kit:kit.items.Bool.render") not in later  # a method handed on is not a call here
 
 
 KEYED = {
@@ -2165,8 +2165,8 @@ def test_the_tuples_a_property_or_another_files_attribute_holds_type_a_loops_nam
     render, indent, rendered, module_render = (found[i] for i in ids)
     assert render[("CALLS", "method:kit:kit.items.Item.as_string")] == "inferred"
     assert render[("CALLS", "method:kit:kit.items.Key.as_string")] == "inferred"
-    assert indent[("REFERENCES", "method:kit:kit.items.Item.trivia")] == "inferred"
-    assert rendered[("REFERENCES", "method:kit:kit.items.Item.trivia")] == "inferred"
+    assert indent[("CALLS", "method:kit:kit.items.Item.trivia")] == "inferred"  # (a property: its getter runs)
+    assert rendered[("CALLS", "method:kit:kit.items.Item.trivia")] == "inferred"
     assert module_render[("CALLS", "method:kit:kit.items.Item.as_string")] == "inferred"
     assert ("CALLS", "method:kit:kit.items.Key.as_string") not in module_render  # the key's place is not the item's
 
@@ -2289,7 +2289,7 @@ def test_a_propertys_override_reading_super_runs_the_bases_getter(tmp_path_facto
     found = project_edges(tmp_path_factory.mktemp("super"), "ver", SUPER_READS, ids, _out)
     trimmed, loose = (found[i] for i in ids)
     assert trimmed[("CALLS", "method:ver:ver.version.Version.release")] == "exact"
-    assert loose[("REFERENCES", "method:ver:ver.version.Version.release")] == "exact"
+    assert loose[("CALLS", "method:ver:ver.version.Version.release")] == "exact"
     assert not [t for _, t in {**trimmed, **loose} if t.endswith(("Trimmed.release", "Loose.release"))]
 
 

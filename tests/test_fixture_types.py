@@ -74,8 +74,8 @@ def test_a_test_calls_methods_on_the_value_of_a_conftest_fixture_of_a_folder_abo
     )
     assert used[("CALLS", "app.cli.Runner.invoke")] == "inferred"  # not `Other.invoke`, which only shares the name
     assert ("CALLS", "app.cli.Other.invoke") not in used
-    # `result.output`: a property of the class `invoke` says it returns
-    assert used[("REFERENCES", "app.cli.Result.output")] == "inferred"
+    # `result.output`: a property of the class `invoke` says it returns, whose getter the read runs
+    assert used[("CALLS", "app.cli.Result.output")] == "inferred"
     # a parameter no fixture of the project gives binds nothing of `Runner`'s
     unknown = edges_named(catalog, views, "function:app:tests.unit.test_cli.test_unknown", relation_types=["CALLS"])
     assert not any(target.startswith("app.cli.Runner") for _, target in unknown)

@@ -35,6 +35,7 @@ from trident.ingest.model import (
     CALLED_MARK,
     ELEMENTS_MARK,
     GENERATED_MARK,
+    GETTER_MARK,
     LIBRARY_RUNS_MARK,
     REPARTIAL_MARK,
     TABLE_MARK,
@@ -176,12 +177,16 @@ class PythonExports(PythonLocals):
         the tuple gives; the class of each element of a container attribute (`options: list[Keyword]`, attribute
         `options[]`): what `for k in node.options: k.as_const()` in another file calls; and the class or function an
         attribute holds itself (`context_class = Context`, attribute `context_class()`): what `env.context_class(...)`
-        runs (the indexer reads them: `HOLDS`)."""
+        runs; each property's getter (attribute `name(get)`): what reading `x.name` elsewhere runs (the indexer reads
+        them: `HOLDS`)."""
         for cls in self.classes.values():
             stated = {a: cls.stated(a) for a in sorted({*cls.declared, *cls.attributes}) if a not in cls.methods}
             for prop in sorted(cls.properties):
                 returned = self.returns.get(f"{cls.qualified}.{prop}", "")
                 stated[prop] = [returned] if returned else []
+                if prop in cls.methods:  # (a read elsewhere runs the getter)
+                    getter = Target(TargetForm.QUALIFIED, f"{cls.qualified}.{prop}", Resolution.EXACT)
+                    yield BoundAttribute(cls.local, f"{prop}{GETTER_MARK}", getter)
             for position, name in enumerate(cls.fields):  # a NamedTuple unpacked: `text, style, _ = segment`
                 stated[str(position)] = stated.get(name, [])
             for attribute, types in stated.items():
