@@ -3237,6 +3237,36 @@ def test_a_variable_given_what_a_method_returning_one_of_several_classes_returns
     assert not [t for (s, t), r in calls.items() if s == "cp.parser.Parser.p_other" and r != "name" and "c_ast" in t]
 
 
+def test_a_class_attribute_given_a_class_at_the_modules_top_level_constructs_it(tmp_path: Path) -> None:
+    # pyparsing's `ParserElement._literalStringClass: type = None` in the class body, then `ParserElement.
+    # _literalStringClass = Literal` after `Literal` is defined: `self._literalStringClass(other)` in `__add__`, and
+    # the same read on the class in another module, make a Literal; an attribute of a name no class is gives nothing
+    files = {
+        "pp/__init__.py": "",
+        "pp/core.py": (
+            "class ParserElement:\n"
+            "    _literalStringClass: type = None\n\n"
+            "    def __add__(self, other):\n"
+            "        return [self, self._literalStringClass(other)]\n\n"
+            "    def other(self, text):\n"
+            "        return self._other(text)\n\n\n"
+            "class Literal(ParserElement):\n"
+            "    def __init__(self, text):\n"
+            "        self.text = text\n\n\n"
+            "settings = object()\n"
+            "ParserElement._literalStringClass = Literal\n"
+            "settings._other = Literal\n"
+        ),
+        "pp/helpers.py": (
+            "from pp.core import ParserElement\n\n\ndef op(text):\n    return ParserElement._literalStringClass(text)\n"
+        ),
+    }
+    calls = project_calls(tmp_path, "pp", files)
+    assert calls[("pp.core.ParserElement.__add__", "pp.core.Literal")] == "inferred"
+    assert calls[("pp.helpers.op", "pp.core.Literal")] in ("exact", "inferred")
+    assert ("pp.core.ParserElement.other", "pp.core.Literal") not in calls
+
+
 def test_a_function_returning_what_it_keeps_on_itself_returns_that_class(tmp_path: Path) -> None:
     # lark's `_get_parser()`: `try: return _get_parser.cache` / `except AttributeError: _get_parser.cache =
     # ParsingFrontend(...); return _get_parser.cache`, then `_get_parser().parse(text)` in `_parse_grammar`

@@ -127,6 +127,7 @@ class PythonTypes(PythonParameters):
         self.read_module_elements(root)
         self.by_qualified = {}  # (the outline's facts hold no attributes: read below)
         self._collect_classes(root, "")
+        self._assigned_on_classes(root)
         self.by_qualified = {c.qualified: c for c in self.classes.values()}
         self._collect_returned_generators()
 
@@ -393,6 +394,19 @@ class PythonTypes(PythonParameters):
             cls.items.setdefault(name, item)
         if key := self._named_type(key_name(annotation)):
             cls.keys.setdefault(name, key)
+
+    def _assigned_on_classes(self, root: ts.Node) -> None:
+        """`ParserElement._literalStringClass = Literal` at the module's top level, once both classes are defined
+        (pyparsing's class for a string in an expression): the class attribute holds that class or function, as the
+        assignment in the class body would say."""
+        for node in statements(root):
+            inner = node.named_children[0] if node.type == "expression_statement" and node.named_child_count else None
+            left = inner.child_by_field_name("left") if inner is not None and inner.type == "assignment" else None
+            owner = left.child_by_field_name("object") if left is not None and left.type == "attribute" else None
+            cls = self.classes.get(node_text(owner)) if owner is not None and owner.type == "identifier" else None
+            held = self._held(inner, Scope("", "")) if cls is not None and inner is not None else ""
+            if cls is not None and left is not None and held:
+                cls.hold(node_text(left.child_by_field_name("attribute")), held)
 
     def _class_attribute(self, cls: ClassFacts, node: ts.Node) -> None:
         """`x: Foo = ...` or `x = Foo()` in a class body."""
