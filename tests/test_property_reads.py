@@ -2,7 +2,8 @@
 binder of the reading file sees no `@property`, so the class's file states its getters (`GETTER_MARK`) and the
 indexer makes the read a call where the member resolves to one: on a typed value, on a subclass inheriting the
 property, and on an untyped parameter its callers pass an instance to; a method read as a value stays a reference.
-The shapes are those of a real ASN.1 library (`namedType.name` in its codecs), indexed with the real engines."""
+A write to a property with a setter runs the setter (a real logging library's `self.columns = columns`). The shapes
+are those of real libraries (an ASN.1 codec's `namedType.name`), indexed with the real engines."""
 
 from __future__ import annotations
 
@@ -53,3 +54,41 @@ def test_a_method_read_as_a_value_in_another_file_stays_a_reference(tmp_path: Pa
     assert ("REFERENCES", "asn.namedtype.NamedType.show") in edges["asn.encoder.taken"]
     assert ("CALLS", GETTER) in edges["asn.encoder.read"]
     assert ("REFERENCES", GETTER) not in edges["asn.encoder.read"]
+
+
+RENDERERS = {
+    "logs/__init__.py": "",
+    "logs/dev.py": (
+        "class Renderer:\n"
+        "    def __init__(self, columns):\n"
+        "        self.columns = columns\n"
+        "        self._sort = True\n\n"
+        "    @property\n"
+        "    def columns(self):\n"
+        "        return self._columns\n\n"
+        "    @columns.setter\n"
+        "    def columns(self, value):\n"
+        "        self._columns = value\n\n"
+        "    @property\n"
+        "    def width(self):\n"
+        "        return 80\n\n\n"
+        "class Plain(Renderer):\n"
+        "    def reset(self):\n"
+        "        self.columns = []\n\n\n"
+        "def configure(renderer: Renderer):\n"
+        "    renderer.columns = [1]\n"
+        "    renderer.width = 100\n"
+    ),
+}
+
+
+def test_a_write_to_a_property_with_a_setter_runs_it(tmp_path: Path) -> None:
+    # structlog's `ConsoleRenderer.__init__`: `self.columns = columns`, `columns` a property with `@columns.setter`;
+    # a write to a plain attribute, or to a property with no setter (an error at run time), runs nothing
+    calls = project_calls(tmp_path / "home", "logs", RENDERERS)
+    dev = "logs.dev"
+    assert calls.get((f"{dev}.Renderer.__init__", f"{dev}.Renderer.columns")) == "exact"
+    assert calls.get((f"{dev}.Plain.reset", f"{dev}.Renderer.columns")) == "exact"
+    assert calls.get((f"{dev}.configure", f"{dev}.Renderer.columns")) == "inferred"
+    assert (f"{dev}.configure", f"{dev}.Renderer.width") not in calls
+    assert (f"{dev}.Renderer.columns", f"{dev}.Renderer.columns") not in calls  # (`self._columns = value`)

@@ -41,6 +41,16 @@ def property_name(decorated: ts.Node | None) -> str:
     return node_text(definition.child_by_field_name("name")) if any(_a_property(n) for n in names) else ""
 
 
+def setter_name(decorated: ts.Node | None) -> str:
+    """The name of a method decorated as its property's setter (`@columns.setter` over `def columns`), else ""."""
+    if decorated is None or decorated.type != "decorated_definition":
+        return ""
+    definition = decorated.child_by_field_name("definition")
+    name = node_text(definition.child_by_field_name("name")) if definition is not None else ""
+    written = {node_text(d).lstrip("@").strip() for d in decorated.named_children if d.type == "decorator"}
+    return name if name and f"{name}.setter" in written else ""
+
+
 def _a_property(decorator: str) -> bool:
     """Whether a decorator, as written, makes a property: `property`, `functools.cached_property`, or one named so
     wherever it is defined (mako's `util.memoized_property`, `lazy_property`: a descriptor whose `__get__` runs the
@@ -61,6 +71,7 @@ class ClassFacts:
     items: dict[str, str] = field(default_factory=dict)  # mapping or list attribute -> what a subscript of it gives
     keys: dict[str, str] = field(default_factory=dict)  # mapping or set attribute -> the class of its keys
     properties: set[str] = field(default_factory=set)  # methods read as attributes (`@property`, `@cached_property`)
+    setters: set[str] = field(default_factory=set)  # ... given a setter (`@columns.setter`): writing them runs it
     # class-body attribute -> the class its value is constructed as (`version = _Validator(added="1.0")`): a read of
     # it on an instance runs that class's `__get__` where it defines one (a descriptor)
     descriptors: dict[str, str] = field(default_factory=dict)

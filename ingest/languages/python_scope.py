@@ -636,16 +636,29 @@ class PythonBinder(PythonImplicitCalls):
             return []
         if parent is not None and parent.type == "delete_statement":
             return []
+        owner, member = node.child_by_field_name("object"), node_text(node.child_by_field_name("attribute"))
         written = parent is not None and parent.type in ("assignment", "augmented_assignment")
         if written and parent is not None and parent.child_by_field_name("left") == node:
-            return []
-        owner, member = node.child_by_field_name("object"), node_text(node.child_by_field_name("attribute"))
+            return self._property_written(owner, member, scope) if owner is not None else []
         if owner is None:
             return []
         if owner.type == "identifier" and _alternatives(node_text(owner), scope) and not member.startswith("__"):
             return [self._typed_read(typed, member) for typed in scope.alternatives[node_text(owner)]]
         found = self._member_read(owner, member, scope)
         return [found, *self._getter_through(found)]
+
+    def _property_written(self, owner: ts.Node, member: str, scope: Scope) -> list[tuple[Target, bool] | None]:
+        """`self.columns = columns` where the class (or a base of this file) gives the property `columns` a setter
+        (`@columns.setter`): the write runs the setter, a call of the property (one entity with its getter); the
+        same on a value of one of this file's classes (inferred). Nothing for any other write."""
+        cls: ClassFacts | None = None
+        if scope.cls is not None and owner.type == "identifier" and node_text(owner) == scope.receiver:
+            cls, resolution = scope.cls, Resolution.EXACT
+        elif (typed := self._receiver_type(owner, scope)).startswith(f"{self.module}."):
+            cls, resolution = self.classes.get(typed.removeprefix(f"{self.module}.")), Resolution.INFERRED
+        if cls is None or not any(member in c.setters for c in self.file_lineage(cls)):
+            return []
+        return [(Target(TargetForm.MEMBER, member, resolution, owner=cls.qualified), True)]
 
     def _getter_through(self, found: tuple[Target, bool] | None) -> list[tuple[Target, bool]]:
         """The `__get__` a property's read runs first where the property's class is one of this file deriving from

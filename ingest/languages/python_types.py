@@ -22,6 +22,7 @@ from trident.ingest.languages.python_facts import (
     Scope,
     is_named_tuple,
     property_name,
+    setter_name,
     surest,
 )
 from trident.ingest.languages.python_fixtures import fixture_params, is_fixture
@@ -356,6 +357,7 @@ class PythonTypes(PythonParameters):
             # every method first: `self.on_done = self.finish` in `__init__` holds a method defined after it
             cls.methods.update(node_text(m.child_by_field_name("name")) for m in methods)
             cls.properties.update(getter for m in methods if (getter := property_name(m.parent)))
+            cls.setters.update(setter for m in methods if (setter := setter_name(m.parent)))
             for method in methods:  # (toolz's `@instanceproperty`: a property class of this file)
                 if made := self._made_property(method):
                     getter = node_text(method.child_by_field_name("name"))
