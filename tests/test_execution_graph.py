@@ -2418,7 +2418,11 @@ def test_an_isinstance_test_of_one_project_class_among_builtins_narrows_to_that_
             "def past_the_branch(value):\n"
             "    if isinstance(value, (Other, Specifier)):\n"
             "        print(value)\n"
-            "    return value.render()\n"
+            "    return value.render()\n\n\n"
+            "def invoke(callback: Specifier | Other, fallback):\n"
+            "    if isinstance(callback, Specifier):\n"
+            "        callback = fallback\n"
+            "    return callback.render()\n"
         ),
     }
     calls = project_calls(tmp_path, "tup", files)
@@ -2426,6 +2430,9 @@ def test_an_isinstance_test_of_one_project_class_among_builtins_narrows_to_that_
     assert calls[("tup.spec.two", "tup.spec.Specifier.render")] == "inferred"
     assert calls[("tup.spec.two", "tup.spec.Other.render")] == "inferred"
     assert {r for (s, _), r in calls.items() if s == "tup.spec.past_the_branch"} <= {"name"}
+    # click's `Context.invoke`: `callback: Command | Callable`, given another value where it is a Command: past the
+    # branch, it is no Command (the union's other class only)
+    assert calls.get(("tup.spec.invoke", "tup.spec.Specifier.render")) in (None, "name")
 
 
 def test_a_library_method_runs_the_dunder_only_where_no_class_overrides_it_and_a_method_taken_off_a_class_runs_itself(

@@ -442,12 +442,16 @@ class PythonLocals(PythonTypes):
         if test is None or node_text(test[0]) == scope.receiver:
             return None
         variable = node_text(test[0])
-        had = tuple(scope.alternatives.get(variable, ()))
-        before = SetType(variable, scope.types.get(variable, ""), alternatives=had)
+        before = scope.types.get(variable, "")
         if cls := self._held_value(test[1], scope) or self._one_class_of(test[1], scope):
-            return SetType(variable, cls), before
+            return SetType(variable, cls), SetType(variable, before)  # (its type hides what else it may be)
         several = self._classes_of(test[1], scope)
-        return (SetType(variable, "", alternatives=tuple(several)), before) if several else None
+        had = tuple(scope.alternatives.get(variable, ()))
+        return (
+            (SetType(variable, "", alternatives=tuple(several)), SetType(variable, before, alternatives=had))
+            if several
+            else None
+        )
 
     def _classes_of(self, classes: ts.Node, scope: Scope) -> list[str]:
         """`(Identifier, Function)` tested by `isinstance`: the classes of a project it names, where it names two or
