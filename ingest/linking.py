@@ -219,7 +219,7 @@ class Resolver:
 
     def _runs(self, ref: Reference | PendingReference, doc: Document, target: Entity) -> bool:
         """Whether a reference bound to `target` runs it: a read of a property (`CodeIndex.runs_getter`)."""
-        return _bound_by_scope(ref, doc) and self.code.runs_getter(ref, target)
+        return self.code.runs_getter(ref, target) and _bound_by_scope(ref, doc)
 
     def passed(self, ref: Reference, doc: Document) -> list[tuple[str, str, str]]:
         """(function id, attribute, entity id) of what a call's argument passes the function it binds to (`PASSES`,

@@ -37,8 +37,8 @@ def property_name(decorated: ts.Node | None) -> str:
     definition = decorated.child_by_field_name("definition")
     if definition is None or definition.type not in FUNCTIONS:
         return ""
-    names = (node_text(d).lstrip("@").strip() for d in decorated.named_children if d.type == "decorator")
-    return node_text(definition.child_by_field_name("name")) if any(_a_property(n) for n in names) else ""
+    named = any(_a_property(n) for n in _decorator_names(decorated))
+    return node_text(definition.child_by_field_name("name")) if named else ""
 
 
 def setter_name(decorated: ts.Node | None) -> str:
@@ -47,8 +47,12 @@ def setter_name(decorated: ts.Node | None) -> str:
         return ""
     definition = decorated.child_by_field_name("definition")
     name = node_text(definition.child_by_field_name("name")) if definition is not None else ""
-    written = {node_text(d).lstrip("@").strip() for d in decorated.named_children if d.type == "decorator"}
-    return name if name and f"{name}.setter" in written else ""
+    return name if name and f"{name}.setter" in _decorator_names(decorated) else ""
+
+
+def _decorator_names(decorated: ts.Node) -> list[str]:
+    """The decorators of a decorated definition as written, without `@` (`property`, `columns.setter`)."""
+    return [node_text(d).lstrip("@").strip() for d in decorated.named_children if d.type == "decorator"]
 
 
 def _a_property(decorator: str) -> bool:

@@ -33,16 +33,14 @@ def _is_receiver(value: ts.Node, receiver: str, qualified: Callable[[str], str],
     function = value.child_by_field_name("function") if value.type == "call" else None
     if function is None:
         return False
-    given = call_arguments(value)
-    if function.type == "attribute":
-        owner, name = function.child_by_field_name("object"), node_text(function.child_by_field_name("attribute"))
-        if owner is not None and owner.type == "identifier" and node_text(owner) == receiver:
-            return name == "__class__" or own(name)  # `self.__class__(...)`, `self.copy()`
-        return qualified(node_text(function)) in COPIES and _names(given, receiver)  # `copy.copy(self)`
+    owner = function.child_by_field_name("object") if function.type == "attribute" else None
+    if owner is not None and owner.type == "identifier" and node_text(owner) == receiver:
+        name = node_text(function.child_by_field_name("attribute"))
+        return name == "__class__" or own(name)  # `self.__class__(...)`, `self.copy()`
     if function.type == "call":  # `type(self)(...)`
         inner = function.child_by_field_name("function")
         return inner is not None and node_text(inner) == "type" and _names(call_arguments(function), receiver)
-    return function.type == "identifier" and qualified(node_text(function)) in COPIES and _names(given, receiver)
+    return qualified(node_text(function)) in COPIES and _names(call_arguments(value), receiver)  # `copy.copy(self)`
 
 
 def _names(given: list[ts.Node], receiver: str) -> bool:

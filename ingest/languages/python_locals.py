@@ -351,14 +351,14 @@ class PythonLocals(PythonTypes):
         self.copy()`)."""
         pending: dict[str, tuple[ClassFacts, ts.Node, str]] = {}
         for qualified, function in self.definitions.items():
-            cls = self.classes.get(qualified.removeprefix(f"{self.module}.").rpartition(".")[0])
+            cls = self.by_qualified.get(qualified.rpartition(".")[0])
             if cls is None or qualified in self.returns or qualified in self.generator_functions:
                 continue
             receiver = next(iter(signature(function, True).positional), "")
             if receiver and not is_static(function) and not is_classmethod(function):
                 pending[qualified] = (cls, function, receiver)
         found = True
-        while found:
+        while found:  # (each pass that goes on takes a method out of `pending`: at most one pass per method)
             found = False
             for qualified, (cls, function, receiver) in list(pending.items()):
                 own = partial(self._gives_own, cls)
@@ -443,39 +443,27 @@ class PythonLocals(PythonTypes):
             return None
         variable = node_text(test[0])
         before = scope.types.get(variable, "")
-        if cls := self._held_value(test[1], scope) or self._one_class_of(test[1], scope):
-            return SetType(variable, cls), SetType(variable, before)  # (its type hides what else it may be)
-        several = self._classes_of(test[1], scope)
+        tested = [cls] if (cls := self._held_value(test[1], scope)) else self._tuple_classes(test[1], scope)
+        if len(tested) == 1:
+            return SetType(variable, tested[0]), SetType(variable, before)  # (its type hides what else it may be)
         had = tuple(scope.alternatives.get(variable, ()))
         return (
-            (SetType(variable, "", alternatives=tuple(several)), SetType(variable, before, alternatives=had))
-            if several
+            (SetType(variable, "", alternatives=tuple(tested)), SetType(variable, before, alternatives=had))
+            if tested
             else None
         )
 
-    def _classes_of(self, classes: ts.Node, scope: Scope) -> list[str]:
-        """`(Identifier, Function)` tested by `isinstance`: the classes of a project it names, where it names two or
-        more and nothing else but builtins; [] otherwise."""
+    def _tuple_classes(self, classes: ts.Node, scope: Scope) -> list[str]:
+        """`(str, Specifier)` or `(Identifier, Function)` tested by `isinstance`: the classes of a project it names,
+        sorted, where nothing else is named but builtins (whose methods are no project's); [] otherwise."""
         if classes.type != "tuple":
             return []
         held = [self._held_value(c, scope) for c in classes.named_children]
         builtin = [node_text(c) for c, h in zip(classes.named_children, held, strict=True) if not h]
         project = sorted({h for h in held if h and not standard(h)})
-        if len(project) < 2 or not set(builtin) <= BUILTIN_TYPES or not all(named_as_class(p) for p in project):
+        if len(project) + len(builtin) != len(held) or not set(builtin) <= BUILTIN_TYPES:
             return []
-        return project if len(project) + len(builtin) == len(held) else []
-
-    def _one_class_of(self, classes: ts.Node, scope: Scope) -> str:
-        """`(str, Specifier)` tested by `isinstance`: the one class of a project among builtins, which is what a
-        call on the value may run of a project's (a builtin's methods are none); "" otherwise."""
-        if classes.type != "tuple":
-            return ""
-        held = [self._held_value(c, scope) for c in classes.named_children]
-        builtin = [node_text(c) for c, h in zip(classes.named_children, held, strict=True) if not h]
-        project = [h for h in held if h and not standard(h)]
-        if len(project) != 1 or len(project) + len(builtin) != len(held) or not set(builtin) <= BUILTIN_TYPES:
-            return ""
-        return project[0] if named_as_class(project[0]) else ""
+        return project if all(named_as_class(p) for p in project) else []
 
     def guarded(self, node: ts.Node, scope: Scope) -> SetType | None:
         """`if not isinstance(other, Requirement): return NotImplemented` (no `elif`/`else`, its block leaving): past
@@ -715,7 +703,11 @@ class PythonLocals(PythonTypes):
         """The classes or functions the sides of `A if c else B` (or `a or b`) are, where each is one and they are
         not the same, or those a call of a function of the file returning one of several gives: calling the variable
         given it calls either (`table_constructor = InlineTable if ... else Table`); None otherwise."""
-        if value.type == "call" and (several := self.returned_several.get(self._callee(value, scope))):
+        if (
+            value.type == "call"
+            and self.returned_several
+            and (several := self.returned_several.get(self._callee(value, scope)))
+        ):
             return several  # `klass = self._select_struct_union_class(p[1])`: either class it returns
         if value.type not in ("boolean_operator", "conditional_expression"):
             return None

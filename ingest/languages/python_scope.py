@@ -651,11 +651,9 @@ class PythonBinder(PythonImplicitCalls):
         """`self.columns = columns` where the class (or a base of this file) gives the property `columns` a setter
         (`@columns.setter`): the write runs the setter, a call of the property (one entity with its getter); the
         same on a value of one of this file's classes (inferred). Nothing for any other write."""
-        cls: ClassFacts | None = None
-        if scope.cls is not None and owner.type == "identifier" and node_text(owner) == scope.receiver:
-            cls, resolution = scope.cls, Resolution.EXACT
-        elif (typed := self._receiver_type(owner, scope)).startswith(f"{self.module}."):
-            cls, resolution = self.classes.get(typed.removeprefix(f"{self.module}.")), Resolution.INFERRED
+        own = scope.cls is not None and owner.type == "identifier" and node_text(owner) == scope.receiver
+        cls = scope.cls if own else self.by_qualified.get(self._receiver_type(owner, scope))
+        resolution = Resolution.EXACT if own else Resolution.INFERRED
         if cls is None or not any(member in c.setters for c in self.file_lineage(cls)):
             return []
         return [(Target(TargetForm.MEMBER, member, resolution, owner=cls.qualified), True)]
