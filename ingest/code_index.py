@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import posixpath
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from enum import StrEnum
 from functools import partial
@@ -57,6 +57,7 @@ from trident.ingest.model import (
     parameter_attribute,
     parameter_parts,
 )
+from trident.ingest.parameter_uses import families, telling
 from trident.ingest.passed_values import PassedValues
 from trident.store.manifest import PendingReference
 from trident.store.names.code_paths import is_test_path, module_name
@@ -102,6 +103,11 @@ DEFAULTS_TO = (
     | {f"__i{name}__": f"__{name}__" for name in _OPERATORS}
 )
 
+# What every object has (`==`, `str(x)`, `hash(x)`) or a loop and a test take another way (`for x in p` through
+# `__getitem__`, `if p:` through `__len__` or none): a use of one says nothing of the value's class.
+OBJECT_HAS = frozenset(dir(object)) | {"__bool__", "__iter__", "__next__", "__contains__", "__reversed__"}
+MAX_FITTING = 32  # classes defining the rarest member used on a parameter, past which its uses say too little
+
 AnyReference: TypeAlias = Reference | PendingReference
 
 
@@ -146,6 +152,9 @@ class CodeIndex:
         self._open: set[str] = set()  # classes with a base not indexed (yet): their lineage is not all known
         self._table_items: dict[tuple[str, str], list[str]] = {}  # (class id, attribute) -> its table's items
         self._passed = PassedValues()  # what calls pass functions' untyped parameters
+        self._uses: dict[str, frozenset[str]] = {}  # an untyped parameter (`f@(p#0)`) -> the members used on it
+        self._families: dict[str, list[str]] = {}  # a parameter -> those of its family (`parameter_uses.families`)
+        self._used_as: dict[tuple[str, str, bool], list[Entity]] = {}
         self._methods_of: dict[tuple[str, str], list[Entity]] | None = None
         self._aliases_of: dict[str, list[tuple[str, Entity]]] | None = None  # class id -> (name, method) its body gives
         self._children: dict[str, list[str]] | None = None  # class id -> the classes naming it a base (when asked)
@@ -249,6 +258,12 @@ class CodeIndex:
                 if held not in items:
                     items.append(held)
 
+    def add_uses(self, uses: Mapping[str, frozenset[str]]) -> None:
+        """Untyped parameters (`mod.f@(p#0)`) -> the members their functions use on them (`parameter_uses`)."""
+        self._uses.update(uses)
+        self._families = families(self._uses)
+        self._used_as.clear()
+
     def runs_getter(self, ref: AnyReference, found: Entity) -> bool:
         """Whether a member read a binder kept as a reference (`node.name` on a value of another file's class) runs
         the method it resolved to: the getter of a property its class states (`GETTER_MARK`)."""
@@ -287,6 +302,8 @@ class CodeIndex:
             owner, classes = self._owner(ref, owner_name, project, path, tails)
             if not classes and (passed := self._passed_prefixed(ref, owner_name, project, types)):
                 return passed, Resolution.DISPATCH  # `getattr(visitor, "visit" + kind)` on a parameter
+            if not classes and (classes := self._used_class(ref.owner, project, path)):
+                resolution = Resolution.DISPATCH  # an untyped parameter, of the one class its uses fit
             if not classes and ATTRIBUTE_MARK in ref.owner.rpartition(".")[2]:  # a value no indexed class states
                 return self._untyped(ref, project, types, path), Resolution.NAME
             if not classes and (below := self._held_below(owner_name, project, tails)):
@@ -296,11 +313,8 @@ class CodeIndex:
                 # a factory's result, or a member the index does not define: its type is not stated, so only the
                 # name is known (and a dunder a statement runs, `__enter__`, names nothing by itself); a function
                 # whose stated return type is not indexed yet is left to bind when it is
-                if (
-                    _is_dunder(ref.target)
-                    or (owner and owner[0].id in self._returns)
-                    or self._waiting(ref.owner, project)
-                ):
+                waiting = (owner and owner[0].id in self._returns) or self._waiting(ref.owner, project)
+                if _is_dunder(ref.target) or waiting:
                     return [], Resolution.NAME
                 return self._named(ref.target, project, types, ref.source, path), Resolution.NAME
             if classes and ref.target.endswith(PREFIX_MARK):
@@ -494,6 +508,58 @@ class CodeIndex:
             return []
         name, place = parameter_parts(attribute)
         return self._passed.every(functions[0].id, name, place, self._passed_classes)
+
+    def _used_class(self, owner: str, project: str, path: str) -> list[Entity]:
+        """The class an untyped parameter (`mod.f@(p#0)`) is an instance of by what its function uses on it
+        (`_fitting`); where its uses tell nothing (`p[0] = p[1]`), the one class its family's others are of, if it
+        has every member used (`parameter_uses.families`). Test classes only for a parameter of test code."""
+        in_tests = is_test_path(path)
+        used = self._uses.get(owner, frozenset())
+        if telling(used):
+            return self._fit(owner, project, in_tests)
+        required = [name for name in used if name not in OBJECT_HAS]
+        if not required:
+            return []
+        fits = {c.id: c for other in self._families.get(owner, []) for c in self._fit(other, project, in_tests)}
+        if len(fits) != 1:
+            return []
+        cls = next(iter(fits.values()))
+        return [cls] if all(self._member(cls, name, skip_first=False) for name in required) else []
+
+    def _fit(self, owner: str, project: str, in_tests: bool) -> list[Entity]:
+        key = (owner, project, in_tests)
+        if key not in self._used_as:
+            self._used_as[key] = self._fitting(self._uses.get(owner, frozenset()), project, in_tests)
+        return self._used_as[key]
+
+    def _fitting(self, used: frozenset[str], project: str, in_tests: bool) -> list[Entity]:
+        """The one class of the project (or the one base of several) with every member used that a plain object
+        lacks, where two or more are used and one of them names what the value is (`telling`); [] otherwise."""
+        required = sorted(name for name in used if name not in OBJECT_HAS)
+        names = telling(required)
+        if len(required) < 2 or not names:
+            return []
+        defining = {
+            name: [
+                e
+                for e in self._by_short.get(("python", name), [])
+                if e.project == project and e.type == EntityType.METHOD.value
+            ]
+            for name in names
+        }
+        rarest = min(names, key=lambda name: (len(defining[name]), name))
+        if not defining[rarest] or len(defining[rarest]) > MAX_FITTING:
+            return []
+        candidates: dict[str, Entity] = {}
+        for method in defining[rarest]:
+            cls = self._by_id.get(entity_id(EntityType.CLASS.value, project, method.qualified_name.rpartition(".")[0]))
+            for c in [cls, *self._derived(cls)] if cls is not None else []:
+                if in_tests or not is_test_path(c.path or ""):
+                    candidates.setdefault(c.id, c)
+        fit = [c for c in candidates.values() if all(self._member(c, name, skip_first=False) for name in required)]
+        fitting = {c.id for c in fit}
+        roots = [c for c in fit if not any(b.id in fitting for b in self._lineage(c)[1:])]
+        return roots if len(roots) == 1 else []
 
     def _untyped(self, ref: AnyReference, project: str, types: set[str], path: str) -> list[Entity]:
         """A call on an attribute's value that no indexed class types, as on any untyped value: the project's one

@@ -12,6 +12,7 @@ from trident.ingest.linking import Resolver
 from trident.ingest.markdown import parse_markdown
 from trident.ingest.mentions import mention_relations
 from trident.ingest.model import PASSES, Extraction, Reference, TargetForm, returned_key
+from trident.ingest.parameter_uses import parameter_uses
 from trident.ingest.text import parse_text
 from trident.ingest.walker import SourceFile
 from trident.store.catalog import DocumentWrite
@@ -114,10 +115,11 @@ def add_holds_of(parsed: Sequence[Parsed], resolver: Resolver) -> None:
 def add_stated_of(parsed: Sequence[Parsed], resolver: Resolver) -> None:
     """Give the resolver's code index what this run's files state for member lookups in other files: what attributes
     hold, what calls pass the functions they call, then what attributes given a parameter's value hold (`self.store
-    = store`)."""
+    = store`); what functions use on their untyped parameters (`parameter_uses`)."""
     add_holds_of(parsed, resolver)
     add_passes_of(parsed, resolver)
     add_holds_of(parsed, resolver)
+    resolver.code.add_uses(parameter_uses(ref for p in parsed for ref in p.extraction.references))
 
 
 def add_passes_of(parsed: Sequence[Parsed], resolver: Resolver) -> None:
