@@ -534,7 +534,7 @@ class CodeIndex:
 
     def _fitting(self, used: frozenset[str], project: str, in_tests: bool) -> list[Entity]:
         """The one class of the project (or the one base of several) with every member used that a plain object
-        lacks, where two or more are used and one of them names what the value is (`telling`); [] otherwise."""
+        lacks (`_has`), where two or more are used and one of them names what the value is (`telling`); [] otherwise."""
         required = sorted(name for name in used if name not in OBJECT_HAS)
         names = telling(required)
         if len(required) < 2 or not names:
@@ -547,8 +547,9 @@ class CodeIndex:
             ]
             for name in names
         }
-        rarest = min(names, key=lambda name: (len(defining[name]), name))
-        if not defining[rarest] or len(defining[rarest]) > MAX_FITTING:
+        defined = [name for name in names if defining[name]]  # (a library base may define the others)
+        rarest = min(defined, key=lambda name: (len(defining[name]), name)) if defined else ""
+        if not rarest or len(defining[rarest]) > MAX_FITTING:
             return []
         candidates: dict[str, Entity] = {}
         for method in defining[rarest]:
@@ -556,10 +557,17 @@ class CodeIndex:
             for c in [cls, *self._derived(cls)] if cls is not None else []:
                 if in_tests or not is_test_path(c.path or ""):
                     candidates.setdefault(c.id, c)
-        fit = [c for c in candidates.values() if all(self._member(c, name, skip_first=False) for name in required)]
+        fit = [c for c in candidates.values() if all(self._has(c, name) for name in required)]
         fitting = {c.id for c in fit}
         roots = [c for c in fit if not any(b.id in fitting for b in self._lineage(c)[1:])]
         return roots if len(roots) == 1 else []
+
+    def _has(self, cls: Entity, name: str) -> bool:
+        """Whether a call of `name` on an instance of `cls` runs something: its method, or a function an attribute of
+        it holds; or may (a base of a project not indexed may define it)."""
+        if self._member_or_called(cls, name):
+            return True
+        return any(c.id in self._open for c in self._lineage(cls))
 
     def _untyped(self, ref: AnyReference, project: str, types: set[str], path: str) -> list[Entity]:
         """A call on an attribute's value that no indexed class types, as on any untyped value: the project's one

@@ -15,15 +15,18 @@ from collections.abc import Iterable
 
 from trident.ingest.languages.python_syntax import BUILTIN_METHODS
 from trident.ingest.model import ATTRIBUTE_MARK, PARAMETER_CLOSE, PARAMETER_OPEN, Reference, TargetForm, parameter_parts
+from trident.store.schema import RelationType
 
 MIN_FAMILY = 3  # rules sharing a prefix and a parameter before their uses are read together
 
 
 def parameter_uses(references: Iterable[Reference]) -> dict[str, frozenset[str]]:
-    """Each untyped parameter's owner name (`mod.Parser.p_rule@(p#0)`) -> the member names its function uses on it."""
+    """Each untyped parameter's owner name (`mod.Parser.p_rule@(p#0)`) -> the member names its function calls on it
+    (or a statement over it runs). A member only read is left out: a property of one class (parso's
+    `KeywordStatement.type`) is a plain attribute of many."""
     uses: dict[str, set[str]] = defaultdict(set)
     for ref in references:
-        if ref.form != TargetForm.MEMBER or not ref.target.isidentifier():
+        if ref.type != RelationType.CALLS or ref.form != TargetForm.MEMBER or not ref.target.isidentifier():
             continue
         _, mark, attribute = ref.owner.rpartition(ATTRIBUTE_MARK)
         if mark and attribute.startswith(PARAMETER_OPEN) and attribute.endswith(PARAMETER_CLOSE):

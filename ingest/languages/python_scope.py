@@ -677,7 +677,7 @@ class PythonBinder(PythonImplicitCalls):
             target = Target(TargetForm.MEMBER, member, Resolution.EXACT, owner=scope.cls.qualified, after_owner=True)
             bases = list(self.file_lineage(scope.cls))[1:]  # a base's getter (a call), or a member read
             return target, any(member in base.properties for base in bases)
-        typed = self._receiver_type(owner, scope)
+        typed = self.passed_type(owner, scope)  # (an untyped parameter's: as the indexer reads its values or uses)
         return self._typed_read(typed, member) if typed else None
 
     def _typed_read(self, typed: str, member: str) -> tuple[Target, bool] | None:
