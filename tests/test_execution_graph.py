@@ -1144,6 +1144,46 @@ def test_a_call_chain_follows_its_receiver_through_the_calls_on_itself(
         catalog.close()
 
 
+def test_a_call_chain_follows_its_receiver_into_a_generator_it_consumes(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    # mistune's renderers: `BaseRenderer.render_tokens` is `"".join(self.iter_tokens(tokens, state))`, a generator
+    # made on its own receiver and consumed there; under `RSTRenderer`, which overrides `iter_tokens`, the override
+    # runs, never the base's
+    files = {
+        "md/__init__.py": "",
+        "md/core.py": (
+            "class BaseRenderer:\n"
+            "    def iter_tokens(self, tokens):\n"
+            "        for tok in tokens:\n"
+            "            yield self.render_token(tok)\n\n"
+            "    def render_tokens(self, tokens):\n"
+            '        return "".join(self.iter_tokens(tokens))\n\n'
+            "    def render_token(self, tok):\n"
+            "        return tok\n"
+        ),
+        "md/rst.py": (
+            "from md.core import BaseRenderer\n\n\n"
+            "class RSTRenderer(BaseRenderer):\n"
+            "    def iter_tokens(self, tokens):\n"
+            "        for tok in tokens:\n"
+            "            yield self.render_token(tok)\n\n"
+            "    def block_quote(self, tokens):\n"
+            "        return self.render_tokens(tokens)\n"
+        ),
+    }
+    catalog = indexed_projects(tmp_path_factory.mktemp("generators"), {"md": files}, ["md"])
+    try:
+        reader = Reader(catalog, GenerationViews(RetrievalSettings()))
+        core, rst = "method:md:md.core.BaseRenderer", "method:md:md.rst.RSTRenderer"
+        found = explain_path(reader, f"{rst}.block_quote", f"{core}.render_token", max_hops=3)
+        walked = [[h.target for h in path.hops] for path in found.paths]
+        assert walked[0] == [f"{core}.render_tokens", f"{rst}.iter_tokens", f"{core}.render_token"]
+        assert [f"{core}.render_tokens", f"{core}.iter_tokens", f"{core}.render_token"] not in walked
+    finally:
+        catalog.close()
+
+
 def test_a_decorator_of_another_module_or_a_decorator_factorys_wrapper_runs_when_the_definition_is_called(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> None:
