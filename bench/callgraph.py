@@ -429,7 +429,7 @@ def _entity_of(definition: Name, place: tuple[Package, str] | None, entities: En
     package, path = place
     full, module = definition.full_name or "", definition.module_name
     found = None
-    if full.startswith(module + "."):
+    if module and full.startswith(module + "."):  # (jedi names no module for some definitions it infers)
         found = entities.local(package.project, path, full.removeprefix(module + "."))
     if found is None and definition.line is not None:
         found = entities.at_line(package.project, path, definition.name, definition.line)
