@@ -55,8 +55,8 @@ class RelationType(StrEnum):
 
 class Resolution(StrEnum):
     """How a code relation's target was bound, most certain first: proven by the source's own bindings, resting
-    on a type the code states, an override of the bound method that runs when the receiver is of a subclass, or a
-    guess from the name alone."""
+    on a type the code states, an override of the bound method that runs when the receiver is of a subclass (or a
+    method of the one class an untyped value's uses fit), or a guess from the name alone."""
 
     EXACT = "exact"
     INFERRED = "inferred"
@@ -71,7 +71,8 @@ class Resolution(StrEnum):
 
 RESOLUTION_HELP = (
     "Calls and bases: exact (bound by the code), inferred (from a stated type), dispatch (an override of the bound "
-    "method, run when the receiver is of a subclass) or name (a guess); mentions: exact (a name written whole) or "
+    "method, run when the receiver is of a subclass; or a method of the one class an untyped value's uses fit) or "
+    "name (a guess); mentions: exact (a name written whole) or "
     "inferred (a title written without its qualifier)"
 )
 # Relations whose target a parser binds by scope and type, and so carry a meaningful `resolution`.
