@@ -10,6 +10,7 @@ are of, where they agree."""
 
 from __future__ import annotations
 
+import io
 from collections import defaultdict
 from collections.abc import Iterable
 
@@ -17,6 +18,11 @@ from trident.ingest.languages.python_syntax import BUILTIN_METHODS
 from trident.ingest.model import ATTRIBUTE_MARK, PARAMETER_CLOSE, PARAMETER_OPEN, Reference, TargetForm, parameter_parts
 from trident.store.schema import RelationType
 
+FILE_METHODS = frozenset(
+    name
+    for kind in (io.TextIOWrapper, io.BufferedReader, io.BufferedWriter, io.BytesIO, io.StringIO)
+    for name in dir(kind)
+)
 MIN_FAMILY = 3  # rules sharing a prefix and a parameter before their uses are read together
 
 
@@ -46,8 +52,9 @@ def families(owners: Iterable[str]) -> dict[str, list[str]]:
 
 def telling(used: Iterable[str]) -> list[str]:
     """The names among `used` that say what a value is, sorted: not a dunder (any container has `__getitem__`) nor a
-    method of a builtin type (`get`, `append`: a dict's, a list's)."""
-    return sorted(name for name in used if not is_dunder(name) and name not in BUILTIN_METHODS)
+    method of a builtin type (`get`, `append`: a dict's, a list's) or of the standard library's files (`read`, `seek`:
+    a parameter named `stream` is most often one, whatever stream class the project has)."""
+    return sorted(name for name in used if not is_dunder(name) and name not in BUILTIN_METHODS | FILE_METHODS)
 
 
 def family(owner: str) -> tuple[str, str, str] | None:

@@ -3,9 +3,10 @@ C parser's `_token_coord(self, p, i)` calls `p.lexpos(i)` and `p.lineno(i)`, whi
 production class has, so those calls and `p[0] = ...` bind to it (`dispatch`: a reading of uses, not a stated type).
 A parser generator's rules (`p_rule(self, p)`) are one family: a rule that only writes `p[0] = p[1]` is of the class
 its family's others are of. A method called that a class lacks rules it out, unless a base from a library not indexed
-may have it. A member only read says nothing (a real parser's `node.type` is a property
-of one node class and a plain attribute of the rest), but a property read on a parameter so typed runs its getter.
-Uses two classes fit, methods no one class has, or one telling name alone (a name guess, as before) type nothing.
+may have it. A member only read says nothing (a real parser's `node.type` is a property of one node class and a plain
+attribute of the rest), but a property read on a parameter so typed runs its getter.
+Uses two classes fit, methods no one class has, a file's methods (`seek`, `tell`: pyasn1's streams are mostly the
+standard library's) or one telling name alone (a name guess, as before) type nothing.
 Indexed with the real engines."""
 
 from __future__ import annotations
@@ -39,6 +40,11 @@ PARSER = {
         "        return 1\n\n"
         "    def names(self):\n"
         "        return []\n\n\n"
+        "class CachingWrapper:\n"
+        "    def seek(self, n):\n"
+        "        return n\n\n"
+        "    def tell(self):\n"
+        "        return 0\n\n\n"
         "class Stream:\n"
         "    def read(self, n):\n"
         "        return n\n\n"
@@ -85,6 +91,9 @@ PARSER = {
         "def where(p):\n"
         "    p.set_lineno(0, p.lineno(1))\n"
         "    return p.position\n\n\n"
+        "def rewind(substrate):\n"
+        "    substrate.seek(0)\n"
+        "    return substrate.tell()\n\n\n"
         "def lone(thing):\n"
         "    return thing.lexpos(1)\n"
     ),
@@ -124,6 +133,8 @@ def test_uses_two_classes_fit_or_no_class_has_type_nothing(tmp_path: Path) -> No
     # no class has both `lineno` and `peek`: `lineno` stays a guess from the name alone
     assert calls.get(("cparse.parser.unknown", f"{PRODUCTION}.lineno")) == "name"
     assert calls.get(("cparse.parser.lone", f"{PRODUCTION}.lexpos")) == "name"  # one name tells too little
+    # a file's methods tell nothing: a parameter used so is most often a file of the standard library
+    assert {how for (caller, _), how in calls.items() if caller == "cparse.parser.rewind"} == {"name"}
 
 
 def test_a_member_only_read_types_nothing_and_a_property_read_runs_its_getter(tmp_path: Path) -> None:
