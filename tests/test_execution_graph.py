@@ -1160,7 +1160,11 @@ def test_a_call_chain_follows_its_receiver_into_a_generator_it_consumes(
             "    def render_tokens(self, tokens):\n"
             '        return "".join(self.iter_tokens(tokens))\n\n'
             "    def render_token(self, tok):\n"
-            "        return tok\n"
+            "        return tok\n\n"
+            "    def tokens_of(self, node):\n"
+            "        return self.iter_tokens(node)\n\n"
+            "    def any_token(self, node):\n"
+            "        return any(t for t in self.tokens_of(node))\n"
         ),
         "md/rst.py": (
             "from md.core import BaseRenderer\n\n\n"
@@ -1180,6 +1184,8 @@ def test_a_call_chain_follows_its_receiver_into_a_generator_it_consumes(
         walked = [[h.target for h in path.hops] for path in found.paths]
         assert walked[0] == [f"{core}.render_tokens", f"{rst}.iter_tokens", f"{core}.render_token"]
         assert [f"{core}.render_tokens", f"{core}.iter_tokens", f"{core}.render_token"] not in walked
+        # a generator a method on the receiver returns, made by another (`return self.iter_tokens(node)`), runs here
+        assert call_edges(catalog)[(f"{core}.any_token", f"{core}.iter_tokens")].resolution is Resolution.INFERRED
     finally:
         catalog.close()
 

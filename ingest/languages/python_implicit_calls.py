@@ -60,7 +60,7 @@ class PythonImplicitCalls(PythonExports):
                 # a generator's body runs where it is consumed (`next(self._iter)`, `for t in stream`); one the
                 # caller's own receiver makes (`"".join(self.iter_tokens(ts))`) runs as the call's own edge says:
                 # on that receiver, so a subclass's override of it runs instead
-                for function in [] if self._made_on_receiver(value, scope) else generators:
+                for function in [g for g in generators if g != self._made_on_receiver(value, scope)]:
                     target = Target(TargetForm.QUALIFIED, function, Resolution.INFERRED)
                     self.result.calls.append(BoundCall(scope.caller, value.start_point.row, target))
                 continue
@@ -88,15 +88,18 @@ class PythonImplicitCalls(PythonExports):
             if not owners and run.method in ELEMENTS_RUN and value.type in ("identifier", "attribute"):
                 self._elements_run(value, scope, ELEMENTS_RUN[run.method])  # `f"{self.args!r}"`, `args: list[Token]`
 
-    def _made_on_receiver(self, value: ts.Node, scope: Scope) -> bool:
-        """Whether a consumed value is a call of a method on the caller's own receiver (`self.iter_tokens(ts)`, also
-        through `iter(...)`)."""
+    def _made_on_receiver(self, value: ts.Node, scope: Scope) -> str:
+        """The method a consumed value is a call of on the caller's own receiver (`self.iter_tokens(ts)`, also
+        through `iter(...)`), its qualified name; "" for any other value. (A generator such a method returns, made by
+        another, `return self.token_range(...)`, is that other's body: it runs here.)"""
         made = self.drawn_on(value, scope)
         function = made.child_by_field_name("function") if made.type == "call" else None
         owner = (
             function.child_by_field_name("object") if function is not None and function.type == "attribute" else None
         )
-        return scope.cls is not None and owner is not None and node_text(owner) == scope.receiver
+        if scope.cls is None or owner is None or node_text(owner) != scope.receiver:
+            return ""
+        return self._callee(made, scope)
 
     def _imported_instance(self, value: ts.Node, scope: Scope) -> str:
         """A name imported from another module of a project, as the indexer reads an instance that module gives it
