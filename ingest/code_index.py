@@ -57,7 +57,7 @@ from trident.ingest.model import (
     parameter_attribute,
     parameter_parts,
 )
-from trident.ingest.parameter_uses import families, telling
+from trident.ingest.parameter_uses import families, is_dunder, telling
 from trident.ingest.passed_values import PassedValues
 from trident.store.manifest import PendingReference
 from trident.store.names.code_paths import is_test_path, module_name
@@ -314,7 +314,7 @@ class CodeIndex:
                 # name is known (and a dunder a statement runs, `__enter__`, names nothing by itself); a function
                 # whose stated return type is not indexed yet is left to bind when it is
                 waiting = (owner and owner[0].id in self._returns) or self._waiting(ref.owner, project)
-                if _is_dunder(ref.target) or waiting:
+                if is_dunder(ref.target) or waiting:
                     return [], Resolution.NAME
                 return self._named(ref.target, project, types, ref.source, path), Resolution.NAME
             if classes and ref.target.endswith(PREFIX_MARK):
@@ -524,7 +524,7 @@ class CodeIndex:
         if len(fits) != 1:
             return []
         cls = next(iter(fits.values()))
-        return [cls] if all(self._member(cls, name, skip_first=False) for name in required) else []
+        return [cls] if all(self._has(cls, name) for name in required) else []
 
     def _fit(self, owner: str, project: str, in_tests: bool) -> list[Entity]:
         key = (owner, project, in_tests)
@@ -573,7 +573,7 @@ class CodeIndex:
         """A call on an attribute's value that no indexed class types, as on any untyped value: the project's one
         definition of its name, unless a builtin type's method has it (`opts.update()`) or it is a dunder."""
         builtin = JS_BUILTIN_METHODS if family(path) == "javascript" else BUILTIN_METHODS
-        if ref.type != RelationType.CALLS or ref.target in builtin or _is_dunder(ref.target):
+        if ref.type != RelationType.CALLS or ref.target in builtin or is_dunder(ref.target):
             return []
         return self._named(ref.target, project, types, ref.source, path)
 
@@ -1165,10 +1165,6 @@ def _parameter_marked(attribute: str) -> tuple[str, str] | None:
         if parameter != attribute and parameter.startswith(PARAMETER_OPEN) and parameter.endswith(PARAMETER_CLOSE):
             return parameter, mark
     return None
-
-
-def _is_dunder(name: str) -> bool:
-    return len(name) > 4 and name.startswith("__") and name.endswith("__")
 
 
 def _definitions(found: Sequence[Entity]) -> list[Entity]:

@@ -1,7 +1,7 @@
 """What a function does with a parameter nothing types: the members its body uses on it, read off the binder's
 references to members of the parameter (`f@(p#0)`): `p.lineno(1)` uses `lineno`, `p[0] = x` uses `__setitem__`,
 `len(p)` uses `__len__`. The indexer types such a parameter as the one class of its project that has every member
-used on it (`CodeIndex.used_as`), as a reader of the function would.
+used on it (`CodeIndex._used_class`), as a reader of the function would.
 
 Methods of one class (or functions of one module) sharing a name prefix and a parameter name are one family: a
 parser generator's rules (`p_expression(self, p)`, `p_statement(self, p)`) are all given the same production object,

@@ -60,7 +60,8 @@ class PythonImplicitCalls(PythonExports):
                 # a generator's body runs where it is consumed (`next(self._iter)`, `for t in stream`); one the
                 # caller's own receiver makes (`"".join(self.iter_tokens(ts))`) runs as the call's own edge says:
                 # on that receiver, so a subclass's override of it runs instead
-                for function in [g for g in generators if g != self._made_on_receiver(value, scope)]:
+                own = self._made_on_receiver(value, scope)
+                for function in [g for g in generators if g != own]:
                     target = Target(TargetForm.QUALIFIED, function, Resolution.INFERRED)
                     self.result.calls.append(BoundCall(scope.caller, value.start_point.row, target))
                 continue
