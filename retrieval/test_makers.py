@@ -133,19 +133,27 @@ def _made_on_import(directory: EntityDirectory, linked: Linked, walk: CallerWalk
     importing from it; None (any test) for a library module's or class body's, or a `conftest.py`'s. A package's
     `__main__.py` runs as a program, not on import."""
     found: set[str] = set()
+    for entity_id in import_makers(directory, linked, walk):
+        held = named.tests_of_module(entity_id)
+        if held is None:
+            return None
+        found |= held
+    return frozenset(found)
+
+
+def import_makers(directory: EntityDirectory, linked: Linked, walk: CallerWalk) -> list[str]:
+    """The modules and class bodies a walk back from classes reached that make an object as they are imported (a
+    package's `__main__.py` runs as a program, not on import)."""
+    found = []
     for entity_id, reach in walk.reached.items():
         entity = directory.by_id.get(entity_id)
         if entity is None or not reach.hops or entity.type not in ("Class", "Module"):
             continue
         if reach.via not in linked.ends([entity_id], RelationType.CALLS, outgoing=True):
             continue  # (a class body holding a class, `Cache = LRUCache`, makes no instance of it)
-        if posixpath.basename(entity.path or "") == PROGRAM:
-            continue
-        held = named.tests_of_module(entity_id)
-        if held is None:
-            return None
-        found |= held
-    return frozenset(found)
+        if posixpath.basename(entity.path or "") != PROGRAM:
+            found.append(entity_id)
+    return found
 
 
 def _made_by_uncalled(index: RelationIndex, directory: EntityDirectory, walk: CallerWalk) -> bool:

@@ -5,7 +5,7 @@ bound, with the reasons."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from pydantic import BaseModel, Field
@@ -14,6 +14,7 @@ from trident.host.git_diff import WORKING_TREE, ChangeError, read_changes
 from trident.retrieval.call_sites import definition_block
 from trident.retrieval.callers import CallerWalk, chain, walk_callers
 from trident.retrieval.change_map import Touched, map_file
+from trident.retrieval.class_tests import through_classes
 from trident.retrieval.definitions import ChunkReader
 from trident.retrieval.entities import resolve_entity
 from trident.retrieval.fixture_values import with_fixture_values
@@ -73,7 +74,10 @@ class AffectedTest(BaseModel):
     line: int | None = Field(None, description="First line of the test's definition")
     hops: int
     resolution: Resolution
-    through: str = Field(description="calls, `fixture <name>` or `setUp <name>`: how it reaches the change")
+    through: str = Field(
+        description="calls, `fixture <name>`, `setUp <name>`, or `class <name>` (it makes an object of the class of "
+        "a method nothing calls by name, which only such an object can run): how it reaches the change"
+    )
     reaches: str = Field(description="The changed entity it reaches")
 
 
@@ -174,6 +178,7 @@ def impact(
     # a test reaching the change only through an override of a class it never makes cannot run it
     named = NamedMakers(catalog, directory, read, index)
     tests = narrowed(index, directory, starts, deep, reaching, lambda s, b: _tests_walk(reader, s, hops, b), named)
+    deep, tests = _with_class_tests(reader, starts, deep, tests, hops, named)
     ask = ImpactAsk(
         list(entities) if entities is not None else None,
         changes,
@@ -196,6 +201,20 @@ def _tests_walk(
     deep = with_fixture_values(index, directory, read, deep, projects_of)
     deep = with_named_tests(catalog, directory, read, index, deep, projects_of)
     return deep, tests_reaching(index, directory, read, deep)
+
+
+def _with_class_tests(
+    reader: Reader, starts: Sequence[str], deep: CallerWalk, tests: Narrowed, hops: int, named: NamedMakers
+) -> tuple[CallerWalk, Narrowed]:
+    """For the starts no test reaches: the tests making the class of a method nothing calls on the way back to them
+    (`class_tests`)."""
+    reached = {chain(deep, how.via)[-1] for how in tests.kept.values()}
+    untested = [s for s in starts if s not in reached]
+    if not untested:
+        return deep, tests
+    index, directory = reader.relations(), reader.directory()
+    found = through_classes(index, directory, deep, untested, lambda s: _tests_walk(reader, s, hops), named)
+    return found.walk, replace(tests, kept=dict(sorted({**found.tests, **tests.kept}.items())))
 
 
 def _answer(
