@@ -17,6 +17,8 @@ GRAMMAR = {
         "class Node:\n"
         "    def __init__(self, value):\n"
         "        self.value = value\n\n"
+        "    def __iter__(self):\n"
+        "        return iter([self.value])\n\n"
         "    def __rsub__(self, other):\n"
         "        return other\n\n\n"
         "class Grammar:\n"
@@ -54,6 +56,9 @@ def test_a_method_nothing_calls_is_run_by_the_tests_making_its_class_or_a_module
     node = _impact(catalog, entities=["gram.rules.Node.__init__"])
     assert {t.id for t in node.tests} == {MADE, PARSE}
     assert all(t.reaches == "method:gram:gram.rules.Node.__init__" for t in node.tests)
+    # iterating a node is what whatever holds one may do: the node's class, made only by a rule, then the rule's
+    iterated = _impact(catalog, entities=["gram.rules.Node.__iter__"])
+    assert {t.id: t.through for t in iterated.tests} == {MADE: "class Grammar", PARSE: "class Grammar"}
 
 
 def test_calls_reaching_a_test_keep_their_own_tests_and_a_rare_special_method_is_not_guessed(tmp_path: Path) -> None:
@@ -61,6 +66,7 @@ def test_calls_reaching_a_test_keep_their_own_tests_and_a_rare_special_method_is
     fold = _impact(catalog, entities=["gram.rules.Grammar.fold"])
     assert {t.id: t.through for t in fold.tests} == {MADE: "calls", PARSE: "calls"}
     assert Resolution.NAME not in {t.resolution for t in fold.tests}
-    # `1 - node` runs `__rsub__` only where `int` cannot: the tests making a node are no guess of who does
+    # `1 - node` runs `__rsub__` only where the code writes it (and `int` cannot subtract a node): the tests making a
+    # node are no guess of who does
     reflected = _impact(catalog, entities=["gram.rules.Node.__rsub__"])
     assert reflected.tests == [] and reflected.verdict.status == "lower_bound"
