@@ -79,7 +79,8 @@ def reasons(catalog: Catalog, directory: EntityDirectory, read: ChunkReader, fou
                 "guesses_on_the_way",
                 guessed + found.guessed_tests,
                 f"{guessed} caller(s) and {found.guessed_tests} test(s) reach the change only through a call bound by "
-                "its name alone: they may not run it",
+                "its name alone, or by making the class of a method nothing calls (`class <name>`): they may not run "
+                "it",
             )
         )
     if found.wide:

@@ -51,6 +51,8 @@ def test_a_method_nothing_calls_is_run_by_the_tests_making_its_class_or_a_module
     assert {t.id: t.through for t in rule.tests} == {MADE: "class Grammar", PARSE: "class Grammar"}
     assert {t.resolution for t in rule.tests} == {Resolution.NAME}
     assert rule.verdict.status == "lower_bound"
+    [guesses] = [r for r in rule.verdict.reasons if r.kind == "guesses_on_the_way"]
+    assert guesses.count == 2 and "class <name>" in guesses.detail
     assert "method:gram:gram.rules.Grammar.p_expr" not in rule.untested
     # a class only an uncalled rule makes: its node's constructor is run by the tests making the grammar
     node = _impact(catalog, entities=["gram.rules.Node.__init__"])
