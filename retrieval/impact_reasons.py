@@ -61,28 +61,7 @@ class ReasonInputs:
 
 def reasons(catalog: Catalog, directory: EntityDirectory, read: ChunkReader, found: ReasonInputs) -> list[Finding]:
     """Every reason found, in a fixed order."""
-    out: list[Finding] = []
-    weaker = sum(found.walk.weaker.values())
-    if weaker:
-        out.append(
-            Finding(
-                "weaker_calls",
-                weaker,
-                f"{weaker} call(s) into the affected functions are bound less surely than "
-                f"min_resolution={found.least.value!r} (name guesses): min_resolution='name' walks them too",
-            )
-        )
-    guessed = sum(1 for reach in found.walk.reached.values() if reach.resolution is Resolution.NAME)
-    if guessed or found.guessed_tests:
-        out.append(
-            Finding(
-                "guesses_on_the_way",
-                guessed + found.guessed_tests,
-                f"{guessed} caller(s) and {found.guessed_tests} test(s) reach the change only through a call bound by "
-                "its name alone, or by making the class of a method nothing calls (`class <name>`): they may not run "
-                "it",
-            )
-        )
+    out: list[Finding] = list(_guesses(found))
     if found.wide:
         out.append(
             Finding(
@@ -120,6 +99,26 @@ def reasons(catalog: Catalog, directory: EntityDirectory, read: ChunkReader, fou
     out.extend(_dynamic_access(catalog, read, found.projects, names))
     out.extend(_unread_files(catalog, found.projects))
     return out
+
+
+def _guesses(found: ReasonInputs) -> Iterable[Finding]:
+    """Calls into the affected code bound less surely than asked, and callers or tests reached only by a guess."""
+    weaker = sum(found.walk.weaker.values())
+    if weaker:
+        yield Finding(
+            "weaker_calls",
+            weaker,
+            f"{weaker} call(s) into the affected functions are bound less surely than "
+            f"min_resolution={found.least.value!r} (name guesses): min_resolution='name' walks them too",
+        )
+    guessed = sum(1 for reach in found.walk.reached.values() if reach.resolution is Resolution.NAME)
+    if guessed or found.guessed_tests:
+        yield Finding(
+            "guesses_on_the_way",
+            guessed + found.guessed_tests,
+            f"{guessed} caller(s) and {found.guessed_tests} test(s) reach the change only through a call bound by its "
+            "name alone, or by making the class of a method nothing calls (`class <name>`): they may not run it",
+        )
 
 
 def _uncalled(found: ReasonInputs) -> Iterable[Finding]:
