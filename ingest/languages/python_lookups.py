@@ -101,3 +101,29 @@ def _only_value(function: ts.Node, name: ts.Node) -> ts.Node:
         and (right := node.child_by_field_name("right")) is not None
     ]
     return given[0] if len(given) == 1 else name
+
+
+def keyword_default(call: ts.Node, methods: frozenset[str]) -> ts.Node | None:
+    """`kwargs.pop("spec", self.spec)`, `.get(...)`, `.setdefault(...)` on the `**` parameter of the function it is
+    written in (`methods`: the lookups): the default, which says what the function takes the keyword's value to be
+    (a caller passing that keyword passes one like it); None for any other call."""
+    function = call.child_by_field_name("function")
+    owner = function.child_by_field_name("object") if function is not None and function.type == "attribute" else None
+    method = function.child_by_field_name("attribute") if owner is not None and function is not None else None
+    given = call_arguments(call)
+    if owner is None or method is None or node_text(method) not in methods or len(given) != 2:
+        return None
+    if owner.type != "identifier" or given[1].type == "keyword_argument":
+        return None
+    enclosing = _enclosing_function(call)
+    return given[1] if enclosing is not None and node_text(owner) == _keywords_parameter(enclosing) else None
+
+
+def _keywords_parameter(function: ts.Node) -> str:
+    """The name of a function's `**` parameter; "" where it has none."""
+    holder = function.child_by_field_name("parameters")
+    for parameter in holder.named_children if holder is not None else []:
+        splat = parameter.named_children[0] if parameter.type == "typed_parameter" else parameter
+        if splat is not None and splat.type == "dictionary_splat_pattern" and splat.named_child_count:
+            return node_text(splat.named_children[0])
+    return ""

@@ -26,7 +26,7 @@ from trident.ingest.languages.python_facts import (
     surest,
 )
 from trident.ingest.languages.python_fixtures import fixture_params, is_fixture
-from trident.ingest.languages.python_lookups import returned_lookup
+from trident.ingest.languages.python_lookups import keyword_default, returned_lookup
 from trident.ingest.languages.python_parameters import PythonParameters, standard
 from trident.ingest.languages.python_syntax import (
     CASTS,
@@ -799,13 +799,16 @@ class PythonTypes(PythonParameters):
 
     def _looked_up_item(self, call: ts.Node, scope: Scope) -> str:
         """`self._short_opt.get(opt)`, `.pop(opt)`, `.setdefault(opt, x)` on a mapping the class declares: what the
-        mapping holds (or nothing); "" for any other call."""
+        mapping holds (or nothing); on the function's `**` parameter, the default's type; "" for any other call."""
         function = call.child_by_field_name("function")
         if function is None or function.type != "attribute":
             return ""
         if node_text(function.child_by_field_name("attribute")) not in MAPPING_LOOKUPS:
             return ""
-        return self.items_of(function.child_by_field_name("object"), scope)
+        if held := self.items_of(function.child_by_field_name("object"), scope):
+            return held
+        default = keyword_default(call, MAPPING_LOOKUPS)  # `kwargs.pop("spec", self.spec)`: of the default's type
+        return self._value_type(default, scope.types, scope) if default is not None else ""
 
     def _owner_class(self, owner: ts.Node, scope: Scope) -> tuple[str, ClassFacts | None]:
         """The type of the value whose attribute is read, with its class when it is this file's: the method's class
