@@ -209,6 +209,23 @@ FILES: dict[str, str] = {
         "def negate(value):\n"
         "    return complement(value)(value)\n"
     ),
+    "ser/children.py": (
+        "def children_of_tree(node):\n"
+        "    return node.get_children()\n\n\n"
+        "def children_of_ast(node):\n"
+        "    return list(node.body)\n\n\n"
+        "def fallback_children(node):\n"
+        "    return []\n\n\n"
+        "def children_func(node):\n"
+        "    return children_of_tree if hasattr(node, 'get_children') else children_of_ast\n\n\n"
+        "def handler_or_fallback(handler):\n"
+        "    return handler or fallback_children\n\n\n"
+        "def walk(node):\n"
+        "    iter_children = children_func(node)\n"
+        "    return list(iter_children(node))\n\n\n"
+        "def walk_default(node):\n"
+        "    return handler_or_fallback(None)(node)\n"
+    ),
 }
 
 
@@ -347,3 +364,18 @@ def test_a_method_a_decorator_named_as_a_property_decorates_runs_when_read(
 ) -> None:
     # mako's `@util.memoized_property`, a descriptor of another file: reading the method runs it
     assert _calls(catalog, views, "method:ser:ser.props.Curry.source") == {("CALLS", "ser.props.Curry.code"): "exact"}
+
+
+def test_what_a_function_returns_on_either_side_of_a_condition_is_called(
+    catalog: Catalog, views: GenerationViews
+) -> None:
+    # asttokens' `iter_children_func(node)`: `return iter_children_astroid if hasattr(node, "get_children") else
+    # iter_children_ast`, whose result the walk calls; `return handler or default`: the default (a parameter: unknown)
+    assert _calls(catalog, views, "function:ser:ser.children.walk") == {
+        ("CALLS", "ser.children.children_func"): "exact",
+        ("CALLS", "ser.children.children_of_tree"): "inferred",
+        ("CALLS", "ser.children.children_of_ast"): "inferred",
+    }
+    assert ("CALLS", "ser.children.fallback_children") not in _calls(
+        catalog, views, "function:ser:ser.children.walk_default"
+    )

@@ -411,11 +411,12 @@ class PythonLocals(PythonTypes):
 
     def _returned_callables(self, qualified: str, function: ts.Node) -> list[str]:
         """The functions or classes the `return`s of a function give, not called (`return self.on_done`, `return
-        handler`; `return c_ast.Struct` on one branch, `return c_ast.Union` on another), where every one gives one: a
-        call of what the function returns calls one of them. A name the function binds itself (a parameter, a local,
-        a nested definition) is not the module's of that name."""
+        handler`; `return c_ast.Struct` on one branch, `return c_ast.Union` on another, `return iter_children_astroid
+        if hasattr(node, "get_children") else iter_children_ast`, `return handler or default`), where every one gives
+        one: a call of what the function returns calls one of them. A name the function binds itself (a parameter, a
+        local, a nested definition) is not the module's of that name."""
         values, yielded = returned_values(function)
-        values = [v for v in values if v.type != "none"]
+        values = [v for v in _alternatives(values) if v.type != "none"]
         if yielded or not values:
             return []
         nested = nested_functions(function)
@@ -1287,3 +1288,13 @@ def held_callables(function: ts.Node, scope: Scope) -> list[str]:
     given `A if c else B`), until reassigned."""
     name = node_text(function) if function.type == "identifier" else ""
     return scope.callables.get(name, []) if name not in scope.types and name not in scope.held else []
+
+
+def _alternatives(values: list[ts.Node]) -> list[ts.Node]:
+    """The values `return`s give, each `a if c else b` and `a or b` as both of its sides."""
+    found: list[ts.Node] = []
+    for value in values:
+        operator = value.child_by_field_name("operator") if value.type == "boolean_operator" else None
+        either = value.type == "conditional_expression" or (operator is not None and node_text(operator) == "or")
+        found.extend(_alternatives(either_side(value)) if either else [value])
+    return found
