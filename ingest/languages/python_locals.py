@@ -179,13 +179,17 @@ class PythonLocals(PythonTypes):
     def read_module_elements(self, root: ts.Node) -> None:
         """Module-level name given a list, tuple or set written out once, rebound by no function -> the type of its
         elements (`DEFAULT_SECTIONS = [ParamSection(...), ...]`), read before the classes' attributes, which may be
-        built of it (`self.sections = {s.title: s for s in DEFAULT_SECTIONS}`: a list of one class is known then)."""
+        built of it (`self.sections = {s.title: s for s in DEFAULT_SECTIONS}`: a list of one class is known then);
+        one given an instance of a class the file names, that class (`module_made`)."""
         rebound = global_names(root)
         for name, values in _assigned_at_top(root).items():
             once = len(values) == 1 and name not in rebound and name not in self.names
             listed = once and values[0].type in ("list", "tuple", "set")
             if listed and (element := self._elements_given(values[0], Scope("", ""))):
                 self.module_elements[name] = element
+            made = self._constructed(values[0], Scope("", "")) if once and values[0].type == "call" else ""
+            if made and named_as_class(made) and not standard(made):
+                self.module_made[name] = made
 
     def _filled_at_top(self, root: ts.Node) -> dict[str, dict[str, str]]:
         """Module-level name -> key -> the function or class a module-level statement puts there (`_parser_creators[

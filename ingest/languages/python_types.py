@@ -95,6 +95,9 @@ class PythonTypes(PythonParameters):
         self.tables: dict[str, dict[str, str]] = {}  # module-level dict or list -> key -> the function it holds
         self.module_types: dict[str, str] = {}  # module-level name assigned once, rebound by no function -> its type
         self.module_elements: dict[str, str] = {}  # ... given a list, tuple or set written out -> its elements' type
+        # ... made once by a call of a class the file names (`_c_parser = c_parser.CParser(...)`) -> that class, read
+        # before the classes' attributes, which may be given it (`self.cparser = _c_parser` in a test's `setUp`)
+        self.module_made: dict[str, str] = {}
         self.module_items: dict[str, str] = {}  # ... annotated as a mapping or list -> what a subscript of it gives
         self.module_held: dict[str, str] = {}  # module-level name -> the one function or class it holds
         self.closures: set[str] = set()  # functions returning a closure they define (`return wrapper`)
@@ -446,8 +449,9 @@ class PythonTypes(PythonParameters):
         for kind in ("import_statement", "import_from_statement"):
             for node in descendants(body, kind):
                 names.update(imported_names(node, self.path))
+        own = local_names(method)  # (the module's lists and instances, where nothing of the method shadows them)
+        parameters.update((n, made) for n, made in self.module_made.items() if n not in own)
         scope = Scope(receiver, "", cls, receiver, dict(parameters), names=names, held=holding)
-        own = local_names(method)  # (the module's lists, where nothing of the method shadows them)
         scope.elements.update({n: kind for n, kind in self.module_elements.items() if n not in own})
         scope.held.update(self._defaults_held(body, scope))
         scope.items.update(self.item_parameters(method))
