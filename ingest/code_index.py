@@ -106,6 +106,7 @@ DEFAULTS_TO = (
 # What every object has (`==`, `str(x)`, `hash(x)`) or a loop and a test take another way (`for x in p` through
 # `__getitem__`, `if p:` through `__len__` or none): a use of one says nothing of the value's class.
 OBJECT_HAS = frozenset(dir(object)) | {"__bool__", "__iter__", "__next__", "__contains__", "__reversed__"}
+ATTRIBUTE_HOOKS = frozenset({"__setattr__", "__delattr__"})  # what setting or deleting an attribute runs
 MAX_FITTING = 32  # classes defining the rarest member used on a parameter, past which its uses say too little
 
 AnyReference: TypeAlias = Reference | PendingReference
@@ -465,6 +466,8 @@ class CodeIndex:
             return True  # classes no subclass: not kept for a project
         if f"{ATTRIBUTE_MARK}{PARAMETER_OPEN}" in ref.target:  # what calls pass a parameter (`self.x = x`): the run
             return True  # changing the calls binds its file again
+        if ref.target in ATTRIBUTE_HOOKS and TargetForm(ref.form) is TargetForm.MEMBER:  # `self.x = v` runs a hook
+            return True  # only where a class defines one, and most define none: not kept for a project
         if ref.target.endswith(TABLE_MARK) and ATTRIBUTE_MARK in ref.target:  # an attribute no class gives a table
             holder, _, attribute = ref.target.removesuffix(TABLE_MARK).rpartition(ATTRIBUTE_MARK)
             found = self._qualified(holder, project, 0, _Tails.NONE)

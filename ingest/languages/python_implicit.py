@@ -4,7 +4,8 @@
 as do a comprehension's `for`, `yield from x`, unpacking (`a, b = x`, `f(*x)`, `[*x]`) and the builtins that consume
 an iterable (`list(x)`, `sorted(x)`, `sum(x)`, `zip(x, y)`, `map(f, x)`, ...; `list`, `tuple` and `sorted` ask its
 `__len__` first); `async for` and `async with` run their `__aiter__`/`__anext__` and `__aenter__`/`__aexit__`;
-`int(x)`, `float(x)`, `round(x)` run `__int__`, `__float__`, `__round__`, formatting runs what each conversion of
+`int(x)`, `float(x)`, `round(x)` run `__int__`, `__float__`, `__round__`, `x.a = v` and `del x.a` run `__setattr__` and
+`__delattr__`, formatting runs what each conversion of
 its format asks (`"%r" % x`, `"{}".format(x)`: `python_formatting`), and a unittest assertion the operator it applies
 (`self.assertEqual(a, b)`: `a == b`).
 
@@ -188,6 +189,8 @@ def _runs(node: ts.Node) -> Iterator[Run]:
             yield Run(right, "__iter__")  # `a, b = pair`
     elif node.type == "subscript" and (value := node.child_by_field_name("value")) is not None:
         yield from (Run(value, method) for method in _subscript_methods(node))
+    elif node.type == "attribute" and (value := node.child_by_field_name("object")) is not None:
+        yield from (Run(value, method) for method in _attribute_methods(node))
     elif node.type == "comparison_operator":
         yield from _compared(node)
     elif node.type == "binary_operator":
@@ -324,6 +327,19 @@ def _subscript_methods(node: ts.Node) -> tuple[str, ...]:
     if holder is not None and holder.type == "augmented_assignment" and holder.child_by_field_name("left") == inner:
         return ("__getitem__", "__setitem__")
     return ("__getitem__",)
+
+
+def _attribute_methods(node: ts.Node) -> tuple[str, ...]:
+    """What naming an attribute as a target runs on its object: `x.a = v`, `a, x.b = pair` and `x.a += 1` set it
+    (`__setattr__`), `del x.a` deletes it (`__delattr__`); a read runs neither."""
+    inner, holder = node, node.parent
+    while holder is not None and holder.type in TARGET_LISTS:
+        inner, holder = holder, holder.parent
+    if holder is not None and holder.type == "delete_statement":
+        return ("__delattr__",)
+    if holder is not None and holder.type in ("assignment", "augmented_assignment"):
+        return ("__setattr__",) if holder.child_by_field_name("left") == inner else ()
+    return ()
 
 
 def _compared(node: ts.Node) -> Iterator[Run]:

@@ -41,6 +41,9 @@ GENERATOR_RUNS = frozenset({"__next__", "__anext__"})  # what runs a generator's
 # What a statement runs on a container -> what it runs on each of its elements: comparing it (`==`, `!=`) compares
 # them, formatting it (a list's `str()` and `repr()` alike) formats each with `repr()`
 ELEMENTS_RUN = {"__eq__": "__eq__", "__ne__": "__eq__", "__repr__": "__repr__", "__str__": "__repr__"}
+# Methods whose receiver is the class itself (as in a classmethod's `cls`): what a statement runs on it is the
+# metaclass's, not the class's own
+CLASS_RECEIVING = frozenset({"__new__", "__init_subclass__", "__class_getitem__"})
 
 
 class PythonImplicitCalls(PythonExports):
@@ -74,6 +77,8 @@ class PythonImplicitCalls(PythonExports):
             if value.type == "call" and run.method not in CONTAINER_RUNS and not self._constructs_class(value, scope):
                 continue  # (`hash(Specifier(spec))`, `Version(a) == Version(b)`: the class it makes)
             if scope.cls is not None and value.type == "identifier" and node_text(value) == scope.receiver:
+                if _receives_class(scope):
+                    continue  # (`cls._instance = ...` in `__new__` runs the metaclass's `__setattr__`)
                 typed, resolution = scope.cls.qualified, Resolution.EXACT
             else:
                 typed = self.passed_type(value, scope) or self._imported_instance(value, scope)
@@ -164,3 +169,9 @@ class PythonImplicitCalls(PythonExports):
 def _opened(value: ts.Node, scope: Scope) -> str:
     """What the indexer reads callers pass a parameter being consumed (`f@(iterable#1)`); "" for any other value."""
     return scope.open_params.get(node_text(value), "") if value.type == "identifier" else ""
+
+
+def _receives_class(scope: Scope) -> bool:
+    """Whether the caller's receiver is its class, not an instance: `cls` (a classmethod's, by the convention the
+    binder reads it by), or the first parameter of `__new__`, `__init_subclass__`, `__class_getitem__`."""
+    return scope.receiver == "cls" or scope.caller.rpartition(".")[2] in CLASS_RECEIVING
