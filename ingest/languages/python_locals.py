@@ -52,6 +52,7 @@ from trident.ingest.languages.python_syntax import (
     subclass_test,
     unpacked_names,
     unwrapped,
+    unwraps_itself,
     written,
 )
 from trident.ingest.languages.python_types import PythonTypes
@@ -647,8 +648,9 @@ class PythonLocals(PythonTypes):
         """What `name = <value>` (or `name: T = <value>`) makes the variable: a lookup's methods, a class or function
         it holds, its type, or the types of the two sides of `A() if c else B()` (each call on it may run either's
         method); nothing known when no value is written for it. `x = None` (unannotated) changes nothing: the calls
-        on x after it are made where x holds what it held before (`if x is not None: x.stop()`)."""
-        if right is not None and right.type == "none" and annotation is None:
+        on x after it are made where x holds what it held before (`if x is not None: x.stop()`), as after
+        `fn = getattr(fn, "__func__", fn)` (the function a `staticmethod` wraps, else fn itself)."""
+        if right is not None and annotation is None and (right.type == "none" or unwraps_itself(name, right)):
             return
         taken = self._member_taken(right, scope)
         _put(scope.lookups, name, (self._looked_up(right, scope) or taken) if right is not None else None)

@@ -50,6 +50,7 @@ from trident.ingest.languages.python_syntax import (
     BUILTIN_METHODS,
     DEFINITIONS,
     FUNCTIONS,
+    body_functions,
     body_names,
     class_asked,
     constructed_locals,
@@ -344,8 +345,9 @@ class PythonBinder(PythonImplicitCalls):
                 cls.derived = cls.derived or not standard(target.name)
                 self.result.holds.extend(self._library_mixins(cls, target))
         body = node.child_by_field_name("body")
-        if body is not None:
-            self._walk_block(body, Scope(caller=local, prefix=local, cls=cls))
+        if body is not None:  # a name of the class body is its own function there (`parseString = alias(parse_string)`)
+            own = {name: f"{self.module}.{local}.{name}" for name in body_functions(body)}
+            self._walk_block(body, Scope(caller=local, prefix=local, cls=cls, names=own))
 
     def _local_class(self, node: ts.Node, scope: Scope) -> None:
         """`class RequireSchema(Schema): ...` in a function: the class is the function's own code (no entity), so after

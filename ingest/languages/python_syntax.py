@@ -24,6 +24,9 @@ MAPPING_LOOKUPS = frozenset({"get", "pop", "setdefault"})
 # Builtins whose result holds the elements of their argument: `for x in reversed(self.items)`
 SAME_ELEMENTS = frozenset({"reversed", "sorted", "list", "tuple", "iter", "set", "frozenset"})
 SAME_ELEMENTS_MADE = frozenset({"collections.deque"})  # standard classes made of their argument's elements
+UNWRAPPING = frozenset({"__func__", "__wrapped__"})  # attributes holding the function a wrapper runs
+# decorators whose result runs the function as written when called (a class body's name for it holds it so)
+RUN_AS_WRITTEN = frozenset({"staticmethod", "classmethod", "wraps", "functools.wraps"})
 LEAVING = frozenset({"raise_statement", "return_statement", "continue_statement", "break_statement"})  # a block
 TYPE_VARS = frozenset({"TypeVar", "typing.TypeVar", "t.TypeVar", "typing_extensions.TypeVar"})
 # Containers whose one type argument is the type of each element a `for` loop takes from them.
@@ -403,14 +406,26 @@ def union_alias_members(statement: ts.Node) -> tuple[str, list[str]] | None:
 
 def callable_alias(statement: ts.Node) -> str:
     """`_HookExec: TypeAlias = Callable[[str, list], object]` -> "_HookExec": a name for an annotation that says only
-    that a value is callable (`callable_only`); "" for any other statement."""
+    that a value is callable (`callable_only`), as a type variable bound so does (`C = TypeVar("C", bound=Callable[...,
+    Any])`); "" for any other statement."""
     assignment = statement.named_children[0] if statement.named_child_count == 1 else None
     if assignment is None or assignment.type != "assignment":
         return ""
     left, right = assignment.child_by_field_name("left"), assignment.child_by_field_name("right")
     if left is None or left.type != "identifier" or right is None:
         return ""
-    return node_text(left) if callable_only(right) else ""
+    return node_text(left) if callable_only(right) or callable_only(_type_var_bound(right)) else ""
+
+
+def _type_var_bound(value: ts.Node) -> ts.Node | None:
+    """The bound a `TypeVar(...)` call states (`TypeVar("C", bound=Callable[..., Any])`: `Callable[..., Any]`)."""
+    arguments = value.child_by_field_name("arguments") if value.type == "call" else None
+    if arguments is None or node_text(value.child_by_field_name("function")) not in TYPE_VARS:
+        return None
+    for argument in arguments.named_children:
+        if argument.type == "keyword_argument" and node_text(argument.child_by_field_name("name")) == "bound":
+            return argument.child_by_field_name("value")
+    return None
 
 
 def assigned_names(statement: ts.Node) -> list[str]:
@@ -937,6 +952,35 @@ def defined_functions(function: ts.Node) -> set[str]:
     body = function.child_by_field_name("body")
     found = [d for kind in FUNCTIONS for d in descendants(body, kind)] if body is not None else []
     return {node_text(name) for d in found if (name := d.child_by_field_name("name")) is not None}
+
+
+def unwraps_itself(name: str, value: ts.Node) -> bool:
+    """Whether `value` is `getattr(name, "__func__", name)` (or `"__wrapped__"`): the function the variable wraps,
+    else the variable itself (`fn = getattr(fn, "__func__", fn)`: what a `staticmethod` holds, or fn), which runs as
+    the variable would. Any other attribute may be another value (`key = getattr(key, "key", key)`: a string)."""
+    function, arguments = value.child_by_field_name("function"), value.child_by_field_name("arguments")
+    if value.type != "call" or function is None or node_text(function) != "getattr" or arguments is None:
+        return False
+    given = arguments.named_children
+    if len(given) != 3 or node_text(given[0]) != name or node_text(given[2]) != name:
+        return False
+    return node_text(given[1]).strip("'\"") in UNWRAPPING
+
+
+def body_functions(body: ts.Node) -> set[str]:
+    """The names of the functions a block defines at its own level that hold the function itself: undecorated, or
+    decorated only by `staticmethod`, `classmethod` or `functools.wraps` (which run it when called)."""
+    found: set[str] = set()
+    for child in body.named_children:
+        definition = child.child_by_field_name("definition") if child.type == "decorated_definition" else child
+        if definition is None or definition.type not in FUNCTIONS:
+            continue
+        decorators = [
+            node_text(d).lstrip("@").split("(", 1)[0].strip() for d in child.named_children if d.type == "decorator"
+        ]
+        if all(d in RUN_AS_WRITTEN for d in decorators) and (name := definition.child_by_field_name("name")):
+            found.add(node_text(name))
+    return found
 
 
 def nested_functions(function: ts.Node) -> set[str]:

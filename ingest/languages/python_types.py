@@ -147,10 +147,10 @@ class PythonTypes(PythonParameters):
             name = node_text(node.child_by_field_name("name"))
             if name:
                 self.names[name] = f"{self.module}.{name}"
+        elif node.type == "expression_statement" and (called := callable_alias(node)):
+            self.callable_aliases.add(called)  # (a type variable bound to `Callable[...]` too)
         elif node.type == "expression_statement" and (bound := type_var_bound(node)):
             self.type_vars[bound[0]] = bound[1]
-        elif node.type == "expression_statement" and (called := callable_alias(node)):
-            self.callable_aliases.add(called)
         elif node.type == "expression_statement" and (alias := union_alias(node)):
             self.type_aliases[alias[0]] = alias[1]
         elif node.type == "expression_statement" and (members := union_alias_members(node)):
