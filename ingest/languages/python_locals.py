@@ -647,9 +647,8 @@ class PythonLocals(PythonTypes):
     def _note_variable(self, name: str, right: ts.Node | None, annotation: ts.Node | None, scope: Scope) -> None:
         """What `name = <value>` (or `name: T = <value>`) makes the variable: a lookup's methods, a class or function
         it holds, its type, or the types of the two sides of `A() if c else B()` (each call on it may run either's
-        method); nothing known when no value is written for it. `x = None` (unannotated) changes nothing: the calls
-        on x after it are made where x holds what it held before (`if x is not None: x.stop()`), as after
-        `fn = getattr(fn, "__func__", fn)` (the function a `staticmethod` wraps, else fn itself)."""
+        method); nothing known when no value is written for it. `x = None` and `fn = getattr(fn, "__func__", fn)`
+        change nothing: calls on it after are made where it holds what it held before (`if x: x.stop()`)."""
         if right is not None and annotation is None and (right.type == "none" or unwraps_itself(name, right)):
             return
         taken = self._member_taken(right, scope)
