@@ -33,6 +33,7 @@ from typing import Any, TypeAlias
 from trident.host.gc_pause import paused_gc
 from trident.ingest.languages.javascript_syntax import BUILTIN_METHODS as JS_BUILTIN_METHODS
 from trident.ingest.languages.python_fixtures import CONFTEST, wider_conftests
+from trident.ingest.languages.python_implicit import ATTRIBUTE_HOOKS
 from trident.ingest.languages.python_syntax import BUILTIN_METHODS
 from trident.ingest.model import (
     ATTRIBUTE_MARK,
@@ -106,7 +107,6 @@ DEFAULTS_TO = (
 # What every object has (`==`, `str(x)`, `hash(x)`) or a loop and a test take another way (`for x in p` through
 # `__getitem__`, `if p:` through `__len__` or none): a use of one says nothing of the value's class.
 OBJECT_HAS = frozenset(dir(object)) | {"__bool__", "__iter__", "__next__", "__contains__", "__reversed__"}
-ATTRIBUTE_HOOKS = frozenset({"__setattr__", "__delattr__"})  # what setting or deleting an attribute runs
 MAX_FITTING = 32  # classes defining the rarest member used on a parameter, past which its uses say too little
 
 AnyReference: TypeAlias = Reference | PendingReference
@@ -156,6 +156,7 @@ class CodeIndex:
         self._uses: dict[str, frozenset[str]] = {}  # an untyped parameter (`f@(p#0)`) -> the members used on it
         self._families: dict[str, list[str]] = {}  # a parameter -> those of its family (`parameter_uses.families`)
         self._used_as: dict[tuple[str, str, bool], list[Entity]] = {}
+        self._one_methods: dict[tuple[str, str, bool], list[Entity]] = {}  # `_one_method`, by (name, project, tests)
         self._methods_of: dict[tuple[str, str], list[Entity]] | None = None
         self._aliases_of: dict[str, list[tuple[str, Entity]]] | None = None  # class id -> (name, method) its body gives
         self._children: dict[str, list[str]] | None = None  # class id -> the classes naming it a base (when asked)
@@ -225,6 +226,7 @@ class CodeIndex:
             if base not in self._bases[cls] and base != cls:
                 self._bases[cls].append(base)
                 self._children = None
+                self._one_methods.clear()
 
     def add_returns(self, returns: Iterable[tuple[str, str]]) -> None:
         """(function id, class id) pairs: the class each function's annotation says it returns (one per function);
@@ -890,8 +892,8 @@ class CodeIndex:
             return []
         called = replace(ref, type=RelationType.CALLS)
         found, how = self.resolve(called, project, path)
-        if how is Resolution.NAME:
-            return []
+        if how is Resolution.NAME:  # a method call bound by name: where one class's method and overrides have it
+            found = self._one_method(ref.target, project, path) if TargetForm(ref.form) is TargetForm.NAME else []
         functions = [e for e in found if e.type in (EntityType.FUNCTION.value, EntityType.METHOD.value)]
         classes = [e for e in found if e.type == EntityType.CLASS.value]
         functions += [i for e in classes for i in self._member(e, "__init__", skip_first=False)[:1]]
@@ -908,6 +910,29 @@ class CodeIndex:
             return []
         attribute = f"{slot}{mark}{beside}"
         return [(f.id, attribute, held[0].id) for f in functions]
+
+    def _one_method(self, name: str, project: str, path: str) -> list[Entity]:
+        """The project's methods named `name`, where every one is one class's method or an override of it (mako's
+        `Node.accept_visitor` and `Tag.accept_visitor`): a call bound by that name alone runs one of them, so what it
+        passes reaches their parameters, as a call on a typed value's would; [] where unrelated classes define it."""
+        key = (name, project, is_test_path(path))
+        if key not in self._one_methods:
+            self._one_methods[key] = self._of_one_class(name, project, in_tests=key[2])
+        return self._one_methods[key]
+
+    def _of_one_class(self, name: str, project: str, *, in_tests: bool) -> list[Entity]:
+        methods = [
+            e
+            for e in self._by_short.get(("python", name), [])
+            if e.project == project
+            and e.type == EntityType.METHOD.value
+            and (in_tests or not is_test_path(e.path or ""))
+        ]
+        classes = [self._caller_classes(e.id)[:1] for e in methods]
+        if not methods or not all(classes):
+            return []
+        lineages = [{c.id for c in self._lineage(held[0])} for held in classes]
+        return methods if any(all(held[0].id in lineage for lineage in lineages) for held in classes) else []
 
     def _overridden_parameter(self, method: Entity, attribute: str) -> str | None:
         """The id of what a parameter of `method` holds as the nearest base method of the same name that states it

@@ -224,7 +224,8 @@ class Resolver:
     def passed(self, ref: Reference, doc: Document) -> list[tuple[str, str, str]]:
         """(function id, attribute, entity id) of what a call's argument passes the function it binds to (`PASSES`,
         `CodeIndex.passed_to`); none in a language without a binder."""
-        return self.code.passed_to(ref, doc.project, doc.path) if _bound_by_scope(ref, doc) else []
+        bound = ref.form != TargetForm.NAME or binds(doc.path)  # (a method call its binder bound by name too)
+        return self.code.passed_to(ref, doc.project, doc.path) if bound else []
 
     def passed_relations(self, ref: Reference, doc: Document) -> list[Relation]:
         """What a call's argument passes, as `HOLDS` relations of the functions called, kept as the caller's document's

@@ -78,6 +78,7 @@ BINARY_RUNS = {
 # A unary operator -> the method it runs on its operand.
 UNARY_RUNS = {"-": "__neg__", "+": "__pos__", "~": "__invert__"}
 TRUTH = "__bool__"
+ATTRIBUTE_HOOKS = frozenset({"__setattr__", "__delattr__"})  # what setting or deleting an attribute runs
 # The methods the standard library's container bases give a class deriving from them, each by the class's own method
 # it runs (`collections.abc.MutableMapping.update` sets each item with `self[key] = value`): a call of one on the class
 # runs the class's own, where it defines that and not the method itself. By the base's last name; the generic names

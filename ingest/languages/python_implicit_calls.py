@@ -16,8 +16,9 @@ import tree_sitter as ts
 from trident.ingest.languages import node_text
 from trident.ingest.languages.binding import BoundCall, Target
 from trident.ingest.languages.python_exports import PythonExports
-from trident.ingest.languages.python_facts import Scope
+from trident.ingest.languages.python_facts import ClassFacts, Scope
 from trident.ingest.languages.python_implicit import (
+    ATTRIBUTE_HOOKS,
     CONTAINER_RUNS,
     HASHING_BUILTINS,
     ITERATION,
@@ -77,7 +78,7 @@ class PythonImplicitCalls(PythonExports):
             if value.type == "call" and run.method not in CONTAINER_RUNS and not self._constructs_class(value, scope):
                 continue  # (`hash(Specifier(spec))`, `Version(a) == Version(b)`: the class it makes)
             if scope.cls is not None and value.type == "identifier" and node_text(value) == scope.receiver:
-                if _receives_class(scope):
+                if _receives_class(scope) or _sets_plainly(run.method, scope.cls):
                     continue  # (`cls._instance = ...` in `__new__` runs the metaclass's `__setattr__`)
                 typed, resolution = scope.cls.qualified, Resolution.EXACT
             else:
@@ -175,3 +176,9 @@ def _receives_class(scope: Scope) -> bool:
     """Whether the caller's receiver is its class, not an instance: `cls` (a classmethod's, by the convention the
     binder reads it by), or the first parameter of `__new__`, `__init_subclass__`, `__class_getitem__`."""
     return scope.receiver == "cls" or scope.caller.rpartition(".")[2] in CLASS_RECEIVING
+
+
+def _sets_plainly(method: str, cls: ClassFacts) -> bool:
+    """Whether setting (or deleting) an attribute of the class's own instance runs no hook of the project's: the
+    class defines none and derives from nothing (most classes; no reference is kept for each `self.x = v`)."""
+    return method in ATTRIBUTE_HOOKS and not cls.derived and method not in cls.methods

@@ -79,6 +79,9 @@ MUTATORS = frozenset({"update", "setdefault", "pop", "popitem", "clear", "append
 SUBCLASS_KEY = "\x1f"  # between a table key and the subclass whose table holds it: a key no literal writes
 
 
+CALL_FORMS = (TargetForm.QUALIFIED, TargetForm.MEMBER, TargetForm.NAME)  # the calls whose passes are kept
+
+
 @dataclass(frozen=True)
 class SetType:
     """In a block's walk: a variable's type from here on ("": none), how an `isinstance` test narrows it in a branch
@@ -1096,12 +1099,14 @@ class PythonLocals(PythonTypes):
         parameters by (`PASSES`): each argument whose value's class this file states (`cached(LRUCache(2))`), a
         function or class itself, a generator of this file's function (`take(n, repeat_last(x))`), or the caller's
         own untyped parameter (`_cached_wrapper(func, cache)`: whatever the callers of `cached` pass).
-        Only a call bound by scope or type. (A call of this file's own function types its parameters here first,
-        `_note_passed`; what the indexer reads of them counts where that says nothing: more classes than one.)"""
-        if len(targets) != 1 or targets[0].resolution is Resolution.NAME:
+        Only a call bound by scope or type, or a method call bound by the method's name (the indexer keeps what it
+        passes where one class's method, or its overrides, has that name: `CodeIndex.passed_to`). (A call of this
+        file's own function types its parameters here first, `_note_passed`; what the indexer reads of them counts
+        where that says nothing: more classes than one.)"""
+        if len(targets) != 1 or (targets[0].resolution is Resolution.NAME and not _method_named(call, targets[0])):
             return []
         target = targets[0]
-        if target.form not in (TargetForm.QUALIFIED, TargetForm.MEMBER) or target.name.endswith(PREFIX_MARK):
+        if target.form not in CALL_FORMS or target.name.endswith(PREFIX_MARK):
             return []
         if standard(target.owner or target.name):  # (no indexed function's parameter)
             return []
@@ -1303,3 +1308,9 @@ def _alternatives(values: list[ts.Node]) -> list[ts.Node]:
         either = value.type == "conditional_expression" or (operator is not None and node_text(operator) == "or")
         found.extend(_alternatives(either_side(value)) if either else [value])
     return found
+
+
+def _method_named(call: ts.Node, target: Target) -> bool:
+    """Whether a call bound by name alone calls a method on a value (`n.accept_visitor(self)`)."""
+    function = call.child_by_field_name("function")
+    return target.form is TargetForm.NAME and function is not None and function.type == "attribute"
