@@ -466,14 +466,8 @@ def type_var_bound(statement: ts.Node) -> tuple[str, str] | None:
     left, right = assignment.child_by_field_name("left"), assignment.child_by_field_name("right")
     if left is None or left.type != "identifier" or right is None or right.type != "call":
         return None
-    arguments = right.child_by_field_name("arguments")
-    if node_text(right.child_by_field_name("function")) not in TYPE_VARS or arguments is None:
-        return None
-    for argument in arguments.named_children:
-        if argument.type == "keyword_argument" and node_text(argument.child_by_field_name("name")) == "bound":
-            bound = annotated_name(argument.child_by_field_name("value"))
-            return (node_text(left), bound) if bound else None
-    return None
+    bound = annotated_name(_type_var_bound(right))
+    return (node_text(left), bound) if bound else None
 
 
 def held_class_name(node: ts.Node | None) -> str:
@@ -975,10 +969,9 @@ def body_functions(body: ts.Node) -> set[str]:
         definition = child.child_by_field_name("definition") if child.type == "decorated_definition" else child
         if definition is None or definition.type not in FUNCTIONS:
             continue
-        decorators = [
-            node_text(d).lstrip("@").split("(", 1)[0].strip() for d in child.named_children if d.type == "decorator"
-        ]
-        if all(d in RUN_AS_WRITTEN for d in decorators) and (name := definition.child_by_field_name("name")):
+        if all(d in RUN_AS_WRITTEN for d in _decorator_names(child)) and (
+            name := definition.child_by_field_name("name")
+        ):
             found.add(node_text(name))
     return found
 
@@ -999,10 +992,12 @@ def _plain_or_wrapped(definition: ts.Node) -> bool:
     holder = definition.parent
     if holder is None or holder.type != "decorated_definition":
         return True
-    written = [
-        node_text(d).lstrip("@").split("(", 1)[0].strip() for d in holder.named_children if d.type == "decorator"
-    ]
-    return all(w in ("wraps", "functools.wraps") for w in written)
+    return all(w in ("wraps", "functools.wraps") for w in _decorator_names(holder))
+
+
+def _decorator_names(holder: ts.Node) -> list[str]:
+    """The names a definition's decorators call or are (`@wraps(fn)`: `wraps`); none for an undecorated one."""
+    return [node_text(d).lstrip("@").split("(", 1)[0].strip() for d in holder.named_children if d.type == "decorator"]
 
 
 def global_names(root: ts.Node) -> set[str]:
