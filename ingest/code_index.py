@@ -45,6 +45,7 @@ from trident.ingest.model import (
     GIVEN_CLASS_MARK,
     LIBRARY_RUNS_MARK,
     OWN_CLASS_MARK,
+    OWN_CODE_MARK,
     PARAMETER_CLOSE,
     PARAMETER_OPEN,
     PATH_ASKED_MARK,
@@ -867,9 +868,9 @@ class CodeIndex:
         if beside == mark == GENERATED_MARK:  # what a call of the function gives: the generator it holds, if any
             generator = self._holds.get((held_id, GENERATED_MARK))
             return frozenset((generator,)) if generator else frozenset()
-        if beside == mark:
+        if beside == mark or (beside == OWN_CODE_MARK and mark == CALLED_MARK):  # (a lambda's call runs its code)
             return frozenset((held_id,))
-        if beside in (CALLED_MARK, GENERATED_MARK) or not beside.startswith(PARAMETER_OPEN):
+        if beside in (CALLED_MARK, GENERATED_MARK, OWN_CODE_MARK) or not beside.startswith(PARAMETER_OPEN):
             return frozenset()
         name, place = parameter_parts(beside)
         return self._passed.itself(held_id, name, place, mark, partial(self._itself_passed, mark))
@@ -892,17 +893,19 @@ class CodeIndex:
             return []
         called = replace(ref, type=RelationType.CALLS)
         found, how = self.resolve(called, project, path)
+        tails = _tails(called, path)[0]
         if how is Resolution.NAME:  # a method call bound by name: where one class's method and overrides have it
             found = self._one_method(ref.target, project, path) if TargetForm(ref.form) is TargetForm.NAME else []
+        own = self._own_code_called(called.target, project, tails)
         functions = [e for e in found if e.type in (EntityType.FUNCTION.value, EntityType.METHOD.value)]
+        functions = [e for e in functions if e.id not in own]
         classes = [e for e in found if e.type == EntityType.CLASS.value]
         functions += [i for e in classes for i in self._member(e, "__init__", skip_first=False)[:1]]
         slot, value = ref.passed
         head, mark, beside = value.partition(ATTRIBUTE_MARK)
-        itself = next((m for m in (CALLED_MARK, GENERATED_MARK) if not mark and head.endswith(m)), "")
+        itself = next((m for m in (CALLED_MARK, GENERATED_MARK, OWN_CODE_MARK) if not mark and head.endswith(m)), "")
         if itself:  # a function or class itself (`mod.hashkey()`), or a generator of a function (`mod.gen<next>`)
             head, mark, beside = head.removesuffix(itself), ATTRIBUTE_MARK, itself
-        tails = _tails(called, path)[0]
         held = self._qualified(head, project, 0, tails)[:1]
         if not held and not mark:  # an instance of the class a type alias of another module names
             held = self._module_held(head, project, tails)[:1]
@@ -910,6 +913,18 @@ class CodeIndex:
             return []
         attribute = f"{slot}{mark}{beside}"
         return [(f.id, attribute, held[0].id) for f in functions]
+
+    def _own_code_called(self, target: str, project: str, tails: _Tails) -> frozenset[str]:
+        """The ids of the functions a call of a parameter (`f@(callback#0)()`) runs only as code written in them (a
+        lambda or nested `def` passed on, `OWN_CODE_MARK`): what the call passes fills the lambda's parameters."""
+        holder, _, attribute = target.rpartition(ATTRIBUTE_MARK)
+        parameter, mark = _parameter_marked(attribute) or ("", "")
+        if mark != CALLED_MARK:
+            return frozenset()
+        owners = self._qualified(holder, project, 0, tails)[:1]
+        if not owners or owners[0].type not in (EntityType.FUNCTION.value, EntityType.METHOD.value):
+            return frozenset()
+        return self._itself_passed(OWN_CODE_MARK, owners[0].id, parameter)
 
     def _one_method(self, name: str, project: str, path: str) -> list[Entity]:
         """The project's methods named `name`, where every one is one class's method or an override of it (mako's

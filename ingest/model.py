@@ -18,6 +18,10 @@ CALLED_MARK = "()"
 # A value's name ending so is a generator of the function (`mod.repeat_last<next>`): what consuming it runs is the
 # function's body; after a parameter (`f@(iterable#1)<next>`), the bodies of the generators callers pass it
 GENERATED_MARK = "<next>"
+# A value's name ending so is code of the function written in it, not the function (a lambda or a nested `def` passed
+# on, `decode(substrate_fun=collect)`): calling it runs that function's code (an edge to the function), but what the
+# call passes fills the lambda's parameters, not the function's
+OWN_CODE_MARK = "<code>"
 # A function's `HOLDS` fact with this attribute says it may return a partial of itself (`return partial(deprecated,
 # version=version)` in semver's `deprecated`): what a call of its result is passed, its own parameters are passed
 # (`@deprecated(version="3.0")` over `def bump` passes bump to `deprecated`'s first parameter)

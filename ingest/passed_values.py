@@ -9,7 +9,14 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 
-from trident.ingest.model import CALLED_MARK, GENERATED_MARK, RETURNED_PLACE, passed_parts, passed_slot
+from trident.ingest.model import (
+    CALLED_MARK,
+    GENERATED_MARK,
+    OWN_CODE_MARK,
+    RETURNED_PLACE,
+    passed_parts,
+    passed_slot,
+)
 from trident.store.schema import Entity
 
 log = logging.getLogger(__name__)
@@ -21,7 +28,8 @@ Facts = dict[tuple[str, str], list[tuple[str, str]]]
 MAX_CHAIN = 16
 ValueClasses = Callable[[str, str], list[Entity]]  # (entity id, beside it) -> the class the value is, [] if unknown
 Lineage = Callable[[Entity], list[Entity]]  # a class, then its bases, nearest first
-ITSELF = (CALLED_MARK, GENERATED_MARK)  # what a value passed is beside its entity: the entity itself, or its generator
+# what a value passed is beside its entity: the entity itself, its generator, or code written in it (a lambda)
+ITSELF = (CALLED_MARK, GENERATED_MARK, OWN_CODE_MARK)
 ValuesItself = Callable[[str, str], frozenset[str]]  # (entity id, beside it) -> the ids it is itself
 
 

@@ -15,6 +15,7 @@ MAX_PASSED = 4  # a parameter given more values than this is not one thing a cal
 INSTANCE, HELD = "instance", "held"  # what a call passes: a value of a class, or a class or function itself
 GENERATOR = "generator"  # ... or what a call of a generator function gives (its body runs where it is consumed)
 DECORATED = "decorated"  # ... or the function a decorator is applied to (a function itself, as HELD)
+OWN_CODE = "own code"  # ... or a lambda or nested `def` written in a function: that function's code (as HELD here)
 MAX_WRAPPED = 64  # a decorator applied to more than MAX_PASSED functions: its wrapper calls any of at most this many
 # function -> parameter -> what the file's calls pass it, each (INSTANCE or HELD, qualified name)
 Passed = dict[str, dict[str, frozenset[tuple[str, str]]]]
@@ -116,7 +117,7 @@ def _parameter_name(parameter: ts.Node) -> str:
 def passed_as(values: frozenset[tuple[str, str]], kind: str) -> list[str]:
     """The qualified names a parameter is passed when every value passed is of one kind, sorted; [] otherwise (a
     function a decorator is applied to is passed HELD)."""
-    kinds = {HELD if k == DECORATED else k for k, _ in values}
+    kinds = {HELD if k in (DECORATED, OWN_CODE) else k for k, _ in values}
     if not values or len(values) > MAX_PASSED or kinds != {kind}:
         return []
     return sorted({name for _, name in values})

@@ -14,7 +14,15 @@ import tree_sitter as ts
 
 from trident.ingest.languages import node_text
 from trident.ingest.languages.binding import Target
-from trident.ingest.languages.python_arguments import GENERATOR, HELD, INSTANCE, Signature, call_slots, signature
+from trident.ingest.languages.python_arguments import (
+    GENERATOR,
+    HELD,
+    INSTANCE,
+    OWN_CODE,
+    Signature,
+    call_slots,
+    signature,
+)
 from trident.ingest.languages.python_facts import MAX_ATTRIBUTE_TYPES, ClassFacts, Scope
 from trident.ingest.languages.python_fixtures import is_fixture
 from trident.ingest.languages.python_fluent import gives_receiver
@@ -62,6 +70,7 @@ from trident.ingest.model import (
     ELEMENTS_MARK,
     ENTERED_MARK,
     GENERATED_MARK,
+    OWN_CODE_MARK,
     PARAMETER_OPEN,
     PREFIX_MARK,
     TABLE_MARK,
@@ -79,6 +88,8 @@ MUTATORS = frozenset({"update", "setdefault", "pop", "popitem", "clear", "append
 SUBCLASS_KEY = "\x1f"  # between a table key and the subclass whose table holds it: a key no literal writes
 
 
+# what a value passed is beside its name, by kind (a class or function itself: CALLED_MARK)
+VALUE_MARKS = {INSTANCE: "", OWN_CODE: OWN_CODE_MARK}
 CALL_FORMS = (TargetForm.QUALIFIED, TargetForm.MEMBER, TargetForm.NAME)  # the calls whose passes are kept
 
 
@@ -1082,7 +1093,7 @@ class PythonLocals(PythonTypes):
         typed = self._value_type(argument, scope.types, scope)
         if typed and self._a_class(typed):  # (`@click.command()` over a nested `def cli`: the Command it makes)
             return (INSTANCE, typed)
-        return (HELD, own) if (own := self._own_code(argument, scope)) else None
+        return (OWN_CODE, own) if (own := self._own_code(argument, scope)) else None
 
     def _own_code(self, argument: ts.Node, scope: Scope) -> str:
         """The function whose own code an argument is: a lambda written in it, or a function it defines (sqlparse's
@@ -1143,7 +1154,7 @@ class PythonLocals(PythonTypes):
             return [scope.cls.qualified] if scope.cls is not None and scope.receiver == "self" else []
         named = node_text(argument) if argument.type == "identifier" else ""
         if (found := self._argument_value(argument, scope)) is not None:
-            value = found[1] if found[0] == INSTANCE else f"{found[1]}{CALLED_MARK}"
+            value = f"{found[1]}{VALUE_MARKS.get(found[0], CALLED_MARK)}"
             return [value, scope.open_held[named]] if named in scope.open_held else [value]
         typed = self._value_type(argument, scope.types, scope)
         if typed and (ATTRIBUTE_MARK in typed.rpartition(".")[2] or typed in self.returns):
