@@ -70,3 +70,32 @@ def test_a_lambda_called_in_its_own_file_passes_nothing_to_the_function_around_i
     calls = project_calls(tmp_path / "home", "dec", ONE_FILE)
     assert calls.get(("dec.decoder.decode_value", "dec.decoder.decode")) in ("inferred", "exact")
     assert calls.get(("dec.decoder.decode", "dec.types.Spec.clone")) in ("inferred", "exact")
+
+
+FILTERS = {  # jinja2's `do_select`/`do_reject` and `select_or_reject`, `prepare_select_or_reject`
+    "jj/__init__.py": "",
+    "jj/filters.py": (
+        "import typing as t\n\n\n"
+        "def prepare(args, modfunc: t.Callable[[t.Any], t.Any]):\n"
+        "    def func(item):\n"
+        "        return item\n\n"
+        "    return lambda item: modfunc(func(item))\n\n\n"
+        "def select_or_reject(value, args, modfunc: t.Callable[[t.Any], t.Any]):\n"
+        "    if value:\n"
+        "        func = prepare(args, modfunc)\n"
+        "        for item in value:\n"
+        "            if func(item):\n"
+        "                yield item\n\n\n"
+        "def do_select(value, *args):\n"
+        "    return select_or_reject(value, args, lambda x: x)\n\n\n"
+        "def do_reject(value, *args):\n"
+        "    return select_or_reject(value, args, lambda x: not x)\n"
+    ),
+}
+
+
+def test_a_parameter_its_file_passes_several_lambdas_is_passed_on_as_whatever_callers_pass(tmp_path: Path) -> None:
+    calls = project_calls(tmp_path / "home", "jj", FILTERS)
+    # `modfunc` is given do_select's lambda or do_reject's: passed on to `prepare`, whose lambda calls it
+    assert calls.get(("jj.filters.prepare", "jj.filters.do_select")) == "inferred"
+    assert calls.get(("jj.filters.prepare", "jj.filters.do_reject")) == "inferred"

@@ -157,6 +157,9 @@ class Scope:
     # ... and each parameter holding a function or class by its default or this file's calls (`key=keys.hashkey`),
     # which a caller in any file may pass another of (`cached(cache, key=keys.typedkey)`): the default and those
     open_held: dict[str, str] = field(default_factory=dict)
+    # ... and each parameter this file's calls pass several functions, classes or values (`callables`), as the indexer
+    # reads it where the function passes it on (`prepare(args, modfunc)`): every caller's values, in any file
+    passed_on: dict[str, str] = field(default_factory=dict)
     picked: dict[str, list[str]] = field(default_factory=dict)  # variable -> the table items it may be (`TABLE[k]`)
     tables: dict[str, dict[str, str]] = field(default_factory=dict)  # dict/list -> key -> the function it holds
     filling: set[str] = field(default_factory=set)  # lists made empty here whose appends say their elements

@@ -1159,7 +1159,8 @@ class PythonLocals(PythonTypes):
         typed = self._value_type(argument, scope.types, scope)
         if typed and (ATTRIBUTE_MARK in typed.rpartition(".")[2] or typed in self.returns):
             return [typed]  # (`f@(p#0)` passed on from `types`; a fixture's value: what the fixture function returns)
-        return [scope.open_params[named]] if named in scope.open_params else []
+        opened = scope.open_params.get(named) or scope.passed_on.get(named)  # (several values: whatever callers pass)
+        return [opened] if opened else []
 
     def _a_class(self, typed: str) -> bool:
         """Whether a value's stated type may be a project's class: one of this file's, or a name of another module

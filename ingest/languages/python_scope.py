@@ -457,6 +457,7 @@ class PythonBinder(PythonImplicitCalls):
         self._type_unstated(node, scope, inner)
         inner.open_params.update(self._opened(node, scope, inner, parameters))
         inner.open_held.update(self._opened_held(node, scope, inner, parameters))
+        inner.passed_on.update(self._passed_on(node, scope, inner, parameters))
         self._default_references(node, header, inner.caller)
         self._walk_block(body, inner)
 
@@ -504,6 +505,15 @@ class PythonBinder(PythonImplicitCalls):
         if scope.in_function:
             return {n: o for n, o in scope.open_held.items() if n not in parameters}
         return {n: o for n, o in self.open_parameters(node).items() if n in inner.held and n not in inner.bounded}
+
+    def _passed_on(self, node: ts.Node, scope: Scope, inner: Scope, parameters: dict[str, str]) -> dict[str, str]:
+        """The function's parameters this file's calls pass several values (`_typed_names` but one type), as the
+        indexer reads what calls in any file pass them; in a nested function, the enclosing one's, but those its own
+        parameters hide."""
+        if scope.in_function:
+            return {n: o for n, o in scope.passed_on.items() if n not in parameters}
+        several = inner.callables.keys() | inner.alternatives.keys() | inner.wrapped.keys() | inner.generators.keys()
+        return {n: o for n, o in self.open_parameters(node).items() if n in several and n not in inner.open_params}
 
     def _receive_parameters(self, node: ts.Node, scope: Scope, inner: Scope) -> None:
         """What pytest gives a test's (or fixture's) parameters: the cases `@pytest.mark.parametrize` writes (a
