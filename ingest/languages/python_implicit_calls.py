@@ -1,6 +1,7 @@
 """The methods a statement or an operator runs without naming them (`python_implicit` reads which), bound on values
 whose class the code states: a dunder looked up through the class's bases, a generator's body where it is consumed,
-the `__hash__`/`__eq__` a lookup in a keyed container runs, the `__eq__` comparing containers of stated elements runs.
+the `__hash__`/`__eq__` a lookup in a keyed container runs, the `__hash__` a set or dict written out runs on its
+elements or keys, the `__eq__` comparing containers of stated elements runs.
 
 A layer of the binder between what a file states for others (`python_exports`) and the binding of its calls
 (`python_scope`), which owns the bindings these append to.
@@ -154,6 +155,9 @@ class PythonImplicitCalls(PythonExports):
         """A set built of values whose class the code states (`frozenset(map(Specifier, specs))`, `{a, b}`,
         `{Item(n) for n in names}`) hashes each: runs that class's `__hash__`."""
         for node in nodes:
+            if node.type == "dictionary":  # `{univ.Integer.tagSet: IntegerDecoder()}`: each key's
+                self._hashed_dictionary_keys(node, scope)
+                continue
             if node.type in ("set", "set_comprehension"):
                 given: ts.Node | None = node
             else:
@@ -165,6 +169,29 @@ class PythonImplicitCalls(PythonExports):
             if element and not standard(element.removesuffix(ELEMENTS_MARK)):
                 target = Target(TargetForm.MEMBER, "__hash__", Resolution.INFERRED, owner=element)
                 self.result.calls.append(BoundCall(scope.caller, node.start_point.row, target))
+
+    def _hashed_dictionary_keys(self, dictionary: ts.Node, scope: Scope) -> None:
+        """A dict written out hashes each of its keys: runs the `__hash__` of each key's class the code states."""
+        keys = (pair.child_by_field_name("key") for pair in dictionary.named_children if pair.type == "pair")
+        for key in (k for k in keys if k is not None):
+            typed = self._value_type(key, scope.types, scope) or self._read_on_class(key, scope)
+            if typed and not standard(typed.partition(ATTRIBUTE_MARK)[0]) and ELEMENTS_MARK not in typed:
+                target = Target(TargetForm.MEMBER, "__hash__", Resolution.INFERRED, owner=typed)
+                self.result.calls.append(BoundCall(scope.caller, key.start_point.row, target))
+
+    def _read_on_class(self, node: ts.Node, scope: Scope) -> str:
+        """An attribute read on a class a module defines (`univ.Integer.tagSet`), as the indexer reads what the class
+        or a base states it holds (`Class@attribute`); "" for anything else."""
+        owner = node.child_by_field_name("object") if node.type == "attribute" else None
+        written = node_text(owner) if owner is not None and owner.type in ("identifier", "attribute") else ""
+        head = written.partition(".")[0]
+        local = (scope.types, scope.held, scope.open_params, scope.callables)
+        if not written or head == scope.receiver or any(head in names for names in local):
+            return ""
+        cls = self._qualified(written)
+        if not cls or not named_as_class(cls) or standard(cls):
+            return ""
+        return f"{cls}{ATTRIBUTE_MARK}{node_text(node.child_by_field_name('attribute'))}"
 
 
 def _opened(value: ts.Node, scope: Scope) -> str:
