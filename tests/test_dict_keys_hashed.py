@@ -52,3 +52,33 @@ def test_a_dict_written_out_runs_the_hash_of_each_keys_class(tmp_path: Path) -> 
         "asn.decoder.IntegerDecoder",
         "asn.tag.TagSet.__hash__",
     }
+
+
+GRAMMAR = {  # lark's `Rule.__init__`: `self._hash = hash((self.origin, tuple(self.expansion)))`
+    "lk/__init__.py": "",
+    "lk/grammar.py": (
+        "from typing import Sequence\n\n\n"
+        "class Symbol:\n"
+        "    def __hash__(self):\n"
+        "        return 1\n\n"
+        "    def __repr__(self):\n"
+        "        return 'S'\n\n\n"
+        "class NonTerminal(Symbol):\n"
+        "    def __hash__(self):\n"
+        "        return 2\n\n\n"
+        "class Rule:\n"
+        "    def __init__(self, origin: NonTerminal, expansion: Sequence[Symbol]):\n"
+        "        self.origin = origin\n"
+        "        self.expansion = expansion\n"
+        "        self._hash = hash((self.origin, tuple(self.expansion)))\n\n"
+        "    def __repr__(self):\n"
+        "        return repr((self.origin, 3))\n"
+    ),
+}
+
+
+def test_hashing_or_formatting_a_tuple_runs_the_method_of_each_item(tmp_path: Path) -> None:
+    calls = project_calls(tmp_path / "home", "lk", GRAMMAR)
+    assert calls.get(("lk.grammar.Rule.__init__", "lk.grammar.NonTerminal.__hash__")) == "inferred"
+    assert calls.get(("lk.grammar.Rule.__init__", "lk.grammar.Symbol.__hash__")) == "inferred"  # each element's
+    assert calls.get(("lk.grammar.Rule.__repr__", "lk.grammar.Symbol.__repr__")) == "inferred"  # inherited

@@ -43,6 +43,9 @@ GENERATOR_RUNS = frozenset({"__next__", "__anext__"})  # what runs a generator's
 # What a statement runs on a container -> what it runs on each of its elements: comparing it (`==`, `!=`) compares
 # them, formatting it (a list's `str()` and `repr()` alike) formats each with `repr()`
 ELEMENTS_RUN = {"__eq__": "__eq__", "__ne__": "__eq__", "__repr__": "__repr__", "__str__": "__repr__"}
+# What a statement runs on a tuple -> what it runs on each of its items: hashing it hashes them, comparing or
+# formatting it as on a container (`ELEMENTS_RUN`)
+THROUGH_TUPLES = {"__hash__": "__hash__", **ELEMENTS_RUN}
 # Methods whose receiver is the class itself (as in a classmethod's `cls`): what a statement runs on it is the
 # metaclass's, not the class's own
 CLASS_RECEIVING = frozenset({"__new__", "__init_subclass__", "__class_getitem__"})
@@ -61,6 +64,12 @@ class PythonImplicitCalls(PythonExports):
             if run.builtin and (self._bound(run.builtin, scope) or {run.builtin} & (scope.types.keys() | scope.held)):
                 continue
             value = run.value
+            if run.method in THROUGH_TUPLES and value.type == "tuple":  # `hash((self.origin, self.key))`: each's
+                self._implicit_calls([Run(e, THROUGH_TUPLES[run.method]) for e in value.named_children], scope)
+                continue
+            if run.method in THROUGH_TUPLES and (elements := self._tuple_of(value, scope)) is not None:
+                self._elements_run(elements, scope, THROUGH_TUPLES[run.method])  # `hash(tuple(self.expansion))`
+                continue
             if run.method in GENERATOR_RUNS and (generators := self.generator_of(value, scope)):
                 # a generator's body runs where it is consumed (`next(self._iter)`, `for t in stream`); one the
                 # caller's own receiver makes (`"".join(self.iter_tokens(ts))`) runs as the call's own edge says:
@@ -178,6 +187,16 @@ class PythonImplicitCalls(PythonExports):
             if typed and not standard(typed.partition(ATTRIBUTE_MARK)[0]) and ELEMENTS_MARK not in typed:
                 target = Target(TargetForm.MEMBER, "__hash__", Resolution.INFERRED, owner=typed)
                 self.result.calls.append(BoundCall(scope.caller, key.start_point.row, target))
+
+    def _tuple_of(self, value: ts.Node, scope: Scope) -> ts.Node | None:
+        """The one argument of a `tuple(...)` or `frozenset(...)` call the file does not rebind
+        (`tuple(self.expansion)`): what holds the elements it is made of; None for any other value."""
+        function = value.child_by_field_name("function") if value.type == "call" else None
+        written = node_text(function) if function is not None else ""
+        arguments = (
+            call_arguments(value) if written in ("tuple", "frozenset") and not self._bound(written, scope) else []
+        )
+        return arguments[0] if len(arguments) == 1 and arguments[0].type in ("identifier", "attribute") else None
 
     def _read_on_class(self, node: ts.Node, scope: Scope) -> str:
         """An attribute read on a class a module defines (`univ.Integer.tagSet`), as the indexer reads what the class
