@@ -58,6 +58,8 @@ ITERATION = ("__iter__", "__next__")  # an iterator's `__iter__` gives itself (a
 ASYNC_ITERATION = ("__aiter__", "__anext__")
 # A comparison -> the method it runs on its left operand (`in` and `not in`: on the right one).
 COMPARISON_RUNS = {"==": "__eq__", "!=": "__ne__", "<": "__lt__", "<=": "__le__", ">": "__gt__", ">=": "__ge__"}
+# ... and on its right operand where the left one declines (`object.__eq__` does for any other object)
+REFLECTED_RUNS = {"==": "__eq__", "!=": "__ne__"}
 CONTAINMENT = frozenset({"in", "not in"})
 # A binary operator -> the method it runs on its left operand.
 BINARY_RUNS = {
@@ -136,6 +138,9 @@ class Run(NamedTuple):
     value: ts.Node
     method: str
     builtin: str = ""
+    # the left operand of a comparison whose right operand this runs on (`a == b` runs b's `__eq__` where a's class
+    # declines, as a builtin value and a plain object do a value of another class): run only where a's is not known
+    reflecting: ts.Node | None = None
 
 
 def library_mixins(base: str) -> Mapping[str, str]:
@@ -269,6 +274,8 @@ def _asserted(call: ts.Node) -> Iterator[Run]:
         yield Run(given[1], "__contains__")
     elif operator in COMPARISON_RUNS and len(given) >= 2:
         yield Run(given[0], COMPARISON_RUNS[operator])
+        if operator in REFLECTED_RUNS:
+            yield Run(given[1], REFLECTED_RUNS[operator], reflecting=given[0])
 
 
 def _consumed(call: ts.Node) -> Iterator[Run]:
@@ -353,6 +360,8 @@ def _compared(node: ts.Node) -> Iterator[Run]:
             yield Run(operands[i + 1], "__contains__")
         elif written in COMPARISON_RUNS:
             yield Run(operands[i], COMPARISON_RUNS[written])
+            if written in REFLECTED_RUNS:
+                yield Run(operands[i + 1], REFLECTED_RUNS[written], reflecting=operands[i])
 
 
 def _truth(node: ts.Node) -> Iterator[Run]:

@@ -35,6 +35,7 @@ from trident.ingest.model import (
     ATTRIBUTE_MARK,
     ELEMENTS_MARK,
     GENERATED_MARK,
+    PARAMETER_OPEN,
     TargetForm,
 )
 from trident.store.schema import Resolution
@@ -64,6 +65,8 @@ class PythonImplicitCalls(PythonExports):
             if run.builtin and (self._bound(run.builtin, scope) or {run.builtin} & (scope.types.keys() | scope.held)):
                 continue
             value = run.value
+            if run.reflecting is not None and self._compared_knowingly(run.reflecting, scope):
+                continue  # (`a == b` with a's class known: a's `__eq__` runs, and b's only if it declines)
             if run.method in THROUGH_TUPLES and value.type == "tuple":  # `hash((self.origin, self.key))`: each's
                 self._implicit_calls([Run(e, THROUGH_TUPLES[run.method]) for e in value.named_children], scope)
                 continue
@@ -187,6 +190,14 @@ class PythonImplicitCalls(PythonExports):
             if typed and not standard(typed.partition(ATTRIBUTE_MARK)[0]) and ELEMENTS_MARK not in typed:
                 target = Target(TargetForm.MEMBER, "__hash__", Resolution.INFERRED, owner=typed)
                 self.result.calls.append(BoundCall(scope.caller, key.start_point.row, target))
+
+    def _compared_knowingly(self, left: ts.Node, scope: Scope) -> bool:
+        """Whether the left operand of a comparison is of a class the code states (its own method is bound); a value
+        written out (`"x" == b`, a builtin's, declines another class) or of no known class is not."""
+        if left.type not in ("identifier", "attribute", "call", "subscript"):
+            return False
+        typed = self.passed_type(left, scope) or self._imported_instance(left, scope)
+        return bool(typed) and f"{ATTRIBUTE_MARK}{PARAMETER_OPEN}" not in typed  # (not what callers pass a parameter)
 
     def _tuple_of(self, value: ts.Node, scope: Scope) -> ts.Node | None:
         """The one argument of a `tuple(...)` or `frozenset(...)` call the file does not rebind
