@@ -50,6 +50,9 @@ POSITION_MARK = "#"  # `f@(cache#0)`: parameter `cache`, the first a call fills 
 # outer function gives: `recurse(*cls)` returns its `wrap(f)`, and `@recurse(Identifier)` over `def group` passes
 # `group` to it, as `recurse(Identifier)(group)` does: `mod.recurse@(f#=0)`, passed at the slot `(>=0)`
 RETURNED_PLACE = "="
+# A place ending so is a `*args` parameter's: what calls pass at that place and every one after it, each an element
+# (`add_parse_action(self, *fns)`: `mod.ParserElement.add_parse_action@(fns#0+)`)
+STARRED_PLACE = "+"
 
 
 def parameter_attribute(name: str, position: int | str | None = None) -> str:

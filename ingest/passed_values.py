@@ -14,6 +14,7 @@ from trident.ingest.model import (
     GENERATED_MARK,
     OWN_CODE_MARK,
     RETURNED_PLACE,
+    STARRED_PLACE,
     passed_parts,
     passed_slot,
 )
@@ -26,6 +27,7 @@ Facts = dict[tuple[str, str], list[tuple[str, str]]]
 # Parameters one lookup reads through, a value passed on from parameter to parameter: past it the lookup gives
 # nothing (a parameter read before, at the top of a lookup of its own, counts as read)
 MAX_CHAIN = 16
+MAX_STARRED = 32  # the places after a `*args` parameter's own whose values are read as its elements
 ValueClasses = Callable[[str, str], list[Entity]]  # (entity id, beside it) -> the class the value is, [] if unknown
 Lineage = Callable[[Entity], list[Entity]]  # a class, then its bases, nearest first
 # what a value passed is beside its entity: the entity itself, its generator, or code written in it (a lambda)
@@ -111,7 +113,12 @@ class PassedValues:
         return found
 
     def _values(self, function: str, name: str, place: str) -> list[tuple[str, str]]:
-        """What calls pass parameter `name` of `function`, at its place and by keyword."""
+        """What calls pass parameter `name` of `function`, at its place and by keyword; a `*args` parameter's
+        elements (`0+`), at its place and every one after."""
+        if place.endswith(STARRED_PLACE) and place[: -len(STARRED_PLACE)].isdigit():
+            start = int(place[: -len(STARRED_PLACE)])
+            slots = (passed_slot(at) for at in range(start, start + MAX_STARRED))
+            return [value for slot in slots for value in self._facts.get((function, slot), [])]
         values = [*self._facts.get((function, passed_slot(place)), [])] if place else []
         if place.startswith(RETURNED_PLACE):  # (a keyword of the outer call fills none of the returned function's)
             return values

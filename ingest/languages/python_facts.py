@@ -160,6 +160,8 @@ class Scope:
     # ... and each parameter this file's calls pass several functions, classes or values (`callables`), as the indexer
     # reads it where the function passes it on (`prepare(args, modfunc)`): every caller's values, in any file
     passed_on: dict[str, str] = field(default_factory=dict)
+    # `*args` parameter nothing here types -> what the indexer reads each element holds (`f@(fns#0+)`)
+    open_stars: dict[str, str] = field(default_factory=dict)
     picked: dict[str, list[str]] = field(default_factory=dict)  # variable -> the table items it may be (`TABLE[k]`)
     tables: dict[str, dict[str, str]] = field(default_factory=dict)  # dict/list -> key -> the function it holds
     filling: set[str] = field(default_factory=set)  # lists made empty here whose appends say their elements

@@ -888,6 +888,8 @@ class PythonLocals(PythonTypes):
             scope.held.pop(name, None)
             scope.picked.pop(name, None)
             scope.callables[name] = looped
+        elif right.type == "identifier" and (starred := scope.open_stars.get(node_text(right))):
+            scope.open_params[name] = starred  # `for fn in fns:` over `*fns`: what callers pass there and after
 
     def _looped(self, iterable: ts.Node, scope: Scope) -> list[str]:
         """The functions or classes a loop over a list, tuple or set written out gives its variable, or over a list
@@ -1223,6 +1225,19 @@ class PythonLocals(PythonTypes):
             if test is not None and cls:
                 typed[node_text(test[0])] = cls
         return typed
+
+    def comprehension_stars(self, nodes: list[ts.Node], scope: Scope) -> dict[str, str]:
+        """Variable -> what each element of a `*args` parameter a comprehension iterates holds, as the indexer reads
+        what callers pass there (`[_trim_arity(fn) for fn in fns]` over `*fns`)."""
+        found: dict[str, str] = {}
+        for clause in (n for n in nodes if n.type == "for_in_clause"):
+            left, right = clause.child_by_field_name("left"), clause.child_by_field_name("right")
+            starred = (
+                scope.open_stars.get(node_text(right), "") if right is not None and right.type == "identifier" else ""
+            )
+            if left is not None and left.type == "identifier" and starred:
+                found[node_text(left)] = starred
+        return found
 
 
 def _opened_value(value: ts.Node, scope: Scope) -> str:

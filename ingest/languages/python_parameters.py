@@ -36,10 +36,11 @@ from trident.ingest.languages.python_syntax import (
     key_name,
     parameter_nodes,
     returned_values,
+    star_parameter,
     union_names,
     varargs_node,
 )
-from trident.ingest.model import ATTRIBUTE_MARK, RETURNED_PLACE, parameter_attribute
+from trident.ingest.model import ATTRIBUTE_MARK, RETURNED_PLACE, STARRED_PLACE, parameter_attribute
 
 
 class PythonParameters:
@@ -110,6 +111,18 @@ class PythonParameters:
             for name in sorted(found.untyped & unannotated)
             if name in places or name in found.keyword_only
         }
+
+    def open_star(self, function: ts.Node) -> dict[str, str]:
+        """A function's `*args` parameter, unannotated or annotated only as callable, -> what the indexer reads each
+        of its elements holds (`mod.f@(fns#0+)`): the values calls of any file pass at its place and after."""
+        qualified = self.defined_at.get(function.start_byte, "")
+        found = self.signatures.get(qualified)
+        star = star_parameter(function)
+        if found is None or star is None or not self.says_callable(star[1]):
+            return {}
+        name, _, before = star
+        place = before - (1 if found.bound_first else 0)
+        return {name: f"{qualified}{ATTRIBUTE_MARK}{parameter_attribute(name, f'{place}{STARRED_PLACE}')}"}
 
     def returned_parameters(self, function: ts.Node) -> dict[str, str]:
         """The first parameter, unannotated, of a function the file's function or method defines in its body and

@@ -21,8 +21,9 @@ from __future__ import annotations
 import logging
 import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
-from typing import TypeAlias
+from typing import TypeAlias, TypeVar
 
 import tree_sitter as ts
 
@@ -458,6 +459,7 @@ class PythonBinder(PythonImplicitCalls):
         inner.open_params.update(self._opened(node, scope, inner, parameters))
         inner.open_held.update(self._opened_held(node, scope, inner, parameters))
         inner.passed_on.update(self._passed_on(node, scope, inner, parameters))
+        inner.open_stars.update(self._open_stars(node, scope, parameters))
         self._default_references(node, header, inner.caller)
         self._walk_block(body, inner)
 
@@ -514,6 +516,13 @@ class PythonBinder(PythonImplicitCalls):
             return {n: o for n, o in scope.passed_on.items() if n not in parameters}
         several = inner.callables.keys() | inner.alternatives.keys() | inner.wrapped.keys() | inner.generators.keys()
         return {n: o for n, o in self.open_parameters(node).items() if n in several and n not in inner.open_params}
+
+    def _open_stars(self, node: ts.Node, scope: Scope, parameters: dict[str, str]) -> dict[str, str]:
+        """The function's `*args` parameter, as the indexer reads what its elements hold; in a nested function, the
+        enclosing one's, but those its own parameters hide."""
+        if scope.in_function:
+            return {n: o for n, o in scope.open_stars.items() if n not in parameters}
+        return self.open_star(node)
 
     def _receive_parameters(self, node: ts.Node, scope: Scope, inner: Scope) -> None:
         """What pytest gives a test's (or fixture's) parameters: the cases `@pytest.mark.parametrize` writes (a
@@ -584,28 +593,18 @@ class PythonBinder(PythonImplicitCalls):
 
     def _calls_in(self, node: ts.Node, scope: Scope) -> None:
         """The calls, implicit runs, references and reads in an expression; a comprehension's variable is typed by
-        the elements of what it iterates (`[x.as_const() for x in self.items]`)."""
+        the elements of what it iterates (`[x.as_const() for x in self.items]`; over a `*fns` parameter, each holds
+        what callers pass there)."""
         nodes = expression_nodes(node)
         typed = self._comprehension_types(nodes, scope)
         several = {n: c for n, c in self.comprehension_alternatives(nodes, scope).items() if n not in typed}
-        if not typed and not several:
+        starred = {n: o for n, o in self.comprehension_stars(nodes, scope).items() if n not in typed}
+        with (
+            _meanwhile(scope.types, typed),
+            _meanwhile(scope.alternatives, several),
+            _meanwhile(scope.open_params, starred),
+        ):
             self._calls_in_expression(nodes, scope)
-            return
-        before = {name: scope.types.get(name, "") for name in typed}
-        alternatives = {name: scope.alternatives.get(name) for name in several}
-        scope.types.update(typed)
-        scope.alternatives.update(several)  # `[x.as_const() for x in node.kwargs]`, node one of several classes
-        self._calls_in_expression(nodes, scope)
-        for name, was in before.items():
-            if was:
-                scope.types[name] = was
-            else:
-                scope.types.pop(name, None)
-        for name, had in alternatives.items():
-            if had is None:
-                scope.alternatives.pop(name, None)
-            else:
-                scope.alternatives[name] = had
 
     def _calls_in_expression(self, nodes: list[ts.Node], scope: Scope) -> None:
         self._implicit_calls(expression_runs(nodes), scope)
@@ -983,6 +982,24 @@ def _held_base(target: Target | None) -> str:
     if target is not None and target.form is TargetForm.MEMBER and target.owner and not target.after_owner:
         return f"{target.owner}.{target.name}"
     return ""
+
+
+V = TypeVar("V")
+
+
+@contextmanager
+def _meanwhile(mapping: dict[str, V], values: dict[str, V]) -> Iterator[None]:
+    """`mapping` updated with `values` while the block runs, as it was after (a comprehension's own variables)."""
+    before = {name: mapping[name] for name in values if name in mapping}
+    mapping.update(values)
+    try:
+        yield
+    finally:
+        for name in values:
+            if name in before:
+                mapping[name] = before[name]
+            else:
+                mapping.pop(name, None)
 
 
 def _typed_names(scope: Scope) -> set[str]:

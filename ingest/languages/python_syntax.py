@@ -760,6 +760,28 @@ def parameter_nodes(function: ts.Node) -> list[tuple[str, ts.Node | None]]:
     return found
 
 
+def star_parameter(function: ts.Node) -> tuple[str, ts.Node | None, int] | None:
+    """The `*args` parameter of a def (`*fns: ParseAction` too): its name, its annotation or None, and how many
+    parameters come before it; None where the def has none."""
+    holder = function.child_by_field_name("parameters")
+    before = 0
+    for p in holder.named_children if holder is not None else []:
+        star = p if p.type == "list_splat_pattern" else _typed_star(p)
+        name = star.named_children[0] if star is not None and star.named_child_count else None
+        if name is not None and name.type == "identifier":
+            return node_text(name), p.child_by_field_name("type") if p is not star else None, before
+        if star is not None or p.type in ("keyword_separator", "dictionary_splat_pattern"):
+            return None
+        before += p.type in ("identifier", "typed_parameter", "typed_default_parameter", "default_parameter")
+    return None
+
+
+def _typed_star(parameter: ts.Node) -> ts.Node | None:
+    """The `*fns` of a typed parameter `*fns: ParseAction`; None for any other parameter."""
+    first = parameter.named_children[0] if parameter.type == "typed_parameter" and parameter.named_child_count else None
+    return first if first is not None and first.type == "list_splat_pattern" else None
+
+
 def parameter_defaults(function: ts.Node) -> list[tuple[str, ts.Node]]:
     """(name, default value node) of each parameter given a default (`cache_setitem=Cache.__setitem__`), in order."""
     holder = function.child_by_field_name("parameters")
@@ -773,14 +795,8 @@ def parameter_defaults(function: ts.Node) -> list[tuple[str, ts.Node]]:
 
 def varargs_node(function: ts.Node) -> tuple[str, ts.Node] | None:
     """`*columns: Column` -> ("columns", the annotation: the type of each element of the tuple it gathers)."""
-    holder = function.child_by_field_name("parameters")
-    for p in holder.named_children if holder is not None else []:
-        splat = p.named_children[0] if p.type == "typed_parameter" and p.named_child_count else None
-        name = splat.named_children[0] if splat is not None and splat.type == "list_splat_pattern" else None
-        annotation = p.child_by_field_name("type")
-        if name is not None and name.type == "identifier" and annotation is not None:
-            return node_text(name), annotation
-    return None
+    star = star_parameter(function)
+    return (star[0], star[1]) if star is not None and star[1] is not None else None
 
 
 _SEQUENCE_TARGETS = frozenset({"pattern_list", "tuple_pattern", "list_pattern"})
