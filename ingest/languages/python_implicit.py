@@ -93,7 +93,10 @@ _SET = {"__or__": "__init__", "__and__": "__init__", "__sub__": "__init__", "__x
 LIBRARY_MIXINS = {
     "Mapping": _MAPPING,
     "MutableMapping": _MUTABLE_MAPPING,
-    "UserDict": {m: runs for m, runs in _MUTABLE_MAPPING.items() if m != "__contains__"},
+    "UserDict": {
+        **{m: runs for m, runs in _MUTABLE_MAPPING.items() if m != "__contains__"},
+        "__getitem__": "__missing__",
+    },
     "Sequence": _SEQUENCE,
     "MutableSequence": {**_SEQUENCE, "append": "insert", "extend": "insert", "remove": "__delitem__"},
     "MutableSet": {
@@ -106,8 +109,10 @@ LIBRARY_MIXINS = {
         "__isub__": "discard",
     },
     "Set": _SET,
+    "dict": {"__getitem__": "__missing__"},  # a key it lacks: `__missing__` answers (`UserDict`'s asks it too)
 }
 DISTINCT_MIXINS = frozenset({"MutableMapping", "UserDict", "MutableSequence", "MutableSet"})
+BUILTIN_BASES = frozenset({"dict"})  # builtin classes a class derives from by their bare name
 # What iterating, entering or indexing a value runs: on a call's result, the methods worth looking up.
 CONTAINER_RUNS = frozenset(
     {"__iter__", "__aiter__", "__next__", "__anext__", "__enter__", "__exit__", "__aenter__", "__aexit__"}
@@ -147,7 +152,7 @@ def library_mixins(base: str) -> Mapping[str, str]:
     """The methods a standard-library container base (`collections.abc.MutableMapping`, `typing.Mapping`,
     `collections.UserDict`) gives a class, each by the class's method it runs; {} for any other base."""
     name = base.rpartition(".")[2]
-    if name not in LIBRARY_MIXINS or not (standard(base) or name in DISTINCT_MIXINS):
+    if name not in LIBRARY_MIXINS or not (standard(base) or name in DISTINCT_MIXINS or base in BUILTIN_BASES):
         return {}
     return LIBRARY_MIXINS[name]
 

@@ -55,6 +55,7 @@ from trident.ingest.languages.python_syntax import (
     named_as_class,
     negated_isinstance,
     nested_functions,
+    parameter_defaults,
     returned_values,
     statements,
     subclass_test,
@@ -1081,6 +1082,17 @@ class PythonLocals(PythonTypes):
                 self.saw_passed(called, parameter, (GENERATOR, function))
             if parameter in signature.untyped and (value := self._argument_value(argument, scope)) is not None:
                 self.saw_passed(called, parameter, value)
+
+    def note_defaults(self, function: ts.Node, scope: Scope) -> None:
+        """A default that makes an instance of a project's class (pyflakes's `_fields_order=_FieldsOrder()`): what
+        the parameter holds where no caller passes another, noted as a call of this file passing it is
+        (`_note_passed`)."""
+        qualified = self.defined_at.get(function.start_byte, "")
+        found = self.signatures.get(qualified)
+        for name, default in parameter_defaults(function) if found is not None else []:
+            typed = self._value_type(default, scope.types, scope) if default.type == "call" else ""
+            if found is not None and name in found.untyped and typed and self._a_class(typed):
+                self.saw_passed(qualified, name, (INSTANCE, typed))
 
     def _argument_value(self, argument: ts.Node, scope: Scope) -> tuple[str, str] | None:
         """What an argument passes, as this file states it: the receiver (`Parser(self)`: an instance of the class;

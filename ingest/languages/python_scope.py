@@ -461,6 +461,7 @@ class PythonBinder(PythonImplicitCalls):
         inner.passed_on.update(self._passed_on(node, scope, inner, parameters))
         inner.open_stars.update(self._open_stars(node, scope, parameters))
         self._default_references(node, header, inner.caller)
+        self.note_defaults(node, header)
         self._walk_block(body, inner)
 
     def _type_unstated(self, method: ts.Node, scope: Scope, inner: Scope) -> None:
