@@ -456,13 +456,18 @@ class PythonBinder(PythonImplicitCalls):
         for name in inner.callables:  # what is passed says more than `Callable[...]`
             inner.types.pop(name, None)
         self._type_unstated(node, scope, inner)
+        self._open_to_callers(node, scope, inner, parameters)
+        self._default_references(node, header, inner.caller)
+        self.note_defaults(node, header)
+        self._walk_block(body, inner)
+
+    def _open_to_callers(self, node: ts.Node, scope: Scope, inner: Scope, parameters: dict[str, str]) -> None:
+        """The function's parameters the indexer reads by what callers in any file pass them: those nothing here
+        types, those holding a function or class besides, those given several values, a `*args` one's elements."""
         inner.open_params.update(self._opened(node, scope, inner, parameters))
         inner.open_held.update(self._opened_held(node, scope, inner, parameters))
         inner.passed_on.update(self._passed_on(node, scope, inner, parameters))
         inner.open_stars.update(self._open_stars(node, scope, parameters))
-        self._default_references(node, header, inner.caller)
-        self.note_defaults(node, header)
-        self._walk_block(body, inner)
 
     def _type_unstated(self, method: ts.Node, scope: Scope, inner: Scope) -> None:
         """What a method's parameters nothing states are by what it is: an override's, what the method it overrides
