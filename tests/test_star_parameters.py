@@ -49,3 +49,26 @@ def test_what_calls_pass_a_star_parameter_runs_where_each_element_is_called(tmp_
     assert calls.get(("pp.core._trim_arity", "pp.actions.upcase")) == "inferred"  # (a place after the first)
     assert calls.get(("pp.core.notify", "pp.actions.log")) == "inferred"  # `notify('ready', log)`: place 1
     assert ("pp.core.notify", "pp.actions.remove_quotes") not in calls
+
+
+GATHERED = {
+    "gt/__init__.py": "",
+    "gt/fields.py": (
+        "from typing import Callable\n\n\n"
+        "class Field:\n"
+        "    def get(self):\n"
+        "        return 1\n\n\n"
+        "def make(*fields: Callable, cache=None):\n"
+        "    for field in fields:\n"
+        "        field()\n"
+        "    return cache.get()\n\n\n"
+        "def build():\n"
+        "    return make(Field())\n"
+    ),
+}
+
+
+def test_what_a_call_passes_by_place_goes_to_the_star_parameter_not_a_keyword_one_after_it(tmp_path: Path) -> None:
+    calls = project_calls(tmp_path / "home", "gt", GATHERED)
+    # `make(Field())` gives `fields` a Field: calling it runs `Field.__call__` (none); `cache` is keyword only
+    assert ("gt.fields.make", "gt.fields.Field.get") not in calls

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import tree_sitter as ts
 
 from trident.ingest.languages import node_text
-from trident.ingest.languages.python_syntax import callable_only
+from trident.ingest.languages.python_syntax import callable_only, star_name
 from trident.ingest.model import passed_slot
 
 MAX_PASSED = 4  # a parameter given more values than this is not one thing a call can be bound to
@@ -64,7 +64,7 @@ def signature(function: ts.Node, method: bool) -> Signature:
     untyped: set[str] = set()
     ended = False
     for parameter in holder.named_children if holder is not None else []:
-        if parameter.type in _POSITIONAL_ENDS:
+        if parameter.type in _POSITIONAL_ENDS or star_name(parameter):  # (`*fns: ParseAction` too)
             ended = True
             continue
         name = _parameter_name(parameter)

@@ -95,7 +95,7 @@ class PythonImplicitCalls(PythonExports):
                     continue  # (`cls._instance = ...` in `__new__` runs the metaclass's `__setattr__`)
                 typed, resolution = scope.cls.qualified, Resolution.EXACT
             else:
-                typed = self.passed_type(value, scope) or self._imported_instance(value, scope)
+                typed = self._stated_class(value, scope)
                 resolution = Resolution.INFERRED
             given = value.type == "identifier" and node_text(value) in scope.given_either  # (a parameter's union may
             either = scope.alternatives.get(node_text(value), []) if given else []  # be narrowed out: `if not ...`)
@@ -196,8 +196,13 @@ class PythonImplicitCalls(PythonExports):
         written out (`"x" == b`, a builtin's, declines another class) or of no known class is not."""
         if left.type not in ("identifier", "attribute", "call", "subscript"):
             return False
-        typed = self.passed_type(left, scope) or self._imported_instance(left, scope)
+        typed = self._stated_class(left, scope)
         return bool(typed) and f"{ATTRIBUTE_MARK}{PARAMETER_OPEN}" not in typed  # (not what callers pass a parameter)
+
+    def _stated_class(self, value: ts.Node, scope: Scope) -> str:
+        """The class a value is, as the code states it or the indexer reads it (a parameter's, an imported
+        instance's); "" when unknown."""
+        return self.passed_type(value, scope) or self._imported_instance(value, scope)
 
     def _tuple_of(self, value: ts.Node, scope: Scope) -> ts.Node | None:
         """The one argument of a `tuple(...)` or `frozenset(...)` call the file does not rebind

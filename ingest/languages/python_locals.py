@@ -1089,9 +1089,10 @@ class PythonLocals(PythonTypes):
         (`_note_passed`)."""
         qualified = self.defined_at.get(function.start_byte, "")
         found = self.signatures.get(qualified)
-        for name, default in parameter_defaults(function) if found is not None else []:
-            typed = self._value_type(default, scope.types, scope) if default.type == "call" else ""
-            if found is not None and name in found.untyped and typed and self._a_class(typed):
+        untyped = found.untyped if found is not None else frozenset()
+        for name, default in parameter_defaults(function):
+            typed = self._value_type(default, scope.types, scope) if default.type == "call" and name in untyped else ""
+            if typed and self._a_class(typed):
                 self.saw_passed(qualified, name, (INSTANCE, typed))
 
     def _argument_value(self, argument: ts.Node, scope: Scope) -> tuple[str, str] | None:

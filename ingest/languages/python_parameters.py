@@ -120,9 +120,8 @@ class PythonParameters:
         star = star_parameter(function)
         if found is None or star is None or not self.says_callable(star[1]):
             return {}
-        name, _, before = star
-        place = before - (1 if found.bound_first else 0)
-        return {name: f"{qualified}{ATTRIBUTE_MARK}{parameter_attribute(name, f'{place}{STARRED_PLACE}')}"}
+        place = len(found.positional) - (1 if found.bound_first else 0)  # (the positionals end at it)
+        return {star[0]: f"{qualified}{ATTRIBUTE_MARK}{parameter_attribute(star[0], f'{place}{STARRED_PLACE}')}"}
 
     def returned_parameters(self, function: ts.Node) -> dict[str, str]:
         """The first parameter, unannotated, of a function the file's function or method defines in its body and

@@ -760,26 +760,24 @@ def parameter_nodes(function: ts.Node) -> list[tuple[str, ts.Node | None]]:
     return found
 
 
-def star_parameter(function: ts.Node) -> tuple[str, ts.Node | None, int] | None:
-    """The `*args` parameter of a def (`*fns: ParseAction` too): its name, its annotation or None, and how many
-    parameters come before it; None where the def has none."""
+def star_parameter(function: ts.Node) -> tuple[str, ts.Node | None] | None:
+    """The `*args` parameter of a def (`*fns: ParseAction` too): its name and its annotation or None; None where the
+    def has none."""
     holder = function.child_by_field_name("parameters")
-    before = 0
     for p in holder.named_children if holder is not None else []:
-        star = p if p.type == "list_splat_pattern" else _typed_star(p)
-        name = star.named_children[0] if star is not None and star.named_child_count else None
-        if name is not None and name.type == "identifier":
-            return node_text(name), p.child_by_field_name("type") if p is not star else None, before
-        if star is not None or p.type in ("keyword_separator", "dictionary_splat_pattern"):
+        if name := star_name(p):
+            return name, p.child_by_field_name("type") if p.type == "typed_parameter" else None
+        if p.type in ("keyword_separator", "dictionary_splat_pattern"):
             return None
-        before += p.type in ("identifier", "typed_parameter", "typed_default_parameter", "default_parameter")
     return None
 
 
-def _typed_star(parameter: ts.Node) -> ts.Node | None:
-    """The `*fns` of a typed parameter `*fns: ParseAction`; None for any other parameter."""
-    first = parameter.named_children[0] if parameter.type == "typed_parameter" and parameter.named_child_count else None
-    return first if first is not None and first.type == "list_splat_pattern" else None
+def star_name(parameter: ts.Node) -> str:
+    """The name of a `*args` parameter, plain or annotated (`*fns: ParseAction`); "" for any other parameter."""
+    star = parameter.named_children[0] if parameter.type == "typed_parameter" and parameter.named_child_count else None
+    star = parameter if parameter.type == "list_splat_pattern" else star
+    name = star.named_children[0] if star is not None and star.type == "list_splat_pattern" else None
+    return node_text(name) if name is not None and name.type == "identifier" else ""
 
 
 def parameter_defaults(function: ts.Node) -> list[tuple[str, ts.Node]]:
