@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import threading
 import time
@@ -31,6 +32,8 @@ SOURCE = os.path.realpath(os.environ["EXEC_TRACER_SOURCE"]) + os.sep
 OUT = os.environ["EXEC_TRACER_OUT"]
 COLLECTING = ""  # the "test" of code run outside any test: imports and collection
 STACK_FRAMES = 10  # package frames kept of the stack each package call starts on (chains of up to 6 calls, nested code)
+TEST_FOLDERS = {"test", "tests", "testing"}  # folders of the tests' code inside the package's own folder
+HARNESS = re.compile(r"[\\/](_pytest|pytest|pluggy)[\\/]")  # pytest's own code (pluggy: its hooks' caller)
 MAX_STACKS = 400_000  # distinct stacks kept, the first met (the suite's order is its own: the same on every run)
 
 
@@ -40,6 +43,9 @@ class Recorder:
         self.pairs: dict[tuple[CodeType, CodeType], set[int]] = {}  # (caller, callee) -> call-site lines
         self.ran: dict[str, set[CodeType]] = {COLLECTING: set()}  # test node id -> package code it ran
         self.current = self.ran[COLLECTING]
+        self.testing = COLLECTING  # the test node id running now
+        self.harness: dict[str, set[CodeType]] = {}  # test node id -> package code only pytest itself ran in it
+        self.test_side: dict[str, bool] = {}  # co_filename -> whether it is the tests' code
         self.tests: dict[str, Any] = {}  # test node id -> [path, qualname, line] of the test function
         self.outcomes: dict[str, str] = {}  # test node id -> its worst outcome (a test's subtests report apart)
         self.stacks: dict[tuple[CodeType, ...], None] = {}  # the package frames a call started under, outermost first
@@ -50,8 +56,42 @@ class Recorder:
             known = self.inside[code.co_filename] = os.path.realpath(code.co_filename).startswith(SOURCE)
         return known
 
+    def test_code(self, code: CodeType) -> bool:
+        """Whether code is the tests' (test modules, conftest files, the helpers beside them): in the root and
+        outside the package's own code, or in a file or folder named as tests are."""
+        known = self.test_side.get(code.co_filename)
+        if known is None:
+            path = os.path.realpath(code.co_filename)
+            name = os.path.basename(path)
+            parts = os.path.relpath(path, ROOT).split(os.sep)
+            known = self.test_side[code.co_filename] = path.startswith(ROOT + os.sep) and (
+                not path.startswith(SOURCE)
+                or name == "conftest.py"
+                or name.startswith("test_")
+                or name.endswith("_test.py")
+                or any(part in TEST_FOLDERS for part in parts[:-1])
+            )
+        return known
+
+    def run_by_harness(self, caller: FrameType | None) -> bool:
+        """Whether a call was made by pytest itself, not by the test (a package pytest runs on — pluggy — is called
+        by pytest around every test): walking out, a frame of pytest's code comes before any frame of the tests'."""
+        frame = caller
+        while frame is not None:
+            code = frame.f_code
+            if self.test_code(code):
+                return False
+            if not self.package_code(code) and HARNESS.search(code.co_filename):
+                return True
+            frame = frame.f_back
+        return False  # a thread the test started, or code no test frame is under
+
     def started(self, code: CodeType, caller: FrameType | None) -> None:
-        self.current.add(code)
+        if code not in self.current:
+            if self.current is not self.ran[COLLECTING] and self.run_by_harness(caller):
+                self.harness.setdefault(self.testing, set()).add(code)
+            else:
+                self.current.add(code)
         if caller is not None and self.package_code(caller.f_code):
             # Every call site: few per pair (the caller's lines that call this callee); a body's lines of defaults
             # and bases tell which definition each of its calls belongs to.
@@ -73,6 +113,7 @@ class Recorder:
         codes = sorted(
             {c for pair in self.pairs for c in pair}
             | {c for ran in self.ran.values() for c in ran}
+            | {c for ran in self.harness.values() for c in ran}
             | {c for stack in self.stacks for c in stack},
             key=key,
         )
@@ -85,6 +126,10 @@ class Recorder:
             "functions": [list(key(c)) for c in codes],
             "pairs": sorted([number[a], number[b], sorted(lines)] for (a, b), lines in self.pairs.items()),
             "ran": {test: sorted(number[c] for c in ran) for test, ran in sorted(self.ran.items()) if ran},
+            "harness": {  # what pytest itself ran during a test and the test did not (not counted in `ran`)
+                test: sorted(number[c] for c in codes_ if c not in self.ran.get(test, ()))
+                for test, codes_ in sorted(self.harness.items())
+            },
             "tests": self.tests,
             "stacks": sorted([number[c] for c in stack] for stack in self.stacks),
             "stacks_full": len(self.stacks) >= MAX_STACKS,  # the later stacks were not kept
@@ -137,10 +182,12 @@ MODE = _start_monitoring() if hasattr(sys, "monitoring") else _start_profile()
 
 def _enter(item: pytest.Item) -> None:
     RECORDER.current = RECORDER.ran.setdefault(item.nodeid, set())
+    RECORDER.testing = item.nodeid
 
 
 def _leave() -> None:
     RECORDER.current = RECORDER.ran[COLLECTING]
+    RECORDER.testing = COLLECTING
 
 
 @pytest.hookimpl(wrapper=True)

@@ -29,7 +29,10 @@ What is measured, per package:
                    `explain_path`'s first path walks exactly those entities forward over CALLS (`exact`), and
                    whether every call of it ran in the suite (`ran`: a chain of calls the trace holds, maybe another)
   impact           when `trident.tools.impact` exists: for seeded executed functions, the tests its answer names
-                   against the tests that ran the function (a parametrised test function counts once)
+                   against the tests that ran the function (a parametrised test function counts once); a
+                   function counts as run by a test when the test's code (its function, fixtures, the helpers
+                   beside it) is under the call, not when pytest itself called it around the test — pluggy's hooks
+                   run every pytest hook of every test (`suite.run_by_pytest` counts what was set apart)
 Prints a table and examples, writes ~/.cache/trident/bench/results/executed_calls.json (`--json` prints it instead).
 """
 
@@ -210,7 +213,9 @@ def run_suite(suite: Suite, cache: Path, retrace: bool) -> dict[str, Any]:
     """
     if suite.trace.is_file() and not retrace:
         kept: dict[str, Any] = json.loads(suite.trace.read_text())
-        if "stacks" in kept:  # (a trace an earlier tracer wrote holds no stacks: the suite runs again)
+        # (a trace an earlier tracer wrote holds no stacks, or counts what pytest itself ran around a test as the
+        # test's: the suite runs again)
+        if "stacks" in kept and "harness" in kept:
             return _said_full(kept, suite)
     plugins = cache / "plugin"
     plugins.mkdir(parents=True, exist_ok=True)
@@ -308,6 +313,7 @@ class Trace:
     ran: dict[str, list[Code]]  # test node id ("" for imports and collection) -> package code it ran
     tests: dict[str, Code | None]  # test node id -> the test function
     stacks: list[tuple[Code, ...]]  # the package frames each traced call started under, outermost first
+    harness: dict[str, list[Code]]  # test node id -> package code pytest itself ran around the test (not in `ran`)
 
     @classmethod
     def of(cls, document: dict[str, Any]) -> Trace:
@@ -322,6 +328,7 @@ class Trace:
             ran={test: [functions[i] for i in ran] for test, ran in document["ran"].items()},
             tests={test: Code(*where) if where else None for test, where in document["tests"].items()},
             stacks=[tuple(functions[i] for i in stack) for stack in document["stacks"]],
+            harness={test: [functions[i] for i in ran] for test, ran in document["harness"].items()},
         )
 
 
@@ -1012,7 +1019,9 @@ class PackageResult:
             "package": self.package.name,
             "version": self.package.version,
             "import_dir": self.package.import_dir,
-            "suite": {"python": trace.python, "mode": trace.mode, "seconds": trace.seconds} | trace.outcomes,
+            "suite": {"python": trace.python, "mode": trace.mode, "seconds": trace.seconds}
+            | trace.outcomes
+            | {"run_by_pytest": sum(map(len, trace.harness.values()))},
             "index": asdict(self.indexed),
             "functions": self.mapping,
             "raw_pairs": len(trace.pairs),
@@ -1113,6 +1122,8 @@ def print_package(r: PackageResult) -> None:
     trace, score = r.trace, r.pairs
     outcomes = ", ".join(f"{n} {kind}" for kind, n in sorted(trace.outcomes.items()))
     print(f"\n{r.package}  suite: {outcomes} in {trace.seconds} s (Python {trace.python}, {trace.mode})")
+    if by_pytest := sum(map(len, trace.harness.values())):
+        print(f"  functions pytest itself ran around a test (not the test's): {by_pytest} (test, function) pairs")
     print(f"  index: {r.indexed.chunks} chunks in {r.indexed.seconds} s; scoring {r.seconds} s")
     print("  functions traced: " + ", ".join(f"{k} {v}" for k, v in r.mapping.items()))
     print(f"  executed pairs: {len(trace.pairs)} traced, {score.pairs} mapped to two entities")
