@@ -227,6 +227,9 @@ class PythonBinder(PythonImplicitCalls):
         written = node_text(expression)
         if written in BUILTINS and not self._bound(written, scope):
             return  # @property, @staticmethod, @classmethod: the language's own
+        if applied and (instances := self._called_instances(expression, scope)):
+            self._instance_applied(instances, f"{scope.prefix}.{name}" if scope.prefix else name, decorator, scope)
+            return
         target = self._expression_target(expression, scope)
         if target is None or target.resolution is Resolution.NAME:
             return
@@ -252,6 +255,15 @@ class PythonBinder(PythonImplicitCalls):
         elif signature is None and target.form is TargetForm.QUALIFIED:
             # another module's decorator is passed f, for the indexer to read (`PASSES`)
             self.result.passes.append(BoundPass(scope.caller, row, target, passed_slot(0), value))
+
+    def _instance_applied(self, instances: list[str], decorated: str, decorator: ts.Node, scope: Scope) -> None:
+        """`@hookimpl` over `def f` with `hookimpl = HookimplMarker("x")`: the instance is called with f, so its
+        class's `__call__` runs where the definition is, and f is decorated by it."""
+        row = decorator.start_point.row
+        for target in (called for held in instances for called in _instance_called(held)):
+            if not scope.in_function:
+                self.result.decorations.append(BoundCall(decorated, row, target))
+            self.result.calls.append(BoundCall(scope.caller, row, target))
 
     def _calls_in_statement(self, node: ts.Node, scope: Scope, pending: list[ts.Node | Marker]) -> None:
         """Compound statements hold blocks (walked as blocks) and expressions (searched for calls); in the branch
