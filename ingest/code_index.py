@@ -332,8 +332,12 @@ class CodeIndex:
                 return elsewhere
         elif form is TargetForm.LINKED:
             return self._linked(ref, project, path)
+        elif ref.target.endswith(GETTER_MARK):  # `x.prop` on an untyped x: the project's one property so named
+            return self._named_getter(ref.target.removesuffix(GETTER_MARK), project, ref.source, path), Resolution.NAME
         else:
-            return self._named(ref.target, project, types, ref.source, path), Resolution.NAME
+            return self._named(ref.target, project, types, ref.source, path) or self._family_root(
+                ref, project, types, path
+            ), Resolution.NAME
         # A function bound to itself by scope or type is recursion: an edge (only a name guess never binds itself).
         found = [e for e in found if e.type in types and (e.project == project or not own_folder)]
         return found, resolution
@@ -465,8 +469,8 @@ class CodeIndex:
         an attribute's value whose holder is an indexed class (what the attribute holds is stated by indexed files,
         or by none; a run that changes them binds the files using them again) unless a base of it is a project's
         not indexed yet, or the `__getattr__` an import may run. Not kept waiting for a project."""
-        if ref.target.endswith((PATH_ASKED_MARK, SUBCLASSES_MARK)):  # most modules define no `__getattr__`, most
-            return True  # classes no subclass: not kept for a project
+        if ref.target.endswith((PATH_ASKED_MARK, SUBCLASSES_MARK, GETTER_MARK)):  # most modules define no
+            return True  # `__getattr__`, most classes no subclass, most reads no property: not kept for a project
         if f"{ATTRIBUTE_MARK}{PARAMETER_OPEN}" in ref.target:  # what calls pass a parameter (`self.x = x`): the run
             return True  # changing the calls binds its file again
         if ref.target in ATTRIBUTE_HOOKS and TargetForm(ref.form) is TargetForm.MEMBER:  # `self.x = v` runs a hook
@@ -577,9 +581,14 @@ class CodeIndex:
 
     def _untyped(self, ref: AnyReference, project: str, types: set[str], path: str) -> list[Entity]:
         """A call on an attribute's value that no indexed class types, as on any untyped value: the project's one
-        definition of its name, unless a builtin type's method has it (`opts.update()`) or it is a dunder."""
+        definition of its name, unless a builtin type's method has it (`opts.update()`) or it is a dunder; a read
+        of one, the project's one property of its name (`_named_getter`)."""
         builtin = JS_BUILTIN_METHODS if family(path) == "javascript" else BUILTIN_METHODS
-        if ref.type != RelationType.CALLS or ref.target in builtin or is_dunder(ref.target):
+        if ref.target in builtin or is_dunder(ref.target):
+            return []
+        if ref.type == RelationType.REFERENCES and family(path) == "python":  # a read: of a property, its getter
+            return self._named_getter(ref.target, project, ref.source, path)
+        if ref.type != RelationType.CALLS:
             return []
         return self._named(ref.target, project, types, ref.source, path)
 
@@ -935,6 +944,21 @@ class CodeIndex:
             self._one_methods[key] = self._of_one_class(name, project, in_tests=key[2])
         return self._one_methods[key]
 
+    def _family_root(self, ref: AnyReference, project: str, types: set[str], path: str) -> list[Entity]:
+        """A Python call by a method's name alone (`concreteDecoder.valueDecoder(...)` on a value a table gives):
+        where the project's methods of that name are one class's and its overrides (`_one_method`), a guess at that
+        class's method, which a walk back from an override reaches through it; none where unrelated classes define
+        the name."""
+        if ref.type != RelationType.CALLS or family(path) != "python" or EntityType.METHOD.value not in types:
+            return []
+        methods = self._one_method(ref.target, project, path)
+        return [m for m in methods if all(self._overrides_or_is(other, m) for other in methods)][:1]
+
+    def _overrides_or_is(self, method: Entity, base: Entity) -> bool:
+        """Whether `method`'s class is `base`'s class or derives from it."""
+        held, below = self._caller_classes(method.id)[:1], self._caller_classes(base.id)[:1]
+        return bool(held and below) and below[0].id in {c.id for c in self._lineage(held[0])}
+
     def _of_one_class(self, name: str, project: str, *, in_tests: bool) -> list[Entity]:
         methods = [
             e
@@ -1171,6 +1195,13 @@ class CodeIndex:
             if e.project == module.project and (e.path or "").startswith(f"{folder}/" if folder else "")
         ]
         return inside if len(inside) == 1 else []
+
+    def _named_getter(self, name: str, project: str, source: str, path: str) -> list[Entity]:
+        """The one entity of the project named so (`_named`) where it is a property's getter, a class stating it so
+        (`GETTER_MARK`); none for a method or function of that name (a read of it calls nothing)."""
+        found = self._named(name, project, {EntityType.METHOD.value}, source, path)
+        owners = [entity_id(EntityType.CLASS.value, e.project, e.qualified_name.rpartition(".")[0]) for e in found]
+        return [e for e, o in zip(found, owners, strict=True) if self._holds.get((o, f"{name}{GETTER_MARK}")) == e.id]
 
     def _named(self, name: str, project: str, types: set[str], source: str, path: str) -> list[Entity]:
         """The one entity of the project and language with this name (test code only when the caller is test code

@@ -222,10 +222,10 @@ def _project(entity_id: str) -> str:
 def _calls(
     table: pa.Table, hierarchy: Hierarchy, overriders: dict[str, list[tuple[str, Resolution]]]
 ) -> Iterator[tuple[str, str, str, str, str, str, Resolution, str]]:
-    """The dispatch and constructor calls the stored calls imply: a call bound (not guessed) to an overridden method
-    reaches each override; a call of a class, its constructors (a class named where it is handed on, `run(Tuple)`,
-    reaches them as a reference). A reference bound to an overridden method (a property
-    read in another file, a bound method passed on to be called) reaches each override as a reference. A relation the
+    """The dispatch and constructor calls the stored calls imply: a call bound to an overridden method reaches each
+    override (a guess, each override guessed); a call of a class, its constructors (a class named where it is handed
+    on, `run(Tuple)`, reaches them as a reference). A reference bound to an overridden method (a property read in
+    another file, a bound method passed on to be called) reaches each override as a reference. A relation the
     code already states is not repeated."""
     calls = table.filter(pc.is_in(table["type"].cast(pa.string()), value_set=pa.array(sorted(EXECUTED))))
     wanted = pa.array(sorted(set(overriders) | set(hierarchy.members) | set(hierarchy.bases)), pa.string())
@@ -236,9 +236,13 @@ def _calls(
     seen: set[tuple[str, str, str]] = set()
     for source, target, rtype, evidence, project, doc, resolution, receiver in sorted(zip(*values, strict=True)):
         how = Resolution(resolution or Resolution.EXACT.value)
-        if how is Resolution.NAME:
+        if how is Resolution.NAME and not target.startswith(METHOD_PREFIX):
             continue
-        if target.startswith(CLASS_ID_PREFIX) and (rtype == RelationType.CALLS.value or how is Resolution.EXACT):
+        if how is Resolution.NAME:
+            # a guess at one class's method by its name alone (`CodeIndex._family_root`): its overrides are as
+            # likely, each a guess too
+            reached = [(m, Resolution.NAME) for m, _ in overriders.get(target, [])]
+        elif target.startswith(CLASS_ID_PREFIX) and (rtype == RelationType.CALLS.value or how is Resolution.EXACT):
             # a class called, or named where it is handed on to be constructed (`run(Tuple)`): its constructors (a
             # parameter's classes passed on, `_add_repr(cls)`, are most often read, not made)
             reached = [(m, _weakest(how, h)) for m, h in _constructors(hierarchy, target)]

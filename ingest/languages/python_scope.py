@@ -72,6 +72,7 @@ from trident.ingest.languages.python_visitors import visited_candidates, visited
 from trident.ingest.model import (
     ATTRIBUTE_MARK,
     CALLED_MARK,
+    GETTER_MARK,
     GIVEN_CLASS_MARK,
     OWN_CLASS_MARK,
     PARAMETER_CLOSE,
@@ -674,7 +675,24 @@ class PythonBinder(PythonImplicitCalls):
         if owner.type == "identifier" and _alternatives(node_text(owner), scope) and not member.startswith("__"):
             return [self._typed_read(typed, member) for typed in scope.alternatives[node_text(owner)]]
         found = self._member_read(owner, member, scope)
+        if found is None and (guess := self._property_guess(owner, member, scope)) is not None:
+            return [guess]
         return [found, *self._getter_through(found)]
+
+    def _property_guess(self, owner: ts.Node, member: str, scope: Scope) -> tuple[Target, bool] | None:
+        """`tagMap.presentTypes` on a value whose class the code does not state: a guess (`name`) at the getter of
+        the project's one property of that name, which the indexer keeps only where one entity of the project has
+        the name and a class states it as its property (`GETTER_MARK`). None where the file gives some object an
+        attribute of that name (`self.name = name`: a read of it is as likely that), and on a name the file binds
+        (a module, a class: their members are no instance's) or the receiver, whose reads are known."""
+        if not member or member.startswith("__") or any(member in c.attributes for c in self.classes.values()):
+            return None
+        name = node_text(owner) if owner.type == "identifier" else ""
+        if name and (name == scope.receiver or name in scope.held or self._bound(name, scope)):
+            return None
+        if owner.type == "call" and is_super(owner):
+            return None
+        return Target(TargetForm.NAME, f"{member}{GETTER_MARK}", Resolution.NAME), True
 
     def _property_written(self, owner: ts.Node, member: str, scope: Scope) -> list[tuple[Target, bool] | None]:
         """`self.columns = columns` where the class (or a base of this file) gives the property `columns` a setter
