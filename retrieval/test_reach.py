@@ -29,6 +29,7 @@ CALLABLES = frozenset({"Function", "Method"})
 _FIXTURE = re.compile(r"@(?:pytest\.)?fixture\b")
 FIXTURE, AUTOUSE = "fixture", "autouse"  # what `_fixture_kind` reads a definition as
 _AUTOUSE = re.compile(r"@(?:pytest\.)?fixture\s*\((?:[^()]|\([^()]*\))*\bautouse\s*=\s*True")
+_NAMED = re.compile(r"@(?:pytest\.)?fixture\s*\((?:[^()]|\([^()]*\))*\bname\s*=\s*[\"'](\w+)[\"']")
 _PARAMETERS = re.compile(r"\bdef\s+(\w+)\s*\((.*?)\)\s*(?:->[^:]*)?:", re.DOTALL)
 
 
@@ -95,7 +96,7 @@ def _through_fixtures(
             tests = tests or _tests_of(directory, projects)
             for test in _in_scope(tests, fixture, within):
                 found.setdefault(test.id, TestReach(hops + 1, how, f"autouse fixture {fixture.name}", via))
-        for user in users.get((fixture.project, fixture.name), []):
+        for user in users.get((fixture.project, _asked_as(read, fixture)), []):
             if user.id in seen or (within is not None and user.id not in within):
                 continue
             seen.add(user.id)
@@ -145,6 +146,15 @@ def _fixture_kind(read: ChunkReader, entity: Entity) -> str:
     if chunk is None or not fixture_text(chunk.text, entity.name):
         return ""
     return AUTOUSE if _AUTOUSE.search(chunk.text.split(f"def {entity.name}", 1)[0]) else FIXTURE
+
+
+def _asked_as(read: ChunkReader, fixture: Entity) -> str:
+    """The name tests ask for a fixture by: the `name=` its decorator gives (`@pytest.fixture(name="proxy")` over
+    `def _proxy()`), else its own."""
+    chunk = read([fixture.chunk_id]).get(fixture.chunk_id) if fixture.chunk_id else None
+    head = chunk.text.split(f"def {fixture.name}(", 1)[0] if chunk is not None else ""
+    given = _NAMED.search(re.split(r"\bdef\s", head)[-1])  # (its own decorators: none of a definition before it)
+    return given.group(1) if given is not None else fixture.name
 
 
 def fixture_text(text: str, function: str) -> bool:

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 import tree_sitter as ts
 
 from trident.ingest.languages import node_text
+from trident.ingest.languages.python_syntax import literal_key
 from trident.store.names.code_paths import is_test_path
 
 CONFTEST = "conftest"
@@ -36,6 +37,21 @@ def is_fixture(function: ts.Node) -> bool:
         if expression is not None and node_text(expression).rsplit(".", 1)[-1] == "fixture":
             return True
     return False
+
+
+def fixture_name(function: ts.Node) -> str:
+    """The name tests ask for a fixture by: the `name=` its decorator gives (`@pytest.fixture(name="proxy")` over
+    `def _proxy()`), else the function's own."""
+    decorated = function.parent
+    for decorator in (d for d in decorated.named_children if d.type == "decorator") if decorated is not None else []:
+        call = decorator.named_children[0] if decorator.named_child_count else None
+        arguments = call.child_by_field_name("arguments") if call is not None and call.type == "call" else None
+        for argument in arguments.named_children if arguments is not None else []:
+            if _keyword(argument) == "name" and (value := argument.child_by_field_name("value")) is not None:
+                written = (literal_key(value) or "").strip("'")
+                if written.isidentifier():
+                    return written
+    return node_text(function.child_by_field_name("name"))
 
 
 def fixture_params(function: ts.Node) -> list[ts.Node]:

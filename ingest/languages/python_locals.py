@@ -420,13 +420,13 @@ class PythonLocals(PythonTypes):
         if not is_fixture(function):
             return ""
         owner = qualified.rpartition(".")[0]
-        fixtures = self.class_fixtures.get(owner, set()) if owner != self.module else self.fixtures
+        fixtures = self.class_fixtures.get(owner, {}) if owner != self.module else self.fixtures
         values, yielded = returned_values(function)
         made = set()
         for value in [*values, *yielded]:
             called = value.child_by_field_name("function") if value.type == "call" else None
             name = node_text(called) if called is not None and called.type == "identifier" else ""
-            made.add(self.returned_held.get(f"{owner}.{name}", "") if name in fixtures else "")
+            made.add(self.returned_held.get(f"{owner}.{fixtures[name]}", "") if name in fixtures else "")
         return made.pop() if len(made) == 1 else ""
 
     def _returned_callables(self, qualified: str, function: ts.Node) -> list[str]:

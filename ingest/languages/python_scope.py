@@ -580,10 +580,10 @@ class PythonBinder(PythonImplicitCalls):
         a class or a partial of one (`partial(TimedSerializer, secret_key=...)`) makes the parameter that class, which
         a call constructs."""
         cls = inner.cls.qualified if inner.cls is not None else ""
-        if cls and name in self.class_fixtures.get(cls, ()):
-            fixture = f"{cls}.{name}"
-        elif name in self.fixtures:
-            fixture = f"{self.module}.{name}"
+        if cls and name in self.class_fixtures.get(cls, {}):
+            fixture = f"{cls}.{self.class_fixtures[cls][name]}"
+        elif name in self.fixtures:  # (`@pytest.fixture(name="proxy")` over `def _proxy()`: that function)
+            fixture = f"{self.module}.{self.fixtures[name]}"
         elif inner.cls is not None and inner.cls.derived:
             # a fixture a base test class defines, in this file or another (`class TestTimestampSigner(TestSigner)`
             # takes `signer` from test_signer.py), else a conftest's: the indexer finds the one that exists

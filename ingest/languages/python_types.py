@@ -25,7 +25,7 @@ from trident.ingest.languages.python_facts import (
     setter_name,
     surest,
 )
-from trident.ingest.languages.python_fixtures import fixture_params, is_fixture
+from trident.ingest.languages.python_fixtures import fixture_name, fixture_params, is_fixture
 from trident.ingest.languages.python_lookups import keyword_default, returned_lookup
 from trident.ingest.languages.python_parameters import PythonParameters, standard
 from trident.ingest.languages.python_syntax import (
@@ -119,8 +119,8 @@ class PythonTypes(PythonParameters):
         self.generator_functions: set[str] = set()  # functions and methods whose body yields
         self.property_classes: set[str] = set()  # classes of this file deriving from `property` (a decorator's)
         self.returned_generators: dict[str, list[str]] = {}  # ... -> the generator functions whose generator it returns
-        self.fixtures: set[str] = set()  # the pytest fixtures the module defines
-        self.class_fixtures: dict[str, set[str]] = {}  # test class (qualified) -> the fixtures its methods are
+        self.fixtures: dict[str, str] = {}  # the pytest fixtures the module defines: name asked for -> function
+        self.class_fixtures: dict[str, dict[str, str]] = {}  # test class (qualified) -> the fixtures its methods are
 
     def read(self, root: ts.Node) -> None:
         """The first pass: what the module binds, then what its functions return and its classes' attributes are."""
@@ -168,9 +168,9 @@ class PythonTypes(PythonParameters):
                 self.defined_at[node.start_byte] = f"{prefix}.{name}"
                 self.definitions[f"{prefix}.{name}"] = node
                 if prefix == self.module and is_fixture(node):
-                    self.fixtures.add(name)
+                    self.fixtures[fixture_name(node)] = name
                 elif is_fixture(node):  # a fixture a test class defines, for its own tests
-                    self.class_fixtures.setdefault(prefix, set()).add(name)
+                    self.class_fixtures.setdefault(prefix, {})[fixture_name(node)] = name
                 values, yielded = returned_values(node)
                 self.returned_nodes[f"{prefix}.{name}"] = values
                 if yielded and not is_fixture(node):
