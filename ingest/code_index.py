@@ -44,6 +44,7 @@ from trident.ingest.model import (
     GETTER_MARK,
     GIVEN_CLASS_MARK,
     LIBRARY_RUNS_MARK,
+    MADE_BY_MARK,
     OWN_CLASS_MARK,
     OWN_CODE_MARK,
     PARAMETER_CLOSE,
@@ -82,6 +83,7 @@ CODE_TYPES = frozenset(
 )
 MAX_DEPTH = 8  # re-exports of re-exports and base chains deeper than this are not followed
 MAX_BASES = 64  # classes visited per member lookup
+METACLASS = f"__class__{CALLED_MARK}"  # a class's `HOLDS` fact naming its metaclass (what makes it)
 # Languages whose binder names a type of another file by its short name (C#: a namespace is not a folder and `using`
 # names no type; Ruby: constants are found lexically): the one class of the project with that name.
 SHORT_TYPE_NAMES = frozenset({"csharp", "ruby", "swift"})
@@ -340,6 +342,11 @@ class CodeIndex:
             ), Resolution.NAME
         # A function bound to itself by scope or type is recursion: an edge (only a name guess never binds itself).
         found = [e for e in found if e.type in types and (e.project == project or not own_folder)]
+        # a class called, or named where it is handed on to be made (`append_node(parsetree.Tag, ...)`), runs its
+        # metaclass's `__call__` (but in that method itself, which makes it with `type.__call__`)
+        handed = ref.type == RelationType.REFERENCES and resolution is Resolution.EXACT
+        if (ref.type == RelationType.CALLS or handed) and family(path) == "python":
+            found += [c for c in self._metaclass_calls(found) if c.id != ref.source]
         return found, resolution
 
     def _nothing_passed(self, ref: AnyReference, target: str, project: str, types: set[str], path: str) -> list[Entity]:
@@ -702,6 +709,8 @@ class CodeIndex:
         if name.endswith((OWN_CLASS_MARK, GIVEN_CLASS_MARK)):  # `cls(...)`: the class (the receiver says whose)
             unmarked = name.removesuffix(OWN_CLASS_MARK).removesuffix(GIVEN_CLASS_MARK)
             return self._qualified(unmarked, project, depth + 1, tails)
+        if name.endswith(MADE_BY_MARK):  # `type.__call__(cls, ...)` in a metaclass: every class it makes
+            return self._made_by(self._qualified(name.removesuffix(MADE_BY_MARK), project, depth + 1, tails)[:1])
         if name.endswith(SUBCLASSES_MARK):  # `cls(...)`: every class deriving from the class (it is bound apart)
             bases = self._qualified(name.removesuffix(SUBCLASSES_MARK), project, depth + 1, tails)
             return self._derived(bases[0]) if bases and bases[0].type == EntityType.CLASS.value else []
@@ -1143,6 +1152,32 @@ class CodeIndex:
             for e in [*defined, *self._called(derived, name)]:  # (`self.child = self.render`)
                 found.setdefault(e.id, e)
         return sorted(found.values(), key=lambda e: e.id)
+
+    def _made_by(self, metaclasses: Sequence[Entity]) -> list[Entity]:
+        """The classes the first of `metaclasses` makes: those stating it as their metaclass (`__class__()`), and
+        every class deriving from them."""
+        if not metaclasses or metaclasses[0].type != EntityType.CLASS.value:
+            return []
+        stating = sorted(
+            c for (c, attribute), held in self._holds.items() if attribute == METACLASS and held == metaclasses[0].id
+        )
+        made = {c: self._by_id[c] for c in stating if c in self._by_id}
+        for cls in list(made.values()):
+            made.update((d.id, d) for d in self._derived(cls))
+        return [made[i] for i in sorted(made)]
+
+    def _metaclass_calls(self, found: Sequence[Entity]) -> list[Entity]:
+        """What calling a class runs first where its metaclass (one of the project's, stated by it or a base)
+        defines `__call__`: that method (mako's `Tag(keyword, ...)` runs `_TagMeta.__call__`)."""
+        made = [e for e in found if e.type == EntityType.CLASS.value]
+        metaclasses = {m for e in made if (m := self._stated([e], METACLASS))}
+        calls = [
+            c
+            for m in sorted(metaclasses)
+            if m in self._by_id
+            for c in self._member(self._by_id[m], "__call__", skip_first=False)[:1]
+        ]
+        return [c for c in calls if c.id not in {e.id for e in found}]
 
     def _derived(self, cls: Entity) -> list[Entity]:
         """Every class deriving from `cls`, nearest first, as far as MAX_BASES classes."""

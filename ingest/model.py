@@ -102,6 +102,10 @@ OWN_CLASS_MARK = "<^"
 # ... is the class a parameter holds, as the function's callers gave it (`cls_or_instance()` after `issubclass(
 # cls_or_instance, Field)`): which class the call makes is what each caller passes, which its own reference tells
 GIVEN_CLASS_MARK = "<("
+# A metaclass's name ending so is any class it makes (a class stating it as `metaclass=`, or deriving from one): what
+# `type.__call__(cls, ...)` or `super().__call__(...)` in its `__call__` constructs (mako's `_TagMeta` picks the
+# subclass of `Tag` a keyword names; the indexer lists the classes)
+MADE_BY_MARK = "<made>"
 # A module's name ending so is what a `from module import ...` statement runs in it: the import asks the module for
 # its `__path__`, which a module (not a package, which has one) defining `__getattr__` (PEP 562) answers by calling it
 PATH_ASKED_MARK = "<__path__>"

@@ -74,6 +74,7 @@ from trident.ingest.model import (
     CALLED_MARK,
     GETTER_MARK,
     GIVEN_CLASS_MARK,
+    MADE_BY_MARK,
     OWN_CLASS_MARK,
     PARAMETER_CLOSE,
     PARAMETER_OPEN,
@@ -798,6 +799,8 @@ class PythonBinder(PythonImplicitCalls):
         function = call.child_by_field_name("function")
         if function is not None and (looked_up := self._looked_up(function, scope)) is not None:
             return [looked_up]
+        if (made := self._metaclass_made(call, scope)) is not None:
+            return made
         owner = (
             function.child_by_field_name("object") if function is not None and function.type == "attribute" else None
         )
@@ -849,6 +852,30 @@ class PythonBinder(PythonImplicitCalls):
         if target is not None and target.form is TargetForm.NAME and (starred := self._star_targets(target, scope)):
             return starred  # `Regex(...)` in pyparsing's common.py, after `from .core import *`
         return [target] if target is not None else []
+
+    def _metaclass_made(self, call: ts.Node, scope: Scope) -> list[Target] | None:
+        """In a metaclass's `__call__` (a class deriving from `type`), `type.__call__(cls, ...)` or
+        `super().__call__(...)` constructs a class the metaclass makes: the one a name binds as the first argument,
+        else any of them, as the indexer lists them (`MADE_BY_MARK`: mako's `_TagMeta` constructs the `Tag` subclass
+        its keyword names). None for any other call."""
+        function = call.child_by_field_name("function")
+        cls = scope.cls
+        if cls is None or function is None or function.type != "attribute" or not scope.caller.endswith(".__call__"):
+            return None
+        owner = function.child_by_field_name("object")
+        if node_text(function.child_by_field_name("attribute")) != "__call__" or owner is None:
+            return None
+        if not (node_text(owner) == "type" or (owner.type == "call" and is_super(owner))):
+            return None
+        if not any(c.qualified in self.metaclasses for c in self.file_lineage(cls)):
+            return None
+        arguments = call.child_by_field_name("arguments")
+        first = arguments.named_children[0] if arguments is not None and arguments.named_child_count else None
+        if node_text(owner) == "type" and first is not None and node_text(first) != scope.receiver:
+            named = self._expression_target(first, scope) if first.type in ("identifier", "attribute") else None
+            if named is not None and named.form is TargetForm.QUALIFIED and named.resolution is not Resolution.NAME:
+                return [named]  # `type.__call__(CallNamespaceTag, ...)`
+        return [Target(TargetForm.QUALIFIED, f"{cls.qualified}{MADE_BY_MARK}", Resolution.DISPATCH)]
 
     def _star_targets(self, target: Target, scope: Scope) -> list[Target]:
         """A name the file binds nowhere, called where it imports every name of some modules (`from .core import

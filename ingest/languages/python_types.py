@@ -76,6 +76,7 @@ SELF_TYPES = frozenset({"typing.Self", "typing_extensions.Self"})  # `-> Self`: 
 # The values a `return` gives that may be a generator (`return _linux_platforms()`, `a or b()`, `self._iter`).
 GENERATOR_VALUES = frozenset({"call", "attribute", "boolean_operator", "conditional_expression"})
 PARTIALS = frozenset({"functools.partial"})  # `partial(f, ...)` is called as f is
+TYPE_BASES = frozenset({"type", "ABCMeta", "abc.ABCMeta"})  # bases that make a class a metaclass, as written
 METHOD_WRAPPERS = frozenset({"staticmethod", "classmethod"})  # `x = staticmethod(f)`: `self.x()` calls f
 
 
@@ -103,6 +104,7 @@ class PythonTypes(PythonParameters):
         self.closures: set[str] = set()  # functions returning a closure they define (`return wrapper`)
         self.classes: dict[str, ClassFacts] = {}  # class local name -> class
         self.file_bases: dict[str, list[str]] = {}  # class qualified name -> the qualified names of its bases
+        self.metaclasses: set[str] = set()  # the classes deriving from `type` itself (qualified): metaclasses
         self.by_qualified: dict[str, ClassFacts] = {}  # qualified name -> class, once the classes are read
         self.annotated: set[str] = set()  # functions and methods with a return annotation
         self.returns: dict[str, str] = {}  # qualified function or method -> the qualified type it returns
@@ -347,6 +349,8 @@ class PythonTypes(PythonParameters):
             cls = self.classes[local] = ClassFacts(local, f"{self.module}.{local}")
             written = node.child_by_field_name("superclasses")
             self.file_bases[cls.qualified] = self._written_bases(node)
+            if written is not None and any(node_text(b) in TYPE_BASES for b in written.named_children):
+                self.metaclasses.add(cls.qualified)
             if written is not None and any(
                 node_text(b) in PROPERTY_DECORATORS or self._qualified(node_text(b)) in self.property_classes
                 for b in written.named_children
