@@ -73,22 +73,28 @@ class Recorder:
             )
         return known
 
-    def run_by_harness(self, caller: FrameType | None) -> bool:
+    def pytest_code(self, code: CodeType) -> bool:
+        """Whether code is pytest's own (or pluggy's, where pluggy is not the package under test)."""
+        return not self.package_code(code) and bool(HARNESS.search(code.co_filename))
+
+    def run_by_harness(self, code: CodeType, caller: FrameType | None) -> bool:
         """Whether a call was made by pytest itself, not by the test (a package pytest runs on — pluggy — is called
-        by pytest around every test): walking out, a frame of pytest's code comes before any frame of the tests'."""
-        frame = caller
+        by pytest around every test): no frame of the tests' code is under it (the test function, a fixture, a
+        helper beside them: `pytest.raises(E, f)` calls f for the test), and one of pytest's is. A thread the test
+        started, under neither, is the test's."""
+        if self.test_code(code):
+            return False
+        frame, harness = caller, False
         while frame is not None:
-            code = frame.f_code
-            if self.test_code(code):
+            if self.test_code(frame.f_code):
                 return False
-            if not self.package_code(code) and HARNESS.search(code.co_filename):
-                return True
+            harness = harness or self.pytest_code(frame.f_code)
             frame = frame.f_back
-        return False  # a thread the test started, or code no test frame is under
+        return harness
 
     def started(self, code: CodeType, caller: FrameType | None) -> None:
         if code not in self.current:
-            if self.current is not self.ran[COLLECTING] and self.run_by_harness(caller):
+            if self.current is not self.ran[COLLECTING] and self.run_by_harness(code, caller):
                 self.harness.setdefault(self.testing, set()).add(code)
             else:
                 self.current.add(code)
@@ -126,7 +132,7 @@ class Recorder:
             "functions": [list(key(c)) for c in codes],
             "pairs": sorted([number[a], number[b], sorted(lines)] for (a, b), lines in self.pairs.items()),
             "ran": {test: sorted(number[c] for c in ran) for test, ran in sorted(self.ran.items()) if ran},
-            "harness": {  # what pytest itself ran during a test and the test did not (not counted in `ran`)
+            "run_by_pytest": {  # what pytest itself ran during a test and the test did not (not counted in `ran`)
                 test: sorted(number[c] for c in codes_ if c not in self.ran.get(test, ()))
                 for test, codes_ in sorted(self.harness.items())
             },

@@ -215,7 +215,7 @@ def run_suite(suite: Suite, cache: Path, retrace: bool) -> dict[str, Any]:
         kept: dict[str, Any] = json.loads(suite.trace.read_text())
         # (a trace an earlier tracer wrote holds no stacks, or counts what pytest itself ran around a test as the
         # test's: the suite runs again)
-        if "stacks" in kept and "harness" in kept:
+        if "stacks" in kept and "run_by_pytest" in kept:
             return _said_full(kept, suite)
     plugins = cache / "plugin"
     plugins.mkdir(parents=True, exist_ok=True)
@@ -328,7 +328,7 @@ class Trace:
             ran={test: [functions[i] for i in ran] for test, ran in document["ran"].items()},
             tests={test: Code(*where) if where else None for test, where in document["tests"].items()},
             stacks=[tuple(functions[i] for i in stack) for stack in document["stacks"]],
-            harness={test: [functions[i] for i in ran] for test, ran in document["harness"].items()},
+            harness={test: [functions[i] for i in ran] for test, ran in document["run_by_pytest"].items()},
         )
 
 
