@@ -334,20 +334,28 @@ class CodeIndex:
                 return elsewhere
         elif form is TargetForm.LINKED:
             return self._linked(ref, project, path)
-        elif ref.target.endswith(GETTER_MARK):  # `x.prop` on an untyped x: the project's one property so named
-            return self._named_getter(ref.target.removesuffix(GETTER_MARK), project, ref.source, path), Resolution.NAME
         else:
-            return self._named(ref.target, project, types, ref.source, path) or self._family_root(
-                ref, project, types, path
-            ), Resolution.NAME
+            return self._guessed(ref, project, types, path), Resolution.NAME
         # A function bound to itself by scope or type is recursion: an edge (only a name guess never binds itself).
         found = [e for e in found if e.type in types and (e.project == project or not own_folder)]
-        # a class called, or named where it is handed on to be made (`append_node(parsetree.Tag, ...)`), runs its
-        # metaclass's `__call__` (but in that method itself, which makes it with `type.__call__`)
+        return [*found, *self._metaclass_run(ref, found, resolution, path)], resolution
+
+    def _guessed(self, ref: AnyReference, project: str, types: set[str], path: str) -> list[Entity]:
+        """A bare name's guess: the project's one entity of the name; for a read (`x.prop` on an untyped x), its one
+        property of the name; for a method call, one class's method its overrides share (`_family_root`)."""
+        if ref.target.endswith(GETTER_MARK):
+            return self._named_getter(ref.target.removesuffix(GETTER_MARK), project, ref.source, path)
+        return self._named(ref.target, project, types, ref.source, path) or self._family_root(ref, project, types, path)
+
+    def _metaclass_run(
+        self, ref: AnyReference, found: Sequence[Entity], resolution: Resolution, path: str
+    ) -> list[Entity]:
+        """A class called, or named where it is handed on to be made (`append_node(parsetree.Tag, ...)`), runs its
+        metaclass's `__call__` (`_metaclass_calls`), but in that method itself, which makes it with `type.__call__`."""
         handed = ref.type == RelationType.REFERENCES and resolution is Resolution.EXACT
-        if (ref.type == RelationType.CALLS or handed) and family(path) == "python":
-            found += [c for c in self._metaclass_calls(found) if c.id != ref.source]
-        return found, resolution
+        if (ref.type != RelationType.CALLS and not handed) or family(path) != "python":
+            return []
+        return [c for c in self._metaclass_calls(found) if c.id != ref.source]
 
     def _nothing_passed(self, ref: AnyReference, target: str, project: str, types: set[str], path: str) -> list[Entity]:
         """A call of a parameter (`f@(callback#0)()`) no caller passes a function or class: the project's one

@@ -799,8 +799,8 @@ class PythonBinder(PythonImplicitCalls):
         function = call.child_by_field_name("function")
         if function is not None and (looked_up := self._looked_up(function, scope)) is not None:
             return [looked_up]
-        if (made := self._metaclass_made(call, scope)) is not None:
-            return made
+        if (metaclass_made := self._metaclass_made(call, scope)) is not None:
+            return metaclass_made
         owner = (
             function.child_by_field_name("object") if function is not None and function.type == "attribute" else None
         )
