@@ -32,6 +32,7 @@ SOURCE = os.path.realpath(os.environ["EXEC_TRACER_SOURCE"]) + os.sep
 OUT = os.environ["EXEC_TRACER_OUT"]
 COLLECTING = ""  # the "test" of code run outside any test: imports and collection
 STACK_FRAMES = 10  # package frames kept of the stack each package call starts on (chains of up to 6 calls, nested code)
+VERSION = 3  # of what a trace holds: a trace of another version is made again (`bench/executed_calls.py`)
 TEST_FOLDERS = {"test", "tests", "testing"}  # folders of the tests' code inside the package's own folder
 HARNESS = re.compile(r"[\\/](_pytest|pytest|pluggy)[\\/]")  # pytest's own code (pluggy: its hooks' caller)
 MAX_STACKS = 400_000  # distinct stacks kept, the first met (the suite's order is its own: the same on every run)
@@ -58,18 +59,23 @@ class Recorder:
 
     def test_code(self, code: CodeType) -> bool:
         """Whether code is the tests' (test modules, conftest files, the helpers beside them): in the root and
-        outside the package's own code, or in a file or folder named as tests are."""
+        outside the package's own code, or in a file or folder named as tests are (never `<frozen runpy>`, `<string>`:
+        no file, which a relative path would put in the root)."""
         known = self.test_side.get(code.co_filename)
         if known is None:
             path = os.path.realpath(code.co_filename)
             name = os.path.basename(path)
             parts = os.path.relpath(path, ROOT).split(os.sep)
-            known = self.test_side[code.co_filename] = path.startswith(ROOT + os.sep) and (
-                not path.startswith(SOURCE)
-                or name == "conftest.py"
-                or name.startswith("test_")
-                or name.endswith("_test.py")
-                or any(part in TEST_FOLDERS for part in parts[:-1])
+            known = self.test_side[code.co_filename] = (
+                os.path.isabs(code.co_filename)
+                and path.startswith(ROOT + os.sep)
+                and (
+                    not path.startswith(SOURCE)
+                    or name == "conftest.py"
+                    or name.startswith("test_")
+                    or name.endswith("_test.py")
+                    or any(part in TEST_FOLDERS for part in parts[:-1])
+                )
             )
         return known
 
@@ -125,6 +131,7 @@ class Recorder:
         )
         number = {c: i for i, c in enumerate(codes)}
         return {
+            "version": VERSION,
             "python": sys.version.split()[0],
             "mode": mode,
             "seconds": round(seconds, 1),

@@ -96,6 +96,7 @@ TEST_DEPS: dict[str, tuple[str, ...]] = {
 PYTEST = "pytest>=8"  # the tracer's hook wrappers are pytest 8's
 NO_TORCH = "torch<0\n"  # a constraint no release meets: a dependency asking for torch fails the install, loudly
 TRACER = Path(__file__).with_name("exec_tracer.py")
+TRACE_VERSION = 3  # `exec_tracer.VERSION`: the traces this bench reads
 SUITE_TIMEOUT = 3600  # seconds: a hung suite stops the bench instead of holding it forever
 USAGE_ERROR = 4  # pytest's exit code for options it does not know
 SEED = 49  # issue #49
@@ -213,9 +214,9 @@ def run_suite(suite: Suite, cache: Path, retrace: bool) -> dict[str, Any]:
     """
     if suite.trace.is_file() and not retrace:
         kept: dict[str, Any] = json.loads(suite.trace.read_text())
-        # (a trace an earlier tracer wrote holds no stacks, or counts what pytest itself ran around a test as the
-        # test's: the suite runs again)
-        if "stacks" in kept and "run_by_pytest" in kept:
+        # (a trace an earlier tracer wrote, which held no stacks or counted what pytest itself ran around a test as
+        # the test's: the suite runs again)
+        if kept.get("version") == TRACE_VERSION:
             return _said_full(kept, suite)
     plugins = cache / "plugin"
     plugins.mkdir(parents=True, exist_ok=True)
