@@ -32,7 +32,7 @@ SOURCE = os.path.realpath(os.environ["EXEC_TRACER_SOURCE"]) + os.sep
 OUT = os.environ["EXEC_TRACER_OUT"]
 COLLECTING = ""  # the "test" of code run outside any test: imports and collection
 STACK_FRAMES = 10  # package frames kept of the stack each package call starts on (chains of up to 6 calls, nested code)
-VERSION = 3  # of what a trace holds: a trace of another version is made again (`bench/executed_calls.py`)
+VERSION = 4  # of what a trace holds: a trace of another version is made again (`bench/executed_calls.py`)
 TEST_FOLDERS = {"test", "tests", "testing"}  # folders of the tests' code inside the package's own folder
 HARNESS = re.compile(r"[\\/](_pytest|pytest|pluggy)[\\/]")  # pytest's own code (pluggy: its hooks' caller)
 MAX_STACKS = 400_000  # distinct stacks kept, the first met (the suite's order is its own: the same on every run)
@@ -60,13 +60,13 @@ class Recorder:
     def test_code(self, code: CodeType) -> bool:
         """Whether code is the tests' (test modules, conftest files, the helpers beside them): in the root and
         outside the package's own code, or in a file or folder named as tests are (never `<frozen runpy>`, `<string>`:
-        no file, which a relative path would put in the root)."""
+        no file, which a relative path would put in the root; but a doctest's examples, `<doctest ...>`)."""
         known = self.test_side.get(code.co_filename)
         if known is None:
             path = os.path.realpath(code.co_filename)
             name = os.path.basename(path)
             parts = os.path.relpath(path, ROOT).split(os.sep)
-            known = self.test_side[code.co_filename] = (
+            known = self.test_side[code.co_filename] = code.co_filename.startswith("<doctest") or (
                 os.path.isabs(code.co_filename)
                 and path.startswith(ROOT + os.sep)
                 and (
@@ -85,18 +85,21 @@ class Recorder:
 
     def run_by_harness(self, code: CodeType, caller: FrameType | None) -> bool:
         """Whether a call was made by pytest itself, not by the test (a package pytest runs on — pluggy — is called
-        by pytest around every test): no frame of the tests' code is under it (the test function, a fixture, a
-        helper beside them: `pytest.raises(E, f)` calls f for the test), and one of pytest's is. A thread the test
-        started, under neither, is the test's."""
+        by pytest around every test): the first frame out of the package's own code is pytest's, and no frame of the
+        tests' code is under it (`pytest.raises(E, f)` calls f for the test). A call from other code (an event loop
+        running a callback the test scheduled, a doctest's examples, a thread) is the test's."""
         if self.test_code(code):
             return False
-        frame, harness = caller, False
+        frame = caller
+        while frame is not None and self.package_code(frame.f_code) and not self.test_code(frame.f_code):
+            frame = frame.f_back
+        if frame is None or not self.pytest_code(frame.f_code):
+            return False
         while frame is not None:
             if self.test_code(frame.f_code):
                 return False
-            harness = harness or self.pytest_code(frame.f_code)
             frame = frame.f_back
-        return harness
+        return True
 
     def started(self, code: CodeType, caller: FrameType | None) -> None:
         if code not in self.current:

@@ -96,7 +96,7 @@ TEST_DEPS: dict[str, tuple[str, ...]] = {
 PYTEST = "pytest>=8"  # the tracer's hook wrappers are pytest 8's
 NO_TORCH = "torch<0\n"  # a constraint no release meets: a dependency asking for torch fails the install, loudly
 TRACER = Path(__file__).with_name("exec_tracer.py")
-TRACE_VERSION = 3  # `exec_tracer.VERSION`: the traces this bench reads
+TRACE_VERSION = 4  # `exec_tracer.VERSION`: the traces this bench reads
 SUITE_TIMEOUT = 3600  # seconds: a hung suite stops the bench instead of holding it forever
 USAGE_ERROR = 4  # pytest's exit code for options it does not know
 SEED = 49  # issue #49
