@@ -314,7 +314,7 @@ class Trace:
     ran: dict[str, list[Code]]  # test node id ("" for imports and collection) -> package code it ran
     tests: dict[str, Code | None]  # test node id -> the test function
     stacks: list[tuple[Code, ...]]  # the package frames each traced call started under, outermost first
-    harness: dict[str, list[Code]]  # test node id -> package code pytest itself ran around the test (not in `ran`)
+    run_by_pytest: dict[str, list[Code]]  # test node id -> package code pytest itself ran around it (not in `ran`)
 
     @classmethod
     def of(cls, document: dict[str, Any]) -> Trace:
@@ -329,7 +329,7 @@ class Trace:
             ran={test: [functions[i] for i in ran] for test, ran in document["ran"].items()},
             tests={test: Code(*where) if where else None for test, where in document["tests"].items()},
             stacks=[tuple(functions[i] for i in stack) for stack in document["stacks"]],
-            harness={test: [functions[i] for i in ran] for test, ran in document["run_by_pytest"].items()},
+            run_by_pytest={test: [functions[i] for i in ran] for test, ran in document["run_by_pytest"].items()},
         )
 
 
@@ -1022,7 +1022,7 @@ class PackageResult:
             "import_dir": self.package.import_dir,
             "suite": {"python": trace.python, "mode": trace.mode, "seconds": trace.seconds}
             | trace.outcomes
-            | {"run_by_pytest": sum(map(len, trace.harness.values()))},
+            | {"run_by_pytest": sum(map(len, trace.run_by_pytest.values()))},
             "index": asdict(self.indexed),
             "functions": self.mapping,
             "raw_pairs": len(trace.pairs),
@@ -1123,7 +1123,7 @@ def print_package(r: PackageResult) -> None:
     trace, score = r.trace, r.pairs
     outcomes = ", ".join(f"{n} {kind}" for kind, n in sorted(trace.outcomes.items()))
     print(f"\n{r.package}  suite: {outcomes} in {trace.seconds} s (Python {trace.python}, {trace.mode})")
-    if by_pytest := sum(map(len, trace.harness.values())):
+    if by_pytest := sum(map(len, trace.run_by_pytest.values())):
         print(f"  functions pytest itself ran around a test (not the test's): {by_pytest} (test, function) pairs")
     print(f"  index: {r.indexed.chunks} chunks in {r.indexed.seconds} s; scoring {r.seconds} s")
     print("  functions traced: " + ", ".join(f"{k} {v}" for k, v in r.mapping.items()))

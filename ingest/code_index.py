@@ -275,10 +275,14 @@ class CodeIndex:
         the method it resolved to: the getter of a property its class states (`GETTER_MARK`)."""
         if ref.type != RelationType.REFERENCES or TargetForm(ref.form) is not TargetForm.MEMBER:
             return False
-        if found.type != EntityType.METHOD.value:
+        return self._is_getter(found)
+
+    def _is_getter(self, method: Entity) -> bool:
+        """Whether a method is the getter of a property its class states (`GETTER_MARK`)."""
+        if method.type != EntityType.METHOD.value:
             return False
-        owner = entity_id(EntityType.CLASS.value, found.project, found.qualified_name.rpartition(".")[0])
-        return self._holds.get((owner, f"{found.name}{GETTER_MARK}")) == found.id
+        owner = entity_id(EntityType.CLASS.value, method.project, method.qualified_name.rpartition(".")[0])
+        return self._holds.get((owner, f"{method.name}{GETTER_MARK}")) == method.id
 
     def resolve(self, ref: AnyReference, project: str, path: str = "") -> tuple[list[Entity], Resolution]:
         """The entities a reference made in the file `path` binds to and how surely; ([], ...) when none."""
@@ -1242,9 +1246,7 @@ class CodeIndex:
     def _named_getter(self, name: str, project: str, source: str, path: str) -> list[Entity]:
         """The one entity of the project named so (`_named`) where it is a property's getter, a class stating it so
         (`GETTER_MARK`); none for a method or function of that name (a read of it calls nothing)."""
-        found = self._named(name, project, {EntityType.METHOD.value}, source, path)
-        owners = [entity_id(EntityType.CLASS.value, e.project, e.qualified_name.rpartition(".")[0]) for e in found]
-        return [e for e, o in zip(found, owners, strict=True) if self._holds.get((o, f"{name}{GETTER_MARK}")) == e.id]
+        return [e for e in self._named(name, project, {EntityType.METHOD.value}, source, path) if self._is_getter(e)]
 
     def _named(self, name: str, project: str, types: set[str], source: str, path: str) -> list[Entity]:
         """The one entity of the project and language with this name (test code only when the caller is test code

@@ -27,7 +27,7 @@ SETUP_NAMES = frozenset(
 )
 CALLABLES = frozenset({"Function", "Method"})
 _FIXTURE = re.compile(r"@(?:pytest\.)?fixture\b")
-FIXTURE, AUTOUSE = "fixture", "autouse"  # what `_fixture_kind` reads a definition as
+FIXTURE, AUTOUSE = "fixture", "autouse"  # what `_fixture_of` reads a definition as
 _AUTOUSE = re.compile(r"@(?:pytest\.)?fixture\s*\((?:[^()]|\([^()]*\))*\bautouse\s*=\s*True")
 _NAMED = re.compile(r"@(?:pytest\.)?fixture\s*\((?:[^()]|\([^()]*\))*\bname\s*=\s*[\"'](\w+)[\"']")
 _PARAMETERS = re.compile(r"\bdef\s+(\w+)\s*\((.*?)\)\s*(?:->[^:]*)?:", re.DOTALL)
@@ -77,9 +77,10 @@ def _through_fixtures(
 ) -> dict[str, TestReach]:
     """Tests asking (by parameter name) for a reached fixture, or for a fixture asking for one, in its project; a
     fixture a test class defines (`TestSigner.signer`) only in that class and the classes deriving from it."""
-    kinds = {e.id: kind for e in helpers if e.type in CALLABLES and (kind := _fixture_kind(read, e))}
+    # fixture id -> (kind, the name tests ask for it by), each definition's chunk read once
+    kinds = {e.id: fixture_of for e in helpers if e.type in CALLABLES and (fixture_of := _fixture_of(read, e))}
     fixtures = [e for e in helpers if e.id in kinds]
-    autouse = {i for i, kind in kinds.items() if kind == AUTOUSE}
+    autouse = {i for i, (kind, _) in kinds.items() if kind == AUTOUSE}
     if not fixtures:
         return {}
     projects = {e.project for e in fixtures}
@@ -96,14 +97,15 @@ def _through_fixtures(
             tests = tests or _tests_of(directory, projects)
             for test in _in_scope(tests, fixture, within):
                 found.setdefault(test.id, TestReach(hops + 1, how, f"autouse fixture {fixture.name}", via))
-        for user in users.get((fixture.project, _asked_as(read, fixture)), []):
+        for user in users.get((fixture.project, kinds[fixture.id][1]), []):
             if user.id in seen or (within is not None and user.id not in within):
                 continue
             seen.add(user.id)
             if is_test(user):
                 found[user.id] = TestReach(hops + 1, how, f"fixture {fixture.name}", via)
-            elif kind := _fixture_kind(read, user):
-                if kind == AUTOUSE:
+            elif fixture_of := _fixture_of(read, user):
+                kinds[user.id] = fixture_of
+                if fixture_of[0] == AUTOUSE:
                     autouse.add(user.id)
                 queue.append((user, hops + 1, how, via))
     return found
@@ -139,22 +141,17 @@ def _in_scope(tests: Sequence[Entity], fixture: Entity, within: set[str] | None)
     ]
 
 
-def _fixture_kind(read: ChunkReader, entity: Entity) -> str:
-    """FIXTURE where `def entity` is decorated as a pytest fixture, AUTOUSE where as one pytest gives every test in
-    its scope (`@pytest.fixture(autouse=True)`), "" otherwise."""
+def _fixture_of(read: ChunkReader, entity: Entity) -> tuple[str, str] | None:
+    """(FIXTURE, or AUTOUSE where pytest gives it every test in its scope: `@pytest.fixture(autouse=True)`; the name
+    tests ask for it by: the `name=` its decorator gives, `@pytest.fixture(name="proxy")` over `def _proxy()`, else
+    its own) where `def entity` is decorated as a pytest fixture; None otherwise."""
     chunk = read([entity.chunk_id]).get(entity.chunk_id) if entity.chunk_id else None
     if chunk is None or not fixture_text(chunk.text, entity.name):
-        return ""
-    return AUTOUSE if _AUTOUSE.search(chunk.text.split(f"def {entity.name}", 1)[0]) else FIXTURE
-
-
-def _asked_as(read: ChunkReader, fixture: Entity) -> str:
-    """The name tests ask for a fixture by: the `name=` its decorator gives (`@pytest.fixture(name="proxy")` over
-    `def _proxy()`), else its own."""
-    chunk = read([fixture.chunk_id]).get(fixture.chunk_id) if fixture.chunk_id else None
-    head = chunk.text.split(f"def {fixture.name}(", 1)[0] if chunk is not None else ""
-    given = _NAMED.search(re.split(r"\bdef\s", head)[-1])  # (its own decorators: none of a definition before it)
-    return given.group(1) if given is not None else fixture.name
+        return None
+    head = chunk.text.split(f"def {entity.name}", 1)[0]
+    own = re.split(r"\bdef\s", head)[-1]  # its own decorators: none of a definition before it
+    named = _NAMED.search(own)
+    return (AUTOUSE if _AUTOUSE.search(head) else FIXTURE), named.group(1) if named is not None else entity.name
 
 
 def fixture_text(text: str, function: str) -> bool:

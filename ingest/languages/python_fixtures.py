@@ -42,32 +42,33 @@ def is_fixture(function: ts.Node) -> bool:
 def fixture_name(function: ts.Node) -> str:
     """The name tests ask for a fixture by: the `name=` its decorator gives (`@pytest.fixture(name="proxy")` over
     `def _proxy()`), else the function's own."""
-    decorated = function.parent
-    for decorator in (d for d in decorated.named_children if d.type == "decorator") if decorated is not None else []:
-        call = decorator.named_children[0] if decorator.named_child_count else None
-        arguments = call.child_by_field_name("arguments") if call is not None and call.type == "call" else None
-        for argument in arguments.named_children if arguments is not None else []:
-            if _keyword(argument) == "name" and (value := argument.child_by_field_name("value")) is not None:
-                written = (literal_key(value) or "").strip("'")
-                if written.isidentifier():
-                    return written
-    return node_text(function.child_by_field_name("name"))
+    value = _fixture_keyword(function, "name")
+    written = (literal_key(value) or "").strip("'") if value is not None else ""
+    return written if written.isidentifier() else node_text(function.child_by_field_name("name"))
 
 
 def fixture_params(function: ts.Node) -> list[ts.Node]:
     """The values a fixture is parametrized over (`@pytest.fixture(params=(A, B))`): what `request.param` is."""
+    value = _fixture_keyword(function, "params")
+    return list(value.named_children) if value is not None and value.type in ("tuple", "list") else []
+
+
+def _fixture_keyword(function: ts.Node, keyword: str) -> ts.Node | None:
+    """The value a keyword of the `@pytest.fixture(...)` decorating a function is given; None where the function is
+    no fixture or its decorator does not give that keyword."""
     decorated = function.parent
     if decorated is None or decorated.type != "decorated_definition" or not is_fixture(function):
-        return []
+        return None
     for decorator in (d for d in decorated.named_children if d.type == "decorator"):
         call = decorator.named_children[0] if decorator.named_child_count else None
-        arguments = call.child_by_field_name("arguments") if call is not None and call.type == "call" else None
+        called = call.child_by_field_name("function") if call is not None and call.type == "call" else None
+        if called is None or node_text(called).rsplit(".", 1)[-1] != "fixture":
+            continue
+        arguments = call.child_by_field_name("arguments") if call is not None else None
         for argument in arguments.named_children if arguments is not None else []:
-            name = argument.child_by_field_name("name") if argument.type == "keyword_argument" else None
-            value = argument.child_by_field_name("value") if name is not None else None
-            if name is not None and node_text(name) == "params" and value is not None:
-                return list(value.named_children) if value.type in ("tuple", "list") else []
-    return []
+            if _keyword(argument) == keyword:
+                return argument.child_by_field_name("value")
+    return None
 
 
 def parametrized(function: ts.Node) -> dict[str, list[ts.Node]]:
