@@ -111,6 +111,7 @@ DEFAULTS_TO = (
 # `__getitem__`, `if p:` through `__len__` or none): a use of one says nothing of the value's class.
 OBJECT_HAS = frozenset(dir(object)) | {"__bool__", "__iter__", "__next__", "__contains__", "__reversed__"}
 MAX_FITTING = 32  # classes defining the rarest member used on a parameter, past which its uses say too little
+MIN_READS = 2  # attributes read on a parameter that classes state, before they say which class it is
 
 AnyReference: TypeAlias = Reference | PendingReference
 
@@ -157,8 +158,11 @@ class CodeIndex:
         self._table_items: dict[tuple[str, str], list[str]] = {}  # (class id, attribute) -> its table's items
         self._passed = PassedValues()  # what calls pass functions' untyped parameters
         self._uses: dict[str, frozenset[str]] = {}  # an untyped parameter (`f@(p#0)`) -> the members used on it
+        self._reads: dict[str, frozenset[str]] = {}  # an untyped parameter -> the attributes read on it
+        self._holders: dict[tuple[str, str], dict[str, Entity]] | None = None  # (project, attribute) -> classes
         self._families: dict[str, list[str]] = {}  # a parameter -> those of its family (`parameter_uses.families`)
         self._used_as: dict[tuple[str, str, bool], list[Entity]] = {}
+        self._read_as: dict[tuple[str, str, bool], list[Entity]] = {}
         self._one_methods: dict[tuple[str, str, bool], list[Entity]] = {}  # `_one_method`, by (name, project, tests)
         self._methods_of: dict[tuple[str, str], list[Entity]] | None = None
         self._aliases_of: dict[str, list[tuple[str, Entity]]] | None = None  # class id -> (name, method) its body gives
@@ -257,18 +261,22 @@ class CodeIndex:
                 continue
             if not self._holds.get((cls, attribute)):
                 self._holds[(cls, attribute)] = held
-                self._aliases_of = None
+                self._aliases_of = self._holders = None
+                self._read_as.clear()
             table, mark, place = attribute.partition(TABLE_MARK)
             if mark and place and held:  # `TYPE_MAPPING[*]0`: an item of a table a class body gives
                 items = self._table_items.setdefault((cls, table), [])
                 if held not in items:
                     items.append(held)
 
-    def add_uses(self, uses: Mapping[str, frozenset[str]]) -> None:
-        """Untyped parameters (`mod.f@(p#0)`) -> the members their functions use on them (`parameter_uses`)."""
+    def add_uses(self, uses: Mapping[str, frozenset[str]], reads: Mapping[str, frozenset[str]]) -> None:
+        """Untyped parameters (`mod.f@(p#0)`) -> the members their functions use on them (`parameter_uses`) and the
+        attributes they read on them (`parameter_reads`)."""
         self._uses.update(uses)
+        self._reads.update(reads)
         self._families = families(self._uses)
         self._used_as.clear()
+        self._read_as.clear()
 
     def runs_getter(self, ref: AnyReference, found: Entity) -> bool:
         """Whether a member read a binder kept as a reference (`node.name` on a value of another file's class) runs
@@ -312,7 +320,7 @@ class CodeIndex:
             owner, classes = self._owner(ref, owner_name, project, path, tails)
             if not classes and (passed := self._passed_prefixed(ref, owner_name, project, types)):
                 return passed, Resolution.DISPATCH  # `getattr(visitor, "visit" + kind)` on a parameter
-            if not classes and (classes := self._used_class(ref.owner, project, path)):
+            if not classes and (classes := self._of_uses(ref.owner, project, path)):
                 resolution = Resolution.DISPATCH  # an untyped parameter, of the one class its uses fit
             if not classes and ATTRIBUTE_MARK in ref.owner.rpartition(".")[2]:  # a value no indexed class states
                 return self._untyped(ref, project, types, path), Resolution.NAME
@@ -538,11 +546,25 @@ class CodeIndex:
         name, place = parameter_parts(attribute)
         return self._passed.every(functions[0].id, name, place, self._passed_classes)
 
+    def _of_uses(self, owner: str, project: str, path: str) -> list[Entity]:
+        """The class an untyped parameter (`mod.f@(p#0)`) is by its uses (`_used_class`), or what an attribute of it
+        holds on that class (`mod.f@(md#0)@block`: `md.block.register(...)`)."""
+        if found := self._used_class(owner, project, path):
+            return found
+        holder, mark, attribute = owner.rpartition(ATTRIBUTE_MARK)
+        if not mark or not holder.endswith(PARAMETER_CLOSE) or attribute.startswith(PARAMETER_OPEN):
+            return []
+        classes = self._used_class(holder, project, path)
+        return self._held(classes, attribute) if classes else []
+
     def _used_class(self, owner: str, project: str, path: str) -> list[Entity]:
         """The class an untyped parameter (`mod.f@(p#0)`) is an instance of by what its function uses on it
         (`_fitting`); where its uses tell nothing (`p[0] = p[1]`), the one class its family's others are of, if it
         has every member used (`parameter_uses.families`). Test classes only for a parameter of test code."""
         in_tests = is_test_path(path)
+        return self._called_class(owner, project, in_tests) or self._read_class(owner, project, in_tests)
+
+    def _called_class(self, owner: str, project: str, in_tests: bool) -> list[Entity]:
         used = self._uses.get(owner, frozenset())
         if telling(used):
             return self._fit(owner, project, in_tests)
@@ -554,6 +576,57 @@ class CodeIndex:
             return []
         cls = next(iter(fits.values()))
         return [cls] if all(self._has(cls, name) for name in required) else []
+
+    def _read_class(self, owner: str, project: str, in_tests: bool) -> list[Entity]:
+        """The one class of the project (or the one base of several) stating every attribute read on an untyped
+        parameter that a class of the project states (`HOLDS`), where two or more are, and with every member called
+        on it: mistune's plugins (`def abbr(md)`) read `md.block`, `md.inline` and `md.renderer`, which only its
+        `Markdown` states. An attribute no class states (`md.hooks = []`) says nothing."""
+        key = (owner, project, in_tests)
+        if key in self._read_as:
+            return self._read_as[key]
+        holders = self._attribute_holders()
+        known = sorted(name for name in self._reads.get(owner, ()) if (project, name) in holders)
+        rarest = min(known, key=lambda name: (len(holders[(project, name)]), name)) if known else ""
+        if len(known) < MIN_READS or len(holders[(project, rarest)]) > MAX_FITTING:
+            self._read_as[key] = []
+            return []
+        candidates: dict[str, Entity] = {}
+        for cls in holders[(project, rarest)].values():
+            for c in [cls, *self._derived(cls)]:
+                if in_tests or not is_test_path(c.path or ""):
+                    candidates.setdefault(c.id, c)
+        called = [name for name in self._uses.get(owner, ()) if name not in OBJECT_HAS]
+        fit = [
+            c
+            for c in candidates.values()
+            if all(self._states(c, name) for name in known) and all(self._has(c, name) for name in called)
+        ]
+        self._read_as[key] = self._one_root(fit)
+        return self._read_as[key]
+
+    def _attribute_holders(self) -> dict[tuple[str, str], dict[str, Entity]]:
+        """(project, attribute) -> the classes stating what the attribute holds (`HOLDS`), by id."""
+        if self._holders is None:
+            self._holders = defaultdict(dict)
+            for owner, attribute in sorted(self._holds):
+                cls, name = self._by_id.get(owner), attribute.removesuffix(CALLED_MARK)
+                if cls is not None and cls.type == EntityType.CLASS.value and name.isidentifier():
+                    self._holders[(cls.project, name)][cls.id] = cls
+        return self._holders
+
+    def _states(self, cls: Entity, name: str) -> bool:
+        """Whether `cls` or a base states what its attribute `name` holds, or defines a member of that name."""
+        for c in self._lineage(cls):
+            if (c.id, name) in self._holds or (c.id, f"{name}{CALLED_MARK}") in self._holds:
+                return True
+        return bool(self._member(cls, name, skip_first=False))
+
+    def _one_root(self, fit: Sequence[Entity]) -> list[Entity]:
+        """The one class of `fit` none of whose bases is also in it; [] when there are several."""
+        fitting = {c.id for c in fit}
+        roots = [c for c in fit if not any(b.id in fitting for b in self._lineage(c)[1:])]
+        return roots if len(roots) == 1 else []
 
     def _fit(self, owner: str, project: str, in_tests: bool) -> list[Entity]:
         key = (owner, project, in_tests)
@@ -586,10 +659,7 @@ class CodeIndex:
             for c in [cls, *self._derived(cls)] if cls is not None else []:
                 if in_tests or not is_test_path(c.path or ""):
                     candidates.setdefault(c.id, c)
-        fit = [c for c in candidates.values() if all(self._has(c, name) for name in required)]
-        fitting = {c.id for c in fit}
-        roots = [c for c in fit if not any(b.id in fitting for b in self._lineage(c)[1:])]
-        return roots if len(roots) == 1 else []
+        return self._one_root([c for c in candidates.values() if all(self._has(c, name) for name in required)])
 
     def _has(self, cls: Entity, name: str) -> bool:
         """Whether a call of `name` on an instance of `cls` runs something: its method, or a function an attribute of

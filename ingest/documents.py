@@ -12,7 +12,7 @@ from trident.ingest.linking import Resolver
 from trident.ingest.markdown import parse_markdown
 from trident.ingest.mentions import mention_relations
 from trident.ingest.model import PASSES, Extraction, Reference, TargetForm, returned_key
-from trident.ingest.parameter_uses import parameter_uses
+from trident.ingest.parameter_uses import parameter_reads, parameter_uses
 from trident.ingest.text import parse_text
 from trident.ingest.walker import SourceFile
 from trident.store.catalog import DocumentWrite
@@ -115,22 +115,28 @@ def add_holds_of(parsed: Sequence[Parsed], resolver: Resolver) -> None:
 def add_stated_of(parsed: Sequence[Parsed], resolver: Resolver) -> None:
     """Give the resolver's code index what this run's files state for member lookups in other files: what attributes
     hold, what calls pass the functions they call, then what attributes given a parameter's value hold (`self.store
-    = store`); what functions use on their untyped parameters (`parameter_uses`)."""
+    = store`), after what functions use on their untyped parameters (`parameter_uses`, `parameter_reads`): a call
+    on an attribute of one (`md.block.register(...)`) passes what it passes to the method of the class they fit."""
+    references = [ref for p in parsed for ref in p.extraction.references]
+    resolver.code.add_uses(parameter_uses(references), parameter_reads(references))
     add_holds_of(parsed, resolver)
-    add_passes_of(parsed, resolver)
-    add_holds_of(parsed, resolver)
-    resolver.code.add_uses(parameter_uses(ref for p in parsed for ref in p.extraction.references))
-
-
-def add_passes_of(parsed: Sequence[Parsed], resolver: Resolver) -> None:
-    """Give the resolver's code index what this run's calls pass the functions they call (`PASSES`): what their
-    untyped parameters hold. A call bound to nothing is read a second time: it may be bound through what another
-    passes (`store.fetch(k, cache)` on a parameter given a store)."""
     passes = [(p.document, ref) for p in parsed for ref in p.extraction.references if ref.type == PASSES]
+    left = add_passes_of(passes, resolver)
+    add_holds_of(parsed, resolver)
+    if left:  # calls on what an attribute given a parameter's value holds (`md.renderer.register(name, f)`)
+        add_passes_of(left, resolver)
+
+
+def add_passes_of(passes: Sequence[tuple[Document, Reference]], resolver: Resolver) -> list[tuple[Document, Reference]]:
+    """Give the resolver's code index what calls (`PASSES`) pass the functions they call: what their untyped
+    parameters hold; returns the calls still bound to nothing. A call bound to nothing is read a second time: it may
+    be bound through what another passes (`store.fetch(k, cache)` on a parameter given a store)."""
+    left = list(passes)
     for _ in range(2):
-        found = [(document, ref, resolver.passed(ref, document)) for document, ref in passes]
+        found = [(document, ref, resolver.passed(ref, document)) for document, ref in left]
         resolver.code.add_holds(fact for _, _, facts in found for fact in facts)
-        passes = [(document, ref) for document, ref, facts in found if not facts]
+        left = [(document, ref) for document, ref, facts in found if not facts]
+    return left
 
 
 def pending_returns(manifest: Manifest, leaving: Collection[str] = ()) -> list[tuple[str, str]]:

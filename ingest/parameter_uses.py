@@ -30,14 +30,24 @@ def parameter_uses(references: Iterable[Reference]) -> dict[str, frozenset[str]]
     """Each untyped parameter's owner name (`mod.Parser.p_rule@(p#0)`) -> the member names its function calls on it
     (or a statement over it runs). A member only read is left out: a property of one class (parso's
     `KeywordStatement.type`) is a plain attribute of many."""
-    uses: dict[str, set[str]] = defaultdict(set)
+    return _on_parameters(references, RelationType.CALLS)
+
+
+def parameter_reads(references: Iterable[Reference]) -> dict[str, frozenset[str]]:
+    """Each untyped parameter's owner name -> the attributes its function reads on it (`md.block`, `md.renderer`):
+    what says which class a value is where nothing telling is called on it (a plugin given the application)."""
+    return _on_parameters(references, RelationType.REFERENCES)
+
+
+def _on_parameters(references: Iterable[Reference], kind: RelationType) -> dict[str, frozenset[str]]:
+    found: dict[str, set[str]] = defaultdict(set)
     for ref in references:
-        if ref.type != RelationType.CALLS or ref.form != TargetForm.MEMBER or not ref.target.isidentifier():
+        if ref.type != kind or ref.form != TargetForm.MEMBER or not ref.target.isidentifier():
             continue
         _, mark, attribute = ref.owner.rpartition(ATTRIBUTE_MARK)
         if mark and attribute.startswith(PARAMETER_OPEN) and attribute.endswith(PARAMETER_CLOSE):
-            uses[ref.owner].add(ref.target)
-    return {owner: frozenset(used) for owner, used in sorted(uses.items())}
+            found[ref.owner].add(ref.target)
+    return {owner: frozenset(names) for owner, names in sorted(found.items())}
 
 
 def families(owners: Iterable[str]) -> dict[str, list[str]]:

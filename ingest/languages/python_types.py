@@ -852,7 +852,7 @@ class PythonTypes(PythonParameters):
         owner, attribute = node.child_by_field_name("object"), node_text(node.child_by_field_name("attribute"))
         if owner is None or not attribute:
             return ""
-        typed = self._owner_class(owner, scope)[0]
+        typed = self._owner_class(owner, scope)[0] or self.passed_type(owner, scope)  # (`md.block`: md untyped)
         own = self.by_qualified.get(typed)
         if not typed or typed.split(".", 1)[0] in sys.stdlib_module_names or (own is None and self._own_name(typed)):
             return ""
