@@ -18,9 +18,9 @@ import tree_sitter as ts
 
 from trident.ingest.chunk_tokens import CHUNK_TOKEN_BUDGET, estimate_tokens, split_lines_by_budget
 from trident.ingest.languages import SUPPORTED_LANGUAGES, LanguageSpec, parser_for, spec_for
-from trident.ingest.languages.binding import Bindings, Target
+from trident.ingest.languages.binding import Bindings, BoundAttribute, Target
 from trident.ingest.languages.outline import Outline, Symbol, docstring
-from trident.ingest.model import PASSES, TABLE_MARK, Extraction, Reference
+from trident.ingest.model import IMPORTS_ALL_MARK, PASSES, TABLE_MARK, Extraction, Reference
 from trident.ingest.text import group_blocks, paragraphs
 from trident.store.names.code_paths import HEADER_SUFFIXES, module_name, module_short_name
 from trident.store.schema import (
@@ -224,6 +224,12 @@ def _bindings_of(spec: LanguageSpec, tree: ts.Tree, outline: Outline) -> Binding
     return spec.bind(tree.root_node, outline.path, outline.module, outline.found)
 
 
+def _held(fact: BoundAttribute) -> tuple[str, ...]:
+    """What an attribute's fact may name: a module a module imports every name of (`IMPORTS_ALL_MARK`), else a
+    class, function or method (`HELD_TARGETS`)."""
+    return ("Module",) if fact.attribute.startswith(IMPORTS_ALL_MARK) else HELD_TARGETS
+
+
 def _table_names(tables: dict[str, list[str]]) -> list[tuple[str, str]]:
     """(`TABLE[*]`, local name) for each definition a module-level table holds: the name another file calls it by."""
     return [(f"{name}{TABLE_MARK}", local) for name, held in tables.items() for local in held]
@@ -335,7 +341,7 @@ class _Builder:
                 refs.add(passed)
             for fact in bound.holds:  # a class's attribute, or a function's callback's parameter
                 if (holder := entities.get(classes.get(fact.owner) or ids.get(fact.owner, ""))) is not None:
-                    declared = _bound(holder.id, RelationType.HOLDS, fact.target, holder.chunk_id or "", HELD_TARGETS)
+                    declared = _bound(holder.id, RelationType.HOLDS, fact.target, holder.chunk_id or "", _held(fact))
                     refs.add(replace(declared, owner=fact.attribute))
         else:
             for caller, callee, row in outline.calls:

@@ -43,6 +43,7 @@ from trident.ingest.model import (
     GENERATED_MARK,
     GETTER_MARK,
     GIVEN_CLASS_MARK,
+    IMPORTS_ALL_MARK,
     LIBRARY_RUNS_MARK,
     MADE_BY_MARK,
     OWN_CLASS_MARK,
@@ -835,7 +836,7 @@ class CodeIndex:
             if owner.type == EntityType.CLASS.value:  # (what calling an attribute holding a class or function runs)
                 return self._member(owner, last, skip_first=False) or self._called(owner, last)
             if owner.type == EntityType.MODULE.value:
-                return self._reexported(owner, last)
+                return self._reexported(owner, last) or self._imported_all(owner, last, depth)
             for returned in self._returned([owner]):  # `make_pool().query`: a member of what the call gives
                 return self._member(returned, last, skip_first=False)
         return []
@@ -1290,6 +1291,18 @@ class CodeIndex:
                         following.append(base)
             level = following
         return order
+
+    def _imported_all(self, module: Entity, name: str, depth: int) -> list[Entity]:
+        """`name` as a module the Python module `module` imports every name of gives it (`from .exceptions import
+        *` in pyparsing's `core.py`, so `core.col` is `util.col`, which `exceptions.py` imports), the last such import
+        first, as Python binds them; [] when none does."""
+        modules: list[str] = []
+        while (held := self._holds.get((module.id, f"{IMPORTS_ALL_MARK}{len(modules)}"))) is not None:
+            modules.append(held)
+        for star in [self._by_id[m] for m in reversed(modules) if m in self._by_id and m != module.id]:
+            if found := self._qualified(f"{star.qualified_name}.{name}", module.project, depth + 1, _Tails.NONE):
+                return found
+        return []
 
     def _reexported(self, module: Entity, name: str) -> list[Entity]:
         """The one module-level definition of `name` inside the folder `module` heads (what `from .x import name`

@@ -109,6 +109,9 @@ MADE_BY_MARK = "<made>"
 # A module's name ending so is what a `from module import ...` statement runs in it: the import asks the module for
 # its `__path__`, which a module (not a package, which has one) defining `__getattr__` (PEP 562) answers by calling it
 PATH_ASKED_MARK = "<__path__>"
+# A module's attribute starting so holds a module it imports every name of (`from .exceptions import *`, the first
+# `<*>0`): a name another module's star import of it asks for may be that module's (`HOLDS` on the module)
+IMPORTS_ALL_MARK = "<*>"
 
 
 def returned_key(kind: str, function: str) -> str:

@@ -1473,6 +1473,41 @@ def test_a_star_import_gives_the_names_the_module_imports_and_its_classes_type_w
     assert not [k for k in found[local] if k[1].startswith("pp.core")]  # the parameter Word is no class of core
 
 
+def test_a_name_a_star_import_gives_is_followed_through_the_star_imports_of_that_module(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    # pyparsing's `helpers.py` does `from .core import *` and raises `ParseException` and calls `col`, which `core.py`
+    # has only from its own `from .exceptions import *` (exceptions imports `col` from util); of two star imports
+    # giving a name, the later is what the name is, as Python binds it; a name no module gives stays unbound
+    files = {
+        "pp/__init__.py": "",
+        "pp/util.py": "def col(loc, s):\n    return loc\n\n\ndef pick():\n    return 1\n",
+        "pp/actions.py": "def pick():\n    return 2\n",
+        "pp/exceptions.py": (
+            "from .util import col\n\n\n"
+            "class ParseException(Exception):\n"
+            "    def __init__(self, s, loc):\n"
+            "        self.loc = col(loc, s)\n"
+        ),
+        "pp/core.py": "from .exceptions import *\nfrom .util import *\nfrom .actions import *\n\nVERSION = 1\n",
+        "pp/helpers.py": (
+            "from .core import *\n\n\n"
+            "def indented(s, loc):\n"
+            "    if col(loc, s) > 4:\n"
+            "        raise ParseException(s, loc)\n"
+            "    return pick(), nowhere()\n"
+        ),
+    }
+    indented = "function:pp:pp.helpers.indented"
+    found = project_edges(tmp_path_factory.mktemp("chains"), "pp", files, [indented], relation_types=["CALLS"])
+    assert found[indented] == {
+        ("CALLS", "pp.util.col"): "exact",
+        ("CALLS", "pp.exceptions.ParseException"): "exact",
+        ("CALLS", "pp.exceptions.ParseException.__init__"): "exact",
+        ("CALLS", "pp.actions.pick"): "exact",
+    }
+
+
 def test_an_attribute_a_class_does_not_define_is_what_its_getattr_says_it_returns(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> None:

@@ -36,6 +36,7 @@ from trident.ingest.model import (
     ELEMENTS_MARK,
     GENERATED_MARK,
     GETTER_MARK,
+    IMPORTS_ALL_MARK,
     LIBRARY_RUNS_MARK,
     REPARTIAL_MARK,
     TABLE_MARK,
@@ -95,6 +96,14 @@ class PythonExports(PythonLocals):
             target = Target(TargetForm.QUALIFIED, f"{self.names[name]}{TABLE_MARK}", Resolution.INFERRED)
             yield BoundAttribute("", f"{name}{TABLE_MARK}", target)
         yield from self._shim_names(root, unused)
+
+    def imports_all(self) -> Iterator[BoundAttribute]:
+        """The modules this one imports every name of (`from .exceptions import *` in pyparsing's `core.py`), in
+        order: where a name another module's `from .core import *` gives may come from (`HOLDS` on the module,
+        attribute `<*>0`): `col`, which `core.py` has from `exceptions.py`, which has it from `util.py`."""
+        for place, module in enumerate(self.star_modules):
+            target = Target(TargetForm.QUALIFIED, module, Resolution.EXACT)
+            yield BoundAttribute("", f"{IMPORTS_ALL_MARK}{place}", target)
 
     def _shim_names(self, root: ts.Node, unused: list[str]) -> Iterator[BoundAttribute]:
         """The definitions a module imports from another module for others to import from it (pluggy's `_hooks.py`,

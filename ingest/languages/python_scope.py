@@ -132,6 +132,7 @@ class PythonBinder(PythonImplicitCalls):
         self.result.holds.extend(self._generators())
         self.result.holds.extend(self._repartials())
         self.result.holds.extend(self._held_tables(root))
+        self.result.holds.extend(self.imports_all())
         return self.result
 
     def _walk_block(self, block: ts.Node, scope: Scope) -> None:
