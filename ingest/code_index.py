@@ -671,8 +671,9 @@ class CodeIndex:
 
     def _untyped(self, ref: AnyReference, project: str, types: set[str], path: str) -> list[Entity]:
         """A call on an attribute's value that no indexed class types, as on any untyped value: the project's one
-        definition of its name, unless a builtin type's method has it (`opts.update()`) or it is a dunder; a read
-        of one, the project's one property of its name (`_named_getter`)."""
+        definition of its name, or one class's method its overrides share (`_family_root`), unless a builtin type's
+        method has it (`opts.update()`) or it is a dunder; a read of one, the project's one property of its name
+        (`_named_getter`)."""
         builtin = JS_BUILTIN_METHODS if family(path) == "javascript" else BUILTIN_METHODS
         if ref.target in builtin or is_dunder(ref.target):
             return []
@@ -680,7 +681,7 @@ class CodeIndex:
             return self._named_getter(ref.target, project, ref.source, path)
         if ref.type != RelationType.CALLS:
             return []
-        return self._named(ref.target, project, types, ref.source, path)
+        return self._named(ref.target, project, types, ref.source, path) or self._family_root(ref, project, types, path)
 
     def _held_by(self, name: str, entity: Entity) -> bool:
         """Whether `name` calls `entity` through a module-level name holding it, not by one of its own names."""

@@ -75,7 +75,9 @@ CODEC = {
         "def decode(tag, substrate, tag_map=None):\n"
         "    concrete = (tag_map or TAG_MAP)[tag]\n"
         "    concrete.close()\n"
-        "    return concrete.valueDecoder(substrate)\n"
+        "    return concrete.valueDecoder(substrate)\n\n\n"
+        "def chained(context, substrate):\n"
+        "    return context.codec.decoder.valueDecoder(substrate)\n"
     ),
     "tests/__init__.py": "",
     "tests/test_decoder.py": (
@@ -110,6 +112,8 @@ def test_a_call_by_a_name_one_class_and_its_overrides_define_reaches_that_classs
     calls: dict[tuple[str, str], str],
 ) -> None:
     assert calls.get(("codec.decoder.decode", "codec.decoder.AbstractDecoder.valueDecoder")) == "name"
+    # the same on an attribute chain off an untyped parameter, whose classes nothing states
+    assert calls.get(("codec.decoder.chained", "codec.decoder.AbstractDecoder.valueDecoder")) == "name"
     # `close` is defined by two unrelated classes: no guess at either
     assert not {c for s, c in calls if s == "codec.decoder.decode" and c.endswith(".close")}
 
