@@ -592,15 +592,10 @@ class CodeIndex:
         if len(known) < MIN_READS or len(holders[(project, rarest)]) > MAX_FITTING:
             self._read_as[key] = []
             return []
-        candidates: dict[str, Entity] = {}
-        for cls in holders[(project, rarest)].values():
-            for c in [cls, *self._derived(cls)]:
-                if in_tests or not is_test_path(c.path or ""):
-                    candidates.setdefault(c.id, c)
         called = [name for name in self._uses.get(owner, ()) if name not in OBJECT_HAS]
         fit = [
             c
-            for c in candidates.values()
+            for c in self._and_derived(holders[(project, rarest)].values(), in_tests)
             if all(self._states(c, name) for name in known) and all(self._has(c, name) for name in called)
         ]
         self._read_as[key] = self._one_root(fit)
@@ -654,13 +649,21 @@ class CodeIndex:
         rarest = min(defined, key=lambda name: (len(defining[name]), name)) if defined else ""
         if not rarest or len(defining[rarest]) > MAX_FITTING:
             return []
-        candidates: dict[str, Entity] = {}
-        for method in defining[rarest]:
-            cls = self._by_id.get(entity_id(EntityType.CLASS.value, project, method.qualified_name.rpartition(".")[0]))
-            for c in [cls, *self._derived(cls)] if cls is not None else []:
+        owners = [
+            self._by_id.get(entity_id(EntityType.CLASS.value, project, method.qualified_name.rpartition(".")[0]))
+            for method in defining[rarest]
+        ]
+        candidates = self._and_derived([c for c in owners if c is not None], in_tests)
+        return self._one_root([c for c in candidates if all(self._has(c, name) for name in required)])
+
+    def _and_derived(self, classes: Iterable[Entity], in_tests: bool) -> list[Entity]:
+        """`classes` and every class deriving from them, once each in order; test classes only `in_tests`."""
+        found: dict[str, Entity] = {}
+        for cls in classes:
+            for c in [cls, *self._derived(cls)]:
                 if in_tests or not is_test_path(c.path or ""):
-                    candidates.setdefault(c.id, c)
-        return self._one_root([c for c in candidates.values() if all(self._has(c, name) for name in required)])
+                    found.setdefault(c.id, c)
+        return list(found.values())
 
     def _has(self, cls: Entity, name: str) -> bool:
         """Whether a call of `name` on an instance of `cls` runs something: its method, or a function an attribute of
@@ -670,10 +673,9 @@ class CodeIndex:
         return any(c.id in self._open for c in self._lineage(cls))
 
     def _untyped(self, ref: AnyReference, project: str, types: set[str], path: str) -> list[Entity]:
-        """A call on an attribute's value that no indexed class types, as on any untyped value: the project's one
-        definition of its name, or one class's method its overrides share (`_family_root`), unless a builtin type's
-        method has it (`opts.update()`) or it is a dunder; a read of one, the project's one property of its name
-        (`_named_getter`)."""
+        """A call on an attribute's value that no indexed class types, as on any untyped value: the
+        guess a bare name gets (`_guessed`), unless a builtin type's method has it (`opts.update()`) or it is a dunder;
+        a read of one, the project's one property of its name (`_named_getter`)."""
         builtin = JS_BUILTIN_METHODS if family(path) == "javascript" else BUILTIN_METHODS
         if ref.target in builtin or is_dunder(ref.target):
             return []
@@ -681,7 +683,7 @@ class CodeIndex:
             return self._named_getter(ref.target, project, ref.source, path)
         if ref.type != RelationType.CALLS:
             return []
-        return self._named(ref.target, project, types, ref.source, path) or self._family_root(ref, project, types, path)
+        return self._guessed(ref, project, types, path)
 
     def _held_by(self, name: str, entity: Entity) -> bool:
         """Whether `name` calls `entity` through a module-level name holding it, not by one of its own names."""
