@@ -48,6 +48,13 @@ RelationTypes = Annotated[
     list[str] | None, typer.Option("--relation-type", help="Only this relation type, e.g. CALLS (repeatable).")
 ]
 MinResolution = Annotated[Resolution, typer.Option(help=MIN_RESOLUTION_HELP)]
+PathResolution = Annotated[
+    Resolution | None,
+    typer.Option(
+        help=MIN_RESOLUTION_HELP + " Left out: dispatch, and where no surer chain of calls joins two callables, a "
+        "chain through name guesses before any structural path."
+    ),
+]
 AsJson = Annotated[bool, typer.Option("--json", help="Print the tool's structured output as JSON.")]
 GraphDetail = Annotated[
     str, typer.Option(help="full, or compact: one line an edge or path, entities by the names code imports them by.")
@@ -175,7 +182,7 @@ class GraphCommands:
         max_hops: Annotated[int, typer.Option(min=1, max=bounds.EXPLAIN_MAX_HOPS, help="Longest path considered.")] = 4,
         max_paths: Annotated[int, typer.Option(min=1, max=bounds.EXPLAIN_MAX_PATHS, help="Most paths returned.")] = 3,
         relation_type: RelationTypes = None,
-        min_resolution: MinResolution = Resolution.DISPATCH,
+        min_resolution: PathResolution = None,
         detail: GraphDetail = "full",
         as_json: AsJson = False,
     ) -> None:

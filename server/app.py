@@ -51,6 +51,17 @@ MinResolution = Annotated[
     ),
 ]
 
+# explain_path's: left out, calls bound at least as surely as dispatch, and a chain through name guesses where no
+# surer chain joins two callables, before any structural path.
+PathResolution = Annotated[
+    Resolution | None,
+    Field(
+        description="How surely each call or base on a path must be bound: exact, inferred, dispatch or name. Left "
+        "out: dispatch, and between two callables no surer chain of calls, a chain through name guesses comes "
+        "before any structural path"
+    ),
+]
+
 # A compact answer is about a third of a full one: what an agent reads to choose the hits to open.
 SearchDetail = Annotated[
     search.Detail, Field(description="compact: per hit its citation, name, summary and best lines")
@@ -259,7 +270,7 @@ def _register_explain(server: MCPServer[Any]) -> None:
         max_hops: Annotated[int, Field(ge=1, le=explain.MAX_HOPS, description="Longest path considered")] = 4,
         max_paths: Annotated[int, Field(ge=1, le=explain.MAX_PATHS, description="Most paths returned")] = 3,
         relation_types: Annotated[list[str] | None, Field(description="Only walk these relation types")] = None,
-        min_resolution: MinResolution = Resolution.DISPATCH,
+        min_resolution: PathResolution = None,
         detail: GraphDetail = search.Detail.FULL,
     ) -> explain.ExplainResult:
         """How two things connect: the best paths between two entities (over code relations first, then the shorter

@@ -28,6 +28,8 @@ from trident.tools.detail import Detail
 
 MAX_HOPS = EXPLAIN_MAX_HOPS
 MAX_PATHS = EXPLAIN_MAX_PATHS
+# What min_resolution is when not given: calls bound by the code, a stated type or an override.
+DEFAULT_RESOLUTION = Resolution.DISPATCH
 
 # How each relation reads forwards and backwards, so a path can be told in the order it is walked.
 PHRASES: dict[str, tuple[str, str]] = {
@@ -100,7 +102,7 @@ class PathSearch:
     max_hops: int
     max_paths: int
     relation_types: list[str] | None
-    min_resolution: Resolution
+    min_resolution: Resolution | None  # None: dispatch, and chains through name guesses where none is surer
     calls_first: bool = False
     detail: Detail = Detail.FULL
 
@@ -123,25 +125,34 @@ class PathSearch:
             max_hops=query.max_hops,
             max_paths=query.max_paths,
             types=set(query.relation_types) if query.relation_types else None,
-            least=query.min_resolution,
+            least=query.least,
         )
         return [*chains, *(c for c in others if _route(c) not in shown)][: query.max_paths]
 
+    @property
+    def least(self) -> Resolution:
+        """The least sure call or base a path may walk, name guesses aside (see `chains`)."""
+        return self.min_resolution or DEFAULT_RESOLUTION
+
     def chains(self, catalog: Catalog, directory: EntityDirectory, graph: GraphWalk) -> list[Connection]:
-        """Chains of calls from the source to the target, else from the target to the source."""
-        for start, end in ((self.source, self.target), (self.target, self.source)):
-            found = call_chains(
-                graph,
-                catalog.tenant,
-                directory,
-                start,
-                end,
-                max_hops=self.max_hops,
-                max_paths=self.max_paths,
-                least=self.min_resolution,
-            )
-            if found:
-                return found
+        """Chains of calls from the source to the target, else from the target to the source; where none is bound
+        that surely and min_resolution was not given, the chains through name guesses (a guessed call is still how
+        one may run the other, and closer to it than any structural connection)."""
+        surely = [self.min_resolution] if self.min_resolution else [DEFAULT_RESOLUTION, Resolution.NAME]
+        for least in surely:
+            for start, end in ((self.source, self.target), (self.target, self.source)):
+                found = call_chains(
+                    graph,
+                    catalog.tenant,
+                    directory,
+                    start,
+                    end,
+                    max_hops=self.max_hops,
+                    max_paths=self.max_paths,
+                    least=least,
+                )
+                if found:
+                    return found
         return []
 
     def call(self, **changed: Any) -> str:
@@ -167,11 +178,13 @@ def explain_path(
     max_hops: int = 4,
     max_paths: int = 3,
     relation_types: Sequence[str] | None = None,
-    min_resolution: Resolution = Resolution.DISPATCH,
+    min_resolution: Resolution | None = None,
     detail: Detail | str = Detail.FULL,
 ) -> ExplainResult:
     """Up to `max_paths` best paths between two entities, either direction: between two callables the chains of
-    calls from one to the other first (see `call_chains`), else calls and structure before mentions.
+    calls from one to the other first (see `call_chains`), else calls and structure before mentions. Without
+    `min_resolution`, calls are walked bound at least as surely as dispatch, and where no such chain joins two
+    callables, the chains through calls guessed by name come before any structural path (`message` says so).
     When there are more, or none, `omitted` says which argument kept them out and the call that shows them.
 
     The walk reads the reader's relations in memory, the call sites its chunk rows. With `detail` compact, each path
@@ -205,6 +218,12 @@ def explain_path(
             f"no call chain of at most max_hops={max_hops} calls between {start.id} and {end.id} either way; "
             "nearest structural connection below"
         )
+    elif calls_first and min_resolution is None and _guessed(found[:1]):
+        message = (
+            f"no call chain of at most max_hops={max_hops} calls bound at least as surely as "
+            f"{DEFAULT_RESOLUTION.value!r} either way; the chains below pass calls guessed by name (each hop says "
+            "its resolution)"
+        )
     source_ref, target_ref = entity_refs(graph, [start, end])
     return ExplainResult(source=source_ref, target=target_ref, paths=paths, omitted=omitted, message=message)
 
@@ -235,6 +254,10 @@ def _results(
     return paths
 
 
+def _guessed(paths: Sequence[Connection]) -> bool:
+    return any(r.resolution is Resolution.NAME for p in paths for r in p.relations if r.type in CALL_TYPES)
+
+
 def _route(path: Connection) -> tuple[tuple[str, str, str], ...]:
     return tuple((r.source, r.type, r.target) for r in path.relations)
 
@@ -263,8 +286,8 @@ def _hidden_paths(
     loosened: list[tuple[OmitReason, dict[str, Any], str]] = []
     if query.relation_types:
         loosened.append((OmitReason.RELATION_TYPES, {"relation_types": None}, "over other relation types"))
-    if query.min_resolution is not Resolution.NAME:
-        bound = f"through calls or bases bound less surely than {query.min_resolution.value!r}"
+    if query.least is not Resolution.NAME:
+        bound = f"through calls or bases bound less surely than {query.least.value!r}"
         loosened.append((OmitReason.MIN_RESOLUTION, {"min_resolution": Resolution.NAME}, bound))
     if query.max_hops < MAX_HOPS:
         loosened.append((OmitReason.MAX_HOPS, {"max_hops": MAX_HOPS}, f"of {query.max_hops + 1}-{MAX_HOPS} hops"))
