@@ -63,3 +63,50 @@ def test_a_function_a_class_body_passes_by_name_is_its_own_method(tmp_path: Path
     assert (pep8, f"{element}.name") not in calls  # a property object, not the function as written
     assert ("pp.util.rebound", f"{element}.scan_string") not in calls  # `fn = fn.__wrapped__`: another value
     assert ("pp.util.shown", f"{element}.scan_string") not in calls  # `getattr(fn, "label", fn)`: may be another
+
+
+# semver's `deprecated`: a decorator taking its function as `Optional[F]` (F a type variable bound to `Callable`), or
+# its options alone, handing itself back through `partial` until it is given the function.
+DEPRECATING = {
+    "dep/__init__.py": "",
+    "dep/marks.py": (
+        "from functools import partial, wraps\n"
+        "from typing import Callable, Optional, TypeVar, Union\n\n"
+        'F = TypeVar("F", bound=Callable)\n\n\n'
+        "def deprecated(func: Optional[F] = None, *, version: Optional[str] = None):\n"
+        "    if func is None:\n"
+        "        return partial(deprecated, version=version)\n\n"
+        "    @wraps(func)\n"
+        "    def wrapper(*args, **kwargs):\n"
+        "        return func(*args, **kwargs)\n\n"
+        "    return wrapper\n\n\n"
+        "def labelled(func: Union[F, str, None] = None):\n"
+        "    return func()\n\n\n"
+        "class Version:\n"
+        "    def __call__(self):\n"
+        "        return self\n\n\n"
+        "def made(func: Optional[Version] = None):\n"
+        "    return func()\n\n\n"
+        '@deprecated(version="2.10.0")\n'
+        "def parse(text):\n"
+        "    return text\n\n\n"
+        "@deprecated\n"
+        "def match(text):\n"
+        "    return text\n\n\n"
+        "labelled(match)\n"
+        "made(parse)\n"
+    ),
+}
+
+
+def test_a_parameter_annotated_optional_of_a_type_variable_bound_to_callable_calls_what_it_is_given(
+    tmp_path: Path,
+) -> None:
+    calls = project_calls(tmp_path / "home", "dep", DEPRECATING)
+    deprecated = "dep.marks.deprecated"
+    assert calls.get((deprecated, "dep.marks.parse")) == "inferred"  # given through `partial(deprecated, ...)`
+    assert calls.get((deprecated, "dep.marks.match")) == "inferred"
+    assert calls.get(("dep.marks.labelled", "dep.marks.match")) == "inferred"  # `Union[F, str, None]` says as much
+    # `Optional[Version]` names a class: calling the value runs its `__call__`, whatever a caller passes
+    assert ("dep.marks.made", "dep.marks.parse") not in calls
+    assert calls.get(("dep.marks.made", "dep.marks.Version.__call__")) == "inferred"

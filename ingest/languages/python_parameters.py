@@ -62,8 +62,9 @@ class PythonParameters:
 
     def says_callable(self, annotation: ts.Node | None) -> bool:
         """Whether a parameter's annotation says no more than that its value is callable, or there is none: what
-        callers pass says what the value is (`callable_only`; a name the file gives such an annotation)."""
-        return annotation is None or callable_only(annotation) or node_text(annotation) in self.callable_aliases
+        callers pass says what the value is (`callable_only`; a name the file gives such an annotation, `Optional`
+        too)."""
+        return annotation is None or callable_only(annotation, self.callable_aliases)
 
     def held_parameters(self, function: ts.Node) -> dict[str, str]:
         """Parameter -> the class it holds, for parameters annotated `type[Foo]`."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 
 import tree_sitter as ts
 
@@ -327,13 +327,14 @@ def _generic_head(node: ts.Node) -> str | None:
 CALLABLE_WRAPPERS = frozenset({"Callable", "Optional", "Union", "str", "bytes", "AnyStr"})
 
 
-def callable_only(annotation: ts.Node | None) -> bool:
+def callable_only(annotation: ts.Node | None, aliases: Collection[str] = ()) -> bool:
     """Whether an annotation says only that a value is callable (`Callable[[str], Pattern]`, `Optional[Callable]`,
-    `Union[str, Callable[..., T]]`): it names no class whose methods calling the value runs, so what callers pass
-    says what that runs (`PASSES`), as for a parameter with no annotation."""
-    if annotation is None or "Callable" not in node_text(annotation):
+    `Union[str, Callable[..., T]]`, and `Optional[F]` where `aliases` holds F, a name the file gives such an
+    annotation or a type variable bound by one): it names no class whose methods calling the value runs, so what
+    callers pass says what that runs (`PASSES`), as for a parameter with no annotation."""
+    if annotation is None or (not aliases and "Callable" not in node_text(annotation)):
         return False
-    names = _outside_callable(annotation)
+    names = ["Callable" if name in aliases else name for name in _outside_callable(annotation)]
     return "Callable" in names and all(name in CALLABLE_WRAPPERS for name in names)
 
 
