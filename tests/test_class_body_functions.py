@@ -96,6 +96,30 @@ DEPRECATING = {
         "labelled(match)\n"
         "made(parse)\n"
     ),
+    # the type variable in a module of its own, as semver keeps it (`from ._types import F`)
+    "dep/_types.py": 'from typing import Callable, TypeVar\n\nF = TypeVar("F", bound=Callable)\n',
+    "dep/cli.py": (
+        "from functools import partial, wraps\n"
+        "from typing import Optional\n\n"
+        "from ._types import F\n"
+        "from .marks import Version\n\n\n"
+        "def deprecated(func: Optional[F] = None, *, version: Optional[str] = None):\n"
+        "    if func is None:\n"
+        "        return partial(deprecated, version=version)\n\n"
+        "    @wraps(func)\n"
+        "    def wrapper(*args, **kwargs):\n"
+        "        return func(*args, **kwargs)\n\n"
+        "    return wrapper\n\n\n"
+        "def checked(version: Version):\n"
+        "    return version()\n\n\n"
+        '@deprecated(version="3.0.0")\n'
+        "def cmd_check(args):\n"
+        "    return args\n\n\n"
+        "@deprecated\n"
+        "def cmd_bump(args):\n"
+        "    return args\n\n\n"
+        "checked(Version())\n"
+    ),
 }
 
 
@@ -110,3 +134,12 @@ def test_a_parameter_annotated_optional_of_a_type_variable_bound_to_callable_cal
     # `Optional[Version]` names a class: calling the value runs its `__call__`, whatever a caller passes
     assert ("dep.marks.made", "dep.marks.parse") not in calls
     assert calls.get(("dep.marks.made", "dep.marks.Version.__call__")) == "inferred"
+
+
+def test_a_parameter_annotated_with_another_modules_type_variable_calls_what_it_is_given(tmp_path: Path) -> None:
+    calls = project_calls(tmp_path / "home", "dep", DEPRECATING)
+    assert calls.get(("dep.cli.deprecated", "dep.cli.cmd_check")) == "inferred"  # through `partial`
+    assert calls.get(("dep.cli.deprecated", "dep.cli.cmd_bump")) == "inferred"  # applied bare
+    # another module's class still types its parameter: calling the instance passed runs its `__call__`, alone
+    checked = {callee for caller, callee in calls if caller == "dep.cli.checked"}
+    assert checked == {"dep.marks.Version.__call__"}

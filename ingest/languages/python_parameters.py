@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import builtins
 import sys
+from collections.abc import Set as AbstractSet
 from dataclasses import replace
 
 import tree_sitter as ts
@@ -34,6 +35,7 @@ from trident.ingest.languages.python_syntax import (
     held_element_name,
     item_name,
     key_name,
+    name_alone,
     parameter_nodes,
     returned_values,
     star_parameter,
@@ -100,16 +102,35 @@ class PythonParameters:
     def open_parameters(self, function: ts.Node) -> dict[str, str]:
         """Parameter -> what the indexer reads it holds (`mod.f@(cache#0)`), for each parameter of a function of the
         file that states no annotation: the values calls of any file pass it, by place or keyword (`PASSES`)."""
+        found = self.signatures.get(self.defined_at.get(function.start_byte, ""))
+        unannotated = {name for name, annotation in parameter_nodes(function) if self.says_callable(annotation)}
+        return self._read_as_passed(function, found.untyped & unannotated) if found is not None else {}
+
+    def foreign_parameters(self, function: ts.Node) -> dict[str, str]:
+        """Parameter -> what the indexer reads it holds, for each parameter annotated with one name another module
+        gives (`func: Optional[F]` after `from ._types import F`): that may be a type variable bound to `Callable`
+        or a callable alias there, which says only "callable" and this file cannot tell from a class, so a call of
+        the parameter may run what callers pass it too."""
+        foreign = set()
+        for name, annotation in parameter_nodes(function):
+            written = name_alone(annotation)
+            bound = self.names.get(written, "")
+            if bound and not bound.startswith(f"{self.module}.") and not standard(bound):
+                foreign.add(name)
+        return self._read_as_passed(function, foreign)
+
+    def _read_as_passed(self, function: ts.Node, names: AbstractSet[str]) -> dict[str, str]:
+        """Each of a function's parameters `names` -> its slot as the indexer reads what calls pass there
+        (`mod.f@(cache#0)`, by place or keyword)."""
         qualified = self.defined_at.get(function.start_byte, "")
         found = self.signatures.get(qualified)
         if found is None:
             return {}
         skipped = 1 if found.bound_first else 0
         places = {name: at - skipped for at, name in enumerate(found.positional) if at >= skipped}
-        unannotated = {name for name, annotation in parameter_nodes(function) if self.says_callable(annotation)}
         return {
             name: f"{qualified}{ATTRIBUTE_MARK}{parameter_attribute(name, places.get(name))}"
-            for name in sorted(found.untyped & unannotated)
+            for name in sorted(names)
             if name in places or name in found.keyword_only
         }
 

@@ -255,9 +255,15 @@ class PythonBinder(PythonImplicitCalls):
             # the innermost decorator is passed f: its wrapper calling `func(*args)` calls f (`passed_as` bounds how
             # many: a decorator applied more widely types nothing)
             self.saw_passed(target.name, wrapped, (DECORATED, f"{self.module}.{decorated}"))
-        elif signature is None and target.form is TargetForm.QUALIFIED:
-            # another module's decorator is passed f, for the indexer to read (`PASSES`)
+        elif target.form is TargetForm.QUALIFIED and (signature is None or wrapped in self._foreign(target.name)):
+            # another module's decorator is passed f, or one taking it as another module's type variable (`func: F`),
+            # for the indexer to read (`PASSES`)
             self.result.passes.append(BoundPass(scope.caller, row, target, passed_slot(0), value))
+
+    def _foreign(self, function: str) -> dict[str, str]:
+        """`foreign_parameters` of one of the file's functions, by its qualified name."""
+        definition = self.definitions.get(function)
+        return self.foreign_parameters(definition) if definition is not None else {}
 
     def _instance_applied(self, instances: list[str], decorated: str, decorator: ts.Node, scope: Scope) -> None:
         """`@hookimpl` over `def f` with `hookimpl = HookimplMarker("x")`: the instance is called with f, so its
@@ -523,11 +529,13 @@ class PythonBinder(PythonImplicitCalls):
 
     def _opened_held(self, node: ts.Node, scope: Scope, inner: Scope, parameters: dict[str, str]) -> dict[str, str]:
         """The function's unannotated parameters holding a function or class by their default or by what this file
-        passes (`key=keys.hashkey`), as the indexer reads what calls in any file pass them besides; in a nested
-        function, the enclosing one's, but those its own parameters hide."""
+        passes (`key=keys.hashkey`), and those annotated with a name of another module (`foreign_parameters`), as
+        the indexer reads what calls in any file pass them besides; in a nested function, the enclosing one's, but
+        those its own parameters hide."""
         if scope.in_function:
             return {n: o for n, o in scope.open_held.items() if n not in parameters}
-        return {n: o for n, o in self.open_parameters(node).items() if n in inner.held and n not in inner.bounded}
+        held = {n: o for n, o in self.open_parameters(node).items() if n in inner.held}
+        return {n: o for n, o in (self.foreign_parameters(node) | held).items() if n not in inner.bounded}
 
     def _passed_on(self, node: ts.Node, scope: Scope, inner: Scope, parameters: dict[str, str]) -> dict[str, str]:
         """The function's parameters this file's calls pass several values (`_typed_names` but one type), as the
@@ -844,7 +852,7 @@ class PythonBinder(PythonImplicitCalls):
             called = Target(TargetForm.MEMBER, "__call__", Resolution.INFERRED, owner=returned)
             return [called] if getter is None else [getter, called]
         if function is not None and (instances := self._called_instances(function, scope)):
-            return [called for t in instances for called in _instance_called(t)]
+            return [called for t in instances for called in _instance_called(t)] + _held_besides(function, scope)
         target = self._call_target(call, scope)
         if target is not None and function is not None and (opened := _opened_call(function, target, scope)):
             return opened  # `key(*args)`
@@ -1113,11 +1121,20 @@ def _opened_call(function: ts.Node, target: Target, scope: Scope) -> list[Target
     each one they pass (`f@(key#2)()`, the indexer reads them; a name guess where none is known), beside what its
     default holds; [] where the file says what it is (`issubclass(kind, Base)`) or for anything else."""
     name = node_text(function) if function.type == "identifier" else ""
-    if name in scope.open_held and name not in scope.bounded:
-        return [target, Target(TargetForm.QUALIFIED, f"{scope.open_held[name]}{CALLED_MARK}", Resolution.INFERRED)]
+    if besides := _held_besides(function, scope):
+        return [target, *besides]
     if name in scope.open_params and target.resolution is Resolution.NAME:
         return [Target(TargetForm.QUALIFIED, f"{scope.open_params[name]}{CALLED_MARK}", Resolution.INFERRED)]
     return []
+
+
+def _held_besides(function: ts.Node, scope: Scope) -> list[Target]:
+    """What calling a parameter runs besides what the file types it as, where callers in any file may pass a function
+    or class itself (`scope.open_held`: `key=keys.hashkey`, `func: Optional[F]` of another module's F)."""
+    name = node_text(function) if function.type == "identifier" else ""
+    if name not in scope.open_held or name in scope.bounded:
+        return []
+    return [Target(TargetForm.QUALIFIED, f"{scope.open_held[name]}{CALLED_MARK}", Resolution.INFERRED)]
 
 
 def _called_name(node: ts.Node) -> str:

@@ -338,6 +338,14 @@ def callable_only(annotation: ts.Node | None, aliases: Collection[str] = ()) -> 
     return "Callable" in names and all(name in CALLABLE_WRAPPERS for name in names)
 
 
+def name_alone(annotation: ts.Node | None) -> str:
+    """The one name an annotation writes, alone or optional (`F`, `Optional[F]`, `F | None`) -> `F`; "" for anything
+    else (a generic, a union of several, a container, a dotted name)."""
+    written = annotated_name(annotation)
+    names = set(_outside_callable(annotation)) - {"Optional"} if annotation is not None else set()
+    return written if written.isidentifier() and names == {written} else ""
+
+
 def _outside_callable(node: ts.Node) -> list[str]:
     """The names an annotation writes, a `Callable[...]` counted as the one name `Callable` (`typing.X`: X)."""
     head = _generic_head(node)
