@@ -342,7 +342,7 @@ class CodeIndex:
             if classes and not found and (called := self._attribute_called(classes[0], ref.target)):
                 return [e for e in called if e.type in types], Resolution.INFERRED  # `env.context_class(...)`
             if classes and not found and ref.target in DEFAULTS_TO:  # `object`'s default runs the other one
-                found = self._member(classes[0], DEFAULTS_TO[ref.target], skip_first=ref.after_owner)
+                found, resolution = self._defaulted(ref, classes[0], types, resolution)
             if classes and not found and (elsewhere := self._defined_elsewhere(ref, classes[0], types)) is not None:
                 return elsewhere
         elif form is TargetForm.LINKED:
@@ -380,6 +380,18 @@ class CodeIndex:
         if mark != CALLED_MARK or ref.type != RelationType.CALLS or not own:
             return []
         return self._named(parameter_parts(parameter)[0], project, types, ref.source, path)
+
+    def _defaulted(
+        self, ref: AnyReference, cls: Entity, types: set[str], resolution: Resolution
+    ) -> tuple[list[Entity], Resolution]:
+        """A dunder neither `cls` nor its bases define, whose `object` default runs another (`DEFAULTS_TO`: `str(x)`
+        runs `__repr__`): that one, and as the classes deriving from `cls` define the dunder itself, theirs (a
+        mixin's `__repr__` returning `self.__str__()`, which runs the subclass's `__str__`)."""
+        defaulted = self._member(cls, DEFAULTS_TO[ref.target], skip_first=ref.after_owner)
+        derived = [] if ref.after_owner else [e for e in self._derived_members(cls, ref.target) if e.type in types]
+        if not derived:
+            return defaulted, resolution
+        return list({e.id: e for e in [*derived, *defaulted]}.values()), Resolution.DISPATCH
 
     def _defined_elsewhere(
         self, ref: AnyReference, cls: Entity, types: set[str]
