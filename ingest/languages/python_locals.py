@@ -59,6 +59,7 @@ from trident.ingest.languages.python_syntax import (
     returned_values,
     statements,
     subclass_test,
+    super_named,
     unpacked_names,
     unwrapped,
     unwraps_itself,
@@ -1214,8 +1215,16 @@ class PythonLocals(PythonTypes):
         beyond = owner.type == "call" and is_super(owner)
         if not beyond and (owner.type != "identifier" or node_text(owner) != scope.receiver):
             return ""
-        lineage = list(self.file_lineage(scope.cls))[1 if beyond else 0 :]
+        start = self.by_qualified.get(self.super_owner(owner, scope), scope.cls) if beyond else scope.cls
+        lineage = list(self.file_lineage(start))[1 if beyond else 0 :]
         return next((f"{c.qualified}.{method}" for c in lineage if method in c.methods), "")
+
+    def super_owner(self, call: ts.Node, scope: Scope) -> str:
+        """The class after which `super()` in a method of `scope.cls` looks a member up: that class, or the one
+        `super(Foo, self)` names (`super(ErrorFinder, self).add_issue(...)` skips ErrorFinder's own)."""
+        own = scope.cls.qualified if scope.cls is not None else ""
+        written = super_named(call)
+        return (self._qualified(written) or own) if written else own
 
     def _comprehension_types(self, nodes: list[ts.Node], scope: Scope) -> dict[str, str]:
         """Variable -> type of each comprehension among an expression's nodes whose iterable states its elements'

@@ -91,6 +91,7 @@ log = logging.getLogger(__name__)
 # Builtins that ask about the values they are given and never call or construct them
 INSPECTING = frozenset(
     {"isinstance", "issubclass", "callable", "hasattr", "getattr", "setattr", "delattr", "type", "id", "vars", "dir"}
+    | {"super"}
 )
 BRANCHING = frozenset({"if_statement", "try_statement", "match_statement"})  # statements of alternative branches
 Marker: TypeAlias = SetType | SetHeld | MergeHeld | KeepOpen  # what a block's walk applies between its statements
@@ -731,8 +732,9 @@ class PythonBinder(PythonImplicitCalls):
         if owner.type == "identifier" and scope.cls is not None and node_text(owner) == scope.receiver:
             return self._class_read(scope.cls, member, Resolution.EXACT)
         if owner.type == "call" and is_super(owner) and scope.cls is not None:  # `rel = super().release`: the
-            target = Target(TargetForm.MEMBER, member, Resolution.EXACT, owner=scope.cls.qualified, after_owner=True)
-            bases = list(self.file_lineage(scope.cls))[1:]  # a base's getter (a call), or a member read
+            after = self.super_owner(owner, scope)
+            target = Target(TargetForm.MEMBER, member, Resolution.EXACT, owner=after, after_owner=True)
+            bases = list(self.file_lineage(self.by_qualified.get(after, scope.cls)))[1:]  # a base's getter (a call)
             return target, any(member in base.properties for base in bases)
         typed = self.passed_type(owner, scope)  # (an untyped parameter's: as the indexer reads its values or uses)
         return self._typed_read(typed, member) if typed else None
@@ -1018,7 +1020,9 @@ class PythonBinder(PythonImplicitCalls):
                 return Target(TargetForm.QUALIFIED, scope.cls.held[member], Resolution.INFERRED)
             return Target(TargetForm.MEMBER, member, Resolution.EXACT, owner=scope.cls.qualified)
         if owner.type == "call" and is_super(owner) and scope.cls is not None:
-            return Target(TargetForm.MEMBER, member, Resolution.EXACT, owner=scope.cls.qualified, after_owner=True)
+            return Target(
+                TargetForm.MEMBER, member, Resolution.EXACT, owner=self.super_owner(owner, scope), after_owner=True
+            )
         held = owner.type == "identifier" and node_text(owner) in scope.held and node_text(owner) not in scope.types
         if held and member in scope.local_methods.get(scope.held[node_text(owner)], ()):
             return None  # a method of a class this function defines: its own code

@@ -266,6 +266,14 @@ def is_super(call: ts.Node) -> bool:
     return function is not None and function.type == "identifier" and node_text(function) == "super"
 
 
+def super_named(call: ts.Node) -> str:
+    """The class `super(Foo, self)` names as written (`Foo`): the lookup starts after it; "" for `super()` and any
+    other call."""
+    arguments = call.child_by_field_name("arguments") if is_super(call) else None
+    given = [a for a in arguments.named_children if a.type != "comment"] if arguments is not None else []
+    return node_text(given[0]) if len(given) == 2 and given[0].type in ("identifier", "attribute") else ""
+
+
 def is_static(function: ts.Node) -> bool:
     return _decorated_with(function, "@staticmethod")
 
