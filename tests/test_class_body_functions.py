@@ -143,3 +143,48 @@ def test_a_parameter_annotated_with_another_modules_type_variable_calls_what_it_
     # another module's class still types its parameter: calling the instance passed runs its `__call__`, alone
     checked = {callee for caller, callee in calls if caller == "dep.cli.checked"}
     assert checked == {"dep.marks.Version.__call__"}
+
+
+# markupsafe's shape: a callback protocol (a Protocol whose one member is `__call__`) annotates what a helper keeps
+# and calls; what is passed is a bound classmethod here and a function there.
+ESCAPING = {
+    "esc/__init__.py": "",
+    "esc/core.py": (
+        "import typing as t\n\n\n"
+        "class _TPEscape(t.Protocol):\n"
+        '    def __call__(self, s: t.Any, /) -> "Markup": ...\n\n\n'
+        "class _Sized(t.Protocol):\n"
+        "    def __call__(self) -> int: ...\n\n"
+        "    def size(self) -> int: ...\n\n\n"
+        "def escape(s):\n"
+        "    return Markup(s)\n\n\n"
+        "class Markup(str):\n"
+        "    @classmethod\n"
+        "    def escape(cls, s):\n"
+        "        return cls(s)\n\n"
+        "    def __mod__(self, value):\n"
+        "        return _MarkupEscapeHelper(value, self.escape)\n\n"
+        "    def plain(self, value):\n"
+        "        return _MarkupEscapeHelper(value, escape)\n\n\n"
+        "class _MarkupEscapeHelper:\n"
+        "    def __init__(self, obj: t.Any, escape: _TPEscape) -> None:\n"
+        "        self.obj: t.Any = obj\n"
+        "        self.escape: _TPEscape = escape\n\n"
+        "    def __str__(self, /) -> str:\n"
+        "        return str(self.escape(self.obj))\n\n\n"
+        "def measured(sized: _Sized):\n"
+        "    return sized()\n\n\n"
+        "measured(escape)\n"
+    ),
+}
+
+
+def test_a_callback_protocol_says_only_callable_so_what_is_passed_is_what_a_call_runs(tmp_path: Path) -> None:
+    calls = project_calls(tmp_path / "home", "esc", ESCAPING)
+    helper = "esc.core._MarkupEscapeHelper.__str__"
+    assert calls.get((helper, "esc.core.Markup.escape")) == "inferred"  # `self.escape` passed by `__mod__`
+    assert calls.get((helper, "esc.core.escape")) == "inferred"  # the function passed by `plain`
+    assert (helper, "esc.core._TPEscape.__call__") not in calls
+    # a protocol with more members than `__call__` types its value as any class does
+    assert calls.get(("esc.core.measured", "esc.core._Sized.__call__")) == "inferred"
+    assert ("esc.core.measured", "esc.core.escape") not in calls

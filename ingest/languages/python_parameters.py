@@ -248,6 +248,8 @@ class PythonParameters:
         return self._named_type(annotated_name(node))
 
     def _named_type(self, text: str) -> str:
+        if text in self.callable_aliases:  # `Callable[...]` by another name, a callback protocol: no class's instance
+            return ""
         if text in self.type_vars:  # what a type variable may be is a class of its bound (a project's class)
             bound = self._qualified(self.type_vars[text])
             return "" if standard(bound) else bound

@@ -434,6 +434,26 @@ def callable_alias(statement: ts.Node) -> str:
     return node_text(left) if callable_only(right) or callable_only(_type_var_bound(right)) else ""
 
 
+def callback_protocol(definition: ts.Node) -> str:
+    """`class _TPEscape(t.Protocol): def __call__(self, s) -> Markup: ...` -> "_TPEscape": a protocol whose one
+    member is `__call__` (a callback protocol) says only that a value is callable, as `Callable[...]` does; "" for
+    any other class."""
+    bases = definition.child_by_field_name("superclasses")
+    body = definition.child_by_field_name("body")
+    written = [node_text(b).rpartition(".")[2] for b in bases.named_children] if bases is not None else []
+    if definition.type != "class_definition" or body is None or "Protocol" not in written:
+        return ""
+    members = [
+        n.child_by_field_name("definition") or n if n.type == "decorated_definition" else n for n in body.named_children
+    ]
+    named = [
+        node_text(m.child_by_field_name("name"))
+        for m in members
+        if m.type in ("function_definition", "class_definition")
+    ]
+    return node_text(definition.child_by_field_name("name")) if named == ["__call__"] else ""
+
+
 def _type_var_bound(value: ts.Node) -> ts.Node | None:
     """The bound a `TypeVar(...)` call states (`TypeVar("C", bound=Callable[..., Any])`: `Callable[..., Any]`)."""
     arguments = value.child_by_field_name("arguments") if value.type == "call" else None

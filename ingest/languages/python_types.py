@@ -36,6 +36,7 @@ from trident.ingest.languages.python_syntax import (
     assigned_names,
     call_arguments,
     callable_alias,
+    callback_protocol,
     class_asked,
     constructed_locals,
     declared_field,
@@ -149,6 +150,8 @@ class PythonTypes(PythonParameters):
             name = node_text(node.child_by_field_name("name"))
             if name:
                 self.names[name] = f"{self.module}.{name}"
+            if called := callback_protocol(node):
+                self.callable_aliases.add(called)  # (annotating with it says only "callable")
         elif node.type == "expression_statement" and (called := callable_alias(node)):
             self.callable_aliases.add(called)  # (a type variable bound to `Callable[...]` too)
         elif node.type == "expression_statement" and (bound := type_var_bound(node)):
