@@ -32,10 +32,6 @@ HANDED_RUNS = frozenset(
     {"__init__", "__new__", "__post_init__", "__call__", "__iter__", "__next__", "__aiter__", "__anext__"}
     | {"__hash__", "__enter__", "__exit__", "__aenter__", "__aexit__"}
 )
-# Of those, what the runtime runs on an object wherever it is handed (called back, iterated, hashed, entered): a call
-# the code states is one of the places it runs, not all of them (voluptuous' `Range.__call__`, stated where `Maybe`
-# hands a validator on, runs wherever a schema compiled from one validates). A constructor runs where it is called.
-RUN_WHEREVER_HANDED = HANDED_RUNS - {"__init__", "__new__", "__post_init__"}
 
 
 @dataclass(frozen=True)
@@ -83,15 +79,13 @@ def _uncalled_methods(
     index: RelationIndex, directory: EntityDirectory, walk: CallerWalk, wanted: set[str], expanded: set[str]
 ) -> set[str]:
     """The library methods the walk reached on its way to one of `wanted` that no call, reference or decoration
-    reaches (but the special methods an operation on the object runs: `HANDED_RUNS`), and the special methods the
-    runtime runs wherever the object is handed, called or not (`RUN_WHEREVER_HANDED`)."""
+    reaches (but the special methods an operation on the object runs: `HANDED_RUNS`)."""
     found = set()
     for entity_id in walk.reached:
         entity, node = directory.by_id.get(entity_id), index.position.get(entity_id)
         if entity is None or node is None or entity.type != "Method" or entity_id in expanded:
             continue
-        called = entity.name not in RUN_WHEREVER_HANDED and bool(calls_into(index, node))
-        if is_test_path(entity.path or "") or _operation_run(entity.name) or called:
+        if is_test_path(entity.path or "") or _operation_run(entity.name) or calls_into(index, node):
             continue
         if wanted & set(chain(walk, entity_id)):
             found.add(entity_id)

@@ -14,7 +14,7 @@ from trident.host.git_diff import WORKING_TREE, ChangeError, read_changes
 from trident.retrieval.call_sites import definition_block
 from trident.retrieval.callers import CallerWalk, chain, walk_callers
 from trident.retrieval.change_map import Touched, map_file
-from trident.retrieval.class_tests import RUN_WHEREVER_HANDED, through_classes
+from trident.retrieval.class_tests import through_classes
 from trident.retrieval.definitions import ChunkReader
 from trident.retrieval.entities import resolve_entity
 from trident.retrieval.fixture_values import with_fixture_values
@@ -206,21 +206,15 @@ def _tests_walk(
 def _with_class_tests(
     reader: Reader, starts: Sequence[str], deep: CallerWalk, tests: Narrowed, hops: int, named: NamedMakers
 ) -> tuple[CallerWalk, Narrowed]:
-    """For the starts no test reaches, and the special methods the runtime runs wherever their object is handed
-    (`__call__`, `__iter__`: a call the code states is one place they run): the tests making the class of a method
-    nothing calls on the way back to them (`class_tests`)."""
-    index, directory = reader.relations(), reader.directory()
+    """For the starts no test reaches: the tests making the class of a method nothing calls on the way back to them
+    (`class_tests`)."""
     reached = {chain(deep, how.via)[-1] for how in tests.kept.values()}
-    untested = [s for s in starts if s not in reached or _run_wherever_handed(directory, s)]
+    untested = [s for s in starts if s not in reached]
     if not untested:
         return deep, tests
+    index, directory = reader.relations(), reader.directory()
     found = through_classes(index, directory, deep, untested, lambda s: _tests_walk(reader, s, hops), named)
     return found.walk, replace(tests, kept=dict(sorted({**found.tests, **tests.kept}.items())))
-
-
-def _run_wherever_handed(directory: EntityDirectory, entity_id: str) -> bool:
-    entity = directory.by_id.get(entity_id)
-    return entity is not None and entity.type == "Method" and entity.name in RUN_WHEREVER_HANDED
 
 
 def _answer(
