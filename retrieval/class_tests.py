@@ -19,7 +19,7 @@ from trident.retrieval.test_makers import Named, import_makers
 from trident.retrieval.test_reach import Linked, TestReach
 from trident.store.names.code_paths import is_test_path
 from trident.store.names.directory import EntityDirectory
-from trident.store.schema import RelationType, Resolution
+from trident.store.schema import GIVEN_RUN, RelationType, Resolution
 
 # starts -> the walk back from them and the tests reaching them
 TestsOf = Callable[[Sequence[str]], tuple[CallerWalk, dict[str, TestReach]]]
@@ -79,13 +79,15 @@ def _uncalled_methods(
     index: RelationIndex, directory: EntityDirectory, walk: CallerWalk, wanted: set[str], expanded: set[str]
 ) -> set[str]:
     """The library methods the walk reached on its way to one of `wanted` that no call, reference or decoration
-    reaches (but the special methods an operation on the object runs: `HANDED_RUNS`)."""
+    reaches but where a value is handed on to be run (`GIVEN_RUN`: `Any(None, validator)` in voluptuous' `Maybe`,
+    where the walk back ends), but the special methods an operation on the object runs (`HANDED_RUNS`)."""
     found = set()
     for entity_id in walk.reached:
         entity, node = directory.by_id.get(entity_id), index.position.get(entity_id)
         if entity is None or node is None or entity.type != "Method" or entity_id in expanded:
             continue
-        if is_test_path(entity.path or "") or _operation_run(entity.name) or calls_into(index, node):
+        called = any(index.receiver(i) != GIVEN_RUN for i in calls_into(index, node))
+        if is_test_path(entity.path or "") or _operation_run(entity.name) or called:
             continue
         if wanted & set(chain(walk, entity_id)):
             found.add(entity_id)

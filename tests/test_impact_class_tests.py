@@ -72,3 +72,56 @@ def test_calls_reaching_a_test_keep_their_own_tests_and_a_rare_special_method_is
     # node are no guess of who does
     reflected = _impact(catalog, entities=["gram.rules.Node.__rsub__"])
     assert reflected.tests == [] and reflected.verdict.status == "lower_bound"
+
+
+# voluptuous' shape: a schema compiles what it is given into a function it keeps and calls; `Maybe` hands a validator
+# on, which states a reference to the validator's `__call__` (the value passed, run where it is handed), the only
+# reference into it written, and one the walk back ends at.
+SCHEMAS = {
+    "vol/__init__.py": "",
+    "vol/schema.py": (
+        "class Schema:\n"
+        "    def __init__(self, schema):\n"
+        "        self._compiled = self._compile(schema)\n\n"
+        "    def _compile(self, schema):\n"
+        "        return schema\n\n"
+        "    def __call__(self, data):\n"
+        "        return self._compiled(data)\n"
+    ),
+    "vol/validators.py": (
+        "from vol.schema import Schema\n\n\n"
+        "class Any:\n"
+        "    def __init__(self, *validators):\n"
+        "        self.validators = validators\n\n\n"
+        "def Maybe(validator: Schema):\n"
+        "    return Any(None, validator)\n\n\n"
+        "class Range:\n"
+        "    def __init__(self, low):\n"
+        "        self.low = low\n\n"
+        "    def __call__(self, value):\n"
+        "        return value >= self.low\n"
+    ),
+    "tests/__init__.py": "",
+    "tests/test_validators.py": (
+        "from vol.schema import Schema\n"
+        "from vol.validators import Maybe, Range\n\n\n"
+        "def test_maybe():\n"
+        "    assert Maybe(Range(1))\n\n\n"
+        "def test_range():\n"
+        "    assert Schema(Range(1))(5)\n\n\n"
+        "def test_plain():\n"
+        "    assert Schema(int)(5)\n"
+    ),
+}
+
+
+def test_a_method_only_handed_on_as_a_value_is_run_by_the_tests_making_its_class(
+    tmp_path: Path,
+) -> None:
+    catalog = _index(tmp_path / "index", {"vol": _committed(tmp_path / "vol", SCHEMAS)})
+    called = _impact(catalog, entities=["vol.validators.Range.__call__"])
+    through = {t.id.rsplit(".", 1)[-1]: t.through for t in called.tests}
+    # the stated references (`Maybe`'s, the schema's) end where the value is handed on: the tests making a Range
+    # are the ones that can run it, the one validating with `int` is not
+    assert through == {"test_maybe": "class Range", "test_range": "class Range"}
+    assert {t.resolution for t in called.tests} == {Resolution.NAME} and called.verdict.status == "lower_bound"
