@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -106,16 +107,30 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
-@pytest.fixture
-async def sample_client(sample_catalog: Catalog) -> AsyncIterator[Any]:
-    """An MCP client session, in memory, with a read-only server over the sample index."""
+@asynccontextmanager
+async def read_only_session(catalog: Catalog) -> AsyncIterator[Any]:
+    """An MCP client session, in memory, with a read-only server over `catalog` (left open for the caller)."""
     from mcp.client import Client
 
     from trident.server.app import build_server
     from trident.server.server_settings import ServerSettings, TridentSettings
 
     settings = TridentSettings.from_env(ServerSettings(read_only=True))
-    async with Client(build_server(settings, lambda: sample_catalog, close_catalog=False)) as connected:
+    async with Client(build_server(settings, lambda: catalog, close_catalog=False)) as connected:
+        yield connected
+
+
+@pytest.fixture
+async def sample_client(sample_catalog: Catalog) -> AsyncIterator[Any]:
+    """An MCP client session, in memory, with a read-only server over the sample index."""
+    async with read_only_session(sample_catalog) as connected:
+        yield connected
+
+
+@pytest.fixture
+async def client(catalog: Catalog) -> AsyncIterator[Any]:
+    """An MCP client session, in memory, with a read-only server over the module's own `catalog` fixture."""
+    async with read_only_session(catalog) as connected:
         yield connected
 
 
@@ -147,11 +162,5 @@ def code_catalog(httpx_source: Path, tmp_path_factory: pytest.TempPathFactory) -
 @pytest.fixture
 async def code_client(code_catalog: Catalog) -> AsyncIterator[Any]:
     """An MCP client session, in memory, with a read-only server over the httpx index."""
-    from mcp.client import Client
-
-    from trident.server.app import build_server
-    from trident.server.server_settings import ServerSettings, TridentSettings
-
-    settings = TridentSettings.from_env(ServerSettings(read_only=True))
-    async with Client(build_server(settings, lambda: code_catalog, close_catalog=False)) as client:
-        yield client
+    async with read_only_session(code_catalog) as connected:
+        yield connected

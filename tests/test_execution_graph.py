@@ -4,7 +4,7 @@ before any path that climbs to a container, across two projects and through a re
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -223,18 +223,6 @@ def test_without_a_call_chain_the_answer_says_so_and_gives_the_structural_connec
     result = explain_path(Reader(catalog, views), MOCK_HANDLE, POOL_HANDLE, max_hops=6)
     assert result.paths and not any(p.call_chain for p in result.paths)
     assert result.message is not None and result.message.startswith("no call chain of at most max_hops=6 calls")
-
-
-@pytest.fixture
-async def client(catalog: Catalog) -> AsyncIterator[Any]:
-    from mcp.client import Client
-
-    from trident.server.app import build_server
-    from trident.server.server_settings import ServerSettings, TridentSettings
-
-    settings = TridentSettings.from_env(ServerSettings(read_only=True))
-    async with Client(build_server(settings, lambda: catalog, close_catalog=False)) as connected:
-        yield connected
 
 
 @pytest.mark.anyio

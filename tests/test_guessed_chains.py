@@ -3,7 +3,7 @@ before any structural path when min_resolution is left out, says so, and is held
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -81,18 +81,6 @@ def test_a_bound_chain_needs_no_guess_and_two_callables_no_call_joins_get_struct
     apart = explain_path(Reader(catalog, views), REMOVE, SIZE)
     assert not any(p.call_chain for p in apart.paths)
     assert apart.message is not None and apart.message.startswith("no call chain")
-
-
-@pytest.fixture
-async def client(catalog: Catalog) -> AsyncIterator[Any]:
-    from mcp.client import Client
-
-    from trident.server.app import build_server
-    from trident.server.server_settings import ServerSettings, TridentSettings
-
-    settings = TridentSettings.from_env(ServerSettings(read_only=True))
-    async with Client(build_server(settings, lambda: catalog, close_catalog=False)) as connected:
-        yield connected
 
 
 @pytest.mark.anyio

@@ -5,7 +5,7 @@ its candidates by import name, and a name that matches nothing suggests the enti
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -130,18 +130,6 @@ def test_matching_tiers_prefer_the_whole_name_then_a_tail_then_the_package() -> 
     assert match(written_parts("Client.get"), name) is None
     assert match(written_parts("Client.httpx.send"), name) is None  # out of order
     assert written_parts("a::b::C#run()") == ["a", "b", "C", "run"]
-
-
-@pytest.fixture
-async def client(catalog: Catalog) -> AsyncIterator[Any]:
-    from mcp.client import Client
-
-    from trident.server.app import build_server
-    from trident.server.server_settings import ServerSettings, TridentSettings
-
-    settings = TridentSettings.from_env(ServerSettings(read_only=True))
-    async with Client(build_server(settings, lambda: catalog, close_catalog=False)) as connected:
-        yield connected
 
 
 @pytest.mark.anyio

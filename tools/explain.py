@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from itertools import pairwise
+from itertools import pairwise, product
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -139,20 +139,20 @@ class PathSearch:
         that surely and min_resolution was not given, the chains through name guesses (a guessed call is still how
         one may run the other, and closer to it than any structural connection)."""
         surely = [self.min_resolution] if self.min_resolution else [DEFAULT_RESOLUTION, Resolution.NAME]
-        for least in surely:
-            for start, end in ((self.source, self.target), (self.target, self.source)):
-                found = call_chains(
-                    graph,
-                    catalog.tenant,
-                    directory,
-                    start,
-                    end,
-                    max_hops=self.max_hops,
-                    max_paths=self.max_paths,
-                    least=least,
-                )
-                if found:
-                    return found
+        ends = ((self.source, self.target), (self.target, self.source))
+        for least, (start, end) in product(surely, ends):
+            found = call_chains(
+                graph,
+                catalog.tenant,
+                directory,
+                start,
+                end,
+                max_hops=self.max_hops,
+                max_paths=self.max_paths,
+                least=least,
+            )
+            if found:
+                return found
         return []
 
     def call(self, **changed: Any) -> str:
@@ -255,7 +255,8 @@ def _results(
 
 
 def _guessed(paths: Sequence[Connection]) -> bool:
-    return any(r.resolution is Resolution.NAME for p in paths for r in p.relations if r.type in CALL_TYPES)
+    """Whether a path walks a call guessed by name."""
+    return any(not r.resolved_at_least(DEFAULT_RESOLUTION) for p in paths for r in p.relations if r.type in CALL_TYPES)
 
 
 def _route(path: Connection) -> tuple[tuple[str, str, str], ...]:

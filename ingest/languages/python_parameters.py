@@ -198,7 +198,7 @@ class PythonParameters:
     def union_parameters(self, function: ts.Node) -> dict[str, list[str]]:
         """Parameter -> its classes, for parameters annotated with a union of classes this file names (`obj: Command |
         Parameter`): a call on it may run either's method."""
-        found = {name: self.union_types(t) for name, t in parameter_nodes(function) if not callable_only(t)}
+        found = {name: self.union_types(t) for name, t in parameter_nodes(function) if not self.says_callable(t)}
         return {name: types for name, types in found.items() if types}
 
     def union_types(self, annotation: ts.Node | None) -> list[str]:
@@ -229,7 +229,7 @@ class PythonParameters:
         this file's calls pass it (`render(console)` with `console = Console()`); not for a parameter annotated with
         a union of classes (`selector: Tree`: any of them, not the one a call here happens to pass)."""
         stated = {
-            name: "" if callable_only(annotation) else self._annotation(annotation)  # (what callers pass says)
+            name: "" if self.says_callable(annotation) else self._annotation(annotation)  # (what callers pass says)
             for name, annotation in parameter_nodes(function)
         }
         unions = self.union_parameters(function)
