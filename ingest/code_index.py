@@ -157,7 +157,7 @@ class CodeIndex:
         self._holds: dict[tuple[str, str], str] = {}  # (class id, attribute) -> the class or function it holds
         self._open: set[str] = set()  # classes with a base not indexed (yet): their lineage is not all known
         self._table_items: dict[tuple[str, str], list[str]] = {}  # (class id, attribute) -> its table's items
-        self._passed = PassedValues()  # what calls pass functions' untyped parameters
+        self._passed = PassedValues(self._overridden)  # what calls pass functions' untyped parameters
         self._uses: dict[str, frozenset[str]] = {}  # an untyped parameter (`f@(p#0)`) -> the members used on it
         self._reads: dict[str, frozenset[str]] = {}  # an untyped parameter -> the attributes read on it
         self._holders: dict[tuple[str, str], dict[str, Entity]] | None = None  # (project, attribute) -> classes
@@ -1079,6 +1079,15 @@ class CodeIndex:
             return []
         lineages = [{c.id for c in self._lineage(held[0])} for held in classes]
         return methods if any(all(held[0].id in lineage for lineage in lineages) for held in classes) else []
+
+    def _overridden(self, function: str) -> list[str]:
+        """The ids of the methods of its name a method overrides, nearest base first (a call bound to one may run
+        it instead); [] for a function."""
+        method = self._by_id.get(function)
+        if method is None or method.type != EntityType.METHOD.value:
+            return []
+        classes = self._caller_classes(function)[:1]
+        return [o.id for cls in classes for base in self._lineage(cls)[1:] for o in self._own(base, method.name)[:1]]
 
     def _overridden_parameter(self, method: Entity, attribute: str) -> str | None:
         """The id of what a parameter of `method` holds as the nearest base method of the same name that states it

@@ -36,7 +36,8 @@ ValuesItself = Callable[[str, str], frozenset[str]]  # (entity id, beside it) ->
 
 
 class PassedValues:
-    def __init__(self) -> None:
+    def __init__(self, overridden: Callable[[str], Sequence[str]] = lambda function: ()) -> None:
+        self._overridden = overridden  # a method -> the base methods it overrides, whose calls may run it instead
         self._facts: Facts = {}
         self._reading: set[tuple[str, str, str]] = set()  # parameters being read (a chain passing a value on)
         self._read: dict[tuple[str, str, str], str | None] = {}
@@ -113,6 +114,14 @@ class PassedValues:
         return found
 
     def _values(self, function: str, name: str, place: str) -> list[tuple[str, str]]:
+        """What calls pass parameter `name` of `function`, and of each base method it overrides (a call of
+        `AbstractItemEncoder.encodeValue` runs `IntegerEncoder.encodeValue` with what it passes), in that order."""
+        values = self._passed(function, name, place)
+        for overridden in self._overridden(function):
+            values += [value for value in self._passed(overridden, name, place) if value not in values]
+        return values
+
+    def _passed(self, function: str, name: str, place: str) -> list[tuple[str, str]]:
         """What calls pass parameter `name` of `function`, at its place and by keyword; a `*args` parameter's
         elements (`0+`), at its place and every one after."""
         if place.endswith(STARRED_PLACE) and place[: -len(STARRED_PLACE)].isdigit():

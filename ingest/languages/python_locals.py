@@ -207,6 +207,9 @@ class PythonLocals(PythonTypes):
             made = self._constructed(values[0], Scope("", "")) if once and values[0].type == "call" else ""
             if made and named_as_class(made) and not standard(made):
                 self.module_made[name] = made
+            mapped = once and values[0].type in ("dictionary", "dictionary_comprehension")
+            if mapped and (item := self._items_given(values[0], Scope("", ""))):
+                self.module_items[name] = item  # `TYPE_MAP = {int: IntegerEncoder(), ...}`: each is an item encoder
 
     def _filled_at_top(self, root: ts.Node) -> dict[str, dict[str, str]]:
         """Module-level name -> key -> the function or class a module-level statement puts there (`_parser_creators[
@@ -793,8 +796,15 @@ class PythonLocals(PythonTypes):
 
     def _items_given(self, value: ts.Node, scope: Scope) -> str:
         """The type of each value of a mapping the code writes out, where they are of one (`{CLIENT: Connection(CLIENT),
-        SERVER: Connection(SERVER)}`, `{k: Item(k) for k in names}`): what a subscript, `.get()` or `.values()` of it
-        gives; "" where a value is of none the code states, of two unrelated types, or spread in (`**base`)."""
+        SERVER: Connection(SERVER)}`, `{k: Item(k) for k in names}`), or of one the code names whose items are known
+        (`typeMap if typeMap is not None else self.TYPE_MAP`, the side given none aside): what a subscript, `.get()` or
+        `.values()` of it gives; "" where a value is of none the code states, of two unrelated types, or spread in
+        (`**base`)."""
+        if value.type in ("identifier", "attribute"):
+            return self.items_of(value, scope)
+        if value.type in ("boolean_operator", "conditional_expression"):
+            known = {self._items_given(side, scope) for side in either_side(value)} - {""}
+            return known.pop() if len(known) == 1 else ""
         if value.type == "dictionary_comprehension":
             body = value.child_by_field_name("body")
             typed = self._comprehension_types(value.named_children, scope)

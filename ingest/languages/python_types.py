@@ -460,6 +460,7 @@ class PythonTypes(PythonParameters):
         parameters.update((n, made) for n, made in self.module_made.items() if n not in own)
         scope = Scope(receiver, "", cls, receiver, dict(parameters), names=names, held=holding)
         scope.elements.update({n: kind for n, kind in self.module_elements.items() if n not in own})
+        scope.items.update({n: item for n, item in self.module_items.items() if n not in own})
         scope.held.update(self._defaults_held(body, scope))
         scope.items.update(self.item_parameters(method))
         scope.element_items.update(self.element_item_parameters(method))
@@ -657,6 +658,8 @@ class PythonTypes(PythonParameters):
         item = self._named_type(item_name(annotation))
         if not item and is_name and scope is not None:  # `self.mapping = mapping` with `mapping: Mapping[str, Foo]`
             item = scope.items.get(node_text(right), "")
+        elif not item and is_name:  # `TYPE_MAP = TYPE_MAP` in a class body: the module's mapping of one kind of value
+            item = self.module_items.get(node_text(right), "")
         if item:
             cls.items[name] = item
         elif (
