@@ -27,6 +27,9 @@ Facts = dict[tuple[str, str], list[tuple[str, str]]]
 # Parameters one lookup reads through, a value passed on from parameter to parameter: past it the lookup gives
 # nothing (a parameter read before, at the top of a lookup of its own, counts as read)
 MAX_CHAIN = 16
+# Parameters one outermost lookup reads, through every chain from it (overrides fan a value out): past them it gives
+# what it has read
+MAX_READS = 4096
 MAX_STARRED = 32  # the places after a `*args` parameter's own whose values are read as its elements
 ValueClasses = Callable[[str, str], list[Entity]]  # (entity id, beside it) -> the class the value is, [] if unknown
 Lineage = Callable[[Entity], list[Entity]]  # a class, then its bases, nearest first
@@ -40,6 +43,8 @@ class PassedValues:
         self._overridden = overridden  # a method -> the base methods it overrides, whose calls may run it instead
         self._facts: Facts = {}
         self._reading: set[tuple[str, str, str]] = set()  # parameters being read (a chain passing a value on)
+        self._reads = 0  # parameters read since the outermost lookup began
+        self._cuts = 0  # lookups cut (a cycle, a bound): what was read under one is kept only at the outermost
         self._read: dict[tuple[str, str, str], str | None] = {}
         self._itself: dict[tuple[str, str, str], frozenset[str]] = {}
         self._repartial: set[str] = set()  # functions that may return a partial of themselves
@@ -67,11 +72,12 @@ class PassedValues:
         key = (function, name, place)
         if key in self._read:
             return self._read[key]
+        cuts = self._cuts
         classes = self._classes(key, values_of)
         if classes is None:
             return None
         found = _shared(classes, lineage)
-        if not self._reading:  # (read inside a chain, it may lack what the chain's start passes)
+        if not self._reading or self._cuts == cuts:  # (read under a cut, it may lack what the chain's start passes)
             self._read[key] = found
         return found
 
@@ -103,13 +109,14 @@ class PassedValues:
         if key in self._itself:
             return self._itself[key]
         values = self._values(function, name, place)
+        cuts = self._cuts
         if not values or not self._enter(key):
             return frozenset()
         try:
             found = frozenset(i for held, beside in values for i in values_of(held, beside))
         finally:
             self._reading.discard(key)
-        if not self._reading:
+        if not self._reading or self._cuts == cuts:
             self._itself[key] = found
         return found
 
@@ -136,12 +143,16 @@ class PassedValues:
         return values + self._facts.get((function, passed_slot(name)), [])
 
     def _enter(self, key: tuple[str, str, str]) -> bool:
-        """Mark a parameter as being read; False when it is already (a cycle) or the chain is at its bound."""
-        if key in self._reading:
+        """Mark a parameter as being read; False when it is already (a cycle), the chain is at its bound or the
+        outermost lookup has read its bound of parameters."""
+        if not self._reading:
+            self._reads = 0
+        if key in self._reading or len(self._reading) >= MAX_CHAIN or self._reads >= MAX_READS:
+            if key not in self._reading:
+                log.debug("%s: a value passed on through more parameters than are read; not read further", key[0])
+            self._cuts += 1
             return False
-        if len(self._reading) >= MAX_CHAIN:
-            log.debug("%s: a value passed on through %d parameters; not read further", key[0], MAX_CHAIN)
-            return False
+        self._reads += 1
         self._reading.add(key)
         return True
 
