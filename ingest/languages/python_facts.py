@@ -72,6 +72,7 @@ class ClassFacts:
     slots: set[str] = field(default_factory=set)  # attributes declared optional (`x: Foo | None = None`)
     elements: dict[str, str] = field(default_factory=dict)  # container attribute -> qualified type of its elements
     element_items: dict[str, list[str]] = field(default_factory=dict)  # `list[tuple[Key, Item]]`: each place's type
+    element_unions: dict[str, list[str]] = field(default_factory=dict)  # `list[A | B]`: the classes each may be
     items: dict[str, str] = field(default_factory=dict)  # mapping or list attribute -> what a subscript of it gives
     keys: dict[str, str] = field(default_factory=dict)  # mapping or set attribute -> the class of its keys
     properties: set[str] = field(default_factory=set)  # methods read as attributes (`@property`, `@cached_property`)
@@ -145,6 +146,7 @@ class Scope:
     elements: dict[str, str] = field(default_factory=dict)  # parameter -> the type of its elements (`list[Foo]`)
     held_elements: dict[str, str] = field(default_factory=dict)  # ... the class they are (`Sequence[type[Foo]]`)
     element_items: dict[str, list[str]] = field(default_factory=dict)  # ... of tuple elements, by place
+    element_unions: dict[str, list[str]] = field(default_factory=dict)  # ... the classes each may be (`list[A | B]`)
     items: dict[str, str] = field(default_factory=dict)  # parameter -> what a subscript of it gives (`dict[str, Foo]`)
     keys: dict[str, str] = field(default_factory=dict)  # parameter -> the class of its keys (`dict[Key, int]`)
     alternatives: dict[str, list[str]] = field(default_factory=dict)  # variable -> its types (`A() if c else B()`)

@@ -1013,7 +1013,13 @@ class PythonLocals(PythonTypes):
         """`node.kwargs` where node is one of several classes of this file (`node: Union[Filter, Call]`) that state
         its elements differently (`kwargs: list[Pair]`, `kwargs: list[Keyword]`): each one; [] where one of them
         states none, or they agree (`_element_type`)."""
+        if container.type == "identifier" and (declared := scope.element_unions.get(node_text(container))):
+            return declared  # `transformers: list[A | B]`, `*transformers: A | B`
         owner = container.child_by_field_name("object") if container.type == "attribute" else None
+        cls = self._owner_class(owner, scope)[1] if owner is not None else None
+        named = node_text(container.child_by_field_name("attribute")) if cls is not None else ""
+        if cls is not None and (declared := cls.element_unions.get(named, [])):
+            return declared  # `self.transformers`, its class stating `transformers: Tuple[A | Chain, ...]`
         classes = (
             scope.alternatives.get(node_text(owner), []) if owner is not None and owner.type == "identifier" else []
         )

@@ -29,6 +29,7 @@ from trident.ingest.languages.python_facts import Scope
 from trident.ingest.languages.python_syntax import (
     annotated_name,
     callable_only,
+    element_annotation,
     element_items,
     element_name,
     held_class_name,
@@ -173,6 +174,14 @@ class PythonParameters:
         if gathered := varargs_node(function):
             found[gathered[0]] = self._annotation(gathered[1])
         return {name: element for name, element in found.items() if element}
+
+    def element_union_parameters(self, function: ts.Node) -> dict[str, list[str]]:
+        """Parameter -> the classes each of its elements may be, for parameters annotated `list[A | B]`,
+        `Sequence[Union[A, B]]`, ..., and `*args: A | B`."""
+        found = {name: self.union_types(element_annotation(t)) for name, t in parameter_nodes(function)}
+        if gathered := varargs_node(function):
+            found[gathered[0]] = self.union_types(gathered[1])
+        return {name: types for name, types in found.items() if types}
 
     def held_element_parameters(self, function: ts.Node) -> dict[str, str]:
         """Parameter -> the class each of its elements is, for parameters annotated `Sequence[type[Foo]]`: a class or

@@ -466,6 +466,7 @@ class PythonBinder(PythonImplicitCalls):
         inner.bounded.update(name for name, annotation in parameter_nodes(node) if held_class_name(annotation))
         inner.kept.update(set(parameters) - body_names(node))
         inner.elements.update(self.element_parameters(node))
+        inner.element_unions.update(self.element_union_parameters(node))
         inner.held_elements.update(self.held_element_parameters(node))
         inner.element_items.update(self.element_item_parameters(node))
         inner.items.update(self.item_parameters(node))

@@ -7,10 +7,11 @@ import re
 import sys
 from collections import Counter
 from collections.abc import Callable, Collection, Iterator
+from functools import lru_cache
 
 import tree_sitter as ts
 
-from trident.ingest.languages import node_text
+from trident.ingest.languages import node_text, parser_for
 from trident.ingest.languages.python import relative_package
 
 FUNCTIONS = ("function_definition",)
@@ -47,6 +48,7 @@ NO_ELEMENTS = frozenset(
 )
 # Mappings: their second type argument is what a subscript of them gives (`self._long_opt[opt]`).
 MAPPINGS = frozenset({"dict", "Dict", "Mapping", "MutableMapping", "defaultdict", "DefaultDict", "OrderedDict"})
+TUPLES = frozenset({"tuple", "Tuple"})  # their elements are stated where every one is of one type (`tuple[Foo, ...]`)
 HASHED = frozenset({"set", "Set", "frozenset", "FrozenSet", "AbstractSet", "MutableSet"})  # members found by hash
 SEQUENCES = frozenset({"list", "List", "Sequence", "MutableSequence", "deque", "Deque"})  # `xs[0]`: an element
 # Methods of the builtin types: called on a receiver of unknown type, the receiver is most likely one of them.
@@ -295,6 +297,8 @@ def _declared(node: ts.Node | None) -> ts.Node | None:
     while node is not None:
         if node.type == "type":
             node = node.named_children[0] if node.named_child_count else None
+        elif node.type == "string" and (parsed := unquoted(node)) is not node:
+            node = parsed
         elif node.type in ("binary_operator", "union_type"):
             node = _one_side(node)
         elif (head := _generic_head(node)) is not None and head.rsplit(".", 1)[-1] in OPTIONAL:
@@ -306,6 +310,31 @@ def _declared(node: ts.Node | None) -> ts.Node | None:
         else:
             return node
     return None
+
+
+QUOTED_NAME = re.compile(r"[A-Za-z_][\w.]*")  # `'Foo'`, `"mod.Foo"`: a name quoted, read as written
+
+
+def unquoted(node: ts.Node) -> ts.Node:
+    """The annotation a string writes out whole (`'Optional[Foo]'`, `"t.List[Item]"`, `'A | B'`), parsed; the node
+    itself for anything else (a quoted name, `'Foo'`, is read as written)."""
+    if node.type != "string":
+        return node
+    text = "".join(node_text(c) for c in node.named_children if c.type == "string_content").strip()
+    if not text or QUOTED_NAME.fullmatch(text):
+        return node
+    return _parsed_annotation(text) or node
+
+
+@lru_cache(maxsize=4096)
+def _parsed_annotation(text: str) -> ts.Node | None:
+    """The annotation `text` writes, parsed as one (`_: <text>`); None where it does not parse so."""
+    tree = parser_for("python").parse(f"_: {text}\n".encode())
+    root = tree.root_node
+    statement = root.named_children[0] if root.named_child_count == 1 and not root.has_error else None
+    assignment = statement.named_children[0] if statement is not None and statement.named_child_count == 1 else None
+    is_annotated = assignment is not None and assignment.type == "assignment"
+    return assignment.child_by_field_name("type") if assignment is not None and is_annotated else None
 
 
 def _one_side(union: ts.Node) -> ts.Node | None:
@@ -387,7 +416,7 @@ def union_names(node: ts.Node | None) -> list[str]:
     found: list[str] = []
     pending = [node] if node is not None else []
     while pending:
-        at = pending.pop()
+        at = unquoted(pending.pop())
         head = _generic_head(at)
         if at.type == "type" and at.named_child_count:
             pending.append(at.named_children[0])
@@ -541,6 +570,11 @@ def element_items(node: ts.Node | None) -> list[ts.Node]:
     return tuple_items(args[0]) if len(args) == 1 or (args and last in GENERATORS) else []
 
 
+def element_annotation(node: ts.Node | None) -> ts.Node | None:
+    """The annotation of the elements a container annotation states, as written (`list[A | B]`: `A | B`); None."""
+    return _element(node)
+
+
 def element_name(node: ts.Node | None) -> str:
     """`list[Foo]`, `Sequence["Foo"]`, `list[Foo] | None`, `Iterator[Foo]`, `Generator[Foo, None, None]` -> the
     element type as written; "" otherwise, and for elements that are classes (`held_element_name`)."""
@@ -558,11 +592,18 @@ def _element(node: ts.Node | None) -> ts.Node | None:
     node = _declared(node)
     head = _generic_head(node) if node is not None else None
     last = head.rsplit(".", 1)[-1] if head is not None else ""
-    project_generic = last[:1].isupper() and last not in NO_ELEMENTS | MAPPINGS
-    if node is None or (last not in CONTAINERS | GENERATORS and not project_generic):
+    project_generic = last[:1].isupper() and last not in NO_ELEMENTS | MAPPINGS | TUPLES
+    if node is None or (last not in CONTAINERS | GENERATORS | TUPLES and not project_generic):
         return None
     args = _generic_arguments(node)
+    if last in TUPLES and len(args) == 2 and _unwrapped_type(args[1]).type == "ellipsis":
+        return args[0]  # `tuple[Foo, ...]`: a tuple of any length, each a Foo
     return args[0] if len(args) == 1 or (args and last in GENERATORS) else None
+
+
+def _unwrapped_type(node: ts.Node) -> ts.Node:
+    """What a `type` node wraps (`...` in `tuple[Foo, ...]`); the node itself otherwise."""
+    return node.named_children[0] if node.type == "type" and node.named_child_count == 1 else node
 
 
 def tuple_items(node: ts.Node | None) -> list[ts.Node]:

@@ -43,6 +43,7 @@ from trident.ingest.languages.python_syntax import (
     defined_functions,
     descendants,
     either_side,
+    element_annotation,
     element_name,
     elements_kept,
     held_class_name,
@@ -464,6 +465,7 @@ class PythonTypes(PythonParameters):
         scope.held.update(self._defaults_held(body, scope))
         scope.items.update(self.item_parameters(method))
         scope.element_items.update(self.element_item_parameters(method))
+        scope.element_unions.update(self.element_union_parameters(method))
         scope.generators.update(generators)
         scope.alternatives.update(unions)
         for node in descendants(body, "assignment"):
@@ -651,6 +653,10 @@ class PythonTypes(PythonParameters):
             element = self._elements_given(right, scope)
         if element and cls.elements.setdefault(name, element) != element:
             cls.elements[name] = ""  # given lists of two types: its elements are neither, surely
+        if several := self.union_types(element_annotation(annotation)):  # `transformers: Tuple[A | Chain, ...]`
+            cls.element_unions.setdefault(name, several)
+        elif is_name and scope is not None and (several := scope.element_unions.get(node_text(right), [])):
+            cls.element_unions.setdefault(name, several)  # `self.transformers = transformers` (`*transformers: A | B`)
         if any(places := self.element_item_types(annotation)):  # `self._body: list[tuple[Key | None, Item]] = []`
             cls.element_items.setdefault(name, places)
         elif is_name and scope is not None and (places := scope.element_items.get(node_text(right), [])):
