@@ -331,7 +331,8 @@ class _Builder:
                     refs.add(_bound(decorated, RelationType.DECORATED_BY, decoration.target, evidence, CALL_TARGETS))
             for base in bound.bases:
                 if base.owner in classes:
-                    refs.add(_bound(classes[base.owner], RelationType.INHERITS, base.target, at(base.row), ("Class",)))
+                    inherits = _bound(classes[base.owner], RelationType.INHERITS, base.target, at(base.row), ("Class",))
+                    refs.add(replace(inherits, place=base.place))
             for kind, stated in ((RelationType.RETURNS, bound.returns), (RelationType.YIELDS, bound.yields)):
                 for returned in stated:
                     if returned.owner in ids:

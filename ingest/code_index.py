@@ -455,6 +455,8 @@ class CodeIndex:
         class as the binder reads it (`self.stream = ByteStream(...)`) may be one of several that other code assigns.
         A call of a class: on the caller's own receiver's class for `type(self)(...)`, what the caller was given for
         a parameter holding a class (`kind()`), "" otherwise."""
+        if ref.type == RelationType.INHERITS:  # a base: its place among the class's bases
+            return str(ref.place) if ref.place >= 0 else ""
         if resolution is not Resolution.NAME and _parameter_marked(ref.target.rpartition(ATTRIBUTE_MARK)[2]):
             return GIVEN_RUN  # what the caller's callers pass it (or made and passed): they reach it themselves
         if ref.type == RelationType.CALLS and found.type == EntityType.CLASS.value:

@@ -272,6 +272,7 @@ def _pending(ref: Reference) -> PendingReference:
         owner=ref.owner,
         after_owner=ref.after_owner,
         virtual=ref.virtual,
+        place=ref.place,
     )
 
 

@@ -150,6 +150,7 @@ class Reference:
     after_owner: bool = False  # MEMBER via super(): the owner's bases only
     virtual: bool = True  # False: the method named runs, none of its overrides (`Base.m(self)`)
     passed: tuple[str, ...] = ()  # PASSES: the slot (`(>0)`) and the value's type as the caller's binder reads it
+    place: int = -1  # INHERITS: the base's place among the class's bases as written; -1 not known
 
 
 @dataclass

@@ -21,6 +21,7 @@ import logging
 from collections import defaultdict, deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -68,7 +69,8 @@ class Hierarchy:
     @classmethod
     def of(cls, table: pa.Table) -> Hierarchy:
         """From a relation table's CONTAINS (class -> method, evidence: the method's chunk) and INHERITS rows.
-        Bases are kept in a fixed order (each class's sorted), so the same relations give the same hierarchy."""
+        Bases are kept in the order the class writes them (an INHERITS row's receiver), those of no known place after,
+        sorted, so the same relations give the same hierarchy."""
         hierarchy = cls()
         contains = _rows(table, RelationType.CONTAINS.value, ("source", "target", "evidence"))
         for owner, member, evidence in sorted(contains):
@@ -76,8 +78,8 @@ class Hierarchy:
                 hierarchy.members[owner].setdefault(_name(member), (member, evidence))
         defines = _rows(table, RelationType.DEFINES.value, ("target", "evidence"))
         hierarchy._members_defined_apart(defines, [t for _, t, _ in contains])
-        inherits = _rows(table, RelationType.INHERITS.value, ("source", "target", "resolution"))
-        for child, base, resolution in sorted(inherits):
+        inherits = _rows(table, RelationType.INHERITS.value, ("source", "target", "resolution", "receiver"))
+        for child, base, resolution, _ in sorted(inherits, key=_written_order):
             if child != base and base.startswith(CLASS_ID_PREFIX):
                 hierarchy.bases[child].append((base, Resolution(resolution or Resolution.EXACT.value)))
         return hierarchy
@@ -147,7 +149,8 @@ class Hierarchy:
         return None
 
     def overrides(self) -> Iterator[tuple[str, str, str, Resolution]]:
-        """(method, the base method it overrides, the method's chunk, resolution) for every overriding method."""
+        """(method, the base method it overrides, the method's chunk, resolution) for every overriding method, and
+        for every method a class of several bases takes from one base over another's (`_shadowed`)."""
         for cls in sorted(self.members):
             for name, (method, evidence) in sorted(self.members[cls].items()):
                 for base, how in self.ancestors(cls):
@@ -155,6 +158,34 @@ class Hierarchy:
                     if found is not None:
                         yield method, found[0], evidence, how
                         break
+        yield from self._shadowed()
+
+    def _shadowed(self) -> Iterator[tuple[str, str, str, Resolution]]:
+        """(method, the method it shadows, the method's chunk, resolution) where a class of several bases takes a
+        method from a base written before another whose method of that name its class does not derive from: `class
+        Identifier(NameAliasMixin, TokenList)` runs NameAliasMixin's `get_alias` where TokenList's code calls
+        `self.get_alias()` on an Identifier."""
+        above: dict[str, set[str]] = {}
+        seen: set[tuple[str, str]] = set()
+        for cls in sorted(c for c, bases in self.bases.items() if len(bases) > 1):
+            owners: dict[str, list[tuple[str, str, str, Resolution]]] = defaultdict(list)
+            for owner, how in [(cls, Resolution.EXACT), *self.ancestors(cls)]:
+                for name, (method, evidence) in self.members.get(owner, {}).items():
+                    owners[name].append((owner, method, evidence, how))
+            for found in (owners[name] for name in sorted(owners)):
+                for (owner, method, evidence, how), (base_owner, base, _, base_how) in pairwise(found):
+                    if owner not in above:
+                        above[owner] = {a for a, _ in self.ancestors(owner)}
+                    if base_owner not in above[owner] and (method, base) not in seen:
+                        seen.add((method, base))
+                        yield method, base, evidence, _weakest(how, base_how)
+
+
+def _written_order(row: tuple[str, ...]) -> tuple[str, int, str]:
+    """An INHERITS row's (class, base, resolution, place) as it sorts: by class, then by the base's place as the class
+    writes it (none known: after), then by base."""
+    child, base, _, place = row
+    return child, int(place) if place.isdigit() else MAX_BASES, base
 
 
 def _rows(table: pa.Table, rtype: str, columns: tuple[str, ...]) -> list[tuple[str, ...]]:

@@ -39,6 +39,7 @@ class PendingReference(BaseModel):
     owner: str = Field("", description="For a member: the qualified name of its class")
     after_owner: bool = Field(False, description="For a member via super(): looked up in the class's bases only")
     virtual: bool = Field(True, description="False: the call runs the method it names, none of its overrides")
+    place: int = Field(-1, description="INHERITS: the base's place among the class's bases as written; -1 not known")
 
 
 class DocumentEntry(BaseModel):

@@ -182,7 +182,8 @@ RECEIVER_HELP = (
     "CALLS and REFERENCES of a method: which overrides of the target the call may run instead. '' any (the receiver's"
     " class is not known); a class id: those of that class and the classes deriving from it ('^' before it: the call"
     " is on the caller's own receiver, `self.m()`); '=' none ('=' before a class id: the receiver was made by"
-    " constructing exactly that class); '<' the call runs a function, class or generator its caller was given"
+    " constructing exactly that class); '<' the call runs a function, class or generator its caller was given."
+    " INHERITS: the base's place among the class's bases as written ('0', '1', ...; '' not known)"
 )
 
 

@@ -67,6 +67,7 @@ class BoundBase:
     owner: str  # local name of the class
     row: int  # 0-based
     target: Target
+    place: int = -1  # a base's place among the class's bases as written (`class C(Mixin, Base)`: 0, 1); -1 not known
 
 
 @dataclass(frozen=True)

@@ -354,7 +354,7 @@ class PythonBinder(PythonImplicitCalls):
         row = node.start_point.row
         holder = node.child_by_field_name("superclasses")
         header = self._header_scope(node, scope)
-        for base in holder.named_children if holder is not None else []:
+        for place, base in enumerate(holder.named_children if holder is not None else []):
             if base.type in ("keyword_argument", "call"):  # `metaclass=make()`, `with_metaclass(M)`
                 self._calls_in(base, header)
             if (metaclass := self._metaclass(base, scope)) is not None:  # what a class deriving from it is made by
@@ -364,7 +364,7 @@ class PythonBinder(PythonImplicitCalls):
             generic = base.child_by_field_name("value") if base.type == "subscript" else None
             target = self._expression_target(generic or base, scope)  # `Base[T]`, `Generic[T]`: the class itself
             if target is not None and target.name != "object":
-                self.result.bases.append(BoundBase(local, row, target))
+                self.result.bases.append(BoundBase(local, row, target, place))
                 cls.derived = cls.derived or not standard(target.name)
                 self.result.holds.extend(self._library_mixins(cls, target))
         body = node.child_by_field_name("body")
