@@ -26,6 +26,7 @@ from trident.ingest.languages.python_facts import (
     surest,
 )
 from trident.ingest.languages.python_fixtures import fixture_name, fixture_params, is_fixture
+from trident.ingest.languages.python_implicit import BINARY_RUNS
 from trident.ingest.languages.python_lookups import keyword_default, returned_lookup
 from trident.ingest.languages.python_parameters import PythonParameters, standard
 from trident.ingest.languages.python_syntax import (
@@ -775,6 +776,8 @@ class PythonTypes(PythonParameters):
             return (types[0] if len(types) == 1 else "") if types else self._held_elsewhere(node, scope)
         if node.type == "call":
             return self._made(node, scope)
+        if node.type in ("parenthesized_expression", "binary_operator"):  # `(Literal("a") + "::").set_name(...)`
+            return self._value_type(node, scope.types, scope)
         if node.type != "subscript" or any(c.type == "slice" for c in node.children_by_field_name("subscript")):
             return ""  # (`xs[1:]` is a list of the elements, not one of them)
         return self.items_of(node.child_by_field_name("value"), scope)
@@ -1090,4 +1093,18 @@ class PythonTypes(PythonParameters):
         if node.type in ("boolean_operator", "conditional_expression"):
             known = {self._value_type(side, variables, scope) for side in either_side(node)} - {""}
             return known.pop() if len(known) == 1 else ""
+        if node.type == "binary_operator":  # `Literal("a") + "::"`: what the left operand's `__add__` gives
+            left, operator = node.child_by_field_name("left"), node.child_by_field_name("operator")
+            method = BINARY_RUNS.get(node_text(operator)) if operator is not None else None
+            typed = self._value_type(left, variables, scope) if left is not None and method else ""
+            return self._method_gives(typed, method) if typed and method and not standard(typed) else ""
         return ""
+
+    def _method_gives(self, typed: str, method: str) -> str:
+        """What a call of `method` on a value of `typed` gives: as the class of this file defining it (the class
+        itself or its nearest base of this file) says, else the name called, for the indexer to read."""
+        cls = self.by_qualified.get(typed)
+        if cls is None:
+            return self._given(f"{typed}.{method}")
+        owner = next((c for c in self.file_lineage(cls) if method in c.methods), cls)
+        return self._given(f"{owner.qualified}.{method}")
