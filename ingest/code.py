@@ -39,6 +39,7 @@ __all__ = ["SUPPORTED_LANGUAGES", "parse_code"]
 
 CALL_TARGETS = ("Function", "Method", "Class")
 REFERENCE_TARGETS = ("Class", "Function", "Method")  # what a value passed on to be called or constructed can be
+CLASS = ("Class",)  # what a base, a stated return or a held value is
 HELD_TARGETS = ("Class", "Function", "Method")  # what an attribute holds: an instance of a class, or what a call gives
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")  # universal newlines, the rule of text.source_lines
 # A line of closing brackets, or PHP's `<?php` / `?>` tags alone, says nothing worth a chunk.
@@ -319,31 +320,7 @@ class _Builder:
             if target != self.module_q:
                 refs.add(Reference(module.id, RelationType.IMPORTS, target, at(row), ("Module",)))
         if bound is not None:
-            for call in bound.calls:
-                source = ids.get(call.caller, module.id)
-                refs.add(_bound(source, RelationType.CALLS, call.target, at(call.row), CALL_TARGETS))
-            for ref in bound.references:
-                source = ids.get(ref.caller, module.id)
-                refs.add(_bound(source, RelationType.REFERENCES, ref.target, at(ref.row), REFERENCE_TARGETS))
-            for decoration in bound.decorations:
-                if decoration.caller in ids:
-                    decorated, evidence = ids[decoration.caller], at(decoration.row)
-                    refs.add(_bound(decorated, RelationType.DECORATED_BY, decoration.target, evidence, CALL_TARGETS))
-            for base in bound.bases:
-                if base.owner in classes:
-                    inherits = _bound(classes[base.owner], RelationType.INHERITS, base.target, at(base.row), ("Class",))
-                    refs.add(replace(inherits, place=base.place))
-            for kind, stated in ((RelationType.RETURNS, bound.returns), (RelationType.YIELDS, bound.yields)):
-                for returned in stated:
-                    if returned.owner in ids:
-                        source = ids[returned.owner]
-                        refs.add(_bound(source, kind, returned.target, at(returned.row), ("Class",)))
-            for passed in _passes(bound, ids, module.id, at):  # what a call passes a function
-                refs.add(passed)
-            for fact in bound.holds:  # a class's attribute, or a function's callback's parameter
-                if (holder := entities.get(classes.get(fact.owner) or ids.get(fact.owner, ""))) is not None:
-                    declared = _bound(holder.id, RelationType.HOLDS, fact.target, holder.chunk_id or "", _held(fact))
-                    refs.add(replace(declared, owner=fact.attribute))
+            _add_bound(refs, bound, ids, classes, entities, module.id, at)
         else:
             for caller, callee, row in outline.calls:
                 refs.add(Reference(ids.get(caller, module.id), RelationType.CALLS, callee, at(row), CALL_TARGETS))
@@ -417,7 +394,46 @@ class _References:
         return list(self._refs.values())
 
 
-def _bound(source: str, rtype: str, target: Target, evidence: str, types: tuple[str, ...]) -> Reference:
+def _add_bound(
+    refs: _References,
+    bound: Bindings,
+    ids: dict[str, str],
+    classes: dict[str, str],
+    entities: dict[str, Entity],
+    module_id: str,
+    at: Callable[[int], str],
+) -> None:
+    """The references a language's binder states for a file: its calls, references, decorations, bases (each with
+    its place), stated returns and yields, what calls pass, and what attributes and callbacks hold."""
+    for call in bound.calls:
+        source = ids.get(call.caller, module_id)
+        refs.add(_bound(source, RelationType.CALLS, call.target, at(call.row), CALL_TARGETS))
+    for ref in bound.references:
+        source = ids.get(ref.caller, module_id)
+        refs.add(_bound(source, RelationType.REFERENCES, ref.target, at(ref.row), REFERENCE_TARGETS))
+    for decoration in bound.decorations:
+        if decoration.caller in ids:
+            decorated, evidence = ids[decoration.caller], at(decoration.row)
+            refs.add(_bound(decorated, RelationType.DECORATED_BY, decoration.target, evidence, CALL_TARGETS))
+    for base in bound.bases:
+        if base.owner in classes:
+            refs.add(_bound(classes[base.owner], RelationType.INHERITS, base.target, at(base.row), CLASS, base.place))
+    for kind, stated in ((RelationType.RETURNS, bound.returns), (RelationType.YIELDS, bound.yields)):
+        for returned in stated:
+            if returned.owner in ids:
+                source = ids[returned.owner]
+                refs.add(_bound(source, kind, returned.target, at(returned.row), CLASS))
+    for passed in _passes(bound, ids, module_id, at):  # what a call passes a function
+        refs.add(passed)
+    for fact in bound.holds:  # a class's attribute, or a function's callback's parameter
+        if (holder := entities.get(classes.get(fact.owner) or ids.get(fact.owner, ""))) is not None:
+            declared = _bound(holder.id, RelationType.HOLDS, fact.target, holder.chunk_id or "", _held(fact))
+            refs.add(replace(declared, owner=fact.attribute))
+
+
+def _bound(
+    source: str, rtype: str, target: Target, evidence: str, types: tuple[str, ...], place: int = -1
+) -> Reference:
     return Reference(
         source,
         rtype,
@@ -429,4 +445,5 @@ def _bound(source: str, rtype: str, target: Target, evidence: str, types: tuple[
         owner=target.owner,
         after_owner=target.after_owner,
         virtual=target.virtual,
+        place=place,
     )
