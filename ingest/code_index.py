@@ -339,8 +339,8 @@ class CodeIndex:
             if classes and ref.target.endswith(PREFIX_MARK):
                 return self._prefixed(classes[0], ref.target.removesuffix(PREFIX_MARK)), resolution
             found = self._member(classes[0], ref.target, skip_first=ref.after_owner) if classes else []
-            if classes and not found and (called := self._attribute_called(classes[0], ref.target)):
-                return [e for e in called if e.type in types], Resolution.INFERRED  # `env.context_class(...)`
+            if classes and not found and (called := self._attribute_called(classes[0], ref.target))[0]:
+                return [e for e in called[0] if e.type in types], called[1]  # `env.context_class(...)`
             if classes and not found and ref.target in DEFAULTS_TO:  # `object`'s default runs the other one
                 found, resolution = self._defaulted(ref, classes[0], types, resolution)
             if classes and not found and (elsewhere := self._defined_elsewhere(ref, classes[0], types)) is not None:
@@ -924,14 +924,21 @@ class CodeIndex:
             return []
         return [found] if found.type == EntityType.CLASS.value else self._returned([found])
 
-    def _attribute_called(self, cls: Entity, attribute: str) -> list[Entity]:
-        """What calling an attribute `cls` defines no method for runs: the class or function it holds itself
-        (`env.context_class(...)`), else the `__call__` of what the class's `__getattr__` says it is
-        (`pm.hook.myhook(...)`)."""
+    def _attribute_called(self, cls: Entity, attribute: str) -> tuple[list[Entity], Resolution]:
+        """What calling an attribute `cls` defines no method for runs, and how surely: the class or function it
+        holds itself (`env.context_class(...)`), else the `__call__` of what the class's `__getattr__` says it is
+        (`pm.hook.myhook(...)`); else, where it holds nothing indexed (`Set = set`), each class or function the
+        classes deriving from it hold there instead (`Set = OrderedSet`), as a dispatch."""
         if called := self._called(cls, attribute):
-            return called
-        dynamic = self._undeclared(cls, attribute)
-        return self._member(dynamic[0], "__call__", skip_first=False) if dynamic else []
+            return called, Resolution.INFERRED
+        if dynamic := self._undeclared(cls, attribute):
+            return self._member(dynamic[0], "__call__", skip_first=False), Resolution.INFERRED
+        return self._held_by_derived(cls, attribute), Resolution.DISPATCH
+
+    def _held_by_derived(self, cls: Entity, attribute: str) -> list[Entity]:
+        """Each class or function the classes deriving from `cls` hold under `attribute`, sorted by id."""
+        held = {e.id: e for derived in self._derived(cls) for e in self._called(derived, attribute)}
+        return [held[i] for i in sorted(held)]
 
     def _undeclared(self, cls: Entity, attribute: str) -> list[Entity]:
         """The class `cls`'s `__getattr__` (or its nearest base's) says an attribute the class does not define is
@@ -1156,8 +1163,8 @@ class CodeIndex:
         subclass holds under that name, sorted; [] where none does."""
         head, _, attribute = owner.rpartition(".")
         classes = [e for e in self._qualified(head, project, 0, tails) if e.type == EntityType.CLASS.value][:1]
-        held = {e.id: e for cls in classes for d in self._derived(cls) for e in self._called(d, attribute)}
-        return [held[i] for i in sorted(held) if held[i].type == EntityType.CLASS.value]
+        held = self._held_by_derived(classes[0], attribute) if classes else []
+        return [e for e in held if e.type == EntityType.CLASS.value]
 
     def _called_member(self, owner: str, project: str, tails: _Tails) -> bool:
         """Whether `owner` (a name the index does not know) is what a call of a member of a known class or function

@@ -432,8 +432,8 @@ class PythonTypes(PythonParameters):
             aliased = right is not None and right.type == "identifier" and node_text(right) in cls.methods
             if held := f"{cls.qualified}.{node_text(right)}" if aliased and right is not None else "":
                 cls.hold(node_text(left), held)  # `visit_Template = _simple_visit`, `__radd__ = __add__`
-            elif held := self._held(node, Scope("", "")):
-                cls.hold(node_text(left), held)
+            elif (held := self._held(node, Scope("", ""))) and not standard(held):  # (`Set: Type[AbstractSet] =
+                cls.hold(node_text(left), held)  # set`: no class of a project, left to what derived classes hold)
             if right is not None and (table := self._table_given(right, Scope("", ""))):
                 cls.tables.setdefault(node_text(left), {}).update(table)  # `FUNCS = {"iso": utils.from_iso}`
             made = self._constructed(right, Scope("", "")) if right is not None and right.type == "call" else ""
@@ -1071,6 +1071,8 @@ class PythonTypes(PythonParameters):
         variable or parameter it copies); a project's class the value makes where the annotation names the standard
         library's (`cache: MutableMapping[str, Lexer] = LRUCache(50)`) is what the value is."""
         annotated = self._annotation(annotation)
+        if annotated and standard(annotated) and held_class_name(annotation):
+            annotated = ""  # `Set: Type[AbstractSet] = set`: a class no project has, no instance of one
         if annotated and (value is None or not standard(annotated)):
             return annotated
         valued = self._value_type(value, variables, scope) if value is not None else ""
