@@ -468,7 +468,7 @@ class PythonLocals(PythonTypes):
             return None
         variable = node_text(test[0])
         before = scope.types.get(variable, "")
-        tested = [cls] if (cls := self._held_value(test[1], scope)) else self._tuple_classes(test[1], scope)
+        tested = self._tested_classes(test[1], scope)
         if len(tested) == 1:
             return SetType(variable, tested[0]), SetType(variable, before)  # (its type hides what else it may be)
         had = tuple(scope.alternatives.get(variable, ()))
@@ -477,6 +477,30 @@ class PythonLocals(PythonTypes):
             if tested
             else None
         )
+
+    def _tested_classes(self, tested: ts.Node, scope: Scope) -> list[str]:
+        """The classes an `isinstance` test names: the one class, or those of a tuple (`_tuple_classes`)."""
+        return [cls] if (cls := self._held_value(tested, scope)) else self._tuple_classes(tested, scope)
+
+    def narrowed_parts(self, nodes: list[ts.Node], scope: Scope) -> list[tuple[ts.Node, str, list[str]]]:
+        """The parts of an expression an `isinstance` test guards, outermost first, each with the variable and the
+        classes it is there: the right of `isinstance(x, Foo) and x.m()`, the value of `x.m() if isinstance(x, Foo)
+        else y`."""
+        found: list[tuple[ts.Node, str, list[str]]] = []
+        for node in nodes:
+            if any(part.start_byte <= node.start_byte and node.end_byte <= part.end_byte for part, _, _ in found):
+                continue
+            if node.type == "boolean_operator" and node_text(node.child_by_field_name("operator")) == "and":
+                test, part = isinstance_test(node.child_by_field_name("left")), node.child_by_field_name("right")
+            elif node.type == "conditional_expression" and node.named_child_count == 3:
+                test, part = isinstance_test(node.named_children[1]), node.named_children[0]
+            else:
+                continue
+            if test is None or part is None or node_text(test[0]) == scope.receiver:
+                continue
+            if tested := self._tested_classes(test[1], scope):
+                found.append((part, node_text(test[0]), tested))
+        return found
 
     def _tuple_classes(self, classes: ts.Node, scope: Scope) -> list[str]:
         """`(str, Specifier)` or `(Identifier, Function)` tested by `isinstance`: the classes of a project it names,

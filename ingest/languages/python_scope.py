@@ -627,6 +627,8 @@ class PythonBinder(PythonImplicitCalls):
         the elements of what it iterates (`[x.as_const() for x in self.items]`; over a `*fns` parameter, each holds
         what callers pass there)."""
         nodes = expression_nodes(node)
+        guarded = self.narrowed_parts(nodes, scope) if scope.in_function else []
+        nodes = [n for n in nodes if not any(p.start_byte <= n.start_byte < p.end_byte for p, _, _ in guarded)]
         typed = self._comprehension_types(nodes, scope)
         several = {n: c for n, c in self.comprehension_alternatives(nodes, scope).items() if n not in typed}
         starred = {n: o for n, o in self.comprehension_stars(nodes, scope).items() if n not in typed}
@@ -636,6 +638,10 @@ class PythonBinder(PythonImplicitCalls):
             _meanwhile(scope.open_params, starred),
         ):
             self._calls_in_expression(nodes, scope)
+        for part, variable, classes in guarded:  # `isinstance(x, Foo) and x.m()`: x is a Foo there
+            one = {variable: classes[0]} if len(classes) == 1 else {}
+            with _meanwhile(scope.types, one), _meanwhile(scope.alternatives, {} if one else {variable: classes}):
+                self._calls_in(part, scope)
 
     def _calls_in_expression(self, nodes: list[ts.Node], scope: Scope) -> None:
         self._implicit_calls(expression_runs(nodes), scope)
