@@ -128,6 +128,7 @@ class Scope:
     names: dict[str, str] = field(default_factory=dict)  # what imports inside this function bind
     nested: set[str] = field(default_factory=set)  # functions this function defines: its own code, no entity
     plain: set[str] = field(default_factory=set)  # ... those no decorator but `functools.wraps` makes another value
+    within: set[str] = field(default_factory=set)  # the nested functions whose code is walked here (`scan` in scan)
     assigned: dict[str, list[str]] = field(default_factory=dict)  # attribute -> types this function gives it
     held: dict[str, str] = field(default_factory=dict)  # variable -> the class or function it holds (`cls = Foo`)
     # parameter -> the function its default takes off a class (`cache_setitem=Cache.__setitem__`): while it holds

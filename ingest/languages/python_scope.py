@@ -435,15 +435,7 @@ class PythonBinder(PythonImplicitCalls):
             return
         parameters = self._parameters(node)
         if scope.in_function:  # a nested function is part of the function it is in
-            inner = Scope(scope.caller, scope.prefix, scope.cls, scope.receiver, {**scope.types}, True, {**scope.names})
-            inner.held.update(scope.held)
-            inner.local_methods.update(scope.local_methods)
-            inner.local_classes.update(scope.local_classes)
-            inner.member_bases.update(scope.member_bases)
-            inner.nested.update(scope.nested)
-            inner.plain.update(scope.plain)
-            inner.callables.update(scope.callables)  # a wrapper calling the functions its decorator is given
-            inner.wrapped.update(scope.wrapped)
+            inner = _nested_scope(scope, name)
         else:
             method = scope.cls is not None and scope.prefix == scope.cls.local
             caller = f"{scope.prefix}.{name}" if scope.prefix else name
@@ -994,8 +986,10 @@ class PythonBinder(PythonImplicitCalls):
             return _held_target(name, scope)
         if name in scope.types or (scope.in_function and name == scope.receiver):
             return Target(TargetForm.NAME, name, Resolution.NAME)
-        if name in scope.nested and name not in scope.names:  # its own nested `def`, not the module's
-            return None
+        if name in scope.nested and name not in scope.names:  # its own nested `def`, not the module's: part of its
+            # code, which a nested `def` calling itself (`yield from scan(child)` in `scan`) runs again: a recursion
+            recursion = Target(TargetForm.QUALIFIED, f"{self.module}.{scope.caller}", Resolution.EXACT)
+            return recursion if name in scope.within else None
         if self._bound(name, scope):
             return Target(TargetForm.QUALIFIED, self._bound(name, scope), Resolution.EXACT)
         return Target(TargetForm.NAME, name, Resolution.NAME) if name else None
@@ -1068,6 +1062,22 @@ def _held_base(target: Target | None) -> str:
 
 
 V = TypeVar("V")
+
+
+def _nested_scope(scope: Scope, name: str) -> Scope:
+    """The scope of the nested function `name` defined in `scope`'s: part of the same function (its caller), seeing
+    what the enclosing code binds, and walked within `name` (a call of `name` there runs it again)."""
+    inner = Scope(scope.caller, scope.prefix, scope.cls, scope.receiver, {**scope.types}, True, {**scope.names})
+    inner.held.update(scope.held)
+    inner.local_methods.update(scope.local_methods)
+    inner.local_classes.update(scope.local_classes)
+    inner.member_bases.update(scope.member_bases)
+    inner.nested.update(scope.nested)
+    inner.plain.update(scope.plain)
+    inner.within.update({*scope.within, name})
+    inner.callables.update(scope.callables)  # a wrapper calling the functions its decorator is given
+    inner.wrapped.update(scope.wrapped)
+    return inner
 
 
 @contextmanager
