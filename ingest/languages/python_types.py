@@ -1095,12 +1095,28 @@ class PythonTypes(PythonParameters):
         if node.type in ("boolean_operator", "conditional_expression"):
             known = {self._value_type(side, variables, scope) for side in either_side(node)} - {""}
             return known.pop() if len(known) == 1 else ""
-        if node.type == "binary_operator":  # `Literal("a") + "::"`: what the left operand's `__add__` gives
-            left, operator = node.child_by_field_name("left"), node.child_by_field_name("operator")
-            method = BINARY_RUNS.get(node_text(operator)) if operator is not None else None
-            typed = self._value_type(left, variables, scope) if left is not None and method else ""
-            return self._method_gives(typed, method) if typed and method and not standard(typed) else ""
+        if node.type == "binary_operator":
+            return self._operated_type(node, variables, scope)
         return ""
+
+    def _operated_type(self, node: ts.Node, variables: dict[str, str], scope: Scope | None) -> str:
+        """What an operator gives (`Literal("a") + "::" + Literal("b")`): what the left operand's method for it
+        (`__add__`) says it returns, operator by operator along the left operands (however many: a long sum is no
+        deep recursion); "" where one is not known."""
+        methods: list[str] = []
+        while node.type == "binary_operator":
+            operator, left = node.child_by_field_name("operator"), node.child_by_field_name("left")
+            method = BINARY_RUNS.get(node_text(operator)) if operator is not None else None
+            if left is None or method is None:
+                return ""
+            methods.append(method)
+            node = left
+        typed = self._value_type(node, variables, scope)
+        for method in reversed(methods):
+            if not typed or standard(typed):
+                return ""
+            typed = self._method_gives(typed, method)
+        return typed
 
     def _method_gives(self, typed: str, method: str) -> str:
         """What a call of `method` on a value of `typed` gives: as the class of this file defining it (the class
