@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import logging
 import posixpath
 import re
 from collections.abc import Callable
@@ -44,6 +45,8 @@ HELD_TARGETS = ("Class", "Function", "Method")  # what an attribute holds: an in
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")  # universal newlines, the rule of text.source_lines
 # A line of closing brackets, or PHP's `<?php` / `?>` tags alone, says nothing worth a chunk.
 _TRIVIAL = re.compile(r"(?:<\?php|<\?=?|\?>|[\s{}()\[\];,])*")
+
+log = logging.getLogger(__name__)
 
 
 @functools.cache  # asked again for every entity of a file, every run
@@ -219,10 +222,22 @@ def bindings(path: str, text: str, language: str) -> Bindings | None:
 
 
 def _bindings_of(spec: LanguageSpec, tree: ts.Tree, outline: Outline) -> Bindings | None:
-    """The file bound by its language's binder from what the outline found in it."""
+    """The file bound by its language's binder from what the outline found in it; None (its calls and bases read by
+    name, as for a language with no binder) where the binder fails on it: one file the binder cannot read (an
+    expression nested deeper than it walks) costs that file's bindings, not the index."""
     if spec.bind is None:
         return None
-    return spec.bind(tree.root_node, outline.path, outline.module, outline.found)
+    try:
+        return spec.bind(tree.root_node, outline.path, outline.module, outline.found)
+    except Exception as error:  # a fault boundary: any binder failure on one file (RecursionError among them)
+        log.warning(
+            "%s: the %s binder failed (%s: %s); its calls and bases are read by name",
+            outline.path,
+            spec.name,
+            type(error).__name__,
+            error,
+        )
+        return None
 
 
 def _held(fact: BoundAttribute) -> tuple[str, ...]:
