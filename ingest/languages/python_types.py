@@ -1120,9 +1120,15 @@ class PythonTypes(PythonParameters):
 
     def _method_gives(self, typed: str, method: str) -> str:
         """What a call of `method` on a value of `typed` gives: as the class of this file defining it (the class
-        itself or its nearest base of this file) says, else the name called, for the indexer to read."""
+        itself or its nearest base of this file) says; else the name called, for the indexer to read, where a base of
+        another project's file may define it; "" where only the standard library's may (marshmallow's `OrderedSet -
+        other`, `MutableSet.__sub__`: what it gives is not stated)."""
         cls = self.by_qualified.get(typed)
         if cls is None:
             return self._given(f"{typed}.{method}")
-        owner = next((c for c in self.file_lineage(cls) if method in c.methods), cls)
-        return self._given(f"{owner.qualified}.{method}")
+        lineage = list(self.file_lineage(cls))
+        if owner := next((c for c in lineage if method in c.methods), None):
+            return self._given(f"{owner.qualified}.{method}")
+        bases = {b for c in lineage for b in self.file_bases.get(c.qualified, [])}
+        elsewhere = any(b not in self.by_qualified and not standard(b) for b in bases)
+        return self._given(f"{typed}.{method}") if elsewhere else ""
