@@ -71,6 +71,7 @@ class ClassFacts:
     declared: dict[str, str] = field(default_factory=dict)  # attribute -> the type its annotation declares
     slots: set[str] = field(default_factory=set)  # attributes declared optional (`x: Foo | None = None`)
     elements: dict[str, str] = field(default_factory=dict)  # container attribute -> qualified type of its elements
+    stated_elements: set[str] = field(default_factory=set)  # ... those whose annotation states it (`list[Foo]`)
     element_items: dict[str, list[str]] = field(default_factory=dict)  # `list[tuple[Key, Item]]`: each place's type
     element_unions: dict[str, list[str]] = field(default_factory=dict)  # `list[A | B]`: the classes each may be
     items: dict[str, str] = field(default_factory=dict)  # mapping or list attribute -> what a subscript of it gives
@@ -129,6 +130,7 @@ class Scope:
     nested: set[str] = field(default_factory=set)  # functions this function defines: its own code, no entity
     plain: set[str] = field(default_factory=set)  # ... those no decorator but `functools.wraps` makes another value
     within: set[str] = field(default_factory=set)  # the nested functions whose code is walked here (`scan` in scan)
+    own: set[str] = field(default_factory=set)  # every name the function binds itself (`local_names`): no module's
     assigned: dict[str, list[str]] = field(default_factory=dict)  # attribute -> types this function gives it
     held: dict[str, str] = field(default_factory=dict)  # variable -> the class or function it holds (`cls = Foo`)
     # parameter -> the function its default takes off a class (`cache_setitem=Cache.__setitem__`): while it holds

@@ -436,11 +436,13 @@ class PythonBinder(PythonImplicitCalls):
         parameters = self._parameters(node)
         if scope.in_function:  # a nested function is part of the function it is in
             inner = _nested_scope(scope, name)
+            inner.own.update(local_names(node))
         else:
             method = scope.cls is not None and scope.prefix == scope.cls.local
             caller = f"{scope.prefix}.{name}" if scope.prefix else name
             receiver = next(iter(parameters), "") if method and not is_static(node) else ""
             inner = Scope(caller, caller, scope.cls if method else None, receiver, {}, True)
+            inner.own.update(local_names(node))
             inner.nested.update(defined_functions(node))
             inner.plain.update(nested_functions(node))
             if self.module_held or self.module_types or self.module_elements or self.module_items:  # what the
@@ -859,7 +861,7 @@ class PythonBinder(PythonImplicitCalls):
             return opened  # `key(*args)`
         if target is not None and function is not None and (bound := self._bounded_class(function, scope)):
             return _class_value_called(target, bound, function, scope)  # `cls(...)`: the class, or one below it
-        if target is not None and target.form is TargetForm.NAME and (starred := self._star_targets(target, scope)):
+        if target is not None and function is not None and (starred := self._star_targets(target, function, scope)):
             return starred  # `Regex(...)` in pyparsing's common.py, after `from .core import *`
         return [target] if target is not None else []
 
@@ -887,12 +889,16 @@ class PythonBinder(PythonImplicitCalls):
                 return [named]  # `type.__call__(CallNamespaceTag, ...)`
         return [Target(TargetForm.QUALIFIED, f"{cls.qualified}{MADE_BY_MARK}", Resolution.DISPATCH)]
 
-    def _star_targets(self, target: Target, scope: Scope) -> list[Target]:
+    def _star_targets(self, target: Target, function: ts.Node, scope: Scope) -> list[Target]:
         """A name the file binds nowhere, called where it imports every name of some modules (`from .core import
         *`): that name in each of them (the indexer keeps those that exist); [] for a builtin, a local or a
-        parameter, or where the file imports no module so."""
+        parameter, a member of a value (`e.ignore()` names no module's `ignore`), or where the file imports no module
+        so."""
+        if target.form is not TargetForm.NAME or function.type != "identifier":
+            return []
         name = target.name
         local = name in scope.types or name in scope.open_params or name in scope.open_held or name in scope.callables
+        local = local or name in scope.own  # (`for helper in handlers: helper()`)
         if not self.star_modules or local or name in BUILTINS or name == scope.receiver or not name.isidentifier():
             return []
         return [Target(TargetForm.QUALIFIED, f"{module}.{name}", Resolution.EXACT) for module in self.star_modules]
@@ -1075,6 +1081,7 @@ def _nested_scope(scope: Scope, name: str) -> Scope:
     inner.nested.update(scope.nested)
     inner.plain.update(scope.plain)
     inner.within.update({*scope.within, name})
+    inner.own.update(scope.own)
     inner.callables.update(scope.callables)  # a wrapper calling the functions its decorator is given
     inner.wrapped.update(scope.wrapped)
     return inner

@@ -644,16 +644,12 @@ class PythonTypes(PythonParameters):
         of what a subscript of it gives, of its keys."""
         annotation, right = assignment.child_by_field_name("type"), assignment.child_by_field_name("right")
         is_name = right is not None and right.type == "identifier"
-        element = self._named_type(element_name(annotation))
-        if not element and right is not None:  # `self.children = children` (or `children or []`), `children: list[Foo]`
-            sides = either_side(right) if right.type == "boolean_operator" else [right]
-            sides = [elements_kept(s) for s in sides]  # `list(reversed(children))` holds children's elements
-            named = [node_text(s) for s in sides if s.type == "identifier"]
-            element = next((elements[n] for n in named if n in elements), "")
-        if not element and right is not None and scope is not None:  # `self.fields = list(self._iter_fields())`
-            element = self._elements_given(right, scope)
-        if element and cls.elements.setdefault(name, element) != element:
-            cls.elements[name] = ""  # given lists of two types: its elements are neither, surely
+        if element := self._named_type(element_name(annotation)):  # `self.exprs: list[ParserElement]`: what the
+            cls.elements[name] = element  # class declares governs what a branch assigns (`[Literal(s)]`)
+            cls.stated_elements.add(name)
+        elif name not in cls.stated_elements and (element := self._assigned_elements(right, elements, scope)):
+            # given lists of two types: its elements are neither, surely
+            cls.elements[name] = element if cls.elements.setdefault(name, element) == element else ""
         if several := self.union_types(element_annotation(annotation)):  # `transformers: Tuple[A | Chain, ...]`
             cls.element_unions.setdefault(name, several)
         elif is_name and scope is not None and (several := scope.element_unions.get(node_text(right), [])):
@@ -679,6 +675,19 @@ class PythonTypes(PythonParameters):
             cls.items[name] = given if cls.items.setdefault(name, given) == given else ""
         if key := self._named_type(key_name(annotation)):  # `self._map: dict[SingleKey, int] = {}`
             cls.keys[name] = key
+
+    def _assigned_elements(self, right: ts.Node | None, elements: dict[str, str], scope: Scope | None) -> str:
+        """The type of the elements of what an attribute is given, where the code states it: a parameter's elements
+        (`self.children = children` or `children or []`, `children: list[Foo]`), a value's (`self.fields =
+        list(self._iter_fields())`); "" otherwise."""
+        if right is None:
+            return ""
+        sides = either_side(right) if right.type == "boolean_operator" else [right]
+        sides = [elements_kept(s) for s in sides]  # `list(reversed(children))` holds children's elements
+        named = [node_text(s) for s in sides if s.type == "identifier"]
+        if element := next((elements[n] for n in named if n in elements), ""):
+            return element
+        return self._elements_given(right, scope) if scope is not None else ""
 
     def read_module_elements(self, root: ts.Node) -> None:
         """The element types of the module's lists written out (`PythonLocals` reads them; none here)."""
