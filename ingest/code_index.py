@@ -84,6 +84,7 @@ CODE_TYPES = frozenset(
 )
 MAX_DEPTH = 8  # re-exports of re-exports and base chains deeper than this are not followed
 MAX_BASES = 64  # classes visited per member lookup
+OWN_CONSTRUCTORS = frozenset({"__init__", "__new__", "__post_init__"})  # a call of one runs exactly that one
 METACLASS = f"__class__{CALLED_MARK}"  # a class's `HOLDS` fact naming its metaclass (what makes it)
 # Languages whose binder names a type of another file by its short name (C#: a namespace is not a folder and `using`
 # names no type; Ruby: constants are found lexically): the one class of the project with that name.
@@ -1091,9 +1092,10 @@ class CodeIndex:
 
     def _overridden(self, function: str) -> list[str]:
         """The ids of the methods of its name a method overrides, nearest base first (a call bound to one may run
-        it instead); [] for a function."""
+        it instead); [] for a function, and for a constructor (`Base(...)` and `super().__init__(...)` run the base's
+        own, never an override's)."""
         method = self._by_id.get(function)
-        if method is None or method.type != EntityType.METHOD.value:
+        if method is None or method.type != EntityType.METHOD.value or method.name in OWN_CONSTRUCTORS:
             return []
         classes = self._caller_classes(function)[:1]
         return [o.id for cls in classes for base in self._lineage(cls)[1:] for o in self._own(base, method.name)[:1]]

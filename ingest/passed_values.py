@@ -124,8 +124,9 @@ class PassedValues:
         """What calls pass parameter `name` of `function`, and of each base method it overrides (a call of
         `AbstractItemEncoder.encodeValue` runs `IntegerEncoder.encodeValue` with what it passes), in that order."""
         values = self._passed(function, name, place)
-        for overridden in self._overridden(function):
-            values += [value for value in self._passed(overridden, name, place) if value not in values]
+        for overridden in self._overridden(function):  # (not what an override hands its base through `super()`:
+            passed = self._passed(overridden, name, place)  # that call runs the base's own, no sibling's)
+            values += [v for v in passed if v not in values and _method_name(v[0]) != _method_name(function)]
         return values
 
     def _passed(self, function: str, name: str, place: str) -> list[tuple[str, str]]:
@@ -155,6 +156,11 @@ class PassedValues:
         self._reads += 1
         self._reading.add(key)
         return True
+
+
+def _method_name(entity_id: str) -> str:
+    """The short name of a function or method by its id (`method:p:mod.Client.__init__`: `__init__`)."""
+    return entity_id.rpartition(".")[2]
 
 
 def _shared(classes: Sequence[Entity], lineage: Lineage) -> str | None:

@@ -66,3 +66,33 @@ def test_a_mapping_of_one_family_of_encoders_types_what_its_subscript_gives(tmp_
     # the encoder handed to `encode` is passed on to `encodeValue`, whose call runs ListEncoder's: calling it runs
     # SingleItemEncoder.__call__
     assert listed.get(("CALLS", f"{ENCODER}.SingleItemEncoder.__call__")) not in (None, "name")
+
+
+CLIENTS = {
+    "hx/__init__.py": "",
+    "hx/client.py": (
+        "class BaseClient:\n"
+        "    def __init__(self, default_encoding=None):\n"
+        "        self.default_encoding = default_encoding\n\n\n"
+        "class Client(BaseClient):\n"
+        "    def __init__(self, default_encoding=None):\n"
+        "        super().__init__(default_encoding=default_encoding)\n\n\n"
+        "class AsyncClient(BaseClient):\n"
+        "    def __init__(self, default_encoding=None):\n"
+        "        default_encoding('probe')\n"
+        "        super().__init__(default_encoding=default_encoding)\n\n\n"
+        "def autodetect(content):\n"
+        "    return 'utf-8'\n\n\n"
+        "def use():\n"
+        "    return Client(default_encoding=autodetect)\n"
+    ),
+}
+
+
+def test_what_a_constructor_of_the_base_is_passed_reaches_no_subclass_constructor(tmp_path: Path) -> None:
+    sibling = "method:hx:hx.client.AsyncClient.__init__"
+    found = project_edges(tmp_path, "hx", CLIENTS, [sibling], relation_types=["CALLS", "REFERENCES"])
+    # Client's `super().__init__(default_encoding=...)` runs BaseClient's own constructor: what `use` gives Client is
+    # never AsyncClient's (httpx's `Client(default_encoding=autodetect)`, a test's function)
+    assert all(target != "hx.client.autodetect" for _, target in found[sibling])
+    assert found[sibling].get(("CALLS", "hx.client.BaseClient.__init__")) == "exact"
