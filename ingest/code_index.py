@@ -68,6 +68,7 @@ from trident.store.names.code_paths import is_test_path, module_name
 from trident.store.names.id_ordered import drop, insert
 from trident.store.names.import_names import ImportNames, family, heads_folder
 from trident.store.schema import (
+    CONSTRUCTOR_METHODS,
     GIVEN_RUN,
     NON_VIRTUAL,
     PASSED_OPEN,
@@ -84,7 +85,6 @@ CODE_TYPES = frozenset(
 )
 MAX_DEPTH = 8  # re-exports of re-exports and base chains deeper than this are not followed
 MAX_BASES = 64  # classes visited per member lookup
-OWN_CONSTRUCTORS = frozenset({"__init__", "__new__", "__post_init__"})  # a call of one runs exactly that one
 METACLASS = f"__class__{CALLED_MARK}"  # a class's `HOLDS` fact naming its metaclass (what makes it)
 # Languages whose binder names a type of another file by its short name (C#: a namespace is not a folder and `using`
 # names no type; Ruby: constants are found lexically): the one class of the project with that name.
@@ -1095,7 +1095,7 @@ class CodeIndex:
         it instead); [] for a function, and for a constructor (`Base(...)` and `super().__init__(...)` run the base's
         own, never an override's)."""
         method = self._by_id.get(function)
-        if method is None or method.type != EntityType.METHOD.value or method.name in OWN_CONSTRUCTORS:
+        if method is None or method.type != EntityType.METHOD.value or method.name in CONSTRUCTOR_METHODS:
             return []
         classes = self._caller_classes(function)[:1]
         return [o.id for cls in classes for base in self._lineage(cls)[1:] for o in self._own(base, method.name)[:1]]

@@ -8,14 +8,12 @@ from collections.abc import Iterable
 
 from trident.retrieval.definitions import ChunkReader
 from trident.store.names.directory import EntityDirectory
-from trident.store.schema import Chunk, Entity
-
-CONSTRUCTORS = frozenset({"__init__", "__new__", "__post_init__"})
+from trident.store.schema import CONSTRUCTOR_METHODS, Chunk, Entity
 
 
 def called_name(callee: Entity) -> str:
     """The name a call of `callee` is written with: a constructor is called by its class's name."""
-    if callee.name in CONSTRUCTORS and "." in callee.qualified_name:
+    if callee.name in CONSTRUCTOR_METHODS and "." in callee.qualified_name:
         return callee.qualified_name.rsplit(".", 2)[-2]
     return callee.name
 

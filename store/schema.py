@@ -105,6 +105,8 @@ def entity_id(entity_type: str, project: str, qualified_name: str) -> str:
 
 
 CLASS_ID_PREFIX = f"{EntityType.CLASS.value.lower()}:"  # what every class's id begins with (`entity_id`)
+# Python's methods a call of a class runs: a call of one names exactly the one that runs (`super().__init__(...)`)
+CONSTRUCTOR_METHODS = frozenset({"__init__", "__new__", "__post_init__"})
 
 
 class _Record(BaseModel):

@@ -570,25 +570,21 @@ def element_items(node: ts.Node | None) -> list[ts.Node]:
     return tuple_items(args[0]) if len(args) == 1 or (args and last in GENERATORS) else []
 
 
-def element_annotation(node: ts.Node | None) -> ts.Node | None:
-    """The annotation of the elements a container annotation states, as written (`list[A | B]`: `A | B`); None."""
-    return _element(node)
-
-
 def element_name(node: ts.Node | None) -> str:
     """`list[Foo]`, `Sequence["Foo"]`, `list[Foo] | None`, `Iterator[Foo]`, `Generator[Foo, None, None]` -> the
     element type as written; "" otherwise, and for elements that are classes (`held_element_name`)."""
-    element = _element(node)
+    element = element_annotation(node)
     return annotated_name(element) if element is not None and not held_class_name(element) else ""
 
 
 def held_element_name(node: ts.Node | None) -> str:
     """`Sequence[type[Foo]]`, `list[Type["Foo"]]` (classes, not instances) -> `Foo` as written; "" otherwise."""
-    return held_class_name(_element(node))
+    return held_class_name(element_annotation(node))
 
 
-def _element(node: ts.Node | None) -> ts.Node | None:
-    """The annotation of the elements a container or generator annotation states (`list[Foo]`: `Foo`); None."""
+def element_annotation(node: ts.Node | None) -> ts.Node | None:
+    """The annotation of the elements a container or generator annotation states, as written (`list[Foo]`: `Foo`,
+    `list[A | B]`: `A | B`); None."""
     node = _declared(node)
     head = _generic_head(node) if node is not None else None
     last = head.rsplit(".", 1)[-1] if head is not None else ""
